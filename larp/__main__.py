@@ -1,0 +1,5 @@
+"""``python -m larp`` runs the ``larp`` command line."""
+
+from larp.cli import main
+
+main()

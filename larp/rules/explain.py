@@ -1,0 +1,77 @@
+"""Explanations: every ruling says how it was reached, one step at a time.
+
+A step is a short sentence plus the rule it applies, quoted the way the rules
+sources are named in ``../shared/seeds/README.md`` (``002 "Ties"``,
+``LotNR Overbidding``, ``000 Soak``). When a chronicle setting decided the
+step, the setting's key is named too, so a narrator can see which house rule
+was in force. The UI, the stored record and the JSON API all show the same
+steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+
+@dataclass(frozen=True)
+class Step:
+    """One sentence of a ruling's explanation.
+
+    Attributes:
+        text: what was decided, as a short sentence a narrator reads aloud.
+        rule: the rule applied, e.g. ``'002 "Ties"'`` or ``"LotNR Overbidding"``.
+        setting: the chronicle setting key that decided this step, if any.
+    """
+
+    text: str
+    rule: str
+    setting: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step as plain JSON-ready data."""
+        data: dict[str, Any] = {"text": self.text, "rule": self.rule}
+        if self.setting:
+            data["setting"] = self.setting
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Step":
+        """Rebuild a step from :meth:`to_dict` output (stored records)."""
+        return cls(text=data["text"], rule=data["rule"], setting=data.get("setting"))
+
+
+@dataclass
+class Explanation:
+    """An ordered, growing list of steps, built while a rule is applied.
+
+    Rules functions create one, ``add`` to it as they decide, and freeze it
+    into their ruling with :meth:`steps`.
+    """
+
+    _steps: list[Step] = field(default_factory=list)
+
+    def add(self, text: str, rule: str, setting: str | None = None) -> None:
+        """Append a step (``text`` decided by ``rule``, optionally by ``setting``)."""
+        self._steps.append(Step(text, rule, setting))
+
+    def extend(self, steps: Iterable[Step]) -> None:
+        """Append steps produced by another rule function."""
+        self._steps.extend(steps)
+
+    def steps(self) -> tuple[Step, ...]:
+        """The steps so far, as an immutable tuple."""
+        return tuple(self._steps)
+
+
+class RulesError(ValueError):
+    """Input that the rules cannot adjudicate (an impossible or illegal request).
+
+    ``field`` names the input at fault (for a 4xx answer naming the bad
+    field); ``message`` says what is wrong in the narrator's words.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field

@@ -1,0 +1,123 @@
+"""Rules tables from ``data/``: loaded once, validated on load.
+
+Every table the rules use (generation, health levels, chronicle setting
+definitions, and later weapons, armor, maneuvers, torpor lengths, darkness
+reductions) is a TOML file under ``data/``. A malformed file fails at load
+with :class:`TableError` naming the file and the entry, never later with a
+``KeyError`` in the middle of a ruling.
+
+This module does file I/O but imports neither Flask nor peewee, so the rules
+core may use it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from larp.paths import data_path
+
+
+class TableError(ValueError):
+    """A rules table in ``data/`` is missing or malformed (names file and entry)."""
+
+
+def load_toml(relative: str) -> dict[str, Any]:
+    """Parse ``data/<relative>`` as TOML.
+
+    Raises:
+        TableError: the file is missing or is not valid TOML.
+    """
+    path = data_path(relative)
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise TableError(f"data/{relative}: file is missing") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"data/{relative}: {exc}") from exc
+
+
+def require(entry: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """Return ``entry[key]`` after checking its type.
+
+    Raises:
+        TableError: naming ``where`` (file and entry) when the key is missing
+            or has the wrong type.
+    """
+    if key not in entry:
+        raise TableError(f"{where}: missing '{key}'")
+    value = entry[key]
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise TableError(f"{where}: '{key}' must be a number, not a boolean")
+    if not isinstance(value, kind):
+        raise TableError(f"{where}: '{key}' has the wrong type ({type(value).__name__})")
+    return value
+
+
+@dataclass(frozen=True)
+class GenerationRow:
+    """One line of the Laws of the Night Revised generation table.
+
+    Attributes:
+        generation: 4 to 15.
+        max_traits: most Traits in one category.
+        blood_max: blood pool maximum, in blood points.
+        blood_per_turn: blood points that can be spent in one turn.
+        willpower_start: starting Willpower Traits.
+        willpower_max: Willpower maximum.
+    """
+
+    generation: int
+    max_traits: int
+    blood_max: int
+    blood_per_turn: int
+    willpower_start: int
+    willpower_max: int
+
+
+@lru_cache(maxsize=None)
+def generation_table() -> dict[int, GenerationRow]:
+    """The generation table (``data/generation.toml``), keyed by generation.
+
+    Source: LotNR generation table, as quoted in met-reference 5.1.
+
+    Raises:
+        TableError: the file or one of its rows is malformed.
+    """
+    raw = load_toml("generation.toml")
+    rows: dict[int, GenerationRow] = {}
+    for index, entry in enumerate(raw.get("generation", [])):
+        where = f"data/generation.toml generation[{index}]"
+        row = GenerationRow(
+            **{name: require(entry, name, int, where) for name in GenerationRow.__dataclass_fields__}
+        )
+        if row.generation in rows:
+            raise TableError(f"{where}: generation {row.generation} appears twice")
+        rows[row.generation] = row
+    if not rows:
+        raise TableError("data/generation.toml: no [[generation]] rows")
+    return rows
+
+
+def generation_row(generation: int | None) -> GenerationRow | None:
+    """The table row for ``generation``; the nearest row for generations outside it.
+
+    Thin-blooded generations (14th, 15th) use the 13th generation's row, as
+    LotNR's table ends there. ``None`` (mortals, ghouls) gives ``None``.
+    """
+    if generation is None:
+        return None
+    table = generation_table()
+    clamped = min(max(generation, min(table)), max(table))
+    return table[clamped]
+
+
+@lru_cache(maxsize=None)
+def data_file_names(directory: str) -> tuple[str, ...]:
+    """Names of the ``*.toml`` files in ``data/<directory>``, sorted."""
+    folder: Path = data_path(directory)
+    return tuple(sorted(p.name for p in folder.glob("*.toml")))
