@@ -1,0 +1,102 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, g, session
+from flask_wtf.csrf import CSRFProtect
+
+from larp import config as larp_config
+from larp.db import bind, create_schema, db
+from larp.htmx import htmx
+from larp.paths import resource_dir
+
+csrf = CSRFProtect()
+
+#: Content-Security-Policy: no inline script or style, no eval (stack-notes 6.5).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the Flask app.
+
+    Args:
+        test_config: configuration that replaces the instance config file
+            (tests pass ``DATABASE_URL``, ``SECRET_KEY``, ``INSTANCE_PATH``...).
+            ``RANDOM_SOURCE`` (a callable returning an object with
+            ``choice``) injects the randomness of narrator throws.
+
+    The first start creates the instance folder, its secret key, the schema
+    and, unless ``LOAD_DEMO`` is false, the demo chronicle.
+    """
+    instance_path = None
+    if test_config and test_config.get("INSTANCE_PATH"):
+        instance_path = str(test_config["INSTANCE_PATH"])
+    app = Flask(
+        "larp",
+        instance_path=instance_path or larp_config.default_instance_path(),
+        instance_relative_config=True,
+        template_folder=str(resource_dir("templates")),
+        static_folder=str(resource_dir("static")),
+    )
+    app.config.from_mapping(larp_config.DEFAULTS)
+    instance = Path(app.instance_path)
+    if test_config is None:
+        app.config.from_pyfile(str(larp_config.instance_config_file(instance)))
+        app.config.update(larp_config.environment_overrides(instance))
+    else:
+        instance.mkdir(parents=True, exist_ok=True)
+        app.config.update(larp_config.environment_overrides(instance))
+        app.config.update(test_config)
+    app.config.setdefault("RANDOM_SOURCE", random.SystemRandom)
+
+    bind(app.config["DATABASE_URL"])
+    create_schema()
+    if app.config.get("LOAD_DEMO"):
+        from larp.services.demo import ensure_demo_chronicle
+
+        with db.connection_context():
+            ensure_demo_chronicle()
+
+    htmx.init_app(app)
+    csrf.init_app(app)
+    _register_database_hooks(app)
+    _register_security_headers(app)
+
+    from larp.web import register_blueprints
+
+    register_blueprints(app)
+    return app
+
+
+def _register_database_hooks(app: Flask) -> None:
+    @app.before_request
+    def _connect() -> None:
+        # Remember whether this request opened the connection, so a connection
+        # opened around the request (CLI, tests) is left open for its owner.
+        g._opened_db = db.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close(exc: BaseException | None) -> None:
+        if g.get("_opened_db") and not db.is_closed():
+            db.close()
+
+
+def _register_security_headers(app: Flask) -> None:
+    @app.after_request
+    def _headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if g.get("user") is not None or session.get("user_id"):
+            # Character pages must not linger in a shared tablet's cache.
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

@@ -1,0 +1,71 @@
+"""Configuration: defaults, the instance folder, the per-installation secret key.
+
+Order of precedence: the defaults below, then ``<instance>/config.py`` (written
+on first start with a random ``SECRET_KEY``), then environment variables
+(``LARP_DATABASE_URL``, ``LARP_SECURE_COOKIES``), then a test configuration
+passed to the app factory.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from larp.db import sqlite_url
+
+DEFAULTS: dict[str, Any] = {
+    # Sessions last the length of a long event weekend, so tablets stay logged in.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=4),
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    # Secure cookies only behind HTTPS: on a plain-HTTP event network they would break login.
+    "SESSION_COOKIE_SECURE": False,
+    # The CSRF token lives as long as the session: a tablet left open an hour must keep working.
+    "WTF_CSRF_TIME_LIMIT": None,
+    "WTF_CSRF_SSL_STRICT": True,
+    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    "LOGIN_LINK_HOURS": 24,
+    "LOAD_DEMO": True,
+}
+
+
+def instance_config_file(instance_path: Path) -> Path:
+    """``<instance>/config.py``, created with a random ``SECRET_KEY`` if missing.
+
+    The key is per installation and never committed (stack-notes 6.2).
+    """
+    instance_path.mkdir(parents=True, exist_ok=True)
+    path = instance_path / "config.py"
+    if not path.exists():
+        path.write_text(
+            "# Written by larp on first start. Keep it secret; delete it to log everyone out.\n"
+            f"SECRET_KEY = {secrets.token_hex(32)!r}\n",
+            encoding="utf-8",
+        )
+        try:
+            path.chmod(0o600)
+        except OSError:  # pragma: no cover - Windows
+            pass
+    return path
+
+
+def environment_overrides(instance_path: Path) -> dict[str, Any]:
+    """Settings from the environment, and the default database URL."""
+    values: dict[str, Any] = {
+        "DATABASE_URL": os.environ.get("LARP_DATABASE_URL") or sqlite_url(instance_path / "larp.sqlite3")
+    }
+    if os.environ.get("LARP_SECURE_COOKIES", "").lower() in ("1", "true", "yes"):
+        values["SESSION_COOKIE_SECURE"] = True
+    return values
+
+
+def default_instance_path() -> str:
+    """The instance folder: ``LARP_INSTANCE_PATH``, else ``./instance`` in the current directory.
+
+    It holds the SQLite database, the secret key and backups. Starting from
+    the checkout, that is the checkout's ``instance/`` (ignored by git).
+    """
+    return str(Path(os.environ.get("LARP_INSTANCE_PATH") or Path.cwd() / "instance").resolve())

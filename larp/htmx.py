@@ -1,0 +1,37 @@
+"""The only module that talks to htmx-flask (stack-notes 1.1).
+
+Views call :func:`render` to answer a partial to htmx and the whole page to a
+plain request; swapping the helper library later touches only this file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template
+from htmx_flask import Htmx
+from htmx_flask import make_response as htmx_response
+from htmx_flask import request
+
+htmx = Htmx()
+
+
+def is_partial() -> bool:
+    """True for an htmx request that expects a fragment (not a boosted navigation)."""
+    return bool(request.htmx) and not request.htmx.boosted
+
+
+def render(full_template: str, partial_template: str, status: int = 200, **context: Any):
+    """Render ``partial_template`` for htmx, ``full_template`` otherwise.
+
+    The response varies on ``HX-Request`` so caches never mix the two.
+    """
+    template = partial_template if is_partial() else full_template
+    response = htmx_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def refresh_response(body: str, status: int):
+    """A response that tells htmx to reload the page (used after a CSRF failure)."""
+    return htmx_response(body, status, refresh=True)

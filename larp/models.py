@@ -1,0 +1,249 @@
+"""Stored data (peewee models).
+
+The character sheet is kept as it was written; what happens during a game
+session (Traits lost, Ability levels expended) is recorded against that game
+session in :class:`TraitLoss` and :class:`AbilitySpend`, so the next session
+restores it by simply not counting it, and the history shows it. Damage is
+kept as three counts on the character (aggravated, lethal, bashing: the
+marks are derived, aggravated always above normal damage), changed with a
+version check so two narrators never overwrite each other.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from peewee import (
+    BooleanField,
+    CharField,
+    DateField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    JSONField,
+    Model,
+    TextField,
+)
+
+from larp.db import db
+
+
+def utcnow() -> datetime:
+    """The current time in UTC, naive (stored as UTC everywhere)."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class BaseModel(Model):
+    """Base of every model: bound to the app's database proxy."""
+
+    class Meta:
+        database = db
+
+
+class Chronicle(BaseModel):
+    """A chronicle: one game world, its characters, game sessions and settings."""
+
+    name = CharField(unique=True, max_length=120)
+    created_at = DateTimeField(default=utcnow)
+
+
+class ChronicleSetting(BaseModel):
+    """One overridden chronicle setting (defaults live in ``data/settings/``)."""
+
+    chronicle = ForeignKeyField(Chronicle, backref="setting_rows", on_delete="CASCADE")
+    key = CharField(max_length=80)
+    value = JSONField()
+
+    class Meta:
+        indexes = ((("chronicle", "key"), True),)
+
+
+class User(BaseModel):
+    """A person who logs in: an organiser (everything) or a narrator (adjudicates).
+
+    Players never log in: their card's link opens their own character.
+    ``password_hash`` is werkzeug's hash; ``None`` until a password is set
+    (the first organiser logs in through a one-time console link).
+    """
+
+    ROLES = ("organiser", "narrator")
+
+    username = CharField(unique=True, max_length=60)
+    display_name = CharField(max_length=120)
+    role = CharField(max_length=20, choices=[(r, r) for r in ROLES])
+    password_hash = CharField(null=True, max_length=255)
+    active = BooleanField(default=True)
+    created_at = DateTimeField(default=utcnow)
+
+
+class LoginLink(BaseModel):
+    """A one-time login link. Only the SHA-256 of the token is stored."""
+
+    user = ForeignKeyField(User, backref="login_links", on_delete="CASCADE")
+    token_hash = CharField(unique=True, max_length=64)
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField()
+    used_at = DateTimeField(null=True)
+
+
+class GameSession(BaseModel):
+    """A dated game session of a chronicle. At most one is open at a time."""
+
+    chronicle = ForeignKeyField(Chronicle, backref="game_sessions", on_delete="CASCADE")
+    number = IntegerField()
+    date = DateField()
+    opened_at = DateTimeField(default=utcnow)
+    closed_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("chronicle", "number"), True),)
+
+    @property
+    def label(self) -> str:
+        """"Game session 3 (2026-11-29)"."""
+        return f"Game session {self.number} ({self.date.isoformat()})"
+
+
+class Character(BaseModel):
+    """A character of a chronicle (vampire, ghoul or mortal).
+
+    Units: Willpower in Willpower Traits; blood in blood points; damage in
+    health levels; generation as a number (``None`` for ghouls and mortals).
+    ``condition`` is one of ``CONDITIONS``.
+    """
+
+    CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
+
+    chronicle = ForeignKeyField(Chronicle, backref="characters", on_delete="CASCADE")
+    name = CharField(max_length=120)
+    player_name = CharField(max_length=120, default="")
+    creature = CharField(max_length=20, default="vampire")
+    clan = CharField(max_length=80, default="")
+    sect = CharField(max_length=80, default="")
+    title = CharField(max_length=120, default="")
+    generation = IntegerField(null=True)
+    morality_name = CharField(max_length=80, default="Humanity")
+    morality_rating = IntegerField(default=0)
+    willpower_permanent = IntegerField(default=0)
+    willpower_current = IntegerField(default=0)
+    blood_max = IntegerField(default=0)
+    blood_current = IntegerField(default=0)
+    blood_per_turn = IntegerField(default=0)
+    damage_aggravated = IntegerField(default=0)
+    damage_lethal = IntegerField(default=0)
+    damage_bashing = IntegerField(default=0)
+    condition = CharField(max_length=20, default="active")
+    staked = BooleanField(default=False)
+    health_levels = JSONField(null=True)
+    tabletop = JSONField(default=dict)
+    notes = TextField(default="")
+    narrator_notes = TextField(default="")
+    player_contact = TextField(default="")
+    short_code = CharField(max_length=12, unique=True)
+    card_token = CharField(max_length=64, unique=True, null=True)
+    version = IntegerField(default=1)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("chronicle", "name"), True),)
+
+
+class Trait(BaseModel):
+    """An adjective Trait on the sheet, with its count ("Quick x2")."""
+
+    character = ForeignKeyField(Character, backref="trait_rows", on_delete="CASCADE")
+    category = CharField(max_length=10)
+    name = CharField(max_length=80)
+    count = IntegerField(default=1)
+    negative = BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("character", "category", "name", "negative"), True),)
+
+
+class Ability(BaseModel):
+    """An Ability on the sheet with its level (each level is one retest a session)."""
+
+    character = ForeignKeyField(Character, backref="ability_rows", on_delete="CASCADE")
+    name = CharField(max_length=80)
+    level = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("character", "name"), True),)
+
+
+class Power(BaseModel):
+    """A Discipline power held (``level`` 1 Basic ... 5)."""
+
+    character = ForeignKeyField(Character, backref="power_rows", on_delete="CASCADE")
+    discipline = CharField(max_length=80)
+    name = CharField(max_length=80)
+    level = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("character", "discipline", "name"), True),)
+
+
+class Ruling(BaseModel):
+    """The record of one adjudication: when, which narrator, inputs, outcome, explanation."""
+
+    chronicle = ForeignKeyField(Chronicle, backref="rulings", on_delete="CASCADE")
+    game_session = ForeignKeyField(GameSession, backref="rulings", null=True, on_delete="SET NULL")
+    narrator = ForeignKeyField(User, backref="rulings", null=True, on_delete="SET NULL")
+    kind = CharField(max_length=40)
+    created_at = DateTimeField(default=utcnow, index=True)
+    summary = TextField(default="")
+    inputs = JSONField(default=dict)
+    outcome = JSONField(default=dict)
+    steps = JSONField(default=list)
+
+
+class RulingCharacter(BaseModel):
+    """Which characters a ruling concerns, and as what (challenger, defender...)."""
+
+    ruling = ForeignKeyField(Ruling, backref="participants", on_delete="CASCADE")
+    character = ForeignKeyField(Character, backref="ruling_links", on_delete="CASCADE")
+    role = CharField(max_length=40)
+
+
+class TraitLoss(BaseModel):
+    """A Trait lost during a game session (counted out of the sheet until the session ends)."""
+
+    character = ForeignKeyField(Character, backref="trait_losses", on_delete="CASCADE")
+    game_session = ForeignKeyField(GameSession, backref="trait_losses", on_delete="CASCADE")
+    category = CharField(max_length=10)
+    name = CharField(max_length=80)
+    count = IntegerField(default=1)
+    ruling = ForeignKeyField(Ruling, backref="trait_losses", null=True, on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    restored_at = DateTimeField(null=True)
+
+
+class AbilitySpend(BaseModel):
+    """Ability levels expended during a game session (for retests and the like)."""
+
+    character = ForeignKeyField(Character, backref="ability_spends", on_delete="CASCADE")
+    game_session = ForeignKeyField(GameSession, backref="ability_spends", on_delete="CASCADE")
+    name = CharField(max_length=80)
+    levels = IntegerField(default=1)
+    ruling = ForeignKeyField(Ruling, backref="ability_spends", null=True, on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    restored_at = DateTimeField(null=True)
+
+
+MODELS = [
+    Chronicle,
+    ChronicleSetting,
+    User,
+    LoginLink,
+    GameSession,
+    Character,
+    Trait,
+    Ability,
+    Power,
+    Ruling,
+    RulingCharacter,
+    TraitLoss,
+    AbilitySpend,
+]

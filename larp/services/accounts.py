@@ -1,0 +1,118 @@
+"""Accounts: organisers and narrators, passwords, one-time login links."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from larp.db import db
+from larp.models import LoginLink, User, utcnow
+from larp.services import ServiceError
+
+FIRST_ORGANISER = "organiser"
+MIN_PASSWORD_LENGTH = 8
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def ensure_first_organiser() -> User:
+    """The first organiser account, created without a password if there is no user yet.
+
+    No default password exists anywhere: the account is entered through a
+    one-time login link printed on the console (:func:`create_login_link`).
+    """
+    with db.atomic():
+        user = User.select().where(User.role == "organiser").order_by(User.id).first()
+        if user is None:
+            user = User.create(username=FIRST_ORGANISER, display_name="Organiser", role="organiser")
+        return user
+
+
+def organiser_needs_console_link() -> bool:
+    """True while no organiser has set a password (so start-up prints a login link)."""
+    return not User.select().where((User.role == "organiser") & User.password_hash.is_null(False)).exists()
+
+
+def create_login_link(user: User, hours: int = 24) -> str:
+    """A fresh one-time login token for ``user``, valid ``hours`` hours.
+
+    Only its SHA-256 is stored; the raw token is returned once, to be shown.
+    """
+    token = secrets.token_urlsafe(32)
+    with db.atomic():
+        LoginLink.create(user=user, token_hash=_hash_token(token), expires_at=utcnow() + timedelta(hours=hours))
+    return token
+
+
+def consume_login_link(token: str) -> User:
+    """The user a login link belongs to; the link is used up.
+
+    Raises:
+        ServiceError: 404 when the link is unknown, used or expired (one
+            message for all three, so it reveals nothing).
+    """
+    with db.atomic():
+        link = LoginLink.get_or_none(LoginLink.token_hash == _hash_token(token or ""))
+        if link is None or link.used_at is not None or link.expires_at < utcnow() or not link.user.active:
+            raise ServiceError(
+                "This login link is not valid: it was already used or has expired. "
+                "Run `larp login-link` on the server for a new one.",
+                status=404,
+            )
+        link.used_at = utcnow()
+        link.save()
+        return link.user
+
+
+def check_password(username: str, password: str) -> User:
+    """The active user with this username and password.
+
+    Raises:
+        ServiceError: 401 with one message for an unknown user and a wrong password.
+    """
+    user = User.get_or_none((User.username == (username or "").strip().lower()) & (User.active == True))  # noqa: E712
+    if user is None or not user.password_hash or not check_password_hash(user.password_hash, password or ""):
+        raise ServiceError("Wrong user name or password.", field="password", status=401)
+    return user
+
+
+def set_password(user: User, password: str) -> None:
+    """Set ``user``'s password (werkzeug's scrypt hash).
+
+    Raises:
+        ServiceError: 422 when it is shorter than :data:`MIN_PASSWORD_LENGTH`.
+    """
+    if len(password or "") < MIN_PASSWORD_LENGTH:
+        raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
+    with db.atomic():
+        User.update(password_hash=generate_password_hash(password)).where(User.id == user.id).execute()
+
+
+def create_user(username: str, display_name: str, role: str, password: str | None = None) -> User:
+    """Create an organiser or narrator account.
+
+    Raises:
+        ServiceError: 422 for an empty or malformed user name, an unknown
+            role or a short password; 409 when the user name is taken.
+    """
+    name = (username or "").strip().lower()
+    if not name or not all(ch.isalnum() or ch in "._-" for ch in name) or len(name) > 60:
+        raise ServiceError("A user name is letters, digits, dots, dashes or underscores.", field="username")
+    if role not in User.ROLES:
+        raise ServiceError("The role is organiser or narrator.", field="role")
+    if password is not None and len(password) < MIN_PASSWORD_LENGTH:
+        raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
+    with db.atomic():
+        if User.select().where(User.username == name).exists():
+            raise ServiceError(f"The user name {name} is taken.", field="username", status=409)
+        return User.create(
+            username=name,
+            display_name=(display_name or "").strip() or name,
+            role=role,
+            password_hash=generate_password_hash(password) if password else None,
+        )

@@ -1,0 +1,341 @@
+"""Characters: creating them from sheets, finding them, and their state tonight."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from dataclasses import dataclass, field
+
+from peewee import fn
+
+from larp.models import (
+    Ability,
+    AbilitySpend,
+    Character,
+    Chronicle,
+    GameSession,
+    Power,
+    Trait,
+    TraitLoss,
+    utcnow,
+)
+from larp.rules.health import HealthTrack, live_levels
+from larp.rules.settings import ChronicleSettings
+from larp.services import ServiceError
+from larp.sheet import CATEGORIES, CharacterSheet
+
+#: Letters and digits a person can type from a printed card without doubt:
+#: no 0/O, no 1/I/L (issue 6).
+SHORT_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+SHORT_CODE_LENGTH = 6
+
+
+def new_short_code() -> str:
+    """A fresh, unused short code (6 characters of :data:`SHORT_CODE_ALPHABET`)."""
+    while True:
+        code = "".join(secrets.choice(SHORT_CODE_ALPHABET) for _ in range(SHORT_CODE_LENGTH))
+        if not Character.select().where(Character.short_code == code).exists():
+            return code
+
+
+def new_card_token() -> str:
+    """A random card token: 160 bits as 32 upper-case base32 characters (A-Z, 2-7)."""
+    return base64.b32encode(secrets.token_bytes(20)).decode("ascii")
+
+
+def normalise_code(text: str) -> str:
+    """A typed short code, upper-cased, with spaces and dashes removed."""
+    return "".join(ch for ch in (text or "").upper() if ch.isalnum())
+
+
+def create_character(chronicle: Chronicle, sheet: CharacterSheet) -> Character:
+    """Store ``sheet`` as a new character of ``chronicle`` (call inside a transaction).
+
+    Raises:
+        ServiceError: 409 when the chronicle already has a character of that name.
+    """
+    if Character.select().where((Character.chronicle == chronicle) & (Character.name == sheet.name)).exists():
+        raise ServiceError(f"The chronicle already has a character called {sheet.name}.", field="name", status=409)
+    character = Character.create(
+        chronicle=chronicle,
+        short_code=new_short_code(),
+        card_token=new_card_token(),
+        **_scalar_fields(sheet),
+    )
+    _write_sheet_rows(character, sheet)
+    return character
+
+
+def update_character(character: Character, sheet: CharacterSheet) -> Character:
+    """Replace ``character``'s sheet with ``sheet`` (call inside a transaction).
+
+    Damage, condition, card token and short code stay; the Traits, Abilities
+    and powers are rewritten. Current Willpower and blood are kept unless
+    they exceed the new maxima.
+    """
+    values = _scalar_fields(sheet)
+    values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
+    values["blood_current"] = min(character.blood_current, values["blood_max"])
+    values["version"] = Character.version + 1
+    values["updated_at"] = utcnow()
+    Character.update(**values).where(Character.id == character.id).execute()
+    Trait.delete().where(Trait.character == character).execute()
+    Ability.delete().where(Ability.character == character).execute()
+    Power.delete().where(Power.character == character).execute()
+    _write_sheet_rows(character, sheet)
+    return Character.get_by_id(character.id)
+
+
+def _scalar_fields(sheet: CharacterSheet) -> dict:
+    return dict(
+        name=sheet.name,
+        player_name=sheet.player_name,
+        creature=sheet.creature,
+        clan=sheet.clan,
+        sect=sheet.sect,
+        title=sheet.title,
+        generation=sheet.generation,
+        morality_name=sheet.morality_name,
+        morality_rating=sheet.morality_rating,
+        willpower_permanent=sheet.willpower_permanent,
+        willpower_current=sheet.willpower_current if sheet.willpower_current is not None else sheet.willpower_permanent,
+        blood_max=sheet.blood_max,
+        blood_current=sheet.blood_current if sheet.blood_current is not None else sheet.blood_max,
+        blood_per_turn=sheet.blood_per_turn,
+        health_levels=list(sheet.health_levels) or None,
+        tabletop=dict(sheet.tabletop),
+        notes=sheet.notes,
+        narrator_notes=sheet.narrator_notes,
+        player_contact=sheet.player_contact,
+    )
+
+
+def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
+    rows = []
+    for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
+        for category, entries in groups.items():
+            merged: dict[str, int] = {}
+            for entry in entries:
+                merged[entry.name] = merged.get(entry.name, 0) + entry.count
+            rows.extend(
+                dict(character=character, category=category, name=name, count=count, negative=negative)
+                for name, count in merged.items()
+            )
+    if rows:
+        Trait.insert_many(rows).execute()
+    if sheet.abilities:
+        Ability.insert_many(
+            [dict(character=character, name=name, level=level) for name, level in sheet.abilities.items()]
+        ).execute()
+    seen = set()
+    powers = []
+    for p in sheet.powers:
+        if (p.discipline, p.power) not in seen:
+            seen.add((p.discipline, p.power))
+            powers.append(dict(character=character, discipline=p.discipline, name=p.power, level=p.level))
+    if powers:
+        Power.insert_many(powers).execute()
+
+
+def get_character(chronicle: Chronicle, character_id: int | str | None, field_name: str = "character") -> Character:
+    """The character ``character_id`` of ``chronicle``.
+
+    Raises:
+        ServiceError: 404 naming ``field_name`` when it is missing, not a
+            number, or not a character of this chronicle.
+    """
+    try:
+        cid = int(character_id)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ServiceError("Choose a character.", field=field_name, status=404) from None
+    character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle))
+    if character is None:
+        raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+    return character
+
+
+def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[Character]:
+    """Characters whose name contains ``query`` or whose short code is ``query``.
+
+    An exact short-code match comes first. An empty query lists the first
+    ``limit`` characters by name.
+    """
+    text = (query or "").strip()
+    base = Character.select().where(Character.chronicle == chronicle)
+    if not text:
+        return list(base.order_by(Character.name).limit(limit))
+    code = normalise_code(text)
+    by_code = list(base.where(Character.short_code == code)) if code else []
+    by_name = list(
+        base.where(fn.LOWER(Character.name).contains(text.lower()))
+        .order_by(Character.name)
+        .limit(limit)
+    )
+    seen = {c.id for c in by_code}
+    return by_code + [c for c in by_name if c.id not in seen][: limit - len(by_code)]
+
+
+def health_track(character: Character, settings: ChronicleSettings) -> HealthTrack:
+    """``character``'s live health track with the damage marked on it."""
+    levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
+    return HealthTrack(
+        levels=levels,
+        aggravated=character.damage_aggravated,
+        lethal=character.damage_lethal,
+        bashing=character.damage_bashing,
+    )
+
+
+@dataclass(frozen=True)
+class TraitLine:
+    """A Trait tonight: ``count`` on the sheet, ``lost`` this game session."""
+
+    name: str
+    count: int
+    lost: int
+
+    @property
+    def available(self) -> int:
+        """How many of this Trait can still be bid this game session."""
+        return max(self.count - self.lost, 0)
+
+
+@dataclass(frozen=True)
+class AbilityLine:
+    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session."""
+
+    name: str
+    level: int
+    spent: int
+
+    @property
+    def left(self) -> int:
+        """Levels still available for retests this game session."""
+        return max(self.level - self.spent, 0)
+
+
+@dataclass
+class CharacterState:
+    """A character as it stands in the current game session (plain data for views).
+
+    Attributes:
+        traits: per category, the Traits with what is left of each.
+        negative_traits: per category, (name, count).
+        abilities: Abilities with levels left.
+        powers: Discipline name to its powers ``[(level, name)]``, lowest first.
+        health: the live health track with damage marked.
+    """
+
+    character: Character
+    game_session: GameSession | None
+    traits: dict[str, list[TraitLine]] = field(default_factory=dict)
+    negative_traits: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    abilities: list[AbilityLine] = field(default_factory=list)
+    powers: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    health: HealthTrack | None = None
+
+    def available(self, category: str) -> int:
+        """Traits left in ``category`` this game session (a tie compares these)."""
+        return sum(line.available for line in self.traits.get(category, []))
+
+    def total(self, category: str) -> int:
+        """Traits on the sheet in ``category``."""
+        return sum(line.count for line in self.traits.get(category, []))
+
+    def trait_left(self, category: str, name: str) -> bool:
+        """Whether ``name`` can still be bid in ``category`` tonight."""
+        return any(line.name == name and line.available > 0 for line in self.traits.get(category, []))
+
+    def ability(self, name: str) -> AbilityLine | None:
+        """The Ability called ``name`` (case-insensitive), if the character has it."""
+        return next((a for a in self.abilities if a.name.lower() == name.lower()), None)
+
+    def discipline_level(self, discipline: str) -> int:
+        """Highest power level held in ``discipline``."""
+        return max((lvl for lvl, _ in self.powers.get(discipline, [])), default=0)
+
+
+def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (5 queries)."""
+    losses: dict[tuple[str, str], int] = {}
+    spends: dict[str, int] = {}
+    if game_session is not None:
+        for row in (
+            TraitLoss.select(TraitLoss.category, TraitLoss.name, fn.SUM(TraitLoss.count).alias("n"))
+            .where(
+                (TraitLoss.character == character)
+                & (TraitLoss.game_session == game_session)
+                & TraitLoss.restored_at.is_null()
+            )
+            .group_by(TraitLoss.category, TraitLoss.name)
+            .tuples()
+        ):
+            losses[(row[0], row[1])] = int(row[2])
+        for name, levels in (
+            AbilitySpend.select(AbilitySpend.name, fn.SUM(AbilitySpend.levels))
+            .where(
+                (AbilitySpend.character == character)
+                & (AbilitySpend.game_session == game_session)
+                & AbilitySpend.restored_at.is_null()
+            )
+            .group_by(AbilitySpend.name)
+            .tuples()
+        ):
+            spends[name] = int(levels)
+    state = CharacterState(
+        character=character,
+        game_session=game_session,
+        traits={c: [] for c in CATEGORIES},
+        negative_traits={c: [] for c in CATEGORIES},
+        health=health_track(character, settings),
+    )
+    for trait in Trait.select().where(Trait.character == character).order_by(Trait.category, Trait.name):
+        if trait.negative:
+            state.negative_traits.setdefault(trait.category, []).append((trait.name, trait.count))
+        else:
+            state.traits.setdefault(trait.category, []).append(
+                TraitLine(trait.name, trait.count, losses.get((trait.category, trait.name), 0))
+            )
+    state.abilities = [
+        AbilityLine(a.name, a.level, spends.get(a.name, 0))
+        for a in Ability.select().where(Ability.character == character).order_by(Ability.name)
+    ]
+    for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
+        state.powers.setdefault(power.discipline, []).append((power.level, power.name))
+    return state
+
+
+def sheet_of(character: Character) -> CharacterSheet:
+    """The stored character as a :class:`CharacterSheet` (the sheet, not tonight's losses)."""
+    from larp.sheet import PowerEntry, TraitEntry
+
+    sheet = CharacterSheet(
+        name=character.name,
+        creature=character.creature,
+        player_name=character.player_name,
+        clan=character.clan,
+        sect=character.sect,
+        title=character.title,
+        generation=character.generation,
+        morality_name=character.morality_name,
+        morality_rating=character.morality_rating,
+        willpower_permanent=character.willpower_permanent,
+        willpower_current=character.willpower_current,
+        blood_max=character.blood_max,
+        blood_current=character.blood_current,
+        blood_per_turn=character.blood_per_turn,
+        tabletop=dict(character.tabletop or {}),
+        health_levels=list(character.health_levels or []),
+        notes=character.notes,
+        narrator_notes=character.narrator_notes,
+        player_contact=character.player_contact,
+    )
+    for trait in Trait.select().where(Trait.character == character).order_by(Trait.id):
+        target = sheet.negative_traits if trait.negative else sheet.traits
+        target.setdefault(trait.category, []).append(TraitEntry(trait.name, trait.count))
+    sheet.abilities = {a.name: a.level for a in Ability.select().where(Ability.character == character).order_by(Ability.id)}
+    sheet.powers = [
+        PowerEntry(p.discipline, p.name, p.level)
+        for p in Power.select().where(Power.character == character).order_by(Power.id)
+    ]
+    return sheet

@@ -1,0 +1,66 @@
+"""Chronicles, their settings and their game sessions."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from larp.db import db
+from larp.models import Chronicle, ChronicleSetting, GameSession
+from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
+from larp.services import ServiceError
+
+
+def get_chronicle(chronicle_id: int | None = None) -> Chronicle:
+    """The chronicle ``chronicle_id``, or the first one when ``None``.
+
+    Raises:
+        ServiceError: 404 when there is no such chronicle (or none at all).
+    """
+    query = Chronicle.select().order_by(Chronicle.id)
+    if chronicle_id is not None:
+        query = query.where(Chronicle.id == chronicle_id)
+    chronicle = query.first()
+    if chronicle is None:
+        raise ServiceError("There is no chronicle yet: start the app with the demo or import one.", status=404)
+    return chronicle
+
+
+def chronicle_settings(chronicle: Chronicle) -> ChronicleSettings:
+    """The settings in force for ``chronicle``: defaults plus its stored overrides.
+
+    A stored override that is no longer valid (a setting removed or changed
+    type) is ignored rather than breaking every ruling.
+    """
+    overrides: dict[str, Any] = {}
+    for row in ChronicleSetting.select().where(ChronicleSetting.chronicle == chronicle):
+        try:
+            ChronicleSettings.from_overrides({row.key: row.value})
+        except RulesError:
+            continue
+        overrides[row.key] = row.value
+    return ChronicleSettings.from_overrides(overrides)
+
+
+def current_game_session(chronicle: Chronicle) -> GameSession:
+    """The chronicle's open game session.
+
+    Raises:
+        ServiceError: 409 when no game session is open.
+    """
+    session = (
+        GameSession.select()
+        .where((GameSession.chronicle == chronicle) & (GameSession.closed_at.is_null()))
+        .order_by(GameSession.number.desc())
+        .first()
+    )
+    if session is None:
+        raise ServiceError("No game session is open: an organiser opens the next one.", status=409)
+    return session
+
+
+def open_first_game_session(chronicle: Chronicle, on: date) -> GameSession:
+    """Open game session 1 of a new chronicle, dated ``on``."""
+    with db.atomic():
+        return GameSession.create(chronicle=chronicle, number=1, date=on)

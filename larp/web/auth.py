@@ -1,0 +1,99 @@
+"""Logging in and out, and the decorators that guard every other view."""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
+
+from larp.models import User
+from larp.services import ServiceError
+from larp.services.accounts import check_password, consume_login_link
+
+bp = Blueprint("auth", __name__)
+
+
+@bp.before_app_request
+def load_logged_in_user() -> None:
+    """Put the logged-in, active user (or ``None``) on ``g.user``."""
+    user_id = session.get("user_id")
+    g.user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
+
+
+def _start_session(user: User) -> None:
+    session.clear()  # no session fixation
+    session["user_id"] = user.id
+    session.permanent = True
+
+
+def login_required(view: Callable) -> Callable:
+    """Send anyone not logged in to the login page (htmx: a full redirect)."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        if g.get("user") is None:
+            if request.headers.get("HX-Request"):
+                response = redirect(url_for("auth.login", next=request.full_path))
+                response.headers["HX-Redirect"] = url_for("auth.login")
+                return response
+            return redirect(url_for("auth.login", next=request.full_path))
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def role_required(*roles: str) -> Callable:
+    """Allow only logged-in users with one of ``roles``; others get 403."""
+
+    def decorator(view: Callable) -> Callable:
+        @functools.wraps(view)
+        @login_required
+        def wrapped(*args, **kwargs):
+            if g.user.role not in roles:
+                abort(403)
+            return view(*args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def _safe_next(target: str | None) -> str:
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return url_for("index")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """The login form (user name and password); on success, back where the user was going."""
+    error = None
+    if request.method == "POST":
+        try:
+            user = check_password(request.form.get("username", ""), request.form.get("password", ""))
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            _start_session(user)
+            return redirect(_safe_next(request.args.get("next")), code=303)
+    return render_template("auth/login.html", error=error), (401 if error else 200)
+
+
+@bp.route("/login/link/<token>")
+def login_link(token: str):
+    """Log in through a one-time link printed on the server console (404 if invalid)."""
+    try:
+        user = consume_login_link(token)
+    except ServiceError as exc:
+        return render_template("errors/error.html", title="Login link not valid", message=exc.message), 404
+    _start_session(user)
+    flash(f"Logged in as {user.display_name}.")
+    return redirect(url_for("index"), code=303)
+
+
+@bp.route("/logout", methods=["POST"])
+def logout():
+    """Log out (also the "switch user" button on shared tablets)."""
+    session.clear()
+    return redirect(url_for("auth.login"), code=303)
