@@ -1,0 +1,50 @@
+"""The organiser's chronicle settings page: every disputed rule, its default and its source."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+
+from larp.rules.settings import setting_definitions
+from larp.services import ServiceError
+from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.settings import update_settings
+from larp.web.auth import role_required
+
+bp = Blueprint("settings", __name__)
+
+
+def _families():
+    definitions = sorted(setting_definitions().values(), key=lambda d: d.family)
+    return [(family, list(items)) for family, items in groupby(definitions, key=lambda d: d.family)]
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@role_required("organiser")
+def edit():
+    """Show every chronicle setting with its value, default and source; save changes (organisers only).
+
+    Unticked checkboxes arrive as absent, so boolean settings are read as
+    false unless present. An invalid value is shown next to its field and
+    nothing is saved.
+    """
+    chronicle = get_chronicle()
+    error = None
+    if request.method == "POST":
+        submitted = {}
+        for key, definition in setting_definitions().items():
+            if definition.type == "bool":
+                submitted[key] = "on" if request.form.get(key) else "off"
+            elif key in request.form:
+                submitted[key] = request.form[key]
+        try:
+            record = update_settings(chronicle, g.user, submitted)
+        except ServiceError as exc:
+            error = exc
+        else:
+            flash(record.summary if record else "No setting changed.")
+            return redirect(url_for("settings.edit"), code=303)
+    settings = chronicle_settings(chronicle)
+    return render_template("settings/page.html", chronicle=chronicle, families=_families(),
+                           settings=settings, error=error, form=request.form), (error.status if error else 200)

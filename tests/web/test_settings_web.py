@@ -1,0 +1,40 @@
+"""The organiser's chronicle settings page (issue 3: settings shown to and editable by organisers)."""
+
+from __future__ import annotations
+
+from larp.models import ChronicleSetting, Ruling
+from larp.services.chronicles import chronicle_settings, get_chronicle
+
+
+def test_narrators_cannot_change_settings(client, auth, dbconn):
+    auth.login("narrator1", "narrator")
+    assert client.get("/settings").status_code == 403
+    assert client.post("/settings", data={"bruised_levels": "2"}).status_code == 403
+    assert ChronicleSetting.select().count() == 0
+
+
+def test_organiser_sees_defaults_with_sources_and_changes_one(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    page = client.get("/settings").get_data(as_text=True)
+    assert "Bruised health levels" in page
+    assert "met-reference 8.2 #1" in page
+    response = client.post("/settings", data={"bruised_levels": "2"})
+    assert response.status_code == 303
+    assert chronicle_settings(get_chronicle())["bruised_levels"] == 2
+    record = Ruling.get(Ruling.kind == "settings")
+    assert record.outcome == {"bruised_levels": {"from": 3, "to": 2}}
+    assert record.narrator.username == "boss"
+    # Back to the default removes the override.
+    client.post("/settings", data={"bruised_levels": "3"})
+    assert ChronicleSetting.select().count() == 0
+
+
+def test_invalid_value_is_refused_next_to_its_field(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    response = client.post("/settings", data={"bruised_levels": "many"})
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "Bruised health levels: &#39;many&#39; is not a valid int value" in body
+    assert "Nothing was saved" in body
+    assert ChronicleSetting.select().count() == 0
+    assert client.post("/settings", data={"bruised_levels": "9"}).status_code == 422
