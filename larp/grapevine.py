@@ -163,7 +163,9 @@ class GrapevineFile:
 
     Attributes:
         filename: as given by the caller (for messages only).
-        encoding: the text encoding the file was read in (``"utf-8"`` or ``"cp1252"``).
+        encoding: the text encoding the file was read in: ``"utf-8"``, ``"cp1252"``
+            (Grapevine's own), ``"utf-16"`` (with a byte-order mark) or ``"latin-1"``
+            (bytes cp1252 leaves undefined).
         characters: one result per character record, in file order.
         problems: what was not understood about the file as a whole.
         left_out: other records the file holds (players, queries...), counted.
@@ -233,7 +235,8 @@ def parse_grapevine(
     cleaned, removed = _CONTROL_CHARS.subn("", text)
     if removed:
         file_problems.append(f"{removed} control character(s) that XML does not allow were removed.")
-    if re.search(r"<!DOCTYPE|<!ENTITY", cleaned[:4096], re.IGNORECASE):
+    root_start = re.search(r"<[A-Za-z_]", cleaned)
+    if re.search(r"<!DOCTYPE|<!ENTITY", cleaned[: root_start.start() if root_start else None], re.IGNORECASE):
         raise GrapevineError(f"{label} declares a DOCTYPE; Grapevine never writes one, so it is not read.")
     try:
         root = ET.fromstring(cleaned)
@@ -309,6 +312,8 @@ def parse_grapevine_date(text: str) -> datetime | None:
 
 
 def _decode(data: bytes) -> tuple[str, str]:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # re-saved as "Unicode" by a text editor
+        return data.decode("utf-16"), "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

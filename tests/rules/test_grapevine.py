@@ -347,6 +347,8 @@ def test_cp1252_file_with_a_non_ascii_name():
     assert traits(sheet, "social") == {"Élégant": 2}
     assert sheet.notes == "Owes 5€ to Renée"
     assert parse_grapevine(xml.encode("utf-8")).encoding == "utf-8"
+    resaved = parse_grapevine(xml.encode("utf-16"))  # a text editor's "Unicode", with its byte-order mark
+    assert (resaved.encoding, resaved.characters[0].name) == ("utf-16", "Zoë Ménard")
 
 
 GAME = wrap(
@@ -484,10 +486,11 @@ def test_one_broken_record_does_not_fail_the_file(monkeypatch):
 
 
 def test_control_characters_are_removed():
-    """XML 1.0 forbids most control characters; Grapevine copies them from pasted notes."""
-    xml = wrap('<vampire name="Ctl" generation="12" blood="11"><notes>a\x0bb</notes></vampire>')
+    """XML 1.0 forbids most control characters; Grapevine copies them from pasted notes
+    (a DOCTYPE pasted into notes is text, not a declaration)."""
+    xml = wrap('<vampire name="Ctl" generation="12" blood="11"><notes>a\x0bb<![CDATA[<!DOCTYPE>]]></notes></vampire>')
     result = parse_grapevine(xml.encode())
-    assert result.characters[0].sheet.notes == "ab"
+    assert result.characters[0].sheet.notes == "ab<!DOCTYPE>"
     assert result.problems == ("1 control character(s) that XML does not allow were removed.",)
 
 
