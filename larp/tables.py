@@ -121,3 +121,67 @@ def data_file_names(directory: str) -> tuple[str, ...]:
     """Names of the ``*.toml`` files in ``data/<directory>``, sorted."""
     folder: Path = data_path(directory)
     return tuple(sorted(p.name for p in folder.glob("*.toml")))
+
+
+DISCIPLINE_TIERS = ("basic", "intermediate", "advanced")
+_TIER_FIRST_LEVEL = {"basic": 1, "intermediate": 3, "advanced": 5}
+_TIER_SIZE = {"basic": 2, "intermediate": 2, "advanced": 1}
+
+
+@dataclass(frozen=True)
+class DisciplineRow:
+    """One Discipline (or one path of Thaumaturgy or Necromancy) and its powers by level.
+
+    Attributes:
+        name: the Discipline, e.g. ``"Celerity"`` or ``"Thaumaturgy"``.
+        path: the path for Disciplines learned path by path (``"Path of Blood"``), else ``""``.
+        levels: power name to level (Basic 1 and 2, Intermediate 3 and 4, Advanced 5).
+        source: where the order comes from.
+    """
+
+    name: str
+    path: str
+    levels: dict[str, int]
+    source: str
+
+
+@lru_cache(maxsize=None)
+def discipline_table() -> dict[tuple[str, str], DisciplineRow]:
+    """The Discipline powers table (``data/disciplines.toml``), keyed by ``(name, path)``.
+
+    LotNR orders each Discipline's powers Basic, Basic, Intermediate,
+    Intermediate, Advanced; the table gives their levels 1 to 5. Callers
+    must not change the returned rows.
+
+    Raises:
+        TableError: an entry lacks a name, lists too many powers in a tier,
+            lists a power twice, or repeats a Discipline and path.
+    """
+    raw = load_toml("disciplines.toml")
+    rows: dict[tuple[str, str], DisciplineRow] = {}
+    for index, entry in enumerate(raw.get("discipline", [])):
+        where = f"data/disciplines.toml discipline[{index}]"
+        name = require(entry, "name", str, where)
+        path = entry.get("path", "")
+        if not isinstance(path, str):
+            raise TableError(f"{where}: 'path' must be text")
+        levels: dict[str, int] = {}
+        for tier in DISCIPLINE_TIERS:
+            powers = entry.get(tier, [])
+            if not isinstance(powers, list) or not all(isinstance(p, str) and p for p in powers):
+                raise TableError(f"{where}: '{tier}' must be a list of power names")
+            if len(powers) > _TIER_SIZE[tier]:
+                raise TableError(f"{where}: '{tier}' lists more than {_TIER_SIZE[tier]} powers")
+            for offset, power in enumerate(powers):
+                if power in levels:
+                    raise TableError(f"{where}: power '{power}' appears twice")
+                levels[power] = _TIER_FIRST_LEVEL[tier] + offset
+        if not levels:
+            raise TableError(f"{where}: no powers listed")
+        key = (name, path)
+        if key in rows:
+            raise TableError(f"{where}: {name} {path} appears twice".rstrip())
+        rows[key] = DisciplineRow(name, path, levels, str(entry.get("source", "")))
+    if not rows:
+        raise TableError("data/disciplines.toml: no [[discipline]] entries")
+    return rows
