@@ -70,9 +70,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_database_hooks(app)
     _register_security_headers(app)
 
+    from larp.cli import register_commands
     from larp.web import register_blueprints
 
     register_blueprints(app)
+    register_commands(app)
     return app
 
 

@@ -91,7 +91,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
 
 
-@main.command("login-link")
+@click.command("login-link")
 @click.argument("username", required=False)
 @click.option("--base-url", default="http://127.0.0.1:8080", show_default=True)
 @with_appcontext
@@ -102,7 +102,7 @@ def login_link(username: str | None, base_url: str) -> None:
             click.echo(line)
 
 
-@main.command("create-user")
+@click.command("create-user")
 @click.argument("username")
 @click.option("--role", type=click.Choice(["organiser", "narrator"]), default="narrator", show_default=True)
 @click.option("--name", "display_name", default="", help="Name shown on screen.")
@@ -119,3 +119,63 @@ def create_user_command(username: str, role: str, display_name: str, password: s
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
     click.echo(f"Created {user.role} {user.username}.")
+
+
+@click.command("import-grapevine")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--include-contact", is_flag=True, help="Also import players' contact details.")
+@click.option("--yes", is_flag=True, help="Import without asking after the preview.")
+@with_appcontext
+def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -> None:
+    """Import characters from Grapevine 3 XML files (.gex, .gv3): preview, then one transaction per file."""
+    from pathlib import Path
+
+    from larp.services import ServiceError
+    from larp.services.chronicles import get_chronicle
+    from larp.services.imports import apply_import, preview_file
+
+    with db.connection_context():
+        chronicle = get_chronicle()
+        failed = False
+        for name in files:
+            path = Path(name)
+            try:
+                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact)
+            except ServiceError as exc:
+                click.echo(f"{path.name}: {exc.message}", err=True)
+                failed = True
+                continue
+            click.echo(f"{path.name} ({preview.encoding}): {preview.count('create')} to create, "
+                       f"{preview.count('update')} to update, {preview.count('skip')} skipped, "
+                       f"{preview.count('fail')} unreadable")
+            for line in preview.lines:
+                detail = line.record.skipped or line.record.error or "; ".join(line.notes)
+                problems = f" ({len(line.record.problems)} not understood)" if line.record.problems else ""
+                click.echo(f"  {line.action:6} {line.name}{problems}{': ' + detail if detail else ''}")
+                for problem in line.record.problems:
+                    click.echo(f"           - {problem}")
+            if not (preview.count("create") or preview.count("update")):
+                continue
+            if not yes and not click.confirm(f"Import {path.name}?", default=True):
+                click.echo("Nothing imported.")
+                continue
+            try:
+                record = apply_import(chronicle, None, preview)
+            except ServiceError as exc:
+                click.echo(f"{path.name}: {exc.message}", err=True)
+                failed = True
+                continue
+            click.echo(record.summary)
+        if failed:
+            raise SystemExit(1)
+
+
+#: Commands that need the app; registered on ``app.cli`` so that both ``larp``
+#: (FlaskGroup lists the app's commands) and Flask's test CLI runner see them.
+APP_COMMANDS = (login_link, create_user_command, import_grapevine)
+
+
+def register_commands(app) -> None:
+    """Add the app-level commands to ``app.cli``."""
+    for command in APP_COMMANDS:
+        app.cli.add_command(command)

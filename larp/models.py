@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from peewee import (
+    BlobField,
     BooleanField,
     CharField,
     DateField,
@@ -247,3 +248,22 @@ MODELS = [
     TraitLoss,
     AbilitySpend,
 ]
+
+
+class PendingImport(BaseModel):
+    """An uploaded file waiting for the organiser to confirm its preview.
+
+    The bytes are kept so that the import applies exactly what was previewed,
+    without uploading again; the row is deleted when applied.
+    """
+
+    token = CharField(unique=True, max_length=64)
+    user = ForeignKeyField(User, backref="pending_imports", on_delete="CASCADE")
+    chronicle = ForeignKeyField(Chronicle, backref="pending_imports", on_delete="CASCADE")
+    filename = CharField(max_length=255)
+    data = BlobField()
+    include_contact = BooleanField(default=False)
+    created_at = DateTimeField(default=utcnow)
+
+
+MODELS.append(PendingImport)

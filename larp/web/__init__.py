@@ -7,13 +7,14 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
-    from larp.web import auth, challenges, characters, errors, rulings, settings
+    from larp.web import auth, challenges, characters, errors, imports, rulings, settings
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(challenges.bp)
     app.register_blueprint(characters.bp)
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
+    app.register_blueprint(imports.bp)
     errors.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
