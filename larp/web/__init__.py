@@ -7,9 +7,12 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
-    from larp.web import auth, challenges, characters, errors, imports, rulings, settings
+    from larp.app import csrf
+    from larp.web import api, auth, challenges, characters, errors, imports, rulings, settings
 
     app.register_blueprint(auth.bp)
+    csrf.exempt(api.bp)
+    app.register_blueprint(api.bp)
     app.register_blueprint(challenges.bp)
     app.register_blueprint(characters.bp)
     app.register_blueprint(rulings.bp)

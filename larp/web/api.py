@@ -1,0 +1,135 @@
+"""The JSON API under ``/api/v1``, and its OpenAPI document.
+
+Every endpoint needs a logged-in organiser or narrator (the session cookie
+of the web app). Requests with a body must be ``application/json``: a
+browser cannot send that cross-site without a CORS preflight, which this app
+never grants, so the API is exempt from the form CSRF token. Errors are 4xx
+JSON ``{"error": "...", "field": "..."}`` naming the bad field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, g, jsonify, request
+
+from larp.rules.explain import RulesError
+from larp.services import ServiceError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+#: OpenAPI operations registered by :func:`documented`: path -> method -> operation.
+OPERATIONS: dict[str, dict[str, dict[str, Any]]] = {}
+#: Shared schemas (``components.schemas``).
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {"type": "string", "description": "What is wrong, for the person at the screen."},
+            "field": {"type": ["string", "null"], "description": "The input at fault, as a dotted path."},
+        },
+    },
+    "Step": {
+        "type": "object",
+        "required": ["text", "rule"],
+        "properties": {
+            "text": {"type": "string"},
+            "rule": {"type": "string", "description": "The rule applied, e.g. 002 \"Ties\"."},
+            "setting": {"type": "string", "description": "The chronicle setting that decided this step."},
+        },
+    },
+}
+
+
+class ApiError(Exception):
+    """A refused API request (becomes ``{"error", "field"}`` with ``status``)."""
+
+    def __init__(self, message: str, field: str | None = None, status: int = 400):
+        super().__init__(message)
+        self.message, self.field, self.status = message, field, status
+
+
+def error_response(message: str, field: str | None, status: int):
+    """The JSON error body with its status."""
+    return jsonify(error=message, field=field), status
+
+
+@bp.before_request
+def _guard():
+    if g.get("user") is None:
+        return error_response("Log in first (this API uses the web app's session).", None, 401)
+    if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
+        return error_response("Only organisers and narrators use the API.", None, 403)
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
+        return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
+    return None
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    return error_response(exc.message, exc.field, exc.status)
+
+
+@bp.errorhandler(ServiceError)
+def _service_error(exc: ServiceError):
+    return error_response(exc.message, exc.field, exc.status)
+
+
+@bp.errorhandler(RulesError)
+def _rules_error(exc: RulesError):
+    return error_response(exc.message, exc.field, 422)
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object.
+
+    Raises:
+        ApiError: 400 when the body is not valid JSON or not an object.
+    """
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError("The body must be a JSON object.", None, 400)
+    return data
+
+
+def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
+    """Register ``operation`` (an OpenAPI operation object) for ``method`` on ``path``."""
+
+    def decorator(view: Callable) -> Callable:
+        op = dict(operation)
+        op.setdefault("operationId", view.__name__)
+        op.setdefault("security", [{"session": []}])
+        responses = op.setdefault("responses", {})
+        for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
+            responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+        OPERATIONS.setdefault(path, {})[method.lower()] = op
+        return view
+
+    return decorator
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document describing every registered endpoint."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "larp API",
+            "version": "1",
+            "description": "Adjudication of Mind's Eye Theatre challenges, damage and healing. "
+                           "Stateless endpoints take a complete description and touch no stored data; "
+                           "stateful endpoints apply a ruling to the chronicle's characters and record it.",
+        },
+        "servers": [{"url": "/api/v1"}],
+        "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}},
+        },
+    }
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI document of this API."""
+    return jsonify(openapi_document())
