@@ -663,8 +663,9 @@ def _run_containing(names: tuple[str, ...], index: int) -> tuple[int, int]:
     return first, last - first + 1
 
 
-def _tabletop_names(chart: Chart) -> tuple[str, ...]:
-    """The live level for 0..7 tabletop boxes marked (met-reference 4.3)."""
+def tabletop_level_names(chart: Chart) -> tuple[str, ...]:
+    """The live level for 0..7 tabletop boxes marked (met-reference 4.3): the
+    tabletop chart read as levels a character stands on, for :func:`corresponding_position`."""
     return (chart.unmarked,) + tuple(row.live_level or row.name for row in chart.levels)
 
 
@@ -725,7 +726,7 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
     if is_extra:
         position, exact = min(track.marked, len(chart.levels)), True
     else:
-        position, exact = corresponding_position(track.levels, track.marked, _tabletop_names(chart))
+        position, exact = corresponding_position(track.levels, track.marked, tabletop_level_names(chart))
         position = min(position, len(chart.levels))
     kinds = track.kinds()
     shown = kinds[:position] + [kinds[-1]] * max(0, position - len(kinds)) if kinds else []
