@@ -19,7 +19,7 @@ live game, the 000 charts for the tabletop profile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping

@@ -432,9 +432,9 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
           (000 "Applying Damage").
         - Mortals and ghouls take aggravated damage as lethal (001 "Aggravated
           Damage"). At Incapacitated, further bashing damage is X'd over a
-          bashing mark, making it lethal, and leaves them unconscious; a wound
-          with no bashing mark left to X over, or any lethal wound, kills
-          them (000 "Mortal's Healing Times").
+          bashing mark, making it lethal, and leaves them unconscious (000
+          "Mortal's Healing Times"); a wound with no bashing mark left to X
+          over, or any lethal wound, kills them (000 "Health": mortals have no torpor).
         - A vampire put below Incapacitated: by the chronicle setting
           ``below_incapacitated_model`` (seed 002 by default: bashing leaves him
           unconscious for a scene or an hour, lethal or aggravated sends him into
@@ -540,36 +540,34 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         else:
             overflow += 1
         condition = "dead"
-        steps.add(f"A further wound past Incapacitated kills {who}.", '000 "Mortal\'s Healing Times"')
+        steps.add(f"A further wound past Incapacitated kills {who}: mortals have no torpor.", '000 "Health"')
 
     new = replace(track, condition=condition, **counts)
     summary = f"{who} takes {changed} level(s) of {kind} damage"
     if overflow:
         summary += f" ({overflow} more had no further effect)"
     steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
-    if stake:
-        if new.destroyed:
-            pass
-        elif new.is_vampire:
+    if stake and not new.destroyed:
+        if new.is_vampire:
             new = replace(new, staked=True)
             steps.add(f"The stake through the heart paralyses {who} until it is removed: he is conscious "
                       f"but may not move or spend blood points.", '000 "Stake Through Heart"')
         else:
             steps.add(f"A stake paralyses only vampires; {who} simply takes the wound.", '000 "Stake Through Heart"')
-    return HealthRuling(new, _with_first(steps, track, kind, levels, who), changed, overflow)
-
-
-def _with_first(steps: Explanation, track: HealthTrack, kind: str, levels: int, who: str) -> tuple[Step, ...]:
-    first = Step(f"{who} is {_where(track)} and takes {levels} level(s) of {kind} damage.", _APPLYING)
-    return (first,) + steps.steps()
+    first = Step(f"{who} is {_where(track)} and takes {levels} level(s) of {damage_type} damage.", _APPLYING)
+    return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
 
 def _where(track: HealthTrack) -> str:
-    if track.condition != "active":
-        label = CONDITION_LABELS[track.condition].lower()
-        if track.condition in ("final_death", "dead"):
-            return label
-        return f"{track.state()} ({label})" if not track.below_incapacitated else label
+    """Where the character stands, for explanation steps ("Bruised", "in torpor"...)."""
+    if track.condition == "final_death":
+        return "destroyed (Final Death)"
+    if track.condition == "dead":
+        return "dead"
+    if track.condition == "torpor":
+        return "in torpor"
+    if track.condition == "unconscious":
+        return f"unconscious ({track.state()})"
     return track.state()
 
 

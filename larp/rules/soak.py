@@ -34,6 +34,7 @@ class DiceSource(Protocol):
     """What a dice source must offer: ``random.Random`` does."""
 
     def randint(self, a: int, b: int) -> int:  # pragma: no cover - protocol
+        """A whole number from ``a`` to ``b`` inclusive (a die is ``randint(1, 10)``)."""
         ...
 
 

@@ -28,6 +28,7 @@ LOSS = SimpleTest(Throw.SCISSORS, Throw.ROCK)
 
 
 def take(strike, target=Target(), settings=DEFAULT, **kw):
+    """The damage ``target`` takes from ``strike`` (both steps of the live pipeline)."""
     return damage_taken(strike_damage(strike, settings), target, settings, **kw)
 
 

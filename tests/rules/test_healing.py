@@ -21,6 +21,7 @@ LEVELS = live_levels(DEFAULT)
 
 
 def agg_model(name):
+    """Settings with agg_heal_model ``name``."""
     return ChronicleSettings.from_overrides({"agg_heal_model": name})
 
 

@@ -30,10 +30,12 @@ DEFAULT = ChronicleSettings.defaults()
 
 
 def model(name):
+    """Settings with below_incapacitated_model ``name``."""
     return ChronicleSettings.from_overrides({"below_incapacitated_model": name})
 
 
 def hit(track, kind, levels, settings=DEFAULT, **kw):
+    """Apply damage to Dracos."""
     return apply_damage(track, kind, levels, "Dracos", settings, **kw)
 
 
