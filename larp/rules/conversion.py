@@ -1,0 +1,221 @@
+"""Converting characters between the tabletop game and the live game (LotNR; met-reference 4.3, T25).
+
+Tabletop to live (LotNR "Converting Characters from Tabletop Play"):
+- Attributes: drop the first dot, then one adjective Trait per remaining dot,
+  in the Attribute's category; a rating of 0 or 1 calls for a Negative Trait of
+  that category (T25: Stamina 5 gives 4 Physical Traits, Appearance 0 a
+  Negative Social Trait). The player names the Traits; this gives the counts.
+- Abilities: one level per dot (the stored LotNR text breaks off here; the
+  one-to-one reading is the book's usual one and is marked as an assumption).
+- Morality (Humanity or a Path): one Trait per two dots, rounded up in the
+  character's favour (T25: Humanity 7 gives 4; T20: 7 or 8 give 4).
+- Willpower: met-reference summarises it as "pro-rated to the generation's
+  range" and gives T25: 7 dots at 10th generation are 4 Traits. Pro-rating
+  to the 10th generation's table maximum (10) would give 7, so this takes one
+  Trait per two dots, rounded up, capped at the generation's maximum - which
+  gives T25's 4. It is marked approximate.
+- Health: the tabletop chart and the live track both reach Incapacitated after
+  seven levels, so the damage counts map one to one on the default track; with
+  another number of Bruised levels or Mettle the character keeps his level
+  (Healthy, Bruised, Wounded, Incapacitated).
+
+Live to tabletop reverses these and is approximate throughout: a category's
+Traits are spread over its three Attributes, and Morality and Willpower double.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import ceil
+from typing import Any, Mapping
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
+from larp.rules.settings import ChronicleSettings
+from larp.tables import generation_row
+
+_RULE = "LotNR Converting Characters (met-reference 4.3)"
+#: Tabletop Attributes by live category (tabletop order within each).
+ATTRIBUTE_CATEGORIES: dict[str, tuple[str, str, str]] = {
+    "physical": ("Strength", "Dexterity", "Stamina"),
+    "social": ("Charisma", "Manipulation", "Appearance"),
+    "mental": ("Perception", "Intelligence", "Wits"),
+}
+_CATEGORY_OF = {attr: cat for cat, attrs in ATTRIBUTE_CATEGORIES.items() for attr in attrs}
+
+
+@dataclass(frozen=True)
+class TabletopCharacter:
+    """A tabletop character's ratings, in dots.
+
+    Attributes:
+        attributes: Attribute name to dots (any of the nine; 0 to 10).
+        abilities: Ability name to dots (1 to 10).
+        morality: Humanity or Path dots (0 to 10).
+        willpower: Willpower dots (0 to 10).
+        generation: the vampire's generation, ``None`` for mortals and ghouls.
+    """
+
+    attributes: Mapping[str, int] = field(default_factory=dict)
+    abilities: Mapping[str, int] = field(default_factory=dict)
+    morality: int | None = None
+    willpower: int | None = None
+    generation: int | None = None
+
+
+@dataclass(frozen=True)
+class LiveCharacter:
+    """A live character's counts, in Traits and levels.
+
+    Attributes:
+        traits: Traits per category ("physical", "social", "mental").
+        negative_traits_owed: per category, the tabletop Attributes rated 0 or 1,
+            each owing one Negative Trait of that category.
+        abilities: Ability name to level.
+        morality: Humanity or Path Traits.
+        willpower: Willpower Traits.
+        approximate: what the conversion could only estimate.
+        steps: the explanation.
+    """
+
+    traits: dict[str, int]
+    negative_traits_owed: dict[str, tuple[str, ...]]
+    abilities: dict[str, int]
+    morality: int | None
+    willpower: int | None
+    approximate: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+def _dots(name: str, value: Any, low: int, field_name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 10:
+        raise RulesError(f"{name} must be {low} to 10 dots.", field=field_name)
+    return value
+
+
+def tabletop_to_live(character: TabletopCharacter) -> LiveCharacter:
+    """Convert a tabletop character's ratings to the live game's counts (LotNR; met-reference 4.3, T25).
+
+    Raises:
+        RulesError: an unknown Attribute, or ratings outside their range.
+    """
+    steps = Explanation()
+    traits = {cat: 0 for cat in ATTRIBUTE_CATEGORIES}
+    owed: dict[str, list[str]] = {cat: [] for cat in ATTRIBUTE_CATEGORIES}
+    for name, value in character.attributes.items():
+        if name not in _CATEGORY_OF:
+            raise RulesError(f"{name!r} is not a tabletop Attribute.", field="attributes")
+        dots = _dots(name, value, 0, "attributes")
+        category = _CATEGORY_OF[name]
+        gained = max(0, dots - 1)
+        traits[category] += gained
+        if dots <= 1:
+            owed[category].append(name)
+            steps.add(f"{name} {dots}: no {category.capitalize()} Traits, and a Negative "
+                      f"{category.capitalize()} Trait.", _RULE)
+        else:
+            steps.add(f"{name} {dots}: the first dot drops, {gained} {category.capitalize()} Trait(s).", _RULE)
+    abilities = {}
+    for name, value in character.abilities.items():
+        abilities[name] = _dots(f"Ability {name}", value, 1, "abilities")
+    if abilities:
+        steps.add(f"Abilities convert one level per dot ({len(abilities)} Abilities).", _RULE)
+    approximate = ["Abilities: one level per dot (assumed; the stored LotNR text breaks off)"] if abilities else []
+    morality = None
+    if character.morality is not None:
+        dots = _dots("Morality", character.morality, 0, "morality")
+        morality = ceil(dots / 2)
+        steps.add(f"Morality {dots} dots: one Trait per two dots, rounded up: {morality}.", _RULE)
+    willpower = None
+    if character.willpower is not None:
+        dots = _dots("Willpower", character.willpower, 0, "willpower")
+        willpower = ceil(dots / 2)
+        row = generation_row(character.generation)
+        text = f"Willpower {dots} dots: one Trait per two dots, rounded up: {willpower}"
+        if row is not None and willpower > row.willpower_max:
+            willpower = row.willpower_max
+            text += f", capped at generation {character.generation}'s maximum of {row.willpower_max}"
+        steps.add(text + ".", _RULE)
+        approximate.append("Willpower: halved, rounded up, within the generation's maximum")
+    return LiveCharacter(traits, {k: tuple(v) for k, v in owed.items()}, abilities, morality, willpower,
+                         tuple(approximate), steps.steps())
+
+
+def live_to_tabletop(traits: Mapping[str, int], abilities: Mapping[str, int] | None = None,
+                     morality: int | None = None, willpower: int | None = None) -> TabletopCharacter:
+    """Convert live counts back to tabletop dots; approximate throughout.
+
+    Each category's Traits are spread evenly over its three Attributes (in
+    tabletop order, the first ones taking any remainder), each getting the
+    dropped first dot back, at most 10; Abilities keep their level, at most 10;
+    Morality and Willpower double, at most 10 (the forward conversion rounds
+    up, so an odd tabletop rating comes back one higher). Negative Traits are
+    not converted back.
+
+    Raises:
+        RulesError: an unknown category or a negative count.
+    """
+    attributes: dict[str, int] = {}
+    for category, count in traits.items():
+        if category not in ATTRIBUTE_CATEGORIES:
+            raise RulesError(f"Unknown Trait category {category!r}.", field="traits")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RulesError(f"{category.capitalize()} Traits must be a count of at least 0.", field="traits")
+        share, extra = divmod(count, 3)
+        for index, name in enumerate(ATTRIBUTE_CATEGORIES[category]):
+            attributes[name] = min(10, 1 + share + (1 if index < extra else 0))
+    for name, value in (("morality", morality), ("willpower", willpower)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise RulesError(f"{name.capitalize()} must be a count of at least 0.", field=name)
+    levels = {}
+    for name, value in (abilities or {}).items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise RulesError(f"Ability {name} needs a level of at least 1.", field="abilities")
+        levels[name] = min(10, value)
+    return TabletopCharacter(
+        attributes=attributes, abilities=levels,
+        morality=None if morality is None else min(10, 2 * morality),
+        willpower=None if willpower is None else min(10, 2 * willpower),
+    )
+
+
+def tabletop_chart_to_live(aggravated: int = 0, lethal: int = 0, bashing: int = 0, *, creature: str = "vampire",
+                           settings: ChronicleSettings | None = None, mettle: bool = False,
+                           who: str = "The character") -> tuple[HealthTrack, tuple[Step, ...]]:
+    """Carry marks from the tabletop Health chart to the live track (met-reference 4.3).
+
+    The chart's boxes hold aggravated above lethal above bashing (000
+    "Applying Damage"). On the default live track the counts map one to one;
+    otherwise the character keeps his level and the marks are taken from the
+    top of the chart (dropping, or repeating, the lowest).
+
+    Args:
+        aggravated, lethal, bashing: boxes marked on the tabletop chart (7 at most).
+        creature: "vampire", "ghoul" or "mortal".
+        settings: the chronicle's settings (``bruised_levels``).
+        mettle: the character has Fortitude's Mettle (one more Healthy level).
+
+    Raises:
+        RulesError: negative counts or more marks than the chart's seven boxes.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    counts = (aggravated, lethal, bashing)
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
+        raise RulesError("Marks are counts of at least 0.", field="marks")
+    chart = tabletop_chart()
+    total = sum(counts)
+    if total > len(chart.levels):
+        raise RulesError(f"The tabletop chart has {len(chart.levels)} boxes; {total} marks do not fit.",
+                         field="marks")
+    levels = live_levels(settings, mettle=mettle)
+    position, exact = corresponding_position(tabletop_level_names(chart), total, levels)
+    kinds = ["aggravated"] * aggravated + ["lethal"] * lethal + ["bashing"] * bashing
+    kinds = kinds[:position] + [kinds[-1]] * max(0, position - len(kinds)) if kinds else []
+    track = HealthTrack(levels=levels, aggravated=kinds.count("aggravated"), lethal=kinds.count("lethal"),
+                        bashing=kinds.count("bashing"), creature=creature)
+    steps = Explanation()
+    chart_level = chart.levels[total - 1].name if total else chart.unmarked
+    steps.add(f"{who} is {chart_level} on the tabletop chart ({total} box(es)): {track.state()} on the live "
+              f"track ({track.marked} level(s) marked)" + ("." if exact else ", approximately: the tracks differ."),
+              "met-reference 4.3")
+    return track, steps.steps()

@@ -1,0 +1,605 @@
+"""Damage in the live game: what a strike inflicts and what the target takes.
+
+Two steps, each a pure function with its explanation:
+
+1. :func:`strike_damage`: the attack's damage from the armory card, bare hands
+   or a bite, and the additions (Puissance, Mass-Trauma, Full-Auto,
+   High-Caliber), and whether a stake went home (Staking).
+2. :func:`damage_taken`: what the target takes: the damage type against his
+   kind (firearms against vampires, aggravated against mortals), vampires'
+   halving of bashing damage, Fortitude's Resilience and Resistance, and armor.
+
+Then :meth:`DamageRuling.apply_to` marks it on the track with
+:func:`larp.rules.health.apply_damage`. The tabletop soak roll is in
+:mod:`larp.rules.soak`.
+
+Weapons and armor are data (``data/armory.toml``): the LotNR cards for the
+live game, the 000 charts for the tabletop profile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from larp.rules.challenge import RandomSource
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.fortitude import FortitudeTest, resilience, resist
+from larp.rules.health import DAMAGE_TYPES, HealthRuling, HealthTrack, apply_damage
+from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
+from larp.tables import TableError, load_toml, require
+
+PROFILES = ("live", "tabletop")
+WEAPON_SPECIALS = (
+    "High-Caliber", "Mass-Trauma", "Full-Auto", "Spray", "Armor-Piercing", "Speed", "Staking",
+    "Destroy Shield", "Burst",
+)
+#: Where aggravated (or other) damage comes from: armor does not stop fire or sunlight,
+#: and sunlight does not harm mortals (000 "Armor", "Aggravated Damage").
+SOURCES = ("other", "fire", "sunlight")
+CREATURES = ("vampire", "ghoul", "mortal")
+
+_DAMAGE_RULE = '002 "Damage and Healing"'
+_WEAPON_RULE = "LotNR weapons (met-reference 3.7)"
+
+
+# ---------------------------------------------------------------- the armory
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon from the armory (``data/armory.toml``).
+
+    Attributes:
+        key: the armory key ("knife", "heavy_pistol"...).
+        name: as printed on the card or chart.
+        profile: "live" or "tabletop".
+        damage_type: "bashing", "lethal" or "aggravated" (against mortals, for firearms).
+        damage: live: health levels per successful strike; tabletop: the
+            damage dice pool (0 for Strength-based melee weapons).
+        strength_bonus: tabletop melee weapons: dice added to Strength.
+        bonus_traits: live: Traits added in ties and overbids (never bid).
+        negative_traits: the card's Negative Traits.
+        specials: special abilities (see ``WEAPON_SPECIALS``).
+        firearm: seed 002's firearm rule applies against vampires.
+        bashing_vs_kindred: bashing against vampires unless aimed at the head or
+            heart (firearms, the tabletop crossbow).
+        blunt: Prowess may make its bashing lethal.
+        melee: strength matters (Puissance adds a level).
+        spray: adjacent targets a Spray reaches (0 if none).
+        details: other chart columns (range, rate, clip, conceal, example).
+        source: where the numbers come from.
+    """
+
+    key: str
+    name: str
+    profile: str
+    damage_type: str
+    damage: int
+    strength_bonus: int | None
+    bonus_traits: int
+    negative_traits: tuple[str, ...]
+    specials: tuple[str, ...]
+    firearm: bool
+    bashing_vs_kindred: bool
+    blunt: bool
+    melee: bool
+    spray: int
+    details: Mapping[str, Any]
+    source: str
+
+    def has(self, special: str) -> bool:
+        """Whether the weapon has the special ability ``special``."""
+        return special in self.specials
+
+
+@dataclass(frozen=True)
+class Armor:
+    """Armor from the armory.
+
+    Attributes:
+        rating: live: extra health levels, lost before the track (met-reference
+            3.7); tabletop: dice added to soak (000 "Armor").
+        penalty: tabletop: dice subtracted from Dexterity-based pools (0 live).
+    """
+
+    key: str
+    name: str
+    profile: str
+    rating: int
+    penalty: int
+    negative_traits: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Armory:
+    """The weapons and armor of one rules profile, keyed by armory key."""
+
+    weapons: Mapping[str, Weapon]
+    armor: Mapping[str, Armor]
+
+
+def _strings(entry: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = entry.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise TableError(f"{where}: '{key}' must be a list of names")
+    return tuple(value)
+
+
+def _int(entry: dict[str, Any], key: str, where: str, default: int = 0) -> int:
+    if key not in entry:
+        return default
+    return require(entry, key, int, where)
+
+
+def _bool(entry: dict[str, Any], key: str, where: str) -> bool:
+    value = entry.get(key, False)
+    if not isinstance(value, bool):
+        raise TableError(f"{where}: '{key}' must be true or false")
+    return value
+
+
+@lru_cache(maxsize=None)
+def armory(profile: str = "live") -> Armory:
+    """The armory of ``profile`` ("live" or "tabletop"), loaded once from ``data/armory.toml``.
+
+    Raises:
+        TableError: a malformed entry (names the file and the entry).
+        RulesError: an unknown profile.
+    """
+    if profile not in PROFILES:
+        raise RulesError(f"Unknown rules profile {profile!r} (live or tabletop).", field="profile")
+    raw = load_toml("armory.toml").get(profile, {})
+    weapons: dict[str, Weapon] = {}
+    for key, entry in raw.get("weapons", {}).items():
+        where = f"data/armory.toml [{profile}.weapons.{key}]"
+        damage_type = require(entry, "damage_type", str, where)
+        if damage_type not in DAMAGE_TYPES:
+            raise TableError(f"{where}: unknown damage_type {damage_type!r}")
+        specials = _strings(entry, "specials", where)
+        unknown = [s for s in specials if s not in WEAPON_SPECIALS]
+        if unknown:
+            raise TableError(f"{where}: unknown special {unknown[0]!r}")
+        strength_bonus = entry.get("strength_bonus")
+        if strength_bonus is not None:
+            strength_bonus = require(entry, "strength_bonus", int, where)
+        damage = _int(entry, "damage", where)
+        if profile == "live" and damage < 1:
+            raise TableError(f"{where}: a live weapon card needs 'damage' of at least 1")
+        if profile == "tabletop" and strength_bonus is None and damage < 1:
+            raise TableError(f"{where}: needs 'damage' dice or a 'strength_bonus'")
+        details = {k: entry[k] for k in ("range", "rate", "clip", "conceal", "example") if k in entry}
+        firearm = _bool(entry, "firearm", where)
+        weapons[key] = Weapon(
+            key=key, name=require(entry, "name", str, where), profile=profile, damage_type=damage_type,
+            damage=damage, strength_bonus=strength_bonus, bonus_traits=_int(entry, "bonus_traits", where),
+            negative_traits=_strings(entry, "negative_traits", where), specials=specials, firearm=firearm,
+            bashing_vs_kindred=firearm or _bool(entry, "bashing_vs_kindred", where),
+            blunt=_bool(entry, "blunt", where), melee=_bool(entry, "melee", where),
+            spray=_int(entry, "spray", where), details=MappingProxyType(details),
+            source=require(entry, "source", str, where),
+        )
+    armor: dict[str, Armor] = {}
+    for key, entry in raw.get("armor", {}).items():
+        where = f"data/armory.toml [{profile}.armor.{key}]"
+        rating = require(entry, "rating", int, where)
+        if rating < 1:
+            raise TableError(f"{where}: 'rating' must be at least 1")
+        armor[key] = Armor(
+            key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
+            penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
+            source=require(entry, "source", str, where),
+        )
+    if not weapons or not armor:
+        raise TableError(f"data/armory.toml [{profile}]: needs weapons and armor")
+    return Armory(MappingProxyType(weapons), MappingProxyType(armor))
+
+
+def weapon(key: str, profile: str = "live") -> Weapon:
+    """The weapon ``key`` of ``profile``.
+
+    Raises:
+        RulesError: no such weapon (``field`` "weapon").
+    """
+    weapons = armory(profile).weapons
+    if key not in weapons:
+        raise RulesError(f"There is no {profile} weapon {key!r} in the armory.", field="weapon")
+    return weapons[key]
+
+
+def armor(key: str, profile: str = "live") -> Armor:
+    """The armor ``key`` of ``profile``.
+
+    Raises:
+        RulesError: no such armor (``field`` "armor").
+    """
+    armors = armory(profile).armor
+    if key not in armors:
+        raise RulesError(f"There is no {profile} armor {key!r} in the armory.", field="armor")
+    return armors[key]
+
+
+# ---------------------------------------------------------------- damage type by target
+
+def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: bool = False,
+                        firearm: bool = False, head_shot: bool = False, source: str = "other",
+                        who: str = "The target") -> tuple[str | None, tuple[Step, ...]]:
+    """The type of damage ``creature`` takes from an attack of ``damage_type``.
+
+    Rules:
+        - Against vampires, firearms do bashing damage unless aimed at the head,
+          then lethal (002 "Damage and Healing"; 000 "Applying Damage"); so does
+          the tabletop crossbow unless aimed at the head or heart (000 "Ranged
+          Weapons Chart"). Against mortals, firearms are lethal.
+        - Mortals and ghouls take aggravated damage as lethal (001 "Aggravated
+          Damage"; 000: fire is treated as lethal), and sunlight does not harm
+          them (000 "Aggravated Damage").
+
+    Args:
+        damage_type: the attack's type (a weapon card's type against mortals).
+        creature: "vampire", "ghoul" or "mortal".
+        bashing_vs_kindred: the weapon is a firearm or crossbow.
+        firearm: the weapon is a firearm (for the explanation).
+        head_shot: the attack was aimed at the head (or the heart, for a crossbow).
+        source: "other", "fire" or "sunlight".
+
+    Returns:
+        The type taken, or ``None`` when the attack cannot harm ``creature``; and the steps.
+
+    Raises:
+        RulesError: an unknown damage type, creature or source.
+    """
+    if damage_type not in DAMAGE_TYPES:
+        raise RulesError(f"Unknown damage type {damage_type!r}.", field="damage_type")
+    if creature not in CREATURES:
+        raise RulesError(f"Unknown creature {creature!r}.", field="creature")
+    if source not in SOURCES:
+        raise RulesError(f"Unknown damage source {source!r} ({', '.join(SOURCES)}).", field="source")
+    steps = Explanation()
+    what = "firearms" if firearm else "this weapon"
+    if creature == "vampire":
+        if bashing_vs_kindred and damage_type != "aggravated":
+            if head_shot:
+                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", _DAMAGE_RULE)
+                return "lethal", steps.steps()
+            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", _DAMAGE_RULE)
+            return "bashing", steps.steps()
+        return damage_type, steps.steps()
+    if source == "sunlight":
+        steps.add(f"{who} is not a vampire: sunlight does no harm.", '000 "Aggravated Damage"')
+        return None, steps.steps()
+    if damage_type == "aggravated":
+        steps.add(f"{who} is not a vampire: aggravated damage is treated as lethal.", '001 "Aggravated Damage"')
+        return "lethal", steps.steps()
+    return damage_type, steps.steps()
+
+
+# ---------------------------------------------------------------- step 1: the strike
+
+@dataclass(frozen=True)
+class Strike:
+    """A successful attack in the live game (the challenge was won).
+
+    Attributes:
+        weapon: a live armory key; ``None`` for bare hands.
+        bite: the vampire bites with his fangs (002: one level of aggravated).
+        potence: the attacker's Potence level (Prowess 1, Puissance 5).
+        lethal_by_prowess: with Prowess, the attacker chooses lethal damage for a
+            bare-handed or club strike.
+        head_shot: a firearm aimed at the head (lethal against vampires, 002).
+        close_range: within five feet, for Full-Auto.
+        stake_attempt: the attacker drives a stake at the heart (Staking).
+        high_caliber_test: the simple test after a High-Caliber hit (drawn from
+            the random source if omitted).
+        staking_tests: the two simple tests after a staking hit (drawn if omitted).
+    """
+
+    weapon: str | None = None
+    bite: bool = False
+    potence: int = 0
+    lethal_by_prowess: bool = False
+    head_shot: bool = False
+    close_range: bool = False
+    stake_attempt: bool = False
+    high_caliber_test: SimpleTest | None = None
+    staking_tests: tuple[SimpleTest, ...] = ()
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Damage an attack inflicts, before the target's kind, halving, Fortitude and armor.
+
+    Attributes:
+        levels: health levels.
+        damage_type: the card's type ("bashing", "lethal", "aggravated").
+        bashing_vs_kindred: a firearm (or crossbow): bashing against vampires
+            unless ``head_shot``.
+        firearm: a firearm: its bashing damage is not halved for vampires (002).
+        head_shot: aimed at the head (or heart, for a crossbow).
+        source: "other", "fire" or "sunlight".
+        armor_piercing: ignores armor.
+        stake: a stake went through the heart (Staking succeeded).
+        steps: how the damage was reached.
+    """
+
+    levels: int
+    damage_type: str
+    bashing_vs_kindred: bool = False
+    firearm: bool = False
+    head_shot: bool = False
+    source: str = "other"
+    armor_piercing: bool = False
+    stake: bool = False
+    steps: tuple[Step, ...] = ()
+
+
+def _test(given: SimpleTest | None, rng: RandomSource | None, name: str) -> SimpleTest:
+    if given is not None:
+        return given
+    if rng is None:
+        raise RulesError(f"Give the {name} throws, or a random source to draw them.", field=name)
+    return SimpleTest.drawn(rng)
+
+
+def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng: RandomSource | None = None,
+                  who: str = "The attacker") -> Damage:
+    """The damage of a successful strike, from the card and the additions.
+
+    Rules:
+        - Bare hands: one level of bashing; with Potence's Prowess the attacker may
+          choose lethal (002 "Damage and Healing"; met-reference 3.4).
+        - A bite: one level of aggravated per successful attack (002).
+        - A weapon: its card's levels and type (002 "the Armory"; met-reference 3.7);
+          Prowess may make a blunt weapon's bashing lethal.
+        - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma;
+          Full-Auto within five feet; High-Caliber on a won simple test (a tie
+          too under ``high_caliber_tie_counts``) (met-reference 3.4, 3.7).
+        - Staking: after a hit, two simple tests in a row won or tied drive the
+          stake home (met-reference 3.7).
+
+    Args:
+        strike: the attack.
+        settings: the chronicle's settings (defaults if omitted).
+        rng: a random source (``randint``/``choice``, like ``random.Random``) for
+            tests whose throws are not given.
+        who: the attacker's name.
+
+    Raises:
+        RulesError: an unknown weapon, a bite with a weapon, Prowess without
+            Potence or on a bladed weapon, a head shot without a firearm, a
+            staking attempt without a stake, or missing throws with no random source.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    steps = Explanation()
+    card: Weapon | None = None
+    if strike.bite:
+        if strike.weapon is not None:
+            raise RulesError("A bite is made with the fangs, not a weapon.", field="weapon")
+        levels, kind = 1, "aggravated"
+        steps.add(f"{who} bites: one level of aggravated damage.", _DAMAGE_RULE)
+    elif strike.weapon is None:
+        levels, kind = 1, "bashing"
+        steps.add(f"{who} strikes bare-handed: one level of bashing damage.", _DAMAGE_RULE)
+    else:
+        card = weapon(strike.weapon, "live")
+        levels, kind = card.damage, card.damage_type
+        steps.add(f"{who} hits with a {card.name}: {levels} level(s) of {kind} damage by its card.", _WEAPON_RULE)
+    if strike.lethal_by_prowess:
+        if strike.potence < 1:
+            raise RulesError("Choosing lethal damage needs Potence's Prowess.", field="lethal_by_prowess")
+        if strike.bite or (card is not None and not card.blunt) or kind != "bashing":
+            raise RulesError("Prowess turns only bare-handed and club bashing damage into lethal.",
+                             field="lethal_by_prowess")
+        kind = "lethal"
+        steps.add(f"With Prowess, {who} chooses lethal damage.", _DAMAGE_RULE)
+    if strike.head_shot and (card is None or not card.firearm):
+        raise RulesError("Aiming at the head changes the damage only for firearms.", field="head_shot")
+    if strike.potence >= 5 and not strike.bite and (card is None or card.melee):
+        levels += 1
+        steps.add("Puissance: +1 level on a strike where strength matters.", "LotNR Potence (met-reference 3.4)")
+    if card is not None and card.has("Mass-Trauma"):
+        levels += 1
+        steps.add("Mass-Trauma: +1 level.", _WEAPON_RULE)
+    if card is not None and card.has("Full-Auto") and strike.close_range:
+        levels += 1
+        steps.add("Full-Auto within five feet: +1 level (then an action to reload).", _WEAPON_RULE)
+    if card is not None and card.has("High-Caliber"):
+        test = _test(strike.high_caliber_test, rng, "high_caliber_test")
+        ties = settings["high_caliber_tie_counts"]
+        if test.passes(tie_counts=ties):
+            levels += 1
+            steps.add(f"High-Caliber simple test ({test.describe()}): +1 level.", _WEAPON_RULE,
+                      setting="high_caliber_tie_counts")
+        else:
+            steps.add(f"High-Caliber simple test ({test.describe()}): no extra level.", _WEAPON_RULE,
+                      setting="high_caliber_tie_counts")
+    staked = False
+    if strike.stake_attempt:
+        if card is None or not card.has("Staking"):
+            raise RulesError("Only a weapon with Staking can stake a vampire.", field="stake_attempt")
+        given = list(strike.staking_tests)
+        if len(given) > 2:
+            raise RulesError("Staking takes two simple tests.", field="staking_tests")
+        tests = [_test(given[i] if i < len(given) else None, rng, "staking_tests") for i in range(2)]
+        staked = all(t.passes(tie_counts=True) for t in tests)
+        results = "; ".join(t.describe() for t in tests)
+        steps.add(f"Staking: two simple tests ({results}): " + ("the stake goes through the heart." if staked
+                  else "the stake misses the heart."), _WEAPON_RULE)
+    return Damage(
+        levels=levels, damage_type=kind,
+        bashing_vs_kindred=card.bashing_vs_kindred if card else False,
+        firearm=card.firearm if card else False, head_shot=strike.head_shot,
+        armor_piercing=card.has("Armor-Piercing") if card else False, stake=staked, steps=steps.steps(),
+    )
+
+
+# ---------------------------------------------------------------- step 2: the target
+
+@dataclass(frozen=True)
+class Target:
+    """The character taking the damage in the live game.
+
+    Attributes:
+        creature: "vampire", "ghoul" or "mortal".
+        fortitude: Fortitude level (Resilience 3, Resistance 4).
+        armor: a live armory key, or ``None``.
+        armor_left: health levels the armor has left (``None``: its full rating).
+    """
+
+    creature: str = "vampire"
+    fortitude: int = 0
+    armor: str | None = None
+    armor_left: int | None = None
+
+
+@dataclass(frozen=True)
+class DamageRuling:
+    """What the target takes.
+
+    Attributes:
+        parts: (damage type, levels) to mark, in order; more than one when
+            Resilience turned an aggravated level into lethal; empty when the
+            attack cannot harm the target (sunlight on a mortal).
+        armor_left: the armor's health levels left (``None`` without armor).
+        stake: the stake went through a vampire's heart.
+        steps: the explanation, from the strike to the levels taken.
+    """
+
+    parts: tuple[tuple[str, int], ...]
+    armor_left: int | None
+    stake: bool
+    steps: tuple[Step, ...]
+
+    @property
+    def levels(self) -> int:
+        """Health levels to mark, all types together."""
+        return sum(n for _, n in self.parts)
+
+    def apply_to(self, track: HealthTrack, settings: ChronicleSettings | None = None,
+                 who: str = "The character", killing_blow: bool = False) -> HealthRuling:
+        """Mark the damage on ``track`` (each part in order, the stake with the last).
+
+        Raises:
+            RulesError: as :func:`larp.rules.health.apply_damage`.
+        """
+        steps: list[Step] = list(self.steps)
+        marked = overflow = 0
+        parts = [p for p in self.parts if p[1] > 0]
+        if not parts:
+            if track.destroyed:
+                apply_damage(track, "bashing", 0, who, settings)  # raises: nothing changes the destroyed
+            return HealthRuling(track, tuple(steps))
+        for index, (kind, levels) in enumerate(parts):
+            ruling = apply_damage(track, kind, levels, who, settings,
+                                  stake=self.stake and index == len(parts) - 1, killing_blow=killing_blow)
+            steps.extend(ruling.steps)
+            marked += ruling.marked
+            overflow += ruling.overflow
+            track = ruling.track
+            if track.destroyed:
+                overflow += sum(n for _, n in parts[index + 1:])
+                break
+        return HealthRuling(track, tuple(steps), marked, overflow)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"parts": [list(p) for p in self.parts], "armor_left": self.armor_left, "stake": self.stake,
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def halve_bashing(levels: int, settings: ChronicleSettings, who: str = "The vampire") -> tuple[int, Step]:
+    """A vampire's bashing damage halved, rounded down; at least one level under
+    ``vampire_bashing_minimum_one`` (LotNR Bashing/Lethal, met-reference 3.7; 000
+    "Bashing Damage" halves with no minimum)."""
+    halved = levels // 2
+    if settings["vampire_bashing_minimum_one"] and levels >= 1:
+        result = max(1, halved)
+        return result, Step(f"{who} is a vampire: {levels} bashing halved, rounded down, at least one: {result}.",
+                            "LotNR Bashing/Lethal (met-reference 3.7)", "vampire_bashing_minimum_one")
+    return halved, Step(f"{who} is a vampire: {levels} bashing halved, rounded down: {halved}.",
+                        '000 "Bashing Damage"', "vampire_bashing_minimum_one")
+
+
+def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | None = None, *,
+                 resistance: FortitudeTest | None = None, resilience_test: FortitudeTest | None = None,
+                 who: str = "The target") -> DamageRuling:
+    """What ``target`` takes from ``damage``, in the live game.
+
+    Order: the type against the target's kind (:func:`damage_type_against`);
+    vampires halve bashing damage, rounding down (at least one level under
+    ``vampire_bashing_minimum_one``), except bashing from firearms (002);
+    Resilience, then Resistance (met-reference 3.5); then armor, extra health
+    levels lost first (met-reference 3.7), which does not stop fire or sunlight
+    (000 "Armor") or Armor-Piercing weapons.
+
+    Args:
+        damage: from :func:`strike_damage` (or built for fire, sunlight...).
+        target: the character hit.
+        settings: the chronicle's settings (defaults if omitted).
+        resistance: a Resistance attempt (Fortitude 4), if the player makes one.
+        resilience_test: a Resilience attempt (Fortitude 3), if the player makes one.
+        who: the target's name.
+
+    Raises:
+        RulesError: negative damage, unknown armor, an armor count outside
+            0..rating, a Fortitude power the target lacks or that does not fit
+            the damage.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    if damage.levels < 0:
+        raise RulesError("Damage cannot be negative.", field="levels")
+    steps = Explanation()
+    steps.extend(damage.steps)
+    kind, type_steps = damage_type_against(
+        damage.damage_type, target.creature, bashing_vs_kindred=damage.bashing_vs_kindred,
+        firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who)
+    steps.extend(type_steps)
+    worn = armor(target.armor, "live") if target.armor else None
+    armor_left = None
+    if worn is not None:
+        armor_left = worn.rating if target.armor_left is None else target.armor_left
+        if not 0 <= armor_left <= worn.rating:
+            raise RulesError(f"{worn.name} has {worn.rating} levels; {armor_left} left is impossible.",
+                             field="armor_left")
+    if kind is None:
+        return DamageRuling((), armor_left, False, steps.steps())
+    levels = damage.levels
+    if target.creature == "vampire" and kind == "bashing" and levels:
+        if damage.firearm:
+            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE)
+        else:
+            levels, step = halve_bashing(levels, settings, who)
+            steps.extend([step])
+    parts: list[list[Any]] = [[kind, levels]]
+    if resilience_test is not None:
+        if kind != "aggravated":
+            raise RulesError("Resilience works only against aggravated damage.", field="resilience_test")
+        left, lethal, more = resilience(levels, target.fortitude, resilience_test, who)
+        steps.extend(more)
+        parts = [["aggravated", left], ["lethal", lethal]]
+    if resistance is not None:
+        if kind == "aggravated":
+            raise RulesError("Resistance works only against lethal or bashing damage.", field="resistance")
+        left, more = resist(levels, kind, target.fortitude, resistance, who)
+        steps.extend(more)
+        parts = [[kind, left]]
+    if worn is not None and armor_left is not None:
+        if damage.source in ("fire", "sunlight"):
+            steps.add(f"{worn.name} does not protect against {damage.source}.", '000 "Armor"')
+        elif damage.armor_piercing:
+            steps.add(f"The weapon is Armor-Piercing: {worn.name} is ignored.", _WEAPON_RULE)
+        else:
+            for part in parts:
+                absorbed = min(armor_left, part[1])
+                if absorbed:
+                    part[1] -= absorbed
+                    armor_left -= absorbed
+                    steps.add(f"{worn.name} absorbs {absorbed} level(s) of {part[0]} damage "
+                              f"({armor_left} armor level(s) left).", "LotNR armor (met-reference 3.7)")
+    final = tuple((k, n) for k, n in parts if n > 0)
+    taken = ", ".join(f"{n} {k}" for k, n in final) or "no damage"
+    steps.add(f"{who} takes {taken}.", _DAMAGE_RULE)
+    return DamageRuling(final, armor_left, damage.stake and target.creature == "vampire", steps.steps())

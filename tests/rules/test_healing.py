@@ -1,0 +1,242 @@
+"""Tests of healing (002 "Damage and Healing"; 000 "Aggravated Damage", "Mortal's Healing Times"; met-reference 5.1)."""
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from larp.rules.explain import RulesError
+from larp.rules.health import HealthTrack, apply_damage, destroy, live_levels, new_track
+from larp.rules.healing import (
+    aggravated_healing_cost,
+    heal_aggravated,
+    heal_automatically,
+    heal_with_blood,
+    mortal_healing_time,
+    swallow_blood,
+)
+from larp.rules.settings import ChronicleSettings
+
+DEFAULT = ChronicleSettings.defaults()
+LEVELS = live_levels(DEFAULT)
+
+
+def agg_model(name):
+    """Settings with agg_heal_model ``name``."""
+    return ChronicleSettings.from_overrides({"agg_heal_model": name})
+
+
+def test_one_blood_heals_two_bashing_or_one_lethal():
+    """002 "Damage and Healing": one blood point heals two levels of bashing or one level of lethal."""
+    track = HealthTrack(LEVELS, lethal=2, bashing=2)
+    ruling = heal_with_blood(track, "bashing", 2, blood_available=5, blood_per_turn=3)
+    assert (ruling.blood_spent, ruling.track.bashing, ruling.track.lethal) == (1, 0, 2)
+    ruling = heal_with_blood(track, "lethal", 1, blood_available=5, blood_per_turn=3)
+    assert (ruling.blood_spent, ruling.track.lethal) == (1, 1)
+    assert ruling.actions_used == 0 and ruling.steps[-2].setting == "heal_action"
+
+
+def test_t18_thirteenth_generation_heals_over_turns():
+    """met-reference T18: 13th generation (1 blood a turn): 3 lethal take 3 blood over 3 turns; 4 bashing
+    take 2 blood over 2 turns; under ch.3 a turn of concentration each."""
+    lethal = heal_with_blood(HealthTrack(LEVELS, lethal=3), "lethal", 3, blood_available=10, blood_per_turn=1)
+    assert (lethal.blood_spent, lethal.turns, lethal.actions_used) == (3, 3, 0)
+    bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, blood_available=10, blood_per_turn=1)
+    assert (bashing.blood_spent, bashing.turns) == (2, 2)
+    ch3 = ChronicleSettings.from_overrides({"heal_action": "full_turn"})
+    bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, 10, 1, ch3)
+    assert bashing.actions_used == 2
+    assert any(s.setting == "heal_action" and "full turn" in s.text for s in bashing.steps)
+
+
+def test_ordinary_blood_does_not_heal_aggravated():
+    """002 "Damage and Healing": aggravated damage heals only for three blood and a Willpower, one a night."""
+    with pytest.raises(RulesError) as err:
+        heal_with_blood(HealthTrack(LEVELS, aggravated=1), "aggravated", 1, 10, 1)
+    assert err.value.field == "damage_type"
+
+
+def test_healing_without_blood_is_refused():
+    """002 "Damage and Healing": healing costs blood points; without them nothing heals."""
+    with pytest.raises(RulesError) as err:
+        heal_with_blood(HealthTrack(LEVELS, lethal=2), "lethal", 2, blood_available=1, blood_per_turn=1)
+    assert err.value.field == "blood"
+    with pytest.raises(RulesError) as err:
+        heal_automatically(HealthTrack(LEVELS, lethal=7), blood_available=0, blood_per_turn=1)
+    assert err.value.field == "blood"
+
+
+def test_the_dead_do_not_heal():
+    """000 "Final Death": Final Death is final; mortals heal by time, not blood."""
+    gone = destroy(HealthTrack(LEVELS, lethal=3), "beheading").track
+    for call in (lambda: heal_with_blood(gone, "lethal", 1, 5, 1), lambda: heal_aggravated(gone, 1, 5, 5),
+                 lambda: heal_automatically(gone, 5, 1)):
+        with pytest.raises(RulesError) as err:
+            call()
+        assert err.value.field == "track"
+    with pytest.raises(RulesError) as err:
+        heal_with_blood(HealthTrack(LEVELS, lethal=1, creature="mortal"), "lethal", 1, 5, 1)
+    assert err.value.field == "creature"
+    with pytest.raises(RulesError):
+        mortal_healing_time(destroy(new_track("mortal"), "beheading").track)
+
+
+def test_incapacitated_heals_automatically_bashing_first():
+    """002 "Damage and Healing": incapacitated, healing is automatic, in the order bashing, lethal, aggravated."""
+    track = HealthTrack(LEVELS, aggravated=1, lethal=3, bashing=3)
+    with pytest.raises(RulesError) as err:
+        heal_with_blood(track, "lethal", 1, 10, 3)
+    assert err.value.field == "condition"
+    with pytest.raises(RulesError):
+        heal_aggravated(track, 1, 10, 3)
+    ruling = heal_automatically(track, blood_available=3, blood_per_turn=3)
+    assert ruling.healed == {"bashing": 3, "lethal": 1} and ruling.blood_spent == 3
+    assert (ruling.track.bashing, ruling.track.lethal, ruling.track.aggravated) == (0, 2, 1)
+
+
+def test_unconscious_vampire_heals_automatically():
+    """002 "Damage and Healing": a vampire who loses consciousness heals automatically."""
+    track = apply_damage(HealthTrack(LEVELS, lethal=7), "bashing", 1).track
+    assert track.condition == "unconscious"
+    ruling = heal_automatically(track, blood_available=10, blood_per_turn=1)
+    assert ruling.track.marked == 0 and ruling.blood_spent == 8 and ruling.turns == 8
+
+
+def test_torpid_or_staked_vampire_cannot_spend_blood():
+    """000 "Torpor": a torpid vampire may not spend blood; 000 "Stake Through Heart": nor may a staked one."""
+    torpid = apply_damage(HealthTrack(LEVELS, lethal=7), "lethal", 1).track
+    with pytest.raises(RulesError) as err:
+        heal_automatically(torpid, 10, 1)
+    assert err.value.field == "condition"
+    staked = HealthTrack(LEVELS, lethal=1, staked=True)
+    with pytest.raises(RulesError) as err:
+        heal_with_blood(staked, "lethal", 1, 10, 1)
+    assert err.value.field == "staked"
+
+
+def test_swallow_blood_until_the_pool_is_full():
+    """002 "Damage and Healing": an incapacitated, unconscious or torpid vampire swallows blood placed in his
+    mouth until his pool is full."""
+    torpid = apply_damage(HealthTrack(LEVELS, lethal=7), "lethal", 1).track
+    swallowed = swallow_blood(torpid, blood_current=8, blood_max=10, offered=5)
+    assert (swallowed.swallowed, swallowed.blood_current) == (2, 10)
+    with pytest.raises(RulesError):
+        swallow_blood(new_track(), 1, 10, 3)
+
+
+def test_002_aggravated_one_level_a_night():
+    """002 "Damage and Healing": one aggravated level a night, for three blood points and one Willpower."""
+    track = HealthTrack(LEVELS, aggravated=2)
+    ruling = heal_aggravated(track, 1, blood_available=3, willpower_available=1)
+    assert (ruling.blood_spent, ruling.willpower_spent, ruling.rests, ruling.track.aggravated) == (3, 1, 1, 1)
+    with pytest.raises(RulesError) as err:
+        heal_aggravated(track, 2, blood_available=10, willpower_available=5)
+    assert err.value.field == "levels"
+    with pytest.raises(RulesError) as err:
+        heal_aggravated(track, 1, blood_available=3, willpower_available=0)
+    assert err.value.field == "willpower"
+
+
+def test_t19_two_aggravated_levels():
+    """met-reference T19: 2 aggravated levels: ch.5 (as 002) 6 blood + 2 Willpower over two nights; ch.3 6 blood
+    and 1 Willpower to heal both the same day."""
+    cost = aggravated_healing_cost(2)
+    assert (cost.blood, cost.willpower, cost.rests) == (6, 2, 2)
+    cost = aggravated_healing_cost(2, agg_model("lotnr_ch3"))
+    assert (cost.blood, cost.willpower, cost.rests) == (6, 1, 1)
+    ruling = heal_aggravated(HealthTrack(LEVELS, aggravated=2), 2, 6, 1, agg_model("lotnr_ch3"))
+    assert ruling.track.aggravated == 0 and ruling.steps[0].setting == "agg_heal_model"
+
+
+def test_tabletop_aggravated_five_blood_and_willpower_per_extra_level():
+    """000/001 "Aggravated Damage": a day's rest and five blood points; each extra level the same day five blood
+    points and one Willpower."""
+    cost = aggravated_healing_cost(3, agg_model("tabletop"))
+    assert (cost.blood, cost.willpower, cost.rests) == (15, 2, 1)
+    assert aggravated_healing_cost(1, agg_model("tabletop")).willpower == 0
+
+
+def test_mortal_bashing_to_incapacitated_heals_level_by_level():
+    """000 "Mortal's Healing Times": beaten to Incapacitated, 12 hours delirious before healing to Crippled,
+    then six hours, three, and an hour for each level from Wounded to Bruised."""
+    track = apply_damage(new_track("mortal"), "bashing", 7).track
+    healing = mortal_healing_time(track)
+    assert [(e.level, e.hours) for e in healing.levels][:3] == [("Incapacitated", 12), ("Crippled", 6),
+                                                                  ("Mauled", 3)]
+    assert healing.total_hours == 12 + 6 + 3 + 4 and healing.possible
+    assert any("delirious" in s.text for s in healing.steps)
+
+
+def test_mortal_crippled_by_lethal_needs_medical_care():
+    """000 "Mortal's Healing Times": Crippled or Incapacitated by lethal damage, no recovery without medical care."""
+    track = apply_damage(new_track("mortal"), "lethal", 6).track
+    assert not mortal_healing_time(track).possible
+    cared = mortal_healing_time(track, medical_care=True)
+    assert cared.possible and cared.total_hours == 2160 + 1440 + 720 + 168 + 72 + 24
+
+
+def test_vampires_have_no_mortal_healing_time():
+    """000 "Mortal's Healing Times": vampires heal with blood."""
+    with pytest.raises(RulesError) as err:
+        mortal_healing_time(new_track())
+    assert err.value.field == "creature"
+
+
+# ---------------------------------------------------------------- properties
+
+@given(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2),
+       st.integers(0, 2), st.integers(0, 2), st.integers(0, 1))
+def test_property_damage_then_healing_restores_the_track(a0, l0, b0, a, l, b):
+    """002 "Damage and Healing": damage that leaves a vampire above Incapacitated, followed by enough healing of
+    each type, returns the track to where it started."""
+    assume(a0 + l0 + b0 + a + l + b < len(LEVELS) - 1)
+    start = HealthTrack(LEVELS, aggravated=a0, lethal=l0, bashing=b0)
+    track = start
+    for kind, n in (("aggravated", a), ("lethal", l), ("bashing", b)):
+        track = apply_damage(track, kind, n).track
+    for _ in range(a):
+        track = heal_aggravated(track, 1, blood_available=3, willpower_available=1).track
+    if l:
+        track = heal_with_blood(track, "lethal", l, blood_available=10, blood_per_turn=1).track
+    if b:
+        track = heal_with_blood(track, "bashing", b, blood_available=10, blood_per_turn=1).track
+    assert track == start
+
+
+@given(st.integers(0, 8), st.integers(0, 8), st.integers(0, 8), st.sampled_from(["bashing", "lethal", "aggravated"]),
+       st.integers(1, 8), st.integers(0, 20))
+def test_property_ordinary_blood_never_heals_aggravated(a, l, b, kind, levels, blood):
+    """002 "Damage and Healing": spending blood on bashing or lethal damage never removes aggravated damage."""
+    assume(a + l + b <= len(LEVELS))
+    track = HealthTrack(LEVELS, aggravated=a, lethal=l, bashing=b)
+    calls = [lambda: heal_with_blood(track, kind, levels, blood, 2), lambda: heal_automatically(track, blood, 2)]
+    for call in calls:
+        try:
+            ruling = call()
+        except RulesError:
+            continue
+        assert ruling.track.aggravated == a and "aggravated" not in ruling.healed
+
+
+@given(st.lists(st.tuples(st.sampled_from(["bashing", "lethal", "aggravated"]), st.integers(1, 3)), max_size=5))
+def test_property_any_survivable_damage_heals_back_to_a_clean_track(hits):
+    """002 "Damage and Healing": whatever damage a vampire survives outside torpor, enough blood (automatic while
+    helpless, chosen otherwise) and nights of rest heal him back to an undamaged, conscious track."""
+    from larp.rules.health import regain_consciousness
+
+    track = new_track()
+    for kind, n in hits:
+        if track.destroyed:
+            break
+        track = apply_damage(track, kind, n).track
+    assume(track.condition in ("active", "unconscious"))
+    if track.condition == "unconscious" or track.marked >= track.size - 1:
+        if track.bashing + track.lethal:
+            track = heal_automatically(track, blood_available=20, blood_per_turn=1).track
+    for kind in ("bashing", "lethal"):
+        if getattr(track, kind):
+            track = heal_with_blood(track, kind, getattr(track, kind), blood_available=20, blood_per_turn=1).track
+    while track.aggravated:
+        track = heal_aggravated(track, 1, blood_available=3, willpower_available=1).track
+    if track.condition == "unconscious":
+        track = regain_consciousness(track).track
+    assert track == new_track()

@@ -1,0 +1,140 @@
+"""Tests of the tabletop soak roll (000 "Soak", "Armor", "Bashing Damage", "Dazed"; 004 "Soak")."""
+
+import random
+
+import pytest
+
+from larp.rules.explain import RulesError
+from larp.rules.health import new_track
+from larp.rules.soak import Defender, roll_soak, soak_damage, soak_pool
+
+
+def test_veronica_soaks_kincaids_blow():
+    """000 "Bashing Damage": Kincaid's 6 levels; Veronica soaks with Stamina 2, rolls 3 and 8: one success;
+    5 levels of bashing, halved and rounded down: 2."""
+    ruling = soak_damage(6, "bashing", Defender("vampire", stamina=2), dice=[3, 8], who="Veronica")
+    assert (ruling.pool, ruling.roll.successes, ruling.roll.net) == (2, 1, 1)
+    assert (ruling.past_soak, ruling.levels, ruling.damage_type) == (5, 2, "bashing")
+    assert any("3, 8" in s.text for s in ruling.steps)
+    assert any(s.rule == '000 "Bashing Damage"' and "halved" in s.text for s in ruling.steps)
+    track = ruling.apply_to(new_track(), who="Veronica").track
+    assert track.bashing == 2
+
+
+def test_kincaid_soaks_veronicas_blow_halved_to_zero():
+    """000 "Bashing Damage": 1 level; Kincaid's five dice (Stamina 4, Fortitude 1) come up 4, 5, 1, 9, 3:
+    the 1 cancels the 9, no success; the one level is halved and rounded down to zero."""
+    ruling = soak_damage(1, "bashing", Defender("vampire", stamina=4, fortitude=1), dice=[4, 5, 1, 9, 3],
+                         who="Kincaid")
+    assert ruling.pool == 5
+    assert (ruling.roll.successes, ruling.roll.ones, ruling.roll.net) == (1, 1, 0)
+    assert (ruling.past_soak, ruling.levels) == (1, 0)
+    assert ruling.apply_to(new_track(), who="Kincaid").track.marked == 0
+
+
+def test_liselle_soaks_the_knife():
+    """000 "Soak" (Liselle): Stamina 3 + Fortitude 1, rolls 1, 9, 9, 7: the 1 cancels a success, two left;
+    three lethal levels become one."""
+    ruling = soak_damage(3, "lethal", Defender("vampire", stamina=3, fortitude=1), dice=[1, 9, 9, 7],
+                         who="Liselle")
+    assert (ruling.pool, ruling.roll.successes, ruling.roll.net, ruling.levels) == (4, 3, 2, 1)
+    assert ruling.damage_type == "lethal"
+
+
+def test_liselle_as_a_mortal_cannot_soak_lethal():
+    """000 "Soak": had Liselle been merely human she could not soak the knife and takes all three levels."""
+    ruling = soak_damage(3, "lethal", Defender("mortal", stamina=3, fortitude=1), who="Liselle")
+    assert (ruling.pool, ruling.roll, ruling.levels) == (0, None, 3)
+    assert any(s.rule == '004 "Soak" table' and "cannot be soaked" in s.text for s in ruling.steps)
+
+
+def test_soak_pools_by_table():
+    """000 "Soak": Stamina 3 and Fortitude 2 give five dice against bashing and lethal, two against
+    aggravated; 004 table: no aggravated soak without Fortitude; mortals soak bashing with Stamina."""
+    elder = Defender("vampire", stamina=3, fortitude=2)
+    assert soak_pool(elder, "bashing")[0] == soak_pool(elder, "lethal")[0] == 5
+    assert soak_pool(elder, "aggravated")[0] == 2
+    assert soak_pool(elder, "aggravated", source="fire")[0] == 2
+    assert soak_pool(Defender("vampire", stamina=3), "aggravated")[0] == 0
+    assert soak_pool(Defender("mortal", stamina=3), "bashing")[0] == 3
+    assert soak_pool(Defender("ghoul", stamina=2), "lethal")[0] == 0
+
+
+def test_armor_adds_to_soak_but_not_against_fire():
+    """000 "Armor": armor adds its rating against bashing, lethal and aggravated from teeth and claws,
+    not against fire or sunlight."""
+    vest = Defender("vampire", stamina=2, armor="class_three")
+    assert soak_pool(vest, "lethal")[0] == 5
+    assert soak_pool(vest, "aggravated")[0] == 3
+    assert soak_pool(vest, "aggravated", source="sunlight")[0] == 0
+
+
+def test_armor_destroyed_at_twice_its_rating():
+    """000 "Armor": if the damage rolled in a single attack equals twice the armor's rating, it is destroyed."""
+    shirt = Defender("vampire", stamina=1, armor="class_two")
+    assert soak_damage(4, "lethal", shirt, dice=[1, 1, 1]).armor_destroyed
+    assert not soak_damage(3, "lethal", shirt, dice=[1, 1, 1]).armor_destroyed
+
+
+def test_dazed_past_stamina_plus_two_for_vampires():
+    """000 "Dazed": damage past soak greater than Stamina (mortals) or Stamina + 2 (vampires) dazes."""
+    assert soak_damage(3, "bashing", Defender("mortal", stamina=2), dice=[1, 1]).dazed
+    assert not soak_damage(4, "bashing", Defender("vampire", stamina=2), dice=[1, 1]).dazed
+    assert soak_damage(5, "bashing", Defender("vampire", stamina=2), dice=[1, 1]).dazed
+
+
+def test_mortal_takes_aggravated_as_lethal_and_no_soak():
+    """001 "Aggravated Damage": lethal damage is aggravated to mortals, who cannot soak it."""
+    ruling = soak_damage(2, "aggravated", Defender("mortal", stamina=4))
+    assert (ruling.damage_type, ruling.levels) == ("lethal", 2)
+
+
+def test_firearm_bashing_not_halved_head_lethal():
+    """002 "Damage and Healing" with 000 "Ranged Weapons Chart": firearms do bashing to vampires, not halved;
+    aimed at the head, lethal."""
+    body = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light", dice=[2])
+    assert (body.damage_type, body.levels) == ("bashing", 4)
+    head = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light",
+                       head_shot=True, dice=[2])
+    assert (head.damage_type, head.levels) == ("lethal", 4)
+    bolt = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="crossbow", dice=[2])
+    assert (bolt.damage_type, bolt.levels) == ("bashing", 2)
+
+
+def test_stake_through_the_heart_three_levels():
+    """000 "Stake Through Heart": aimed at the heart, three levels of damage immobilize the vampire."""
+    ruling = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="stake", stake_at_heart=True,
+                         dice=[9])
+    assert ruling.past_soak == 3 and ruling.staked
+    assert ruling.apply_to(new_track()).staked
+    assert not soak_damage(3, "lethal", Defender("vampire", stamina=1), weapon_key="stake",
+                           stake_at_heart=True, dice=[9]).staked
+    with pytest.raises(RulesError):
+        soak_damage(3, "lethal", Defender(), weapon_key="knife", stake_at_heart=True, dice=[9])
+
+
+def test_dice_from_random_source_shown_in_steps():
+    """000 "Soak": the dice come from the injected random source; every die is shown."""
+    ruling = soak_damage(3, "lethal", Defender("vampire", stamina=3), rng=random.Random(42))
+    again = soak_damage(3, "lethal", Defender("vampire", stamina=3), rng=random.Random(42))
+    assert ruling.roll.dice == again.roll.dice and len(ruling.roll.dice) == 3
+    assert any(", ".join(map(str, ruling.roll.dice)) in s.text for s in ruling.steps)
+
+
+def test_bad_dice_name_the_field():
+    """House style: wrong dice are a RulesError naming the field."""
+    with pytest.raises(RulesError) as err:
+        roll_soak(2, dice=[3])
+    assert err.value.field == "dice"
+    with pytest.raises(RulesError) as err:
+        roll_soak(1, dice=[11])
+    assert err.value.field == "dice"
+    with pytest.raises(RulesError) as err:
+        roll_soak(2)
+    assert err.value.field == "dice"
+
+
+def test_soak_cannot_botch():
+    """000 "Soak": soak rolls may not botch, only fail: more 1s than successes leave zero."""
+    roll = roll_soak(3, dice=[1, 1, 7])
+    assert (roll.successes, roll.ones, roll.net) == (1, 2, 0)
