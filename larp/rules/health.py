@@ -383,8 +383,12 @@ def _refuse_destroyed(track: HealthTrack, who: str) -> None:
 
 
 def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleSettings,
-                                 who: str, steps: Explanation) -> str:
-    """The condition of a vampire whom a level of ``kind`` puts (again) below Incapacitated."""
+                                 who: str, steps: Explanation, incapacitated_before: bool = False) -> str:
+    """The condition of a vampire whom a level of ``kind`` puts (again) below Incapacitated.
+
+    ``incapacitated_before``: the vampire was already at Incapacitated before
+    this attack (not brought there by its earlier levels).
+    """
     model = settings["below_incapacitated_model"]
     if kind == "bashing":
         if model == "tabletop":
@@ -409,8 +413,14 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
                   "Dark Epics killing blow (met-reference 4.1)", setting="dark_epics_killing_blow")
         return "torpor"
     if model == "house_002":
+        if incapacitated_before:
+            steps.add(f"{who} was already Incapacitated when the aggravated damage struck: Final Death.",
+                      "LotNR Health (met-reference 4.1, T9); 002 \"Damage and Healing\"",
+                      setting="below_incapacitated_model")
+            return "final_death"
         steps.add(f"Aggravated damage puts {who} below Incapacitated: {who} enters torpor "
-                  f"(seed 002 destroys a vampire with aggravated damage only once he is in torpor).",
+                  f"(seed 002: a vampire put below Incapacitated by aggravated damage enters torpor; "
+                  f"aggravated damage once he is Incapacitated or in torpor destroys him).",
                   '002 "Damage and Healing"', setting="below_incapacitated_model")
         return "torpor"
     rule = '000 "Final Death"' if model == "tabletop" else "LotNR Health (met-reference 4.1)"
@@ -517,7 +527,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             continue
         if track.is_vampire:
             if condition != "torpor":
-                condition = _below_incapacitated_vampire(kind, condition, settings, who, steps)
+                condition = _below_incapacitated_vampire(kind, condition, settings, who, steps,
+                                                         incapacitated_before=track.marked >= size - 1)
             else:
                 steps.add(f"{who} is in torpor; further {kind} damage does not destroy him "
                           f"(destruction is a narrator action).", '002 "Damage and Healing"')

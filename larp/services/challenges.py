@@ -21,7 +21,7 @@ from larp.rules.challenge import (
     resolve_challenge,
 )
 from larp.rules.explain import RulesError
-from larp.rules.health import apply_damage
+from larp.rules.damage import Damage, Target, damage_taken
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
@@ -81,7 +81,7 @@ def _check_can_act(character: Character, state: CharacterState, field: str) -> N
             "dead": "is dead",
         }.get(character.condition, character.condition)
         raise ServiceError(f"{character.name} {reason} and cannot take part in a challenge.", field=field)
-    if state.health is not None and state.health.marked >= state.health.size:
+    if state.health is not None and state.health.marked >= state.health.size - 1:
         raise ServiceError(
             f"{character.name} is Incapacitated: no challenges until one level is healed.", field=field
         )
@@ -162,9 +162,11 @@ def run_challenge(
         for hit in ruling.damage:
             target = by_side[hit.target]
             track = new_tracks.get(hit.target, states[hit.target.value].health)
-            track, steps, _overflow = apply_damage(track, hit.damage_type, hit.levels, target.name)
-            new_tracks[hit.target] = track
-            health_steps.extend(steps)
+            taken = damage_taken(Damage(levels=hit.levels, damage_type=hit.damage_type),
+                                 Target(creature=target.creature), settings, who=target.name)
+            result = taken.apply_to(track, settings, target.name)
+            new_tracks[hit.target] = result.track
+            health_steps.extend(result.steps)
         all_steps = [s.to_dict() for s in (*ruling.steps, *health_steps)]
 
         record = Ruling.create(

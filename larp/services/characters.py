@@ -175,15 +175,31 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[C
     return by_code + [c for c in by_name if c.id not in seen][: limit - len(by_code)]
 
 
-def health_track(character: Character, settings: ChronicleSettings) -> HealthTrack:
-    """``character``'s live health track with the damage marked on it."""
+def has_mettle(powers: dict[str, list[tuple[int, str]]]) -> bool:
+    """Whether Fortitude's Mettle (level 2) is among ``powers`` (it adds a Healthy level, met-reference 3.5)."""
+    return any(name.lower() == "mettle" or (discipline.lower() == "fortitude" and level >= 2)
+               for discipline, held in powers.items() for level, name in held)
+
+
+def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False) -> HealthTrack:
+    """``character``'s live health track with the damage marked on it and its condition.
+
+    The character's own levels (extras, imported charts) replace the
+    chronicle's; Mettle adds a Healthy level. If a smaller track than the
+    damage (a setting changed) would overflow, the lightest marks are dropped
+    from the view, never from the stored counts.
+    """
     levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
-    return HealthTrack(
-        levels=levels,
-        aggravated=character.damage_aggravated,
-        lethal=character.damage_lethal,
-        bashing=character.damage_bashing,
-    )
+    if mettle:
+        levels = ("Healthy",) + levels
+    counts = {"aggravated": character.damage_aggravated, "lethal": character.damage_lethal,
+              "bashing": character.damage_bashing}
+    for kind in ("bashing", "lethal", "aggravated"):
+        excess = sum(counts.values()) - len(levels)
+        if excess > 0:
+            counts[kind] -= min(excess, counts[kind])
+    return HealthTrack(levels=levels, condition=character.condition, staked=character.staked,
+                       creature=character.creature, **counts)
 
 
 @dataclass(frozen=True)
@@ -287,7 +303,6 @@ def character_state(character: Character, game_session: GameSession | None, sett
         game_session=game_session,
         traits={c: [] for c in CATEGORIES},
         negative_traits={c: [] for c in CATEGORIES},
-        health=health_track(character, settings),
     )
     for trait in Trait.select().where(Trait.character == character).order_by(Trait.category, Trait.name):
         if trait.negative:
@@ -302,6 +317,7 @@ def character_state(character: Character, game_session: GameSession | None, sett
     ]
     for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
         state.powers.setdefault(power.discipline, []).append((power.level, power.name))
+    state.health = health_track(character, settings, mettle=has_mettle(state.powers))
     return state
 
 

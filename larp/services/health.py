@@ -7,8 +7,8 @@ from larp.rules.health import HealthTrack
 from larp.services import ServiceError
 
 
-def store_track(character: Character, track: HealthTrack, condition: str | None = None) -> Character:
-    """Write ``track`` (and ``condition``) to ``character`` if nobody changed it meanwhile.
+def store_track(character: Character, track: HealthTrack) -> Character:
+    """Write ``track`` (damage, condition, stake) to ``character`` if nobody changed it meanwhile.
 
     Call inside a transaction. The update only applies when the stored
     ``version`` is still the one ``character`` was read with (optimistic
@@ -21,11 +21,11 @@ def store_track(character: Character, track: HealthTrack, condition: str | None 
         damage_aggravated=track.aggravated,
         damage_lethal=track.lethal,
         damage_bashing=track.bashing,
+        condition=track.condition,
+        staked=track.staked,
         version=Character.version + 1,
         updated_at=utcnow(),
     )
-    if condition is not None:
-        values["condition"] = condition
     rows = (
         Character.update(**values)
         .where((Character.id == character.id) & (Character.version == character.version))

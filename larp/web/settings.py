@@ -25,19 +25,18 @@ def _families():
 def edit():
     """Show every chronicle setting with its value, default and source; save changes (organisers only).
 
-    Unticked checkboxes arrive as absent, so boolean settings are read as
-    false unless present. An invalid value is shown next to its field and
-    nothing is saved.
+    A checkbox is preceded by a hidden "off" field of the same name, so an
+    unticked box arrives as "off" and a setting missing from the form is left
+    as it is. An invalid value is shown next to its field and nothing is saved.
     """
     chronicle = get_chronicle()
     error = None
     if request.method == "POST":
         submitted = {}
-        for key, definition in setting_definitions().items():
-            if definition.type == "bool":
-                submitted[key] = "on" if request.form.get(key) else "off"
-            elif key in request.form:
-                submitted[key] = request.form[key]
+        for key in setting_definitions():
+            values = request.form.getlist(key)
+            if values:
+                submitted[key] = values[-1]
         try:
             record = update_settings(chronicle, g.user, submitted)
         except ServiceError as exc:

@@ -151,20 +151,25 @@ def test_t9_next_aggravated_final_death_under_lotnr():
     assert ruling.steps[-2].setting == "below_incapacitated_model"
 
 
-def test_002_aggravated_below_incapacitated_is_torpor_then_final_death():
-    """002 "Damage and Healing": put below Incapacitated by aggravated damage, a vampire enters torpor;
-    one level of aggravated damage after he is in torpor destroys him (the default model)."""
+def test_t9_next_aggravated_final_death_by_default():
+    """met-reference T9 and issue 5: aggravated damage to a vampire who is already Incapacitated is Final
+    Death under the default model too."""
     ruling = hit(dracos_incapacitated(), "aggravated", 1)
+    assert ruling.condition == "final_death"
+    assert any(step.setting == "below_incapacitated_model" and "already Incapacitated" in step.text
+               for step in ruling.steps)
+
+
+def test_002_aggravated_that_carries_a_vampire_past_incapacitated_is_torpor_then_final_death():
+    """002 "Damage and Healing": a vampire put below Incapacitated by aggravated damage enters torpor;
+    one level of aggravated damage after he is in torpor destroys him (the default model)."""
+    track = new_track()
+    track = hit(track, "lethal", 5).track  # Wounded
+    ruling = hit(track, "aggravated", 3)  # two levels to Incapacitated, the third carries him past it
     assert ruling.condition == "torpor"
+    assert ruling.marked == 3
     ruling = hit(ruling.track, "aggravated", 1)
     assert ruling.condition == "final_death"
-
-
-def test_002_two_aggravated_at_incapacitated_torpor_then_destroyed():
-    """002 "Damage and Healing": the second level of the same attack lands after torpor: Final Death."""
-    ruling = hit(dracos_incapacitated(), "aggravated", 2)
-    assert ruling.condition == "final_death"
-    assert ruling.marked == 2 and ruling.overflow == 0
 
 
 def test_unconscious_vampire_then_lethal_goes_to_torpor():

@@ -38,3 +38,12 @@ def test_invalid_value_is_refused_next_to_its_field(client, auth, dbconn):
     assert "Nothing was saved" in body
     assert ChronicleSetting.select().count() == 0
     assert client.post("/settings", data={"bruised_levels": "9"}).status_code == 422
+
+
+def test_checkbox_settings_turn_off_and_on(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    client.post("/settings", data={"vampire_bashing_minimum_one": ["off"]})
+    assert chronicle_settings(get_chronicle())["vampire_bashing_minimum_one"] is False
+    client.post("/settings", data={"vampire_bashing_minimum_one": ["off", "on"]})
+    assert chronicle_settings(get_chronicle())["vampire_bashing_minimum_one"] is True
+    assert ChronicleSetting.select().count() == 0
