@@ -198,14 +198,22 @@ class Ruling(BaseModel):
     inputs = JSONField(default=dict)
     outcome = JSONField(default=dict)
     steps = JSONField(default=list)
+    undone_at = DateTimeField(null=True)
+    undone_by = ForeignKeyField(User, null=True, on_delete="SET NULL", backref="undone_rulings")
 
 
 class RulingCharacter(BaseModel):
-    """Which characters a ruling concerns, and as what (challenger, defender...)."""
+    """Which characters a ruling concerns, and as what (challenger, defender...).
+
+    ``before`` is the character's changeable state just before the ruling
+    (see :func:`larp.services.records.snapshot`), so the last change to a
+    character can be undone.
+    """
 
     ruling = ForeignKeyField(Ruling, backref="participants", on_delete="CASCADE")
     character = ForeignKeyField(Character, backref="ruling_links", on_delete="CASCADE")
     role = CharField(max_length=40)
+    before = JSONField(null=True)
 
 
 class TraitLoss(BaseModel):

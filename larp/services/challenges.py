@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from larp.db import db
-from larp.models import Character, Chronicle, Ruling, RulingCharacter, TraitLoss, User, utcnow
+from larp.models import Character, Chronicle, Ruling, TraitLoss, User
 from larp.rules.challenge import (
     ACTIONS,
     Category,
@@ -26,6 +26,7 @@ from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.health import store_track
+from larp.services.records import record_ruling
 
 RANDOM = "random"
 
@@ -169,13 +170,10 @@ def run_challenge(
             health_steps.extend(result.steps)
         all_steps = [s.to_dict() for s in (*ruling.steps, *health_steps)]
 
-        record = Ruling.create(
-            chronicle=chronicle,
+        record = record_ruling(
+            chronicle, narrator, "challenge", ruling.summary, all_steps,
+            [(challenger, "challenger"), (defender, "defender")],
             game_session=game_session,
-            narrator=narrator,
-            kind="challenge",
-            created_at=utcnow(),
-            summary=ruling.summary,
             inputs={
                 "category": category.value,
                 "action": request.action,
@@ -187,14 +185,7 @@ def run_challenge(
                              "random_throw": defender_random},
             },
             outcome={**ruling.to_dict(), "steps": all_steps},
-            steps=all_steps,
         )
-        RulingCharacter.insert_many(
-            [
-                dict(ruling=record, character=challenger, role="challenger"),
-                dict(ruling=record, character=defender, role="defender"),
-            ]
-        ).execute()
         for side, character in by_side.items():
             for trait in ruling.lost_by(side):
                 TraitLoss.create(character=character, game_session=game_session, category=category.value,

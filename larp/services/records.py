@@ -1,0 +1,63 @@
+"""The record: writing a ruling with the characters it concerns.
+
+Every change to a character goes through :func:`record_ruling`, which keeps
+each character's changeable state as it was before the change, so that
+the history can show it and an organiser can undo the last change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
+from larp.rules.explain import Step
+
+#: The character fields a ruling may change (and an undo restores).
+SNAPSHOT_FIELDS = (
+    "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked",
+    "willpower_current", "willpower_permanent", "blood_current", "version",
+)
+
+
+def snapshot(character: Character) -> dict[str, Any]:
+    """The changeable state of ``character`` as plain data."""
+    return {name: getattr(character, name) for name in SNAPSHOT_FIELDS}
+
+
+def record_ruling(
+    chronicle: Chronicle,
+    narrator: User | None,
+    kind: str,
+    summary: str,
+    steps: Iterable[Step | dict],
+    participants: Iterable[tuple[Character, str]],
+    *,
+    game_session: GameSession | None = None,
+    inputs: dict[str, Any] | None = None,
+    outcome: dict[str, Any] | None = None,
+) -> Ruling:
+    """Write a ruling and link its characters (call inside the use case's transaction,
+    before changing the characters, so their ``before`` state is the real one).
+
+    Args:
+        kind: what happened ("challenge", "damage", "healing", ...).
+        summary: one sentence for lists.
+        steps: the explanation (Steps or their dicts).
+        participants: (character as loaded before the change, role) pairs.
+    """
+    step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
+    record = Ruling.create(
+        chronicle=chronicle,
+        game_session=game_session,
+        narrator=narrator,
+        kind=kind,
+        created_at=utcnow(),
+        summary=summary,
+        inputs=inputs or {},
+        outcome=outcome or {},
+        steps=step_dicts,
+    )
+    rows = [dict(ruling=record, character=c, role=role, before=snapshot(c)) for c, role in participants]
+    if rows:
+        RulingCharacter.insert_many(rows).execute()
+    return record
