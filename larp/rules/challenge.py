@@ -836,7 +836,9 @@ class _Run:
         action = ACTIONS[ch.action]
 
         def bids(con: Contestant) -> str:
-            return f"{con.name} relents" if con.relent and not con.bid else f"{con.name} bids {', '.join(con.bid) or 'no Trait'}"
+            if con.relent and not con.bid:
+                return f"{con.name} relents"
+            return f"{con.name} bids {', '.join(con.bid) or 'no Trait'}"
 
         if ch.kind is Kind.CONTESTED:
             d = ch.defender
@@ -875,11 +877,10 @@ class _Run:
             if not isinstance(power, Power):
                 raise RulesError(f"{name}: unknown power {power!r}.", field=f"{p}_powers")
         category = con.category or self.ch.category
-        if category is not self.ch.category and ACTIONS[self.ch.action if key is Outcome.CHALLENGER
-                                                        else self.ch.defender_action]["attack"] is False:
+        action = self.ch.action if key is Outcome.CHALLENGER else self.ch.defender_action
+        if category is not self.ch.category and action != "weapon":
             raise RulesError(f"{name}: only an attacker with a weapon may bid from another category "
                              f"(LotNR Bidding Weapon Traits).", field=f"{p}_category")
-        action = self.ch.action if key is Outcome.CHALLENGER else self.ch.defender_action
         if action == "weapon" and con.weapon is None:
             raise RulesError(f"{name} attacks with a weapon: give its card.", field=f"{p}_weapon")
         if con.weapon is not None:
@@ -1049,6 +1050,11 @@ class _Run:
                                         f"{side.prefix}_darkness")
             self.steps.extend(side.dark.steps)
             side.dark_forced = side.dark.forced_retest
+            if dark.waive_retest and not dark.waived_this_turn:
+                key = ability_named(side.con.abilities, dark.waive_retest)
+                if key is None or side.con.abilities[key] < 1:
+                    raise RulesError(f"{side.name} has no {dark.waive_retest} level left to expend against the "
+                                     f"forced retest.", field=f"{side.prefix}_darkness")
         c, d = self.sides[Outcome.CHALLENGER], self.sides[Outcome.DEFENDER]
         if c.dark_forced and d.dark_forced:
             c.dark_forced = d.dark_forced = False
@@ -1240,15 +1246,14 @@ class _Run:
             + "; Traits bid still count until the challenge is resolved.",
             R_TIES,
         )
+        why = "; ".join(c.standing_why + d.standing_why)
+        rule = R_HEALTH if "Wounded" in why else (R_PUISSANCE if "Puissance" in why else R_FLEETNESS)
         if c.standing != d.standing:
             winner = Outcome.CHALLENGER if c.standing > d.standing else Outcome.DEFENDER
-            why = "; ".join(c.standing_why + d.standing_why)
-            rule = R_HEALTH if "Wounded" in why else (R_PUISSANCE if "Puissance" in why else R_FLEETNESS)
             self.steps.add(f"{why}: {self.sides[winner].name} wins the tie without comparing Traits.", rule)
             return winner
-        if c.standing_why or d.standing_why:
-            self.steps.add(f"{'; '.join(c.standing_why + d.standing_why)}: these cancel out, so the Traits "
-                           f"decide (LotNR Puissance, Health).", R_PUISSANCE)
+        if why:
+            self.steps.add(f"{why}: these cancel out, so the Traits decide.", rule)
         self._tell_totals()
         if c.total > d.total:
             self.steps.add(f"{c.name} has {c.total} Traits against {d.name}'s {d.total}: {c.name} wins the tie.",
@@ -1283,9 +1288,12 @@ class _Run:
                                R_DARK_DE)
             else:
                 key = ability_named(side.con.abilities, dark.waive_retest)
-                if key is None or self._abilities_left(side)[key] < 1:
-                    raise RulesError(f"{side.name} has no {dark.waive_retest} level left to expend against the "
-                                     f"forced retest.", field=f"{side.prefix}_darkness")
+                assert key is not None  # checked when the darkness was set up
+                if self._abilities_left(side)[key] < 1:
+                    self.steps.add(f"{side.name} has no {key} level left to expend: the forced retest applies.",
+                                   R_DARK)
+                    self.forced_due = winner
+                    return
                 side.abilities_spent[key] += 1
                 self.steps.add(f"{side.name} expends a level of {key}: no forced retest of total darkness this "
                                f"turn.", R_DARK_DE)

@@ -1,23 +1,45 @@
-"""Tests of the challenge core (seed 002 "Challenges" and "Ties"; met-reference 1.2-1.3)."""
+"""Tests of the challenge core (seed 002 "Challenges", "Ties"; met-reference 1, 2, 3 and the worked examples
+of section 7)."""
 
+import json
 import random
-from itertools import product
+from collections import Counter
+from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from larp.rules.challenge import (
     BASIC_THROWS,
+    Call,
     Category,
     Challenge,
     Contestant,
+    Health,
+    Kind,
+    Lead,
+    Modifier,
+    NegativeCall,
     Outcome,
+    Power,
     Throw,
+    Weapon,
+    allowed_throws,
+    challenge_from_dict,
+    challenge_options,
+    challenge_to_dict,
     compare_throws,
     parse_throw,
     random_throw,
     resolve_challenge,
+    rule_challenge,
 )
+from larp.rules.challenge import TestCall as TCall
+from larp.rules.darkness import Darkness, DarknessLevel
 from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
 
 
 def make(ct=8, dt=8, cbid=("Quick",), dbid=("Brawny",)):
@@ -119,25 +141,6 @@ def test_random_throw_is_injected_and_replayable():
 # The full challenge script (rule_challenge): helpers
 # ---------------------------------------------------------------------------
 
-import json
-
-from larp.rules.challenge import (
-    Call,
-    Health,
-    Kind,
-    Lead,
-    Modifier,
-    NegativeCall,
-    Power,
-    TestCall as TCall,
-    Weapon,
-    allowed_throws,
-    challenge_from_dict,
-    challenge_options,
-    challenge_to_dict,
-    rule_challenge,
-)
-from larp.rules.settings import ChronicleSettings
 
 R, P, S, B = Throw.ROCK, Throw.PAPER, Throw.SCISSORS, Throw.BOMB
 C, D = Outcome.CHALLENGER, Outcome.DEFENDER
@@ -844,3 +847,166 @@ def test_json_bomb_without_the_power_and_a_retest_with_nothing_left():
     with pytest.raises(RulesError) as err:
         rule_challenge(challenge_from_dict(data))
     assert err.value.field == "tests[1].source" and "left" in err.value.message
+
+
+# ----- properties (hypothesis) -------------------------------------------------
+
+
+NAMES = ("Brawny", "Quick", "Tough", "Nimble", "Wiry", "Ferocious")
+ABILITIES = ("Brawl", "Melee", "Dodge", "Blindfighting", "Firearms")
+DARKNESS = (Darkness(), Darkness(DarknessLevel.PARTIAL), Darkness(DarknessLevel.TOTAL),
+            Darkness(DarknessLevel.TOTAL, waive_retest="Blindfighting"))
+
+
+@st.composite
+def a_side(draw, name):
+    held = draw(st.lists(st.sampled_from(NAMES), min_size=3, max_size=14))
+    lost = [t for t in held if draw(st.booleans())][: len(held) - 3]  # keep at least 3 Traits for bids
+    available = Counter(held) - Counter(lost)
+    powers = draw(st.frozensets(st.sampled_from(list(Power)), max_size=3))
+    health = draw(st.sampled_from([Health.HEALTHY, Health.BRUISED, Health.WOUNDED]))
+    required = 2 if health is Health.WOUNDED and Power.ENDURANCE not in powers else 1
+    pool = list(available.elements())
+    abilities = draw(st.dictionaries(st.sampled_from(ABILITIES), st.integers(0, 2), max_size=4))
+    darkness = draw(st.sampled_from(DARKNESS))
+    if darkness.waive_retest and not abilities.get("Blindfighting"):
+        darkness = Darkness(DarknessLevel.TOTAL)
+    bid = tuple(draw(st.permutations(pool))[:required])
+    return Contestant(
+        name, sum(available.values()), bid, held=tuple(held), lost_earlier=tuple(lost), health=health,
+        powers=powers, lead=draw(st.sampled_from(list(Lead))),
+        abilities=abilities,
+        willpower=draw(st.integers(0, 2)), merits=draw(st.dictionaries(st.just("Lucky"), st.integers(0, 2))),
+        bonuses=tuple(Modifier("bonus", n) for n in draw(st.lists(st.integers(0, 3), max_size=2))),
+        darkness=darkness,
+        generation=draw(st.sampled_from([None, 13, 8])),
+    )
+
+
+def _free(con, by, tests):
+    free = Counter(con.held) - Counter(con.lost_earlier) - Counter(con.bid)
+    return free - Counter(t.trait for t in tests if t.call is Call.OVERBID and t.by is by)
+
+
+@st.composite
+def a_challenge(draw):
+    """A random valid challenge script, built by choosing at each step among what challenge_options offers."""
+    category = draw(st.sampled_from([Category.PHYSICAL, Category.MENTAL, Category.SOCIAL]))
+    base = Challenge(category, draw(a_side("A")), draw(a_side("B")),
+                     action=draw(st.sampled_from(["strike", "other"])),
+                     defender_action=draw(st.sampled_from(["defend", "strike"])))
+
+    def throws():
+        return {"challenger_throw": draw(st.sampled_from(allowed_throws(base, C))),
+                "defender_throw": draw(st.sampled_from(allowed_throws(base, D)))}
+
+    tests = [TCall(Call.TEST, **throws())]
+    for _ in range(draw(st.integers(0, 6))):
+        opts = challenge_options(replace(base, tests=tuple(tests)))
+        if opts.finished:
+            break
+        if opts.forced_retest is not None:
+            tests.append(TCall(Call.FORCED_RETEST, by=opts.forced_retest, **throws()))
+            continue
+        moves = []
+        for side_options in opts.sides:
+            for source in side_options.retests:
+                moves.append(("retest", side_options.side, source))
+            if side_options.may_overbid:
+                moves.append(("overbid", side_options.side, ""))
+        if not moves or draw(st.booleans()):
+            break
+        kind, by, source = draw(st.sampled_from(moves))
+        if kind == "overbid":
+            con = base.challenger if by is C else base.defender
+            trait = draw(st.sampled_from(sorted(_free(con, by, tests).elements())))
+            made = opts.side(by).overbid_makes_test
+            tests.append(TCall(Call.OVERBID, by=by, trait=trait, **(throws() if made else {})))
+        else:
+            cancels = opts.side(Outcome.DEFENDER if by is C else C).cancels.get(source, ())
+            cancel = draw(st.sampled_from(("",) + cancels))
+            tests.append(TCall(Call.RETEST, by=by, source=source, cancel=cancel, **({} if cancel else throws())))
+    opts = challenge_options(replace(base, tests=tuple(tests)))
+    if opts.forced_retest is not None:
+        tests.append(TCall(Call.FORCED_RETEST, by=opts.forced_retest, **throws()))
+    return replace(base, tests=tuple(tests))
+
+
+@hyp_settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a_challenge())
+def test_property_random_valid_challenges(challenge):
+    """Invariants a narrator relies on (002 "Ties", met-reference 1.3, 1.5, 2.1), over random valid scripts built
+    only from the moves challenge_options offers:
+    - every offered move is legal (no RulesError), and the outcome is exactly one of challenger, defender, draw;
+    - a side loses Traits only if it lost or drew a test; the final loser loses Traits; on a draw both do;
+    - no Trait lost earlier in the session is ever bid, lost again or counted (the ruling is the same as for a
+      sheet holding only the Traits left);
+    - nobody spends an Ability level, Willpower or a Merit use it does not have."""
+    ruling = rule_challenge(challenge)
+    assert ruling.outcome in (C, D, Outcome.DRAW)
+    for key, con in ((C, challenge.challenger), (D, challenge.defender)):
+        other = D if key is C else C
+        lost = ruling.lost_by(key)
+        lost_tests = [t for t in ruling.tests if t.result in (other, Outcome.DRAW)]
+        if lost:
+            assert lost_tests, f"{con.name} lost Traits without losing a test"
+        if ruling.outcome in (other, Outcome.DRAW):
+            assert lost
+        available = Counter(con.held) - Counter(con.lost_earlier)
+        assert not Counter(lost) - available
+        spent = ruling.spent_by(key)
+        for ability, levels in spent.abilities:
+            assert levels <= con.abilities[ability]
+        for merit, uses in spent.merits:
+            assert uses <= con.merits[merit]
+        assert spent.willpower <= con.willpower
+    fresh = replace(challenge,
+                    challenger=replace(challenge.challenger, held=tuple((Counter(challenge.challenger.held)
+                                       - Counter(challenge.challenger.lost_earlier)).elements()), lost_earlier=()),
+                    defender=replace(challenge.defender, held=tuple((Counter(challenge.defender.held)
+                                     - Counter(challenge.defender.lost_earlier)).elements()), lost_earlier=()))
+    again = rule_challenge(fresh)
+    assert (again.outcome, again.totals, again.traits_lost) == (ruling.outcome, ruling.totals, ruling.traits_lost)
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_property_nobody_spends_what_they_do_not_have(data):
+    """LotNR Retests (met-reference 2.1): whatever retests and cancels are asked for, in any order, the ruling
+    either refuses them (RulesError) or spends only Ability levels, Willpower and Merit uses the side has left."""
+    sources = [f"ability:{a}" for a in ABILITIES] + ["willpower", "merit:Lucky", "might"]
+    a = data.draw(a_side("A"))
+    b = data.draw(a_side("B"))
+    calls = [TCall(Call.TEST, R, P)]
+    for _ in range(data.draw(st.integers(1, 5))):
+        calls.append(TCall(Call.RETEST, data.draw(st.sampled_from(BASIC_THROWS)),
+                           data.draw(st.sampled_from(BASIC_THROWS)), by=data.draw(st.sampled_from([C, D])),
+                           source=data.draw(st.sampled_from(sources)),
+                           cancel=data.draw(st.sampled_from([""] + sources))))
+    challenge = Challenge(Category.MENTAL, replace(a, darkness=Darkness()), replace(b, darkness=Darkness()),
+                          action="other", tests=tuple(calls))
+    try:
+        ruling = rule_challenge(challenge, settings(willpower_retest_scope="any", willpower_retest_cancellable=True))
+    except RulesError:
+        return
+    for key, con in ((C, a), (D, b)):
+        spent = ruling.spent_by(key)
+        assert all(levels <= con.abilities[name] for name, levels in spent.abilities)
+        assert all(uses <= con.merits[name] for name, uses in spent.merits)
+        assert spent.willpower <= con.willpower
+
+
+@hyp_settings(max_examples=100, deadline=None)
+@given(a_side("A"), st.sampled_from(NAMES))
+def test_property_a_trait_lost_earlier_cannot_be_bid(con, name):
+    """LotNR Outcomes (met-reference 1.3): a Trait lost for the session (every copy gone) cannot be bid."""
+    available = Counter(con.held) - Counter(con.lost_earlier)
+    bid = (name,) + con.bid[1:]
+    challenge = Challenge(Category.PHYSICAL, replace(con, bid=bid, darkness=Darkness()), Contestant("B", 5, ("Quick",)),
+                          tests=(TCall(Call.TEST, R, R),))
+    if available[name] < Counter(bid)[name]:
+        with pytest.raises(RulesError) as err:
+            rule_challenge(challenge)
+        assert err.value.field == "challenger_bid"
+    else:
+        rule_challenge(challenge)

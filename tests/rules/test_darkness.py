@@ -192,3 +192,16 @@ def test_blindfighting_is_a_valid_retest_in_darkness_only():
     with pytest.raises(RulesError) as err:
         rule_challenge(fight(Darkness(), first(R, P), retest, a_abilities=abilities))
     assert "only in darkness" in err.value.message
+
+
+def test_waiver_with_no_level_left_falls_back_to_the_forced_retest():
+    """002 "Darkness" / Dark Epics p.49: the forced retest is skipped only by expending a level; a character who
+    spent his last Blindfighting level on a retest must make the forced retest when he then wins."""
+    dark = Darkness(DarknessLevel.TOTAL, waive_retest="Blindfighting")
+    blind_retest = TCall(Call.RETEST, P, R, by=C, source="ability:Blindfighting")
+    with pytest.raises(RulesError):
+        rule_challenge(fight(dark, first(R, P), blind_retest, a_abilities={"Blindfighting": 1}))
+    ruling = rule_challenge(fight(dark, first(R, P), blind_retest, forced(P, R), a_abilities={"Blindfighting": 1}))
+    assert ruling.outcome is C
+    assert ruling.spent_by(C).abilities == (("Blindfighting", 1),)
+    assert any("no Blindfighting level left" in s.text for s in ruling.steps)
