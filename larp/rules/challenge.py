@@ -1155,7 +1155,7 @@ class _Run:
         if index > 0 and call.call is Call.TEST:
             raise RulesError("Only the first test is a plain test; later ones are overbids or retests.",
                              field=f"{f}.call")
-        if self.finished:
+        if self.finished and call.call is not Call.FORCED_RETEST:  # the darkness retest is automatic
             raise RulesError("Might was the last test of the challenge (LotNR Potence).", field=f)
         if self.forced_due is not None and call.call is not Call.FORCED_RETEST:
             raise RulesError(f"{self.sides[self.forced_due].name} won in total darkness and must first retest "
@@ -1943,6 +1943,16 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
     ``action`` defaults to ``"strike"`` in a contested challenge and ``"other"``
     otherwise. The rules themselves are checked by :func:`rule_challenge`.
+    An example (met-reference T5: a Firearms retest)::
+
+        {"category": "physical", "action": "weapon",
+         "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",
+                        "weapon": {"name": "pistol", "bonus": 2, "damage_type": "lethal", "levels": 2},
+                        "abilities": {"Firearms": 2}},
+         "defender": {"name": "Michael", "traits": 8, "bid": ["Quick"]},
+         "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
+                   {"call": "retest", "by": "challenger", "source": "ability:Firearms",
+                    "challenger_throw": "scissors", "defender_throw": "paper"}]}
 
     Raises:
         RulesError: a missing or malformed value, naming the field

@@ -39,7 +39,7 @@ from larp.rules.challenge import (
 from larp.rules.challenge import TestCall as TCall
 from larp.rules.darkness import Darkness, DarknessLevel
 from larp.rules.explain import RulesError
-from larp.rules.settings import ChronicleSettings
+from larp.rules.settings import ChronicleSettings, setting_definitions
 
 
 def make(ct=8, dt=8, cbid=("Quick",), dbid=("Brawny",)):
@@ -172,6 +172,25 @@ def settings(**overrides):
 
 def decided_by(ruling, key):
     return [s for s in ruling.steps if s.setting == key]
+
+
+# ----- chronicle settings ------------------------------------------------------
+
+
+@pytest.mark.parametrize("key, default", [
+    ("wound_penalty_model", "lotnr"), ("overbid_ratio", 2.0), ("overbid_trait_lost_on_refusal", False),
+    ("retest_limit_mode", "per_source"), ("cancel_match_mode", "conditions"),
+    ("willpower_retest_scope", "defend_mental_social"), ("willpower_retest_cancellable", False),
+    ("static_equal_tie", "fail_lose_bid"), ("combat_resolution", "simultaneous"), ("darkness_scope", "all"),
+    ("hs_dark_reduction", 1), ("trait_total_cap", True), ("negative_trait_unmatched", "not_at_risk"),
+])
+def test_challenge_settings_and_their_defaults(key, default):
+    """met-reference 8.2: every disputed challenge rule is a chronicle setting in data/settings/challenge.toml with
+    its documented default (LotNR unless 002 says otherwise)."""
+    definition = setting_definitions()[key]
+    assert definition.family == "challenge" and definition.source
+    assert ChronicleSettings.defaults()[key] == default
+    assert "escalating_bids" not in setting_definitions()  # not implemented, so no setting
 
 
 # ----- bids ------------------------------------------------------------------
@@ -348,6 +367,9 @@ def test_bomb_needs_vigor_in_strength_or_rapidity_in_speed():
     with pytest.raises(RulesError) as err:
         rule_challenge(script(side("A", 6), side("B", 9), first(R, B)))
     assert err.value.field == "tests[0].defender_throw"
+    both = side("B", 7, "Tough", powers=frozenset({Power.VIGOR}), lead=Lead.STRENGTH)
+    assert rule_challenge(script(vigor, both, first(B, B))).outcome is D  # Bomb ties Bomb: 6 against 7
+    assert rule_challenge(script(vigor, both, first(B, S))).outcome is D  # Scissors cut the fuse
     rapid = side("B", 6, "Quick", powers=frozenset({Power.RAPIDITY}), lead=Lead.SPEED)
     assert rule_challenge(script(side("A", 9), rapid, first(R, B))).outcome is D
     with pytest.raises(RulesError):

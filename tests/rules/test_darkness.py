@@ -8,7 +8,9 @@ from larp.rules.challenge import (
     Category,
     Challenge,
     Contestant,
+    Lead,
     Outcome,
+    Power,
     Throw,
     challenge_options,
     rule_challenge,
@@ -205,3 +207,16 @@ def test_waiver_with_no_level_left_falls_back_to_the_forced_retest():
     assert ruling.outcome is C
     assert ruling.spent_by(C).abilities == (("Blindfighting", 1),)
     assert any("no Blindfighting level left" in s.text for s in ruling.steps)
+
+
+def test_might_in_total_darkness_still_gets_the_forced_retest():
+    """LotNR Might (the last test of the challenge) and 002 "Darkness" (every success retested once, automatically):
+    a Might retest won in total darkness is still retested once; nothing else may follow."""
+    mighty = Contestant("A", 6, ("Brawny",), lead=Lead.STRENGTH, powers=frozenset({Power.MIGHT}), darkness=TOTAL)
+    b = Contestant("B", 8, ("Quick",), abilities={"Brawl": 1})
+    might = TCall(Call.RETEST, P, R, by=C, source="might")
+    ruling = rule_challenge(Challenge(Category.PHYSICAL, mighty, b, tests=(first(R, P), might, forced(S, R))))
+    assert ruling.outcome is D
+    with pytest.raises(RulesError):
+        rule_challenge(Challenge(Category.PHYSICAL, mighty, b, tests=(
+            first(R, P), might, forced(S, P), TCall(Call.RETEST, P, R, by=D, source="ability:Brawl"))))
