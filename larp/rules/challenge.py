@@ -1607,9 +1607,13 @@ class _Run:
             outcome = Outcome.SUCCESS if winner is Outcome.CHALLENGER else Outcome.FAILURE
             head = f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}"
             self.steps.add(f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}.", R_STATIC)
-        parts = [f"{s.name} loses {', '.join(s.lost)}" for s in (c, d) if s.lost]
-        parts += [f"{self.sides[x.target].name} takes {x.levels} {x.damage_type}" for x in damage]
-        summary = head + (": " + "; ".join(parts) if parts else "") + "."
+        parts = []
+        for s in (c, d):
+            hurt = [f"takes {x.levels} {x.damage_type}" for x in damage if x.target is s.key]
+            said = ([f"loses {', '.join(s.lost)}"] if s.lost else []) + hurt
+            if said:
+                parts.append(f"{s.name} {' and '.join(said)}")
+        summary = head + (": " + ", ".join(parts) if parts else "") + "."
         spent = tuple(
             Spent(s.key, tuple(sorted((+s.abilities_spent).items())), s.willpower_spent,
                   tuple(sorted((+s.merits_spent).items())))
