@@ -1,0 +1,259 @@
+"""The order of challenges in a turn (seed 002 "Order of Challenges", "Challenges";
+LotNR order of challenges and Celerity, met-reference 3.1 and 3.3).
+
+Given who acts this turn, :func:`order_of_actions` says in which order their
+actions resolve, with the steps that explain it:
+
+1. Those who can pre-empt act first: Celerity's Alacrity pre-empts any
+   physical action the character is aware of; between pre-empters the highest
+   Celerity goes first, and equal pre-empts cancel each other out, so the
+   ordinary order decides between them (002 "Order of Challenges"; LotNR
+   Alacrity).
+2. Then everyone else: the higher current Traits in the category used acts
+   first; equal counts act at the same time (or the narrator picks); actions
+   with no challenge go last (LotNR order of challenges).
+3. A defender who is attacked may answer with a simultaneous attack, one test
+   in which the winner hits and the loser misses, when neither side can
+   pre-empt the other (or their pre-empts cancel out) and it is not mass
+   combat (002 "Challenges"); his own action is then used up (LotNR).
+4. Extra actions come after everyone's normal action: Swiftness actions
+   (Celerity 2) together, then Legerity actions (Celerity 4) together
+   (002 "Order of Challenges"; LotNR Swiftness, Legerity).
+5. A surprised character cannot use Celerity in the first challenge, so he
+   cannot pre-empt or answer with a simultaneous attack in it (LotNR Surprise);
+   his extra actions later in the turn are not affected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any, Mapping, Sequence
+
+from larp.rules.explain import Explanation, RulesError, Step
+
+R_ORDER = '002 "Order of Challenges"'
+R_ORDER_LOTNR = "LotNR order of challenges (met-reference 3.1)"
+R_ALACRITY = "LotNR Celerity: Alacrity (met-reference 3.3)"
+R_EXTRA = '002 "Order of Challenges"; LotNR Swiftness and Legerity (met-reference 3.3)'
+R_SIMULTANEOUS = '002 "Challenges"'
+R_SURPRISE = "LotNR Surprise (met-reference 3.1)"
+R_MASS = '002 "Mass Combat"'
+
+#: Celerity levels of the powers that change the order (LotNR Celerity, met-reference 3.3).
+ALACRITY, SWIFTNESS, LEGERITY = 1, 2, 4
+
+
+@dataclass(frozen=True)
+class Participant:
+    """Someone acting in this turn.
+
+    Attributes:
+        name: the character's name (unique in the turn).
+        traits: current Traits in the category of the action (for the order).
+        celerity: the Celerity level active this turn (Blood spent), 0 to 5.
+        target: whom the action challenges; empty for an action with no challenge.
+        surprised: unaware of the coming attack (the first challenge).
+        simultaneous: when attacked, answers with a simultaneous attack instead
+            of acting on his own (002 "Challenges").
+    """
+
+    name: str
+    traits: int
+    celerity: int = 0
+    target: str = ""
+    surprised: bool = False
+    simultaneous: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "participant") -> "Participant":
+        """Read a participant from JSON-like data (keys as the attributes).
+
+        Raises:
+            RulesError: a missing or malformed value, naming the field.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError("A participant must be an object.", field=where)
+        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+        return cls(
+            name=data.get("name", ""),
+            traits=data.get("traits", -1),
+            celerity=data.get("celerity", 0),
+            target=data.get("target", "") or "",
+            surprised=data.get("surprised", False),
+            simultaneous=data.get("simultaneous", False),
+        )
+
+
+@dataclass(frozen=True)
+class ActionSlot:
+    """One action in the turn's order.
+
+    Attributes:
+        position: 1 for the first to resolve; slots with the same position
+            resolve at the same time.
+        actor: who acts.
+        kind: ``"pre-empt"``, ``"normal"``, ``"no challenge"``, ``"Swiftness"``
+            or ``"Legerity"``.
+        target: whom the action challenges ("" for none).
+        answered_by: defenders who answer this action with a simultaneous
+            attack (one test, the winner hits).
+    """
+
+    position: int
+    actor: str
+    kind: str
+    target: str = ""
+    answered_by: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"position": self.position, "actor": self.actor, "kind": self.kind, "target": self.target,
+                "answered_by": list(self.answered_by)}
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """The order of the turn's actions, with the steps that explain it."""
+
+    slots: tuple[ActionSlot, ...]
+    steps: tuple[Step, ...]
+
+    def actors(self) -> list[tuple[int, str, str]]:
+        """``(position, actor, kind)`` for each slot, in order."""
+        return [(s.position, s.actor, s.kind) for s in self.slots]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"slots": [s.to_dict() for s in self.slots], "steps": [s.to_dict() for s in self.steps]}
+
+
+def _check(participants: Sequence[Participant]) -> None:
+    by_name: dict[str, Participant] = {}
+    for index, p in enumerate(participants):
+        where = f"participants[{index}]"
+        if not isinstance(p, Participant):
+            raise RulesError("A participant must be given.", field=where)
+        if not isinstance(p.name, str) or not p.name.strip():
+            raise RulesError("A participant needs a name.", field=f"{where}.name")
+        if p.name in by_name:
+            raise RulesError(f"{p.name} appears twice.", field=f"{where}.name")
+        if isinstance(p.traits, bool) or not isinstance(p.traits, int) or p.traits < 0:
+            raise RulesError(f"{p.name}: give the current Traits (0 or more).", field=f"{where}.traits")
+        if isinstance(p.celerity, bool) or not isinstance(p.celerity, int) or not 0 <= p.celerity <= 5:
+            raise RulesError(f"{p.name}: Celerity is a level from 0 to 5.", field=f"{where}.celerity")
+        if not isinstance(p.target, str):
+            raise RulesError(f"{p.name}: the target is a name.", field=f"{where}.target")
+        for flag in ("surprised", "simultaneous"):
+            if not isinstance(getattr(p, flag), bool):
+                raise RulesError(f"{p.name}: {flag} is true or false.", field=f"{where}.{flag}")
+        by_name[p.name] = p
+    for index, p in enumerate(participants):
+        if p.target and p.target not in by_name:
+            raise RulesError(f"{p.name} targets {p.target}, who is not in this turn.",
+                             field=f"participants[{index}].target")
+        if p.target == p.name:
+            raise RulesError(f"{p.name} cannot challenge himself.", field=f"participants[{index}].target")
+
+
+def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
+    """The order in which this turn's actions resolve (rules in the module docstring).
+
+    Args:
+        participants: everyone acting this turn, with their current Traits,
+            active Celerity, target and surprise; ``simultaneous`` marks a
+            defender who answers the attack on him with a simultaneous attack.
+
+    Returns:
+        The slots in order (equal positions resolve together) and the steps.
+
+    Raises:
+        RulesError: a duplicate or unknown name, a bad number, or a
+            simultaneous answer the rules do not allow (no attacker, several
+            attackers (mass combat), a pre-empt between the two, surprise).
+    """
+    _check(participants)
+    steps = Explanation()
+    attackers: dict[str, list[Participant]] = {}
+    for p in participants:
+        if p.target:
+            attackers.setdefault(p.target, []).append(p)
+
+    def pre_empt(p: Participant) -> int:
+        return 0 if p.surprised else p.celerity
+
+    for p in participants:
+        if p.surprised and p.celerity >= ALACRITY:
+            steps.add(f"{p.name} is surprised and cannot use Celerity in the first challenge.", R_SURPRISE)
+    for target, group in attackers.items():
+        if len(group) > 1:
+            steps.add(f"{target} is attacked by {', '.join(a.name for a in group)}: mass combat, so no "
+                      f"simultaneous answer.", R_MASS)
+
+    answers: dict[str, list[str]] = {}
+    for index, p in enumerate(participants):
+        if not p.simultaneous:
+            continue
+        where = f"participants[{index}].simultaneous"
+        group = attackers.get(p.name, [])
+        if not group:
+            raise RulesError(f"{p.name} is not attacked, so there is nothing to answer.", field=where)
+        if len(group) > 1:
+            raise RulesError(f"{p.name} faces several attackers (mass combat): no simultaneous attack.", field=where)
+        attacker = group[0]
+        if p.surprised:
+            raise RulesError(f"{p.name} is surprised: the first challenge can only harm him.", field=where)
+        if pre_empt(attacker) != pre_empt(p):
+            faster = attacker if pre_empt(attacker) > pre_empt(p) else p
+            raise RulesError(f"{faster.name} pre-empts with Celerity, so there is no simultaneous attack.",
+                             field=where)
+        if p.target not in ("", attacker.name):
+            raise RulesError(f"{p.name} can answer only {attacker.name}'s attack with a simultaneous attack.",
+                             field=where)
+        answers.setdefault(attacker.name, []).append(p.name)
+        why = "their pre-empts cancel out" if pre_empt(p) else "neither can pre-empt"
+        steps.add(f"{p.name} answers {attacker.name}'s attack with a simultaneous attack ({why}; not mass "
+                  f"combat): one test, the winner hits and the loser misses. {p.name}'s own action is used up.",
+                  R_SIMULTANEOUS)
+
+    answering = {name for names in answers.values() for name in names}
+    acting = [p for p in participants if p.name not in answering]
+    challengers = [p for p in acting if p.target]
+    quiet = [p for p in acting if not p.target]
+
+    def key(p: Participant) -> tuple[int, int]:
+        return (-pre_empt(p), -p.traits)
+
+    def names(group: Sequence[Participant]) -> str:
+        return ", ".join(p.name for p in group)
+
+    slots: list[ActionSlot] = []
+    position = 0
+    for celerity, same in groupby(sorted(challengers, key=key), key=pre_empt):
+        same = list(same)
+        if celerity >= ALACRITY:
+            steps.add(f"{names(same)}: Celerity {celerity} (Alacrity) pre-empts; the highest Celerity acts first.",
+                      R_ALACRITY)
+            if len(same) > 1:
+                steps.add(f"Equal pre-empts cancel out: {names(same)} act in the ordinary order.", R_ORDER)
+        for traits, tier in groupby(same, key=lambda p: p.traits):
+            tier = list(tier)
+            position += 1
+            steps.add(f"{names(tier)}: {traits} Traits"
+                      + (", at the same time (or as the narrator picks)." if len(tier) > 1 else "."), R_ORDER_LOTNR)
+            kind = "pre-empt" if celerity >= ALACRITY else "normal"
+            slots.extend(ActionSlot(position, p.name, kind, p.target, tuple(answers.get(p.name, ()))) for p in tier)
+    if quiet:
+        position += 1
+        steps.add(f"{', '.join(p.name for p in quiet)}: actions with no challenge go last.", R_ORDER_LOTNR)
+        slots.extend(ActionSlot(position, p.name, "no challenge") for p in quiet)
+    for level, kind in ((SWIFTNESS, "Swiftness"), (LEGERITY, "Legerity")):
+        extra = [p for p in participants if p.celerity >= level]
+        if extra:
+            position += 1
+            steps.add(f"{', '.join(p.name for p in extra)}: {kind} gives an extra action after everyone's normal "
+                      f"action" + (", resolved together." if len(extra) > 1 else "."), R_EXTRA)
+            slots.extend(ActionSlot(position, p.name, kind, p.target) for p in extra)
+    return TurnOrder(tuple(slots), steps.steps())
