@@ -185,3 +185,42 @@ def discipline_table() -> dict[tuple[str, str], DisciplineRow]:
     if not rows:
         raise TableError("data/disciplines.toml: no [[discipline]] entries")
     return rows
+
+
+@lru_cache(maxsize=None)
+def trait_leads() -> dict[str, str]:
+    """Physical Trait name (lower case) to what it tests: ``strength``, ``speed`` or ``stamina``
+    (``data/trait_leads.toml``; met-reference 1.1, 3.4).
+
+    Raises:
+        TableError: the file is malformed or lists a Trait twice.
+    """
+    raw = load_toml("trait_leads.toml")
+    leads: dict[str, str] = {}
+    for lead in ("strength", "speed", "stamina"):
+        names = require(raw, lead, list, "data/trait_leads.toml")
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise TableError(f"data/trait_leads.toml {lead}: Trait names must be text")
+            if name.lower() in leads:
+                raise TableError(f"data/trait_leads.toml: {name} is listed under {leads[name.lower()]} and {lead}")
+            leads[name.lower()] = lead
+    return leads
+
+
+@lru_cache(maxsize=None)
+def physical_retests() -> dict[str, tuple[str, ...]]:
+    """Suitable retest Abilities in Physical challenges by situation (``data/retests.toml``;
+    met-reference 2.1, 3.6): ``bare_hands``, ``melee_weapon``, ``firearm``, ``thrown``,
+    ``defending``, ``darkness``.
+
+    Raises:
+        TableError: the file is malformed.
+    """
+    raw = load_toml("retests.toml")
+    table = require(raw, "physical", dict, "data/retests.toml")
+    out = {}
+    for key in ("bare_hands", "melee_weapon", "firearm", "thrown", "defending", "darkness"):
+        names = require(table, key, list, f"data/retests.toml [physical]")
+        out[key] = tuple(str(n) for n in names)
+    return out

@@ -759,7 +759,8 @@ class _Side:
 class _Run:
     """Plays a challenge script step by step (internal; see :func:`rule_challenge`)."""
 
-    def __init__(self, challenge: Challenge, settings: ChronicleSettings, rng: RandomSource | None):
+    def __init__(self, challenge: Challenge, settings: ChronicleSettings, rng: RandomSource | None,
+                 bids_only: bool = False):
         self.ch = challenge
         self.settings = settings
         self.rng = rng
@@ -771,11 +772,11 @@ class _Run:
         self.records: list[TestRecord] = []
         self.totals_told = False
         self.sides: dict[Outcome, _Side] = {}
-        self._setup()
+        self._setup(bids_only)
 
     # ----- setup -------------------------------------------------------------
 
-    def _setup(self) -> None:
+    def _setup(self, bids_only: bool = False) -> None:
         ch = self.ch
         if not isinstance(ch.category, Category):
             raise RulesError(f"Unknown category {ch.category!r}.", field="category")
@@ -820,6 +821,8 @@ class _Run:
         for side in self._characters():
             self._requirements(side)
         self._negative_calls()
+        if bids_only:
+            return
         for side in self._characters():
             self._check_bid(side)
         self._darkness()
@@ -1793,6 +1796,43 @@ def challenge_options(challenge: Challenge, settings: ChronicleSettings | None =
     run = _Run(challenge, settings or ChronicleSettings.defaults(), None)
     run.play(challenge.tests)
     return run.options()
+
+
+def play_challenge(
+    challenge: Challenge, settings: ChronicleSettings | None = None, rng: RandomSource | None = None
+) -> tuple[ChallengeOptions, ChallengeRuling | None, tuple[Step, ...]]:
+    """Play the tests so far once: what may follow, the ruling if the script is complete, and the steps.
+
+    The ruling is ``None`` while the script cannot end yet (a forced darkness
+    retest is due, or the first test is missing); the steps then explain the
+    challenge so far. Rules as :func:`rule_challenge` and :func:`challenge_options`.
+
+    Raises:
+        RulesError: the tests so far are not legal (as :func:`rule_challenge`).
+    """
+    run = _Run(challenge, settings or ChronicleSettings.defaults(), rng)
+    run.play(challenge.tests)
+    options = run.options()
+    if run.forced_due is not None or (run.auto_winner is None and run.result is None):
+        return options, None, run.steps.steps()
+    ruling = run.ruling()
+    return options, ruling, ruling.steps
+
+
+def bids_required(challenge: Challenge, settings: ChronicleSettings | None = None) -> dict[Outcome, int | None]:
+    """How many Traits each character side must bid, before any bid is checked.
+
+    One, plus one if Wounded, one per Negative Trait rightly called on it or
+    wrongly called by it, two for the off hand, and a narrator's extra
+    difficulty (LotNR Initial Bid, met-reference 1.1); ``None`` for a side
+    that relents or in a simple test (no bid). The UI uses it to pick the
+    extra Traits a side risks; the narrator's side is not listed.
+
+    Raises:
+        RulesError: a setup the rules cannot adjudicate (as :func:`rule_challenge`).
+    """
+    run = _Run(challenge, settings or ChronicleSettings.defaults(), None, bids_only=True)
+    return {side.key: side.required for side in run._characters()}
 
 
 # ----- JSON-like data in and out ---------------------------------------------

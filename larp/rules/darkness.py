@@ -83,6 +83,7 @@ class Reduction:
     source: str
     natural_setting: str = ""
     per_level_of: str = ""
+    power: str = ""
 
     def traits(self, source: DarknessSource, settings: ChronicleSettings) -> int:
         """Penalty Traits removed in ``source`` darkness (per level for per-level rows)."""
@@ -143,6 +144,7 @@ def darkness_table() -> DarknessTable:
             source=require(entry, "source", str, here),
             natural_setting=entry.get("natural_setting", ""),
             per_level_of=entry.get("per_level_of", ""),
+            power=entry.get("power", ""),
         )
         if row.natural < 0 or row.shroud < 0:
             raise TableError(f"{here}: reductions cannot be negative")

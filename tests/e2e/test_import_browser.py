@@ -40,7 +40,10 @@ def test_upload_preview_import_and_challenge(served, browser):
     page.locator("#side-defender").get_by_label("Quick ×4").check()
     page.locator("#side-defender").get_by_label("Paper").check()
     page.get_by_role("button", name="Resolve challenge").click()
-    # A tie: Art McCormik has 6 Physical Traits against the Brujah's 8, so the Brujah wins.
+    # A tie: Art McCormik has 6 Physical Traits against the Brujah's 8, so the Brujah wins;
+    # Art could still retest, and declines.
     expect(page.locator("#ruling .ruling-summary")).to_contain_text("Camarilla Brujah wins")
+    page.get_by_role("button", name="Record as it stands").click()
+    expect(page.locator("#ruling .ruling-meta")).to_contain_text("Recorded as ruling")
     expect(page.locator("#side-challenger .trait-count")).to_have_text("5")
     shoot(page, "import-then-challenge")

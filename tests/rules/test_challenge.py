@@ -1032,3 +1032,17 @@ def test_property_a_trait_lost_earlier_cannot_be_bid(con, name):
         assert err.value.field == "challenger_bid"
     else:
         rule_challenge(challenge)
+
+
+def test_bids_required_counts_wounds_negative_calls_and_off_hand():
+    """LotNR Initial Bid (met-reference 1.1): one Trait, +1 Wounded, +1 per Negative Trait rightly
+    called, +2 for the off hand; the bids themselves are not checked yet."""
+    from larp.rules.challenge import Health, NegativeCall, bids_required
+
+    challenge = Challenge(
+        Category.PHYSICAL,
+        Contestant("Ann", 8, (), health=Health.WOUNDED, off_hand=True),
+        Contestant("Bob", 8, ()),
+        negative_calls=(NegativeCall(Outcome.CHALLENGER, "Clumsy", True),),
+    )
+    assert bids_required(challenge) == {Outcome.CHALLENGER: 4, Outcome.DEFENDER: 2}

@@ -1,0 +1,220 @@
+"""Challenge endpoints of the JSON API (issue 3).
+
+- ``POST /api/v1/challenges/rule``: stateless. A complete challenge in,
+  the ruling and what may follow out; nothing is read from or written to
+  the database (the settings are the documented defaults plus the request's).
+- ``POST /api/v1/challenges``: stateful. A challenge between stored
+  characters, applied and recorded like the narrator's screen does.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g, jsonify
+
+from larp.rules.challenge import challenge_from_dict, challenge_options, rule_challenge
+from larp.rules.settings import ChronicleSettings
+from larp.services.challenges import request_from_json, run_challenge
+from larp.services.characters import character_state
+from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+
+THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
+SCHEMAS.update({
+    "Contestant": {
+        "type": "object",
+        "required": ["name", "bid"],
+        "description": "One side. Give `traits` (current Traits in the category), or `held` and "
+                       "`lost_earlier` (names; a name repeated for x2).",
+        "properties": {
+            "name": {"type": "string"},
+            "traits": {"type": "integer", "minimum": 0},
+            "bid": {"type": "array", "items": {"type": "string"},
+                    "description": "One Trait plus every extra Trait the side must risk."},
+            "held": {"type": "array", "items": {"type": "string"}},
+            "lost_earlier": {"type": "array", "items": {"type": "string"}},
+            "declared": {"type": ["integer", "null"]},
+            "bonuses": {"type": "array", "items": {"$ref": "#/components/schemas/Modifier"}},
+            "penalties": {"type": "array", "items": {"$ref": "#/components/schemas/Modifier"}},
+            "weapon": {"type": ["object", "null"], "properties": {
+                "name": {"type": "string"}, "bonus": {"type": "integer"},
+                "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+                "levels": {"type": "integer"}}},
+            "health": {"type": "string", "enum": ["healthy", "bruised", "wounded", "incapacitated"]},
+            "powers": {"type": "array", "items": {"type": "string", "enum": [
+                "vigor", "rapidity", "puissance", "fleetness", "might", "endurance", "intensity"]}},
+            "lead": {"type": "string", "enum": ["strength", "speed", "stamina", "other"]},
+            "category": {"type": ["string", "null"], "enum": ["physical", "social", "mental", None]},
+            "abilities": {"type": "object", "additionalProperties": {"type": "integer"},
+                          "description": "Ability name to levels left this game session."},
+            "willpower": {"type": "integer", "minimum": 0},
+            "merits": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "generation": {"type": ["integer", "null"]},
+            "steps_moved": {"type": "integer", "minimum": 0, "maximum": 3},
+            "off_hand": {"type": "boolean"},
+            "extra_bid": {"type": "integer", "minimum": 0},
+            "relent": {"type": "boolean"},
+            "darkness": {"type": ["object", "null"], "properties": {
+                "level": {"type": "string", "enum": ["none", "partial", "total"]},
+                "source": {"type": "string", "enum": ["natural", "shroud"]},
+                "reductions": {"type": "array", "items": {"type": "string"}},
+                "waive_retest": {"type": "string"},
+                "waived_this_turn": {"type": "boolean"}}},
+        },
+    },
+    "Modifier": {"type": "object", "required": ["source", "traits"],
+                 "properties": {"source": {"type": "string"}, "traits": {"type": "integer", "minimum": 0}}},
+    "TestCall": {
+        "type": "object",
+        "properties": {
+            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest"]},
+            "challenger_throw": THROW,
+            "defender_throw": THROW,
+            "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None]},
+            "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
+            "cancel": {"type": "string"},
+            "trait": {"type": "string", "description": "The new Trait an overbid risks."},
+        },
+    },
+    "Challenge": {
+        "type": "object",
+        "required": ["category", "challenger"],
+        "properties": {
+            "category": {"type": "string", "enum": ["physical", "social", "mental", "virtue"]},
+            "kind": {"type": "string", "enum": ["contested", "static", "simple"]},
+            "challenger": {"$ref": "#/components/schemas/Contestant"},
+            "defender": {"oneOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "null"}]},
+            "action": {"type": "string", "enum": ["strike", "bite", "weapon", "defend", "other"]},
+            "defender_action": {"type": "string", "enum": ["strike", "bite", "weapon", "defend", "other"]},
+            "difficulty": {"type": ["integer", "null"], "minimum": 0},
+            "needs_win": {"type": "boolean"},
+            "needs_sight": {"type": "boolean"},
+            "surprised": {"type": "boolean"},
+            "negative_calls": {"type": "array", "items": {"type": "object", "properties": {
+                "by": {"type": "string", "enum": ["challenger", "defender"]},
+                "trait": {"type": "string"}, "correct": {"type": "boolean"}}}},
+            "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
+            "settings": {"type": "object", "description": "Chronicle setting overrides (key to value)."},
+        },
+    },
+    "Ruling": {
+        "type": "object",
+        "properties": {
+            "outcome": {"type": "string", "enum": ["challenger", "defender", "draw", "success", "failure"]},
+            "kind": {"type": "string"},
+            "summary": {"type": "string"},
+            "throws": {"type": "object"},
+            "traits_lost": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+            "spent": {"type": "object"},
+            "totals": {"type": "object"},
+            "damage": {"type": "array", "items": {"type": "object"}},
+            "tests": {"type": "array", "items": {"type": "object"}},
+            "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}},
+        },
+    },
+    "StoredSide": {
+        "type": "object",
+        "required": ["character_id"],
+        "properties": {
+            "character_id": {"type": "integer"},
+            "bid": {"type": "string", "description": "The lead Trait; extra Traits to risk are chosen by the tool."},
+            "weapon": {"type": "string", "description": "A live armory key (knife, pistol...)."},
+            "lead": {"type": "string", "enum": ["", "strength", "speed", "stamina", "other"]},
+            "steps_moved": {"type": "integer", "minimum": 0, "maximum": 3},
+            "off_hand": {"type": "boolean"}, "relent": {"type": "boolean"},
+            "cover": {"type": "integer", "minimum": 0, "maximum": 6}, "specialisation": {"type": "boolean"},
+            "calls_negative": {"type": "string"}, "celerity_active": {"type": "boolean"},
+            "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
+            "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
+        },
+    },
+    "StoredChallenge": {
+        "type": "object",
+        "required": ["category", "challenger", "tests"],
+        "properties": {
+            "kind": {"type": "string", "enum": ["contested", "static", "simple"]},
+            "category": {"type": "string", "enum": ["physical", "social", "mental"]},
+            "challenger": {"$ref": "#/components/schemas/StoredSide"},
+            "defender": {"$ref": "#/components/schemas/StoredSide"},
+            "action": {"type": "string"}, "defender_action": {"type": "string"},
+            "difficulty": {"type": "integer"}, "extra_bid": {"type": "integer"}, "needs_win": {"type": "boolean"},
+            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+            "surprised": {"type": "boolean"},
+            "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
+                      "description": "First throws first; a throw of \"random\" is drawn and recorded."},
+        },
+    },
+})
+
+
+def _json_response(schema: str) -> dict:
+    return {"200": {"description": "The ruling.", "content": {"application/json": {"schema": {"$ref": schema}}}}}
+
+
+@bp.post("/challenges/rule")
+@documented("/challenges/rule", "post", {
+    "summary": "Rule on a complete challenge (stateless)",
+    "description": "Takes the participants' numbers and powers, bids, throws, retests, conditions and "
+                   "setting overrides; returns the ruling with its explanation and what each side may still "
+                   "call. Touches no stored data. Narrator throws left out of a static challenge or simple "
+                   "test are drawn at random and shown in the ruling's tests.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Challenge"}}}},
+    "responses": {"200": {"description": "The ruling and the options after it.", "content": {"application/json": {
+        "schema": {"type": "object", "properties": {"ruling": {"$ref": "#/components/schemas/Ruling"},
+                                                    "options": {"type": "object"}}}}}}},
+})
+def rule_stateless():
+    """Rule on the challenge in the body (met-reference 1-3, 6.1; seed 002), writing nothing."""
+    data = json_body()
+    overrides = data.pop("settings", None) or {}
+    if not isinstance(overrides, dict):
+        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
+    settings = ChronicleSettings.from_overrides(overrides)
+    challenge = challenge_from_dict(data)
+    rng = current_app.config["RANDOM_SOURCE"]()
+    ruling = rule_challenge(challenge, settings, rng)
+    options = challenge_options(challenge, settings) if not _needs_rng(challenge) else None
+    return jsonify(ruling=ruling.to_dict(), options=options.to_dict() if options else None)
+
+
+def _needs_rng(challenge) -> bool:
+    return any(t.defender_throw is None or t.challenger_throw is None for t in challenge.tests)
+
+
+@bp.post("/challenges")
+@documented("/challenges", "post", {
+    "summary": "Run a challenge between stored characters (stateful)",
+    "description": "Builds the challenge from what the chronicle knows about the characters tonight (Traits "
+                   "left, wound level, powers, Ability levels and Willpower left, darkness reductions), rules "
+                   "on the given tests, applies the ruling (Traits lost, Abilities expended, Willpower, damage) "
+                   "and records it, in one transaction.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StoredChallenge"}}}},
+    "responses": {
+        "201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"ruling_id": {"type": "integer"},
+                                             "ruling": {"$ref": "#/components/schemas/Ruling"},
+                                             "characters": {"type": "object"}}}}}},
+        "404": {"description": "Unknown character.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "409": {"description": "A bid Trait is no longer available, no game session is open, or a character changed meanwhile.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+    },
+})
+def run_stateful():
+    """Apply a challenge between stored characters and record it (002 "Challenges", "Ties")."""
+    chronicle = get_chronicle()
+    request = request_from_json(json_body())
+    result = run_challenge(chronicle, g.user, request, current_app.config["RANDOM_SOURCE"]())
+    settings = chronicle_settings(chronicle)
+    characters = {}
+    for side in ("challenger", "defender"):
+        character = result.loaded[side]
+        if character is None:
+            continue
+        character = character.__class__.get_by_id(character.id)
+        state = character_state(character, result.record.game_session, settings)
+        characters[side] = {
+            "id": character.id, "name": character.name, "health": state.health.to_dict(),
+            "level": state.health.state(), "willpower": character.willpower_current,
+            "traits_left": {c: state.available(c) for c in ("physical", "social", "mental")},
+        }
+    return jsonify(ruling_id=result.record.id, ruling=result.record.outcome, characters=characters), 201

@@ -1,0 +1,147 @@
+"""The challenge API (issue 3): stateless ruling, stateful ruling on stored characters, OpenAPI."""
+
+from __future__ import annotations
+
+import pytest
+
+from larp.models import AbilitySpend, Character, Ruling, TraitLoss
+
+T5 = {  # met-reference T5: Daron (pistol, Wily) against Michael (Quick); Daron retests with Firearms and wins.
+    "category": "physical", "action": "weapon",
+    "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",
+                   "weapon": {"name": "pistol", "bonus": 2, "damage_type": "lethal", "levels": 2},
+                   "abilities": {"Firearms": 2}},
+    "defender": {"name": "Michael", "traits": 8, "bid": ["Quick"]},
+    "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
+              {"call": "retest", "by": "challenger", "source": "ability:Firearms",
+               "challenger_throw": "scissors", "defender_throw": "paper"}],
+}
+
+
+def test_api_needs_login(client):
+    response = client.post("/api/v1/challenges/rule", json=T5)
+    assert response.status_code == 401
+    assert response.get_json()["error"].startswith("Log in")
+
+
+def test_stateless_ruling_of_t5(client, auth, dbconn):
+    """met-reference T5: Michael takes the pistol's 2 lethal; Daron loses Wily and one Firearms level."""
+    auth.login()
+    before = (Ruling.select().count(), TraitLoss.select().count())
+    response = client.post("/api/v1/challenges/rule", json=T5)
+    assert response.status_code == 200
+    ruling = response.get_json()["ruling"]
+    assert ruling["outcome"] == "challenger"
+    assert ruling["traits_lost"]["challenger"] == ["Wily"]
+    assert ruling["spent"]["challenger"]["abilities"] == {"Firearms": 1}
+    assert ruling["damage"] == [{"target": "defender", "damage_type": "lethal", "levels": 2,
+                                 "rule": "pistol card (met-reference 3.7)"}]
+    assert all(step["rule"] for step in ruling["steps"])
+    assert (Ruling.select().count(), TraitLoss.select().count()) == before  # stateless
+
+
+def test_stateless_settings_override_is_named_in_the_explanation(client, auth):
+    """LotNR overbid ratio 2 by default; a chronicle setting of 1.5 lets 14 against 8 make a new test (T3b)."""
+    auth.login()
+    challenge = {
+        "category": "social", "action": "other",
+        "challenger": {"name": "Favian", "traits": 14, "bid": ["Beguiling"]},
+        "defender": {"name": "Endora", "traits": 8, "bid": ["Dignified"]},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
+                  {"call": "overbid", "by": "challenger", "trait": "Seductive",
+                   "challenger_throw": "paper", "defender_throw": "rock"}],
+    }
+    refused = {**challenge, "tests": [challenge["tests"][0], {"call": "overbid", "by": "challenger", "trait": "Seductive"}]}
+    default = client.post("/api/v1/challenges/rule", json=refused).get_json()["ruling"]
+    assert default["outcome"] == "defender"
+    assert any(step.get("setting") == "overbid_ratio" or "2 times" in step["text"] for step in default["steps"])
+    assert client.post("/api/v1/challenges/rule", json=challenge).get_json()["field"] == "tests[1].challenger_throw"
+    looser = client.post("/api/v1/challenges/rule", json={**challenge, "settings": {"overbid_ratio": 1.5}}).get_json()
+    assert looser["ruling"]["outcome"] == "challenger"
+    assert any(step.get("setting") == "overbid_ratio" for step in looser["ruling"]["steps"])
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"tests": [{"call": "test", "challenger_throw": "lizard", "defender_throw": "rock"}]}, "tests[0].challenger_throw"),
+        ({"tests": [{"call": "test", "challenger_throw": "bomb", "defender_throw": "rock"}]}, "tests[0].challenger_throw"),
+        ({"category": "spiritual"}, "category"),
+        ({"settings": {"overbid_ratio": "lots"}}, "overbid_ratio"),
+        ({"tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
+                    {"call": "retest", "by": "challenger", "source": "ability:Melee",
+                     "challenger_throw": "rock", "defender_throw": "scissors"}]}, "tests[1].source"),
+    ],
+)
+def test_stateless_bad_input_names_the_field(client, auth, change, field):
+    auth.login()
+    response = client.post("/api/v1/challenges/rule", json={**T5, **change})
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["field"] == field, body
+    assert body["error"]
+
+
+def test_non_json_body_is_refused(client, auth):
+    auth.login()
+    response = client.post("/api/v1/challenges/rule", data={"category": "physical"})
+    assert response.status_code == 415
+    assert client.post("/api/v1/challenges/rule", data="[1, 2]", content_type="application/json").status_code == 400
+
+
+def test_stateful_challenge_applies_retest_spend_and_damage(client, auth, dbconn):
+    """A stored challenge: Konrad (Brawl 3) retests his loss with Brawl and wins; Vivienne loses Quick,
+    Konrad keeps nothing of Brawny (the first test's Trait stays lost) and spends a Brawl level."""
+    auth.login()
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    kon = Character.get(Character.name == "Konrad Vale")
+    body = {
+        "category": "physical",
+        "challenger": {"character_id": viv.id, "bid": "Quick"},
+        "defender": {"character_id": kon.id, "bid": "Brawny"},
+        "defender_action": "strike",
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"},
+                  {"call": "retest", "by": "defender", "source": "ability:Brawl",
+                   "challenger_throw": "rock", "defender_throw": "paper"}],
+    }
+    response = client.post("/api/v1/challenges", json=body)
+    assert response.status_code == 201, response.get_json()
+    data = response.get_json()
+    assert data["ruling"]["outcome"] == "defender"
+    assert sorted((l.character.name, l.name) for l in TraitLoss.select()) == [
+        ("Konrad Vale", "Brawny"), ("Vivienne Ashcombe", "Quick")]
+    assert [(s.character.name, s.name, s.levels) for s in AbilitySpend.select()] == [("Konrad Vale", "Brawl", 1)]
+    # Konrad declared a counter-attack and won: one level of bashing on Vivienne.
+    assert Character.get_by_id(viv.id).damage_bashing == 1
+    assert data["characters"]["challenger"]["health"]["bashing"] == 1
+    assert data["characters"]["defender"]["traits_left"]["physical"] == 8
+
+
+def test_stateful_refuses_a_retest_the_character_cannot_pay_for(client, auth, dbconn):
+    auth.login()
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    ruth = Character.get(Character.name == "Ruth Calder")  # no Melee
+    before = (Ruling.select().count(), TraitLoss.select().count(), AbilitySpend.select().count())
+    response = client.post("/api/v1/challenges", json={
+        "category": "physical",
+        "challenger": {"character_id": viv.id, "bid": "Quick"},
+        "defender": {"character_id": ruth.id, "bid": "Steady"},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"},
+                  {"call": "retest", "by": "defender", "source": "ability:Melee",
+                   "challenger_throw": "rock", "defender_throw": "paper"}],
+    })
+    assert response.status_code == 422
+    assert response.get_json()["field"] == "tests[1].source"
+    assert (Ruling.select().count(), TraitLoss.select().count(), AbilitySpend.select().count()) == before
+
+
+def test_openapi_describes_both_challenge_endpoints(client, auth):
+    auth.login()
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.1")
+    assert "post" in doc["paths"]["/challenges/rule"]
+    assert "post" in doc["paths"]["/challenges"]
+    assert doc["paths"]["/challenges/rule"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"] \
+        == "#/components/schemas/Challenge"
+    for name in ("Challenge", "Contestant", "TestCall", "Ruling", "Error", "StoredChallenge"):
+        assert name in doc["components"]["schemas"]

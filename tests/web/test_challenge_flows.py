@@ -1,0 +1,176 @@
+"""The narrator's screen through the complete challenge (issue 3): retests the character can pay
+for, cancels, static challenges, simple tests, darkness, the Bomb, relenting."""
+
+from __future__ import annotations
+
+from larp.models import AbilitySpend, Character, Ruling, TraitLoss
+from tests.web.test_challenge_web import post, script_in_progress
+
+
+def cid(name):
+    return Character.get(Character.name == name).id
+
+
+def base(challenger, defender, **extra):
+    fields = dict(challenger=cid(challenger), defender=cid(defender), category="physical", action="strike",
+                  defender_action="defend")
+    fields.update(extra)
+    return fields
+
+
+def test_retest_buttons_are_only_those_the_character_can_pay_for(client, auth, dbconn):
+    """LotNR Retests (met-reference 2.1): Konrad, defending, is offered Dodge (1 level) and Might, not a
+    Willpower retest (Willpower only defends against Mental or Social challenges by default)."""
+    auth.login()
+    fields = base("Vivienne Ashcombe", "Konrad Vale", challenger_bid="Quick", defender_bid="Brawny",
+                  challenger_throw="rock", defender_throw="scissors")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    assert "So far: Vivienne Ashcombe wins" in body
+    assert 'value="ability:Dodge"' in body and "Retest: Dodge (1 left)" in body
+    assert 'value="might"' in body
+    assert 'name="next_source" value="willpower"' not in body
+    assert Ruling.select().count() == 0  # nothing recorded while retests remain
+
+    # Konrad retests with Dodge and wins; Dodge is then spent for the game session.
+    script = script_in_progress(body)
+    response = client.post("/challenge", data={**fields, "step": "call", "tests_json": script,
+                                               "next_by": "defender", "next_source": "ability:Dodge",
+                                               "next_challenger_throw": "rock", "next_defender_throw": "paper"})
+    body = response.get_data(as_text=True)
+    # Vivienne could now retest in turn (she has Dodge too): record it as it stands.
+    if script_in_progress(body):
+        response = client.post("/challenge", data={**fields, "step": "record", "tests_json": script_in_progress(body)})
+    ruling = Ruling.get()
+    assert ruling.outcome["outcome"] == "defender"
+    assert [(s.character.name, s.name) for s in AbilitySpend.select()] == [("Konrad Vale", "Dodge")]
+    # The retester still loses the Trait bid on the first test (LotNR, met-reference 2.1).
+    assert sorted((l.character.name, l.name) for l in TraitLoss.select()) == [
+        ("Konrad Vale", "Brawny"), ("Vivienne Ashcombe", "Quick")]
+
+    # Dodge is gone tonight: the next challenge offers no Dodge retest to Konrad.
+    fields.update(challenger_bid="Nimble", defender_bid="Tough")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    assert 'value="ability:Dodge"' not in body
+    assert 'value="might"' in body
+
+
+def test_cancel_by_a_matching_source(client, auth, dbconn):
+    """met-reference T6 style: a Brawl retest cancelled by the opponent's Dodge: the first result stands
+    and both spend their Ability level."""
+    auth.login()
+    fields = base("Lys Moreau", "Konrad Vale", challenger_bid="Quick", defender_bid="Tough",
+                  challenger_throw="paper", defender_throw="scissors", action="strike")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    assert "Retest: Brawl (2 left)" in body
+    response = client.post("/challenge", data={**fields, "step": "call", "tests_json": script_in_progress(body),
+                                               "next_by": "challenger", "next_source": "ability:Brawl",
+                                               "next_cancel": "ability:Dodge",
+                                               "next_challenger_throw": "rock", "next_defender_throw": "scissors"})
+    body = response.get_data(as_text=True)
+    if script_in_progress(body):
+        client.post("/challenge", data={**fields, "step": "record", "tests_json": script_in_progress(body)})
+    ruling = Ruling.get()
+    assert ruling.outcome["outcome"] == "defender"
+    assert sorted((s.character.name, s.name) for s in AbilitySpend.select()) == [
+        ("Konrad Vale", "Dodge"), ("Lys Moreau", "Brawl")]
+
+
+def test_bomb_only_with_its_power(client, auth, dbconn):
+    """met-reference 1.2, T13: Teodor (Vigor) may throw the Bomb in a strength challenge and it beats
+    Paper; Vivienne, without Vigor or Rapidity, may not."""
+    auth.login()
+    page = client.get(f"/challenge?challenger={cid('Teodor Brandt')}&defender={cid('Vivienne Ashcombe')}").get_data(as_text=True)
+    assert page.count('value="bomb"') == 1  # Teodor's side only
+    fields = base("Teodor Brandt", "Vivienne Ashcombe", challenger_bid="Brawny", defender_bid="Quick",
+                  challenger_throw="bomb", defender_throw="paper")
+    post(client, **fields)
+    assert Ruling.get().outcome["outcome"] == "challenger"
+    refused = base("Vivienne Ashcombe", "Teodor Brandt", challenger_bid="Nimble", defender_bid="Tough",
+                   challenger_throw="bomb", defender_throw="rock")
+    before = (Ruling.select().count(), TraitLoss.select().count())
+    response = post(client, **refused)
+    assert response.status_code == 422
+    assert "Bomb" in response.get_data(as_text=True)
+    assert (Ruling.select().count(), TraitLoss.select().count()) == before
+
+
+def test_static_challenge_against_a_difficulty_with_random_narrator_throw(client, auth, dbconn):
+    """met-reference 1.6 and T14: a static challenge; the narrator's throw is drawn from the injected
+    source; a tie compares Traits with the difficulty."""
+    auth.login()
+    fields = dict(kind="static", challenger=cid("Ruth Calder"), category="mental", challenger_bid="Rational",
+                  challenger_throw="rock", difficulty="8")
+    post(client, **fields)
+    ruling = Ruling.get()
+    assert ruling.outcome["kind"] == "static"
+    assert ruling.outcome["outcome"] in ("success", "failure")
+    assert ruling.inputs["tests"][0]["random"] == ["defender"]
+    assert ruling.inputs["difficulty"] == 8
+
+
+def test_simple_test_tie_succeeds(client, auth, dbconn):
+    """met-reference 1.6, T14: a simple test succeeds on a win or a tie."""
+    auth.login()
+    post(client, kind="simple", challenger=cid("Pim Halloran"), category="mental", challenger_throw="rock",
+         defender_throw="rock")
+    ruling = Ruling.get()
+    assert ruling.outcome["outcome"] == "success"
+    assert TraitLoss.select().count() == 0
+
+
+def test_total_darkness_forces_a_retest_of_the_win(client, auth, dbconn):
+    """002 "Darkness", T16: in total darkness a winner who cannot see must retest the win once, unless
+    the opponent suffers the same darkness. Ines cast the Shroud of Night and sees through it; Pim (only
+    Heightened Senses) wins the test and must retest it."""
+    auth.login()
+    fields = base("Ines Castellano", "Pim Halloran", challenger_bid="Quick", defender_bid="Nimble",
+                  challenger_throw="scissors", defender_throw="rock", darkness="total", darkness_source="shroud",
+                  challenger_shroud_caster="on")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    assert "Pim Halloran must retest the win once" in body
+    assert "Record as it stands" not in body  # the forced retest cannot be skipped
+    assert "Caster of this Shroud of Night removes 4 penalty Trait(s)" in body
+    # The forced retest is thrown; Ines wins it, so Pim's win is undone.
+    response = client.post("/challenge", data={**fields, "step": "call", "tests_json": script_in_progress(body),
+                                               "next_by": "defender", "next_source": "forced",
+                                               "next_challenger_throw": "paper", "next_defender_throw": "rock"})
+    body = response.get_data(as_text=True)
+    if script_in_progress(body):
+        client.post("/challenge", data={**fields, "step": "record", "tests_json": script_in_progress(body)})
+    ruling = Ruling.get()
+    assert [t["call"] for t in ruling.inputs["tests"]] == ["test", "forced_retest"]
+    assert ruling.outcome["outcome"] == "challenger"
+
+
+def test_relenting_side_loses_no_traits(client, auth, dbconn):
+    """LotNR Relenting (met-reference 1.1): the relenting side loses the challenge and no Traits."""
+    auth.login()
+    post(client, **base("Konrad Vale", "Pim Halloran", challenger_bid="Brawny", challenger_throw="rock",
+                        defender_relent="on"))
+    ruling = Ruling.get()
+    assert ruling.outcome["outcome"] == "challenger"
+    assert TraitLoss.select().count() == 0
+    assert Character.get(Character.name == "Pim Halloran").damage_bashing == 1
+
+
+def test_wounded_side_risks_an_extra_trait_chosen_by_the_tool(client, auth, dbconn):
+    """LotNR Health (met-reference 4.1): a Wounded character must bid two Traits; the tool adds the
+    Trait the character has most of, and both are lost on a loss."""
+    auth.login()
+    Character.update(damage_lethal=5).where(Character.name == "Vivienne Ashcombe").execute()
+    post(client, **base("Vivienne Ashcombe", "Pim Halloran", challenger_bid="Graceful", defender_bid="Nimble",
+                        challenger_throw="rock", defender_throw="paper"))
+    ruling = Ruling.get()
+    assert ruling.inputs["challenger"]["bid"] == ["Graceful", "Quick"]
+    assert ruling.inputs["challenger"]["health"] == "wounded"
+    assert sorted(l.name for l in TraitLoss.select()) == ["Graceful", "Quick"]
+
+
+def test_endurance_treats_wounded_as_bruised(client, auth, dbconn):
+    """met-reference 3.5, T11: a Wounded character with Endurance takes only the Bruised penalty:
+    one Trait bid."""
+    auth.login()
+    Character.update(damage_lethal=5).where(Character.name == "Lys Moreau").execute()
+    post(client, **base("Lys Moreau", "Pim Halloran", challenger_bid="Agile", defender_bid="Nimble",
+                        challenger_throw="rock", defender_throw="paper"))
+    assert Ruling.get().inputs["challenger"]["bid"] == ["Agile"]
