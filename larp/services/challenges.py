@@ -55,7 +55,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.health import store_track
+from larp.services.health import Conflict, retrying, store_track
 from larp.services.records import record_ruling
 from larp.tables import physical_retests, trait_leads
 
@@ -613,6 +613,11 @@ def run_challenge(
             cannot pay for or does not have...), naming the field.
     """
     settings = chronicle_settings(chronicle)
+    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings))
+
+
+def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
+           settings: ChronicleSettings) -> Adjudication:
     with db.atomic():
         game_session = current_game_session(chronicle)
         result = _build(chronicle, request, game_session, settings, rng)
@@ -684,7 +689,7 @@ def run_challenge(
                                & (Character.willpower_current >= spent.willpower))
                         .execute())
                 if rows != 1:
-                    raise ServiceError(f"{character.name} changed a moment ago. Look again and retry.", status=409)
+                    raise Conflict(character.name)
                 character = Character.get_by_id(character.id)
                 by_side[side] = (character, state, _r)
             if tracks[side] is not state.health:

@@ -1,23 +1,50 @@
-"""Writing damage to a stored character, with a version check."""
+"""Damage and healing on stored characters (issue 5).
+
+Every change reads the character, lets the rules core compute the new track
+(and blood and Willpower), and writes it back only if the character's
+``version`` is still the one it read (optimistic locking, stack-notes 2.4);
+on a conflict the whole use case is retried on fresh data, so two narrators
+damaging the same character at the same moment lose neither change.
+"""
 
 from __future__ import annotations
 
-from larp.models import Character, utcnow
-from larp.rules.health import HealthTrack
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, TypeVar
+
+from larp.db import db
+from larp.models import Character, Chronicle, Ruling, TraitLoss, User, utcnow
+from larp.rules.challenge import RandomSource, parse_throw
+from larp.rules.damage import Damage, Strike, Target, damage_taken, strike_damage
+from larp.rules.explain import RulesError, Step
+from larp.rules.fortitude import FortitudeTest
+from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood, swallow_blood
+from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
+from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
+from larp.services.characters import character_state, get_character
+from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.records import record_ruling
+
+T = TypeVar("T")
 
 
-def store_track(character: Character, track: HealthTrack) -> Character:
-    """Write ``track`` (damage, condition, stake) to ``character`` if nobody changed it meanwhile.
+class Conflict(ServiceError):
+    """The character changed between read and write (retried by :func:`retrying`)."""
 
-    Call inside a transaction. The update only applies when the stored
-    ``version`` is still the one ``character`` was read with (optimistic
-    locking, stack-notes 2.4), so two narrators never overwrite each other.
+    def __init__(self, name: str):
+        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
+
+
+def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
+                willpower_current: int | None = None) -> Character:
+    """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
+    ``character`` if nobody changed it since it was read. Call inside a transaction.
 
     Raises:
-        ServiceError: 409 when the character changed since it was read.
+        Conflict: 409 when the character changed since it was read.
     """
-    values = dict(
+    values: dict[str, Any] = dict(
         damage_aggravated=track.aggravated,
         damage_lethal=track.lethal,
         damage_bashing=track.bashing,
@@ -26,13 +53,325 @@ def store_track(character: Character, track: HealthTrack) -> Character:
         version=Character.version + 1,
         updated_at=utcnow(),
     )
+    if blood_current is not None:
+        values["blood_current"] = blood_current
+    if willpower_current is not None:
+        values["willpower_current"] = willpower_current
     rows = (
         Character.update(**values)
         .where((Character.id == character.id) & (Character.version == character.version))
         .execute()
     )
     if rows != 1:
-        raise ServiceError(
-            f"{character.name} was changed by someone else a moment ago. Look again and retry.", status=409
-        )
+        raise Conflict(character.name)
     return Character.get_by_id(character.id)
+
+
+def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
+    """Run ``use_case`` (one transaction) again on fresh data when it hits a :class:`Conflict`."""
+    for attempt in range(attempts):
+        try:
+            return use_case()
+        except Conflict:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _int(value: Any, field: str, low: int = 0, high: int = 50) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise ServiceError("Give a whole number.", field=field) from None
+    if number < low or number > high:
+        raise ServiceError(f"Give a number from {low} to {high}.", field=field)
+    return number
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip().lower() in ("1", "true", "on", "yes") if value is not None else False
+
+
+def _test(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> FortitudeTest | None:
+    """A Fortitude simple test from ``<prefix>`` ("resistance"/"resilience") fields, if asked for."""
+    if not _flag(data.get(prefix)):
+        return None
+    throws = []
+    for who in ("player", "narrator"):
+        raw = data.get(f"{prefix}_{who}") or "random"
+        if raw == "random":
+            from larp.rules.challenge import random_throw
+
+            throws.append(random_throw(rng))
+        else:
+            try:
+                throws.append(parse_throw(raw, f"{prefix}_{who}"))
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field) from None
+    return FortitudeTest(SimpleTest(*throws), stamina_trait_spent=_flag(data.get("stamina")))
+
+
+@dataclass(frozen=True)
+class DamageRequest:
+    """Damage a narrator applies by hand (or the API on a stored character).
+
+    Attributes:
+        damage_type: bashing, lethal or aggravated (ignored with a weapon card or a bite).
+        levels: health levels before halving, Fortitude and armor (ignored with a weapon card).
+        weapon: a live armory key; its card gives the damage.
+        bite: a vampire's bite (one level of aggravated).
+        firearm: the damage comes from a firearm (002: bashing against vampires unless
+            aimed at the head, and not halved).
+        head_shot: aimed at the head.
+        source: ``other``, ``fire`` or ``sunlight``.
+        attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
+        lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
+        raw: the submitted fields (Fortitude tests are read from them).
+    """
+
+    damage_type: str = "bashing"
+    levels: int = 1
+    weapon: str = ""
+    bite: bool = False
+    firearm: bool = False
+    head_shot: bool = False
+    source: str = "other"
+    attacker_potence: int = 0
+    lethal_by_prowess: bool = False
+    raw: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> "DamageRequest":
+        """Read the form or JSON fields.
+
+        Raises:
+            ServiceError: 422 naming a malformed field.
+        """
+        damage_type = str(data.get("damage_type") or "bashing").strip().lower()
+        if damage_type not in ("bashing", "lethal", "aggravated"):
+            raise ServiceError("Damage is bashing, lethal or aggravated.", field="damage_type")
+        source = str(data.get("source") or "other").strip().lower()
+        if source not in ("other", "fire", "sunlight"):
+            raise ServiceError("The source is fire, sunlight or other.", field="source")
+        levels_raw = data.get("levels", 1)
+        if isinstance(levels_raw, (int, str)) and str(levels_raw).strip().lstrip("-").isdigit() \
+                and int(str(levels_raw).strip()) < 0:
+            raise ServiceError("Damage cannot be negative.", field="levels")
+        return cls(
+            damage_type=damage_type,
+            levels=_int(levels_raw, "levels", 0, 20),
+            weapon=str(data.get("weapon") or "").strip(),
+            bite=_flag(data.get("bite")),
+            firearm=_flag(data.get("firearm")),
+            head_shot=_flag(data.get("head_shot")),
+            source=source,
+            attacker_potence=_int(data.get("attacker_potence") or 0, "attacker_potence", 0, 10),
+            lethal_by_prowess=_flag(data.get("lethal_by_prowess")),
+            raw=data,
+        )
+
+    def damage(self, settings, rng: RandomSource) -> Damage:
+        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
+
+        Raises:
+            RulesError: an unknown weapon or an impossible combination.
+        """
+        if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
+            return strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
+                                        lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
+                                 settings, rng)
+        return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
+                      firearm=self.firearm, head_shot=self.head_shot, source=self.source)
+
+
+def _stamina_trait(state) -> str | None:
+    """A stamina-related Physical Trait the character still has tonight (``data/trait_leads.toml``)."""
+    from larp.tables import trait_leads
+
+    leads = trait_leads()
+    left = [line for line in state.traits.get("physical", []) if line.available and leads.get(line.name.lower()) == "stamina"]
+    return max(left, key=lambda line: (line.available, line.name)).name if left else None
+
+
+def _game_session(chronicle: Chronicle):
+    try:
+        return current_game_session(chronicle)
+    except ServiceError:
+        return None
+
+
+def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
+                    rng: RandomSource) -> Ruling:
+    """Apply damage to a stored character and record it, in one transaction (retried on a conflict).
+
+    Rules: the damage type against the target's kind, vampires halving bashing
+    damage (not from firearms), Fortitude's Resilience and Resistance when the
+    player tests, then the health track: below Incapacitated a vampire falls
+    unconscious (bashing) or into torpor (lethal, aggravated), aggravated damage
+    to an Incapacitated or torpid vampire is Final Death, a mortal dies
+    (002 "Damage and Healing"; 000 "Applying Damage"; met-reference 3.5, 4.1).
+
+    Raises:
+        ServiceError: 404 unknown character; 422 bad input or a character
+            nothing can harm any more (Final Death is final); 409 after repeated conflicts.
+    """
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> Ruling:
+        with db.atomic():
+            character = get_character(chronicle, character_id)
+            state = character_state(character, _game_session(chronicle), settings)
+            try:
+                damage = request.damage(settings, rng)
+                target = Target(creature=character.creature, fortitude=state.discipline_level("Fortitude"))
+                raw = request.raw or {}
+                taken = damage_taken(damage, target, settings, resistance=_test(raw, "resistance", rng),
+                                     resilience_test=_test(raw, "resilience", rng), who=character.name)
+                result = taken.apply_to(state.health, settings, character.name)
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field) from None
+            stamina_trait = None
+            if _flag(raw.get("stamina")) and (_flag(raw.get("resistance")) or _flag(raw.get("resilience"))):
+                stamina_trait = _stamina_trait(state)
+                if stamina_trait is None:
+                    raise ServiceError(f"{character.name} has no stamina-related Physical Trait left to spend.",
+                                       field="stamina")
+            summary = f"{character.name} takes {', '.join(f'{n} {k}' for k, n in taken.parts) or 'no damage'}" \
+                      f" and is {result.track.state()}" + \
+                      (f" ({result.condition.replace('_', ' ')})" if result.condition != "active" else "") + "."
+            record = record_ruling(
+                chronicle, narrator, "damage", summary, result.steps, [(character, "target")],
+                game_session=_game_session(chronicle),
+                inputs={"character": character.id, "damage": {k: v for k, v in request.__dict__.items() if k != "raw"}},
+                outcome={"taken": taken.to_dict(), "health": result.to_dict(), "stamina_trait": stamina_trait},
+            )
+            if stamina_trait is not None:
+                game_session = _game_session(chronicle)
+                if game_session is None:
+                    raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
+                TraitLoss.create(character=character, game_session=game_session, category="physical",
+                                 name=stamina_trait, count=1, ruling=record)
+            store_track(character, result.track)
+            return record
+
+    return retrying(use_case)
+
+
+HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
+
+
+def heal_character(chronicle: Chronicle, narrator: User | None, character_id: Any, kind: str, levels: Any) -> Ruling:
+    """Heal a stored vampire with blood and record it, in one transaction (retried on a conflict).
+
+    ``kind``: ``bashing`` or ``lethal`` (the player's choice: one blood point
+    heals two bashing or one lethal), ``automatic`` (incapacitated or
+    unconscious: bashing, then lethal, while blood lasts), ``aggravated`` (one
+    night's rest: three blood points and one Willpower a level under seed 002,
+    or the chronicle's ``agg_heal_model``) (002 "Damage and Healing").
+
+    Raises:
+        ServiceError: 404 unknown character; 422 a mortal, a destroyed or torpid
+            character, ordinary blood on aggravated damage, too little blood
+            or Willpower, more levels than are marked.
+    """
+    if kind not in HEAL_KINDS:
+        raise ServiceError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
+    count = _int(levels if levels not in (None, "") else 1, "levels", 1, 20)
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> Ruling:
+        with db.atomic():
+            character = get_character(chronicle, character_id)
+            track = character_state(character, None, settings).health
+            try:
+                if kind == "automatic":
+                    result = heal_automatically(track, character.blood_current, max(character.blood_per_turn, 1),
+                                                settings, character.name)
+                elif kind == "aggravated":
+                    result = heal_aggravated(track, count, character.blood_current, character.willpower_current,
+                                             settings, character.name)
+                else:
+                    result = heal_with_blood(track, kind, count, character.blood_current,
+                                             max(character.blood_per_turn, 1), settings, character.name)
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "kind") from None
+            healed = ", ".join(f"{n} {k}" for k, n in result.healed.items() if n) or "nothing"
+            summary = (f"{character.name} heals {healed} for {result.blood_spent} blood point(s)"
+                       + (f" and {result.willpower_spent} Willpower" if result.willpower_spent else "") + ".")
+            record = record_ruling(
+                chronicle, narrator, "healing", summary, result.steps, [(character, "healed")],
+                game_session=_game_session(chronicle), inputs={"character": character.id, "kind": kind, "levels": count},
+                outcome=result.to_dict(),
+            )
+            store_track(character, result.track, blood_current=character.blood_current - result.blood_spent,
+                        willpower_current=character.willpower_current - result.willpower_spent)
+            return record
+
+    return retrying(use_case)
+
+
+NARRATOR_ACTIONS = ("behead", "heart", "stake", "remove_stake", "wake", "feed")
+
+
+def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: Any, action: str,
+                    blood: Any = None) -> Ruling:
+    """A narrator's action on a character, recorded (002 "Damage and Healing"; 000).
+
+    ``behead`` / ``heart``: destruction by cutting off the head or tearing out
+    the heart (Final Death); ``stake`` / ``remove_stake``; ``wake``: an
+    unconscious vampire comes round after his scene or hour; ``feed``: blood
+    placed in a helpless vampire's mouth is swallowed until the pool is full,
+    an active one simply feeds (``blood`` blood points offered).
+
+    Raises:
+        ServiceError: 404 unknown character; 422 an unknown action or one the
+            rules refuse (Final Death is final).
+    """
+    if action not in NARRATOR_ACTIONS:
+        raise ServiceError("Unknown narrator action.", field="action")
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> Ruling:
+        with db.atomic():
+            character = get_character(chronicle, character_id)
+            track = character_state(character, None, settings).health
+            blood_after = None
+            try:
+                if action in ("behead", "heart"):
+                    result = destroy(track, "beheading" if action == "behead" else "heart torn out", character.name)
+                    steps, new_track = result.steps, result.track
+                elif action == "stake":
+                    result = stake(track, character.name)
+                    steps, new_track = result.steps, result.track
+                elif action == "remove_stake":
+                    result = remove_stake(track, character.name)
+                    steps, new_track = result.steps, result.track
+                elif action == "wake":
+                    result = regain_consciousness(track, character.name)
+                    steps, new_track = result.steps, result.track
+                else:
+                    offered = _int(blood if blood not in (None, "") else 1, "blood", 1, 50)
+                    helpless = track.condition in ("unconscious", "torpor") or track.marked >= track.size - 1
+                    if track.is_vampire and helpless:
+                        fed = swallow_blood(track, character.blood_current, character.blood_max, offered, character.name)
+                        steps, new_track, blood_after = fed.steps, track, fed.blood_current
+                    else:
+                        if track.destroyed:
+                            raise RulesError(f"{character.name} cannot feed any more.", field="action")
+                        room = max(character.blood_max - character.blood_current, 0)
+                        taken = min(room, offered)
+                        blood_after = character.blood_current + taken
+                        steps = (Step(f"{character.name} feeds: {taken} blood point(s), pool {blood_after} of "
+                                      f"{character.blood_max}.", "LotNR Blood Traits (met-reference 5.1)"),)
+                        new_track = track
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "action") from None
+            summary = steps[-1].text if steps else f"{character.name}: {action}."
+            record = record_ruling(chronicle, narrator, "narrator", summary, steps, [(character, "target")],
+                                   game_session=_game_session(chronicle),
+                                   inputs={"character": character.id, "action": action, "blood": blood},
+                                   outcome={"track": new_track.to_dict(), "blood_current": blood_after})
+            store_track(character, new_track, blood_current=blood_after)
+            return record
+
+    return retrying(use_case)

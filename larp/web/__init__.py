@@ -9,7 +9,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
     from larp.web import api, auth, challenges, characters, errors, imports, rulings, settings
-    from larp.web import api_challenges  # noqa: F401 - adds the challenge routes to the API blueprint
+    from larp.web import api_challenges, api_health  # noqa: F401 - they add their routes to the API blueprint
 
     app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 
-from larp.htmx import render
+from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
@@ -35,19 +35,10 @@ def show(character_id: int):
     except ServiceError as exc:
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=chronicle), exc.status
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
-    state = character_state(character, game_session, chronicle_settings(chronicle))
-    rulings = (
-        Ruling.select()
-        .join(RulingCharacter)
-        .where(RulingCharacter.character == character)
-        .order_by(Ruling.id.desc())
-        .limit(10)
-    )
-    return render_template("characters/show.html", chronicle=chronicle, state=state, rulings=list(rulings))
+    last = None
+    if request.args.get("ruling", type=int):
+        last = Ruling.get_or_none(Ruling.id == request.args.get("ruling", type=int))
+    return _panel(character.id, last_ruling=last)
 
 
 @bp.route("/code")
@@ -62,3 +53,72 @@ def by_code():
         return render_template("errors/error.html", title="Unknown card code", message=message,
                                chronicle=chronicle), 404
     return redirect(url_for("characters.show", character_id=character.id), code=303)
+
+
+def _panel(character_id: int, error: ServiceError | None = None, last_ruling=None):
+    """The health panel (htmx) or the character page, after a change or a refused one."""
+    from larp.rules.damage import armory
+    from larp.rules.health import health_views
+
+    chronicle = get_chronicle()
+    character = get_character(chronicle, character_id)
+    try:
+        game_session = current_game_session(chronicle)
+    except ServiceError:
+        game_session = None
+    state = character_state(character, game_session, chronicle_settings(chronicle))
+    context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
+                   last_ruling=last_ruling, weapons=armory("live").weapons)
+    if is_partial():
+        return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
+    rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
+               .order_by(Ruling.id.desc()).limit(10))
+    return render_template("characters/show.html", rulings=list(rulings), **context), (error.status if error else 200)
+
+
+def _mutation(character_id: int, change):
+    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error."""
+    try:
+        get_character(get_chronicle(), character_id)
+    except ServiceError as exc:
+        return render_template("errors/error.html", title="Unknown character", message=exc.message,
+                               chronicle=get_chronicle()), exc.status
+    try:
+        record = change()
+    except ServiceError as exc:
+        return _panel(character_id, error=exc)
+    if not is_partial():
+        return redirect(url_for("characters.show", character_id=character_id, ruling=record.id), code=303)
+    return _panel(character_id, last_ruling=record)
+
+
+@bp.route("/characters/<int:character_id>/damage", methods=["POST"])
+@role_required("organiser", "narrator")
+def damage(character_id: int):
+    """Apply damage by hand: type and levels, or a weapon card, a bite, fire, sunlight; firearm and
+    head shot; Fortitude's tests (002 "Damage and Healing"; met-reference 3.5, 3.7)."""
+    from larp.services.health import DamageRequest, apply_damage_to
+
+    return _mutation(character_id, lambda: apply_damage_to(
+        get_chronicle(), g.user, character_id, DamageRequest.from_mapping(request.form),
+        current_app.config["RANDOM_SOURCE"]()))
+
+
+@bp.route("/characters/<int:character_id>/heal", methods=["POST"])
+@role_required("organiser", "narrator")
+def heal(character_id: int):
+    """Heal with blood: bashing, lethal, aggravated (a night's rest) or automatically (002)."""
+    from larp.services.health import heal_character
+
+    return _mutation(character_id, lambda: heal_character(
+        get_chronicle(), g.user, character_id, request.form.get("kind", ""), request.form.get("levels")))
+
+
+@bp.route("/characters/<int:character_id>/act", methods=["POST"])
+@role_required("organiser", "narrator")
+def act(character_id: int):
+    """A narrator's action: feed, wake, stake, remove the stake, behead, tear out the heart."""
+    from larp.services.health import narrator_action
+
+    return _mutation(character_id, lambda: narrator_action(
+        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood")))

@@ -1,0 +1,227 @@
+"""Damage, healing and narrator actions on stored characters, the damage API, and concurrency (issue 5)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+
+import pytest
+
+from larp.models import Character, Ruling, TraitLoss
+from larp.services.characters import new_card_token  # noqa: F401  (import check: services load)
+
+
+def char(name):
+    return Character.get(Character.name == name)
+
+
+def snapshot():
+    return (Ruling.select().count(), TraitLoss.select().count(),
+            sorted((c.id, c.version, c.damage_bashing, c.damage_lethal, c.damage_aggravated, c.condition,
+                    c.blood_current, c.willpower_current) for c in Character.select()))
+
+
+def test_page_shows_both_tracks_and_actions(client, auth, dbconn):
+    auth.login()
+    page = client.get(f"/characters/{char('Vivienne Ashcombe').id}").get_data(as_text=True)
+    assert "Live track" in page and "Tabletop chart" in page
+    assert "Mauled" in page and "Crippled" in page  # the tabletop chart's levels (000 "Health")
+    assert "Apply damage" in page and "Heal with blood" in page
+
+
+def test_firearm_bashing_is_not_halved_and_a_head_shot_is_lethal(client, auth, dbconn):
+    """002 "Damage and Healing": firearms do bashing to vampires (not halved), lethal to the head."""
+    auth.login()
+    viv = char("Vivienne Ashcombe")
+    response = client.post(f"/characters/{viv.id}/damage", data={"damage_type": "lethal", "levels": "2",
+                                                                   "firearm": "on"})
+    assert response.status_code == 303
+    viv = char("Vivienne Ashcombe")
+    assert (viv.damage_bashing, viv.damage_lethal) == (2, 0)
+    client.post(f"/characters/{viv.id}/damage", data={"damage_type": "lethal", "levels": "2", "firearm": "on",
+                                                       "head_shot": "on"})
+    viv = char("Vivienne Ashcombe")
+    assert (viv.damage_bashing, viv.damage_lethal) == (2, 2)
+    record = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert any("head" in step["text"] for step in record.steps)
+
+
+def test_other_bashing_is_halved_for_vampires_but_not_mortals(client, auth, dbconn):
+    """002: other bashing damage a vampire takes is halved (LotNR minimum one: setting default on)."""
+    auth.login()
+    client.post(f"/characters/{char('Konrad Vale').id}/damage", data={"damage_type": "bashing", "levels": "3"})
+    client.post(f"/characters/{char('Ruth Calder').id}/damage", data={"damage_type": "bashing", "levels": "3"})
+    assert char("Konrad Vale").damage_bashing == 1
+    assert char("Ruth Calder").damage_bashing == 3
+
+
+def test_t9_dracos_lethal_then_torpor_then_final_death(client, auth, dbconn):
+    """met-reference T9 and 002: at Incapacitated, lethal sends a vampire into torpor; aggravated in
+    torpor is Final Death; then nothing changes the track."""
+    auth.login()
+    agathe = char("Sister Agathe")  # no Fortitude
+    client.post(f"/characters/{agathe.id}/damage", data={"damage_type": "lethal", "levels": "5"})
+    client.post(f"/characters/{agathe.id}/damage", data={"damage_type": "lethal", "levels": "2"})
+    assert char("Sister Agathe").condition == "active"  # Incapacitated, not yet below
+    page = client.get(f"/characters/{agathe.id}").get_data(as_text=True)
+    assert "Incapacitated" in page
+    client.post(f"/characters/{agathe.id}/damage", data={"damage_type": "lethal", "levels": "1"})
+    assert char("Sister Agathe").condition == "torpor"
+    assert "In torpor" in client.get(f"/characters/{agathe.id}").get_data(as_text=True)
+    client.post(f"/characters/{agathe.id}/damage", data={"damage_type": "aggravated", "levels": "1"})
+    assert char("Sister Agathe").condition == "final_death"
+    before = snapshot()
+    response = client.post(f"/characters/{agathe.id}/damage", data={"damage_type": "bashing", "levels": "1"},
+                           headers={"HX-Request": "true"})
+    assert "Final Death is final" in response.get_data(as_text=True) or "Final Death" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_heal_with_blood_spends_blood(client, auth, dbconn):
+    """002: one blood point heals two levels of bashing or one of lethal."""
+    auth.login()
+    kon = char("Konrad Vale")
+    Character.update(damage_bashing=2, damage_lethal=1).where(Character.id == kon.id).execute()
+    blood = kon.blood_current
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "bashing", "levels": "2"})
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "lethal", "levels": "1"})
+    kon = char("Konrad Vale")
+    assert (kon.damage_bashing, kon.damage_lethal, kon.blood_current) == (0, 0, blood - 2)
+
+
+def test_aggravated_heals_for_three_blood_and_one_willpower(client, auth, dbconn):
+    """002: aggravated damage heals one level a night for three blood points and one Willpower."""
+    auth.login()
+    kon = char("Konrad Vale")
+    Character.update(damage_aggravated=2).where(Character.id == kon.id).execute()
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "aggravated", "levels": "1"})
+    after = char("Konrad Vale")
+    assert after.damage_aggravated == 1
+    assert after.blood_current == kon.blood_current - 3
+    assert after.willpower_current == kon.willpower_current - 1
+
+
+@pytest.mark.parametrize(
+    "name, url, data, message",
+    [
+        ("Konrad Vale", "damage", {"damage_type": "bashing", "levels": "-2"}, "cannot be negative"),
+        ("Konrad Vale", "damage", {"damage_type": "lethal", "levels": "1", "weapon": "lightsaber"}, "no live weapon"),
+        ("Konrad Vale", "damage", {"damage_type": "holy", "levels": "1"}, "bashing, lethal or aggravated"),
+        ("Konrad Vale", "heal", {"kind": "aggravated", "levels": "1"}, "only 0 level(s) of aggravated"),
+        ("Konrad Vale", "heal", {"kind": "bashing", "levels": "1"}, "only 0 level(s) of bashing"),
+        ("Ruth Calder", "heal", {"kind": "bashing", "levels": "1"}, "not a vampire"),
+    ],
+)
+def test_bad_input_gets_a_message_and_changes_nothing(client, auth, dbconn, name, url, data, message):
+    auth.login()
+    before = snapshot()
+    response = client.post(f"/characters/{char(name).id}/{url}", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert message in body
+    assert "Nothing was changed" in body
+    assert snapshot() == before
+
+
+def test_healing_without_blood_is_refused(client, auth, dbconn):
+    auth.login()
+    kon = char("Konrad Vale")
+    Character.update(damage_lethal=2, blood_current=0).where(Character.id == kon.id).execute()
+    before = snapshot()
+    response = client.post(f"/characters/{kon.id}/heal", data={"kind": "lethal", "levels": "1"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "blood" in response.get_data(as_text=True).lower()
+    assert snapshot() == before
+
+
+def test_healing_a_dead_character_is_refused(client, auth, dbconn):
+    auth.login()
+    kon = char("Konrad Vale")
+    client.post(f"/characters/{kon.id}/act", data={"action": "behead"})
+    assert char("Konrad Vale").condition == "final_death"
+    before = snapshot()
+    response = client.post(f"/characters/{kon.id}/heal", data={"kind": "bashing", "levels": "1"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "Final Death" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_stake_and_feeding_a_torpid_vampire(client, auth, dbconn):
+    """000 "Stake Through Heart"; 002: a torpid vampire swallows blood placed in his mouth until full."""
+    auth.login()
+    lys = char("Lys Moreau")
+    client.post(f"/characters/{lys.id}/act", data={"action": "stake"})
+    assert char("Lys Moreau").staked
+    client.post(f"/characters/{lys.id}/act", data={"action": "remove_stake"})
+    assert not char("Lys Moreau").staked
+    Character.update(condition="torpor", blood_current=0).where(Character.id == lys.id).execute()
+    client.post(f"/characters/{lys.id}/act", data={"action": "feed", "blood": "50"})
+    assert char("Lys Moreau").blood_current == lys.blood_max
+
+
+def test_stateless_damage_and_healing_api(client, auth, dbconn):
+    """The stateless endpoints: Veronica-style halving and 002 healing, nothing stored."""
+    auth.login()
+    before = snapshot()
+    response = client.post("/api/v1/damage", json={"damage": {"damage_type": "bashing", "levels": 5},
+                                                    "settings": {"vampire_bashing_minimum_one": False}})
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["health"]["track"]["bashing"] == 2  # 000: 5 bashing halved, rounded down
+    assert data["views"]["tabletop"]["boxes"][0]["mark"] == "/"
+    healed = client.post("/api/v1/healing", json={"track": data["health"]["track"], "kind": "bashing",
+                                                   "levels": 2, "blood": 3, "blood_per_turn": 1}).get_json()
+    assert healed["healing"]["blood_spent"] == 1
+    assert healed["healing"]["track"]["bashing"] == 0
+    bad = client.post("/api/v1/healing", json={"track": {"aggravated": 1}, "kind": "bashing", "levels": 1, "blood": 3})
+    assert bad.status_code == 422
+    assert snapshot() == before
+
+
+def test_openapi_lists_damage_and_healing(client, auth):
+    auth.login()
+    paths = client.get("/api/v1/openapi.json").get_json()["paths"]
+    for path in ("/damage", "/healing", "/characters/{character_id}/damage", "/characters/{character_id}/heal"):
+        assert "post" in paths[path]
+
+
+def test_concurrent_damage_from_two_narrators_loses_nothing(app, dbconn):
+    """Issue 5: narrators damaging the same character at the same moment lose neither change.
+    Eight requests at once through a real threaded server: eight levels marked, eight records."""
+    import waitress.server
+
+    from larp.services.accounts import create_user
+
+    create_user("n1", "N1", "narrator", "password-one")
+    client = app.test_client()
+    client.post("/login", data={"username": "n1", "password": "password-one"})
+    cookie = client.get_cookie("session").value
+    ruth = char("Ruth Calder")  # a mortal: bashing is not halved
+    server = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    statuses: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def hit():
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+        barrier.wait()
+        conn.request("POST", f"/api/v1/characters/{ruth.id}/damage", body=json.dumps({"damage_type": "bashing", "levels": 1}),
+                     headers={"Content-Type": "application/json", "Cookie": f"session={cookie}"})
+        statuses.append(conn.getresponse().status)
+        conn.close()
+
+    workers = [threading.Thread(target=hit) for _ in range(6)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    server.close()
+    assert statuses == [201] * 6
+    ruth = char("Ruth Calder")
+    assert ruth.damage_bashing == 6
+    assert ruth.version == 7
+    assert Ruling.select().where(Ruling.kind == "damage").count() == 6
