@@ -110,7 +110,9 @@ class Character(BaseModel):
 
     Units: Willpower in Willpower Traits; blood in blood points; damage in
     health levels; generation as a number (``None`` for ghouls and mortals).
-    ``condition`` is one of ``CONDITIONS``.
+    ``condition`` is one of ``CONDITIONS``; ``weapon`` is the live armory key
+    of the weapon the character carries ("" for bare hands), pre-filled on the
+    challenge screen.
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -135,6 +137,7 @@ class Character(BaseModel):
     damage_bashing = IntegerField(default=0)
     condition = CharField(max_length=20, default="active")
     staked = BooleanField(default=False)
+    weapon = CharField(max_length=40, default="")
     health_levels = JSONField(null=True)
     tabletop = JSONField(default=dict)
     notes = TextField(default="")

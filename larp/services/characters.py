@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from peewee import fn
 
@@ -355,3 +356,31 @@ def sheet_of(character: Character) -> CharacterSheet:
         for p in Power.select().where(Power.character == character).order_by(Power.id)
     ]
     return sheet
+
+
+def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: str) -> Character:
+    """Set the weapon ``character_id`` carries (a live armory key, ``""`` for bare hands), recorded.
+
+    The challenge screen pre-fills the weapon and its bonus Traits from it
+    (met-reference 3.7).
+
+    Raises:
+        ServiceError: 404 unknown character; 422 a weapon not in the armory.
+    """
+    from larp.db import db
+    from larp.rules.damage import armory
+    from larp.services.records import record_ruling
+
+    key = (weapon_key or "").strip()
+    weapons = armory("live").weapons
+    if key and key not in weapons:
+        raise ServiceError(f"There is no weapon {key!r} in the armory.", field="weapon")
+    with db.atomic():
+        character = get_character(chronicle, character_id)
+        label = weapons[key].name if key else "bare hands"
+        record_ruling(chronicle, narrator, "edit", f"{character.name} now carries {label}.",
+                      [{"text": f"{character.name} now carries {label}.", "rule": "LotNR weapons (met-reference 3.7)"}],
+                      [(character, "edited")], inputs={"weapon": key})
+        Character.update(weapon=key, version=Character.version + 1, updated_at=utcnow()).where(
+            Character.id == character.id).execute()
+        return Character.get_by_id(character.id)

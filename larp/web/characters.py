@@ -122,3 +122,16 @@ def act(character_id: int):
 
     return _mutation(character_id, lambda: narrator_action(
         get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood")))
+
+
+@bp.route("/characters/<int:character_id>/equip", methods=["POST"])
+@role_required("organiser", "narrator")
+def equip(character_id: int):
+    """Set the weapon the character carries (pre-filled on the challenge screen)."""
+    from larp.services.characters import equip_weapon
+
+    try:
+        equip_weapon(get_chronicle(), g.user, character_id, request.form.get("weapon", ""))
+    except ServiceError as exc:
+        return _panel(character_id, error=exc)
+    return redirect(url_for("characters.show", character_id=character_id), code=303)

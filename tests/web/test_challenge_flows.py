@@ -174,3 +174,16 @@ def test_endurance_treats_wounded_as_bruised(client, auth, dbconn):
     post(client, **base("Lys Moreau", "Pim Halloran", challenger_bid="Agile", defender_bid="Nimble",
                         challenger_throw="rock", defender_throw="paper"))
     assert Ruling.get().inputs["challenger"]["bid"] == ["Agile"]
+
+
+def test_carried_weapon_prefills_the_challenge(client, auth, dbconn):
+    """Issue 3: the form is pre-filled with the bonus Traits of the equipped weapon."""
+    auth.login()
+    kon = cid("Konrad Vale")
+    assert client.post(f"/characters/{kon}/equip", data={"weapon": "pistol"}).status_code == 303
+    page = client.get(f"/challenge?challenger={kon}&defender={cid('Vivienne Ashcombe')}").get_data(as_text=True)
+    assert '<option value="pistol" selected>' in page
+    assert '<option value="weapon" selected>' in page
+    response = client.post(f"/characters/{kon}/equip", data={"weapon": "lightsaber"})
+    assert response.status_code == 422
+    assert Character.get_by_id(kon).weapon == "pistol"
