@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from larp import config as larp_config
 from larp.db import bind, create_schema, db
@@ -65,6 +66,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         with db.connection_context():
             ensure_demo_chronicle()
 
+    if app.config.get("BEHIND_PROXY"):
+        # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
     htmx.init_app(app)
     csrf.init_app(app)
     _register_database_hooks(app)

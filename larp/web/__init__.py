@@ -7,9 +7,11 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
-    from larp.web import auth, challenges, characters, errors, rulings
+    from larp.web import accounts, auth, cards, challenges, characters, errors, rulings
 
     app.register_blueprint(auth.bp)
+    app.register_blueprint(accounts.bp)
+    app.register_blueprint(cards.bp)
     app.register_blueprint(challenges.bp)
     app.register_blueprint(characters.bp)
     app.register_blueprint(rulings.bp)

@@ -53,6 +53,7 @@ class ServedApp:
     """``larp serve`` running in a subprocess, with the console output it printed."""
 
     def __init__(self, instance: Path):
+        self.instance = instance
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1")
