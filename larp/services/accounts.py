@@ -205,19 +205,13 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
     the record under its name.
 
     Raises:
-        ServiceError: 404 unknown account; 409 when an organiser tries to
-            deactivate their own account or the last active organiser.
+        ServiceError: 404 unknown account; 409 when ``actor`` tries to
+            deactivate their own account (so an active organiser always remains).
     """
     with db.atomic():
         user = get_user(user_id)
-        if not active:
-            if user.id == actor.id:
-                raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
-            if user.role == "organiser":
-                others = User.select().where(
-                    (User.role == "organiser") & (User.active == True) & (User.id != user.id)  # noqa: E712
-                )
-                if not others.exists():
-                    raise ServiceError("This is the last active organiser; it stays active.", status=409)
+        # The acting organiser stays active, so an organiser always remains.
+        if not active and user.id == actor.id:
+            raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
         User.update(active=active).where(User.id == user.id).execute()
         return User.get_by_id(user.id)

@@ -72,8 +72,13 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
 
     # Printing for nobody is refused with a message where the organiser looks.
     page.get_by_role("link", name="Cards", exact=True).click()
-    page.get_by_role("button", name="Print the ticked cards").click()
+    page.get_by_role("button", name="Print the ticked cards").last.click()
     expect(page.locator("#print-error")).to_contain_text("No character is ticked")
+    shoot(page, "cards-list-820")
+    page.set_viewport_size(PHONE)
+    shoot(page, "cards-list-390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(TABLET)
 
     page.get_by_role("button", name=re.compile(r"Print all cards")).click()
     expect(page.locator(".card")).to_have_count(10)
@@ -92,6 +97,7 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
     scanned = scan_pdf(pdf)
     assert [len(codes) for codes in scanned] == [8, 2]
     pattern = re.compile(rf"^HTTP://127\.0\.0\.1:{served.port}/C/[A-Z2-7]{{32}}$")
+    url_of: dict[str, str] = {}
     for page_index, codes in enumerate(scanned):
         for text, x_mm, y_mm in codes:
             assert pattern.match(text), text
@@ -99,11 +105,14 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
             column = int((x_mm - (210 - 176) / 2) // 88)
             row = int((y_mm - (297 - 248) / 2) // 62)
             expected = names[page_index * 8 + row * 2 + column]
+            url_of[expected] = text
             status, body = fetch(text)  # upper-case URL, as the phone's camera opens it
             assert status == 200
             assert f"<h1>{expected}</h1>" in body
             assert "Traits left tonight" in body
             assert 'href="/characters' not in body and 'href="/challenge' not in body and "<nav" not in body
+
+    assert sorted(url_of) == sorted(names)  # one code on every card, each on its own card
 
     # The same sheet on US Letter paper.
     page.emulate_media(media="screen")
@@ -116,9 +125,9 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
     # A player scans one code from the printed page on a phone.
     phone = browser.new_context(viewport=PHONE, color_scheme="dark")
     player = phone.new_page()
-    first_text = scanned[0][0][0]
+    first_text = url_of[names[0]]
     player.goto(first_text)
-    expect(player.locator("h1")).to_be_visible()
+    expect(player.locator("h1")).to_have_text(names[0])
     expect(player.get_by_role("heading", name="Traits left tonight")).to_be_visible()
     expect(player.locator("nav")).to_have_count(0)
     expect(player.locator("a[href^='/characters'], a[href^='/challenge'], a[href^='/rulings']")).to_have_count(0)
@@ -126,6 +135,16 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
     width = player.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the player's view scrolls sideways at 390 px ({width} px)"
     phone.close()
+
+    # That card is lost: the organiser revokes it in place (htmx, CSRF header from app.js).
+    page.emulate_media(media="screen")
+    page.get_by_role("link", name="Cards", exact=True).click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    row = page.locator(".card-row", has_text=names[0])
+    row.get_by_role("button", name="Revoke").click()
+    expect(row).to_contain_text("no card")
+    expect(row).to_contain_text("card is revoked")
+    assert fetch(first_text)[0] == 404
     # The one refused print (422) is expected; nothing else may fail, CSP included.
     assert [e for e in errors if "status of 422" not in e] == [], errors
     context.close()
@@ -154,6 +173,10 @@ def test_narrator_opens_a_card_and_starts_a_challenge(served, browser):
     page.get_by_label("Password", exact=False).fill("storyteller-9")
     page.get_by_role("button", name="Create account").click()
     expect(page.get_by_text("Created narrator mira.")).to_be_visible()
+    page.set_viewport_size(PHONE)
+    shoot(page, "users-390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(TABLET)
     page.get_by_role("button", name=re.compile("Switch user")).click()
     page.get_by_label("User name").fill("mira")
     page.get_by_label("Password").fill("storyteller-9")
@@ -166,6 +189,10 @@ def test_narrator_opens_a_card_and_starts_a_challenge(served, browser):
     page.goto(f"{served.base_url}/C/{viv_token}")
     expect(page.get_by_role("heading", name="Vivienne Ashcombe")).to_be_visible()
     shoot(page, "card-narrator-820")
+    page.set_viewport_size(PHONE)
+    shoot(page, "card-narrator-390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(TABLET)
     page.get_by_role("link", name="Start a challenge").click()
     expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
     page.get_by_placeholder("Type a name or code").fill(kon_code)
