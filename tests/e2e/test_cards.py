@@ -195,6 +195,7 @@ def test_narrator_opens_a_card_and_starts_a_challenge(served, browser):
     page.set_viewport_size(TABLET)
     page.get_by_role("link", name="Start a challenge").click()
     expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
+    page.wait_for_load_state()  # htmx binds the active search on load; typing earlier is lost
     page.get_by_placeholder("Type a name or code").fill(kon_code)
     page.get_by_role("link", name="Konrad Vale").click()
     page.locator("#side-challenger").get_by_label("Quick ×2").check()
