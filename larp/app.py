@@ -33,6 +33,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             (tests pass ``DATABASE_URL``, ``SECRET_KEY``, ``INSTANCE_PATH``...).
             ``RANDOM_SOURCE`` (a callable returning an object with
             ``choice``) injects the randomness of narrator throws.
+            ``BEHIND_PROXY`` (or ``LARP_BEHIND_PROXY=1``) trusts one proxy
+            hop's ``X-Forwarded-*`` headers (werkzeug ``ProxyFix``).
 
     The first start creates the instance folder, its secret key, the schema
     and, unless ``LOAD_DEMO`` is false, the demo chronicle.
