@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from larp import config as larp_config
 from larp.db import bind, create_schema, db
@@ -32,6 +33,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             (tests pass ``DATABASE_URL``, ``SECRET_KEY``, ``INSTANCE_PATH``...).
             ``RANDOM_SOURCE`` (a callable returning an object with
             ``choice``) injects the randomness of narrator throws.
+            ``BEHIND_PROXY`` (or ``LARP_BEHIND_PROXY=1``) trusts one proxy
+            hop's ``X-Forwarded-*`` headers (werkzeug ``ProxyFix``).
 
     The first start creates the instance folder, its secret key, the schema
     and, unless ``LOAD_DEMO`` is false, the demo chronicle.
@@ -65,6 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         with db.connection_context():
             ensure_demo_chronicle()
 
+    if app.config.get("BEHIND_PROXY"):
+        # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
     htmx.init_app(app)
     csrf.init_app(app)
     _register_database_hooks(app)

@@ -2,7 +2,7 @@
 
 Order of precedence: the defaults below, then ``<instance>/config.py`` (written
 on first start with a random ``SECRET_KEY``), then environment variables
-(``LARP_DATABASE_URL``, ``LARP_SECURE_COOKIES``), then a test configuration
+(``LARP_DATABASE_URL``, ``LARP_SECURE_COOKIES``, ``LARP_BEHIND_PROXY``), then a test configuration
 passed to the app factory.
 """
 
@@ -28,6 +28,12 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_SSL_STRICT": True,
     "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
     "LOGIN_LINK_HOURS": 24,
+    # Login lockout: this many wrong passwords for one user name within the window
+    # refuses that name (even with the right password) until the window has passed.
+    "LOGIN_LOCKOUT_FAILURES": 5,
+    "LOGIN_LOCKOUT_MINUTES": 15,
+    # Behind a reverse proxy (LARP_BEHIND_PROXY=1) trust one hop of X-Forwarded-For/-Proto/-Host.
+    "BEHIND_PROXY": False,
     "LOAD_DEMO": True,
 }
 
@@ -59,6 +65,8 @@ def environment_overrides(instance_path: Path) -> dict[str, Any]:
     }
     if os.environ.get("LARP_SECURE_COOKIES", "").lower() in ("1", "true", "yes"):
         values["SESSION_COOKIE_SECURE"] = True
+    if os.environ.get("LARP_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
+        values["BEHIND_PROXY"] = True
     return values
 
 

@@ -87,6 +87,17 @@ class LoginLink(BaseModel):
     used_at = DateTimeField(null=True)
 
 
+class LoginFailure(BaseModel):
+    """A failed password login for a user name (kept for the lockout window only).
+
+    ``username`` is stored as typed (lower-cased), whether or not such a user
+    exists, so the lockout reveals nothing about which names are real.
+    """
+
+    username = CharField(max_length=60, index=True)
+    at = DateTimeField(default=utcnow)
+
+
 class GameSession(BaseModel):
     """A dated game session of a chronicle. At most one is open at a time."""
 
@@ -249,6 +260,7 @@ MODELS = [
     ChronicleSetting,
     User,
     LoginLink,
+    LoginFailure,
     GameSession,
     Character,
     Trait,

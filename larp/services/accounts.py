@@ -9,7 +9,7 @@ from datetime import timedelta
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from larp.db import db
-from larp.models import LoginLink, User, utcnow
+from larp.models import LoginFailure, LoginLink, User, utcnow
 from larp.services import ServiceError
 
 FIRST_ORGANISER = "organiser"
@@ -61,7 +61,7 @@ def consume_login_link(token: str) -> User:
         if link is None or link.used_at is not None or link.expires_at < utcnow() or not link.user.active:
             raise ServiceError(
                 "This login link is not valid: it was already used or has expired. "
-                "Run `larp login-link` on the server for a new one.",
+                "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
                 status=404,
             )
         link.used_at = utcnow()
@@ -79,6 +79,47 @@ def check_password(username: str, password: str) -> User:
     if user is None or not user.password_hash or not check_password_hash(user.password_hash, password or ""):
         raise ServiceError("Wrong user name or password.", field="password", status=401)
     return user
+
+
+def log_in(username: str, password: str, max_failures: int = 5, window_minutes: int = 15) -> User:
+    """Check a password login, with a small per-user-name lockout.
+
+    Args:
+        username, password: as typed on the login form.
+        max_failures: wrong passwords for one user name within
+            ``window_minutes`` after which that name is refused.
+        window_minutes: the lockout window, in minutes.
+
+    A failure is recorded for any name typed, real or not, so the lockout
+    tells nothing about which names exist. While locked, even the right
+    password is refused (an organiser's one-time login link still works).
+    A successful login forgets the name's failures.
+
+    Raises:
+        ServiceError: 429 while the name is locked; 401 for a wrong name or password.
+    """
+    name = (username or "").strip().lower()[:60]
+    since = utcnow() - timedelta(minutes=window_minutes)
+    with db.atomic():
+        LoginFailure.delete().where(LoginFailure.at < since).execute()
+        failures = LoginFailure.select().where(LoginFailure.username == name).count()
+        if failures >= max_failures:
+            raise ServiceError(
+                f"Too many wrong passwords for {name}: wait {window_minutes} minutes, "
+                "or ask an organiser for a one-time login link.",
+                field="password",
+                status=429,
+            )
+        try:
+            user = check_password(name, password)
+        except ServiceError as exc:
+            # Recorded and committed before the refusal leaves the transaction.
+            LoginFailure.create(username=name)
+            refusal = exc
+        else:
+            LoginFailure.delete().where(LoginFailure.username == name).execute()
+            return user
+    raise refusal
 
 
 def set_password(user: User, password: str) -> None:
@@ -116,3 +157,61 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
             role=role,
             password_hash=generate_password_hash(password) if password else None,
         )
+
+
+def change_password(user: User, current: str, new: str, repeat: str) -> None:
+    """Set ``user``'s own password from the Account page.
+
+    ``current`` must match when the user already has a password (a user who
+    came in through a login link and has none yet just sets one).
+
+    Raises:
+        ServiceError: 422 naming the field: the current password is wrong,
+            the two new ones differ, or the new one is too short.
+    """
+    if user.password_hash and not check_password_hash(user.password_hash, current or ""):
+        raise ServiceError("That is not your current password.", field="current")
+    if (new or "") != (repeat or ""):
+        raise ServiceError("The two new passwords differ: type the same one twice.", field="repeat")
+    set_password(user, new)
+
+
+def list_users() -> list[User]:
+    """Every account: active ones first, then by user name."""
+    return list(User.select().order_by(User.active.desc(), User.username))
+
+
+def get_user(user_id: int | str | None) -> User:
+    """The account ``user_id``.
+
+    Raises:
+        ServiceError: 404 when there is no such account.
+    """
+    try:
+        uid = int(user_id)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        uid = 0
+    user = User.get_or_none(User.id == uid)
+    if user is None:
+        raise ServiceError("There is no such account.", status=404)
+    return user
+
+
+def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
+    """Deactivate (``active`` False) or reactivate an account; an organiser's action.
+
+    A deactivated account cannot log in, its login links stop working and
+    anyone using it is logged out at their next click. Its rulings stay in
+    the record under its name.
+
+    Raises:
+        ServiceError: 404 unknown account; 409 when ``actor`` tries to
+            deactivate their own account (so an active organiser always remains).
+    """
+    with db.atomic():
+        user = get_user(user_id)
+        # The acting organiser stays active, so an organiser always remains.
+        if not active and user.id == actor.id:
+            raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
+        User.update(active=active).where(User.id == user.id).execute()
+        return User.get_by_id(user.id)

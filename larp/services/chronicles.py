@@ -8,7 +8,7 @@ from typing import Any
 from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, GameSession
 from larp.rules.explain import RulesError
-from larp.rules.settings import ChronicleSettings
+from larp.rules.settings import ChronicleSettings, setting_definitions
 from larp.services import ServiceError
 
 
@@ -64,3 +64,31 @@ def open_first_game_session(chronicle: Chronicle, on: date) -> GameSession:
     """Open game session 1 of a new chronicle, dated ``on``."""
     with db.atomic():
         return GameSession.create(chronicle=chronicle, number=1, date=on)
+
+
+def set_setting(chronicle: Chronicle, key: str, raw: Any) -> Any:
+    """Store ``chronicle``'s value for the setting ``key`` from form text or JSON ``raw``.
+
+    The value is checked against the setting's definition in
+    ``data/settings/*.toml``; the default value removes the override.
+    Returns the value now in force.
+
+    Raises:
+        ServiceError: 404 for an unknown setting; 422 naming ``key`` when
+            ``raw`` is not a valid value (the definition's message, e.g.
+            "not a valid url value (a full address such as ...)").
+    """
+    definition = setting_definitions().get(key)
+    if definition is None:
+        raise ServiceError(f"There is no chronicle setting called {key}.", field=key, status=404)
+    try:
+        value = definition.coerce(raw)
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=key) from None
+    with db.atomic():
+        ChronicleSetting.delete().where(
+            (ChronicleSetting.chronicle == chronicle) & (ChronicleSetting.key == key)
+        ).execute()
+        if value != definition.coerce(definition.default):
+            ChronicleSetting.create(chronicle=chronicle, key=key, value=value)
+    return value

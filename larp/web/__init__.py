@@ -8,10 +8,13 @@ from flask import Flask
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
-    from larp.web import api, auth, challenges, characters, errors, imports, rulings, settings
+    from larp.web import accounts, api, auth, cards, challenges, characters, errors, imports, organise, rulings, settings
     from larp.web import api_challenges, api_health  # noqa: F401 - they add their routes to the API blueprint
 
     app.register_blueprint(auth.bp)
+    app.register_blueprint(accounts.bp)
+    app.register_blueprint(cards.bp)
+    app.register_blueprint(organise.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(challenges.bp)

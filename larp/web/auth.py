@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from larp.models import User
 from larp.services import ServiceError
-from larp.services.accounts import check_password, consume_login_link
+from larp.services.accounts import consume_login_link, log_in
 
 bp = Blueprint("auth", __name__)
 
@@ -67,28 +67,45 @@ def _safe_next(target: str | None) -> str:
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
-    """The login form (user name and password); on success, back where the user was going."""
+    """The login form (user name and password); on success, back where the user was going.
+
+    Wrong name or password: 401; too many wrong passwords for the name: 429
+    (``LOGIN_LOCKOUT_FAILURES`` within ``LOGIN_LOCKOUT_MINUTES``).
+    """
     error = None
+    status = 200
     if request.method == "POST":
         try:
-            user = check_password(request.form.get("username", ""), request.form.get("password", ""))
+            user = log_in(
+                request.form.get("username", ""),
+                request.form.get("password", ""),
+                max_failures=current_app.config["LOGIN_LOCKOUT_FAILURES"],
+                window_minutes=current_app.config["LOGIN_LOCKOUT_MINUTES"],
+            )
         except ServiceError as exc:
-            error = exc.message
+            error, status = exc.message, exc.status
         else:
             _start_session(user)
             return redirect(_safe_next(request.args.get("next")), code=303)
-    return render_template("auth/login.html", error=error), (401 if error else 200)
+    return render_template("auth/login.html", error=error), status
 
 
 @bp.route("/login/link/<token>")
 def login_link(token: str):
-    """Log in through a one-time link printed on the server console (404 if invalid)."""
+    """Log in through a one-time link (printed on the server console or shown on the Users page).
+
+    Invalid, used or expired: 404. A user with no password yet goes on to the
+    Account page to set one.
+    """
     try:
         user = consume_login_link(token)
     except ServiceError as exc:
         return render_template("errors/error.html", title="Login link not valid", message=exc.message), 404
     _start_session(user)
     flash(f"Logged in as {user.display_name}.")
+    if not user.password_hash:
+        flash("Set a password now: the login link worked only once.")
+        return redirect(url_for("accounts.account"), code=303)
     return redirect(url_for("index"), code=303)
 
 

@@ -19,4 +19,8 @@
     var meta = document.querySelector('meta[name="csrf-token"]');
     if (meta) { evt.detail.headers["X-CSRFToken"] = meta.content; }
   });
+  // The card sheet's Print button (no inline handlers: the Content-Security-Policy forbids them).
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("[data-print]")) { window.print(); }
+  });
 })();

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,21 @@ def console_errors(page):
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     return errors
+
+
+@contextmanager
+def htmx_settled(page):
+    """Around an action that makes htmx swap (a boosted link, a post): wait until the new content
+    has settled, so its triggers are bound. Typing into an active-search box before that is lost."""
+    page.evaluate("""() => {
+        window.__larpSettled = false;
+        document.addEventListener("htmx:afterSettle", () => { window.__larpSettled = true; }, {once: true});
+    }""")
+    yield
+    page.wait_for_function("() => window.__larpSettled === true")
+
+
+def open_tool(page, title: str) -> None:
+    """Open an organiser tool through the Organise hub in the top bar."""
+    page.get_by_role("link", name="Organise", exact=True).click()
+    page.locator(".tool-tiles a", has_text=title).click()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.conftest import SHARED
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import open_tool, shoot
 
 GEX = SHARED / "real-data" / "grapevine" / "vampires_camarilla.gex"
 
@@ -14,7 +14,7 @@ GEX = SHARED / "real-data" / "grapevine" / "vampires_camarilla.gex"
 def test_upload_preview_import_and_challenge(served, browser):
     page = browser.new_context(viewport={"width": 1024, "height": 900}).new_page()
     page.goto(served.login_link())
-    page.get_by_role("link", name="Import").click()
+    open_tool(page, "Import from Grapevine")
     page.get_by_label("Grapevine file").set_input_files(str(GEX))
     page.get_by_role("button", name="Preview the import").click()
 

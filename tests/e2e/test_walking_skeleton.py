@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import htmx_settled, shoot
 
 
 def served_code(served, name: str) -> str:
@@ -28,10 +28,14 @@ def test_narrator_runs_a_challenge_on_a_tablet(served, browser, console_errors):
 
     page.goto(served.login_link())
     expect(page.get_by_text("Logged in as Organiser")).to_be_visible()
+    # A link login without a password lands on the Account page (issue 6); go to the challenge.
+    page.get_by_role("link", name="Challenge", exact=True).click()
+    page.wait_for_load_state()  # htmx binds the active search on load; typing earlier is lost
 
     # Challenger by active search on the name, defender by card code.
     page.get_by_placeholder("Type a name or code").first.fill("vivi")
-    page.get_by_role("link", name="Vivienne Ashcombe").click()
+    with htmx_settled(page):
+        page.get_by_role("link", name="Vivienne Ashcombe").click()
     expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
     # The defender by the code printed on his card, typed and sent with Enter.
     page.get_by_placeholder("Type a name or code").fill(served_code(served, "Konrad Vale"))

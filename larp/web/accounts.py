@@ -1,0 +1,115 @@
+"""Accounts: one's own password (Account page) and, for organisers, everyone's accounts (Users page)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+
+from larp.htmx import render
+from larp.services import ServiceError
+from larp.services.accounts import (
+    MIN_PASSWORD_LENGTH,
+    change_password,
+    create_login_link,
+    create_user,
+    get_user,
+    list_users,
+    set_user_active,
+)
+from larp.services.chronicles import get_chronicle
+from larp.web.auth import role_required
+
+bp = Blueprint("accounts", __name__)
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@role_required("organiser", "narrator")
+def account():
+    """Set or change one's own password.
+
+    Form: ``current`` (only when a password is set), ``password``, ``repeat``.
+    A refused change answers 422 with the message at the field and changes nothing.
+    """
+    error = None
+    if request.method == "POST":
+        try:
+            change_password(g.user, request.form.get("current", ""), request.form.get("password", ""),
+                            request.form.get("repeat", ""))
+        except ServiceError as exc:
+            error = exc
+        else:
+            flash("Your password is set.")
+            return redirect(url_for("accounts.account"), code=303)
+    return render_template("accounts/account.html", chronicle=get_chronicle(), error=error,
+                           min_length=MIN_PASSWORD_LENGTH), (error.status if error else 200)
+
+
+def _users_page(status: int = 200, error: ServiceError | None = None, issued: dict | None = None):
+    return render("accounts/users.html", "accounts/users.html", status=status, chronicle=get_chronicle(),
+                  users=list_users(), error=error, issued=issued, roles=("narrator", "organiser"),
+                  min_length=MIN_PASSWORD_LENGTH, link_hours=current_app.config["LOGIN_LINK_HOURS"])
+
+
+@bp.route("/users", methods=["GET"])
+@role_required("organiser")
+def users():
+    """Every account, a form to create one, and per account: deactivate and one-time login link."""
+    return _users_page()
+
+
+@bp.route("/users", methods=["POST"])
+@role_required("organiser")
+def create():
+    """Create a narrator or organiser account (password optional: without one, issue a login link)."""
+    form = request.form
+    try:
+        user = create_user(form.get("username", ""), form.get("display_name", ""), form.get("role", ""),
+                           form.get("password") or None)
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    if user.password_hash:
+        flash(f"Created {user.role} {user.username}.")
+    else:
+        flash(f"Created {user.role} {user.username}. Give them a one-time login link to set a password.")
+    return redirect(url_for("accounts.users"), code=303)
+
+
+@bp.route("/users/<int:user_id>/deactivate", methods=["POST"])
+@role_required("organiser")
+def deactivate(user_id: int):
+    """Deactivate an account: it can no longer log in (its rulings stay in the record)."""
+    return _set_active(user_id, False)
+
+
+@bp.route("/users/<int:user_id>/activate", methods=["POST"])
+@role_required("organiser")
+def activate(user_id: int):
+    """Let a deactivated account log in again."""
+    return _set_active(user_id, True)
+
+
+def _set_active(user_id: int, active: bool):
+    try:
+        user = set_user_active(g.user, user_id, active)
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    flash(f"{user.username} is {'active' if user.active else 'deactivated'}.")
+    return redirect(url_for("accounts.users"), code=303)
+
+
+@bp.route("/users/<int:user_id>/login-link", methods=["POST"])
+@role_required("organiser")
+def login_link(user_id: int):
+    """Issue a one-time login link for an account and show it on screen, once.
+
+    The page is answered directly (not redirected) so the link is never
+    stored in the session cookie; only the token's SHA-256 is stored.
+    """
+    try:
+        user = get_user(user_id)
+        if not user.active:
+            raise ServiceError(f"{user.username} is deactivated: activate the account first.", status=409)
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])
+    link = url_for("auth.login_link", token=token, _external=True)
+    return _users_page(issued={"user": user, "link": link})

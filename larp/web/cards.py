@@ -1,0 +1,147 @@
+"""Character cards: the organiser's card list and print sheet, and the page a card's QR code opens."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
+
+from larp.htmx import is_partial, render
+from larp.models import Character
+from larp.services import ServiceError
+from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
+from larp.services.characters import character_state
+from larp.services.chronicles import chronicle_settings, current_game_session, get_chronicle, set_setting
+from larp.web.auth import role_required
+
+bp = Blueprint("cards", __name__)
+
+#: Hosts a phone at the event can never reach: printing them is almost surely a mistake.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+
+
+def _base_url(chronicle) -> tuple[str, bool]:
+    """The address the QR codes start with, and whether it is the chronicle setting (else this page's)."""
+    configured = chronicle_settings(chronicle)["card_base_url"]
+    if configured:
+        return configured, True
+    return request.host_url.rstrip("/"), False
+
+
+def _list_page(status: int = 200, error: ServiceError | None = None, form: dict | None = None):
+    chronicle = get_chronicle()
+    base_url, configured = _base_url(chronicle)
+    characters = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+    return render("cards/list.html", "cards/list.html", status=status, chronicle=chronicle,
+                  characters=characters, base_url=base_url, configured=configured, error=error,
+                  form=form or {}, papers=PAPER_SIZES,
+                  loopback=(urlparse(base_url).hostname or "") in LOOPBACK_HOSTS)
+
+
+@bp.route("/cards")
+@role_required("organiser")
+def list_cards():
+    """Every character with its card state; choose what to print; rotate or revoke a card."""
+    return _list_page()
+
+
+@bp.route("/cards/base-url", methods=["POST"])
+@role_required("organiser")
+def set_base_url():
+    """Set the chronicle setting ``card_base_url`` (empty: the address the sheet is opened from).
+
+    Not a URL: 422 with the message by the field; nothing is stored.
+    """
+    try:
+        value = set_setting(get_chronicle(), "card_base_url", request.form.get("card_base_url", ""))
+    except ServiceError as exc:
+        return _list_page(exc.status, error=exc, form=request.form)
+    flash(f"Cards will carry {value}." if value else "Cards will carry the address this page is opened from.")
+    return redirect(url_for("cards.list_cards"), code=303)
+
+
+def _card_action(action, character_id: int, message: str):
+    chronicle = get_chronicle()
+    try:
+        character = action(chronicle, character_id)
+    except ServiceError as exc:
+        if is_partial():
+            return render_template("errors/_error.html", title="Not changed", message=exc.message), exc.status
+        return _list_page(exc.status, error=exc)
+    if is_partial():
+        return render_template("cards/_card_row.html", c=character, note=message.format(name=character.name))
+    flash(message.format(name=character.name))
+    return redirect(url_for("cards.list_cards"), code=303)
+
+
+@bp.route("/cards/<int:character_id>/rotate", methods=["POST"])
+@role_required("organiser")
+def rotate(character_id: int):
+    """Issue a new card token: the old printed card stops working; print the new one."""
+    return _card_action(rotate_card, character_id, "{name} has a new card link: print the new card; the old one no longer works.")
+
+
+@bp.route("/cards/<int:character_id>/revoke", methods=["POST"])
+@role_required("organiser")
+def revoke(character_id: int):
+    """Revoke the card token: the printed card opens nothing and no card is issued."""
+    return _card_action(revoke_card, character_id, "{name}'s card is revoked: it opens nothing now.")
+
+
+@bp.route("/cards/sheet")
+@role_required("organiser")
+def sheet():
+    """The printable sheet: eight cards a page, A4 or US Letter, with cut marks.
+
+    Query: ``all=1`` for every character, else the ticked ``character`` ids;
+    ``paper`` ``a4`` (default) or ``letter``. Nothing chosen: 422 with the
+    message on the card list.
+    """
+    chronicle = get_chronicle()
+    paper = request.args.get("paper", "a4") if request.args.get("paper") in PAPER_SIZES else "a4"
+    chosen = None if request.args.get("all") else request.args.getlist("character")
+    base_url, configured = _base_url(chronicle)
+    try:
+        pages = cards_to_print(chronicle, chosen, base_url)
+    except ServiceError as exc:
+        return _list_page(exc.status, error=exc, form={"paper": paper})
+    return render_template("cards/sheet.html", chronicle=chronicle, pages=pages, paper=paper,
+                           papers=PAPER_SIZES, base_url=base_url, configured=configured,
+                           loopback=(urlparse(base_url).hostname or "") in LOOPBACK_HOSTS,
+                           count=sum(len(p) for p in pages),
+                           paper_urls={key: url_for("cards.sheet", paper=key, all=request.args.get("all"),
+                                                    character=chosen or None) for key in PAPER_SIZES})
+
+
+def _no_store(response):
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@bp.route("/c/<token>")
+@bp.route("/C/<token>")
+def card_view(token: str):
+    """What a card's QR code opens (public: the card is the key).
+
+    Anyone: the player's view of that one character as it stands tonight
+    (health, blood, Willpower, Traits left, Abilities expended, condition)
+    and nothing else. A logged-in narrator or organiser: the same character
+    with the narrator's actions. A malformed, unknown or revoked token is a
+    plain 404 with one body for all three. Never cached (``no-store``).
+    """
+    try:
+        character = character_for_card(token)
+    except ServiceError as exc:
+        return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
+    chronicle = character.chronicle
+    try:
+        game_session = current_game_session(chronicle)
+    except ServiceError:
+        game_session = None
+    state = character_state(character, game_session, chronicle_settings(chronicle))
+    if g.get("user") is not None:
+        page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state)
+    else:
+        page = render_template("cards/player_view.html", chronicle=chronicle, state=state)
+    return _no_store(make_response(page))
