@@ -416,7 +416,8 @@ def wake_track(track: HealthTrack, who: str = "The vampire") -> tuple[HealthTrac
             counts[kind] -= taken
             excess -= taken
         new = replace(new, **counts)
-        steps.add(f"{who} rises considered {RISES_AT}: the track stands at {new.state()}.", _TORPOR)
+        steps.add(f"{who} rises considered {RISES_AT} (the tabletop chart's level; on this track "
+                  f"{new.state()}): damage beyond it is removed, normal damage first.", _TORPOR)
     else:
         steps.add(f"{who} rises at {new.state()}.", _TORPOR)
     return new, steps.steps()

@@ -15,7 +15,13 @@ from typing import Any
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
 from larp.rules.explain import RulesError
-from larp.rules.healing import AggravatedPlan, MortalHealing, heal_mortal_over, mortal_healing_time, plan_aggravated_healing
+from larp.rules.healing import (
+    AggravatedPlan,
+    MortalHealing,
+    heal_mortal_over,
+    mortal_healing_time,
+    plan_aggravated_healing,
+)
 from larp.rules.health import CONDITION_LABELS, HealthTrack
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
@@ -122,10 +128,11 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
         if not healing.healed:
             raise ServiceError(f"{character.name} heals no level in the {hours} hours since the last game session.",
                                field="character")
-        used = sum(entry.hours for entry in mortal_healing_time(track, medical_care).levels[:sum(healing.healed.values())])
+        healed = sum(healing.healed.values())
+        used = sum(entry.hours for entry in mortal_healing_time(track, medical_care).levels[:healed])
         record = record_ruling(
             chronicle, user, "healing",
-            f"{character.name} heals {sum(healing.healed.values())} level(s) between game sessions",
+            f"{character.name} heals {healed} level(s) between game sessions",
             healing.steps, [(character, "subject")], game_session=session,
             inputs={"between_sessions": True, "hours": used, "medical_care": medical_care},
             outcome={"healed": healing.healed})

@@ -246,8 +246,8 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
             blood, track, woke = attempt.blood_current, attempt.track, attempt.woke
             night += timedelta(days=1)
         if not attempts:
-            raise ServiceError(f"{character.name} may not try to wake on any of those nights "
-                               f"(from {torpor.wake_on.isoformat() if torpor.wake_on else 'game session ' + str(torpor.wake_session)}).",
+            since = torpor.wake_on.isoformat() if torpor.wake_on else f"game session {torpor.wake_session}"
+            raise ServiceError(f"{character.name} may not try to wake on any of those nights (from {since}).",
                                field="first_night")
         summary = (f"{character.name} rises from torpor" if woke else f"{character.name} stays in torpor") + \
             f" ({len(attempts)} night(s) tried)"

@@ -82,7 +82,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
         data["traits"] = [[t.category, t.name, t.count, t.negative]
                           for t in Trait.select().where(Trait.character == c).order_by(Trait.id)]
-        data["abilities"] = [[a.name, a.level] for a in Ability.select().where(Ability.character == c).order_by(Ability.id)]
+        data["abilities"] = [[a.name, a.level]
+                             for a in Ability.select().where(Ability.character == c).order_by(Ability.id)]
         data["powers"] = [[p.discipline, p.name, p.level]
                           for p in Power.select().where(Power.character == c).order_by(Power.id)]
         return data
@@ -97,8 +98,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         "format_version": FORMAT_VERSION,
         "users_exported": False,
         "chronicle": {"name": chronicle.name, "created_at": _out(chronicle.created_at)},
-        "settings": {row.key: row.value for row in
-                     ChronicleSetting.select().where(ChronicleSetting.chronicle == chronicle).order_by(ChronicleSetting.key)},
+        "settings": {row.key: row.value for row in ChronicleSetting.select()
+                     .where(ChronicleSetting.chronicle == chronicle).order_by(ChronicleSetting.key)},
         "game_sessions": [{"number": s.number, "date": _out(s.date), "opened_at": _out(s.opened_at),
                            "closed_at": _out(s.closed_at)} for s in sessions],
         "characters": [sheet(c) for c in characters],
@@ -111,7 +112,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
                              .order_by(RulingCharacter.id)],
         } for r in rulings],
         "trait_losses": [spent(t, {"category": t.category, "name": t.name, "count": t.count})
-                         for t in TraitLoss.select().where(TraitLoss.character.in_(character_ids)).order_by(TraitLoss.id)],
+                         for t in TraitLoss.select().where(TraitLoss.character.in_(character_ids))
+                         .order_by(TraitLoss.id)],
         "ability_spends": [spent(a, {"name": a.name, "levels": a.levels})
                            for a in AbilitySpend.select().where(AbilitySpend.character.in_(character_ids))
                            .order_by(AbilitySpend.id)],
@@ -232,7 +234,8 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
             for entry in data["trait_losses"]:
                 TraitLoss.create(character=characters[entry["character"]], game_session=sessions[entry["game_session"]],
                                  category=entry["category"], name=entry["name"], count=entry["count"],
-                                 ruling=ruling_at(entry.get("ruling")), created_at=_in("created_at", entry["created_at"]),
+                                 ruling=ruling_at(entry.get("ruling")),
+                                 created_at=_in("created_at", entry["created_at"]),
                                  restored_at=_in("restored_at", entry.get("restored_at")))
             for entry in data["ability_spends"]:
                 AbilitySpend.create(character=characters[entry["character"]],
@@ -241,7 +244,8 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                                     created_at=_in("created_at", entry["created_at"]),
                                     restored_at=_in("restored_at", entry.get("restored_at")))
             for entry in data["torpors"]:
-                Torpor.create(character=characters[entry["character"]], game_session=sessions.get(entry.get("game_session")),
+                Torpor.create(character=characters[entry["character"]],
+                              game_session=sessions.get(entry.get("game_session")),
                               ruling=ruling_at(entry.get("ruling")), ended_by=ruling_at(entry.get("ended_by")),
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",

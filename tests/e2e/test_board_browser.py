@@ -16,6 +16,7 @@ LAPTOP = {"width": 1280, "height": 800}
 
 
 def test_organiser_reads_the_board_and_wakes_a_vampire(served, browser):
+    """Issue 7 on a 1280x800 laptop: the board after a fortnight, waking Pim with entered throws (met-reference T20), his history, and undo."""
     env = dict(os.environ, LARP_INSTANCE_PATH=str(served.instance))
     env.pop("LARP_DATABASE_URL", None)
     demo = subprocess.run([sys.executable, "-m", "larp", "demo-downtime"], cwd=Path(__file__).resolve().parents[2],
@@ -39,6 +40,10 @@ def test_organiser_reads_the_board_and_wakes_a_vampire(served, browser):
     # Laptop width: two columns, no sideways scrolling.
     assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
     shoot(page, "board-laptop")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: one column, still no sideways scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shoot(page, "board-phone")
+    page.set_viewport_size(LAPTOP)
 
     pim.get_by_label("Player's throw").select_option("rock")
     pim.get_by_label("Narrator's throw").select_option("scissors")

@@ -9,8 +9,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from larp.rules.torpor import torpor_ends_on, torpor_table
 from larp.models import AbilitySpend, Character, GameSession, Ruling, RulingCharacter, Torpor, TraitLoss
+from larp.rules.torpor import torpor_ends_on, torpor_table
 from larp.services.chronicles import get_chronicle
 
 TODAY = date.today()
@@ -44,6 +44,7 @@ def db_snapshot() -> tuple:
 
 
 def test_only_organisers_see_the_board(client, auth, downtime):
+    """Issue 7: the board is the organiser's page; narrators get 403 and change nothing."""
     auth.login("narrator1", "narrator")
     assert client.get("/board").status_code == 403
     assert client.post("/board/next-session", data={"date": "2027-01-01"}).status_code == 403
@@ -90,6 +91,7 @@ def test_close_and_open_refreshes_everyone(client, auth, downtime):
 
 
 def test_a_game_date_before_the_last_is_refused_and_changes_nothing(client, auth, downtime):
+    """Game sessions follow each other: a date before the last game (or no date) is refused with a clear message, and nothing changes."""
     auth.login("boss", "organiser")
     before = db_snapshot()
     response = client.post("/board/next-session", data={"date": (TODAY - timedelta(days=1)).isoformat()})
@@ -135,6 +137,7 @@ def test_waking_every_night_until_blood_runs_out(client, auth, downtime, dbconn)
 
 
 def test_waking_someone_not_in_torpor_is_refused(client, auth, downtime):
+    """met-reference 5.2: only a torpid vampire whose time has passed may try to wake; otherwise a clear message and nothing changes."""
     auth.login("boss", "organiser")
     before = db_snapshot()
     konrad = char("Konrad Vale")
@@ -233,6 +236,7 @@ def test_voluntary_torpor_takes_half_the_time(client, auth, downtime):
 # ---------------------------------------------------------------- history and undo
 
 def test_history_shows_who_did_what_and_when(client, auth, downtime):
+    """Issue 7: the timeline lists each ruling with who made it, when, in which game session, and what it changed."""
     auth.login("boss", "organiser")
     aldous = char("Aldous Whitmore")
     client.post(f"/board/characters/{aldous.id}/heal", data={"levels": "1"})
@@ -245,6 +249,7 @@ def test_history_shows_who_did_what_and_when(client, auth, downtime):
 
 
 def test_undo_restores_the_character_and_is_recorded(client, auth, downtime):
+    """Issue 7: undo puts back the state before the ruling (the version moves on), marks it undone and records the undo."""
     auth.login("boss", "organiser")
     aldous = char("Aldous Whitmore")
     before = state_of("Aldous Whitmore")
@@ -263,6 +268,7 @@ def test_undo_restores_the_character_and_is_recorded(client, auth, downtime):
 
 
 def test_undo_of_a_wake_reopens_the_torpor(client, auth, downtime):
+    """Undoing a successful wake puts the vampire back in torpor with his blood and wounds, and reopens the torpor record."""
     auth.login("boss", "organiser")
     pim = char("Pim Halloran")
     client.post(f"/board/characters/{pim.id}/wake", data={
@@ -310,9 +316,49 @@ def test_undo_of_a_challenge_restores_both_only_if_latest_for_both(client, auth,
 
 
 def test_narrators_see_history_but_cannot_undo(client, auth, downtime):
+    """Narrators read the history; only organisers undo (403)."""
     auth.login("narrator1", "narrator")
     aldous = char("Aldous Whitmore")
     page = client.get(f"/characters/{aldous.id}/history").get_data(as_text=True)
     assert "is burned escaping a fire" in page and "Undo this change" not in page
     ruling = RulingCharacter.get(RulingCharacter.character == aldous).ruling
     assert client.post(f"/characters/{aldous.id}/undo", data={"ruling": ruling.id}).status_code == 403
+
+
+def test_blood_refresh_full_fills_pools_but_not_in_torpor(client, auth, downtime):
+    """Chronicle setting blood_refresh "full": active vampires start the next game full; a torpid
+    vampire does not feed (000 "Torpor": "effectively in hibernation")."""
+    auth.login("boss", "organiser")
+    client.post("/settings", data={"blood_refresh": "full"})
+    client.post("/board/next-session", data={"date": (TODAY + timedelta(days=7)).isoformat()})
+    assert char("Aldous Whitmore").blood_current == 20
+    assert char("Ines Castellano").blood_current == 0
+    refresh = Ruling.get((Ruling.kind == "refresh") & Ruling.summary.contains("Aldous"))
+    assert any(s.get("setting") == "blood_refresh" and "4 → 20" in s["text"] for s in refresh.steps)
+
+
+def test_torpor_counted_in_game_sessions(client, auth, downtime):
+    """Dark Epics (torpor_time_scale "sessions", met-reference 8.2 #19): Vivienne's voluntary torpor (half
+    a week) lasts one game session: asleep at game session 2, may try to wake at game session 3."""
+    auth.login("boss", "organiser")
+    client.post("/settings", data={"torpor_time_scale": "sessions"})
+    viv = char("Vivienne Ashcombe")  # Humanity 4
+    client.post("/board/torpor", data={"character": viv.id, "cause": "voluntary", "on": TODAY.isoformat()})
+    torpor = Torpor.get(Torpor.character == viv)
+    assert (torpor.wake_on, torpor.wake_session) == (None, 3)
+    page = client.get("/board").get_data(as_text=True)
+    line = page[page.index(f'id="char-{viv.id}"'):][:1500]
+    assert "asleep" in line and "game session 3" in line
+    client.post("/board/next-session", data={"date": (TODAY + timedelta(days=14)).isoformat()})
+    page = client.get("/board").get_data(as_text=True)
+    assert "may try to wake" in page[page.index(f'id="char-{viv.id}"'):][:400]
+
+
+def test_board_without_an_open_game_session(client, auth, downtime):
+    """With every game session closed, the board says so and opens the next one."""
+    auth.login("boss", "organiser")
+    GameSession.update(closed_at=GameSession.opened_at).execute()
+    page = client.get("/board").get_data(as_text=True)
+    assert "No game session is open" in page and "Open the next game session on" in page
+    assert client.post("/board/next-session", data={"date": TODAY.isoformat()}).status_code == 303
+    assert GameSession.get(GameSession.closed_at.is_null()).number == 3

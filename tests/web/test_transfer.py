@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 
@@ -73,6 +73,7 @@ def test_export_wipe_import_gives_the_same_export(busy, runner, tmp_path, dbconn
 
 
 def test_import_of_a_newer_format_is_refused_and_changes_nothing(busy, runner, tmp_path, dbconn):
+    """A file from a newer export format is refused with a clear message, and nothing changes, even with --replace."""
     path = tmp_path / "future.json"
     run(runner, "export", str(path))
     data = json.loads(path.read_text())
@@ -86,6 +87,7 @@ def test_import_of_a_newer_format_is_refused_and_changes_nothing(busy, runner, t
 
 
 def test_import_refuses_an_existing_chronicle_unless_replacing(busy, runner, tmp_path, dbconn):
+    """An import never silently merges: a chronicle of the same name is refused unless --replace restores the file in its place."""
     path = tmp_path / "chronicle.json"
     run(runner, "export", str(path))
     result = run(runner, "import", str(path))
@@ -98,6 +100,7 @@ def test_import_refuses_an_existing_chronicle_unless_replacing(busy, runner, tmp
 
 
 def test_import_of_something_else_is_refused(runner, tmp_path, dbconn):
+    """A JSON file that is not an export, or no JSON at all, gets a clear message."""
     path = tmp_path / "other.json"
     path.write_text(json.dumps({"hello": "world"}))
     result = run(runner, "import", str(path))
@@ -107,6 +110,7 @@ def test_import_of_something_else_is_refused(runner, tmp_path, dbconn):
 
 
 def test_board_download_is_the_export(busy, client):
+    """The board's download is the same JSON export, as an attachment named by chronicle and date."""
     response = client.get("/board/export")
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
@@ -116,6 +120,7 @@ def test_board_download_is_the_export(busy, client):
 
 
 def test_backup_is_a_consistent_sqlite_copy(busy, runner, tmp_path):
+    """`larp backup` copies the live database with SQLite's backup API, never overwrites a file, and its help says how to restore."""
     target = tmp_path / "copy.sqlite3"
     result = run(runner, "backup", str(target))
     assert result.exit_code == 0, result.output
