@@ -170,9 +170,104 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
             raise SystemExit(1)
 
 
+@click.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def export_command(file: str) -> None:
+    """Write the whole chronicle to FILE as JSON: chronicle, settings, game sessions,
+    characters with sheets, state, card tokens and codes, Traits lost, Ability levels
+    expended, rulings with their characters, torpor records. Users are not exported."""
+    import json
+
+    from larp.services.chronicles import get_chronicle
+    from larp.services.transfer import export_chronicle
+
+    with db.connection_context():
+        data = export_chronicle(get_chronicle())
+    with open(file, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1)
+    click.echo(f"Exported {data['chronicle']['name']}: {len(data['characters'])} characters, "
+               f"{len(data['game_sessions'])} game sessions, {len(data['rulings'])} rulings to {file} "
+               f"(format {data['format_version']}; users are not exported).")
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Delete the chronicle of the same name first (restore a backup).")
+@with_appcontext
+def import_command(file: str, replace: bool) -> None:
+    """Import a chronicle from FILE (written by `larp export`) in one transaction.
+    A file from a newer larp's export format is refused and nothing changes."""
+    import json
+
+    from larp.services import ServiceError
+    from larp.services.transfer import import_chronicle
+
+    try:
+        with open(file, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.ClickException(f"{file} is not a readable JSON file: {exc}") from None
+    with db.connection_context():
+        try:
+            chronicle, notes = import_chronicle(data, replace=replace)
+        except ServiceError as exc:
+            raise click.ClickException(exc.message) from None
+    click.echo(f"Imported {chronicle.name}: {len(data['characters'])} characters, {len(data['rulings'])} rulings.")
+    for note in notes:
+        click.echo(note)
+
+
+@click.command("backup", epilog=(
+    "To restore: stop larp; move the instance folder's larp.sqlite3 aside together with its "
+    "larp.sqlite3-wal and larp.sqlite3-shm files if present; copy the backup file to "
+    "larp.sqlite3 in the instance folder; start larp again."))
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@with_appcontext
+def backup_command(path: str | None) -> None:
+    """Copy the live SQLite database to PATH (default: backups/larp-<date-time>.sqlite3 in
+    the instance folder) with SQLite's online backup API: a consistent copy, safe while
+    the app is running."""
+    from datetime import datetime
+    from pathlib import Path
+
+    from larp.services import ServiceError
+    from larp.services.transfer import backup_sqlite
+
+    target = Path(path) if path else (
+        Path(current_app.instance_path) / "backups" / f"larp-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
+    try:
+        written = backup_sqlite(current_app.config["DATABASE_URL"], target)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from None
+    click.echo(f"Backed up the database to {written} ({written.stat().st_size} bytes).")
+    click.echo("To restore it, stop larp and copy it over larp.sqlite3 in the instance folder "
+               "(see larp backup --help).")
+
+
+@click.command("demo-downtime")
+@with_appcontext
+def demo_downtime_command() -> None:
+    """Play a fortnight on the fresh demo chronicle (torpor, aggravated wounds, a hurt ghoul)
+    and open game session 2 today, so the organiser's board has something to show."""
+    from datetime import date
+
+    from larp.services import ServiceError
+    from larp.services.chronicles import get_chronicle
+    from larp.services.demo import apply_downtime_demo
+
+    with db.connection_context():
+        try:
+            apply_downtime_demo(get_chronicle(), date.today())
+        except ServiceError as exc:
+            raise click.ClickException(exc.message) from None
+    click.echo("Demo: game session 1 was a fortnight ago; game session 2 is open today. See /board.")
+
+
 #: Commands that need the app; registered on ``app.cli`` so that both ``larp``
 #: (FlaskGroup lists the app's commands) and Flask's test CLI runner see them.
-APP_COMMANDS = (login_link, create_user_command, import_grapevine)
+APP_COMMANDS = (login_link, create_user_command, import_grapevine, export_command, import_command, backup_command,
+                demo_downtime_command)
 
 
 def register_commands(app) -> None:

@@ -255,6 +255,33 @@ class AbilitySpend(BaseModel):
     restored_at = DateTimeField(null=True)
 
 
+class Torpor(BaseModel):
+    """A torpor: when and why it began, when the vampire may try to wake, how it ended.
+
+    ``wake_on`` is the first night of a wake attempt under calendar time;
+    ``wake_session`` the first game session number under the game-session
+    scale (the other is ``None``). ``ruling`` is the ruling that recorded it
+    and ``ended_by`` the one that ended it (an undo deletes or reopens it).
+    """
+
+    CAUSES = ("wounds", "blood_loss", "voluntary")
+
+    character = ForeignKeyField(Character, backref="torpors", on_delete="CASCADE")
+    game_session = ForeignKeyField(GameSession, backref="torpors", null=True, on_delete="SET NULL")
+    ruling = ForeignKeyField(Ruling, backref="torpors_started", null=True, on_delete="SET NULL")
+    cause = CharField(max_length=20)
+    started_on = DateField()
+    table = CharField(max_length=20)
+    rating = IntegerField()
+    length = CharField(max_length=80)
+    wake_on = DateField(null=True)
+    wake_session = IntegerField(null=True)
+    ended_on = DateField(null=True)
+    end_reason = CharField(max_length=20, default="")
+    ended_by = ForeignKeyField(Ruling, backref="torpors_ended", null=True, on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+
+
 MODELS = [
     Chronicle,
     ChronicleSetting,
@@ -270,6 +297,7 @@ MODELS = [
     RulingCharacter,
     TraitLoss,
     AbilitySpend,
+    Torpor,
 ]
 
 

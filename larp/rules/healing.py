@@ -469,3 +469,172 @@ def mortal_healing_time(track: HealthTrack, medical_care: bool = False, who: str
     if total is not None:
         steps.add(f"{who} heals completely in {total} hours.", rule)
     return MortalHealing(tuple(plan), total, possible, steps.steps())
+
+
+# ---------------------------------------------------------------- between game sessions
+
+@dataclass(frozen=True)
+class AggravatedPlan:
+    """Aggravated damage a vampire can heal over the nights between two game sessions.
+
+    Attributes:
+        levels: aggravated levels healed.
+        blood: blood points it costs.
+        willpower: temporary Willpower Traits it costs.
+        rests: nights (or days) of rest used.
+        per_rest: levels healed in each rest used, in order.
+        limited_by: what stops more healing: "blood", "willpower", "nights",
+            "requested" (the plan asked for fewer), or ``None`` when every
+            aggravated level heals.
+        track: the track afterwards.
+        steps: the explanation.
+    """
+
+    levels: int
+    blood: int
+    willpower: int
+    rests: int
+    per_rest: tuple[int, ...]
+    limited_by: str | None
+    track: HealthTrack
+    steps: tuple[Step, ...]
+
+
+def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: int, willpower_available: int,
+                            settings: ChronicleSettings | None = None, levels: int | None = None,
+                            who: str = "The vampire") -> AggravatedPlan:
+    """The most aggravated levels (or ``levels``, if fewer) a vampire heals in ``nights``
+    nights of rest with the blood and Willpower he has, spending as little Willpower as possible.
+
+    Rules: ``agg_heal_model`` (see :func:`aggravated_healing_cost`): under seed
+    002 each level takes a night, three blood points and one Willpower; under
+    LotNR ch.3 and the tabletop rule a rest heals one level for its blood alone,
+    and each further level in the same rest costs one more Willpower, so levels
+    are spread one a rest first. An incapacitated or unconscious vampire heals
+    bashing and lethal damage first (002). A vampire in torpor or staked heals
+    nothing.
+
+    Args:
+        nights: nights (days, for the day-rest models) between the two game sessions.
+        blood_available: blood points in the pool.
+        willpower_available: temporary Willpower Traits.
+        levels: heal at most this many (the organiser's plan), else as many as possible.
+
+    Raises:
+        RulesError: a destroyed, non-vampire, torpid or staked character;
+            normal damage to heal first when helpless; a negative number of
+            nights, blood or Willpower, or fewer than 0 levels requested.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    _check_vampire_can_spend(track, who)
+    for name, value in (("nights", nights), ("blood", blood_available), ("willpower", willpower_available),
+                        ("levels", 0 if levels is None else levels)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"{name.capitalize()} must be a whole number of at least 0.", field=name)
+    if _helpless(track) and track.bashing + track.lethal:
+        raise RulesError(f"{who} heals automatically in the order bashing, lethal, aggravated: heal the "
+                         f"bashing and lethal damage first.", field="damage_type")
+    model = AGG_MODELS[settings["agg_heal_model"]]
+    wanted = track.aggravated if levels is None else min(levels, track.aggravated)
+    per_rest: list[int] = []
+    blood = willpower = 0
+    limited_by: str | None = None
+    while sum(per_rest) < wanted:
+        if len(per_rest) < nights:
+            cost_blood, cost_wp = model["blood"], model["first_wp"]
+            new_rest = True
+        elif per_rest and (model["per_rest"] is None or per_rest[-1] < model["per_rest"]):
+            cost_blood, cost_wp = model["blood"], model["extra_wp"]
+            new_rest = False
+        else:
+            limited_by = "nights"
+            break
+        if blood + cost_blood > blood_available:
+            limited_by = "blood"
+            break
+        if willpower + cost_wp > willpower_available:
+            limited_by = "willpower"
+            break
+        blood += cost_blood
+        willpower += cost_wp
+        if new_rest:
+            per_rest.append(1)
+        else:
+            # Extra levels go into the rests already taken, one each in turn.
+            index = min(range(len(per_rest)), key=lambda i: per_rest[i])
+            per_rest[index] += 1
+    healed = sum(per_rest)
+    if limited_by is None and healed < track.aggravated:
+        limited_by = "requested"
+    steps = Explanation()
+    rest = model["rest"]
+    steps.add(f"{nights} {rest}(s) of rest between the game sessions; {who} has {track.aggravated} aggravated "
+              f"level(s), {blood_available} blood point(s) and {willpower_available} Willpower.", model["rule"],
+              setting="agg_heal_model")
+    if healed:
+        steps.add(f"{who} heals {healed} aggravated level(s) over {len(per_rest)} {rest}(s) for {blood} blood "
+                  f"point(s) and {willpower} Willpower.", model["rule"], setting="agg_heal_model")
+    reasons = {
+        "blood": f"not enough blood for another level ({model['blood']} blood points a level)",
+        "willpower": "not enough Willpower for another level",
+        "nights": f"no {rest} of rest left for another level",
+        "requested": "the plan heals no more",
+    }
+    if limited_by is not None:
+        left = track.aggravated - healed
+        steps.add(f"{left} aggravated level(s) stay: {reasons[limited_by]}.", model["rule"],
+                  setting="agg_heal_model")
+    new = replace(track, aggravated=track.aggravated - healed)
+    return AggravatedPlan(healed, blood, willpower, len(per_rest), tuple(per_rest), limited_by, new, steps.steps())
+
+
+def heal_mortal_over(track: HealthTrack, hours: int, medical_care: bool = False,
+                     who: str = "The mortal") -> HealingRuling:
+    """Heal a mortal (or ghoul) for ``hours`` hours of time: each level, lowest first,
+    heals once its own time has passed (000 "Mortal's Healing Times").
+
+    Untreated lethal damage past Hurt does not heal (it worsens one level a day)
+    and past Crippled cannot heal without medical attention, so without
+    ``medical_care`` such a track is refused for the narrator to adjudicate. A
+    mortal who heals a level regains consciousness.
+
+    Args:
+        hours: time passed, in hours (a day is 24).
+        medical_care: the mortal had medical attention.
+
+    Returns:
+        A :class:`HealingRuling` with ``rests`` the days the healed levels took
+        (rounded up) and no blood or Willpower.
+
+    Raises:
+        RulesError: a vampire, a dead character, a negative time, or lethal
+            damage that needs medical attention it did not get ("medical_care").
+    """
+    if isinstance(hours, bool) or not isinstance(hours, int) or hours < 0:
+        raise RulesError("Time must be a whole number of hours, at least 0.", field="hours")
+    plan = mortal_healing_time(track, medical_care, who)
+    rule = '000 "Mortal\'s Healing Times"'
+    if not medical_care and any(entry.needs_medical_care for entry in plan.levels):
+        raise RulesError(f"{who} has lethal damage past Hurt: untreated it worsens one level a day, and past "
+                         f"Crippled it cannot heal at all. Record medical care, or adjudicate it by hand.",
+                         field="medical_care")
+    steps = Explanation()
+    used = 0
+    healed = 0
+    for entry in plan.levels:
+        if used + entry.hours > hours:
+            break
+        used += entry.hours
+        healed += 1
+        steps.add(f"{entry.level} ({entry.damage_type}) heals in {entry.text}.", rule)
+    kinds = track.kinds()
+    kept = kinds[:len(kinds) - healed]
+    new = replace(track, aggravated=kept.count("aggravated"), lethal=kept.count("lethal"),
+                  bashing=kept.count("bashing"))
+    if healed and new.condition == "unconscious":
+        new = replace(new, condition="active")
+    left = len(kept)
+    steps.add(f"After {hours} hours {who} has healed {healed} level(s)" + (f", {left} still to heal" if left else
+              ", every level") + f": now {new.state()}.", rule)
+    counts = {k: kinds[len(kept):].count(k) for k in ("bashing", "lethal", "aggravated")}
+    return HealingRuling(new, {k: v for k, v in counts.items() if v}, 0, 0, 0, 0, ceil(used / 24), steps.steps())

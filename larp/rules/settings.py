@@ -10,7 +10,7 @@ A definition looks like::
 
     [overbid_ratio]
     label = "Overbid ratio"
-    type = "float"            # bool | int | float | choice | text | url
+    type = "float"            # bool | int | float | choice | text | url | date
     default = 2.0
     min = 1.0                 # optional, numbers only
     help = "The overbidder needs at least this many times the opponent's Traits."
@@ -21,6 +21,7 @@ A definition looks like::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -29,7 +30,7 @@ from urllib.parse import urlparse
 from larp.rules.explain import RulesError
 from larp.tables import TableError, data_file_names, load_toml
 
-SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url")
+SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class SettingDef:
         key: the setting's name, used in code, storage and explanations.
         family: the file it comes from (``challenge``, ``damage``, ...).
         label: a short name shown to organisers.
-        type: one of ``SETTING_TYPES``.
+        type: one of ``SETTING_TYPES`` (a ``date`` is kept as ISO text, "" for none).
         default: the documented default value.
         help: one or two sentences on what it changes.
         source: where the default comes from (seed or met-reference section).
@@ -89,6 +90,10 @@ class SettingDef:
                 value = str(raw).strip()
                 if value not in dict(self.choices):
                     raise ValueError(raw)
+            elif self.type == "date":
+                value = str(raw).strip()
+                if value:
+                    value = date.fromisoformat(value).isoformat()
             elif self.type == "url":
                 value = str(raw).strip().rstrip("/")
                 parsed = urlparse(value)
@@ -102,6 +107,8 @@ class SettingDef:
                 allowed = " (one of: " + ", ".join(k for k, _ in self.choices) + ")"
             elif self.type == "url":
                 allowed = " (a full address such as http://192.168.1.20:8080)"
+            elif self.type == "date":
+                allowed = " (a date such as 2027-06-30, or empty)"
             raise RulesError(
                 f"{self.label}: {raw!r} is not a valid {self.type} value{allowed}.", field=self.key
             ) from None

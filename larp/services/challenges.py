@@ -693,7 +693,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
                 character = Character.get_by_id(character.id)
                 by_side[side] = (character, state, _r)
             if tracks[side] is not state.health:
-                store_track(character, tracks[side])
+                store_track(character, tracks[side], ruling=record)
         result.record = record
         result.health_steps = health_steps
         return result

@@ -49,3 +49,71 @@ def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
             create_character(chronicle, sheet)
         open_first_game_session(chronicle, today or date.today())
     return chronicle
+
+
+#: The demo's between-sessions state (issue 7): who is hurt, how, and who enters torpor.
+DOWNTIME_DAYS = 14
+
+
+def apply_downtime_demo(chronicle: Chronicle, today: date) -> None:
+    """Play out a fortnight on the fresh demo chronicle, so the organiser's board has something to show.
+
+    Game session 1 is dated ``today`` minus 14 days; in it Pim Halloran is
+    driven into torpor by lethal wounds (Humanity 4: a week, so he may try to
+    wake tonight), Ines Castellano spends her last blood and falls into torpor
+    from blood loss, Aldous Whitmore takes two aggravated levels from fire and
+    is left with 4 blood points, Marcus Hale (a ghoul) takes two lethal and one
+    bashing, and Vivienne Ashcombe spends two Willpower. Then game session 1 is
+    closed and game session 2 opened on ``today``. Every change is a recorded
+    ruling, as if a narrator had made it. Vivienne, Konrad, Lys, Ruth, Sister
+    Agathe and Teodor stay at full health.
+
+    Raises:
+        ServiceError: 409 when the chronicle has rulings or more than one game session already.
+    """
+    from datetime import timedelta
+
+    from larp.models import Character, GameSession, Ruling
+    from larp.rules.health import apply_damage
+    from larp.services import ServiceError
+    from larp.services.characters import character_state
+    from larp.services.chronicles import chronicle_settings
+    from larp.services.health import store_state
+    from larp.services.records import record_ruling
+    from larp.services.sessions import close_and_open
+    from larp.services.torpor import record_torpor
+
+    sessions = list(GameSession.select().where(GameSession.chronicle == chronicle))
+    if len(sessions) != 1 or Ruling.select().where(Ruling.chronicle == chronicle).exists():
+        raise ServiceError("The between-sessions demo needs a fresh demo chronicle (one game session, no rulings).",
+                           status=409)
+    first = sessions[0]
+    first.date = today - timedelta(days=DOWNTIME_DAYS)
+    first.save()
+    settings = chronicle_settings(chronicle)
+
+    def hurt(name: str, damage: list[tuple[str, int]], what: str, kind: str = "damage", **state: int) -> None:
+        character = Character.get((Character.chronicle == chronicle) & (Character.name == name))
+        track = character_state(character, first, settings).health
+        steps: list = [] if damage else [{"text": f"{name} {what}.", "rule": "LotNR Willpower (met-reference 5.1)"}]
+        for damage_type, levels in damage:
+            result = apply_damage(track, damage_type, levels, name, settings)
+            track = result.track
+            steps.extend(result.steps)
+        with db.atomic():
+            record = record_ruling(chronicle, None, kind, f"{name} {what}", steps, [(character, "target")],
+                                   game_session=first, inputs={"damage": damage}, outcome={"track": track.to_dict()})
+            store_state(character, track=track, ruling=record, **state)
+
+    hurt("Pim Halloran", [("lethal", 8)], "is cut down by a Sabbat pack")
+    hurt("Aldous Whitmore", [("aggravated", 2)], "is burned escaping a fire", blood_current=4)
+    hurt("Vivienne Ashcombe", [], "spends two Willpower holding her tongue", "willpower", willpower_current=2)
+    hurt("Marcus Hale", [("lethal", 2), ("bashing", 1)], "is beaten and stabbed")
+    ines = Character.get((Character.chronicle == chronicle) & (Character.name == "Ines Castellano"))
+    with db.atomic():
+        record = record_ruling(chronicle, None, "blood", "Ines Castellano spends her last blood",
+                               [{"text": "Ines Castellano spends every blood point she has left.",
+                                 "rule": '000 "Torpor"'}], [(ines, "subject")], game_session=first)
+        store_state(ines, blood_current=0, ruling=record)
+    record_torpor(chronicle, None, ines.id, "blood_loss", first.date)
+    close_and_open(chronicle, None, today)

@@ -37,22 +37,35 @@ class Conflict(ServiceError):
 
 
 def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
-                willpower_current: int | None = None) -> Character:
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
     """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
-    ``character`` if nobody changed it since it was read. Call inside a transaction.
+    ``character`` if nobody changed it since it was read. Call inside a transaction,
+    after :func:`larp.services.records.record_ruling`.
+
+    A vampire whom the track newly puts in torpor gets a torpor record (cause
+    "wounds", dated by the open game session; issue 7), and one whom it takes
+    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
+    that made the change (default: the latest one touching the character).
 
     Raises:
         Conflict: 409 when the character changed since it was read.
     """
-    values: dict[str, Any] = dict(
-        damage_aggravated=track.aggravated,
-        damage_lethal=track.lethal,
-        damage_bashing=track.bashing,
-        condition=track.condition,
-        staked=track.staked,
-        version=Character.version + 1,
-        updated_at=utcnow(),
-    )
+    return store_state(character, track=track, blood_current=blood_current,
+                       willpower_current=willpower_current, ruling=ruling)
+
+
+def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+    """Write a new track and/or blood pool and temporary Willpower to ``character``
+    with the version check of :func:`store_track` (which see).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read.
+    """
+    values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
+    if track is not None:
+        values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
+                      damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
     if blood_current is not None:
         values["blood_current"] = blood_current
     if willpower_current is not None:
@@ -64,7 +77,13 @@ def store_track(character: Character, track: HealthTrack, *, blood_current: int 
     )
     if rows != 1:
         raise Conflict(character.name)
-    return Character.get_by_id(character.id)
+    stored = Character.get_by_id(character.id)
+    if track is not None and track.condition != character.condition and "torpor" in (track.condition,
+                                                                                     character.condition):
+        from larp.services.torpor import torpor_condition_changed
+
+        torpor_condition_changed(stored, character.condition, ruling)
+    return stored
 
 
 def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
@@ -251,7 +270,7 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
                     raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
                 TraitLoss.create(character=character, game_session=game_session, category="physical",
                                  name=stamina_trait, count=1, ruling=record)
-            store_track(character, result.track)
+            store_track(character, result.track, ruling=record)
             return record
 
     return retrying(use_case)
@@ -303,7 +322,7 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
                 game_session=_game_session(chronicle), inputs={"character": character.id, "kind": kind, "levels": count},
                 outcome=result.to_dict(),
             )
-            store_track(character, result.track, blood_current=character.blood_current - result.blood_spent,
+            store_track(character, result.track, ruling=record, blood_current=character.blood_current - result.blood_spent,
                         willpower_current=character.willpower_current - result.willpower_spent)
             return record
 
@@ -371,7 +390,7 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
                                    game_session=_game_session(chronicle),
                                    inputs={"character": character.id, "action": action, "blood": blood},
                                    outcome={"track": new_track.to_dict(), "blood_current": blood_after})
-            store_track(character, new_track, blood_current=blood_after)
+            store_track(character, new_track, blood_current=blood_after, ruling=record)
             return record
 
     return retrying(use_case)

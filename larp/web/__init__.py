@@ -8,7 +8,8 @@ from flask import Flask
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
-    from larp.web import accounts, api, auth, cards, challenges, characters, errors, imports, organise, rulings, settings
+    from larp.web import (accounts, api, auth, board, cards, challenges, characters, errors, imports, organise,
+                          rulings, settings)
     from larp.web import api_challenges, api_health  # noqa: F401 - they add their routes to the API blueprint
 
     app.register_blueprint(auth.bp)
@@ -22,6 +23,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(imports.bp)
+    app.register_blueprint(board.bp)
     errors.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)

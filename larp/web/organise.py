@@ -11,7 +11,7 @@ bp = Blueprint("organise", __name__)
 
 #: The organiser's tools, in the order shown: (endpoint, title, what it is for).
 TOOLS = (
-    ("board.board", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
+    ("board.page", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
     ("cards.list_cards", "Character cards", "Print QR-coded cards, rotate or revoke a lost card, set the card address."),
     ("accounts.users", "Users", "Narrator and organiser accounts, one-time login links."),
     ("imports.upload", "Import from Grapevine", "Bring characters in from Grapevine 3 XML files, with a preview."),

@@ -10,8 +10,10 @@ from larp.rules.healing import (
     aggravated_healing_cost,
     heal_aggravated,
     heal_automatically,
+    heal_mortal_over,
     heal_with_blood,
     mortal_healing_time,
+    plan_aggravated_healing,
     swallow_blood,
 )
 from larp.rules.settings import ChronicleSettings
@@ -240,3 +242,81 @@ def test_property_any_survivable_damage_heals_back_to_a_clean_track(hits):
     if track.condition == "unconscious":
         track = regain_consciousness(track).track
     assert track == new_track()
+
+
+# ---------------------------------------------------------------- between game sessions
+
+def test_aggravated_over_several_nights_with_too_little_blood():
+    """002 "Damage and Healing": one aggravated level a night for three blood points and one
+    Willpower. Three levels, 14 nights, 7 blood points: two heal (6 blood, 2 Willpower), the
+    third waits for blood."""
+    track = HealthTrack(LEVELS, aggravated=3)
+    plan = plan_aggravated_healing(track, nights=14, blood_available=7, willpower_available=5, who="Aldous")
+    assert (plan.levels, plan.blood, plan.willpower, plan.rests) == (2, 6, 2, 2)
+    assert plan.limited_by == "blood" and plan.track.aggravated == 1
+    assert "not enough blood" in plan.steps[-1].text and plan.steps[-1].setting == "agg_heal_model"
+
+
+def test_aggravated_limited_by_nights_and_willpower():
+    """002: one level a night, each for one Willpower: two nights heal two of four levels; with
+    one Willpower only one heals."""
+    track = HealthTrack(LEVELS, aggravated=4)
+    assert plan_aggravated_healing(track, 2, 30, 10).limited_by == "nights"
+    assert plan_aggravated_healing(track, 2, 30, 10).levels == 2
+    short = plan_aggravated_healing(track, 10, 30, 1)
+    assert (short.levels, short.limited_by) == (1, "willpower")
+
+
+def test_aggravated_plan_over_nights_under_lotnr_ch3_and_tabletop():
+    """met-reference 5.1 and T19 (LotNR ch.3): 3 blood a level, one level a day free, an extra
+    level the same day for 1 Willpower; 000 "Aggravated Damage": 5 blood a level likewise."""
+    track = HealthTrack(LEVELS, aggravated=3)
+    ch3 = plan_aggravated_healing(track, 2, 20, 5, agg_model("lotnr_ch3"))
+    assert (ch3.levels, ch3.blood, ch3.willpower, ch3.per_rest) == (3, 9, 1, (2, 1))
+    spread = plan_aggravated_healing(track, 3, 20, 0, agg_model("lotnr_ch3"))
+    assert (spread.levels, spread.willpower) == (3, 0)
+    tabletop = plan_aggravated_healing(track, 1, 12, 5, agg_model("tabletop"))
+    assert (tabletop.levels, tabletop.blood, tabletop.willpower, tabletop.limited_by) == (2, 10, 1, "blood")
+
+
+def test_aggravated_plan_for_fewer_levels_and_refusals():
+    """The organiser may plan fewer levels; a torpid vampire heals nothing (000 "Torpor")."""
+    track = HealthTrack(LEVELS, aggravated=3)
+    plan = plan_aggravated_healing(track, 14, 30, 5, levels=1)
+    assert (plan.levels, plan.limited_by) == (1, "requested")
+    with pytest.raises(RulesError) as err:
+        plan_aggravated_healing(HealthTrack(LEVELS, aggravated=3, condition="torpor"), 14, 30, 5)
+    assert err.value.field == "condition"
+
+
+@given(st.integers(0, 8), st.integers(0, 20), st.integers(0, 40), st.integers(0, 10),
+       st.sampled_from(["house_002", "lotnr_ch3", "tabletop"]))
+def test_aggravated_plan_never_spends_what_he_has_not(agg, nights, blood, willpower, model):
+    """Invariant: nobody spends blood or Willpower he does not have, nor heals more levels than
+    he has, nor uses more rests than there are nights."""
+    track = HealthTrack(LEVELS, aggravated=agg)
+    plan = plan_aggravated_healing(track, nights, blood, willpower, agg_model(model))
+    assert plan.blood <= blood and plan.willpower <= willpower
+    assert plan.levels <= agg and plan.rests <= nights
+    assert plan.track.aggravated == agg - plan.levels
+
+
+def test_mortal_heals_over_the_days_between_games():
+    """000 "Mortal's Healing Times": lethal Hurt three days, Bruised one day, lowest first:
+    after two days nothing has healed, after four both have."""
+    track = HealthTrack(LEVELS, lethal=2, creature="mortal")
+    assert heal_mortal_over(track, 48).track.lethal == 2
+    healed = heal_mortal_over(track, 96, who="Ruth")
+    assert healed.track.marked == 0 and healed.healed == {"lethal": 2}
+    assert healed.steps[0].text == "Hurt (lethal) heals in three days."
+
+
+def test_mortal_lethal_past_hurt_needs_medical_care():
+    """000 "Mortal's Healing Times": untreated lethal damage past Hurt worsens; with care,
+    Injured heals in a week, then Hurt and Bruised."""
+    track = HealthTrack(LEVELS, lethal=3, creature="ghoul")
+    with pytest.raises(RulesError) as err:
+        heal_mortal_over(track, 24 * 14)
+    assert err.value.field == "medical_care"
+    cared = heal_mortal_over(track, 24 * 10, medical_care=True)
+    assert cared.track.lethal == 1  # Injured (7 days) and Hurt (3 days) heal in ten days

@@ -1,0 +1,172 @@
+"""A character's history and undoing the last change to a character (issue 7).
+
+Every change to a character is a ruling linked to him by a
+:class:`larp.models.RulingCharacter` that keeps his state just before it
+(:func:`larp.services.records.record_ruling`). Undoing a ruling puts that state
+back, on every character it touched, provided it is still the latest change
+to each of them; the undo is recorded as a ruling of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from larp.db import db
+from larp.models import (
+    AbilitySpend,
+    Character,
+    Chronicle,
+    Ruling,
+    RulingCharacter,
+    Torpor,
+    TraitLoss,
+    User,
+    utcnow,
+)
+from larp.services import ServiceError
+from larp.services.chronicles import current_game_session
+from larp.services.records import SNAPSHOT_FIELDS, record_ruling
+
+#: Rulings whose changes are not (only) character state, so an undo would be incomplete.
+NOT_UNDOABLE = ("undo", "import", "settings", "session")
+KIND_LABELS = {
+    "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
+    "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
+}
+_FIELD_LABELS = {
+    "damage_aggravated": "aggravated", "damage_lethal": "lethal", "damage_bashing": "bashing",
+    "condition": "condition", "staked": "staked", "willpower_current": "Willpower",
+    "willpower_permanent": "permanent Willpower", "blood_current": "blood",
+}
+
+
+@dataclass
+class TimelineEntry:
+    """One ruling in a character's history.
+
+    Attributes:
+        ruling: the ruling.
+        role: the character's part in it ("challenger", "subject"...).
+        changes: what changed on the character, as "blood 4 → 3" texts
+            (from his state before this ruling to the state before the next).
+        undoable: this is the change an organiser can undo now.
+    """
+
+    ruling: Ruling
+    role: str
+    changes: list[str]
+    undoable: bool = False
+
+    @property
+    def kind_label(self) -> str:
+        """The kind of ruling, as a person reads it."""
+        return KIND_LABELS.get(self.ruling.kind, self.ruling.kind.replace("_", " ").capitalize())
+
+
+def _latest_change(character: Character) -> RulingCharacter | None:
+    """The latest not-undone ruling that changed ``character`` (undo rulings aside)."""
+    return (RulingCharacter.select(RulingCharacter, Ruling).join(Ruling)
+            .where((RulingCharacter.character == character) & Ruling.undone_at.is_null()
+                   & Ruling.kind.not_in(("undo",)))
+            .order_by(Ruling.id.desc()).first())
+
+
+def _describe(before: dict | None, after: dict | None) -> list[str]:
+    if not before or not after:
+        return []
+    return [f"{label} {before[key]} → {after[key]}" for key, label in _FIELD_LABELS.items()
+            if key in before and key in after and before[key] != after[key]]
+
+
+def timeline(character: Character) -> list[TimelineEntry]:
+    """Every ruling that touched ``character``, newest first, with what it changed and
+    which one (if any) an organiser may undo now."""
+    links = list(RulingCharacter.select(RulingCharacter, Ruling).join(Ruling)
+                 .where(RulingCharacter.character == character).order_by(Ruling.id.desc()))
+    current = {name: getattr(character, name) for name in SNAPSHOT_FIELDS}
+    latest = _latest_change(character)
+    entries = []
+    after = current
+    for link in links:
+        entries.append(TimelineEntry(link.ruling, link.role, _describe(link.before, after),
+                                     undoable=bool(latest and latest.id == link.id
+                                                   and link.ruling.kind not in NOT_UNDOABLE
+                                                   and link.before is not None)))
+        if link.before is not None:
+            after = link.before
+    return entries
+
+
+def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) -> Ruling:
+    """Undo ruling ``ruling_id``: put back every character it touched as he was
+    before it, delete the Traits lost and Ability levels expended in it, delete the
+    torpor records it started and reopen those it ended, and mark it undone.
+    Recorded as a ruling of kind "undo".
+
+    Raises:
+        ServiceError: 404 no such ruling; 409 already undone, not undoable (an
+            undo, an import, settings, a game session), recorded without the
+            state before it, or not the latest change to one of its characters
+            (the message names the later change).
+    """
+    try:
+        rid = int(ruling_id)
+    except (TypeError, ValueError):
+        raise ServiceError("Choose a ruling to undo.", field="ruling", status=404) from None
+    with db.atomic():
+        ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle))
+        if ruling is None:
+            raise ServiceError("There is no such ruling in this chronicle.", field="ruling", status=404)
+        if ruling.undone_at is not None:
+            who = ruling.undone_by.display_name if ruling.undone_by else "someone"
+            raise ServiceError(f"Ruling #{ruling.id} was already undone by {who} "
+                               f"({ruling.undone_at:%Y-%m-%d %H:%M} UTC).", field="ruling", status=409)
+        if ruling.kind in NOT_UNDOABLE:
+            reason = ("An undo cannot itself be undone: make the change again." if ruling.kind == "undo"
+                      else f"A ruling of kind “{ruling.kind}” cannot be undone here.")
+            raise ServiceError(reason, field="ruling", status=409)
+        links = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
+        if not links:
+            raise ServiceError("This ruling changed no character, so there is nothing to undo.", field="ruling",
+                               status=409)
+        for link in links:
+            if link.before is None:
+                raise ServiceError(f"Ruling #{ruling.id} was recorded without {link.character.name}'s state "
+                                   f"before it, so it cannot be undone.", field="ruling", status=409)
+            latest = _latest_change(link.character)
+            if latest is None or latest.ruling_id != ruling.id:
+                later = latest.ruling if latest else None
+                raise ServiceError(
+                    f"Ruling #{ruling.id} is not the last change to {link.character.name}: undo #{later.id} "
+                    f"({later.summary}) first." if later else
+                    f"Ruling #{ruling.id} is not the last change to {link.character.name}.",
+                    field="ruling", status=409)
+        try:
+            game_session = current_game_session(chronicle)
+        except ServiceError:
+            game_session = ruling.game_session
+        characters = [Character.get_by_id(link.character_id) for link in links]
+        steps = []
+        for link, character in zip(links, characters):
+            restored = {key: value for key, value in link.before.items() if key in SNAPSHOT_FIELDS and key != "version"}
+            changes = _describe({k: getattr(character, k) for k in restored}, restored)
+            steps.append({"text": f"{character.name} put back as before ruling #{ruling.id}: "
+                                  + ("; ".join(changes) if changes else "no state to restore") + ".",
+                          "rule": "Undo (issue 7)"})
+        record = record_ruling(chronicle, organiser, "undo", f"Undo of #{ruling.id}: {ruling.summary}", steps,
+                               [(c, "subject") for c in characters], game_session=game_session,
+                               inputs={"ruling": ruling.id}, outcome={"undone": ruling.id})
+        for link, character in zip(links, characters):
+            restored = {key: value for key, value in link.before.items() if key in SNAPSHOT_FIELDS and key != "version"}
+            # The version moves on (never back), so a form read before the undo is still stale.
+            Character.update(**restored, version=Character.version + 1, updated_at=utcnow()).where(
+                Character.id == character.id).execute()
+        TraitLoss.delete().where(TraitLoss.ruling == ruling).execute()
+        AbilitySpend.delete().where(AbilitySpend.ruling == ruling).execute()
+        Torpor.delete().where(Torpor.ruling == ruling).execute()
+        Torpor.update(ended_on=None, end_reason="", ended_by=None).where(Torpor.ended_by == ruling).execute()
+        ruling.undone_at = utcnow()
+        ruling.undone_by = organiser
+        ruling.save()
+        return record

@@ -1,0 +1,119 @@
+"""Game sessions: closing one and opening the next, with what each character gets back
+(issue 7; rules in :mod:`larp.rules.refresh`)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from peewee import fn
+
+from larp.db import db
+from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
+from larp.rules.explain import RulesError
+from larp.rules.refresh import RefreshSubject, refresh_for_next_session
+from larp.services import ServiceError
+from larp.services.chronicles import chronicle_settings
+from larp.services.health import store_state
+from larp.services.records import record_ruling
+
+
+def latest_game_session(chronicle: Chronicle) -> GameSession | None:
+    """The chronicle's game session with the highest number (open or closed), if any."""
+    return (GameSession.select().where(GameSession.chronicle == chronicle)
+            .order_by(GameSession.number.desc()).first())
+
+
+def previous_game_session(session: GameSession) -> GameSession | None:
+    """The game session before ``session``, if any."""
+    return (GameSession.select().where((GameSession.chronicle == session.chronicle_id)
+                                       & (GameSession.number < session.number))
+            .order_by(GameSession.number.desc()).first())
+
+
+def nights_before(session: GameSession) -> int:
+    """Nights between the previous game session's date and ``session``'s (0 for the first)."""
+    previous = previous_game_session(session)
+    return max(0, (session.date - previous.date).days) if previous else 0
+
+
+def _spent_in(character: Character, session: GameSession) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    traits = [
+        f"{name}" + (f" ×{n}" if n > 1 else "")
+        for name, n in (TraitLoss.select(TraitLoss.name, fn.SUM(TraitLoss.count))
+                        .where((TraitLoss.character == character) & (TraitLoss.game_session == session))
+                        .group_by(TraitLoss.name).order_by(TraitLoss.name).tuples())
+    ]
+    abilities = [
+        f"{name} {n}"
+        for name, n in (AbilitySpend.select(AbilitySpend.name, fn.SUM(AbilitySpend.levels))
+                        .where((AbilitySpend.character == character) & (AbilitySpend.game_session == session))
+                        .group_by(AbilitySpend.name).order_by(AbilitySpend.name).tuples())
+    ]
+    return tuple(traits), tuple(abilities)
+
+
+def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date) -> tuple[GameSession, list[Ruling]]:
+    """Close the open game session and open the next one, dated ``next_date``, in one transaction.
+
+    Every character gets back what the new game session gives back
+    (:func:`larp.rules.refresh.refresh_for_next_session`): lost Traits and
+    expended Ability levels simply stop counting (their rows stay for the
+    history, marked restored), Willpower by ``wp_refresh``, blood by
+    ``blood_refresh``. Each character something came back to gets a ruling of
+    kind "refresh" with the steps, in the new game session; the closing itself
+    is a ruling of kind "session". With no open game session, the next one is
+    opened after the latest.
+
+    Returns:
+        The new game session and the refresh rulings.
+
+    Raises:
+        ServiceError: 422 (field "date") when ``next_date`` is before the last
+            game session's date; nothing is changed.
+    """
+    settings = chronicle_settings(chronicle)
+    with db.atomic():
+        last = latest_game_session(chronicle)
+        if last is not None and next_date < last.date:
+            raise ServiceError(f"The next game session cannot be dated {next_date.isoformat()}, before the last "
+                               f"one ({last.label}). Choose {last.date.isoformat()} or later.", field="date")
+        now = utcnow()
+        if last is not None and last.closed_at is None:
+            last.closed_at = now
+            last.save()
+        new = GameSession.create(chronicle=chronicle, number=(last.number if last else 0) + 1, date=next_date,
+                                 opened_at=now)
+        rulings: list[Ruling] = []
+        if last is not None:
+            for character in Character.select().where(Character.chronicle == chronicle).order_by(Character.name):
+                traits, abilities = _spent_in(character, last)
+                subject = RefreshSubject(character.name, character.creature, character.condition,
+                                         character.willpower_current, character.willpower_permanent,
+                                         character.blood_current, character.blood_max, traits, abilities)
+                try:
+                    refresh = refresh_for_next_session(subject, last.date, next_date, settings)
+                except RulesError as exc:
+                    raise ServiceError(exc.message, field=exc.field) from None
+                if not refresh.changed:
+                    continue
+                record = record_ruling(
+                    chronicle, organiser, "refresh", f"{character.name}: refreshed for {new.label}", refresh.steps,
+                    [(character, "subject")], game_session=new,
+                    inputs={"from_session": last.number, "to_session": new.number},
+                    outcome={"willpower_current": refresh.willpower_current, "blood_current": refresh.blood_current,
+                             "traits_back": list(traits), "abilities_back": list(abilities)})
+                store_state(character, blood_current=refresh.blood_current,
+                            willpower_current=refresh.willpower_current, ruling=record)
+                rulings.append(record)
+            TraitLoss.update(restored_at=now).where(
+                (TraitLoss.game_session == last) & TraitLoss.restored_at.is_null()).execute()
+            AbilitySpend.update(restored_at=now).where(
+                (AbilitySpend.game_session == last) & AbilitySpend.restored_at.is_null()).execute()
+        summary = (f"Game session {last.number} closed; {new.label} opened" if last else f"{new.label} opened")
+        Ruling.create(chronicle=chronicle, game_session=new, narrator=organiser, kind="session", created_at=now,
+                      summary=summary, inputs={"date": next_date.isoformat()},
+                      outcome={"closed": last.number if last else None, "opened": new.number,
+                               "refreshed": len(rulings)},
+                      steps=[{"text": f"{len(rulings)} character(s) refreshed.",
+                              "rule": "LotNR (met-reference 5.1)"}])
+        return new, rulings

@@ -1,0 +1,299 @@
+"""Torpor records: entering torpor, trying to wake, feeding a torpid vampire (issue 7;
+rules in :mod:`larp.rules.torpor`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+from typing import Any, Sequence
+
+from larp.db import db
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
+from larp.rules.challenge import RandomSource, Throw, parse_throw, random_throw
+from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
+from larp.rules.torpor import (
+    CAUSE_LABELS,
+    TORPOR_CAUSES,
+    TorporRecord,
+    attempt_to_wake,
+    enter_torpor,
+    feed,
+)
+from larp.services import ServiceError
+from larp.services.characters import character_state, get_character
+from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.health import store_state
+from larp.services.records import record_ruling
+
+RANDOM = "random"
+#: The most nights one request may try to wake on (a month and a bit).
+MAX_NIGHTS = 45
+
+
+def open_torpor(character: Character) -> Torpor | None:
+    """The character's torpor that has not ended, if any."""
+    return (Torpor.select().where((Torpor.character == character) & Torpor.ended_on.is_null())
+            .order_by(Torpor.id.desc()).first())
+
+
+def as_record(torpor: Torpor) -> TorporRecord:
+    """The stored torpor as the rules core's :class:`TorporRecord`."""
+    return TorporRecord(torpor.cause, torpor.started_on, torpor.wake_on, torpor.wake_session)
+
+
+def tabletop_morality(character: Character) -> int | None:
+    """The character's tabletop Humanity or Path dots, if the sheet's tabletop ratings hold them
+    (under the morality's name, e.g. "Humanity")."""
+    value = (character.tabletop or {}).get(character.morality_name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _track(character: Character, settings: ChronicleSettings, game_session: GameSession | None = None):
+    return character_state(character, game_session, settings).health
+
+
+def _create_torpor(character: Character, cause: str, on: date, settings: ChronicleSettings,
+                   game_session: GameSession | None, ruling: Ruling | None):
+    """Work out a torpor with the rules core and store its record; return (row, TorporStart)."""
+    try:
+        start = enter_torpor(cause, on, settings, met_rating=character.morality_rating,
+                             tabletop_rating=tabletop_morality(character), who=character.name)
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
+    wake_session = None
+    if start.sessions is not None:
+        wake_session = (game_session.number if game_session else 0) + start.sessions
+    row = Torpor.create(character=character, game_session=game_session, ruling=ruling, cause=cause,
+                        started_on=on, table=start.table, rating=start.rating, length=start.length,
+                        wake_on=start.wake_on, wake_session=wake_session)
+    return row, start
+
+
+def torpor_condition_changed(character: Character, old_condition: str, ruling: Ruling | None) -> None:
+    """Keep torpor records in step with a condition changed by damage (called by
+    :func:`larp.services.health.store_state` inside its transaction).
+
+    A vampire newly in torpor without a record gets one: cause "wounds",
+    dated by the open game session (none open: the board says "torpor start
+    not recorded"). A torpid vampire destroyed or otherwise out of torpor has
+    his open record ended, with the new condition as the reason.
+    """
+    if ruling is None:
+        link = (RulingCharacter.select().where(RulingCharacter.character == character)
+                .order_by(RulingCharacter.id.desc()).first())
+        ruling = link.ruling if link else None
+    existing = open_torpor(character)
+    session = (GameSession.select().where((GameSession.chronicle == character.chronicle_id)
+                                          & GameSession.closed_at.is_null()).first())
+    if character.condition == "torpor":
+        if existing is None and character.creature == "vampire" and session is not None:
+            _create_torpor(character, "wounds", session.date, chronicle_settings(character.chronicle), session,
+                           ruling)
+    elif existing is not None:
+        existing.ended_on = max(session.date, existing.started_on) if session else existing.started_on
+        existing.end_reason = character.condition
+        existing.ended_by = ruling
+        existing.save()
+
+
+def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, cause: str, on: date) -> Ruling:
+    """Record that a vampire entered torpor on ``on`` from ``cause`` ("wounds",
+    "blood_loss", "voluntary"), and when he may try to wake.
+
+    A vampire already in torpor from damage (condition "torpor") without a
+    record gets one (wounds or blood loss); an active vampire is put into
+    torpor (any cause; a voluntary torpor takes half the time). Recorded as a
+    ruling of kind "torpor".
+
+    Raises:
+        ServiceError: 404 unknown character; 422 not a vampire, destroyed, an
+            unknown cause, voluntary torpor for one already in torpor; 409 a
+            torpor already recorded or the character changed meanwhile.
+    """
+    if cause not in TORPOR_CAUSES:
+        raise ServiceError("Choose why the vampire entered torpor: wounds, blood loss or voluntary.", field="cause")
+    with db.atomic():
+        game_session = current_game_session(chronicle)
+        settings = chronicle_settings(chronicle)
+        character = get_character(chronicle, character_id)
+        if character.creature != "vampire":
+            raise ServiceError(f"{character.name} is not a vampire: mortals and ghouls have no torpor.",
+                               field="character")
+        if character.condition in ("final_death", "dead"):
+            raise ServiceError(f"{character.name} is destroyed and cannot enter torpor.", field="character")
+        existing = open_torpor(character)
+        if existing is not None:
+            raise ServiceError(f"{character.name}'s torpor is already recorded (since "
+                               f"{existing.started_on.isoformat()}).", field="character", status=409)
+        if character.condition == "torpor" and cause == "voluntary":
+            raise ServiceError(f"{character.name} is already in torpor from damage: record it as wounds.",
+                               field="cause")
+        record = record_ruling(chronicle, user, "torpor", f"{character.name} enters torpor ({CAUSE_LABELS[cause]})",
+                               [], [(character, "subject")], game_session=game_session,
+                               inputs={"cause": cause, "on": on.isoformat()})
+        row, start = _create_torpor(character, cause, on, settings, game_session, record)
+        record.steps = [s.to_dict() for s in start.steps]
+        record.outcome = {"wake_on": start.wake_on.isoformat() if start.wake_on else None,
+                          "wake_session": row.wake_session, "length": start.length, "retired": start.retired}
+        record.save()
+        if character.condition != "torpor":
+            track = _track(character, settings, game_session)
+            store_state(character, track=replace(track, condition="torpor"), ruling=record)
+        return record
+
+
+def _tried_nights(character: Character) -> set[str]:
+    rows = (Ruling.select(Ruling.inputs).join(RulingCharacter)
+            .where((RulingCharacter.character == character) & (Ruling.kind == "wake") & Ruling.undone_at.is_null()))
+    nights: set[str] = set()
+    for ruling in rows:
+        nights.update(ruling.inputs.get("nights", []))
+    return nights
+
+
+def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
+    def one(value: str, field: str) -> Throw:
+        if (value or RANDOM).strip().lower() == RANDOM:
+            return random_throw(rng)
+        try:
+            throw = parse_throw(value, field)
+        except RulesError as exc:
+            raise ServiceError(exc.message, field=field) from None
+        if throw is Throw.BOMB:
+            raise ServiceError("No Bomb in a static challenge to wake.", field=field)
+        return throw
+
+    return SimpleTest(one(player, "player_throw"), one(narrator, "narrator_throw"))
+
+
+def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng: Any, *, first_night: date,
+                 last_night: date | None = None, player_throw: str = RANDOM, narrator_throw: str = RANDOM,
+                 dice: Sequence[int] | None = None) -> Ruling:
+    """A torpid vampire tries to rise, one attempt a night from ``first_night`` to
+    ``last_night`` (default: that night only), until he rises or his blood runs out;
+    each attempt costs a blood point (met-reference 5.2, T20; 000 "Torpor").
+
+    Throws (live test) are given for a single night or drawn from ``rng``;
+    dice (tabletop Awakening roll) likewise. Recorded as one ruling of kind
+    "wake" with every night's steps.
+
+    Raises:
+        ServiceError: 404 unknown character; 422 not in torpor, before his
+            time, no blood, bad throws or dice, entered throws for several
+            nights, a range the wrong way round or too long; 409 a night already
+            tried, no torpor record, or the character changed meanwhile.
+    """
+    last_night = last_night or first_night
+    if last_night < first_night:
+        raise ServiceError("The last night comes before the first.", field="last_night")
+    if (last_night - first_night).days >= MAX_NIGHTS:
+        raise ServiceError(f"Try at most {MAX_NIGHTS} nights at once.", field="last_night")
+    several = last_night > first_night
+    entered = any((v or RANDOM).strip().lower() != RANDOM for v in (player_throw, narrator_throw)) or dice
+    if several and entered:
+        raise ServiceError("Throws or dice can be entered for one night only; leave them random to try "
+                           "several nights.", field="player_throw")
+    with db.atomic():
+        game_session = current_game_session(chronicle)
+        settings = chronicle_settings(chronicle)
+        character = get_character(chronicle, character_id)
+        if character.condition != "torpor":
+            raise ServiceError(f"{character.name} is not in torpor: there is nothing to wake from.",
+                               field="character")
+        torpor = open_torpor(character)
+        if torpor is None:
+            raise ServiceError(f"{character.name}'s torpor start is not recorded: record it first, so the tool "
+                               f"knows when he may wake.", field="character", status=409)
+        tried = _tried_nights(character)
+        # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
+        awakening_dice = tabletop_morality(character)
+        if awakening_dice is None:
+            awakening_dice = min(10, 2 * character.morality_rating)
+        state = character_state(character, game_session, settings)
+        track = state.health
+        blood = character.blood_current
+        steps: list[dict] = []
+        attempts: list[dict] = []
+        nights: list[str] = []
+        night = first_night
+        woke = False
+        while night <= last_night and not woke:
+            if night.isoformat() in tried and several:
+                night += timedelta(days=1)
+                continue
+            if night.isoformat() in tried:
+                raise ServiceError(f"{character.name} already tried to wake on the night of {night.isoformat()}.",
+                                   field="first_night", status=409)
+            if several and blood < 1:
+                break
+            test = _wake_test(player_throw, narrator_throw, rng) if settings["wake_test"] == "live_static" else None
+            try:
+                attempt = attempt_to_wake(as_record(torpor), track, blood, night, settings,
+                                          session_number=game_session.number,
+                                          mental_traits=state.available("mental"), test=test,
+                                          awakening_dice=awakening_dice,
+                                          dice=dice, rng=rng if dice is None else None, who=character.name)
+            except RulesError as exc:
+                if several and exc.field == "night":
+                    night += timedelta(days=1)
+                    continue
+                raise ServiceError(exc.message, field=exc.field if exc.field != "night" else "first_night") from None
+            steps.extend(s.to_dict() for s in attempt.steps)
+            attempts.append({"night": night.isoformat(), **attempt.test, "woke": attempt.woke})
+            nights.append(night.isoformat())
+            blood, track, woke = attempt.blood_current, attempt.track, attempt.woke
+            night += timedelta(days=1)
+        if not attempts:
+            since = torpor.wake_on.isoformat() if torpor.wake_on else f"game session {torpor.wake_session}"
+            raise ServiceError(f"{character.name} may not try to wake on any of those nights (from {since}).",
+                               field="first_night")
+        summary = (f"{character.name} rises from torpor" if woke else f"{character.name} stays in torpor") + \
+            f" ({len(attempts)} night(s) tried)"
+        record = record_ruling(chronicle, user, "wake", summary, steps, [(character, "subject")],
+                               game_session=game_session,
+                               inputs={"nights": nights, "player_throw": player_throw, "narrator_throw": narrator_throw,
+                                       "dice": list(dice) if dice else None},
+                               outcome={"woke": woke, "attempts": attempts, "blood_current": blood})
+        if woke:
+            torpor.ended_on = date.fromisoformat(nights[-1])
+            torpor.end_reason = "woke"
+            torpor.ended_by = record
+            torpor.save()
+        store_state(character, track=track, blood_current=blood, ruling=record)
+        return record
+
+
+def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, blood: int, on: date) -> Ruling:
+    """Record blood a vampire took on ``on``: feeding the player reports, or blood
+    placed in a torpid vampire's mouth, which ends a torpor from blood loss under
+    ``feeding_wakes_blood_torpor`` (000/001 "Torpor"). Kind "feeding".
+
+    Raises:
+        ServiceError: 404 unknown character; 422 not a vampire, destroyed,
+            staked, a full pool or fewer than one blood point; 409 the
+            character changed meanwhile.
+    """
+    with db.atomic():
+        game_session = current_game_session(chronicle)
+        settings = chronicle_settings(chronicle)
+        character = get_character(chronicle, character_id)
+        torpor = open_torpor(character)
+        track = _track(character, settings, game_session)
+        try:
+            fed = feed(track, character.blood_current, character.blood_max, blood, settings,
+                       as_record(torpor) if torpor else None, who=character.name)
+        except RulesError as exc:
+            raise ServiceError(exc.message, field=exc.field) from None
+        summary = f"{character.name} takes {fed.taken} blood point(s)" + (" and rises from torpor" if fed.woke else "")
+        record = record_ruling(chronicle, user, "feeding", summary, fed.steps, [(character, "subject")],
+                               game_session=game_session, inputs={"blood": blood, "on": on.isoformat()},
+                               outcome={"taken": fed.taken, "woke": fed.woke, "blood_current": fed.blood_current})
+        if fed.woke and torpor is not None:
+            torpor.ended_on = max(on, torpor.started_on)
+            torpor.end_reason = "fed"
+            torpor.ended_by = record
+            torpor.save()
+        store_state(character, track=fed.track, blood_current=fed.blood_current, ruling=record)
+        return record

@@ -1,0 +1,289 @@
+"""Export a whole chronicle to JSON and import it back; back up a live SQLite database (issue 7).
+
+The export holds the chronicle, its setting overrides, game sessions,
+characters (sheet and state, card tokens and short codes), Traits lost and
+Ability levels expended, rulings with their participants and the state each
+was in before, and torpor records. It names no database ids: characters are
+referred to by short code, game sessions by number, rulings by their place in
+the file. Users are NOT exported (accounts and passwords stay with the
+installation): a ruling names its narrator by user name, and an import links it
+to the user of that name if there is one here.
+
+The file carries ``format_version``; a file from a newer format is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from larp.db import db
+from larp.models import (
+    Ability,
+    AbilitySpend,
+    Character,
+    Chronicle,
+    ChronicleSetting,
+    GameSession,
+    Power,
+    Ruling,
+    RulingCharacter,
+    Torpor,
+    Trait,
+    TraitLoss,
+    User,
+)
+from larp.services import ServiceError
+
+FORMAT = "larp-chronicle"
+FORMAT_VERSION = 1
+
+#: Character columns exported as they are (besides the ids).
+CHARACTER_FIELDS = (
+    "name", "player_name", "creature", "clan", "sect", "title", "generation", "morality_name", "morality_rating",
+    "willpower_permanent", "willpower_current", "blood_max", "blood_current", "blood_per_turn",
+    "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked", "health_levels", "tabletop",
+    "notes", "narrator_notes", "player_contact", "short_code", "card_token", "version", "created_at", "updated_at",
+)
+_DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at"}
+_DATES = {"date", "started_on", "wake_on", "ended_on"}
+
+
+def _out(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
+
+
+def _in(key: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if key in _DATETIMES:
+        return datetime.fromisoformat(value)
+    if key in _DATES:
+        return date.fromisoformat(value)
+    return value
+
+
+def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
+    """The whole chronicle as JSON-ready data (see the module docstring)."""
+    characters = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.id))
+    code = {c.id: c.short_code for c in characters}
+    sessions = list(GameSession.select().where(GameSession.chronicle == chronicle).order_by(GameSession.number))
+    number = {s.id: s.number for s in sessions}
+    rulings = list(Ruling.select().where(Ruling.chronicle == chronicle).order_by(Ruling.id))
+    index = {r.id: i for i, r in enumerate(rulings)}
+    users = {u.id: u.username for u in User.select()}
+    character_ids = list(code)
+
+    def sheet(c: Character) -> dict[str, Any]:
+        data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
+        data["traits"] = [[t.category, t.name, t.count, t.negative]
+                          for t in Trait.select().where(Trait.character == c).order_by(Trait.id)]
+        data["abilities"] = [[a.name, a.level]
+                             for a in Ability.select().where(Ability.character == c).order_by(Ability.id)]
+        data["powers"] = [[p.discipline, p.name, p.level]
+                          for p in Power.select().where(Power.character == c).order_by(Power.id)]
+        return data
+
+    def spent(row: TraitLoss | AbilitySpend, extra: dict[str, Any]) -> dict[str, Any]:
+        return {"character": code[row.character_id], "game_session": number[row.game_session_id], **extra,
+                "ruling": index.get(row.ruling_id), "created_at": _out(row.created_at),
+                "restored_at": _out(row.restored_at)}
+
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "users_exported": False,
+        "chronicle": {"name": chronicle.name, "created_at": _out(chronicle.created_at)},
+        "settings": {row.key: row.value for row in ChronicleSetting.select()
+                     .where(ChronicleSetting.chronicle == chronicle).order_by(ChronicleSetting.key)},
+        "game_sessions": [{"number": s.number, "date": _out(s.date), "opened_at": _out(s.opened_at),
+                           "closed_at": _out(s.closed_at)} for s in sessions],
+        "characters": [sheet(c) for c in characters],
+        "rulings": [{
+            "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id), "kind": r.kind,
+            "created_at": _out(r.created_at), "summary": r.summary, "inputs": r.inputs, "outcome": r.outcome,
+            "steps": r.steps, "undone_at": _out(r.undone_at), "undone_by": users.get(r.undone_by_id),
+            "participants": [{"character": code[p.character_id], "role": p.role, "before": p.before}
+                             for p in RulingCharacter.select().where(RulingCharacter.ruling == r)
+                             .order_by(RulingCharacter.id)],
+        } for r in rulings],
+        "trait_losses": [spent(t, {"category": t.category, "name": t.name, "count": t.count})
+                         for t in TraitLoss.select().where(TraitLoss.character.in_(character_ids))
+                         .order_by(TraitLoss.id)],
+        "ability_spends": [spent(a, {"name": a.name, "levels": a.levels})
+                           for a in AbilitySpend.select().where(AbilitySpend.character.in_(character_ids))
+                           .order_by(AbilitySpend.id)],
+        "torpors": [{
+            "character": code[t.character_id], "game_session": number.get(t.game_session_id),
+            "ruling": index.get(t.ruling_id), "cause": t.cause, "started_on": _out(t.started_on), "table": t.table,
+            "rating": t.rating, "length": t.length, "wake_on": _out(t.wake_on), "wake_session": t.wake_session,
+            "ended_on": _out(t.ended_on), "end_reason": t.end_reason, "ended_by": index.get(t.ended_by_id),
+            "created_at": _out(t.created_at),
+        } for t in Torpor.select().where(Torpor.character.in_(character_ids)).order_by(Torpor.id)],
+    }
+
+
+def _require(data: Any, key: str, kind: type, where: str = "the file") -> Any:
+    if not isinstance(data, dict) or key not in data or not isinstance(data[key], kind):
+        raise ServiceError(f"This is not a complete larp chronicle export: {where} lacks “{key}”.", field="file")
+    return data[key]
+
+
+def check_format(data: Any) -> None:
+    """Refuse data that is not a chronicle export this version can read.
+
+    Raises:
+        ServiceError: 422 not an export; a newer ``format_version`` (the
+            message says to update larp).
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ServiceError("This file is not a larp chronicle export.", field="file")
+    version = data.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ServiceError("This chronicle export has no valid format version.", field="file")
+    if version > FORMAT_VERSION:
+        raise ServiceError(f"This file was written in export format {version} by a newer larp; this larp reads "
+                           f"format {FORMAT_VERSION} and older. Update larp, then import it again. Nothing was "
+                           f"imported.", field="file")
+
+
+def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chronicle, list[str]]:
+    """Create the chronicle in ``data`` (an :func:`export_chronicle` result), in one transaction.
+
+    Args:
+        replace: delete an existing chronicle of the same name first (restoring
+            a backup); otherwise such a chronicle is refused.
+
+    Returns:
+        The new chronicle and notes for the person importing (users not found here).
+
+    Raises:
+        ServiceError: 422 not an export, a newer format, a malformed entry; 409 a
+            chronicle of that name exists (without ``replace``), or a short
+            code or card token already used by another chronicle. Nothing is
+            changed.
+    """
+    check_format(data)
+    info = _require(data, "chronicle", dict)
+    name = _require(info, "name", str, "the chronicle")
+    for key in ("game_sessions", "characters", "rulings", "trait_losses", "ability_spends", "torpors"):
+        _require(data, key, list)
+    notes: list[str] = []
+    try:
+        with db.atomic():
+            existing = Chronicle.get_or_none(Chronicle.name == name)
+            if existing is not None:
+                if not replace:
+                    raise ServiceError(f"A chronicle called “{name}” already exists. Import with replace to put "
+                                       f"the file in its place.", field="file", status=409)
+                existing.delete_instance(recursive=True)
+            codes = [c.get("short_code") for c in data["characters"]]
+            tokens = [c.get("card_token") for c in data["characters"] if c.get("card_token")]
+            clash = Character.select().where(Character.short_code.in_(codes) | Character.card_token.in_(tokens)).first()
+            if clash is not None:
+                raise ServiceError(f"The card code {clash.short_code} ({clash.name}) is already used by a character "
+                                   f"of another chronicle here.", field="file", status=409)
+            users = {u.username: u for u in User.select()}
+            missing: set[str] = set()
+
+            def user(username: str | None) -> User | None:
+                if username and username not in users:
+                    missing.add(username)
+                return users.get(username) if username else None
+
+            created = _in("created_at", info.get("created_at"))
+            chronicle = Chronicle.create(name=name, **({"created_at": created} if created else {}))
+            for key, value in (data.get("settings") or {}).items():
+                ChronicleSetting.create(chronicle=chronicle, key=key, value=value)
+            sessions = {}
+            for entry in data["game_sessions"]:
+                sessions[entry["number"]] = GameSession.create(
+                    chronicle=chronicle, **{k: _in(k, entry.get(k)) for k in ("number", "date", "opened_at",
+                                                                               "closed_at")})
+            characters = {}
+            for entry in data["characters"]:
+                values = {k: _in(k, entry[k]) for k in CHARACTER_FIELDS if k in entry}
+                character = Character.create(chronicle=chronicle, **values)
+                characters[character.short_code] = character
+                for category, tname, count, negative in entry.get("traits", []):
+                    Trait.create(character=character, category=category, name=tname, count=count, negative=negative)
+                for aname, level in entry.get("abilities", []):
+                    Ability.create(character=character, name=aname, level=level)
+                for discipline, pname, level in entry.get("powers", []):
+                    Power.create(character=character, discipline=discipline, name=pname, level=level)
+            rulings = []
+            for entry in data["rulings"]:
+                ruling = Ruling.create(
+                    chronicle=chronicle, game_session=sessions.get(entry.get("game_session")),
+                    narrator=user(entry.get("narrator")), kind=entry["kind"],
+                    created_at=_in("created_at", entry["created_at"]), summary=entry.get("summary", ""),
+                    inputs=entry.get("inputs", {}), outcome=entry.get("outcome", {}), steps=entry.get("steps", []),
+                    undone_at=_in("undone_at", entry.get("undone_at")), undone_by=user(entry.get("undone_by")))
+                for part in entry.get("participants", []):
+                    RulingCharacter.create(ruling=ruling, character=characters[part["character"]], role=part["role"],
+                                           before=part.get("before"))
+                rulings.append(ruling)
+
+            def ruling_at(position: int | None) -> Ruling | None:
+                return rulings[position] if position is not None else None
+
+            for entry in data["trait_losses"]:
+                TraitLoss.create(character=characters[entry["character"]], game_session=sessions[entry["game_session"]],
+                                 category=entry["category"], name=entry["name"], count=entry["count"],
+                                 ruling=ruling_at(entry.get("ruling")),
+                                 created_at=_in("created_at", entry["created_at"]),
+                                 restored_at=_in("restored_at", entry.get("restored_at")))
+            for entry in data["ability_spends"]:
+                AbilitySpend.create(character=characters[entry["character"]],
+                                    game_session=sessions[entry["game_session"]], name=entry["name"],
+                                    levels=entry["levels"], ruling=ruling_at(entry.get("ruling")),
+                                    created_at=_in("created_at", entry["created_at"]),
+                                    restored_at=_in("restored_at", entry.get("restored_at")))
+            for entry in data["torpors"]:
+                Torpor.create(character=characters[entry["character"]],
+                              game_session=sessions.get(entry.get("game_session")),
+                              ruling=ruling_at(entry.get("ruling")), ended_by=ruling_at(entry.get("ended_by")),
+                              **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
+                                                                    "wake_on", "wake_session", "ended_on",
+                                                                    "end_reason", "created_at")})
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {exc}); nothing was imported.",
+                           field="file") from None
+    if missing:
+        notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
+                     + ": their rulings keep no narrator.")
+    return chronicle, notes
+
+
+def backup_sqlite(database_url: str, target: Path) -> Path:
+    """Copy the live SQLite database at ``database_url`` to ``target`` with SQLite's
+    online backup API (a consistent copy even while the app is writing).
+
+    Raises:
+        ServiceError: 422 not an SQLite database, the target exists, or its folder cannot be made.
+    """
+    if not database_url.startswith("sqlite:///"):
+        raise ServiceError("Only an SQLite database can be backed up this way; back up PostgreSQL with pg_dump.",
+                           field="database")
+    source = Path(database_url.removeprefix("sqlite:///"))
+    if not source.exists():
+        raise ServiceError(f"There is no database at {source}.", field="database")
+    if target.exists():
+        raise ServiceError(f"{target} already exists: choose another file name.", field="path")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ServiceError(f"Cannot make the folder {target.parent}: {exc.strerror}.", field="path") from None
+    src = sqlite3.connect(str(source))
+    dest = sqlite3.connect(str(target))
+    try:
+        with dest:
+            src.backup(dest)
+    finally:
+        dest.close()
+        src.close()
+    return target

@@ -1,0 +1,172 @@
+"""The organiser's board between game sessions (issue 7): torpor, healing nights, the next
+game session, the chronicle export; and each character's history with undo."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
+
+from larp.models import Torpor
+from larp.rules.torpor import TORPOR_CAUSES
+from larp.services import ServiceError
+from larp.services.characters import get_character
+from larp.services.chronicles import get_chronicle
+from larp.services.downtime import apply_aggravated_healing, apply_mortal_healing, build_board
+from larp.services.history import timeline, undo_ruling
+from larp.services.sessions import close_and_open
+from larp.services.torpor import attempt_wake, feed_character, record_torpor
+from larp.services.transfer import export_chronicle
+from larp.web.auth import role_required
+
+bp = Blueprint("board", __name__)
+
+
+def _date(name: str, default: date | None = None) -> date:
+    text = (request.form.get(name) or "").strip()
+    if not text and default is not None:
+        return default
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ServiceError("Give a date such as 2026-12-13." if text else "Give a date.", field=name) from None
+
+
+def _int(name: str, default: int | None = None) -> int | None:
+    text = (request.form.get(name) or "").strip()
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise ServiceError(f"“{text}” is not a whole number.", field=name) from None
+
+
+def _page(error: ServiceError | None = None, target: str = ""):
+    chronicle = get_chronicle()
+    board = build_board(chronicle)
+    status = error.status if error else 200
+    return render_template("board/page.html", chronicle=chronicle, board=board, error=error, target=target,
+                           causes=TORPOR_CAUSES, today=date.today(), form=request.form), status
+
+
+@bp.route("/board")
+@role_required("organiser")
+def page():
+    """The board for the open game session: torpor, healing, mortals, everyone at a glance."""
+    return _page()
+
+
+def _act(target: str, action):
+    """Run ``action`` (a service call returning a flash text); 303 back to the board on
+    success, the board with the message at ``target`` and the error's status otherwise."""
+    try:
+        message = action()
+    except ServiceError as exc:
+        return _page(exc, target)
+    flash(message)
+    return redirect(url_for("board.page") + (f"#{target}" if target else ""), code=303)
+
+
+@bp.route("/board/next-session", methods=["POST"])
+@role_required("organiser")
+def next_session():
+    """Close the open game session and open the next on the date given."""
+    def action():
+        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"))
+        return f"{new.label} is open. {len(refreshed)} character(s) refreshed."
+    return _act("session", action)
+
+
+@bp.route("/board/torpor", methods=["POST"])
+@role_required("organiser")
+def torpor():
+    """Record a torpor: a vampire already in torpor from damage, or one entering it now."""
+    def action():
+        record = record_torpor(get_chronicle(), g.user, request.form.get("character"),
+                               request.form.get("cause", ""), _date("on", date.today()))
+        return record.summary + "."
+    return _act(f"char-{request.form.get('character', '')}", action)
+
+
+@bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
+@role_required("organiser")
+def wake(character_id: int):
+    """Try to wake a torpid vampire on a night, or each night of a range while blood lasts."""
+    def action():
+        first = _date("first_night")
+        last = _date("last_night", first)
+        record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
+                              first_night=first, last_night=last,
+                              player_throw=request.form.get("player_throw", "random"),
+                              narrator_throw=request.form.get("narrator_throw", "random"))
+        return record.summary + "."
+    return _act(f"char-{character_id}", action)
+
+
+@bp.route("/board/characters/<int:character_id>/feed", methods=["POST"])
+@role_required("organiser")
+def feed(character_id: int):
+    """Record blood given to a vampire (reported feeding, or blood placed in a torpid mouth)."""
+    def action():
+        record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
+        return record.summary + "."
+    return _act(f"char-{character_id}", action)
+
+
+@bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
+@role_required("organiser")
+def heal(character_id: int):
+    """Apply the planned healing: aggravated levels for a vampire, time for a mortal or ghoul."""
+    def action():
+        chronicle = get_chronicle()
+        character = get_character(chronicle, character_id)
+        if character.creature == "vampire":
+            record = apply_aggravated_healing(chronicle, g.user, character_id, _int("levels"))
+        else:
+            record = apply_mortal_healing(chronicle, g.user, character_id, request.form.get("medical_care") == "on")
+        return record.summary + "."
+    return _act(f"char-{character_id}", action)
+
+
+@bp.route("/board/export")
+@role_required("organiser")
+def export():
+    """Download the whole chronicle as a JSON file (users are not in it)."""
+    chronicle = get_chronicle()
+    data = export_chronicle(chronicle)
+    name = "".join(ch if ch.isalnum() else "-" for ch in chronicle.name.lower()).strip("-")
+    return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}-{date.today().isoformat()}.json"'})
+
+
+@bp.route("/characters/<int:character_id>/history")
+@role_required("organiser", "narrator")
+def history(character_id: int):
+    """A character's timeline: every ruling that touched him, who made it, when, what changed."""
+    return _history(character_id)
+
+
+def _history(character_id: int, error: ServiceError | None = None):
+    chronicle = get_chronicle()
+    try:
+        character = get_character(chronicle, character_id)
+    except ServiceError as exc:
+        return render_template("errors/error.html", title="Unknown character", message=exc.message,
+                               chronicle=chronicle), exc.status
+    torpors = list(Torpor.select().where(Torpor.character == character).order_by(Torpor.id.desc()))
+    return render_template("board/history.html", chronicle=chronicle, character=character,
+                           entries=timeline(character), torpors=torpors, error=error), (error.status if error else 200)
+
+
+@bp.route("/characters/<int:character_id>/undo", methods=["POST"])
+@role_required("organiser")
+def undo(character_id: int):
+    """Undo the last change to a character (organisers); a clear 409 when it is not the last."""
+    try:
+        record = undo_ruling(get_chronicle(), g.user, request.form.get("ruling"))
+    except ServiceError as exc:
+        return _history(character_id, exc)
+    flash(record.summary + ".")
+    return redirect(url_for("board.history", character_id=character_id), code=303)
