@@ -9,6 +9,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
     from larp.web import api, auth, challenges, characters, errors, imports, rulings, settings
+    from larp.web import api_tabletop, tabletop  # noqa: F401  (api_tabletop adds routes to api.bp)
 
     app.register_blueprint(auth.bp)
     csrf.exempt(api.bp)
@@ -18,6 +19,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(imports.bp)
+    app.register_blueprint(tabletop.bp)
     errors.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
