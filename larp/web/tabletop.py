@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from larp.htmx import is_partial, render
 from larp.models import Character
+from larp.rules.explain import RulesError
 from larp.rules.health import tabletop_view
 from larp.rules.settings import setting_definitions
 from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
@@ -68,11 +69,24 @@ def _rng(form):
     return None if form.get("dice_mode") == "table" else current_app.config["RANDOM_SOURCE"]()
 
 
+def _error_place(row, error: ServiceError | None) -> str | None:
+    """Where the refusal is shown: next to the form that was sent ("phase", "gear", "start") or on top."""
+    if error is None:
+        return None
+    field = error.field or ""
+    if field.endswith(".weapon") and field != "attacker.weapon" or field.endswith(".armor"):
+        return "gear"
+    if field in ("combat", "phase"):
+        return "top"
+    return "start" if row is None else "phase"
+
+
 def _context(row, error: ServiceError | None = None, form=None, dice_request=None) -> dict[str, Any]:
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
     context: dict[str, Any] = {
         "chronicle": chronicle, "error": error, "form": form or {}, "dice_request": dice_request,
+        "error_place": _error_place(row, error),
         "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
         "multiple_label": settings.label("tabletop_multiple_actions"),
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
@@ -107,7 +121,14 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
     if actor not in ([slot.who] if slot else []) + waiting:
         actor = slot.who if slot else None
     declaration = combat.declarations.get(actor) if actor else None
+    actor_slot = None
+    if actor:
+        try:
+            actor_slot = combat.action_slot(actor)
+        except RulesError:
+            actor_slot = None
     context.update({
+        "actor_slot": actor_slot,
         "row": row, "combat": combat, "loaded": loaded, "cards": cards, "slot": slot, "waiting": waiting,
         "actor": actor, "actor_declaration": declaration, "profile": loaded.profile,
         "attacks": loaded.profile.of_kind("close", "ranged"), "defenses": loaded.profile.of_kind("defensive"),

@@ -350,14 +350,14 @@ def test_a_bite_needs_a_prior_hold():
     grapple or tackle."""
     with pytest.raises(RulesError) as err:
         resolve_attack(Attack("bite", kincaid(), veronica()), dice={"attack": hits(1, 7)})
-    assert err.value.field == "prior_hold" and "clinch, hold, tackle" in err.value.message
+    assert err.value.field == "prior_hold" and "clinch, hold or tackle" in err.value.message
     ruling = resolve_attack(Attack("bite", kincaid(), veronica(), Circumstances(prior_hold="hold")),
                             dice={"attack": hits(1, 7), "damage": hits(2, 5)})
     # Dexterity 4 + Brawl 2 + 1 accuracy; two damage successes and two for Potence, unsoakable without Fortitude
     assert ruling.attack_pool == 4 + 2 + 1 and ruling.target_track.aggravated == 4
     with pytest.raises(RulesError) as err:
         resolve_attack(Attack("bite", kincaid(), veronica(), Circumstances(prior_hold="hold")), DARK_AGES)
-    assert "bear hug, grapple, tackle" in err.value.message
+    assert "bear hug, grapple or tackle" in err.value.message
 
 
 @pytest.mark.parametrize("maneuver, attacker, field", [

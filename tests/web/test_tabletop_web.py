@@ -109,7 +109,7 @@ def test_kincaid_strikes_veronica_on_the_screen(client, konrad_and_vivienne):
 
 @pytest.mark.parametrize("fields, field_text", [
     ({"maneuver": "strike", "difficulty": "11"}, "Difficulty 11 is impossible"),
-    ({"maneuver": "bite"}, "Bite needs a successful clinch, hold, tackle on Vivienne Ashcombe"),
+    ({"maneuver": "bite"}, "Bite needs a successful clinch, hold or tackle on Vivienne Ashcombe"),
     ({"maneuver": "claw"}, "Konrad Vale has no power that grows claws"),
     ({"maneuver": "automatic_fire"}, "Automatic fire needs a ranged weapon"),
     ({"maneuver": "strike", "defense": "parry", "defense_how": "roll"}, "Vivienne Ashcombe has no melee weapon to parry with"),
@@ -223,3 +223,34 @@ def test_the_nav_links_the_screen(client, auth, dbconn):
     auth.login()
     page = client.get("/challenge").get_data(as_text=True)
     assert 'href="/tabletop"' in page
+
+
+def test_dark_ages_bear_hug_then_bite_next_turn(client, auth, dbconn):
+    """004 "Bite": after a successful bear hug, the bite may follow on the following turn (aggravated,
+    Strength + 1); the profile is the chronicle setting tabletop_profile."""
+    from larp.models import ChronicleSetting, Chronicle
+
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    auth.login()
+    lys, ruth = cid("Lys Moreau"), cid("Ruth Calder")
+    client.post("/tabletop/start", data={"characters": [lys, ruth]}, headers=HX)
+    step(client, "initiative", **{f"die-{lys}": "9", f"die-{ruth}": "1"})
+    step(client, "declare", fighter=[ruth, lys])
+    response = step(client, "attack", attacker=lys, target=ruth, maneuver="bear_hug",
+                    **{"dice-attack": "8 2 2 2 2", "dice-damage": "2 2 2", "dice-soak": "2 2"})
+    assert response.status_code == 200
+    assert combat_row().state["holds"] == [{"holder": lys, "target": ruth, "maneuver": "bear_hug", "turn": 1}]
+    early = step(client, "attack", attacker=lys, target=ruth, maneuver="bite")
+    assert early.status_code == 422  # Lys has no action left this turn
+    step(client, "other", attacker=ruth, note="struggles")
+    step(client, "next")
+    step(client, "initiative", **{f"die-{lys}": "9", f"die-{ruth}": "1"})
+    step(client, "declare", fighter=[ruth, lys])
+    response = step(client, "attack", attacker=lys, target=ruth, maneuver="bite",
+                    **{"dice-attack": "8 2 2 2 2 2 2 2", "dice-damage": "8 8 2 2"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert ruling.outcome["attack_pool"] == 3 + 2 + 2 + 1  # Dex + Brawl + held target + bite accuracy
+    assert any(s["rule"] == '004 "Stage Two: Attack"' for s in ruling.steps)
+    ruth_row = Character.get_by_id(int(ruth))
+    assert (ruth_row.damage_lethal, ruth_row.damage_aggravated) == (2, 0)  # a mortal takes it as lethal

@@ -51,6 +51,20 @@ _DEFENSE = '000 "Defensive Maneuvers"'
 _DAMAGE = '000 "Damage Types"'
 _HEALTH = '000 "Health Chart"'
 _KNOCKDOWN = '000 "Knockdown"'
+#: Under the Dark Ages profile, the general steps cite 004, which states the same rules.
+DARK_AGES_CITATIONS = {
+    _ATTACK: '004 "Stage Two: Attack"',
+    _RESOLUTION: '004 "Stage Three: Resolution"',
+    _DAMAGE: '004 "Stage Three: Resolution"',
+    _DEFENSE: '004 "Target Defends"',
+    '000 "Maneuver Characteristics"': '004 "Combat Complications"',
+    '000 "Multiple Actions"': '004 "Multiple Actions"',
+    '000 "Soak"': '004 "Soak"',
+    '000 "Range"': '004 "Ranged Combat"',
+    '000 "Multiple Opponents"': '004 "Multiple Opponents"',
+    '000 "Blind Fighting/Fire"': '004 "Blind Fighting"',
+    '000 "Dazed"': '004 "Apply Attack Damage"',
+}
 
 
 # ---------------------------------------------------------------- inputs
@@ -371,6 +385,7 @@ class _Dice:
 
     def roll(self, name: str, pool: int, difficulty: int, *, can_botch: bool = True, automatic: int = 0,
              who: str = "") -> DiceRoll:
+        """Roll ``name`` from its given faces or the random source, and remember the faces."""
         result = roll_dice(pool, difficulty, dice=self.given.get(name), rng=self.rng, can_botch=can_botch,
                            automatic=automatic, settings=self.settings, roll=name, who=who,
                            steps=self.steps.steps())
@@ -430,7 +445,8 @@ def _check_attack(attack: Attack, profile: Profile, m: Maneuver) -> None:
     if m.has("vampire_only") and a.creature != "vampire":
         raise RulesError(f"Only vampires can use {m.name}: {a.name} is a {a.creature}.", field="maneuver")
     if m.needs_hold and c.prior_hold not in m.needs_hold:
-        names = ", ".join(profile.maneuvers[k].name.lower() for k in m.needs_hold)
+        held = [profile.maneuvers[k].name.lower() for k in m.needs_hold]
+        names = ", ".join(held[:-1]) + f" or {held[-1]}" if len(held) > 1 else held[0]
         raise RulesError(f"{m.name} needs a successful {names} on {t.name} in an earlier turn first "
                          f"({m.source}).", field="prior_hold")
     if c.range not in RANGES:
@@ -542,7 +558,10 @@ def resolve_attack(attack: Attack, settings: ChronicleSettings | None = None, *,
     steps = Explanation()
     roller = _Dice(dice, rng, settings, steps)
     ruling = _resolve(attack, settings, roller, steps)
-    return replace(ruling, dice=MappingProxyType(dict(roller.made)))
+    cited = ruling.steps
+    if profile_for(settings).key == "dark_ages":
+        cited = tuple(replace(s, rule=DARK_AGES_CITATIONS.get(s.rule, s.rule)) for s in cited)
+    return replace(ruling, steps=cited, dice=MappingProxyType(dict(roller.made)))
 
 
 def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: Explanation) -> AttackRuling:
@@ -1073,6 +1092,9 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
         raise
     if soak.roll is not None:
         roller.made[soak_roll] = soak.roll.dice
+    if soak.levels == 0 and not soak.staked:
+        steps.extend(soak.steps)
+        return soak, t.track, 0
     health = soak.apply_to(t.track, settings, t.name)
     steps.extend(health.steps)
     if health.marked:
