@@ -1273,8 +1273,3 @@ def resolve_ambush(attacker: Fighter, target: Fighter, settings: ChronicleSettin
         steps.add(f"{target.name} spots the ambush: both roll initiative as usual.", '000 "Ambush"')
         outcome = "spotted"
     return AmbushRuling(outcome, max(0, margin), None, {"stealth": stealth, "alertness": alert}, steps.steps())
-
-
-def fighter_with(fighter: Fighter, track: HealthTrack) -> Fighter:
-    """``fighter`` with a new health track (after damage)."""
-    return replace(fighter, track=track)
