@@ -318,3 +318,27 @@ class PendingImport(BaseModel):
 
 
 MODELS.append(PendingImport)
+
+
+class TabletopCombat(BaseModel):
+    """A tabletop combat run on the narrator's tabletop screen (issue 9).
+
+    ``state`` is :meth:`larp.rules.tabletop.turn.Combat.to_dict` (the turn,
+    initiative, declarations, holds...); ``gear`` maps a character id to the
+    tabletop weapon and armor he fights with; ``last`` lists the ruling ids of
+    the latest results shown. ``version`` guards against two screens (or a
+    double tap) changing it at once.
+    """
+
+    chronicle = ForeignKeyField(Chronicle, backref="tabletop_combats", on_delete="CASCADE")
+    narrator = ForeignKeyField(User, backref="tabletop_combats", null=True, on_delete="SET NULL")
+    state = JSONField(default=dict)
+    gear = JSONField(default=dict)
+    last = JSONField(default=list)
+    version = IntegerField(default=1)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+    ended_at = DateTimeField(null=True)
+
+
+MODELS.append(TabletopCombat)

@@ -10,7 +10,7 @@ def register_blueprints(app: Flask) -> None:
     from larp.app import csrf
     from larp.web import (accounts, api, auth, board, cards, challenges, characters, errors, imports, organise,
                           rulings, settings)
-    from larp.web import api_challenges, api_health  # noqa: F401 - they add their routes to the API blueprint
+    from larp.web import api_challenges, api_health, api_tabletop, tabletop  # noqa: F401 - api_* add routes to the API
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -23,6 +23,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(imports.bp)
+    app.register_blueprint(tabletop.bp)
     app.register_blueprint(board.bp)
     errors.register(app)
     app.add_template_filter(reject_key, "reject_key")

@@ -1,0 +1,162 @@
+"""Multiple actions, Celerity and full defense (000 "Multiple Actions", "Defensive Maneuvers";
+003 "Multiple Actions"; 004 "Multiple Actions").
+
+- Revised and Dark Ages (000, 004; chronicle setting ``tabletop_multiple_actions``
+  = "cumulative"): the first action's pool loses as many dice as there are
+  actions, each later action one die more, cumulative. A pool at zero or below
+  cannot act (004).
+- V20 (003; "split_pool"): the smallest of the actions' pools is divided among them.
+- Celerity's extra actions cost no dice (000; 004: they are not themselves split).
+- Full defense: the whole turn spent defending: the full pool for the first
+  defense, one die fewer, cumulative, for each further one (000, 003).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from larp.rules.explain import RulesError, Step
+from larp.rules.settings import ChronicleSettings
+
+_MULTIPLE = '000 "Multiple Actions"'
+_FULL_DEFENSE = '000 "Defensive Maneuvers"'
+_SPLIT = '003 "Multiple Actions"'
+_CELERITY = '000 "Multiple Actions" (Celerity)'
+
+
+@dataclass(frozen=True)
+class ActionSlot:
+    """Which of a character's actions this turn a roll is for.
+
+    Attributes:
+        total: ordinary actions declared this turn (at least 1), Celerity's not counted.
+        number: this action's place, 1-based (for a full defense: which defense).
+        celerity: one of Celerity's extra actions (no dice lost).
+        full_defense: the character spends the whole turn defending.
+        split_dice: with the V20 split pool, the smallest pool of the declared
+            actions (``None``: this action's own pool).
+    """
+
+    total: int = 1
+    number: int = 1
+    celerity: bool = False
+    full_defense: bool = False
+    split_dice: int | None = None
+
+    def check(self) -> None:
+        """Raises RulesError (field ``actions``) for an impossible slot."""
+        for name, value in (("total", self.total), ("number", self.number)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise RulesError(f"The number of actions and the action's place are whole numbers from 1.",
+                                 field=f"actions.{name}")
+        if not self.full_defense and not self.celerity and self.number > self.total:
+            raise RulesError(f"Action {self.number} of {self.total}: there are only {self.total} action(s) declared.",
+                             field="actions.number")
+        if self.split_dice is not None and (isinstance(self.split_dice, bool) or not isinstance(self.split_dice, int)
+                                            or self.split_dice < 0):
+            raise RulesError("The split pool is a number of dice, at least 0.", field="actions.split_dice")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"total": self.total, "number": self.number, "celerity": self.celerity,
+                "full_defense": self.full_defense, "split_dice": self.split_dice}
+
+
+def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = None,
+              who: str = "The character") -> tuple[int, Step | None]:
+    """The dice left of ``base`` (Attribute + Ability) for the action ``slot``.
+
+    The result may be zero or negative (then the action cannot be attempted,
+    004); the caller adds accuracy and other dice and then decides.
+
+    Returns:
+        The dice, and the step that explains the change (``None`` for a single action).
+
+    Raises:
+        RulesError: an impossible slot.
+    """
+    slot.check()
+    settings = settings or ChronicleSettings.defaults()
+    if slot.celerity:
+        return base, Step(f"{who} takes this action through Celerity: no dice lost.", _CELERITY)
+    if slot.full_defense:
+        lost = slot.number - 1
+        if not lost:
+            return base, Step(f"{who} spends the whole turn defending: the full pool ({base}) for the first "
+                              f"defense.", _FULL_DEFENSE)
+        return base - lost, Step(f"{who} spends the whole turn defending: defense {slot.number} loses {lost} "
+                                 f"die(s): {base} - {lost} = {base - lost}.", _FULL_DEFENSE)
+    if slot.total == 1:
+        return base, None
+    if settings["tabletop_multiple_actions"] == "split_pool":
+        smallest = base if slot.split_dice is None else min(slot.split_dice, base)
+        share = smallest // slot.total + (1 if slot.number <= smallest % slot.total else 0)
+        return share, Step(f"{who} takes {slot.total} actions: the smallest pool ({smallest}) is divided among "
+                           f"them; action {slot.number} gets {share} dice.", _SPLIT,
+                           setting="tabletop_multiple_actions")
+    lost = slot.total + slot.number - 1
+    return base - lost, Step(f"{who} takes {slot.total} actions: action {slot.number} loses {slot.total} + "
+                             f"{slot.number - 1} = {lost} dice: {base} - {lost} = {base - lost}.", _MULTIPLE,
+                             setting="tabletop_multiple_actions")
+
+
+@dataclass(frozen=True)
+class ActionPool:
+    """One action's pool after the multiple-action rule.
+
+    Attributes:
+        base: the pool before.
+        dice: the pool after, never below 0.
+        can_act: False when the rule left no dice (004: the action cannot be attempted).
+        celerity: a Celerity action.
+        step: the explanation.
+    """
+
+    base: int
+    dice: int
+    can_act: bool
+    celerity: bool
+    step: Step | None
+
+
+def multiple_action_pools(pools: Sequence[int], settings: ChronicleSettings | None = None, *,
+                          celerity: Sequence[int] = (), who: str = "The character") -> tuple[ActionPool, ...]:
+    """The pools of the actions a character declares this turn, in order.
+
+    Args:
+        pools: each ordinary action's pool (Attribute + Ability, before the rule), in order.
+        celerity: the pools of Celerity's extra actions (no dice lost).
+
+    Rules: 000 and 004 "Multiple Actions" (cumulative), 003 (split pool); Celerity 000, 004.
+
+    Raises:
+        RulesError: no actions, or a negative pool.
+    """
+    if not pools:
+        raise RulesError("Declare at least one action.", field="actions")
+    if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in (*pools, *celerity)):
+        raise RulesError("A dice pool is a whole number of dice, at least 0.", field="pools")
+    smallest = min(pools)
+    result = []
+    for number, base in enumerate(pools, start=1):
+        dice, step = slot_dice(base, ActionSlot(len(pools), number, split_dice=smallest), settings, who)
+        result.append(ActionPool(base, max(0, dice), dice > 0, False, step))
+    for base in celerity:
+        dice, step = slot_dice(base, ActionSlot(len(pools), 1, celerity=True), settings, who)
+        result.append(ActionPool(base, dice, dice > 0, True, step))
+    return tuple(result)
+
+
+def full_defense_pools(pool: int, attacks: int) -> tuple[int, ...]:
+    """The dice for each of ``attacks`` defenses in a turn spent defending:
+    the full pool, then one die fewer each time, never below 0 (000, 003 "Defensive Maneuvers").
+
+    Raises:
+        RulesError: a negative pool or number of attacks.
+    """
+    if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
+        raise RulesError("A dice pool is a whole number of dice, at least 0.", field="pool")
+    if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 0:
+        raise RulesError("The number of attacks is a whole number, at least 0.", field="attacks")
+    return tuple(max(0, pool - i) for i in range(attacks))

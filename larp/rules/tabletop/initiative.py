@@ -1,0 +1,200 @@
+"""Initiative, declarations and delayed actions (000 "Stage One: Initiative"; 001; 004 "Stage One").
+
+Each character rolls one die and adds it to his initiative rating (Dexterity +
+Wits, wound penalties subtracted directly from it). The highest score acts
+first; on equal scores the higher rating goes first; on equal ratings too, the
+characters act simultaneously (they share a rank). Characters declare in
+reverse order, so the faster can react to the slower. Two characters who
+delayed and act at the same moment go in order of initiative score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.soak import DiceSource
+from larp.rules.tabletop.dice import check_faces
+
+_INITIATIVE = '000 "Stage One: Initiative"'
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A character about to roll initiative.
+
+    Attributes:
+        key: a unique key (the character's id as text).
+        name: as shown.
+        dexterity, wits: dots.
+        wound_penalty: dice the health chart subtracts (0, 1, 2, 5), or
+            ``None`` when he can take no action (Incapacitated, unconscious...).
+        modifier: other dice added to the score (-2 the turn after rising from
+            a knockdown, 000 "Knockdown").
+        modifier_reason: why, for the step.
+    """
+
+    key: str
+    name: str
+    dexterity: int
+    wits: int
+    wound_penalty: int | None = 0
+    modifier: int = 0
+    modifier_reason: str = ""
+
+
+@dataclass(frozen=True)
+class InitiativeEntry:
+    """One character's place in the order.
+
+    Attributes:
+        rating: Dexterity + Wits minus the wound penalty (the tie-breaker).
+        die: the die rolled, 1 to 10.
+        score: rating + die + modifier.
+        rank: 1 for the first to act; characters acting simultaneously share a rank.
+    """
+
+    key: str
+    name: str
+    rating: int
+    penalty: int
+    modifier: int
+    die: int
+    score: int
+    rank: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"key": self.key, "name": self.name, "rating": self.rating, "penalty": self.penalty,
+                "modifier": self.modifier, "die": self.die, "score": self.score, "rank": self.rank}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeEntry":
+        """Rebuild from :meth:`to_dict` output."""
+        return cls(str(data["key"]), data["name"], data["rating"], data["penalty"], data["modifier"],
+                   data["die"], data["score"], data["rank"])
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """The order of a turn.
+
+    Attributes:
+        entries: highest first (the acting order).
+        out: (key, name) of characters who cannot act this turn.
+        steps: the explanation, with every die.
+    """
+
+    entries: tuple[InitiativeEntry, ...]
+    out: tuple[tuple[str, str], ...]
+    steps: tuple[Step, ...]
+
+    def declaring_order(self) -> tuple[InitiativeEntry, ...]:
+        """Reverse order of initiative: the slowest declares first (000 "Stage One: Initiative")."""
+        return tuple(reversed(self.entries))
+
+    def entry(self, key: str) -> InitiativeEntry:
+        """The entry of ``key``.
+
+        Raises:
+            RulesError: ``key`` has no place in this turn's order.
+        """
+        for e in self.entries:
+            if e.key == key:
+                return e
+        raise RulesError("That character has no place in this turn's initiative.", field="character")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"order": [e.to_dict() for e in self.entries],
+                "declaring_order": [e.name for e in self.declaring_order()],
+                "out": [{"key": k, "name": n} for k, n in self.out],
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | None = None,
+                    rng: DiceSource | None = None) -> Initiative:
+    """Roll initiative for ``entrants`` and put them in order.
+
+    Rules (000 "Stage One: Initiative"; 001 "Finding Initiative"; 004 "Stage One"):
+    score = Dexterity + Wits - wound penalty + one die; highest first; equal
+    scores: the higher rating first; equal ratings too: simultaneous (same rank).
+    A character whose health allows no action has no place in the order.
+
+    Args:
+        dice: the die rolled by each key (a replay, or rolled at the table);
+            the others are drawn from ``rng``.
+
+    Raises:
+        RulesError: no entrants, a key twice, negative dots, a die outside
+            1..10, or a die missing with no random source (``field`` "dice.<key>").
+    """
+    if not entrants:
+        raise RulesError("Choose the characters who fight.", field="characters")
+    keys = [e.key for e in entrants]
+    if len(set(keys)) != len(keys):
+        raise RulesError("A character is listed twice.", field="characters")
+    dice = dict(dice or {})
+    unknown = set(dice) - set(keys)
+    if unknown:
+        raise RulesError(f"A die was given for {sorted(unknown)[0]!r}, who is not in the fight.", field="dice")
+    steps = Explanation()
+    rolled: list[tuple[Entrant, int, int, int]] = []
+    out: list[tuple[str, str]] = []
+    for e in entrants:
+        for name, value in (("dexterity", e.dexterity), ("wits", e.wits)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulesError(f"{e.name}: {name.capitalize()} is a number of dots, at least 0.", field=name)
+        if e.wound_penalty is None:
+            out.append((e.key, e.name))
+            steps.add(f"{e.name} can take no action this turn and has no place in the order.", '000 "Health Chart"')
+            continue
+        if e.key in dice:
+            die = check_faces([dice[e.key]], 1, f"dice.{e.key}", "initiative roll")[0]
+        elif rng is None:
+            raise RulesError(f"Roll {e.name}'s initiative die and enter it.", field=f"dice.{e.key}")
+        else:
+            die = rng.randint(1, 10)
+        rating = e.dexterity + e.wits - e.wound_penalty
+        score = rating + die + e.modifier
+        text = f"{e.name}: Dexterity {e.dexterity} + Wits {e.wits}"
+        if e.wound_penalty:
+            text += f" - wound penalty {e.wound_penalty}"
+        text += f" = rating {rating}; die {die}"
+        if e.modifier:
+            text += f"; {e.modifier:+d} ({e.modifier_reason or 'modifier'})"
+        steps.add(f"{text}: initiative {score}.", _INITIATIVE)
+        rolled.append((e, rating, die, score))
+    rolled.sort(key=lambda r: (-r[3], -r[1]))
+    entries: list[InitiativeEntry] = []
+    rank = 0
+    previous: tuple[int, int] | None = None
+    for position, (e, rating, die, score) in enumerate(rolled, start=1):
+        if (score, rating) != previous:
+            rank = position
+            previous = (score, rating)
+        entries.append(InitiativeEntry(e.key, e.name, rating, e.wound_penalty or 0, e.modifier, die, score, rank))
+    for a, b in zip(entries, entries[1:]):
+        if a.score == b.score:
+            if a.rank == b.rank:
+                steps.add(f"{a.name} and {b.name} tie at {a.score} with equal ratings ({a.rating}): "
+                          f"they act simultaneously.", _INITIATIVE)
+            else:
+                steps.add(f"{a.name} and {b.name} tie at {a.score}; {a.name}'s higher rating "
+                          f"({a.rating} to {b.rating}) goes first.", _INITIATIVE)
+    if entries:
+        steps.add("Acting order: " + ", ".join(f"{e.name} ({e.score})" for e in entries) + ".", _INITIATIVE)
+        steps.add("Declarations in reverse order: " + ", ".join(e.name for e in reversed(entries)) + ".",
+                  _INITIATIVE)
+    return Initiative(tuple(entries), tuple(out), steps.steps())
+
+
+def delayed_order(keys: Sequence[str], initiative: Initiative) -> tuple[str, ...]:
+    """Characters who delayed and act at the same moment, in the order they act:
+    the higher initiative score first (000 "Stage One: Initiative"; 004 "Delayed action").
+
+    Raises:
+        RulesError: a key not in the order.
+    """
+    return tuple(sorted(keys, key=lambda k: (-initiative.entry(k).score, -initiative.entry(k).rating)))

@@ -1,0 +1,527 @@
+"""The state of a tabletop combat, turn by turn, as plain data (000 "Combat Turns"; 004 "Step-By-Step Combat Turn").
+
+A :class:`Combat` is what the narrator's screen keeps between requests (as
+JSON, :meth:`Combat.to_dict`): the fighters, the turn, its phase
+("initiative", "declare", "act"), the initiative order, each fighter's
+declaration, how many actions each has used, the holds that carry over and the
+conditions that last into the next turn (dazed, getting up, slowed, unbalanced).
+
+Sequencing (000 "Stage One: Initiative"; 004 "Multiple Actions"):
+    - first actions in order of initiative; a character who delays acts when
+      he chooses, and delayers acting together go by initiative score;
+    - then every second action in order of initiative, then every third...
+      (multiple actions and Celerity's extra actions come at the end of the turn);
+    - defensive actions at any time with an action left: a defense declared
+      as one of the actions, or a turn spent defending, or an abort by
+      Willpower (000: only before the character has acted; 004: while he has
+      an action left).
+
+Every function here is pure: it returns a new :class:`Combat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.tabletop.initiative import Initiative, InitiativeEntry, delayed_order
+from larp.rules.tabletop.maneuvers import Profile
+
+PHASES = ("initiative", "declare", "act")
+MIN_FIGHTERS, MAX_FIGHTERS = 2, 6
+MAX_ACTIONS = 6
+#: Conditions that last into the next turn (000 "Dazed", "Knockdown", "Tackle").
+CONDITIONS = {
+    "dazed": "dazed: spends this turn shaking it off",
+    "rising": "knocked down: the first action goes to getting up",
+    "slowed": "rose from a knockdown: initiative -2",
+    "unbalanced": "unbalanced by a tackle: +1 difficulty",
+}
+_TURN = '000 "Stage One: Initiative"'
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a character declares for the turn (000 "Stage One: Initiative"; 004 "Preliminaries", "Declaration").
+
+    Attributes:
+        actions: ordinary actions (1 to 6); more than one is a multiple action.
+        celerity: Celerity's extra actions (at most his Celerity).
+        defenses: of all his actions, how many he keeps for block, dodge or parry.
+        full_defense: he spends the whole turn defending.
+        delay: he delays his first action.
+        maneuver, target: his first action, as declared (prefills the screen).
+        split_dice: with the V20 split pool, the smallest of his pools.
+    """
+
+    actions: int = 1
+    celerity: int = 0
+    defenses: int = 0
+    full_defense: bool = False
+    delay: bool = False
+    maneuver: str | None = None
+    target: str | None = None
+    split_dice: int | None = None
+
+    @property
+    def total(self) -> int:
+        """All his actions this turn, Celerity's included."""
+        return self.actions + self.celerity
+
+    @property
+    def offense(self) -> int:
+        """Actions that are staged in the order (not kept for defense)."""
+        return 0 if self.full_defense else max(0, self.total - self.defenses)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"actions": self.actions, "celerity": self.celerity, "defenses": self.defenses,
+                "full_defense": self.full_defense, "delay": self.delay, "maneuver": self.maneuver,
+                "target": self.target, "split_dice": self.split_dice}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Declaration":
+        """Rebuild from :meth:`to_dict` output."""
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+
+@dataclass(frozen=True)
+class Hold:
+    """``holder`` has held ``target`` by ``maneuver`` since ``turn`` (clinch, hold, tackle, bear hug, grapple)."""
+
+    holder: str
+    target: str
+    maneuver: str
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"holder": self.holder, "target": self.target, "maneuver": self.maneuver, "turn": self.turn}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition on ``who`` during turn ``turn`` (see ``CONDITIONS``)."""
+
+    who: str
+    kind: str
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"who": self.who, "kind": self.kind, "turn": self.turn}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The next staged action: ``who`` takes his action number ``number`` (1-based, of those staged)."""
+
+    who: str
+    number: int
+
+
+@dataclass(frozen=True)
+class Combat:
+    """A tabletop combat between 2 and 6 fighters, as plain data.
+
+    Attributes:
+        fighters: the fighters' keys, as chosen.
+        names: key -> name.
+        turn: the turn number, from 1.
+        phase: "initiative", "declare" or "act".
+        initiative: this turn's order (highest first).
+        out: keys who cannot act this turn (no place in the order, or dazed).
+        declarations: key -> this turn's declaration.
+        used: key -> actions used this turn (staged actions and defenses).
+        taken: key -> staged actions taken this turn.
+        defended: key -> defenses made this turn.
+        aborted: key -> staged actions given up for a defense by aborting.
+        holds: the holds in force.
+        conditions: conditions on fighters, by the turn they apply to.
+        log: one line per thing that happened this turn (newest last).
+    """
+
+    fighters: tuple[str, ...]
+    names: Mapping[str, str]
+    turn: int = 1
+    phase: str = "initiative"
+    initiative: tuple[InitiativeEntry, ...] = ()
+    out: tuple[str, ...] = ()
+    declarations: Mapping[str, Declaration] = field(default_factory=dict)
+    used: Mapping[str, int] = field(default_factory=dict)
+    taken: Mapping[str, int] = field(default_factory=dict)
+    defended: Mapping[str, int] = field(default_factory=dict)
+    aborted: Mapping[str, int] = field(default_factory=dict)
+    holds: tuple[Hold, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    log: tuple[str, ...] = ()
+
+    # -------------------------------------------------------------- reading
+
+    def name(self, key: str) -> str:
+        """The fighter's name."""
+        return self.names.get(key, key)
+
+    def declaration(self, key: str) -> Declaration:
+        """This turn's declaration of ``key`` (a single action if none)."""
+        return self.declarations.get(key, Declaration())
+
+    def has_condition(self, key: str, kind: str, turn: int | None = None) -> bool:
+        """Whether ``key`` has ``kind`` this turn (or in ``turn``)."""
+        turn = self.turn if turn is None else turn
+        return any(c.who == key and c.kind == kind and c.turn == turn for c in self.conditions)
+
+    def conditions_of(self, key: str) -> list[str]:
+        """This turn's conditions of ``key``, as words."""
+        return [CONDITIONS[c.kind] for c in self.conditions if c.who == key and c.turn == self.turn]
+
+    def offense_left(self, key: str) -> int:
+        """Staged actions ``key`` has not taken yet this turn."""
+        if key in self.out or self.phase != "act":
+            return 0
+        d = self.declaration(key)
+        return max(0, d.offense - self.aborted.get(key, 0) - self.taken.get(key, 0))
+
+    def actions_left(self, key: str) -> int:
+        """Actions of any kind ``key`` has left this turn."""
+        if key in self.out or self.phase != "act":
+            return 0
+        return max(0, self.declaration(key).total - self.used.get(key, 0))
+
+    def prior_hold(self, holder: str, target: str) -> str | None:
+        """The maneuver by which ``holder`` has held ``target`` since an earlier turn, if any
+        (a bite follows "on the turn following the successful attack", 000 "Bite")."""
+        for h in self.holds:
+            if h.holder == holder and h.target == target and h.turn < self.turn:
+                return h.maneuver
+        return None
+
+    def held_by(self, target: str) -> list[Hold]:
+        """Holds on ``target``."""
+        return [h for h in self.holds if h.target == target]
+
+    def queue(self, able: Iterable[str] | None = None) -> list[Slot]:
+        """The staged actions still to come, in order.
+
+        Round 1: first actions by initiative (delayers wait, see :meth:`waiting`),
+        then delayers who have not acted, by initiative score; round 2: second
+        actions by initiative; and so on (000 "Stage One: Initiative"; 004
+        "Multiple Actions": all second actions before any third).
+
+        Args:
+            able: keys who can act now (others are skipped); all if ``None``.
+        """
+        if self.phase != "act":
+            return []
+        able_set = set(self.fighters if able is None else able)
+        order = [e.key for e in self.initiative if e.key in able_set and e.key not in self.out]
+        slots: list[Slot] = []
+        rounds = max((self.declaration(k).offense for k in order), default=0)
+        for number in range(1, rounds + 1):
+            delayers = []
+            for key in order:
+                done = self.taken.get(key, 0) + self.aborted.get(key, 0)
+                if self.declaration(key).offense < number or done >= number:
+                    continue
+                if number == 1 and self.declaration(key).delay:
+                    delayers.append(key)
+                    continue
+                slots.append(Slot(key, number))
+            if delayers:
+                by_score = delayed_order(delayers, Initiative(self.initiative, (), ()))
+                slots.extend(Slot(k, 1) for k in by_score)
+        return slots
+
+    def waiting(self, able: Iterable[str] | None = None) -> list[str]:
+        """Delayers who have not yet taken their first action (they may act at any time)."""
+        able_set = set(self.fighters if able is None else able)
+        return [e.key for e in self.initiative
+                if e.key in able_set and e.key not in self.out and self.declaration(e.key).delay
+                and self.declaration(e.key).offense and not self.taken.get(e.key, 0) and not self.aborted.get(e.key, 0)]
+
+    def next_slot(self, able: Iterable[str] | None = None) -> Slot | None:
+        """The next staged action, or ``None`` when the turn is over."""
+        queue = self.queue(able)
+        return queue[0] if queue else None
+
+    def action_slot(self, key: str, defense: bool = False) -> ActionSlot:
+        """The :class:`ActionSlot` for ``key``'s next action (which action it is, for the dice pool).
+
+        Raises:
+            RulesError: ``key`` has no action left.
+        """
+        d = self.declaration(key)
+        if d.full_defense and defense:
+            return ActionSlot(total=1, number=self.defended.get(key, 0) + 1, full_defense=True)
+        number = self.used.get(key, 0) + 1
+        if number > d.total:
+            raise RulesError(f"{self.name(key)} has no action left this turn.", field="character")
+        if number > d.actions:
+            return ActionSlot(total=d.actions, number=1, celerity=True)
+        return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice)
+
+    def defense_options(self, key: str, profile: Profile) -> dict[str, bool]:
+        """How ``key`` may defend now.
+
+        Returns:
+            ``declared``: a defense kept for it (or a turn spent defending);
+            ``abort``: he may abort to a defense by Willpower (000: he has not
+            acted yet and has an action left; 004: he has an action left).
+        """
+        if key in self.out or self.phase != "act":
+            return {"declared": False, "abort": False}
+        d = self.declaration(key)
+        kept = d.full_defense or (d.defenses - self.defended.get(key, 0) + self.aborted.get(key, 0)) > 0
+        if d.full_defense:
+            return {"declared": True, "abort": False}
+        offense_left = self.offense_left(key)
+        if profile.situation.abort == "not_acted":
+            abort = offense_left > 0 and self.taken.get(key, 0) == 0
+        else:
+            abort = offense_left > 0
+        return {"declared": kept and self.actions_left(key) > 0, "abort": abort}
+
+    # -------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data."""
+        return {
+            "fighters": list(self.fighters), "names": dict(self.names), "turn": self.turn, "phase": self.phase,
+            "initiative": [e.to_dict() for e in self.initiative], "out": list(self.out),
+            "declarations": {k: d.to_dict() for k, d in self.declarations.items()},
+            "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
+            "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
+            "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Combat":
+        """Rebuild from :meth:`to_dict` output.
+
+        Raises:
+            RulesError: the data is not a combat state.
+        """
+        try:
+            return cls(
+                fighters=tuple(str(k) for k in data["fighters"]), names=MappingProxyType(dict(data["names"])),
+                turn=int(data["turn"]), phase=str(data["phase"]),
+                initiative=tuple(InitiativeEntry.from_dict(e) for e in data.get("initiative", [])),
+                out=tuple(data.get("out", [])),
+                declarations=MappingProxyType({k: Declaration.from_dict(v)
+                                               for k, v in data.get("declarations", {}).items()}),
+                used=MappingProxyType(dict(data.get("used", {}))), taken=MappingProxyType(dict(data.get("taken", {}))),
+                defended=MappingProxyType(dict(data.get("defended", {}))),
+                aborted=MappingProxyType(dict(data.get("aborted", {}))),
+                holds=tuple(Hold(**h) for h in data.get("holds", [])),
+                conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
+                log=tuple(data.get("log", [])),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
+
+
+# ---------------------------------------------------------------- changes
+
+def new_combat(fighters: Sequence[tuple[str, str]]) -> Combat:
+    """A combat between ``fighters`` ((key, name) pairs), at turn 1 before initiative.
+
+    Raises:
+        RulesError: fewer than 2 or more than 6 fighters, or one listed twice (field ``characters``).
+    """
+    keys = [k for k, _ in fighters]
+    if len(set(keys)) != len(keys):
+        raise RulesError("A character is chosen twice.", field="characters")
+    if not MIN_FIGHTERS <= len(keys) <= MAX_FIGHTERS:
+        raise RulesError(f"Choose {MIN_FIGHTERS} to {MAX_FIGHTERS} characters for a tabletop combat "
+                         f"({len(keys)} chosen).", field="characters")
+    return Combat(fighters=tuple(keys), names=MappingProxyType(dict(fighters)))
+
+
+def initiative_modifiers(combat: Combat) -> dict[str, tuple[int, str]]:
+    """Initiative modifiers for the turn about to be rolled: -2 after rising from a knockdown (000 "Knockdown")."""
+    return {c.who: (-2, "rose from a knockdown") for c in combat.conditions
+            if c.kind == "slowed" and c.turn == combat.turn}
+
+
+def begin_turn(combat: Combat, initiative: Initiative) -> tuple[Combat, tuple[Step, ...]]:
+    """Set this turn's initiative and open the declarations.
+
+    A dazed fighter spends the turn shaking it off and takes no action (000 "Dazed").
+
+    Raises:
+        RulesError: the turn is not waiting for initiative, or the order names someone not in the fight.
+    """
+    if combat.phase != "initiative":
+        raise RulesError("Initiative has already been rolled this turn.", field="phase")
+    unknown = [e.key for e in initiative.entries if e.key not in combat.fighters]
+    if unknown:
+        raise RulesError("The initiative names someone who is not in the fight.", field="characters")
+    steps = Explanation()
+    out = [k for k, _ in initiative.out]
+    for e in initiative.entries:
+        if combat.has_condition(e.key, "dazed"):
+            out.append(e.key)
+            steps.add(f"{e.name} is dazed and spends this turn shaking off the blow.", '000 "Dazed"')
+    placed = {e.key for e in initiative.entries}
+    out.extend(k for k in combat.fighters if k not in placed and k not in out)
+    new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)),
+                  declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
+                  defended=MappingProxyType({}), aborted=MappingProxyType({}),
+                  log=(f"Turn {combat.turn}: " + ", ".join(f"{e.name} {e.score}" for e in initiative.entries),))
+    return new, steps.steps()
+
+
+def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: Mapping[str, int],
+            profile: Profile) -> tuple[Combat, tuple[Step, ...]]:
+    """Record every acting fighter's declaration and start the actions.
+
+    Rules: declarations in reverse order of initiative (000); multiple actions
+    and Celerity declared now (000 "Stage One"; 004 "Preliminaries": Celerity
+    up to his rating); a fighter getting up from a knockdown spends his first
+    action on it (000 "Knockdown").
+
+    Args:
+        declarations: key -> declaration (missing: a single action).
+        celerity: key -> Celerity dots.
+
+    Raises:
+        RulesError: not the declaration phase, or an impossible declaration
+            (field ``<key>.<part>``).
+    """
+    if combat.phase != "declare":
+        raise RulesError("Roll initiative first.", field="phase")
+    steps = Explanation()
+    result: dict[str, Declaration] = {}
+    used: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    for entry in reversed(combat.initiative):
+        key = entry.key
+        if key in combat.out:
+            continue
+        d = declarations.get(key, Declaration())
+        who = entry.name
+        if not isinstance(d.actions, int) or not 1 <= d.actions <= MAX_ACTIONS:
+            raise RulesError(f"{who}: 1 to {MAX_ACTIONS} actions.", field=f"{key}.actions")
+        if not isinstance(d.celerity, int) or not 0 <= d.celerity <= celerity.get(key, 0):
+            raise RulesError(f"{who} has Celerity {celerity.get(key, 0)}: at most that many extra actions.",
+                             field=f"{key}.celerity")
+        if not isinstance(d.defenses, int) or not 0 <= d.defenses <= d.total:
+            raise RulesError(f"{who}: at most {d.total} of the actions can be kept for defense.",
+                             field=f"{key}.defenses")
+        if d.maneuver is not None:
+            m = profile.maneuver(d.maneuver, f"{key}.maneuver")
+            if m.kind == "defensive" and not d.full_defense:
+                raise RulesError(f"{who}: keep actions for {m.name.lower()} with \"defenses\" or a full defense.",
+                                 field=f"{key}.maneuver")
+        if d.target is not None and (d.target not in combat.fighters or d.target == key):
+            raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
+        if d.full_defense:
+            d = replace(d, defenses=0, maneuver=None, target=None, delay=False)
+        text = f"{who} declares"
+        if d.full_defense:
+            text += " a turn spent defending"
+        else:
+            text += f" {d.actions} action(s)"
+            if d.celerity:
+                text += f" and {d.celerity} through Celerity"
+            if d.defenses:
+                text += f", {d.defenses} kept for defense"
+            if d.delay:
+                text += ", delaying the first"
+            if d.maneuver:
+                text += f"; first: {profile.maneuvers[d.maneuver].name.lower()}"
+                if d.target:
+                    text += f" on {combat.name(d.target)}"
+        steps.add(text + ".", _TURN)
+        result[key] = d
+        if combat.has_condition(key, "rising") and d.offense:
+            used[key] = 1
+            taken[key] = 1
+            steps.add(f"{who} spends the first action getting up.", '000 "Knockdown"')
+    log = combat.log + tuple(s.text for s in steps.steps())
+    new = replace(combat, phase="act", declarations=MappingProxyType(result), used=MappingProxyType(used),
+                  taken=MappingProxyType(taken), log=log)
+    return new, steps.steps()
+
+
+def _bump(mapping: Mapping[str, int], key: str, by: int = 1) -> Mapping[str, int]:
+    data = dict(mapping)
+    data[key] = data.get(key, 0) + by
+    return MappingProxyType(data)
+
+
+def take_action(combat: Combat, key: str, summary: str) -> Combat:
+    """``key`` takes his next staged action (an attack or anything else).
+
+    Raises:
+        RulesError: not the action phase, or ``key`` has no staged action left.
+    """
+    if combat.phase != "act":
+        raise RulesError("Declare the actions first.", field="phase")
+    if combat.offense_left(key) < 1:
+        raise RulesError(f"{combat.name(key)} has no action left to take this turn.", field="character")
+    return replace(combat, used=_bump(combat.used, key), taken=_bump(combat.taken, key), log=combat.log + (summary,))
+
+
+def use_defense(combat: Combat, key: str, abort: bool, profile: Profile) -> Combat:
+    """``key`` spends an action defending: a kept defense, or (``abort``) his next staged action.
+
+    Raises:
+        RulesError: he may not defend that way now (field ``defense.abort`` or ``defense.maneuver``).
+    """
+    options = combat.defense_options(key, profile)
+    if abort:
+        if not options["abort"]:
+            rule = "has already acted" if profile.situation.abort == "not_acted" else "has no action left"
+            raise RulesError(f"{combat.name(key)} {rule} this turn and cannot abort to a defense.",
+                             field="defense.abort")
+        combat = replace(combat, aborted=_bump(combat.aborted, key))
+    elif not options["declared"]:
+        raise RulesError(f"{combat.name(key)} kept no defense for this turn: abort by Willpower instead.",
+                         field="defense.maneuver")
+    used = combat.used if combat.declaration(key).full_defense else _bump(combat.used, key)
+    return replace(combat, used=used, defended=_bump(combat.defended, key))
+
+
+def apply_effects(combat: Combat, effects: Iterable[Any]) -> Combat:
+    """Carry an attack's effects into the combat: holds made or broken, and the
+    conditions that last into the next turn (dazed, getting up, slowed, unbalanced).
+
+    Args:
+        effects: :class:`~larp.rules.tabletop.combat.Effect` values.
+    """
+    holds = list(combat.holds)
+    conditions = list(combat.conditions)
+    for e in effects:
+        if e.kind == "holds":
+            holds = [h for h in holds if not (h.holder == e.who and h.target == e.target)]
+            holds.append(Hold(e.who, e.target, e.maneuver, combat.turn))
+        elif e.kind == "hold_broken":
+            holds = [h for h in holds if h.target != e.who]
+        elif e.kind in CONDITIONS:
+            conditions.append(Condition(e.who, e.kind, combat.turn + 1))
+    return replace(combat, holds=tuple(holds), conditions=tuple(conditions))
+
+
+def release(combat: Combat, target: str) -> Combat:
+    """``target`` breaks free: every hold on him ends (000 "Hold", "Clinch")."""
+    return replace(combat, holds=tuple(h for h in combat.holds if h.target != target))
+
+
+def drop_fighter(combat: Combat, key: str) -> Combat:
+    """A fighter who can no longer act or be held (Final Death, torpor...) holds no one."""
+    return replace(combat, holds=tuple(h for h in combat.holds if h.holder != key))
+
+
+def next_turn(combat: Combat) -> Combat:
+    """End the turn: the next one starts with initiative; conditions for it are kept."""
+    if combat.phase == "initiative":
+        raise RulesError("This turn has not started yet.", field="phase")
+    conditions = tuple(c for c in combat.conditions if c.turn > combat.turn)
+    return replace(combat, turn=combat.turn + 1, phase="initiative", initiative=(), out=(),
+                   declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
+                   defended=MappingProxyType({}), aborted=MappingProxyType({}), conditions=conditions,
+                   log=combat.log[-1:] if combat.log else ())

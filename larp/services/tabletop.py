@@ -1,0 +1,479 @@
+"""The tabletop combat turn on stored characters (issue 9): one transaction per step.
+
+The narrator's screen keeps a :class:`~larp.models.TabletopCombat` (the turn
+state as JSON, so a reload loses nothing). Each use case loads it with its
+characters, calls the pure rules (:mod:`larp.rules.tabletop`), writes the
+changed health tracks with :func:`larp.services.health.store_track`, records
+the ruling (kind "tabletop") and saves the new state, all or nothing; a stale
+``version`` (another screen, a double tap) is refused with 409.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from larp.db import db
+from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
+from larp.rules.damage import armory
+from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
+from larp.rules.soak import DiceSource
+from larp.rules.tabletop import turn as turn_rules
+from larp.rules.tabletop.combat import (
+    Attack,
+    AttackRuling,
+    Circumstances,
+    DefenseChoice,
+    Fighter,
+    resolve_attack,
+    resolve_escape,
+)
+from larp.rules.tabletop.dice import DiceNeeded
+from larp.rules.tabletop.initiative import Entrant, roll_initiative
+from larp.rules.tabletop.maneuvers import Profile, profile_for
+from larp.rules.tabletop.turn import Combat, Declaration
+from larp.services import ServiceError
+from larp.services.characters import character_state, get_character
+from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.health import store_track
+from larp.services.records import record_ruling
+
+KIND = "tabletop"
+
+
+def _rules_error(exc: RulesError) -> ServiceError:
+    return ServiceError(exc.message, field=exc.field)
+
+
+class DiceRequest(ServiceError):
+    """A roll rolled at the table is still to be entered (nothing was changed).
+
+    Attributes:
+        roll: the roll's name ("damage"...); pool, difficulty: what to roll;
+        steps: the ruling so far, to show while the dice are rolled.
+    """
+
+    def __init__(self, exc: DiceNeeded):
+        super().__init__(exc.message, field=exc.field, status=422)
+        self.roll, self.pool, self.difficulty, self.steps = exc.roll, exc.pool, exc.difficulty, exc.steps
+
+
+# ---------------------------------------------------------------- fighters
+
+def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping[str, Any] | None = None) -> Fighter:
+    """The stored ``character`` as a tabletop :class:`Fighter` (tabletop dots, the same
+    Abilities, Disciplines and health track as the live game).
+
+    Discipline dots are the highest power level held; Willpower dots are the
+    sheet's tabletop Willpower if given, else its permanent Willpower.
+    """
+    state = character_state(character, None, settings)
+    gear = gear or {}
+    tabletop = dict(character.tabletop or {})
+    willpower = tabletop.pop("Willpower", None)
+    return Fighter(
+        key=str(character.id), name=character.name, track=state.health,
+        attributes=tabletop, abilities={a.name: a.level for a in state.abilities},
+        disciplines={d: state.discipline_level(d) for d in state.powers},
+        powers=tuple(name for held in state.powers.values() for _, name in held),
+        weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
+        willpower=willpower if isinstance(willpower, int) else character.willpower_permanent,
+        willpower_points=character.willpower_current,
+    )
+
+
+def gear_choices() -> dict[str, list[tuple[str, str]]]:
+    """The tabletop weapons and armor to choose from: key and name."""
+    arms = armory("tabletop")
+    return {"weapons": [(k, w.name) for k, w in arms.weapons.items()],
+            "armor": [(k, a.name) for k, a in arms.armor.items()]}
+
+
+def _check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
+    arms = armory("tabletop")
+    weapon = (gear.get("weapon") or "").strip() or None
+    worn = (gear.get("armor") or "").strip() or None
+    if weapon is not None and weapon not in arms.weapons:
+        raise ServiceError(f"There is no tabletop weapon {weapon!r}.", field=f"{key}.weapon")
+    if worn is not None and worn not in arms.armor:
+        raise ServiceError(f"There is no tabletop armor {worn!r}.", field=f"{key}.armor")
+    return {"weapon": weapon, "armor": worn}
+
+
+# ---------------------------------------------------------------- loading
+
+@dataclass
+class Loaded:
+    """A combat with everything a step needs, loaded in the transaction."""
+
+    row: TabletopCombat
+    combat: Combat
+    settings: ChronicleSettings
+    profile: Profile
+    characters: dict[str, Character] = field(default_factory=dict)
+    fighters: dict[str, Fighter] = field(default_factory=dict)
+
+    def able(self) -> list[str]:
+        """Keys of fighters who can act now."""
+        return [k for k, f in self.fighters.items() if f.wound_penalty is not None]
+
+
+def open_combat(chronicle: Chronicle, narrator: User) -> TabletopCombat | None:
+    """The narrator's combat in progress in ``chronicle``, if any."""
+    return (TabletopCombat.select()
+            .where((TabletopCombat.chronicle == chronicle) & (TabletopCombat.narrator == narrator)
+                   & TabletopCombat.ended_at.is_null())
+            .order_by(TabletopCombat.id.desc()).first())
+
+
+def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
+    """The combat ``row`` with its fighters as they stand now.
+
+    Raises:
+        ServiceError: the stored state cannot be read, or a fighter is gone (404).
+    """
+    settings = chronicle_settings(chronicle)
+    try:
+        combat = Combat.from_dict(row.state)
+    except RulesError as exc:
+        raise _rules_error(exc) from None
+    loaded = Loaded(row, combat, settings, profile_for(settings))
+    for key in combat.fighters:
+        character = get_character(chronicle, key, "characters")
+        loaded.characters[key] = character
+        loaded.fighters[key] = fighter_for(character, settings, (row.gear or {}).get(key))
+    return loaded
+
+
+def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> Loaded:
+    try:
+        cid, ver = int(combat_id), int(version)
+    except (TypeError, ValueError):
+        raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
+    row = TabletopCombat.get_or_none((TabletopCombat.id == cid) & (TabletopCombat.chronicle == chronicle))
+    if row is None or row.ended_at is not None:
+        raise ServiceError("That combat is over or does not exist.", field="combat", status=404)
+    if row.narrator_id != narrator.id:
+        raise ServiceError("Another narrator runs that combat.", field="combat", status=403)
+    if row.version != ver:
+        raise ServiceError("The combat changed on another screen a moment ago: look again and retry.",
+                           field="combat", status=409)
+    return load(chronicle, row)
+
+
+def _save(loaded: Loaded, combat: Combat, last: list[int] | None = None, gear: dict | None = None) -> TabletopCombat:
+    values: dict[str, Any] = {"state": combat.to_dict(), "version": TabletopCombat.version + 1, "updated_at": utcnow()}
+    if last is not None:
+        values["last"] = last
+    if gear is not None:
+        values["gear"] = gear
+    rows = (TabletopCombat.update(**values)
+            .where((TabletopCombat.id == loaded.row.id) & (TabletopCombat.version == loaded.row.version)).execute())
+    if rows != 1:
+        raise ServiceError("The combat changed on another screen a moment ago: look again and retry.",
+                           field="combat", status=409)
+    return TabletopCombat.get_by_id(loaded.row.id)
+
+
+def _session(chronicle: Chronicle):
+    try:
+        return current_game_session(chronicle)
+    except ServiceError:
+        return None
+
+
+# ---------------------------------------------------------------- use cases
+
+def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[Any],
+                 gear: Mapping[str, Mapping[str, Any]] | None = None) -> TabletopCombat:
+    """Start a tabletop combat between 2 and 6 characters of ``chronicle``.
+
+    Raises:
+        ServiceError: 409 the narrator already runs one; 422 too few or too many
+            characters, one without tabletop Dexterity and Wits, unknown gear;
+            404 an unknown character.
+    """
+    with db.atomic():
+        if open_combat(chronicle, narrator) is not None:
+            raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
+        characters = [get_character(chronicle, cid, "characters") for cid in character_ids]
+        try:
+            combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        for c in characters:
+            missing = [a for a in ("Dexterity", "Wits", "Strength", "Stamina") if a not in (c.tabletop or {})]
+            if missing:
+                raise ServiceError(f"{c.name} has no tabletop {', '.join(missing)}: add the tabletop Attributes "
+                                   f"to the sheet first.", field="characters")
+        chosen = {str(c.id): _check_gear((gear or {}).get(str(c.id), {}), str(c.id)) for c in characters}
+        return TabletopCombat.create(chronicle=chronicle, narrator=narrator, state=combat.to_dict(), gear=chosen)
+
+
+def change_gear(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
+                gear: Mapping[str, Mapping[str, Any]]) -> TabletopCombat:
+    """Change the weapons and armor the fighters use (a drawn blade, a dropped gun).
+
+    Raises:
+        ServiceError: as :func:`_get`; unknown gear (422).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        chosen = dict(loaded.row.gear or {})
+        for key in loaded.combat.fighters:
+            if key in gear:
+                chosen[key] = _check_gear(gear[key], key)
+        return _save(loaded, loaded.combat, gear=chosen)
+
+
+def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
+                           dice: Mapping[str, int] | None, rng: DiceSource | None) -> Ruling:
+    """Roll initiative for every fighter (dice entered at the table, or drawn) and record it.
+
+    Raises:
+        ServiceError: as :func:`_get`; initiative already rolled; a bad die (422).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        combat = loaded.combat
+        modifiers = turn_rules.initiative_modifiers(combat)
+        entrants = []
+        for key in combat.fighters:
+            f = loaded.fighters[key]
+            mod, why = modifiers.get(key, (0, ""))
+            entrants.append(Entrant(key, f.name, f.attribute("Dexterity"), f.attribute("Wits"), f.wound_penalty,
+                                    mod, why))
+        try:
+            initiative = roll_initiative(entrants, dice=dice, rng=rng)
+            combat, steps = turn_rules.begin_turn(combat, initiative)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        all_steps = list(initiative.steps) + list(steps)
+        record = record_ruling(
+            chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
+            [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=_session(chronicle),
+            inputs={"turn": combat.turn, "dice": dict(dice or {})}, outcome=initiative.to_dict(),
+        )
+        _save(loaded, combat, last=[record.id])
+        return record
+
+
+def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
+                    declarations: Mapping[str, Declaration]) -> TabletopCombat:
+    """Take every fighter's declaration and start the actions.
+
+    Raises:
+        ServiceError: as :func:`_get`; an impossible declaration (422 naming it).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        celerity = {k: f.discipline("Celerity") for k, f in loaded.fighters.items()}
+        try:
+            combat, _ = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        return _save(loaded, combat)
+
+
+@dataclass(frozen=True)
+class AttackOrder:
+    """An attack as the narrator enters it on the screen.
+
+    Attributes:
+        attacker, target: character ids (text).
+        maneuver: a maneuver key of the chronicle's profile.
+        circumstances: the situation; ``prior_hold``, ``target_held`` and
+            ``unbalanced`` are filled in from the combat.
+        defense: "dodge", "block", "parry" or ``None``.
+        abort: ``None`` (a kept defense), "roll" or "point".
+        attackers: attackers the target defends against this turn.
+        dodge_modifiers: Dark Ages dodge modifier keys.
+    """
+
+    attacker: str
+    target: str
+    maneuver: str
+    circumstances: Circumstances = Circumstances()
+    defense: str | None = None
+    abort: str | None = None
+    attackers: int = 1
+    dodge_modifiers: tuple[str, ...] = ()
+
+
+def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, order: AttackOrder,
+                          dice: Mapping[str, Sequence[int]] | None, rng: DiceSource | None) -> tuple[Ruling, AttackRuling]:
+    """Resolve the attacker's next action as an attack, apply it and record it.
+
+    The attacker must be the next in the order, or a delayer acting now. The
+    target's defense uses one of his actions (a kept defense, or an abort by
+    Willpower). Damage goes on the same health tracks as the live game.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 for anything the rules refuse (naming
+            the field; nothing is changed); 409 a character changed meanwhile.
+            A missing roll (dice entered at the table) is a 422 on ``dice.<roll>``.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        combat = loaded.combat
+        able = loaded.able()
+        slot = combat.next_slot(able)
+        a_key, t_key = str(order.attacker), str(order.target)
+        if a_key not in loaded.fighters:
+            raise ServiceError("The attacker is not in this fight.", field="attacker")
+        if t_key not in loaded.fighters:
+            raise ServiceError("Choose a target from this fight.", field="target")
+        if (slot is None or slot.who != a_key) and a_key not in combat.waiting(able):
+            whose = f"It is {combat.name(slot.who)}'s action." if slot else "Every action of this turn is done."
+            raise ServiceError(f"{combat.name(a_key)} cannot act now. {whose}", field="attacker")
+        attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
+        try:
+            c = order.circumstances
+            c = Circumstances(**{**c.__dict__, "prior_hold": combat.prior_hold(a_key, t_key),
+                                 "target_held": c.target_held or bool(combat.held_by(t_key)),
+                                 "unbalanced": combat.has_condition(a_key, "unbalanced")})
+            defense = None
+            if order.defense:
+                defense = DefenseChoice(order.defense, combat.action_slot(t_key, defense=True), order.abort,
+                                        order.attackers, tuple(order.dodge_modifiers))
+                combat = turn_rules.use_defense(combat, t_key, bool(order.abort), loaded.profile)
+            ruling = resolve_attack(Attack(order.maneuver, attacker, target, c, combat.action_slot(a_key), defense),
+                                    loaded.settings, dice=dice, rng=rng)
+        except DiceNeeded as exc:
+            raise DiceRequest(exc) from None
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        combat = turn_rules.take_action(combat, a_key, ruling.summary)
+        combat = turn_rules.apply_effects(combat, ruling.effects)
+        for key, track in ((t_key, ruling.target_track), (a_key, ruling.attacker_track)):
+            if track.condition != "active" or track.staked:
+                combat = turn_rules.drop_fighter(combat, key)
+        record = record_ruling(
+            chronicle, narrator, KIND, ruling.summary, ruling.steps,
+            [(loaded.characters[a_key], "attacker"), (loaded.characters[t_key], "target")],
+            game_session=_session(chronicle),
+            inputs={"turn": combat.turn, "maneuver": order.maneuver, "attacker": a_key, "target": t_key,
+                    "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
+                    "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
+                    "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
+            outcome=ruling.to_dict(),
+        )
+        for key, track, before in ((t_key, ruling.target_track, target.track),
+                                   (a_key, ruling.attacker_track, attacker.track)):
+            if track != before:
+                loaded.characters[key] = store_track(loaded.characters[key], track)
+        if ruling.has("willpower_spent"):
+            _spend_willpower(loaded.characters[t_key])
+        _save(loaded, combat, last=[record.id])
+        return record, ruling
+
+
+def _spend_willpower(character: Character) -> None:
+    rows = (Character.update(willpower_current=Character.willpower_current - 1, version=Character.version + 1,
+                             updated_at=utcnow())
+            .where((Character.id == character.id) & (Character.version == character.version)
+                   & (Character.willpower_current > 0)).execute())
+    if rows != 1:
+        raise ServiceError(f"{character.name} has no Willpower point left, or was changed a moment ago.",
+                           field="defense.abort", status=409)
+
+
+def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
+                 note: str = "") -> TabletopCombat:
+    """The next fighter takes an action that is not an attack (movement, a Discipline,
+    reloading...): the narrator rules it; the order moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; the fighter cannot act now (422).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        combat = loaded.combat
+        key = str(who)
+        able = loaded.able()
+        slot = combat.next_slot(able)
+        if (slot is None or slot.who != key) and key not in combat.waiting(able):
+            raise ServiceError(f"{combat.name(key)} cannot act now.", field="character")
+        text = f"{combat.name(key)}: " + (note.strip()[:200] or "another action, ruled by the narrator") + "."
+        try:
+            combat = turn_rules.take_action(combat, key, text)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        return _save(loaded, combat, last=[])
+
+
+def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
+               dice: Mapping[str, Sequence[int]] | None, rng: DiceSource | None) -> Ruling:
+    """The next fighter, held, tries to break free (resisted Strength + Brawl) as his action; recorded.
+
+    Raises:
+        ServiceError: as :func:`_get`; he is not held or cannot act now (422).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        combat = loaded.combat
+        key = str(who)
+        able = loaded.able()
+        slot = combat.next_slot(able)
+        if (slot is None or slot.who != key) and key not in combat.waiting(able):
+            raise ServiceError(f"{combat.name(key)} cannot act now.", field="character")
+        holds = combat.held_by(key)
+        if not holds:
+            raise ServiceError(f"{combat.name(key)} is not held.", field="character")
+        hold = holds[0]
+        try:
+            escape = resolve_escape(loaded.fighters[key], loaded.fighters[hold.holder], hold.maneuver,
+                                    loaded.settings, dice=dice, rng=rng)
+        except DiceNeeded as exc:
+            raise DiceRequest(exc) from None
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        summary = (f"{combat.name(key)} breaks free of {combat.name(hold.holder)}." if escape.freed
+                   else f"{combat.name(key)} fails to break free of {combat.name(hold.holder)}.")
+        combat = turn_rules.take_action(combat, key, summary)
+        if escape.freed:
+            combat = turn_rules.release(combat, key)
+        record = record_ruling(
+            chronicle, narrator, KIND, summary, escape.steps,
+            [(loaded.characters[key], "escaper"), (loaded.characters[hold.holder], "holder")],
+            game_session=_session(chronicle), inputs={"turn": combat.turn, "hold": hold.to_dict()},
+            outcome=escape.to_dict(),
+        )
+        _save(loaded, combat, last=[record.id])
+        return record
+
+
+def next_combat_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> TabletopCombat:
+    """End this turn; the next starts with initiative.
+
+    Raises:
+        ServiceError: as :func:`_get`.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        try:
+            combat = turn_rules.next_turn(loaded.combat)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        return _save(loaded, combat, last=[])
+
+
+def end_combat(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> None:
+    """End the combat (the health tracks keep their damage; the rulings stay in the record).
+
+    Raises:
+        ServiceError: as :func:`_get`.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        TabletopCombat.update(ended_at=utcnow(), version=TabletopCombat.version + 1).where(
+            TabletopCombat.id == loaded.row.id).execute()
+
+
+def last_rulings(row: TabletopCombat) -> list[Ruling]:
+    """The rulings of the latest step, to show under the turn."""
+    ids = [int(i) for i in (row.last or [])]
+    if not ids:
+        return []
+    return list(Ruling.select().where(Ruling.id.in_(ids)).order_by(Ruling.id))

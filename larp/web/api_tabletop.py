@@ -1,0 +1,370 @@
+"""Stateless JSON endpoints for the tabletop combat turn (issue 9), on the API blueprint.
+
+``POST /api/v1/tabletop/roll``, ``/tabletop/initiative`` and ``/tabletop/attack``
+take a complete description and touch no stored data (a ``character_id`` only
+reads a stored character). Dice may be given in the request (a replay, or dice
+rolled at the table); the others are drawn from the app's random source, and
+every die is echoed in the answer. Bad input is a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import current_app, jsonify
+
+from larp.rules.explain import Explanation, RulesError
+from larp.rules.health import HealthTrack, health_views, new_track
+from larp.rules.settings import ChronicleSettings
+from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_attack
+from larp.rules.tabletop.dice import check_difficulty, check_pool, roll_dice, roll_step
+from larp.rules.tabletop.initiative import Entrant, roll_initiative
+from larp.rules.tabletop.maneuvers import profile_for
+from larp.services.characters import get_character
+from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.tabletop import fighter_for
+from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+
+SCHEMAS.update({
+    "TabletopRoll": {
+        "type": "object",
+        "properties": {
+            "pool": {"type": "integer"}, "dice": {"type": "array", "items": {"type": "integer"}},
+            "difficulty": {"type": "integer"}, "successes": {"type": "integer"}, "ones": {"type": "integer"},
+            "automatic": {"type": "integer"}, "net": {"type": "integer"}, "botch": {"type": "boolean"},
+        },
+    },
+    "TabletopFighter": {
+        "type": "object",
+        "description": "A stored character by `character_id` (its sheet and health track are read, never "
+                       "changed; `weapon` and `armor` may be added), or a fighter described in full.",
+        "properties": {
+            "character_id": {"type": "integer"},
+            "name": {"type": "string"},
+            "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+            "attributes": {"type": "object", "additionalProperties": {"type": "integer"},
+                           "description": "Tabletop dots: Strength, Dexterity, Stamina, Perception, Wits..."},
+            "abilities": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "disciplines": {"type": "object", "additionalProperties": {"type": "integer"},
+                            "description": "Potence, Fortitude, Celerity... in dots"},
+            "powers": {"type": "array", "items": {"type": "string"}, "description": "e.g. Feral Claws"},
+            "weapon": {"type": ["string", "null"], "description": "A tabletop armory key (knife, assault_rifle...)"},
+            "armor": {"type": ["string", "null"], "description": "A tabletop armory key (class_three...)"},
+            "willpower": {"type": "integer"},
+            "health": {"type": "object", "description": "Damage already marked: aggravated, lethal, bashing "
+                                                         "(health levels), condition, staked."},
+        },
+    },
+})
+
+_DICE_SCHEMA = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+                "description": "Faces by roll: attack, abort, defense, damage, soak, knockdown, rise, "
+                               "knockdown_attacker, rise_attacker, riposte_damage, riposte_soak. Rolls not "
+                               "given are drawn; the answer's `dice` has every roll made (send it back to replay)."}
+
+
+def _settings(body: Mapping[str, Any]) -> ChronicleSettings:
+    chronicle = chronicle_settings(get_chronicle())
+    overrides = body.get("settings") or {}
+    if not isinstance(overrides, dict):
+        raise ApiError("`settings` is an object of chronicle settings.", "settings", 422)
+    try:
+        return ChronicleSettings.from_overrides({**chronicle.values, **overrides})
+    except RulesError as exc:
+        raise ApiError(exc.message, f"settings.{exc.field}", 422) from None
+
+
+def _int(body: Mapping[str, Any], key: str, default: Any, field: str | None = None) -> Any:
+    value = body.get(key, default)
+    if value is not default and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ApiError(f"`{key}` must be a whole number.", field or key, 422)
+    return value
+
+
+def _bool(body: Mapping[str, Any], key: str, field: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise ApiError(f"`{key}` must be true or false.", field, 422)
+    return value
+
+
+def _object(body: Mapping[str, Any], key: str, field: str | None = None) -> dict[str, Any]:
+    value = body.get(key) or {}
+    if not isinstance(value, dict):
+        raise ApiError(f"`{key}` must be an object.", field or key, 422)
+    return value
+
+
+def _rng():
+    return current_app.config["RANDOM_SOURCE"]()
+
+
+def _track(spec: Mapping[str, Any], creature: str, settings: ChronicleSettings, field: str) -> HealthTrack:
+    base = new_track(creature, settings)
+    health = spec.get("health") or {}
+    if not isinstance(health, dict):
+        raise ApiError("`health` is an object: aggravated, lethal, bashing, condition, staked.", f"{field}.health", 422)
+    try:
+        return HealthTrack(levels=base.levels, creature=creature,
+                           **{k: health[k] for k in ("aggravated", "lethal", "bashing", "condition", "staked")
+                              if k in health})
+    except RulesError as exc:
+        raise ApiError(exc.message, f"{field}.health.{exc.field}", 422) from None
+
+
+def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) -> Fighter:
+    spec = _object(body, side)
+    if not spec:
+        raise ApiError(f"Describe the {side}.", side, 422)
+    gear = {k: spec.get(k) for k in ("weapon", "armor") if spec.get(k) is not None}
+    for k, v in gear.items():
+        if not isinstance(v, str):
+            raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
+    if "character_id" in spec:
+        character = get_character(get_chronicle(), spec["character_id"], f"{side}.character_id")
+        stored = fighter_for(character, settings, gear)
+        return Fighter(**{**stored.__dict__, "key": side})
+    creature = spec.get("creature", "vampire")
+    if creature not in ("vampire", "ghoul", "mortal"):
+        raise ApiError("`creature` is vampire, ghoul or mortal.", f"{side}.creature", 422)
+    maps = {}
+    for key in ("attributes", "abilities", "disciplines"):
+        maps[key] = _object(spec, key, f"{side}.{key}")
+    if not maps["attributes"]:
+        raise ApiError(f"Give the {side}'s tabletop attributes (Strength, Dexterity, Stamina, Wits...).",
+                       f"{side}.attributes", 422)
+    powers = spec.get("powers") or []
+    if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
+        raise ApiError("`powers` is a list of power names.", f"{side}.powers", 422)
+    return Fighter(key=side, name=str(spec.get("name") or side.capitalize()),
+                   track=_track(spec, creature, settings, side), powers=tuple(powers),
+                   willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
+                   armor=gear.get("armor"), **maps)
+
+
+def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
+    return ActionSlot(total=_int(spec, "total", 1, f"{field}.total"), number=_int(spec, "number", 1, f"{field}.number"),
+                      celerity=_bool(spec, "celerity", f"{field}.celerity"),
+                      full_defense=_bool(spec, "full_defense", f"{field}.full_defense"),
+                      split_dice=_int(spec, "split_dice", None, f"{field}.split_dice"))
+
+
+def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
+    values: dict[str, Any] = {}
+    defaults = Circumstances()
+    for name, default in defaults.__dict__.items():
+        if name not in spec:
+            continue
+        value = spec[name]
+        field = f"circumstances.{name}"
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ApiError(f"`{name}` must be true or false.", field, 422)
+        elif isinstance(default, int) or name == "difficulty":
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ApiError(f"`{name}` must be a whole number.", field, 422)
+        elif value is not None and not isinstance(value, str):
+            raise ApiError(f"`{name}` must be text.", field, 422)
+        values[name] = value
+    unknown = sorted(set(spec) - set(defaults.__dict__))
+    if unknown:
+        raise ApiError(f"Unknown circumstance `{unknown[0]}`.", f"circumstances.{unknown[0]}", 422)
+    return Circumstances(**values)
+
+
+def _request_field(field: str | None) -> str | None:
+    """The rules' field name as a dotted path in the request body (``difficulty`` -> ``circumstances.difficulty``)."""
+    if field in Circumstances.__dataclass_fields__:
+        return f"circumstances.{field}"
+    if field == "weapon":
+        return "attacker.weapon"
+    return field
+
+
+def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
+    dice = body.get("dice") or {}
+    if not isinstance(dice, dict):
+        raise ApiError("`dice` maps a roll name to its faces.", "dice", 422)
+    return dice
+
+
+@bp.post("/tabletop/roll")
+@documented("/tabletop/roll", "post", {
+    "summary": "Roll a tabletop dice pool against a difficulty",
+    "description": "Successes at or above the difficulty, each 1 cancels one; action rolls can botch "
+                   "(chronicle setting tabletop_botch), damage and soak rolls cannot (000 \"Damage Types\", "
+                   "\"Soak\"). Automatic successes (Potence) count after the 1s.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["pool"],
+        "properties": {
+            "pool": {"type": "integer", "minimum": 0, "maximum": 60},
+            "difficulty": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6},
+            "kind": {"type": "string", "enum": ["action", "damage", "soak"], "default": "action"},
+            "automatic": {"type": "integer", "minimum": 0, "default": 0},
+            "dice": {"type": "array", "items": {"type": "integer"}, "description": "The faces (a replay); drawn if omitted."},
+        }},
+        "example": {"pool": 4, "difficulty": 6, "kind": "soak", "dice": [1, 9, 9, 7]}}}},
+    "responses": {"200": {"description": "The roll, die by die.", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"roll": {"$ref": "#/components/schemas/TabletopRoll"},
+                                         "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}}}}}},
+})
+def tabletop_roll():
+    """Roll a dice pool (stateless)."""
+    body = json_body()
+    settings = _settings(body)
+    pool = body.get("pool")
+    if pool is None:
+        raise ApiError("Give the dice pool.", "pool", 422)
+    check_pool(pool)
+    difficulty = check_difficulty(body.get("difficulty", 6))
+    kind = body.get("kind", "action")
+    if kind not in ("action", "damage", "soak"):
+        raise ApiError("`kind` is action, damage or soak.", "kind", 422)
+    automatic = _int(body, "automatic", 0)
+    if automatic < 0:
+        raise ApiError("Automatic successes are at least 0.", "automatic", 422)
+    dice = body.get("dice")
+    result = roll_dice(pool, difficulty, dice=dice, rng=None if dice is not None else _rng(),
+                       can_botch=kind == "action", automatic=automatic, settings=settings, roll="roll")
+    steps = Explanation()
+    rule = {"action": '000 "Stage Two: Attack"', "damage": '000 "Damage Types"', "soak": '000 "Soak"'}[kind]
+    roll_step(result, f"{kind.capitalize()} roll", steps, rule)
+    if kind != "action":
+        steps.add(f"{kind.capitalize()} rolls cannot botch.", rule)
+    return jsonify(roll=result.to_dict(), steps=[s.to_dict() for s in steps.steps()])
+
+
+@bp.post("/tabletop/initiative")
+@documented("/tabletop/initiative", "post", {
+    "summary": "Roll tabletop initiative and give the acting and declaring order",
+    "description": "Dexterity + Wits - wound penalty + one die; ties go to the higher rating, then act "
+                   "simultaneously (same rank); declarations in reverse order (000 \"Stage One: Initiative\").",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["combatants"],
+        "properties": {"combatants": {"type": "array", "items": {"type": "object", "properties": {
+            "character_id": {"type": "integer", "description": "Read Dexterity, Wits and the wound penalty from a stored character."},
+            "name": {"type": "string"}, "dexterity": {"type": "integer"}, "wits": {"type": "integer"},
+            "wound_penalty": {"type": ["integer", "null"], "description": "null: can take no action"},
+            "modifier": {"type": "integer"}, "die": {"type": "integer", "minimum": 1, "maximum": 10}}}}}},
+        "example": {"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
+                                   {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}}}},
+    "responses": {"200": {"description": "The order, highest first, with every die.", "content": {"application/json": {
+        "schema": {"type": "object"}}}}},
+})
+def tabletop_initiative():
+    """Roll initiative (stateless)."""
+    body = json_body()
+    settings = _settings(body)
+    combatants = body.get("combatants")
+    if not isinstance(combatants, list) or not combatants:
+        raise ApiError("Give the combatants as a list.", "combatants", 422)
+    entrants, dice = [], {}
+    for index, spec in enumerate(combatants):
+        field = f"combatants.{index}"
+        if not isinstance(spec, dict):
+            raise ApiError("Each combatant is an object.", field, 422)
+        key = str(index)
+        if "character_id" in spec:
+            character = get_character(get_chronicle(), spec["character_id"], f"{field}.character_id")
+            stored = fighter_for(character, settings)
+            try:
+                dexterity, wits = stored.attribute("Dexterity"), stored.attribute("Wits")
+            except RulesError as exc:
+                raise ApiError(exc.message, f"{field}.character_id", 422) from None
+            name, penalty = stored.name, stored.wound_penalty
+        else:
+            name = str(spec.get("name") or f"Combatant {index + 1}")
+            dexterity = _int(spec, "dexterity", None, f"{field}.dexterity")
+            wits = _int(spec, "wits", None, f"{field}.wits")
+            if dexterity is None or wits is None:
+                raise ApiError(f"{name}: give dexterity and wits.", f"{field}.dexterity", 422)
+            penalty = spec.get("wound_penalty", 0)
+            if penalty is not None and (isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0):
+                raise ApiError("`wound_penalty` is dice (0 or more), or null.", f"{field}.wound_penalty", 422)
+        modifier = _int(spec, "modifier", 0, f"{field}.modifier")
+        if "die" in spec:
+            dice[key] = spec["die"]
+        entrants.append(Entrant(key, name, dexterity, wits, penalty, modifier))
+    try:
+        initiative = roll_initiative(entrants, dice=dice, rng=_rng())
+    except RulesError as exc:
+        field = exc.field or "combatants"
+        if field.startswith("dice."):
+            field = f"combatants.{field.split('.', 1)[1]}.die"
+        raise ApiError(exc.message, field, 422) from None
+    data = initiative.to_dict()
+    for row in data["order"]:
+        row["index"] = int(row.pop("key"))
+    return jsonify(data)
+
+
+@bp.post("/tabletop/attack")
+@documented("/tabletop/attack", "post", {
+    "summary": "Resolve a tabletop attack: pool, difficulty, defense, damage, soak and the health track",
+    "description": "The maneuver (data/maneuvers.toml, by the chronicle's tabletop_profile) with its situation; "
+                   "the defense subtracts its successes first; the damage pool is the base plus the net successes "
+                   "beyond the first, never below one die; soak and damage go through the damage rules. Nothing "
+                   "is stored: the answer gives the target's health track after the attack.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["maneuver", "attacker", "target"],
+        "properties": {
+            "maneuver": {"type": "string", "description": "strike, kick, bite, claw, clinch, hold, tackle, sweep, "
+                                                          "disarm, weapon_strike, shoot, automatic_fire, "
+                                                          "three_round_burst, strafing, two_weapons, multiple_shots, "
+                                                          "throw (revised); bear_hug, grapple (dark_ages)"},
+            "attacker": {"$ref": "#/components/schemas/TabletopFighter"},
+            "target": {"$ref": "#/components/schemas/TabletopFighter"},
+            "circumstances": {"type": "object", "description": "range (point_blank, short, long), cover, "
+                              "attacker_cover, target_size, called_shot (head, heart), stake, flank, rear, "
+                              "blindside_spotted, opponents, blind, target_blinded, target_held, "
+                              "target_immobilized, aim_turns, scope, off_hand, strafe_targets, strafe_extra, "
+                              "clip_half_full, ambush_dice, unbalanced, prior_hold, extra_dice, "
+                              "extra_difficulty, difficulty"},
+            "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice"},
+            "defense": {"type": "object", "description": "maneuver (dodge, block, parry), abort (roll, point), "
+                        "attackers, dodge_modifiers, difficulty, actions {total, number, full_defense}"},
+            "dice": _DICE_SCHEMA,
+            "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's "
+                                                          "(tabletop_profile, tabletop_multiple_actions...)"},
+        }},
+        "example": {"maneuver": "automatic_fire",
+                    "attacker": {"name": "Kincaid", "attributes": {"Strength": 4, "Dexterity": 4, "Stamina": 4},
+                                 "abilities": {"Firearms": 3}, "weapon": "assault_rifle"},
+                    "target": {"name": "The elder", "attributes": {"Strength": 3, "Dexterity": 3, "Stamina": 4},
+                               "disciplines": {"Fortitude": 3}},
+                    "dice": {"attack": [8, 9, 10, 8, 9, 8, 2, 3, 4, 5, 6, 7, 7, 2, 3, 4, 5]}}}}},
+    "responses": {"200": {"description": "The ruling with every die and the tracks after.", "content": {
+        "application/json": {"schema": {"type": "object"}}}}},
+})
+def tabletop_attack():
+    """Resolve an attack (stateless)."""
+    body = json_body()
+    settings = _settings(body)
+    maneuver = body.get("maneuver")
+    if not isinstance(maneuver, str) or not maneuver:
+        raise ApiError("Choose the maneuver.", "maneuver", 422)
+    attacker = _fighter(body, "attacker", settings)
+    target = _fighter(body, "target", settings)
+    defense = None
+    spec = _object(body, "defense")
+    if spec:
+        modifiers = spec.get("dodge_modifiers") or []
+        if not isinstance(modifiers, list):
+            raise ApiError("`dodge_modifiers` is a list of keys.", "defense.dodge_modifiers", 422)
+        abort = spec.get("abort")
+        defense = DefenseChoice(str(spec.get("maneuver", "")), _slot(_object(spec, "actions", "defense.actions"),
+                                                                     "defense.actions"),
+                                abort if abort is None else str(abort),
+                                _int(spec, "attackers", 1, "defense.attackers"), tuple(str(m) for m in modifiers),
+                                _int(spec, "difficulty", None, "defense.difficulty"))
+    attack = Attack(maneuver, attacker, target, _circumstances(_object(body, "circumstances")),
+                    _slot(_object(body, "actions"), "actions"), defense)
+    try:
+        ruling = resolve_attack(attack, settings, dice=_dice_map(body), rng=_rng())
+    except RulesError as exc:
+        raise ApiError(exc.message, _request_field(exc.field), 422) from None
+    data = ruling.to_dict()
+    data["profile"] = profile_for(settings).key
+    data["health"] = {"attacker": health_views(ruling.attacker_track), "target": health_views(ruling.target_track)}
+    return jsonify(data)

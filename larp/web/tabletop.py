@@ -1,0 +1,321 @@
+"""The narrator's tabletop combat screen (issue 9): initiative, declarations, actions, damage.
+
+Every step is a form post to a service (one transaction): htmx gets the combat
+panel back; a plain post is redirected (303) to the screen. A refused step
+answers the panel with the message where the narrator is looking and a 4xx
+status, and changes nothing. The turn lives in the database, so a reload
+loses nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, g, redirect, request, url_for
+
+from larp.htmx import is_partial, render
+from larp.models import Character
+from larp.rules.explain import RulesError
+from larp.rules.health import tabletop_view
+from larp.rules.settings import setting_definitions
+from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
+from larp.rules.tabletop.turn import CONDITIONS, Declaration, MAX_ACTIONS, MAX_FIGHTERS
+from larp.services import ServiceError
+from larp.services import tabletop as service
+from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.web.auth import role_required
+
+bp = Blueprint("tabletop", __name__)
+
+#: Rolls shown first in the "dice rolled at the table" inputs; the others open on demand.
+MAIN_ROLLS = ("attack", "defense", "damage", "soak")
+ROLL_LABELS = {
+    "attack": "Attack", "abort": "Willpower to abort", "defense": "Defense", "damage": "Damage", "soak": "Soak",
+    "knockdown": "Target stays up (Dex + Athletics)", "rise": "Target gets up",
+    "knockdown_attacker": "Attacker stays up", "rise_attacker": "Attacker gets up",
+    "riposte_damage": "Parry damage to the attacker", "riposte_soak": "Attacker's soak of it",
+}
+
+
+def _int_field(form, name: str, default: int | None, low: int, high: int) -> int | None:
+    raw = (form.get(name) or "").strip()
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ServiceError("Enter a whole number.", field=name) from None
+    if not low <= value <= high:
+        raise ServiceError(f"Enter a number from {low} to {high}.", field=name)
+    return value
+
+
+def _dice_field(form, name: str) -> list[int] | None:
+    raw = (form.get(f"dice-{name}") or "").replace(",", " ").split()
+    if not raw:
+        return None
+    try:
+        return [int(x) for x in raw]
+    except ValueError:
+        raise ServiceError("Enter the dice as numbers from 1 to 10, separated by spaces.", field=f"dice.{name}") from None
+
+
+def _dice(form) -> dict[str, list[int]]:
+    return {k: v for k in DICE_KEYS if (v := _dice_field(form, k)) is not None}
+
+
+def _rng(form):
+    """The app's random source, unless the narrator enters every die rolled at the table."""
+    return None if form.get("dice_mode") == "table" else current_app.config["RANDOM_SOURCE"]()
+
+
+def _error_place(row, error: ServiceError | None) -> str | None:
+    """Where the refusal is shown: next to the form that was sent ("phase", "gear", "start") or on top."""
+    if error is None:
+        return None
+    field = error.field or ""
+    if field.endswith(".weapon") and field != "attacker.weapon" or field.endswith(".armor"):
+        return "gear"
+    if field in ("combat", "phase"):
+        return "top"
+    return "start" if row is None else "phase"
+
+
+def _context(row, error: ServiceError | None = None, form=None, dice_request=None) -> dict[str, Any]:
+    chronicle = get_chronicle()
+    settings = chronicle_settings(chronicle)
+    context: dict[str, Any] = {
+        "chronicle": chronicle, "error": error, "form": form or {}, "dice_request": dice_request,
+        "error_place": _error_place(row, error),
+        "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
+        "multiple_label": settings.label("tabletop_multiple_actions"),
+        "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
+    }
+    if row is None:
+        context["characters"] = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+        context["row"] = None
+        return context
+    loaded = service.load(chronicle, row)
+    combat = loaded.combat
+    able = loaded.able()
+    slot = combat.next_slot(able)
+    order = [e.key for e in combat.initiative] + [k for k in combat.fighters if k not in
+                                                   {e.key for e in combat.initiative}]
+    entries = {e.key: e for e in combat.initiative}
+    cards = []
+    for key in order:
+        f = loaded.fighters[key]
+        view = tabletop_view(f.track)
+        holds = [f"held by {combat.name(h.holder)} ({h.maneuver.replace('_', ' ')})" for h in combat.held_by(key)]
+        holding = [f"holds {combat.name(h.target)}" for h in combat.holds if h.holder == key]
+        cards.append({
+            "key": key, "fighter": f, "character": loaded.characters[key], "view": view,
+            "entry": entries.get(key), "out": key in combat.out,
+            "declaration": combat.declarations.get(key), "actions_left": combat.actions_left(key),
+            "offense_left": combat.offense_left(key), "defense": combat.defense_options(key, loaded.profile),
+            "notes": combat.conditions_of(key) + holds + holding, "gear": (row.gear or {}).get(key) or {},
+            "current": slot is not None and slot.who == key, "able": key in able,
+        })
+    actor = (form or {}).get("attacker") or (slot.who if slot else None)
+    waiting = combat.waiting(able)
+    if actor not in ([slot.who] if slot else []) + waiting:
+        actor = slot.who if slot else None
+    declaration = combat.declarations.get(actor) if actor else None
+    actor_slot = None
+    if actor:
+        try:
+            actor_slot = combat.action_slot(actor)
+        except RulesError:
+            actor_slot = None
+    context.update({
+        "actor_slot": actor_slot,
+        "row": row, "combat": combat, "loaded": loaded, "cards": cards, "slot": slot, "waiting": waiting,
+        "actor": actor, "actor_declaration": declaration, "profile": loaded.profile,
+        "attacks": loaded.profile.of_kind("close", "ranged"), "defenses": loaded.profile.of_kind("defensive"),
+        "gear_choices": service.gear_choices(), "rulings": service.last_rulings(row),
+        "declaring": [e for e in reversed(combat.initiative) if e.key not in combat.out],
+        "celerity": {k: f.discipline("Celerity") for k, f in loaded.fighters.items()},
+        "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
+        "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
+    })
+    return context
+
+
+def _answer(row, error: ServiceError | None = None, form=None, dice_request=None):
+    """The panel for htmx, the page otherwise; an error keeps the form and its 4xx status."""
+    if error is None and not is_partial():
+        return redirect(url_for("tabletop.screen"), code=303)
+    status = error.status if error is not None else 200
+    context = _context(row, error, form, dice_request)
+    return render("tabletop/page.html", "tabletop/_combat.html", status=status, **context)
+
+
+def _current_row():
+    return service.open_combat(get_chronicle(), g.user)
+
+
+@bp.route("/tabletop", methods=["GET"])
+@role_required("organiser", "narrator")
+def screen():
+    """The tabletop screen: start a combat, or run the one in progress."""
+    row = _current_row()
+    context = _context(row, form=request.args)
+    return render("tabletop/page.html", "tabletop/_combat.html", **context)
+
+
+@bp.route("/tabletop/start", methods=["POST"])
+@role_required("organiser", "narrator")
+def start():
+    """Start a combat between the chosen characters (2 to 6)."""
+    try:
+        service.start_combat(get_chronicle(), g.user, request.form.getlist("characters"))
+    except ServiceError as exc:
+        return _answer(_current_row(), exc, request.form)
+    return _answer(_current_row())
+
+
+def _step(action):
+    """Run ``action(chronicle, user, combat_id, version)`` and answer the panel."""
+    form = request.form
+    combat_id = request.view_args["combat_id"]
+    try:
+        action(get_chronicle(), g.user, combat_id, form.get("version"))
+    except service.DiceRequest as exc:
+        return _answer(_current_row(), exc, form, dice_request=exc)
+    except ServiceError as exc:
+        return _answer(_current_row(), exc, form)
+    return _answer(_current_row())
+
+
+@bp.route("/tabletop/<int:combat_id>/gear", methods=["POST"])
+@role_required("organiser", "narrator")
+def gear(combat_id: int):
+    """Change the fighters' weapons and armor."""
+    form = request.form
+    keys = [k.split("-", 1)[0] for k in form if k.endswith("-weapon")]
+    chosen = {k: {"weapon": form.get(f"{k}-weapon"), "armor": form.get(f"{k}-armor")} for k in keys}
+    return _step(lambda c, u, i, v: service.change_gear(c, u, i, v, chosen))
+
+
+@bp.route("/tabletop/<int:combat_id>/initiative", methods=["POST"])
+@role_required("organiser", "narrator")
+def initiative(combat_id: int):
+    """Roll initiative for everyone (dice entered at the table where given)."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {}
+        for name in form:
+            if name.startswith("die-") and form.get(name, "").strip():
+                dice[name[4:]] = _int_field(form, name, None, 1, 10)
+        rng = current_app.config["RANDOM_SOURCE"]()
+        service.roll_combat_initiative(c, u, i, v, dice, rng)
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/declare", methods=["POST"])
+@role_required("organiser", "narrator")
+def declare(combat_id: int):
+    """Take the declarations of every fighter (slowest first) and start the actions."""
+    form = request.form
+
+    def run(c, u, i, v):
+        declarations = {}
+        for key in form.getlist("fighter"):
+            declarations[key] = Declaration(
+                actions=_int_field(form, f"{key}-actions", 1, 1, MAX_ACTIONS),
+                celerity=_int_field(form, f"{key}-celerity", 0, 0, 10),
+                defenses=_int_field(form, f"{key}-defenses", 0, 0, 20),
+                full_defense=form.get(f"{key}-full_defense") == "on",
+                delay=form.get(f"{key}-delay") == "on",
+                maneuver=form.get(f"{key}-maneuver") or None,
+                target=form.get(f"{key}-target") or None,
+                split_dice=_int_field(form, f"{key}-split_dice", None, 0, 60),
+            )
+        service.declare_actions(c, u, i, v, declarations)
+
+    return _step(run)
+
+
+def _circumstances(form) -> Circumstances:
+    side = form.get("side", "front")
+    return Circumstances(
+        range=form.get("range") or "short",
+        cover=form.get("cover") or None,
+        attacker_cover=form.get("attacker_cover") or None,
+        target_size=form.get("target_size") or None,
+        called_shot=form.get("called_shot") or None,
+        stake=form.get("stake") == "on",
+        flank=side == "flank", rear=side == "rear",
+        blindside_spotted=form.get("blindside_spotted") == "on",
+        opponents=_int_field(form, "opponents", 1, 1, 20),
+        blind=form.get("blind") == "on",
+        target_blinded=form.get("target_blinded") == "on",
+        target_immobilized=form.get("target_immobilized") == "on",
+        aim_turns=_int_field(form, "aim_turns", 0, 0, 10),
+        scope=form.get("scope") == "on",
+        off_hand=form.get("off_hand") == "on",
+        strafe_targets=_int_field(form, "strafe_targets", 1, 1, 10),
+        strafe_extra=_int_field(form, "strafe_extra", 0, 0, 10),
+        clip_half_full=form.get("clip_low") != "on",
+        extra_dice=_int_field(form, "extra_dice", 0, -20, 20),
+        extra_difficulty=_int_field(form, "extra_difficulty", 0, -8, 8),
+        difficulty=_int_field(form, "difficulty", None, -99, 99),
+    )
+
+
+@bp.route("/tabletop/<int:combat_id>/attack", methods=["POST"])
+@role_required("organiser", "narrator")
+def attack(combat_id: int):
+    """Resolve the acting fighter's attack, its defense, damage and soak."""
+    form = request.form
+
+    def run(c, u, i, v):
+        defense = form.get("defense") or None
+        how = form.get("defense_how") or "kept"
+        order = service.AttackOrder(
+            attacker=form.get("attacker", ""), target=form.get("target", ""), maneuver=form.get("maneuver", ""),
+            circumstances=_circumstances(form), defense=defense,
+            abort=None if how == "kept" or not defense else how,
+            attackers=_int_field(form, "attackers", 1, 1, 20),
+            dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
+        )
+        service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/other", methods=["POST"])
+@role_required("organiser", "narrator")
+def other(combat_id: int):
+    """The acting fighter does something else (the narrator rules it); the order moves on."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.other_action(c, u, i, v, form.get("attacker"), form.get("note", "")))
+
+
+@bp.route("/tabletop/<int:combat_id>/escape", methods=["POST"])
+@role_required("organiser", "narrator")
+def escape(combat_id: int):
+    """The acting fighter, held, tries to break free."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {k: d for k in ("escaper", "holder") if (d := _dice_field(form, k)) is not None}
+        service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/next", methods=["POST"])
+@role_required("organiser", "narrator")
+def next_turn(combat_id: int):
+    """End the turn; the next starts with initiative."""
+    return _step(service.next_combat_turn)
+
+
+@bp.route("/tabletop/<int:combat_id>/end", methods=["POST"])
+@role_required("organiser", "narrator")
+def end(combat_id: int):
+    """End the combat (damage stays on the tracks; the rulings stay in the record)."""
+    return _step(service.end_combat)

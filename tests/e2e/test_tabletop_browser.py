@@ -1,0 +1,84 @@
+"""The tabletop combat screen in real Chromium at tablet width (issue 9): start a fight, roll
+initiative, declare, resolve a strike against a dodge with dice typed in, see the track change."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import shoot
+
+TABLET = {"width": 820, "height": 1180}
+
+
+def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
+    context = browser.new_context(viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(served.login_link())
+    page.get_by_role("link", name="Tabletop").click()
+
+    # Konrad Vale (Kincaid's numbers) against Lys Moreau (Liselle's).
+    page.get_by_role("checkbox", name="Konrad Vale").check()
+    page.get_by_role("checkbox", name="Lys Moreau").check()
+    page.get_by_role("button", name="Start the combat").click()
+    page.get_by_label("Konrad Vale's die").fill("9")
+    page.get_by_label("Lys Moreau's die").fill("2")
+    page.get_by_role("button", name="Roll initiative").click()
+    expect(page.locator(".fighter").first.locator(".init")).to_have_text("16")
+
+    # Lys declares first (000: reverse order): claw, then two dodges kept (000, the Liselle example).
+    def declaring(name):
+        return page.locator("fieldset.declare").filter(has=page.locator("legend", has_text=name))
+
+    expect(page.locator("fieldset.declare > legend").first).to_contain_text("Lys Moreau")
+    lys = declaring("Lys Moreau")
+    lys.locator("fieldset.chips", has_text="Actions").get_by_label("3", exact=True).check()
+    lys.locator("fieldset.chips", has_text="Kept for defense").get_by_label("2", exact=True).check()
+    lys.get_by_label("First action").select_option("claw")
+    declaring("Konrad Vale").get_by_label("First action").select_option("strike")
+    page.get_by_role("button", name="Start the actions").click()
+    expect(page.locator(".actor-name")).to_have_text("Konrad Vale")
+
+    # Konrad strikes (7 dice, two successes); Lys dodges with a kept defense: 6 dice - 3 actions = 3 dice,
+    # one success; four bashing levels, none soaked, halved: two (000 "Bashing Damage").
+    page.get_by_role("radio", name="Lys Moreau").check()
+    page.get_by_role("radio", name="Dodge").check()
+    page.get_by_label("Attack", exact=True).fill("8 8 2 2 2 2 2")
+    page.get_by_label("Defense", exact=True).fill("9 2 2")
+    page.get_by_label("Damage", exact=True).fill("8 8 2 2")  # Strength 4 (one net success), + Potence 2
+    page.get_by_label("Soak", exact=True).fill("2 2 2 2")
+    page.get_by_role("button", name="Resolve the attack").click()
+
+    ruling = page.locator(".results .ruling")
+    expect(ruling.locator(".ruling-summary")).to_contain_text("Konrad Vale's strike hits Lys Moreau: 2 level(s) marked.")
+    expect(ruling).to_contain_text("Lys Moreau defends with a dodge")
+    expect(ruling).to_contain_text("action 1 loses 3 + 0 = 3 dice")
+    lys_card = page.locator(".fighter", has_text="Lys Moreau")
+    expect(lys_card.locator(".box.bashing")).to_have_count(2)
+    expect(lys_card.locator(".level-name")).to_have_text("Hurt")
+    expect(page.locator(".actor-name")).to_have_text("Lys Moreau")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= TABLET["width"], f"the screen scrolls sideways at 820 px ({width} px wide)"
+    shoot(page, "tabletop-tablet-820")
+
+    # Bad input: difficulty 11 gets an inline message and changes nothing.
+    page.get_by_role("radio", name="Konrad Vale").check()
+    page.get_by_text("Situation").click()
+    page.get_by_label("Set the difficulty").fill("11")
+    page.get_by_role("button", name="Resolve the attack").click()
+    expect(page.locator("#attack-error")).to_contain_text("Difficulty 11 is impossible")
+    expect(page.locator(".fighter", has_text="Konrad Vale").locator(".box.bashing, .box.lethal")).to_have_count(0)
+    expect(page.locator(".fighter", has_text="Lys Moreau").locator(".box.bashing")).to_have_count(2)
+    shoot(page, "tabletop-tablet-820-error")
+
+    # A reload keeps the turn where it was: Lys's claw is the second of her three actions.
+    page.reload()
+    expect(page.locator(".actor-name")).to_have_text("Lys Moreau")
+    expect(page.locator("h2.now small")).to_have_text("action 2 of 3")
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the screen scrolls sideways on a phone ({width} px wide)"
+    unexpected = [e for e in errors if "status of 422" not in e]  # the refused difficulty answers 422 on purpose
+    assert unexpected == [], unexpected
+    context.close()
