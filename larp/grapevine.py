@@ -77,7 +77,7 @@ from datetime import datetime
 from larp.rules.explain import RulesError
 from larp.rules.health import live_levels
 from larp.rules.settings import ChronicleSettings
-from larp.sheet import CATEGORIES, CharacterSheet, PowerEntry, TraitEntry
+from larp.sheet import CharacterSheet, PowerEntry, TraitEntry
 from larp.tables import DisciplineRow, discipline_table, generation_row
 
 BINARY_MAGIC = {b"\x04\x00GVBE": "exchange", b"\x04\x00GVBG": "game"}

@@ -221,6 +221,6 @@ def physical_retests() -> dict[str, tuple[str, ...]]:
     table = require(raw, "physical", dict, "data/retests.toml")
     out = {}
     for key in ("bare_hands", "melee_weapon", "firearm", "thrown", "defending", "darkness"):
-        names = require(table, key, list, f"data/retests.toml [physical]")
+        names = require(table, key, list, "data/retests.toml [physical]")
         out[key] = tuple(str(n) for n in names)
     return out

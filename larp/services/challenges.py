@@ -54,7 +54,7 @@ from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import Conflict, retrying, store_track
 from larp.services.records import record_ruling
 from larp.tables import physical_retests, trait_leads
@@ -574,10 +574,7 @@ def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: Rand
         ServiceError: as :func:`run_challenge`.
     """
     settings = chronicle_settings(chronicle)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
+    game_session = open_game_session(chronicle)
     return _build(chronicle, request, game_session, settings, rng)
 
 

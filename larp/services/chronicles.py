@@ -60,6 +60,15 @@ def current_game_session(chronicle: Chronicle) -> GameSession:
     return session
 
 
+def open_game_session(chronicle: Chronicle) -> GameSession | None:
+    """The chronicle's open game session, or ``None`` when none is open (for reads and records
+    that may happen between game sessions)."""
+    try:
+        return current_game_session(chronicle)
+    except ServiceError:
+        return None
+
+
 def open_first_game_session(chronicle: Chronicle, on: date) -> GameSession:
     """Open game session 1 of a new chronicle, dated ``on``."""
     with db.atomic():

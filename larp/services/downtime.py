@@ -27,7 +27,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import store_state
 from larp.services.records import record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
@@ -264,10 +264,7 @@ def _torpor_line(character: Character, session: GameSession, settings: Chronicle
 def build_board(chronicle: Chronicle) -> Board:
     """The organiser's board for the open game session (read only)."""
     settings = chronicle_settings(chronicle)
-    try:
-        session = current_game_session(chronicle)
-    except ServiceError:
-        session = None
+    session = open_game_session(chronicle)
     previous = previous_game_session(session) if session else latest_game_session(chronicle)
     nights = nights_before(session) if session else 0
     base = session.date if session else (previous.date if previous else date.today())

@@ -23,7 +23,7 @@ from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.records import record_ruling
 
 T = TypeVar("T")
@@ -212,13 +212,6 @@ def _stamina_trait(state) -> str | None:
     return max(left, key=lambda line: (line.available, line.name)).name if left else None
 
 
-def _game_session(chronicle: Chronicle):
-    try:
-        return current_game_session(chronicle)
-    except ServiceError:
-        return None
-
-
 def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
                     rng: RandomSource) -> Ruling:
     """Apply damage to a stored character and record it, in one transaction (retried on a conflict).
@@ -239,7 +232,7 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
     def use_case() -> Ruling:
         with db.atomic():
             character = get_character(chronicle, character_id)
-            state = character_state(character, _game_session(chronicle), settings)
+            state = character_state(character, open_game_session(chronicle), settings)
             try:
                 damage = request.damage(settings, rng)
                 target = Target(creature=character.creature, fortitude=state.discipline_level("Fortitude"))
@@ -260,12 +253,12 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
                       (f" ({result.condition.replace('_', ' ')})" if result.condition != "active" else "") + "."
             record = record_ruling(
                 chronicle, narrator, "damage", summary, result.steps, [(character, "target")],
-                game_session=_game_session(chronicle),
+                game_session=open_game_session(chronicle),
                 inputs={"character": character.id, "damage": {k: v for k, v in request.__dict__.items() if k != "raw"}},
                 outcome={"taken": taken.to_dict(), "health": result.to_dict(), "stamina_trait": stamina_trait},
             )
             if stamina_trait is not None:
-                game_session = _game_session(chronicle)
+                game_session = open_game_session(chronicle)
                 if game_session is None:
                     raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
                 TraitLoss.create(character=character, game_session=game_session, category="physical",
@@ -319,7 +312,7 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
                        + (f" and {result.willpower_spent} Willpower" if result.willpower_spent else "") + ".")
             record = record_ruling(
                 chronicle, narrator, "healing", summary, result.steps, [(character, "healed")],
-                game_session=_game_session(chronicle), inputs={"character": character.id, "kind": kind, "levels": count},
+                game_session=open_game_session(chronicle), inputs={"character": character.id, "kind": kind, "levels": count},
                 outcome=result.to_dict(),
             )
             store_track(character, result.track, ruling=record, blood_current=character.blood_current - result.blood_spent,
@@ -387,7 +380,7 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
                 raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "action") from None
             summary = steps[-1].text if steps else f"{character.name}: {action}."
             record = record_ruling(chronicle, narrator, "narrator", summary, steps, [(character, "target")],
-                                   game_session=_game_session(chronicle),
+                                   game_session=open_game_session(chronicle),
                                    inputs={"character": character.id, "action": action, "blood": blood},
                                    outcome={"track": new_track.to_dict(), "blood_current": blood_after})
             store_track(character, new_track, blood_current=blood_after, ruling=record)

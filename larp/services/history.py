@@ -25,7 +25,7 @@ from larp.models import (
     utcnow,
 )
 from larp.services import ServiceError
-from larp.services.chronicles import current_game_session
+from larp.services.chronicles import open_game_session
 from larp.services.records import SNAPSHOT_FIELDS, record_ruling
 
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete.
@@ -142,10 +142,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
                     f"({later.summary}) first." if later else
                     f"Ruling #{ruling.id} is not the last change to {link.character.name}.",
                     field="ruling", status=409)
-        try:
-            game_session = current_game_session(chronicle)
-        except ServiceError:
-            game_session = ruling.game_session
+        game_session = open_game_session(chronicle) or ruling.game_session
         characters = [Character.get_by_id(link.character_id) for link in links]
         steps = []
         for link, character in zip(links, characters):

@@ -11,7 +11,7 @@ from larp.grapevine import GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
 from larp.services.characters import create_character, update_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 
 #: How long an uploaded file waits for its confirmation.
@@ -162,10 +162,7 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
                 raise ServiceError(
                     f"{sheet.name} changed in the chronicle since the preview. Preview the file again.", status=409
                 )
-        try:
-            game_session = current_game_session(chronicle)
-        except ServiceError:
-            game_session = None
+        game_session = open_game_session(chronicle)
         summary = f"Imported {preview.filename}: {len(created)} created, {len(updated)} updated."
         return Ruling.create(
             chronicle=chronicle,

@@ -9,7 +9,7 @@ from larp.models import Chronicle, ChronicleSetting, Ruling, User
 from larp.rules.explain import RulesError
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, open_game_session
 
 
 def update_settings(chronicle: Chronicle, organiser: User | None, submitted: Mapping[str, Any]) -> Ruling | None:
@@ -43,10 +43,7 @@ def update_settings(chronicle: Chronicle, organiser: User | None, submitted: Map
             ).execute()
             if new != definitions[key].default:
                 ChronicleSetting.create(chronicle=chronicle, key=key, value=new)
-        try:
-            game_session = current_game_session(chronicle)
-        except ServiceError:
-            game_session = None
+        game_session = open_game_session(chronicle)
         steps = [
             {
                 "text": f"{definitions[k].label}: {definitions[k].describe(old)} → {definitions[k].describe(new)}.",

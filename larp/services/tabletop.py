@@ -35,7 +35,7 @@ from larp.rules.tabletop.maneuvers import Profile, profile_for
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.health import store_track
 from larp.services.records import record_ruling
 
@@ -176,13 +176,6 @@ def _save(loaded: Loaded, combat: Combat, last: list[int] | None = None, gear: d
     return TabletopCombat.get_by_id(loaded.row.id)
 
 
-def _session(chronicle: Chronicle):
-    try:
-        return current_game_session(chronicle)
-    except ServiceError:
-        return None
-
-
 # ---------------------------------------------------------------- use cases
 
 def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[Any],
@@ -252,7 +245,7 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
         all_steps = list(initiative.steps) + list(steps)
         record = record_ruling(
             chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
-            [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=_session(chronicle),
+            [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=open_game_session(chronicle),
             inputs={"turn": combat.turn, "dice": dict(dice or {})}, outcome=initiative.to_dict(),
         )
         _save(loaded, combat, last=[record.id])
@@ -352,7 +345,7 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         record = record_ruling(
             chronicle, narrator, KIND, ruling.summary, ruling.steps,
             [(loaded.characters[a_key], "attacker"), (loaded.characters[t_key], "target")],
-            game_session=_session(chronicle),
+            game_session=open_game_session(chronicle),
             inputs={"turn": combat.turn, "maneuver": order.maneuver, "attacker": a_key, "target": t_key,
                     "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
                     "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
@@ -437,7 +430,7 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         record = record_ruling(
             chronicle, narrator, KIND, summary, escape.steps,
             [(loaded.characters[key], "escaper"), (loaded.characters[hold.holder], "holder")],
-            game_session=_session(chronicle), inputs={"turn": combat.turn, "hold": hold.to_dict()},
+            game_session=open_game_session(chronicle), inputs={"turn": combat.turn, "hold": hold.to_dict()},
             outcome=escape.to_dict(),
         )
         _save(loaded, combat, last=[record.id])

@@ -14,7 +14,6 @@ from typing import Any, Mapping
 from flask import current_app, g, jsonify
 
 from larp.rules.damage import Target, damage_taken
-from larp.rules.explain import RulesError
 from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood
 from larp.rules.health import HealthTrack, health_views, new_track
 from larp.rules.settings import ChronicleSettings

@@ -11,7 +11,7 @@ from larp.models import Character
 from larp.services import ServiceError
 from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
 from larp.services.characters import character_state
-from larp.services.chronicles import chronicle_settings, current_game_session, get_chronicle, set_setting
+from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session, set_setting
 from larp.web.auth import role_required
 
 bp = Blueprint("cards", __name__)
@@ -135,10 +135,7 @@ def card_view(token: str):
     except ServiceError as exc:
         return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
     chronicle = character.chronicle
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
+    game_session = open_game_session(chronicle)
     state = character_state(character, game_session, chronicle_settings(chronicle))
     if g.get("user") is not None:
         page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state)

@@ -14,7 +14,7 @@ from flask import Blueprint, current_app, g, redirect, request, session, url_for
 
 from larp.htmx import is_partial, render
 from larp.models import Ruling
-from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Kind, Outcome, Power
+from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
 from larp.rules.damage import armory
 from larp.services import ServiceError
 from larp.services.challenges import (
@@ -26,7 +26,7 @@ from larp.services.challenges import (
     run_challenge,
 )
 from larp.services.characters import character_state, find_characters, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session, get_chronicle
+from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
 bp = Blueprint("challenges", __name__)
@@ -79,10 +79,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     """Everything the challenge screen shows, from query or form ``values``."""
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
+    game_session = open_game_session(chronicle)
     category = _category(values.get("category"))
     kind = _kind(values.get("kind"))
     sides: dict[str, dict] = {}

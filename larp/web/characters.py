@@ -8,7 +8,7 @@ from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
-from larp.services.chronicles import chronicle_settings, current_game_session, get_chronicle
+from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
 bp = Blueprint("characters", __name__)
@@ -62,10 +62,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
 
     chronicle = get_chronicle()
     character = get_character(chronicle, character_id)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
+    game_session = open_game_session(chronicle)
     state = character_state(character, game_session, chronicle_settings(chronicle))
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons)

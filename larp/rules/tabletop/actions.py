@@ -48,7 +48,7 @@ class ActionSlot:
         """Raises RulesError (field ``actions``) for an impossible slot."""
         for name, value in (("total", self.total), ("number", self.number)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise RulesError(f"The number of actions and the action's place are whole numbers from 1.",
+                raise RulesError("The number of actions and the action's place are whole numbers from 1.",
                                  field=f"actions.{name}")
         if not self.full_defense and not self.celerity and self.number > self.total:
             raise RulesError(f"Action {self.number} of {self.total}: there are only {self.total} action(s) declared.",

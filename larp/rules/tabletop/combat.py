@@ -692,8 +692,8 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
         attack_roll = roller.roll("attack", pool, difficulty, who=a.name)
         roll_step(attack_roll, f"{a.name}'s attack roll", steps, _ATTACK)
     if attack_roll is not None and attack_roll.botch:
-        steps.add(f"A botch: the attack fails and something nasty happens (a jam, a broken blade, an ally "
-                  f"hit): the narrator describes it.", _ATTACK, setting="tabletop_botch")
+        steps.add("A botch: the attack fails and something nasty happens (a jam, a broken blade, an ally "
+                  "hit): the narrator describes it.", _ATTACK, setting="tabletop_botch")
         effects.append(Effect(a.key, "botch", f"{a.name} botched the attack: the narrator describes what goes wrong."))
         return _miss(attack, m, pool, difficulty, attack_roll, None, 0, effects, steps,
                      f"{a.name} botches {m.name.lower()} against {t.name}.")
@@ -1049,7 +1049,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
         pool -= a.wound_penalty
         steps.add(f"Wound penalties apply to Strength damage: -{a.wound_penalty} ({pool}).", '001 "Note"')
     if pool < 1:
-        steps.add(f"A damage pool is never below one die once the attack hits: 1 die.", _DAMAGE)
+        steps.add("A damage pool is never below one die once the attack hits: 1 die.", _DAMAGE)
         pool = 1
     potence = a.discipline("Potence") if strength_based else 0
     if potence:
@@ -1060,7 +1060,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
 def _damage_type(base_type: str, card: Weapon | None, c: Circumstances, steps: Explanation) -> str:
     """Blunt weapons aimed at the head do lethal damage (000 "Melee Weapons Chart")."""
     if card is not None and card.blunt and base_type == "bashing" and c.called_shot == "head":
-        steps.add(f"A blunt weapon aimed at the head does lethal damage.", '000 "Melee Weapons Chart"')
+        steps.add("A blunt weapon aimed at the head does lethal damage.", '000 "Melee Weapons Chart"')
         return "lethal"
     return base_type
 
