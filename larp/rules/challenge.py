@@ -200,7 +200,7 @@ class RandomSource(Protocol):
     """What a random source must offer: ``random.Random`` and its seeded copies do."""
 
     def choice(self, seq: Sequence[Any]) -> Any:  # pragma: no cover - protocol
-        ...
+        """One element of ``seq``, drawn at random."""
 
 
 def parse_throw(value: str | Throw, field_name: str = "throw") -> Throw:

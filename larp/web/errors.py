@@ -18,6 +18,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError):
+        """A missing or stale CSRF token: 403, and htmx reloads the page to get a fresh one."""
         message = "This page was open too long or came from elsewhere. Reload it and try again."
         if _wants_json():
             return jsonify(error=message, field="csrf_token"), 403
@@ -27,6 +28,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
+        """Any HTTP error as a readable page, fragment or JSON body (under /api/)."""
         if _wants_json():
             return jsonify(error=exc.description or exc.name), exc.code
         template = "errors/_error.html" if is_partial() else "errors/error.html"
@@ -34,6 +36,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
+        """A bug: logged, and a 500 that says nothing was changed (the transaction rolled back)."""
         if isinstance(exc, HTTPException):  # pragma: no cover - handled above
             return http_error(exc)
         app.logger.exception("Unexpected error")
