@@ -492,10 +492,14 @@ class DamageRuling:
             if track.destroyed:
                 apply_damage(track, "bashing", 0, who, settings)  # raises: nothing changes the destroyed
             return HealthRuling(track, tuple(steps))
+        # The marking says what is taken and where it leaves the character, so the
+        # summary sentence of damage_taken and each marking's opening sentence would
+        # only repeat it.
+        steps = steps[:-1]
         for index, (kind, levels) in enumerate(parts):
             ruling = apply_damage(track, kind, levels, who, settings,
                                   stake=self.stake and index == len(parts) - 1, killing_blow=killing_blow)
-            steps.extend(ruling.steps)
+            steps.extend(ruling.steps[1:])
             marked += ruling.marked
             overflow += ruling.overflow
             track = ruling.track
