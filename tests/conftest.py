@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -13,12 +14,27 @@ from larp.db import db, sqlite_url
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
+def fresh_database_url(tmp_path: Path) -> str:
+    """A new, empty database for one test: SQLite in ``tmp_path``, or the PostgreSQL database named
+    by ``LARP_TEST_DATABASE_URL`` emptied first (to run the suite against PostgreSQL too)."""
+    url = os.environ.get("LARP_TEST_DATABASE_URL")
+    if not url:
+        return sqlite_url(tmp_path / "test.db")
+    from larp.db import bind, db
+    from larp.models import MODELS
+
+    bind(url)
+    with db.connection_context():
+        db.drop_tables(MODELS, safe=True, cascade=True)
+    return url
+
+
 def make_test_app(tmp_path: Path, **overrides):
-    """An app on ``tmp_path/test.db`` with the demo chronicle, CSRF off, seeded randomness."""
+    """An app on a fresh database with the demo chronicle, CSRF off, seeded randomness."""
     config = {
         "TESTING": True,
         "SECRET_KEY": "test-secret",
-        "DATABASE_URL": sqlite_url(tmp_path / "test.db"),
+        "DATABASE_URL": fresh_database_url(tmp_path),
         "INSTANCE_PATH": tmp_path / "instance",
         "WTF_CSRF_ENABLED": False,
         "LOAD_DEMO": True,

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, LoginLink, User
 
 
+@pytest.mark.skipif(bool(os.environ.get("LARP_TEST_DATABASE_URL")), reason="SQLite pragmas; the suite runs on PostgreSQL")
 def test_sqlite_uses_wal_and_foreign_keys(dbconn):
     assert db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
