@@ -320,6 +320,12 @@ class _Stray:
         check_bid_names(shot.firer, extra, self.firer, "extra_traits")
         self.excluded = excluded
 
+    def reach(self) -> int:
+        """How many of the people near the target a mass challenge reaches: a Spray's card
+        number at most (met-reference 6.2), everyone otherwise."""
+        people = len(self.shot.bystanders)
+        return min(people, self.card.spray) if self.card.spray else people
+
     def firer_after_shot(self) -> Contestant:
         """The firer as he stands for the bystander tests: the extra Traits went with the missed shot."""
         con, extra = self.shot.firer, list(self.shot.extra_traits)
@@ -477,7 +483,7 @@ class _Stray:
     def _group(self, firer: Contestant) -> tuple[list[BystanderResult], list[Hit]]:
         """One mass challenge against everyone the fire reaches (002; met-reference 6.2)."""
         shot, settings, card = self.shot, self.settings, self.card
-        reach = min(len(shot.bystanders), card.spray) if card.spray else len(shot.bystanders)
+        reach = self.reach()
         reached = list(enumerate(shot.bystanders))[:reach]
         what = "several rounds" if card.has("Full-Auto") or card.has("Burst") else "an area effect"
         self.steps.add(f"The {card.name} fires {what}: one mass challenge against the bystanders instead of a test "
@@ -511,6 +517,32 @@ class _Stray:
         for b in shot.bystanders[reach:]:
             results.append(BystanderResult(b.side.name, False, False, "out of the spray's reach"))
         return results, hits
+
+
+def firer_bid_count(shot: StrayShot, settings: ChronicleSettings | None = None) -> int:
+    """How many Traits the firer risks in the bystander tests: one per bystander at risk
+    (every one not excluded, none with careful aim; with several rounds or an area effect,
+    everyone the fire reaches), more in each if he is Wounded (002; met-reference 6.2). The
+    narrator's screen uses it to pick his Traits.
+
+    Raises:
+        RulesError: as :func:`rule_stray_shot`, for what is wrong before any test.
+    """
+    run = _Stray(shot, settings or ChronicleSettings.defaults(), None)
+    run.check()
+    firer = run.firer_after_shot()
+    if run.fire is Fire.GROUP:
+        people = list(enumerate(shot.bystanders))[:run.reach()]
+    else:
+        people = [(i, b) for i, b in enumerate(shot.bystanders)
+                  if not shot.careful_aim and b.side.name not in run.excluded]
+    total = 0
+    for index, b in people:
+        try:
+            total += bids_required(run._pair(firer, b, index, TestCall()), run.settings)[Outcome.CHALLENGER] or 0
+        except RulesError as exc:
+            raise RulesError(exc.message, field=f"bystanders[{index}].{exc.field}" if exc.field else None) from None
+    return total
 
 
 def rule_stray_shot(shot: StrayShot, settings: ChronicleSettings | None = None,

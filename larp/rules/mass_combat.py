@@ -691,17 +691,22 @@ class _Mass:
                                    action=a.attack.action, defender_action=defender_action))
         return built, counts_as
 
-    def assign_bids(self, built: list[Challenge]) -> list[Challenge]:
-        """Give each defended pair its share of the defender's bid (002: one Trait per attacker)."""
-        d, settings = self.d, self.settings
+    def required(self, built: list[Challenge]) -> list[int]:
+        """The Traits the defender must risk in each pair: one (more if Wounded), none when he relents."""
         required: list[int] = []
         for index, ch in enumerate(built):
             try:
-                need = bids_required(ch, settings)[Outcome.DEFENDER]
+                need = bids_required(ch, self.settings)[Outcome.DEFENDER]
             except RulesError as exc:
                 raise RulesError(exc.message, field=f"attackers[{index}].{exc.field}" if exc.field else None) \
                     from None
             required.append(need or 0)
+        return required
+
+    def assign_bids(self, built: list[Challenge]) -> list[Challenge]:
+        """Give each defended pair its share of the defender's bid (002: one Trait per attacker)."""
+        d = self.d
+        required = self.required(built)
         defended = [i for i, ch in enumerate(built) if not ch.defender.relent]
         total = sum(required)
         bid = [b.strip() if isinstance(b, str) else b for b in d.side.bid]
@@ -1000,8 +1005,8 @@ class _Mass:
                 parts.append(f"{p.attacker}: draw")
         track = self.tracks[self.name]
         landed = sum(1 for h in hits if h.applied and h.target == self.name)
-        end = (f"{self.name} is hit {landed} time(s) and is {self._fallen(track)}" if landed
-               else f"{self.name} is not hit")
+        times = {1: "once", 2: "twice"}.get(landed, f"{landed} times")
+        end = f"{self.name} is hit {times} and is {self._fallen(track)}" if landed else f"{self.name} is not hit"
         return f"{self.name} against {len(pairs)}: " + "; ".join(parts) + f". {end}."
 
 
@@ -1032,6 +1037,21 @@ def rule_mass_challenge(mass: MassChallenge, settings: ChronicleSettings | None 
             more attackers than he has actions, a pair's illegal retest...
     """
     return _Mass(mass, settings or ChronicleSettings.defaults(), rng).run()
+
+
+def defender_bid_count(mass: MassChallenge, settings: ChronicleSettings | None = None) -> int:
+    """How many Traits the defender must bid (the ``Potence`` pseudo-Trait counts as one):
+    one per attacker he does not relent to, more in each pair if he is Wounded (002 "Mass
+    Combat"; LotNR Health). The narrator's screen uses it to pick his Traits.
+
+    Raises:
+        RulesError: a mass challenge the rules refuse before any bid (a sixth attacker...).
+    """
+    run = _Mass(mass, settings or ChronicleSettings.defaults(), None)
+    _check(mass)
+    run.setup()
+    built, _ = run.pairs()
+    return sum(run.required(built))
 
 
 # ----- JSON-like data in -----------------------------------------------------
