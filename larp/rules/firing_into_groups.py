@@ -250,6 +250,7 @@ class _Stray:
         self.spent: dict[str, dict[str, Any]] = {}
 
     def check(self) -> None:
+        """Validate the shot before any test (RulesError naming the field), and note how it fires."""
         shot = self.shot
         if not isinstance(shot.firer, Contestant):
             raise RulesError("Give the firer.", field="firer")
@@ -388,6 +389,7 @@ class _Stray:
         return hit
 
     def run(self) -> StrayRuling:
+        """The whole ruling: the avoiding options, then single tests or one mass challenge."""
         self.check()
         shot = self.shot
         weapon = weapon_card(shot.weapon, "weapon")

@@ -613,6 +613,7 @@ class _Mass:
     # ----- setup -------------------------------------------------------------
 
     def setup(self) -> None:
+        """Check the category and the attacks, load every track (RulesError for someone out of the fight)."""
         mass, d = self.mass, self.d
         if not isinstance(mass.category, Category) or mass.category is Category.VIRTUE:
             raise RulesError("A mass challenge is Physical, Social or Mental.", field="category")
@@ -761,6 +762,7 @@ class _Mass:
     # ----- the ruling --------------------------------------------------------
 
     def run(self) -> MassRuling:
+        """The whole ruling: relented challenges first, then the simultaneous one (module docstring)."""
         _check(self.mass)
         self.setup()
         mass, d, settings = self.mass, self.d, self.settings

@@ -375,7 +375,7 @@ def _mass_request(roster: Roster) -> MassRequest:
     return MassRequest(target=target, attackers=attackers, injures=injures)
 
 
-def _retests_chosen(values: Mapping[str, Any], roster: Roster, prefix: str, names: tuple[str, str]) -> bool:
+def _retests_chosen(values: Mapping[str, Any], roster: Roster, names: tuple[str, str]) -> None:
     """Add each retest the narrator chose on the result so far to its pair's tests."""
     added = False
     for row in roster.rows:
@@ -392,7 +392,6 @@ def _retests_chosen(values: Mapping[str, Any], roster: Roster, prefix: str, name
         added = True
     if not added:
         raise ServiceError("Choose a retest and its signs, or record the fight as it stands.", field="retest")
-    return added
 
 
 def _board_outcome(board: Board | None, recorded: Ruling | None) -> dict[str, Any] | None:
@@ -454,9 +453,11 @@ def board_post():
         return _respond("combat/board.html", "combat/_board.html", url=url, **_base_context(roster, shown=shown))
     rng = current_app.config["RANDOM_SOURCE"]()
     preview = None
+    if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
+        roster.tests, roster.injures = {}, ""
     try:
         if step == "retest":
-            _retests_chosen(form, roster, "r", ("a_throw", "d_throw"))
+            _retests_chosen(form, roster, ("a_throw", "d_throw"))
         mass_request = _mass_request(roster)
         if step != "record":
             preview = preview_mass_combat(chronicle, mass_request, rng)
@@ -583,9 +584,11 @@ def bystanders_post():
                         **_stray_context(roster, shown=shown))
     rng = current_app.config["RANDOM_SOURCE"]()
     volley = None
+    if step == "resolve":
+        roster.tests = {}
     try:
         if step == "retest":
-            _retests_chosen(form, roster, "r", ("f_throw", "b_throw"))
+            _retests_chosen(form, roster, ("f_throw", "b_throw"))
         stray_request = _stray_request(roster)
         if step != "record":
             volley = preview_stray_shot(chronicle, stray_request, rng)

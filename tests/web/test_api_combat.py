@@ -88,11 +88,15 @@ def test_setting_overrides_are_named(client, auth):
       "bystanders": [{**b, "firer_throw": "rock"} for b in T24["bystanders"]]},
      "excluded", "Zed is not among the people near the target"),
 ])
-def test_stateless_bad_input_names_the_field(client, auth, path, body, field, words):
+def test_stateless_bad_input_names_the_field(client, auth, dbconn, path, body, field, words):
+    """A sixth attacker, the target as an attacker, a bystander twice, excluded bystanders not near the target:
+    a 422 naming the field, with the rule's words, and nothing stored changes."""
     auth.login()
+    before = snapshot()
     response = client.post(path, json=body)
     assert response.status_code == 422
     assert response.get_json()["field"] == field and words in response.get_json()["error"]
+    assert snapshot() == before
 
 
 def test_stateful_mass_challenge_applies_and_records_once(client, auth, ids, dbconn):
