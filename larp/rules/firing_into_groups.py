@@ -32,9 +32,10 @@ The rules (002 unless said otherwise):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from larp.rules.challenge import (
     Call,
@@ -105,7 +106,7 @@ class Bystander:
     firer_throw: Throw | None = None
     saw_it_coming: bool = False
     tests: tuple[TestCall, ...] = ()
-    body: Body = Body()
+    body: Body = Body()  # noqa: RUF009 - a frozen dataclass, never mutated
 
 
 @dataclass(frozen=True)
@@ -349,7 +350,7 @@ class _Stray:
             for key, text in sources:
                 kind, name = parse_source(text, f"{where}[{n}].{key}")
                 if not (kind == "ability" and name.lower() == "dodge"):
-                    raise RulesError(f"A bystander may retest (or cancel) only by expending Dodge (002).",
+                    raise RulesError("A bystander may retest (or cancel) only by expending Dodge (002).",
                                      field=f"{where}[{n}].{key}")
                 if not b.saw_it_coming:
                     raise RulesError(f"{b.side.name} could not see the attack coming (the narrator's call): no "
@@ -458,7 +459,7 @@ class _Stray:
                           abilities={k: v - spent_by_firer[k] for k, v in firer.abilities.items()})
             challenge = self._pair(now, b, index, TestCall(Call.TEST, b.firer_throw, b.throw))
             options, ruling = play_pairs([challenge], Outcome.CHALLENGER, settings, self.rng,
-                                         lambda _k: where)[0]
+                                         lambda _k, at=where: at)[0]
             self._record(ruling, name)
             lost_so_far += list(ruling.lost_by(Outcome.CHALLENGER))
             spent_by_firer.update(dict(ruling.spent_by(Outcome.CHALLENGER).abilities))

@@ -44,10 +44,11 @@ card, Potence, firearms against vampires, halving, armor, then the health track.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import groupby
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from larp.rules.challenge import (
     ACTIONS,
@@ -840,7 +841,7 @@ class _Mass:
             elif mapped is Throw.BOMB and scripts[k].defender.lead is Lead.SPEED and d.side.lead is not Lead.SPEED:
                 self.steps.add(f"{self.name} also has the speed Bomb (Rapidity, Celerity active this round): his Bomb "
                                f"stands against {a.side.name}.", R_MASS)
-        where = lambda k: f"attackers[{defended[k]}]"  # noqa: E731
+        where = lambda k: f"attackers[{defended[k]}]"
         first = play_pairs(scripts, Outcome.DEFENDER, settings, self.rng, where)
         losers = [mass.attackers[i].side.name for k, i in enumerate(defended) if first[k][1].outcome is Outcome.DEFENDER]
         injured, injured_text = self._injured(losers)

@@ -11,8 +11,9 @@ ruling or applies it in one transaction with ONE record (kind
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from larp.db import db
 from larp.models import Chronicle, GameSession, Ruling, User

@@ -19,17 +19,26 @@ picks the Traits each side risks, and then either
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from larp.db import db
-from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
+from larp.models import (
+    AbilitySpend,
+    Character,
+    Chronicle,
+    GameSession,
+    Ruling,
+    TraitLoss,
+    User,
+    utcnow,
+)
 from larp.rules.challenge import (
     POTENCE_TRAIT,
     Category,
     Challenge,
     Contestant,
-    Lead,
     Outcome,
     RandomSource,
     Throw,
@@ -56,7 +65,12 @@ from larp.rules.mass_combat import (
 )
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.services.challenges import SideRequest, build_contestant, check_can_act, choose_bid
+from larp.services.challenges import (
+    SideRequest,
+    build_contestant,
+    check_can_act,
+    choose_bid,
+)
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.health import Conflict, retrying, store_track

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
@@ -25,9 +26,23 @@ from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.rules.mass_combat import MAX_PER_RANGE
 from larp.services import ServiceError
-from larp.services.characters import character_state, find_characters, get_character, normalise_code
-from larp.services.chronicles import chronicle_settings, current_game_session, get_chronicle
-from larp.services.firing_into_groups import BystanderRequest, StrayRequest, preview_stray_shot, run_stray_shot
+from larp.services.characters import (
+    character_state,
+    find_characters,
+    get_character,
+    normalise_code,
+)
+from larp.services.chronicles import (
+    chronicle_settings,
+    current_game_session,
+    get_chronicle,
+)
+from larp.services.firing_into_groups import (
+    BystanderRequest,
+    StrayRequest,
+    preview_stray_shot,
+    run_stray_shot,
+)
 from larp.services.mass_combat import (
     Board,
     FighterRequest,
@@ -102,7 +117,7 @@ class Roster:
 
     @classmethod
     def read(cls, values: Mapping[str, Any], prefix: str, picks: tuple[str, ...], text: tuple[str, ...],
-             flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...]) -> "Roster":
+             flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...]) -> Roster:
         """The state a form or query describes."""
         roster = cls(prefix, row_text, row_flags)
         for name in picks:

@@ -18,7 +18,15 @@ from larp.rules.firing_into_groups import (
     rule_stray_shot,
     stray_shot_from_dict,
 )
-from larp.rules.mass_combat import Attack, Attacker, Body, Defender, MassChallenge, Range, rule_mass_challenge
+from larp.rules.mass_combat import (
+    Attack,
+    Attacker,
+    Body,
+    Defender,
+    MassChallenge,
+    Range,
+    rule_mass_challenge,
+)
 from larp.rules.settings import ChronicleSettings
 
 FIRER_TRAITS = ("Steady", "Quick", "Tireless", "Alert", "Nimble", "Wiry", "Tough", "Brawny")

@@ -25,7 +25,6 @@ from larp.rules.mass_combat import (
     mass_challenge_from_dict,
     rule_mass_challenge,
 )
-from larp.rules.settings import ChronicleSettings
 
 TRAITS = ("Brawny", "Ferocious", "Tough", "Quick", "Wiry", "Stalwart", "Rugged", "Nimble", "Lithe", "Agile",
           "Steady", "Tireless")

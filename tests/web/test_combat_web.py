@@ -120,7 +120,7 @@ def test_pairs_may_retest_before_the_fight_is_recorded(client, auth, cast, dbcon
     data = board_fields(konrad[0], [viv[0], lys[0]], throws={viv[0]: "paper", lys[0]: "scissors"})
     body = post(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
     assert "So far:" in body and Ruling.select().count() == 0
-    assert f'value="defender|might"' in body
+    assert 'value="defender|might"' in body
     retest = {**data, "step": "retest", "tests_json": json.dumps(in_progress(body)),
               f"r{viv[0]}_source": "defender|might", f"r{viv[0]}_a_throw": "rock", f"r{viv[0]}_d_throw": "paper"}
     body = post(client, retest, htmx=True).get_data(as_text=True)
