@@ -35,3 +35,10 @@ def render(full_template: str, partial_template: str, status: int = 200, **conte
 def refresh_response(body: str, status: int):
     """A response that tells htmx to reload the page (used after a CSRF failure)."""
     return htmx_response(body, status, refresh=True)
+
+
+def replace_url(response, url: str):
+    """Make htmx show ``url`` in the address bar for this response (HX-Replace-Url), so a
+    reload shows the same screen state; returns ``response``."""
+    response.headers["HX-Replace-Url"] = url
+    return response

@@ -1911,9 +1911,9 @@ def _levels(value: Any, where: str) -> dict[str, int]:
     return {str(k): _int(v, where) for k, v in value.items()}
 
 
-def _side_from_dict(data: Any, side: str) -> Contestant:
+def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     data = _known(data, Contestant, side)
-    f = lambda key: f"{side}_{key}"  # noqa: E731 - a field name, as the core names it
+    f = lambda key: f"{side}{sep}{key}"  # noqa: E731 - a field name, as the core names it
     held = _names(data.get("held", []), f("held"))
     lost = _names(data.get("lost_earlier", []), f("lost_earlier"))
     if "traits" in data:
@@ -2008,24 +2008,7 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     kind = _enum(Kind, data.get("kind", "contested"), "kind")
     if data.get("challenger") is None:
         raise RulesError("Give the challenger.", field="challenger")
-    tests = data.get("tests", [])
-    if not isinstance(tests, list):
-        raise RulesError("Give a list of tests.", field="tests")
-    calls = []
-    for index, raw in enumerate(tests):
-        where = f"tests[{index}]"
-        t = _known(raw, TestCall, where)
-        throws = {}
-        for key in ("challenger_throw", "defender_throw"):
-            throws[key] = None if t.get(key) is None else parse_throw(t[key], f"{where}.{key}")
-        calls.append(TestCall(
-            call=_enum(Call, t.get("call", "test"), f"{where}.call"),
-            by=_by(t.get("by"), f"{where}.by"),
-            source=_text(t.get("source", ""), f"{where}.source"),
-            cancel=_text(t.get("cancel", ""), f"{where}.cancel"),
-            trait=_text(t.get("trait", ""), f"{where}.trait"),
-            **throws,
-        ))
+    calls = test_calls_from_list(data.get("tests", []), "tests")
     negatives = data.get("negative_calls", [])
     if not isinstance(negatives, list):
         raise RulesError("Give a list of Negative Trait calls.", field="negative_calls")
@@ -2051,3 +2034,42 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )
+
+
+def contestant_from_dict(data: Mapping[str, Any], where: str) -> Contestant:
+    """Read one side from JSON-like data (the keys of :class:`Contestant`).
+
+    Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_combat`,
+    :mod:`larp.rules.firing_into_groups`), whose sides are contestants too.
+    A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
+
+    Raises:
+        RulesError: a missing or malformed value; ``field`` is ``<where>.<key>``.
+    """
+    return _side_from_dict(data, where, ".")
+
+
+def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
+    """Read a list of tests (the keys of :class:`TestCall`; throws as ``"rock"``...).
+
+    Raises:
+        RulesError: not a list, or a malformed test; ``field`` is ``<where>[i].<key>``.
+    """
+    if not isinstance(data, list):
+        raise RulesError("Give a list of tests.", field=where)
+    calls = []
+    for index, raw in enumerate(data):
+        at = f"{where}[{index}]"
+        t = _known(raw, TestCall, at)
+        throws = {}
+        for key in ("challenger_throw", "defender_throw"):
+            throws[key] = None if t.get(key) is None else parse_throw(t[key], f"{at}.{key}")
+        calls.append(TestCall(
+            call=_enum(Call, t.get("call", "test"), f"{at}.call"),
+            by=_by(t.get("by"), f"{at}.by"),
+            source=_text(t.get("source", ""), f"{at}.source"),
+            cancel=_text(t.get("cancel", ""), f"{at}.cancel"),
+            trait=_text(t.get("trait", ""), f"{at}.trait"),
+            **throws,
+        ))
+    return tuple(calls)

@@ -251,8 +251,12 @@ def _abilities_left(state: CharacterState) -> dict[str, int]:
     return {a.name: a.left for a in state.abilities}
 
 
-def _choose_bid(state: CharacterState, category: str, lead: str, count: int) -> tuple[str, ...]:
-    """The lead Trait plus ``count - 1`` more, from the Traits the side has most of tonight."""
+def choose_bid(state: CharacterState, category: str, lead: str, count: int) -> tuple[str, ...]:
+    """The lead Trait plus ``count - 1`` more, from the Traits the side has most of tonight.
+
+    Used wherever the tool picks the extra Traits a side must risk (a Wounded
+    side's second Trait, a mass challenge's defender's one per attacker).
+    """
     left = Counter({line.name: line.available for line in state.traits.get(category, []) if line.available})
     bid = [lead]
     if lead != POTENCE_TRAIT:
@@ -278,7 +282,13 @@ class _Loaded:
         return getattr(self, key)
 
 
-def _check_can_act(character: Character, state: CharacterState, field: str) -> None:
+def check_can_act(character: Character, state: CharacterState, field: str) -> None:
+    """Refuse a character who cannot take part in a challenge (LotNR Health, met-reference 4.1).
+
+    Raises:
+        ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
+            Incapacitated (no challenges until a level is healed).
+    """
     if character.condition != "active":
         reason = {
             "unconscious": "is unconscious",
@@ -303,10 +313,22 @@ def _weapon(key: str, field: str) -> Weapon | None:
     return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
 
 
-def _contestant(
+def build_contestant(
     character: Character, state: CharacterState, side: SideRequest, prefix: str, category: Category,
     darkness: DarknessLevel, source: DarknessSource, settings: ChronicleSettings,
 ) -> Contestant:
+    """The rules core's :class:`Contestant` for a stored character tonight.
+
+    Traits held and lost this game session, the challenge powers he has
+    (Rapidity only with Celerity active), the lead from his bid Trait
+    (``data/trait_leads.toml``), cover and specialisation bonuses, the weapon
+    card, his wound level, Ability levels and Willpower left, and the darkness
+    reductions of his powers. ``side.bid`` becomes the first Trait of the bid.
+
+    Raises:
+        ServiceError: 422 naming ``prefix`` + the field: an unknown lead or
+            weapon, Blindfighting to expend that he does not have.
+    """
     lines = state.traits.get(category.value, [])
     held = tuple(line.name for line in lines for _ in range(line.count))
     lost = tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
@@ -481,7 +503,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         raise ServiceError("Choose what the defender does.", field="defender_action")
     challenger = get_character(chronicle, request.challenger.character_id, "challenger")
     c_state = character_state(challenger, game_session, settings)
-    _check_can_act(challenger, c_state, "challenger")
+    check_can_act(challenger, c_state, "challenger")
     loaded = _Loaded(challenger, c_state)
     if kind is Kind.CONTESTED:
         if request.defender is None:
@@ -491,7 +513,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
             raise ServiceError(f"{challenger.name} cannot challenge themself: choose another defender.",
                                field="defender")
         d_state = character_state(defender, game_session, settings)
-        _check_can_act(defender, d_state, "defender")
+        check_can_act(defender, d_state, "defender")
         loaded.defender, loaded.defender_state = defender, d_state
     for prefix, side, state, character in (
         ("challenger_", request.challenger, c_state, challenger),
@@ -511,10 +533,10 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
                     "Choose another Trait.", field=prefix + "bid", status=409)
             raise ServiceError(f"{character.name} has no {category.label} Trait called {side.bid}.",
                                field=prefix + "bid")
-    c_con = _contestant(challenger, c_state, request.challenger, "challenger_", category, darkness, source, settings)
+    c_con = build_contestant(challenger, c_state, request.challenger, "challenger_", category, darkness, source, settings)
     d_con = None
     if loaded.defender is not None:
-        d_con = _contestant(loaded.defender, loaded.defender_state, request.defender, "defender_", category,
+        d_con = build_contestant(loaded.defender, loaded.defender_state, request.defender, "defender_", category,
                             darkness, source, settings)
     negative_calls = []
     if kind is Kind.CONTESTED:
@@ -546,7 +568,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         count = required.get(key)
         if con is None or not count or not con.bid:
             continue
-        challenge = replace(challenge, **{attr: replace(con, bid=_choose_bid(state, category.value, con.bid[0], count))})
+        challenge = replace(challenge, **{attr: replace(con, bid=choose_bid(state, category.value, con.bid[0], count))})
     calls, recorded = _tests(request, challenge, rng)
     challenge = replace(challenge, tests=calls)
     try:

@@ -1,0 +1,210 @@
+"""Mass combat and firing-into-groups endpoints of the JSON API (issue 4).
+
+- ``POST /api/v1/mass-challenges/rule``: stateless. A complete mass challenge
+  in (the target, up to five attackers hand to hand and five at range, signs,
+  retests), the ruling out; nothing is read from or written to the database.
+- ``POST /api/v1/firing-into-groups/rule``: stateless. A missed shot and the
+  people near the target in, the ruling on each bystander out.
+- ``POST /api/v1/mass-challenges`` and ``POST /api/v1/firing-into-groups``:
+  stateful. The same between stored characters, applied and recorded as ONE
+  ruling, like the combat board does.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g, jsonify
+
+from larp.rules.firing_into_groups import rule_stray_shot, stray_shot_from_dict
+from larp.rules.mass_combat import mass_challenge_from_dict, rule_mass_challenge
+from larp.rules.settings import ChronicleSettings
+from larp.services.chronicles import get_chronicle
+from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
+from larp.services.mass_combat import mass_request_from_json, run_mass_combat
+from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+
+_BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
+    "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+    "fortitude": {"type": "integer", "minimum": 0, "maximum": 5},
+    "armor": {"type": ["string", "null"], "description": "A live armory key."},
+    "armor_left": {"type": ["integer", "null"]},
+    "bashing": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
+    "aggravated": {"type": "integer", "minimum": 0}}}
+_ATTACK = {"type": "object", "properties": {
+    "action": {"type": "string", "enum": ["strike", "bite", "weapon"]},
+    "weapon": {"type": ["string", "null"], "description": "A live armory key (knife, pistol, shotgun...)."},
+    "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
+    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"}}}
+_THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
+_SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
+
+SCHEMAS.update({
+    "MassDefender": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
+        "throw": _THROW,
+        "relents_to": {"type": "array", "items": {"type": "string"}, "description": "Attackers' names."},
+        "attack": {"oneOf": [_ATTACK, {"type": "null"}], "description": "His counter-attack; null: defends only."},
+        "injures": {"type": "array", "items": {"type": "string"}},
+        "celerity": {"type": "integer", "minimum": 0, "maximum": 5, "description": "Level active this round."},
+        "body": _BODY}}],
+        "description": "The target. `bid` holds one Trait per attacker he defends against (one fewer with "
+                       "Intensity: bid \"Potence\" once)."},
+    "MassAttacker": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
+        "range": {"type": "string", "enum": ["hand_to_hand", "ranged"]}, "attack": _ATTACK, "throw": _THROW,
+        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
+                  "description": "The pair's later tests (retests, overbids); challenger = this attacker."},
+        "strength": {"type": "boolean", "description": "Hand to hand: a challenge of strength for the target."},
+        "celerity": {"type": "integer", "minimum": 0, "maximum": 5}, "body": _BODY}}]},
+    "MassChallenge": {"type": "object", "required": ["defender", "attackers"], "properties": {
+        "category": {"type": "string", "enum": ["physical", "social", "mental"]},
+        "defender": {"$ref": "#/components/schemas/MassDefender"},
+        "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
+                      "description": "At most five hand to hand and five ranged."},
+        "settings": _SETTINGS}},
+    "Hit": {"type": "object", "properties": {
+        "by": {"type": "string"}, "target": {"type": "string"}, "action": {"type": "string"},
+        "weapon": {"type": ["string", "null"]}, "damage_type": {"type": "string"}, "levels": {"type": "integer"},
+        "taken": {"type": "array", "items": {"type": "array"}}, "applied": {"type": "boolean"},
+        "condition": {"type": "string"}, "state": {"type": "string"}, "note": {"type": "string"},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
+    "MassRuling": {"type": "object", "properties": {
+        "summary": {"type": "string"},
+        "pairs": {"type": "array", "items": {"type": "object", "properties": {
+            "attacker": {"type": "string"}, "range": {"type": "string"}, "relented": {"type": "boolean"},
+            "made": {"type": "boolean"}, "outcome": {"type": ["string", "null"]},
+            "attacker_throw": {"type": ["string", "null"]}, "defender_throw": {"type": ["string", "null"]},
+            "injured": {"type": "boolean"}, "ruling": {"$ref": "#/components/schemas/Ruling"},
+            "options": {"type": ["object", "null"]}}}},
+        "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+        "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
+        "actions": {"type": "integer"}, "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
+    "Bystander": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
+        "throw": _THROW, "firer_throw": _THROW, "saw_it_coming": {"type": "boolean"},
+        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}, "body": _BODY}}]},
+    "StrayShot": {"type": "object", "required": ["firer", "weapon", "target", "bystanders"], "properties": {
+        "firer": {"$ref": "#/components/schemas/Contestant"},
+        "weapon": {"type": "string", "description": "The gun's live armory key."},
+        "target": {"type": "string", "description": "The name of the character the shot missed."},
+        "bystanders": {"type": "array", "items": {"$ref": "#/components/schemas/Bystander"},
+                       "description": "The people near the target, closest first."},
+        "firer_throw": _THROW, "bursts": {"type": "boolean"},
+        "extra_traits": {"type": "array", "items": {"type": "string"}},
+        "excluded": {"type": "array", "items": {"type": "string"}},
+        "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}, "settings": _SETTINGS}},
+    "StrayRuling": {"type": "object", "properties": {
+        "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
+        "bystanders": {"type": "array", "items": {"type": "object"}},
+        "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+        "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
+    "StoredFighter": {"type": "object", "required": ["character_id"], "properties": {
+        "character_id": {"type": "integer"}, "bid": {"type": "string", "description": "The lead Trait."},
+        "throw": {"type": "string", "enum": ["rock", "paper", "scissors", "bomb", "random"]},
+        "range": {"type": "string", "enum": ["hand_to_hand", "ranged"]}, "weapon": {"type": "string"},
+        "bite": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
+        "strength": {"type": "boolean"}, "relented": {"type": "boolean"}, "celerity_active": {"type": "boolean"},
+        "counter": {"type": "string", "enum": ["defend", "strike", "bite", "weapon"]},
+        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}}},
+})
+
+
+def _overrides(data: dict) -> ChronicleSettings:
+    overrides = data.pop("settings", None) or {}
+    if not isinstance(overrides, dict):
+        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
+    return ChronicleSettings.from_overrides(overrides)
+
+
+def _ok(schema: str, text: str) -> dict:
+    return {"200": {"description": text, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"ruling": {"$ref": schema}}}}}}}
+
+
+def _created(schema: str) -> dict:
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "201": {"description": "Applied and recorded as one ruling.", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"ruling_id": {"type": "integer"}, "ruling": {"$ref": schema}}}}}},
+        "404": {"description": "Unknown character.", **error},
+        "409": {"description": "No game session is open, a Trait is no longer available, or a character changed "
+                               "meanwhile.", **error},
+    }
+
+
+@bp.post("/mass-challenges/rule")
+@documented("/mass-challenges/rule", "post", {
+    "summary": "Rule on a mass challenge (stateless)",
+    "description": "One target against up to five attackers hand to hand and five at range (002 \"Mass Combat\"): "
+                   "his one sign against each attacker's, each pair by the normal rules with its retests, relented "
+                   "challenges first, results applied in initiative order to the health tracks given. Touches no "
+                   "stored data.",
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/MassChallenge"}}}},
+    "responses": _ok("#/components/schemas/MassRuling", "The ruling on every pair and the hits in order."),
+})
+def rule_mass_stateless():
+    """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing."""
+    data = json_body()
+    settings = _overrides(data)
+    mass = mass_challenge_from_dict(data, settings)
+    return jsonify(ruling=rule_mass_challenge(mass, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+
+
+@bp.post("/firing-into-groups/rule")
+@documented("/firing-into-groups/rule", "post", {
+    "summary": "Rule on a missed shot into a group of people (stateless)",
+    "description": "The firer tests against each person near the target, closest first (002 \"Firing Guns into "
+                   "Groups of People\"); bursts and shotguns make one mass challenge instead; extra Traits or "
+                   "careful aim keep bystanders safe for single shots. Touches no stored data.",
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/StrayShot"}}}},
+    "responses": _ok("#/components/schemas/StrayRuling", "The ruling on each bystander and the hits."),
+})
+def rule_stray_stateless():
+    """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing."""
+    data = json_body()
+    settings = _overrides(data)
+    shot = stray_shot_from_dict(data, settings)
+    return jsonify(ruling=rule_stray_shot(shot, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+
+
+@bp.post("/mass-challenges")
+@documented("/mass-challenges", "post", {
+    "summary": "Run a mass challenge between stored characters (stateful)",
+    "description": "Builds the mass challenge from what the chronicle knows about each character tonight, rules "
+                   "on it and applies it in one transaction: Traits lost, Abilities expended, each health track, "
+                   "and ONE record of kind mass_combat naming every character.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["target", "attackers"], "properties": {
+            "target": {"$ref": "#/components/schemas/StoredFighter"},
+            "attackers": {"type": "array", "items": {"$ref": "#/components/schemas/StoredFighter"}},
+            "injures": {"type": "array", "items": {"type": "integer"}},
+            "category": {"type": "string", "enum": ["physical", "social", "mental"]}}}}}},
+    "responses": _created("#/components/schemas/MassRuling"),
+})
+def run_mass_stateful():
+    """Apply a mass challenge between stored characters and record it (002 "Mass Combat")."""
+    result = run_mass_combat(get_chronicle(), g.user, mass_request_from_json(json_body()),
+                             current_app.config["RANDOM_SOURCE"]())
+    return jsonify(ruling_id=result.record.id, ruling=result.record.outcome), 201
+
+
+@bp.post("/firing-into-groups")
+@documented("/firing-into-groups", "post", {
+    "summary": "Rule on a missed shot into a group of stored characters (stateful)",
+    "description": "Applies the stray shot to the stored bystanders in one transaction and records ONE ruling of "
+                   "kind firing_into_group naming the firer, the target missed and every bystander.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["firer", "target_id", "bystanders"], "properties": {
+            "firer": {"$ref": "#/components/schemas/StoredFighter"}, "target_id": {"type": "integer"},
+            "bystanders": {"type": "array", "items": {"type": "object", "properties": {
+                "character_id": {"type": "integer"}, "throw": {"type": "string"},
+                "firer_throw": {"type": "string"}, "saw_it_coming": {"type": "boolean"},
+                "excluded": {"type": "boolean"}, "bid": {"type": "string"},
+                "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}}}},
+            "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}}}}}},
+    "responses": _created("#/components/schemas/StrayRuling"),
+})
+def run_stray_stateful():
+    """Apply a missed shot into a group of stored characters and record it (002)."""
+    result = run_stray_shot(get_chronicle(), g.user, stray_request_from_json(json_body()),
+                            current_app.config["RANDOM_SOURCE"]())
+    return jsonify(ruling_id=result.record.id, ruling=result.record.outcome), 201

@@ -1,0 +1,296 @@
+"""The combat board and the bystanders screen (issue 4): flows, one record per fight, bad input changing nothing."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from larp.models import AbilitySpend, Character, Ruling, RulingCharacter, TraitLoss
+
+NAMES = ("Vivienne Ashcombe", "Konrad Vale", "Lys Moreau", "Teodor Brandt", "Ines Castellano", "Aldous Whitmore",
+         "Pim Halloran", "Marcus Hale", "Ruth Calder", "Sister Agathe")
+
+
+def snapshot():
+    """Everything a fight may change, to prove that bad input changes nothing."""
+    return (
+        Ruling.select().count(), TraitLoss.select().count(), AbilitySpend.select().count(),
+        RulingCharacter.select().count(),
+        sorted((c.id, c.version, c.damage_bashing, c.damage_lethal, c.damage_aggravated, c.condition,
+                c.willpower_current) for c in Character.select()),
+    )
+
+
+@pytest.fixture
+def cast(dbconn):
+    """Id and card code of each demo character, by first name."""
+    return {c.name.split()[0] if c.name != "Sister Agathe" else "Agathe": (c.id, c.short_code)
+            for c in Character.select()}
+
+
+def board_fields(target, attackers, target_throw="rock", throws=None, **extra):
+    """The board's form for ``target`` against ``attackers`` (ids), every sign given."""
+    data = {"target": target, "a": list(attackers), "target_throw": target_throw, **extra}
+    for index, aid in enumerate(attackers):
+        data.setdefault(f"a{aid}_throw", (throws or {}).get(aid, "scissors"))
+    return data
+
+
+def in_progress(body: str) -> dict | None:
+    match = re.search(r"name=\"tests_json\" value='([^']*)'", body)
+    return json.loads(html.unescape(match.group(1))) if match else None
+
+
+def post(client, data, htmx=False):
+    return client.post("/combat", data=data, headers={"HX-Request": "true"} if htmx else {})
+
+
+def test_the_board_needs_a_narrator(client):
+    response = client.get("/combat")
+    assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_combat_is_in_the_nav_next_to_challenge(client, auth):
+    auth.login()
+    page = client.get("/combat").get_data(as_text=True)
+    nav = page[page.index('class="mainnav"'):page.index("</nav>", page.index('class="mainnav"'))]
+    assert nav.index(">Challenge<") < nav.index(">Combat<") < nav.index(">Characters<")
+    assert 'href="/combat" class="active"' in nav
+
+
+def test_target_by_card_code_and_attackers_by_several_codes(client, auth, cast):
+    """The narrator types the target's card code, then several attackers' codes at once; a plain browser is
+    redirected (303) to the board's address, htmx gets the board with the address to show."""
+    auth.login()
+    konrad, viv, lys, ruth = cast["Konrad"], cast["Vivienne"], cast["Lys"], cast["Ruth"]
+    response = post(client, {"step": "enter", "target_q": konrad[1].lower()})
+    assert response.status_code == 303 and response.headers["Location"] == f"/combat?target={konrad[0]}"
+    response = post(client, {"step": "add:hand_to_hand", "target": konrad[0], "add_q": f"{viv[1]}, {lys[1]}"},
+                    htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in body
+    assert body.count('name="a" value=') == 2
+    assert response.headers["HX-Replace-Url"] == f"/combat?target={konrad[0]}&a={viv[0]}&a={lys[0]}"
+    response = post(client, {"step": "add:ranged", "target": konrad[0], "a": [viv[0], lys[0]], "add_q": "ruth"},
+                    htmx=True)
+    assert f'name="a{ruth[0]}_range" value="ranged" checked' in response.get_data(as_text=True)
+
+
+def test_a_three_attacker_fight_is_one_record_with_every_character(client, auth, cast, dbconn):
+    """002 "Mass Combat": one simultaneous challenge, and the whole of it is ONE record (kind mass_combat) with
+    every character as a participant and its role; Traits lost, the hits with weapon and damage type, and the
+    damage marked, all in the same transaction."""
+    auth.login()
+    konrad, viv, lys, ruth = cast["Konrad"], cast["Vivienne"], cast["Lys"], cast["Ruth"]
+    data = board_fields(konrad[0], [viv[0], lys[0], ruth[0]],
+                        throws={viv[0]: "paper", lys[0]: "scissors", ruth[0]: "paper"},
+                        **{f"a{ruth[0]}_range": "ranged", f"a{ruth[0]}_weapon": "pistol"})
+    response = post(client, {**data, "step": "record"})
+    assert response.status_code == 303
+    ruling = Ruling.get()
+    assert f"ruling={ruling.id}" in response.headers["Location"]
+    assert ruling.kind == "mass_combat" and ruling.summary.startswith("Konrad Vale against 3")
+    roles = {(rc.character.name, rc.role) for rc in ruling.participants}
+    assert roles == {("Konrad Vale", "target"), ("Vivienne Ashcombe", "attacker, hand to hand"),
+                     ("Lys Moreau", "attacker, hand to hand"), ("Ruth Calder", "attacker, ranged")}
+    pairs = {p["attacker"]: p for p in ruling.outcome["pairs"]}
+    assert [pairs[n]["outcome"] for n in ("Vivienne Ashcombe", "Lys Moreau", "Ruth Calder")] == \
+        ["challenger", "defender", "challenger"]
+    hits = ruling.outcome["hits"]
+    assert {(h["by"], h["weapon"], h["damage_type"], h["applied"]) for h in hits} == {
+        ("Vivienne Ashcombe", None, "bashing", True), ("Ruth Calder", "Pistol", "lethal", True)}
+    konrad_now = Character.get_by_id(konrad[0])
+    # Bare hands: 1 bashing, halved to at least 1; the pistol: 2 bashing against a vampire, not halved (002).
+    assert (konrad_now.damage_bashing, konrad_now.damage_lethal) == (3, 0)
+    losses = {(t.character.name, t.name) for t in TraitLoss.select()}
+    assert ("Lys Moreau", "Quick") in losses and len([l for l in losses if l[0] == "Konrad Vale"]) == 2
+    assert all(t.ruling_id == ruling.id for t in TraitLoss.select())
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert ruling.summary in page and "Open the record" in page
+
+
+def test_pairs_may_retest_before_the_fight_is_recorded(client, auth, cast, dbconn):
+    """002 "Mass Combat": "retests may then be performed": Konrad loses to Vivienne and retests with Might (a
+    strength challenge hand to hand); the board shows the result so far, the retest is made, then recorded."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    data = board_fields(konrad[0], [viv[0], lys[0]], throws={viv[0]: "paper", lys[0]: "scissors"})
+    body = post(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    assert "So far:" in body and Ruling.select().count() == 0
+    assert 'value="defender|might"' in body
+    retest = {**data, "step": "retest", "tests_json": json.dumps(in_progress(body)),
+              f"r{viv[0]}_source": "defender|might", f"r{viv[0]}_a_throw": "rock", f"r{viv[0]}_d_throw": "paper"}
+    body = post(client, retest, htmx=True).get_data(as_text=True)
+    tests = in_progress(body)
+    if tests is not None:  # someone may still retest: record as it stands
+        body = post(client, {**data, "step": "record", "tests_json": json.dumps(tests)}, htmx=True).get_data(
+            as_text=True)
+    ruling = Ruling.get()
+    viv_pair = next(p for p in ruling.outcome["pairs"] if p["attacker"] == "Vivienne Ashcombe")
+    assert viv_pair["outcome"] == "defender"
+    assert [t["source"] for t in viv_pair["ruling"]["tests"] if t["call"] == "retest"] == ["might"]
+    assert ruling.inputs["attackers"][0]["tests"][0]["source"] == "might"
+    assert "Recorded as ruling" in body
+
+
+def test_random_signs_are_drawn_once_and_kept(client, auth, cast, dbconn):
+    """A narrator character's sign may be random: drawn once when the fight is first ruled and kept after."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    data = board_fields(konrad[0], [viv[0], lys[0]], target_throw="random")
+    body = post(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    drawn = re.search(r'name="target_throw" value="(\w+)" checked', body).group(1)
+    assert drawn in ("rock", "paper", "scissors")
+    post(client, {**data, "target_throw": drawn, "step": "record"})
+    assert Ruling.get().inputs["target"]["throw"] == drawn
+
+
+def test_a_sixth_hand_to_hand_attacker_is_refused_and_nothing_changes(client, auth, cast, dbconn):
+    """002 "Mass Combat": at most five hand to hand: adding a sixth, or resolving with six, is refused with the
+    rule's words, and the database is as before."""
+    auth.login()
+    target = cast["Konrad"][0]
+    five = [cast[n][0] for n in ("Vivienne", "Lys", "Teodor", "Ines", "Aldous")]
+    before = snapshot()
+    response = post(client, {"step": "add:hand_to_hand", "target": target, "a": five, "add_q": cast["Pim"][1]},
+                    htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "At most 5 characters can engage one target hand to hand" in body and "Pim Halloran" in body
+    assert body.count('name="a" value=') == 5
+    response = post(client, {**board_fields(target, five + [cast["Pim"][0]]), "step": "record"})
+    assert response.status_code == 422 and "would be the 6th" in response.get_data(as_text=True)
+    assert snapshot() == before
+    # A sixth of the other kind is welcome.
+    response = post(client, {"step": "add:ranged", "target": target, "a": five, "add_q": cast["Pim"][1]}, htmx=True)
+    assert response.status_code == 200 and response.get_data(as_text=True).count('name="a" value=') == 6
+
+
+def test_the_target_cannot_also_attack_and_nothing_changes(client, auth, cast, dbconn):
+    """002 "Mass Combat": everyone points at who they attack; the target is not among his attackers."""
+    auth.login()
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    before = snapshot()
+    response = post(client, {"step": "add:hand_to_hand", "target": konrad[0], "a": [viv[0]], "add_q": konrad[1]},
+                    htmx=True)
+    assert response.status_code == 422
+    assert "Konrad Vale is the target and cannot also attack himself" in response.get_data(as_text=True)
+    response = post(client, {**board_fields(konrad[0], [viv[0], konrad[0]]), "step": "record"})
+    assert response.status_code == 422 and "cannot also attack himself" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_lacking_traits_the_board_asks_whom_he_relents_to(client, auth, cast, dbconn):
+    """002 "Mass Combat": "If not able to do this (due to lack of enough traits), he can choose who he defends
+    against and whom he will relent to": Pim (2 Physical Traits) against three is refused until he relents."""
+    auth.login()
+    pim = cast["Pim"][0]
+    three = [cast[n][0] for n in ("Vivienne", "Lys", "Konrad")]
+    before = snapshot()
+    response = post(client, {**board_fields(pim, three), "step": "record"}, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Pim Halloran has 2 Physical Traits left and cannot defend against 3 attackers" in body
+    assert "relents to" in body  # the board's own hint and the relent chips
+    assert snapshot() == before
+    response = post(client, {**board_fields(pim, three), f"a{three[2]}_relent": "on", "step": "record"})
+    assert response.status_code == 303
+    pairs = {p["attacker"]: p for p in Ruling.get().outcome["pairs"]}
+    assert pairs["Konrad Vale"]["relented"] and pairs["Konrad Vale"]["outcome"] == "challenger"
+
+
+def test_a_plain_post_of_bad_tests_in_progress_is_refused(client, auth, cast, dbconn):
+    auth.login()
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    before = snapshot()
+    response = post(client, {**board_fields(konrad[0], [viv[0]]), "step": "record", "tests_json": "{not json"})
+    assert response.status_code == 422 and "could not be read" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+# ----- bystanders ---------------------------------------------------------------
+
+
+def stray_fields(firer, target, people, weapon="pistol", **extra):
+    data = {"firer": firer, "target": target, "b": list(people), "firer_weapon": weapon, **extra}
+    for pid in people:
+        data.setdefault(f"b{pid}_throw", "scissors")
+        data.setdefault(f"b{pid}_firer_throw", "rock")
+    return data
+
+
+def spost(client, data, htmx=False):
+    return client.post("/combat/bystanders", data=data, headers={"HX-Request": "true"} if htmx else {})
+
+
+def test_a_stray_round_is_one_record_naming_everyone(client, auth, cast, dbconn):
+    """002 "Firing Guns into Groups of People": Ruth misses Konrad; Lys (closest) wins her test, Pim is hit by
+    the pistol and the round stops in him; one record of kind firing_into_group names all four."""
+    auth.login()
+    ruth, konrad, lys, pim = cast["Ruth"], cast["Konrad"], cast["Lys"], cast["Pim"]
+    data = stray_fields(ruth[0], konrad[0], [lys[0], pim[0]], **{f"b{lys[0]}_throw": "paper"})
+    response = spost(client, {**data, "step": "record"})
+    assert response.status_code == 303
+    ruling = Ruling.get()
+    assert ruling.kind == "firing_into_group" and ruling.summary == "Ruth Calder's stray round hits Pim Halloran."
+    assert {(rc.character.name, rc.role) for rc in ruling.participants} == {
+        ("Ruth Calder", "firer"), ("Konrad Vale", "missed target"), ("Lys Moreau", "bystander"),
+        ("Pim Halloran", "bystander")}
+    assert Character.get_by_id(pim[0]).damage_bashing == 2  # a pistol against a vampire: 2 bashing, not halved
+    assert [h["weapon"] for h in ruling.outcome["hits"]] == ["Pistol"]
+
+
+def test_bystanders_are_ordered_by_the_narrator(client, auth, cast):
+    """002: "starting with those closest to the target": the narrator moves people up and down the list."""
+    auth.login()
+    ruth, konrad, lys, pim = cast["Ruth"], cast["Konrad"], cast["Lys"], cast["Pim"]
+    response = spost(client, {**stray_fields(ruth[0], konrad[0], [lys[0], pim[0]]), "step": f"up:{pim[0]}"})
+    assert response.status_code == 303
+    assert re.findall(r"[?&]b=(\d+)", response.headers["Location"]) == [str(pim[0]), str(lys[0])]
+
+
+def test_a_bystander_twice_is_refused_and_nothing_changes(client, auth, cast, dbconn):
+    """002: the people near the target, each once."""
+    auth.login()
+    ruth, konrad, lys = cast["Ruth"], cast["Konrad"], cast["Lys"]
+    before = snapshot()
+    response = spost(client, {**stray_fields(ruth[0], konrad[0], [lys[0]]), "step": "add:near", "add_q": lys[1]},
+                     htmx=True)
+    assert response.status_code == 422 and "Lys Moreau is already on the list" in response.get_data(as_text=True)
+    response = spost(client, {**stray_fields(ruth[0], konrad[0], [lys[0]]), "step": "add:near",
+                              "add_q": konrad[1]}, htmx=True)
+    assert response.status_code == 422 and "is the target, not a bystander" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_extra_traits_with_a_shotgun_are_refused_and_nothing_changes(client, auth, cast, dbconn):
+    """002: "These two options can only be taken when firing one shot at a time (not when firing shotguns ...)"."""
+    auth.login()
+    konrad, ruth, lys, pim = cast["Konrad"], cast["Ruth"], cast["Lys"], cast["Pim"]
+    before = snapshot()
+    data = stray_fields(konrad[0], ruth[0], [lys[0], pim[0]], weapon="shotgun", firer_throw="rock",
+                        **{f"b{lys[0]}_excluded": "on"})
+    response = spost(client, {**data, "step": "record"}, htmx=True)
+    assert response.status_code == 422 and "only when firing one shot at a time" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_excluded_bystanders_cost_one_extra_trait_each(client, auth, cast, dbconn):
+    """002: "bid less traits to eliminate some bystanders ... he can actually say which specific bystanders he will
+    not hit": Lys is excluded by one extra Trait, which Ruth loses with the missed shot; Pim is tested."""
+    auth.login()
+    ruth, konrad, lys, pim = cast["Ruth"], cast["Konrad"], cast["Lys"], cast["Pim"]
+    data = stray_fields(ruth[0], konrad[0], [lys[0], pim[0]], **{f"b{lys[0]}_excluded": "on",
+                                                                  f"b{pim[0]}_throw": "paper"})
+    assert spost(client, {**data, "step": "record"}).status_code == 303
+    ruling = Ruling.get()
+    results = {b["name"]: b for b in ruling.outcome["bystanders"]}
+    assert results["Lys Moreau"]["excluded"] and not results["Lys Moreau"]["tested"]
+    assert results["Pim Halloran"]["tested"] and not results["Pim Halloran"]["hit"]
+    ruth_lost = [t.name for t in TraitLoss.select().where(TraitLoss.character == ruth[0])]
+    extra = ruling.inputs["extra_traits"]
+    assert len(extra) == 1 and len(ruth_lost) == 2 and extra[0] in ruth_lost  # the extra one and the one bid on Pim
+    assert any("(2 in all)" in s["text"] for s in ruling.steps)
