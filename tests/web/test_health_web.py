@@ -191,7 +191,7 @@ def test_openapi_lists_damage_and_healing(client, auth):
 def test_concurrent_damage_from_two_narrators_loses_nothing(app, dbconn):
     """Issue 5: narrators damaging the same character at the same moment lose neither change.
     Eight requests at once through a real threaded server: eight levels marked, eight records."""
-    import waitress.server
+    from werkzeug.serving import make_server
 
     from larp.services.accounts import create_user
 
@@ -200,14 +200,14 @@ def test_concurrent_damage_from_two_narrators_loses_nothing(app, dbconn):
     client.post("/login", data={"username": "n1", "password": "password-one"})
     cookie = client.get_cookie("session").value
     ruth = char("Ruth Calder")  # a mortal: bashing is not halved
-    server = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)  # a thread per request
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     statuses: list[int] = []
     barrier = threading.Barrier(6)
 
     def hit():
-        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=30)
         barrier.wait()
         conn.request("POST", f"/api/v1/characters/{ruth.id}/damage", body=json.dumps({"damage_type": "bashing", "levels": 1}),
                      headers={"Content-Type": "application/json", "Cookie": f"session={cookie}"})
@@ -219,7 +219,8 @@ def test_concurrent_damage_from_two_narrators_loses_nothing(app, dbconn):
         w.start()
     for w in workers:
         w.join()
-    server.close()
+    server.shutdown()
+    thread.join()
     assert statuses == [201] * 6
     ruth = char("Ruth Calder")
     assert ruth.damage_bashing == 6
