@@ -214,6 +214,9 @@ class Ruling(BaseModel):
     steps = JSONField(default=list)
     undone_at = DateTimeField(null=True)
     undone_by = ForeignKeyField(User, null=True, on_delete="SET NULL", backref="undone_rulings")
+    #: The one-time token of the form that asked for this ruling: the same form posted
+    #: twice (a double tap, a replayed request) cannot record it twice.
+    request_token = CharField(max_length=64, null=True, unique=True)
 
 
 class RulingCharacter(BaseModel):

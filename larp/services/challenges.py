@@ -56,7 +56,7 @@ from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import Conflict, retrying, store_track
-from larp.services.records import record_ruling
+from larp.services.records import record_ruling, refuse_if_recorded
 from larp.tables import physical_retests, trait_leads
 
 RANDOM = "random"
@@ -194,6 +194,7 @@ class ChallengeRequest:
     darkness_source: str = "natural"
     surprised: bool = False
     tests: tuple[dict, ...] = ()
+    request_token: str = ""
 
 
 def parse_category(value: str) -> Category:
@@ -501,6 +502,11 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         raise ServiceError("Choose what the challenger attempts.", field="action")
     if request.defender_action not in ACTIONS:
         raise ServiceError("Choose what the defender does.", field="defender_action")
+    if category is not Category.PHYSICAL:
+        for key, value in (("action", request.action), ("defender_action", request.defender_action)):
+            if ACTIONS[value]["attack"]:
+                raise ServiceError(f"Only a Physical challenge is an attack; a {category.label} challenge has a "
+                                   f"stated outcome instead (action 'other').", field=key)
     challenger = get_character(chronicle, request.challenger.character_id, "challenger")
     c_state = character_state(challenger, game_session, settings)
     check_can_act(challenger, c_state, "challenger")
@@ -595,6 +601,7 @@ def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: Rand
     Raises:
         ServiceError: as :func:`run_challenge`.
     """
+    refuse_if_recorded(request.request_token)
     settings = chronicle_settings(chronicle)
     game_session = open_game_session(chronicle)
     return _build(chronicle, request, game_session, settings, rng)
@@ -638,6 +645,7 @@ def run_challenge(
 def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
            settings: ChronicleSettings) -> Adjudication:
     with db.atomic():
+        refuse_if_recorded(request.request_token)
         game_session = current_game_session(chronicle)
         result = _build(chronicle, request, game_session, settings, rng)
         ruling, loaded = result.ruling, result.loaded
@@ -689,6 +697,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
             [(c, side.value) for side, (c, _s, _r) in by_side.items()],
             game_session=game_session, inputs=inputs,
             outcome={**ruling.to_dict(), "steps": [s.to_dict() for s in all_steps]},
+            request_token=request.request_token or None,
         )
         category = result.challenge.category.value
         for side, (character, state, _r) in by_side.items():
@@ -718,6 +727,10 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
         return result
 
 
+def _is_physical(category: Any) -> bool:
+    return str(category or "").strip().lower() == Category.PHYSICAL.value
+
+
 def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None) -> ChallengeRequest:
     """The challenge request a narrator's form describes (see ``templates/challenges``).
 
@@ -740,7 +753,7 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
         kind=kind,
         challenger=SideRequest.from_mapping(form, "challenger_"),
         defender=SideRequest.from_mapping(form, "defender_") if kind == "contested" else None,
-        action=form.get("action") or ("strike" if kind == "contested" else "other"),
+        action=form.get("action") or ("strike" if kind == "contested" and _is_physical(form.get("category")) else "other"),
         defender_action=form.get("defender_action") or "defend",
         difficulty=difficulty,
         extra_bid=_number(form.get("extra_bid"), "extra_bid", 0, 5),
@@ -749,6 +762,7 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
         darkness_source=form.get("darkness_source") or "natural",
         surprised=_flag(form.get("surprised")),
         tests=tuple(script) if script else (() if relent else (first,)),
+        request_token=str(form.get("request_token") or "")[:64],
     )
 
 
@@ -779,7 +793,7 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
         kind=kind,
         challenger=SideRequest.from_mapping(data["challenger"]),
         defender=defender,
-        action=str(data.get("action") or ("strike" if kind == "contested" else "other")),
+        action=str(data.get("action") or ("strike" if kind == "contested" and _is_physical(data.get("category")) else "other")),
         defender_action=str(data.get("defender_action") or "defend"),
         difficulty=_number(data.get("difficulty"), "difficulty", 0, 30) if kind == "static" else None,
         extra_bid=_number(data.get("extra_bid"), "extra_bid", 0, 5),
@@ -788,4 +802,5 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
         darkness_source=str(data.get("darkness_source") or "natural"),
         surprised=bool(data.get("surprised", False)),
         tests=tuple(tests),
+        request_token=str(data.get("request_token") or "")[:64],
     )

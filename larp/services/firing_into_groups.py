@@ -45,7 +45,7 @@ from larp.services.mass_combat import (
     load_fighter,
     suitable_abilities,
 )
-from larp.services.records import record_ruling
+from larp.services.records import record_ruling, refuse_if_recorded
 
 
 @dataclass(frozen=True)
@@ -224,14 +224,15 @@ def preview_stray_shot(chronicle: Chronicle, request: StrayRequest, rng: RandomS
     return _build(chronicle, request, game_session, settings, rng)
 
 
-def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource) -> Volley:
+def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,
+                   request_token: str | None = None) -> Volley:
     """Rule on a missed shot into a group of stored characters and apply it, in one transaction.
 
     Rules: :func:`larp.rules.firing_into_groups.rule_stray_shot` (002 "Firing Guns into Groups
     of People"). One record of kind ``firing_into_group`` with every character as a participant
     (``firer``, ``missed target``, ``bystander``); Traits lost (the extra Traits among them),
     Dodge and Firearms levels expended and the bystanders' tracks are written. Retried on a
-    conflicting change.
+    conflicting change. ``request_token``: the form's one-time token (never recorded twice).
 
     Raises:
         ServiceError: 404 unknown character; 409 no open game session or a character changed
@@ -239,12 +240,13 @@ def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRe
             not near the target, extra Traits with a shotgun...), naming the field.
     """
     settings = chronicle_settings(chronicle)
-    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings))
+    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
 
 
 def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,
-           settings: ChronicleSettings) -> Volley:
+           settings: ChronicleSettings, request_token: str | None = None) -> Volley:
     with db.atomic():
+        refuse_if_recorded(request_token)
         game_session = current_game_session(chronicle)
         volley = _build(chronicle, request, game_session, settings, rng)
         ruling, shot = volley.ruling, volley.shot
@@ -264,6 +266,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, r
             "careful_aim": shot.careful_aim, "bursts": shot.bursts,
         }
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
+                               request_token=request_token,
                                game_session=game_session, inputs=inputs, outcome=ruling.to_dict())
         apply_to_characters(game_session, record, shot.category.value, [volley.firer, *volley.bystanders],
                             ruling.traits_lost, ruling.spent, ruling.tracks)

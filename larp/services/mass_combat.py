@@ -74,7 +74,7 @@ from larp.services.challenges import (
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.health import Conflict, retrying, store_track
-from larp.services.records import record_ruling
+from larp.services.records import record_ruling, refuse_if_recorded
 from larp.tables import physical_retests
 
 RANDOM = "random"
@@ -443,14 +443,16 @@ def apply_to_characters(game_session: GameSession, record: Ruling, category: str
             store_track(character, track)
 
 
-def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource) -> Board:
+def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
+                    request_token: str | None = None) -> Board:
     """Rule on a mass challenge between stored characters and apply it, in one transaction.
 
     Rules: :func:`larp.rules.mass_combat.rule_mass_challenge` (002 "Mass Combat"; LotNR
     Mob Scene). One record of kind ``mass_combat``: its outcome holds every
     pair, every hit (applied or not, with the weapon and damage type) and the
     tracks; every character is a participant (``target``, ``attacker, hand to
-    hand``, ``attacker, ranged``). Retried on a conflicting change.
+    hand``, ``attacker, ranged``). Retried on a conflicting change. ``request_token``
+    is the board form's one-time token: the same fight is never recorded twice.
 
     Raises:
         ServiceError: 404 unknown character; 409 no open game session, a lead
@@ -459,12 +461,13 @@ def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRe
             an attacker, too few Traits without relenting...), naming the field.
     """
     settings = chronicle_settings(chronicle)
-    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings))
+    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
 
 
 def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
-           settings: ChronicleSettings) -> Board:
+           settings: ChronicleSettings, request_token: str | None = None) -> Board:
     with db.atomic():
+        refuse_if_recorded(request_token)
         game_session = current_game_session(chronicle)
         board = _build(chronicle, request, game_session, settings, rng)
         ruling = board.ruling
@@ -483,7 +486,8 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rn
             "injures": list(board.mass.defender.injures),
         }
         record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
-                               game_session=game_session, inputs=inputs, outcome=ruling.to_dict())
+                               game_session=game_session, inputs=inputs, outcome=ruling.to_dict(),
+                               request_token=request_token)
         apply_to_characters(game_session, record, board.mass.category.value, fighters, ruling.traits_lost,
                             ruling.spent, ruling.tracks)
         board.record = record

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
 from larp.rules.explain import Step
+from larp.services import ServiceError
 
 #: The character fields a ruling may change (and an undo restores).
 SNAPSHOT_FIELDS = (
@@ -24,6 +25,20 @@ def snapshot(character: Character) -> dict[str, Any]:
     return {name: getattr(character, name) for name in SNAPSHOT_FIELDS}
 
 
+def refuse_if_recorded(request_token: str | None) -> None:
+    """Refuse a form or API call whose one-time token was already recorded.
+
+    Raises:
+        ServiceError: 409 naming the ruling that used the token.
+    """
+    if not request_token:
+        return
+    earlier = Ruling.get_or_none(Ruling.request_token == request_token)
+    if earlier is not None:
+        raise ServiceError(f"This was already recorded as ruling #{earlier.id} ({earlier.summary}). "
+                           "Nothing was recorded twice.", field="request_token", status=409)
+
+
 def record_ruling(
     chronicle: Chronicle,
     narrator: User | None,
@@ -35,6 +50,7 @@ def record_ruling(
     game_session: GameSession | None = None,
     inputs: dict[str, Any] | None = None,
     outcome: dict[str, Any] | None = None,
+    request_token: str | None = None,
 ) -> Ruling:
     """Write a ruling and link its characters (call inside the use case's transaction,
     before changing the characters, so their ``before`` state is the real one).
@@ -44,7 +60,13 @@ def record_ruling(
         summary: one sentence for lists.
         steps: the explanation (Steps or their dicts).
         participants: (character as loaded before the change, role) pairs.
+        request_token: the one-time token of the form or API call; a second
+            ruling with the same token is refused.
+
+    Raises:
+        ServiceError: 409 when ``request_token`` was already recorded.
     """
+    refuse_if_recorded(request_token)
     step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
     record = Ruling.create(
         chronicle=chronicle,
@@ -56,6 +78,7 @@ def record_ruling(
         inputs=inputs or {},
         outcome=outcome or {},
         steps=step_dicts,
+        request_token=request_token or None,
     )
     rows = [dict(ruling=record, character=c, role=role, before=snapshot(c)) for c, role in participants]
     if rows:

@@ -142,6 +142,8 @@ SCHEMAS.update({
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},
+            "request_token": {"type": "string", "maxLength": 64,
+                              "description": "An idempotency key: a second call with the same key is refused (409)."},
         },
     },
 })

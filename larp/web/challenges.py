@@ -9,6 +9,7 @@ the character can still pay for; otherwise the ruling is recorded at once.
 from __future__ import annotations
 
 import json
+import secrets
 
 from flask import Blueprint, current_app, g, redirect, request, session, url_for
 
@@ -129,6 +130,9 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "adjudication": adjudication,
         "form": values,
         "keep_form": error is not None or adjudication is not None,
+        # A new one-time token for each new challenge; a challenge in progress or refused keeps its own.
+        "request_token": (values.get("request_token") if (error is not None or adjudication is not None)
+                          and values.get("request_token") else secrets.token_urlsafe(16)),
     }
 
 

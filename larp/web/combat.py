@@ -12,6 +12,8 @@ stands", ONE ruling is recorded.
 
 from __future__ import annotations
 
+import secrets
+
 import json
 import re
 from collections.abc import Mapping
@@ -348,7 +350,11 @@ def _base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
         "ranged_weapons": {k: w for k, w in weapons.items() if not w.melee},
         "guns": {k: w for k, w in weapons.items() if not w.melee},
         "potence_trait": POTENCE_TRAIT, "max_per_range": MAX_PER_RANGE, "error": None, "shown": {},
-        "preview": None, "outcome": None, "recorded": None, "error_row": None, **extra,
+        "preview": None, "outcome": None, "recorded": None, "error_row": None,
+        # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one.
+        "request_token": (request.form.get("request_token") if request.method == "POST" and not extra.get("recorded")
+                          and request.form.get("request_token") else secrets.token_urlsafe(16)),
+        **extra,
     }
 
 
@@ -479,7 +485,7 @@ def board_post():
             _keep_drawn(roster, preview.throws, preview)
             mass_request = _mass_request(roster)
         if preview is None or not preview.needs_decision:
-            result = run_mass_combat(chronicle, g.user, mass_request, rng)
+            result = run_mass_combat(chronicle, g.user, mass_request, rng, form.get("request_token"))
         else:
             result = None
     except ServiceError as exc:
@@ -613,7 +619,8 @@ def bystanders_post():
             if "firer" in volley.throws:
                 roster.fields["firer_throw"] = volley.throws["firer"]["throw"]
             stray_request = _stray_request(roster)
-        result = run_stray_shot(chronicle, g.user, stray_request, rng) if volley is None or not volley.needs_decision \
+        result = run_stray_shot(chronicle, g.user, stray_request, rng, form.get("request_token")) \
+            if volley is None or not volley.needs_decision \
             else None
     except ServiceError as exc:
         context = _stray_context(roster, error=exc, error_row=_error_row(exc, roster, "bystanders"))

@@ -36,11 +36,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
-        """A bug: logged, and a 500 that says nothing was changed (the transaction rolled back)."""
+        """A bug: logged, and a 500 asking to check the record (a change may or may not have been made)."""
         if isinstance(exc, HTTPException):  # pragma: no cover - handled above
             return http_error(exc)
         app.logger.exception("Unexpected error")
-        message = "Something went wrong on the server; nothing was changed. Tell the organiser."
+        message = ("Something went wrong on the server. Look at the record before trying again, "
+                   "and tell the organiser.")
         if _wants_json():
             return jsonify(error=message), 500
         template = "errors/_error.html" if is_partial() else "errors/error.html"

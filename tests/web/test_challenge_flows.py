@@ -187,3 +187,57 @@ def test_carried_weapon_prefills_the_challenge(client, auth, dbconn):
     response = client.post(f"/characters/{kon}/equip", data={"weapon": "lightsaber"})
     assert response.status_code == 422
     assert Character.get_by_id(kon).weapon == "pistol"
+
+
+def test_social_and_mental_challenges_hurt_nobody(client, auth, dbconn):
+    """A Social or Mental challenge has a stated outcome, not a blow: no damage, and the screen
+    offers no attack (002 "Challenges"; LotNR: combat is a Physical Challenge)."""
+    auth.login()
+    page = client.get(f"/challenge?challenger={cid('Vivienne Ashcombe')}&defender={cid('Ines Castellano')}"
+                      "&category=social").get_data(as_text=True)
+    assert 'name="action" value="other"' in page and "Bare-handed strike" not in page
+    post(client, challenger=cid("Vivienne Ashcombe"), defender=cid("Ines Castellano"), category="social",
+         action="other", challenger_bid="Charming", defender_bid="Dignified", challenger_throw="rock",
+         defender_throw="scissors")
+    assert Ruling.get().outcome["damage"] == []
+    assert Character.get(Character.name == "Ines Castellano").damage_bashing == 0
+    before = Ruling.select().count()
+    response = post(client, challenger=cid("Vivienne Ashcombe"), defender=cid("Ines Castellano"), category="social",
+                    action="strike", challenger_bid="Alluring", defender_bid="Magnetic", challenger_throw="rock",
+                    defender_throw="scissors")
+    assert response.status_code == 422
+    assert "Only a Physical challenge is an attack" in response.get_data(as_text=True)
+    assert Ruling.select().count() == before
+
+
+def test_every_kind_of_recorded_challenge_has_a_readable_record(client, auth, dbconn):
+    """The record page shows every test of a static challenge, a simple test and a retested challenge."""
+    auth.login()
+    post(client, kind="static", challenger=cid("Pim Halloran"), category="mental", challenger_bid="Creative",
+         challenger_throw="rock", defender_throw="rock", difficulty="4")
+    post(client, kind="simple", challenger=cid("Ruth Calder"), category="mental", challenger_throw="rock",
+         defender_throw="scissors")
+    for ruling in Ruling.select():
+        for htmx in (False, True):
+            response = client.get(f"/rulings/{ruling.id}", headers={"HX-Request": "true"} if htmx else {})
+            assert response.status_code == 200
+            assert "Narrator <strong>" in response.get_data(as_text=True)
+        page = client.get(f"/challenge?ruling={ruling.id}").get_data(as_text=True)
+        assert ruling.summary.replace("'", "&#39;") in page
+
+
+def test_the_same_form_posted_twice_is_recorded_once(client, auth, dbconn):
+    """A double tap or a replayed request: the form's one-time token records the challenge once."""
+    auth.login()
+    fields = base("Vivienne Ashcombe", "Pim Halloran", challenger_bid="Quick", defender_bid="Nimble",
+                  challenger_throw="rock", defender_throw="scissors", request_token="tok-123")
+    first = post(client, **fields)
+    assert first.status_code == 303
+    losses = TraitLoss.select().count()
+    second = post(client, **fields)
+    assert second.status_code == 409
+    assert "already recorded as ruling #1" in second.get_data(as_text=True)
+    assert Ruling.select().count() == 1 and TraitLoss.select().count() == losses
+    # The page after a ruling carries a fresh token for the next challenge.
+    page = client.get(first.headers["Location"]).get_data(as_text=True)
+    assert 'name="request_token" value="tok-123"' not in page and 'name="request_token"' in page

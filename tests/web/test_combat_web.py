@@ -294,3 +294,18 @@ def test_excluded_bystanders_cost_one_extra_trait_each(client, auth, cast, dbcon
     extra = ruling.inputs["extra_traits"]
     assert len(extra) == 1 and len(ruth_lost) == 2 and extra[0] in ruth_lost  # the extra one and the one bid on Pim
     assert any("(2 in all)" in s["text"] for s in ruling.steps)
+
+
+def test_a_recorded_fight_posted_again_is_refused(client, auth, cast, dbconn):
+    """The board's one-time token: replaying the request that recorded a fight (a double tap, the
+    back button) records nothing more and says which ruling already holds it."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    data = board_fields(konrad[0], [viv[0], lys[0]], throws={viv[0]: "paper", lys[0]: "paper"},
+                        step="record", request_token="board-token-1")
+    assert post(client, data).status_code == 303
+    before = snapshot()
+    response = post(client, data, htmx=True)
+    assert response.status_code == 409
+    assert "already recorded as ruling #1" in response.get_data(as_text=True)
+    assert snapshot() == before
