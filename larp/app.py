@@ -9,9 +9,10 @@ from typing import Any
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
 
 from larp import config as larp_config
-from larp.db import bind, create_schema, db
+from larp.db import MAX_ID, bind, create_schema, db
 from larp.htmx import htmx
 from larp.paths import resource_dir
 
@@ -71,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("BEHIND_PROXY"):
         # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
+    app.url_map.converters["int"] = BoundedIntConverter
     htmx.init_app(app)
     csrf.init_app(app)
     _register_database_hooks(app)
@@ -82,6 +84,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     register_commands(app)
     return app
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:...>`` in every route, refusing ids the database cannot hold (a plain 404, not a 500)."""
+
+    def __init__(self, map, *args, **kwargs):  # noqa: A002 - werkzeug's signature
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(map, *args, **kwargs)
 
 
 def _register_database_hooks(app: Flask) -> None:

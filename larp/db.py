@@ -52,3 +52,16 @@ def create_schema() -> None:
 
     with db.connection_context():
         db.create_tables(MODELS, safe=True)
+
+
+#: The largest row id the app accepts from a URL or a form (both databases store at least 32-bit ids).
+MAX_ID = 2**31 - 1
+
+
+def as_id(value: object) -> int | None:
+    """``value`` as a row id (1 to :data:`MAX_ID`), or ``None`` when it cannot be one."""
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+    return number if 1 <= number <= MAX_ID else None

@@ -28,7 +28,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
 RULE = '002 "Darkness"'
-TABLE_RULE = "data/darkness.toml (met-reference 6.1; 002's lists are missing)"
+TABLE_RULE = "002 \"Darkness\" (its lists are missing: met-reference 6.1 defaults)"
 
 
 class DarknessLevel(StrEnum):

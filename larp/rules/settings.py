@@ -86,6 +86,8 @@ class SettingDef:
                 if isinstance(raw, bool):
                     raise ValueError(raw)
                 value = float(str(raw).strip())
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise ValueError(raw)
             elif self.type == "choice":
                 value = str(raw).strip()
                 if value not in dict(self.choices):
@@ -109,9 +111,9 @@ class SettingDef:
                 allowed = " (a full address such as http://192.168.1.20:8080)"
             elif self.type == "date":
                 allowed = " (a date such as 2027-06-30, or empty)"
-            raise RulesError(
-                f"{self.label}: {raw!r} is not a valid {self.type} value{allowed}.", field=self.key
-            ) from None
+            kind = {"int": "whole number", "float": "number", "bool": "yes or no", "choice": "choice",
+                    "url": "web address", "date": "date"}.get(self.type, "value")
+            raise RulesError(f"{self.label}: {raw!r} is not a {kind}{allowed}.", field=self.key) from None
         if self.type in ("int", "float"):
             if self.minimum is not None and value < self.minimum:
                 raise RulesError(f"{self.label} must be at least {self.minimum:g}.", field=self.key)

@@ -9,6 +9,7 @@ from typing import Any
 
 from peewee import fn
 
+from larp.db import as_id
 from larp.models import (
     Ability,
     AbilitySpend,
@@ -145,11 +146,10 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
         ServiceError: 404 naming ``field_name`` when it is missing, not a
             number, or not a character of this chronicle.
     """
-    try:
-        cid = int(character_id)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ServiceError("Choose a character.", field=field_name, status=404) from None
-    character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle))
+    if character_id in (None, ""):
+        raise ServiceError("Choose a character.", field=field_name, status=404)
+    cid = as_id(character_id)
+    character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle)) if cid else None
     if character is None:
         raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
     return character

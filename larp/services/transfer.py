@@ -178,8 +178,8 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
             existing = Chronicle.get_or_none(Chronicle.name == name)
             if existing is not None:
                 if not replace:
-                    raise ServiceError(f"A chronicle called “{name}” already exists. Import with replace to put "
-                                       f"the file in its place.", field="file", status=409)
+                    raise ServiceError(f"A chronicle called “{name}” already exists. Import it with --replace "
+                                       f"(`larp import --replace FILE`) to put the file in its place.", field="file", status=409)
                 existing.delete_instance(recursive=True)
             codes = [c.get("short_code") for c in data["characters"]]
             tokens = [c.get("card_token") for c in data["characters"] if c.get("card_token")]

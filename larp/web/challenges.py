@@ -13,6 +13,7 @@ import secrets
 
 from flask import Blueprint, current_app, g, redirect, request, session, url_for
 
+from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Ruling
 from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
@@ -181,7 +182,7 @@ def challenge_page():
     """
     ruling = None
     if request.args.get("ruling"):
-        ruling = Ruling.get_or_none(Ruling.id == request.args.get("ruling", type=int))
+        ruling = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
     return render("challenges/page.html", "challenges/page.html", **context)

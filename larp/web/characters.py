@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 
+from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
@@ -36,8 +37,8 @@ def show(character_id: int):
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=chronicle), exc.status
     last = None
-    if request.args.get("ruling", type=int):
-        last = Ruling.get_or_none(Ruling.id == request.args.get("ruling", type=int))
+    if as_id(request.args.get("ruling")):
+        last = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     return _panel(character.id, last_ruling=last)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
+from larp.db import as_id
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling
 from larp.rules.challenge import POTENCE_TRAIT
@@ -438,7 +439,7 @@ def board():
     roster = _board_roster(request.args)
     recorded = None
     if request.args.get("ruling"):
-        recorded = Ruling.get_or_none(Ruling.id == request.args.get("ruling", type=int))
+        recorded = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     context = _base_context(roster, recorded=recorded, outcome=_board_outcome(None, recorded))
     if roster.picks.get("target") is None and roster.queries.get("target"):
         context["shown"] = {"target_results": find_characters(context["chronicle"], roster.queries["target"])}
@@ -568,7 +569,7 @@ def bystanders():
     roster = _stray_roster(request.args)
     recorded = None
     if request.args.get("ruling"):
-        recorded = Ruling.get_or_none(Ruling.id == request.args.get("ruling", type=int))
+        recorded = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     context = _stray_context(roster, recorded=recorded, outcome=_stray_outcome(None, recorded))
     return render("combat/bystanders.html", "combat/bystanders.html", **context)
 

@@ -77,3 +77,14 @@ def test_login_link_is_one_time(client, runner, dbconn):
     assert "already used or has expired" in again.get_data(as_text=True)
     assert User.get(User.username == "organiser").password_hash is None  # no default password
     assert LoginLink.select().count() == 1
+
+
+def test_impossible_ids_are_a_plain_404(client, auth):
+    """An id no database can hold, in a path or a query: a clear 404 or the page without it, never a 500."""
+    auth.login()
+    huge = "9" * 25
+    assert client.get(f"/characters/{huge}").status_code == 404
+    assert client.get(f"/rulings/{huge}").status_code == 404
+    page = client.get(f"/challenge?challenger={huge}")
+    assert page.status_code == 200 and "no such character" in page.get_data(as_text=True)
+    assert client.get(f"/challenge?ruling={huge}").status_code == 200

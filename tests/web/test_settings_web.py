@@ -34,7 +34,7 @@ def test_invalid_value_is_refused_next_to_its_field(client, auth, dbconn):
     response = client.post("/settings", data={"bruised_levels": "many"})
     assert response.status_code == 422
     body = response.get_data(as_text=True)
-    assert "Bruised health levels: &#39;many&#39; is not a valid int value" in body
+    assert "Bruised health levels: &#39;many&#39; is not a whole number" in body
     assert "Nothing was saved" in body
     assert ChronicleSetting.select().count() == 0
     assert client.post("/settings", data={"bruised_levels": "9"}).status_code == 422
@@ -46,4 +46,13 @@ def test_checkbox_settings_turn_off_and_on(client, auth, dbconn):
     assert chronicle_settings(get_chronicle())["vampire_bashing_minimum_one"] is False
     client.post("/settings", data={"vampire_bashing_minimum_one": ["off", "on"]})
     assert chronicle_settings(get_chronicle())["vampire_bashing_minimum_one"] is True
+    assert ChronicleSetting.select().count() == 0
+
+
+def test_not_a_number_is_refused_not_a_server_error(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    for bad in ("nan", "inf", "-inf"):
+        response = client.post("/settings", data={"overbid_ratio": bad})
+        assert response.status_code == 422
+        assert "is not a number" in response.get_data(as_text=True)
     assert ChronicleSetting.select().count() == 0
