@@ -53,9 +53,32 @@ def _login_link_lines(base_urls: list[str], username: str | None = None) -> list
     return lines
 
 
+def _to_environment(variable: str):
+    """A click callback that puts an option's value in the environment at once: the app
+    is built while the command is looked up, before the group's own code runs."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value:
+            os.environ[variable] = value
+        return value
+
+    return callback
+
+
 @click.group(cls=FlaskGroup, create_app=_make_app)
+@click.option("--database", "database_url", default=None, metavar="URL", is_eager=True, expose_value=False,
+              callback=_to_environment("LARP_DATABASE_URL"),
+              help="The database every command uses (default: SQLite in the instance folder; "
+                   "also LARP_DATABASE_URL).")
+@click.option("--instance", "instance_path", default=None, type=click.Path(file_okay=False), is_eager=True,
+              expose_value=False, callback=_to_environment("LARP_INSTANCE_PATH"),
+              help="The instance folder (default ./instance; also LARP_INSTANCE_PATH).")
 def main() -> None:
-    """larp: adjudication for Mind's Eye Theatre vampire LARPs."""
+    """larp: adjudication for Mind's Eye Theatre vampire LARPs.
+
+    Give --database (or --instance) before the command so that it works on the
+    same data as the running server: `larp --database URL login-link`.
+    """
 
 
 @main.command("serve")
@@ -63,7 +86,8 @@ def main() -> None:
               help="Address to listen on; 0.0.0.0 lets tablets on the event network connect.")
 @click.option("--port", default=8080, show_default=True, type=int)
 @click.option("--database", "database_url", default=None,
-              help="Database URL (default: SQLite in the instance folder); postgresql://... for PostgreSQL.")
+              help="Database URL (default: SQLite in the instance folder); postgresql://... for PostgreSQL. "
+                   "Give the same URL to the other commands: larp --database URL login-link.")
 @click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
 def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     """Serve the app with waitress. The first start creates the database, loads the

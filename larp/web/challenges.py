@@ -52,13 +52,22 @@ def _kind(value: str | None) -> str:
     return value if value in dict(KINDS) else "contested"
 
 
-def _scene_darkness(values) -> str:
-    """The scene's darkness: from the request, else the narrator's last choice (kept in the session)."""
+def _scene_darkness(values, game_session) -> str:
+    """The scene's darkness: from the request, else the narrator's last choice in this game session.
+
+    It is kept in the narrator's session so that a dark scene stays dark from one
+    challenge to the next (the screen says so), and forgotten when the game
+    session changes.
+    """
+    current = game_session.id if game_session is not None else None
     value = values.get("darkness")
     if value in dict(DARKNESS):
-        session["darkness"] = value
+        session["darkness"] = {"level": value, "game_session": current}
         return value
-    return session.get("darkness", "none")
+    kept = session.get("darkness")
+    if isinstance(kept, dict) and kept.get("game_session") == current and kept.get("level") in dict(DARKNESS):
+        return kept["level"]
+    return "none"
 
 
 def _side_extras(state, category: Category) -> dict:
@@ -117,7 +126,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "categories": CATEGORIES,
         "kind": kind,
         "kinds": KINDS,
-        "darkness": _scene_darkness(values),
+        "darkness": _scene_darkness(values, game_session),
         "darkness_choices": DARKNESS,
         "sides": sides,
         "ready": ready,

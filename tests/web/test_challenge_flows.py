@@ -241,3 +241,21 @@ def test_the_same_form_posted_twice_is_recorded_once(client, auth, dbconn):
     # The page after a ruling carries a fresh token for the next challenge.
     page = client.get(first.headers["Location"]).get_data(as_text=True)
     assert 'name="request_token" value="tok-123"' not in page and 'name="request_token"' in page
+
+
+def test_scene_darkness_is_shown_kept_and_forgotten_with_the_game_session(client, auth, dbconn):
+    """The darkness set for the scene stays for the next challenges (and the screen says so) until the
+    narrator changes it or the game session changes."""
+    from datetime import date
+
+    from larp.models import GameSession, utcnow
+
+    auth.login()
+    assert "darkness in this scene" not in client.get("/challenge").get_data(as_text=True)
+    client.get("/challenge?darkness=total")
+    assert "Total darkness in this scene" in client.get("/challenge").get_data(as_text=True)
+    first = GameSession.get()
+    first.closed_at = utcnow()
+    first.save()
+    GameSession.create(chronicle=first.chronicle, number=2, date=date(2026, 12, 13))
+    assert "darkness in this scene" not in client.get("/challenge").get_data(as_text=True)
