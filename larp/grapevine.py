@@ -364,15 +364,19 @@ class _Record:
         raw = self.element.get(attribute)
         if raw is None or not raw.strip():
             return default
+        kept = "left empty" if default is None else f"read as {default}"
         try:
-            return int(raw.strip())
+            value = int(raw.strip())
         except ValueError:
             try:
-                return int(float(raw.strip()))
-            except ValueError:
-                kept = "left empty" if default is None else f"read as {default}"
+                value = int(float(raw.strip()))
+            except (ValueError, OverflowError):
                 self.problems.append(f"{attribute} {raw!r} is not a number; {kept}.")
                 return default
+        if value < 0:
+            self.problems.append(f"{attribute} {raw!r} is negative; {kept}.")
+            return default
+        return value
 
 
 def _read_record(
@@ -826,8 +830,24 @@ def _read_health(record: _Record, traits: list[ET.Element], track: tuple[str, ..
     )
 
 
+#: The largest values the LotNR generation table allows (4th generation): anything above is a typo.
+MOST_WILLPOWER, MOST_BLOOD, GENERATIONS = 20, 50, range(1, 16)
+
+
 def _check_pools(record: _Record) -> None:
     sheet = record.sheet
+    if sheet.generation is not None and sheet.generation not in GENERATIONS:
+        record.problems.append(f"Generation {sheet.generation} is impossible; left empty.")
+        sheet.generation = None
+    for attribute, most, label in (("willpower_permanent", MOST_WILLPOWER, "Willpower"),
+                                   ("willpower_current", MOST_WILLPOWER, "Current Willpower"),
+                                   ("blood_max", MOST_BLOOD, "Blood pool"),
+                                   ("blood_current", MOST_BLOOD, "Current blood")):
+        value = getattr(sheet, attribute)
+        if value is not None and value > most:
+            record.problems.append(f"{label} {value} is more than the LotNR generation table allows ({most}); "
+                                   f"set to {most}.")
+            setattr(sheet, attribute, most)
     if sheet.blood_current is not None and sheet.blood_current > sheet.blood_max:
         record.problems.append(
             f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; set to {sheet.blood_max}."

@@ -170,7 +170,7 @@ def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
 
 def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng: Any, *, first_night: date,
                  last_night: date | None = None, player_throw: str = RANDOM, narrator_throw: str = RANDOM,
-                 dice: Sequence[int] | None = None) -> Ruling:
+                 dice: Sequence[int] | None = None, today: date | None = None) -> Ruling:
     """A torpid vampire tries to rise, one attempt a night from ``first_night`` to
     ``last_night`` (default: that night only), until he rises or his blood runs out;
     each attempt costs a blood point (met-reference 5.2, T20; 000 "Torpor").
@@ -182,10 +182,14 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
     Raises:
         ServiceError: 404 unknown character; 422 not in torpor, before his
             time, no blood, bad throws or dice, entered throws for several
-            nights, a range the wrong way round or too long; 409 a night already
-            tried, no torpor record, or the character changed meanwhile.
+            nights, a night that has not come yet (after ``today``, default the
+            server's date), a range the wrong way round or too long; 409 a night
+            already tried, no torpor record, or the character changed meanwhile.
     """
     last_night = last_night or first_night
+    if last_night > (today or date.today()):
+        raise ServiceError("An attempt to wake is recorded after the night: "
+                           f"{last_night.isoformat()} has not come yet.", field="last_night")
     if last_night < first_night:
         raise ServiceError("The last night comes before the first.", field="last_night")
     if (last_night - first_night).days >= MAX_NIGHTS:

@@ -568,3 +568,18 @@ def test_no_trait_count_is_lost(entries):
     sheet = parse_grapevine(xml.encode()).characters[0].sheet
     assert sheet.trait_total("mental") == sum(v or 1 for _, v in entries)
     assert len({t.name for t in sheet.traits["mental"]}) == len(sheet.traits["mental"])
+
+
+def test_impossible_numbers_are_reported_and_kept_in_range():
+    """Real files are messy: negative blood, absurd Willpower and generation 0 are reported per
+    character and never stored as they are (real-data README)."""
+    xml = ('<?xml version="1.0"?><grapevine version="3">'
+           '<vampire name="Odd Numbers" clan="Brujah" generation="0" blood="-5" willpower="99999"/>'
+           '</grapevine>').encode()
+    record = parse_grapevine(xml).characters[0]
+    sheet = record.sheet
+    assert sheet.generation is None
+    assert sheet.blood_max == 0 and sheet.blood_current == 0
+    assert sheet.willpower_permanent == 20 and sheet.willpower_current == 20
+    text = " ".join(record.problems)
+    assert "negative" in text and "Generation 0" in text and "Willpower 99999" in text

@@ -366,3 +366,15 @@ def test_board_without_an_open_game_session(client, auth, downtime):
     assert "No game session is open" in page and "Open the next game session on" in page
     assert client.post("/board/next-session", data={"date": TODAY.isoformat()}).status_code == 303
     assert GameSession.get(GameSession.closed_at.is_null()).number == 3
+
+
+def test_waking_on_a_night_that_has_not_come_is_refused(client, auth, downtime):
+    """A wake attempt is recorded after its night; a future night changes nothing."""
+    auth.login("boss", "organiser")
+    pim = char("Pim Halloran")
+    before = db_snapshot()
+    response = client.post(f"/board/characters/{pim.id}/wake", data={
+        "first_night": (TODAY + timedelta(days=3)).isoformat(), "last_night": (TODAY + timedelta(days=5)).isoformat()})
+    assert response.status_code == 422
+    assert "has not come yet" in response.get_data(as_text=True)
+    assert db_snapshot() == before
