@@ -569,6 +569,11 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
 
+def standing(track: HealthTrack) -> str:
+    """Where the character stands, in words: "Bruised", "in torpor", "destroyed (Final Death)"..."""
+    return _where(track)
+
+
 def _where(track: HealthTrack) -> str:
     """Where the character stands, for explanation steps ("Bruised", "in torpor"...)."""
     if track.condition == "final_death":

@@ -19,7 +19,7 @@ from larp.rules.damage import Damage, Strike, Target, damage_taken, strike_damag
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood, swallow_blood
-from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
+from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake, standing
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
@@ -248,9 +248,8 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
                 if stamina_trait is None:
                     raise ServiceError(f"{character.name} has no stamina-related Physical Trait left to spend.",
                                        field="stamina")
-            summary = f"{character.name} takes {', '.join(f'{n} {k}' for k, n in taken.parts) or 'no damage'}" \
-                      f" and is {result.track.state()}" + \
-                      (f" ({result.condition.replace('_', ' ')})" if result.condition != "active" else "") + "."
+            taken_text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
+            summary = f"{character.name} takes {taken_text} and is now {standing(result.track)}."
             record = record_ruling(
                 chronicle, narrator, "damage", summary, result.steps, [(character, "target")],
                 game_session=open_game_session(chronicle),
@@ -370,6 +369,9 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
                     else:
                         if track.destroyed:
                             raise RulesError(f"{character.name} cannot feed any more.", field="action")
+                        if track.staked:
+                            raise RulesError(f"{character.name} is staked and paralysed: he cannot feed until the "
+                                             f"stake is removed (000 \"Stake Through Heart\").", field="action")
                         room = max(character.blood_max - character.blood_current, 0)
                         taken = min(room, offered)
                         blood_after = character.blood_current + taken

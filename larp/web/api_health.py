@@ -70,6 +70,19 @@ def _track(data: Any, settings: ChronicleSettings) -> HealthTrack:
         raise ApiError(f"track is malformed ({exc}).", "track", 422) from None
 
 
+DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
+                 "lethal_by_prowess", "resistance", "resilience", "stamina", "resistance_player",
+                 "resistance_narrator", "resilience_player", "resilience_narrator"}
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
+    """Refuse fields the endpoint does not know (a typo must not be silently ignored)."""
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        name = f"{where}.{unknown[0]}" if where else unknown[0]
+        raise ApiError(f"Unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(allowed))}.", name, 422)
+
+
 def _settings(data: dict) -> ChronicleSettings:
     overrides = data.pop("settings", None) or {}
     if not isinstance(overrides, dict):
@@ -91,11 +104,13 @@ def _settings(data: dict) -> ChronicleSettings:
 def damage_stateless():
     """Damage on a described track; nothing is stored."""
     data = json_body()
+    _only(data, {"track", "fortitude", "damage", "settings"})
     settings = _settings(data)
     track = _track(data.get("track"), settings)
     raw = data.get("damage") or {}
     if not isinstance(raw, Mapping):
         raise ApiError("damage must be an object.", "damage", 422)
+    _only(raw, DAMAGE_FIELDS, "damage")
     request = DamageRequest.from_mapping(raw)
     rng = current_app.config["RANDOM_SOURCE"]()
     fortitude = data.get("fortitude", 0)
@@ -125,6 +140,7 @@ def damage_stateless():
 def healing_stateless():
     """Healing on a described track; nothing is stored."""
     data = json_body()
+    _only(data, {"track", "kind", "levels", "blood", "blood_per_turn", "willpower", "settings"})
     settings = _settings(data)
     track = _track(data.get("track"), settings)
     values = {}
@@ -163,7 +179,9 @@ def _character_payload(character_id: int) -> dict:
 })
 def damage_stateful(character_id: int):
     """Damage a stored character; concurrent changes are never lost (version check and retry)."""
-    record = apply_damage_to(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(json_body()),
+    data = json_body()
+    _only(data, DAMAGE_FIELDS)
+    record = apply_damage_to(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
                              current_app.config["RANDOM_SOURCE"]())
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
                    character=_character_payload(character_id)), 201
@@ -181,6 +199,7 @@ def damage_stateful(character_id: int):
 def heal_stateful(character_id: int):
     """Heal a stored vampire (002 "Damage and Healing")."""
     data = json_body()
+    _only(data, {"kind", "levels"})
     record = heal_character(get_chronicle(), g.user, character_id, str(data.get("kind", "")), data.get("levels", 1))
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
                    character=_character_payload(character_id)), 201

@@ -51,7 +51,8 @@ def role_required(*roles: str) -> Callable:
         @login_required
         def wrapped(*args, **kwargs):
             if g.user.role not in roles:
-                abort(403)
+                abort(403, description="This page is for " + " and ".join(f"{r}s" for r in roles)
+                      + " only. Ask an organiser if you need it.")
             return view(*args, **kwargs)
 
         return wrapped

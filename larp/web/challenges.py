@@ -22,6 +22,7 @@ from larp.services import ServiceError
 from larp.services.challenges import (
     CHALLENGE_POWERS,
     Adjudication,
+    check_can_act,
     lead_of,
     preview_challenge,
     request_from_form,
@@ -117,8 +118,13 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         if state is not None:
             info["state"] = state
             info["extras"] = _side_extras(state, category)
+            try:
+                check_can_act(state.character, state, side)
+            except ServiceError as exc:
+                info["cannot_act"] = exc.message
         sides[side] = info
-    ready = bool(sides["challenger"].get("state")) and (kind != "contested" or bool(sides["defender"].get("state")))
+    chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
+    ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     return {
         "chronicle": chronicle,
         "game_session": game_session,

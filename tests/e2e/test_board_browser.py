@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+
 import os
 import subprocess
 import sys
@@ -58,6 +59,7 @@ def test_organiser_reads_the_board_and_wakes_a_vampire(served, browser):
     page.get_by_role("link", name="History").click()
     expect(page.locator(".timeline-entry").first).to_contain_text("Pim Halloran rises from torpor")
     expect(page.locator(".timeline-entry").first).to_contain_text("condition torpor → active")
+    page.locator("input[name=confirm]").first.check()
     page.get_by_role("button", name="Undo this change").click()
     expect(page.locator(".flash")).to_contain_text("Undo of #")
     shoot(page, "history-after-undo")

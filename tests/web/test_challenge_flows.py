@@ -259,3 +259,13 @@ def test_scene_darkness_is_shown_kept_and_forgotten_with_the_game_session(client
     first.save()
     GameSession.create(chronicle=first.chronicle, number=2, date=date(2026, 12, 13))
     assert "darkness in this scene" not in client.get("/challenge").get_data(as_text=True)
+
+
+def test_a_character_who_cannot_act_is_flagged_when_picked(client, auth, dbconn):
+    """A vampire in torpor is shown as unable to take part as soon as he is picked, and the screen
+    offers no Resolve button until another character is chosen."""
+    auth.login()
+    Character.update(condition="torpor").where(Character.name == "Pim Halloran").execute()
+    page = client.get(f"/challenge?challenger={cid('Vivienne Ashcombe')}&defender={cid('Pim Halloran')}").get_data(as_text=True)
+    assert "Pim Halloran is in torpor and cannot take part in a challenge." in page
+    assert 'id="resolve-button" type="submit" name="step" value="resolve" class="primary big" disabled' in page

@@ -174,7 +174,7 @@ def test_random_throw_is_drawn_from_the_injected_source_and_recorded(client, aut
     "change, status, message",
     [
         ({"defender": "99999"}, 404, "no such character"),
-        ({"defender": "not-a-number"}, 404, "Choose a character"),
+        ({"defender": "not-a-number"}, 404, "no such character"),
         ({"defender_bid": "Graceful"}, 422, "no Physical Trait called Graceful"),
         ({"challenger_throw": ""}, 422, "throw is missing"),
         ({"challenger_throw": "lizard"}, 422, "is not a throw"),

@@ -226,3 +226,28 @@ def test_concurrent_damage_from_two_narrators_loses_nothing(app, dbconn):
     assert ruth.damage_bashing == 6
     assert ruth.version == 7
     assert Ruling.select().where(Ruling.kind == "damage").count() == 6
+
+
+def test_api_refuses_unknown_fields_instead_of_ignoring_them(client, auth, dbconn):
+    """A typo in a JSON body is a 422 naming the field, never a silently different ruling."""
+    auth.login()
+    response = client.post("/api/v1/damage", json={"levels": 3})
+    assert response.status_code == 422 and response.get_json()["field"] == "levels"
+    response = client.post("/api/v1/damage", json={"damage": {"level": 3}})
+    assert response.status_code == 422 and response.get_json()["field"] == "damage.level"
+    before = snapshot()
+    response = client.post(f"/api/v1/characters/{char('Ruth Calder').id}/damage", json={"damagetype": "lethal"})
+    assert response.status_code == 422
+    assert snapshot() == before
+
+
+def test_a_staked_vampire_cannot_feed(client, auth, dbconn):
+    auth.login()
+    kon = char("Konrad Vale")
+    Character.update(blood_current=5).where(Character.id == kon.id).execute()
+    client.post(f"/characters/{kon.id}/act", data={"action": "stake"})
+    before = snapshot()
+    response = client.post(f"/characters/{kon.id}/act", data={"action": "feed", "blood": "3"}, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "staked" in response.get_data(as_text=True)
+    assert snapshot() == before
