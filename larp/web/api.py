@@ -63,7 +63,35 @@ def _guard():
         return error_response("Only organisers and narrators use the API.", None, 403)
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
         return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
+    allowed = _documented_fields(request.endpoint)
+    body = request.get_json(silent=True) if request.is_json else None
+    if allowed is not None and isinstance(body, dict):
+        unknown = sorted(set(body) - allowed)
+        if unknown:
+            return error_response(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
+                                  unknown[0], 422)
     return None
+
+
+#: Endpoint name ("api.tabletop_roll") to its documented operation.
+_BY_ENDPOINT: dict[str, dict[str, Any]] = {}
+
+
+def _documented_fields(endpoint: str | None) -> set[str] | None:
+    """The top-level fields the endpoint's documented request body allows (``None``: not checked).
+
+    A typo in a JSON body is refused with a 422 naming it, rather than silently ignored.
+    """
+    operation = _BY_ENDPOINT.get(endpoint or "")
+    if not operation:
+        return None
+    schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    if "$ref" in schema:
+        schema = SCHEMAS.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    properties = schema.get("properties")
+    if not properties or schema.get("additionalProperties"):
+        return None
+    return set(properties) | {"settings"}  # every stateless endpoint takes setting overrides
 
 
 @bp.errorhandler(ApiError)
@@ -104,6 +132,7 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
         OPERATIONS.setdefault(path, {})[method.lower()] = op
+        _BY_ENDPOINT[f"{bp.name}.{view.__name__}"] = op
         return view
 
     return decorator

@@ -145,3 +145,13 @@ def test_openapi_describes_both_challenge_endpoints(client, auth):
         == "#/components/schemas/Challenge"
     for name in ("Challenge", "Contestant", "TestCall", "Ruling", "Error", "StoredChallenge"):
         assert name in doc["components"]["schemas"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/challenges", "/api/v1/tabletop/roll", "/api/v1/mass-challenges/rule",
+                                  "/api/v1/healing", "/api/v1/firing-into-groups/rule"])
+def test_every_endpoint_refuses_an_unknown_field(client, auth, path):
+    """A typo in a JSON body is a 422 naming it, never silently ignored (the documented schema decides)."""
+    auth.login()
+    response = client.post(path, json={"no_such_field": 1})
+    assert response.status_code == 422
+    assert response.get_json()["field"] == "no_such_field"
