@@ -1,0 +1,35 @@
+"""Fuzzing the JSON API from its own OpenAPI document (schemathesis): whatever a client sends, the
+answer is a ruling or a 4xx naming the problem, never a server error, and every documented endpoint
+exists."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+
+from larp.web import api_challenges, api_combat, api_health, api_tabletop  # noqa: F401 - they document the API
+from larp.web.api import openapi_document
+
+OPERATIONS = [result.ok() for result in schemathesis.openapi.from_dict(openapi_document()).get_all_operations()]
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=[op.label for op in OPERATIONS])
+def test_no_input_makes_a_server_error(operation, client, auth):
+    auth.login("fuzzer", "organiser")
+    statuses: list[int] = []
+
+    @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=operation.as_strategy())
+    def send(case):
+        response = client.post("/api/v1" + case.formatted_path, data=json.dumps(case.body, default=str),
+                               content_type="application/json")
+        statuses.append(response.status_code)
+        assert response.status_code < 500, (case.body, response.get_data(as_text=True)[:500])
+        if response.status_code >= 400:
+            assert response.get_json()["error"]
+
+    send()
+    assert 401 not in statuses and 405 not in statuses  # logged in, and the documented route exists
