@@ -389,3 +389,100 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
             return record
 
     return retrying(use_case)
+
+
+AEGIS_KINDS = ("damage", "challenge", "mass_combat", "firing_into_group", "tabletop")
+
+
+def aegis_candidates(character: Character) -> list[Ruling]:
+    """The rulings of the open game session that damaged ``character`` and may start "this turn"
+    for Aegis (newest first, not undone)."""
+    from larp.models import RulingCharacter
+
+    game_session = open_game_session(character.chronicle)
+    if game_session is None:
+        return []
+    query = (Ruling.select().join(RulingCharacter)
+             .where((RulingCharacter.character == character) & (Ruling.game_session == game_session)
+                    & (Ruling.kind.in_(AEGIS_KINDS)) & Ruling.undone_at.is_null())
+             .order_by(Ruling.id.desc()).limit(8))
+    return list(query)
+
+
+def invoke_aegis_for(chronicle: Chronicle, narrator: User | None, character_id: Any, since_ruling: Any,
+                     payment: str) -> Ruling:
+    """Fortitude's Aegis: cancel all damage the character took this turn, Final Death included
+    (met-reference 3.5, T22), paid with 1 permanent Willpower or 3 permanent Physical Traits.
+
+    The narrator names the first ruling of the turn; the track goes back to what it was just
+    before it. The payment is permanent: Willpower comes off the permanent rating, the Physical
+    Traits off the sheet (those the character has most of). Recorded; the character takes no
+    damage for the rest of the turn (the narrator's to uphold).
+
+    Raises:
+        ServiceError: 404 unknown character or ruling; 422 no Aegis (Fortitude 5), a ruling of
+            another game session or that did not touch the character, nothing to pay with.
+    """
+    from larp.db import as_id
+    from larp.models import RulingCharacter, Trait
+    from larp.rules.fortitude import invoke_aegis
+
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> Ruling:
+        with db.atomic():
+            character = get_character(chronicle, character_id)
+            state = character_state(character, open_game_session(chronicle), settings)
+            link = (RulingCharacter.select().join(Ruling)
+                    .where((RulingCharacter.character == character) & (Ruling.id == as_id(since_ruling)))
+                    .first())
+            if link is None or link.ruling not in aegis_candidates(character):
+                raise ServiceError("Choose the ruling that began this turn, from this game session's damage "
+                                   f"to {character.name}.", field="since", status=404 if link is None else 422)
+            before = link.before or {}
+            turn_start = HealthTrack(levels=state.health.levels, creature=character.creature,
+                                     aggravated=before.get("damage_aggravated", 0), lethal=before.get("damage_lethal", 0),
+                                     bashing=before.get("damage_bashing", 0), condition=before.get("condition", "active"),
+                                     staked=bool(before.get("staked", False)))
+            try:
+                result = invoke_aegis(turn_start, state.health, state.discipline_level("Fortitude"), payment,
+                                      character.name)
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field if exc.field != "turn_start" else "since") from None
+            paid: list[str] = []
+            if payment == "willpower":
+                if character.willpower_permanent < 1:
+                    raise ServiceError(f"{character.name} has no permanent Willpower to spend.", field="payment")
+            else:
+                rows = sorted(Trait.select().where((Trait.character == character) & (Trait.category == "physical")
+                                                   & (Trait.negative == False)),  # noqa: E712
+                              key=lambda t: (-t.count, t.name))
+                if sum(t.count for t in rows) < 3:
+                    raise ServiceError(f"{character.name} has fewer than 3 Physical Traits to spend.", field="payment")
+                for trait in rows:
+                    while trait.count > 0 and len(paid) < 3:
+                        trait.count -= 1
+                        paid.append(trait.name)
+            steps = list(result.steps)
+            if paid:
+                steps.append(Step(f"{character.name} loses {', '.join(paid)} from the sheet, permanently.",
+                                  "LotNR Fortitude: Aegis (met-reference 3.5)"))
+            record = record_ruling(chronicle, narrator, "aegis", f"{character.name} invokes Aegis: the damage of "
+                                   f"this turn is undone ({result.cost}).", steps, [(character, "subject")],
+                                   game_session=open_game_session(chronicle),
+                                   inputs={"character": character.id, "since": link.ruling.id, "payment": payment},
+                                   outcome={"track": result.track.to_dict(), "paid": paid or result.cost})
+            if payment == "willpower":
+                Character.update(willpower_permanent=Character.willpower_permanent - 1).where(
+                    Character.id == character.id).execute()
+                character = Character.get_by_id(character.id)
+            for trait in {t.name: t for t in rows}.values() if paid else ():
+                if trait.count:
+                    Trait.update(count=trait.count).where(Trait.id == trait.id).execute()
+                else:
+                    Trait.delete().where(Trait.id == trait.id).execute()
+            store_track(character, result.track, ruling=record,
+                        willpower_current=min(character.willpower_current, character.willpower_permanent))
+            return record
+
+    return retrying(use_case)

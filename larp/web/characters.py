@@ -65,8 +65,11 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     character = get_character(chronicle, character_id)
     game_session = open_game_session(chronicle)
     state = character_state(character, game_session, chronicle_settings(chronicle))
+    from larp.services.health import aegis_candidates
+
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
-                   last_ruling=last_ruling, weapons=armory("live").weapons)
+                   last_ruling=last_ruling, weapons=armory("live").weapons,
+                   aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial():
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
@@ -133,3 +136,13 @@ def equip(character_id: int):
     except ServiceError as exc:
         return _panel(character_id, error=exc)
     return redirect(url_for("characters.show", character_id=character_id), code=303)
+
+
+@bp.route("/characters/<int:character_id>/aegis", methods=["POST"])
+@role_required("organiser", "narrator")
+def aegis(character_id: int):
+    """Fortitude's Aegis: cancel the damage of this turn (met-reference 3.5, T22)."""
+    from larp.services.health import invoke_aegis_for
+
+    return _mutation(character_id, lambda: invoke_aegis_for(
+        get_chronicle(), g.user, character_id, request.form.get("since"), request.form.get("payment", "")))

@@ -251,3 +251,32 @@ def test_a_staked_vampire_cannot_feed(client, auth, dbconn):
     assert response.status_code == 422
     assert "staked" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_aegis_undoes_a_killing_turn_for_a_permanent_price(client, auth, dbconn):
+    """met-reference T22 (Fortitude 5, Aegis): declared in the turn the character would die, all damage
+    from that turn is removed; 1 permanent Willpower is spent."""
+    auth.login()
+    prince = char("Aldous Whitmore")  # Fortitude 5
+    Character.update(damage_lethal=6).where(Character.id == prince.id).execute()
+    client.post(f"/characters/{prince.id}/damage", data={"damage_type": "aggravated", "levels": "3"})
+    first = Ruling.select().order_by(Ruling.id.desc()).get()
+    client.post(f"/characters/{prince.id}/damage", data={"damage_type": "aggravated", "levels": "2"})
+    assert char("Aldous Whitmore").condition in ("torpor", "final_death")
+    page = client.get(f"/characters/{prince.id}").get_data(as_text=True)
+    assert "Invoke Aegis" in page
+    response = client.post(f"/characters/{prince.id}/aegis", data={"since": first.id, "payment": "willpower"})
+    assert response.status_code == 303
+    after = char("Aldous Whitmore")
+    assert (after.damage_lethal, after.damage_aggravated, after.condition) == (6, 0, "active")
+    assert after.willpower_permanent == prince.willpower_permanent - 1
+    assert Ruling.select().order_by(Ruling.id.desc()).get().kind == "aegis"
+    # Without Fortitude 5 there is no Aegis, and nothing changes.
+    kon = char("Konrad Vale")
+    client.post(f"/characters/{kon.id}/damage", data={"damage_type": "lethal", "levels": "2"})
+    hit = Ruling.select().order_by(Ruling.id.desc()).get()
+    before = snapshot()
+    response = client.post(f"/characters/{kon.id}/aegis", data={"since": hit.id, "payment": "willpower"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 422 and "Aegis needs Fortitude 5" in response.get_data(as_text=True)
+    assert snapshot() == before
