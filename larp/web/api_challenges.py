@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
-from larp.rules.challenge import challenge_from_dict, challenge_options, rule_challenge
+from larp.rules.challenge import challenge_from_dict, play_challenge
 from larp.rules.settings import ChronicleSettings
 from larp.services.challenges import request_from_json, run_challenge
 from larp.services.characters import character_state
@@ -174,13 +174,10 @@ def rule_stateless():
     settings = ChronicleSettings.from_overrides(overrides)
     challenge = challenge_from_dict(data)
     rng = current_app.config["RANDOM_SOURCE"]()
-    ruling = rule_challenge(challenge, settings, rng)
-    options = challenge_options(challenge, settings) if not _needs_rng(challenge) else None
-    return jsonify(ruling=ruling.to_dict(), options=options.to_dict() if options else None)
-
-
-def _needs_rng(challenge) -> bool:
-    return any(t.defender_throw is None or t.challenger_throw is None for t in challenge.tests)
+    options, ruling, steps = play_challenge(challenge, settings, rng)
+    if ruling is None:  # a forced darkness retest is due: the challenge so far, and what must follow
+        return jsonify(ruling=None, steps=[s.to_dict() for s in steps], options=options.to_dict())
+    return jsonify(ruling=ruling.to_dict(), options=options.to_dict())
 
 
 @bp.post("/challenges")

@@ -287,6 +287,8 @@ def resolve():
             challenge_request = request_from_form(form, tests)
         if step != "record":
             adjudication = preview_challenge(chronicle, challenge_request, rng)
+            # Random throws were drawn for the preview: record exactly those, never draw again.
+            challenge_request = request_from_form(form, adjudication.tests)
         if adjudication is None or not adjudication.needs_decision:
             adjudication = run_challenge(chronicle, g.user, challenge_request, rng)
     except ServiceError as exc:

@@ -269,3 +269,36 @@ def test_a_character_who_cannot_act_is_flagged_when_picked(client, auth, dbconn)
     page = client.get(f"/challenge?challenger={cid('Vivienne Ashcombe')}&defender={cid('Pim Halloran')}").get_data(as_text=True)
     assert "Pim Halloran is in torpor and cannot take part in a challenge." in page
     assert 'id="resolve-button" type="submit" name="step" value="resolve" class="primary big" disabled' in page
+
+
+class Alternating:
+    """A random source that draws scissors, then paper, then scissors... (each request starts over)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def choice(self, seq):
+        self.calls += 1
+        wanted = "scissors" if self.calls % 2 else "paper"
+        return next(t for t in seq if getattr(t, "value", t) == wanted)
+
+
+def test_a_random_throw_is_drawn_once_and_recorded_as_shown(tmp_path):
+    """The narrator's random throw is drawn once: the ruling shown is the ruling recorded (a second
+    draw could turn a success into an unexplained failure)."""
+    from tests.conftest import AuthActions, make_test_app
+
+    app = make_test_app(tmp_path, RANDOM_SOURCE=Alternating)
+    client = app.test_client()
+    AuthActions(client).login()
+    from larp.db import db
+
+    with app.app_context(), db.connection_context():
+        ines = Character.get(Character.name == "Ines Castellano").id
+    response = client.post("/challenge", data=dict(kind="simple", challenger=ines, category="mental",
+                                                   challenger_throw="rock", defender_throw="random"))
+    assert response.status_code == 303
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.get()
+        assert ruling.inputs["tests"][0]["defender_throw"] == "scissors"
+        assert ruling.outcome["outcome"] == "success"
