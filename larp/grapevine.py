@@ -413,8 +413,8 @@ def _read_record(
             record.problems.append("Imported as a ghoul: the mortal has Discipline powers.")
         _read_health(record, lists.pop("Health Levels", []), track)
         _report_other_lists(record, lists)
+        record.sheet.fill_defaults()  # the generation's pool first, so the checks compare real numbers
         _check_pools(record)
-        record.sheet.fill_defaults()
     except Exception as exc:  # one bad record must not stop the file
         return GrapevineCharacter(name or "(no name)", creature, None, error=f"{type(exc).__name__}: {exc}", **meta)
     sheet = record.sheet
@@ -503,6 +503,10 @@ def _count(record: _Record, list_name: str, trait: ET.Element) -> int:
     if not raw:
         return 1
     if raw.isdigit() and int(raw) >= 1:
+        if int(raw) > MOST_TRAITS:
+            record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw}, more than any "
+                                   f"generation allows; counted as {MOST_TRAITS}.")
+            return MOST_TRAITS
         return int(raw)
     record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw!r}; counted as 1.")
     return 1
@@ -831,7 +835,7 @@ def _read_health(record: _Record, traits: list[ET.Element], track: tuple[str, ..
 
 
 #: The largest values the LotNR generation table allows (4th generation): anything above is a typo.
-MOST_WILLPOWER, MOST_BLOOD, GENERATIONS = 20, 50, range(1, 16)
+MOST_WILLPOWER, MOST_BLOOD, MOST_TRAITS, GENERATIONS = 20, 50, 25, range(1, 16)
 
 
 def _check_pools(record: _Record) -> None:
@@ -869,7 +873,7 @@ def _check_pools(record: _Record) -> None:
             f"Blood pool {sheet.blood_max} does not match generation {sheet.generation} "
             f"(LotNR generation table: {row.blood_max}); kept as in the file."
         )
-    if sheet.willpower_permanent > row.willpower_max:
+    if row.willpower_max < sheet.willpower_permanent < MOST_WILLPOWER:
         record.problems.append(
             f"Willpower {sheet.willpower_permanent} is above generation {sheet.generation}'s maximum "
             f"of {row.willpower_max} (LotNR generation table); kept as in the file."

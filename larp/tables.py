@@ -212,14 +212,16 @@ def trait_leads() -> dict[str, str]:
 def physical_retests() -> dict[str, tuple[str, ...]]:
     """Suitable retest Abilities in Physical challenges by situation (``data/retests.toml``;
     met-reference 2.1, 3.6): ``bare_hands``, ``melee_weapon``, ``firearm``, ``thrown``,
-    ``defending``, ``darkness``.
+    ``defending``, ``darkness``; and ``physical_only``, the Abilities that never retest a
+    Social or Mental challenge.
 
     Raises:
         TableError: the file is malformed.
     """
     raw = load_toml("retests.toml")
     table = require(raw, "physical", dict, "data/retests.toml")
-    out = {}
+    only = require(raw, "physical_only", dict, "data/retests.toml")
+    out = {"physical_only": tuple(str(n) for n in require(only, "abilities", list, "data/retests.toml [physical_only]"))}
     for key in ("bare_hands", "melee_weapon", "firearm", "thrown", "defending", "darkness"):
         names = require(table, key, list, "data/retests.toml [physical]")
         out[key] = tuple(str(n) for n in names)

@@ -554,7 +554,7 @@ def _check(mass: MassChallenge) -> None:
             sixth = group[MAX_PER_RANGE]
             raise RulesError(
                 f"At most {MAX_PER_RANGE} characters can engage one target {rng_kind.label} (002 \"Mass "
-                f"Combat\"): {sixth.side.name} would be the {len(group)}th. Resolve him in another challenge.",
+                f"Combat\"): {sixth.side.name} would be the {len(group)}th. Resolve that attack in another challenge.",
                 field=f"attackers[{mass.attackers.index(sixth)}].range")
     if isinstance(d.celerity, bool) or not isinstance(d.celerity, int) or not 0 <= d.celerity <= 5:
         raise RulesError(f"{d.side.name}: Celerity is a level from 0 to 5.", field="defender.celerity")
@@ -728,7 +728,7 @@ class _Mass:
         if real_need > d.side.traits:
             raise RulesError(
                 f"{self.name} has {d.side.traits} {self.mass.category.label} Traits left and cannot defend against "
-                f"{len(defended)} attackers ({real_need} Traits). Choose whom he defends against and to whom he "
+                f"{len(defended)} attackers ({real_need} Traits). Choose whom the target defends against and to whom it "
                 f"relents (002 \"Mass Combat\").", field="defender.relents_to")
         if len(bid) != total:
             fewer = " (or one fewer with Intensity, bidding Potence)" if intensity else ""

@@ -98,6 +98,8 @@ class SettingDef:
                     value = date.fromisoformat(value).isoformat()
             elif self.type == "url":
                 value = str(raw).strip().rstrip("/")
+                if len(value) > 120:  # a card's QR code must hold it (and a phone camera read it)
+                    raise ValueError(raw)
                 parsed = urlparse(value)
                 if value and (parsed.scheme not in ("http", "https") or not parsed.netloc):
                     raise ValueError(raw)
@@ -108,7 +110,7 @@ class SettingDef:
             if self.type == "choice":
                 allowed = " (one of: " + ", ".join(k for k, _ in self.choices) + ")"
             elif self.type == "url":
-                allowed = " (a full address such as http://192.168.1.20:8080)"
+                allowed = " (a full address such as http://192.168.1.20:8080, at most 120 characters)"
             elif self.type == "date":
                 allowed = " (a date such as 2027-06-30, or empty)"
             kind = {"int": "whole number", "float": "number", "bool": "yes or no", "choice": "choice",

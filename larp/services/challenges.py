@@ -80,13 +80,14 @@ def _flag(value: Any) -> bool:
 def _number(value: Any, field: str, low: int = 0, high: int | None = None, default: int = 0) -> int:
     if value in (None, ""):
         return default
+    label = field.replace("_", " ").capitalize()
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise ServiceError("Give a whole number.", field=field) from None
+        raise ServiceError(f"{label}: give a whole number.", field=field) from None
     if number < low or (high is not None and number > high):
-        raise ServiceError(f"Give a number from {low} to {high}." if high is not None else
-                           f"Give a number of at least {low}.", field=field)
+        raise ServiceError(f"{label}: give a number from {low} to {high}." if high is not None else
+                           f"{label}: give a number of at least {low}.", field=field)
     return number
 
 
@@ -288,7 +289,7 @@ def check_can_act(character: Character, state: CharacterState, field: str) -> No
 
     Raises:
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
-            Incapacitated (no challenges until a level is healed).
+            Incapacitated (no challenges until a level is healed), or staked.
     """
     if character.condition != "active":
         reason = {
@@ -302,6 +303,9 @@ def check_can_act(character: Character, state: CharacterState, field: str) -> No
         raise ServiceError(
             f"{character.name} is Incapacitated: no challenges until one level is healed.", field=field
         )
+    if character.staked:
+        raise ServiceError(f"{character.name} is staked and paralysed until the stake is removed "
+                           "(000 \"Stake Through Heart\"): no challenges.", field=field)
 
 
 def _weapon(key: str, field: str) -> Weapon | None:
@@ -463,16 +467,33 @@ class Adjudication:
             return f"{self.loaded[self.options.forced_retest.value].name} won, in total darkness: the retest is due."
         return "The first test is due."
 
+    def overbid_traits(self, side: str) -> list[str]:
+        """The Traits ``side`` could still risk in an overbid: those left tonight that are not
+        already at risk in this challenge (its bids and earlier overbids)."""
+        state = self.loaded[f"{side}_state"]
+        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
+        if state is None or con is None:
+            return []
+        left = Counter({line.name: line.available for line in state.traits.get(self.challenge.category.value, [])})
+        left -= Counter(con.bid)
+        left -= Counter(t.get("trait") for t in self.tests if t.get("call") == "overbid" and t.get("by") == side)
+        return sorted(name for name, count in left.items() if count > 0)
+
     def suitable_abilities(self, side: str) -> set[str] | None:
         """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any".
 
         Physical challenges use ``data/retests.toml``: Brawl bare-handed, Melee
         with a hand weapon, Firearms shooting, Dodge defending, Blindfighting in
-        darkness (met-reference 2.1, 3.6, 6.1). Social and Mental: any Ability.
+        darkness (met-reference 2.1, 3.6, 6.1). Social and Mental: any Ability but
+        the purely physical ones.
         """
-        if self.challenge.category is not Category.PHYSICAL or self.request is None:
+        if self.request is None:
             return None
         table = physical_retests()
+        if self.challenge.category is not Category.PHYSICAL:
+            state = self.loaded[f"{side}_state"]
+            physical = {n.lower() for n in table["physical_only"]}
+            return {a.name.lower() for a in state.abilities} - physical if state is not None else None
         side_request = self.request.challenger if side == "challenger" else self.request.defender
         action = self.request.action if side == "challenger" else self.request.defender_action
         names: list[str] = []
@@ -747,6 +768,8 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
     if kind != "contested" and not first["defender_throw"]:
         first["defender_throw"] = RANDOM  # the narrator's throw
     relent = any(_flag(form.get(f"{side}_relent")) for side in ("challenger", "defender"))
+    if kind == "static" and (form.get("difficulty") in (None, "") and not script):
+        raise ServiceError("Give the difficulty: the number of Traits the narrator sets.", field="difficulty")
     difficulty = _number(form.get("difficulty"), "difficulty", 0, 30) if kind == "static" else None
     return ChallengeRequest(
         category=form.get("category", ""),

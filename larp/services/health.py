@@ -199,6 +199,8 @@ class DamageRequest:
             return strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
                                         lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
                                  settings, rng)
+        if self.levels < 1:
+            raise RulesError("No damage to apply: give at least one health level.", field="levels")
         return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
                       firearm=self.firearm, head_shot=self.head_shot, source=self.source)
 

@@ -114,6 +114,9 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
     """
     if cause not in TORPOR_CAUSES:
         raise ServiceError("Choose why the vampire entered torpor: wounds, blood loss or voluntary.", field="cause")
+    if on > date.today():
+        raise ServiceError(f"A torpor is recorded once it has begun: {on.isoformat()} has not come yet.",
+                           field="on")
     with db.atomic():
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)

@@ -8,7 +8,8 @@ from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
-from larp.services.characters import character_state, find_characters, get_character, normalise_code
+from larp.services.characters import (character_state, check_unchanged, find_characters, get_character,
+                                      normalise_code)
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -85,6 +86,7 @@ def _mutation(character_id: int, change):
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=get_chronicle()), exc.status
     try:
+        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         record = change()
     except ServiceError as exc:
         return _panel(character_id, error=exc)
@@ -132,6 +134,7 @@ def equip(character_id: int):
     from larp.services.characters import equip_weapon
 
     try:
+        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         equip_weapon(get_chronicle(), g.user, character_id, request.form.get("weapon", ""))
     except ServiceError as exc:
         return _panel(character_id, error=exc)

@@ -216,7 +216,7 @@ def _add(roster: Roster, chronicle, cids: list[int], defaults: dict[str, Any], b
             if len(same) >= most:
                 what = "hand to hand" if kind == "hand_to_hand" else "with ranged weapons"
                 raise EditError(f"At most {most} characters can engage one target {what} (002 \"Mass Combat\"): "
-                                f"{character.name} would be the {most + 1}th. Resolve him in another challenge.",
+                                f"{character.name} would be the {most + 1}th. Resolve that attack in another challenge.",
                                 field="add_q")
         row = {"id": cid, **{k: "" for k in roster.row_text}, **{k: False for k in roster.row_flags}}
         row.update(defaults)

@@ -67,7 +67,7 @@ def test_narrator_runs_a_challenge_on_a_tablet(served, browser, console_errors):
     assert page.url == url_before  # htmx: no page reload
     # The defender changed: one Brawny lost, one level of bashing marked.
     expect(defender.locator(".trait-count")).to_have_text("8")
-    expect(defender.get_by_label("Brawny ×1")).to_be_enabled()
+    expect(defender.get_by_label("Brawny (1 lost)")).to_be_enabled()
     expect(defender.locator(".box.bashing")).to_have_count(1)
     expect(challenger.locator(".trait-count")).to_have_text("5")
     shoot(page, "challenge-tablet-820")

@@ -583,3 +583,16 @@ def test_impossible_numbers_are_reported_and_kept_in_range():
     assert sheet.willpower_permanent == 20 and sheet.willpower_current == 20
     text = " ".join(record.problems)
     assert "negative" in text and "Generation 0" in text and "Willpower 99999" in text
+
+
+def test_negative_blood_takes_the_generations_pool_and_huge_counts_are_capped():
+    """A negative blood pool is read as missing, so the generation's pool is used and a valid current
+    blood is kept; a Trait count beyond any generation's maximum is capped and reported."""
+    xml = ('<?xml version="1.0"?><grapevine version="3">'
+           '<vampire name="Odd Pool" clan="Brujah" generation="11" blood="-5" tempblood="9" willpower="4">'
+           '<traitlist name="Physical" atomic="yes"><trait name="Quick" val="100000"/></traitlist>'
+           '</vampire></grapevine>').encode()
+    record = parse_grapevine(xml).characters[0]
+    assert (record.sheet.blood_max, record.sheet.blood_current) == (12, 9)
+    assert record.sheet.trait_total("physical") == 25
+    assert any("100000" in p for p in record.problems)

@@ -378,3 +378,38 @@ def test_waking_on_a_night_that_has_not_come_is_refused(client, auth, downtime):
     assert response.status_code == 422
     assert "has not come yet" in response.get_data(as_text=True)
     assert db_snapshot() == before
+
+
+def test_a_stale_board_form_changes_nothing(client, auth, downtime):
+    """Two organisers, or the back button: closing a game session that another tab already closed, and
+    feeding from a page that showed an older state of the character, are refused."""
+    auth.login("boss", "organiser")
+    from larp.services.chronicles import open_game_session
+
+    current = open_game_session(get_chronicle())
+    fields = {"date": (TODAY + timedelta(days=14)).isoformat(), "closing": str(current.number), "confirm": "yes"}
+    assert client.post("/board/next-session", data=fields).status_code == 303
+    before = db_snapshot()
+    response = client.post("/board/next-session", data=fields)
+    assert response.status_code == 409
+    assert f"Game session {current.number} was already closed" in response.get_data(as_text=True)
+    assert db_snapshot() == before
+
+    ines = char("Ines Castellano")
+    seen = ines.version
+    client.post(f"/board/characters/{ines.id}/feed", data={"blood": "1", "version": str(seen)})
+    before = db_snapshot()
+    response = client.post(f"/board/characters/{ines.id}/feed", data={"blood": "1", "version": str(seen)})
+    assert response.status_code == 409
+    assert "changed on another screen" in response.get_data(as_text=True)
+    assert db_snapshot() == before
+
+
+def test_a_torpor_cannot_begin_in_the_future(client, auth, downtime):
+    auth.login("boss", "organiser")
+    teodor = char("Teodor Brandt")
+    before = db_snapshot()
+    response = client.post("/board/torpor", data={"character": teodor.id, "cause": "voluntary",
+                                                  "on": (TODAY + timedelta(days=90)).isoformat()})
+    assert response.status_code == 422 and "has not come yet" in response.get_data(as_text=True)
+    assert db_snapshot() == before

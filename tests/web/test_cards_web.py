@@ -208,7 +208,7 @@ def test_card_base_url_setting(organiser, dbconn):
     assert response.status_code == 422
     assert re.search(r'<p class="field-error" role="alert">Address printed on character cards: '
                      r"&#39;larp.local&#39; is not a web address \(a full address such as "
-                     r"http://192.168.1.20:8080\).</p>", html)
+                     r"http://192.168.1.20:8080, at most 120 characters\).</p>", html)
     assert 'value="larp.local"' in html  # what was typed stays, to be corrected
     assert ChronicleSetting.select().count() == before
 

@@ -302,3 +302,33 @@ def test_a_random_throw_is_drawn_once_and_recorded_as_shown(tmp_path):
         ruling = Ruling.get()
         assert ruling.inputs["tests"][0]["defender_throw"] == "scissors"
         assert ruling.outcome["outcome"] == "success"
+
+
+def test_second_pass_refusals(client, auth, dbconn):
+    """A staked vampire takes part in no challenge; a static challenge needs its difficulty; nothing
+    is recorded for either."""
+    auth.login()
+    Character.update(staked=True).where(Character.name == "Konrad Vale").execute()
+    response = post(client, **base("Konrad Vale", "Pim Halloran", challenger_bid="Brawny", defender_bid="Nimble",
+                                   challenger_throw="rock", defender_throw="scissors"))
+    assert response.status_code == 422 and "staked and paralysed" in response.get_data(as_text=True)
+    response = post(client, kind="static", challenger=cid("Ruth Calder"), category="mental",
+                    challenger_bid="Rational", challenger_throw="rock", defender_throw="rock", difficulty="")
+    assert response.status_code == 422 and "Give the difficulty" in response.get_data(as_text=True)
+    assert Ruling.select().count() == 0
+
+
+def test_overbid_offers_only_traits_not_already_at_risk_and_no_physical_retests_in_social(client, auth, dbconn):
+    """An overbid risks a new Trait (LotNR Overbidding), so the list leaves out the Trait bid; a Social
+    challenge offers no Brawl or Dodge retest."""
+    auth.login()
+    fields = base("Pim Halloran", "Vivienne Ashcombe", challenger_bid="Nimble", defender_bid="Graceful",
+                  challenger_throw="rock", defender_throw="paper")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    trait_select = body[body.index('name="next_trait"'):body.index("</select>", body.index('name="next_trait"'))]
+    assert 'value="Quick"' in trait_select and 'value="Nimble"' not in trait_select
+    social = dict(challenger=cid("Vivienne Ashcombe"), defender=cid("Konrad Vale"), category="social",
+                  action="other", challenger_bid="Charming", defender_bid="Commanding", challenger_throw="rock",
+                  defender_throw="paper")
+    body = post(client, record=False, **social).get_data(as_text=True)
+    assert "ability:Brawl" not in body and "ability:Dodge" not in body

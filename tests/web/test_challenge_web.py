@@ -91,7 +91,7 @@ def test_challenger_win_is_applied_and_recorded(client, auth, pair):
     assert {(rc.character.id, rc.role) for rc in ruling.participants} == {(viv, "challenger"), (kon, "defender")}
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert ruling.summary in page
-    assert "Brawny ×1" in page  # one of Konrad's two Brawny left
+    assert "Brawny <small>(1 lost)</small>" in page  # one of Konrad's two Brawny left
 
 
 def test_htmx_post_returns_the_ruling_and_refreshed_sides(client, auth, pair):

@@ -280,3 +280,18 @@ def test_aegis_undoes_a_killing_turn_for_a_permanent_price(client, auth, dbconn)
                            headers={"HX-Request": "true"})
     assert response.status_code == 422 and "Aegis needs Fortitude 5" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_a_second_tab_showing_an_old_track_is_refused(client, auth, dbconn):
+    """Two tabs on the same character: the second, still showing the old track, cannot apply its
+    damage blindly; it gets the current state and a message."""
+    auth.login()
+    marcus = char("Marcus Hale")
+    seen = marcus.version
+    client.post(f"/characters/{marcus.id}/damage", data={"damage_type": "lethal", "levels": "5", "version": str(seen)})
+    before = snapshot()
+    response = client.post(f"/characters/{marcus.id}/damage", headers={"HX-Request": "true"},
+                           data={"damage_type": "lethal", "levels": "5", "version": str(seen)})
+    assert response.status_code == 409
+    assert "changed on another screen" in response.get_data(as_text=True)
+    assert snapshot() == before
