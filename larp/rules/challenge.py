@@ -1047,8 +1047,9 @@ class _Run:
                 self.steps.add(f"{side.name}'s darkness does not apply to this challenge "
                                f"({self.settings.label('darkness_scope')}).", R_DARK, "darkness_scope")
                 continue
-            self.steps.add(f"Darkness applies here ({self.settings.label('darkness_scope')}).", R_DARK,
-                           "darkness_scope")
+            if not any(step.setting == "darkness_scope" for step in self.steps.steps()):
+                self.steps.add(f"Darkness applies here ({self.settings.label('darkness_scope')}).", R_DARK,
+                               "darkness_scope")
             side.dark = darkness_effect(dark, self._abilities_left(side), self.settings, side.name,
                                         f"{side.prefix}_darkness")
             self.steps.extend(side.dark.steps)
