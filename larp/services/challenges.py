@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from larp.db import db
-from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
+from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import (
     ACTIONS,
     POTENCE_TRAIT,
@@ -55,8 +55,8 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.health import Conflict, retrying, store_track
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.health import retrying, store_track
+from larp.services.records import charge, record_ruling, refuse_if_recorded
 from larp.tables import physical_retests, trait_leads
 
 RANDOM = "random"
@@ -722,25 +722,10 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
         )
         category = result.challenge.category.value
         for side, (character, state, _r) in by_side.items():
-            for trait in ruling.lost_by(side):
-                if trait == POTENCE_TRAIT:
-                    continue
-                TraitLoss.create(character=character, game_session=game_session, category=category,
-                                 name=trait, count=1, ruling=record)
             spent = ruling.spent_by(side)
-            for name, levels in spent.abilities:
-                AbilitySpend.create(character=character, game_session=game_session, name=name, levels=levels,
-                                    ruling=record)
-            if spent.willpower:
-                rows = (Character.update(willpower_current=Character.willpower_current - spent.willpower,
-                                         version=Character.version + 1, updated_at=utcnow())
-                        .where((Character.id == character.id) & (Character.version == character.version)
-                               & (Character.willpower_current >= spent.willpower))
-                        .execute())
-                if rows != 1:
-                    raise Conflict(character.name)
-                character = Character.get_by_id(character.id)
-                by_side[side] = (character, state, _r)
+            character = charge(character, game_session, record, category, ruling.lost_by(side),
+                               spent.abilities, spent.willpower)
+            by_side[side] = (character, state, _r)
             if tracks[side] is not state.health:
                 store_track(character, tracks[side], ruling=record)
         result.record = record

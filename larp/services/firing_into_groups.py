@@ -32,7 +32,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.challenges import choose_bid
 from larp.services.characters import get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import retrying
 from larp.services.mass_combat import (
     Fighter,
@@ -216,12 +216,7 @@ def preview_stray_shot(chronicle: Chronicle, request: StrayRequest, rng: RandomS
     Raises:
         ServiceError: as :func:`run_stray_shot`.
     """
-    settings = chronicle_settings(chronicle)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
-    return _build(chronicle, request, game_session, settings, rng)
+    return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
 
 
 def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,

@@ -25,14 +25,11 @@ from typing import Any
 
 from larp.db import db
 from larp.models import (
-    AbilitySpend,
     Character,
     Chronicle,
     GameSession,
     Ruling,
-    TraitLoss,
     User,
-    utcnow,
 )
 from larp.rules.challenge import (
     POTENCE_TRAIT,
@@ -72,9 +69,9 @@ from larp.services.challenges import (
     choose_bid,
 )
 from larp.services.characters import CharacterState, character_state, get_character
-from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.health import Conflict, retrying, store_track
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.health import retrying, store_track
+from larp.services.records import charge, record_ruling, refuse_if_recorded
 from larp.tables import physical_retests
 
 RANDOM = "random"
@@ -398,12 +395,7 @@ def preview_mass_combat(chronicle: Chronicle, request: MassRequest, rng: RandomS
     Raises:
         ServiceError: as :func:`run_mass_combat`.
     """
-    settings = chronicle_settings(chronicle)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
-    return _build(chronicle, request, game_session, settings, rng)
+    return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
 
 
 def apply_to_characters(game_session: GameSession, record: Ruling, category: str,
@@ -420,27 +412,12 @@ def apply_to_characters(game_session: GameSession, record: Ruling, category: str
     """
     for f in fighters:
         character, name = f.character, f.character.name
-        for trait in traits_lost.get(name, ()):
-            if trait != POTENCE_TRAIT:
-                TraitLoss.create(character=character, game_session=game_session, category=category, name=trait,
-                                 count=1, ruling=record)
         spending = spent.get(name)
-        if spending is not None:
-            for ability, levels in spending.abilities.items():
-                AbilitySpend.create(character=character, game_session=game_session, name=ability, levels=levels,
-                                    ruling=record)
-            if spending.willpower:
-                rows = (Character.update(willpower_current=Character.willpower_current - spending.willpower,
-                                         version=Character.version + 1, updated_at=utcnow())
-                        .where((Character.id == character.id) & (Character.version == character.version)
-                               & (Character.willpower_current >= spending.willpower))
-                        .execute())
-                if rows != 1:
-                    raise Conflict(name)
-                character = Character.get_by_id(character.id)
+        character = charge(character, game_session, record, category, traits_lost.get(name, ()),
+                           spending.abilities.items() if spending else (), spending.willpower if spending else 0)
         track = tracks.get(name)
         if track is not None and track != f.state.health:
-            store_track(character, track)
+            store_track(character, track, ruling=record)
 
 
 def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,

@@ -84,3 +84,45 @@ def record_ruling(
     if rows:
         RulingCharacter.insert_many(rows).execute()
     return record
+
+
+def charge(character: Character, game_session: GameSession, record: Ruling, category: str,
+           traits: Iterable[str] = (), abilities: Iterable[tuple[str, int]] = (), willpower: int = 0) -> Character:
+    """Write what a ruling costs a character (inside the use case's transaction).
+
+    Traits lost and Ability levels expended are recorded against the game session
+    (the sheet is not touched, so the next game session restores them), never the
+    Intensity pseudo-Trait "Potence"; Willpower spent comes off the character with
+    its version checked.
+
+    Args:
+        traits: the names of the Traits lost (one row per Trait, repeated for x2).
+        abilities: (Ability name, levels expended) pairs.
+        willpower: temporary Willpower Traits spent.
+
+    Returns:
+        The character as stored afterwards (its version moved on if Willpower was spent).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read (the use case is retried).
+    """
+    from larp.models import AbilitySpend, TraitLoss
+    from larp.rules.challenge import POTENCE_TRAIT
+    from larp.services.health import Conflict
+
+    for trait in traits:
+        if trait != POTENCE_TRAIT:
+            TraitLoss.create(character=character, game_session=game_session, category=category, name=trait,
+                             count=1, ruling=record)
+    for name, levels in abilities:
+        AbilitySpend.create(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
+    if willpower:
+        rows = (Character.update(willpower_current=Character.willpower_current - willpower,
+                                 version=Character.version + 1, updated_at=utcnow())
+                .where((Character.id == character.id) & (Character.version == character.version)
+                       & (Character.willpower_current >= willpower))
+                .execute())
+        if rows != 1:
+            raise Conflict(character.name)
+        character = Character.get_by_id(character.id)
+    return character

@@ -37,8 +37,8 @@ from larp.services.characters import (
 )
 from larp.services.chronicles import (
     chronicle_settings,
-    current_game_session,
     get_chronicle,
+    open_game_session,
 )
 from larp.services.firing_into_groups import (
     BystanderRequest,
@@ -338,10 +338,7 @@ def _error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int
 def _base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
-    try:
-        game_session = current_game_session(chronicle)
-    except ServiceError:
-        game_session = None
+    game_session = open_game_session(chronicle)
     picks, rows = _states(roster, chronicle, game_session, settings)
     weapons = armory("live").weapons
     return {
