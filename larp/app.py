@@ -6,13 +6,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask, g, session
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from larp import config as larp_config
-from larp.db import MAX_ID, bind, create_schema, db
+from larp.db import MAX_ID, db, prepare_database
 from larp.htmx import htmx
 from larp.paths import resource_dir
 
@@ -26,7 +27,7 @@ CSP = (
 )
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False) -> Flask:
     """Build the Flask app.
 
     Args:
@@ -36,9 +37,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             ``choice``) injects the randomness of narrator throws.
             ``BEHIND_PROXY`` (or ``LARP_BEHIND_PROXY=1``) trusts one proxy
             hop's ``X-Forwarded-*`` headers (werkzeug ``ProxyFix``).
+            ``CREATE_DATABASE`` true is the same as ``create_database``.
+        create_database: whether a database that does not exist yet may be
+            created (``larp serve``); every other command refuses to make one.
 
-    The first start creates the instance folder, its secret key, the schema
-    and, unless ``LOAD_DEMO`` is false, the demo chronicle.
+    Before anything else the database is brought to the current schema
+    (:func:`larp.db.prepare_database`: pending migrations, after a copy of an
+    SQLite file), and what was applied is printed. The first start creates
+    the instance folder, its secret key, the schema and, unless ``LOAD_DEMO``
+    is false, the demo chronicle.
+
+    Raises:
+        larp.schema.SchemaError: the database is missing (and may not be
+            created), newer than this code, or could not be upgraded; nothing
+            was changed.
     """
     instance_path = None
     if test_config and test_config.get("INSTANCE_PATH"):
@@ -52,17 +64,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(larp_config.DEFAULTS)
     instance = Path(app.instance_path)
+    overrides = larp_config.environment_overrides(instance)
+    if test_config is not None:
+        overrides.update(test_config)
+    create = create_database or bool(overrides.get("CREATE_DATABASE"))
+    # The schema first, before anything is written into the instance folder: a command run
+    # in the wrong folder must not leave a new instance there.
+    report = prepare_database(overrides["DATABASE_URL"], create=create)
+    if report.changed:
+        for line in report.lines():
+            click.echo(f"larp: {line}", err=True)
+    app.extensions["larp.schema"] = report
     if test_config is None:
         app.config.from_pyfile(str(larp_config.instance_config_file(instance)))
-        app.config.update(larp_config.environment_overrides(instance))
     else:
         instance.mkdir(parents=True, exist_ok=True)
-        app.config.update(larp_config.environment_overrides(instance))
-        app.config.update(test_config)
+    app.config.update(overrides)
     app.config.setdefault("RANDOM_SOURCE", random.SystemRandom)
 
-    bind(app.config["DATABASE_URL"])
-    create_schema()
     if app.config.get("LOAD_DEMO"):
         from larp.services.demo import ensure_demo_chronicle
 

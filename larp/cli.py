@@ -19,8 +19,26 @@ from larp.db import db
 
 def _make_app():
     from larp import create_app
+    from larp.schema import SchemaError
 
-    return create_app()
+    try:
+        return create_app()
+    except SchemaError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+class LarpGroup(FlaskGroup):
+    """Flask's command group, with every larp command registered on the group itself, so that
+    ``larp --help`` and looking up a command never open (or create) a database: only running a
+    command that needs the app does."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The group's own commands (``serve``, ``db``, the app commands, and Flask's ``run``, ``shell``, ``routes``)."""
+        return sorted(self.commands)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The command ``name``, found without loading the app."""
+        return click.Group.get_command(self, ctx, name)
 
 
 def lan_address() -> str | None:
@@ -65,7 +83,7 @@ def _to_environment(variable: str):
     return callback
 
 
-@click.group(cls=FlaskGroup, create_app=_make_app)
+@click.group(cls=LarpGroup, create_app=_make_app)
 @click.option("--database", "database_url", default=None, metavar="URL", is_eager=True, expose_value=False,
               callback=_to_environment("LARP_DATABASE_URL"),
               help="The database every command uses (default: SQLite in the instance folder; "
@@ -81,7 +99,7 @@ def main() -> None:
     """
 
 
-@main.command("serve")
+@main.command("serve", with_appcontext=False)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets tablets on the event network connect.")
 @click.option("--port", default=8080, show_default=True, type=int)
@@ -97,9 +115,14 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     from larp import create_app
     from larp.services.accounts import ensure_first_organiser, organiser_needs_console_link
 
+    from larp.schema import SchemaError
+
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
-    app = create_app()
+    try:
+        app = create_app(create_database=True)
+    except SchemaError as exc:
+        raise click.ClickException(exc.message) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     bases = [f"http://{shown}:{port}"]
     lan = lan_address()
@@ -295,6 +318,85 @@ APP_COMMANDS = (login_link, create_user_command, import_grapevine, export_comman
 
 
 def register_commands(app) -> None:
-    """Add the app-level commands to ``app.cli``."""
+    """Add the app-level commands to ``app.cli`` (Flask's test CLI runner invokes them there)."""
     for command in APP_COMMANDS:
         app.cli.add_command(command)
+
+
+for _command in APP_COMMANDS:
+    main.add_command(_command)
+
+
+def _database_url() -> str:
+    from pathlib import Path
+
+    from larp import config as larp_config
+
+    return larp_config.environment_overrides(Path(larp_config.default_instance_path()))["DATABASE_URL"]
+
+
+@main.group("db", cls=click.Group)
+def db_group() -> None:
+    """The database schema, for organisers who upgrade by hand. `larp serve` and every other
+    command upgrade the database themselves before they do anything else."""
+
+
+@db_group.command("status")
+def db_status() -> None:
+    """Show the database, the migrations applied to it and those pending. Changes nothing.
+    Exits 1 when a migration is pending (so a deployment script can check it)."""
+    from larp.db import bind, redacted, sqlite_path
+    from larp.schema import inspect_schema
+
+    url = _database_url()
+    click.echo(f"Database: {redacted(url)}")
+    path = sqlite_path(url) if url.startswith("sqlite") else None
+    if url.startswith("sqlite") and (path is None or not path.exists()):
+        raise click.ClickException(f"There is no larp database at {path}.")
+    database = bind(url)
+    with db.connection_context():
+        state = inspect_schema(database)
+        applied = _applied_times(database) if not state.legacy else {}
+    if state.empty:
+        raise click.ClickException("The database holds no larp chronicle (larp serve creates one).")
+    if state.legacy:
+        click.echo("Made before migrations existed (commit 676dabd's schema): the next command to open it "
+                   "records it as 0001_initial.")
+    for name in state.applied:
+        mark = "?" if name in state.unknown else "x"
+        click.echo(f"  [{mark}] {name}  applied {applied.get(name, '')}")
+    for name in state.pending:
+        click.echo(f"  [ ] {name}  pending")
+    if state.unknown:
+        raise click.ClickException(
+            f"This database was upgraded by a newer larp ({', '.join(state.unknown)}): install that version.")
+    if state.pending or state.legacy:
+        click.echo(f"{len(state.pending)} migration(s) pending: run `larp db upgrade` (or start larp serve).")
+        raise SystemExit(1)
+    click.echo("Up to date.")
+
+
+def _applied_times(database) -> dict[str, str]:
+    from larp.schema import HISTORY_TABLE
+
+    rows = database.execute_sql(f'SELECT name, applied FROM "{HISTORY_TABLE}"').fetchall()
+    return {name: str(applied)[:19] for name, applied in rows}
+
+
+@db_group.command("upgrade")
+def db_upgrade() -> None:
+    """Apply the pending migrations (an SQLite file is first copied beside itself). A failed
+    migration is rolled back and a database newer than this larp is refused, untouched."""
+    from larp.db import prepare_database, redacted
+    from larp.schema import SchemaError
+
+    url = _database_url()
+    click.echo(f"Database: {redacted(url)}")
+    try:
+        report = prepare_database(url, create=False)
+    except SchemaError as exc:
+        raise click.ClickException(exc.message) from None
+    for line in report.lines():
+        click.echo(line[0].upper() + line[1:] + ".")
+    if not report.changed:
+        click.echo("Already up to date: nothing to do.")

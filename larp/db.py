@@ -46,12 +46,62 @@ def bind(url: str) -> Database:
     return database
 
 
-def create_schema() -> None:
-    """Create every table that does not exist yet (idempotent)."""
-    from larp.models import MODELS
+def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None):
+    """Bind the proxy to ``url`` and bring that database to the current schema.
 
-    with db.connection_context():
-        db.create_tables(MODELS, safe=True)
+    Every command that opens the database comes through here first (see
+    :func:`larp.schema.upgrade`): pending migrations are applied (after a copy
+    of an SQLite file is made beside it) and a database newer than this code
+    is refused untouched. Returns the :class:`larp.schema.UpgradeReport`.
+
+    Args:
+        url: the database URL.
+        create: whether a database that does not exist yet may be created (``larp serve``,
+            the tests); every other command refuses to make one.
+        backup_dir: where the SQLite copy goes (default: beside the database file).
+
+    Raises:
+        larp.schema.NoDatabase: there is no database and ``create`` is false.
+        larp.schema.SchemaError: it cannot be upgraded (the message says why; nothing was changed).
+    """
+    from larp.schema import NoDatabase, upgrade
+
+    if url.startswith("sqlite") and not create:
+        path = sqlite_path(url)
+        if path is not None and not path.exists():
+            raise NoDatabase(f"There is no larp database at {path}. Run this command where larp serve runs "
+                              "(the folder that holds instance/), or give --instance or --database.")
+    if url.startswith("sqlite") and create:
+        path = sqlite_path(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    database = bind(url)
+    try:
+        with db.connection_context():
+            return upgrade(database, create=create, backup_dir=backup_dir)
+    except NoDatabase:
+        raise NoDatabase(f"The database {redacted(url)} holds no larp chronicle. Start larp serve on it "
+                         "once, or give the --database of the running server.") from None
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file an ``sqlite:///`` URL names (``None`` for an in-memory database)."""
+    name = url.split("://", 1)[1] if "://" in url else ""
+    name = name[1:] if name.startswith("/") else name
+    name = name.split("?", 1)[0]
+    if name in ("", ":memory:"):
+        return None
+    return Path(name)
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
+    return url
 
 
 #: The largest row id the app accepts from a URL or a form (both databases store at least 32-bit ids).

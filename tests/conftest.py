@@ -4,28 +4,68 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from pathlib import Path
 
 import pytest
 
 from larp import create_app
-from larp.db import db, sqlite_url
+from larp.db import bind, db, sqlite_url
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
+_TEMPLATE: dict[str, Path] = {}
+
+
+def migrated_template() -> Path:
+    """An SQLite file built once per test run by the migrations (never by ``create_tables``), that
+    each test copies: every test database goes through the real upgrade path."""
+    if "sqlite" not in _TEMPLATE:
+        import tempfile
+
+        from larp.schema import upgrade
+
+        folder = Path(tempfile.mkdtemp(prefix="larp-template-"))
+        path = folder / "template.db"
+        database = bind(sqlite_url(path))
+        with db.connection_context():
+            upgrade(database)
+        database.close()
+        _TEMPLATE["sqlite"] = path
+    return _TEMPLATE["sqlite"]
+
+
+def empty_postgres(url: str) -> None:
+    """Empty the PostgreSQL database at ``url``: drop every table (the next app start migrates it)."""
+    database = bind(url)
+    with db.connection_context():
+        tables = database.get_tables()
+        if tables:
+            database.execute_sql("DROP TABLE " + ", ".join(f'"{t}"' for t in tables) + " CASCADE")
+
+
 def fresh_database_url(tmp_path: Path) -> str:
-    """A new, empty database for one test: SQLite in ``tmp_path``, or the PostgreSQL database named
-    by ``LARP_TEST_DATABASE_URL`` emptied first (to run the suite against PostgreSQL too)."""
+    """A new database for one test, at the current schema with no rows: a copy of the migrated
+    SQLite template in ``tmp_path``, or the PostgreSQL database named by ``LARP_TEST_DATABASE_URL``
+    (to run the suite against PostgreSQL too) with every row deleted (or, when its schema is not
+    the current one, every table dropped, so that the app start migrates it)."""
     url = os.environ.get("LARP_TEST_DATABASE_URL")
     if not url:
-        return sqlite_url(tmp_path / "test.db")
-    from larp.db import bind, db
-    from larp.models import MODELS
+        tmp_path.mkdir(parents=True, exist_ok=True)
+        path = tmp_path / "test.db"
+        shutil.copyfile(migrated_template(), path)
+        return sqlite_url(path)
+    from larp.schema import inspect_schema
 
-    bind(url)
+    database = bind(url)
     with db.connection_context():
-        db.drop_tables(MODELS, safe=True, cascade=True)
+        state = inspect_schema(database)
+        if state.current:
+            tables = [t for t in database.get_tables() if t != "schema_migration"]
+            database.execute_sql("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE")
+            return url
+    empty_postgres(url)
     return url
 
 
@@ -38,6 +78,7 @@ def make_test_app(tmp_path: Path, **overrides):
         "INSTANCE_PATH": tmp_path / "instance",
         "WTF_CSRF_ENABLED": False,
         "LOAD_DEMO": True,
+        "CREATE_DATABASE": True,
         "RANDOM_SOURCE": lambda: random.Random(7),
     }
     config.update(overrides)
