@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from peewee import Database, DatabaseProxy
+import zlib
+
+from peewee import Database, DatabaseProxy, PostgresqlDatabase
 from playhouse.db_url import connect
 
 db = DatabaseProxy()
@@ -18,6 +20,39 @@ db = DatabaseProxy()
 #: Per-connection SQLite pragmas (stack-notes 2.3): WAL so readers never block
 #: the writer, foreign keys enforced, NORMAL sync as SQLite advises with WAL.
 SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "cache_size": -16000}
+
+
+def is_postgres() -> bool:
+    """Whether the bound database is PostgreSQL (else SQLite)."""
+    return isinstance(db.obj, PostgresqlDatabase)
+
+
+# Check-then-write, the one rule for both engines (stack-notes 7.1): on SQLite every write
+# transaction is BEGIN IMMEDIATE, which takes the database's write lock before the first read,
+# so two writers never interleave. PostgreSQL runs READ COMMITTED, where a check followed by a
+# write is only safe when the row that guards the change is locked first: the two helpers below
+# lock it there (SELECT ... FOR UPDATE, or an advisory lock for a thing that has no row) and do
+# nothing on SQLite, where peewee's for_update() would raise.
+
+def for_update(query):
+    """``query`` with ``FOR UPDATE`` on PostgreSQL (its rows stay locked until the transaction
+    ends), unchanged on SQLite (the ``BEGIN IMMEDIATE`` transaction already holds the lock).
+    Call inside a transaction."""
+    return query.for_update() if is_postgres() else query
+
+
+#: The first key of the advisory locks taken by :func:`lock_name` ("LARP" in ASCII).
+_NAME_LOCK_SPACE = 0x4C415250
+
+
+def lock_name(name: str) -> None:
+    """Serialise the transactions about ``name`` (a thing with no row to lock, such as a user
+    name typed at the login form, or "the demo chronicle"): on PostgreSQL a transaction-level
+    advisory lock held until commit or rollback; nothing on SQLite (see above). Call inside a
+    transaction."""
+    if is_postgres():
+        key = zlib.crc32(name.encode("utf-8")) - 2**31  # a signed 32-bit key
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, %s)", (_NAME_LOCK_SPACE, key))
 
 
 def sqlite_url(path: Path) -> str:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from larp.db import db
+from larp.db import db, lock_name
 from larp.models import LoginFailure, LoginLink, User, utcnow
 from larp.services import ServiceError
 
@@ -27,6 +27,9 @@ def ensure_first_organiser() -> User:
     one-time login link printed on the console (:func:`create_login_link`).
     """
     with db.atomic():
+        # Check-then-write: two servers starting at once on one new PostgreSQL database create one
+        # organiser (an advisory lock, as there is no row yet; SQLite's BEGIN IMMEDIATE serialises).
+        lock_name("first organiser")
         user = User.select().where(User.role == "organiser").order_by(User.id).first()
         if user is None:
             user = User.create(username=FIRST_ORGANISER, display_name="Organiser", role="organiser")
@@ -56,16 +59,22 @@ def consume_login_link(token: str) -> User:
         ServiceError: 404 when the link is unknown, used or expired (one
             message for all three, so it reveals nothing).
     """
+    refusal = ServiceError(
+        "This login link is not valid: it was already used or has expired. "
+        "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
+        status=404,
+    )
     with db.atomic():
         link = LoginLink.get_or_none(LoginLink.token_hash == _hash_token(token or ""))
         if link is None or link.used_at is not None or link.expires_at < utcnow() or not link.user.active:
-            raise ServiceError(
-                "This login link is not valid: it was already used or has expired. "
-                "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
-                status=404,
-            )
-        link.used_at = utcnow()
-        link.save()
+            raise refusal
+        # Check-then-write: the UPDATE itself is the check. It locks the row, and on PostgreSQL a
+        # second use at the same moment waits for the first, then finds used_at set and changes
+        # nothing; on SQLite the BEGIN IMMEDIATE transaction already serialises the two.
+        used = (LoginLink.update(used_at=utcnow())
+                .where((LoginLink.id == link.id) & LoginLink.used_at.is_null()).execute())
+        if used != 1:
+            raise refusal
         return link.user
 
 
@@ -101,6 +110,10 @@ def log_in(username: str, password: str, max_failures: int = 5, window_minutes: 
     name = (username or "").strip().lower()[:60]
     since = utcnow() - timedelta(minutes=window_minutes)
     with db.atomic():
+        # Check-then-write: count the name's failures and add one, serialised per name (an advisory
+        # lock on PostgreSQL, as a made-up name has no row; SQLite's BEGIN IMMEDIATE serialises),
+        # so simultaneous wrong passwords are checked exactly max_failures times.
+        lock_name("login " + name)
         LoginFailure.delete().where(LoginFailure.at < since).execute()
         failures = LoginFailure.select().where(LoginFailure.username == name).count()
         if failures >= max_failures:

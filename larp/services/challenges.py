@@ -56,7 +56,7 @@ from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import retrying, store_track
-from larp.services.records import charge, record_ruling, refuse_if_recorded
+from larp.services.records import charge, lock_characters, record_ruling, refuse_if_recorded
 from larp.tables import physical_retests, trait_leads
 
 RANDOM = "random"
@@ -666,7 +666,8 @@ def run_challenge(
 def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
            settings: ChronicleSettings) -> Adjudication:
     with db.atomic():
-        refuse_if_recorded(request.request_token)
+        # Check-then-write: lock both characters before reading their Traits and Ability levels left.
+        lock_characters([request.challenger.character_id, request.defender.character_id if request.defender else None])
         game_session = current_game_session(chronicle)
         result = _build(chronicle, request, game_session, settings, rng)
         ruling, loaded = result.ruling, result.loaded

@@ -369,13 +369,14 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
     """
     from larp.db import db
     from larp.rules.damage import armory
-    from larp.services.records import record_ruling
+    from larp.services.records import lock_characters, record_ruling
 
     key = (weapon_key or "").strip()
     weapons = armory("live").weapons
     if key and key not in weapons:
         raise ServiceError(f"There is no weapon {key!r} in the armory.", field="weapon")
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         character = get_character(chronicle, character_id)
         label = weapons[key].name if key else "bare hands"
         record_ruling(chronicle, narrator, "edit", f"{character.name} now carries {label}.",
@@ -385,27 +386,3 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
             Character.id == character.id).execute()
         return Character.get_by_id(character.id)
 
-
-def check_unchanged(chronicle: Chronicle, character_id: Any, seen_version: Any) -> None:
-    """Refuse a form that was filled in on an out-of-date page (another tablet changed the character).
-
-    ``seen_version`` is the character's ``version`` the page showed; a form without one is not checked.
-
-    Raises:
-        ServiceError: 409 naming the character and the change made meanwhile.
-    """
-    if seen_version in (None, ""):
-        return
-    character = get_character(chronicle, character_id)
-    try:
-        seen = int(str(seen_version))
-    except ValueError:
-        seen = -1
-    if character.version != seen:
-        from larp.models import Ruling, RulingCharacter
-
-        latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
-                  .order_by(Ruling.id.desc()).first())
-        since = f" (ruling #{latest.id}: {latest.summary})" if latest else ""
-        raise ServiceError(f"{character.name} changed on another screen since this page was opened{since}. "
-                           "Here is how things stand now; do it again if it still applies.", status=409)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from larp.db import db
+from larp.db import db, lock_name
 from larp.models import Chronicle
 from larp.rules.explain import RulesError
 from larp.services.characters import create_character
@@ -38,12 +38,18 @@ def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
     """Create the demo chronicle, its characters and game session 1 if the
     database has no chronicle yet; return it (``None`` if a chronicle exists).
 
-    ``today`` dates the first game session (default: the server's date).
+    ``today`` dates the first game session (default: the server's date). Two servers
+    starting at once on one new database make one demo chronicle.
     """
     if Chronicle.select().exists():
         return None
     name, sheets = demo_sheets()
     with db.atomic():
+        # Check-then-write: look again under a lock (an advisory lock on PostgreSQL, as there is no
+        # row yet; SQLite's BEGIN IMMEDIATE serialises the two servers already).
+        lock_name("demo chronicle")
+        if Chronicle.select().exists():
+            return None
         chronicle = Chronicle.create(name=name)
         for sheet in sheets:
             create_character(chronicle, sheet)

@@ -29,7 +29,7 @@ from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import store_state
-from larp.services.records import record_ruling
+from larp.services.records import lock_characters, record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
 from larp.services.torpor import MAX_NIGHTS, as_record, open_torpor
 
@@ -71,6 +71,7 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             the plan allows; 409 the character changed meanwhile.
     """
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)
@@ -114,6 +115,7 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
             409 the character changed meanwhile.
     """
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)

@@ -45,7 +45,7 @@ from larp.services.mass_combat import (
     load_fighter,
     suitable_abilities,
 )
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.records import lock_characters, record_ruling
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,8 @@ def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRe
 def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,
            settings: ChronicleSettings, request_token: str | None = None) -> Volley:
     with db.atomic():
-        refuse_if_recorded(request_token)
+        # Check-then-write: lock the firer, the target and the bystanders before reading them.
+        lock_characters([request.firer.character_id, request.target_id, *(b.character_id for b in request.bystanders)])
         game_session = current_game_session(chronicle)
         volley = _build(chronicle, request, game_session, settings, rng)
         ruling, shot = volley.ruling, volley.shot

@@ -24,7 +24,7 @@ from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.records import record_ruling
+from larp.services.records import lock_characters, record_ruling
 
 T = TypeVar("T")
 
@@ -233,6 +233,7 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
 
     def use_case() -> Ruling:
         with db.atomic():
+            lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
             character = get_character(chronicle, character_id)
             state = character_state(character, open_game_session(chronicle), settings)
             try:
@@ -294,6 +295,7 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
 
     def use_case() -> Ruling:
         with db.atomic():
+            lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
             character = get_character(chronicle, character_id)
             track = character_state(character, None, settings).health
             try:
@@ -346,6 +348,7 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
 
     def use_case() -> Ruling:
         with db.atomic():
+            lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
             character = get_character(chronicle, character_id)
             track = character_state(character, None, settings).health
             blood_after = None
@@ -433,6 +436,7 @@ def invoke_aegis_for(chronicle: Chronicle, narrator: User | None, character_id: 
 
     def use_case() -> Ruling:
         with db.atomic():
+            lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
             character = get_character(chronicle, character_id)
             state = character_state(character, open_game_session(chronicle), settings)
             link = (RulingCharacter.select().join(Ruling)

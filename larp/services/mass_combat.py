@@ -71,7 +71,7 @@ from larp.services.challenges import (
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import retrying, store_track
-from larp.services.records import charge, record_ruling, refuse_if_recorded
+from larp.services.records import charge, lock_characters, record_ruling
 from larp.tables import physical_retests
 
 RANDOM = "random"
@@ -444,7 +444,8 @@ def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRe
 def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
            settings: ChronicleSettings, request_token: str | None = None) -> Board:
     with db.atomic():
-        refuse_if_recorded(request_token)
+        # Check-then-write: lock every fighter before reading their Traits and Ability levels left.
+        lock_characters([request.target.character_id, *(a.character_id for a in request.attackers)])
         game_session = current_game_session(chronicle)
         board = _build(chronicle, request, game_session, settings, rng)
         ruling = board.ruling

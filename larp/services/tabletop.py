@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from larp.db import db
+from larp.db import db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.damage import armory
 from larp.rules.explain import RulesError
@@ -37,7 +37,7 @@ from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.health import store_track
-from larp.services.records import record_ruling
+from larp.services.records import lock_characters, record_ruling
 
 KIND = "tabletop"
 
@@ -151,7 +151,12 @@ def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> 
         cid, ver = int(combat_id), int(version)
     except (TypeError, ValueError):
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
-    row = TabletopCombat.get_or_none((TabletopCombat.id == cid) & (TabletopCombat.chronicle == chronicle))
+    # Check-then-write: lock the combat (its version is checked below, on the locked row), then
+    # its fighters before they are read (FOR UPDATE on PostgreSQL; SQLite serialises writers).
+    row = for_update(TabletopCombat.select().where((TabletopCombat.id == cid)
+                                                   & (TabletopCombat.chronicle == chronicle))).first()
+    if row is not None:
+        lock_characters((row.state or {}).get("fighters") or ())
     if row is None or row.ended_at is not None:
         raise ServiceError("That combat is over or does not exist.", field="combat", status=404)
     if row.narrator_id != narrator.id:

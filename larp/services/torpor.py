@@ -25,7 +25,7 @@ from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.health import store_state
-from larp.services.records import record_ruling
+from larp.services.records import lock_characters, record_ruling
 
 RANDOM = "random"
 #: The most nights one request may try to wake on (a month and a bit).
@@ -118,6 +118,7 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         raise ServiceError(f"A torpor is recorded once it has begun: {on.isoformat()} has not come yet.",
                            field="on")
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)
@@ -203,6 +204,7 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
         raise ServiceError("Throws or dice can be entered for one night only; leave them random to try "
                            "several nights.", field="player_throw")
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)
@@ -283,6 +285,7 @@ def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, b
             character changed meanwhile.
     """
     with db.atomic():
+        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)

@@ -21,8 +21,8 @@ from flask import (
 from larp.models import Torpor
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError
-from larp.services.characters import check_unchanged, get_character
-from larp.services.chronicles import get_chronicle, open_game_session
+from larp.services.characters import get_character
+from larp.services.chronicles import get_chronicle
 from larp.services.downtime import (
     apply_aggravated_healing,
     apply_mortal_healing,
@@ -72,13 +72,12 @@ def page():
     return _page()
 
 
-def _act(target: str, action, character_id: int | None = None):
+def _act(target: str, action):
     """Run ``action`` (a service call returning a flash text); 303 back to the board on
-    success, the board with the message at ``target`` and the error's status otherwise.
-    A form about one character is refused if the page showed an older state of it."""
+    success, the board with the message at ``target`` and the error's status otherwise
+    (a repeated form, or one whose page showed the character otherwise: 409, see
+    :mod:`larp.web.submissions`)."""
     try:
-        if character_id is not None:
-            check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         message = action()
     except ServiceError as exc:
         return _page(exc, target)
@@ -91,13 +90,7 @@ def _act(target: str, action, character_id: int | None = None):
 def next_session():
     """Close the open game session and open the next on the date given."""
     def action():
-        closing = request.form.get("closing")
-        current = open_game_session(get_chronicle())
-        if closing and (current is None or str(current.number) != closing):
-            raise ServiceError(f"Game session {closing} was already closed"
-                               + (f"; {current.label} is open." if current else ".")
-                               + " Nothing was changed.", field="session", status=409)
-        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"))
+        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=_int("closing"))
         return f"{new.label} is open. {len(refreshed)} character(s) refreshed."
     return _act("session", action)
 
@@ -125,7 +118,7 @@ def wake(character_id: int):
                               player_throw=request.form.get("player_throw", "random"),
                               narrator_throw=request.form.get("narrator_throw", "random"))
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/characters/<int:character_id>/feed", methods=["POST"])
@@ -135,7 +128,7 @@ def feed(character_id: int):
     def action():
         record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
@@ -150,7 +143,7 @@ def heal(character_id: int):
         else:
             record = apply_mortal_healing(chronicle, g.user, character_id, request.form.get("medical_care") == "on")
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/export")

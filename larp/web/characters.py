@@ -8,8 +8,7 @@ from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
-from larp.services.characters import (character_state, check_unchanged, find_characters, get_character,
-                                      normalise_code)
+from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -79,14 +78,15 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
 
 
 def _mutation(character_id: int, change):
-    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error."""
+    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error
+    (a repeated form or one whose page showed the character otherwise: 409, see
+    :mod:`larp.web.submissions`)."""
     try:
         get_character(get_chronicle(), character_id)
     except ServiceError as exc:
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=get_chronicle()), exc.status
     try:
-        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         record = change()
     except ServiceError as exc:
         return _panel(character_id, error=exc)
@@ -134,7 +134,6 @@ def equip(character_id: int):
     from larp.services.characters import equip_weapon
 
     try:
-        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         equip_weapon(get_chronicle(), g.user, character_id, request.form.get("weapon", ""))
     except ServiceError as exc:
         return _panel(character_id, error=exc)
