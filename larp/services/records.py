@@ -137,9 +137,10 @@ def lock_characters(character_ids: Iterable[Any]) -> None:
     the same order everywhere, so two use cases never wait on each other in a circle), nothing
     on SQLite, whose ``BEGIN IMMEDIATE`` transaction already serialises every writer.
 
-    Then, before any rule is applied, a form whose page showed one of them otherwise than he
-    now stands is refused (:func:`refuse_if_stale`; on SQLite this reads the character, only
-    for a form that said what its page showed).
+    Then, before any rule is applied, the same form or call coming again is refused, and so
+    is a form whose page showed one of them otherwise than he now stands
+    (:func:`refuse_if_stale`; on SQLite this reads the character, only for a form that said
+    what its page showed). The exact refusal of a repeat is still :func:`record_ruling`'s.
 
     ``character_ids`` may hold anything a form sent: what is not an id is skipped (the use
     case refuses it when it loads the character).
@@ -157,6 +158,10 @@ def lock_characters(character_ids: Iterable[Any]) -> None:
         rows = list(Character.select().where(Character.id.in_([cid for cid in ids if cid in seen])))
     else:
         rows = []
+    if current is not None and current.token:
+        earlier = ruling_for_token(current.token)  # named before any rule refuses the repeat
+        if earlier is not None and earlier.id != current.ruling_id:
+            raise AlreadyRecorded(earlier)
     if seen:
         refuse_if_stale([(row, "") for row in rows], seen)
 

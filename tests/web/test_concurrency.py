@@ -6,13 +6,15 @@ module, the way an organisation runs several behind a reverse proxy. Each scenar
 sends 20, then 100, requests released together and spread over both servers.
 What must hold on both engines: all damage lands; a Trait held once is lost once;
 an Ability is spent exactly its levels; a login link logs in once; wrong passwords
-for one name are checked exactly the lockout limit; no 5xx.
+for one name are checked exactly the lockout limit; the same form (or API key) is
+recorded once; no 5xx.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -179,3 +181,43 @@ def test_wrong_passwords_for_one_name_are_checked_exactly_the_lockout_limit(data
         **{"Content-Type": "application/x-www-form-urlencoded"})))
     assert statuses(replies) == {401: LOCKOUT, 429: n - LOCKOUT}
     assert LoginFailure.select().where(LoginFailure.username == name).count() == LOCKOUT
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_same_form_sent_at_once_is_recorded_once(database, n):
+    """Issue 19 item 2: one damage form (one request_token) posted n times at once, a double tap
+    or a client retrying: one ruling, the other posts a 409 naming it, the damage applied once."""
+    session = narrator(database, f"tapper{n}")
+    target = make_character(f"Tapped {n}")
+    page = call(database[1], "GET", f"/characters/{target.id}", headers=session.headers())
+    csrf = re.search(rb'name="csrf_token" value="([^"]+)"', page.body).group(1).decode()
+    if "set-cookie" in page.headers:  # the session now holds the CSRF secret
+        session.cookie = page.headers["set-cookie"].split(";", 1)[0]
+    body = urlencode({"csrf_token": csrf, "damage_type": "lethal", "levels": "1", "request_token": f"tap-{n}",
+                      "seen_condition": "active", "seen_staked": "0"}).encode()
+    replies = at_once(n, database, lambda i, server: call(server, "POST", f"/characters/{target.id}/damage", body=body,
+                                                          headers=session.headers(**{
+                                                              "Content-Type": "application/x-www-form-urlencoded"})))
+    assert statuses(replies) == {303: 1, 409: n - 1}
+    ruling = Ruling.get(Ruling.request_token == f"tap-{n}")
+    assert f"already recorded as ruling #{ruling.id}".encode() in next(r for r in replies if r.status == 409).body
+    assert Character.get_by_id(target.id).damage_lethal == 1
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_same_idempotency_key_at_once_is_recorded_once(database, n):
+    """Issue 19 item 2 (and issue 13: never the 500 "duplicate key" on PostgreSQL): one challenge
+    sent n times at once with one Idempotency-Key: one ruling, n - 1 answers 409 naming it."""
+    session = narrator(database, f"retrier{n}")
+    challenger = make_character(f"Retrier {n}", traits={"mental": [f"Clever x{n + 5}"]})
+    defender = make_character(f"Waiter {n}", traits={"mental": ["Wise x3"]})
+    data = json.dumps({"category": "mental", "challenger": {"character_id": challenger.id, "bid": "Clever"},
+                       "defender": {"character_id": defender.id, "bid": "Wise"},
+                       "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]}).encode()
+    headers = session.headers(**{"Content-Type": "application/json", "Idempotency-Key": f"key-{n}"})
+    replies = at_once(n, database, lambda i, server: call(server, "POST", "/api/v1/challenges", body=data,
+                                                          headers=headers))
+    assert statuses(replies) == {201: 1, 409: n - 1}
+    first = json.loads(next(r for r in replies if r.status == 201).body)["ruling_id"]
+    assert {json.loads(r.body)["ruling_id"] for r in replies if r.status == 409} == {first}
+    assert TraitLoss.select().where(TraitLoss.character == challenger).count() == 1
