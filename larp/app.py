@@ -27,7 +27,8 @@ CSP = (
 )
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False,
+               database_pool: int = 0) -> Flask:
     """Build the Flask app.
 
     Args:
@@ -40,6 +41,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
             ``CREATE_DATABASE`` true is the same as ``create_database``.
         create_database: whether a database that does not exist yet may be
             created (``larp serve``); every other command refuses to make one.
+        database_pool: PostgreSQL connections kept open between requests
+            (``larp serve``: one per worker thread; 0: a connection per request).
 
     Before anything else the database is brought to the current schema
     (:func:`larp.db.prepare_database`: pending migrations, after a copy of an
@@ -70,7 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     create = create_database or bool(overrides.get("CREATE_DATABASE"))
     # The schema first, before anything is written into the instance folder: a command run
     # in the wrong folder must not leave a new instance there.
-    report = prepare_database(overrides["DATABASE_URL"], create=create)
+    report = prepare_database(overrides["DATABASE_URL"], create=create, pool=database_pool)
     if report.changed:
         for line in report.lines():
             click.echo(f"larp: {line}", err=True)

@@ -120,7 +120,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True)
+        app = create_app(create_database=True, database_pool=threads)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -60,28 +60,38 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
-def make_database(url: str) -> Database:
+#: How long an idle pooled PostgreSQL connection is kept (seconds).
+POOL_STALE_SECONDS = 300
+
+
+def make_database(url: str, pool: int = 0) -> Database:
     """A peewee database for ``url``.
 
     SQLite URLs get the pragmas above, a 10 s busy timeout and IMMEDIATE
     transactions (so a read-modify-write takes the write lock at BEGIN).
+    PostgreSQL with ``pool`` > 0 keeps up to that many connections open between
+    requests (``playhouse.pool``): a new connection costs a server process and a
+    password exchange, about 15 ms, on every request otherwise.
 
     Raises:
         ValueError: the URL names no supported database.
     """
     if url.startswith("sqlite"):
         return connect(url, pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
+    if pool > 0 and url.startswith(("postgres://", "postgresql://")):
+        scheme, rest = url.split("://", 1)
+        return connect(f"{scheme}+pool://{rest}", max_connections=pool, stale_timeout=POOL_STALE_SECONDS)
     return connect(url)
 
 
-def bind(url: str) -> Database:
-    """Bind the global proxy to a new database for ``url`` and return it."""
-    database = make_database(url)
+def bind(url: str, pool: int = 0) -> Database:
+    """Bind the global proxy to a new database for ``url`` (see :func:`make_database`) and return it."""
+    database = make_database(url, pool)
     db.initialize(database)
     return database
 
 
-def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None):
+def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None, pool: int = 0):
     """Bind the proxy to ``url`` and bring that database to the current schema.
 
     Every command that opens the database comes through here first (see
@@ -94,6 +104,7 @@ def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None):
         create: whether a database that does not exist yet may be created (``larp serve``,
             the tests); every other command refuses to make one.
         backup_dir: where the SQLite copy goes (default: beside the database file).
+        pool: PostgreSQL connections kept open between requests (0: none; see :func:`make_database`).
 
     Raises:
         larp.schema.NoDatabase: there is no database and ``create`` is false.
@@ -110,7 +121,7 @@ def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None):
         path = sqlite_path(url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-    database = bind(url)
+    database = bind(url, pool)
     try:
         with db.connection_context():
             return upgrade(database, create=create, backup_dir=backup_dir)
