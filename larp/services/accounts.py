@@ -162,6 +162,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():
+        lock_name("user " + name)  # check-then-write: two organisers creating one name get a 409, not a 500
         if User.select().where(User.username == name).exists():
             raise ServiceError(f"The user name {name} is taken.", field="username", status=409)
         return User.create(

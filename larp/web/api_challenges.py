@@ -143,7 +143,9 @@ SCHEMAS.update({
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},
             "request_token": {"type": "string", "maxLength": 64,
-                              "description": "An idempotency key: a second call with the same key is refused (409)."},
+                              "description": "An idempotency key in the body, as before the Idempotency-Key header "
+                                             "(which every stateful call takes, and which wins when both are sent): "
+                                             "a second call with the same key is refused (409)."},
         },
     },
 })

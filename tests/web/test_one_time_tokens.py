@@ -175,3 +175,31 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
     assert calls["n"] == 2
     assert Ruling.get(Ruling.request_token == "retried-1").id == record.id
     assert char("Konrad Vale").damage_lethal == 1
+
+
+def test_a_tabletop_attack_sent_twice_is_recorded_once(client, auth, dbconn):
+    """A tabletop form sent twice (a double tap on a slow network): the second is a 409 naming the
+    attack's ruling, before the combat's own version check, and nothing changes (issue 19 item 2)."""
+    from larp.models import TabletopCombat
+
+    auth.login()
+    kon, viv = str(char("Konrad Vale").id), str(char("Vivienne Ashcombe").id)
+    assert client.post("/tabletop/start", data={"characters": [kon, viv]}, headers=HX).status_code == 200
+
+    def step(path, **fields):
+        row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+        return client.post(f"/tabletop/{row.id}/{path}", data={"version": row.version, **fields}, headers=HX)
+
+    assert step("initiative", request_token="tt-init", **{f"die-{kon}": "9", f"die-{viv}": "1"}).status_code == 200
+    assert step("declare", fighter=[viv, kon], **{f"{kon}-actions": "1", f"{kon}-maneuver": "strike",
+                                                  f"{kon}-target": viv, f"{viv}-actions": "1"}).status_code == 200
+    attack = {"attacker": kon, "target": viv, "maneuver": "strike", "dice-attack": "8 2 2 2 2 2 2",
+              "dice-damage": "8 6 7 9", "dice-soak": "3 8", "request_token": "tt-attack"}
+    row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    assert step("attack", **attack).status_code == 200
+    recorded = Ruling.get(Ruling.request_token == "tt-attack")
+    before = counts()
+    again = client.post(f"/tabletop/{row.id}/attack", data={"version": row.version, **attack}, headers=HX)
+    assert again.status_code == 409
+    assert f"already recorded as ruling #{recorded.id}" in again.get_data(as_text=True)
+    assert counts() == before
