@@ -31,14 +31,16 @@ def is_postgres() -> bool:
 # transaction is BEGIN IMMEDIATE, which takes the database's write lock before the first read,
 # so two writers never interleave. PostgreSQL runs READ COMMITTED, where a check followed by a
 # write is only safe when the row that guards the change is locked first: the two helpers below
-# lock it there (SELECT ... FOR UPDATE, or an advisory lock for a thing that has no row) and do
+# lock it there (SELECT ... FOR NO KEY UPDATE, or an advisory lock for a thing that has no row) and do
 # nothing on SQLite, where peewee's for_update() would raise.
 
 def for_update(query):
-    """``query`` with ``FOR UPDATE`` on PostgreSQL (its rows stay locked until the transaction
-    ends), unchanged on SQLite (the ``BEGIN IMMEDIATE`` transaction already holds the lock).
-    Call inside a transaction."""
-    return query.for_update() if is_postgres() else query
+    """``query`` with ``FOR NO KEY UPDATE`` on PostgreSQL (its rows stay locked against every
+    other writer until the transaction ends, while inserts that merely refer to them, a ruling
+    of the chronicle, a Trait lost by the character, pass: so no use case waits on another's
+    foreign-key check in a circle), unchanged on SQLite (the ``BEGIN IMMEDIATE`` transaction
+    already holds the lock). Call inside a transaction."""
+    return query.for_update("FOR NO KEY UPDATE") if is_postgres() else query
 
 
 #: The first key of the advisory locks taken by :func:`lock_name` ("LARP" in ASCII).

@@ -116,7 +116,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
         raise ServiceError("Choose a ruling to undo.", field="ruling", status=404) from None
     with db.atomic():
         # Check-then-write: lock the ruling (two organisers undoing it at once: the second finds it
-        # undone), then its characters, before "is it their last change?" is asked (FOR UPDATE on
+        # undone), then its characters, before "is it their last change?" is asked (FOR NO KEY UPDATE on
         # PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises).
         ruling = for_update(Ruling.select().where((Ruling.id == rid) & (Ruling.chronicle == chronicle))).first()
         if ruling is not None:

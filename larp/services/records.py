@@ -133,7 +133,7 @@ def refuse_if_recorded(request_token: str | None) -> None:
 def lock_characters(character_ids: Iterable[Any]) -> None:
     """Lock the characters a use case may change, first thing in its transaction, so that what
     it reads of them (Traits left, Ability levels left, the track, blood, Willpower) is still
-    true when it writes: ``SELECT ... FOR UPDATE`` in id order on PostgreSQL (one statement;
+    true when it writes: ``SELECT ... FOR NO KEY UPDATE`` in id order on PostgreSQL (one statement;
     the same order everywhere, so two use cases never wait on each other in a circle), nothing
     on SQLite, whose ``BEGIN IMMEDIATE`` transaction already serialises every writer.
 

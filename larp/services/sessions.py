@@ -79,7 +79,7 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
     with db.atomic():
         # Check-then-write: the chronicle row guards its game sessions (two organisers closing
         # at once: the second waits, then finds the session closed), and every character is
-        # refreshed, so all are locked, in id order like every other use case (FOR UPDATE on
+        # refreshed, so all are locked, in id order like every other use case (FOR NO KEY UPDATE on
         # PostgreSQL; on SQLite the BEGIN IMMEDIATE transaction already serialises).
         list(for_update(Chronicle.select(Chronicle.id).where(Chronicle.id == chronicle.id)))
         list(for_update(Character.select(Character.id).where(Character.chronicle == chronicle).order_by(Character.id)))

@@ -152,7 +152,7 @@ def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> 
     except (TypeError, ValueError):
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
     # Check-then-write: lock the combat (its version is checked below, on the locked row), then
-    # its fighters before they are read (FOR UPDATE on PostgreSQL; SQLite serialises writers).
+    # its fighters before they are read (FOR NO KEY UPDATE on PostgreSQL; SQLite serialises writers).
     row = for_update(TabletopCombat.select().where((TabletopCombat.id == cid)
                                                    & (TabletopCombat.chronicle == chronicle))).first()
     if row is not None:

@@ -221,3 +221,40 @@ def test_the_same_idempotency_key_at_once_is_recorded_once(database, n):
     first = json.loads(next(r for r in replies if r.status == 201).body)["ruling_id"]
     assert {json.loads(r.body)["ruling_id"] for r in replies if r.status == 409} == {first}
     assert TraitLoss.select().where(TraitLoss.character == challenger).count() == 1
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_closing_the_game_session_while_narrators_rule(database, n):
+    """Two organisers close the game session while narrators keep damaging a character, all at
+    once (larp/services/sessions.py locks the chronicle, then every character, like every other
+    use case): one close lands, the other is told it was closed already (409), every blow lands,
+    nobody waits for ever and nothing answers 5xx."""
+    from datetime import date, timedelta
+
+    from larp.models import GameSession
+    from larp.services.accounts import create_user
+
+    session = narrator(database, f"ruler{n}")
+    create_user(f"closer{n}", "Closer", "organiser", "correct horse battery")
+    organiser = log_in(database[1], f"closer{n}", "correct horse battery")
+    board = call(database[1], "GET", "/board", headers=organiser.headers())
+    csrf = re.search(rb'name="csrf_token" value="([^"]+)"', board.body).group(1).decode()
+    if "set-cookie" in board.headers:
+        organiser.cookie = board.headers["set-cookie"].split(";", 1)[0]
+    open_now = GameSession.get(GameSession.closed_at.is_null())
+    target = make_character(f"Brawler {n}", health_levels=["Healthy"] * (n + 5) + ["Incapacitated"])
+    damage = post_json(session, f"/api/v1/characters/{target.id}/damage", {"damage_type": "lethal", "levels": 1})
+
+    def request(i, server):
+        if i in (0, n // 2):
+            body = urlencode({"csrf_token": csrf, "date": (date.today() + timedelta(days=1)).isoformat(),
+                              "closing": open_now.number, "confirm": "yes", "request_token": f"close-{n}-{i}"})
+            return call(server, "POST", "/board/next-session", body=body.encode(), headers=organiser.headers(
+                **{"Content-Type": "application/x-www-form-urlencoded"}))
+        return damage(i, server)
+
+    replies = at_once(n, database, request)
+    assert statuses([replies[0], replies[n // 2]]) == {303: 1, 409: 1}
+    assert statuses(r for i, r in enumerate(replies) if i not in (0, n // 2)) == {201: n - 2}
+    assert GameSession.select().where(GameSession.number == open_now.number + 1).count() == 1
+    assert Character.get_by_id(target.id).damage_lethal == n - 2
