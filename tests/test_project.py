@@ -17,7 +17,8 @@ def test_ci_runs_exactly_the_readme_test_commands():
     readme = (ROOT / "README.md").read_text()
     lines = ci.splitlines()
     sqlite = [line for line in lines if line.startswith("python3 -m venv")]
-    postgres = [line for line in lines if "pg_virtualenv sh -c" in line and not line.lstrip().startswith("#")]
+    postgres = [line for line in lines if "pg_virtualenv" in line and "LARP_TEST_DATABASE_URL=" in line
+                and not line.lstrip().startswith("#")]
     assert len(sqlite) == 1 and len(postgres) == 1
     assert lines.index(sqlite[0]) < lines.index(postgres[0])
     for command in (sqlite[0], postgres[0]):

@@ -129,7 +129,7 @@ def main() -> None:
     elif shutil.which("pg_virtualenv"):
         inner = (f'"{sys.executable}" "{Path(__file__).resolve()}" --only-postgres --rulings {args.rulings} '
                  f'--clients {args.clients} --postgres "postgresql://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$PGDATABASE"')
-        subprocess.run(["pg_virtualenv", "sh", "-c", inner], check=False, stderr=subprocess.DEVNULL)
+        subprocess.run(["pg_virtualenv", "-t", "sh", "-c", inner], check=False, stderr=subprocess.DEVNULL)
     else:
         print("PostgreSQL: skipped (give --postgres URL, or install postgresql for pg_virtualenv)")
 
