@@ -113,10 +113,15 @@ def served(tmp_path):
 
 
 def shoot(page, name: str) -> Path:
-    """Save a full-page screenshot under test-results/screenshots/ (for people to look at)."""
+    """Save a full-page screenshot under test-results/screenshots/ (for people to look at).
+
+    Playwright hides carets by writing an inline style on every input and leaves ``style=""`` behind;
+    htmx's settle step would copy it onto the next page's elements of the same id (a CSP report that the
+    app never causes), so the leftovers are removed."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
+    page.evaluate("document.querySelectorAll('[style]').forEach(e => e.removeAttribute('style'))")
     return path
 
 
