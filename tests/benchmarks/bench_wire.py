@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -109,14 +108,9 @@ def report(label: str, wire: Wire, goal: int, details: bool = False) -> int:
     return total
 
 
-def codes(served, *names: str) -> list[str]:
-    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
-        return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0] for n in names]
-
-
 def challenge_screen(page, wire: Wire, served) -> None:
     print("Challenge screen (each swap, goal 5 KB):")
-    konrad, = codes(served, "Konrad Vale")
+    konrad, = served.card_codes("Konrad Vale")
     search = page.get_by_placeholder("Type a name or code").first
     search.click()
     wire.reset()
@@ -155,7 +149,7 @@ def challenge_screen(page, wire: Wire, served) -> None:
 
 def combat_board(page, wire: Wire, served) -> None:
     print("Combat board (each swap, goal 8 KB):")
-    konrad, vivienne, lys, ruth = codes(served, "Konrad Vale", "Vivienne Ashcombe", "Lys Moreau", "Ruth Calder")
+    konrad, vivienne, lys, ruth = served.card_codes("Konrad Vale", "Vivienne Ashcombe", "Lys Moreau", "Ruth Calder")
     page.get_by_role("link", name="Combat", exact=True).click()
     page.get_by_role("heading", name="Combat board").wait_for()
     page.wait_for_load_state()

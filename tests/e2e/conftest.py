@@ -97,6 +97,14 @@ class ServedApp:
                 return match.group(1)
         return None
 
+    def card_codes(self, *names: str) -> list[str]:
+        """The card codes of the characters called ``names`` in the served app's SQLite database."""
+        import sqlite3
+
+        with sqlite3.connect(self.instance / "larp.sqlite3") as con:
+            return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0]
+                    for n in names]
+
     def stop(self) -> None:
         self.process.terminate()
         try:

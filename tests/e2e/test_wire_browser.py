@@ -5,18 +5,12 @@ spinner on its button and disables the form's buttons."""
 from __future__ import annotations
 
 import re
-import sqlite3
 
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot
 
 TABLET = {"width": 820, "height": 1180}
-
-
-def code_of(served, name: str) -> str:
-    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
-        return con.execute("select short_code from character where name = ?", (name,)).fetchone()[0]
 
 
 def test_a_failed_request_keeps_the_page_and_the_typed_text(served, browser):
@@ -31,7 +25,7 @@ def test_a_failed_request_keeps_the_page_and_the_typed_text(served, browser):
     page.goto(served.login_link())
     page.goto(served.base_url + "/challenge")
     page.wait_for_load_state()
-    konrad = code_of(served, "Konrad Vale")
+    konrad = served.card_codes("Konrad Vale")[0]
     banner = page.locator("#offline-banner")
     expect(banner).to_be_hidden()
 
@@ -73,7 +67,7 @@ def test_a_request_in_flight_shows_a_spinner_and_disables_the_form(served, brows
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     page.goto(served.login_link())
-    page.locator("#code-box").fill(code_of(served, "Konrad Vale"))
+    page.locator("#code-box").fill(served.card_codes("Konrad Vale")[0])
     page.locator("#code-box").press("Enter")
     expect(page.get_by_role("heading", name="Konrad Vale")).to_be_visible()
     page.wait_for_load_state()
