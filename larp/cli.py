@@ -107,9 +107,13 @@ def main() -> None:
               help="Database URL (default: SQLite in the instance folder); postgresql://... for PostgreSQL. "
                    "Give the same URL to the other commands: larp --database URL login-link.")
 @click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
-def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
+@click.option("--empty", is_flag=True,
+              help="Start with an empty chronicle (named on the first page) instead of the demo; "
+                   "an untouched demo is replaced.")
+def serve(host: str, port: int, database_url: str | None, threads: int, empty: bool) -> None:
     """Serve the app with waitress. The first start creates the database, loads the
-    demo chronicle and prints a one-time login link for the first organiser."""
+    demo chronicle (or, with --empty, an empty one) and prints a one-time login link
+    for the first organiser."""
     import waitress
 
     from larp import create_app
@@ -120,7 +124,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True)
+        app = create_app(create_database=True, start_empty=empty)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -168,8 +168,7 @@ def read_sheet(cls: type, data: Any):
     """
     from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
     from larp.rules.health import DAMAGE_TYPES
-    from larp.sheet import (CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, QualityEntry, TraitEntry,
-                            WeaponEntry)
+    from larp.sheet import CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, TraitEntry, WeaponEntry
 
     if not isinstance(data, dict):
         raise SheetError([("sheet", "A character sheet must be a table of fields.")])
@@ -331,7 +330,7 @@ def read_sheet(cls: type, data: Any):
             sheet.weapons.append(WeaponEntry(name=card.name, key=key, bonus_traits=card.bonus_traits,
                                              damage=card.damage, damage_type=card.damage_type,
                                              negative_traits=list(card.negative_traits),
-                                             specials=list(card.specials), kind=_kind_of(card), note=note))
+                                             specials=list(card.specials), kind=weapon_kind_of(card), note=note))
             continue
         weapon = WeaponEntry(name=r.text(entry.get("name"), f"{where}.name", NAME_LIMIT, "A custom weapon's name",
                                          required=True), note=note)
@@ -444,8 +443,8 @@ def _quality(r: _Reader, kind: str, entry: Any, where: str):
     return QualityEntry(name, value, "", note)
 
 
-def _kind_of(card) -> str:
-    """The sheet's kind of weapon for an armory card."""
+def weapon_kind_of(card) -> str:
+    """The sheet's kind of weapon (:data:`larp.sheet.WEAPON_KINDS`) for an armory card."""
     if card.firearm:
         return "firearm"
     if card.melee:

@@ -147,7 +147,7 @@ def count_queries(app, cookie: str, challenger: int, defender: int) -> int:
 
 def bench_queries() -> None:
     from larp.models import Character
-    from larp.services.characters import create_character, sheet_of
+    from larp.services.sheet_store import create_character, sheet_of
 
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-"))
     app = make_app(folder)
