@@ -44,9 +44,9 @@ def create_character(chronicle: Chronicle, sheet: CharacterSheet, card: bool = T
         chronicle=chronicle,
         short_code=new_short_code(),
         card_token=new_card_token() if card else None,
-        **_scalar_fields(sheet),
+        **scalar_fields(sheet),
     )
-    _write_sheet_rows(character, sheet)
+    write_sheet_rows(character, sheet)
     return character
 
 
@@ -57,7 +57,7 @@ def update_character(character: Character, sheet: CharacterSheet) -> Character:
     and powers are rewritten. Current Willpower and blood are kept unless
     they exceed the new maxima.
     """
-    values = _scalar_fields(sheet)
+    values = scalar_fields(sheet)
     values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
     values["blood_current"] = min(character.blood_current, values["blood_max"])
     values["version"] = Character.version + 1
@@ -65,11 +65,12 @@ def update_character(character: Character, sheet: CharacterSheet) -> Character:
     Character.update(**values).where(Character.id == character.id).execute()
     for model in (Trait, Ability, Power, Background, MeritFlaw, Equipment):
         model.delete().where(model.character == character).execute()
-    _write_sheet_rows(character, sheet)
+    write_sheet_rows(character, sheet)
     return Character.get_by_id(character.id)
 
 
-def _scalar_fields(sheet: CharacterSheet) -> dict:
+def scalar_fields(sheet: CharacterSheet) -> dict:
+    """The ``Character`` columns that ``sheet`` gives (current Willpower and blood default to their maxima)."""
     return dict(
         name=sheet.name,
         player_name=sheet.player_name,
@@ -98,7 +99,9 @@ def _scalar_fields(sheet: CharacterSheet) -> dict:
     )
 
 
-def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
+def write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
+    """Insert ``sheet``'s Traits, Abilities, powers, Backgrounds, Merits and Flaws, weapons and
+    armor as rows of ``character`` (who has none yet), a few statements in all."""
     rows = []
     for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
         for category, entries in groups.items():

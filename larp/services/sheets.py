@@ -233,35 +233,17 @@ def _summary(sheet: CharacterSheet) -> str:
 
 
 def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored sheet with ``data``'s fields put in, keeping what follows from others: current
-    Willpower and blood at most their new maxima; a blood pool and blood per turn that were the
-    old generation's table values follow the new generation (LotNR generation table)."""
+    """The stored sheet with ``data``'s fields put in (never tonight's Willpower and blood); a
+    blood pool and blood per turn that were the old generation's table values follow the new
+    generation (LotNR generation table)."""
     merged = dict(current)
     merged.update({k: v for k, v in data.items() if k not in STATE_FIELDS})
-    if "generation" in data and data.get("generation") != current.get("generation"):
+    if "generation" in data and str(data.get("generation") or "") != str(current.get("generation") or ""):
         old_row = generation_row(current.get("generation")) if current.get("creature") == "vampire" else None
         for key in ("blood_max", "blood_per_turn"):
             if key not in data and old_row is not None and current.get(key) == getattr(old_row, key):
                 merged[key] = 0  # filled from the new generation's row
     return merged
-
-
-def _clamp_state(merged: dict[str, Any]) -> None:
-    """After the merge (and the generation table's defaults), current Willpower and blood stay within
-    the new maxima."""
-    sheet = CharacterSheet(name="?", creature=str(merged.get("creature") or "vampire"))
-    try:
-        sheet.generation = merged.get("generation") if isinstance(merged.get("generation"), int) else None
-        sheet.blood_max = merged.get("blood_max") if isinstance(merged.get("blood_max"), int) else 0
-        sheet.blood_per_turn = merged.get("blood_per_turn") if isinstance(merged.get("blood_per_turn"), int) else 0
-        sheet.willpower_permanent = merged.get("willpower_permanent") if isinstance(
-            merged.get("willpower_permanent"), int) else 0
-        sheet.fill_defaults()
-    except (TypeError, ValueError):
-        return
-    for current, most in (("willpower_current", sheet.willpower_permanent), ("blood_current", sheet.blood_max)):
-        if isinstance(merged.get(current), int) and merged[current] > most:
-            merged[current] = most
 
 
 def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, data: Mapping[str, Any], *,
@@ -303,8 +285,13 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
             if changed:
                 raise StaleForm(character.name, changed)
         merged = _merge(current, data)
-        _clamp_state(merged)
+        # Tonight's Willpower and blood stay as they are, within the new maxima.
+        willpower, blood = merged.pop("willpower_current", None), merged.pop("blood_current", None)
         sheet = CharacterSheet.from_dict(merged)
+        if isinstance(willpower, int):
+            sheet.willpower_current = min(willpower, sheet.willpower_permanent)
+        if isinstance(blood, int):
+            sheet.blood_current = min(blood, sheet.blood_max)
         if sheet.name != character.name:
             refuse_duplicate_name(chronicle, sheet.name, other_than=character.id)
         changes = describe_changes(current, sheet.to_dict())
