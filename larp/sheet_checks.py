@@ -98,6 +98,9 @@ class _Reader:
             self.fail(where, f"{label} must be text.")
             return ""
         text = str(value).strip()
+        if any(ord(ch) < 32 and ch not in "\n\r\t" for ch in text):
+            self.fail(where, f"{label} holds a control character.")
+            return ""
         if required and not text:
             self.fail(where, f"{label} cannot be empty.")
         elif len(text) > limit:

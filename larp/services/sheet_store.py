@@ -8,7 +8,7 @@ caller's transaction and record nothing; the use cases that record a change
 
 from __future__ import annotations
 
-from peewee import fn
+from peewee import IntegrityError, fn
 
 from larp.models import Ability, Background, Character, Chronicle, Equipment, MeritFlaw, Power, Trait, utcnow
 from larp.rules.damage import Armor, Weapon, armory
@@ -23,7 +23,9 @@ def refuse_duplicate_name(chronicle: Chronicle, name: str, other_than: int | Non
     Raises:
         ServiceError: 409 naming the field ``name``.
     """
-    query = Character.select().where((Character.chronicle == chronicle) & (fn.LOWER(Character.name) == name.lower()))
+    # The exact name too: SQLite's LOWER folds ASCII letters only.
+    query = Character.select().where((Character.chronicle == chronicle) & (
+        (Character.name == name) | (fn.LOWER(Character.name) == name.lower())))
     if other_than is not None:
         query = query.where(Character.id != other_than)
     if query.exists():
@@ -37,32 +39,49 @@ def create_character(chronicle: Chronicle, sheet: CharacterSheet, card: bool = T
     ``card``: issue a card token now (a copy gets its own when its card is issued).
 
     Raises:
-        ServiceError: 409 when the chronicle already has a character of that name.
+        ServiceError: 409 when the chronicle already has a character of that name
+            (also when another save made one at the same moment).
     """
     refuse_duplicate_name(chronicle, sheet.name)
-    character = Character.create(
-        chronicle=chronicle,
-        short_code=new_short_code(),
-        card_token=new_card_token() if card else None,
-        **scalar_fields(sheet),
-    )
+    try:
+        character = Character.create(
+            chronicle=chronicle,
+            short_code=new_short_code(),
+            card_token=new_card_token() if card else None,
+            **scalar_fields(sheet),
+        )
+    except IntegrityError:
+        raise _clash(sheet.name) from None
     write_sheet_rows(character, sheet)
     return character
+
+
+def _clash(name: str) -> ServiceError:
+    """Two saves at the same moment (PostgreSQL at READ COMMITTED lets both pass the name check;
+    the unique index refuses the second): the caller's transaction is rolled back."""
+    return ServiceError(f"Another screen saved a character called {name} at the same moment: choose another "
+                        "name.", field="name", status=409)
 
 
 def update_character(character: Character, sheet: CharacterSheet) -> Character:
     """Replace ``character``'s sheet with ``sheet`` (call inside a transaction).
 
-    Damage, condition, card token and short code stay; the Traits, Abilities
-    and powers are rewritten. Current Willpower and blood are kept unless
-    they exceed the new maxima.
+    Damage, condition, card token and short code stay; the Traits, Abilities,
+    powers, Backgrounds, Merits and Flaws, weapons and armor are rewritten.
+    Current Willpower and blood are kept unless they exceed the new maxima.
+
+    Raises:
+        ServiceError: 409 when another save gave another character this name at the same moment.
     """
     values = scalar_fields(sheet)
     values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
     values["blood_current"] = min(character.blood_current, values["blood_max"])
     values["version"] = Character.version + 1
     values["updated_at"] = utcnow()
-    Character.update(**values).where(Character.id == character.id).execute()
+    try:
+        Character.update(**values).where(Character.id == character.id).execute()
+    except IntegrityError:
+        raise _clash(sheet.name) from None
     for model in (Trait, Ability, Power, Background, MeritFlaw, Equipment):
         model.delete().where(model.character == character).execute()
     write_sheet_rows(character, sheet)

@@ -247,7 +247,8 @@ def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, data: Mapping[str, Any], *,
-                   seen: Mapping[str, Any] | None = None, xp_spent: int = 0, xp_what: str = "",
+                   seen: Mapping[str, Any] | None = None, expected_version: int | None = None,
+                   xp_spent: int = 0, xp_what: str = "",
                    request_token: str | None = None) -> tuple[Character, Ruling | None]:
     """Change the sheet fields in ``data`` (the others stay), in one transaction, recorded as a
     ruling of kind "sheet" with each field before and after.
@@ -257,6 +258,8 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
             state (current Willpower and blood) is never taken from a form.
         seen: the values of the fields the form showed, as it showed them; when
             one of them changed meanwhile the edit is refused as stale.
+        expected_version: the character's ``version`` the caller read (the API);
+            any change since refuses the edit as stale.
         xp_spent: experience points this change cost, logged on the sheet with
             ``xp_what`` (default: the changes themselves) in the open game session.
         request_token: the form's one-time token (never recorded twice).
@@ -279,6 +282,10 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         character = _lock(get_character(chronicle, character_id))
         before = sheet_of(character)
         current = before.to_dict()
+        if expected_version is not None and character.version != expected_version:
+            raise ServiceError(f"{character.name} changed since version {expected_version} (now version "
+                               f"{character.version}): read it again, then send the change.", field="version",
+                               status=409)
         if seen:
             shown = {k: v for k, v in seen.items() if k in current}
             changed = describe_changes(shown, current, [k for k in shown if shown[k] != current[k]])
