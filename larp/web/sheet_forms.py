@@ -29,7 +29,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "tabletop": ("tabletop",),
 }
 TITLES = {
-    "identity": "Who", "traits": "Traits", "abilities": "Abilities", "powers": "Disciplines",
+    "identity": "Identity", "traits": "Traits", "abilities": "Abilities", "powers": "Disciplines",
     "qualities": "Backgrounds, Merits and Flaws", "equipment": "Equipment", "notes": "Notes",
     "tabletop": "Tabletop ratings",
 }

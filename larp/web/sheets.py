@@ -148,13 +148,14 @@ def edit(character_id: int):
     character = _character(character_id)
     if not any(_may(name) for name in SECTIONS):
         abort(403)
-    return _editor(chronicle, character, {})
+    return _editor(chronicle, character, {}, keep=_kept_choices())
 
 
-def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]], status: int = 200):
+def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]], status: int = 200,
+            keep: dict[str, str] | None = None):
     """The whole editor page; ``contexts`` replaces the sections that were just posted."""
     # Each section is rendered on its own (as htmx swaps it) and the page puts them together.
-    sections = {name: Markup(render_template("sheets/_section.html",
+    sections = {name: Markup(render_template("sheets/_section.html", keep=keep or {},
                                              **(contexts.get(name) or _section_context(character, name))))
                 for name in SECTIONS if _may(name)}
     return render_template("sheets/edit.html", chronicle=chronicle, character=character, sections=sections,
@@ -202,15 +203,30 @@ def save_section(character_id: int, section: str):
         status = exc.status if isinstance(exc, ServiceError) else 422
         context = _section_context(Character.get_by_id(character.id), section, draft=data, error=exc, token=token)
         if is_partial():
-            return render_template("sheets/_section.html", **context), status
-        return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status)
+            return render_template("sheets/_section.html", keep=_kept_choices(), **context), status
+        return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status, keep=_kept_choices())
     saved = (f"Saved: {record.summary.split(': ', 1)[-1]}" if record else "Nothing changed.")
     if form.added and record:
         saved = f"Added {form.added}. " + saved
     if is_partial():
-        return render_template("sheets/_section.html", **_section_context(character, section, saved=saved))
+        return render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
+                               keep=_kept_choices())
     flash(saved)
-    return redirect(url_for("sheets.edit", character_id=character.id) + f"#{section}", code=303)
+    return redirect(url_for("sheets.edit", character_id=character.id, **_kept_choices()) + f"#{section}", code=303)
+
+
+def _kept_choices() -> dict[str, str]:
+    """What the next tap on a Trait chip should find as it was: the count chosen and the list
+    that was open (``add_count``, ``open``), so adjectives are added tap after tap."""
+    kept = {}
+    count = (request.values.get("add_count") or "").strip()
+    if count.isdigit() and count != "1":
+        kept["add_count"] = count
+    pick = (request.values.get("pick") or request.values.get("open") or "").partition(":")[0]
+    category = pick.partition(".")[2]
+    if category in CATEGORIES:
+        kept["open"] = category
+    return kept
 
 
 @bp.route("/characters/<int:character_id>/experience", methods=["POST"])
