@@ -244,11 +244,16 @@ def export_command(file: str) -> None:
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--replace", is_flag=True, help="Delete the chronicle of the same name first (restore a backup).")
+@click.option("--replace", is_flag=True,
+              help="Delete this install's chronicle first and put the file in its place (restore a backup).")
 @with_appcontext
 def import_command(file: str, replace: bool) -> None:
     """Import a chronicle from FILE (written by `larp export`) in one transaction.
-    A file from a newer larp's export format is refused and nothing changes."""
+
+    An install keeps one chronicle: the import replaces the untouched demo (or an unused
+    empty chronicle) and is refused into a chronicle in use unless --replace. Every
+    character's values are checked as the sheet editor checks them. A file from a newer
+    larp's export format is refused and nothing changes."""
     import json
 
     from larp.services import ServiceError
