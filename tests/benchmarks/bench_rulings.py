@@ -47,6 +47,7 @@ def make_app(folder: Path):
     return create_app({
         "TESTING": False, "SECRET_KEY": "bench", "DATABASE_URL": sqlite_url(folder / "bench.db"),
         "INSTANCE_PATH": folder / "instance", "WTF_CSRF_ENABLED": False, "LOAD_DEMO": True,
+        "CREATE_DATABASE": True,  # only `larp serve` (and this benchmark's fresh folder) makes a database
         "RANDOM_SOURCE": lambda: random.Random(1),
     })
 
