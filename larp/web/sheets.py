@@ -108,7 +108,8 @@ def _section_context(character: Character, section: str, draft: dict[str, Any] |
     return dict(character=character, section=section, title=TITLES[section], sheet=shown, errors=errors,
                 suggested=suggested,
                 error=error, stale=error.changes if isinstance(error, StaleForm) else [], saved=saved,
-                seen=json.dumps({k: stored.get(k) for k in SECTIONS[section]}, sort_keys=True),
+                seen=json.dumps({k: stored.get(k) for k in SECTIONS[section]
+                                 if g.user.role == "organiser" or k in NARRATOR_FIELDS}, sort_keys=True),
                 request_token=token or _token(), may_edit=_may(section), xp=section in XP_SECTIONS,
                 generation_row=row, narrator_only=g.user.role != "organiser", **_catalogues())
 
