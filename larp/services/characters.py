@@ -1,4 +1,7 @@
-"""Characters: creating them from sheets, finding them, and their state tonight."""
+"""Characters: finding them, their state tonight, and what they wear and carry.
+
+Storing a sheet is :mod:`larp.services.sheet_store`; editing one is :mod:`larp.services.sheets`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import base64
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from peewee import fn
 
@@ -16,16 +19,19 @@ from larp.models import (
     AbilitySpend,
     Character,
     Chronicle,
+    Equipment,
     GameSession,
+    MeritFlaw,
     Power,
     Trait,
     TraitLoss,
     utcnow,
 )
+from larp.rules.damage import Armor, Weapon, armory
 from larp.rules.health import HealthTrack, live_levels
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
 #: no 0/O, no 1/I/L (issue 6).
@@ -51,95 +57,6 @@ def normalise_code(text: str) -> str:
     return "".join(ch for ch in (text or "").upper() if ch.isalnum())
 
 
-def create_character(chronicle: Chronicle, sheet: CharacterSheet) -> Character:
-    """Store ``sheet`` as a new character of ``chronicle`` (call inside a transaction).
-
-    Raises:
-        ServiceError: 409 when the chronicle already has a character of that name.
-    """
-    if Character.select().where((Character.chronicle == chronicle) & (Character.name == sheet.name)).exists():
-        raise ServiceError(f"The chronicle already has a character called {sheet.name}.", field="name", status=409)
-    character = Character.create(
-        chronicle=chronicle,
-        short_code=new_short_code(),
-        card_token=new_card_token(),
-        **_scalar_fields(sheet),
-    )
-    _write_sheet_rows(character, sheet)
-    return character
-
-
-def update_character(character: Character, sheet: CharacterSheet) -> Character:
-    """Replace ``character``'s sheet with ``sheet`` (call inside a transaction).
-
-    Damage, condition, card token and short code stay; the Traits, Abilities
-    and powers are rewritten. Current Willpower and blood are kept unless
-    they exceed the new maxima.
-    """
-    values = _scalar_fields(sheet)
-    values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
-    values["blood_current"] = min(character.blood_current, values["blood_max"])
-    values["version"] = Character.version + 1
-    values["updated_at"] = utcnow()
-    Character.update(**values).where(Character.id == character.id).execute()
-    Trait.delete().where(Trait.character == character).execute()
-    Ability.delete().where(Ability.character == character).execute()
-    Power.delete().where(Power.character == character).execute()
-    _write_sheet_rows(character, sheet)
-    return Character.get_by_id(character.id)
-
-
-def _scalar_fields(sheet: CharacterSheet) -> dict:
-    return dict(
-        name=sheet.name,
-        player_name=sheet.player_name,
-        creature=sheet.creature,
-        clan=sheet.clan,
-        sect=sheet.sect,
-        title=sheet.title,
-        generation=sheet.generation,
-        morality_name=sheet.morality_name,
-        morality_rating=sheet.morality_rating,
-        willpower_permanent=sheet.willpower_permanent,
-        willpower_current=sheet.willpower_current if sheet.willpower_current is not None else sheet.willpower_permanent,
-        blood_max=sheet.blood_max,
-        blood_current=sheet.blood_current if sheet.blood_current is not None else sheet.blood_max,
-        blood_per_turn=sheet.blood_per_turn,
-        health_levels=list(sheet.health_levels) or None,
-        tabletop=dict(sheet.tabletop),
-        notes=sheet.notes,
-        narrator_notes=sheet.narrator_notes,
-        player_contact=sheet.player_contact,
-    )
-
-
-def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
-    rows = []
-    for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
-        for category, entries in groups.items():
-            merged: dict[str, int] = {}
-            for entry in entries:
-                merged[entry.name] = merged.get(entry.name, 0) + entry.count
-            rows.extend(
-                dict(character=character, category=category, name=name, count=count, negative=negative)
-                for name, count in merged.items()
-            )
-    if rows:
-        Trait.insert_many(rows).execute()
-    if sheet.abilities:
-        Ability.insert_many(
-            [dict(character=character, name=name, level=level) for name, level in sheet.abilities.items()]
-        ).execute()
-    seen = set()
-    powers = []
-    for p in sheet.powers:
-        if (p.discipline, p.power) not in seen:
-            seen.add((p.discipline, p.power))
-            powers.append(dict(character=character, discipline=p.discipline, name=p.power, level=p.level))
-    if powers:
-        Power.insert_many(powers).execute()
-
-
 def get_character(chronicle: Chronicle, character_id: int | str | None, field_name: str = "character") -> Character:
     """The character ``character_id`` of ``chronicle``.
 
@@ -156,14 +73,16 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
     return character
 
 
-def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[Character]:
+def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: bool = False) -> list[Character]:
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
     An exact short-code match comes first. An empty query lists the first
-    ``limit`` characters by name.
+    ``limit`` characters by name. Retired characters (the player left) are left
+    out of every picker unless ``retired`` asks for them instead.
     """
     text = (query or "").strip()
-    base = Character.select().where(Character.chronicle == chronicle)
+    base = Character.select().where((Character.chronicle == chronicle)
+                                    & (Character.retired_at.is_null(not retired)))
     if not text:
         return list(base.order_by(Character.name).limit(limit))
     code = normalise_code(text)
@@ -183,17 +102,52 @@ def has_mettle(powers: dict[str, list[tuple[int, str]]]) -> bool:
                for discipline, held in powers.items() for level, name in held)
 
 
-def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False) -> HealthTrack:
+def merit_health_levels(qualities: Iterable[tuple[str, str]] | None = None,
+                        character: Character | None = None) -> tuple[str, ...]:
+    """The health levels the character's Merits and Flaws add (``health_levels`` in
+    ``data/merits_flaws.toml``: Huge Size's extra Healthy level, LotNR), from
+    ``qualities`` as (kind, catalogue key) pairs or, when ``None``, from
+    ``character``'s stored rows (one query)."""
+    from larp.catalogues import merit_flaw
+
+    if qualities is None:
+        qualities = MeritFlaw.select(MeritFlaw.kind, MeritFlaw.key).where(
+            (MeritFlaw.character == character) & (MeritFlaw.key != "")).tuples()
+    levels: list[str] = []
+    for kind, key in qualities:
+        entry = merit_flaw(kind, key) if key else None
+        if entry is not None:
+            levels.extend(entry.health_levels)
+    return tuple(levels)
+
+
+def add_health_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``levels`` with each of ``extra`` put before the first level of its name (at the
+    front when the track has none): one more Healthy level for Huge Size, as Mettle's."""
+    out = list(levels)
+    for name in extra:
+        out.insert(out.index(name) if name in out else 0, name)
+    return tuple(out)
+
+
+def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False,
+                 extra_levels: tuple[str, ...] | None = None) -> HealthTrack:
     """``character``'s live health track with the damage marked on it and its condition.
 
     The character's own levels (extras, imported charts) replace the
-    chronicle's; Mettle adds a Healthy level. If a smaller track than the
-    damage (a setting changed) would overflow, the lightest marks are dropped
-    from the view, never from the stored counts.
+    chronicle's; Mettle adds a Healthy level (met-reference 3.5), and so does
+    each health level a Merit or Flaw adds (``extra_levels``, read from the
+    sheet's Merits when ``None``: Huge Size, LotNR; see
+    :func:`merit_health_levels`). If a smaller track than the damage (a setting
+    changed) would overflow, the lightest marks are dropped from the view,
+    never from the stored counts.
     """
     levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
     if mettle:
         levels = ("Healthy",) + levels
+    if extra_levels is None:
+        extra_levels = merit_health_levels(character=character)
+    levels = add_health_levels(levels, extra_levels)
     counts = {"aggravated": character.damage_aggravated, "lethal": character.damage_lethal,
               "bashing": character.damage_bashing}
     for kind in ("bashing", "lethal", "aggravated"):
@@ -220,11 +174,13 @@ class TraitLine:
 
 @dataclass(frozen=True)
 class AbilityLine:
-    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session."""
+    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session,
+    and its ``specialisations`` (each one bonus Trait in ties where it applies, LotNR)."""
 
     name: str
     level: int
     spent: int
+    specialisations: tuple[str, ...] = ()
 
     @property
     def left(self) -> int:
@@ -241,7 +197,11 @@ class CharacterState:
         negative_traits: per category, (name, count).
         abilities: Abilities with levels left.
         powers: Discipline name to its powers ``[(level, name)]``, lowest first.
-        health: the live health track with damage marked.
+        health: the live health track with damage marked (Mettle's and Merits'
+            extra levels on it).
+        merits, flaws: the sheet's Merits and Flaws; ``key`` is the catalogue id
+            the rules read (``data/merits_flaws.toml``: "ambidextrous",
+            "acute_sense", "concentration", "one_eye"...).
     """
 
     character: Character
@@ -251,6 +211,16 @@ class CharacterState:
     abilities: list[AbilityLine] = field(default_factory=list)
     powers: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     health: HealthTrack | None = None
+    merits: list[QualityEntry] = field(default_factory=list)
+    flaws: list[QualityEntry] = field(default_factory=list)
+
+    def has_merit(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Merit ``key`` ("ambidextrous")."""
+        return any(m.key == key for m in self.merits)
+
+    def has_flaw(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Flaw ``key`` ("one_eye")."""
+        return any(f.key == key for f in self.flaws)
 
     def available(self, category: str) -> int:
         """Traits left in ``category`` this game session (a tie compares these)."""
@@ -292,7 +262,7 @@ class CharacterState:
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
-    """Build ``character``'s :class:`CharacterState` for ``game_session`` (5 queries)."""
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (6 queries)."""
     losses: dict[tuple[str, str], int] = {}
     spends: dict[str, int] = {}
     if game_session is not None:
@@ -332,49 +302,70 @@ def character_state(character: Character, game_session: GameSession | None, sett
                 TraitLine(trait.name, trait.count, losses.get((trait.category, trait.name), 0))
             )
     state.abilities = [
-        AbilityLine(a.name, a.level, spends.get(a.name, 0))
+        AbilityLine(a.name, a.level, spends.get(a.name, 0), tuple(a.specialisations or ()))
         for a in Ability.select().where(Ability.character == character).order_by(Ability.name)
     ]
     for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
         state.powers.setdefault(power.discipline, []).append((power.level, power.name))
-    state.health = health_track(character, settings, mettle=has_mettle(state.powers))
+    for row in MeritFlaw.select().where(MeritFlaw.character == character).order_by(MeritFlaw.id):
+        (state.merits if row.kind == "merit" else state.flaws).append(QualityEntry(row.name, row.cost, row.key,
+                                                                                   row.note))
+    extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
+    state.health = health_track(character, settings, mettle=has_mettle(state.powers), extra_levels=extra)
     return state
 
 
-def sheet_of(character: Character) -> CharacterSheet:
-    """The stored character as a :class:`CharacterSheet` (the sheet, not tonight's losses)."""
-    from larp.sheet import PowerEntry, TraitEntry
+def worn_armor(character: Character) -> tuple[Armor, ...]:
+    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile).
 
-    sheet = CharacterSheet(
-        name=character.name,
-        creature=character.creature,
-        player_name=character.player_name,
-        clan=character.clan,
-        sect=character.sect,
-        title=character.title,
-        generation=character.generation,
-        morality_name=character.morality_name,
-        morality_rating=character.morality_rating,
-        willpower_permanent=character.willpower_permanent,
-        willpower_current=character.willpower_current,
-        blood_max=character.blood_max,
-        blood_current=character.blood_current,
-        blood_per_turn=character.blood_per_turn,
-        tabletop=dict(character.tabletop or {}),
-        health_levels=list(character.health_levels or []),
-        notes=character.notes,
-        narrator_notes=character.narrator_notes,
-        player_contact=character.player_contact,
-    )
-    for trait in Trait.select().where(Trait.character == character).order_by(Trait.id):
-        target = sheet.negative_traits if trait.negative else sheet.traits
-        target.setdefault(trait.category, []).append(TraitEntry(trait.name, trait.count))
-    sheet.abilities = {a.name: a.level for a in Ability.select().where(Ability.character == character).order_by(Ability.id)}
-    sheet.powers = [
-        PowerEntry(p.discipline, p.name, p.level)
-        for p in Power.select().where(Power.character == character).order_by(Power.id)
-    ]
-    return sheet
+    A piece from the armory (``data/armory.toml``) is the armory's own ``Armor``;
+    a custom piece is built from the sheet: ``key`` ``"custom-<row id>"``,
+    ``rating`` its extra health levels (lost before the track, met-reference
+    3.7), ``covers`` what it protects, ``penalty`` 0, ``source`` "the character
+    sheet". A key no longer in the armory is treated as custom with the numbers
+    stored. In the order the sheet lists them (one query).
+    """
+    pieces = armory("live").armor
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "armor")) \
+            .order_by(Equipment.id):
+        piece = pieces.get(row.key) if row.key else None
+        if piece is None:
+            piece = Armor(key=f"custom-{row.id}", name=row.name, profile="live", rating=max(row.rating, 1),
+                          penalty=0, negative_traits=tuple(row.negative_traits or ()),
+                          source="the character sheet", covers=tuple(row.covers or ()))
+        out.append(piece)
+    return tuple(out)
+
+
+def carried_weapons(character: Character) -> tuple[Weapon, ...]:
+    """The weapons ``character`` carries, as the rules core's :class:`larp.rules.damage.Weapon` (live profile).
+
+    An armory weapon is the armory's own card (``key`` its armory key); a custom
+    weapon is built from the sheet: ``key`` ``"custom-<row id>"``, its bonus
+    Traits (never bid), damage in health levels, damage type, Negative Traits and
+    specials; its kind decides ``melee`` (blade, blunt: Puissance applies),
+    ``blunt`` (Prowess may make it lethal) and ``firearm`` (seed 002's firearm
+    rule against vampires) (met-reference 3.4, 3.7); a Spray reaches 3 adjacent
+    targets, as the shotgun's card. In the order the sheet lists them (one
+    query). ``Character.weapon`` is the one in hand (pre-filled on the challenge screen).
+    """
+    cards = armory("live").weapons
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "weapon")) \
+            .order_by(Equipment.id):
+        card = cards.get(row.key) if row.key else None
+        if card is None:
+            specials = tuple(row.specials or ())
+            firearm = row.weapon_kind == "firearm"
+            card = Weapon(key=f"custom-{row.id}", name=row.name, profile="live",
+                          damage_type=row.damage_type or "bashing", damage=max(row.damage, 1), strength_bonus=None,
+                          bonus_traits=row.bonus_traits, negative_traits=tuple(row.negative_traits or ()),
+                          specials=specials, firearm=firearm, bashing_vs_kindred=firearm,
+                          blunt=row.weapon_kind == "blunt", melee=row.weapon_kind in ("blade", "blunt"),
+                          spray=3 if "Spray" in specials else 0, details={}, source="the character sheet")
+        out.append(card)
+    return tuple(out)
 
 
 def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: str) -> Character:

@@ -7,8 +7,8 @@ from datetime import date
 from larp.db import db, lock_name
 from larp.models import Chronicle
 from larp.rules.explain import RulesError
-from larp.services.characters import create_character
 from larp.services.chronicles import open_first_game_session
+from larp.services.sheet_store import create_character
 from larp.sheet import CharacterSheet
 from larp.tables import TableError, load_toml
 
@@ -35,11 +35,13 @@ def demo_sheets() -> tuple[str, list[CharacterSheet]]:
 
 
 def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
-    """Create the demo chronicle, its characters and game session 1 if the
-    database has no chronicle yet; return it (``None`` if a chronicle exists).
+    """Create the demo chronicle (marked ``is_demo``), its characters and game session 1
+    if the database has no chronicle yet; return it (``None`` if a chronicle exists).
 
-    ``today`` dates the first game session (default: the server's date). Two servers
-    starting at once on one new database make one demo chronicle.
+    ``today`` dates the first game session (default: the server's date). An
+    install whose demo was removed has its empty chronicle instead, so the demo
+    never comes back by itself. Two servers starting at once on one new database
+    make one demo chronicle.
     """
     if Chronicle.select().exists():
         return None
@@ -50,7 +52,7 @@ def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
         lock_name("demo chronicle")
         if Chronicle.select().exists():
             return None
-        chronicle = Chronicle.create(name=name)
+        chronicle = Chronicle.create(name=name, is_demo=True)
         for sheet in sheets:
             create_character(chronicle, sheet)
         open_first_game_session(chronicle, today or date.today())
