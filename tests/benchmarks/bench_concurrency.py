@@ -41,9 +41,9 @@ PASSWORD = "benchmark password"
 
 def prepare(url: str, clients: int) -> list[tuple[str, int, int]]:
     """Narrator accounts and a pair of characters for each client: (user name, challenger, defender)."""
-    from larp.models import Chronicle
+    from larp.models import Chronicle, Trait
     from larp.services.accounts import create_user
-    from larp.services.characters import create_character
+    from larp.services.sheet_store import create_character
     from larp.sheet import CharacterSheet
 
     bind(url)
@@ -53,7 +53,9 @@ def prepare(url: str, clients: int) -> list[tuple[str, int, int]]:
         for i in range(clients):
             create_user(f"bench{i}", f"Bench {i}", "narrator", PASSWORD)
             one = create_character(chronicle, CharacterSheet.from_dict(
-                {"name": f"Bench challenger {i}", "creature": "mortal", "traits": {"mental": ["Clever x5000"]}}))
+                {"name": f"Bench challenger {i}", "creature": "mortal", "traits": {"mental": ["Clever"]}}))
+            # More Clever than a sheet may hold (25), so that the benchmark never runs out.
+            Trait.update(count=5000).where(Trait.character == one).execute()
             two = create_character(chronicle, CharacterSheet.from_dict(
                 {"name": f"Bench defender {i}", "creature": "mortal", "traits": {"mental": ["Wise x5"]}}))
             plan.append((f"bench{i}", one.id, two.id))

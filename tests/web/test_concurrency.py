@@ -65,14 +65,29 @@ def narrator(servers, name: str):
     return log_in(servers[0], name, "correct horse battery")
 
 
-def make_character(name: str, **sheet):
-    """A new mortal of the shared chronicle for one scenario, so runs never meet."""
-    from larp.services.characters import create_character
+def make_character(name: str, traits: dict[str, dict[str, int]] | None = None, health_levels: int = 0, **sheet):
+    """A new mortal of the shared chronicle for one scenario, so runs never meet.
+
+    ``traits``: category to {Trait: count}; ``health_levels``: a track that long. A hundred blows
+    need more than a sheet may hold (25 of a Trait, the usual track), so those two are written
+    to the stored rows after the sheet is made."""
+    from larp.models import Trait
+    from larp.services.sheet_store import create_character
     from larp.sheet import CharacterSheet
 
+    traits = traits or {}
+    listed = {category: list(names) for category, names in traits.items()}
     with db.atomic():
-        return create_character(Chronicle.get(), CharacterSheet.from_dict({"name": name, "creature": "mortal",
-                                                                            **sheet}))
+        character = create_character(Chronicle.get(), CharacterSheet.from_dict(
+            {"name": name, "creature": "mortal", "traits": listed, **sheet}))
+        for category, names in traits.items():
+            for trait, count in names.items():
+                Trait.update(count=count).where((Trait.character == character) & (Trait.category == category)
+                                                & (Trait.name == trait)).execute()
+        if health_levels:
+            Character.update(health_levels=["Healthy"] * (health_levels - 1) + ["Incapacitated"]).where(
+                Character.id == character.id).execute()
+    return Character.get_by_id(character.id)
 
 
 def post_json(session, path: str, body: dict):
@@ -103,7 +118,7 @@ def test_simultaneous_damage_all_lands(database, n):
     """002 "Damage and Healing": damage from many narrators at once all lands, each blow on the
     track as it then stands (issue 13): n lethal levels, n rulings, no refusal."""
     session = narrator(database, f"damage{n}")
-    target = make_character(f"Bystander {n}", health_levels=["Healthy"] * (n + 5) + ["Incapacitated"])
+    target = make_character(f"Bystander {n}", health_levels=n + 6)
     replies = at_once(n, database, post_json(session, f"/api/v1/characters/{target.id}/damage",
                                              {"damage_type": "lethal", "levels": 1}))
     assert statuses(replies) == {201: n}
@@ -118,8 +133,8 @@ def test_a_trait_held_once_is_lost_once(database, n):
     once bid a Trait the challenger holds once and all lose: one is recorded, the others are
     refused because the Trait is gone (409), none is a 5xx."""
     session = narrator(database, f"bidder{n}")
-    challenger = make_character(f"Bidder {n}", traits={"mental": ["Cunning", "Clever", "Shrewd"]})
-    defender = make_character(f"Sage {n}", traits={"mental": ["Wise x3", "Clever"]})
+    challenger = make_character(f"Bidder {n}", traits={"mental": {"Cunning": 1, "Clever": 1, "Shrewd": 1}})
+    defender = make_character(f"Sage {n}", traits={"mental": {"Wise": 3, "Clever": 1}})
     replies = at_once(n, database, post_json(session, "/api/v1/challenges", {
         "category": "mental", "challenger": {"character_id": challenger.id, "bid": "Cunning"},
         "defender": {"character_id": defender.id, "bid": "Wise"},
@@ -137,8 +152,8 @@ def test_an_ability_is_spent_exactly_its_levels(database, n):
     each retest with Occult 3 (and lose again, costing a Clever of many): exactly 3 are recorded,
     Occult is spent 3 times, the rest are refused for want of it (4xx, no 5xx)."""
     session = narrator(database, f"scholar{n}")
-    challenger = make_character(f"Scholar {n}", traits={"mental": [f"Clever x{n + 5}"]}, abilities={"Occult": 3})
-    defender = make_character(f"Riddler {n}", traits={"mental": ["Wise x3"]})
+    challenger = make_character(f"Scholar {n}", traits={"mental": {"Clever": n + 5}}, abilities={"Occult": 3})
+    defender = make_character(f"Riddler {n}", traits={"mental": {"Wise": 3}})
     replies = at_once(n, database, post_json(session, "/api/v1/challenges", {
         "category": "mental", "challenger": {"character_id": challenger.id, "bid": "Clever"},
         "defender": {"character_id": defender.id, "bid": "Wise"},
@@ -209,8 +224,8 @@ def test_the_same_idempotency_key_at_once_is_recorded_once(database, n):
     """Issue 19 item 2 (and issue 13: never the 500 "duplicate key" on PostgreSQL): one challenge
     sent n times at once with one Idempotency-Key: one ruling, n - 1 answers 409 naming it."""
     session = narrator(database, f"retrier{n}")
-    challenger = make_character(f"Retrier {n}", traits={"mental": [f"Clever x{n + 5}"]})
-    defender = make_character(f"Waiter {n}", traits={"mental": ["Wise x3"]})
+    challenger = make_character(f"Retrier {n}", traits={"mental": {"Clever": n + 5}})
+    defender = make_character(f"Waiter {n}", traits={"mental": {"Wise": 3}})
     data = json.dumps({"category": "mental", "challenger": {"character_id": challenger.id, "bid": "Clever"},
                        "defender": {"character_id": defender.id, "bid": "Wise"},
                        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]}).encode()
@@ -242,7 +257,7 @@ def test_closing_the_game_session_while_narrators_rule(database, n):
     if "set-cookie" in board.headers:
         organiser.cookie = board.headers["set-cookie"].split(";", 1)[0]
     open_now = GameSession.get(GameSession.closed_at.is_null())
-    target = make_character(f"Brawler {n}", health_levels=["Healthy"] * (n + 5) + ["Incapacitated"])
+    target = make_character(f"Brawler {n}", health_levels=n + 6)
     damage = post_json(session, f"/api/v1/characters/{target.id}/damage", {"damage_type": "lethal", "levels": 1})
 
     def request(i, server):
