@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -13,8 +15,43 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _nul_field(value: Any, path: str) -> str | None:
+    """The first field (dotted path) of a JSON value whose text holds a NUL character, if any."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and "\x00" in key:
+            return path or key
+        found = _nul_field(item, f"{path}.{key}" if path else str(key))
+        if found:
+            return found
+    return None
+
+
 def register(app: Flask) -> None:
-    """Install the error handlers on ``app``."""
+    """Install the error handlers on ``app``, and refuse text with a NUL character (400 naming the
+    field): PostgreSQL cannot hold one in any text, so neither engine takes it."""
+
+    @app.before_request
+    def refuse_nul_characters():
+        field = next((key for key, value in (request.view_args or {}).items()
+                      if isinstance(value, str) and "\x00" in value), None)
+        field = field or next((key for key, values in request.args.lists() if "\x00" in key
+                               or any("\x00" in v for v in values)), None)
+        if field is None and request.method != "GET":
+            if request.is_json:
+                field = _nul_field(request.get_json(silent=True), "")
+            elif request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+                field = next((key for key, values in request.form.lists() if "\x00" in key
+                              or any("\x00" in v for v in values)), None)
+        if field is None:
+            return None
+        message = f"{field or 'The request'} holds a NUL character, which no field takes."
+        if _wants_json():
+            return jsonify(error=message, field=field), 400
+        template = "errors/_error.html" if is_partial() else "errors/error.html"
+        return render_template(template, title="Bad request", message=message), 400
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError):

@@ -170,3 +170,23 @@ def test_session_cookie_is_secure_only_when_told(tmp_path, monkeypatch):
     assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
     monkeypatch.setenv("LARP_SECURE_COOKIES", "1")
     assert "Secure" in login_cookie(make_test_app(tmp_path / "secure"))
+
+
+def test_text_with_a_nul_character_is_refused_on_every_engine(client, auth, dbconn):
+    """PostgreSQL cannot hold a NUL character in any text (psycopg2 raises, a 500 before): a query,
+    a form field or a JSON string holding one is a 400 naming the field, on both engines."""
+    from larp.models import Character, Ruling
+
+    auth.login()
+    before = (Ruling.select().count(), Character.select().count())
+    page = client.get("/characters?q=Viv%00ienne")
+    assert page.status_code == 400 and "q holds a NUL character" in page.get_data(as_text=True)
+    assert client.get("/rulings/by-token/a%00b").status_code == 400  # in the path too
+    api = client.get("/api/v1/characters?q=a%00")
+    assert api.status_code == 400 and api.get_json()["field"] == "q"
+    konrad = Character.get(Character.name == "Konrad Vale")
+    body = client.post(f"/api/v1/characters/{konrad.id}/damage", json={"damage_type": "lethal\x00", "levels": 1})
+    assert body.status_code == 400 and body.get_json()["field"] == "damage_type"
+    form = client.post(f"/characters/{konrad.id}/damage", data={"damage_type": "lethal", "levels": "1\x00"})
+    assert form.status_code == 400 and "levels holds a NUL character" in form.get_data(as_text=True)
+    assert (Ruling.select().count(), Character.select().count()) == before
