@@ -1,52 +1,13 @@
-"""Mass combat: several attackers against one target (seed 002 "Mass Combat";
-LotNR Mob Scene, met-reference 3.2).
-
-Plain data in, a :class:`MassRuling` out. A :class:`MassChallenge` is the
-defender (his Traits bid, one per attacker he defends against, his sign, whom
-he relents to, his counter-attack) and up to five attackers hand to hand plus
-five at range (each with his bid, sign, weapon and any retests of his pair).
-:func:`rule_mass_challenge` rules on it and applies the results in order to
-the health tracks; :func:`mass_challenge_from_dict` reads it from JSON.
-
-The rules, from 002 "Mass Combat" with LotNR where 002 is silent:
-
-1. At most five characters engage one target hand to hand and five more with
-   ranged weapons (002). A sixth of either kind is refused.
-2. The defender bids a number of Traits equal to the number of attackers he
-   defends against, one fewer with Potence's Intensity (the "Potence"
-   pseudo-Trait stands for one of them in a strength challenge). Lacking the
-   Traits, he chooses whom he defends against and to whom he relents (002).
-   Each pair is otherwise a normal challenge (:mod:`larp.rules.challenge`), so
-   a Wounded defender risks one more Trait in each (LotNR Health).
-3. The relented challenges are resolved first (the relenting defender loses
-   them and no Traits); if he survives them, he and all remaining attackers
-   engage in one simultaneous challenge: his sign is compared with each
-   attacker's, each pair by the normal tie rules (002 "Ties"), and then
-   retests, counted per attacker (Might against each hand-to-hand attacker in
-   a strength challenge) (002; LotNR Mob Scene).
-4. A defender throwing the strength Bomb (Vigor) against a mixed group: it
-   counts as Paper against the ranged attackers and the hand-to-hand
-   attackers it does not apply to, unless he also has the speed Bomb
-   (Rapidity) with Celerity active this round (002).
-5. Traits are lost for each loss. Unless he has extra actions (Celerity's
-   Swiftness and Legerity), the defender may injure only one attacker who
-   lost (LotNR Mob Scene).
-6. Results are applied in initiative order (:func:`larp.rules.order.order_of_actions`:
-   pre-empts, then more Traits first, equal counts at the same time), the
-   defender's extra actions after everyone's; the defender may drop (torpor,
-   unconscious, Final Death) before the last of them, and results against a
-   dropped defender, or by him, are then not applied (LotNR Mob Scene).
-
-Damage goes through the damage rules (:mod:`larp.rules.damage`): the weapon's
-card, Potence, firearms against vampires, halving, armor, then the health track.
+"""Rules on a mass challenge (:func:`rule_mass_challenge`, :func:`defender_bid_count`):
+the checks, the pairs and the defender's bids, relented challenges first, then the
+others, and the results applied in order (002 "Mass Combat"; LotNR Mob Scene,
+met-reference 3.2). Part of :mod:`larp.rules.mass_combat`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
@@ -56,7 +17,6 @@ from larp.rules.challenge import (
     Call,
     Category,
     Challenge,
-    ChallengeOptions,
     ChallengeRuling,
     Contestant,
     Lead,
@@ -67,301 +27,41 @@ from larp.rules.challenge import (
     Throw,
     Weapon,
     bids_required,
-    contestant_from_dict,
-    parse_throw,
-    play_challenge,
-    test_calls_from_list,
 )
-from larp.rules.damage import CREATURES, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import Explanation, RulesError, Step
-from larp.rules.health import HealthTrack, new_track
+from larp.rules.health import HealthTrack
 from larp.rules.order import LEGERITY, SWIFTNESS, Participant, order_of_actions
 from larp.rules.order import R_MASS as ORDER_MASS
 from larp.rules.settings import ChronicleSettings
 
-R_MASS = '002 "Mass Combat"'
-R_MOB = "LotNR Mob Scene (met-reference 3.2)"
-R_INTENSITY = '002 "Mass Combat"; LotNR Potence: Intensity (met-reference 3.4)'
-
-#: 002 "Mass Combat": "a maximum of five characters can engage the same target in hand
-#: to hand combat and another 5 ... with range weapons".
-MAX_PER_RANGE = 5
-
-
-class Range(StrEnum):
-    """How an attacker engages the target (002 "Mass Combat")."""
-
-    HAND_TO_HAND = "hand_to_hand"
-    RANGED = "ranged"
-
-    @property
-    def label(self) -> str:
-        """"hand to hand" or "at range", for the explanation."""
-        return "hand to hand" if self is Range.HAND_TO_HAND else "at range"
-
-
-@dataclass(frozen=True)
-class Attack:
-    """How a fighter's successful attack does damage (002 "Damage and Healing").
-
-    Attributes:
-        action: ``"strike"`` (bare hands), ``"bite"`` or ``"weapon"``.
-        weapon: a live armory key (``"knife"``, ``"pistol"``...), for ``"weapon"``.
-        potence: the attacker's Potence level (Prowess 1; Puissance 5 adds a level).
-        lethal_by_prowess: with Prowess, a bare-handed or club strike does lethal damage.
-        head_shot: a firearm aimed at the head (lethal against vampires, 002).
-        close_range: within five feet (Full-Auto adds a level).
-    """
-
-    action: str = "strike"
-    weapon: str | None = None
-    potence: int = 0
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
-    close_range: bool = False
-
-    def strike(self) -> Strike:
-        """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
-        return Strike(weapon=self.weapon if self.action == "weapon" else None, bite=self.action == "bite",
-                      potence=self.potence, lethal_by_prowess=self.lethal_by_prowess,
-                      head_shot=self.head_shot, close_range=self.close_range)
-
-
-@dataclass(frozen=True)
-class Body:
-    """What damage does to a character (met-reference 3.5, 3.7, 4.1).
-
-    Attributes:
-        creature: ``"vampire"``, ``"ghoul"`` or ``"mortal"``.
-        fortitude: Fortitude level (the damage rules read it).
-        armor: a live armory key, or ``None``.
-        armor_left: health levels the armor has left (``None``: its full rating).
-        track: the live health track with the damage already marked; ``None``
-            for an unhurt character on the chronicle's track.
-    """
-
-    creature: str = "vampire"
-    fortitude: int = 0
-    armor: str | None = None
-    armor_left: int | None = None
-    track: HealthTrack | None = None
-
-
-@dataclass(frozen=True)
-class Attacker:
-    """One attacker in a mass challenge.
-
-    Attributes:
-        side: the attacker as a challenger: name, current Traits, his bid (one
-            Trait, more if Wounded), powers, lead, Ability levels left...
-            ``side.weapon`` is filled from ``attack.weapon`` when left out.
-        range: hand to hand or ranged (five of each at most).
-        attack: how his hit does damage; a ranged attacker needs a ranged weapon.
-        throw: his sign; not needed when the defender relents to him.
-        tests: the later tests of his pair, in order (overbids, retests), as in
-            :class:`~larp.rules.challenge.TestCall`: challenger = this attacker,
-            defender = the target.
-        strength: hand to hand: the pair is a challenge of strength for the
-            defender, so Might, Puissance and the strength Bomb apply (the
-            narrator judges; never at range).
-        celerity: the Celerity level he has active this round (0: none):
-            Alacrity pre-empts; Rapidity's Bomb needs at least 3.
-        body: what damage does to him.
-    """
-
-    side: Contestant
-    range: Range = Range.HAND_TO_HAND
-    attack: Attack = Attack()
-    throw: Throw | None = None
-    tests: tuple[TestCall, ...] = ()
-    strength: bool = True
-    celerity: int = 0
-    body: Body = Body()
-
-
-@dataclass(frozen=True)
-class Defender:
-    """The target of a mass challenge.
-
-    Attributes:
-        side: the target as the defender of every pair. ``side.bid`` holds
-            every Trait he risks, in the order of the attackers he defends
-            against (one each, more if Wounded; ``"Potence"`` once with Intensity).
-        throw: his one sign, compared with every attacker's.
-        relents_to: names of the attackers he relents to (he must, when he
-            lacks the Traits to defend against all of them).
-        attack: his counter-attack on an attacker who loses; ``None`` to defend only.
-        injures: names of the losing attackers he injures (at most one per
-            action); empty: the first losers in initiative order.
-        celerity: the Celerity level he has active this round (0: none):
-            Swiftness (2) and Legerity (4) give extra actions, Rapidity (3) the
-            speed Bomb, Alacrity (1) pre-empts.
-        body: what damage does to him.
-    """
-
-    side: Contestant
-    throw: Throw | None = None
-    relents_to: tuple[str, ...] = ()
-    attack: Attack | None = None
-    injures: tuple[str, ...] = ()
-    celerity: int = 0
-    body: Body = Body()
-
-
-@dataclass(frozen=True)
-class MassChallenge:
-    """A mass challenge: one defender, up to five attackers hand to hand and five at range.
-
-    Attributes:
-        defender: the target.
-        attackers: the attackers, in the order the narrator lists them (that
-            order breaks ties of initiative and assigns the defender's bids).
-        category: the Traits' category (Physical for combat).
-    """
-
-    defender: Defender
-    attackers: tuple[Attacker, ...]
-    category: Category = Category.PHYSICAL
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A successful attack and what it did.
-
-    Attributes:
-        by, target: the names of the attacker and the one hit.
-        action: ``"strike"``, ``"bite"`` or ``"weapon"``.
-        weapon: the weapon card's name (``None`` bare-handed or biting).
-        damage_type, levels: the damage dealt (card, bare hands, bite, plus
-            Potence, Mass-Trauma...), before the target's kind, halving and armor.
-        taken: the (damage type, levels) marked on the track.
-        applied: ``False`` when the target (or the attacker) had dropped before
-            this result came in the order; nothing was marked.
-        condition: the target's condition afterwards.
-        state: the target's health level afterwards.
-        note: why a result was not applied.
-        steps: how the damage was reached and marked.
-    """
-
-    by: str
-    target: str
-    action: str
-    weapon: str | None
-    damage_type: str
-    levels: int
-    taken: tuple[tuple[str, int], ...]
-    applied: bool
-    condition: str
-    state: str
-    note: str = ""
-    steps: tuple[Step, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"by": self.by, "target": self.target, "action": self.action, "weapon": self.weapon,
-                "damage_type": self.damage_type, "levels": self.levels, "taken": [list(t) for t in self.taken],
-                "applied": self.applied, "condition": self.condition, "state": self.state, "note": self.note,
-                "steps": [s.to_dict() for s in self.steps]}
-
-
-@dataclass(frozen=True)
-class PairResult:
-    """One attacker's challenge against the defender.
-
-    Attributes:
-        attacker: his name.
-        range: hand to hand or ranged.
-        relented: the defender relented to him.
-        made: ``False`` when the defender dropped before the simultaneous challenge.
-        outcome: ``CHALLENGER`` (the attacker won), ``DEFENDER`` or ``DRAW``;
-            ``None`` when not made.
-        attacker_throw: his first sign.
-        defender_throw: the defender's sign as it counts against him (the
-            strength Bomb may count as Paper).
-        injured: the defender's counter-attack lands on him.
-        ruling: the pair's challenge ruling (``None`` when not made).
-        options: what each side of the pair may still call (retests, overbids).
-    """
-
-    attacker: str
-    range: Range
-    relented: bool
-    made: bool
-    outcome: Outcome | None
-    attacker_throw: Throw | None = None
-    defender_throw: Throw | None = None
-    injured: bool = False
-    ruling: ChallengeRuling | None = None
-    options: ChallengeOptions | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"attacker": self.attacker, "range": self.range.value, "relented": self.relented,
-                "made": self.made, "outcome": self.outcome.value if self.outcome else None,
-                "attacker_throw": self.attacker_throw.value if self.attacker_throw else None,
-                "defender_throw": self.defender_throw.value if self.defender_throw else None,
-                "injured": self.injured, "ruling": self.ruling.to_dict() if self.ruling else None,
-                "options": self.options.to_dict() if self.options else None}
-
-
-@dataclass(frozen=True)
-class Spending:
-    """What one character spent: Ability levels, Willpower and Merit uses."""
-
-    abilities: Mapping[str, int] = field(default_factory=dict)
-    willpower: int = 0
-    merits: Mapping[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"abilities": dict(self.abilities), "willpower": self.willpower, "merits": dict(self.merits)}
-
-
-@dataclass(frozen=True)
-class MassRuling:
-    """The ruling on a mass challenge.
-
-    Attributes:
-        pairs: each attacker's challenge, in the attackers' order.
-        hits: every successful attack in the order it was applied.
-        tracks: each character's health track afterwards, by name.
-        traits_lost: the Traits each character loses for the game session, by name.
-        spent: what each character spent, by name (only those who spent).
-        actions: the defender's actions this turn (how many he may injure).
-        steps: the whole explanation.
-        summary: one sentence.
-    """
-
-    pairs: tuple[PairResult, ...]
-    hits: tuple[Hit, ...]
-    tracks: Mapping[str, HealthTrack]
-    traits_lost: Mapping[str, tuple[str, ...]]
-    spent: Mapping[str, Spending]
-    actions: int
-    steps: tuple[Step, ...]
-    summary: str
-
-    def pair(self, attacker: str) -> PairResult:
-        """The result of ``attacker``'s challenge."""
-        return next(p for p in self.pairs if p.attacker == attacker)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data (the record and the API use this)."""
-        return {
-            "summary": self.summary,
-            "pairs": [p.to_dict() for p in self.pairs],
-            "hits": [h.to_dict() for h in self.hits],
-            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
-            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
-            "spent": {name: s.to_dict() for name, s in self.spent.items()},
-            "actions": self.actions,
-            "steps": [s.to_dict() for s in self.steps],
-        }
-
-
-# ----- shared with firing into groups ---------------------------------------
-
+from larp.rules.hits import (
+    Attack,
+    Body,
+    Hit,
+    weapon_card,
+    track_of,
+    can_fight,
+    land_hit,
+)
+from larp.rules.pairs import (
+    play_pairs,
+    add_spending,
+    spendings,
+    check_bid_names,
+)
+from larp.rules.mass_combat.types import (
+    R_MASS,
+    R_MOB,
+    R_INTENSITY,
+    MAX_PER_RANGE,
+    Range,
+    Attacker,
+    Defender,
+    MassChallenge,
+    PairResult,
+    MassRuling,
+)
 
 def actions_of(celerity: int) -> int:
     """A character's actions this turn: one, plus one each for Swiftness (Celerity 2)
@@ -369,64 +69,6 @@ def actions_of(celerity: int) -> int:
     return 1 + (celerity >= SWIFTNESS) + (celerity >= LEGERITY)
 
 
-def weapon_card(key: str, where: str) -> Weapon:
-    """The challenge's weapon card (bonus Traits, damage) for the live armory key ``key``.
-
-    Raises:
-        RulesError: no such weapon; ``field`` is ``where``.
-    """
-    try:
-        card = armory_weapon(key, "live")
-    except RulesError:
-        raise RulesError(f"There is no weapon {key!r} in the armory.", field=where) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
-
-
-def track_of(body: Body, settings: ChronicleSettings, name: str, where: str) -> HealthTrack:
-    """``body``'s track, or an unhurt one on the chronicle's levels.
-
-    Raises:
-        RulesError: an unknown creature, or a track whose creature differs.
-    """
-    if body.creature not in CREATURES:
-        raise RulesError(f"{name}: unknown creature {body.creature!r} (vampire, ghoul or mortal).",
-                         field=f"{where}.creature")
-    if body.track is None:
-        return new_track(body.creature, settings)
-    if body.track.creature != body.creature:
-        raise RulesError(f"{name}'s track is a {body.track.creature}'s, not a {body.creature}'s.",
-                         field=f"{where}.creature")
-    return body.track
-
-
-def can_fight(track: HealthTrack) -> bool:
-    """Still in the fight: active and above Incapacitated (LotNR Health, met-reference 4.1)."""
-    return track.condition == "active" and track.marked < track.size - 1
-
-
-def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrack, armor_left: int | None,
-             settings: ChronicleSettings, rng: RandomSource | None) -> tuple[Hit, HealthTrack, int | None]:
-    """Apply one successful attack: the damage rules, then the health track.
-
-    :func:`~larp.rules.damage.strike_damage` (card, bare hands, bite, Potence,
-    Mass-Trauma, Full-Auto, High-Caliber), :func:`~larp.rules.damage.damage_taken`
-    (firearms against vampires, halving, armor) and the track (002 "Damage and
-    Healing"; met-reference 3.7, 4.1).
-
-    Returns:
-        The hit, the new track and the armor levels left.
-
-    Raises:
-        RulesError: an impossible attack (Prowess without Potence...).
-    """
-    damage = strike_damage(attack.strike(), settings, rng, who=by)
-    taken = damage_taken(damage, Target(body.creature, body.fortitude, body.armor, armor_left), settings,
-                         who=target)
-    applied = taken.apply_to(track, settings, target)
-    name = armory_weapon(attack.weapon, "live").name if attack.action == "weapon" and attack.weapon else None
-    hit = Hit(by, target, attack.action, name, damage.damage_type, damage.levels, taken.parts, True,
-              applied.track.condition, applied.track.state(), "", applied.steps)
-    return hit, applied.track, taken.armor_left
 
 
 def missed_hit(by: str, attack: Attack, target: str, track: HealthTrack, note: str) -> Hit:
@@ -436,82 +78,6 @@ def missed_hit(by: str, attack: Attack, target: str, track: HealthTrack, note: s
                (Step(note, R_MOB),))
 
 
-def play_pairs(challenges: Sequence[Challenge], shared: Outcome, settings: ChronicleSettings,
-               rng: RandomSource | None, where: Callable[[int], str]
-               ) -> list[tuple[ChallengeOptions, ChallengeRuling]]:
-    """Play each pair's challenge in order, one character (``shared``) being in all of them.
-
-    Retests are counted per pair (LotNR Mob Scene: retesting against five
-    attackers needs five levels), so the Ability levels, Willpower and Merit
-    uses the shared character spends in one pair are gone for the next ones.
-
-    Raises:
-        RulesError: a pair's script is illegal or incomplete (a forced darkness
-            retest is due); ``field`` is ``where(index)`` plus the pair's own field.
-    """
-    spent_abilities: Counter = Counter()
-    spent_merits: Counter = Counter()
-    spent_willpower = 0
-    out = []
-    for index, challenge in enumerate(challenges):
-        attr = "challenger" if shared is Outcome.CHALLENGER else "defender"
-        con: Contestant = getattr(challenge, attr)
-        con = replace(con, abilities={k: v - spent_abilities[k] for k, v in con.abilities.items()},
-                      merits={k: v - spent_merits[k] for k, v in con.merits.items()},
-                      willpower=con.willpower - spent_willpower)
-        challenge = replace(challenge, **{attr: con})
-        try:
-            options, ruling, _steps = play_challenge(challenge, settings, rng)
-        except RulesError as exc:
-            raise RulesError(exc.message, field=f"{where(index)}.{exc.field}" if exc.field else where(index)) \
-                from None
-        if ruling is None:
-            raise RulesError("A forced darkness retest is due in this pair: add its throws.",
-                             field=f"{where(index)}.tests")
-        spent = ruling.spent_by(shared)
-        spent_abilities.update(dict(spent.abilities))
-        spent_merits.update(dict(spent.merits))
-        spent_willpower += spent.willpower
-        out.append((options, ruling))
-    return out
-
-
-def add_spending(totals: dict[str, dict[str, Any]], name: str, ruling: ChallengeRuling, side: Outcome) -> None:
-    """Add what ``side`` spent in ``ruling`` to ``totals[name]`` (abilities, willpower, merits)."""
-    spent = ruling.spent_by(side)
-    entry = totals.setdefault(name, {"abilities": Counter(), "willpower": 0, "merits": Counter()})
-    entry["abilities"].update(dict(spent.abilities))
-    entry["merits"].update(dict(spent.merits))
-    entry["willpower"] += spent.willpower
-
-
-def spendings(totals: Mapping[str, Mapping[str, Any]]) -> dict[str, Spending]:
-    """The totals as :class:`Spending`, leaving out those who spent nothing."""
-    out = {}
-    for name, entry in totals.items():
-        if +entry["abilities"] or entry["willpower"] or +entry["merits"]:
-            out[name] = Spending(dict(+entry["abilities"]), entry["willpower"], dict(+entry["merits"]))
-    return out
-
-
-def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: str) -> None:
-    """Check that ``con`` still has every Trait in ``traits`` to risk (all together).
-
-    Without ``held`` only the count is checked.
-
-    Raises:
-        RulesError: a Trait not held or lost earlier this game session, or too many.
-    """
-    if len(traits) > con.traits:
-        raise RulesError(f"{name} has only {con.traits} Traits left and cannot risk {len(traits)}.", field=where)
-    if not (con.held or con.lost_earlier):
-        return
-    free = Counter(con.held) - Counter(con.lost_earlier)
-    for trait in traits:
-        if free[trait] < 1:
-            why = "lost earlier this game session" if trait in con.lost_earlier else "not a Trait left to risk"
-            raise RulesError(f"{name} cannot risk {trait}: {why}.", field=where)
-        free[trait] -= 1
 
 
 # ----- the mass challenge ----------------------------------------------------
@@ -1057,156 +623,3 @@ def defender_bid_count(mass: MassChallenge, settings: ChronicleSettings | None =
     return sum(run.required(built))
 
 
-# ----- JSON-like data in -----------------------------------------------------
-
-
-def _flag(data: Mapping[str, Any], key: str, where: str, default: bool = False) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise RulesError("Give true or false.", field=f"{where}.{key}")
-    return value
-
-
-def _level(data: Mapping[str, Any], key: str, where: str, high: int = 10) -> int:
-    value = data.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise RulesError(f"Give a whole number from 0 to {high}.", field=f"{where}.{key}")
-    return value
-
-
-def _names(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise RulesError("Give a list of names.", field=f"{where}.{key}")
-    return tuple(v.strip() for v in value)
-
-
-def _throw(data: Mapping[str, Any], key: str, where: str) -> Throw | None:
-    return None if data.get(key) is None else parse_throw(data[key], f"{where}.{key}")
-
-
-def attack_from_dict(data: Any, where: str) -> Attack:
-    """Read an :class:`Attack` (keys as its attributes).
-
-    Raises:
-        RulesError: a malformed value, naming the field.
-    """
-    if not isinstance(data, Mapping):
-        raise RulesError("Give the attack as an object (action, weapon...).", field=where)
-    unknown = sorted(set(data) - set(Attack.__dataclass_fields__))
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-    weapon = data.get("weapon")
-    if weapon is not None and (not isinstance(weapon, str) or not weapon.strip()):
-        raise RulesError("Give a live armory key (knife, pistol...).", field=f"{where}.weapon")
-    action = data.get("action", "weapon" if weapon else "strike")
-    if not isinstance(action, str):
-        raise RulesError("The action is strike, bite or weapon.", field=f"{where}.action")
-    return Attack(action=action.strip().lower(), weapon=weapon.strip() if weapon else None,
-                  potence=_level(data, "potence", where, 10),
-                  lethal_by_prowess=_flag(data, "lethal_by_prowess", where),
-                  head_shot=_flag(data, "head_shot", where), close_range=_flag(data, "close_range", where))
-
-
-def body_from_dict(data: Any, where: str, settings: ChronicleSettings | None = None) -> Body:
-    """Read a :class:`Body`: ``creature``, ``fortitude``, ``armor``, ``armor_left`` and the
-    damage already marked (``bashing``, ``lethal``, ``aggravated``) on the chronicle's track.
-
-    Raises:
-        RulesError: a malformed value, or more damage than the track holds.
-    """
-    if data is None:
-        return Body()
-    if not isinstance(data, Mapping):
-        raise RulesError("Give the body as an object (creature, damage...).", field=where)
-    known = {"creature", "fortitude", "armor", "armor_left", "bashing", "lethal", "aggravated"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-    creature = data.get("creature", "vampire")
-    if creature not in CREATURES:
-        raise RulesError("The creature is vampire, ghoul or mortal.", field=f"{where}.creature")
-    armor = data.get("armor")
-    if armor is not None and not isinstance(armor, str):
-        raise RulesError("Give a live armory key.", field=f"{where}.armor")
-    armor_left = data.get("armor_left")
-    if armor_left is not None and (isinstance(armor_left, bool) or not isinstance(armor_left, int)):
-        raise RulesError("Give a whole number.", field=f"{where}.armor_left")
-    counts = {k: _level(data, k, where, 20) for k in ("bashing", "lethal", "aggravated")}
-    track = None
-    if any(counts.values()):
-        try:
-            track = replace(new_track(creature, settings), **counts)
-        except RulesError as exc:
-            raise RulesError(exc.message, field=f"{where}.{exc.field}") from None
-    return Body(creature, _level(data, "fortitude", where, 5), armor, armor_left, track)
-
-
-_ATTACKER_KEYS = {"range", "attack", "throw", "tests", "strength", "celerity", "body"}
-_DEFENDER_KEYS = {"throw", "relents_to", "attack", "injures", "celerity", "body"}
-
-
-def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None) -> MassChallenge:
-    """Read a mass challenge from JSON-like data (the stateless API's input).
-
-    ``defender`` and each of ``attackers`` are objects with the keys of
-    :class:`~larp.rules.challenge.Contestant` (``name``, ``traits``, ``bid``,
-    ``powers``, ``lead``, ``abilities``...) plus their own: a defender's
-    ``throw``, ``relents_to``, ``attack``, ``injures``, ``celerity``, ``body``;
-    an attacker's ``range``, ``attack``, ``throw``, ``tests``, ``strength``,
-    ``celerity``, ``body``. ``attack`` is ``{"action": "weapon", "weapon":
-    "pistol"}``; ``body`` is ``{"creature": "vampire", "lethal": 2}``.
-    met-reference T8 as an example::
-
-        {"defender": {"name": "Dana", "traits": 9, "bid": ["Quick", "Wiry", "Tough", "Brawny"],
-                      "throw": "scissors", "attack": {"action": "strike"}},
-         "attackers": [{"name": "A1", "traits": 7, "bid": ["Brawny"], "throw": "rock"},
-                       {"name": "A2", "traits": 7, "bid": ["Brawny"], "throw": "scissors"},
-                       {"name": "A3", "traits": 7, "bid": ["Brawny"], "throw": "paper"},
-                       {"name": "A4", "traits": 7, "bid": ["Brawny"], "throw": "paper"}]}
-
-    Raises:
-        RulesError: a missing or malformed value, naming the field
-            (``attackers[2].throw``, ``defender.bid``...).
-    """
-    if not isinstance(data, Mapping):
-        raise RulesError("The mass challenge must be an object.", field="mass")
-    unknown = sorted(set(data) - {"defender", "attackers", "category"})
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
-    raw_d = data.get("defender")
-    if not isinstance(raw_d, Mapping):
-        raise RulesError("Give the defender (the target) as an object.", field="defender")
-    raw_a = data.get("attackers")
-    if not isinstance(raw_a, list) or not raw_a:
-        raise RulesError("Give the attackers as a list.", field="attackers")
-    try:
-        category = Category(str(data.get("category", "physical")).strip().lower())
-    except ValueError:
-        raise RulesError("The category is physical, social or mental.", field="category") from None
-    d_side = contestant_from_dict({k: v for k, v in raw_d.items() if k not in _DEFENDER_KEYS}, "defender")
-    defender = Defender(
-        side=d_side, throw=_throw(raw_d, "throw", "defender"),
-        relents_to=_names(raw_d, "relents_to", "defender"),
-        attack=None if raw_d.get("attack") is None else attack_from_dict(raw_d["attack"], "defender.attack"),
-        injures=_names(raw_d, "injures", "defender"), celerity=_level(raw_d, "celerity", "defender", 5),
-        body=body_from_dict(raw_d.get("body"), "defender.body", settings),
-    )
-    attackers = []
-    for index, raw in enumerate(raw_a):
-        where = f"attackers[{index}]"
-        if not isinstance(raw, Mapping):
-            raise RulesError("An attacker must be an object.", field=where)
-        side = contestant_from_dict({k: v for k, v in raw.items() if k not in _ATTACKER_KEYS}, where)
-        try:
-            rng_kind = Range(str(raw.get("range", "hand_to_hand")).strip().lower())
-        except ValueError:
-            raise RulesError("The range is hand_to_hand or ranged.", field=f"{where}.range") from None
-        attackers.append(Attacker(
-            side=side, range=rng_kind,
-            attack=attack_from_dict(raw.get("attack", {}), f"{where}.attack"),
-            throw=_throw(raw, "throw", where), tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
-            strength=_flag(raw, "strength", where, True), celerity=_level(raw, "celerity", where, 5),
-            body=body_from_dict(raw.get("body"), f"{where}.body", settings),
-        ))
-    return MassChallenge(defender=defender, attackers=tuple(attackers), category=category)
