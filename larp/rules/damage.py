@@ -595,6 +595,8 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
             steps.add(f"{worn.name} does not protect against {damage.source}.", '000 "Armor"')
         elif damage.armor_piercing:
             steps.add(f"The weapon is Armor-Piercing: {worn.name} is ignored.", _WEAPON_RULE)
+        elif armor_left == 0 and any(part[1] for part in parts):
+            steps.add(f"{who}'s {worn.name} is used up: it absorbs nothing more.", "LotNR armor (met-reference 3.7)")
         else:
             for part in parts:
                 absorbed = min(armor_left, part[1])

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -66,11 +66,11 @@ from larp.rules.mass_combat import (
     body_from_dict,
     check_bid_names,
     land_hit,
-    play_pairs,
     spendings,
     track_of,
     weapon_card,
 )
+from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
 R_GROUPS = '002 "Firing Guns into Groups of People"'
@@ -196,6 +196,9 @@ class StrayRuling:
         spent: Ability levels (Dodge, Firearms...) spent, by name.
         steps: the whole explanation.
         summary: one sentence.
+        pending: the bystanders whose test waits for its forced darkness retest (002
+            "Darkness"): the ruling cannot be recorded before it is thrown.
+        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
     """
 
     fire: Fire
@@ -206,6 +209,8 @@ class StrayRuling:
     spent: Mapping[str, Spending]
     steps: tuple[Step, ...]
     summary: str
+    pending: tuple[str, ...] = ()
+    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def result(self, name: str) -> BystanderResult:
         """The result of the bystander ``name``."""
@@ -221,6 +226,8 @@ class StrayRuling:
             "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
             "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
             "spent": {name: s.to_dict() for name, s in self.spent.items()},
+            "pending": list(self.pending),
+            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
             "steps": [s.to_dict() for s in self.steps],
         }
 
@@ -249,6 +256,8 @@ class _Stray:
         self.tracks: dict[str, HealthTrack] = {}
         self.lost: dict[str, list[str]] = {}
         self.spent: dict[str, dict[str, Any]] = {}
+        self.armor_left: dict[str, tuple[str, int]] = {}
+        self.pending: list[str] = []
 
     def check(self) -> None:
         """Validate the shot before any test (RulesError naming the field), and note how it fires."""
@@ -383,9 +392,11 @@ class _Stray:
     def _hit(self, b: Bystander) -> Hit:
         attack = Attack(action="weapon", weapon=self.shot.weapon, close_range=self.shot.close_range)
         name = b.side.name
-        hit, track, _armor = land_hit(self.firer, attack, name, b.body, self.tracks[name], b.body.armor_left,
-                                      self.settings, self.rng)
+        hit, track, armor_left = land_hit(self.firer, attack, name, b.body, self.tracks[name], b.body.armor_left,
+                                          self.settings, self.rng)
         self.tracks[name] = track
+        if b.body.armor and armor_left is not None:
+            self.armor_left[name] = (b.body.armor, armor_left)
         self.steps.extend(hit.steps)
         return hit
 
@@ -417,7 +428,8 @@ class _Stray:
         summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "
                    f"{', '.join(landed)}." if landed else f"{self.firer}'s stray fire hits nobody.")
         return StrayRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
-                           spendings(self.spent), self.steps.steps(), summary)
+                           spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
+                           dict(self.armor_left))
 
     def _record(self, ruling: ChallengeRuling, name: str) -> None:
         self.lost.setdefault(self.firer, []).extend(ruling.lost_by(Outcome.CHALLENGER))
@@ -458,8 +470,15 @@ class _Stray:
                           lost_earlier=firer.lost_earlier + tuple(lost_so_far) if held_known else firer.lost_earlier,
                           abilities={k: v - spent_by_firer[k] for k, v in firer.abilities.items()})
             challenge = self._pair(now, b, index, TestCall(Call.TEST, b.firer_throw, b.throw))
-            options, ruling = play_pairs([challenge], Outcome.CHALLENGER, settings, self.rng,
-                                         lambda _k, at=where: at)[0]
+            _played, options, ruling = play_pair(challenge, Shared(Outcome.CHALLENGER), settings, self.rng, where)
+            if ruling is None:  # a forced darkness retest is due: the rest waits for it
+                self.pending.append(name)
+                by_name[name] = BystanderResult(name, True, False, "the forced darkness retest is due", None, False,
+                                                b.firer_throw, b.throw, None, options)
+                stopped_by = f"{name}'s test (the forced retest is due)"
+                self.steps.add(f"In {name}'s test, the winner is in total darkness: the forced retest is due before "
+                               f"the shot's course is known.", '002 "Darkness"')
+                continue
             self._record(ruling, name)
             lost_so_far += list(ruling.lost_by(Outcome.CHALLENGER))
             spent_by_firer.update(dict(ruling.spent_by(Outcome.CHALLENGER).abilities))
@@ -506,10 +525,18 @@ class _Stray:
         check_bid_names(firer, [t for s in shares for t in s], self.firer, "firer.bid")
         self.steps.add(f"{self.firer} risks one Trait per bystander: {len(reached)}.", R_SPRAY)
         pairs = [replace(p, challenger=replace(firer, bid=s)) for p, s in zip(pairs, shares)]
-        played = play_pairs(pairs, Outcome.CHALLENGER, settings, self.rng, lambda k: f"bystanders[{reached[k][0]}]")
+        shared = Shared(Outcome.CHALLENGER)
         results: list[BystanderResult] = []
         hits: list[Hit] = []
-        for (index, b), (options, ruling) in zip(reached, played):
+        for (index, b), pair in zip(reached, pairs):
+            _played, options, ruling = play_pair(pair, shared, settings, self.rng, f"bystanders[{index}]")
+            if ruling is None:
+                self.pending.append(b.side.name)
+                results.append(BystanderResult(b.side.name, True, False, "the forced darkness retest is due", None,
+                                               False, shot.firer_throw, b.throw, None, options))
+                self.steps.add(f"In {b.side.name}'s pair, the winner is in total darkness: the forced retest is due.",
+                               '002 "Darkness"')
+                continue
             self._record(ruling, b.side.name)
             hit = ruling.outcome is Outcome.CHALLENGER
             results.append(BystanderResult(b.side.name, True, False, "", ruling.outcome, hit, ruling.challenger_throw,

@@ -15,11 +15,13 @@ from larp.rules.challenge import (
     RandomSource,
     Weapon,
 )
-from larp.rules.damage import CREATURES, Strike, Target, damage_taken, strike_damage
+from larp.rules.damage import CREATURES, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import RulesError, Step
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
+
+_WEAPON_RULE = "LotNR weapons (met-reference 3.7)"
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class Attack:
         lethal_by_prowess: with Prowess, a bare-handed or club strike does lethal damage.
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet (Full-Auto adds a level).
+        card: a weapon card given outright instead of an armory key (the stateless
+            API's card): its levels and type are the damage, with no specials.
     """
 
     action: str = "strike"
@@ -41,6 +45,7 @@ class Attack:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     close_range: bool = False
+    card: Weapon | None = None
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
@@ -163,16 +168,21 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
     Raises:
         RulesError: an impossible attack (Prowess without Potence...).
     """
-    damage = strike_damage(attack.strike(), settings, rng, who=by)
+    if attack.action == "weapon" and attack.weapon is None and attack.card is not None:
+        card = attack.card
+        damage = Damage(levels=card.levels, damage_type=card.damage_type, steps=(Step(
+            f"{by} hits with a {card.name}: {card.levels} level(s) of {card.damage_type} damage by its card.",
+            _WEAPON_RULE),))
+        name = card.name
+    else:
+        damage = strike_damage(attack.strike(), settings, rng, who=by)
+        name = armory_weapon(attack.weapon, "live").name if attack.action == "weapon" and attack.weapon else None
     taken = damage_taken(damage, Target(body.creature, body.fortitude, body.armor, armor_left), settings,
                          who=target)
     applied = taken.apply_to(track, settings, target)
-    name = armory_weapon(attack.weapon, "live").name if attack.action == "weapon" and attack.weapon else None
     hit = Hit(by, target, attack.action, name, damage.damage_type, damage.levels, taken.parts, True,
               applied.track.condition, applied.track.state(), "", applied.steps)
     return hit, applied.track, taken.armor_left
-
-
 
 
 def _flag(data: Mapping[str, Any], key: str, where: str, default: bool = False) -> bool:

@@ -38,42 +38,70 @@ class Spending:
 
 
 
+@dataclass
+class Shared:
+    """What the character in every pair has spent so far (Ability levels, Willpower, Merit uses):
+    retests are counted per pair (LotNR Mob Scene: retesting against five attackers needs
+    five levels), so what he spends in one pair is gone for the next ones."""
+
+    side: Outcome
+    abilities: Counter = field(default_factory=Counter)
+    merits: Counter = field(default_factory=Counter)
+    willpower: int = 0
+
+    def before(self, challenge: Challenge) -> Challenge:
+        """``challenge`` with his Ability levels, Merit uses and Willpower reduced by what he spent."""
+        attr = "challenger" if self.side is Outcome.CHALLENGER else "defender"
+        con: Contestant = getattr(challenge, attr)
+        con = replace(con, abilities={k: v - self.abilities[k] for k, v in con.abilities.items()},
+                      merits={k: v - self.merits[k] for k, v in con.merits.items()},
+                      willpower=con.willpower - self.willpower)
+        return replace(challenge, **{attr: con})
+
+    def after(self, ruling: ChallengeRuling) -> None:
+        """Count what he spent in ``ruling``."""
+        spent = ruling.spent_by(self.side)
+        self.abilities.update(dict(spent.abilities))
+        self.merits.update(dict(spent.merits))
+        self.willpower += spent.willpower
+
+
+def play_pair(challenge: Challenge, shared: Shared, settings: ChronicleSettings, rng: RandomSource | None,
+              where: str) -> tuple[Challenge, ChallengeOptions, ChallengeRuling | None]:
+    """Play one pair's challenge after the earlier pairs (:class:`Shared`): the challenge as
+    played, what may follow, and the ruling (``None`` while a forced darkness retest of
+    002 "Darkness" is due: the pair waits for its throws).
+
+    Raises:
+        RulesError: the pair's script is illegal; ``field`` is ``where`` plus the pair's own field.
+    """
+    challenge = shared.before(challenge)
+    try:
+        options, ruling, _steps = play_challenge(challenge, settings, rng)
+    except RulesError as exc:
+        raise RulesError(exc.message, field=f"{where}.{exc.field}" if exc.field else where) from None
+    if ruling is not None:
+        shared.after(ruling)
+    return challenge, options, ruling
+
+
 def play_pairs(challenges: Sequence[Challenge], shared: Outcome, settings: ChronicleSettings,
                rng: RandomSource | None, where: Callable[[int], str]
                ) -> list[tuple[ChallengeOptions, ChallengeRuling]]:
-    """Play each pair's challenge in order, one character (``shared``) being in all of them.
-
-    Retests are counted per pair (LotNR Mob Scene: retesting against five
-    attackers needs five levels), so the Ability levels, Willpower and Merit
-    uses the shared character spends in one pair are gone for the next ones.
+    """Play each pair's challenge in order, one character (``shared``) being in all of them
+    (:func:`play_pair`; retests counted per pair).
 
     Raises:
         RulesError: a pair's script is illegal or incomplete (a forced darkness
             retest is due); ``field`` is ``where(index)`` plus the pair's own field.
     """
-    spent_abilities: Counter = Counter()
-    spent_merits: Counter = Counter()
-    spent_willpower = 0
+    spent = Shared(shared)
     out = []
     for index, challenge in enumerate(challenges):
-        attr = "challenger" if shared is Outcome.CHALLENGER else "defender"
-        con: Contestant = getattr(challenge, attr)
-        con = replace(con, abilities={k: v - spent_abilities[k] for k, v in con.abilities.items()},
-                      merits={k: v - spent_merits[k] for k, v in con.merits.items()},
-                      willpower=con.willpower - spent_willpower)
-        challenge = replace(challenge, **{attr: con})
-        try:
-            options, ruling, _steps = play_challenge(challenge, settings, rng)
-        except RulesError as exc:
-            raise RulesError(exc.message, field=f"{where(index)}.{exc.field}" if exc.field else where(index)) \
-                from None
+        _played, options, ruling = play_pair(challenge, spent, settings, rng, where(index))
         if ruling is None:
             raise RulesError("A forced darkness retest is due in this pair: add its throws.",
                              field=f"{where(index)}.tests")
-        spent = ruling.spent_by(shared)
-        spent_abilities.update(dict(spent.abilities))
-        spent_merits.update(dict(spent.merits))
-        spent_willpower += spent.willpower
         out.append((options, ruling))
     return out
 

@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from peewee import fn
+from peewee import Case, Value, fn
 
 from larp.db import as_id
 from larp.models import (
@@ -21,7 +21,10 @@ from larp.models import (
     TraitLoss,
     utcnow,
 )
-from larp.rules.health import HealthTrack, live_levels
+from larp.rules.damage import Armor
+from larp.rules.health import HealthTrack
+from larp.rules.rulings.people import Person, person_track
+from larp.rules.scene import Worn
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.sheet import CATEGORIES, CharacterSheet
@@ -183,24 +186,27 @@ def has_mettle(powers: dict[str, list[tuple[int, str]]]) -> bool:
 
 
 def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False) -> HealthTrack:
-    """``character``'s live health track with the damage marked on it and its condition.
+    """``character``'s live health track with the damage marked on it and its condition
+    (the rules core's :func:`larp.rules.rulings.people.person_track`: his own levels or the
+    chronicle's, Mettle's Healthy level, the lightest marks dropped from a track too small)."""
+    return person_track(_body_person(character, mettle), settings)
 
-    The character's own levels (extras, imported charts) replace the
-    chronicle's; Mettle adds a Healthy level. If a smaller track than the
-    damage (a setting changed) would overflow, the lightest marks are dropped
-    from the view, never from the stored counts.
+
+def _body_person(character: Character, mettle: bool) -> Person:
+    return Person(name=character.name, creature=character.creature,
+                  levels=tuple(character.health_levels) if character.health_levels else None,
+                  powers=frozenset({"mettle"}) if mettle else frozenset(),
+                  aggravated=character.damage_aggravated, lethal=character.damage_lethal,
+                  bashing=character.damage_bashing, condition=character.condition, staked=character.staked)
+
+
+def worn_armor(character: Character) -> tuple[Armor, ...]:
+    """The live armor ``character`` wears, from his sheet (met-reference 3.7).
+
+    A placeholder until the sheet editor (issue 14) stores worn armor: it returns ``()``,
+    so a ruling counts only the armor the narrator chooses for it (the scene).
     """
-    levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
-    if mettle:
-        levels = ("Healthy",) + levels
-    counts = {"aggravated": character.damage_aggravated, "lethal": character.damage_lethal,
-              "bashing": character.damage_bashing}
-    for kind in ("bashing", "lethal", "aggravated"):
-        excess = sum(counts.values()) - len(levels)
-        if excess > 0:
-            counts[kind] -= min(excess, counts[kind])
-    return HealthTrack(levels=levels, condition=character.condition, staked=character.staked,
-                       creature=character.creature, **counts)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -273,53 +279,116 @@ class CharacterState:
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
-    """Build ``character``'s :class:`CharacterState` for ``game_session`` (5 queries)."""
-    losses: dict[tuple[str, str], int] = {}
-    spends: dict[str, int] = {}
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (one query for his sheet rows
+    and tonight's losses and spends, :func:`character_states`)."""
+    return character_states([character], game_session, settings)[character.id]
+
+
+def _sheet_rows(ids: list[int], game_session: GameSession | None):
+    """Every sheet row and tonight's losses and spends of the characters ``ids``, in ONE query
+    (a UNION ALL of Traits, Abilities, powers and, in a game session, the sums of Traits lost
+    and Ability levels expended not restored): ``(kind, character id, category or Discipline,
+    name, count or level)``."""
+    negative = Case(None, [(Trait.negative == True, "negative")], "trait")  # noqa: E712
+    query = (Trait.select(negative, Trait.character, Trait.category, Trait.name, Trait.count)
+             .where(Trait.character.in_(ids))
+             + Ability.select(Value("ability"), Ability.character, Value(""), Ability.name, Ability.level)
+             .where(Ability.character.in_(ids))
+             + Power.select(Value("power"), Power.character, Power.discipline, Power.name, Power.level)
+             .where(Power.character.in_(ids)))
     if game_session is not None:
-        for row in (
-            TraitLoss.select(TraitLoss.category, TraitLoss.name, fn.SUM(TraitLoss.count).alias("n"))
-            .where(
-                (TraitLoss.character == character)
-                & (TraitLoss.game_session == game_session)
-                & TraitLoss.restored_at.is_null()
-            )
-            .group_by(TraitLoss.category, TraitLoss.name)
-            .tuples()
-        ):
-            losses[(row[0], row[1])] = int(row[2])
-        for name, levels in (
-            AbilitySpend.select(AbilitySpend.name, fn.SUM(AbilitySpend.levels))
-            .where(
-                (AbilitySpend.character == character)
-                & (AbilitySpend.game_session == game_session)
-                & AbilitySpend.restored_at.is_null()
-            )
-            .group_by(AbilitySpend.name)
-            .tuples()
-        ):
-            spends[name] = int(levels)
-    state = CharacterState(
-        character=character,
-        game_session=game_session,
-        traits={c: [] for c in CATEGORIES},
-        negative_traits={c: [] for c in CATEGORIES},
+        query = (query
+                 + TraitLoss.select(Value("loss"), TraitLoss.character, TraitLoss.category, TraitLoss.name,
+                                    fn.SUM(TraitLoss.count))
+                 .where(TraitLoss.character.in_(ids) & (TraitLoss.game_session == game_session)
+                        & TraitLoss.restored_at.is_null())
+                 .group_by(TraitLoss.character, TraitLoss.category, TraitLoss.name)
+                 + AbilitySpend.select(Value("spend"), AbilitySpend.character, Value(""), AbilitySpend.name,
+                                       fn.SUM(AbilitySpend.levels))
+                 .where(AbilitySpend.character.in_(ids) & (AbilitySpend.game_session == game_session)
+                        & AbilitySpend.restored_at.is_null())
+                 .group_by(AbilitySpend.character, AbilitySpend.name))
+    return query.tuples()
+
+
+def character_states(characters: list[Character], game_session: GameSession | None,
+                     settings: ChronicleSettings) -> dict[int, CharacterState]:
+    """The :class:`CharacterState` of each of ``characters`` for ``game_session``, by id, in ONE query
+    (:func:`_sheet_rows`): Traits with what is left of each, Negative Traits, Abilities with the
+    levels left, powers, and the live track."""
+    ids = [c.id for c in characters]
+    rows: dict[int, dict[str, list]] = {cid: {"trait": [], "negative": [], "ability": [], "power": [], "loss": [],
+                                             "spend": []} for cid in ids}
+    if ids:
+        for kind, cid, group, name, number in _sheet_rows(ids, game_session):
+            rows[int(cid)][kind].append((group, name, int(number)))
+    out = {}
+    for character in characters:
+        got = rows[character.id]
+        losses = {(group, name): n for group, name, n in got["loss"]}
+        spends = {name: n for _g, name, n in got["spend"]}
+        state = CharacterState(character=character, game_session=game_session,
+                               traits={c: [] for c in CATEGORIES}, negative_traits={c: [] for c in CATEGORIES})
+        for category, name, count in sorted(got["negative"]):
+            state.negative_traits.setdefault(category, []).append((name, count))
+        for category, name, count in sorted(got["trait"]):
+            state.traits.setdefault(category, []).append(TraitLine(name, count, losses.get((category, name), 0)))
+        state.abilities = [AbilityLine(name, level, spends.get(name, 0)) for _g, name, level in
+                           sorted(got["ability"], key=lambda row: row[1])]
+        for discipline, name, level in sorted(got["power"], key=lambda row: (row[0], row[2], row[1])):
+            state.powers.setdefault(discipline, []).append((level, name))
+        state.health = health_track(character, settings, mettle=has_mettle(state.powers))
+        out[character.id] = state
+    return out
+
+
+def person_of(state: CharacterState) -> Person:
+    """The stored character as the rules core's :class:`~larp.rules.rulings.people.Person`: his
+    Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
+    powers and Discipline levels, Willpower, generation, damage, condition and stake, the
+    armor he wears (:func:`worn_armor`) and the weapon he carries."""
+    character = state.character
+    traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
+    lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
+            for cat, lines in state.traits.items()}
+    return Person(
+        name=character.name, creature=character.creature, generation=character.generation,
+        traits={k: v for k, v in traits.items() if v}, lost={k: v for k, v in lost.items() if v},
+        negative_traits={cat: tuple(name for name, _n in items) for cat, items in state.negative_traits.items() if items},
+        abilities={a.name: a.left for a in state.abilities},
+        powers=frozenset(name.lower() for held in state.powers.values() for _lvl, name in held),
+        disciplines={d: max(level for level, _n in held) for d, held in state.powers.items() if held},
+        willpower=character.willpower_current,
+        levels=tuple(character.health_levels) if character.health_levels else None,
+        aggravated=character.damage_aggravated, lethal=character.damage_lethal, bashing=character.damage_bashing,
+        condition=character.condition, staked=character.staked,
+        armor=tuple(Worn(a.key) for a in worn_armor(character)), weapon=character.weapon or "",
     )
-    for trait in Trait.select().where(Trait.character == character).order_by(Trait.category, Trait.name):
-        if trait.negative:
-            state.negative_traits.setdefault(trait.category, []).append((trait.name, trait.count))
-        else:
-            state.traits.setdefault(trait.category, []).append(
-                TraitLine(trait.name, trait.count, losses.get((trait.category, trait.name), 0))
-            )
-    state.abilities = [
-        AbilityLine(a.name, a.level, spends.get(a.name, 0))
-        for a in Ability.select().where(Ability.character == character).order_by(Ability.name)
-    ]
-    for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
-        state.powers.setdefault(power.discipline, []).append((power.level, power.name))
-    state.health = health_track(character, settings, mettle=has_mettle(state.powers))
-    return state
+
+
+def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_session: GameSession | None,
+                    settings: ChronicleSettings) -> list[CharacterState]:
+    """The characters ``wanted`` (``(field, id)`` pairs, in that order) with their state tonight,
+    in TWO queries whatever their number (the characters, then :func:`_sheet_rows`).
+
+    Raises:
+        ServiceError: 404 naming the field of a missing id or one not of this chronicle.
+    """
+    ids = {}
+    for field_name, raw in wanted:
+        if raw in (None, ""):
+            raise ServiceError("Choose a character.", field=field_name, status=404)
+        cid = as_id(raw)
+        if cid is None:
+            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+        ids[field_name] = cid
+    found = {c.id: c for c in Character.select().where(
+        (Character.id.in_(list(set(ids.values())))) & (Character.chronicle == chronicle))} if ids else {}
+    for field_name, cid in ids.items():
+        if cid not in found:
+            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+    states = character_states(list(found.values()), game_session, settings)
+    return [states[ids[field_name]] for field_name, _raw in wanted]
 
 
 def sheet_of(character: Character) -> CharacterSheet:

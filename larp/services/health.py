@@ -10,10 +10,10 @@ damaging the same character at the same moment lose neither change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Mapping, TypeVar
 
 from larp.db import db
-from larp.models import Character, Chronicle, Ruling, TraitLoss, User, utcnow
+from larp.models import Character, Chronicle, Ruling, TraitLoss, User
 from larp.rules.challenge import RandomSource, parse_throw
 from larp.rules.damage import Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.explain import RulesError, Step
@@ -24,77 +24,9 @@ from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.records import record_ruling
+from larp.services.records import Conflict, record_ruling, retrying, store_state, store_track  # noqa: F401 - re-exported
 
 T = TypeVar("T")
-
-
-class Conflict(ServiceError):
-    """The character changed between read and write (retried by :func:`retrying`)."""
-
-    def __init__(self, name: str):
-        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
-
-
-def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
-    """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
-    ``character`` if nobody changed it since it was read. Call inside a transaction,
-    after :func:`larp.services.records.record_ruling`.
-
-    A vampire whom the track newly puts in torpor gets a torpor record (cause
-    "wounds", dated by the open game session; issue 7), and one whom it takes
-    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
-    that made the change (default: the latest one touching the character).
-
-    Raises:
-        Conflict: 409 when the character changed since it was read.
-    """
-    return store_state(character, track=track, blood_current=blood_current,
-                       willpower_current=willpower_current, ruling=ruling)
-
-
-def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
-    """Write a new track and/or blood pool and temporary Willpower to ``character``
-    with the version check of :func:`store_track` (which see).
-
-    Raises:
-        Conflict: 409 when the character changed since it was read.
-    """
-    values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
-    if track is not None:
-        values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
-                      damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
-    if blood_current is not None:
-        values["blood_current"] = blood_current
-    if willpower_current is not None:
-        values["willpower_current"] = willpower_current
-    rows = (
-        Character.update(**values)
-        .where((Character.id == character.id) & (Character.version == character.version))
-        .execute()
-    )
-    if rows != 1:
-        raise Conflict(character.name)
-    stored = Character.get_by_id(character.id)
-    if track is not None and track.condition != character.condition and "torpor" in (track.condition,
-                                                                                     character.condition):
-        from larp.services.torpor import torpor_condition_changed
-
-        torpor_condition_changed(stored, character.condition, ruling)
-    return stored
-
-
-def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
-    """Run ``use_case`` (one transaction) again on fresh data when it hits a :class:`Conflict`."""
-    for attempt in range(attempts):
-        try:
-            return use_case()
-        except Conflict:
-            if attempt == attempts - 1:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _int(value: Any, field: str, low: int = 0, high: int = 50) -> int:

@@ -215,7 +215,7 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     )
 
 
-def contestant_from_dict(data: Mapping[str, Any], where: str) -> Contestant:
+def contestant_from_dict(data: Mapping[str, Any], where: str, sep: str = ".") -> Contestant:
     """Read one side from JSON-like data (the keys of :class:`Contestant`).
 
     Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_combat`,
@@ -223,9 +223,10 @@ def contestant_from_dict(data: Mapping[str, Any], where: str) -> Contestant:
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
 
     Raises:
-        RulesError: a missing or malformed value; ``field`` is ``<where>.<key>``.
+        RulesError: a missing or malformed value; ``field`` is ``<where><sep><key>``
+            (``attackers[0].bid``; the one-on-one API's ``challenger_bid`` with ``sep`` ``"_"``).
     """
-    return _side_from_dict(data, where, ".")
+    return _side_from_dict(data, where, sep)
 
 
 def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:

@@ -6,7 +6,7 @@ met-reference 3.2). Part of :mod:`larp.rules.mass_combat`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -188,6 +188,9 @@ class MassRuling:
         actions: the defender's actions this turn (how many he may injure).
         steps: the whole explanation.
         summary: one sentence.
+        pending: the attackers whose pair waits for its forced darkness retest
+            (002 "Darkness"): the ruling cannot be recorded before they are thrown.
+        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
     """
 
     pairs: tuple[PairResult, ...]
@@ -198,6 +201,8 @@ class MassRuling:
     actions: int
     steps: tuple[Step, ...]
     summary: str
+    pending: tuple[str, ...] = ()
+    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def pair(self, attacker: str) -> PairResult:
         """The result of ``attacker``'s challenge."""
@@ -213,6 +218,8 @@ class MassRuling:
             "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
             "spent": {name: s.to_dict() for name, s in self.spent.items()},
             "actions": self.actions,
+            "pending": list(self.pending),
+            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
             "steps": [s.to_dict() for s in self.steps],
         }
 
