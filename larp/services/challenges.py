@@ -38,7 +38,7 @@ from larp.rules.explain import RulesError, Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
 from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
 from larp.rules.rulings.people import check_can_act as _can_act
-from larp.rules.rulings.people import Person, person_track
+from larp.rules.rulings.people import Person
 from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import SideScene
 from larp.rules.settings import ChronicleSettings
@@ -263,6 +263,7 @@ class Adjudication:
     loaded: _Loaded
     request: ChallengeRequest | None = None
     record: Ruling | None = None
+    settings: ChronicleSettings | None = None
 
     @property
     def challenge(self) -> Challenge:
@@ -405,7 +406,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         result = (rule_one_on_one if kind is Kind.CONTESTED else rule_static)(one, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    return Adjudication(result, loaded, request=request)
+    return Adjudication(result, loaded, request=request, settings=settings)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:
@@ -487,7 +488,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
         return result
 
 
-def characters_after(result: Adjudication, settings: ChronicleSettings) -> dict[str, dict[str, Any]]:
+def characters_after(result: Adjudication) -> dict[str, dict[str, Any]]:
     """Each character as the applied ruling left him (the API's answer), from the loaded state and the
     consequences, without reading the database again: his track, level, Willpower and Traits left."""
     out = {}
@@ -497,7 +498,7 @@ def characters_after(result: Adjudication, settings: ChronicleSettings) -> dict[
             continue
         character = state.character
         consequence = result.result.consequences.of(character.name)
-        track = consequence.track if consequence.track is not None else person_track(person_of(state), settings)
+        track = consequence.track if consequence.track is not None else state.health
         lost = Counter(cat for cat, _t in consequence.traits_lost)
         out[side] = {
             "id": character.id, "name": character.name, "health": track.to_dict(), "level": track.state(),

@@ -77,6 +77,7 @@ class Volley:
         close_range: within five feet (Full-Auto); also when the scene puts the firer within five feet.
         extra_traits: the extra Traits bid with the shot, given outright (the stateless API);
             empty: the tool picks one per bystander excluded.
+        excluded: names of bystanders excluded, given outright (with those marked ``excluded``).
     """
 
     firer: Side
@@ -87,6 +88,7 @@ class Volley:
     careful_aim: bool = False
     close_range: bool = False
     extra_traits: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
         side = lead_bid(b.side, category)
         check_can_act(side.person, person_track(side.person, settings), where)
         drawn: dict[str, str] = {}
-        at_risk = not (single and (volley.careful_aim or b.excluded))
+        at_risk = not (single and (volley.careful_aim or b.excluded or side.name in volley.excluded))
         throw = firer_throw = None
         if at_risk:
             throw, _ = draw_sign(b.throw, f"{where}.throw", rng)
@@ -177,6 +179,7 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
         if group_throw is not None:
             throws["firer"] = {"throw": group_throw.value}
     excluded = tuple(b.side.name for b in volley.bystanders if b.excluded)
+    excluded += tuple(name for name in volley.excluded if name not in excluded)
     firer_con = contestant_for(firer, category, scene, settings, "firer_")
     band = scene.range_for(firer.name)
     shot = StrayShot(firer=replace(firer_con, bid=()), weapon=weapon, target=volley.target,

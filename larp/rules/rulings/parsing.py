@@ -30,6 +30,7 @@ stored characters; ``weapon`` may be a live armory key instead of a card.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from larp.rules.challenge import Category, Contestant, Health, Power
@@ -39,7 +40,7 @@ from larp.rules.explain import RulesError
 from larp.rules.hits import attack_from_dict, body_from_dict
 from larp.rules.rulings.one_on_one import OneOnOne
 from larp.rules.rulings.people import Choice, Person, Side
-from larp.rules.scene import Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict
+from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict
 from larp.rules.settings import ChronicleSettings
 
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
@@ -201,3 +202,153 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
     )
     return one, scene_with(scene, own)
 
+
+
+#: The keys of a mass challenge's sides that are the mass challenge's own, not the person's.
+_TARGET_OWN = ("throw", "relents_to", "injures")
+_ATTACKER_OWN = ("range", "throw", "tests", "strength")
+
+
+def _plain_side(raw: Any, own_extras: tuple[str, ...]) -> Any:
+    """A side with only the keys the engine's own reader knows (the person's extras left out)."""
+    if not isinstance(raw, Mapping):
+        return raw
+    out = {k: v for k, v in raw.items() if k not in SIDE_EXTRAS or k in own_extras}
+    if isinstance(out.get("weapon"), str):
+        out.pop("weapon")
+    if isinstance(out.get("powers"), list):
+        extra = other_powers() - {p.value for p in Power}
+        out["powers"] = [p for p in out["powers"] if not (isinstance(p, str) and p.strip().lower() in extra)]
+    return out
+
+
+def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+    """A mass challenge from JSON-like data: the keys of
+    :func:`larp.rules.mass_combat.mass_challenge_from_dict`, each side also with the keys of
+    the module docstring (``scene``, ``negative_traits``...), and a top-level ``scene``.
+
+    Returns:
+        The :class:`~larp.rules.rulings.mob.Mob` and the :class:`~larp.rules.scene.Scene`.
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field (``attackers[2].throw``...).
+    """
+    from larp.rules.mass_combat import mass_challenge_from_dict
+    from larp.rules.rulings.mob import Mob, MobAttacker, MobTarget
+
+    if not isinstance(data, Mapping):
+        raise RulesError("The mass challenge must be an object.", field="mass")
+    plain = {k: v for k, v in data.items() if k != "scene"}
+    if isinstance(plain.get("defender"), Mapping):
+        plain["defender"] = _plain_side(plain["defender"], ("attack", "celerity", "body"))
+    if isinstance(plain.get("attackers"), list):
+        plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
+    mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
+    scene = scene_from_dict(data.get("scene"))
+    own: dict[str, SideScene | None] = {}
+    raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
+    target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
+    own[target_side.name] = part
+    d = mass.defender
+    target = MobTarget(target_side, d.throw, d.attack.action if d.attack is not None else "defend", d.injures)
+    attackers = []
+    for index, (raw, a) in enumerate(zip(data["attackers"], mass.attackers)):
+        side, part = side_from_dict({k: v for k, v in raw.items() if k not in _ATTACKER_OWN}, f"attackers[{index}]",
+                                    mass.category, ".", 0, settings)
+        if a.attack.close_range:
+            part = SideScene(**{**(part or SideScene()).__dict__, "range": RangeBand.CLOSE})
+        own[side.name] = part
+        attackers.append(MobAttacker(side, a.range, a.attack.action, a.throw, a.tests, a.strength,
+                                     side.name in d.relents_to))
+    return Mob(target, tuple(attackers), mass.category), scene_with(scene, own)
+
+
+def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+    """A missed shot into a group from JSON-like data: the keys of
+    :func:`larp.rules.firing_into_groups.stray_shot_from_dict`, each side also with the keys
+    of the module docstring, and a top-level ``scene``.
+
+    Returns:
+        The :class:`~larp.rules.rulings.bystanders.Volley` and the :class:`~larp.rules.scene.Scene`.
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field (``bystanders[1].throw``...).
+    """
+    from larp.rules.firing_into_groups import stray_shot_from_dict
+    from larp.rules.rulings.bystanders import BystanderSide, Volley
+
+    if not isinstance(data, Mapping):
+        raise RulesError("The shot must be an object.", field="shot")
+    plain = {k: v for k, v in data.items() if k != "scene"}
+    if isinstance(plain.get("firer"), Mapping):
+        plain["firer"] = _plain_side(plain["firer"], ())
+    if isinstance(plain.get("bystanders"), list):
+        plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
+    shot = stray_shot_from_dict(plain, settings)  # the engine's own checks, with their field names
+    scene = scene_from_dict(data.get("scene"))
+    own: dict[str, SideScene | None] = {}
+    firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
+    firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)
+    own[firer.name] = part
+    people = []
+    for index, (raw, b) in enumerate(zip(data["bystanders"], shot.bystanders)):
+        side, part = side_from_dict({k: v for k, v in raw.items()
+                                     if k not in ("throw", "firer_throw", "saw_it_coming", "tests")},
+                                    f"bystanders[{index}]", Category.PHYSICAL, ".", None, settings)
+        own[side.name] = part
+        people.append(BystanderSide(side, b.throw, b.firer_throw, b.saw_it_coming, side.name in shot.excluded,
+                                    b.tests))
+    volley = Volley(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
+                    bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
+                    extra_traits=shot.extra_traits, excluded=shot.excluded)
+    return volley, scene_with(scene, own)
+
+
+def person_from_track(track: Any, fortitude: int, name: str = "The character", armor: Any = None,
+                      armor_left: Any = None, powers: Any = None, settings: ChronicleSettings | None = None):
+    """A person described by a health track (the stateless damage API): his kind, damage,
+    condition and stake, Fortitude (Mettle's Healthy level at 2 when the track's levels are
+    left out: the chronicle's track), the armor he wears.
+
+    Raises:
+        RulesError: a malformed track, armor or power, naming the field.
+    """
+    from larp.rules.scene import worn_from_data
+
+    if track is None:
+        track = {}
+    if not isinstance(track, Mapping):
+        raise RulesError("track must be an object.", field="track")
+    creature = str(track.get("creature") or "vampire")
+    if creature not in ("vampire", "ghoul", "mortal"):
+        raise RulesError("The creature is vampire, ghoul or mortal.", field="track.creature")
+    counts = {}
+    for key in ("aggravated", "lethal", "bashing"):
+        value = track.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"{key.capitalize()} damage must be a whole number of at least 0.", field=f"track.{key}")
+        counts[key] = value
+    levels = track.get("levels")
+    if levels is not None and (not isinstance(levels, list) or not all(isinstance(x, str) for x in levels)):
+        raise RulesError("Give the track's levels as a list of names.", field="track.levels")
+    names = set()
+    if powers is not None:
+        if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
+            raise RulesError("Give a list of powers.", field="powers")
+        names = {p.strip().lower() for p in powers}
+        unknown = sorted(names - other_powers() - {p.value for p in Power})
+        if unknown:
+            raise RulesError(f"Unknown power {unknown[0]!r}.", field="powers")
+    worn = worn_from_data(armor, "armor")
+    if armor_left is not None:
+        if not worn:
+            raise RulesError("Give the armor whose levels are left.", field="armor_left")
+        worn = (Worn(worn[0].armor, armor_left),) + worn[1:]
+        try:
+            worn[0].levels_left()
+        except RulesError as exc:
+            raise RulesError(exc.message, field="armor_left") from None
+    return Person(name=name, creature=creature, levels=tuple(levels) if levels else None, whole_track=bool(levels),
+                  powers=frozenset(names), disciplines={"Fortitude": fortitude} if fortitude else {},
+                  condition=str(track.get("condition") or "active"), staked=bool(track.get("staked", False)),
+                  armor=worn, **counts)
