@@ -153,6 +153,16 @@ class DamageRequest:
 
 def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
                     rng: RandomSource) -> Ruling:
+    """Apply damage to a stored character and record it (:func:`damage_character`); the ruling.
+
+    Raises:
+        ServiceError: as :func:`damage_character`.
+    """
+    return damage_character(chronicle, narrator, character_id, request, rng)[0]
+
+
+def damage_character(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
+                     rng: RandomSource) -> tuple[Ruling, Character, HealthTrack]:
     """Apply damage to a stored character and record it, in one transaction (retried on a conflict).
 
     Loads him (two queries), calls the rules core once (:func:`larp.rules.rulings.rule_damage_by_hand`:
@@ -164,6 +174,9 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
     torpid vampire is Final Death, a mortal dies; 002 "Damage and Healing"; 000 "Applying
     Damage"; met-reference 3.5, 3.7, 4.1), records it and writes the consequences.
 
+    Returns:
+        The ruling, the character as stored afterwards, and his track afterwards.
+
     Raises:
         ServiceError: 404 unknown character; 422 bad input or a character
             nothing can harm any more (Final Death is final); 409 after repeated conflicts,
@@ -171,7 +184,7 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
     """
     settings = chronicle_settings(chronicle)
 
-    def use_case() -> Ruling:
+    def use_case() -> tuple[Ruling, Character, HealthTrack]:
         with db.atomic():
             game_session = open_game_session(chronicle)
             state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
@@ -192,8 +205,8 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
                         "scene": scene.to_dict()},
                 outcome=result.to_dict(),
             )
-            apply_consequences({character.name: character}, game_session, record, result.consequences)
-            return record
+            after = apply_consequences({character.name: character}, game_session, record, result.consequences)
+            return record, after[character.name], result.health.track
 
     return retrying(use_case)
 

@@ -20,7 +20,7 @@ from larp.rules.rulings.parsing import person_from_track
 from larp.rules.settings import ChronicleSettings
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.health import DamageRequest, apply_damage_to, heal_character
+from larp.services.health import DamageRequest, damage_character, heal_character
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 
 SCHEMAS.update({
@@ -197,10 +197,12 @@ def damage_stateful(character_id: int):
     """Damage a stored character; concurrent changes are never lost (version check and retry)."""
     data = json_body()
     _only(data, DAMAGE_FIELDS)
-    record = apply_damage_to(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
-                             current_app.config["RANDOM_SOURCE"]())
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    record, character, track = damage_character(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
+                                                current_app.config["RANDOM_SOURCE"]())
+    payload = {"id": character.id, "name": character.name, "version": character.version,
+               "blood_current": character.blood_current, "willpower_current": character.willpower_current,
+               "health": track.to_dict(), "level": track.state()}
+    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps, character=payload), 201
 
 
 @bp.post("/characters/<int:character_id>/heal")
