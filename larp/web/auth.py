@@ -16,7 +16,11 @@ bp = Blueprint("auth", __name__)
 
 @bp.before_app_request
 def load_logged_in_user() -> None:
-    """Put the logged-in, active user (or ``None``) on ``g.user``."""
+    """Put the logged-in, active user (or ``None``) on ``g.user`` (nobody for static files, which
+    must not read the session: reading it marks the response ``Vary: Cookie`` and re-sends the cookie)."""
+    if request.endpoint == "static":
+        g.user = None
+        return
     user_id = session.get("user_id")
     g.user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
 
