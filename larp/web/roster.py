@@ -295,6 +295,7 @@ def extras(state) -> dict[str, Any]:
 
 
 def error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int | None:
+    """The id of the listed person an error's field names (``attackers[2].bid``), to show it on his row."""
     if error is None or not error.field:
         return None
     match = re.match(rf"{list_key}\[(\d+)\]", error.field)
@@ -304,6 +305,7 @@ def error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int 
 
 
 def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
+    """What both screens show: the chosen people as they stand tonight, the armory, the scene's choices."""
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
     game_session = open_game_session(chronicle)
@@ -325,6 +327,7 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
 
 
 def respond(full: str, partial: str, status: int = 200, url: str | None = None, **context: Any):
+    """The page (or, for htmx, the partial), with the address to show after an edit."""
     response = render(full, partial, status=status, **context)
     if url and is_partial():
         replace_url(response, url)
