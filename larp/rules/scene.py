@@ -207,9 +207,11 @@ def best_armor(worn: tuple[Worn, ...]) -> Worn | None:
         RulesError: an unknown armor or an impossible number of levels left.
     """
     best: Worn | None = None
+    most = -1
     for piece in worn:
-        if best is None or piece.levels_left() > best.levels_left():
-            best = piece
+        left = piece.levels_left()
+        if left > most:
+            best, most = piece, left
     return best
 
 

@@ -97,6 +97,8 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
     sight = dict(own.sight)
     if flag(get("sight_off")):
         sight.update({key: False for key in sight_powers()})
+    if source is DarknessSource.SHROUD and darkness is None and own.darkness is None:
+        darkness = DarknessLevel.TOTAL  # inside a Shroud of Night: total darkness penalties (LotNR, met-reference 6.1)
     return SideScene(
         darkness=darkness if darkness is not None else own.darkness,
         darkness_source=source if source is not None else own.darkness_source,

@@ -46,11 +46,15 @@ from larp.web.roster import (
     ROW_TEXT,
     TARGET_FLAGS,
     TARGET_TEXT,
+    SCENE_TEXT,
     Roster,
     base_context,
     edit,
     error_row,
+    person_scene,
     respond,
+    scene_fields,
+    with_armor_steps,
 )
 
 bp = Blueprint("combat", __name__)
@@ -58,7 +62,7 @@ bp = Blueprint("combat", __name__)
 # ----- the combat board ------------------------------------------------------
 
 TARGET_PICK = ("target",)
-TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT)
+TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT) + SCENE_TEXT
 TARGET_FLAG_FIELDS = tuple(f"target_{k}" for k in TARGET_FLAGS)
 
 
@@ -76,14 +80,15 @@ def _mass_request(roster: Roster) -> MassRequest:
                             weapon=f.get("target_weapon", "") if f.get("target_counter") == "weapon" else "",
                             counter=f.get("target_counter") or "defend",
                             celerity_active=bool(f.get("target_celerity")),
-                            lethal_by_prowess=bool(f.get("target_prowess")))
+                            lethal_by_prowess=bool(f.get("target_prowess")), scene=person_scene(f, "target_"))
     attackers = tuple(FighterRequest(
         r["id"], bid=r["bid"], throw=r["throw"], range=r["range"] or "hand_to_hand", weapon=r["weapon"],
         bite=r["bite"], lethal_by_prowess=r["prowess"], head_shot=r["headshot"], strength=not r["nostrength"],
-        relented=r["relent"], celerity_active=r["celerity"], tests=tuple(roster.tests.get(str(r["id"]), [])))
+        relented=r["relent"], celerity_active=r["celerity"], tests=tuple(roster.tests.get(str(r["id"]), [])),
+        scene=person_scene(r, ""))
         for r in roster.rows)
     injures = (roster.injures,) if roster.injures else ()
-    return MassRequest(target=target, attackers=attackers, injures=injures)
+    return MassRequest(target=target, attackers=attackers, injures=injures, scene_fields=scene_fields(roster))
 
 
 def _retests_chosen(values: Mapping[str, Any], roster: Roster, names: tuple[str, str]) -> None:
@@ -98,8 +103,11 @@ def _retests_chosen(values: Mapping[str, Any], roster: Roster, names: tuple[str,
         first, second = (values.get(f"r{cid}_{names[0]}") or "").strip(), (values.get(f"r{cid}_{names[1]}") or "").strip()
         if not first or not second:
             raise ServiceError("Choose both signs for the retest.", field=f"r{cid}_source")
-        roster.tests.setdefault(str(cid), []).append({"call": "retest", "by": by, "source": source,
-                                                      "challenger_throw": first, "defender_throw": second})
+        if source == "forced":  # the forced retest of total darkness (002 "Darkness")
+            call = {"call": "forced_retest", "by": by, "challenger_throw": first, "defender_throw": second}
+        else:
+            call = {"call": "retest", "by": by, "source": source, "challenger_throw": first, "defender_throw": second}
+        roster.tests.setdefault(str(cid), []).append(call)
         added = True
     if not added:
         raise ServiceError("Choose a retest and its signs, or record the fight as it stands.", field="retest")
@@ -112,7 +120,7 @@ def _board_outcome(board: Board | None, recorded: Ruling | None) -> dict[str, An
         data = recorded.outcome
     else:
         return None
-    return {**data, "by_name": {p["attacker"]: p for p in data["pairs"]}}
+    return with_armor_steps({**data, "by_name": {p["attacker"]: p for p in data["pairs"]}})
 
 
 @bp.route("/combat", methods=["GET"])
@@ -204,7 +212,7 @@ def _keep_drawn(roster: Roster, throws: Mapping[int, str], preview: Board) -> No
 # ----- the bystanders of a missed shot ---------------------------------------
 
 STRAY_PICKS = ("firer", "target")
-STRAY_FIELDS = tuple(f"firer_{k}" for k in FIRER_TEXT)
+STRAY_FIELDS = tuple(f"firer_{k}" for k in FIRER_TEXT) + SCENE_TEXT
 STRAY_FLAG_FIELDS = tuple(f"firer_{k}" for k in FIRER_FLAGS)
 
 
@@ -219,14 +227,14 @@ def _stray_request(roster: Roster) -> StrayRequest:
         raise ServiceError("Choose the target the shot missed.", field="target_q")
     f = roster.fields
     firer = FighterRequest(roster.picks["firer"], bid=f.get("firer_bid", ""), throw=f.get("firer_throw", ""),
-                           weapon=f.get("firer_weapon", ""))
+                           weapon=f.get("firer_weapon", ""), scene=person_scene(f, "firer_"))
     people = tuple(BystanderRequest(r["id"], throw=r["throw"], firer_throw=r["firer_throw"], saw_it_coming=r["saw"],
                                     excluded=r["excluded"], bid=r["bid"],
-                                    tests=tuple(roster.tests.get(str(r["id"]), [])))
+                                    tests=tuple(roster.tests.get(str(r["id"]), [])), scene=person_scene(r, ""))
                    for r in roster.rows)
     return StrayRequest(firer=firer, target_id=roster.picks["target"], bystanders=people,
                         bursts=not f.get("firer_single"), careful_aim=bool(f.get("firer_careful_aim")),
-                        close_range=bool(f.get("firer_close_range")))
+                        close_range=bool(f.get("firer_close_range")), scene_fields=scene_fields(roster))
 
 
 def _stray_outcome(volley, recorded: Ruling | None) -> dict[str, Any] | None:
@@ -236,7 +244,7 @@ def _stray_outcome(volley, recorded: Ruling | None) -> dict[str, Any] | None:
         data = recorded.outcome
     else:
         return None
-    return {**data, "by_name": {b["name"]: b for b in data["bystanders"]}}
+    return with_armor_steps({**data, "by_name": {b["name"]: b for b in data["bystanders"]}})
 
 
 def _stray_context(roster: Roster, **extra: Any) -> dict[str, Any]:

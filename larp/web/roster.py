@@ -23,22 +23,37 @@ from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.rules.mass_combat import MAX_PER_RANGE
 from larp.services import ServiceError
-from larp.services.characters import character_state, find_characters, get_character, normalise_code
+from larp.rules.scene import RangeBand, SideScene
+from larp.services.characters import (
+    character_state,
+    find_characters,
+    get_character,
+    normalise_code,
+    person_of,
+    worn_armor,
+)
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.mass_combat import default_lead, flag
+from larp.services.scenes import held_sight, side_scene
 
 THROWS = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"))
 RANGES = (("hand_to_hand", "Hand to hand"), ("ranged", "Ranged"))
 COUNTERS = (("defend", "Only defends"), ("strike", "Strikes back bare-handed"), ("bite", "Bites back"),
             ("weapon", "Strikes back with a weapon"))
-ROW_TEXT = ("range", "weapon", "bid", "throw")
-ROW_FLAGS = ("relent", "bite", "nostrength", "prowess", "celerity", "headshot")
-TARGET_TEXT = ("bid", "throw", "counter", "weapon")
-TARGET_FLAGS = ("celerity", "prowess")
-BYSTANDER_TEXT = ("throw", "firer_throw", "bid")
-BYSTANDER_FLAGS = ("saw", "excluded")
-FIRER_TEXT = ("weapon", "throw", "bid")
-FIRER_FLAGS = ("single", "careful_aim", "close_range")
+#: One person's part of the scene (:mod:`larp.services.scenes`): his own darkness, armor, sight powers off.
+PERSON_SCENE_TEXT = ("darkness", "armor", "armor_left")
+PERSON_SCENE_FLAGS = ("sight_off", "shroud")
+ROW_TEXT = ("range", "weapon", "bid", "throw") + PERSON_SCENE_TEXT
+ROW_FLAGS = ("relent", "bite", "nostrength", "prowess", "celerity", "headshot") + PERSON_SCENE_FLAGS
+TARGET_TEXT = ("bid", "throw", "counter", "weapon") + PERSON_SCENE_TEXT
+TARGET_FLAGS = ("celerity", "prowess") + PERSON_SCENE_FLAGS
+BYSTANDER_TEXT = ("throw", "firer_throw", "bid") + PERSON_SCENE_TEXT
+BYSTANDER_FLAGS = ("saw", "excluded") + PERSON_SCENE_FLAGS
+FIRER_TEXT = ("weapon", "throw", "bid", "darkness")
+FIRER_FLAGS = ("single", "careful_aim", "close_range", "sight_off", "shroud")
+#: The whole scene: its darkness and the range (kept in the screen's form and address).
+SCENE_TEXT = ("darkness", "range")
+DARKNESS = (("none", "Light"), ("partial", "Partial dark"), ("total", "Total dark"))
 
 
 def _getlist(values: Mapping[str, Any], key: str) -> list[str]:
@@ -291,7 +306,40 @@ def extras(state) -> dict[str, Any]:
         "celerity": state.discipline_level("Celerity"),
         "lead": default_lead(state, "physical"),
         "vampire": state.character.creature == "vampire",
+        "sight": held_sight(person_of(state)),
+        "armor_worn": [a.name for a in worn_armor(state.character)],
     }
+
+
+def person_scene(values: Mapping[str, Any], prefix: str, weapon: str | None = None) -> SideScene:
+    """One person's part of the scene from the screen's fields (``prefix`` ``target_``, or a row's
+    own dict with no prefix): his darkness (a Shroud of Night when ``shroud``), armor, sight powers off.
+
+    Raises:
+        ServiceError: 422 naming the field of a malformed value.
+    """
+    def get(key: str) -> Any:
+        if key == "darkness_source":
+            return "shroud" if values.get(prefix + "shroud") else ""
+        if key in PERSON_SCENE_TEXT or key == "sight_off":
+            return values.get(prefix + key)
+        return None
+
+    return side_scene(get, prefix, weapon=weapon)
+
+
+def with_armor_steps(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The ruling's data with each hit's armor steps picked out (what the armor absorbed, or why it
+    did not: used up, armor-piercing, fire), for the line that reports the hit."""
+    hits = [dict(hit, armor_steps=[s["text"] for s in hit.get("steps", [])
+                                   if "armor" in s.get("rule", "").lower() or "Armor-Piercing" in s.get("text", "")])
+            for hit in outcome.get("hits", [])]
+    return {**outcome, "hits": hits}
+
+
+def scene_fields(roster: "Roster") -> dict[str, Any]:
+    """The whole scene as the screen set it (``darkness``, ``range``)."""
+    return {key: roster.fields[key] for key in SCENE_TEXT if roster.fields.get(key)}
 
 
 def error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int | None:
@@ -318,6 +366,8 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
         "ranged_weapons": {k: w for k, w in weapons.items() if not w.melee},
         "guns": {k: w for k, w in weapons.items() if not w.melee},
         "potence_trait": POTENCE_TRAIT, "max_per_range": MAX_PER_RANGE, "error": None, "shown": {},
+        "armors": armory("live").armor, "darkness_choices": DARKNESS,
+        "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
         "preview": None, "outcome": None, "recorded": None, "error_row": None,
         # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one.
         "request_token": (request.form.get("request_token") if request.method == "POST" and not extra.get("recorded")
