@@ -40,7 +40,7 @@ from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - 
 from larp.rules.rulings.people import check_can_act as _can_act
 from larp.rules.rulings.people import Person
 from larp.rules.rulings.retest_fit import suitable_abilities
-from larp.rules.scene import SideScene
+from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
@@ -257,6 +257,8 @@ class Adjudication:
         loaded: the characters.
         request: what the narrator asked.
         record: the stored ruling once applied.
+        settings: the chronicle's settings it was ruled with.
+        scene: the scene it was ruled in.
     """
 
     result: OneOnOneRuling
@@ -264,6 +266,7 @@ class Adjudication:
     request: ChallengeRequest | None = None
     record: Ruling | None = None
     settings: ChronicleSettings | None = None
+    scene: Scene | None = None
 
     @property
     def challenge(self) -> Challenge:
@@ -325,19 +328,12 @@ class Adjudication:
         state = self.loaded[f"{side}_state"]
         con = self.challenge.challenger if side == "challenger" else self.challenge.defender
         action = self.request.action if side == "challenger" else self.request.defender_action
-        weapon = ""
-        if con is not None and con.weapon is not None:
-            weapon = next((key for key, w in _armory().items() if w.name == con.weapon.name), "")
+        side_request = self.request.challenger if side == "challenger" else self.request.defender
+        weapon = side_request.weapon if side_request is not None else ""
         dark = con is not None and con.darkness.level.value != "none"
         defending = side == "defender" or not ACTIONS.get(action, {}).get("attack")
         return suitable_abilities(self.challenge.category, weapon, defending, dark,
                                   [a.name for a in state.abilities] if state is not None else None)
-
-
-def _armory():
-    from larp.rules.damage import armory
-
-    return armory("live").weapons
 
 
 def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSession | None,
@@ -406,7 +402,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         result = (rule_one_on_one if kind is Kind.CONTESTED else rule_static)(one, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    return Adjudication(result, loaded, request=request, settings=settings)
+    return Adjudication(result, loaded, request=request, settings=settings, scene=scene)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:
@@ -464,7 +460,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
             "defender_action": request.defender_action,
             "darkness": request.darkness,
             "tests": list(core.tests),
-            "scene": scene_of(request.scene_fields, {}).to_dict() if request.scene_fields else None,
+            "scene": result.scene.to_dict() if result.scene is not None else None,
         }
         for side, (character, side_request) in by_side.items():
             con = core.challenge.challenger if side == "challenger" else core.challenge.defender

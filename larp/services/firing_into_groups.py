@@ -21,7 +21,7 @@ from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError
 from larp.rules.firing_into_groups import StrayRuling, StrayShot
 from larp.rules.rulings import BystanderSide, Choice, Side, Volley as CoreVolley, VolleyRuling, rule_bystanders
-from larp.rules.scene import SideScene
+from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
@@ -88,6 +88,7 @@ class Volley:
         firer, target, bystanders: the loaded characters.
         throws: the signs used, by bystander id (``throw``, ``firer_throw``) and ``"firer"``.
         record: the stored ruling once applied.
+        scene: the scene it was ruled in.
     """
 
     result: VolleyRuling
@@ -96,6 +97,7 @@ class Volley:
     bystanders: list[Fighter]
     throws: dict[str, dict[str, str]] = field(default_factory=dict)
     record: Ruling | None = None
+    scene: Scene | None = None
 
     @property
     def shot(self) -> StrayShot:
@@ -164,7 +166,7 @@ def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSessio
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
     if "firer" in result.throws:
         throws["firer"] = dict(result.throws["firer"])
-    return Volley(result, firer, target, people, throws)
+    return Volley(result, firer, target, people, throws, scene=scene)
 
 
 def preview_stray_shot(chronicle: Chronicle, request: StrayRequest, rng: RandomSource) -> Volley:
@@ -221,7 +223,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, r
             "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
             "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
             "careful_aim": shot.careful_aim, "bursts": shot.bursts,
-            "scene": scene_of(request.scene_fields, {}).to_dict() if request.scene_fields else None,
+            "scene": volley.scene.to_dict() if volley.scene is not None else None,
         }
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
                                request_token=request_token,

@@ -28,7 +28,7 @@ from larp.rules.explain import RulesError
 from larp.rules.mass_combat import MassChallenge, MassRuling, Range
 from larp.rules.rulings import Choice, Mob, MobAttacker, MobRuling, MobTarget, Side, rule_mob
 from larp.rules.rulings.people import default_lead as _default_lead
-from larp.rules.scene import SideScene
+from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
@@ -116,6 +116,7 @@ class Board:
         target, attackers: the loaded characters, in the board's order.
         throws: the signs used, by character id (random ones drawn).
         record: the stored ruling once applied.
+        scene: the scene it was ruled in.
     """
 
     result: MobRuling
@@ -123,6 +124,7 @@ class Board:
     attackers: list[Fighter]
     throws: dict[int, str]
     record: Ruling | None = None
+    scene: Scene | None = None
 
     @property
     def mass(self) -> MassChallenge:
@@ -247,7 +249,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
             throws[f.character.id] = result.throws[name]
         if name in result.drawn:
             f.random_throws.append(result.throws[name])
-    return Board(result, target, attackers, throws)
+    return Board(result, target, attackers, throws, scene=scene)
 
 
 def preview_mass_combat(chronicle: Chronicle, request: MassRequest, rng: RandomSource) -> Board:
@@ -312,7 +314,7 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rn
                           for f, a in zip(board.attackers, board.mass.attackers)],
             "counter": request.target.counter,
             "injures": list(board.mass.defender.injures),
-            "scene": scene_of(request.scene_fields, {}).to_dict() if request.scene_fields else None,
+            "scene": board.scene.to_dict() if board.scene is not None else None,
         }
         record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
                                game_session=game_session, inputs=inputs, outcome=board.result.to_dict(),

@@ -9,7 +9,7 @@ from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import (character_state, check_unchanged, find_characters, get_character,
-                                      normalise_code)
+                                      normalise_code, worn_armor)
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -90,7 +90,8 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.services.health import aegis_candidates
 
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
-                   last_ruling=last_ruling, weapons=armory("live").weapons,
+                   last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
+                   armor_worn=[a.name for a in worn_armor(character)],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
