@@ -40,6 +40,9 @@ WEAPON_SPECIALS = (
 #: Where aggravated (or other) damage comes from: armor does not stop fire or sunlight,
 #: and sunlight does not harm mortals (000 "Armor", "Aggravated Damage").
 SOURCES = ("other", "fire", "sunlight")
+#: What a piece of armor may protect (000 "Armor Chart": an attack aimed at an unprotected
+#: part ignores the armor).
+ARMOR_COVERS = ("head", "torso", "arms", "legs")
 CREATURES = ("vampire", "ghoul", "mortal")
 
 _DAMAGE_RULE = '002 "Damage and Healing"'
@@ -103,6 +106,7 @@ class Armor:
         rating: live: extra health levels, lost before the track (met-reference
             3.7); tabletop: dice added to soak (000 "Armor").
         penalty: tabletop: dice subtracted from Dexterity-based pools (0 live).
+        covers: what it protects, among ``ARMOR_COVERS`` (empty: not said).
     """
 
     key: str
@@ -112,6 +116,7 @@ class Armor:
     penalty: int
     negative_traits: tuple[str, ...]
     source: str
+    covers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,10 +193,14 @@ def armory(profile: str = "live") -> Armory:
         rating = require(entry, "rating", int, where)
         if rating < 1:
             raise TableError(f"{where}: 'rating' must be at least 1")
+        covers = _strings(entry, "covers", where)
+        unknown = [c for c in covers if c not in ARMOR_COVERS]
+        if unknown:
+            raise TableError(f"{where}: unknown part {unknown[0]!r} in 'covers' ({', '.join(ARMOR_COVERS)})")
         armor[key] = Armor(
             key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
             penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
-            source=require(entry, "source", str, where),
+            source=require(entry, "source", str, where), covers=covers,
         )
     if not weapons or not armor:
         raise TableError(f"data/armory.toml [{profile}]: needs weapons and armor")
@@ -445,13 +454,13 @@ class Target:
     Attributes:
         creature: "vampire", "ghoul" or "mortal".
         fortitude: Fortitude level (Resilience 3, Resistance 4).
-        armor: a live armory key, or ``None``.
+        armor: a live armory key, a custom piece from the sheet (:class:`Armor`), or ``None``.
         armor_left: health levels the armor has left (``None``: its full rating).
     """
 
     creature: str = "vampire"
     fortitude: int = 0
-    armor: str | None = None
+    armor: str | Armor | None = None
     armor_left: int | None = None
 
 
@@ -561,7 +570,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         damage.damage_type, target.creature, bashing_vs_kindred=damage.bashing_vs_kindred,
         firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who)
     steps.extend(type_steps)
-    worn = armor(target.armor, "live") if target.armor else None
+    worn = target.armor if isinstance(target.armor, Armor) else (armor(target.armor, "live") if target.armor else None)
     armor_left = None
     if worn is not None:
         armor_left = worn.rating if target.armor_left is None else target.armor_left

@@ -15,7 +15,7 @@ from larp.rules.challenge import (
     RandomSource,
     Weapon,
 )
-from larp.rules.damage import CREATURES, Damage, Strike, Target, damage_taken, strike_damage
+from larp.rules.damage import CREATURES, Armor, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import RulesError, Step
 from larp.rules.health import HealthTrack, new_track
@@ -61,7 +61,7 @@ class Body:
     Attributes:
         creature: ``"vampire"``, ``"ghoul"`` or ``"mortal"``.
         fortitude: Fortitude level (the damage rules read it).
-        armor: a live armory key, or ``None``.
+        armor: a live armory key, a custom piece from the sheet, or ``None``.
         armor_left: health levels the armor has left (``None``: its full rating).
         track: the live health track with the damage already marked; ``None``
             for an unhurt character on the chronicle's track.
@@ -69,7 +69,7 @@ class Body:
 
     creature: str = "vampire"
     fortitude: int = 0
-    armor: str | None = None
+    armor: str | Armor | None = None
     armor_left: int | None = None
     track: HealthTrack | None = None
 
@@ -116,6 +116,11 @@ class Hit:
                 "steps": [s.to_dict() for s in self.steps]}
 
 
+
+
+def armor_key(armor: str | Armor | None) -> str | None:
+    """The key of the armor worn (a custom piece's own key), for the consequences."""
+    return armor.key if isinstance(armor, Armor) else armor
 
 
 def weapon_card(key: str, where: str) -> Weapon:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Mapping
 
+from larp.rules.damage import Armor
 from larp.rules.damage import armor as armor_card
 from larp.rules.darkness import DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError
@@ -69,12 +70,23 @@ class Worn:
     """A piece of armor worn, and the health levels it has left.
 
     Attributes:
-        armor: the live armory key (``data/armory.toml`` ``[live.armor.*]``).
+        armor: the live armory key (``data/armory.toml`` ``[live.armor.*]``), or a custom
+            piece's key from the sheet.
         left: health levels it has left (``None``: its full rating; 0: used up).
+        piece: a custom piece from the sheet (its name and rating); ``None``: the armory's.
     """
 
     armor: str
     left: int | None = None
+    piece: Armor | None = None
+
+    def card(self) -> Armor:
+        """The piece: the custom one from the sheet, else the armory's.
+
+        Raises:
+            RulesError: an armory key that is not in the armory.
+        """
+        return self.piece if self.piece is not None else armor_card(self.armor, "live")
 
     def levels_left(self) -> int:
         """The levels it still absorbs (its rating when not said).
@@ -82,7 +94,7 @@ class Worn:
         Raises:
             RulesError: an unknown armor, or more levels left than its rating.
         """
-        card = armor_card(self.armor, "live")
+        card = self.card()
         left = card.rating if self.left is None else self.left
         if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= card.rating:
             raise RulesError(f"{card.name} has {card.rating} levels; {self.left!r} left is impossible.",
@@ -182,7 +194,7 @@ class Scene:
             if s.cover:
                 entry["cover"] = s.cover
             if s.armor is not None:
-                entry["armor"] = [{"armor": w.armor, "left": w.left} for w in s.armor]
+                entry["armor"] = [{"armor": w.armor, "left": w.left} for w in s.armor]  # custom pieces by key
             if s.weapon is not None:
                 entry["weapon"] = s.weapon
             if s.range is not None:

@@ -1,4 +1,7 @@
-"""Characters: creating them from sheets, finding them, and their state tonight."""
+"""Characters: finding them, their state tonight, and what they wear and carry.
+
+Storing a sheet is :mod:`larp.services.sheet_store`; editing one is :mod:`larp.services.sheets`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import base64
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from peewee import Case, Value, fn
 
@@ -16,19 +19,21 @@ from larp.models import (
     AbilitySpend,
     Character,
     Chronicle,
+    Equipment,
     GameSession,
+    MeritFlaw,
     Power,
     Trait,
     TraitLoss,
     utcnow,
 )
-from larp.rules.damage import Armor
+from larp.rules.damage import Armor, Weapon, armory
 from larp.rules.health import HealthTrack
-from larp.rules.rulings.people import Person, person_track
+from larp.rules.rulings.people import Person, add_levels, person_track
 from larp.rules.scene import Worn
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
 #: no 0/O, no 1/I/L (issue 6).
@@ -54,95 +59,6 @@ def normalise_code(text: str) -> str:
     return "".join(ch for ch in (text or "").upper() if ch.isalnum())
 
 
-def create_character(chronicle: Chronicle, sheet: CharacterSheet) -> Character:
-    """Store ``sheet`` as a new character of ``chronicle`` (call inside a transaction).
-
-    Raises:
-        ServiceError: 409 when the chronicle already has a character of that name.
-    """
-    if Character.select().where((Character.chronicle == chronicle) & (Character.name == sheet.name)).exists():
-        raise ServiceError(f"The chronicle already has a character called {sheet.name}.", field="name", status=409)
-    character = Character.create(
-        chronicle=chronicle,
-        short_code=new_short_code(),
-        card_token=new_card_token(),
-        **_scalar_fields(sheet),
-    )
-    _write_sheet_rows(character, sheet)
-    return character
-
-
-def update_character(character: Character, sheet: CharacterSheet) -> Character:
-    """Replace ``character``'s sheet with ``sheet`` (call inside a transaction).
-
-    Damage, condition, card token and short code stay; the Traits, Abilities
-    and powers are rewritten. Current Willpower and blood are kept unless
-    they exceed the new maxima.
-    """
-    values = _scalar_fields(sheet)
-    values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
-    values["blood_current"] = min(character.blood_current, values["blood_max"])
-    values["version"] = Character.version + 1
-    values["updated_at"] = utcnow()
-    Character.update(**values).where(Character.id == character.id).execute()
-    Trait.delete().where(Trait.character == character).execute()
-    Ability.delete().where(Ability.character == character).execute()
-    Power.delete().where(Power.character == character).execute()
-    _write_sheet_rows(character, sheet)
-    return Character.get_by_id(character.id)
-
-
-def _scalar_fields(sheet: CharacterSheet) -> dict:
-    return dict(
-        name=sheet.name,
-        player_name=sheet.player_name,
-        creature=sheet.creature,
-        clan=sheet.clan,
-        sect=sheet.sect,
-        title=sheet.title,
-        generation=sheet.generation,
-        morality_name=sheet.morality_name,
-        morality_rating=sheet.morality_rating,
-        willpower_permanent=sheet.willpower_permanent,
-        willpower_current=sheet.willpower_current if sheet.willpower_current is not None else sheet.willpower_permanent,
-        blood_max=sheet.blood_max,
-        blood_current=sheet.blood_current if sheet.blood_current is not None else sheet.blood_max,
-        blood_per_turn=sheet.blood_per_turn,
-        health_levels=list(sheet.health_levels) or None,
-        tabletop=dict(sheet.tabletop),
-        notes=sheet.notes,
-        narrator_notes=sheet.narrator_notes,
-        player_contact=sheet.player_contact,
-    )
-
-
-def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
-    rows = []
-    for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
-        for category, entries in groups.items():
-            merged: dict[str, int] = {}
-            for entry in entries:
-                merged[entry.name] = merged.get(entry.name, 0) + entry.count
-            rows.extend(
-                dict(character=character, category=category, name=name, count=count, negative=negative)
-                for name, count in merged.items()
-            )
-    if rows:
-        Trait.insert_many(rows).execute()
-    if sheet.abilities:
-        Ability.insert_many(
-            [dict(character=character, name=name, level=level) for name, level in sheet.abilities.items()]
-        ).execute()
-    seen = set()
-    powers = []
-    for p in sheet.powers:
-        if (p.discipline, p.power) not in seen:
-            seen.add((p.discipline, p.power))
-            powers.append(dict(character=character, discipline=p.discipline, name=p.power, level=p.level))
-    if powers:
-        Power.insert_many(powers).execute()
-
-
 def get_character(chronicle: Chronicle, character_id: int | str | None, field_name: str = "character") -> Character:
     """The character ``character_id`` of ``chronicle``.
 
@@ -159,14 +75,16 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
     return character
 
 
-def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[Character]:
+def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: bool = False) -> list[Character]:
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
     An exact short-code match comes first. An empty query lists the first
-    ``limit`` characters by name.
+    ``limit`` characters by name. Retired characters (the player left) are left
+    out of every picker unless ``retired`` asks for them instead.
     """
     text = (query or "").strip()
-    base = Character.select().where(Character.chronicle == chronicle)
+    base = Character.select().where((Character.chronicle == chronicle)
+                                    & (Character.retired_at.is_null(not retired)))
     if not text:
         return list(base.order_by(Character.name).limit(limit))
     code = normalise_code(text)
@@ -186,28 +104,50 @@ def has_mettle(powers: dict[str, list[tuple[int, str]]]) -> bool:
                for discipline, held in powers.items() for level, name in held)
 
 
-def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False) -> HealthTrack:
-    """``character``'s live health track with the damage marked on it and its condition
-    (the rules core's :func:`larp.rules.rulings.people.person_track`: his own levels or the
-    chronicle's, Mettle's Healthy level, the lightest marks dropped from a track too small)."""
-    return person_track(_body_person(character, mettle), settings)
+def merit_health_levels(qualities: Iterable[tuple[str, str]] | None = None,
+                        character: Character | None = None) -> tuple[str, ...]:
+    """The health levels the character's Merits and Flaws add (``health_levels`` in
+    ``data/merits_flaws.toml``: Huge Size's extra Healthy level, LotNR), from
+    ``qualities`` as (kind, catalogue key) pairs or, when ``None``, from
+    ``character``'s stored rows (one query)."""
+    from larp.catalogues import merit_flaw
+
+    if qualities is None:
+        qualities = MeritFlaw.select(MeritFlaw.kind, MeritFlaw.key).where(
+            (MeritFlaw.character == character) & (MeritFlaw.key != "")).tuples()
+    levels: list[str] = []
+    for kind, key in qualities:
+        entry = merit_flaw(kind, key) if key else None
+        if entry is not None:
+            levels.extend(entry.health_levels)
+    return tuple(levels)
 
 
-def _body_person(character: Character, mettle: bool) -> Person:
+def add_health_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``levels`` with each of ``extra`` put before the first level of its name (the rules core's
+    :func:`larp.rules.rulings.people.add_levels`: one more Healthy level for Huge Size, as Mettle's)."""
+    return add_levels(levels, extra)
+
+
+def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False,
+                 extra_levels: tuple[str, ...] | None = None) -> HealthTrack:
+    """``character``'s live health track with the damage marked on it and its condition: the rules
+    core's :func:`larp.rules.rulings.people.person_track` (his own levels or the chronicle's, Mettle's
+    Healthy level, met-reference 3.5, each level a Merit or Flaw adds, the lightest marks dropped
+    from a track too small), ``extra_levels`` read from the sheet's Merits when ``None``
+    (:func:`merit_health_levels`: Huge Size, LotNR).
+    """
+    if extra_levels is None:
+        extra_levels = merit_health_levels(character=character)
+    return person_track(_body_person(character, mettle, extra_levels), settings)
+
+
+def _body_person(character: Character, mettle: bool, extra_levels: tuple[str, ...] = ()) -> Person:
     return Person(name=character.name, creature=character.creature,
                   levels=tuple(character.health_levels) if character.health_levels else None,
-                  powers=frozenset({"mettle"}) if mettle else frozenset(),
+                  extra_levels=tuple(extra_levels), powers=frozenset({"mettle"}) if mettle else frozenset(),
                   aggravated=character.damage_aggravated, lethal=character.damage_lethal,
                   bashing=character.damage_bashing, condition=character.condition, staked=character.staked)
-
-
-def worn_armor(character: Character) -> tuple[Armor, ...]:
-    """The live armor ``character`` wears, from his sheet (met-reference 3.7).
-
-    A placeholder until the sheet editor (issue 14) stores worn armor: it returns ``()``,
-    so a ruling counts only the armor the narrator chooses for it (the scene).
-    """
-    return ()
 
 
 @dataclass(frozen=True)
@@ -226,11 +166,13 @@ class TraitLine:
 
 @dataclass(frozen=True)
 class AbilityLine:
-    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session."""
+    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session,
+    and its ``specialisations`` (each one bonus Trait in ties where it applies, LotNR)."""
 
     name: str
     level: int
     spent: int
+    specialisations: tuple[str, ...] = ()
 
     @property
     def left(self) -> int:
@@ -247,7 +189,12 @@ class CharacterState:
         negative_traits: per category, (name, count).
         abilities: Abilities with levels left.
         powers: Discipline name to its powers ``[(level, name)]``, lowest first.
-        health: the live health track with damage marked.
+        health: the live health track with damage marked (Mettle's and Merits'
+            extra levels on it).
+        merits, flaws: the sheet's Merits and Flaws; ``key`` is the catalogue id
+            the rules read (``data/merits_flaws.toml``: "ambidextrous",
+            "acute_sense", "concentration", "one_eye"...).
+        armor: the armor he wears (:func:`worn_armor`).
     """
 
     character: Character
@@ -257,6 +204,17 @@ class CharacterState:
     abilities: list[AbilityLine] = field(default_factory=list)
     powers: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     health: HealthTrack | None = None
+    merits: list[QualityEntry] = field(default_factory=list)
+    flaws: list[QualityEntry] = field(default_factory=list)
+    armor: list[Armor] = field(default_factory=list)
+
+    def has_merit(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Merit ``key`` ("ambidextrous")."""
+        return any(m.key == key for m in self.merits)
+
+    def has_flaw(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Flaw ``key`` ("one_eye")."""
+        return any(f.key == key for f in self.flaws)
 
     def available(self, category: str) -> int:
         """Traits left in ``category`` this game session (a tie compares these)."""
@@ -298,65 +256,97 @@ class CharacterState:
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
-    """Build ``character``'s :class:`CharacterState` for ``game_session`` (one query for his sheet rows
-    and tonight's losses and spends, :func:`character_states`)."""
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (one query for his sheet rows,
+    tonight's losses and spends, his Merits and the armor he wears: :func:`character_states`)."""
     return character_states([character], game_session, settings)[character.id]
 
 
 def _sheet_rows(ids: list[int], game_session: GameSession | None):
-    """Every sheet row and tonight's losses and spends of the characters ``ids``, in ONE query
-    (a UNION ALL of Traits, Abilities, powers and, in a game session, the sums of Traits lost
-    and Ability levels expended not restored): ``(kind, character id, category or Discipline,
-    name, count or level)``."""
+    """Every sheet row the rules read, and tonight's losses and spends, of the characters ``ids``, in
+    ONE query (a UNION ALL): Traits, Abilities (with their specialisations), powers, Merits and Flaws,
+    the armor worn and, in a game session, the sums of Traits lost and Ability levels expended not
+    restored. Each row is ``(kind, character id, group, name, number, more, row id)``: the group is
+    a category, a Discipline or a catalogue key; ``more`` a JSON list or a note; the row id orders
+    Merits and armor as the sheet lists them."""
     negative = Case(None, [(Trait.negative == True, "negative")], "trait")  # noqa: E712
-    query = (Trait.select(negative, Trait.character, Trait.category, Trait.name, Trait.count)
+    query = (Trait.select(negative, Trait.character, Trait.category, Trait.name, Trait.count, Value(""), Value(0))
              .where(Trait.character.in_(ids))
-             + Ability.select(Value("ability"), Ability.character, Value(""), Ability.name, Ability.level)
+             + Ability.select(Value("ability"), Ability.character, Value(""), Ability.name, Ability.level,
+                              Ability.specialisations.cast("text"), Value(0))
              .where(Ability.character.in_(ids))
-             + Power.select(Value("power"), Power.character, Power.discipline, Power.name, Power.level)
-             .where(Power.character.in_(ids)))
+             + Power.select(Value("power"), Power.character, Power.discipline, Power.name, Power.level, Value(""), Value(0))
+             .where(Power.character.in_(ids))
+             + MeritFlaw.select(MeritFlaw.kind, MeritFlaw.character, MeritFlaw.key, MeritFlaw.name, MeritFlaw.cost,
+                                MeritFlaw.note, MeritFlaw.id)
+             .where(MeritFlaw.character.in_(ids))
+             + Equipment.select(Value("armor"), Equipment.character, Equipment.key, Equipment.name, Equipment.rating,
+                                Equipment.covers.cast("text"), Equipment.id)
+             .where(Equipment.character.in_(ids) & (Equipment.kind == "armor")))
     if game_session is not None:
         query = (query
                  + TraitLoss.select(Value("loss"), TraitLoss.character, TraitLoss.category, TraitLoss.name,
-                                    fn.SUM(TraitLoss.count))
+                                    fn.SUM(TraitLoss.count), Value(""), Value(0))
                  .where(TraitLoss.character.in_(ids) & (TraitLoss.game_session == game_session)
                         & TraitLoss.restored_at.is_null())
                  .group_by(TraitLoss.character, TraitLoss.category, TraitLoss.name)
                  + AbilitySpend.select(Value("spend"), AbilitySpend.character, Value(""), AbilitySpend.name,
-                                       fn.SUM(AbilitySpend.levels))
+                                       fn.SUM(AbilitySpend.levels), Value(""), Value(0))
                  .where(AbilitySpend.character.in_(ids) & (AbilitySpend.game_session == game_session)
                         & AbilitySpend.restored_at.is_null())
                  .group_by(AbilitySpend.character, AbilitySpend.name))
     return query.tuples()
 
 
+def _json_list(text) -> tuple[str, ...]:
+    import json
+
+    if isinstance(text, (list, tuple)):
+        return tuple(text)
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return ()
+    return tuple(value) if isinstance(value, list) else ()
+
+
 def character_states(characters: list[Character], game_session: GameSession | None,
                      settings: ChronicleSettings) -> dict[int, CharacterState]:
     """The :class:`CharacterState` of each of ``characters`` for ``game_session``, by id, in ONE query
     (:func:`_sheet_rows`): Traits with what is left of each, Negative Traits, Abilities with the
-    levels left, powers, and the live track."""
+    levels left and their specialisations, powers, Merits and Flaws, the armor worn, and the live track."""
+    kinds = ("trait", "negative", "ability", "power", "merit", "flaw", "armor", "loss", "spend")
     ids = [c.id for c in characters]
-    rows: dict[int, dict[str, list]] = {cid: {"trait": [], "negative": [], "ability": [], "power": [], "loss": [],
-                                             "spend": []} for cid in ids}
+    rows: dict[int, dict[str, list]] = {cid: {k: [] for k in kinds} for cid in ids}
     if ids:
-        for kind, cid, group, name, number in _sheet_rows(ids, game_session):
-            rows[int(cid)][kind].append((group, name, int(number)))
+        for kind, cid, group, name, number, more, row_id in _sheet_rows(ids, game_session):
+            rows[int(cid)][kind].append((group, name, int(number or 0), more, int(row_id or 0)))
+    pieces = armory("live").armor
     out = {}
     for character in characters:
         got = rows[character.id]
-        losses = {(group, name): n for group, name, n in got["loss"]}
-        spends = {name: n for _g, name, n in got["spend"]}
+        losses = {(group, name): n for group, name, n, _m, _i in got["loss"]}
+        spends = {name: n for _g, name, n, _m, _i in got["spend"]}
         state = CharacterState(character=character, game_session=game_session,
                                traits={c: [] for c in CATEGORIES}, negative_traits={c: [] for c in CATEGORIES})
-        for category, name, count in sorted(got["negative"]):
+        for category, name, count, _m, _i in sorted(got["negative"]):
             state.negative_traits.setdefault(category, []).append((name, count))
-        for category, name, count in sorted(got["trait"]):
+        for category, name, count, _m, _i in sorted(got["trait"]):
             state.traits.setdefault(category, []).append(TraitLine(name, count, losses.get((category, name), 0)))
-        state.abilities = [AbilityLine(name, level, spends.get(name, 0)) for _g, name, level in
-                           sorted(got["ability"], key=lambda row: row[1])]
-        for discipline, name, level in sorted(got["power"], key=lambda row: (row[0], row[2], row[1])):
+        state.abilities = [AbilityLine(name, level, spends.get(name, 0), _json_list(more))
+                           for _g, name, level, more, _i in sorted(got["ability"], key=lambda row: row[1])]
+        for discipline, name, level, _m, _i in sorted(got["power"], key=lambda row: (row[0], row[2], row[1])):
             state.powers.setdefault(discipline, []).append((level, name))
-        state.health = health_track(character, settings, mettle=has_mettle(state.powers))
+        for kind in ("merit", "flaw"):
+            for key, name, cost, note, _i in sorted(got[kind], key=lambda row: row[4]):
+                (state.merits if kind == "merit" else state.flaws).append(QualityEntry(name, cost, key, note or ""))
+        for key, name, rating, more, row_id in sorted(got["armor"], key=lambda row: row[4]):
+            piece = pieces.get(key) if key else None
+            if piece is None:  # as worn_armor builds a custom piece
+                piece = Armor(key=f"custom-{row_id}", name=name, profile="live", rating=max(rating, 1), penalty=0,
+                              negative_traits=(), source="the character sheet", covers=_json_list(more))
+            state.armor.append(piece)
+        extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
+        state.health = health_track(character, settings, mettle=has_mettle(state.powers), extra_levels=extra)
         out[character.id] = state
     return out
 
@@ -364,12 +354,13 @@ def character_states(characters: list[Character], game_session: GameSession | No
 def person_of(state: CharacterState) -> Person:
     """The stored character as the rules core's :class:`~larp.rules.rulings.people.Person`: his
     Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
-    powers and Discipline levels, Willpower, generation, damage, condition and stake, the
-    armor he wears (:func:`worn_armor`) and the weapon he carries."""
+    powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
+    his Merits add, the armor he wears and the weapon in his hand."""
     character = state.character
     traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
     lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
             for cat, lines in state.traits.items()}
+    extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
     return Person(
         name=character.name, creature=character.creature, generation=character.generation,
         traits={k: v for k, v in traits.items() if v}, lost={k: v for k, v in lost.items() if v},
@@ -378,10 +369,11 @@ def person_of(state: CharacterState) -> Person:
         powers=frozenset(name.lower() for held in state.powers.values() for _lvl, name in held),
         disciplines={d: max(level for level, _n in held) for d, held in state.powers.items() if held},
         willpower=character.willpower_current,
-        levels=tuple(character.health_levels) if character.health_levels else None,
+        levels=tuple(character.health_levels) if character.health_levels else None, extra_levels=extra,
         aggravated=character.damage_aggravated, lethal=character.damage_lethal, bashing=character.damage_bashing,
         condition=character.condition, staked=character.staked,
-        armor=tuple(Worn(a.key) for a in worn_armor(character)), weapon=character.weapon or "",
+        armor=tuple(Worn(a.key, piece=None if a.key in armory("live").armor else a) for a in state.armor),
+        weapon=character.weapon or "",
     )
 
 
@@ -410,40 +402,57 @@ def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_se
     return [states[ids[field_name]] for field_name, _raw in wanted]
 
 
-def sheet_of(character: Character) -> CharacterSheet:
-    """The stored character as a :class:`CharacterSheet` (the sheet, not tonight's losses)."""
-    from larp.sheet import PowerEntry, TraitEntry
+def worn_armor(character: Character) -> tuple[Armor, ...]:
+    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile).
 
-    sheet = CharacterSheet(
-        name=character.name,
-        creature=character.creature,
-        player_name=character.player_name,
-        clan=character.clan,
-        sect=character.sect,
-        title=character.title,
-        generation=character.generation,
-        morality_name=character.morality_name,
-        morality_rating=character.morality_rating,
-        willpower_permanent=character.willpower_permanent,
-        willpower_current=character.willpower_current,
-        blood_max=character.blood_max,
-        blood_current=character.blood_current,
-        blood_per_turn=character.blood_per_turn,
-        tabletop=dict(character.tabletop or {}),
-        health_levels=list(character.health_levels or []),
-        notes=character.notes,
-        narrator_notes=character.narrator_notes,
-        player_contact=character.player_contact,
-    )
-    for trait in Trait.select().where(Trait.character == character).order_by(Trait.id):
-        target = sheet.negative_traits if trait.negative else sheet.traits
-        target.setdefault(trait.category, []).append(TraitEntry(trait.name, trait.count))
-    sheet.abilities = {a.name: a.level for a in Ability.select().where(Ability.character == character).order_by(Ability.id)}
-    sheet.powers = [
-        PowerEntry(p.discipline, p.name, p.level)
-        for p in Power.select().where(Power.character == character).order_by(Power.id)
-    ]
-    return sheet
+    A piece from the armory (``data/armory.toml``) is the armory's own ``Armor``;
+    a custom piece is built from the sheet: ``key`` ``"custom-<row id>"``,
+    ``rating`` its extra health levels (lost before the track, met-reference
+    3.7), ``covers`` what it protects, ``penalty`` 0, ``source`` "the character
+    sheet". A key no longer in the armory is treated as custom with the numbers
+    stored. In the order the sheet lists them (one query).
+    """
+    pieces = armory("live").armor
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "armor")) \
+            .order_by(Equipment.id):
+        piece = pieces.get(row.key) if row.key else None
+        if piece is None:
+            piece = Armor(key=f"custom-{row.id}", name=row.name, profile="live", rating=max(row.rating, 1),
+                          penalty=0, negative_traits=tuple(row.negative_traits or ()),
+                          source="the character sheet", covers=tuple(row.covers or ()))
+        out.append(piece)
+    return tuple(out)
+
+
+def carried_weapons(character: Character) -> tuple[Weapon, ...]:
+    """The weapons ``character`` carries, as the rules core's :class:`larp.rules.damage.Weapon` (live profile).
+
+    An armory weapon is the armory's own card (``key`` its armory key); a custom
+    weapon is built from the sheet: ``key`` ``"custom-<row id>"``, its bonus
+    Traits (never bid), damage in health levels, damage type, Negative Traits and
+    specials; its kind decides ``melee`` (blade, blunt: Puissance applies),
+    ``blunt`` (Prowess may make it lethal) and ``firearm`` (seed 002's firearm
+    rule against vampires) (met-reference 3.4, 3.7); a Spray reaches 3 adjacent
+    targets, as the shotgun's card. In the order the sheet lists them (one
+    query). ``Character.weapon`` is the one in hand (pre-filled on the challenge screen).
+    """
+    cards = armory("live").weapons
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "weapon")) \
+            .order_by(Equipment.id):
+        card = cards.get(row.key) if row.key else None
+        if card is None:
+            specials = tuple(row.specials or ())
+            firearm = row.weapon_kind == "firearm"
+            card = Weapon(key=f"custom-{row.id}", name=row.name, profile="live",
+                          damage_type=row.damage_type or "bashing", damage=max(row.damage, 1), strength_bonus=None,
+                          bonus_traits=row.bonus_traits, negative_traits=tuple(row.negative_traits or ()),
+                          specials=specials, firearm=firearm, bashing_vs_kindred=firearm,
+                          blunt=row.weapon_kind == "blunt", melee=row.weapon_kind in ("blade", "blunt"),
+                          spray=3 if "Spray" in specials else 0, details={}, source="the character sheet")
+        out.append(card)
+    return tuple(out)
 
 
 def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: str) -> Character:

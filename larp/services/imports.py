@@ -10,7 +10,7 @@ from larp.db import db
 from larp.grapevine import GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
-from larp.services.characters import create_character, update_character
+from larp.services.sheet_store import create_character, update_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 

@@ -92,7 +92,8 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
     if row is None:
-        context["characters"] = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+        context["characters"] = list(Character.select().where(
+            (Character.chronicle == chronicle) & Character.retired_at.is_null()).order_by(Character.name))
         context["row"] = None
         return context
     loaded = service.load(chronicle, row)

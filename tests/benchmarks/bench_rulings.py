@@ -52,6 +52,7 @@ def make_app(folder: Path):
     return create_app(create_database=True, test_config={
         "TESTING": False, "SECRET_KEY": "bench", "DATABASE_URL": sqlite_url(folder / "bench.db"),
         "INSTANCE_PATH": folder / "instance", "WTF_CSRF_ENABLED": False, "LOAD_DEMO": True,
+        "CREATE_DATABASE": True,  # only `larp serve` (and this benchmark's fresh folder) makes a database
         "RANDOM_SOURCE": lambda: random.Random(1),
     })
 
@@ -170,7 +171,7 @@ def stored_rulings(ids: dict[str, int]) -> list[tuple[str, str, dict]]:
 
 def bench_queries() -> None:
     from larp.models import Character
-    from larp.services.characters import create_character, sheet_of
+    from larp.services.sheet_store import create_character, sheet_of
 
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-"))
     app = make_app(folder)

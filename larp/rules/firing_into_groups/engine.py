@@ -35,6 +35,7 @@ from larp.rules.mass_combat import (
     track_of,
     weapon_card,
 )
+from larp.rules.hits import armor_key
 from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
@@ -198,7 +199,7 @@ class _Stray:
                                           self.settings, self.rng)
         self.tracks[name] = track
         if b.body.armor and armor_left is not None:
-            self.armor_left[name] = (b.body.armor, armor_left)
+            self.armor_left[name] = (armor_key(b.body.armor), armor_left)
         self.steps.extend(hit.steps)
         return hit
 

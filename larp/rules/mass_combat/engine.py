@@ -39,7 +39,7 @@ from larp.rules.challenge import (
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import RulesError, Step
 from larp.rules.health import HealthTrack
-from larp.rules.hits import Attack, Hit, can_fight, land_hit
+from larp.rules.hits import Attack, Hit, armor_key, can_fight, land_hit
 from larp.rules.mass_combat.bids import _check, _Pairs
 from larp.rules.mass_combat.types import R_MASS, R_MOB, MassChallenge, MassRuling, PairResult, Range
 from larp.rules.order import LEGERITY, SWIFTNESS, Participant, order_of_actions
@@ -434,7 +434,7 @@ class _Mass(_Pairs):
                 self.tracks[target] = new
                 self.armor[target] = armor_left
                 if armor_left is not None and self.bodies[target].armor:
-                    self.armor_used[target] = (self.bodies[target].armor, armor_left)
+                    self.armor_used[target] = (armor_key(self.bodies[target].armor), armor_left)
                 out.append(hit)
         if explain:
             for hit in out:

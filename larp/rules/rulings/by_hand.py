@@ -19,6 +19,7 @@ from larp.rules.damage import Damage, DamageRuling, Strike, Target, damage_taken
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, standing
+from larp.rules.hits import armor_key
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
@@ -148,7 +149,7 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     tally.person(person.name, track)
     if spent:
         tally.lose(person.name, "physical", (spent,))
-    tally.hurt(person.name, result.track, body.armor, taken.armor_left)
+    tally.hurt(person.name, result.track, armor_key(body.armor), taken.armor_left)
     text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
     summary = f"{person.name} takes {text} and is now {standing(result.track)}."
     steps = tuple(result.steps)

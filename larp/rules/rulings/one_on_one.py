@@ -36,7 +36,7 @@ from larp.rules.challenge import (
     random_throw,
 )
 from larp.rules.explain import RulesError, Step
-from larp.rules.hits import Hit, land_hit
+from larp.rules.hits import Hit, armor_key, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
     Side,
@@ -335,7 +335,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         armor_left = tally.armor.get(target.name, (body.armor, body.armor_left))[1]
         hit, track, left = land_hit(attacker.name, attack_of(attacker, action, scene), target.name, body,
                                     tally.tracks[target.name], armor_left, settings, rng)
-        tally.hurt(target.name, track, body.armor, left)
+        tally.hurt(target.name, track, armor_key(body.armor), left)
         hits.append(hit)
         damage_steps.extend(hit.steps)
     all_steps = tuple(ruling.steps) + tuple(damage_steps)

@@ -80,6 +80,8 @@ class Person:
         willpower: temporary Willpower Traits left.
         levels: his own track's levels (an extra's, an imported chart); ``None``:
             the chronicle's live track.
+        extra_levels: levels his Merits or Flaws add (Huge Size's Healthy level, LotNR;
+            ``data/merits_flaws.toml``).
         aggravated, lethal, bashing: health levels of damage marked.
         condition: ``active``, ``unconscious``, ``torpor``, ``final_death`` or ``dead``.
         staked: a stake paralyses him (000 "Stake Through Heart").
@@ -104,6 +106,7 @@ class Person:
     disciplines: Mapping[str, int] = field(default_factory=dict)
     willpower: int = 0
     levels: tuple[str, ...] | None = None
+    extra_levels: tuple[str, ...] = ()
     aggravated: int = 0
     lethal: int = 0
     bashing: int = 0
@@ -211,7 +214,8 @@ def person_track(person: Person, settings: ChronicleSettings) -> HealthTrack:
     """The person's live health track with his damage marked and his condition.
 
     His own levels replace the chronicle's (``bruised_levels``); Fortitude's
-    Mettle adds a Healthy level at the top (met-reference 3.5). If a smaller
+    Mettle adds a Healthy level at the top (met-reference 3.5), and so does each level his
+    Merits add (Huge Size, LotNR). If a smaller
     track than the damage would overflow (a setting changed), the lightest
     marks are dropped from the track, never from the stored counts.
 
@@ -219,8 +223,10 @@ def person_track(person: Person, settings: ChronicleSettings) -> HealthTrack:
         RulesError: an unknown creature or condition.
     """
     levels = tuple(person.levels) if person.levels else live_levels(settings)
-    if person.mettle and not (person.whole_track and person.levels):
-        levels = ("Healthy",) + levels
+    if not (person.whole_track and person.levels):
+        if person.mettle:
+            levels = ("Healthy",) + levels
+        levels = add_levels(levels, person.extra_levels)
     counts = {"aggravated": person.aggravated, "lethal": person.lethal, "bashing": person.bashing}
     for kind in ("bashing", "lethal", "aggravated"):
         excess = sum(counts.values()) - len(levels)
@@ -228,6 +234,15 @@ def person_track(person: Person, settings: ChronicleSettings) -> HealthTrack:
             counts[kind] -= min(excess, counts[kind])
     return HealthTrack(levels=levels, condition=person.condition, staked=person.staked, creature=person.creature,
                        **counts)
+
+
+def add_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``levels`` with each of ``extra`` put before the first level of its name (at the front when the
+    track has none): one more Healthy level for Huge Size, as Mettle's (LotNR; met-reference 3.5)."""
+    out = list(levels)
+    for name in extra:
+        out.insert(out.index(name) if name in out else 0, name)
+    return tuple(out)
 
 
 def wound_level(person: Person, track: HealthTrack) -> Health:
@@ -468,5 +483,5 @@ def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
     worn = scene.side(person.name).armor
     piece = best_armor(person.armor if worn is None else worn)
     return Body(creature=person.creature, fortitude=person.discipline("Fortitude"),
-                armor=piece.armor if piece else None, armor_left=piece.levels_left() if piece else None,
-                track=person_track(person, settings))
+                armor=(piece.piece or piece.armor) if piece else None,
+                armor_left=piece.levels_left() if piece else None, track=person_track(person, settings))
