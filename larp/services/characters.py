@@ -403,7 +403,8 @@ def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_se
 
 
 def worn_armor(character: Character) -> tuple[Armor, ...]:
-    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile).
+    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile);
+    a ruling reads the same pieces from :attr:`CharacterState.armor` (:func:`character_states`).
 
     A piece from the armory (``data/armory.toml``) is the armory's own ``Armor``;
     a custom piece is built from the sheet: ``key`` ``"custom-<row id>"``,

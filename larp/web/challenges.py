@@ -29,7 +29,7 @@ from larp.services.challenges import (
     run_challenge,
 )
 from larp.rules.scene import RangeBand
-from larp.services.characters import character_state, find_characters, get_character, person_of, worn_armor
+from larp.services.characters import character_state, find_characters, get_character, person_of
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
@@ -86,7 +86,7 @@ def _side_extras(state, category: Category) -> dict:
         "challenge_powers": sorted(CHALLENGE_POWERS[p].value.capitalize() for p in powers if p in CHALLENGE_POWERS),
         "shroud": "shroud of night" in powers,
         "sight": held_sight(person_of(state)),
-        "armor_worn": [a.name for a in worn_armor(state.character)],
+        "armor_worn": [a.name for a in state.armor],
     }
 
 

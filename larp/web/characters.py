@@ -9,7 +9,7 @@ from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import (character_state, check_unchanged, find_characters, get_character,
-                                      normalise_code, worn_armor)
+                                      normalise_code)
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -95,7 +95,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
 
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
-                   armor_worn=[a.name for a in worn_armor(character)],
+                   armor_worn=[a.name for a in state.armor],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)

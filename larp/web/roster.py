@@ -30,7 +30,6 @@ from larp.services.characters import (
     get_character,
     normalise_code,
     person_of,
-    worn_armor,
 )
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.mass_combat import default_lead, flag
@@ -307,7 +306,7 @@ def extras(state) -> dict[str, Any]:
         "lead": default_lead(state, "physical"),
         "vampire": state.character.creature == "vampire",
         "sight": held_sight(person_of(state)),
-        "armor_worn": [a.name for a in worn_armor(state.character)],
+        "armor_worn": [a.name for a in state.armor],
     }
 
 

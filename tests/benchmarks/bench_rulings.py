@@ -49,7 +49,7 @@ T5 = {
 
 
 def make_app(folder: Path):
-    return create_app(create_database=True, test_config={
+    return create_app({
         "TESTING": False, "SECRET_KEY": "bench", "DATABASE_URL": sqlite_url(folder / "bench.db"),
         "INSTANCE_PATH": folder / "instance", "WTF_CSRF_ENABLED": False, "LOAD_DEMO": True,
         "CREATE_DATABASE": True,  # only `larp serve` (and this benchmark's fresh folder) makes a database

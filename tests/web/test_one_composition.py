@@ -319,3 +319,24 @@ def test_a_malformed_scene_names_its_field(client, auth, path, body):
     assert response.status_code == 422 and response.get_json()["field"] == "scene.darkness"
     response = client.post(path, json={**body, "scene": {"sides": {"B": {"armor": "tin_foil"}}}})
     assert response.status_code == 422 and response.get_json()["field"] == "scene.sides.B.armor"
+
+
+def test_the_armor_on_the_sheet_counts_unless_the_narrator_says_otherwise(client, auth, dbconn):
+    """met-reference 3.7: armor worn is extra health levels, lost first. Konrad's sheet lists a custom
+    leather coat (1 level): a blow lands on it by default (challenge screen and stored API alike); the
+    narrator may say he wears none this time, or a ballistic vest instead (armor does not stack)."""
+    from larp.models import Equipment
+
+    auth.login()
+    konrad = char("Konrad Vale")
+    Equipment.create(character=konrad, kind="armor", key="", name="Leather coat", rating=1)
+    body = {"damage_type": "lethal", "levels": 2}
+    first_hit = client.post(f"/api/v1/characters/{konrad.id}/damage", json=body).get_json()
+    assert first_hit["character"]["health"]["lethal"] == 1
+    assert any(s["text"].startswith("Leather coat absorbs 1 level(s)") for s in first_hit["steps"])
+    bare = client.post(f"/api/v1/characters/{konrad.id}/damage", json={**body, "armor": "none"}).get_json()
+    assert bare["character"]["health"]["lethal"] == 3 and not any("absorbs" in s["text"] for s in bare["steps"])
+    vest = client.post(f"/api/v1/characters/{konrad.id}/damage", json={**body, "armor": "ballistic_vest"}).get_json()
+    assert vest["character"]["health"]["lethal"] == 3  # the vest's two levels take both
+    page = client.get("/challenge", query_string={"challenger": char("Teodor Brandt").id, "defender": konrad.id})
+    assert "As on the sheet: Leather coat" in page.get_data(as_text=True)
