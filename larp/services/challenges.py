@@ -1,18 +1,18 @@
-"""Running a challenge between stored characters (issues 2 and 3).
+"""Running a challenge between stored characters (issues 2, 3 and 15).
 
 The narrator's form (or the stateful API) names the characters, the bids,
-the throws and the circumstances; this module builds the rules core's
-:class:`~larp.rules.challenge.Challenge` from what the tool knows about the
-characters tonight (Traits left, wound level, powers, Ability levels and
-Willpower left, darkness reductions), pre-filling everything the narrator
-should not have to type, and then either
+the throws, the circumstances and the scene; this module loads the characters
+as they stand tonight (two queries), says what the narrator chose for each
+side, and calls the rules core once (:func:`larp.rules.rulings.rule_one_on_one`,
+:func:`larp.rules.rulings.rule_static`), which builds the challenge (leads,
+extra Traits risked, darkness and sight powers, armor) and computes every
+consequence. Then either
 
-- :func:`preview_challenge`: rules on the tests so far and says what each
+- :func:`preview_challenge`: the ruling on the tests so far and what each
   side may still call (retests it can pay for, overbids), writing nothing; or
-- :func:`run_challenge`: rules on the complete script and applies it in one
-  transaction: Traits lost and Ability levels expended are recorded against
-  the game session, Willpower is spent, damage goes through the damage rules
-  onto the health track, and the ruling is recorded with its explanation.
+- :func:`run_challenge`: records the ruling and writes its consequences in one
+  transaction (Traits lost and Ability levels expended against the game
+  session, Willpower spent, the tracks after armor and Fortitude).
 """
 
 from __future__ import annotations

@@ -80,9 +80,10 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
 
     An exact short-code match comes first. An empty query lists the first
     ``limit`` characters by name. Retired characters (the player left) are left
-    out of every picker unless ``retired`` asks for them instead.
+    out of every picker unless ``retired`` asks for them instead. A NUL character,
+    which no name holds and PostgreSQL refuses in a query, is dropped.
     """
-    text = (query or "").strip()
+    text = (query or "").replace("\x00", "").strip()
     base = Character.select().where((Character.chronicle == chronicle)
                                     & (Character.retired_at.is_null(not retired)))
     if not text:
