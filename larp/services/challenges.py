@@ -345,11 +345,6 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         raise ServiceError("Choose what the challenger attempts.", field="action")
     if request.defender_action not in ACTIONS:
         raise ServiceError("Choose what the defender does.", field="defender_action")
-    if category is not Category.PHYSICAL:
-        for key, value in (("action", request.action), ("defender_action", request.defender_action)):
-            if ACTIONS[value]["attack"]:
-                raise ServiceError(f"Only a Physical challenge is an attack; a {category.label} challenge has a "
-                                   f"stated outcome instead (action 'other').", field=key)
     wanted = [("challenger", request.challenger.character_id)]
     if kind is Kind.CONTESTED:
         if request.defender is None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from larp.rules.challenge import (
+    ACTIONS,
     SIDES,
     Call,
     Category,
@@ -196,10 +197,16 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     scene (no tests yet): each side's contestant (:func:`~larp.rules.rulings.people.contestant_for`),
     the Negative Trait calls judged against the other side's Negative Traits, and each bid
     completed with the extra Traits the side must risk (LotNR Initial Bid, met-reference 1.1).
+    Only a Physical challenge is an attack (002 "Challenges"; met-reference 3.1).
 
     Raises:
         RulesError: a side who cannot act, or a setup the rules refuse, naming the field.
     """
+    if one.category is not Category.PHYSICAL:
+        for key, value in (("action", one.action), ("defender_action", one.defender_action)):
+            if ACTIONS.get(value, {}).get("attack"):
+                raise RulesError(f"Only a Physical challenge is an attack; a {one.category.label} challenge has a "
+                                 f"stated outcome instead (action 'other').", field=key)
     sides = [(Outcome.CHALLENGER, one.challenger)]
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))

@@ -184,6 +184,8 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
                 extra = other_powers() - {p.value for p in Power}
                 plain[key]["powers"] = [p for p in plain[key]["powers"]
                                         if not (isinstance(p, str) and p.strip().lower() in extra)]
+    if "action" not in plain and str(plain.get("category", "")).strip().lower() != Category.PHYSICAL.value:
+        plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
     challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
     sides: dict[str, Side] = {}
