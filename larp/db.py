@@ -35,12 +35,13 @@ def is_postgres() -> bool:
 # nothing on SQLite, where peewee's for_update() would raise.
 
 def for_update(query):
-    """``query`` with ``FOR NO KEY UPDATE`` on PostgreSQL (its rows stay locked against every
-    other writer until the transaction ends, while inserts that merely refer to them, a ruling
-    of the chronicle, a Trait lost by the character, pass: so no use case waits on another's
-    foreign-key check in a circle), unchanged on SQLite (the ``BEGIN IMMEDIATE`` transaction
-    already holds the lock). Call inside a transaction."""
-    return query.for_update("FOR NO KEY UPDATE") if is_postgres() else query
+    """``query`` with ``FOR NO KEY UPDATE`` on PostgreSQL inside a transaction (its rows stay
+    locked against every other writer until the transaction ends, while inserts that merely
+    refer to them, a ruling of the chronicle, a Trait lost by the character, pass: so no use
+    case waits on another's foreign-key check in a circle); unchanged on SQLite (the
+    ``BEGIN IMMEDIATE`` transaction already holds the lock) and outside a transaction (a read
+    for a page locks nothing)."""
+    return query.for_update("FOR NO KEY UPDATE") if is_postgres() and db.in_transaction() else query
 
 
 #: The first key of the advisory locks taken by :func:`lock_name` ("LARP" in ASCII).

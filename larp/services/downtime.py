@@ -28,10 +28,11 @@ from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.health import store_state
-from larp.services.records import lock_characters, record_ruling
+from larp.services.records import store_state
+from larp.services.records import record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
-from larp.services.torpor import MAX_NIGHTS, as_record, open_torpor
+from larp.services.torpor import MAX_NIGHTS
+from larp.services.torpor_records import as_record, open_torpor
 
 #: Days suggested between two game sessions on the board's form (a fortnight).
 DEFAULT_GAP_DAYS = 14
@@ -71,7 +72,6 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             the plan allows; 409 the character changed meanwhile.
     """
     with db.atomic():
-        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)
@@ -115,7 +115,6 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
             409 the character changed meanwhile.
     """
     with db.atomic():
-        lock_characters([character_id])  # Check-then-write: lock the character first (see records.lock_characters).
         session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)

@@ -1,8 +1,20 @@
-"""The record: writing a ruling with the characters it concerns.
+"""The record and the writes: a ruling with the characters it concerns, and what it changes.
 
 Every change to a character goes through :func:`record_ruling`, which keeps
 each character's changeable state as it was before the change, so that
-the history can show it and an organiser can undo the last change.
+the history can show it and an organiser can undo the last change. Then
+:func:`apply_consequences` writes what the rules core computed (Traits lost,
+Ability levels and Willpower spent through :func:`charge`, tracks through
+:func:`store_track`), each with the version check kept as a safety net
+(:class:`Conflict`, :func:`retrying`).
+
+Check-then-write is safe on both engines because a use case's transaction
+locks the characters it loads (:func:`larp.services.characters.load_characters`
+and ``get_character`` read them ``FOR NO KEY UPDATE`` on PostgreSQL inside a
+transaction; SQLite's ``BEGIN IMMEDIATE`` already serialises writers): the
+Traits, Ability levels and track a use case found are still there when it
+writes them (:func:`lock_characters` takes the same locks up front, in id
+order, for a use case that loads its characters one by one).
 
 It also keeps the two promises a form or API call makes (issue 19, item 2;
 issue 13), inside the use case's transaction:
@@ -25,14 +37,20 @@ from __future__ import annotations
 
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from peewee import IntegrityError
+from peewee import Expression, IntegrityError
 
 from larp.db import as_id, db, for_update, is_postgres
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
+from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, RulingCharacter, TraitLoss, User, utcnow
+from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.explain import Step
+from larp.rules.health import HealthTrack
+from larp.rules.rulings.consequences import Consequences
 from larp.services import ServiceError
+from larp.services.torpor_records import torpor_condition_changed
+
+T = TypeVar("T")
 
 #: The character fields a ruling may change (and an undo restores).
 SNAPSHOT_FIELDS = (
@@ -57,12 +75,14 @@ class Submission:
         token: its one-time token (``None``: it carries none).
         seen: character id to what its page showed of him, field name to the value as
             text (``{"condition": "active", "staked": "0"}``); only these are checked.
-        ruling_id: the ruling the token went on, once recorded in this transaction.
+        ruling_id: the first ruling recorded for it (it carries the token).
+        token_checked: whether a use case has looked for an earlier ruling with the token.
     """
 
     token: str | None = None
     seen: dict[int, dict[str, str]] = field(default_factory=dict)
     ruling_id: int | None = None
+    token_checked: bool = False
 
 
 _SUBMISSION: ContextVar[Submission | None] = ContextVar("larp_submission", default=None)
@@ -131,39 +151,44 @@ def refuse_if_recorded(request_token: str | None) -> None:
 
 
 def lock_characters(character_ids: Iterable[Any]) -> None:
-    """Lock the characters a use case may change, first thing in its transaction, so that what
-    it reads of them (Traits left, Ability levels left, the track, blood, Willpower) is still
-    true when it writes: ``SELECT ... FOR NO KEY UPDATE`` in id order on PostgreSQL (one statement;
-    the same order everywhere, so two use cases never wait on each other in a circle), nothing
-    on SQLite, whose ``BEGIN IMMEDIATE`` transaction already serialises every writer.
-
-    Then, before any rule is applied, the same form or call coming again is refused, and so
-    is a form whose page showed one of them otherwise than he now stands
-    (:func:`refuse_if_stale`; on SQLite this reads the character, only for a form that said
-    what its page showed). The exact refusal of a repeat is still :func:`record_ruling`'s.
+    """Lock the characters a use case may change, first thing in its transaction, in id order:
+    for a use case that then loads them one by one (the loaders lock what they load, but in the
+    order asked), so two use cases never wait on each other in a circle. ``SELECT ... FOR NO KEY
+    UPDATE`` on PostgreSQL (one statement); nothing on SQLite, whose ``BEGIN IMMEDIATE``
+    transaction already serialises every writer.
 
     ``character_ids`` may hold anything a form sent: what is not an id is skipped (the use
     case refuses it when it loads the character).
+    """
+    if not is_postgres():
+        return
+    ids = sorted({cid for cid in (as_id(value) for value in character_ids) if cid is not None})
+    if ids:
+        list(for_update(Character.select(Character.id).where(Character.id.in_(ids)).order_by(Character.id)))
+
+
+def check_submission(characters: Iterable[Character]) -> None:
+    """What the loaders call on the characters a use case loads inside its transaction (after
+    the lock): before any rule is applied, the same form or call coming again is refused (one
+    read by token, once per request), and so is a form whose page showed one of them otherwise
+    than he now stands (:func:`refuse_if_stale`). Nothing to do outside a transaction, without
+    a declared form, or once the form's ruling is recorded. The exact refusal of a repeat is
+    :func:`record_ruling`'s.
 
     Raises:
+        AlreadyRecorded: 409, that form was recorded already.
         StaleForm: 409, the form relied on something that has changed since.
-        AlreadyRecorded: 409, that form was recorded already (it is named as such rather than stale).
     """
-    ids = sorted({cid for cid in (as_id(value) for value in character_ids) if cid is not None})
     current = current_submission()
-    seen = current.seen if current is not None else {}
-    if is_postgres() and ids:
-        rows = list(for_update(Character.select().where(Character.id.in_(ids)).order_by(Character.id)))
-    elif any(cid in seen for cid in ids):
-        rows = list(Character.select().where(Character.id.in_([cid for cid in ids if cid in seen])))
-    else:
-        rows = []
-    if current is not None and current.token:
-        earlier = ruling_for_token(current.token)  # named before any rule refuses the repeat
-        if earlier is not None and earlier.id != current.ruling_id:
+    if current is None or current.ruling_id is not None or not db.in_transaction():
+        return
+    if current.token and not current.token_checked:
+        earlier = ruling_for_token(current.token)
+        if earlier is not None:
             raise AlreadyRecorded(earlier)
-    if seen:
-        refuse_if_stale([(row, "") for row in rows], seen)
+        current.token_checked = True
+    if current.seen:
+        refuse_if_stale([(character, "") for character in characters], current.seen)
 
 
 def _shown(value: Any) -> str:
@@ -211,11 +236,16 @@ def refuse_if_stale(participants: Iterable[tuple[Character, str]], seen: Mapping
             raise StaleForm(character, changes)
 
 
-def _token_carried(current: Submission) -> bool:
-    # A use case that records several rulings puts the token on the first one only. A retried
-    # use case (rolled back) has lost that ruling, so the token goes on the retry's first.
-    return current.ruling_id is not None and Ruling.select().where(
-        (Ruling.id == current.ruling_id) & (Ruling.request_token == current.token)).exists()
+def _already_recorded(current: Submission) -> bool:
+    # A use case that records several rulings puts the token on the first one only (and checks
+    # the form once). A retried use case (rolled back) has lost that ruling: its retry's first
+    # ruling carries the token again.
+    if current.ruling_id is None:
+        return False
+    query = Ruling.select().where(Ruling.id == current.ruling_id)
+    if current.token:
+        query = query.where(Ruling.request_token == current.token)
+    return query.exists()
 
 
 def _create_ruling(values: dict[str, Any], token: str | None) -> Ruling:
@@ -270,8 +300,9 @@ def record_ruling(
     participants = list(participants)
     current = current_submission()
     token = (request_token or "")[:MAX_TOKEN_LENGTH] or None
+    first = current is not None and not _already_recorded(current)
     if current is not None and current.token:
-        token = None if _token_carried(current) else current.token
+        token = current.token if first else None
     step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
     record = _create_ruling(dict(
         chronicle=chronicle,
@@ -284,9 +315,8 @@ def record_ruling(
         outcome=outcome or {},
         steps=step_dicts,
     ), token)
-    if current is not None:
-        if token and token == current.token:
-            current.ruling_id = record.id
+    if first:
+        current.ruling_id = record.id
         refuse_if_stale(participants, current.seen)  # after the token: a repeat is named as one
     rows = [dict(ruling=record, character=c, role=role, before=snapshot(c)) for c, role in participants]
     if rows:
@@ -294,16 +324,31 @@ def record_ruling(
     return record
 
 
+def _after_update(character: Character, values: Mapping[str, object]) -> Character:
+    """The character as stored after an update of ``values`` that matched his version (no re-read:
+    the update's own ``version + 1`` and the new values are applied to a copy)."""
+    stored = type(character)(**dict(character.__data__))  # a new row object: the one loaded stays as it was
+    stored.__rel__ = dict(character.__rel__)
+    stored._dirty.clear()
+    for name, value in values.items():
+        if isinstance(value, Expression):
+            continue
+        setattr(stored, name, value)
+    stored.version = character.version + 1
+    return stored
+
+
 def charge(character: Character, game_session: GameSession, record: Ruling, category: str,
            traits: Iterable[str] = (), abilities: Iterable[tuple[str, int]] = (), willpower: int = 0) -> Character:
-    """Write what a ruling costs a character (inside the use case's transaction, which locked
-    the character first with :func:`lock_characters`, so the Traits and Ability levels its
-    caller found left are still left: each is spent exactly once, on both engines).
+    """Write what a ruling costs a character (inside the use case's transaction, which loaded the
+    character locked, so the Traits and Ability levels its caller found left are still left:
+    each is spent exactly once, on both engines).
 
     Traits lost and Ability levels expended are recorded against the game session
     (the sheet is not touched, so the next game session restores them), never the
     Intensity pseudo-Trait "Potence"; Willpower spent comes off the character with
-    its version checked.
+    its version checked. One statement for the Traits, one for the Abilities, one
+    for the Willpower, each only when there is something to write.
 
     Args:
         traits: the names of the Traits lost (one row per Trait, repeated for x2).
@@ -316,16 +361,14 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
     Raises:
         Conflict: 409 when the character changed since it was read (the use case is retried).
     """
-    from larp.models import AbilitySpend, TraitLoss
-    from larp.rules.challenge import POTENCE_TRAIT
-    from larp.services.health import Conflict
-
-    for trait in traits:
-        if trait != POTENCE_TRAIT:
-            TraitLoss.create(character=character, game_session=game_session, category=category, name=trait,
-                             count=1, ruling=record)
-    for name, levels in abilities:
-        AbilitySpend.create(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
+    losses = [dict(character=character, game_session=game_session, category=category, name=trait, count=1,
+                   ruling=record) for trait in traits if trait != POTENCE_TRAIT]
+    if losses:
+        TraitLoss.insert_many(losses).execute()
+    spends = [dict(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
+              for name, levels in abilities if levels]
+    if spends:
+        AbilitySpend.insert_many(spends).execute()
     if willpower:
         rows = (Character.update(willpower_current=Character.willpower_current - willpower,
                                  version=Character.version + 1, updated_at=utcnow())
@@ -334,5 +377,101 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
                 .execute())
         if rows != 1:
             raise Conflict(character.name)
-        character = Character.get_by_id(character.id)
+        character = _after_update(character, {"willpower_current": character.willpower_current - willpower})
     return character
+
+
+def apply_consequences(characters: Mapping[str, Character], game_session: GameSession, record: Ruling,
+                       consequences: Consequences) -> dict[str, Character]:
+    """Write everything a ruling changes, as the rules core computed it (call inside the use case's
+    transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
+    expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
+    and stake (:func:`store_track`, which keeps torpor records in step). Nothing is decided here.
+
+    Args:
+        characters: the characters as loaded, by name (the consequences name them).
+
+    Returns:
+        The characters as stored afterwards, by name.
+
+    Raises:
+        Conflict: 409 when a character changed since it was read (the use case is retried).
+    """
+    out = dict(characters)
+    for consequence in consequences.people:
+        character = characters[consequence.name]
+        categories = list(dict.fromkeys(cat for cat, _t in consequence.traits_lost)) or ["physical"]
+        for index, category in enumerate(categories):
+            first = index == 0
+            character = charge(character, game_session, record, category, consequence.lost_in(category),
+                               consequence.abilities if first else (), consequence.willpower if first else 0)
+        if consequence.track is not None:
+            character = store_track(character, consequence.track, ruling=record)
+        out[consequence.name] = character
+    return out
+
+
+class Conflict(ServiceError):
+    """The character changed between read and write (retried by :func:`retrying`)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
+
+
+def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+    """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
+    ``character`` if nobody changed it since it was read. Call inside a transaction,
+    after :func:`record_ruling`.
+
+    A vampire whom the track newly puts in torpor gets a torpor record (cause
+    "wounds", dated by the open game session; issue 7), and one whom it takes
+    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
+    that made the change (default: the latest one touching the character).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read.
+    """
+    return store_state(character, track=track, blood_current=blood_current,
+                       willpower_current=willpower_current, ruling=ruling)
+
+
+def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+    """Write a new track and/or blood pool and temporary Willpower to ``character``
+    with the version check of :func:`store_track` (which see).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read.
+    """
+    values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
+    if track is not None:
+        values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
+                      damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
+    if blood_current is not None:
+        values["blood_current"] = blood_current
+    if willpower_current is not None:
+        values["willpower_current"] = willpower_current
+    rows = (
+        Character.update(**values)
+        .where((Character.id == character.id) & (Character.version == character.version))
+        .execute()
+    )
+    if rows != 1:
+        raise Conflict(character.name)
+    stored = _after_update(character, values)
+    if track is not None and track.condition != character.condition and "torpor" in (track.condition,
+                                                                                     character.condition):
+        torpor_condition_changed(stored, character.condition, ruling)
+    return stored
+
+
+def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
+    """Run ``use_case`` (one transaction) again on fresh data when it hits a :class:`Conflict`."""
+    for attempt in range(attempts):
+        try:
+            return use_case()
+        except Conflict:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover

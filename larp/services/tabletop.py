@@ -36,8 +36,7 @@ from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.health import store_track
-from larp.services.records import lock_characters, record_ruling
+from larp.services.records import check_submission, lock_characters, record_ruling, store_track
 
 KIND = "tabletop"
 
@@ -152,11 +151,13 @@ def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> 
     except (TypeError, ValueError):
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
     # Check-then-write: lock the combat (its version is checked below, on the locked row), then
-    # its fighters before they are read (FOR NO KEY UPDATE on PostgreSQL; SQLite serialises writers).
+    # its fighters in id order before they are loaded (FOR NO KEY UPDATE on PostgreSQL; SQLite
+    # serialises writers).
     row = for_update(TabletopCombat.select().where((TabletopCombat.id == cid)
                                                    & (TabletopCombat.chronicle == chronicle))).first()
     if row is not None:
         lock_characters((row.state or {}).get("fighters") or ())
+        check_submission(())  # the same form again is named as such, before the version says "changed"
     if row is None or row.ended_at is not None:
         raise ServiceError("That combat is over or does not exist.", field="combat", status=404)
     if row.narrator_id != narrator.id:
@@ -195,6 +196,7 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
     with db.atomic():
         if open_combat(chronicle, narrator) is not None:
             raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
+        lock_characters(character_ids)  # in id order, before they are loaded one by one
         characters = [get_character(chronicle, cid, "characters") for cid in character_ids]
         try:
             combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])

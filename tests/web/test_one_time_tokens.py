@@ -165,16 +165,18 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
             raise health.Conflict(character.name)
         return real(character, track, **kwargs)
 
+    konrad = char("Konrad Vale")
+    health.apply_damage_to(get_chronicle(), None, konrad.id, health.DamageRequest(damage_type="lethal", levels=1),
+                           None)
     monkeypatch.setattr(health, "store_track", conflict_once)
     handle = open_submission("retried-1")
     try:
-        record = health.apply_damage_to(get_chronicle(), None, char("Konrad Vale").id,
-                                        health.DamageRequest(damage_type="lethal", levels=1), None)
+        record = health.heal_character(get_chronicle(), None, konrad.id, "lethal", 1)
     finally:
         close_submission(handle)
     assert calls["n"] == 2
     assert Ruling.get(Ruling.request_token == "retried-1").id == record.id
-    assert char("Konrad Vale").damage_lethal == 1
+    assert char("Konrad Vale").damage_lethal == 0
 
 
 def test_a_tabletop_attack_sent_twice_is_recorded_once(client, auth, dbconn):
