@@ -117,22 +117,36 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
 
     from larp.schema import SchemaError
 
+    from larp.db import READ_ONLY, keep_wal_index, write_blocker
+
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
         app = create_app(create_database=True)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
+    except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
+        raise click.ClickException(
+            f"larp cannot write {exc.filename or 'its instance folder'}: {exc.strerror or exc}. Start it where it "
+            "may write (--instance FOLDER), or free some disk space.") from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     bases = [f"http://{shown}:{port}"]
     lan = lan_address()
     if host in ("0.0.0.0", "::") and lan:
         bases.append(f"http://{lan}:{port}")
+    # Held while the server runs: SQLite's WAL files stay, so reads go on if the disk fills up.
+    app.extensions["larp.wal_keeper"] = keep_wal_index(app.config["DATABASE_URL"])
     with app.app_context(), db.connection_context():
-        ensure_first_organiser()
+        blocker = write_blocker(db)
         click.echo(f"larp: instance folder {app.instance_path}")
+        if blocker is not None:
+            why = ("its files are read-only" if blocker == READ_ONLY else "the disk is full")
+            click.echo(f"larp: the database cannot be written ({why}): serving it READ-ONLY. Characters, cards "
+                       "and the record can be read; every change is refused until it can be written again.")
+        else:
+            ensure_first_organiser()
         click.echo(f"larp: serving on {', '.join(bases)}")
-        if organiser_needs_console_link():
+        if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
     waitress.serve(app, host=host, port=port, threads=threads, ident="larp")

@@ -76,6 +76,7 @@ from datetime import datetime
 
 from larp.rules.explain import RulesError
 from larp.rules.health import live_levels
+from larp.rules.numbers import NumberError, decimal_number, whole_number
 from larp.rules.settings import ChronicleSettings
 from larp.sheet import CharacterSheet, PowerEntry, TraitEntry
 from larp.tables import DisciplineRow, discipline_table, generation_row
@@ -341,6 +342,14 @@ def _player_contacts(root: ET.Element) -> dict[str, str]:
     return contacts
 
 
+def _whole(raw: str) -> int | None:
+    """A Grapevine value read as a whole number (the app's one number reader), ``None`` if it is not one."""
+    try:
+        return whole_number(raw, "val", default=None)
+    except NumberError:
+        return None
+
+
 def _text(element: ET.Element | None) -> str:
     if element is None:
         return ""
@@ -365,12 +374,11 @@ class _Record:
         if raw is None or not raw.strip():
             return default
         kept = "left empty" if default is None else f"read as {default}"
-        try:
-            value = int(raw.strip())
-        except ValueError:
-            try:
-                value = int(float(raw.strip()))
-            except (ValueError, OverflowError):
+        value = _whole(raw)
+        if value is None:
+            try:  # Grapevine sometimes writes "5.0"
+                value = int(decimal_number(raw, attribute))
+            except NumberError:
                 self.problems.append(f"{attribute} {raw!r} is not a number; {kept}.")
                 return default
         if value < 0:
@@ -502,12 +510,13 @@ def _count(record: _Record, list_name: str, trait: ET.Element) -> int:
     raw = (trait.get("val") or "").strip()
     if not raw:
         return 1
-    if raw.isdigit() and int(raw) >= 1:
-        if int(raw) > MOST_TRAITS:
+    count = _whole(raw)
+    if count is not None and count >= 1:
+        if count > MOST_TRAITS:
             record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw}, more than any "
                                    f"generation allows; counted as {MOST_TRAITS}.")
             return MOST_TRAITS
-        return int(raw)
+        return count
     record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw!r}; counted as 1.")
     return 1
 
@@ -731,8 +740,8 @@ def _read_powers(record: _Record, list_name: str, traits: list[ET.Element], only
         power.tier = power.tier or note_tier
         if power.tier is None and power.discipline in known:
             cost = (trait.get("val") or "").strip()
-            if cost.isdigit():
-                power.tier = _TIER_COSTS.get(int(cost))
+            if _whole(cost) is not None:
+                power.tier = _TIER_COSTS.get(_whole(cost))
         if power.discipline not in known and power.discipline not in unknown_disciplines:
             unknown_disciplines.append(power.discipline)
         parsed.append(power)

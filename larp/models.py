@@ -13,20 +13,76 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import peewee
 from peewee import (
     BlobField,
     BooleanField,
-    CharField,
     DateField,
     DateTimeField,
     ForeignKeyField,
     IntegerField,
     JSONField,
     Model,
-    TextField,
 )
 
 from larp.db import db
+
+#: The most characters a free text of a character (notes, narrator notes, contact) may hold.
+NOTES_MAX_CHARS = 20_000
+
+
+class UnstorableText(ValueError):
+    """A text the database must not store: longer than its column allows, or holding a NUL
+    character or an unpaired surrogate (which PostgreSQL and SQLite's UTF-8 refuse).
+
+    Raised before anything is sent, so the transaction around the write is rolled back and
+    both engines refuse the same texts (SQLite does not enforce ``VARCHAR`` lengths itself).
+    ``field`` is the model field's name, ``message`` says what is wrong.
+    """
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class _CheckedText:
+    """Mixed into the text fields of every model: refuse what :class:`UnstorableText` describes."""
+
+    def db_value(self, value):
+        """The value to store, after the checks.
+
+        Raises:
+            UnstorableText: too long for ``max_length``, or a NUL or unpaired surrogate inside.
+        """
+        value = super().db_value(value)
+        if isinstance(value, str):
+            label = self.verbose_name or self.name.replace("_", " ")
+            limit = getattr(self, "max_length", None)
+            if limit and len(value) > limit:
+                raise UnstorableText(f"The {label} is too long: at most {limit:,} characters "
+                                     f"(this one has {len(value):,}).", self.name)
+            if "\x00" in value:
+                raise UnstorableText(f"The {label} holds a NUL character, which cannot be stored.", self.name)
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise UnstorableText(f"The {label} holds characters that are not valid text.",
+                                         self.name) from None
+        return value
+
+
+class CharField(_CheckedText, peewee.CharField):
+    """A ``VARCHAR(max_length)`` whose length is enforced on every engine."""
+
+
+class TextField(_CheckedText, peewee.TextField):
+    """A ``TEXT`` column, with an optional ``max_length`` enforced on every engine."""
+
+    def __init__(self, *args, max_length: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.max_length = max_length
 
 
 def utcnow() -> datetime:
@@ -151,9 +207,9 @@ class Character(BaseModel):
     weapon = CharField(max_length=40, default="")
     health_levels = JSONField(null=True)
     tabletop = JSONField(default=dict)
-    notes = TextField(default="")
-    narrator_notes = TextField(default="")
-    player_contact = TextField(default="")
+    notes = TextField(default="", max_length=NOTES_MAX_CHARS)
+    narrator_notes = TextField(default="", max_length=NOTES_MAX_CHARS)
+    player_contact = TextField(default="", max_length=NOTES_MAX_CHARS)
     short_code = CharField(max_length=12, unique=True)
     card_token = CharField(max_length=64, unique=True, null=True)
     version = IntegerField(default=1)

@@ -47,6 +47,7 @@ from larp.rules.darkness import (
 )
 from larp.rules.explain import Explanation, RulesError, Step
 from larp.rules.health import DAMAGE_TYPES
+from larp.rules.numbers import REQUIRED, whole_number
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
 
@@ -1881,11 +1882,7 @@ def _enum(cls: type[StrEnum], value: Any, where: str) -> Any:
 
 
 def _int(value: Any, where: str, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError("Give a whole number of at least 0.", field=where)
-    return value
+    return whole_number(value, where, low=0, default=None if optional else REQUIRED, text=False)
 
 
 def _bool(value: Any, where: str) -> bool:

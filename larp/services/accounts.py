@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from larp.db import db
+from larp.db import as_id, db
 from larp.models import LoginFailure, LoginLink, User, utcnow
 from larp.services import ServiceError
 
@@ -187,11 +187,8 @@ def get_user(user_id: int | str | None) -> User:
     Raises:
         ServiceError: 404 when there is no such account.
     """
-    try:
-        uid = int(user_id)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        uid = 0
-    user = User.get_or_none(User.id == uid)
+    uid = as_id(user_id)
+    user = User.get_or_none(User.id == uid) if uid else None
     if user is None:
         raise ServiceError("There is no such account.", status=404)
     return user

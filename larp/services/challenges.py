@@ -52,7 +52,7 @@ from larp.rules.damage import Strike, Target, damage_taken, strike_damage, weapo
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.characters import CharacterState, character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.health import retrying, store_track
@@ -78,17 +78,7 @@ def _flag(value: Any) -> bool:
 
 
 def _number(value: Any, field: str, low: int = 0, high: int | None = None, default: int = 0) -> int:
-    if value in (None, ""):
-        return default
-    label = field.replace("_", " ").capitalize()
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise ServiceError(f"{label}: give a whole number.", field=field) from None
-    if number < low or (high is not None and number > high):
-        raise ServiceError(f"{label}: give a number from {low} to {high}." if high is not None else
-                           f"{label}: give a number of at least {low}.", field=field)
-    return number
+    return read_number(value, field, low=low, high=high, default=default)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from larp.models import (
     Power,
     Trait,
     TraitLoss,
+    UnstorableText,
     utcnow,
 )
 from larp.rules.health import HealthTrack, live_levels
@@ -112,6 +113,31 @@ def _scalar_fields(sheet: CharacterSheet) -> dict:
     )
 
 
+def unstorable_parts(sheet: CharacterSheet) -> list[str]:
+    """What of ``sheet`` the database would refuse (each text checked against its column, on every
+    engine: see :class:`larp.models.UnstorableText`), one sentence each; empty when it can be stored."""
+    problems: list[str] = []
+
+    def check(field, value: Any, where: str = "") -> None:
+        try:
+            field.db_value(value)
+        except UnstorableText as exc:
+            problems.append(f"{where}{exc.message}")
+
+    for name, value in _scalar_fields(sheet).items():
+        check(Character._meta.fields[name], value)
+    for groups in (sheet.traits, sheet.negative_traits):
+        for entries in groups.values():
+            for entry in entries:
+                check(Trait.name, entry.name, "A Trait: ")
+    for name in sheet.abilities:
+        check(Ability.name, name, "An Ability: ")
+    for power in sheet.powers:
+        check(Power.discipline, power.discipline, "A Discipline: ")
+        check(Power.name, power.power, "A power: ")
+    return problems
+
+
 def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
     rows = []
     for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
@@ -159,12 +185,15 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[C
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
     An exact short-code match comes first. An empty query lists the first
-    ``limit`` characters by name.
+    ``limit`` characters by name; a query longer than a name can be matches nothing
+    (and never reaches the database, whose pattern matching has a length limit).
     """
     text = (query or "").strip()
     base = Character.select().where(Character.chronicle == chronicle)
     if not text:
         return list(base.order_by(Character.name).limit(limit))
+    if len(text) > Character.name.max_length:
+        return []
     code = normalise_code(text)
     by_code = list(base.where(Character.short_code == code)) if code else []
     by_name = list(
@@ -397,10 +426,7 @@ def check_unchanged(chronicle: Chronicle, character_id: Any, seen_version: Any) 
     if seen_version in (None, ""):
         return
     character = get_character(chronicle, character_id)
-    try:
-        seen = int(str(seen_version))
-    except ValueError:
-        seen = -1
+    seen = as_id(seen_version) or -1
     if character.version != seen:
         from larp.models import Ruling, RulingCharacter
 

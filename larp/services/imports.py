@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from larp.db import db
 from larp.grapevine import GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
-from larp.services.characters import create_character, update_character
+from larp.services.characters import create_character, unstorable_parts, update_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 
@@ -78,8 +78,15 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
         c.name: c.id for c in Character.select(Character.id, Character.name).where(Character.chronicle == chronicle)
     }
     lines: list[PreviewLine] = []
-    last_index = {r.name: i for i, r in enumerate(parsed.characters) if r.sheet is not None}
-    for index, record in enumerate(parsed.characters):
+    parsed_records = []
+    for record in parsed.characters:
+        refused = unstorable_parts(record.sheet) if record.sheet is not None else []
+        if refused:
+            shown = record.name if len(record.name) <= 120 else record.name[:119] + "…"
+            record = replace(record, name=shown, sheet=None, error=" ".join(refused))
+        parsed_records.append(record)
+    last_index = {r.name: i for i, r in enumerate(parsed_records) if r.sheet is not None}
+    for index, record in enumerate(parsed_records):
         if record.error:
             lines.append(PreviewLine(index, record, "fail"))
         elif record.sheet is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from larp.db import db
+from larp.db import as_id, db
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.damage import armory
 from larp.rules.explain import RulesError
@@ -147,9 +147,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
 
 
 def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> Loaded:
-    try:
-        cid, ver = int(combat_id), int(version)
-    except (TypeError, ValueError):
+    cid, ver = as_id(combat_id), as_id(version)
+    if cid is None or ver is None:
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
     row = TabletopCombat.get_or_none((TabletopCombat.id == cid) & (TabletopCombat.chronicle == chronicle))
     if row is None or row.ended_at is not None:

@@ -81,10 +81,7 @@ def _getlist(values: Mapping[str, Any], key: str) -> list[str]:
 
 
 def _id(value: Any) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
+    return as_id(value)
 
 
 def _json(values: Mapping[str, Any], key: str) -> dict[str, list[dict]]:
@@ -187,7 +184,7 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
     Returns the matches and whether the text was a list of codes (then every one is added).
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
-    if len(tokens) > 1:
+    if 1 < len(tokens) <= 2 * MAX_PER_RANGE:  # more codes than a board can take are not looked up one by one
         found = [Character.get_or_none((Character.chronicle == chronicle)
                                        & (Character.short_code == normalise_code(t))) for t in tokens]
         if all(found):

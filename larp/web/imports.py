@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.chronicles import get_chronicle
 from larp.services.imports import apply_import, discard_pending, pending_preview, stash_upload
 from larp.web.auth import role_required
@@ -41,8 +41,9 @@ def preview(token: str):
                                message=exc.message), exc.status
     error = None
     if request.method == "POST":
-        selected = {int(v) for v in request.form.getlist("selected") if v.isdigit()}
         try:
+            selected = {read_number(v, "selected", low=0, high=len(preview.lines), required=True)
+                        for v in request.form.getlist("selected")}
             record = apply_import(chronicle, g.user, preview, selected)
         except ServiceError as exc:
             error = exc
