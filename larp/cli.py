@@ -198,10 +198,14 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
     with db.connection_context():
         chronicle = get_chronicle()
         failed = False
+        most = current_app.config["GRAPEVINE_MAX_BYTES"]
         for name in files:
             path = Path(name)
             try:
-                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact)
+                if path.stat().st_size > most:  # refused before it is read into memory
+                    raise ServiceError(f"{path.name} is {path.stat().st_size / 1048576:.1f} MB; at most "
+                                       f"{most / 1048576:.0f} MB is read (GRAPEVINE_MAX_BYTES).", field="file")
+                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact, most)
             except ServiceError as exc:
                 click.echo(f"{path.name}: {exc.message}", err=True)
                 failed = True
@@ -264,11 +268,23 @@ def import_command(file: str, replace: bool) -> None:
     from larp.services import ServiceError
     from larp.services.transfer import import_chronicle
 
+    from pathlib import Path
+
+    most = current_app.config["CHRONICLE_MAX_BYTES"]
     try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise click.ClickException(f"{file} is not a readable JSON file: {exc}") from None
+        size = Path(file).stat().st_size
+        if size > most:  # refused before it is read into memory
+            raise click.ClickException(f"{file} is {size / 1048576:.0f} MB; at most {most / 1048576:.0f} MB is read "
+                                       "(CHRONICLE_MAX_BYTES). Nothing was imported.")
+        text = Path(file).read_bytes().decode("utf-8-sig")
+        data = json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{file} is not UTF-8 text, as every larp export is (is it the right file?). "
+                                   "Nothing was imported.") from None
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"{file} is not a readable JSON file: {str(exc)[:200]}. Nothing was imported.") from None
+    except RecursionError:
+        raise click.ClickException(f"{file} nests its JSON too deep to be a larp export. Nothing was imported.") from None
     with db.connection_context():
         try:
             chronicle, notes = import_chronicle(data, replace=replace)
@@ -277,6 +293,10 @@ def import_command(file: str, replace: bool) -> None:
     click.echo(f"Imported {chronicle.name}: {len(data['characters'])} characters, {len(data['rulings'])} rulings.")
     for note in notes:
         click.echo(note)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a larp export writes")
 
 
 @click.command("backup", epilog=(

@@ -27,6 +27,10 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,
     "WTF_CSRF_SSL_STRICT": True,
     "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # The largest Grapevine file imported (web and `larp import-grapevine`): 1,000 characters are about 4.5 MB.
+    "GRAPEVINE_MAX_BYTES": 16 * 1024 * 1024,
+    # The largest chronicle export `larp import` reads (years of rulings fit in far less).
+    "CHRONICLE_MAX_BYTES": 256 * 1024 * 1024,
     "LOGIN_LINK_HOURS": 24,
     # Login lockout: this many wrong passwords for one user name within the window
     # refuses that name (even with the right password) until the window has passed.

@@ -69,10 +69,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import xml.etree.ElementTree as ET
+import xml.etree.ElementTree as ET  # the tree's types only: parsing goes through defusedxml
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from larp.rules.explain import RulesError
 from larp.rules.health import live_levels
@@ -80,6 +83,12 @@ from larp.rules.numbers import NumberError, decimal_number, whole_number
 from larp.rules.settings import ChronicleSettings
 from larp.sheet import CharacterSheet, PowerEntry, TraitEntry
 from larp.tables import DisciplineRow, discipline_table, generation_row
+
+#: The largest file read (bytes): a Grapevine file of 1,000 characters is about 4.5 MB.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: How deep elements may nest: Grapevine writes at most 4 levels (grapevine, character,
+#: traitlist, trait) and a few more inside experience and boons.
+MAX_DEPTH = 16
 
 BINARY_MAGIC = {b"\x04\x00GVBE": "exchange", b"\x04\x00GVBG": "game"}
 
@@ -200,6 +209,7 @@ def parse_grapevine(
     *,
     include_contact: bool = False,
     standard_track: Sequence[str] | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
 ) -> GrapevineFile:
     """Read a Grapevine 3 XML file into character sheets.
 
@@ -212,16 +222,26 @@ def parse_grapevine(
         standard_track: the chronicle's health levels; a character's health
             chart is kept on the sheet only when it differs. Default: the LotNR
             track with the default settings (met-reference 4.1).
+        max_bytes: the largest file read, in bytes (default :data:`MAX_FILE_BYTES`).
+
+    The XML is read by defusedxml, which refuses any DTD, entity or external reference
+    (Grapevine never writes one; stack-notes 7.3), so no file can expand into more text than it
+    holds; elements nested deeper than :data:`MAX_DEPTH` are refused too. Each field's length is
+    checked against what the database stores by the import service.
 
     Returns:
         A :class:`GrapevineFile` with one :class:`GrapevineCharacter` per record.
 
     Raises:
         GrapevineError: the binary Grapevine format (re-save as XML), XML that
-            is not well-formed (the message names line and column), or XML
-            that is not a Grapevine file.
+            is not well-formed (the message names line and column), XML
+            that is not a Grapevine file, a DTD or entity, nesting deeper than
+            :data:`MAX_DEPTH`, or a file larger than ``max_bytes``.
     """
     label = filename or "the file"
+    if len(data) > max_bytes:
+        raise GrapevineError(f"{label} is {len(data) / 1048576:.1f} MB; at most {max_bytes / 1048576:.0f} MB is "
+                             "read. A Grapevine file of a thousand characters is about 5 MB: is it the right file?")
     if not data.strip():
         raise GrapevineError(f"{label} is empty.")
     for magic, kind in BINARY_MAGIC.items():
@@ -236,11 +256,11 @@ def parse_grapevine(
     cleaned, removed = _CONTROL_CHARS.subn("", text)
     if removed:
         file_problems.append(f"{removed} control character(s) that XML does not allow were removed.")
-    root_start = re.search(r"<[A-Za-z_]", cleaned)
-    if re.search(r"<!DOCTYPE|<!ENTITY", cleaned[: root_start.start() if root_start else None], re.IGNORECASE):
-        raise GrapevineError(f"{label} declares a DOCTYPE; Grapevine never writes one, so it is not read.")
     try:
-        root = ET.fromstring(cleaned)
+        root = SafeET.fromstring(cleaned, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException:
+        raise GrapevineError(f"{label} declares a DOCTYPE or entities; Grapevine never writes them, so the "
+                             "file is not read. Re-save it from Grapevine.") from None
     except ET.ParseError as exc:
         line, column = exc.position
         reason = str(exc).split(":")[0]
@@ -248,6 +268,9 @@ def parse_grapevine(
             f"{label} is not well-formed XML: {reason} at line {line}, column {column + 1}. "
             "Re-save it from Grapevine, or mend the file at that place."
         ) from None
+    if _depth(root) > MAX_DEPTH:
+        raise GrapevineError(f"{label} nests elements more than {MAX_DEPTH} deep; Grapevine never does, so it "
+                             "is not read.")
     if root.tag == "grapevinemenus":
         raise GrapevineError(f"{label} is a Grapevine menu file, not a file of characters.")
     if root.tag != "grapevine":
@@ -314,7 +337,9 @@ def parse_grapevine_date(text: str) -> datetime | None:
 
 def _decode(data: bytes) -> tuple[str, str]:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # re-saved as "Unicode" by a text editor
-        return data.decode("utf-16"), "utf-16"
+        return data.decode("utf-16", errors="replace"), "utf-16"
+    if len(data) > 1 and (data[0] == 0) != (data[1] == 0):  # "<\0?\0" or "\0<\0?": UTF-16 without its mark
+        return data.decode("utf-16-be" if data[0] == 0 else "utf-16-le", errors="replace"), "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -326,6 +351,18 @@ def _decode(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         # cp1252 leaves five bytes undefined; Latin-1 reads every byte.
         return data.decode("latin-1"), "latin-1"
+
+
+def _depth(root: ET.Element) -> int:
+    """How deep elements nest under ``root`` (``root`` alone is 1), without recursion."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 def _player_contacts(root: ET.Element) -> dict[str, str]:

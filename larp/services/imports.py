@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from larp.db import db
-from larp.grapevine import GrapevineCharacter, GrapevineError, parse_grapevine
+from larp.grapevine import MAX_FILE_BYTES, GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
 from larp.services.characters import create_character, unstorable_parts, update_character
@@ -57,21 +57,28 @@ class ImportPreview:
         return sum(1 for line in self.lines if line.action == action)
 
 
-def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False) -> ImportPreview:
+def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False,
+                 max_bytes: int = MAX_FILE_BYTES) -> ImportPreview:
     """Parse a Grapevine file and say, per character, what importing it would do. Writes nothing.
 
     A name that appears twice in the file: the later record is used and the
-    earlier one is marked skipped, so an import never creates duplicates.
+    earlier one is marked skipped, so an import never creates duplicates. A record
+    with a text longer than the database stores (a 1 MB name, notes past
+    :data:`larp.models.NOTES_MAX_CHARS`) is marked failed, with the reason.
+
+    Args:
+        max_bytes: the largest file read (the ``GRAPEVINE_MAX_BYTES`` setting).
 
     Raises:
         ServiceError: 422 for an empty upload, the binary format, malformed
-            XML (naming the line) or a file that is not Grapevine's.
+            XML (naming the line), a DTD or entities, a file larger than
+            ``max_bytes`` or a file that is not Grapevine's.
     """
     if not data:
         raise ServiceError("Choose a Grapevine file (.gex or .gv3) to import.", field="file")
     try:
         parsed = parse_grapevine(data, filename, include_contact=include_contact,
-                                 standard_track=live_levels(chronicle_settings(chronicle)))
+                                 standard_track=live_levels(chronicle_settings(chronicle)), max_bytes=max_bytes)
     except GrapevineError as exc:
         raise ServiceError(exc.message, field="file") from None
     existing = {
@@ -101,13 +108,14 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
     return ImportPreview(filename, parsed.encoding, lines, parsed.problems, parsed.left_out)
 
 
-def stash_upload(chronicle: Chronicle, user: User, filename: str, data: bytes, include_contact: bool) -> tuple[str, ImportPreview]:
+def stash_upload(chronicle: Chronicle, user: User, filename: str, data: bytes, include_contact: bool,
+                 max_bytes: int = MAX_FILE_BYTES) -> tuple[str, ImportPreview]:
     """Preview an upload and keep its bytes until the organiser confirms; returns (token, preview).
 
     Raises:
         ServiceError: as :func:`preview_file`.
     """
-    preview = preview_file(chronicle, filename, data, include_contact)
+    preview = preview_file(chronicle, filename, data, include_contact, max_bytes)
     token = secrets.token_urlsafe(24)
     with db.atomic():
         PendingImport.delete().where(PendingImport.created_at < utcnow() - timedelta(hours=PENDING_HOURS)).execute()

@@ -19,6 +19,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import peewee
+
 from larp.db import db
 from larp.models import (
     Ability,
@@ -33,9 +35,11 @@ from larp.models import (
     Torpor,
     Trait,
     TraitLoss,
+    UnstorableText,
     User,
 )
 from larp.services import ServiceError
+from larp.services.export_shape import check_shape
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 1
@@ -172,6 +176,7 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
     name = _require(info, "name", str, "the chronicle")
     for key in ("game_sessions", "characters", "rulings", "trait_losses", "ability_spends", "torpors"):
         _require(data, key, list)
+    check_shape(data)
     notes: list[str] = []
     try:
         with db.atomic():
@@ -250,9 +255,15 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {exc}); nothing was imported.",
-                           field="file") from None
+    except UnstorableText as exc:
+        raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
+                           "Nothing was imported.", field="file") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
+            peewee.IntegrityError, peewee.DataError) as exc:
+        # The shape was checked first; what is left is entries that contradict each other (a card code
+        # used twice, a reference to a character or game session the file does not hold).
+        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
+                           "nothing was imported.", field="file") from None
     if missing:
         notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
                      + ": their rulings keep no narrator.")
