@@ -273,6 +273,20 @@ class Ruling(BaseModel):
     #: The one-time token of the form that asked for this ruling: the same form posted
     #: twice (a double tap, a replayed request) cannot record it twice.
     request_token = CharField(max_length=64, null=True, unique=True)
+    #: The narrator's name as it was when the ruling was made: kept when the account is gone or
+    #: was never on this installation (a chronicle imported from another one).
+    narrator_name = CharField(max_length=120, default="")
+
+    def save(self, *args, **kwargs):
+        """Save, writing down the narrator's name if it is not set yet."""
+        if not self.narrator_name and self.narrator_id is not None:
+            self.narrator_name = self.narrator.display_name
+        return super().save(*args, **kwargs)
+
+    @property
+    def narrator_label(self) -> str:
+        """Who made the ruling, for the screen ("" when no narrator was recorded)."""
+        return self.narrator_name or (self.narrator.display_name if self.narrator_id is not None else "")
 
 
 class RulingCharacter(BaseModel):

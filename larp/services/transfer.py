@@ -6,8 +6,9 @@ Ability levels expended, rulings with their participants and the state each
 was in before, and torpor records. It names no database ids: characters are
 referred to by short code, game sessions by number, rulings by their place in
 the file. Users are NOT exported (accounts and passwords stay with the
-installation): a ruling names its narrator by user name, and an import links it
-to the user of that name if there is one here.
+installation): a ruling names its narrator by user name and by the name shown
+(``narrator_name``); an import links it to the user of that name if there is one
+here, and keeps the name shown either way.
 
 The file carries ``format_version``; a file from a newer format is refused.
 """
@@ -108,7 +109,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
                            "closed_at": _out(s.closed_at)} for s in sessions],
         "characters": [sheet(c) for c in characters],
         "rulings": [{
-            "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id), "kind": r.kind,
+            "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id),
+            "narrator_name": r.narrator_name, "kind": r.kind,
             "created_at": _out(r.created_at), "summary": r.summary, "inputs": r.inputs, "outcome": r.outcome,
             "steps": r.steps, "undone_at": _out(r.undone_at), "undone_by": users.get(r.undone_by_id),
             "participants": [{"character": code[p.character_id], "role": p.role, "before": p.before}
@@ -224,7 +226,8 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
             for entry in data["rulings"]:
                 ruling = Ruling.create(
                     chronicle=chronicle, game_session=sessions.get(entry.get("game_session")),
-                    narrator=user(entry.get("narrator")), kind=entry["kind"],
+                    narrator=user(entry.get("narrator")),
+                    narrator_name=entry.get("narrator_name") or entry.get("narrator") or "", kind=entry["kind"],
                     created_at=_in("created_at", entry["created_at"]), summary=entry.get("summary", ""),
                     inputs=entry.get("inputs", {}), outcome=entry.get("outcome", {}), steps=entry.get("steps", []),
                     undone_at=_in("undone_at", entry.get("undone_at")), undone_by=user(entry.get("undone_by")))
@@ -266,7 +269,7 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                            "nothing was imported.", field="file") from None
     if missing:
         notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
-                     + ": their rulings keep no narrator.")
+                     + ": their rulings keep the narrator's name, linked to no account.")
     return chronicle, notes
 
 
