@@ -131,6 +131,9 @@ class User(BaseModel):
     password_hash = CharField(null=True, max_length=255)
     active = BooleanField(default=True)
     created_at = DateTimeField(default=utcnow)
+    #: Every session cookie carries the generation it was issued in; logging out, a new
+    #: password and deactivation move it on, which ends every session issued before.
+    session_generation = IntegerField(default=0)
 
 
 class LoginLink(BaseModel):

@@ -122,8 +122,20 @@ def log_in(username: str, password: str, max_failures: int = 5, window_minutes: 
     raise refusal
 
 
+def end_sessions(user: User | int) -> int:
+    """End every session of ``user`` (every device): its session generation moves on.
+
+    A relative update, so two at once both count. Returns the new generation (the session
+    that asked for it may carry on in it).
+    """
+    uid = user.id if isinstance(user, User) else user
+    with db.atomic():
+        User.update(session_generation=User.session_generation + 1).where(User.id == uid).execute()
+        return User.select(User.session_generation).where(User.id == uid).scalar() or 0
+
+
 def set_password(user: User, password: str) -> None:
-    """Set ``user``'s password (werkzeug's scrypt hash).
+    """Set ``user``'s password (werkzeug's scrypt hash); every session of the user ends.
 
     Raises:
         ServiceError: 422 when it is shorter than :data:`MIN_PASSWORD_LENGTH`.
@@ -131,7 +143,8 @@ def set_password(user: User, password: str) -> None:
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():
-        User.update(password_hash=generate_password_hash(password)).where(User.id == user.id).execute()
+        User.update(password_hash=generate_password_hash(password),
+                    session_generation=User.session_generation + 1).where(User.id == user.id).execute()
 
 
 def create_user(username: str, display_name: str, role: str, password: str | None = None) -> User:
@@ -198,8 +211,8 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
     """Deactivate (``active`` False) or reactivate an account; an organiser's action.
 
     A deactivated account cannot log in, its login links stop working and
-    anyone using it is logged out at their next click. Its rulings stay in
-    the record under its name.
+    every session of it ends (at its next click). Its rulings stay in the
+    record under its name.
 
     Raises:
         ServiceError: 404 unknown account; 409 when ``actor`` tries to
@@ -210,5 +223,8 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
         # The acting organiser stays active, so an organiser always remains.
         if not active and user.id == actor.id:
             raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
-        User.update(active=active).where(User.id == user.id).execute()
+        changes = {"active": active}
+        if not active:
+            changes["session_generation"] = User.session_generation + 1
+        User.update(**changes).where(User.id == user.id).execute()
         return User.get_by_id(user.id)

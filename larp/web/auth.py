@@ -9,7 +9,8 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 
 from larp.models import User
 from larp.services import ServiceError
-from larp.services.accounts import consume_login_link, log_in
+from larp.db import as_id
+from larp.services.accounts import consume_login_link, end_sessions, log_in
 
 bp = Blueprint("auth", __name__)
 
@@ -17,13 +18,21 @@ bp = Blueprint("auth", __name__)
 @bp.before_app_request
 def load_logged_in_user() -> None:
     """Put the logged-in, active user (or ``None``) on ``g.user``."""
-    user_id = session.get("user_id")
-    g.user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
+    user_id = as_id(session.get("user_id"))
+    user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
+    if user is not None and session.get("generation") != user.session_generation:
+        user = None  # the session was ended: logout, a new password, deactivation, "log out everywhere"
+    if user is None and session.get("user_id") is not None:
+        session.clear()
+    g.user = user
 
 
-def _start_session(user: User) -> None:
-    session.clear()  # no session fixation
+def start_session(user: User, generation: int | None = None) -> None:
+    """Log ``user`` in on this browser: a fresh session (no fixation) in the user's current
+    session generation (or ``generation``, just moved on by this request)."""
+    session.clear()
     session["user_id"] = user.id
+    session["generation"] = user.session_generation if generation is None else generation
     session.permanent = True
 
 
@@ -86,7 +95,7 @@ def login():
         except ServiceError as exc:
             error, status = exc.message, exc.status
         else:
-            _start_session(user)
+            start_session(user)
             return redirect(_safe_next(request.args.get("next")), code=303)
     return render_template("auth/login.html", error=error), status
 
@@ -102,7 +111,7 @@ def login_link(token: str):
         user = consume_login_link(token)
     except ServiceError as exc:
         return render_template("errors/error.html", title="Login link not valid", message=exc.message), 404
-    _start_session(user)
+    start_session(user)
     flash(f"Logged in as {user.display_name}.")
     if not user.password_hash:
         flash("Set a password now: the login link worked only once.")
@@ -112,6 +121,9 @@ def login_link(token: str):
 
 @bp.route("/logout", methods=["POST"])
 def logout():
-    """Log out (also the "switch user" button on shared tablets)."""
+    """Log out (also the "switch user" button on shared tablets): every session of the user ends,
+    so a copy of this browser's cookie, or the same account on another tablet, is logged out too."""
+    if g.get("user") is not None:
+        end_sessions(g.user)
     session.clear()
     return redirect(url_for("auth.login"), code=303)

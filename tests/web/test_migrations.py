@@ -147,7 +147,9 @@ def _logical_digest(path: Path) -> str:
 
 
 def _comparable(export: dict) -> dict:
-    """An export without the keys a newer format adds (none yet: then it is the whole export)."""
+    """An export without the keys a newer format adds: the rulings' ``narrator_name`` (migration 0002)."""
+    for ruling in export.get("rulings", []):
+        ruling.pop("narrator_name", None)
     return export
 
 
