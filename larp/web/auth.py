@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from typing import Callable
+from urllib.parse import unquote, urlsplit
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
@@ -69,10 +70,24 @@ def role_required(*roles: str) -> Callable:
     return decorator
 
 
-def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("index")
+def safe_next(target: str | None) -> str:
+    """Where to go after logging in: ``target`` when it is a path on this site, else the home page.
+
+    Only a relative path that parses to this host is kept, judged as given and after decoding: a
+    browser drops tabs and newlines from a URL and reads a backslash as a slash, so ``/<tab>/evil.example/``
+    (``/%09/evil.example/``) or ``/<backslash>evil.example`` would leave the site as ``//evil.example``.
+    Anything with a control character, a space or a backslash, a scheme or a host, is refused.
+    """
+    home = url_for("index")
+    if not target:
+        return home
+    for text in (target, unquote(target)):
+        if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F or ch == "\\" for ch in text):
+            return home
+        parts = urlsplit(text)
+        if parts.scheme or parts.netloc or not text.startswith("/") or text.startswith("//"):
+            return home
+    return target
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -96,7 +111,7 @@ def login():
             error, status = exc.message, exc.status
         else:
             start_session(user)
-            return redirect(_safe_next(request.args.get("next")), code=303)
+            return redirect(safe_next(request.args.get("next")), code=303)
     return render_template("auth/login.html", error=error), status
 
 
