@@ -36,6 +36,11 @@ DEFAULTS: dict[str, Any] = {
     # refuses that name (even with the right password) until the window has passed.
     "LOGIN_LOCKOUT_FAILURES": 5,
     "LOGIN_LOCKOUT_MINUTES": 15,
+    # The lock costs the guesser: that many wrong passwords from one address within the window are
+    # free, then each further try from it waits twice as long as the last (from this many seconds).
+    # A browser the account logged in from before is not locked by others' failures (larp/services/lockout.py).
+    "LOGIN_ADDRESS_FAILURES": 20,
+    "LOGIN_BACKOFF_SECONDS": 1,
     # Behind a reverse proxy (LARP_BEHIND_PROXY=1) trust one hop of X-Forwarded-For/-Proto/-Host.
     "BEHIND_PROXY": False,
     "LOAD_DEMO": True,

@@ -147,14 +147,24 @@ class LoginLink(BaseModel):
 
 
 class LoginFailure(BaseModel):
-    """A failed password login for a user name (kept for the lockout window only).
+    """Wrong passwords within one attempt window: one row per client address (``scope``
+    "address", ``key`` the address) and one per account (``scope`` "user", ``key`` its id).
+    See :mod:`larp.services.lockout`.
 
-    ``username`` is stored as typed (lower-cased), whether or not such a user
-    exists, so the lockout reveals nothing about which names are real.
+    ``failures`` counts the window's wrong passwords; an address row's ``names`` counts them per
+    made-up name typed from it, an account row's ``devices`` per trusted browser.
     """
 
-    username = CharField(max_length=60, index=True)
-    at = DateTimeField(default=utcnow)
+    scope = CharField(max_length=10)
+    key = CharField(max_length=64)
+    failures = IntegerField(default=0)
+    names = JSONField(default=dict)
+    devices = JSONField(default=dict)
+    window_start = DateTimeField(default=utcnow)
+    last_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("scope", "key"), True),)
 
 
 class GameSession(BaseModel):

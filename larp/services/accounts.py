@@ -9,7 +9,7 @@ from datetime import timedelta
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from larp.db import as_id, db
-from larp.models import LoginFailure, LoginLink, User, utcnow
+from larp.models import LoginLink, User, utcnow
 from larp.services import ServiceError
 
 FIRST_ORGANISER = "organiser"
@@ -69,57 +69,31 @@ def consume_login_link(token: str) -> User:
         return link.user
 
 
-def check_password(username: str, password: str) -> User:
-    """The active user with this username and password.
-
-    Raises:
-        ServiceError: 401 with one message for an unknown user and a wrong password.
-    """
-    user = User.get_or_none((User.username == (username or "").strip().lower()) & (User.active == True))  # noqa: E712
-    if user is None or not user.password_hash or not check_password_hash(user.password_hash, password or ""):
-        raise ServiceError("Wrong user name or password.", field="password", status=401)
-    return user
-
-
-def log_in(username: str, password: str, max_failures: int = 5, window_minutes: int = 15) -> User:
-    """Check a password login, with a small per-user-name lockout.
+def log_in(username: str, password: str, max_failures: int = 5, window_minutes: int = 15, *,
+           address: str | None = None, device: str | None = None, address_failures: int = 20,
+           backoff_seconds: float = 1.0) -> User:
+    """Check a password login against the lockout (:mod:`larp.services.lockout` says how it works).
 
     Args:
         username, password: as typed on the login form.
-        max_failures: wrong passwords for one user name within
-            ``window_minutes`` after which that name is refused.
-        window_minutes: the lockout window, in minutes.
+        max_failures: wrong passwords for one name (or from one trusted device) within
+            ``window_minutes`` that lock it.
+        window_minutes: the attempt window, in minutes.
+        address: the client's address; ``address_failures`` wrong passwords from it are free in
+            the window, then each attempt waits ``backoff_seconds`` doubled each time.
+        device: this browser's device id when its device cookie was signed for this name (the
+            name's lock does not apply to it, only its own count).
 
-    A failure is recorded for any name typed, real or not, so the lockout
-    tells nothing about which names exist. While locked, even the right
-    password is refused (an organiser's one-time login link still works).
-    A successful login forgets the name's failures.
+    While locked, even the right password is refused (an organiser's one-time login link still
+    works). A successful login forgets the name's failures.
 
     Raises:
-        ServiceError: 429 while the name is locked; 401 for a wrong name or password.
+        ServiceError: 429 while the address waits or the name is locked; 401 for a wrong name or password.
     """
-    name = (username or "").strip().lower()[:60]
-    since = utcnow() - timedelta(minutes=window_minutes)
-    with db.atomic():
-        LoginFailure.delete().where(LoginFailure.at < since).execute()
-        failures = LoginFailure.select().where(LoginFailure.username == name).count()
-        if failures >= max_failures:
-            raise ServiceError(
-                f"Too many wrong passwords for {name}: wait {window_minutes} minutes, "
-                "or ask an organiser for a one-time login link.",
-                field="password",
-                status=429,
-            )
-        try:
-            user = check_password(name, password)
-        except ServiceError as exc:
-            # Recorded and committed before the refusal leaves the transaction.
-            LoginFailure.create(username=name)
-            refusal = exc
-        else:
-            LoginFailure.delete().where(LoginFailure.username == name).execute()
-            return user
-    raise refusal
+    from larp.services.lockout import LockoutRules, attempt_login
+
+    rules = LockoutRules(max_failures, window_minutes, address_failures, backoff_seconds)
+    return attempt_login(username, password, rules, address=address, device=device)
 
 
 def end_sessions(user: User | int) -> int:

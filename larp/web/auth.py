@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import secrets
 from typing import Callable
 from urllib.parse import unquote, urlsplit
 
+from itsdangerous import BadSignature, URLSafeSerializer
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from larp.models import User
@@ -94,25 +96,61 @@ def safe_next(target: str | None) -> str:
 def login():
     """The login form (user name and password); on success, back where the user was going.
 
-    Wrong name or password: 401; too many wrong passwords for the name: 429
-    (``LOGIN_LOCKOUT_FAILURES`` within ``LOGIN_LOCKOUT_MINUTES``).
+    Wrong name or password: 401; too many wrong passwords for the name, or from this
+    address: 429 (``LOGIN_*`` settings; :mod:`larp.services.lockout`). A successful login
+    leaves a signed device cookie, so that a lock others cause on the name does not apply to
+    this browser.
     """
     error = None
     status = 200
     if request.method == "POST":
+        config = current_app.config
+        username = (request.form.get("username", "") or "").strip().lower()[:60]
+        device = _device_of(username)
         try:
             user = log_in(
-                request.form.get("username", ""),
+                username,
                 request.form.get("password", ""),
-                max_failures=current_app.config["LOGIN_LOCKOUT_FAILURES"],
-                window_minutes=current_app.config["LOGIN_LOCKOUT_MINUTES"],
+                max_failures=config["LOGIN_LOCKOUT_FAILURES"],
+                window_minutes=config["LOGIN_LOCKOUT_MINUTES"],
+                address=request.remote_addr,
+                device=device,
+                address_failures=config["LOGIN_ADDRESS_FAILURES"],
+                backoff_seconds=config["LOGIN_BACKOFF_SECONDS"],
             )
         except ServiceError as exc:
             error, status = exc.message, exc.status
         else:
             start_session(user)
-            return redirect(safe_next(request.args.get("next")), code=303)
+            response = redirect(safe_next(request.args.get("next")), code=303)
+            _remember_device(response, user.username, device)
+            return response
     return render_template("auth/login.html", error=error), status
+
+
+#: The cookie that marks a browser the account has logged in from (see :mod:`larp.services.lockout`).
+DEVICE_COOKIE = "larp_device"
+
+
+def _device_serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="larp-device")
+
+
+def _device_of(username: str) -> str | None:
+    """This browser's device id, when its device cookie was signed for ``username``."""
+    try:
+        data = _device_serializer().loads(request.cookies.get(DEVICE_COOKIE, ""))
+    except BadSignature:
+        return None
+    if isinstance(data, dict) and data.get("n") == username and isinstance(data.get("d"), str):
+        return data["d"][:32]
+    return None
+
+
+def _remember_device(response, username: str, device: str | None) -> None:
+    value = _device_serializer().dumps({"n": username, "d": device or secrets.token_urlsafe(16)})
+    response.set_cookie(DEVICE_COOKIE, value, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
 
 
 @bp.route("/login/link/<token>")
