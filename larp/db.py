@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from datetime import date, datetime
 from pathlib import Path
+from typing import Sequence
 
 import peewee
 from peewee import Database, DatabaseProxy, SqliteDatabase
@@ -153,6 +155,59 @@ def write_blocker(database: Database | DatabaseProxy) -> str | None:
     if shutil.disk_usage(path.parent).free < 1024 * 1024:
         return FULL
     return None
+
+
+def bulk_insert(model, names: Sequence[str], rows: list[tuple]) -> None:
+    """Insert many ``rows`` of ``model`` in few statements: each row a tuple of the values of the
+    fields ``names``, in that order (every other field takes its default).
+
+    peewee builds its SQL value by value, which costs about 20 microseconds a row; an import of a
+    thousand characters has some 60,000 rows. On SQLite the statement is written once and run by
+    ``executemany`` (each text still goes through its field's ``db_value``, so lengths are checked);
+    on PostgreSQL (a round trip per statement) peewee's multi-row INSERT in chunks of 1,000.
+    Call inside a transaction.
+
+    Raises:
+        larp.models.UnstorableText: a text too long for its column (nothing of the call is kept
+            once the transaction rolls back).
+    """
+    if not rows:
+        return
+    given = [model._meta.fields[name] for name in names]
+    missing = [f for f in model._meta.sorted_fields if not f.primary_key and f.name not in names]
+    fields = given + missing
+
+    def complete(row: tuple) -> list:
+        return [*row, *((f.default() if callable(f.default) else f.default) for f in missing)]
+
+    real = db.obj
+    if not isinstance(real, SqliteDatabase):
+        for batch in peewee.chunked(rows, 1000):
+            model.insert_many([complete(row) for row in batch], fields=fields).execute()
+        return
+    columns = ", ".join(f'"{f.column_name}"' for f in fields)
+    # JSON goes through SQLite's json(), as peewee's own JSONField writes it.
+    marks = ", ".join("json(?)" if isinstance(f, peewee.JSONField) else "?" for f in fields)
+    sql = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES ({marks})'
+    converters = []
+    for i, f in enumerate(fields):
+        if isinstance(f, peewee.JSONField):
+            converters.append((i, lambda v, f=f: None if v is None else f._dumps(v)))
+        elif isinstance(f, (peewee.CharField, peewee.TextField)):
+            converters.append((i, getattr(f, "checked", f.db_value)))
+        elif isinstance(f, (peewee.DateTimeField, peewee.DateField)):
+            # as sqlite3's own adapter writes them (peewee reads them back)
+            converters.append((i, lambda v: v.isoformat(" ") if isinstance(v, datetime)
+                               else v.isoformat() if isinstance(v, date) else v))
+
+    def adapted(row: tuple) -> list:
+        values = complete(row)
+        for i, convert in converters:
+            values[i] = convert(values[i])
+        return values
+
+    with peewee.__exception_wrapper__:
+        real.cursor().executemany(sql, [adapted(row) for row in rows])
 
 
 def use_wal(database: Database) -> None:

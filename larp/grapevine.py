@@ -73,6 +73,7 @@ import xml.etree.ElementTree as ET  # the tree's types only: parsing goes throug
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
@@ -627,6 +628,7 @@ def _read_abilities(record: _Record, traits: list[ET.Element]) -> None:
 # --- Discipline powers --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def _key(text: str) -> str:
     text = text.lower().strip()
     if text.startswith("the "):
@@ -639,16 +641,28 @@ def _closest(text: str, choices: Sequence[str]) -> tuple[str | None, bool]:
 
     Returns ``(choice, was_near)``; ``(None, False)`` when nothing is close.
     """
-    keys = {_key(choice): choice for choice in choices}
+    keys = _keys(tuple(choices))
     if _key(text) in keys:
         return keys[_key(text)], False
     near = difflib.get_close_matches(_key(text), list(keys), n=1, cutoff=0.88)
     return (keys[near[0]], True) if near else (None, False)
 
 
+@lru_cache(maxsize=1024)
+def _keys(choices: tuple[str, ...]) -> dict[str, str]:
+    """The lookup of :func:`_closest`: each choice by its key (made once per list of choices)."""
+    return {_key(choice): choice for choice in choices}
+
+
 def _tier_of_note(note: str) -> str | None:
     match = re.match(r"\s*([a-z]+)", note.lower())
     return _TIER_WORDS.get(match.group(1)) if match else None
+
+
+@lru_cache(maxsize=256)
+def _discipline_rows(discipline: str) -> dict[str, DisciplineRow]:
+    """The LotNR rows of ``discipline`` by path ("" for the Discipline itself), from data/disciplines.toml."""
+    return {row.path: row for (disc, _), row in discipline_table().items() if disc == discipline}
 
 
 @dataclass
@@ -705,8 +719,7 @@ def _parse_power_name(raw: str, record: _Record, list_name: str, known_disciplin
         if near:
             record.problems.append(f"{list_name}: read {discipline!r} as {name}.")
         discipline = name
-    table = discipline_table()
-    rows = {row.path: row for (disc, _), row in table.items() if disc == discipline}
+    rows = _discipline_rows(discipline)
     row = None
     if path and any(rows):
         candidates = [p for p in rows if p]

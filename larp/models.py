@@ -47,18 +47,22 @@ class UnstorableText(ValueError):
 
 
 class _CheckedText:
-    """Mixed into the text fields of every model: refuse what :class:`UnstorableText` describes."""
+    """Mixed into the text fields of every model: what is written is refused as
+    :class:`UnstorableText` describes (by :class:`BaseModel`, on every insert and update).
+    A comparison (``WHERE name = ...``) is not checked: a text too long for the column
+    simply matches nothing."""
 
-    def db_value(self, value):
-        """The value to store, after the checks.
+    def checked(self, value):
+        """``value`` when it may be stored in this field.
 
         Raises:
-            UnstorableText: too long for ``max_length``, or a NUL or unpaired surrogate inside.
+            UnstorableText: a text too long for ``max_length``, or with a NUL or unpaired surrogate inside.
         """
-        value = super().db_value(value)
         if isinstance(value, str):
-            label = self.verbose_name or self.name.replace("_", " ")
             limit = getattr(self, "max_length", None)
+            if (not limit or len(value) <= limit) and "\x00" not in value and value.isascii():
+                return value
+            label = self.verbose_name or self.name.replace("_", " ")
             if limit and len(value) > limit:
                 raise UnstorableText(f"The {label} is too long: at most {limit:,} characters "
                                      f"(this one has {len(value):,}).", self.name)
@@ -91,10 +95,39 @@ def utcnow() -> datetime:
 
 
 class BaseModel(Model):
-    """Base of every model: bound to the app's database proxy."""
+    """Base of every model: bound to the app's database proxy. Every text written (``create``,
+    ``save``, ``insert``, ``insert_many``, ``update``) is checked by its field first, so both engines
+    refuse the same texts (:class:`UnstorableText`)."""
 
     class Meta:
         database = db
+
+    @classmethod
+    def _normalize_data(cls, data, kwargs):
+        normalized = super()._normalize_data(data, kwargs)
+        if isinstance(normalized, dict):
+            for field, value in normalized.items():
+                if isinstance(field, _CheckedText):
+                    field.checked(value)
+        return normalized
+
+    @classmethod
+    def insert_many(cls, rows, fields=None):
+        """Insert ``rows`` (dicts, or tuples of ``fields``), their texts checked first.
+
+        Raises:
+            UnstorableText: a text the database must not store.
+        """
+        rows = list(rows)
+        for row in rows:
+            if isinstance(row, dict):
+                cls._normalize_data(row, {})
+            elif fields is not None:
+                for field, value in zip(fields, row):
+                    field = cls._meta.fields[field] if isinstance(field, str) else field
+                    if isinstance(field, _CheckedText):
+                        field.checked(value)
+        return super().insert_many(rows, fields=fields)
 
 
 class Chronicle(BaseModel):

@@ -76,7 +76,7 @@ def _of_field(field: peewee.Field) -> Callable[[Any, str], None]:
             if not isinstance(value, str):
                 _refuse(where, "must be a text")
             try:
-                field.db_value(value)
+                field.checked(value)
             except UnstorableText as exc:
                 _refuse(where, exc.message)
         # JSONField: any JSON (its depth is checked for the whole file).

@@ -6,11 +6,13 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
+from peewee import chunked
+
 from larp.db import db
 from larp.grapevine import MAX_FILE_BYTES, GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
-from larp.services.characters import create_character, unstorable_parts, update_character
+from larp.services.characters import create_characters, unstorable_parts, update_characters
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 
@@ -157,26 +159,31 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
     ]
     if not chosen:
         raise ServiceError("Nothing to import: tick at least one character.", field="selected")
-    created, updated = [], []
+    updated: list[str] = []
+    to_create, to_update, conditions = [], [], {}
     with db.atomic():
+        names = [line.record.sheet.name for line in chosen]
+        present = {c.name: c for batch in chunked(names, 500) for c in
+                   Character.select().where((Character.chronicle == chronicle) & Character.name.in_(batch))}
         for line in chosen:
             sheet = line.record.sheet
-            current = Character.get_or_none((Character.chronicle == chronicle) & (Character.name == sheet.name))
+            current = present.get(sheet.name)
             if line.action == "update" and current is not None:
-                update_character(current, sheet)
+                to_update.append((current, sheet))
                 updated.append(sheet.name)
             elif line.action == "create" and current is None:
-                character = create_character(chronicle, sheet)
                 condition = CONDITION_BY_STATUS.get(line.record.play_status.lower())
                 if condition:
-                    if condition == "final_death" and sheet.creature != "vampire":
-                        condition = "dead"
-                    Character.update(condition=condition).where(Character.id == character.id).execute()
-                created.append(sheet.name)
+                    conditions[sheet.name] = "dead" if condition == "final_death" and sheet.creature != "vampire" \
+                        else condition
+                to_create.append(sheet)
             else:
                 raise ServiceError(
                     f"{sheet.name} changed in the chronicle since the preview. Preview the file again.", status=409
                 )
+        update_characters(to_update)  # in bulk: the write lock is held briefly
+        create_characters(chronicle, to_create, conditions)
+        created = [sheet.name for sheet in to_create]
         game_session = open_game_session(chronicle)
         summary = f"Imported {preview.filename}: {len(created)} created, {len(updated)} updated."
         return Ruling.create(

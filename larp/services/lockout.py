@@ -151,8 +151,8 @@ def _refuse_if_locked(rows, name: str, device: str | None, now: datetime, rules:
     by_address, by_user = rows
     wait = _wait(by_address, now, rules)
     if wait:
-        raise ServiceError(f"Too many wrong passwords from this device's network address: wait {wait} seconds "
-                           "before the next try.", field="password", status=429)
+        raise ServiceError(f"Too many wrong passwords from this device's network address: wait {wait} "
+                           f"second{'s' if wait != 1 else ''} before the next try.", field="password", status=429)
     if device is not None and by_user is not None:
         failures = int((by_user.devices or {}).get(device, 0))
     elif by_user is not None:
