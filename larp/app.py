@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, session
+from flask import Flask, g, request, session
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -16,6 +16,7 @@ from larp import config as larp_config
 from larp.db import MAX_ID, db, prepare_database
 from larp.htmx import htmx
 from larp.paths import resource_dir
+from larp.wire import init_wire
 
 csrf = CSRFProtect()
 
@@ -94,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     app.url_map.converters["int"] = BoundedIntConverter
     htmx.init_app(app)
     csrf.init_app(app)
+    init_wire(app)
     _register_database_hooks(app)
     _register_security_headers(app)
 
@@ -129,11 +131,16 @@ def _register_database_hooks(app: Flask) -> None:
 def _register_security_headers(app: Flask) -> None:
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        static = request.endpoint == "static"
+        if static and response.mimetype in ("text/css", "text/javascript"):
+            # A stylesheet or script is not a document: the page's policy governs it.
+            return response
+        response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-        if g.get("user") is not None or session.get("user_id"):
+        # Static files never touch the session: no "Vary: Cookie" or new cookie on files everyone shares.
+        if not static and (g.get("user") is not None or session.get("user_id")):
             # Character pages must not linger in a shared tablet's cache.
             response.headers.setdefault("Cache-Control", "no-store")
         return response

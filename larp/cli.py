@@ -7,8 +7,10 @@ also runs on Windows laptops); ``larp run``, ``larp routes`` and
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -146,20 +148,49 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
         else:
             ensure_first_organiser()
         click.echo(f"larp: serving on {', '.join(bases)}")
+        _record_serving(app.instance_path, bases)
         if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
     waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
 
 
+#: Where ``larp serve`` writes the addresses it serves on, for ``larp login-link`` to read.
+SERVING_FILE = "serving.json"
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+
+
+def _record_serving(instance_path: str, bases: list[str]) -> None:
+    """Write the addresses ``larp serve`` answers on (loopback first, then the LAN address) to the instance folder."""
+    path = Path(instance_path) / SERVING_FILE
+    try:
+        path.write_text(json.dumps({"bases": bases}), encoding="utf-8")
+    except OSError:  # pragma: no cover - a read-only instance folder: login-link falls back to its default
+        pass
+
+
+def served_bases(instance_path: str) -> list[str]:
+    """The addresses ``larp serve`` last announced for this instance folder (``serving.json``),
+    or ``[]`` when no server has run here (or the file is unreadable)."""
+    try:
+        bases = json.loads((Path(instance_path) / SERVING_FILE).read_text(encoding="utf-8"))["bases"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [b for b in bases if isinstance(b, str) and b.startswith(("http://", "https://"))]
+
+
 @click.command("login-link")
 @click.argument("username", required=False)
-@click.option("--base-url", default="http://127.0.0.1:8080", show_default=True)
+@click.option("--base-url", default=None,
+              help="The address in the link. Default: the addresses `larp serve` last announced for this "
+                   f"instance folder (127.0.0.1 and, with --host 0.0.0.0, the LAN address), else {DEFAULT_BASE_URL}.")
 @with_appcontext
-def login_link(username: str | None, base_url: str) -> None:
-    """Print a one-time login link (for USERNAME, else the first organiser)."""
+def login_link(username: str | None, base_url: str | None) -> None:
+    """Print a one-time login link (for USERNAME, else the first organiser), at the addresses the
+    server announced when it started (so a tablet on the event network gets one it can open)."""
+    bases = [base_url.rstrip("/")] if base_url else (served_bases(current_app.instance_path) or [DEFAULT_BASE_URL])
     with db.connection_context():
-        for line in _login_link_lines([base_url.rstrip("/")], username):
+        for line in _login_link_lines(bases, username):
             click.echo(line)
 
 

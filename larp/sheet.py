@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from larp.rules.explain import RulesError
+from larp.rules.numbers import whole_number
 from larp.tables import generation_row
 
 CREATURES = ("vampire", "ghoul", "mortal")
@@ -139,7 +140,8 @@ class CharacterSheet:
             sheet.abilities[str(ability)] = level
         for entry in data.get("powers") or []:
             try:
-                power = PowerEntry(str(entry["discipline"]), str(entry["power"]), int(entry["level"]))
+                power = PowerEntry(str(entry["discipline"]), str(entry["power"]),
+                                   whole_number(entry["level"], "powers"))
             except (KeyError, TypeError, ValueError):
                 raise RulesError(f"{name}: a power needs discipline, power and level.", field="powers") from None
             if not 1 <= power.level <= 9:
@@ -175,8 +177,9 @@ def _trait_entry(character: str, entry: Any) -> TraitEntry:
         text = entry.strip()
         count = 1
         head, sep, tail = text.rpartition(" x")
-        if sep and tail.isdigit():
-            text, count = head.strip(), int(tail)
+        number = whole_number(tail, "traits", default=None, low=1) if sep and tail.isascii() and tail.isdigit() else None
+        if number is not None:
+            text, count = head.strip(), number
         if not text:
             raise RulesError(f"{character}: an empty Trait name.", field="traits")
         return TraitEntry(text, count)

@@ -10,7 +10,7 @@ A definition looks like::
 
     [overbid_ratio]
     label = "Overbid ratio"
-    type = "float"            # bool | int | float | choice | text | url | date
+    type = "float"            # bool | int | float | choice | text | url | date | timezone
     default = 2.0
     min = 1.0                 # optional, numbers only
     help = "The overbidder needs at least this many times the opponent's Traits."
@@ -26,12 +26,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 from urllib.parse import urlparse
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from larp.rules.explain import RulesError
 from larp.rules.numbers import decimal_number, whole_number
 from larp.tables import TableError, data_file_names, load_toml
 
-SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date")
+SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date", "timezone")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class SettingDef:
         key: the setting's name, used in code, storage and explanations.
         family: the file it comes from (``challenge``, ``damage``, ...).
         label: a short name shown to organisers.
-        type: one of ``SETTING_TYPES`` (a ``date`` is kept as ISO text, "" for none).
+        type: one of ``SETTING_TYPES`` (a ``date`` is kept as ISO text, "" for none; a
+            ``timezone`` is an IANA name such as ``Europe/London``, "" for the computer's own).
         default: the documented default value.
         help: one or two sentences on what it changes.
         source: where the default comes from (seed or met-reference section).
@@ -91,6 +93,10 @@ class SettingDef:
                 value = str(raw).strip()
                 if value:
                     value = date.fromisoformat(value).isoformat()
+            elif self.type == "timezone":
+                value = str(raw).strip()
+                if value:
+                    value = _time_zone_name(value)
             elif self.type == "url":
                 value = str(raw).strip().rstrip("/")
                 if len(value) > 120:  # a card's QR code must hold it (and a phone camera read it)
@@ -108,8 +114,10 @@ class SettingDef:
                 allowed = " (a full address such as http://192.168.1.20:8080, at most 120 characters)"
             elif self.type == "date":
                 allowed = " (a date such as 2027-06-30, or empty)"
+            elif self.type == "timezone":
+                allowed = " (an IANA name such as Europe/London or America/New_York, or empty)"
             kind = {"int": "whole number", "float": "number", "bool": "yes or no", "choice": "choice",
-                    "url": "web address", "date": "date"}.get(self.type, "value")
+                    "url": "web address", "date": "date", "timezone": "time zone"}.get(self.type, "value")
             shown = repr(raw) if len(repr(raw)) <= 60 else repr(raw)[:57] + "..."
             raise RulesError(f"{self.label}: {shown} is not a {kind}{allowed}.", field=self.key) from None
         if self.type in ("int", "float"):
@@ -126,6 +134,19 @@ class SettingDef:
         if self.type == "bool":
             return "yes" if value else "no"
         return str(value)
+
+
+def _time_zone_name(name: str) -> str:
+    """``name`` if the IANA time zone database knows it (``zoneinfo``; the ``tzdata`` package on Windows).
+
+    Raises:
+        ValueError: no such time zone.
+    """
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(name) from None
+    return name
 
 
 def _parse_definition(family: str, key: str, entry: dict[str, Any]) -> SettingDef:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, GameSession
@@ -41,6 +42,14 @@ def chronicle_settings(chronicle: Chronicle) -> ChronicleSettings:
             continue
         overrides[row.key] = row.value
     return ChronicleSettings.from_overrides(overrides)
+
+
+def local_time(moment: datetime, zone_name: str) -> datetime:
+    """``moment`` (as stored: naive UTC) in the time zone ``zone_name`` (chronicle setting
+    ``time_zone``, data/settings/record.toml); "" is the computer's own time zone, with its
+    daylight-saving rule for that moment."""
+    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    return aware.astimezone(ZoneInfo(zone_name)) if zone_name else aware.astimezone()
 
 
 def current_game_session(chronicle: Chronicle) -> GameSession:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from datetime import datetime
+
+from flask import Flask, g
+from jinja2 import pass_context
 
 
 def register_blueprints(app: Flask) -> None:
@@ -28,9 +31,27 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(board.bp)
     errors.register(app)
     app.add_template_filter(reject_key, "reject_key")
+    app.add_template_filter(local_time_filter, "local_time")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
 
 
 def reject_key(mapping: dict, key: str) -> dict:
     """Jinja filter: ``mapping`` without ``key`` (links that clear one choice)."""
     return {k: v for k, v in mapping.items() if k != key}
+
+
+@pass_context
+def local_time_filter(context, moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """Jinja filter: a stored (UTC) time in the chronicle's time zone (setting ``time_zone``), as ``fmt``.
+
+    The chronicle is the template's ``chronicle``, else the first one; its zone is read once a request.
+    """
+    from larp.services.chronicles import chronicle_settings, get_chronicle, local_time
+
+    if moment is None:
+        return ""
+    chronicle = context.get("chronicle") or get_chronicle()
+    zones = g.setdefault("_larp_time_zones", {})
+    if chronicle.id not in zones:
+        zones[chronicle.id] = chronicle_settings(chronicle)["time_zone"]
+    return local_time(moment, zones[chronicle.id]).strftime(fmt)

@@ -20,11 +20,17 @@ bp = Blueprint("auth", __name__)
 
 @bp.before_app_request
 def load_logged_in_user() -> None:
-    """Put the logged-in, active user (or ``None``) on ``g.user``."""
+    """Put the logged-in, active user (or ``None``) on ``g.user`` (nobody for static files, which
+    must not read the session: reading it marks the response ``Vary: Cookie`` and re-sends the cookie).
+    A session whose user's session generation has moved on (logout, a new password, deactivation,
+    "log out everywhere") is ended."""
+    if request.endpoint == "static":
+        g.user = None
+        return
     user_id = as_id(session.get("user_id"))
     user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
     if user is not None and session.get("generation") != user.session_generation:
-        user = None  # the session was ended: logout, a new password, deactivation, "log out everywhere"
+        user = None
     if user is None and session.get("user_id") is not None:
         session.clear()
     g.user = user

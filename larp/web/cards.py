@@ -135,10 +135,39 @@ def card_view(token: str):
     except ServiceError as exc:
         return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
     chronicle = character.chronicle
-    game_session = open_game_session(chronicle)
-    state = character_state(character, game_session, chronicle_settings(chronicle))
+    state = _card_state(character)
     if g.get("user") is not None:
-        page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state)
+        page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token)
     else:
-        page = render_template("cards/player_view.html", chronicle=chronicle, state=state)
+        page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token)
     return _no_store(make_response(page))
+
+
+def _card_state(character):
+    chronicle = character.chronicle
+    return character_state(character, open_game_session(chronicle), chronicle_settings(chronicle))
+
+
+#: htmx stops polling on this status (htmx 2 "286 Stop Polling").
+STOP_POLLING = 286
+
+
+@bp.route("/c/<token>/live")
+def card_live(token: str):
+    """What the card page polls every 5 s to follow a narrator's changes (issue 18), public like the card.
+
+    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged: 204
+    with no body. Changed: the "tonight" block with the new fingerprint (the same markup as the page).
+    A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops htmx
+    polling (404 to a plain request). Never cached.
+    """
+    try:
+        character = character_for_card(token)
+    except ServiceError as exc:
+        status = STOP_POLLING if is_partial() else 404
+        return _no_store(make_response(render_template("errors/_error.html", title="Card not valid",
+                                                       message=exc.message), status))
+    state = _card_state(character)
+    if request.args.get("v") == state.fingerprint():
+        return _no_store(make_response("", 204))
+    return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token)))

@@ -57,8 +57,29 @@ def by_code():
     return redirect(url_for("characters.show", character_id=character.id), code=303)
 
 
-def _panel(character_id: int, error: ServiceError | None = None, last_ruling=None):
-    """The health panel (htmx) or the character page, after a change or a refused one."""
+@bp.route("/characters/<int:character_id>/live")
+@role_required("organiser", "narrator")
+def live(character_id: int):
+    """What the character page polls every 5 s to follow another narrator's changes (issue 18).
+
+    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged:
+    204 with no body. Changed: the whole character page, from which the poller takes its health,
+    blood, Willpower, condition, Traits and Abilities left (``hx-select-oob``; the forms are left as
+    the narrator filled them). No such character: 404.
+    """
+    chronicle = get_chronicle()
+    try:
+        character = get_character(chronicle, character_id)
+    except ServiceError as exc:
+        return render_template("errors/_error.html", title="Unknown character", message=exc.message), exc.status
+    state = character_state(character, open_game_session(chronicle), chronicle_settings(chronicle))
+    if request.args.get("v") == state.fingerprint():
+        return "", 204
+    return _panel(character_id, whole_page=True)
+
+
+def _panel(character_id: int, error: ServiceError | None = None, last_ruling=None, whole_page: bool = False):
+    """The health panel (htmx) or the character page (plain, or ``whole_page``), after a change or a refused one."""
     from larp.rules.damage import armory
     from larp.rules.health import health_views
 
@@ -71,7 +92,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons,
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
-    if is_partial():
+    if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                .order_by(Ruling.id.desc()).limit(10))

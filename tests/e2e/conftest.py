@@ -53,14 +53,14 @@ def free_port() -> int:
 class ServedApp:
     """``larp serve`` running in a subprocess, with the console output it printed."""
 
-    def __init__(self, instance: Path):
+    def __init__(self, instance: Path, host: str = "127.0.0.1"):
         self.instance = instance
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1")
         env.pop("LARP_DATABASE_URL", None)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "larp", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port)],
             cwd=Path(__file__).resolve().parents[2], env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
@@ -97,6 +97,14 @@ class ServedApp:
                 return match.group(1)
         return None
 
+    def card_codes(self, *names: str) -> list[str]:
+        """The card codes of the characters called ``names`` in the served app's SQLite database."""
+        import sqlite3
+
+        with sqlite3.connect(self.instance / "larp.sqlite3") as con:
+            return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0]
+                    for n in names]
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -113,10 +121,15 @@ def served(tmp_path):
 
 
 def shoot(page, name: str) -> Path:
-    """Save a full-page screenshot under test-results/screenshots/ (for people to look at)."""
+    """Save a full-page screenshot under test-results/screenshots/ (for people to look at).
+
+    Playwright hides carets by writing an inline style on every input and leaves ``style=""`` behind;
+    htmx's settle step would copy it onto the next page's elements of the same id (a CSP report that the
+    app never causes), so the leftovers are removed."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
+    page.evaluate("document.querySelectorAll('[style]').forEach(e => e.removeAttribute('style'))")
     return path
 
 

@@ -17,6 +17,7 @@ PUBLIC_ENDPOINTS = {
     "auth.login_link",
     "auth.logout",  # logging out needs no login
     "cards.card_view",  # the card is the key: the player's view of one character
+    "cards.card_live",  # the same card page's poll for a narrator's changes (issue 18)
 }
 
 #: Organiser-only endpoints: a narrator gets 403 (and nothing changes).

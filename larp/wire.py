@@ -1,0 +1,157 @@
+"""Light on the wire: compressed responses and versioned static files (issue 18).
+
+- Every text response (pages, htmx partials, CSS, JavaScript, JSON, SVG) of at
+  least 500 bytes is compressed by flask-compress (zstd, brotli, gzip or deflate,
+  whichever the browser accepts; over plain http Chromium offers gzip and deflate).
+- ``url_for('static', filename=...)`` adds ``?v=<content hash>``. A request
+  carrying the file's current hash is answered ``Cache-Control: public,
+  max-age=31536000, immutable``, so a tablet keeps the file between page loads
+  and asks for it again only when it changes (the hash changes with the file).
+  A static URL without the hash, or with a stale one, keeps Flask's default
+  ``no-cache`` with an ETag: the browser revalidates it every time, so a changed
+  file is never served from a stale cache (stack-notes 7.2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import os
+import threading
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_compress import Compress
+from werkzeug.security import safe_join
+
+compress = Compress()
+
+#: One year: the longest lifetime caches honour; "immutable" stops revalidation on reload.
+IMMUTABLE_SECONDS = 31_536_000
+
+
+#: flask-compress settings. Brotli first, at quality 6 (measured on htmx.min.js, app.css and the
+#: challenge screen: 5-10 % smaller than quality 4 for the same 0.2-2 ms); zstd at level 9 (level 3,
+#: flask-compress's default, is larger than gzip). Over plain http Chromium offers only gzip and deflate.
+COMPRESSION: dict[str, Any] = {
+    "COMPRESS_ALGORITHM": ["br", "zstd", "gzip", "deflate"],
+    "COMPRESS_BR_LEVEL": 6,
+    "COMPRESS_ZSTD_LEVEL": 9,
+    "COMPRESS_LEVEL": 6,
+}
+
+
+class StaticVersions:
+    """Content hashes of the files under the static folder, recomputed when a file changes.
+
+    Args:
+        folder: the app's static folder.
+    """
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self._known: dict[str, tuple[float, int, str]] = {}
+        self._uris: dict[str, tuple[str, str]] = {}
+        self._lock = threading.Lock()
+
+    def version(self, filename: str) -> str | None:
+        """The first 12 hex digits of the SHA-256 of ``filename``'s bytes, or ``None`` if there is no such file.
+
+        The file's modification time and size are checked on every call, so an
+        edited file gets a new version without a restart.
+        """
+        path = safe_join(self.folder, filename)
+        if path is None:
+            return None
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        with self._lock:
+            known = self._known.get(filename)
+        if known and known[0] == stat.st_mtime and known[1] == stat.st_size:
+            return known[2]
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(65536), b""):
+                digest.update(block)
+        version = digest.hexdigest()[:12]
+        with self._lock:
+            self._known[filename] = (stat.st_mtime, stat.st_size, version)
+        return version
+
+    def data_uri(self, filename: str) -> str:
+        """``filename`` as a ``data:`` URI (for the favicon: Chromium fetches a linked icon again on
+        every navigation, cache or not, and a 200-byte icon costs more in headers than in bytes).
+
+        Raises:
+            FileNotFoundError: there is no such static file.
+        """
+        version = self.version(filename)
+        if version is None:
+            raise FileNotFoundError(filename)
+        with self._lock:
+            cached = self._uris.get(filename)
+        if cached and cached[0] == version:
+            return cached[1]
+        path = safe_join(self.folder, filename)
+        with open(path, "rb") as handle:  # type: ignore[arg-type]
+            data = handle.read()
+        kind = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        uri = f"data:{kind},{quote(data.decode('utf-8'), safe=' /=:;,.#-')}"
+        with self._lock:
+            self._uris[filename] = (version, uri)
+        return uri
+
+
+class StaticQuietSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, except that a static file never re-sends the cookie.
+
+    Flask refreshes a permanent session's cookie on every response and marks it
+    ``Vary: Cookie``; on a shared file that is 200 bytes of header and a cache
+    entry tied to one cookie value.
+    """
+
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        """False for static files, else Flask's rule (modified, or permanent and refreshed each request)."""
+        if request.endpoint == "static":
+            return False
+        return super().should_set_cookie(app, session)
+
+
+def init_wire(app: Flask) -> None:
+    """Install compression and versioned static URLs on ``app``.
+
+    Compression settings (``COMPRESS_*``, flask-compress) may be overridden in
+    the app's config; :data:`COMPRESSION` gives the defaults.
+    """
+    for key, value in COMPRESSION.items():
+        app.config.setdefault(key, value)
+    compress.init_app(app)
+    if type(app.session_interface) is SecureCookieSessionInterface:
+        app.session_interface = StaticQuietSessionInterface()
+    versions = StaticVersions(app.static_folder or "static")
+    app.extensions["larp.static_versions"] = versions
+    app.add_template_global(versions.data_uri, "static_data_uri")
+
+    @app.url_defaults
+    def _static_version(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            version = versions.version(values["filename"])
+            if version:
+                values["v"] = version
+
+    @app.after_request
+    def _static_cache(response):
+        if request.endpoint != "static" or response.status_code != 200:
+            return response
+        filename = (request.view_args or {}).get("filename", "")
+        given = request.args.get("v")
+        if given and given == versions.version(filename):
+            response.cache_control.no_cache = None
+            response.cache_control.public = True
+            response.cache_control.max_age = IMMUTABLE_SECONDS
+            response.cache_control.immutable = True
+        return response
