@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import peewee
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
@@ -15,8 +17,7 @@ from larp.rules.explain import RulesError
 #: What a narrator reads when the database cannot take a change (503), by :func:`larp.db.database_trouble`.
 TROUBLE = {
     BUSY: ("Try again in a moment",
-           "The database is busy with an import (or another long change): try again in a moment. "
-           "Nothing was recorded."),
+           "The database is busy with an import: try again in a moment. Nothing was recorded."),
     FULL: ("The server's disk is full",
            "The server's disk is full, so nothing was recorded. Reading still works. Free some space on "
            "the server (tell the organiser), then do it again."),
@@ -54,6 +55,11 @@ def register(app: Flask) -> None:
         response.status_code = status
         if retry:
             response.headers["Retry-After"] = "2"
+            if is_partial():
+                # The screen stays as it is (the form keeps what was entered) and says to tap again.
+                response.headers["HX-Reswap"] = "none"
+                response.headers["HX-Trigger"] = json.dumps(
+                    {"larp:retry": {"message": f"{message} What you entered is still here: tap the same button again."}})
         return response
 
     @app.errorhandler(UnstorableText)

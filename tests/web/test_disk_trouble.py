@@ -13,6 +13,7 @@ How each is made here:
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -260,6 +261,9 @@ def test_a_ruling_that_waits_for_a_long_import_is_a_503_try_again(tmp_path):
         assert response.status_code == 503
         body = response.get_data(as_text=True)
         assert "busy with an import" in body and "try again in a moment" in body and "<html" not in body
+        # htmx leaves the screen as it is (the form keeps its input) and shows the retry banner.
+        assert response.headers["HX-Reswap"] == "none"
+        assert "tap the same button again" in json.loads(response.headers["HX-Trigger"])["larp:retry"]["message"]
     finally:
         holder.execute("ROLLBACK")
         holder.close()
