@@ -113,8 +113,10 @@ def database_trouble(exc: BaseException, database: Database | DatabaseProxy | No
 
 
 def _trouble(exc: BaseException, database: Database | DatabaseProxy | None) -> str | None:
-    if not isinstance(exc, (peewee.OperationalError, peewee.DatabaseError, peewee.InterfaceError,
-                            sqlite3.OperationalError)) or isinstance(exc, peewee.IntegrityError):
+    # peewee's own errors, and the drivers' (peewee keeps psycopg2's, which carry the SQLSTATE, as the
+    # context of the error it raises in their place).
+    if isinstance(exc, peewee.IntegrityError) or not (
+            isinstance(exc, (peewee.PeeweeException, sqlite3.Error)) or hasattr(exc, "pgcode")):
         return None
     cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
     name = getattr(cause, "sqlite_errorname", "") or ""

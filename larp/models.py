@@ -46,6 +46,40 @@ class UnstorableText(ValueError):
         self.field = field
 
 
+def unstorable_reason(text: str) -> str | None:
+    """Why no database may be given ``text`` even to compare with (PostgreSQL refuses a NUL in any
+    query, and text that is not valid Unicode), or ``None``."""
+    if "\x00" in text:
+        return "holds a NUL character"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "holds characters that are not valid text"
+    return None
+
+
+def first_unstorable(value, where: str = "") -> tuple[str, str] | None:
+    """The first text inside ``value`` (JSON data: objects, arrays, texts) that :func:`unstorable_reason`
+    refuses, as ``(where, why)`` (``where`` like ``challenger.name`` or ``tests[2].by``), else ``None``."""
+    stack = [(where, value)]
+    while stack:
+        place, item = stack.pop()
+        if isinstance(item, str):
+            why = unstorable_reason(item)
+            if why:
+                return place or "body", why
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                why = unstorable_reason(str(key))
+                if why:
+                    return f"{place}.{key}".strip(".") or "body", why
+                stack.append((f"{place}.{key}".strip("."), child))
+        elif isinstance(item, list):
+            stack.extend((f"{place}[{i}]", child) for i, child in enumerate(item))
+    return None
+
+
 class _CheckedText:
     """Mixed into the text fields of every model: what is written is refused as
     :class:`UnstorableText` describes (by :class:`BaseModel`, on every insert and update).
@@ -66,14 +100,9 @@ class _CheckedText:
             if limit and len(value) > limit:
                 raise UnstorableText(f"The {label} is too long: at most {limit:,} characters "
                                      f"(this one has {len(value):,}).", self.name)
-            if "\x00" in value:
-                raise UnstorableText(f"The {label} holds a NUL character, which cannot be stored.", self.name)
-            if not value.isascii():
-                try:
-                    value.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise UnstorableText(f"The {label} holds characters that are not valid text.",
-                                         self.name) from None
+            why = unstorable_reason(value)
+            if why:
+                raise UnstorableText(f"The {label} {why}, which cannot be stored.", self.name)
         return value
 
 

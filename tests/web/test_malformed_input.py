@@ -140,3 +140,26 @@ def test_a_display_name_of_a_megabyte_is_a_422_and_no_account(organiser, dbconn)
     assert response.status_code == 422
     assert "at most 120" in response.get_data(as_text=True)
     assert state() == before
+
+
+@pytest.mark.parametrize("value", ["Vi\x00vienne", "\x00"])
+def test_a_nul_in_any_form_or_query_value_is_a_400_naming_the_field(organiser, dbconn, value):
+    """Issue 19 item 8 (found by the form fuzz on PostgreSQL): a NUL in a search, a picker or any field
+    made PostgreSQL refuse the whole query (a 500); it is refused once for every route, naming the field."""
+    before = state()
+    for response in (organiser.get("/characters", query_string={"q": value}),
+                     organiser.post("/challenge", data={"challenger_q": value, "step": "enter"}),
+                     organiser.post(f"/characters/{a_character().id}/damage", data={"levels": "1", "weapon": value})):
+        assert response.status_code == 400
+        assert "NUL character" in response.get_data(as_text=True)
+    assert state() == before
+
+
+def test_a_nul_or_a_lone_surrogate_in_a_json_body_is_a_422_naming_the_place(organiser, dbconn):
+    """Issue 19 item 8: the same in the JSON API (a lone surrogate cannot even be encoded for the database)."""
+    before = state()
+    for body, place in (('{"levels": 1, "weapon": "a\\u0000b"}', "weapon"), ('{"levels": 1, "weapon": "\\ud800"}', "weapon")):
+        response = organiser.post(f"/api/v1/characters/{a_character().id}/damage", data=body,
+                                  content_type="application/json")
+        assert response.status_code == 422 and response.get_json()["field"] == place
+    assert state() == before
