@@ -28,7 +28,8 @@ CSP = (
 )
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False,
+               start_empty: bool = False) -> Flask:
     """Build the Flask app.
 
     Args:
@@ -39,14 +40,18 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
             ``BEHIND_PROXY`` (or ``LARP_BEHIND_PROXY=1``) trusts one proxy
             hop's ``X-Forwarded-*`` headers (werkzeug ``ProxyFix``).
             ``CREATE_DATABASE`` true is the same as ``create_database``.
+            ``START_EMPTY`` true (``larp serve --empty``): a new install starts
+            with an empty chronicle, and an untouched demo is replaced by one
+            (:func:`larp.services.chronicles.start_empty`).
         create_database: whether a database that does not exist yet may be
             created (``larp serve``); every other command refuses to make one.
+        start_empty: the same as ``START_EMPTY`` (``larp serve --empty``).
 
     Before anything else the database is brought to the current schema
     (:func:`larp.db.prepare_database`: pending migrations, after a copy of an
     SQLite file), and what was applied is printed. The first start creates
     the instance folder, its secret key, the schema and, unless ``LOAD_DEMO``
-    is false, the demo chronicle.
+    is false or ``START_EMPTY`` true, the demo chronicle (saying so on the console).
 
     Raises:
         larp.schema.SchemaError: the database is missing (and may not be
@@ -83,11 +88,24 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     app.config.update(overrides)
     app.config.setdefault("RANDOM_SOURCE", random.SystemRandom)
 
-    if app.config.get("LOAD_DEMO"):
+    if start_empty:
+        app.config["START_EMPTY"] = True
+    if app.config.get("START_EMPTY"):
+        from datetime import date
+
+        from larp.services.chronicles import start_empty
+
+        with db.connection_context():
+            _, said = start_empty(date.today())
+        click.echo(f"larp: {said}", err=True)
+    elif app.config.get("LOAD_DEMO"):
         from larp.services.demo import ensure_demo_chronicle
 
         with db.connection_context():
-            ensure_demo_chronicle()
+            loaded = ensure_demo_chronicle()
+        if loaded is not None:
+            click.echo(f"larp: loaded the demo chronicle “{loaded.name}” (start with `larp serve --empty` "
+                       "for an empty one; an organiser can remove the demo under Organise)", err=True)
 
     if app.config.get("BEHIND_PROXY"):
         # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.

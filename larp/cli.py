@@ -109,9 +109,13 @@ def main() -> None:
               help="Database URL (default: SQLite in the instance folder); postgresql://... for PostgreSQL. "
                    "Give the same URL to the other commands: larp --database URL login-link.")
 @click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
-def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
+@click.option("--empty", is_flag=True,
+              help="Start with an empty chronicle (named on the first page) instead of the demo; "
+                   "an untouched demo is replaced.")
+def serve(host: str, port: int, database_url: str | None, threads: int, empty: bool) -> None:
     """Serve the app with waitress. The first start creates the database, loads the
-    demo chronicle and prints a one-time login link for the first organiser."""
+    demo chronicle (or, with --empty, an empty one) and prints a one-time login link
+    for the first organiser."""
     import waitress
 
     from larp import create_app
@@ -124,7 +128,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int) -> None:
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True)
+        app = create_app(create_database=True, start_empty=empty)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
@@ -289,11 +293,16 @@ def export_command(file: str) -> None:
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--replace", is_flag=True, help="Delete the chronicle of the same name first (restore a backup).")
+@click.option("--replace", is_flag=True,
+              help="Delete this install's chronicle first and put the file in its place (restore a backup).")
 @with_appcontext
 def import_command(file: str, replace: bool) -> None:
     """Import a chronicle from FILE (written by `larp export`) in one transaction.
-    A file from a newer larp's export format is refused and nothing changes."""
+
+    An install keeps one chronicle: the import replaces the untouched demo (or an unused
+    empty chronicle) and is refused into a chronicle in use unless --replace. Every
+    character's values are checked as the sheet editor checks them. A file from a newer
+    larp's export format is refused and nothing changes."""
     import json
 
     from larp.services import ServiceError

@@ -83,6 +83,7 @@ from larp.rules.health import live_levels
 from larp.rules.numbers import NumberError, decimal_number, whole_number
 from larp.rules.settings import ChronicleSettings
 from larp.sheet import CharacterSheet, PowerEntry, TraitEntry
+from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table, generation_row
 
 #: The largest file read (bytes): a Grapevine file of 1,000 characters is about 4.5 MB.
@@ -844,7 +845,9 @@ def _read_powers(record: _Record, list_name: str, traits: list[ET.Element], only
             record.problems.append(f"{list_name}: {power.raw!r} is listed twice; kept once.")
             continue
         seen.add((power.discipline, name))
-        record.sheet.powers.append(PowerEntry(power.discipline, name, power.level))
+        # A power outside data/disciplines.toml is kept as a custom power (the sheet's rule).
+        record.sheet.powers.append(PowerEntry(power.discipline, name, power.level,
+                                              custom=known_power(power.discipline, name) is None))
     for discipline in unknown_disciplines:
         if any(p.discipline == discipline and p.level is not None for p in parsed):
             record.problems.append(

@@ -160,10 +160,18 @@ class BaseModel(Model):
 
 
 class Chronicle(BaseModel):
-    """A chronicle: one game world, its characters, game sessions and settings."""
+    """A chronicle: one game world, its characters, game sessions and settings.
+
+    ``is_demo``: loaded from ``data/demo/`` by the first ``larp serve`` (an
+    untouched demo may be replaced by an import, :func:`larp.services.chronicles.untouched_demo`).
+    ``needs_name``: made empty (``larp serve --empty``, or the demo removed); the
+    first page asks an organiser to name it.
+    """
 
     name = CharField(unique=True, max_length=120)
     created_at = DateTimeField(default=utcnow)
+    is_demo = BooleanField(default=False)
+    needs_name = BooleanField(default=False)
 
 
 class ChronicleSetting(BaseModel):
@@ -253,8 +261,13 @@ class Character(BaseModel):
     Units: Willpower in Willpower Traits; blood in blood points; damage in
     health levels; generation as a number (``None`` for ghouls and mortals).
     ``condition`` is one of ``CONDITIONS``; ``weapon`` is the live armory key
-    of the weapon the character carries ("" for bare hands), pre-filled on the
-    challenge screen.
+    of the weapon the character has in hand ("" for bare hands), pre-filled on
+    the challenge screen (the weapons carried are :class:`Equipment` rows).
+    ``virtues`` maps a Virtue's name to its rating in Traits; ``derangements``
+    is a list of names. ``retired_at``: the player left (hidden from pickers,
+    the board and the card sheet; kept in the record, can be restored).
+    ``scene_extra``: made for one scene, removed with the other extras after
+    the game session.
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -290,6 +303,12 @@ class Character(BaseModel):
     version = IntegerField(default=1)
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
+    nature = CharField(max_length=80, default="")
+    demeanor = CharField(max_length=80, default="")
+    virtues = JSONField(default=dict)
+    derangements = JSONField(default=list)
+    retired_at = DateTimeField(null=True)
+    scene_extra = BooleanField(default=False)
 
     class Meta:
         indexes = ((("chronicle", "name"), True),)
@@ -309,26 +328,86 @@ class Trait(BaseModel):
 
 
 class Ability(BaseModel):
-    """An Ability on the sheet with its level (each level is one retest a session)."""
+    """An Ability on the sheet with its level (each level is one retest a session) and its
+    specialisations (a list of names; each adds one bonus Trait in ties, LotNR)."""
 
     character = ForeignKeyField(Character, backref="ability_rows", on_delete="CASCADE")
     name = CharField(max_length=80)
     level = IntegerField(default=1)
+    specialisations = JSONField(default=list)
 
     class Meta:
         indexes = ((("character", "name"), True),)
 
 
 class Power(BaseModel):
-    """A Discipline power held (``level`` 1 Basic ... 5)."""
+    """A Discipline power held (``level`` 1 Basic ... 5); ``custom``: not in ``data/disciplines.toml``."""
 
     character = ForeignKeyField(Character, backref="power_rows", on_delete="CASCADE")
     discipline = CharField(max_length=80)
     name = CharField(max_length=80)
     level = IntegerField(default=1)
+    custom = BooleanField(default=False)
 
     class Meta:
         indexes = ((("character", "discipline", "name"), True),)
+
+
+class Background(BaseModel):
+    """A Background on the sheet with its rating in Traits (Allies 2, Resources 3)."""
+
+    character = ForeignKeyField(Character, backref="background_rows", on_delete="CASCADE")
+    name = CharField(max_length=80)
+    rating = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("character", "name"), True),)
+
+
+class MeritFlaw(BaseModel):
+    """A Merit or Flaw on the sheet (``kind`` "merit" or "flaw").
+
+    ``key`` is the catalogue's id in ``data/merits_flaws.toml`` (the rules read
+    it: "ambidextrous", "huge_size"), "" for a custom one; ``cost`` in Traits;
+    ``note`` what the sheet says with it (which sense, whose boon).
+    """
+
+    KINDS = ("merit", "flaw")
+
+    character = ForeignKeyField(Character, backref="merit_flaw_rows", on_delete="CASCADE")
+    kind = CharField(max_length=10)
+    key = CharField(max_length=80, default="")
+    name = CharField(max_length=80)
+    cost = IntegerField(default=1)
+    note = CharField(max_length=80, default="")
+
+
+class Equipment(BaseModel):
+    """A weapon carried or armor worn (``kind`` "weapon" or "armor").
+
+    ``key`` is the live armory key (``data/armory.toml``), whose card gives the
+    numbers; "" for a custom piece, whose numbers are stored here: a weapon's
+    ``bonus_traits``, ``damage`` (health levels), ``damage_type``, ``specials``,
+    ``weapon_kind`` (:data:`larp.sheet.WEAPON_KINDS`); armor's ``rating`` (extra
+    health levels) and ``covers`` (what it protects). Both may have Negative
+    Traits and a note.
+    """
+
+    KINDS = ("weapon", "armor")
+
+    character = ForeignKeyField(Character, backref="equipment_rows", on_delete="CASCADE")
+    kind = CharField(max_length=10)
+    key = CharField(max_length=40, default="")
+    name = CharField(max_length=80)
+    bonus_traits = IntegerField(default=0)
+    damage = IntegerField(default=0)
+    damage_type = CharField(max_length=20, default="")
+    weapon_kind = CharField(max_length=20, default="")
+    specials = JSONField(default=list)
+    rating = IntegerField(default=0)
+    covers = JSONField(default=list)
+    negative_traits = JSONField(default=list)
+    note = CharField(max_length=80, default="")
 
 
 class Ruling(BaseModel):
@@ -430,6 +509,23 @@ class Torpor(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
+class ExperienceEntry(BaseModel):
+    """One line of a character's experience log: ``amount`` experience points ``earned`` or
+    ``spent`` (``kind``), on what, in which game session, by whom. ``ruling`` is the sheet
+    edit that recorded it (undoing the edit removes the line)."""
+
+    KINDS = ("earned", "spent")
+
+    character = ForeignKeyField(Character, backref="experience_rows", on_delete="CASCADE")
+    game_session = ForeignKeyField(GameSession, backref="experience_rows", null=True, on_delete="SET NULL")
+    ruling = ForeignKeyField(Ruling, backref="experience_rows", null=True, on_delete="SET NULL")
+    user = ForeignKeyField(User, backref="experience_rows", null=True, on_delete="SET NULL")
+    kind = CharField(max_length=10)
+    amount = IntegerField()
+    what = CharField(max_length=200, default="")
+    created_at = DateTimeField(default=utcnow)
+
+
 MODELS = [
     Chronicle,
     ChronicleSetting,
@@ -441,11 +537,15 @@ MODELS = [
     Trait,
     Ability,
     Power,
+    Background,
+    MeritFlaw,
+    Equipment,
     Ruling,
     RulingCharacter,
     TraitLoss,
     AbilitySpend,
     Torpor,
+    ExperienceEntry,
 ]
 
 

@@ -1,8 +1,11 @@
-"""A character sheet as plain data: the shape every import and export shares.
+"""A character sheet as plain data: the shape every import, export, form and API call shares.
 
-The demo chronicle (``data/demo/*.toml``), the Grapevine importer and the
-chronicle export all produce or read :class:`CharacterSheet`; the service
-layer turns it into stored characters. It imports neither Flask nor peewee.
+The demo chronicle (``data/demo/*.toml``), the Grapevine importer, the chronicle
+export, the sheet editor and the JSON API all produce or read
+:class:`CharacterSheet`; the service layer turns it into stored characters.
+:meth:`CharacterSheet.from_dict` is the one validator of a sheet's values: the
+editor, the API and ``larp import`` all refuse the same things with the same
+messages (:mod:`larp.sheet_checks`). It imports neither Flask nor peewee.
 """
 
 from __future__ import annotations
@@ -10,8 +13,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from larp.rules.explain import RulesError
-from larp.rules.numbers import whole_number
 from larp.tables import generation_row
 
 CREATURES = ("vampire", "ghoul", "mortal")
@@ -21,6 +22,11 @@ TABLETOP_ATTRIBUTES = (
     "Charisma", "Manipulation", "Appearance",
     "Perception", "Intelligence", "Wits",
 )
+#: What kind of weapon a custom weapon is: blades and blunt weapons are melee (strength
+#: matters: Puissance), blunt ones let Prowess make bashing lethal, firearms follow seed
+#: 002's firearm rule against vampires, ranged ones (bows, thrown) neither (met-reference
+#: 3.4, 3.7).
+WEAPON_KINDS = ("blade", "blunt", "firearm", "ranged")
 
 
 @dataclass
@@ -35,31 +41,97 @@ class TraitEntry:
 class PowerEntry:
     """One Discipline power: ``discipline`` "Celerity", ``power`` "Alacrity", ``level`` 1.
 
-    ``level`` is the power's place in the Discipline (1 Basic ... 5).
+    ``level`` is the power's place in the Discipline (1 Basic ... 5 Advanced, 6-9
+    Elder to Methuselah). A path's power is named ``"Path of Blood: A Taste for
+    Blood"``. ``custom``: not in ``data/disciplines.toml`` (a chronicle's own power,
+    or one above Advanced); a power that is not custom must be in that table, at
+    the table's level.
     """
 
     discipline: str
     power: str
     level: int
+    custom: bool = False
+
+
+@dataclass
+class QualityEntry:
+    """A Merit or Flaw: ``key`` the catalogue's id (``data/merits_flaws.toml``; "" for a custom one),
+    ``cost`` in Traits, ``note`` what the sheet says with it ("Hearing" for Acute Sense)."""
+
+    name: str
+    cost: int
+    key: str = ""
+    note: str = ""
+
+
+@dataclass
+class WeaponEntry:
+    """A weapon the character carries: an armory card (``key``, live profile of
+    ``data/armory.toml``; its numbers come from the card) or a custom weapon with
+    its own numbers.
+
+    Attributes:
+        bonus_traits: Traits added in ties and overbids, never bid (met-reference 3.7).
+        damage: health levels per successful strike.
+        damage_type: bashing, lethal or aggravated.
+        negative_traits: the card's Negative Traits.
+        specials: special abilities (``larp.rules.damage.WEAPON_SPECIALS``).
+        kind: one of ``WEAPON_KINDS``.
+    """
+
+    name: str
+    key: str = ""
+    bonus_traits: int = 0
+    damage: int = 1
+    damage_type: str = "bashing"
+    negative_traits: list[str] = field(default_factory=list)
+    specials: list[str] = field(default_factory=list)
+    kind: str = "blade"
+    note: str = ""
+
+
+@dataclass
+class ArmorEntry:
+    """Armor the character wears: an armory piece (``key``, live profile) or custom.
+
+    Attributes:
+        rating: extra health levels, lost before the track (met-reference 3.7).
+        covers: what it protects (``larp.rules.damage.ARMOR_COVERS``).
+    """
+
+    name: str
+    key: str = ""
+    rating: int = 1
+    negative_traits: list[str] = field(default_factory=list)
+    covers: list[str] = field(default_factory=list)
+    note: str = ""
 
 
 @dataclass
 class CharacterSheet:
-    """Everything the tool keeps about a character, as plain data.
+    """Everything the tool keeps about a character's sheet, as plain data.
 
     Units: Traits and Ability levels are counts; blood in blood points;
-    Willpower in Willpower Traits; ``generation`` as a number (13 for 13th),
-    ``None`` for mortals and ghouls.
+    Willpower in Willpower Traits; Virtues, Backgrounds and Morality in Traits;
+    ``generation`` as a number (13 for 13th), ``None`` for mortals and ghouls.
 
     Attributes:
         traits: per category, the adjective Traits with counts.
         negative_traits: per category, the Negative Traits with counts.
         abilities: Ability name to level.
+        specialisations: Ability name to its specialisations (+1 bonus Trait in ties).
         powers: Discipline powers held.
+        backgrounds: Background name to rating.
+        merits, flaws: Merits and Flaws with their cost.
+        derangements: Derangement names.
+        virtues: Virtue name ("Conscience", "Self-Control", "Courage"...) to rating.
+        weapons: the weapons carried; ``armor`` the armor worn.
         tabletop: tabletop ratings in dots (``{"Strength": 4, ...}``), used by
             the tabletop rules profile and the conversion; may be empty.
         health_levels: the track's level names if the character's sheet
             overrides the chronicle's (extras, Mettle is derived, not stored).
+        scene_extra: made for one scene (removed together after the game session).
     """
 
     name: str
@@ -76,15 +148,26 @@ class CharacterSheet:
     blood_max: int = 0
     blood_current: int | None = None
     blood_per_turn: int = 0
+    nature: str = ""
+    demeanor: str = ""
+    virtues: dict[str, int] = field(default_factory=dict)
     traits: dict[str, list[TraitEntry]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
     negative_traits: dict[str, list[TraitEntry]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
     abilities: dict[str, int] = field(default_factory=dict)
+    specialisations: dict[str, list[str]] = field(default_factory=dict)
     powers: list[PowerEntry] = field(default_factory=list)
+    backgrounds: dict[str, int] = field(default_factory=dict)
+    merits: list[QualityEntry] = field(default_factory=list)
+    flaws: list[QualityEntry] = field(default_factory=list)
+    derangements: list[str] = field(default_factory=list)
+    weapons: list[WeaponEntry] = field(default_factory=list)
+    armor: list[ArmorEntry] = field(default_factory=list)
     tabletop: dict[str, int] = field(default_factory=dict)
     health_levels: list[str] = field(default_factory=list)
     notes: str = ""
     narrator_notes: str = ""
     player_contact: str = ""
+    scene_extra: bool = False
 
     def trait_total(self, category: str) -> int:
         """The number of Traits in ``category`` (counts summed)."""
@@ -95,65 +178,24 @@ class CharacterSheet:
         return max((p.level for p in self.powers if p.discipline.lower() == discipline.lower()), default=0)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data (the export format uses this)."""
+        """JSON-ready data (the export format and the API use this; :meth:`from_dict` reads it)."""
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "CharacterSheet":
-        """Build a sheet from :meth:`to_dict` output or a demo TOML table, validated.
+    def from_dict(cls, data: Any) -> "CharacterSheet":
+        """Build a sheet from :meth:`to_dict` output, a demo TOML table, a form or a JSON body,
+        checking every value (:func:`larp.sheet_checks.read_sheet`).
 
         Traits may be given as ``[{name, count}]`` or as ``["Quick x2", ...]``.
 
         Raises:
-            RulesError: a missing name, an unknown creature type or category,
-                or a count below 1; ``field`` names the entry.
+            larp.sheet_checks.SheetError: every problem found, each with the field
+                at fault (``"traits.physical.0.count"``) and a message for the
+                person at the screen; nothing partial is returned.
         """
-        data = dict(data)
-        name = str(data.get("name", "")).strip()
-        if not name:
-            raise RulesError("A character needs a name.", field="name")
-        creature = str(data.get("creature", "vampire")).strip().lower()
-        if creature not in CREATURES:
-            raise RulesError(f"{name}: unknown creature type {creature!r} (vampire, ghoul or mortal).",
-                             field="creature")
-        sheet = cls(name=name, creature=creature)
-        for key in ("player_name", "clan", "sect", "title", "morality_name", "notes",
-                    "narrator_notes", "player_contact"):
-            if key in data and data[key] is not None:
-                setattr(sheet, key, str(data[key]))
-        for key in ("generation", "morality_rating", "willpower_permanent", "willpower_current",
-                    "blood_max", "blood_current", "blood_per_turn"):
-            if key in data and data[key] is not None:
-                value = data[key]
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise RulesError(f"{name}: {key} must be a whole number of at least 0.", field=key)
-                setattr(sheet, key, value)
-        for attr in ("traits", "negative_traits"):
-            groups = data.get(attr) or {}
-            for category, entries in groups.items():
-                if category not in CATEGORIES:
-                    raise RulesError(f"{name}: unknown Trait category {category!r}.", field=attr)
-                getattr(sheet, attr)[category] = [_trait_entry(name, e) for e in entries]
-        for ability, level in (data.get("abilities") or {}).items():
-            if isinstance(level, bool) or not isinstance(level, int) or level < 1:
-                raise RulesError(f"{name}: Ability {ability} needs a level of at least 1.", field="abilities")
-            sheet.abilities[str(ability)] = level
-        for entry in data.get("powers") or []:
-            try:
-                power = PowerEntry(str(entry["discipline"]), str(entry["power"]),
-                                   whole_number(entry["level"], "powers"))
-            except (KeyError, TypeError, ValueError):
-                raise RulesError(f"{name}: a power needs discipline, power and level.", field="powers") from None
-            if not 1 <= power.level <= 9:
-                raise RulesError(f"{name}: {power.power} has an impossible level {power.level}.", field="powers")
-            sheet.powers.append(power)
-        for attribute, dots in (data.get("tabletop") or {}).items():
-            if isinstance(dots, bool) or not isinstance(dots, int) or dots < 0:
-                raise RulesError(f"{name}: tabletop {attribute} must be a number of dots.", field="tabletop")
-            sheet.tabletop[str(attribute)] = dots
-        sheet.health_levels = [str(x) for x in data.get("health_levels") or []]
-        sheet.fill_defaults()
-        return sheet
+        from larp.sheet_checks import read_sheet
+
+        return read_sheet(cls, data)
 
     def fill_defaults(self) -> None:
         """Fill values a sheet may leave out: current Willpower and blood equal
@@ -170,22 +212,3 @@ class CharacterSheet:
             self.willpower_current = self.willpower_permanent
         if self.blood_current is None:
             self.blood_current = self.blood_max
-
-
-def _trait_entry(character: str, entry: Any) -> TraitEntry:
-    if isinstance(entry, str):
-        text = entry.strip()
-        count = 1
-        head, sep, tail = text.rpartition(" x")
-        number = whole_number(tail, "traits", default=None, low=1) if sep and tail.isascii() and tail.isdigit() else None
-        if number is not None:
-            text, count = head.strip(), number
-        if not text:
-            raise RulesError(f"{character}: an empty Trait name.", field="traits")
-        return TraitEntry(text, count)
-    if isinstance(entry, dict) and entry.get("name"):
-        count = entry.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise RulesError(f"{character}: Trait {entry['name']} needs a count of at least 1.", field="traits")
-        return TraitEntry(str(entry["name"]).strip(), count)
-    raise RulesError(f"{character}: cannot read the Trait {entry!r}.", field="traits")

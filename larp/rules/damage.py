@@ -40,6 +40,9 @@ WEAPON_SPECIALS = (
 #: Where aggravated (or other) damage comes from: armor does not stop fire or sunlight,
 #: and sunlight does not harm mortals (000 "Armor", "Aggravated Damage").
 SOURCES = ("other", "fire", "sunlight")
+#: What a piece of armor may protect (000 "Armor Chart": an attack aimed at an unprotected
+#: part ignores the armor).
+ARMOR_COVERS = ("head", "torso", "arms", "legs")
 CREATURES = ("vampire", "ghoul", "mortal")
 
 _DAMAGE_RULE = '002 "Damage and Healing"'
@@ -103,6 +106,7 @@ class Armor:
         rating: live: extra health levels, lost before the track (met-reference
             3.7); tabletop: dice added to soak (000 "Armor").
         penalty: tabletop: dice subtracted from Dexterity-based pools (0 live).
+        covers: what it protects, among ``ARMOR_COVERS`` (empty: not said).
     """
 
     key: str
@@ -112,6 +116,7 @@ class Armor:
     penalty: int
     negative_traits: tuple[str, ...]
     source: str
+    covers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,10 +193,14 @@ def armory(profile: str = "live") -> Armory:
         rating = require(entry, "rating", int, where)
         if rating < 1:
             raise TableError(f"{where}: 'rating' must be at least 1")
+        covers = _strings(entry, "covers", where)
+        unknown = [c for c in covers if c not in ARMOR_COVERS]
+        if unknown:
+            raise TableError(f"{where}: unknown part {unknown[0]!r} in 'covers' ({', '.join(ARMOR_COVERS)})")
         armor[key] = Armor(
             key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
             penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
-            source=require(entry, "source", str, where),
+            source=require(entry, "source", str, where), covers=covers,
         )
     if not weapons or not armor:
         raise TableError(f"data/armory.toml [{profile}]: needs weapons and armor")

@@ -90,13 +90,13 @@ def character_for_card(token: str) -> Character:
 
     Raises:
         ServiceError: 404 with :data:`UNKNOWN_CARD` for a malformed, unknown
-            or revoked token alike.
+            or revoked token alike, and for a retired character's card.
     """
     wanted = (token or "").strip().upper()
     if not TOKEN_PATTERN.fullmatch(wanted):
         raise ServiceError(UNKNOWN_CARD, status=404)
     character = Character.get_or_none(Character.card_token == wanted)
-    if character is None:
+    if character is None or character.retired_at is not None:  # the player of a retired character left
         raise ServiceError(UNKNOWN_CARD, status=404)
     return character
 
@@ -154,7 +154,8 @@ def cards_to_print(chronicle: Chronicle, character_ids: list[str] | None, base_u
         ServiceError: 422 (field ``character``) when no character is chosen,
             an id is not a number or not a character of this chronicle.
     """
-    query = Character.select().where(Character.chronicle == chronicle).order_by(Character.name)
+    query = Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null()) \
+        .order_by(Character.name)  # retired characters are left off the card sheet (issue 14)
     if character_ids is not None:
         ids = {as_id(value) for value in character_ids}
         if None in ids:

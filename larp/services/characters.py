@@ -1,4 +1,7 @@
-"""Characters: creating them from sheets, finding them, and their state tonight."""
+"""Characters: finding them, their state tonight, and what they wear and carry.
+
+Storing a sheet is :mod:`larp.services.sheet_store`; editing one is :mod:`larp.services.sheets`.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +9,29 @@ import base64
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
-from peewee import chunked, fn
+from peewee import fn
 
-from larp.db import as_id, bulk_insert
+from larp.db import as_id
 from larp.models import (
     Ability,
     AbilitySpend,
     Character,
     Chronicle,
+    Equipment,
     GameSession,
+    MeritFlaw,
     Power,
     Trait,
     TraitLoss,
-    UnstorableText,
     utcnow,
 )
+from larp.rules.damage import Armor, Weapon, armory
 from larp.rules.health import HealthTrack, live_levels
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
 #: no 0/O, no 1/I/L (issue 6).
@@ -58,184 +63,6 @@ def normalise_code(text: str) -> str:
     return "".join(ch for ch in (text or "").upper() if ch.isalnum())
 
 
-def create_character(chronicle: Chronicle, sheet: CharacterSheet) -> Character:
-    """Store ``sheet`` as a new character of ``chronicle`` (call inside a transaction).
-
-    Raises:
-        ServiceError: 409 when the chronicle already has a character of that name.
-    """
-    if Character.select().where((Character.chronicle == chronicle) & (Character.name == sheet.name)).exists():
-        raise ServiceError(f"The chronicle already has a character called {sheet.name}.", field="name", status=409)
-    character = Character.create(
-        chronicle=chronicle,
-        short_code=new_short_code(),
-        card_token=new_card_token(),
-        **_scalar_fields(sheet),
-    )
-    _write_sheet_rows(character, sheet)
-    return character
-
-
-def update_character(character: Character, sheet: CharacterSheet) -> Character:
-    """Replace ``character``'s sheet with ``sheet`` (call inside a transaction).
-
-    Damage, condition, card token and short code stay; the Traits, Abilities
-    and powers are rewritten. Current Willpower and blood are kept unless
-    they exceed the new maxima.
-    """
-    update_characters([(character, sheet)])
-    return Character.get_by_id(character.id)
-
-
-def update_characters(pairs: list[tuple[Character, CharacterSheet]]) -> None:
-    """:func:`update_character` for many characters, their rows rewritten in a few statements
-    (call inside a transaction; an import updating a thousand characters stays short)."""
-    now = utcnow()
-    for character, sheet in pairs:
-        values = _scalar_fields(sheet)
-        values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
-        values["blood_current"] = min(character.blood_current, values["blood_max"])
-        values["version"] = Character.version + 1
-        values["updated_at"] = now
-        Character.update(**values).where(Character.id == character.id).execute()
-    ids = [character.id for character, _ in pairs]
-    for batch in chunked(ids, 500):
-        for model in (Trait, Ability, Power):
-            model.delete().where(model.character.in_(batch)).execute()
-    _write_rows([_sheet_rows(character.id, sheet) for character, sheet in pairs])
-
-
-def _scalar_fields(sheet: CharacterSheet) -> dict:
-    return dict(
-        name=sheet.name,
-        player_name=sheet.player_name,
-        creature=sheet.creature,
-        clan=sheet.clan,
-        sect=sheet.sect,
-        title=sheet.title,
-        generation=sheet.generation,
-        morality_name=sheet.morality_name,
-        morality_rating=sheet.morality_rating,
-        willpower_permanent=sheet.willpower_permanent,
-        willpower_current=sheet.willpower_current if sheet.willpower_current is not None else sheet.willpower_permanent,
-        blood_max=sheet.blood_max,
-        blood_current=sheet.blood_current if sheet.blood_current is not None else sheet.blood_max,
-        blood_per_turn=sheet.blood_per_turn,
-        health_levels=list(sheet.health_levels) or None,
-        tabletop=dict(sheet.tabletop),
-        notes=sheet.notes,
-        narrator_notes=sheet.narrator_notes,
-        player_contact=sheet.player_contact,
-    )
-
-
-def unstorable_parts(sheet: CharacterSheet) -> list[str]:
-    """What of ``sheet`` the database would refuse (each text checked against its column, on every
-    engine: see :class:`larp.models.UnstorableText`), one sentence each; empty when it can be stored."""
-    problems: list[str] = []
-
-    def check(field, value: Any, where: str = "") -> None:
-        try:
-            if hasattr(field, "checked"):
-                field.checked(value)
-        except UnstorableText as exc:
-            problems.append(f"{where}{exc.message}")
-
-    for name, value in _scalar_fields(sheet).items():
-        check(Character._meta.fields[name], value)
-    for groups in (sheet.traits, sheet.negative_traits):
-        for entries in groups.values():
-            for entry in entries:
-                check(Trait.name, entry.name, "A Trait: ")
-    for name in sheet.abilities:
-        check(Ability.name, name, "An Ability: ")
-    for power in sheet.powers:
-        check(Power.discipline, power.discipline, "A Discipline: ")
-        check(Power.name, power.power, "A power: ")
-    return problems
-
-
-#: The columns of the sheet's rows, in the order :func:`_sheet_rows` gives their values.
-TRAIT_COLUMNS = (Trait.character, Trait.category, Trait.name, Trait.count, Trait.negative)
-ABILITY_COLUMNS = (Ability.character, Ability.name, Ability.level)
-POWER_COLUMNS = (Power.character, Power.discipline, Power.name, Power.level)
-
-
-def _sheet_rows(character_id: int, sheet: CharacterSheet) -> tuple[list[tuple], list[tuple], list[tuple]]:
-    """The Trait, Ability and power rows of ``sheet`` for ``character_id`` (a Trait listed twice is
-    one row with the counts added; a power listed twice is one row)."""
-    traits = []
-    for negative, groups in ((False, sheet.traits), (True, sheet.negative_traits)):
-        for category, entries in groups.items():
-            merged: dict[str, int] = {}
-            for entry in entries:
-                merged[entry.name] = merged.get(entry.name, 0) + entry.count
-            traits.extend((character_id, category, name, count, negative) for name, count in merged.items())
-    abilities = [(character_id, name, level) for name, level in sheet.abilities.items()]
-    seen = set()
-    powers = []
-    for p in sheet.powers:
-        if (p.discipline, p.power) not in seen:
-            seen.add((p.discipline, p.power))
-            powers.append((character_id, p.discipline, p.power, p.level))
-    return traits, abilities, powers
-
-
-def _write_sheet_rows(character: Character, sheet: CharacterSheet) -> None:
-    _write_rows([_sheet_rows(character.id, sheet)])
-
-
-def _write_rows(per_character: list[tuple[list[tuple], list[tuple], list[tuple]]]) -> None:
-    """Insert the :func:`_sheet_rows` of many characters in a few statements."""
-    for columns, index in ((TRAIT_COLUMNS, 0), (ABILITY_COLUMNS, 1), (POWER_COLUMNS, 2)):
-        bulk_insert(columns[0].model, [column.name for column in columns],
-                    [row for rows in per_character for row in rows[index]])
-
-
-def create_characters(chronicle: Chronicle, sheets: list[CharacterSheet],
-                      conditions: dict[str, str] | None = None) -> list[int]:
-    """Store ``sheets`` as new characters of ``chronicle`` in a few statements (call inside a
-    transaction): an import of a thousand characters is a few thousand rows, written in bulk
-    so that the transaction, and the write lock it holds, lasts well under a second.
-
-    Args:
-        conditions: a character's ``condition`` by name, where it is not "active".
-
-    Returns:
-        The new characters' ids, in the order of ``sheets``.
-
-    Raises:
-        ServiceError: 409 when the chronicle already has a character of one of the names (or a
-            name comes twice).
-    """
-    names = [sheet.name for sheet in sheets]
-    clash = next((n for n in names if names.count(n) > 1), None) if len(set(names)) != len(names) else None
-    if clash is None:
-        existing = {c.name for batch in chunked(names, 500) for c in
-                    Character.select(Character.name).where((Character.chronicle == chronicle)
-                                                           & Character.name.in_(batch))}
-        clash = next((n for n in names if n in existing), None)
-    if clash is not None:
-        raise ServiceError(f"The chronicle already has a character called {clash}.", field="name", status=409)
-    taken = {code for (code,) in Character.select(Character.short_code).tuples()}
-    codes = []
-    for _ in sheets:
-        code = new_short_code(taken)
-        taken.add(code)
-        codes.append(code)
-    if not sheets:
-        return []
-    now = utcnow()
-    names = [*_scalar_fields(sheets[0]), "chronicle", "short_code", "card_token", "condition", "created_at",
-             "updated_at"]
-    bulk_insert(Character, names, [
-        (*_scalar_fields(sheet).values(), chronicle.id, code, new_card_token(),
-         (conditions or {}).get(sheet.name, "active"), now, now) for sheet, code in zip(sheets, codes)])
-    ids = dict(Character.select(Character.short_code, Character.id).where(Character.chronicle == chronicle).tuples())
-    _write_rows([_sheet_rows(ids[code], sheet) for sheet, code in zip(sheets, codes)])
-    return [ids[code] for code in codes]
-
-
 def get_character(chronicle: Chronicle, character_id: int | str | None, field_name: str = "character") -> Character:
     """The character ``character_id`` of ``chronicle``.
 
@@ -252,15 +79,18 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
     return character
 
 
-def find_characters(chronicle: Chronicle, query: str, limit: int = 12) -> list[Character]:
+def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: bool = False) -> list[Character]:
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
     An exact short-code match comes first. An empty query lists the first
-    ``limit`` characters by name; a query longer than a name can be matches nothing
-    (and never reaches the database, whose pattern matching has a length limit).
+    ``limit`` characters by name. Retired characters (the player left) are left
+    out of every picker unless ``retired`` asks for them instead. A query longer
+    than a name can be matches nothing (and never reaches the database, whose
+    pattern matching has a length limit).
     """
     text = (query or "").strip()
-    base = Character.select().where(Character.chronicle == chronicle)
+    base = Character.select().where((Character.chronicle == chronicle)
+                                    & (Character.retired_at.is_null(not retired)))
     if not text:
         return list(base.order_by(Character.name).limit(limit))
     if len(text) > Character.name.max_length:
@@ -282,17 +112,52 @@ def has_mettle(powers: dict[str, list[tuple[int, str]]]) -> bool:
                for discipline, held in powers.items() for level, name in held)
 
 
-def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False) -> HealthTrack:
+def merit_health_levels(qualities: Iterable[tuple[str, str]] | None = None,
+                        character: Character | None = None) -> tuple[str, ...]:
+    """The health levels the character's Merits and Flaws add (``health_levels`` in
+    ``data/merits_flaws.toml``: Huge Size's extra Healthy level, LotNR), from
+    ``qualities`` as (kind, catalogue key) pairs or, when ``None``, from
+    ``character``'s stored rows (one query)."""
+    from larp.catalogues import merit_flaw
+
+    if qualities is None:
+        qualities = MeritFlaw.select(MeritFlaw.kind, MeritFlaw.key).where(
+            (MeritFlaw.character == character) & (MeritFlaw.key != "")).tuples()
+    levels: list[str] = []
+    for kind, key in qualities:
+        entry = merit_flaw(kind, key) if key else None
+        if entry is not None:
+            levels.extend(entry.health_levels)
+    return tuple(levels)
+
+
+def add_health_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``levels`` with each of ``extra`` put before the first level of its name (at the
+    front when the track has none): one more Healthy level for Huge Size, as Mettle's."""
+    out = list(levels)
+    for name in extra:
+        out.insert(out.index(name) if name in out else 0, name)
+    return tuple(out)
+
+
+def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False,
+                 extra_levels: tuple[str, ...] | None = None) -> HealthTrack:
     """``character``'s live health track with the damage marked on it and its condition.
 
     The character's own levels (extras, imported charts) replace the
-    chronicle's; Mettle adds a Healthy level. If a smaller track than the
-    damage (a setting changed) would overflow, the lightest marks are dropped
-    from the view, never from the stored counts.
+    chronicle's; Mettle adds a Healthy level (met-reference 3.5), and so does
+    each health level a Merit or Flaw adds (``extra_levels``, read from the
+    sheet's Merits when ``None``: Huge Size, LotNR; see
+    :func:`merit_health_levels`). If a smaller track than the damage (a setting
+    changed) would overflow, the lightest marks are dropped from the view,
+    never from the stored counts.
     """
     levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
     if mettle:
         levels = ("Healthy",) + levels
+    if extra_levels is None:
+        extra_levels = merit_health_levels(character=character)
+    levels = add_health_levels(levels, extra_levels)
     counts = {"aggravated": character.damage_aggravated, "lethal": character.damage_lethal,
               "bashing": character.damage_bashing}
     for kind in ("bashing", "lethal", "aggravated"):
@@ -319,11 +184,13 @@ class TraitLine:
 
 @dataclass(frozen=True)
 class AbilityLine:
-    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session."""
+    """An Ability tonight: ``level`` on the sheet, ``spent`` levels expended this game session,
+    and its ``specialisations`` (each one bonus Trait in ties where it applies, LotNR)."""
 
     name: str
     level: int
     spent: int
+    specialisations: tuple[str, ...] = ()
 
     @property
     def left(self) -> int:
@@ -340,7 +207,11 @@ class CharacterState:
         negative_traits: per category, (name, count).
         abilities: Abilities with levels left.
         powers: Discipline name to its powers ``[(level, name)]``, lowest first.
-        health: the live health track with damage marked.
+        health: the live health track with damage marked (Mettle's and Merits'
+            extra levels on it).
+        merits, flaws: the sheet's Merits and Flaws; ``key`` is the catalogue id
+            the rules read (``data/merits_flaws.toml``: "ambidextrous",
+            "acute_sense", "concentration", "one_eye"...).
     """
 
     character: Character
@@ -350,6 +221,16 @@ class CharacterState:
     abilities: list[AbilityLine] = field(default_factory=list)
     powers: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     health: HealthTrack | None = None
+    merits: list[QualityEntry] = field(default_factory=list)
+    flaws: list[QualityEntry] = field(default_factory=list)
+
+    def has_merit(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Merit ``key`` ("ambidextrous")."""
+        return any(m.key == key for m in self.merits)
+
+    def has_flaw(self, key: str) -> bool:
+        """Whether the sheet holds the catalogue Flaw ``key`` ("one_eye")."""
+        return any(f.key == key for f in self.flaws)
 
     def available(self, category: str) -> int:
         """Traits left in ``category`` this game session (a tie compares these)."""
@@ -391,7 +272,7 @@ class CharacterState:
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
-    """Build ``character``'s :class:`CharacterState` for ``game_session`` (5 queries)."""
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (6 queries)."""
     losses: dict[tuple[str, str], int] = {}
     spends: dict[str, int] = {}
     if game_session is not None:
@@ -431,49 +312,70 @@ def character_state(character: Character, game_session: GameSession | None, sett
                 TraitLine(trait.name, trait.count, losses.get((trait.category, trait.name), 0))
             )
     state.abilities = [
-        AbilityLine(a.name, a.level, spends.get(a.name, 0))
+        AbilityLine(a.name, a.level, spends.get(a.name, 0), tuple(a.specialisations or ()))
         for a in Ability.select().where(Ability.character == character).order_by(Ability.name)
     ]
     for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
         state.powers.setdefault(power.discipline, []).append((power.level, power.name))
-    state.health = health_track(character, settings, mettle=has_mettle(state.powers))
+    for row in MeritFlaw.select().where(MeritFlaw.character == character).order_by(MeritFlaw.id):
+        (state.merits if row.kind == "merit" else state.flaws).append(QualityEntry(row.name, row.cost, row.key,
+                                                                                   row.note))
+    extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
+    state.health = health_track(character, settings, mettle=has_mettle(state.powers), extra_levels=extra)
     return state
 
 
-def sheet_of(character: Character) -> CharacterSheet:
-    """The stored character as a :class:`CharacterSheet` (the sheet, not tonight's losses)."""
-    from larp.sheet import PowerEntry, TraitEntry
+def worn_armor(character: Character) -> tuple[Armor, ...]:
+    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile).
 
-    sheet = CharacterSheet(
-        name=character.name,
-        creature=character.creature,
-        player_name=character.player_name,
-        clan=character.clan,
-        sect=character.sect,
-        title=character.title,
-        generation=character.generation,
-        morality_name=character.morality_name,
-        morality_rating=character.morality_rating,
-        willpower_permanent=character.willpower_permanent,
-        willpower_current=character.willpower_current,
-        blood_max=character.blood_max,
-        blood_current=character.blood_current,
-        blood_per_turn=character.blood_per_turn,
-        tabletop=dict(character.tabletop or {}),
-        health_levels=list(character.health_levels or []),
-        notes=character.notes,
-        narrator_notes=character.narrator_notes,
-        player_contact=character.player_contact,
-    )
-    for trait in Trait.select().where(Trait.character == character).order_by(Trait.id):
-        target = sheet.negative_traits if trait.negative else sheet.traits
-        target.setdefault(trait.category, []).append(TraitEntry(trait.name, trait.count))
-    sheet.abilities = {a.name: a.level for a in Ability.select().where(Ability.character == character).order_by(Ability.id)}
-    sheet.powers = [
-        PowerEntry(p.discipline, p.name, p.level)
-        for p in Power.select().where(Power.character == character).order_by(Power.id)
-    ]
-    return sheet
+    A piece from the armory (``data/armory.toml``) is the armory's own ``Armor``;
+    a custom piece is built from the sheet: ``key`` ``"custom-<row id>"``,
+    ``rating`` its extra health levels (lost before the track, met-reference
+    3.7), ``covers`` what it protects, ``penalty`` 0, ``source`` "the character
+    sheet". A key no longer in the armory is treated as custom with the numbers
+    stored. In the order the sheet lists them (one query).
+    """
+    pieces = armory("live").armor
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "armor")) \
+            .order_by(Equipment.id):
+        piece = pieces.get(row.key) if row.key else None
+        if piece is None:
+            piece = Armor(key=f"custom-{row.id}", name=row.name, profile="live", rating=max(row.rating, 1),
+                          penalty=0, negative_traits=tuple(row.negative_traits or ()),
+                          source="the character sheet", covers=tuple(row.covers or ()))
+        out.append(piece)
+    return tuple(out)
+
+
+def carried_weapons(character: Character) -> tuple[Weapon, ...]:
+    """The weapons ``character`` carries, as the rules core's :class:`larp.rules.damage.Weapon` (live profile).
+
+    An armory weapon is the armory's own card (``key`` its armory key); a custom
+    weapon is built from the sheet: ``key`` ``"custom-<row id>"``, its bonus
+    Traits (never bid), damage in health levels, damage type, Negative Traits and
+    specials; its kind decides ``melee`` (blade, blunt: Puissance applies),
+    ``blunt`` (Prowess may make it lethal) and ``firearm`` (seed 002's firearm
+    rule against vampires) (met-reference 3.4, 3.7); a Spray reaches 3 adjacent
+    targets, as the shotgun's card. In the order the sheet lists them (one
+    query). ``Character.weapon`` is the one in hand (pre-filled on the challenge screen).
+    """
+    cards = armory("live").weapons
+    out = []
+    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "weapon")) \
+            .order_by(Equipment.id):
+        card = cards.get(row.key) if row.key else None
+        if card is None:
+            specials = tuple(row.specials or ())
+            firearm = row.weapon_kind == "firearm"
+            card = Weapon(key=f"custom-{row.id}", name=row.name, profile="live",
+                          damage_type=row.damage_type or "bashing", damage=max(row.damage, 1), strength_bonus=None,
+                          bonus_traits=row.bonus_traits, negative_traits=tuple(row.negative_traits or ()),
+                          specials=specials, firearm=firearm, bashing_vs_kindred=firearm,
+                          blunt=row.weapon_kind == "blunt", melee=row.weapon_kind in ("blade", "blunt"),
+                          spray=3 if "Spray" in specials else 0, details={}, source="the character sheet")
+        out.append(card)
+    return tuple(out)
 
 
 def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: str) -> Character:

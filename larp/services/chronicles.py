@@ -6,6 +6,8 @@ from datetime import date, datetime, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from peewee import PostgresqlDatabase
+
 from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, GameSession
 from larp.rules.explain import RulesError
@@ -14,18 +16,165 @@ from larp.services import ServiceError
 
 
 def get_chronicle(chronicle_id: int | None = None) -> Chronicle:
-    """The chronicle ``chronicle_id``, or the first one when ``None``.
+    """The chronicle ``chronicle_id``, or the current one (:func:`current_chronicle`) when ``None``.
+
+    Every screen, command and endpoint asks this for the chronicle it works on.
 
     Raises:
         ServiceError: 404 when there is no such chronicle (or none at all).
     """
-    query = Chronicle.select().order_by(Chronicle.id)
-    if chronicle_id is not None:
-        query = query.where(Chronicle.id == chronicle_id)
-    chronicle = query.first()
+    if chronicle_id is None:
+        return current_chronicle()
+    chronicle = Chronicle.get_or_none(Chronicle.id == chronicle_id)
     if chronicle is None:
-        raise ServiceError("There is no chronicle yet: start the app with the demo or import one.", status=404)
+        raise ServiceError("There is no such chronicle.", status=404)
     return chronicle
+
+
+def current_chronicle() -> Chronicle:
+    """The chronicle this install runs: its only one.
+
+    An install keeps one chronicle (an import replaces the untouched demo and is
+    refused otherwise; the several-chronicles issue comes later). A database made
+    before that rule may hold more: then the newest one (the last created or
+    imported) is current, so an import made then is the one shown.
+
+    Raises:
+        ServiceError: 404 when there is no chronicle at all.
+    """
+    chronicle = Chronicle.select().order_by(Chronicle.id.desc()).first()
+    if chronicle is None:
+        raise ServiceError("There is no chronicle yet: start the app with `larp serve` (the demo) or "
+                           "`larp serve --empty`.", status=404)
+    return chronicle
+
+
+def lock_chronicle(chronicle: Chronicle) -> Chronicle:
+    """Inside a transaction, lock ``chronicle`` against concurrent writers until the commit.
+
+    How a check-then-write on the whole chronicle (is the demo untouched? then
+    replace it) is made safe: on PostgreSQL ``SELECT ... FOR UPDATE`` on the
+    chronicle row, which every insert of a ruling, character or game session of
+    the chronicle also needs (its foreign key takes a share lock on that row), so
+    they wait for this transaction and whatever committed before it is seen; on
+    SQLite the transaction is ``BEGIN IMMEDIATE`` (larp.db), which already
+    serialises every writer. Returns the row as read under the lock.
+    """
+    query = Chronicle.select().where(Chronicle.id == chronicle.id)
+    if isinstance(db.obj, PostgresqlDatabase):
+        query = query.for_update()
+    return query.get()
+
+
+#: What the first page asks an organiser to replace.
+EMPTY_CHRONICLE_NAME = "New chronicle"
+
+
+def untouched_demo(chronicle: Chronicle) -> bool:
+    """Whether ``chronicle`` is the demo exactly as the first ``larp serve`` loaded it.
+
+    Untouched means all of: it was loaded as the demo (``is_demo``); it is the
+    only chronicle of the install; no ruling of any kind was recorded in it (no
+    challenge, damage, healing, sheet edit, character created, copied, retired or
+    deleted, Grapevine import, undo...: each of these records one); no chronicle
+    setting was changed; it has its one game session, still open; no tabletop
+    combat was started; and no character changed since loading (all at version 1).
+    Printing or re-issuing cards does not count: the demo's cards are no one's.
+    """
+    from larp.models import Character, Ruling, TabletopCombat
+
+    if not chronicle.is_demo or Chronicle.select().where(Chronicle.id != chronicle.id).exists():
+        return False
+    sessions = list(GameSession.select().where(GameSession.chronicle == chronicle))
+    return (
+        not Ruling.select().where(Ruling.chronicle == chronicle).exists()
+        and not ChronicleSetting.select().where(ChronicleSetting.chronicle == chronicle).exists()
+        and len(sessions) == 1 and sessions[0].number == 1 and sessions[0].closed_at is None
+        and not TabletopCombat.select().where(TabletopCombat.chronicle == chronicle).exists()
+        and not Character.select().where((Character.chronicle == chronicle) & (Character.version != 1)).exists()
+    )
+
+
+def create_empty_chronicle(on: date) -> Chronicle:
+    """A new empty chronicle waiting for its name (``larp serve --empty``, or the demo removed),
+    with game session 1 open, dated ``on`` (call inside a transaction)."""
+    name = EMPTY_CHRONICLE_NAME
+    taken = {c.name for c in Chronicle.select(Chronicle.name)}
+    number = 2
+    while name in taken:
+        name, number = f"{EMPTY_CHRONICLE_NAME} {number}", number + 1
+    chronicle = Chronicle.create(name=name, needs_name=True)
+    open_first_game_session(chronicle, on)
+    return chronicle
+
+
+def start_empty(on: date) -> tuple[Chronicle | None, str]:
+    """``larp serve --empty``: make the install's chronicle an empty one, if it may be.
+
+    A new install (no chronicle) gets an empty chronicle; an untouched demo
+    (:func:`untouched_demo`) is replaced by one; any other chronicle is kept.
+
+    Returns:
+        The empty chronicle made (``None`` when the chronicle was kept) and what
+        happened, for the console.
+    """
+    with db.atomic():
+        current = Chronicle.select().order_by(Chronicle.id.desc()).first()
+        if current is None:
+            return create_empty_chronicle(on), "started an empty chronicle: name it on the first page."
+        current = lock_chronicle(current)
+        if current.needs_name:
+            return None, "the chronicle is still unnamed: name it on the first page."
+        if not untouched_demo(current):
+            return None, (f"--empty ignored: this install already runs the chronicle “{current.name}”, "
+                          "which is kept.")
+        current.delete_instance(recursive=True)
+        return create_empty_chronicle(on), "replaced the untouched demo with an empty chronicle: name it on the first page."
+
+
+def name_chronicle(chronicle: Chronicle, name: str, first_game: date | None = None) -> Chronicle:
+    """Give the empty chronicle its name (the first page), and date its first game session.
+
+    Args:
+        name: 1 to 120 characters, not another chronicle's.
+        first_game: the date of game session 1 (kept when ``None``); only while
+            game session 1 is the only one.
+
+    Raises:
+        ServiceError: 422 an empty or too long name (field ``name``); 409 a name
+            another chronicle has.
+    """
+    text = (name or "").strip()
+    if not text:
+        raise ServiceError("Give the chronicle a name.", field="name")
+    if len(text) > 120:
+        raise ServiceError("A chronicle's name has at most 120 characters.", field="name")
+    with db.atomic():
+        if Chronicle.select().where((Chronicle.name == text) & (Chronicle.id != chronicle.id)).exists():
+            raise ServiceError(f"Another chronicle is called “{text}”.", field="name", status=409)
+        Chronicle.update(name=text, needs_name=False).where(Chronicle.id == chronicle.id).execute()
+        if first_game is not None:
+            sessions = list(GameSession.select().where(GameSession.chronicle == chronicle))
+            if len(sessions) == 1:
+                GameSession.update(date=first_game).where(GameSession.id == sessions[0].id).execute()
+        return Chronicle.get_by_id(chronicle.id)
+
+
+def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
+    """Delete the demo chronicle (its characters, rulings, game sessions, settings) and start an
+    empty chronicle in its place, with game session 1 dated ``on``.
+
+    Raises:
+        ServiceError: 409 when ``chronicle`` is not the demo; 422 (field
+            ``confirm``) without the confirmation.
+    """
+    if not chronicle.is_demo:
+        raise ServiceError("Only the demo chronicle can be removed here.", status=409)
+    if not confirmed:
+        raise ServiceError("Tick the box to confirm that the demo and everything in it goes.", field="confirm")
+    with db.atomic():
+        lock_chronicle(chronicle).delete_instance(recursive=True)
+        return create_empty_chronicle(on)
 
 
 def chronicle_settings(chronicle: Chronicle) -> ChronicleSettings:

@@ -7,8 +7,8 @@ from datetime import date
 from larp.db import db
 from larp.models import Chronicle
 from larp.rules.explain import RulesError
-from larp.services.characters import create_character
 from larp.services.chronicles import open_first_game_session
+from larp.services.sheet_store import create_character
 from larp.sheet import CharacterSheet
 from larp.tables import TableError, load_toml
 
@@ -35,16 +35,20 @@ def demo_sheets() -> tuple[str, list[CharacterSheet]]:
 
 
 def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
-    """Create the demo chronicle, its characters and game session 1 if the
-    database has no chronicle yet; return it (``None`` if a chronicle exists).
+    """Create the demo chronicle (marked ``is_demo``), its characters and game session 1
+    if the database has no chronicle yet; return it (``None`` if a chronicle exists).
 
-    ``today`` dates the first game session (default: the server's date).
+    ``today`` dates the first game session (default: the server's date). An
+    install whose demo was removed has its empty chronicle instead, so the demo
+    never comes back by itself.
     """
     if Chronicle.select().exists():
         return None
     name, sheets = demo_sheets()
     with db.atomic():
-        chronicle = Chronicle.create(name=name)
+        if Chronicle.select().exists():  # another process loaded it first (IMMEDIATE / unique name)
+            return None
+        chronicle = Chronicle.create(name=name, is_demo=True)
         for sheet in sheets:
             create_character(chronicle, sheet)
         open_first_game_session(chronicle, today or date.today())

@@ -269,7 +269,8 @@ def build_board(chronicle: Chronicle) -> Board:
     nights = nights_before(session) if session else 0
     base = session.date if session else (previous.date if previous else date.today())
     board = Board(chronicle, settings, session, previous, nights, base + timedelta(days=DEFAULT_GAP_DAYS))
-    characters = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+    characters = list(Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null())
+                      .order_by(Character.name))  # retired characters are off the board (issue 14)
     for character in characters:
         track = character_state(character, session, settings).health
         where = CONDITION_LABELS.get(character.condition, character.condition) \

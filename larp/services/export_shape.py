@@ -13,6 +13,7 @@ makes sense) is checked by the import itself.
 from __future__ import annotations
 
 import math
+import re
 from datetime import date, datetime
 from typing import Any, Callable
 
@@ -21,7 +22,11 @@ import peewee
 from larp.models import (
     Ability,
     AbilitySpend,
+    Background,
     Character,
+    Equipment,
+    ExperienceEntry,
+    MeritFlaw,
     GameSession,
     Power,
     Ruling,
@@ -115,13 +120,15 @@ def _record(model: type[peewee.Model], required: tuple[str, ...], extra: dict[st
     return check
 
 
-def _row(*fields: peewee.Field):
-    """The check of an array row such as a Trait ``[category, name, count, negative]``."""
+def _row(*fields: peewee.Field, shortest: int | None = None):
+    """The check of an array row such as a Trait ``[category, name, count, negative]`` (the last
+    fields may be left out down to ``shortest``: format 1 rows are shorter)."""
     checks = [_of_field(f) for f in fields]
     names = ", ".join(f.name for f in fields)
+    shortest = len(fields) if shortest is None else shortest
 
     def check(entry: Any, where: str) -> None:
-        if not isinstance(entry, list) or len(entry) != len(fields):
+        if not isinstance(entry, list) or not shortest <= len(entry) <= len(fields):
             _refuse(where, f"must be [{names}]")
         for value, field_check, field in zip(entry, checks, fields):
             field_check(value, f"{where}.{field.name}")
@@ -146,8 +153,11 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
     "game_sessions": _each(_record(GameSession, ("number", "date"))),
     "characters": _each(_record(Character, ("name", "short_code"), {
         "traits": _each(_row(Trait.category, Trait.name, Trait.count, Trait.negative)),
-        "abilities": _each(_row(Ability.name, Ability.level)),
-        "powers": _each(_row(Power.discipline, Power.name, Power.level)),
+        "abilities": _each(_row(Ability.name, Ability.level, Ability.specialisations, shortest=2)),
+        "powers": _each(_row(Power.discipline, Power.name, Power.level, Power.custom, shortest=3)),
+        "backgrounds": _each(_row(Background.name, Background.rating)),
+        "merits_flaws": _each(_row(MeritFlaw.kind, MeritFlaw.key, MeritFlaw.name, MeritFlaw.cost, MeritFlaw.note)),
+        "equipment": _each(_record(Equipment, ("kind", "name"))),
     })),
     "rulings": _each(_record(Ruling, ("kind", "created_at"), {
         **_REFERENCES, **_PEOPLE,
@@ -159,6 +169,8 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
                                     _REFERENCES)),
     "torpors": _each(_record(Torpor, ("character", "cause", "started_on", "table", "rating", "length"),
                              _REFERENCES)),
+    "experience": _each(_record(ExperienceEntry, ("character", "kind", "amount", "created_at"),
+                                {**_REFERENCES, "user": _reference})),
 }
 
 
@@ -200,5 +212,16 @@ def check_shape(data: dict[str, Any]) -> None:
             if key in data:
                 check(data[key], key)
     except _Bad as bad:
-        raise ServiceError(f"This chronicle export is damaged at {bad.where}: it {bad.message}. Nothing was "
-                           "imported.", field="file") from None
+        raise ServiceError(f"{_who(data, bad.where)}This chronicle export is damaged at {bad.where}: it "
+                           f"{bad.message}. Nothing was imported.", field="file") from None
+
+
+def _who(data: dict[str, Any], where: str) -> str:
+    """"Character 3 (Lys Moreau): " when ``where`` is inside a character entry (as the value checks say it)."""
+    match = re.match(r"characters\[(\d+)\]", where)
+    if not match:
+        return ""
+    index = int(match.group(1))
+    entry = data["characters"][index]
+    name = entry.get("name") if isinstance(entry, dict) and isinstance(entry.get("name"), str) else ""
+    return f"Character {index + 1}" + (f" ({name[:60]})" if name else "") + ": "

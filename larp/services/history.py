@@ -17,6 +17,7 @@ from larp.models import (
     AbilitySpend,
     Character,
     Chronicle,
+    ExperienceEntry,
     Ruling,
     RulingCharacter,
     Torpor,
@@ -28,11 +29,14 @@ from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
 from larp.services.records import SNAPSHOT_FIELDS, record_ruling
 
-#: Rulings whose changes are not (only) character state, so an undo would be incomplete.
-NOT_UNDOABLE = ("undo", "import", "settings", "session")
+#: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
+#: character created, retired, restored or deleted is undone by deleting, restoring or retiring it.
+NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "restore", "deleted")
 KIND_LABELS = {
     "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
     "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
+    "sheet": "Sheet", "created": "Created", "retire": "Retired", "restore": "Restored",
+    "deleted": "Deleted", "experience": "Experience",
 }
 _FIELD_LABELS = {
     "damage_aggravated": "aggravated", "damage_lethal": "lethal", "damage_bashing": "bashing",
@@ -89,7 +93,10 @@ def timeline(character: Character) -> list[TimelineEntry]:
     entries = []
     after = current
     for link in links:
-        entries.append(TimelineEntry(link.ruling, link.role, _describe(link.before, after),
+        changes = _describe(link.before, after)
+        if isinstance(link.ruling.outcome, dict) and link.ruling.outcome.get("changes"):
+            changes = [f"{c['label']}: {c['before']} → {c['after']}" for c in link.ruling.outcome["changes"]]
+        entries.append(TimelineEntry(link.ruling, link.role, changes,
                                      undoable=bool(latest and latest.id == link.id
                                                    and link.ruling.kind not in NOT_UNDOABLE
                                                    and link.before is not None)))
@@ -101,7 +108,8 @@ def timeline(character: Character) -> list[TimelineEntry]:
 def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) -> Ruling:
     """Undo ruling ``ruling_id``: put back every character it touched as he was
     before it, delete the Traits lost and Ability levels expended in it, delete the
-    torpor records it started and reopen those it ended, and mark it undone.
+    torpor records it started and reopen those it ended, put back the sheet a
+    sheet edit changed and remove the experience it logged, and mark it undone.
     Recorded as a ruling of kind "undo".
 
     Raises:
@@ -158,6 +166,11 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             # The version moves on (never back), so a form read before the undo is still stale.
             Character.update(**restored, version=Character.version + 1, updated_at=utcnow()).where(
                 Character.id == character.id).execute()
+            if "sheet" in link.before:
+                from larp.services.sheets import restore_sheet
+
+                restore_sheet(Character.get_by_id(character.id), link.before["sheet"])
+        ExperienceEntry.delete().where(ExperienceEntry.ruling == ruling).execute()
         TraitLoss.delete().where(TraitLoss.ruling == ruling).execute()
         AbilitySpend.delete().where(AbilitySpend.ruling == ruling).execute()
         Torpor.delete().where(Torpor.ruling == ruling).execute()

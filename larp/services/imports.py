@@ -12,7 +12,8 @@ from larp.db import db
 from larp.grapevine import MAX_FILE_BYTES, GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
-from larp.services.characters import create_characters, unstorable_parts, update_characters
+
+from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 

@@ -11,6 +11,15 @@ installation): a ruling names its narrator by user name and by the name shown
 here, and keeps the name shown either way.
 
 The file carries ``format_version``; a file from a newer format is refused.
+Format 2 (issue 14) adds the whole sheet (Nature, Demeanor, Virtues,
+Derangements, specialisations, custom powers, Backgrounds, Merits and Flaws,
+weapons and armor, the weapon in hand), retirement, scene extras and the
+experience log; format 1 files are still read.
+
+An install keeps one chronicle: an import replaces an untouched demo or an
+unused empty chronicle, and is refused otherwise unless told to replace the
+current chronicle. Every character's values are checked first
+(:mod:`larp.services.import_checks`, the sheet editor's own validator).
 """
 
 from __future__ import annotations
@@ -26,10 +35,14 @@ from larp.db import db
 from larp.models import (
     Ability,
     AbilitySpend,
+    Background,
     Character,
     Chronicle,
     ChronicleSetting,
+    Equipment,
+    ExperienceEntry,
     GameSession,
+    MeritFlaw,
     Power,
     Ruling,
     RulingCharacter,
@@ -43,7 +56,7 @@ from larp.services import ServiceError
 from larp.services.export_shape import check_shape
 
 FORMAT = "larp-chronicle"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 #: Character columns exported as they are (besides the ids).
 CHARACTER_FIELDS = (
@@ -51,8 +64,12 @@ CHARACTER_FIELDS = (
     "willpower_permanent", "willpower_current", "blood_max", "blood_current", "blood_per_turn",
     "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked", "health_levels", "tabletop",
     "notes", "narrator_notes", "player_contact", "short_code", "card_token", "version", "created_at", "updated_at",
+    "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
 )
-_DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at"}
+#: Equipment columns exported as they are.
+EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",
+                    "rating", "covers", "negative_traits", "note")
+_DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at", "retired_at"}
 _DATES = {"date", "started_on", "wake_on", "ended_on"}
 
 
@@ -87,10 +104,16 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
         data["traits"] = [[t.category, t.name, t.count, t.negative]
                           for t in Trait.select().where(Trait.character == c).order_by(Trait.id)]
-        data["abilities"] = [[a.name, a.level]
+        data["abilities"] = [[a.name, a.level, list(a.specialisations or [])]
                              for a in Ability.select().where(Ability.character == c).order_by(Ability.id)]
-        data["powers"] = [[p.discipline, p.name, p.level]
+        data["powers"] = [[p.discipline, p.name, p.level, p.custom]
                           for p in Power.select().where(Power.character == c).order_by(Power.id)]
+        data["backgrounds"] = [[b.name, b.rating] for b in
+                               Background.select().where(Background.character == c).order_by(Background.id)]
+        data["merits_flaws"] = [[m.kind, m.key, m.name, m.cost, m.note] for m in
+                                MeritFlaw.select().where(MeritFlaw.character == c).order_by(MeritFlaw.id)]
+        data["equipment"] = [{name: getattr(e, name) for name in EQUIPMENT_FIELDS} for e in
+                             Equipment.select().where(Equipment.character == c).order_by(Equipment.id)]
         return data
 
     def spent(row: TraitLoss | AbilitySpend, extra: dict[str, Any]) -> dict[str, Any]:
@@ -130,6 +153,12 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "ended_on": _out(t.ended_on), "end_reason": t.end_reason, "ended_by": index.get(t.ended_by_id),
             "created_at": _out(t.created_at),
         } for t in Torpor.select().where(Torpor.character.in_(character_ids)).order_by(Torpor.id)],
+        "experience": [{
+            "character": code[e.character_id], "game_session": number.get(e.game_session_id),
+            "ruling": index.get(e.ruling_id), "user": users.get(e.user_id), "kind": e.kind, "amount": e.amount,
+            "what": e.what, "created_at": _out(e.created_at),
+        } for e in ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids))
+            .order_by(ExperienceEntry.id)],
     }
 
 
@@ -157,39 +186,76 @@ def check_format(data: Any) -> None:
                            f"imported.", field="file")
 
 
-def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chronicle, list[str]]:
-    """Create the chronicle in ``data`` (an :func:`export_chronicle` result), in one transaction.
+def replaceable(chronicle: Chronicle) -> bool:
+    """Whether an import may put a file in ``chronicle``'s place without being told to: the
+    untouched demo (:func:`larp.services.chronicles.untouched_demo`), or an empty chronicle
+    never used (no character, no ruling, no setting changed)."""
+    from larp.services.chronicles import untouched_demo
 
-    Args:
-        replace: delete an existing chronicle of the same name first (restoring
-            a backup); otherwise such a chronicle is refused.
+    if untouched_demo(chronicle):
+        return True
+    return (not Character.select().where(Character.chronicle == chronicle).exists()
+            and not Ruling.select().where(Ruling.chronicle == chronicle).exists()
+            and not ChronicleSetting.select().where(ChronicleSetting.chronicle == chronicle).exists())
+
+
+def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chronicle, list[str]]:
+    """Put the chronicle in ``data`` (an :func:`export_chronicle` result) in this install, in one transaction.
+
+    An install keeps one chronicle. The import replaces the current chronicle when
+    it is the untouched demo or an unused empty chronicle (:func:`replaceable`), or
+    when ``replace`` is given (restoring a backup, or starting over: the current
+    chronicle and everything in it is deleted); otherwise it is refused.
 
     Returns:
-        The new chronicle and notes for the person importing (users not found here).
+        The new chronicle (now the current one) and notes for the person importing
+        (what it replaced, users not found here).
 
     Raises:
-        ServiceError: 422 not an export, a newer format, a malformed entry; 409 a
-            chronicle of that name exists (without ``replace``), or a short
-            code or card token already used by another chronicle. Nothing is
-            changed.
+        ServiceError: 422 not an export, a newer format, a malformed entry, a
+            character value the sheet editor refuses (naming the character and the
+            field); 409 the install already runs another chronicle (the message
+            says how to replace it), or a short code or card token already used by
+            another chronicle. Nothing is changed.
     """
+    from larp.services.chronicles import lock_chronicle
+    from larp.services.import_checks import check_character
+    from larp.services.sheet_store import scalar_fields, write_sheet_rows
+
     check_format(data)
     info = _require(data, "chronicle", dict)
     name = _require(info, "name", str, "the chronicle")
     for key in ("game_sessions", "characters", "rulings", "trait_losses", "ability_spends", "torpors"):
         _require(data, key, list)
     check_shape(data)
+    checked = [check_character(entry, i, data["format_version"]) for i, entry in enumerate(data["characters"])]
     notes: list[str] = []
     try:
         with db.atomic():
+            current = Chronicle.select().order_by(Chronicle.id.desc()).first()
+            if current is not None:
+                current = lock_chronicle(current)
+                if not (replace or replaceable(current)):
+                    characters = Character.select().where(Character.chronicle == current).count()
+                    rulings = Ruling.select().where(Ruling.chronicle == current).count()
+                    raise ServiceError(
+                        f"This install already runs the chronicle “{current.name}” ({characters} characters, "
+                        f"{rulings} rulings), and an install keeps one chronicle. To put the file in its place, "
+                        f"export “{current.name}” first if you want to keep it (`larp export FILE`), then import "
+                        f"with --replace (`larp import --replace FILE`), which deletes it.", field="file",
+                        status=409)
+                notes.append(f"Replaced {'the demo chronicle' if current.is_demo else 'the chronicle'} "
+                             f"“{current.name}”.")
+                current.delete_instance(recursive=True)
             existing = Chronicle.get_or_none(Chronicle.name == name)
-            if existing is not None:
+            if existing is not None:  # a database from before one chronicle per install
                 if not replace:
                     raise ServiceError(f"A chronicle called “{name}” already exists. Import it with --replace "
-                                       f"(`larp import --replace FILE`) to put the file in its place.", field="file", status=409)
+                                       f"(`larp import --replace FILE`) to put the file in its place.", field="file",
+                                       status=409)
                 existing.delete_instance(recursive=True)
-            codes = [c.get("short_code") for c in data["characters"]]
-            tokens = [c.get("card_token") for c in data["characters"] if c.get("card_token")]
+            codes = [c.state["short_code"] for c in checked]
+            tokens = [c.state["card_token"] for c in checked if c.state["card_token"]]
             clash = Character.select().where(Character.short_code.in_(codes) | Character.card_token.in_(tokens)).first()
             if clash is not None:
                 raise ServiceError(f"The card code {clash.short_code} ({clash.name}) is already used by a character "
@@ -212,16 +278,12 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                     chronicle=chronicle, **{k: _in(k, entry.get(k)) for k in ("number", "date", "opened_at",
                                                                                "closed_at")})
             characters = {}
-            for entry in data["characters"]:
-                values = {k: _in(k, entry[k]) for k in CHARACTER_FIELDS if k in entry}
+            for item in checked:
+                values = scalar_fields(item.sheet)
+                values.update(item.state)
                 character = Character.create(chronicle=chronicle, **values)
                 characters[character.short_code] = character
-                for category, tname, count, negative in entry.get("traits", []):
-                    Trait.create(character=character, category=category, name=tname, count=count, negative=negative)
-                for aname, level in entry.get("abilities", []):
-                    Ability.create(character=character, name=aname, level=level)
-                for discipline, pname, level in entry.get("powers", []):
-                    Power.create(character=character, discipline=discipline, name=pname, level=level)
+                write_sheet_rows(character, item.sheet)
             rulings = []
             for entry in data["rulings"]:
                 ruling = Ruling.create(
@@ -239,16 +301,22 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
             def ruling_at(position: int | None) -> Ruling | None:
                 return rulings[position] if position is not None else None
 
+            def positive(entry: dict[str, Any], key: str) -> int:
+                value = entry[key]
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+                    raise ValueError(f"{key} must be a whole number from 1 to 1000, not {value!r}")
+                return value
+
             for entry in data["trait_losses"]:
                 TraitLoss.create(character=characters[entry["character"]], game_session=sessions[entry["game_session"]],
-                                 category=entry["category"], name=entry["name"], count=entry["count"],
+                                 category=entry["category"], name=entry["name"], count=positive(entry, "count"),
                                  ruling=ruling_at(entry.get("ruling")),
                                  created_at=_in("created_at", entry["created_at"]),
                                  restored_at=_in("restored_at", entry.get("restored_at")))
             for entry in data["ability_spends"]:
                 AbilitySpend.create(character=characters[entry["character"]],
                                     game_session=sessions[entry["game_session"]], name=entry["name"],
-                                    levels=entry["levels"], ruling=ruling_at(entry.get("ruling")),
+                                    levels=positive(entry, "levels"), ruling=ruling_at(entry.get("ruling")),
                                     created_at=_in("created_at", entry["created_at"]),
                                     restored_at=_in("restored_at", entry.get("restored_at")))
             for entry in data["torpors"]:
@@ -258,6 +326,15 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
+            for entry in data.get("experience") or []:
+                if entry["kind"] not in ExperienceEntry.KINDS:
+                    raise ValueError(f"unknown kind of experience {entry['kind']!r}")
+                ExperienceEntry.create(character=characters[entry["character"]],
+                                       game_session=sessions.get(entry.get("game_session")),
+                                       ruling=ruling_at(entry.get("ruling")), user=user(entry.get("user")),
+                                       kind=entry["kind"], amount=positive(entry, "amount"),
+                                       what=str(entry.get("what", ""))[:200],
+                                       created_at=_in("created_at", entry["created_at"]))
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
                            "Nothing was imported.", field="file") from None

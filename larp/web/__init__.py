@@ -12,8 +12,8 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
     from larp.web import (accounts, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, rulings, settings)
-    from larp.web import api_challenges, api_combat, api_health, api_tabletop, tabletop  # noqa: F401 - api_* add routes
+                          organise, rulings, settings, sheets)
+    from larp.web import api_challenges, api_characters, api_combat, api_health, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -24,6 +24,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(challenges.bp)
     app.register_blueprint(combat.bp)
     app.register_blueprint(characters.bp)
+    app.register_blueprint(sheets.bp)
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(imports.bp)

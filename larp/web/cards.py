@@ -31,7 +31,8 @@ def _base_url(chronicle) -> tuple[str, bool]:
 def _list_page(status: int = 200, error: ServiceError | None = None, form: dict | None = None):
     chronicle = get_chronicle()
     base_url, configured = _base_url(chronicle)
-    characters = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+    characters = list(Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null())
+                      .order_by(Character.name))  # retired characters get no card (issue 14)
     return render("cards/list.html", "cards/list.html", status=status, chronicle=chronicle,
                   characters=characters, base_url=base_url, configured=configured, error=error,
                   form=form or {}, papers=PAPER_SIZES,

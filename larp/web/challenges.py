@@ -181,7 +181,10 @@ def source_label(source: str, adjudication: Adjudication, side: str | None) -> s
 
 @role_required("organiser", "narrator")
 def index():
-    """The home page of a logged-in narrator: the challenge screen."""
+    """The home page of a logged-in narrator: the challenge screen; an organiser of a chronicle
+    that has no name yet is asked for it first (``larp serve --empty``, issue 14)."""
+    if g.user.role == "organiser" and get_chronicle().needs_name:
+        return redirect(url_for("organise.start"), code=303)
     return challenge_page()
 
 

@@ -19,12 +19,16 @@ bp = Blueprint("characters", __name__)
 @bp.route("/characters")
 @role_required("organiser", "narrator")
 def list_characters():
-    """All characters of the chronicle, filtered by ``q`` (name or card code)."""
+    """All characters in play, filtered by ``q`` (name or card code); ``retired=1`` lists the
+    retired ones instead. Organisers also get the form that removes the scene extras."""
+    from larp.services.sheets import scene_extras
+
     chronicle = get_chronicle()
     query = request.args.get("q", "")
-    characters = find_characters(chronicle, query, limit=500)
-    return render("characters/list.html", "characters/list.html", chronicle=chronicle,
-                  characters=characters, query=query)
+    retired = bool(request.args.get("retired"))
+    characters = find_characters(chronicle, query, limit=500, retired=retired)
+    return render("characters/list.html", "characters/list.html", chronicle=chronicle, characters=characters,
+                  query=query, retired=retired, extras=scene_extras(chronicle))
 
 
 @bp.route("/characters/<int:character_id>")
@@ -96,7 +100,16 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                .order_by(Ruling.id.desc()).limit(10))
-    return render_template("characters/show.html", rulings=list(rulings), **context), (error.status if error else 200)
+    from larp.models import Background
+    from larp.services.characters import carried_weapons, worn_armor
+    from larp.services.sheets import experience_log
+
+    extras = dict(backgrounds={b.name: b.rating for b in Background.select().where(Background.character == character)
+                               .order_by(Background.id)},
+                  weapons=carried_weapons(character), armor=worn_armor(character), log=experience_log(character))
+    may_edit_sheet = g.user.role == "organiser" or chronicle_settings(chronicle)["narrators_edit_equipment"]
+    return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
+                           **context), (error.status if error else 200)
 
 
 def _mutation(character_id: int, change):

@@ -1,20 +1,28 @@
-"""The organiser's hub: one page with every organiser tool."""
+"""The organiser's hub: one page with every organiser tool; naming a new chronicle, removing
+the demo and importing a chronicle export (issue 14)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, url_for
+import json
+from datetime import date
 
-from larp.services.chronicles import get_chronicle
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+
+from larp.services import ServiceError
+from larp.services.chronicles import get_chronicle, name_chronicle, remove_demo, untouched_demo
 from larp.web.auth import role_required
 
 bp = Blueprint("organise", __name__)
 
 #: The organiser's tools, in the order shown: (endpoint, title, what it is for).
 TOOLS = (
+    ("sheets.create", "New character", "Build a character's sheet from nothing: Traits, Abilities, Disciplines, equipment."),
+    ("characters.list_characters", "Characters", "Every sheet: edit, copy (scene extras), retire, restore, delete."),
     ("board.page", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
     ("cards.list_cards", "Character cards", "Print QR-coded cards, rotate or revoke a lost card, set the card address."),
     ("accounts.users", "Users", "Narrator and organiser accounts, one-time login links."),
     ("imports.upload", "Import from Grapevine", "Bring characters in from Grapevine 3 XML files, with a preview."),
+    ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),
     ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources."),
 )
 
@@ -22,7 +30,81 @@ TOOLS = (
 @bp.route("/organise")
 @role_required("organiser")
 def hub():
-    """Links to every organiser tool that this installation has."""
+    """Links to every organiser tool that this installation has, and the demo's removal."""
+    chronicle = get_chronicle()
     tools = [(url_for(endpoint), title, text) for endpoint, title, text in TOOLS
              if endpoint in current_app.view_functions]
-    return render_template("organise/hub.html", chronicle=get_chronicle(), tools=tools)
+    return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=None)
+
+
+@bp.route("/start", methods=["GET", "POST"])
+@role_required("organiser")
+def start():
+    """The first page of an empty chronicle: its name and the date of its first game session."""
+    chronicle = get_chronicle()
+    if not chronicle.needs_name:
+        return redirect(url_for("index"), code=303)
+    error = None
+    if request.method == "POST":
+        try:
+            first = date.fromisoformat(request.form.get("first_game") or "") if request.form.get("first_game") else None
+        except ValueError:
+            error = ServiceError("Give the date as 2026-12-13.", field="first_game")
+        else:
+            try:
+                chronicle = name_chronicle(chronicle, request.form.get("name", ""), first)
+            except ServiceError as exc:
+                error = exc
+            else:
+                flash(f"“{chronicle.name}” is ready. Create its characters: New character, or import them.")
+                return redirect(url_for("organise.hub"), code=303)
+    return render_template("organise/start.html", chronicle=chronicle, error=error, form=request.form,
+                           today=date.today()), (error.status if error else 200)
+
+
+@bp.route("/organise/remove-demo", methods=["POST"])
+@role_required("organiser")
+def remove_demo_chronicle():
+    """Delete the demo chronicle (after a confirmation) and start an empty one in its place."""
+    chronicle = get_chronicle()
+    try:
+        remove_demo(chronicle, bool(request.form.get("confirm")), date.today())
+    except ServiceError as exc:
+        tools = [(url_for(endpoint), title, text) for endpoint, title, text in TOOLS
+                 if endpoint in current_app.view_functions]
+        return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=exc), exc.status
+    flash("The demo is removed. Name your chronicle.")
+    return redirect(url_for("organise.start"), code=303)
+
+
+@bp.route("/organise/import", methods=["GET", "POST"])
+@role_required("organiser")
+def import_export():
+    """Import a chronicle export (JSON): it replaces an untouched demo or an unused empty chronicle;
+    any other chronicle only when "replace" is ticked and its name typed."""
+    from larp.services.transfer import import_chronicle, replaceable
+
+    chronicle = get_chronicle()
+    error = None
+    if request.method == "POST":
+        upload = request.files.get("file")
+        replace = bool(request.form.get("replace"))
+        try:
+            raw = upload.read() if upload else b""
+            if not raw:
+                raise ServiceError("Choose the export file (.json) to import.", field="file")
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise ServiceError(f"This file is not readable JSON ({exc}).", field="file") from None
+            if replace and request.form.get("confirm_name", "").strip() != chronicle.name:
+                raise ServiceError(f"To replace “{chronicle.name}”, type its name exactly.", field="confirm_name")
+            imported, notes = import_chronicle(data, replace=replace)
+        except ServiceError as exc:
+            error = exc
+        else:
+            flash(f"Imported “{imported.name}”. " + " ".join(notes))
+            return redirect(url_for("organise.hub"), code=303)
+    return render_template("organise/import.html", chronicle=chronicle, error=error,
+                           replaceable=replaceable(chronicle), untouched=untouched_demo(chronicle)), \
+        (error.status if error else 200)

@@ -79,11 +79,18 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "multiple_label": settings.label("tabletop_multiple_actions"),
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
+    if row is not None:
+        try:
+            loaded = service.load(chronicle, row)
+        except ServiceError as exc:  # it cannot go on (one of its fighters is gone): start another
+            context["error"] = ServiceError(f"The combat in progress cannot go on ({exc.message}). Start a new one: "
+                                            "it takes its place.", field="combat", status=exc.status)
+            context["error_place"], row = "start", None
     if row is None:
-        context["characters"] = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+        context["characters"] = list(Character.select().where(
+            (Character.chronicle == chronicle) & Character.retired_at.is_null()).order_by(Character.name))
         context["row"] = None
         return context
-    loaded = service.load(chronicle, row)
     combat = loaded.combat
     able = loaded.able()
     slot = combat.next_slot(able)

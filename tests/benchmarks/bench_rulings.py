@@ -47,6 +47,7 @@ def make_app(folder: Path):
     return create_app({
         "TESTING": False, "SECRET_KEY": "bench", "DATABASE_URL": sqlite_url(folder / "bench.db"),
         "INSTANCE_PATH": folder / "instance", "WTF_CSRF_ENABLED": False, "LOAD_DEMO": True,
+        "CREATE_DATABASE": True,  # only `larp serve` (and this benchmark's fresh folder) makes a database
         "RANDOM_SOURCE": lambda: random.Random(1),
     })
 
@@ -147,7 +148,7 @@ def count_queries(app, cookie: str, challenger: int, defender: int) -> int:
 
 def bench_queries() -> None:
     from larp.models import Character
-    from larp.services.characters import create_character, sheet_of
+    from larp.services.sheet_store import create_character, sheet_of
 
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-"))
     app = make_app(folder)

@@ -53,14 +53,14 @@ def free_port() -> int:
 class ServedApp:
     """``larp serve`` running in a subprocess, with the console output it printed."""
 
-    def __init__(self, instance: Path, host: str = "127.0.0.1", env: dict[str, str] | None = None):
+    def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str, env: dict[str, str] | None = None):
         self.instance = instance
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = {**{k: v for k, v in os.environ.items() if k != "LARP_DATABASE_URL"},
                "LARP_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port)],
+            [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port), *args],
             cwd=Path(__file__).resolve().parents[2], env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
@@ -116,6 +116,14 @@ class ServedApp:
 @pytest.fixture
 def served(tmp_path):
     app = ServedApp(tmp_path / "instance")
+    yield app
+    app.stop()
+
+
+@pytest.fixture
+def served_empty(tmp_path):
+    """`larp serve --empty`: a new install with an empty chronicle, no demo."""
+    app = ServedApp(tmp_path / "instance", "127.0.0.1", "--empty")
     yield app
     app.stop()
 

@@ -10,7 +10,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from larp.web import api_challenges, api_combat, api_health, api_tabletop  # noqa: F401 - they document the API
+from larp.web import api_challenges, api_characters, api_combat, api_health, api_tabletop  # noqa: F401 - they document the API
 from larp.web.api import openapi_document
 
 OPERATIONS = [result.ok() for result in schemathesis.openapi.from_dict(openapi_document()).get_all_operations()]
@@ -24,7 +24,9 @@ def test_no_input_makes_a_server_error(operation, client, auth):
     @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy())
     def send(case):
-        response = client.post("/api/v1" + case.formatted_path, data=json.dumps(case.body, default=str),
+        response = client.open("/api/v1" + case.formatted_path, method=case.method,
+                               query_string=case.query or None,
+                               data=None if case.method == "GET" else json.dumps(case.body, default=str),
                                content_type="application/json")
         statuses.append(response.status_code)
         assert response.status_code < 500, (case.body, response.get_data(as_text=True)[:500])

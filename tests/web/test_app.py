@@ -43,7 +43,7 @@ def test_first_start_loads_the_demo_chronicle_once(app, dbconn):
 def test_demo_characters_carry_the_worked_examples_numbers(dbconn):
     """Seed 000: Veronica (Strength 1, Stamina 2), Kincaid (Strength 4, Potence 2, Stamina 4,
     Fortitude 1), Liselle (Stamina 3, Fortitude 1, Dexterity 3, Brawl 2, Dodge 3)."""
-    from larp.services.characters import sheet_of
+    from larp.services.sheet_store import sheet_of
 
     viv = sheet_of(Character.get(Character.name == "Vivienne Ashcombe"))
     kon = sheet_of(Character.get(Character.name == "Konrad Vale"))

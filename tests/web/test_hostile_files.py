@@ -124,7 +124,7 @@ def test_a_record_too_long_for_the_database_is_refused_with_its_reason(organiser
 
 
 def valid_export(app) -> dict:
-    """The demo chronicle's export, renamed and with fresh card codes, so that it imports beside the demo."""
+    """The demo chronicle's export, renamed and with fresh card codes (it replaces the untouched demo)."""
     from larp.services.chronicles import get_chronicle
     from larp.services.transfer import export_chronicle
 
@@ -247,4 +247,8 @@ def test_the_valid_export_the_hostile_files_start_from_imports(organiser_app, tm
     before = table_counts()
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output
-    assert table_counts()["character"] == 2 * before["character"]
+    with db.connection_context():  # it took the untouched demo's place (one chronicle per install)
+        from larp.models import Character, Chronicle
+
+        assert [c.name for c in Chronicle.select()] == ["Imported"]
+        assert {c.short_code for c in Character.select()} == {f"IMP{i:03d}" for i in range(before["character"])}

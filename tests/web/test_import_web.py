@@ -106,7 +106,7 @@ def test_stored_characters_match_the_parsed_files_exactly(runner, dbconn):
     """What is stored is what the file says: every imported character's Traits with counts,
     negative Traits, Abilities, powers, Willpower, blood, morality and generation."""
     from larp.grapevine import parse_grapevine
-    from larp.services.characters import sheet_of
+    from larp.services.sheet_store import sheet_of
 
     runner.invoke(args=["import-grapevine", "--yes", *[str(GRAPEVINE / n) for n in NPC_FILES]])
     checked = 0

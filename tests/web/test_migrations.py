@@ -95,7 +95,9 @@ def test_the_676dabd_database_upgrades_and_keeps_everything(tmp_path):
     result = runner.invoke(args=["export", str(exported)])
     assert result.exit_code == 0, result.output
     assert _comparable(json.loads(exported.read_text())) == _comparable(json.loads(OLD_EXPORT.read_text()))
-    assert {k: v for k, v in _row_counts(instance / "larp.sqlite3").items() if k != HISTORY_TABLE} == before_rows
+    after_rows = {k: v for k, v in _row_counts(instance / "larp.sqlite3").items() if k != HISTORY_TABLE}
+    assert {k: v for k, v in after_rows.items() if k in before_rows} == before_rows
+    assert all(v == 0 for k, v in after_rows.items() if k not in before_rows)  # tables added since: empty
 
     client = app.test_client()
     AuthActions(client).login("boss", "organiser", "correct horse")  # the fixture's organiser and password
@@ -147,10 +149,24 @@ def _logical_digest(path: Path) -> str:
 
 
 def _comparable(export: dict) -> dict:
-    """An export without the keys a newer format adds: the rulings' ``narrator_name`` (migration 0002)."""
+    """An export in format 1's shape: without what format 2 (issue 14) adds (the whole sheet,
+    retirement, scene extras, the weapon in hand, the experience log), nor the rulings' ``narrator_name``
+    (issue 19)."""
     for ruling in export.get("rulings", []):
         ruling.pop("narrator_name", None)
-    return export
+    if export.get("format_version", 1) == 1:
+        return export
+    added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
+             "merits_flaws", "equipment")
+    out = {k: v for k, v in export.items() if k != "experience"}
+    out["format_version"] = 1
+    out["characters"] = []
+    for character in export["characters"]:
+        kept = {k: v for k, v in character.items() if k not in added}
+        kept["abilities"] = [row[:2] for row in character["abilities"]]
+        kept["powers"] = [row[:3] for row in character["powers"]]
+        out["characters"].append(kept)
+    return out
 
 
 @sqlite_only

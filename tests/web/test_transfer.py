@@ -61,7 +61,7 @@ def test_export_wipe_import_gives_the_same_export(busy, runner, tmp_path, dbconn
     assert result.exit_code == 0, result.output
     assert "users are not exported" in result.output
     data = json.loads(first.read_text())
-    assert data["format_version"] == 1 and data["settings"] == {"bruised_levels": 2}
+    assert data["format_version"] == 2 and data["settings"] == {"bruised_levels": 2}
     assert len(data["characters"]) == 10 and data["torpors"] and data["trait_losses"]
     assert any(r["undone_at"] for r in data["rulings"]) and any(r["participants"] for r in data["rulings"])
     pim = next(c for c in data["characters"] if c["name"] == "Pim Halloran")
@@ -83,21 +83,23 @@ def test_import_of_a_newer_format_is_refused_and_changes_nothing(busy, runner, t
     path = tmp_path / "future.json"
     run(runner, "export", str(path))
     data = json.loads(path.read_text())
-    data["format_version"] = 2
+    data["format_version"] = 3
     path.write_text(json.dumps(data))
     counts = (Chronicle.select().count(), Character.select().count(), Ruling.select().count())
     result = run(runner, "import", "--replace", str(path))
     assert result.exit_code != 0
-    assert "format 2 by a newer larp" in result.output and "Update larp" in result.output
+    assert "format 3 by a newer larp" in result.output and "Update larp" in result.output
     assert (Chronicle.select().count(), Character.select().count(), Ruling.select().count()) == counts
 
 
 def test_import_refuses_an_existing_chronicle_unless_replacing(busy, runner, tmp_path, dbconn):
-    """An import never silently merges: a chronicle of the same name is refused unless --replace restores the file in its place."""
+    """An import never silently merges: into an install running a played chronicle it is refused,
+    with the way to replace it, unless --replace restores the file in its place (issue 14)."""
     path = tmp_path / "chronicle.json"
     run(runner, "export", str(path))
     result = run(runner, "import", str(path))
-    assert result.exit_code != 0 and "already exists" in result.output
+    assert result.exit_code != 0 and "already runs the chronicle “Nights of Ashford (demo)”" in result.output
+    assert "larp import --replace FILE" in result.output and "larp export FILE" in result.output
     assert Chronicle.select().count() == 1
     replaced = run(runner, "import", "--replace", str(path))
     assert replaced.exit_code == 0, replaced.output

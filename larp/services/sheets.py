@@ -1,0 +1,576 @@
+"""Building and keeping character sheets (issue 14): create, edit, copy, retire, restore,
+delete, scene extras and the experience log.
+
+Every use case is one transaction and records a ruling in the chronicle's record, so a
+character's history shows each change (who, when, each field before and after) and
+the last edit can be undone (:mod:`larp.services.history`). An edit's ruling keeps the
+whole sheet as it was before (``before["sheet"]`` of its :class:`RulingCharacter`), and
+its ``outcome["changes"]`` lists each field that changed.
+
+Values are checked by :meth:`larp.sheet.CharacterSheet.from_dict` (the one validator);
+an invalid value changes nothing. A stale form (another organiser changed a field this
+form showed) is refused inside the write transaction: the form sends the values it
+showed (``seen``), and they are compared with the stored sheet under the write lock
+(:func:`larp.services.chronicles.lock_chronicle` explains how on each engine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from peewee import PostgresqlDatabase
+
+from larp.db import db
+from larp.services.tabletop import end_combats_of
+from larp.models import (
+    Character,
+    Chronicle,
+    ExperienceEntry,
+    GameSession,
+    Ruling,
+    RulingCharacter,
+    User,
+    utcnow,
+)
+from larp.services import ServiceError
+from larp.services.characters import get_character
+from larp.services.chronicles import open_game_session
+from larp.services.records import record_ruling, refuse_if_recorded, snapshot
+from larp.services.sheet_store import create_character, refuse_duplicate_name, sheet_of, update_character
+from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet_checks import SheetError
+from larp.tables import generation_row
+
+#: Ruling kinds written here. ``created``, ``retire``, ``restore`` and ``deleted`` are not
+#: undone by the undo button (delete, retire and restore undo each other).
+SHEET_KINDS = ("sheet", "created", "retire", "restore", "deleted", "experience", "edit")
+#: The sheet fields a narrator may change when ``narrators_edit_equipment`` allows it.
+NARRATOR_FIELDS = ("weapons", "armor", "narrator_notes")
+#: Sheet fields the editor never takes from a form: tonight's state, changed by rulings.
+STATE_FIELDS = ("willpower_current", "blood_current")
+_RULE = "Character sheet (issue 14)"
+
+_LABELS = {
+    "name": "Name", "player_name": "Player", "creature": "Creature", "clan": "Clan", "sect": "Sect",
+    "title": "Title", "generation": "Generation", "morality_name": "Humanity or Path",
+    "morality_rating": "Morality rating", "willpower_permanent": "Permanent Willpower",
+    "willpower_current": "Willpower", "blood_max": "Blood pool", "blood_current": "Blood",
+    "blood_per_turn": "Blood per turn", "nature": "Nature", "demeanor": "Demeanor", "notes": "Notes",
+    "narrator_notes": "Narrator notes", "player_contact": "Player contact", "scene_extra": "Scene extra",
+    "derangements": "Derangements", "health_levels": "Health levels",
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of a sheet before and after an edit, as a person reads it.
+
+    ``field`` is the sheet's dotted path ("traits.physical.Quick", "abilities.Brawl",
+    "powers"); ``before`` and ``after`` are texts ("—" when absent).
+    """
+
+    field: str
+    label: str
+    before: str
+    after: str
+
+    def text(self) -> str:
+        """"Brawl: 2 → 3"."""
+        return f"{self.label}: {self.before} → {self.after}"
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready (stored in the ruling's outcome)."""
+        return {"field": self.field, "label": self.label, "before": self.before, "after": self.after}
+
+
+class StaleForm(ServiceError):
+    """The form showed values another screen has changed since: nothing was saved.
+
+    ``changes`` says what changed meanwhile (what the form showed → what is stored now).
+    """
+
+    def __init__(self, name: str, changes: list[Change]):
+        listed = "; ".join(c.text() for c in changes)
+        super().__init__(f"{name} was changed on another screen since this form was opened ({listed}). "
+                         "Nothing was saved: your entries are kept below; look at the change and save again.",
+                         field=changes[0].field.split(".")[0] if changes else None, status=409)
+        self.changes = changes
+
+
+# ---------------------------------------------------------------- describing changes
+
+def _shown(value: Any) -> str:
+    if value in (None, "", [], {}):
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    text = str(value)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+def _entries(data: Mapping[str, Any], key: str) -> dict[str, str]:
+    """A list field of :meth:`CharacterSheet.to_dict` as {identity: description}."""
+    out: dict[str, str] = {}
+    for entry in data.get(key) or []:
+        if key == "powers":
+            ident = f"{entry['discipline']}: {entry['power']}"
+            out[ident] = f"level {entry['level']}" + (" (custom)" if entry.get("custom") else "")
+        elif key in ("merits", "flaws"):
+            ident = entry["name"] + (f" ({entry['note']})" if entry.get("note") else "")
+            out[ident] = f"{entry['cost']} Traits"
+        elif key == "weapons":
+            ident = entry["name"]
+            out[ident] = (f"+{entry['bonus_traits']}, {entry['damage']} {entry['damage_type']}"
+                          + (f", {', '.join(entry['specials'])}" if entry.get("specials") else "")
+                          + (f" ({entry['note']})" if entry.get("note") else ""))
+        elif key == "armor":
+            ident = entry["name"]
+            out[ident] = (f"{entry['rating']} levels" + (f", {', '.join(entry['covers'])}" if entry.get("covers")
+                                                          else "") + (f" ({entry['note']})" if entry.get("note")
+                                                                      else ""))
+    return out
+
+
+def describe_changes(before: Mapping[str, Any], after: Mapping[str, Any],
+                     keys: Iterable[str] | None = None) -> list[Change]:
+    """Each field that differs between two :meth:`CharacterSheet.to_dict` results (only ``keys``
+    when given), entry by entry: "Physical Trait Quick: ×1 → ×2", "Ability Brawl: 2 → 3"."""
+    changes: list[Change] = []
+    wanted = list(keys) if keys is not None else list(after)
+    for key in wanted:
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key in ("traits", "negative_traits"):
+            for category in CATEGORIES:
+                a = {t["name"]: t["count"] for t in (old or {}).get(category, [])}
+                b = {t["name"]: t["count"] for t in (new or {}).get(category, [])}
+                kind = ("Negative " if key == "negative_traits" else "") + f"{category.capitalize()} Trait"
+                for name in list(a) + [n for n in b if n not in a]:
+                    if a.get(name) != b.get(name):
+                        changes.append(Change(f"{key}.{category}.{name}", f"{kind} {name}",
+                                              f"×{a[name]}" if name in a else "—",
+                                              f"×{b[name]}" if name in b else "—"))
+        elif key in ("abilities", "backgrounds", "virtues", "tabletop", "specialisations"):
+            label = {"abilities": "Ability", "backgrounds": "Background", "virtues": "Virtue",
+                     "tabletop": "Tabletop", "specialisations": "Specialisations of"}[key]
+            a, b = old or {}, new or {}
+            for name in list(a) + [n for n in b if n not in a]:
+                if a.get(name) != b.get(name):
+                    changes.append(Change(f"{key}.{name}", f"{label} {name}", _shown(a.get(name)),
+                                          _shown(b.get(name))))
+        elif key in ("powers", "merits", "flaws", "weapons", "armor"):
+            label = {"powers": "Power", "merits": "Merit", "flaws": "Flaw", "weapons": "Weapon",
+                     "armor": "Armor"}[key]
+            a, b = _entries(before, key), _entries(after, key)
+            found = len(changes)
+            for name in list(a) + [n for n in b if n not in a]:
+                if a.get(name) != b.get(name):
+                    changes.append(Change(f"{key}", f"{label} {name}", a.get(name, "—"), b.get(name, "—")))
+            if len(changes) == found:  # the same entries in another order
+                changes.append(Change(key, f"Order of {key}", "as before", "changed"))
+        else:
+            changes.append(Change(key, _LABELS.get(key, key.replace("_", " ").capitalize()), _shown(old),
+                                  _shown(new)))
+    return changes
+
+
+# ---------------------------------------------------------------- create and edit
+
+def _lock(character: Character) -> Character:
+    """The character re-read under a write lock (PostgreSQL ``FOR UPDATE``; SQLite's
+    ``BEGIN IMMEDIATE`` already serialises writers), so the stale check and the write
+    see the same row."""
+    query = Character.select().where(Character.id == character.id)
+    if isinstance(db.obj, PostgresqlDatabase):
+        query = query.for_update()
+    return query.get()
+
+
+def _may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> None:
+    """Organisers edit everything; narrators only weapons, armor and narrator notes, and only when
+    the chronicle setting ``narrators_edit_equipment`` allows it."""
+    from larp.services.chronicles import chronicle_settings
+
+    if user is None or user.role == "organiser":
+        return
+    outside = [k for k in keys if k not in NARRATOR_FIELDS]
+    if outside or not chronicle_settings(chronicle)["narrators_edit_equipment"]:
+        raise ServiceError("Only an organiser changes this part of a sheet"
+                           + ("." if outside else " (chronicle setting narrators_edit_equipment)."), status=403)
+
+
+def new_character(chronicle: Chronicle, user: User | None, data: Mapping[str, Any],
+                  request_token: str | None = None) -> tuple[Character, Ruling]:
+    """Create a character from ``data`` (sheet fields, as :meth:`CharacterSheet.from_dict` reads
+    them), with a new card code and card token, recorded as a ruling of kind "created".
+
+    Raises:
+        larp.sheet_checks.SheetError: invalid values (each with its field).
+        ServiceError: 409 a name another character has (field ``name``) or a form
+            already recorded (``request_token``); 403 for a narrator.
+    """
+    _may_edit(user, chronicle, ["name"])
+    sheet = CharacterSheet.from_dict(dict(data))
+    with db.atomic():
+        refuse_if_recorded(request_token)
+        character = create_character(chronicle, sheet)
+        record = record_ruling(chronicle, user, "created", f"{sheet.name} created.",
+                               [{"text": f"{sheet.name} is created: {_summary(sheet)}.", "rule": _RULE}],
+                               [(character, "created")], game_session=open_game_session(chronicle),
+                               inputs={"sheet": sheet.to_dict()}, request_token=request_token)
+        return character, record
+
+
+def _summary(sheet: CharacterSheet) -> str:
+    parts = [sheet.creature]
+    if sheet.clan:
+        parts.append(sheet.clan)
+    parts.append(", ".join(f"{sheet.trait_total(c)} {c.capitalize()}" for c in CATEGORIES))
+    return "; ".join(parts)
+
+
+def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored sheet with ``data``'s fields put in (never tonight's Willpower and blood); a
+    blood pool and blood per turn that were the old generation's table values follow the new
+    generation (LotNR generation table)."""
+    merged = dict(current)
+    merged.update({k: v for k, v in data.items() if k not in STATE_FIELDS})
+    if "generation" in data and str(data.get("generation") or "") != str(current.get("generation") or ""):
+        old_row = generation_row(current.get("generation")) if current.get("creature") == "vampire" else None
+        for key in ("blood_max", "blood_per_turn"):
+            if key not in data and old_row is not None and current.get(key) == getattr(old_row, key):
+                merged[key] = 0  # filled from the new generation's row
+    return merged
+
+
+def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, data: Mapping[str, Any], *,
+                   seen: Mapping[str, Any] | None = None, expected_version: int | None = None,
+                   xp_spent: int = 0, xp_what: str = "",
+                   request_token: str | None = None) -> tuple[Character, Ruling | None]:
+    """Change the sheet fields in ``data`` (the others stay), in one transaction, recorded as a
+    ruling of kind "sheet" with each field before and after.
+
+    Args:
+        data: sheet fields as :meth:`CharacterSheet.from_dict` reads them; tonight's
+            state (current Willpower and blood) is never taken from a form.
+        seen: the values of the fields the form showed, as it showed them; when
+            one of them changed meanwhile the edit is refused as stale.
+        expected_version: the character's ``version`` the caller read (the API);
+            any change since refuses the edit as stale.
+        xp_spent: experience points this change cost, logged on the sheet with
+            ``xp_what`` (default: the changes themselves) in the open game session.
+        request_token: the form's one-time token (never recorded twice).
+
+    Returns:
+        The character as stored and the ruling (``None`` when nothing changed).
+
+    Raises:
+        larp.sheet_checks.SheetError: invalid values; nothing was saved.
+        StaleForm: 409, a field the form showed was changed on another screen.
+        ServiceError: 404 unknown character; 409 a duplicate name or a form
+            already recorded; 403 a narrator changing what only organisers may;
+            422 a negative experience cost.
+    """
+    _may_edit(user, chronicle, list(data))
+    if isinstance(xp_spent, bool) or not isinstance(xp_spent, int) or not 0 <= xp_spent <= 1000:
+        raise ServiceError("Experience spent must be a whole number from 0 to 1000.", field="xp_spent")
+    with db.atomic():
+        refuse_if_recorded(request_token)
+        character = _lock(get_character(chronicle, character_id))
+        before = sheet_of(character)
+        current = before.to_dict()
+        if expected_version is not None and character.version != expected_version:
+            raise ServiceError(f"{character.name} changed since version {expected_version} (now version "
+                               f"{character.version}): read it again, then send the change.", field="version",
+                               status=409)
+        if seen:
+            shown = {k: v for k, v in seen.items() if k in current}
+            changed = describe_changes(shown, current, [k for k in shown if shown[k] != current[k]])
+            if changed:
+                raise StaleForm(character.name, changed)
+        merged = _merge(current, data)
+        # Tonight's Willpower and blood stay as they are, within the new maxima.
+        willpower, blood = merged.pop("willpower_current", None), merged.pop("blood_current", None)
+        sheet = CharacterSheet.from_dict(merged)
+        if isinstance(willpower, int):
+            sheet.willpower_current = min(willpower, sheet.willpower_permanent)
+        if isinstance(blood, int):
+            sheet.blood_current = min(blood, sheet.blood_max)
+        if sheet.name != character.name:
+            refuse_duplicate_name(chronicle, sheet.name, other_than=character.id)
+        changes = describe_changes(current, sheet.to_dict())
+        if not changes and not xp_spent:
+            return character, None
+        texts = [c.text() for c in changes]
+        summary = f"{character.name}'s sheet: " + ("; ".join(texts) if len(texts) <= 3 else
+                                                    "; ".join(texts[:3]) + f" and {len(texts) - 3} more")
+        game_session = open_game_session(chronicle)
+        steps = [{"text": text, "rule": _RULE} for text in texts]
+        if xp_spent:
+            steps.append({"text": f"{xp_spent} experience spent: {xp_what or '; '.join(texts) or 'the sheet'}.",
+                          "rule": "LotNR Experience"})
+        record = record_ruling(chronicle, user, "sheet", summary[:500], steps, [(character, "edited")],
+                               game_session=game_session, inputs={"fields": sorted(data)},
+                               outcome={"changes": [c.to_dict() for c in changes]}, request_token=request_token)
+        RulingCharacter.update(before={**snapshot(character), "sheet": current}).where(
+            RulingCharacter.ruling == record).execute()
+        stored = update_character(character, sheet)
+        if "weapons" in data:
+            _keep_weapon_in_hand(stored, sheet)
+        if xp_spent:
+            ExperienceEntry.create(character=character, game_session=game_session, ruling=record, user=user,
+                                   kind="spent", amount=xp_spent,
+                                   what=(xp_what or "; ".join(texts) or "the sheet")[:200])
+        return Character.get_by_id(character.id), record
+
+
+def _keep_weapon_in_hand(character: Character, sheet: CharacterSheet) -> None:
+    """The weapon in hand (pre-filled on the challenge screen) stays one the sheet carries: when
+    the weapons change and it is no longer carried, the first armory weapon carried takes its place."""
+    carried = [w.key for w in sheet.weapons if w.key]
+    if character.weapon in carried or (not character.weapon and not carried):
+        return
+    Character.update(weapon=carried[0] if carried else "").where(Character.id == character.id).execute()
+
+
+def restore_sheet(character: Character, saved: Mapping[str, Any]) -> None:
+    """Put back a sheet saved in an edit's ruling (for the undo; inside its transaction).
+
+    Raises:
+        ServiceError: 409 when the saved sheet no longer passes the sheet's checks
+            (a catalogue changed since), naming the first problem.
+    """
+    try:
+        sheet = CharacterSheet.from_dict(dict(saved))
+    except SheetError as exc:
+        raise ServiceError(f"The sheet before this change no longer passes the checks ({exc.message}); "
+                           "change it back by hand.", status=409) from None
+    update_character(character, sheet)
+
+
+# ---------------------------------------------------------------- copies and scene extras
+
+def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, name: str, count: int = 1,
+                   scene_extra: bool = False, request_token: str | None = None) -> list[Character]:
+    """Make ``count`` copies of a character's sheet: one named ``name``, or ``name 1`` to
+    ``name N`` ("make 5 copies named Thug 1 to Thug 5"). Each copy has its own card code and no
+    card token (an organiser issues its card on the card list), no damage, full Willpower
+    and blood, and is marked a scene extra when ``scene_extra``. One ruling records them all.
+
+    Raises:
+        ServiceError: 404 unknown character; 422 a count outside 1..30 or an empty
+            name (field ``name``); 409 a name already taken (the message names it).
+        larp.sheet_checks.SheetError: a name too long.
+    """
+    _may_edit(user, chronicle, ["name"])
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 30:
+        raise ServiceError("Make 1 to 30 copies at a time.", field="count")
+    base = (name or "").strip()
+    if not base:
+        raise ServiceError("Give the copies a name (“Thug” makes Thug 1, Thug 2...).", field="name")
+    names = [base] if count == 1 else [f"{base} {i}" for i in range(1, count + 1)]
+    with db.atomic():
+        refuse_if_recorded(request_token)
+        original = get_character(chronicle, character_id)
+        data = sheet_of(original).to_dict()
+        copies = []
+        for copy_name in names:
+            sheet = CharacterSheet.from_dict({**data, "name": copy_name, "scene_extra": scene_extra,
+                                              "willpower_current": None, "blood_current": None})
+            copies.append(create_character(chronicle, sheet, card=False))
+        label = names[0] if count == 1 else f"{names[0]} to {names[-1]}"
+        record = record_ruling(chronicle, user, "created", f"{count} cop{'y' if count == 1 else 'ies'} of "
+                               f"{original.name}: {label}" + (" (scene extras)" if scene_extra else "") + ".",
+                               [{"text": f"{c.name} is a copy of {original.name}, card code {c.short_code}.",
+                                 "rule": _RULE} for c in copies],
+                               [(c, "created") for c in copies], game_session=open_game_session(chronicle),
+                               inputs={"original": original.id, "count": count, "name": base,
+                                       "scene_extra": scene_extra}, request_token=request_token)
+        del record
+        return copies
+
+
+def scene_extras(chronicle: Chronicle) -> list[Character]:
+    """The chronicle's scene extras (retired or not), by name."""
+    return list(Character.select().where((Character.chronicle == chronicle) & Character.scene_extra)
+                .order_by(Character.name))
+
+
+def remove_scene_extras(chronicle: Chronicle, user: User | None, confirmed: bool) -> int:
+    """Delete every scene extra with the rulings that concerned only them (after the game
+    session); rulings shared with other characters stay in the record without them.
+    Returns how many were removed.
+
+    Raises:
+        ServiceError: 422 (field ``confirm``) without the confirmation; 409 none to remove.
+    """
+    _may_edit(user, chronicle, ["name"])
+    if not confirmed:
+        raise ServiceError("Tick the box to confirm that the scene extras and their rulings go.", field="confirm")
+    with db.atomic():
+        extras = scene_extras(chronicle)
+        if not extras:
+            raise ServiceError("There are no scene extras to remove.", status=409)
+        return _delete(chronicle, user, extras, "removed as scene extras")
+
+
+# ---------------------------------------------------------------- retire, restore, delete
+
+def retire_character(chronicle: Chronicle, user: User | None, character_id: Any) -> Character:
+    """Retire a character (the player left): hidden from pickers, the board and the card
+    sheet, kept in the record and history; :func:`restore_character` brings him back.
+
+    Raises:
+        ServiceError: 404 unknown character; 409 already retired.
+    """
+    return _set_retired(chronicle, user, character_id, True)
+
+
+def restore_character(chronicle: Chronicle, user: User | None, character_id: Any) -> Character:
+    """Bring a retired character back into play (pickers, board, cards).
+
+    Raises:
+        ServiceError: 404 unknown character; 409 not retired.
+    """
+    return _set_retired(chronicle, user, character_id, False)
+
+
+def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, retire: bool) -> Character:
+    _may_edit(user, chronicle, ["name"])
+    with db.atomic():
+        character = _lock(get_character(chronicle, character_id))
+        if (character.retired_at is not None) == retire:
+            raise ServiceError(f"{character.name} is {'already retired' if retire else 'not retired'}.",
+                               status=409)
+        what = "retired: hidden from pickers, the board and the card sheet" if retire else "back in play"
+        record_ruling(chronicle, user, "retire" if retire else "restore", f"{character.name} {what.split(':')[0]}.",
+                      [{"text": f"{character.name} is {what}.", "rule": _RULE}], [(character, "subject")],
+                      game_session=open_game_session(chronicle))
+        Character.update(retired_at=utcnow() if retire else None, version=Character.version + 1,
+                         updated_at=utcnow()).where(Character.id == character.id).execute()
+        return Character.get_by_id(character.id)
+
+
+def adjudications(character: Character) -> int:
+    """How many rulings about ``character`` are adjudications (challenges, damage, healing...),
+    not the keeping of his sheet (created, edited, retired...)."""
+    return (RulingCharacter.select().join(Ruling)
+            .where((RulingCharacter.character == character) & Ruling.kind.not_in(SHEET_KINDS)).count())
+
+
+def delete_character(chronicle: Chronicle, user: User | None, character_id: Any, confirm_name: str | None = None,
+                     confirmed: bool = False) -> str:
+    """Delete a character. One without rulings (beyond his sheet's keeping) goes after a plain
+    confirmation; one with rulings only after his name is typed to confirm that they go too: the
+    rulings that concerned only him are deleted, rulings shared with others stay in the record
+    without him. Recorded in the chronicle's record. Returns the deleted name.
+
+    Raises:
+        ServiceError: 404 unknown character; 422 (field ``confirm``) without the
+            confirmation, (field ``confirm_name``) the name not typed as it is.
+    """
+    _may_edit(user, chronicle, ["name"])
+    with db.atomic():
+        character = _lock(get_character(chronicle, character_id))
+        count = adjudications(character)
+        if count:
+            if (confirm_name or "").strip() != character.name:
+                raise ServiceError(f"{character.name} is in {count} ruling{'s' if count != 1 else ''}: type the "
+                                   "name exactly to delete the character and those rulings.", field="confirm_name")
+        elif not confirmed and (confirm_name or "").strip() != character.name:
+            raise ServiceError("Tick the box to confirm the deletion.", field="confirm")
+        _delete(chronicle, user, [character], "deleted")
+        return character.name
+
+
+def _delete(chronicle: Chronicle, user: User | None, characters: list[Character], what: str) -> int:
+    """Delete ``characters`` and the rulings only they were in; record it (inside a transaction)."""
+    ids = [c.id for c in characters]
+    own = [row.ruling_id for row in RulingCharacter.select(RulingCharacter.ruling)
+           .where(RulingCharacter.character.in_(ids)).distinct()]
+    shared = {row.ruling_id for row in RulingCharacter.select(RulingCharacter.ruling)
+              .where(RulingCharacter.ruling.in_(own) & RulingCharacter.character.not_in(ids))} if own else set()
+    alone = [rid for rid in own if rid not in shared]
+    names = ", ".join(c.name for c in characters)
+    for character in characters:
+        character.delete_instance(recursive=True)
+    end_combats_of(chronicle, ids)
+    if alone:
+        for ruling in Ruling.select().where(Ruling.id.in_(alone)):
+            ruling.delete_instance(recursive=True)
+    record_ruling(chronicle, user, "deleted", f"{len(characters)} character(s) {what}: {names}."[:500],
+                  [{"text": f"{names} {what}; {len(alone)} ruling(s) that concerned only them deleted, "
+                            f"{len(shared)} shared ruling(s) kept without them.", "rule": _RULE}], [],
+                  game_session=open_game_session(chronicle), inputs={"characters": names})
+    return len(characters)
+
+
+# ---------------------------------------------------------------- experience
+
+@dataclass(frozen=True)
+class ExperienceLog:
+    """A character's experience log, newest first, with the totals in experience points."""
+
+    entries: list[ExperienceEntry]
+    earned: int
+    spent: int
+
+    @property
+    def unspent(self) -> int:
+        """Experience earned and not spent."""
+        return self.earned - self.spent
+
+
+def experience_log(character: Character) -> ExperienceLog:
+    """The log of ``character`` (earned and spent, on what, in which game session, by whom)."""
+    entries = list(ExperienceEntry.select().where(ExperienceEntry.character == character)
+                   .order_by(ExperienceEntry.created_at.desc(), ExperienceEntry.id.desc()))
+    earned = sum(e.amount for e in entries if e.kind == "earned")
+    spent = sum(e.amount for e in entries if e.kind == "spent")
+    return ExperienceLog(entries, earned, spent)
+
+
+def record_experience(chronicle: Chronicle, user: User | None, character_id: Any, kind: str, amount: Any,
+                      what: str, game_session_number: Any = None) -> ExperienceEntry:
+    """Write a line of the experience log: ``amount`` points ``kind`` ("earned" or "spent") on
+    ``what``, in game session ``game_session_number`` (default: the open one), recorded as a
+    ruling of kind "experience" (undoing it removes the line).
+
+    Raises:
+        ServiceError: 404 unknown character or game session; 422 an unknown kind, an
+            amount outside 1..1000 (field ``amount``), an empty or too long ``what``.
+    """
+    _may_edit(user, chronicle, ["experience"])
+    if kind not in ExperienceEntry.KINDS:
+        raise ServiceError("Experience is earned or spent.", field="kind")
+    try:
+        points = int(str(amount).strip())
+    except (TypeError, ValueError):
+        raise ServiceError("Give the experience as a whole number.", field="amount") from None
+    if not 1 <= points <= 1000:
+        raise ServiceError("Give 1 to 1000 experience points.", field="amount")
+    text = (what or "").strip()
+    if not text or len(text) > 200:
+        raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
+    with db.atomic():
+        character = get_character(chronicle, character_id)
+        if game_session_number in (None, ""):
+            session = open_game_session(chronicle)
+        else:
+            try:
+                number = int(str(game_session_number))
+            except ValueError:
+                number = -1
+            session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
+            if session is None:
+                raise ServiceError("There is no such game session.", field="game_session", status=404)
+        record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {points} experience: {text}",
+                               [{"text": f"{character.name} {kind} {points} experience on {text}.",
+                                 "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
+                               inputs={"kind": kind, "amount": points, "what": text})
+        return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
+                                      amount=points, what=text)

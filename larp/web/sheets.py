@@ -1,0 +1,320 @@
+"""The sheet editor (issue 14): create a character, edit each part of the sheet, copy,
+retire, restore, delete, scene extras and the experience log.
+
+Thin views: read the form (:mod:`larp.web.sheet_forms`), call a use case of
+:mod:`larp.services.sheets`, render. Every form works without JavaScript (a section's
+save answers 303 back to the editor at that section); with htmx the section alone is
+swapped. A refused save shows each message next to its field, keeps what was typed, and
+saves nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_lists
+from larp.htmx import is_partial
+from larp.models import Character, GameSession
+from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
+from larp.rules.health import DAMAGE_TYPES
+from larp.services import ServiceError
+from larp.services.characters import get_character
+from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.sheet_store import sheet_of
+from larp.services.sheets import (
+    NARRATOR_FIELDS,
+    StaleForm,
+    adjudications,
+    copy_character,
+    delete_character,
+    edit_character,
+    experience_log,
+    new_character,
+    record_experience,
+    remove_scene_extras,
+    restore_character,
+    retire_character,
+)
+from larp.sheet import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
+from larp.sheet_checks import SheetError, generations
+from larp.tables import discipline_table, generation_row
+from larp.web.auth import role_required
+from larp.web.sheet_forms import SECTIONS, TITLES, XP_SECTIONS, read_section
+
+bp = Blueprint("sheets", __name__)
+
+
+def _catalogues() -> dict[str, Any]:
+    """What the editor offers to pick from (data files)."""
+    powers = [(f"{row.name}" + (f": {row.path}" if row.path else ""),
+               [(f"{row.name}|{row.path + ': ' if row.path else ''}{power}", f"{power} ({level})")
+                for power, level in sorted(row.levels.items(), key=lambda item: item[1])])
+              for (_, _), row in sorted(discipline_table().items())]
+    return dict(trait_lists=trait_lists(), merits=[m for m in merits_flaws().values() if m.kind == "merit"],
+                flaws=[m for m in merits_flaws().values() if m.kind == "flaw"], abilities=ability_catalogue(),
+                lists=sheet_lists(), power_groups=powers, weapons=armory("live").weapons,
+                armor_pieces=armory("live").armor, damage_types=DAMAGE_TYPES, weapon_kinds=WEAPON_KINDS,
+                specials=WEAPON_SPECIALS, covers=ARMOR_COVERS, creatures=CREATURES, generations=generations(),
+                categories=CATEGORIES, tabletop_attributes=TABLETOP_ATTRIBUTES)
+
+
+def _may(section: str) -> bool:
+    """Whether the user may change ``section`` (narrators: equipment and narrator notes, by setting)."""
+    if g.user.role == "organiser":
+        return True
+    return section in ("equipment", "notes") and chronicle_settings(get_chronicle())["narrators_edit_equipment"]
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _suggested_tabletop(sheet: dict[str, Any]) -> dict[str, int]:
+    """The live-to-tabletop conversion of a sheet's Traits, Abilities, Morality and Willpower (LotNR,
+    approximate; met-reference 4.3), to pre-fill the tabletop ratings."""
+    from larp.rules.conversion import live_to_tabletop
+
+    counts = {c: sum(t["count"] for t in sheet["traits"].get(c, [])) for c in CATEGORIES}
+    converted = live_to_tabletop(counts, None, sheet.get("morality_rating"), sheet.get("willpower_permanent"))
+    out = dict(converted.attributes)
+    if converted.willpower is not None:
+        out["Willpower"] = converted.willpower
+    if converted.morality is not None:
+        out[sheet.get("morality_name") or "Humanity"] = converted.morality
+    return out
+
+
+def _section_context(character: Character, section: str, draft: dict[str, Any] | None = None,
+                     error: ServiceError | SheetError | None = None, saved: str = "",
+                     token: str | None = None) -> dict[str, Any]:
+    """What one section's template needs: the values to show (``draft``: the stored sheet, or what
+    was typed when a save was refused), the errors by input path, the stale changes, the token."""
+    stored = sheet_of(character).to_dict()
+    shown = dict(stored)
+    if draft is not None:
+        shown.update(draft)
+    errors: dict[str, str] = {}
+    if isinstance(error, SheetError):
+        errors = error.by_field()
+    elif error is not None and error.field:
+        errors[error.field] = error.message
+    row = generation_row(shown.get("generation")) if isinstance(shown.get("generation"), int) else None
+    suggested = _suggested_tabletop(stored) if section == "tabletop" and not stored.get("tabletop") else None
+    return dict(character=character, section=section, title=TITLES[section], sheet=shown, errors=errors,
+                suggested=suggested,
+                error=error, stale=error.changes if isinstance(error, StaleForm) else [], saved=saved,
+                seen=json.dumps({k: stored.get(k) for k in SECTIONS[section]
+                                 if g.user.role == "organiser" or k in NARRATOR_FIELDS}, sort_keys=True),
+                request_token=token or _token(), may_edit=_may(section), xp=section in XP_SECTIONS,
+                generation_row=row, narrator_only=g.user.role != "organiser", **_catalogues())
+
+
+@bp.route("/characters/new", methods=["GET", "POST"])
+@role_required("organiser")
+def create():
+    """A new character from nothing: who it is (name, creature, clan, generation...); the rest
+    of the sheet is edited next, section by section."""
+    chronicle = get_chronicle()
+    if request.method == "GET":
+        return render_template("sheets/new.html", chronicle=chronicle, sheet={"creature": "vampire",
+                               "morality_name": "Humanity"}, errors={}, error=None, request_token=_token(),
+                               **_catalogues())
+    form = read_section("identity", request.form)
+    try:
+        character, _ = new_character(chronicle, g.user, form.data, request_token=request.form.get("request_token"))
+    except ServiceError as exc:
+        errors = {exc.field: exc.message} if exc.field else {}
+        return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=errors, error=exc,
+                               request_token=request.form.get("request_token") or _token(),
+                               **_catalogues()), exc.status
+    except SheetError as exc:
+        return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=exc.by_field(),
+                               error=exc, request_token=request.form.get("request_token") or _token(),
+                               **_catalogues()), 422
+    flash(f"{character.name} is created (card code {character.short_code}). Now the Traits, Abilities and "
+          "the rest of the sheet.")
+    return redirect(url_for("sheets.edit", character_id=character.id) + "#traits", code=303)
+
+
+@bp.route("/characters/<int:character_id>/edit")
+@role_required("organiser", "narrator")
+def edit(character_id: int):
+    """The sheet editor: every section of the sheet, each saved on its own."""
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    if not any(_may(name) for name in SECTIONS):
+        abort(403)
+    return _editor(chronicle, character, {}, keep=_kept_choices())
+
+
+def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]], status: int = 200,
+            keep: dict[str, str] | None = None):
+    """The whole editor page; ``contexts`` replaces the sections that were just posted."""
+    # Each section is rendered on its own (as htmx swaps it) and the page puts them together.
+    sections = {name: Markup(render_template("sheets/_section.html", keep=keep or {},
+                                             **(contexts.get(name) or _section_context(character, name))))
+                for name in SECTIONS if _may(name)}
+    return render_template("sheets/edit.html", chronicle=chronicle, character=character, sections=sections,
+                           titles=TITLES, log=experience_log(character), rulings=adjudications(character),
+                           game_sessions=list(GameSession.select().where(GameSession.chronicle == chronicle)
+                                              .order_by(GameSession.number.desc())),
+                           request_token=_token()), status
+
+
+def _character(character_id: int) -> Character:
+    try:
+        return get_character(get_chronicle(), character_id)
+    except ServiceError:
+        abort(404)
+
+
+@bp.route("/characters/<int:character_id>/sheet/<section>", methods=["POST"])
+@role_required("organiser", "narrator")
+def save_section(character_id: int, section: str):
+    """Save one section of the sheet (one recorded change), or show why not, keeping what was typed."""
+    if section not in SECTIONS:
+        abort(404)
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    if not _may(section):
+        abort(403)
+    form = read_section(section, request.form)
+    data = form.data
+    if section == "notes" and g.user.role != "organiser":
+        data = {k: v for k, v in data.items() if k in NARRATOR_FIELDS}
+    try:
+        seen = json.loads(request.form.get("seen") or "{}")
+    except ValueError:
+        seen = {}
+    token = request.form.get("request_token") or None
+    try:
+        xp = int(request.form.get("xp_spent") or 0)
+    except ValueError:
+        xp = -1
+    try:
+        character, record = edit_character(chronicle, g.user, character.id, data, seen=seen if isinstance(seen, dict)
+                                           else None, xp_spent=xp, xp_what=request.form.get("xp_what", "")[:200],
+                                           request_token=token)
+    except (ServiceError, SheetError) as exc:
+        status = exc.status if isinstance(exc, ServiceError) else 422
+        context = _section_context(Character.get_by_id(character.id), section, draft=data, error=exc, token=token)
+        if is_partial():
+            return render_template("sheets/_section.html", keep=_kept_choices(), **context), status
+        return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status, keep=_kept_choices())
+    saved = (f"Saved: {record.summary.split(': ', 1)[-1]}" if record else "Nothing changed.")
+    if form.added and record:
+        saved = f"Added {form.added}. " + saved
+    if is_partial():
+        return render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
+                               keep=_kept_choices())
+    flash(saved)
+    return redirect(url_for("sheets.edit", character_id=character.id, **_kept_choices()) + f"#{section}", code=303)
+
+
+def _kept_choices() -> dict[str, str]:
+    """What the next tap on a Trait chip should find as it was: the count chosen and the list
+    that was open (``add_count``, ``open``), so adjectives are added tap after tap."""
+    kept = {}
+    count = (request.values.get("add_count") or "").strip()
+    if count.isdigit() and count != "1":
+        kept["add_count"] = count
+    pick = (request.values.get("pick") or request.values.get("open") or "").partition(":")[0]
+    category = pick.partition(".")[2]
+    if category in CATEGORIES:
+        kept["open"] = category
+    return kept
+
+
+@bp.route("/characters/<int:character_id>/experience", methods=["POST"])
+@role_required("organiser")
+def experience(character_id: int):
+    """Write a line of the experience log (earned or spent, on what, in which game session)."""
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    try:
+        record_experience(chronicle, g.user, character.id, request.form.get("kind", ""), request.form.get("amount"),
+                          request.form.get("what", ""), request.form.get("game_session"))
+    except ServiceError as exc:
+        flash(f"Nothing was logged: {exc.message}")
+        return _editor(chronicle, character, {}, exc.status)
+    flash("Logged in the experience log.")
+    return redirect(url_for("sheets.edit", character_id=character.id) + "#experience", code=303)
+
+
+@bp.route("/characters/<int:character_id>/copy", methods=["POST"])
+@role_required("organiser")
+def copy(character_id: int):
+    """Make copies of this character ("5 copies named Thug 1 to Thug 5"), optionally as scene extras."""
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    try:
+        count = int(request.form.get("count") or 1)
+    except ValueError:
+        count = 0
+    try:
+        copies = copy_character(chronicle, g.user, character.id, request.form.get("name", ""), count,
+                                scene_extra=bool(request.form.get("scene_extra")),
+                                request_token=request.form.get("request_token") or None)
+    except (ServiceError, SheetError) as exc:
+        flash(f"No copy was made: {exc.message}")
+        return _editor(chronicle, character, {}, getattr(exc, "status", 422))
+    flash(f"Made {len(copies)} cop{'y' if len(copies) == 1 else 'ies'}: {', '.join(c.name for c in copies)}. "
+          "Issue their cards on the card list when they need one.")
+    return redirect(url_for("characters.list_characters"), code=303)
+
+
+@bp.route("/characters/<int:character_id>/retire", methods=["POST"])
+@role_required("organiser")
+def retire(character_id: int):
+    """Retire the character (the player left) or, with ``restore``, bring him back."""
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    action = restore_character if request.form.get("restore") else retire_character
+    try:
+        character = action(chronicle, g.user, character.id)
+    except ServiceError as exc:
+        flash(exc.message)
+        return redirect(url_for("sheets.edit", character_id=character.id), code=303)
+    flash(f"{character.name} is retired: kept in the record, hidden from pickers, the board and the cards."
+          if character.retired_at else f"{character.name} is back in play.")
+    return redirect(url_for("sheets.edit", character_id=character.id), code=303)
+
+
+@bp.route("/characters/<int:character_id>/delete", methods=["GET", "POST"])
+@role_required("organiser")
+def delete(character_id: int):
+    """Delete the character: plainly confirmed when he has no rulings, else only with his name typed."""
+    chronicle = get_chronicle()
+    character = _character(character_id)
+    error = None
+    if request.method == "POST":
+        try:
+            name = delete_character(chronicle, g.user, character.id, request.form.get("confirm_name"),
+                                    confirmed=bool(request.form.get("confirm")))
+        except ServiceError as exc:
+            error = exc
+        else:
+            flash(f"{name} is deleted.")
+            return redirect(url_for("characters.list_characters"), code=303)
+    return render_template("sheets/delete.html", chronicle=chronicle, character=character, error=error,
+                           rulings=adjudications(character)), (error.status if error else 200)
+
+
+@bp.route("/characters/extras/remove", methods=["POST"])
+@role_required("organiser")
+def remove_extras():
+    """Remove every scene extra and the rulings only they were in (after the game session)."""
+    chronicle = get_chronicle()
+    try:
+        removed = remove_scene_extras(chronicle, g.user, bool(request.form.get("confirm")))
+    except ServiceError as exc:
+        flash(f"Nothing was removed: {exc.message}")
+        return redirect(url_for("characters.list_characters"), code=303)
+    flash(f"Removed {removed} scene extras.")
+    return redirect(url_for("characters.list_characters"), code=303)
+

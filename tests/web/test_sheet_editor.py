@@ -1,0 +1,291 @@
+"""The sheet editor (issue 14): every field through the forms, history and undo, copies and scene
+extras, retire and restore, the delete rules, narrators' part, and bad input refused next to its
+field with nothing saved."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from larp.models import Character, ExperienceEntry, Ruling, RulingCharacter
+from larp.services.chronicles import get_chronicle
+from larp.services.sheet_store import sheet_of
+from tests.web.sheet_fixtures import FULL, section_forms, seen_of, sheet_without_state
+
+
+@pytest.fixture
+def organiser(client, auth):
+    auth.login("boss", "organiser")
+    return client
+
+
+def create(client, **fields) -> Character:
+    """Create a character through the "New character" form; the character as stored."""
+    data = {"name": "Anya Vey", "creature": "vampire", "generation": "12", "morality_name": "Humanity",
+            "morality_rating": "4", "willpower_permanent": "3", **fields}
+    response = client.post("/characters/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:800]
+    return Character.get(Character.name == data["name"])
+
+
+def save(client, character: Character, section: str, data: dict, htmx: bool = False):
+    """Post one section of the editor, with the ``seen`` values of the page as it is now."""
+    page = client.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(f"/characters/{character.id}/sheet/{section}", data={"seen": seen_of(page, section), **data},
+                       headers=headers)
+
+
+def errors_in(page: str) -> list[str]:
+    return re.findall(r'class="field-error"[^>]*>([^<]*)', page)
+
+
+def test_every_field_round_trips_through_the_forms(organiser, dbconn):
+    """Issue 14 "Done when": create a character, then save each section of the editor with every
+    field the rules use; the stored sheet is exactly what was entered, and the editor shows it."""
+    character = create(organiser, name=FULL["name"])
+    for section, data in section_forms(FULL).items():
+        response = save(organiser, character, section, data)
+        assert response.status_code == 303, (section, errors_in(response.get_data(as_text=True)))
+    stored = sheet_without_state(Character.get_by_id(character.id))
+    assert stored == FULL
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    for shown in ("Majestic Glare", "Two-Weapon (Florentine)", "Biker leathers", "the Sheriff", "Paranoia", "Rebel"):
+        assert shown in page
+    show = organiser.get(f"/characters/{character.id}").get_data(as_text=True)
+    assert "Ballistic vest (2 levels: torso)" in show and "Acute Sense (Hearing)" in show
+
+
+def test_a_second_save_of_the_same_form_changes_nothing_more(organiser, dbconn):
+    """Saving the sheet as it stands records nothing ("Nothing changed"): history is only changes."""
+    character = create(organiser)
+    before = Ruling.select().count()
+    response = save(organiser, character, "notes", {"notes": "", "narrator_notes": ""}, htmx=True)
+    assert response.status_code == 200 and "Nothing changed." in response.get_data(as_text=True)
+    assert Ruling.select().count() == before
+
+
+def test_a_chip_adds_a_trait_and_tapping_it_again_raises_its_count(organiser, dbconn):
+    """Issue 14: Traits are picked from the LotNR lists (data/traits.toml) with a count; choosing a
+    Trait the sheet already has raises its count."""
+    character = create(organiser)
+    response = save(organiser, character, "traits", {"pick": "traits.physical:Quick", "add_count": "2"}, htmx=True)
+    assert response.status_code == 200 and "Added Quick ×2" in response.get_data(as_text=True)
+    save(organiser, character, "traits", {"traits.physical.0.name": "Quick", "traits.physical.0.count": "2",
+                                          "pick": "traits.physical:Quick", "add_count": "1"})
+    save(organiser, character, "traits", {"traits.physical.0.name": "Quick", "traits.physical.0.count": "3",
+                                          "custom.negative_traits.social": "Sneering"})
+    sheet = sheet_of(Character.get_by_id(character.id))
+    assert [(t.name, t.count) for t in sheet.traits["physical"]] == [("Quick", 3)]
+    assert [(t.name, t.count) for t in sheet.negative_traits["social"]] == [("Sneering", 1)]
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    assert 'class="chip held" name="pick" value="traits.physical:Quick"' in page
+
+
+def test_an_edit_is_in_the_history_and_can_be_undone(organiser, dbconn):
+    """Issue 14: every edit is a change in the character's history (who, when, each field before
+    and after), and the last change can be undone as today (issue 7's undo)."""
+    character = create(organiser)
+    save(organiser, character, "abilities", {"abilities.0.name": "Brawl", "abilities.0.level": "2"})
+    save(organiser, character, "abilities", {"abilities.0.name": "Brawl", "abilities.0.level": "3",
+                                             "abilities.0.specialisations": "Grappling", "xp_spent": "6"})
+    edit = Ruling.select().where(Ruling.kind == "sheet").order_by(Ruling.id.desc()).first()
+    history = organiser.get(f"/characters/{character.id}/history").get_data(as_text=True)
+    assert "Ability Brawl: 2 → 3" in history and "Specialisations of Brawl: — → Grappling" in history
+    assert "Boss" in history  # who
+    assert ExperienceEntry.get(ExperienceEntry.ruling == edit).amount == 6
+    response = organiser.post(f"/characters/{character.id}/undo", data={"ruling": edit.id, "confirm": "yes"})
+    assert response.status_code == 303
+    sheet = sheet_of(Character.get_by_id(character.id))
+    assert sheet.abilities == {"Brawl": 2} and sheet.specialisations == {}
+    assert not ExperienceEntry.select().where(ExperienceEntry.character == character).exists()
+    assert Ruling.get_by_id(edit.id).undone_at is not None
+
+
+def test_a_stale_form_shows_what_changed_keeps_what_was_typed_and_saves_nothing(organiser, dbconn):
+    """Issue 14 bad input: another organiser changed a field this form showed: the form says what
+    changed, keeps what was typed, and nothing is saved (checked inside the write transaction)."""
+    character = create(organiser)
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    old_seen = seen_of(page, "identity")
+    save(organiser, character, "identity", {**section_forms(FULL)["identity"], "name": "Anya Vey", "clan": "Gangrel"})
+    version = Character.get_by_id(character.id).version
+    response = organiser.post(f"/characters/{character.id}/sheet/identity", headers={"HX-Request": "true"},
+                              data={**section_forms(FULL)["identity"], "name": "Anya Vey", "clan": "Toreador",
+                                    "seen": old_seen})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Changed on another screen" in body and "Clan: — → now Gangrel" in body
+    assert 'name="clan" value="Toreador"' in body  # what was typed is kept
+    stored = Character.get_by_id(character.id)
+    assert stored.clan == "Gangrel" and stored.version == version
+    # A form that showed other fields only is not stale: the notes save.
+    response = organiser.post(f"/characters/{character.id}/sheet/notes", data={
+        "notes": "new", "narrator_notes": "", "seen": seen_of(page, "notes")})
+    assert response.status_code == 303 and Character.get_by_id(character.id).notes == "new"
+
+
+@pytest.mark.parametrize("section, data, field, message", [
+    ("identity", {"name": "", "creature": "vampire"}, "name", "The name cannot be empty."),
+    ("identity", {"name": "Vivienne Ashcombe", "creature": "vampire"}, "name", "already has a character called"),
+    ("identity", {"name": "Anya Vey", "creature": "vampire", "generation": "3"}, "generation",
+     "outside the generation table"),
+    ("identity", {"name": "Anya Vey", "creature": "ghoul", "generation": "12"}, "generation", "Only vampires"),
+    ("traits", {"traits.physical.0.name": "Quick", "traits.physical.0.count": "26"}, "traits.physical.0.count",
+     "must be from 1 to 25"),
+    ("abilities", {"abilities.0.name": "Brawl", "abilities.0.level": "0"}, "abilities.Brawl", "from 1 to 10"),
+    ("powers", {"powers.0.discipline": "Celerity", "powers.0.power": "Flight", "powers.0.level": "1"}, "powers.0",
+     "mark it as a custom power"),
+    ("qualities", {"merits.0.key": "boon", "merits.0.cost": "9"}, "merits.0.cost", "from 1 to 6"),
+    ("equipment", {"weapons.0.name": "Laser", "weapons.0.damage": "9"}, "weapons.0.damage", "from 1 to 5"),
+])
+def test_bad_input_is_refused_next_to_its_field_and_nothing_is_saved(organiser, dbconn, section, data, field,
+                                                                     message):
+    """Issue 14 bad input: an empty or duplicate name, counts out of range, a power not in the data
+    without the custom choice, a generation outside the table: the message next to the field (the
+    input names it with aria-describedby), nothing saved, the typed value kept."""
+    character = create(organiser)
+    before = (Ruling.select().count(), sheet_of(Character.get_by_id(character.id)).to_dict())
+    response = save(organiser, character, section, data, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code in (409, 422)
+    error_id = "err-" + field.replace(".", "-")
+    assert f'id="{error_id}"' in body and message in body
+    assert f'aria-describedby="{error_id}"' in body
+    assert (Ruling.select().count(), sheet_of(Character.get_by_id(character.id)).to_dict()) == before
+
+
+def test_huge_size_adds_a_healthy_level_on_the_track(organiser, dbconn):
+    """Issue 14: the extra health level of a Merit acts on the health track (data/merits_flaws.toml:
+    Huge Size adds one Healthy level, LotNR); the character page shows the longer track."""
+    character = create(organiser)
+    save(organiser, character, "qualities", {"merits.add": "huge_size"})
+    from larp.services.characters import character_state
+    from larp.services.chronicles import chronicle_settings
+
+    state = character_state(Character.get_by_id(character.id), None, chronicle_settings(get_chronicle()))
+    assert state.health.levels[:3] == ("Healthy", "Healthy", "Healthy") and len(state.health.levels) == 9
+    assert state.has_merit("huge_size")
+
+
+def test_worn_armor_and_carried_weapons_are_the_cores_types(organiser, dbconn):
+    """Worn armor and carried weapons as larp.rules.damage.Armor and Weapon (read by the composition
+    path, issue 15): armory pieces are the armory's own, custom ones carry the sheet's numbers."""
+    from larp.rules.damage import Armor, Weapon, armory
+    from larp.services.characters import carried_weapons, worn_armor
+
+    character = create(organiser)
+    save(organiser, character, "equipment", section_forms(FULL)["equipment"])
+    stored = Character.get_by_id(character.id)
+    armor = worn_armor(stored)
+    assert all(isinstance(a, Armor) for a in armor)
+    assert armor[0] == armory("live").armor["ballistic_vest"]
+    assert (armor[1].name, armor[1].rating, armor[1].covers, armor[1].profile) == (
+        "Biker leathers", 1, ("arms", "legs"), "live")
+    weapons = carried_weapons(stored)
+    assert all(isinstance(w, Weapon) for w in weapons) and weapons[0] == armory("live").weapons["knife"]
+    assert (weapons[1].damage, weapons[1].damage_type, weapons[1].blunt, weapons[1].melee, weapons[1].firearm) == (
+        1, "bashing", True, True, False)
+    assert stored.weapon == "knife"  # the first armory weapon carried is the one in hand
+
+
+def test_five_copies_named_thug_1_to_5_are_scene_extras_removed_together(organiser, dbconn):
+    """Issue 14: "make 5 copies named Thug 1 to Thug 5", each with its own card code and no card
+    token; marked scene extras, removed together after the game session with the rulings only they
+    were in, while a ruling shared with a character who stays is kept without them."""
+    original = Character.get(Character.name == "Konrad Vale")
+    response = organiser.post(f"/characters/{original.id}/copy", data={"name": "Thug", "count": "5",
+                                                                       "scene_extra": "on"})
+    assert response.status_code == 303
+    thugs = list(Character.select().where(Character.name.startswith("Thug")).order_by(Character.name))
+    assert [t.name for t in thugs] == [f"Thug {i}" for i in range(1, 6)]
+    assert len({t.short_code for t in thugs} | {original.short_code}) == 6
+    assert all(t.card_token is None and t.scene_extra for t in thugs)
+    assert sheet_of(thugs[0]).traits == sheet_of(original).traits
+    listing = organiser.get("/characters").get_data(as_text=True)
+    assert "Remove these 5 scene extras" in listing
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    organiser.post(f"/characters/{thugs[0].id}/damage", data={"damage_type": "lethal", "levels": "1"})
+    from larp.services.records import record_ruling
+
+    shared = record_ruling(get_chronicle(), None, "challenge", "Thug 2 against Vivienne", [],
+                           [(thugs[1], "challenger"), (viv, "defender")])
+    assert organiser.post("/characters/extras/remove", data={}).status_code == 303  # no confirmation: nothing
+    assert Character.select().where(Character.scene_extra).count() == 5
+    organiser.post("/characters/extras/remove", data={"confirm": "yes"})
+    assert Character.select().where(Character.scene_extra).count() == 0
+    assert not Ruling.select().where(Ruling.kind.in_(("damage", "created"))).exists()  # only theirs: gone
+    assert "5 character(s) removed as scene extras: Thug 1" in Ruling.get(Ruling.kind == "deleted").summary
+    assert [p.character_id for p in RulingCharacter.select().where(RulingCharacter.ruling == shared)] == [viv.id]
+
+
+def test_retire_hides_everywhere_but_the_record_and_restore_brings_back(organiser, dbconn):
+    """Issue 14: retired (the player left): hidden from pickers, the board and the card sheet, kept in
+    the record and history, can be restored."""
+    lys = Character.get(Character.name == "Lys Moreau")
+    token = lys.card_token
+    organiser.post(f"/characters/{lys.id}/retire")
+    assert "is retired" in organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)  # the flash, shown
+    assert Character.get_by_id(lys.id).retired_at is not None
+    assert "Lys Moreau" not in organiser.get("/characters").get_data(as_text=True)
+    assert "Lys Moreau" in organiser.get("/characters?retired=1").get_data(as_text=True)
+    assert "Lys Moreau" not in organiser.get("/challenge/search?side=challenger&q=Lys").get_data(as_text=True)
+    assert "Lys Moreau" not in organiser.get("/board").get_data(as_text=True)
+    assert "Lys Moreau" not in organiser.get("/cards").get_data(as_text=True)
+    assert "Lys Moreau" not in organiser.get("/cards/sheet?all=1").get_data(as_text=True)
+    assert organiser.get(f"/C/{token}").status_code == 404
+    assert "Retired" in organiser.get(f"/characters/{lys.id}/history").get_data(as_text=True)
+    organiser.post(f"/characters/{lys.id}/retire", data={"restore": "1"})
+    assert Character.get_by_id(lys.id).retired_at is None
+    assert "Lys Moreau" in organiser.get("/characters").get_data(as_text=True)
+    assert organiser.get(f"/C/{token}").status_code == 200
+
+
+def test_delete_needs_the_name_typed_when_rulings_go_too(organiser, dbconn):
+    """Issue 14: delete only a character with no rulings (a plain confirmation), or after typing its
+    name to confirm that its rulings go too; never silently."""
+    fresh = create(organiser, name="Brief Visitor")
+    assert organiser.post(f"/characters/{fresh.id}/delete", data={}).status_code == 422
+    assert organiser.post(f"/characters/{fresh.id}/delete", data={"confirm": "yes"}).status_code == 303
+    assert not Character.select().where(Character.name == "Brief Visitor").exists()
+    pim = Character.get(Character.name == "Pim Halloran")
+    organiser.post(f"/characters/{pim.id}/damage", data={"damage_type": "bashing", "levels": "1"})
+    page = organiser.get(f"/characters/{pim.id}/delete").get_data(as_text=True)
+    assert "is in <strong>1 ruling</strong>" in page
+    refused = organiser.post(f"/characters/{pim.id}/delete", data={"confirm": "yes", "confirm_name": "pim"})
+    assert refused.status_code == 422 and Character.get_or_none(Character.id == pim.id) is not None
+    organiser.post(f"/characters/{pim.id}/delete", data={"confirm_name": "Pim Halloran"})
+    assert Character.get_or_none(Character.id == pim.id) is None
+    assert not Ruling.select().where(Ruling.kind == "damage").exists()
+    assert Ruling.select().where(Ruling.kind == "deleted").count() == 2
+
+
+def test_narrators_change_equipment_and_narrator_notes_when_the_setting_allows(client, auth, dbconn):
+    """Issue 14: narrators may change equipment and narrator notes during a game, if the chronicle
+    setting narrators_edit_equipment allows it (default on); never Traits or the other notes."""
+    auth.login("nina", "narrator")
+    konrad = Character.get(Character.name == "Konrad Vale")
+    assert save(client, konrad, "equipment", {"weapons.add": "pistol"}).status_code == 303
+    assert [w.key for w in sheet_of(Character.get_by_id(konrad.id)).weapons] == ["pistol"]
+    response = client.post(f"/characters/{konrad.id}/sheet/notes", data={"notes": "mine", "narrator_notes": "seen"})
+    stored = Character.get_by_id(konrad.id)
+    assert response.status_code == 303 and stored.narrator_notes == "seen" and stored.notes != "mine"
+    assert client.post(f"/characters/{konrad.id}/sheet/traits", data={}).status_code == 403
+    assert client.get("/characters/new").status_code == 403
+    from larp.services.chronicles import set_setting
+
+    set_setting(get_chronicle(), "narrators_edit_equipment", False)
+    assert client.post(f"/characters/{konrad.id}/sheet/equipment", data={}).status_code == 403
+
+
+def test_the_editor_works_without_javascript_and_links_from_the_character_page(organiser, dbconn):
+    """Every form is a plain form (method post, an action, a CSRF field, a one-time token); the
+    character page links to the editor."""
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    assert f'href="/characters/{viv.id}/edit"' in organiser.get(f"/characters/{viv.id}").get_data(as_text=True)
+    page = organiser.get(f"/characters/{viv.id}/edit").get_data(as_text=True)
+    forms = [f for f in re.findall(r"<form [^>]*>", page) if 'method="get"' not in f]  # not the top bar's
+    assert len(forms) >= 10
+    assert all('method="post"' in f and "action=" in f for f in forms)
+    assert page.count('name="request_token"') >= 8 and page.count('name="csrf_token"') >= len(forms)
