@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from larp.db import db
 from larp.models import MODELS
-from tests.conftest import SHARED, AuthActions, make_test_app
+from tests.conftest import SHARED, make_test_app
 
 FUZZ_REQUESTS = int(os.environ.get("LARP_FUZZ_REQUESTS", "5000"))
 #: Pages never followed or posted: they end the session or leave the site's pages.

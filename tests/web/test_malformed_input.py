@@ -163,3 +163,19 @@ def test_a_nul_or_a_lone_surrogate_in_a_json_body_is_a_422_naming_the_place(orga
                                   content_type="application/json")
         assert response.status_code == 422 and response.get_json()["field"] == place
     assert state() == before
+
+
+def test_a_form_of_a_character_deleted_meanwhile_is_a_404(organiser, dbconn):
+    """Issue 19 (found by the form fuzz): an organiser deletes a character while a narrator's page of it
+    is open; the narrator's next tap (damage, weapon...) was a 500 (the refusal's panel looked him up
+    again); it is a 404 saying there is no such character, page or htmx fragment."""
+    from larp.models import User
+    from larp.services.sheets import delete_character
+
+    character = Character.select().order_by(Character.id.desc()).first()
+    delete_character(character.chronicle, User.get(User.username == "boss"), character.id, confirm_name=character.name)
+    for headers in ({}, {"HX-Request": "true"}):
+        for action, data in (("equip", {"weapon": "knife", "version": "1"}), ("damage", {"levels": "1"})):
+            response = organiser.post(f"/characters/{character.id}/{action}", data=data, headers=headers)
+            assert response.status_code == 404, (action, headers)
+            assert "There is no such character" in response.get_data(as_text=True)
