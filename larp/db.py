@@ -164,9 +164,9 @@ def bulk_insert(model, names: Sequence[str], rows: list[tuple]) -> None:
     fields ``names``, in that order (every other field takes its default).
 
     peewee builds its SQL value by value, which costs about 20 microseconds a row; an import of a
-    thousand characters has some 60,000 rows. On SQLite the statement is written once and run by
-    ``executemany`` (each text still goes through its field's ``db_value``, so lengths are checked);
-    on PostgreSQL (a round trip per statement) peewee's multi-row INSERT in chunks of 1,000.
+    thousand characters has some 60,000 rows. The statement is written once: on SQLite run by
+    ``executemany``, on PostgreSQL (a round trip per statement) by psycopg2's ``execute_values``,
+    1,000 rows a statement. Each text is still checked by its field (lengths, NUL).
     Call inside a transaction.
 
     Raises:
@@ -183,21 +183,18 @@ def bulk_insert(model, names: Sequence[str], rows: list[tuple]) -> None:
         return [*row, *((f.default() if callable(f.default) else f.default) for f in missing)]
 
     real = db.obj
-    if not isinstance(real, SqliteDatabase):
-        for batch in peewee.chunked(rows, 1000):
-            model.insert_many([complete(row) for row in batch], fields=fields).execute()
-        return
+    sqlite = isinstance(real, SqliteDatabase)
     columns = ", ".join(f'"{f.column_name}"' for f in fields)
-    # JSON goes through SQLite's json(), as peewee's own JSONField writes it.
-    marks = ", ".join("json(?)" if isinstance(f, peewee.JSONField) else "?" for f in fields)
-    sql = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES ({marks})'
+    # JSON goes through SQLite's json() as peewee's own JSONField writes it; PostgreSQL casts the text.
+    marks = ", ".join(("json(?)" if sqlite else "%s::json") if isinstance(f, peewee.JSONField)
+                      else ("?" if sqlite else "%s") for f in fields)
     converters = []
     for i, f in enumerate(fields):
         if isinstance(f, peewee.JSONField):
             converters.append((i, lambda v, f=f: None if v is None else f._dumps(v)))
         elif isinstance(f, (peewee.CharField, peewee.TextField)):
             converters.append((i, getattr(f, "checked", f.db_value)))
-        elif isinstance(f, (peewee.DateTimeField, peewee.DateField)):
+        elif sqlite and isinstance(f, (peewee.DateTimeField, peewee.DateField)):
             # as sqlite3's own adapter writes them (peewee reads them back)
             converters.append((i, lambda v: v.isoformat(" ") if isinstance(v, datetime)
                                else v.isoformat() if isinstance(v, date) else v))
@@ -208,8 +205,15 @@ def bulk_insert(model, names: Sequence[str], rows: list[tuple]) -> None:
             values[i] = convert(values[i])
         return values
 
+    table = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES'
     with peewee.__exception_wrapper__:
-        real.cursor().executemany(sql, [adapted(row) for row in rows])
+        if sqlite:
+            real.cursor().executemany(f"{table} ({marks})", [adapted(row) for row in rows])
+        else:  # psycopg2: one statement of up to 1,000 rows per round trip
+            from psycopg2.extras import execute_values
+
+            execute_values(real.cursor(), f"{table} %s", [adapted(row) for row in rows], template=f"({marks})",
+                           page_size=1000)
 
 
 def use_wal(database: Database) -> None:
