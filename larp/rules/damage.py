@@ -454,13 +454,13 @@ class Target:
     Attributes:
         creature: "vampire", "ghoul" or "mortal".
         fortitude: Fortitude level (Resilience 3, Resistance 4).
-        armor: a live armory key, or ``None``.
+        armor: a live armory key, a custom piece from the sheet (:class:`Armor`), or ``None``.
         armor_left: health levels the armor has left (``None``: its full rating).
     """
 
     creature: str = "vampire"
     fortitude: int = 0
-    armor: str | None = None
+    armor: str | Armor | None = None
     armor_left: int | None = None
 
 
@@ -570,7 +570,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         damage.damage_type, target.creature, bashing_vs_kindred=damage.bashing_vs_kindred,
         firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who)
     steps.extend(type_steps)
-    worn = armor(target.armor, "live") if target.armor else None
+    worn = target.armor if isinstance(target.armor, Armor) else (armor(target.armor, "live") if target.armor else None)
     armor_left = None
     if worn is not None:
         armor_left = worn.rating if target.armor_left is None else target.armor_left
@@ -604,6 +604,8 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
             steps.add(f"{worn.name} does not protect against {damage.source}.", '000 "Armor"')
         elif damage.armor_piercing:
             steps.add(f"The weapon is Armor-Piercing: {worn.name} is ignored.", _WEAPON_RULE)
+        elif armor_left == 0 and any(part[1] for part in parts):
+            steps.add(f"{who}'s {worn.name} is used up: it absorbs nothing more.", "LotNR armor (met-reference 3.7)")
         else:
             for part in parts:
                 absorbed = min(armor_left, part[1])

@@ -1,18 +1,18 @@
-"""Running a challenge between stored characters (issues 2 and 3).
+"""Running a challenge between stored characters (issues 2, 3 and 15).
 
 The narrator's form (or the stateful API) names the characters, the bids,
-the throws and the circumstances; this module builds the rules core's
-:class:`~larp.rules.challenge.Challenge` from what the tool knows about the
-characters tonight (Traits left, wound level, powers, Ability levels and
-Willpower left, darkness reductions), pre-filling everything the narrator
-should not have to type, and then either
+the throws, the circumstances and the scene; this module loads the characters
+as they stand tonight (two queries), says what the narrator chose for each
+side, and calls the rules core once (:func:`larp.rules.rulings.rule_one_on_one`,
+:func:`larp.rules.rulings.rule_static`), which builds the challenge (leads,
+extra Traits risked, darkness and sight powers, armor) and computes every
+consequence. Then either
 
-- :func:`preview_challenge`: rules on the tests so far and says what each
+- :func:`preview_challenge`: the ruling on the tests so far and what each
   side may still call (retests it can pay for, overbids), writing nothing; or
-- :func:`run_challenge`: rules on the complete script and applies it in one
-  transaction: Traits lost and Ability levels expended are recorded against
-  the game session, Willpower is spent, damage goes through the damage rules
-  onto the health track, and the ruling is recorded with its explanation.
+- :func:`run_challenge`: records the ruling and writes its consequences in one
+  transaction (Traits lost and Ability levels expended against the game
+  session, Willpower spent, the tracks after armor and Fortitude).
 """
 
 from __future__ import annotations
@@ -26,52 +26,29 @@ from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import (
     ACTIONS,
     POTENCE_TRAIT,
-    Call,
     Category,
     Challenge,
     ChallengeOptions,
     ChallengeRuling,
-    Contestant,
-    Health,
     Kind,
     Lead,
-    Modifier,
-    NegativeCall,
-    Outcome,
-    Power,
     RandomSource,
-    TestCall,
-    Throw,
-    Weapon,
-    bids_required,
-    parse_throw,
-    random_throw,
-    play_challenge,
 )
-from larp.rules.damage import Strike, Target, damage_taken, strike_damage, weapon as armory_weapon
-from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError, Step
+from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
+from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
+from larp.rules.rulings.people import check_can_act as _can_act
+from larp.rules.rulings.people import Person
+from larp.rules.rulings.retest_fit import suitable_abilities
+from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError, read_number
-from larp.services.characters import CharacterState, character_state, get_character
+from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.health import retrying, store_track
-from larp.services.records import charge, record_ruling, refuse_if_recorded
-from larp.tables import physical_retests, trait_leads
+from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
+from larp.services.scenes import scene_of, side_scene
 
 RANDOM = "random"
-
-#: Discipline power names (as on sheets) that change a challenge (met-reference 3.3-3.5).
-CHALLENGE_POWERS: dict[str, Power] = {
-    "vigor": Power.VIGOR,
-    "rapidity": Power.RAPIDITY,
-    "puissance": Power.PUISSANCE,
-    "fleetness": Power.FLEETNESS,
-    "might": Power.MIGHT,
-    "endurance": Power.ENDURANCE,
-    "intensity": Power.INTENSITY,
-}
-
 
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("1", "true", "on", "yes") if value is not None else False
@@ -103,6 +80,8 @@ class SideRequest:
         lethal_by_prowess: with Prowess, the strike does lethal damage.
         head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
+        scene: this side's part of the scene (:mod:`larp.services.scenes`: his own darkness,
+            sight powers turned off, cover, the armor worn for this ruling, the weapon).
     """
 
     character_id: Any
@@ -120,6 +99,7 @@ class SideRequest:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     shroud_caster: bool = False
+    scene: SideScene = SideScene()
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], prefix: str = "") -> "SideRequest":
@@ -131,10 +111,11 @@ class SideRequest:
         def get(key: str, default: Any = "") -> Any:
             return data.get(prefix + key, default)
 
+        weapon = str(get("weapon") or "").strip()
         return cls(
             character_id=get("character_id", None) if not prefix else data.get(prefix.rstrip("_")),
             bid=str(get("bid") or "").strip(),
-            weapon=str(get("weapon") or "").strip(),
+            weapon=weapon,
             lead=str(get("lead") or "").strip().lower(),
             steps_moved=_number(get("steps_moved"), prefix + "steps_moved", 0, 3),
             off_hand=_flag(get("off_hand", False)),
@@ -147,6 +128,7 @@ class SideRequest:
             lethal_by_prowess=_flag(get("lethal_by_prowess", False)),
             head_shot=_flag(get("head_shot", False)),
             shroud_caster=_flag(get("shroud_caster", False)),
+            scene=side_scene(lambda key: get(key, None), prefix, weapon=weapon),
         )
 
 
@@ -165,6 +147,8 @@ class ChallengeRequest:
         needs_win: a simple test whose effect needs an outright win.
         darkness: the scene's darkness: ``none``, ``partial`` or ``total``.
         darkness_source: ``natural`` or ``shroud`` (Obtenebration's Shroud of Night).
+        scene_fields: the scene as the form or the call gave it (``darkness``,
+            ``darkness_source``, ``range``, or a ``scene`` object; :func:`larp.services.scenes.scene_of`).
         surprised: the defender is surprised.
         tests: the tests, first throws first, as JSON-like dicts
             (``{"call": "retest", "by": "challenger", "source": "ability:Brawl",
@@ -186,6 +170,7 @@ class ChallengeRequest:
     surprised: bool = False
     tests: tuple[dict, ...] = ()
     request_token: str = ""
+    scene_fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 def parse_category(value: str) -> Category:
@@ -210,54 +195,18 @@ def _kind(value: str) -> Kind:
         raise ServiceError("Choose a contested challenge, a static challenge or a simple test.", field="kind") from None
 
 
-def _darkness_level(value: str) -> DarknessLevel:
-    try:
-        return DarknessLevel((value or "none").strip().lower())
-    except ValueError:
-        raise ServiceError("Darkness is none, partial or total.", field="darkness") from None
+def check_can_act(character: Character, state: CharacterState, field: str) -> None:
+    """Refuse a character who cannot take part in a challenge (the rules core's check:
+    LotNR Health, met-reference 4.1; 000 "Stake Through Heart").
 
-
-def lead_of(trait: str) -> Lead:
-    """What a lead Trait tests (``data/trait_leads.toml``); ``other`` if not listed."""
-    return Lead(trait_leads().get(trait.strip().lower(), "other"))
-
-
-def _powers(state: CharacterState) -> set[str]:
-    return {name.lower() for held in state.powers.values() for _level, name in held}
-
-
-def _reductions_for(state: CharacterState, caster: bool) -> tuple[str, ...]:
-    held = _powers(state)
-    keys = [row.key for row in darkness_table().reductions.values() if row.power and row.power.lower() in held]
-    if caster:
-        keys.append("own_shroud")
-    return tuple(keys)
-
-
-def _health(state: CharacterState) -> Health:
-    level = state.health.state().lower() if state.health is not None else "healthy"
-    return {"bruised": Health.BRUISED, "wounded": Health.WOUNDED}.get(level, Health.HEALTHY)
-
-
-def _abilities_left(state: CharacterState) -> dict[str, int]:
-    return {a.name: a.left for a in state.abilities}
-
-
-def choose_bid(state: CharacterState, category: str, lead: str, count: int) -> tuple[str, ...]:
-    """The lead Trait plus ``count - 1`` more, from the Traits the side has most of tonight.
-
-    Used wherever the tool picks the extra Traits a side must risk (a Wounded
-    side's second Trait, a mass challenge's defender's one per attacker).
+    Raises:
+        ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
+            Incapacitated (no challenges until a level is healed), or staked.
     """
-    left = Counter({line.name: line.available for line in state.traits.get(category, []) if line.available})
-    bid = [lead]
-    if lead != POTENCE_TRAIT:
-        left[lead] -= 1
-    for name, _n in sorted(left.items(), key=lambda item: (-item[1], item[0])):
-        while len(bid) < count and left[name] > 0:
-            bid.append(name)
-            left[name] -= 1
-    return tuple(bid)
+    try:
+        _can_act(person_of(state), state.health, field)
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
 
 
 @dataclass
@@ -274,152 +223,19 @@ class _Loaded:
         return getattr(self, key)
 
 
-def check_can_act(character: Character, state: CharacterState, field: str) -> None:
-    """Refuse a character who cannot take part in a challenge (LotNR Health, met-reference 4.1).
-
-    Raises:
-        ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
-            Incapacitated (no challenges until a level is healed), or staked.
-    """
-    if character.condition != "active":
-        reason = {
-            "unconscious": "is unconscious",
-            "torpor": "is in torpor",
-            "final_death": "has met Final Death",
-            "dead": "is dead",
-        }.get(character.condition, character.condition)
-        raise ServiceError(f"{character.name} {reason} and cannot take part in a challenge.", field=field)
-    if state.health is not None and state.health.marked >= state.health.size - 1:
-        raise ServiceError(
-            f"{character.name} is Incapacitated: no challenges until one level is healed.", field=field
-        )
-    if character.staked:
-        raise ServiceError(f"{character.name} is staked and paralysed until the stake is removed "
-                           "(000 \"Stake Through Heart\"): no challenges.", field=field)
-
-
-def _weapon(key: str, field: str) -> Weapon | None:
-    if not key:
-        return None
+def choice_of(side: SideRequest, person: Person) -> Choice:
+    """What the narrator chose for one side, as the rules core's :class:`Choice` (no rule here:
+    the core infers the lead from the Trait unless one is given, and picks the extra Traits)."""
     try:
-        card = armory_weapon(key, "live")
-    except RulesError:
-        raise ServiceError(f"There is no weapon {key!r} in the armory.", field=field) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
-
-
-def build_contestant(
-    character: Character, state: CharacterState, side: SideRequest, prefix: str, category: Category,
-    darkness: DarknessLevel, source: DarknessSource, settings: ChronicleSettings,
-) -> Contestant:
-    """The rules core's :class:`Contestant` for a stored character tonight.
-
-    Traits held and lost this game session, the challenge powers he has
-    (Rapidity only with Celerity active), the lead from his bid Trait
-    (``data/trait_leads.toml``), cover and specialisation bonuses, the weapon
-    card, his wound level, Ability levels and Willpower left, and the darkness
-    reductions of his powers. ``side.bid`` becomes the first Trait of the bid.
-
-    Raises:
-        ServiceError: 422 naming ``prefix`` + the field: an unknown lead or
-            weapon, Blindfighting to expend that he does not have.
-    """
-    lines = state.traits.get(category.value, [])
-    held = tuple(line.name for line in lines for _ in range(line.count))
-    lost = tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
-    powers = {CHALLENGE_POWERS[p] for p in _powers(state) if p in CHALLENGE_POWERS}
-    if Power.RAPIDITY in powers and not side.celerity_active:
-        powers.discard(Power.RAPIDITY)  # Rapidity's Bomb needs Celerity activated this turn
-    if side.lead:
-        try:
-            lead = Lead(side.lead)
-        except ValueError:
-            raise ServiceError("The lead is strength, speed, stamina or other.", field=prefix + "lead") from None
-    else:
-        lead = lead_of(side.bid) if category is Category.PHYSICAL else Lead.OTHER
-    bonuses = []
-    if side.cover:
-        bonuses.append(Modifier("cover", side.cover))
-    if side.specialisation:
-        bonuses.append(Modifier("specialisation", 1))
-    abilities = _abilities_left(state)
-    waiver = ""
-    if side.waive_darkness:
-        waiver = next((name for name in abilities if name.lower() == "blindfighting"), "")
-        if not waiver:
-            raise ServiceError(f"{character.name} has no Blindfighting to expend.", field=prefix + "waive_darkness")
-    return Contestant(
-        name=character.name,
-        traits=state.available(category.value),
-        bid=(side.bid,) if side.bid else (),
-        held=held,
-        lost_earlier=lost,
-        bonuses=tuple(bonuses),
-        weapon=_weapon(side.weapon, prefix + "weapon"),
-        health=_health(state),
-        powers=frozenset(powers),
-        lead=lead,
-        abilities=abilities,
-        willpower=character.willpower_current,
-        generation=character.generation if character.creature == "vampire" else None,
-        steps_moved=side.steps_moved,
-        off_hand=side.off_hand,
-        relent=side.relent,
-        darkness=Darkness(level=darkness, source=source,
-                          reductions=_reductions_for(state, side.shroud_caster), waive_retest=waiver),
-    )
-
-
-def _throw(value: Any, field: str, rng: RandomSource, allowed: tuple[Throw, ...]) -> tuple[Throw | None, bool]:
-    if value is None or value == "":
-        return None, False
-    if str(value).strip().lower() == RANDOM:
-        return random_throw(rng, [t for t in allowed if t is not Throw.BOMB] or allowed), True
-    try:
-        return parse_throw(value, field), False
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=field) from None
-
-
-def _tests(request: ChallengeRequest, challenge: Challenge, rng: RandomSource) -> tuple[tuple[TestCall, ...], list[dict]]:
-    from larp.rules.challenge import allowed_throws
-
-    calls, recorded = [], []
-    for index, raw in enumerate(request.tests):
-        if not isinstance(raw, Mapping):
-            raise ServiceError("Each test is an object.", field=f"tests[{index}]")
-        where = f"tests[{index}]"
-        try:
-            call = Call((raw.get("call") or "test").strip().lower())
-        except (ValueError, AttributeError):
-            raise ServiceError("A call is test, overbid, retest or forced_retest.", field=f"{where}.call") from None
-        by = None
-        if raw.get("by"):
-            try:
-                by = Outcome(str(raw["by"]).strip().lower())
-            except ValueError:
-                by = None
-            if by not in (Outcome.CHALLENGER, Outcome.DEFENDER):
-                raise ServiceError("Give challenger or defender.", field=f"{where}.by")
-        ct, c_random = _throw(raw.get("challenger_throw"), f"{where}.challenger_throw", rng,
-                              allowed_throws(challenge, Outcome.CHALLENGER))
-        d_allowed = allowed_throws(challenge, Outcome.DEFENDER) if challenge.defender else (Throw.ROCK, Throw.PAPER, Throw.SCISSORS)
-        dt, d_random = _throw(raw.get("defender_throw"), f"{where}.defender_throw", rng, d_allowed)
-        calls.append(TestCall(call=call, challenger_throw=ct, defender_throw=dt, by=by,
-                              source=str(raw.get("source") or "").strip(), cancel=str(raw.get("cancel") or "").strip(),
-                              trait=str(raw.get("trait") or "").strip()))
-        earlier_random = [s for s in (raw.get("random") or []) if s in ("challenger", "defender")]
-        recorded.append({
-            "call": call.value, "by": by.value if by else None,
-            "challenger_throw": ct.value if ct else None, "defender_throw": dt.value if dt else None,
-            "random": sorted(set(earlier_random) | {side for side, flag in (("challenger", c_random),
-                                                                               ("defender", d_random)) if flag}),
-            "source": calls[-1].source, "cancel": calls[-1].cancel, "trait": calls[-1].trait,
-        })
-    relenting = challenge.challenger.relent or (challenge.defender is not None and challenge.defender.relent)
-    if not calls and not relenting:
-        raise ServiceError("Choose both throws.", field="challenger_throw")
-    return tuple(calls), recorded
+        lead = Lead(side.lead) if side.lead else None
+    except ValueError:
+        lead = None
+    return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
+                  steps_moved=side.steps_moved, off_hand=side.off_hand, relent=side.relent,
+                  calls_negative=side.calls_negative,
+                  celerity=person.discipline("Celerity") if side.celerity_active else 0,
+                  waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
+                  head_shot=side.head_shot)
 
 
 @dataclass
@@ -427,35 +243,60 @@ class Adjudication:
     """A challenge ruled on stored characters (not yet applied, or applied).
 
     Attributes:
-        challenge: the rules core's script, built from the request and the characters.
-        ruling: the core's ruling on the tests so far.
-        options: what each side may still call.
-        tests: the tests as recorded (random throws drawn, flagged).
+        result: the rules core's ruling with every consequence (:func:`larp.rules.rulings.rule_one_on_one`).
         loaded: the characters.
-        needs_decision: the side behind may still retest or overbid, so the
-            narrator decides before the ruling is recorded.
+        request: what the narrator asked.
         record: the stored ruling once applied.
+        settings: the chronicle's settings it was ruled with.
+        scene: the scene it was ruled in.
     """
 
-    challenge: Challenge
-    ruling: ChallengeRuling | None
-    options: ChallengeOptions
-    tests: list[dict]
+    result: OneOnOneRuling
     loaded: _Loaded
-    needs_decision: bool
-    record: Ruling | None = None
-    health_steps: list[Step] = field(default_factory=list)
     request: ChallengeRequest | None = None
-    steps: tuple[Step, ...] = ()
+    record: Ruling | None = None
+    settings: ChronicleSettings | None = None
+    scene: Scene | None = None
+
+    @property
+    def challenge(self) -> Challenge:
+        """The rules core's script, built from the request and the characters."""
+        return self.result.challenge
+
+    @property
+    def ruling(self) -> ChallengeRuling | None:
+        """The core's ruling on the tests so far (``None`` until the script can end)."""
+        return self.result.ruling
+
+    @property
+    def options(self) -> ChallengeOptions:
+        """What each side may still call."""
+        return self.result.options
+
+    @property
+    def tests(self) -> list[dict]:
+        """The tests as recorded (random throws drawn, flagged)."""
+        return list(self.result.tests)
+
+    @property
+    def needs_decision(self) -> bool:
+        """The side behind may still retest or overbid (or a forced retest is due): the narrator decides."""
+        return self.result.needs_decision
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The explanation so far, the damage included."""
+        return self.result.steps
+
+    @property
+    def health_steps(self) -> list[Step]:
+        """The damage's steps (after armor and Fortitude)."""
+        return [step for hit in self.result.hits for step in hit.steps]
 
     @property
     def summary(self) -> str:
         """One line on where the challenge stands."""
-        if self.ruling is not None:
-            return self.ruling.summary
-        if self.options.forced_retest is not None:
-            return f"{self.loaded[self.options.forced_retest.value].name} won, in total darkness: the retest is due."
-        return "The first test is due."
+        return self.result.summary
 
     def overbid_traits(self, side: str) -> list[str]:
         """The Traits ``side`` could still risk in an overbid: those left tonight that are not
@@ -470,79 +311,57 @@ class Adjudication:
         return sorted(name for name, count in left.items() if count > 0)
 
     def suitable_abilities(self, side: str) -> set[str] | None:
-        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any".
-
-        Physical challenges use ``data/retests.toml``: Brawl bare-handed, Melee
-        with a hand weapon, Firearms shooting, Dodge defending, Blindfighting in
-        darkness (met-reference 2.1, 3.6, 6.1). Social and Mental: any Ability but
-        the purely physical ones.
-        """
+        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any"
+        (:func:`larp.rules.rulings.retest_fit.suitable_abilities`, ``data/retests.toml``)."""
         if self.request is None:
             return None
-        table = physical_retests()
-        if self.challenge.category is not Category.PHYSICAL:
-            state = self.loaded[f"{side}_state"]
-            physical = {n.lower() for n in table["physical_only"]}
-            return {a.name.lower() for a in state.abilities} - physical if state is not None else None
-        side_request = self.request.challenger if side == "challenger" else self.request.defender
+        state = self.loaded[f"{side}_state"]
+        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
         action = self.request.action if side == "challenger" else self.request.defender_action
-        names: list[str] = []
-        # Strike or block with what is in hand; a defender may also dodge.
-        if side_request is not None and side_request.weapon:
-            card = armory_weapon(side_request.weapon, "live")
-            names += table["firearm"] if card.firearm else table["melee_weapon"] if card.melee else table["thrown"]
-        else:
-            names += table["bare_hands"]
-        if side == "defender" or not ACTIONS.get(action, {}).get("attack"):
-            names += table["defending"]
-        if self.request.darkness != "none":
-            names += table["darkness"]
-        return {n.lower() for n in names}
+        side_request = self.request.challenger if side == "challenger" else self.request.defender
+        weapon = side_request.weapon if side_request is not None else ""
+        dark = con is not None and con.darkness.level.value != "none"
+        defending = side == "defender" or not ACTIONS.get(action, {}).get("attack")
+        return suitable_abilities(self.challenge.category, weapon, defending, dark,
+                                  [a.name for a in state.abilities] if state is not None else None)
 
 
 def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSession | None,
            settings: ChronicleSettings, rng: RandomSource) -> Adjudication:
+    """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
     kind = _kind(request.kind)
     category = parse_category(request.category)
-    darkness = _darkness_level(request.darkness)
-    try:
-        source = DarknessSource((request.darkness_source or "natural").strip().lower())
-    except ValueError:
-        raise ServiceError("The darkness is natural or a Shroud of Night.", field="darkness_source") from None
     if request.action not in ACTIONS:
         raise ServiceError("Choose what the challenger attempts.", field="action")
     if request.defender_action not in ACTIONS:
         raise ServiceError("Choose what the defender does.", field="defender_action")
-    if category is not Category.PHYSICAL:
-        for key, value in (("action", request.action), ("defender_action", request.defender_action)):
-            if ACTIONS[value]["attack"]:
-                raise ServiceError(f"Only a Physical challenge is an attack; a {category.label} challenge has a "
-                                   f"stated outcome instead (action 'other').", field=key)
-    challenger = get_character(chronicle, request.challenger.character_id, "challenger")
-    c_state = character_state(challenger, game_session, settings)
-    check_can_act(challenger, c_state, "challenger")
-    loaded = _Loaded(challenger, c_state)
+    wanted = [("challenger", request.challenger.character_id)]
     if kind is Kind.CONTESTED:
         if request.defender is None:
             raise ServiceError("Choose the defender.", field="defender")
-        defender = get_character(chronicle, request.defender.character_id, "defender")
-        if defender.id == challenger.id:
-            raise ServiceError(f"{challenger.name} cannot challenge themself: choose another defender.",
+        wanted.append(("defender", request.defender.character_id))
+    states = load_characters(chronicle, wanted, game_session, settings)
+    c_state = states[0]
+    loaded = _Loaded(c_state.character, c_state)
+    if kind is Kind.CONTESTED:
+        d_state = states[1]
+        if d_state.character.id == c_state.character.id:
+            raise ServiceError(f"{c_state.character.name} cannot challenge themself: choose another defender.",
                                field="defender")
-        d_state = character_state(defender, game_session, settings)
-        check_can_act(defender, d_state, "defender")
-        loaded.defender, loaded.defender_state = defender, d_state
-    for prefix, side, state, character in (
-        ("challenger_", request.challenger, c_state, challenger),
-        ("defender_", request.defender, loaded.defender_state, loaded.defender),
-    ):
-        if character is None or side is None or side.relent or kind is Kind.SIMPLE:
+        loaded.defender, loaded.defender_state = d_state.character, d_state
+    sides = [("challenger_", request.challenger, c_state)]
+    if kind is Kind.CONTESTED:
+        sides.append(("defender_", request.defender, loaded.defender_state))
+    for prefix, side, state in sides:
+        check_can_act(state.character, state, prefix.rstrip("_"))
+        if side.relent or kind is Kind.SIMPLE:
             continue
+        character = state.character
         if not side.bid:
             raise ServiceError(f"Choose the Trait {character.name} bids.", field=prefix + "bid")
         if side.bid == POTENCE_TRAIT:
             continue
-        if not state.trait_left(category.value, side.bid):
+        if not state.trait_left(category.value, side.bid):  # the form went stale: another challenge took it
             had = any(line.name == side.bid for line in state.traits[category.value])
             if had:
                 raise ServiceError(
@@ -550,60 +369,25 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
                     "Choose another Trait.", field=prefix + "bid", status=409)
             raise ServiceError(f"{character.name} has no {category.label} Trait called {side.bid}.",
                                field=prefix + "bid")
-    c_con = build_contestant(challenger, c_state, request.challenger, "challenger_", category, darkness, source, settings)
-    d_con = None
-    if loaded.defender is not None:
-        d_con = build_contestant(loaded.defender, loaded.defender_state, request.defender, "defender_", category,
-                            darkness, source, settings)
-    negative_calls = []
-    if kind is Kind.CONTESTED:
-        for by, side, target_state in ((Outcome.CHALLENGER, request.challenger, loaded.defender_state),
-                                       (Outcome.DEFENDER, request.defender, c_state)):
-            if side.calls_negative:
-                has = {name.lower() for items in target_state.negative_traits.values() for name, _ in items}
-                negative_calls.append(NegativeCall(by, side.calls_negative, side.calls_negative.lower() in has))
-    challenge = Challenge(
-        category=category, challenger=c_con, defender=d_con, action=request.action, kind=kind,
-        defender_action=request.defender_action if kind is Kind.CONTESTED else "defend",
-        difficulty=request.difficulty if kind is Kind.STATIC else None,
-        needs_win=request.needs_win if kind is Kind.SIMPLE else False,
-        surprised=request.surprised if kind is Kind.CONTESTED else False,
-        negative_calls=tuple(negative_calls),
+    people = {}
+    for prefix, side, state in sides:
+        person = person_of(state)
+        people[prefix] = Side(person, choice_of(side, person))
+    scene = scene_of(request.scene_fields, {people[prefix].name: side.scene for prefix, side, _s in sides})
+    one = OneOnOne(
+        category=category, challenger=people["challenger_"], defender=people.get("defender_"), kind=kind,
+        action=request.action, defender_action=request.defender_action,
+        difficulty=request.difficulty, needs_win=request.needs_win, surprised=request.surprised,
+        tests=tuple(request.tests),
     )
     if request.extra_bid:
-        from dataclasses import replace
-
-        challenge = replace(challenge, challenger=replace(c_con, extra_bid=request.extra_bid))
+        one = OneOnOne(**{**one.__dict__, "challenger": Side(one.challenger.person, Choice(
+            **{**one.challenger.choice.__dict__, "extra_bid": request.extra_bid}))})
     try:
-        required = bids_required(challenge, settings)
+        result = (rule_one_on_one if kind is Kind.CONTESTED else rule_static)(one, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    from dataclasses import replace
-
-    for key, state, attr in ((Outcome.CHALLENGER, c_state, "challenger"), (Outcome.DEFENDER, loaded.defender_state, "defender")):
-        con = getattr(challenge, attr)
-        count = required.get(key)
-        if con is None or not count or not con.bid:
-            continue
-        challenge = replace(challenge, **{attr: replace(con, bid=choose_bid(state, category.value, con.bid[0], count))})
-    calls, recorded = _tests(request, challenge, rng)
-    challenge = replace(challenge, tests=calls)
-    try:
-        options, ruling, steps = play_challenge(challenge, settings, rng)
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
-    behind = options.current if options.current in (Outcome.CHALLENGER, Outcome.DEFENDER) else None
-    loser = Outcome.DEFENDER if behind is Outcome.CHALLENGER else Outcome.CHALLENGER if behind is Outcome.DEFENDER else None
-    needs = False
-    if not options.finished:
-        if options.forced_retest is not None:
-            needs = True
-        elif loser is not None:
-            side_options = options.side(loser)
-            needs = bool(side_options.retests or side_options.may_overbid)
-        elif options.current is Outcome.DRAW:
-            needs = any(s.retests or s.may_overbid for s in options.sides)
-    return Adjudication(challenge, ruling, options, recorded, loaded, needs, request=request, steps=steps)
+    return Adjudication(result, loaded, request=request, settings=settings, scene=scene)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:
@@ -618,29 +402,18 @@ def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: Rand
     return _build(chronicle, request, game_session, settings, rng)
 
 
-def _strike_for(action: str, side: SideRequest, state: CharacterState) -> Strike:
-    potence = state.discipline_level("Potence")
-    weapon = side.weapon or None if action == "weapon" else None
-    return Strike(weapon=weapon, bite=action == "bite", potence=potence,
-                  lethal_by_prowess=side.lethal_by_prowess and action in ("strike", "weapon"),
-                  head_shot=side.head_shot and action == "weapon")
-
-
 def run_challenge(
     chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource
 ) -> Adjudication:
     """Adjudicate ``request`` on the stored characters and apply it, in one transaction.
 
-    Loads the characters, checks each bid Trait is still available in the
-    open game session (a form goes stale when the Trait was lost in another
-    challenge meanwhile), rules with the rules core (002 "Challenges",
-    "Ties", "Darkness"; LotNR via met-reference 1-3), and applies the ruling:
-    Traits lost and Ability levels expended are recorded against the game
-    session, Willpower spent comes off the character, the winner's attack goes
-    through the damage rules (002 "Damage and Healing": bare hands, bites,
-    weapon cards, halving, Potence) onto the loser's health track, and the
-    ruling is recorded with its inputs and explanation. Nothing is written if
-    anything fails.
+    Loads the characters (two queries), checks each bid Trait is still available in the
+    open game session (a form goes stale when the Trait was lost in another challenge
+    meanwhile), calls the rules core once (:func:`larp.rules.rulings.rule_one_on_one`:
+    002 "Challenges", "Ties", "Darkness", "Damage and Healing"; LotNR via met-reference
+    1-3), records the ruling, and writes the consequences it computed (Traits lost, Ability
+    levels and Willpower spent, the tracks after armor and Fortitude). Nothing is written
+    if anything fails.
 
     Raises:
         ServiceError: 404 unknown character; 409 a bid Trait no longer
@@ -659,68 +432,61 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
         refuse_if_recorded(request.request_token)
         game_session = current_game_session(chronicle)
         result = _build(chronicle, request, game_session, settings, rng)
-        ruling, loaded = result.ruling, result.loaded
+        ruling, loaded, core = result.ruling, result.loaded, result.result
         if ruling is None:
             raise ServiceError(result.summary + " Make it before recording.", field="tests")
-        by_side = {Outcome.CHALLENGER: (loaded.challenger, loaded.challenger_state, request.challenger)}
+        by_side = {"challenger": (loaded.challenger, request.challenger)}
         if loaded.defender is not None:
-            by_side[Outcome.DEFENDER] = (loaded.defender, loaded.defender_state, request.defender)
-
-        tracks = {side: state.health for side, (_c, state, _r) in by_side.items()}
-        health_steps: list[Step] = []
-        for hit in ruling.damage:
-            attacker_side = Outcome.DEFENDER if hit.target is Outcome.CHALLENGER else Outcome.CHALLENGER
-            _attacker, a_state, a_request = by_side[attacker_side]
-            target, t_state, _t = by_side[hit.target]
-            action = request.action if attacker_side is Outcome.CHALLENGER else request.defender_action
-            try:
-                damage = strike_damage(_strike_for(action, a_request, a_state), settings, rng, who=_attacker.name)
-                taken = damage_taken(damage, Target(creature=target.creature,
-                                                    fortitude=t_state.discipline_level("Fortitude")),
-                                     settings, who=target.name)
-                applied = taken.apply_to(tracks[hit.target], settings, target.name)
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field) from None
-            tracks[hit.target] = applied.track
-            health_steps.extend(applied.steps)
-        all_steps = [*ruling.steps, *health_steps]
-        inputs = {
+            by_side["defender"] = (loaded.defender, request.defender)
+        inputs: dict[str, Any] = {
             "kind": ruling.kind.value,
-            "category": result.challenge.category.value,
+            "category": core.challenge.category.value,
             "action": request.action,
             "defender_action": request.defender_action,
             "darkness": request.darkness,
-            "tests": result.tests,
+            "tests": list(core.tests),
+            "scene": result.scene.to_dict() if result.scene is not None else None,
         }
-        for side, (character, state, side_request) in by_side.items():
-            con = result.challenge.challenger if side is Outcome.CHALLENGER else result.challenge.defender
-            inputs[side.value] = {
+        for side, (character, side_request) in by_side.items():
+            con = core.challenge.challenger if side == "challenger" else core.challenge.defender
+            inputs[side] = {
                 "id": character.id, "name": character.name, "bid": list(con.bid), "traits": con.traits,
                 "weapon": side_request.weapon or None, "lead": con.lead.value, "health": con.health.value,
                 "relent": con.relent,
-                "throw": result.tests[0].get(f"{side.value}_throw") if result.tests else None,
-                "random_throw": bool(result.tests) and side.value in result.tests[0].get("random", []),
+                "throw": core.tests[0].get(f"{side}_throw") if core.tests else None,
+                "random_throw": bool(core.tests) and side in core.tests[0].get("random", []),
             }
         if request.kind == "static":
             inputs["difficulty"] = request.difficulty
         record = record_ruling(
-            chronicle, narrator, "challenge", ruling.summary, all_steps,
-            [(c, side.value) for side, (c, _s, _r) in by_side.items()],
-            game_session=game_session, inputs=inputs,
-            outcome={**ruling.to_dict(), "steps": [s.to_dict() for s in all_steps]},
+            chronicle, narrator, "challenge", core.summary, core.steps,
+            [(c, side) for side, (c, _r) in by_side.items()],
+            game_session=game_session, inputs=inputs, outcome=core.to_dict(),
             request_token=request.request_token or None,
         )
-        category = result.challenge.category.value
-        for side, (character, state, _r) in by_side.items():
-            spent = ruling.spent_by(side)
-            character = charge(character, game_session, record, category, ruling.lost_by(side),
-                               spent.abilities, spent.willpower)
-            by_side[side] = (character, state, _r)
-            if tracks[side] is not state.health:
-                store_track(character, tracks[side], ruling=record)
+        apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
         result.record = record
-        result.health_steps = health_steps
         return result
+
+
+def characters_after(result: Adjudication) -> dict[str, dict[str, Any]]:
+    """Each character as the applied ruling left him (the API's answer), from the loaded state and the
+    consequences, without reading the database again: his track, level, Willpower and Traits left."""
+    out = {}
+    for side in ("challenger", "defender"):
+        state = result.loaded[f"{side}_state"]
+        if state is None:
+            continue
+        character = state.character
+        consequence = result.result.consequences.of(character.name)
+        track = consequence.track if consequence.track is not None else state.health
+        lost = Counter(cat for cat, _t in consequence.traits_lost)
+        out[side] = {
+            "id": character.id, "name": character.name, "health": track.to_dict(), "level": track.state(),
+            "willpower": character.willpower_current - consequence.willpower,
+            "traits_left": {c: state.available(c) - lost.get(c, 0) for c in ("physical", "social", "mental")},
+        }
+    return out
 
 
 def _is_physical(category: Any) -> bool:
@@ -761,6 +527,7 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
         surprised=_flag(form.get("surprised")),
         tests=tuple(script) if script else (() if relent else (first,)),
         request_token=str(form.get("request_token") or "")[:64],
+        scene_fields={k: form.get(k) for k in ("darkness", "darkness_source", "range") if form.get(k)},
     )
 
 
@@ -801,4 +568,6 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
         surprised=bool(data.get("surprised", False)),
         tests=tuple(tests),
         request_token=str(data.get("request_token") or "")[:64],
+        scene_fields={k: data.get(k) for k in ("darkness", "darkness_source", "range", "scene")
+                      if data.get(k) not in (None, "")},
     )

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from peewee import fn
+from peewee import Case, Value, fn
 
 from larp.db import as_id
 from larp.models import (
@@ -28,7 +28,9 @@ from larp.models import (
     utcnow,
 )
 from larp.rules.damage import Armor, Weapon, armory
-from larp.rules.health import HealthTrack, live_levels
+from larp.rules.health import HealthTrack
+from larp.rules.rulings.people import Person, add_levels, person_track
+from larp.rules.scene import Worn
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.sheet import CATEGORIES, QualityEntry
@@ -84,11 +86,12 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
 
     An exact short-code match comes first. An empty query lists the first
     ``limit`` characters by name. Retired characters (the player left) are left
-    out of every picker unless ``retired`` asks for them instead. A query longer
+    out of every picker unless ``retired`` asks for them instead. A NUL character,
+    which no name holds and PostgreSQL refuses in a query, is dropped. A query longer
     than a name can be matches nothing (and never reaches the database, whose
     pattern matching has a length limit).
     """
-    text = (query or "").strip()
+    text = (query or "").replace("\x00", "").strip()
     base = Character.select().where((Character.chronicle == chronicle)
                                     & (Character.retired_at.is_null(not retired)))
     if not text:
@@ -132,40 +135,30 @@ def merit_health_levels(qualities: Iterable[tuple[str, str]] | None = None,
 
 
 def add_health_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
-    """``levels`` with each of ``extra`` put before the first level of its name (at the
-    front when the track has none): one more Healthy level for Huge Size, as Mettle's."""
-    out = list(levels)
-    for name in extra:
-        out.insert(out.index(name) if name in out else 0, name)
-    return tuple(out)
+    """``levels`` with each of ``extra`` put before the first level of its name (the rules core's
+    :func:`larp.rules.rulings.people.add_levels`: one more Healthy level for Huge Size, as Mettle's)."""
+    return add_levels(levels, extra)
 
 
 def health_track(character: Character, settings: ChronicleSettings, mettle: bool = False,
                  extra_levels: tuple[str, ...] | None = None) -> HealthTrack:
-    """``character``'s live health track with the damage marked on it and its condition.
-
-    The character's own levels (extras, imported charts) replace the
-    chronicle's; Mettle adds a Healthy level (met-reference 3.5), and so does
-    each health level a Merit or Flaw adds (``extra_levels``, read from the
-    sheet's Merits when ``None``: Huge Size, LotNR; see
-    :func:`merit_health_levels`). If a smaller track than the damage (a setting
-    changed) would overflow, the lightest marks are dropped from the view,
-    never from the stored counts.
+    """``character``'s live health track with the damage marked on it and its condition: the rules
+    core's :func:`larp.rules.rulings.people.person_track` (his own levels or the chronicle's, Mettle's
+    Healthy level, met-reference 3.5, each level a Merit or Flaw adds, the lightest marks dropped
+    from a track too small), ``extra_levels`` read from the sheet's Merits when ``None``
+    (:func:`merit_health_levels`: Huge Size, LotNR).
     """
-    levels = tuple(character.health_levels) if character.health_levels else live_levels(settings)
-    if mettle:
-        levels = ("Healthy",) + levels
     if extra_levels is None:
         extra_levels = merit_health_levels(character=character)
-    levels = add_health_levels(levels, extra_levels)
-    counts = {"aggravated": character.damage_aggravated, "lethal": character.damage_lethal,
-              "bashing": character.damage_bashing}
-    for kind in ("bashing", "lethal", "aggravated"):
-        excess = sum(counts.values()) - len(levels)
-        if excess > 0:
-            counts[kind] -= min(excess, counts[kind])
-    return HealthTrack(levels=levels, condition=character.condition, staked=character.staked,
-                       creature=character.creature, **counts)
+    return person_track(_body_person(character, mettle, extra_levels), settings)
+
+
+def _body_person(character: Character, mettle: bool, extra_levels: tuple[str, ...] = ()) -> Person:
+    return Person(name=character.name, creature=character.creature,
+                  levels=tuple(character.health_levels) if character.health_levels else None,
+                  extra_levels=tuple(extra_levels), powers=frozenset({"mettle"}) if mettle else frozenset(),
+                  aggravated=character.damage_aggravated, lethal=character.damage_lethal,
+                  bashing=character.damage_bashing, condition=character.condition, staked=character.staked)
 
 
 @dataclass(frozen=True)
@@ -212,6 +205,7 @@ class CharacterState:
         merits, flaws: the sheet's Merits and Flaws; ``key`` is the catalogue id
             the rules read (``data/merits_flaws.toml``: "ambidextrous",
             "acute_sense", "concentration", "one_eye"...).
+        armor: the armor he wears (:func:`worn_armor`).
     """
 
     character: Character
@@ -223,6 +217,7 @@ class CharacterState:
     health: HealthTrack | None = None
     merits: list[QualityEntry] = field(default_factory=list)
     flaws: list[QualityEntry] = field(default_factory=list)
+    armor: list[Armor] = field(default_factory=list)
 
     def has_merit(self, key: str) -> bool:
         """Whether the sheet holds the catalogue Merit ``key`` ("ambidextrous")."""
@@ -272,61 +267,155 @@ class CharacterState:
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:
-    """Build ``character``'s :class:`CharacterState` for ``game_session`` (6 queries)."""
-    losses: dict[tuple[str, str], int] = {}
-    spends: dict[str, int] = {}
+    """Build ``character``'s :class:`CharacterState` for ``game_session`` (one query for his sheet rows,
+    tonight's losses and spends, his Merits and the armor he wears: :func:`character_states`)."""
+    return character_states([character], game_session, settings)[character.id]
+
+
+def _sheet_rows(ids: list[int], game_session: GameSession | None):
+    """Every sheet row the rules read, and tonight's losses and spends, of the characters ``ids``, in
+    ONE query (a UNION ALL): Traits, Abilities (with their specialisations), powers, Merits and Flaws,
+    the armor worn and, in a game session, the sums of Traits lost and Ability levels expended not
+    restored. Each row is ``(kind, character id, group, name, number, more, row id)``: the group is
+    a category, a Discipline or a catalogue key; ``more`` a JSON list or a note; the row id orders
+    Merits and armor as the sheet lists them."""
+    negative = Case(None, [(Trait.negative == True, "negative")], "trait")  # noqa: E712
+    query = (Trait.select(negative, Trait.character, Trait.category, Trait.name, Trait.count, Value(""), Value(0))
+             .where(Trait.character.in_(ids))
+             + Ability.select(Value("ability"), Ability.character, Value(""), Ability.name, Ability.level,
+                              Ability.specialisations.cast("text"), Value(0))
+             .where(Ability.character.in_(ids))
+             + Power.select(Value("power"), Power.character, Power.discipline, Power.name, Power.level, Value(""), Value(0))
+             .where(Power.character.in_(ids))
+             + MeritFlaw.select(MeritFlaw.kind, MeritFlaw.character, MeritFlaw.key, MeritFlaw.name, MeritFlaw.cost,
+                                MeritFlaw.note, MeritFlaw.id)
+             .where(MeritFlaw.character.in_(ids))
+             + Equipment.select(Value("armor"), Equipment.character, Equipment.key, Equipment.name, Equipment.rating,
+                                Equipment.covers.cast("text"), Equipment.id)
+             .where(Equipment.character.in_(ids) & (Equipment.kind == "armor")))
     if game_session is not None:
-        for row in (
-            TraitLoss.select(TraitLoss.category, TraitLoss.name, fn.SUM(TraitLoss.count).alias("n"))
-            .where(
-                (TraitLoss.character == character)
-                & (TraitLoss.game_session == game_session)
-                & TraitLoss.restored_at.is_null()
-            )
-            .group_by(TraitLoss.category, TraitLoss.name)
-            .tuples()
-        ):
-            losses[(row[0], row[1])] = int(row[2])
-        for name, levels in (
-            AbilitySpend.select(AbilitySpend.name, fn.SUM(AbilitySpend.levels))
-            .where(
-                (AbilitySpend.character == character)
-                & (AbilitySpend.game_session == game_session)
-                & AbilitySpend.restored_at.is_null()
-            )
-            .group_by(AbilitySpend.name)
-            .tuples()
-        ):
-            spends[name] = int(levels)
-    state = CharacterState(
-        character=character,
-        game_session=game_session,
-        traits={c: [] for c in CATEGORIES},
-        negative_traits={c: [] for c in CATEGORIES},
-    )
-    for trait in Trait.select().where(Trait.character == character).order_by(Trait.category, Trait.name):
-        if trait.negative:
-            state.negative_traits.setdefault(trait.category, []).append((trait.name, trait.count))
-        else:
-            state.traits.setdefault(trait.category, []).append(
-                TraitLine(trait.name, trait.count, losses.get((trait.category, trait.name), 0))
-            )
-    state.abilities = [
-        AbilityLine(a.name, a.level, spends.get(a.name, 0), tuple(a.specialisations or ()))
-        for a in Ability.select().where(Ability.character == character).order_by(Ability.name)
-    ]
-    for power in Power.select().where(Power.character == character).order_by(Power.discipline, Power.level):
-        state.powers.setdefault(power.discipline, []).append((power.level, power.name))
-    for row in MeritFlaw.select().where(MeritFlaw.character == character).order_by(MeritFlaw.id):
-        (state.merits if row.kind == "merit" else state.flaws).append(QualityEntry(row.name, row.cost, row.key,
-                                                                                   row.note))
+        query = (query
+                 + TraitLoss.select(Value("loss"), TraitLoss.character, TraitLoss.category, TraitLoss.name,
+                                    fn.SUM(TraitLoss.count), Value(""), Value(0))
+                 .where(TraitLoss.character.in_(ids) & (TraitLoss.game_session == game_session)
+                        & TraitLoss.restored_at.is_null())
+                 .group_by(TraitLoss.character, TraitLoss.category, TraitLoss.name)
+                 + AbilitySpend.select(Value("spend"), AbilitySpend.character, Value(""), AbilitySpend.name,
+                                       fn.SUM(AbilitySpend.levels), Value(""), Value(0))
+                 .where(AbilitySpend.character.in_(ids) & (AbilitySpend.game_session == game_session)
+                        & AbilitySpend.restored_at.is_null())
+                 .group_by(AbilitySpend.character, AbilitySpend.name))
+    return query.tuples()
+
+
+def _json_list(text) -> tuple[str, ...]:
+    import json
+
+    if isinstance(text, (list, tuple)):
+        return tuple(text)
+    try:
+        value = json.loads(text or "[]")
+    except ValueError:
+        return ()
+    return tuple(value) if isinstance(value, list) else ()
+
+
+def character_states(characters: list[Character], game_session: GameSession | None,
+                     settings: ChronicleSettings) -> dict[int, CharacterState]:
+    """The :class:`CharacterState` of each of ``characters`` for ``game_session``, by id, in ONE query
+    (:func:`_sheet_rows`): Traits with what is left of each, Negative Traits, Abilities with the
+    levels left and their specialisations, powers, Merits and Flaws, the armor worn, and the live track."""
+    kinds = ("trait", "negative", "ability", "power", "merit", "flaw", "armor", "loss", "spend")
+    ids = [c.id for c in characters]
+    rows: dict[int, dict[str, list]] = {cid: {k: [] for k in kinds} for cid in ids}
+    if ids:
+        for kind, cid, group, name, number, more, row_id in _sheet_rows(ids, game_session):
+            rows[int(cid)][kind].append((group, name, int(number or 0), more, int(row_id or 0)))
+    pieces = armory("live").armor
+    out = {}
+    for character in characters:
+        got = rows[character.id]
+        losses = {(group, name): n for group, name, n, _m, _i in got["loss"]}
+        spends = {name: n for _g, name, n, _m, _i in got["spend"]}
+        state = CharacterState(character=character, game_session=game_session,
+                               traits={c: [] for c in CATEGORIES}, negative_traits={c: [] for c in CATEGORIES})
+        for category, name, count, _m, _i in sorted(got["negative"]):
+            state.negative_traits.setdefault(category, []).append((name, count))
+        for category, name, count, _m, _i in sorted(got["trait"]):
+            state.traits.setdefault(category, []).append(TraitLine(name, count, losses.get((category, name), 0)))
+        state.abilities = [AbilityLine(name, level, spends.get(name, 0), _json_list(more))
+                           for _g, name, level, more, _i in sorted(got["ability"], key=lambda row: row[1])]
+        for discipline, name, level, _m, _i in sorted(got["power"], key=lambda row: (row[0], row[2], row[1])):
+            state.powers.setdefault(discipline, []).append((level, name))
+        for kind in ("merit", "flaw"):
+            for key, name, cost, note, _i in sorted(got[kind], key=lambda row: row[4]):
+                (state.merits if kind == "merit" else state.flaws).append(QualityEntry(name, cost, key, note or ""))
+        for key, name, rating, more, row_id in sorted(got["armor"], key=lambda row: row[4]):
+            piece = pieces.get(key) if key else None
+            if piece is None:  # as worn_armor builds a custom piece
+                piece = Armor(key=f"custom-{row_id}", name=name, profile="live", rating=max(rating, 1), penalty=0,
+                              negative_traits=(), source="the character sheet", covers=_json_list(more))
+            state.armor.append(piece)
+        extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
+        state.health = health_track(character, settings, mettle=has_mettle(state.powers), extra_levels=extra)
+        out[character.id] = state
+    return out
+
+
+def person_of(state: CharacterState) -> Person:
+    """The stored character as the rules core's :class:`~larp.rules.rulings.people.Person`: his
+    Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
+    powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
+    his Merits add, the armor he wears and the weapon in his hand."""
+    character = state.character
+    traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
+    lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
+            for cat, lines in state.traits.items()}
     extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
-    state.health = health_track(character, settings, mettle=has_mettle(state.powers), extra_levels=extra)
-    return state
+    return Person(
+        name=character.name, creature=character.creature, generation=character.generation,
+        traits={k: v for k, v in traits.items() if v}, lost={k: v for k, v in lost.items() if v},
+        negative_traits={cat: tuple(name for name, _n in items) for cat, items in state.negative_traits.items() if items},
+        abilities={a.name: a.left for a in state.abilities},
+        powers=frozenset(name.lower() for held in state.powers.values() for _lvl, name in held),
+        disciplines={d: max(level for level, _n in held) for d, held in state.powers.items() if held},
+        willpower=character.willpower_current,
+        levels=tuple(character.health_levels) if character.health_levels else None, extra_levels=extra,
+        aggravated=character.damage_aggravated, lethal=character.damage_lethal, bashing=character.damage_bashing,
+        condition=character.condition, staked=character.staked,
+        armor=tuple(Worn(a.key, piece=None if a.key in armory("live").armor else a) for a in state.armor),
+        weapon=character.weapon or "",
+    )
+
+
+def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_session: GameSession | None,
+                    settings: ChronicleSettings) -> list[CharacterState]:
+    """The characters ``wanted`` (``(field, id)`` pairs, in that order) with their state tonight,
+    in TWO queries whatever their number (the characters, then :func:`_sheet_rows`).
+
+    Raises:
+        ServiceError: 404 naming the field of a missing id or one not of this chronicle.
+    """
+    ids = {}
+    for field_name, raw in wanted:
+        if raw in (None, ""):
+            raise ServiceError("Choose a character.", field=field_name, status=404)
+        cid = as_id(raw)
+        if cid is None:
+            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+        ids[field_name] = cid
+    found = {c.id: c for c in Character.select().where(
+        (Character.id.in_(list(set(ids.values())))) & (Character.chronicle == chronicle))} if ids else {}
+    for field_name, cid in ids.items():
+        if cid not in found:
+            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+    states = character_states(list(found.values()), game_session, settings)
+    return [states[ids[field_name]] for field_name, _raw in wanted]
 
 
 def worn_armor(character: Character) -> tuple[Armor, ...]:
-    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile).
+    """The armor ``character`` wears, as the rules core's :class:`larp.rules.damage.Armor` (live profile);
+    a ruling reads the same pieces from :attr:`CharacterState.armor` (:func:`character_states`).
 
     A piece from the armory (``data/armory.toml``) is the armory's own ``Armor``;
     a custom piece is built from the sheet: ``key`` ``"custom-<row id>"``,

@@ -28,10 +28,11 @@ from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.health import store_state
+from larp.services.records import store_state
 from larp.services.records import record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
-from larp.services.torpor import MAX_NIGHTS, as_record, open_torpor
+from larp.services.torpor import MAX_NIGHTS
+from larp.services.torpor_records import as_record, open_torpor
 
 #: Days suggested between two game sessions on the board's form (a fortnight).
 DEFAULT_GAP_DAYS = 14

@@ -1,51 +1,34 @@
 """A missed shot into a group of stored characters (issue 4): the bystanders screen and the stateful API.
 
 The narrator names the firer, his gun, the target he missed and the people
-near the target closest first, with the signs and the firer's options (extra
-Traits naming the bystanders they exclude, or careful aim); this module
-builds the rules core's :class:`~larp.rules.firing_into_groups.StrayShot`
-from the stored characters, picks the Traits risked, and either previews the
-ruling or applies it in one transaction with ONE record (kind
-``firing_into_group``) naming every character.
+near the target closest first, with the signs, the firer's options (extra
+Traits naming the bystanders they exclude, or careful aim) and the scene; this
+module loads the characters (two queries), calls the rules core once
+(:func:`larp.rules.rulings.rule_bystanders`), and either previews the ruling or
+records ONE ruling (kind ``firing_into_group``) naming every character and writes
+the consequences the core computed, in one transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from larp.db import db
-from larp.models import Chronicle, GameSession, Ruling, User
-from larp.rules.challenge import Category, Outcome, RandomSource, test_calls_from_list
+from larp.models import Character, Chronicle, GameSession, Ruling, User
+from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError
-from larp.rules.firing_into_groups import (
-    Bystander,
-    Fire,
-    StrayRuling,
-    StrayShot,
-    fire_of,
-    firer_bid_count,
-    rule_stray_shot,
-)
+from larp.rules.firing_into_groups import StrayRuling, StrayShot
+from larp.rules.rulings import BystanderSide, Choice, Side, Volley as CoreVolley, VolleyRuling, rule_bystanders
+from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.services.challenges import choose_bid
-from larp.services.characters import get_character
+from larp.services.characters import load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.health import retrying
-from larp.services.mass_combat import (
-    Fighter,
-    FighterRequest,
-    apply_to_characters,
-    body_for,
-    contestant_for,
-    draw_throw,
-    flag,
-    load_fighter,
-    suitable_abilities,
-)
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.mass_combat import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
+from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
+from larp.services.scenes import flag, scene_of, side_scene
 
 
 @dataclass(frozen=True)
@@ -60,6 +43,7 @@ class BystanderRequest:
         excluded: the firer paid an extra Trait to keep him out of harm.
         bid: his lead Trait (``""``: the one he has most of).
         tests: later tests of his pair (Dodge, Firearms retests), JSON-like dicts.
+        scene: his part of the scene (his own darkness, cover, the armor he wears...).
     """
 
     character_id: Any
@@ -69,6 +53,7 @@ class BystanderRequest:
     excluded: bool = False
     bid: str = ""
     tests: tuple[dict, ...] = ()
+    scene: SideScene = SideScene()
 
 
 @dataclass(frozen=True)
@@ -82,6 +67,7 @@ class StrayRequest:
         bursts: an automatic weapon fires bursts (``False``: one shot at a time).
         careful_aim: he took careful aim (every other round).
         close_range: within five feet (Full-Auto).
+        scene_fields: the scene (``darkness``, ``darkness_source``, ``range`` or a ``scene`` object).
     """
 
     firer: FighterRequest
@@ -90,6 +76,7 @@ class StrayRequest:
     bursts: bool = True
     careful_aim: bool = False
     close_range: bool = False
+    scene_fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -97,57 +84,62 @@ class Volley:
     """A missed shot ruled on stored characters (not yet applied, or applied).
 
     Attributes:
-        shot: the rules core's input.
-        ruling: the core's ruling.
+        result: the rules core's ruling with every consequence.
         firer, target, bystanders: the loaded characters.
-        needs_decision: a bystander or the firer may still retest.
+        throws: the signs used, by bystander id (``throw``, ``firer_throw``) and ``"firer"``.
         record: the stored ruling once applied.
+        scene: the scene it was ruled in.
     """
 
-    shot: StrayShot
-    ruling: StrayRuling
+    result: VolleyRuling
     firer: Fighter
-    target: Any
+    target: Character
     bystanders: list[Fighter]
     throws: dict[str, dict[str, str]] = field(default_factory=dict)
-    needs_decision: bool = False
     record: Ruling | None = None
+    scene: Scene | None = None
+
+    @property
+    def shot(self) -> StrayShot:
+        """The stray shot as the core built it."""
+        return self.result.shot
+
+    @property
+    def ruling(self) -> StrayRuling:
+        """The core's ruling."""
+        return self.result.ruling
+
+    @property
+    def needs_decision(self) -> bool:
+        """A bystander or the firer may still retest, or a forced retest is due."""
+        return self.result.needs_decision
 
     def retests(self, name: str) -> list[tuple[str, str]]:
         """The retests the side behind in ``name``'s test may call now, as ``(by, source)``."""
-        result = self.ruling.result(name)
-        options = result.options
-        if options is None or not result.tested or options.finished:
-            return []
-        behind = {Outcome.CHALLENGER: [Outcome.DEFENDER], Outcome.DEFENDER: [Outcome.CHALLENGER]}.get(
-            result.outcome, [Outcome.CHALLENGER, Outcome.DEFENDER])
-        out = []
-        for side in behind:
-            suitable = suitable_abilities(self.shot.category, self.shot.weapon if side is Outcome.CHALLENGER else "",
-                                          defending=side is Outcome.DEFENDER)
-            out += [(side.value, source) for source in options.side(side).retests
-                    if not source.startswith("ability:") or suitable is None or source[8:].lower() in suitable]
-        return out
+        return self.result.retests(name)
 
 
 def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSession | None,
            settings: ChronicleSettings, rng: RandomSource) -> Volley:
-    category = Category.PHYSICAL
-    firer = load_fighter(chronicle, request.firer, "firer", game_session, settings)
+    """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
     if not request.firer.weapon:
         raise ServiceError("Choose the gun that fired.", field="firer_weapon")
     if request.target_id in (None, ""):
         raise ServiceError("Choose the target the shot missed.", field="target")
-    target = get_character(chronicle, request.target_id, "target")
-    if target.id == firer.character.id:
-        raise ServiceError(f"{target.name} cannot be his own target.", field="target")
     if not request.bystanders:
         raise ServiceError("Add the people near the target, closest first.", field="bystanders")
+    wanted = [("firer", request.firer.character_id), ("target", request.target_id)]
+    wanted += [(f"bystanders[{i}]", b.character_id) for i, b in enumerate(request.bystanders)]
+    states = load_characters(chronicle, wanted, game_session, settings)
+    firer = Fighter(states[0].character, states[0], request.firer)
+    target = states[1].character
+    if target.id == firer.character.id:
+        raise ServiceError(f"{target.name} cannot be his own target.", field="target")
     people: list[Fighter] = []
     seen: set[int] = set()
-    for index, b in enumerate(request.bystanders):
+    for index, (state, b) in enumerate(zip(states[2:], request.bystanders)):
         where = f"bystanders[{index}]"
-        character = get_character(chronicle, b.character_id, where)
+        character = state.character
         if character.id in seen:
             raise ServiceError(f"{character.name} is already listed as a bystander.", field=where)
         if character.id == target.id:
@@ -155,59 +147,26 @@ def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSessio
         if character.id == firer.character.id:
             raise ServiceError(f"{character.name} fired the shot and cannot be a bystander to it.", field=where)
         seen.add(character.id)
-        people.append(load_fighter(chronicle, FighterRequest(b.character_id, bid=b.bid), where, game_session,
-                                   settings))
+        people.append(Fighter(character, state, FighterRequest(b.character_id, bid=b.bid, scene=b.scene)))
+    bystanders = tuple(
+        BystanderSide(side=Side(person_of(f.state), Choice(bid=(b.bid,) if b.bid else ())), throw=b.throw,
+                      firer_throw=b.firer_throw, saw_it_coming=b.saw_it_coming, excluded=b.excluded,
+                      tests=tuple(b.tests))
+        for f, b in zip(people, request.bystanders))
+    core = CoreVolley(firer=fighter_side(firer), target=target.name, bystanders=bystanders,
+                      firer_throw=request.firer.throw, bursts=request.bursts, careful_aim=request.careful_aim,
+                      close_range=request.close_range)
+    sides = {firer.character.name: fighter_scene(firer)}
+    sides.update({f.character.name: f.request.scene for f in people})
+    scene = scene_of(request.scene_fields, sides)
     try:
-        fire = fire_of(request.firer.weapon, request.bursts)
-    except RulesError:
-        raise ServiceError(f"There is no gun {request.firer.weapon!r} in the armory.", field="firer_weapon") from None
-    single = fire is Fire.SINGLE
-    throws: dict[str, dict[str, str]] = {}
-    bystanders = []
-    for index, (f, b) in enumerate(zip(people, request.bystanders)):
-        prefix = f"bystanders[{index}]."
-        drawn: dict[str, str] = {}
-        at_risk = not (single and (request.careful_aim or b.excluded))
-        throw = firer_throw = None
-        if at_risk:
-            throw, _random = draw_throw(b.throw, prefix + "throw", rng)
-            drawn["throw"] = throw.value
-            if single:
-                firer_throw, _random = draw_throw(b.firer_throw, prefix + "firer_throw", rng)
-                drawn["firer_throw"] = firer_throw.value
-        throws[str(f.character.id)] = drawn
-        try:
-            tests = test_calls_from_list(list(b.tests), prefix + "tests")
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
-        bystanders.append(Bystander(side=contestant_for(f, category, prefix, settings), throw=throw,
-                                    firer_throw=firer_throw, saw_it_coming=b.saw_it_coming, tests=tests,
-                                    body=body_for(f)))
-    group_throw = None
-    if not single:
-        group_throw, _rand = draw_throw(request.firer.throw, "firer_throw", rng)
-        throws["firer"] = {"throw": group_throw.value}
-    excluded = tuple(f.character.name for f, b in zip(people, request.bystanders) if b.excluded)
-    firer_con = contestant_for(firer, category, "firer_", settings)
-    lead = firer_con.bid[0] if firer_con.bid else ""
-    shot = StrayShot(firer=replace(firer_con, bid=()), weapon=request.firer.weapon, target=target.name,
-                     bystanders=tuple(bystanders), firer_throw=group_throw, bursts=request.bursts,
-                     excluded=excluded, careful_aim=request.careful_aim, close_range=request.close_range)
-    try:
-        # One extra Trait per bystander excluded went with the missed shot; the tests take the rest.
-        extra = choose_bid(firer.state, category.value, lead, len(excluded)) if excluded and lead else ()
-        if len(extra) < len(excluded):
-            raise ServiceError(f"{firer.character.name} has only {len(extra)} Physical Traits left: not enough to "
-                               f"pay one extra Trait for each of {len(excluded)} bystanders.", field="excluded")
-        count = firer_bid_count(replace(shot, extra_traits=extra), settings)
-        chosen = choose_bid(firer.state, category.value, lead, count + len(excluded)) if lead else ()
-        shot = replace(shot, firer=replace(firer_con, bid=chosen[:count]), extra_traits=chosen[count:])
-        ruling = rule_stray_shot(shot, settings, rng)
+        result = rule_bystanders(core, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    volley = Volley(shot, ruling, firer, target, people, throws)
-    volley.needs_decision = any(volley.retests(f.character.name) for f in people)
-    return volley
+    throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
+    if "firer" in result.throws:
+        throws["firer"] = dict(result.throws["firer"])
+    return Volley(result, firer, target, people, throws, scene=scene)
 
 
 def preview_stray_shot(chronicle: Chronicle, request: StrayRequest, rng: RandomSource) -> Volley:
@@ -223,16 +182,18 @@ def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRe
                    request_token: str | None = None) -> Volley:
     """Rule on a missed shot into a group of stored characters and apply it, in one transaction.
 
-    Rules: :func:`larp.rules.firing_into_groups.rule_stray_shot` (002 "Firing Guns into Groups
-    of People"). One record of kind ``firing_into_group`` with every character as a participant
-    (``firer``, ``missed target``, ``bystander``); Traits lost (the extra Traits among them),
-    Dodge and Firearms levels expended and the bystanders' tracks are written. Retried on a
-    conflicting change. ``request_token``: the form's one-time token (never recorded twice).
+    Rules: :func:`larp.rules.rulings.rule_bystanders` (002 "Firing Guns into Groups of People").
+    One record of kind ``firing_into_group`` with every character as a participant (``firer``,
+    ``missed target``, ``bystander``); the consequences the core computed (Traits lost, the
+    extra Traits among them, Dodge and Firearms levels expended, the bystanders' tracks after
+    armor) are written. Retried on a conflicting change. ``request_token``: the form's
+    one-time token (never recorded twice).
 
     Raises:
-        ServiceError: 404 unknown character; 409 no open game session or a character changed
-            meanwhile; 422 anything the rules refuse (a bystander twice, excluded bystanders
-            not near the target, extra Traits with a shotgun...), naming the field.
+        ServiceError: 404 unknown character; 409 no open game session, a forced darkness
+            retest still due, or a character changed meanwhile; 422 anything the rules refuse
+            (a bystander twice, excluded bystanders not near the target, extra Traits with a
+            shotgun...), naming the field.
     """
     settings = chronicle_settings(chronicle)
     return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
@@ -245,6 +206,9 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, r
         game_session = current_game_session(chronicle)
         volley = _build(chronicle, request, game_session, settings, rng)
         ruling, shot = volley.ruling, volley.shot
+        if ruling.pending:
+            raise ServiceError(f"The forced darkness retest in {', '.join(ruling.pending)}'s test is due: make it "
+                               "before recording.", field="retest", status=409)
         roles = [(volley.firer.character, "firer"), (volley.target, "missed target")]
         roles += [(f.character, "bystander") for f in volley.bystanders]
         inputs = {
@@ -259,12 +223,13 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, r
             "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
             "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
             "careful_aim": shot.careful_aim, "bursts": shot.bursts,
+            "scene": volley.scene.to_dict() if volley.scene is not None else None,
         }
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
                                request_token=request_token,
-                               game_session=game_session, inputs=inputs, outcome=ruling.to_dict())
-        apply_to_characters(game_session, record, shot.category.value, [volley.firer, *volley.bystanders],
-                            ruling.traits_lost, ruling.spent, ruling.tracks)
+                               game_session=game_session, inputs=inputs, outcome=volley.result.to_dict())
+        apply_consequences({f.character.name: f.character for f in [volley.firer, *volley.bystanders]},
+                           game_session, record, volley.result.consequences)
         volley.record = record
         return volley
 
@@ -279,15 +244,14 @@ def stray_request_from_json(data: Mapping[str, Any]) -> StrayRequest:
     Raises:
         ServiceError: 422 naming a missing or malformed field.
     """
-    from larp.services.mass_combat import fighter_from_mapping
-
     if not isinstance(data.get("firer"), Mapping):
         raise ServiceError("Give the firer as an object with character_id and weapon.", field="firer")
     raw = data.get("bystanders")
     if not isinstance(raw, list) or not raw:
         raise ServiceError("Give the people near the target as a list, closest first.", field="bystanders")
     bystanders = []
-    known = set(BystanderRequest.__dataclass_fields__)
+    scene_keys = {"darkness", "darkness_source", "armor", "armor_left", "cover", "sight_off", "shroud_caster", "scene"}
+    known = set(BystanderRequest.__dataclass_fields__) | scene_keys
     for index, b in enumerate(raw):
         where = f"bystanders[{index}]"
         if not isinstance(b, Mapping):
@@ -302,9 +266,11 @@ def stray_request_from_json(data: Mapping[str, Any]) -> StrayRequest:
             character_id=b.get("character_id"), throw=str(b.get("throw") or ""),
             firer_throw=str(b.get("firer_throw") or ""), saw_it_coming=flag(b.get("saw_it_coming")),
             excluded=flag(b.get("excluded")), bid=str(b.get("bid") or "").strip(),
-            tests=tuple(dict(t) for t in tests)))
+            tests=tuple(dict(t) for t in tests),
+            scene=side_scene(lambda key, b=b: b.get(key) if key in scene_keys else None, "", f"{where}.")))
     return StrayRequest(
         firer=fighter_from_mapping(data["firer"], "firer"), target_id=data.get("target_id"),
         bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
         careful_aim=flag(data.get("careful_aim")), close_range=flag(data.get("close_range")),
+        scene_fields={k: data[k] for k in ("darkness", "darkness_source", "range", "scene") if data.get(k)},
     )

@@ -10,91 +10,32 @@ damaging the same character at the same moment lose neither change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Mapping, TypeVar
 
 from larp.db import db
-from larp.models import Character, Chronicle, Ruling, TraitLoss, User, utcnow
+from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.challenge import RandomSource, parse_throw
-from larp.rules.damage import Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood, swallow_blood
-from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake, standing
+from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
+from larp.rules.rulings import HandDamage, rule_damage_by_hand
+from larp.rules.scene import Scene, SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
-from larp.services.characters import character_state, get_character
+from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.records import record_ruling
+from larp.services.records import (  # noqa: F401 - Conflict, store_state, store_track: re-exported
+    Conflict,
+    apply_consequences,
+    record_ruling,
+    retrying,
+    store_state,
+    store_track,
+)
+from larp.services.scenes import side_scene
 
 T = TypeVar("T")
-
-
-class Conflict(ServiceError):
-    """The character changed between read and write (retried by :func:`retrying`)."""
-
-    def __init__(self, name: str):
-        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
-
-
-def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
-    """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
-    ``character`` if nobody changed it since it was read. Call inside a transaction,
-    after :func:`larp.services.records.record_ruling`.
-
-    A vampire whom the track newly puts in torpor gets a torpor record (cause
-    "wounds", dated by the open game session; issue 7), and one whom it takes
-    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
-    that made the change (default: the latest one touching the character).
-
-    Raises:
-        Conflict: 409 when the character changed since it was read.
-    """
-    return store_state(character, track=track, blood_current=blood_current,
-                       willpower_current=willpower_current, ruling=ruling)
-
-
-def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
-    """Write a new track and/or blood pool and temporary Willpower to ``character``
-    with the version check of :func:`store_track` (which see).
-
-    Raises:
-        Conflict: 409 when the character changed since it was read.
-    """
-    values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
-    if track is not None:
-        values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
-                      damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
-    if blood_current is not None:
-        values["blood_current"] = blood_current
-    if willpower_current is not None:
-        values["willpower_current"] = willpower_current
-    rows = (
-        Character.update(**values)
-        .where((Character.id == character.id) & (Character.version == character.version))
-        .execute()
-    )
-    if rows != 1:
-        raise Conflict(character.name)
-    stored = Character.get_by_id(character.id)
-    if track is not None and track.condition != character.condition and "torpor" in (track.condition,
-                                                                                     character.condition):
-        from larp.services.torpor import torpor_condition_changed
-
-        torpor_condition_changed(stored, character.condition, ruling)
-    return stored
-
-
-def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
-    """Run ``use_case`` (one transaction) again on fresh data when it hits a :class:`Conflict`."""
-    for attempt in range(attempts):
-        try:
-            return use_case()
-        except Conflict:
-            if attempt == attempts - 1:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _int(value: Any, field: str, low: int = 0, high: int = 50) -> int:
@@ -139,7 +80,9 @@ class DamageRequest:
         source: ``other``, ``fire`` or ``sunlight``.
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
+        armor_piercing: armor-piercing rounds (armor is ignored, met-reference 3.7).
         raw: the submitted fields (Fortitude tests are read from them).
+        scene: the armor he wears for this ruling (``armor``, ``armor_left``; empty: the sheet's).
     """
 
     damage_type: str = "bashing"
@@ -151,7 +94,9 @@ class DamageRequest:
     source: str = "other"
     attacker_potence: int = 0
     lethal_by_prowess: bool = False
+    armor_piercing: bool = False
     raw: Mapping[str, Any] | None = None
+    scene: SideScene = SideScene()
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> "DamageRequest":
@@ -179,86 +124,82 @@ class DamageRequest:
             source=source,
             attacker_potence=_int(data.get("attacker_potence") or 0, "attacker_potence", 0, 10),
             lethal_by_prowess=_flag(data.get("lethal_by_prowess")),
+            armor_piercing=_flag(data.get("armor_piercing")),
             raw=data,
+            scene=side_scene(lambda key: data.get(key) if key in ("armor", "armor_left") else None, ""),
         )
 
-    def damage(self, settings, rng: RandomSource) -> Damage:
-        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
+    def hand(self, rng: RandomSource) -> HandDamage:
+        """The damage as the rules core takes it, with the Fortitude tests asked for (their
+        throws read from the submitted fields, ``random`` drawn from ``rng``).
 
         Raises:
-            RulesError: an unknown weapon or an impossible combination.
+            ServiceError: 422 naming a malformed throw.
         """
-        if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
-            return strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
-                                        lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
-                                 settings, rng)
-        if self.levels < 1:
-            raise RulesError("No damage to apply: give at least one health level.", field="levels")
-        return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
-                      firearm=self.firearm, head_shot=self.head_shot, source=self.source)
-
-
-def _stamina_trait(state) -> str | None:
-    """A stamina-related Physical Trait the character still has tonight (``data/trait_leads.toml``)."""
-    from larp.tables import trait_leads
-
-    leads = trait_leads()
-    left = [line for line in state.traits.get("physical", []) if line.available and leads.get(line.name.lower()) == "stamina"]
-    return max(left, key=lambda line: (line.available, line.name)).name if left else None
+        raw = self.raw or {}
+        return HandDamage(damage_type=self.damage_type, levels=self.levels, weapon=self.weapon, bite=self.bite,
+                          firearm=self.firearm, head_shot=self.head_shot, source=self.source,
+                          attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
+                          armor_piercing=self.armor_piercing, resistance=_test(raw, "resistance", rng),
+                          resilience=_test(raw, "resilience", rng), stamina=_flag(raw.get("stamina")))
 
 
 def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
                     rng: RandomSource) -> Ruling:
+    """Apply damage to a stored character and record it (:func:`damage_character`); the ruling.
+
+    Raises:
+        ServiceError: as :func:`damage_character`.
+    """
+    return damage_character(chronicle, narrator, character_id, request, rng)[0]
+
+
+def damage_character(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
+                     rng: RandomSource) -> tuple[Ruling, Character, HealthTrack]:
     """Apply damage to a stored character and record it, in one transaction (retried on a conflict).
 
-    Rules: the damage type against the target's kind, vampires halving bashing
-    damage (not from firearms), Fortitude's Resilience and Resistance when the
-    player tests, then the health track: below Incapacitated a vampire falls
-    unconscious (bashing) or into torpor (lethal, aggravated), aggravated damage
-    to an Incapacitated or torpid vampire is Final Death, a mortal dies
-    (002 "Damage and Healing"; 000 "Applying Damage"; met-reference 3.5, 4.1).
+    Loads him (two queries), calls the rules core once (:func:`larp.rules.rulings.rule_damage_by_hand`:
+    the damage type against his kind, vampires halving bashing damage (not from firearms),
+    Fortitude's Resilience and Resistance when the player tests, the armor he wears (the
+    narrator's choice for this ruling, else the sheet's; armor-piercing rounds, fire and sunlight
+    ignore it), then his track with Mettle: below Incapacitated a vampire falls unconscious
+    (bashing) or into torpor (lethal, aggravated), aggravated damage to an Incapacitated or
+    torpid vampire is Final Death, a mortal dies; 002 "Damage and Healing"; 000 "Applying
+    Damage"; met-reference 3.5, 3.7, 4.1), records it and writes the consequences.
+
+    Returns:
+        The ruling, the character as stored afterwards, and his track afterwards.
 
     Raises:
         ServiceError: 404 unknown character; 422 bad input or a character
-            nothing can harm any more (Final Death is final); 409 after repeated conflicts.
+            nothing can harm any more (Final Death is final); 409 after repeated conflicts,
+            or a stamina Trait to spend with no game session open.
     """
     settings = chronicle_settings(chronicle)
 
-    def use_case() -> Ruling:
+    def use_case() -> tuple[Ruling, Character, HealthTrack]:
         with db.atomic():
-            character = get_character(chronicle, character_id)
-            state = character_state(character, open_game_session(chronicle), settings)
+            game_session = open_game_session(chronicle)
+            state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
+            character = state.character
+            person = person_of(state)
+            scene = Scene(sides={person.name: request.scene})
             try:
-                damage = request.damage(settings, rng)
-                target = Target(creature=character.creature, fortitude=state.discipline_level("Fortitude"))
-                raw = request.raw or {}
-                taken = damage_taken(damage, target, settings, resistance=_test(raw, "resistance", rng),
-                                     resilience_test=_test(raw, "resilience", rng), who=character.name)
-                result = taken.apply_to(state.health, settings, character.name)
+                result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng)
             except RulesError as exc:
                 raise ServiceError(exc.message, field=exc.field) from None
-            stamina_trait = None
-            if _flag(raw.get("stamina")) and (_flag(raw.get("resistance")) or _flag(raw.get("resilience"))):
-                stamina_trait = _stamina_trait(state)
-                if stamina_trait is None:
-                    raise ServiceError(f"{character.name} has no stamina-related Physical Trait left to spend.",
-                                       field="stamina")
-            taken_text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
-            summary = f"{character.name} takes {taken_text} and is now {standing(result.track)}."
+            if result.stamina_trait is not None and game_session is None:
+                raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
             record = record_ruling(
-                chronicle, narrator, "damage", summary, result.steps, [(character, "target")],
-                game_session=open_game_session(chronicle),
-                inputs={"character": character.id, "damage": {k: v for k, v in request.__dict__.items() if k != "raw"}},
-                outcome={"taken": taken.to_dict(), "health": result.to_dict(), "stamina_trait": stamina_trait},
+                chronicle, narrator, "damage", result.summary, result.steps, [(character, "target")],
+                game_session=game_session,
+                inputs={"character": character.id,
+                        "damage": {k: v for k, v in request.__dict__.items() if k not in ("raw", "scene")},
+                        "scene": scene.to_dict()},
+                outcome=result.to_dict(),
             )
-            if stamina_trait is not None:
-                game_session = open_game_session(chronicle)
-                if game_session is None:
-                    raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
-                TraitLoss.create(character=character, game_session=game_session, category="physical",
-                                 name=stamina_trait, count=1, ruling=record)
-            store_track(character, result.track, ruling=record)
-            return record
+            after = apply_consequences({character.name: character}, game_session, record, result.consequences)
+            return record, after[character.name], result.health.track
 
     return retrying(use_case)
 

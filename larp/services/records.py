@@ -1,17 +1,29 @@
-"""The record: writing a ruling with the characters it concerns.
+"""The record and the writes: a ruling with the characters it concerns, and what it changes.
 
 Every change to a character goes through :func:`record_ruling`, which keeps
 each character's changeable state as it was before the change, so that
-the history can show it and an organiser can undo the last change.
+the history can show it and an organiser can undo the last change. Then
+:func:`apply_consequences` writes what the rules core computed (Traits lost,
+Ability levels and Willpower spent through :func:`charge`, tracks through
+:func:`store_track`), each with the optimistic version check that makes two
+narrators' changes to one character safe (:class:`Conflict`, :func:`retrying`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
+from peewee import Expression
+
+from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, RulingCharacter, TraitLoss, User, utcnow
+from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.explain import Step
+from larp.rules.health import HealthTrack
+from larp.rules.rulings.consequences import Consequences
 from larp.services import ServiceError
+from larp.services.torpor_records import torpor_condition_changed
+
+T = TypeVar("T")
 
 #: The character fields a ruling may change (and an undo restores).
 SNAPSHOT_FIELDS = (
@@ -86,6 +98,20 @@ def record_ruling(
     return record
 
 
+def _after_update(character: Character, values: Mapping[str, object]) -> Character:
+    """The character as stored after an update of ``values`` that matched his version (no re-read:
+    the update's own ``version + 1`` and the new values are applied to a copy)."""
+    stored = type(character)(**dict(character.__data__))  # a new row object: the one loaded stays as it was
+    stored.__rel__ = dict(character.__rel__)
+    stored._dirty.clear()
+    for name, value in values.items():
+        if isinstance(value, Expression):
+            continue
+        setattr(stored, name, value)
+    stored.version = character.version + 1
+    return stored
+
+
 def charge(character: Character, game_session: GameSession, record: Ruling, category: str,
            traits: Iterable[str] = (), abilities: Iterable[tuple[str, int]] = (), willpower: int = 0) -> Character:
     """Write what a ruling costs a character (inside the use case's transaction).
@@ -93,7 +119,8 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
     Traits lost and Ability levels expended are recorded against the game session
     (the sheet is not touched, so the next game session restores them), never the
     Intensity pseudo-Trait "Potence"; Willpower spent comes off the character with
-    its version checked.
+    its version checked. One statement for the Traits, one for the Abilities, one
+    for the Willpower, each only when there is something to write.
 
     Args:
         traits: the names of the Traits lost (one row per Trait, repeated for x2).
@@ -106,16 +133,14 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
     Raises:
         Conflict: 409 when the character changed since it was read (the use case is retried).
     """
-    from larp.models import AbilitySpend, TraitLoss
-    from larp.rules.challenge import POTENCE_TRAIT
-    from larp.services.health import Conflict
-
-    for trait in traits:
-        if trait != POTENCE_TRAIT:
-            TraitLoss.create(character=character, game_session=game_session, category=category, name=trait,
-                             count=1, ruling=record)
-    for name, levels in abilities:
-        AbilitySpend.create(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
+    losses = [dict(character=character, game_session=game_session, category=category, name=trait, count=1,
+                   ruling=record) for trait in traits if trait != POTENCE_TRAIT]
+    if losses:
+        TraitLoss.insert_many(losses).execute()
+    spends = [dict(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
+              for name, levels in abilities if levels]
+    if spends:
+        AbilitySpend.insert_many(spends).execute()
     if willpower:
         rows = (Character.update(willpower_current=Character.willpower_current - willpower,
                                  version=Character.version + 1, updated_at=utcnow())
@@ -124,5 +149,101 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
                 .execute())
         if rows != 1:
             raise Conflict(character.name)
-        character = Character.get_by_id(character.id)
+        character = _after_update(character, {"willpower_current": character.willpower_current - willpower})
     return character
+
+
+def apply_consequences(characters: Mapping[str, Character], game_session: GameSession, record: Ruling,
+                       consequences: Consequences) -> dict[str, Character]:
+    """Write everything a ruling changes, as the rules core computed it (call inside the use case's
+    transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
+    expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
+    and stake (:func:`store_track`, which keeps torpor records in step). Nothing is decided here.
+
+    Args:
+        characters: the characters as loaded, by name (the consequences name them).
+
+    Returns:
+        The characters as stored afterwards, by name.
+
+    Raises:
+        Conflict: 409 when a character changed since it was read (the use case is retried).
+    """
+    out = dict(characters)
+    for consequence in consequences.people:
+        character = characters[consequence.name]
+        categories = list(dict.fromkeys(cat for cat, _t in consequence.traits_lost)) or ["physical"]
+        for index, category in enumerate(categories):
+            first = index == 0
+            character = charge(character, game_session, record, category, consequence.lost_in(category),
+                               consequence.abilities if first else (), consequence.willpower if first else 0)
+        if consequence.track is not None:
+            character = store_track(character, consequence.track, ruling=record)
+        out[consequence.name] = character
+    return out
+
+
+class Conflict(ServiceError):
+    """The character changed between read and write (retried by :func:`retrying`)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
+
+
+def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+    """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
+    ``character`` if nobody changed it since it was read. Call inside a transaction,
+    after :func:`record_ruling`.
+
+    A vampire whom the track newly puts in torpor gets a torpor record (cause
+    "wounds", dated by the open game session; issue 7), and one whom it takes
+    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
+    that made the change (default: the latest one touching the character).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read.
+    """
+    return store_state(character, track=track, blood_current=blood_current,
+                       willpower_current=willpower_current, ruling=ruling)
+
+
+def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
+                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+    """Write a new track and/or blood pool and temporary Willpower to ``character``
+    with the version check of :func:`store_track` (which see).
+
+    Raises:
+        Conflict: 409 when the character changed since it was read.
+    """
+    values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
+    if track is not None:
+        values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
+                      damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
+    if blood_current is not None:
+        values["blood_current"] = blood_current
+    if willpower_current is not None:
+        values["willpower_current"] = willpower_current
+    rows = (
+        Character.update(**values)
+        .where((Character.id == character.id) & (Character.version == character.version))
+        .execute()
+    )
+    if rows != 1:
+        raise Conflict(character.name)
+    stored = _after_update(character, values)
+    if track is not None and track.condition != character.condition and "torpor" in (track.condition,
+                                                                                     character.condition):
+        torpor_condition_changed(stored, character.condition, ruling)
+    return stored
+
+
+def retrying(use_case: Callable[[], T], attempts: int = 5) -> T:
+    """Run ``use_case`` (one transaction) again on fresh data when it hits a :class:`Conflict`."""
+    for attempt in range(attempts):
+        try:
+            return use_case()
+        except Conflict:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover

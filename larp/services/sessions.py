@@ -13,7 +13,7 @@ from larp.rules.explain import RulesError
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
-from larp.services.health import store_state
+from larp.services.records import store_state
 from larp.services.records import record_ruling
 
 

@@ -36,7 +36,7 @@ from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.health import store_track
+from larp.services.records import store_track
 from larp.services.records import record_ruling
 
 KIND = "tabletop"

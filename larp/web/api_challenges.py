@@ -11,12 +11,45 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
-from larp.rules.challenge import challenge_from_dict, play_challenge
+from larp.rules.challenge import Kind
+from larp.rules.rulings import rule_one_on_one, rule_static
+from larp.rules.rulings.parsing import one_on_one_from_dict
 from larp.rules.settings import ChronicleSettings
-from larp.services.challenges import request_from_json, run_challenge
-from larp.services.characters import character_state
-from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.challenges import characters_after, request_from_json, run_challenge
+from larp.services.chronicles import get_chronicle
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+
+#: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
+SIDE_SCENE = {"type": "object", "description": "What differs for this side in the scene.", "properties": {
+    "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+    "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+    "shroud_caster": {"type": "boolean"},
+    "sight": {"type": "object", "additionalProperties": {"type": "boolean"},
+              "description": "Sight powers on or off (heightened_senses, eyes_of_the_beast...); not named: "
+                             "active when the sheet holds them."},
+    "cover": {"type": "integer", "minimum": 0, "maximum": 6},
+    "armor": {"description": "Worn for this ruling: a live armory key, a list of keys, or objects "
+                             "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
+    "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
+    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]}}}
+SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, and each side's part by name.",
+         "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+                        "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+                        "sides": {"type": "object", "additionalProperties": SIDE_SCENE}}}
+BODY = {"type": "object", "description": "His kind, Fortitude (Mettle's Healthy level at 2), the armor he wears "
+                                         "and the damage marked.", "properties": {
+    "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+    "fortitude": {"type": "integer", "minimum": 0, "maximum": 5},
+    "armor": {"type": ["string", "null"], "description": "A live armory key."},
+    "armor_left": {"type": ["integer", "null"]},
+    "bashing": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
+    "aggravated": {"type": "integer", "minimum": 0}}}
+ATTACK = {"type": "object", "description": "What changes his damage.", "properties": {
+    "action": {"type": "string", "enum": ["strike", "bite", "weapon"]},
+    "weapon": {"type": ["string", "null"], "description": "A live armory key (knife, pistol, shotgun...)."},
+    "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
+    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"}}}
 
 THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 SCHEMAS.update({
@@ -35,14 +68,19 @@ SCHEMAS.update({
             "declared": {"type": ["integer", "null"]},
             "bonuses": {"type": "array", "items": {"$ref": "#/components/schemas/Modifier"}},
             "penalties": {"type": "array", "items": {"$ref": "#/components/schemas/Modifier"}},
-            "weapon": {"type": ["object", "null"], "properties": {
-                "name": {"type": "string"}, "bonus": {"type": "integer"},
-                "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
-                "levels": {"type": "integer"}}},
+            "weapon": {"description": "A live armory key (its card, specials and firearm rules), or a card "
+                                      "{name, bonus, damage_type, levels}.",
+                       "oneOf": [{"type": "string"}, {"type": "null"}, {"type": "object", "properties": {
+                           "name": {"type": "string"}, "bonus": {"type": "integer"},
+                           "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+                           "levels": {"type": "integer"}}}]},
             "health": {"type": "string", "enum": ["healthy", "bruised", "wounded", "incapacitated"]},
-            "powers": {"type": "array", "items": {"type": "string", "enum": [
-                "vigor", "rapidity", "puissance", "fleetness", "might", "endurance", "intensity"]}},
-            "lead": {"type": "string", "enum": ["strength", "speed", "stamina", "other"]},
+            "powers": {"type": "array", "items": {"type": "string"},
+                       "description": "vigor, rapidity, puissance, fleetness, might, endurance, intensity; mettle; "
+                                      "the sight powers (heightened senses, eyes of the beast...)."},
+            "lead": {"type": "string", "enum": ["strength", "speed", "stamina", "other"],
+                     "description": "Left out: inferred from the first Trait bid (data/trait_leads.toml), as for "
+                                    "stored characters."},
             "category": {"type": ["string", "null"], "enum": ["physical", "social", "mental", None]},
             "abilities": {"type": "object", "additionalProperties": {"type": "integer"},
                           "description": "Ability name to levels left this game session."},
@@ -59,6 +97,16 @@ SCHEMAS.update({
                 "reductions": {"type": "array", "items": {"type": "string"}},
                 "waive_retest": {"type": "string"},
                 "waived_this_turn": {"type": "boolean"}}},
+            "body": BODY,
+            "attack": ATTACK,
+            "celerity": {"type": ["integer", "null"], "minimum": 0, "maximum": 5,
+                         "description": "Celerity active this turn (Rapidity's Bomb needs 3); left out: the powers "
+                                        "listed count as active."},
+            "negative_traits": {"type": "array", "items": {"type": "string"}},
+            "calls_negative": {"type": "string"},
+            "specialisation": {"type": "boolean"}, "waive_darkness": {"type": "boolean"},
+            "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
+            "scene": SIDE_SCENE,
         },
     },
     "Modifier": {"type": "object", "required": ["source", "traits"],
@@ -93,6 +141,7 @@ SCHEMAS.update({
                 "by": {"type": "string", "enum": ["challenger", "defender"]},
                 "trait": {"type": "string"}, "correct": {"type": "boolean"}}}},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
+            "scene": SCENE,
             "settings": {"type": "object", "description": "Chronicle setting overrides (key to value)."},
         },
     },
@@ -109,6 +158,10 @@ SCHEMAS.update({
             "damage": {"type": "array", "items": {"type": "object"}},
             "tests": {"type": "array", "items": {"type": "object"}},
             "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}},
+            "hits": {"type": "array", "items": {"type": "object"},
+                     "description": "The damage landed, after the target's kind, halving, Fortitude and armor."},
+            "consequences": {"type": "object", "description": "By name: Traits lost, Abilities and Willpower "
+                                                              "spent, the new track, the armor left."},
         },
     },
     "StoredSide": {
@@ -125,6 +178,13 @@ SCHEMAS.update({
             "calls_negative": {"type": "string"}, "celerity_active": {"type": "boolean"},
             "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
             "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
+            "darkness": {"type": "string", "enum": ["", "none", "partial", "total"],
+                         "description": "His own darkness; left out: the scene's."},
+            "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},
+            "sight_off": {"type": "boolean", "description": "His sight powers turned off for this ruling."},
+            "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
+            "armor_left": {"type": "integer", "minimum": 0},
+            "scene": SIDE_SCENE,
         },
     },
     "StoredChallenge": {
@@ -139,6 +199,8 @@ SCHEMAS.update({
             "difficulty": {"type": "integer"}, "extra_bid": {"type": "integer"}, "needs_win": {"type": "boolean"},
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "scene": SCENE,
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},
@@ -166,18 +228,20 @@ def _json_response(schema: str) -> dict:
                                                     "options": {"type": "object"}}}}}}},
 })
 def rule_stateless():
-    """Rule on the challenge in the body (met-reference 1-3, 6.1; seed 002), writing nothing."""
+    """Rule on the challenge in the body (met-reference 1-3, 6.1; seed 002), writing nothing: the
+    same rules core entry point as the stored flow (:func:`larp.rules.rulings.rule_one_on_one`)."""
     data = json_body()
     overrides = data.pop("settings", None) or {}
     if not isinstance(overrides, dict):
         raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
     settings = ChronicleSettings.from_overrides(overrides)
-    challenge = challenge_from_dict(data)
+    one, scene = one_on_one_from_dict(data)
     rng = current_app.config["RANDOM_SOURCE"]()
-    options, ruling, steps = play_challenge(challenge, settings, rng)
-    if ruling is None:  # a forced darkness retest is due: the challenge so far, and what must follow
-        return jsonify(ruling=None, steps=[s.to_dict() for s in steps], options=options.to_dict())
-    return jsonify(ruling=ruling.to_dict(), options=options.to_dict())
+    rule = rule_one_on_one if one.kind is Kind.CONTESTED else rule_static
+    result = rule(one, scene, settings, rng)
+    if result.ruling is None:  # a forced darkness retest is due: the challenge so far, and what must follow
+        return jsonify(ruling=None, steps=[s.to_dict() for s in result.steps], options=result.options.to_dict())
+    return jsonify(ruling=result.to_dict(), options=result.options.to_dict())
 
 
 @bp.post("/challenges")
@@ -203,17 +267,5 @@ def run_stateful():
     chronicle = get_chronicle()
     request = request_from_json(json_body())
     result = run_challenge(chronicle, g.user, request, current_app.config["RANDOM_SOURCE"]())
-    settings = chronicle_settings(chronicle)
-    characters = {}
-    for side in ("challenger", "defender"):
-        character = result.loaded[side]
-        if character is None:
-            continue
-        character = character.__class__.get_by_id(character.id)
-        state = character_state(character, result.record.game_session, settings)
-        characters[side] = {
-            "id": character.id, "name": character.name, "health": state.health.to_dict(),
-            "level": state.health.state(), "willpower": character.willpower_current,
-            "traits_left": {c: state.available(c) for c in ("physical", "social", "mental")},
-        }
+    characters = characters_after(result)
     return jsonify(ruling_id=result.record.id, ruling=result.record.outcome, characters=characters), 201

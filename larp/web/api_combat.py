@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
-from larp.rules.firing_into_groups import rule_stray_shot, stray_shot_from_dict
-from larp.rules.mass_combat import mass_challenge_from_dict, rule_mass_challenge
+from larp.rules.rulings import rule_bystanders, rule_mob
+from larp.rules.rulings.parsing import mob_from_dict, volley_from_dict
 from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
 from larp.services.mass_combat import mass_request_from_json, run_mass_combat
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_challenges import SCENE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
     "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
@@ -44,7 +45,7 @@ SCHEMAS.update({
         "attack": {"oneOf": [_ATTACK, {"type": "null"}], "description": "His counter-attack; null: defends only."},
         "injures": {"type": "array", "items": {"type": "string"}},
         "celerity": {"type": "integer", "minimum": 0, "maximum": 5, "description": "Level active this round."},
-        "body": _BODY}}],
+        "body": _BODY, "scene": SIDE_SCENE}}],
         "description": "The target. `bid` holds one Trait per attacker he defends against (one fewer with "
                        "Intensity: bid \"Potence\" once)."},
     "MassAttacker": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
@@ -52,13 +53,13 @@ SCHEMAS.update({
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                   "description": "The pair's later tests (retests, overbids); challenger = this attacker."},
         "strength": {"type": "boolean", "description": "Hand to hand: a challenge of strength for the target."},
-        "celerity": {"type": "integer", "minimum": 0, "maximum": 5}, "body": _BODY}}]},
+        "celerity": {"type": "integer", "minimum": 0, "maximum": 5}, "body": _BODY, "scene": SIDE_SCENE}}]},
     "MassChallenge": {"type": "object", "required": ["defender", "attackers"], "properties": {
         "category": {"type": "string", "enum": ["physical", "social", "mental"]},
         "defender": {"$ref": "#/components/schemas/MassDefender"},
         "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
                       "description": "At most five hand to hand and five ranged."},
-        "settings": _SETTINGS}},
+        "scene": SCENE, "settings": _SETTINGS}},
     "Hit": {"type": "object", "properties": {
         "by": {"type": "string"}, "target": {"type": "string"}, "action": {"type": "string"},
         "weapon": {"type": ["string", "null"]}, "damage_type": {"type": "string"}, "levels": {"type": "integer"},
@@ -75,10 +76,13 @@ SCHEMAS.update({
             "options": {"type": ["object", "null"]}}}},
         "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
         "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
-        "actions": {"type": "integer"}, "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
+        "actions": {"type": "integer"}, "pending": {"type": "array", "items": {"type": "string"}},
+        "consequences": {"type": "object"},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
     "Bystander": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
         "throw": _THROW, "firer_throw": _THROW, "saw_it_coming": {"type": "boolean"},
-        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}, "body": _BODY}}]},
+        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}, "body": _BODY,
+        "scene": SIDE_SCENE}}]},
     "StrayShot": {"type": "object", "required": ["firer", "weapon", "target", "bystanders"], "properties": {
         "firer": {"$ref": "#/components/schemas/Contestant"},
         "weapon": {"type": "string", "description": "The gun's live armory key."},
@@ -88,12 +92,14 @@ SCHEMAS.update({
         "firer_throw": _THROW, "bursts": {"type": "boolean"},
         "extra_traits": {"type": "array", "items": {"type": "string"}},
         "excluded": {"type": "array", "items": {"type": "string"}},
-        "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}, "settings": _SETTINGS}},
+        "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}, "scene": SCENE,
+        "settings": _SETTINGS}},
     "StrayRuling": {"type": "object", "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
         "bystanders": {"type": "array", "items": {"type": "object"}},
         "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
         "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
+        "pending": {"type": "array", "items": {"type": "string"}}, "consequences": {"type": "object"},
         "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
     "StoredFighter": {"type": "object", "required": ["character_id"], "properties": {
         "character_id": {"type": "integer"}, "bid": {"type": "string", "description": "The lead Trait."},
@@ -102,7 +108,13 @@ SCHEMAS.update({
         "bite": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
         "strength": {"type": "boolean"}, "relented": {"type": "boolean"}, "celerity_active": {"type": "boolean"},
         "counter": {"type": "string", "enum": ["defend", "strike", "bite", "weapon"]},
-        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}}},
+        "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
+        "darkness": {"type": "string", "enum": ["", "none", "partial", "total"]},
+        "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},
+        "sight_off": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
+        "cover": {"type": "integer", "minimum": 0, "maximum": 6},
+        "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
+        "armor_left": {"type": "integer", "minimum": 0}, "scene": SIDE_SCENE}},
 })
 
 
@@ -141,11 +153,12 @@ def _created(schema: str) -> dict:
     "responses": _ok("#/components/schemas/MassRuling", "The ruling on every pair and the hits in order."),
 })
 def rule_mass_stateless():
-    """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing."""
+    """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing:
+    the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mob`)."""
     data = json_body()
     settings = _overrides(data)
-    mass = mass_challenge_from_dict(data, settings)
-    return jsonify(ruling=rule_mass_challenge(mass, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    mob, scene = mob_from_dict(data, settings)
+    return jsonify(ruling=rule_mob(mob, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
 
 
 @bp.post("/firing-into-groups/rule")
@@ -159,11 +172,12 @@ def rule_mass_stateless():
     "responses": _ok("#/components/schemas/StrayRuling", "The ruling on each bystander and the hits."),
 })
 def rule_stray_stateless():
-    """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing."""
+    """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing:
+    the same rules core entry point as the bystanders screen (:func:`larp.rules.rulings.rule_bystanders`)."""
     data = json_body()
     settings = _overrides(data)
-    shot = stray_shot_from_dict(data, settings)
-    return jsonify(ruling=rule_stray_shot(shot, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    volley, scene = volley_from_dict(data, settings)
+    return jsonify(ruling=rule_bystanders(volley, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
 
 
 @bp.post("/mass-challenges")
@@ -177,7 +191,11 @@ def rule_stray_stateless():
             "target": {"$ref": "#/components/schemas/StoredFighter"},
             "attackers": {"type": "array", "items": {"$ref": "#/components/schemas/StoredFighter"}},
             "injures": {"type": "array", "items": {"type": "integer"}},
-            "category": {"type": "string", "enum": ["physical", "social", "mental"]}}}}}},
+            "category": {"type": "string", "enum": ["physical", "social", "mental"]},
+            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
 def run_mass_stateful():
@@ -199,8 +217,14 @@ def run_mass_stateful():
                 "character_id": {"type": "integer"}, "throw": {"type": "string"},
                 "firer_throw": {"type": "string"}, "saw_it_coming": {"type": "boolean"},
                 "excluded": {"type": "boolean"}, "bid": {"type": "string"},
-                "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}}}},
-            "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}}}}}},
+                "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
+                "darkness": {"type": "string"}, "armor": {}, "armor_left": {"type": "integer"},
+                "cover": {"type": "integer"}, "sight_off": {"type": "boolean"}, "scene": SIDE_SCENE}}},
+            "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
+            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/StrayRuling"),
 })
 def run_stray_stateful():

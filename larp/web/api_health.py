@@ -13,13 +13,14 @@ from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
-from larp.rules.damage import Target, damage_taken
 from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood
 from larp.rules.health import HealthTrack, health_views, new_track
+from larp.rules.rulings import rule_damage_by_hand
+from larp.rules.rulings.parsing import person_from_track
 from larp.rules.settings import ChronicleSettings
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.health import DamageRequest, _test, apply_damage_to, heal_character
+from larp.services.health import DamageRequest, damage_character, heal_character
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 
 SCHEMAS.update({
@@ -48,6 +49,10 @@ SCHEMAS.update({
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},
             "resistance_player": {"type": "string"}, "resistance_narrator": {"type": "string"},
             "resilience_player": {"type": "string"}, "resilience_narrator": {"type": "string"},
+            "armor": {"description": "The armor he wears for this ruling: a live armory key (\"none\": none); "
+                                     "left out: the sheet's."},
+            "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
+            "armor_piercing": {"type": "boolean", "description": "Armor-piercing rounds: armor is ignored."},
         },
     },
 })
@@ -72,7 +77,8 @@ def _track(data: Any, settings: ChronicleSettings) -> HealthTrack:
 
 DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
                  "lethal_by_prowess", "resistance", "resilience", "stamina", "resistance_player",
-                 "resistance_narrator", "resilience_player", "resilience_narrator"}
+                 "resistance_narrator", "resilience_player", "resilience_narrator", "armor", "armor_left",
+                 "armor_piercing"}
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
@@ -93,33 +99,43 @@ def _settings(data: dict) -> ChronicleSettings:
 @bp.post("/damage")
 @documented("/damage", "post", {
     "summary": "Apply damage to a described character (stateless)",
-    "description": "002 \"Damage and Healing\": firearms against vampires, halving, Fortitude, then the track "
-                   "(unconscious, torpor, Final Death). Body: `track`, `fortitude`, `damage` (DamageInput), "
-                   "optional `settings`.",
+    "description": "002 \"Damage and Healing\": firearms against vampires, halving, Fortitude, armor, then the "
+                   "track (unconscious, torpor, Final Death); the same rules core entry point as damage by hand on "
+                   "a stored character. Body: `track` (leave out its `levels` for the chronicle's track, with "
+                   "Mettle's Healthy level at Fortitude 2), `fortitude`, `powers` (mettle...), `armor` and "
+                   "`armor_left` (what he wears), `name`, `damage` (DamageInput), optional `settings`.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, "fortitude": {"type": "integer", "minimum": 0},
+        "powers": {"type": "array", "items": {"type": "string"}},
+        "armor": {"description": "A live armory key, a list of keys, or objects {armor, left}."},
+        "armor_left": {"type": "integer", "minimum": 0},
+        "name": {"type": "string", "description": "His name, for the explanation."},
         "damage": {"$ref": "#/components/schemas/DamageInput"}, "settings": {"type": "object"}}}}}},
     "responses": TRACK_RESPONSE,
 })
 def damage_stateless():
-    """Damage on a described track; nothing is stored."""
+    """Damage on a described character (:func:`larp.rules.rulings.rule_damage_by_hand`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "fortitude", "damage", "settings"})
+    _only(data, {"track", "fortitude", "powers", "armor", "armor_left", "name", "damage", "settings"})
     settings = _settings(data)
-    track = _track(data.get("track"), settings)
     raw = data.get("damage") or {}
     if not isinstance(raw, Mapping):
         raise ApiError("damage must be an object.", "damage", 422)
-    _only(raw, DAMAGE_FIELDS, "damage")
+    _only(raw, DAMAGE_FIELDS - {"armor", "armor_left"}, "damage")
     request = DamageRequest.from_mapping(raw)
     rng = current_app.config["RANDOM_SOURCE"]()
     fortitude = data.get("fortitude", 0)
     if isinstance(fortitude, bool) or not isinstance(fortitude, int) or fortitude < 0:
         raise ApiError("fortitude must be a whole number of at least 0.", "fortitude", 422)
-    taken = damage_taken(request.damage(settings, rng), Target(creature=track.creature, fortitude=fortitude), settings,
-                         resistance=_test(raw, "resistance", rng), resilience_test=_test(raw, "resilience", rng))
-    result = taken.apply_to(track, settings)
-    return jsonify(taken=taken.to_dict(), health=result.to_dict(), views=health_views(result.track))
+    name = data.get("name") or "The character"
+    if not isinstance(name, str):
+        raise ApiError("name must be a text.", "name", 422)
+    person = person_from_track(data.get("track"), fortitude, name.strip() or "The character", data.get("armor"),
+                               data.get("armor_left"), data.get("powers"), settings)
+    result = rule_damage_by_hand(person, request.hand(rng), None, settings, rng)
+    return jsonify(taken=result.taken.to_dict(), health=result.health.to_dict(), views=health_views(result.health.track),
+                   summary=result.summary, consequences=result.consequences.to_dict(),
+                   stamina_trait=result.stamina_trait)
 
 
 @bp.post("/healing")
@@ -181,10 +197,12 @@ def damage_stateful(character_id: int):
     """Damage a stored character; concurrent changes are never lost (version check and retry)."""
     data = json_body()
     _only(data, DAMAGE_FIELDS)
-    record = apply_damage_to(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
-                             current_app.config["RANDOM_SOURCE"]())
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    record, character, track = damage_character(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
+                                                current_app.config["RANDOM_SOURCE"]())
+    payload = {"id": character.id, "name": character.name, "version": character.version,
+               "blood_current": character.blood_current, "willpower_current": character.willpower_current,
+               "health": track.to_dict(), "level": track.state()}
+    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps, character=payload), 201
 
 
 @bp.post("/characters/<int:character_id>/heal")

@@ -28,7 +28,9 @@ from larp.services.challenges import (
     request_from_form,
     run_challenge,
 )
-from larp.services.characters import character_state, find_characters, get_character
+from larp.rules.scene import RangeBand
+from larp.services.characters import character_state, find_characters, get_character, person_of
+from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -83,6 +85,8 @@ def _side_extras(state, category: Category) -> dict:
         "blindfighting": abilities.get("blindfighting"),
         "challenge_powers": sorted(CHALLENGE_POWERS[p].value.capitalize() for p in powers if p in CHALLENGE_POWERS),
         "shroud": "shroud of night" in powers,
+        "sight": held_sight(person_of(state)),
+        "armor_worn": [a.name for a in state.armor],
     }
 
 
@@ -134,6 +138,8 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "kinds": KINDS,
         "darkness": _scene_darkness(values, game_session),
         "darkness_choices": DARKNESS,
+        "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
+        "armors": armory("live").armor,
         "sides": sides,
         "ready": ready,
         "throws": THROW_CHOICES,

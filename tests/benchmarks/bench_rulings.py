@@ -1,4 +1,4 @@
-"""Benchmark: a ruling through the API, and the SQL a stateful ruling costs (issue 3).
+"""Benchmark: a ruling through the API, and the SQL a stored ruling costs (issues 3 and 15).
 
 Run it (it prints figures; it is not a test and asserts nothing):
 
@@ -8,8 +8,13 @@ Run it (it prints figures; it is not a test and asserts nothing):
    a retest, met-reference T5) against a bare Flask route on the same server
    that returns a body of the same size, and their ratio. Both go over real
    HTTP (waitress in a thread, one keep-alive connection).
-2. The number of SQL statements one stateful ruling (``POST /api/v1/challenges``)
-   makes with 10 and with 1,000 characters in the chronicle.
+2. The number of SQL statements one stored ruling makes, with 10 and with 1,000
+   characters in the chronicle, for each kind: a one-on-one challenge
+   (``POST /api/v1/challenges``, a Trait lost and a blow landing), a two-on-one mass
+   challenge (``/api/v1/mass-challenges``), a missed shot into two bystanders
+   (``/api/v1/firing-into-groups``) and damage by hand (``/api/v1/characters/<id>/damage``).
+   Every statement of the request counts (the user's session, the chronicle, its
+   settings...), except PRAGMA, BEGIN, COMMIT and savepoints.
 """
 
 from __future__ import annotations
@@ -118,7 +123,8 @@ def bench_http(requests: int) -> None:
     print(f"  ratio    {med_r / med_b:5.1f}x the bare Flask route (same server, same body size)")
 
 
-def count_queries(app, cookie: str, challenger: int, defender: int) -> int:
+def count_queries(app, cookie: str, path: str, body: dict) -> int:
+    """The SQL statements of one request (an SQLite trace on every connection it opens)."""
     import sqlite3
 
     statements: list[str] = []
@@ -131,19 +137,36 @@ def count_queries(app, cookie: str, challenger: int, defender: int) -> int:
 
     client = app.test_client()
     client.set_cookie("session", cookie)
-    body = {"category": "physical", "challenger": {"character_id": challenger, "bid": "Quick"},
-            "defender": {"character_id": defender, "bid": "Brawny"},
-            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}
     if not db.is_closed():
         db.close()
     sqlite3.connect = counting_connect
     try:
-        response = client.post("/api/v1/challenges", json=body)
+        response = client.post(path, json=body)
     finally:
         sqlite3.connect = real_connect
     if response.status_code != 201:
-        raise SystemExit(f"stateful ruling failed: {response.get_json()}")
+        raise SystemExit(f"stored ruling {path} failed: {response.get_json()}")
     return len([s for s in statements if not s.upper().startswith(("PRAGMA", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))])
+
+
+def stored_rulings(ids: dict[str, int]) -> list[tuple[str, str, dict]]:
+    """One stored ruling of each kind, on the demo characters."""
+    return [
+        ("one-on-one challenge", "/api/v1/challenges", {
+            "category": "physical", "challenger": {"character_id": ids["Vivienne Ashcombe"], "bid": "Quick"},
+            "defender": {"character_id": ids["Konrad Vale"], "bid": "Brawny"},
+            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}),
+        ("mass challenge, two on one", "/api/v1/mass-challenges", {
+            "target": {"character_id": ids["Teodor Brandt"], "throw": "scissors"},
+            "attackers": [{"character_id": ids["Lys Moreau"], "throw": "rock"},
+                          {"character_id": ids["Sister Agathe"], "throw": "rock"}]}),
+        ("missed shot, two bystanders", "/api/v1/firing-into-groups", {
+            "firer": {"character_id": ids["Marcus Hale"], "weapon": "pistol"}, "target_id": ids["Konrad Vale"],
+            "bystanders": [{"character_id": ids["Ines Castellano"], "throw": "scissors", "firer_throw": "rock"},
+                           {"character_id": ids["Aldous Whitmore"], "throw": "rock", "firer_throw": "paper"}]}),
+        ("damage by hand", f"/api/v1/characters/{ids['Lys Moreau']}/damage",
+         {"damage_type": "lethal", "levels": 1, "armor": "ballistic_vest", "armor_left": 0}),
+    ]
 
 
 def bench_queries() -> None:
@@ -154,23 +177,23 @@ def bench_queries() -> None:
     app = make_app(folder)
     cookie = login_cookie(app)
     with app.app_context(), db.connection_context():
-        viv = Character.get(Character.name == "Vivienne Ashcombe").id
-        kon = Character.get(Character.name == "Konrad Vale").id
-        count = Character.select().count()
-    small = count_queries(app, cookie, viv, kon)
+        ids = {c.name: c.id for c in Character.select()}
+        count = len(ids)
+    small = [(label, count_queries(app, cookie, path, body)) for label, path, body in stored_rulings(ids)]
     with app.app_context(), db.connection_context():
         sheets = [sheet_of(c) for c in Character.select()]
-        chronicle = Character.get_by_id(viv).chronicle
+        chronicle = Character.get_by_id(ids["Vivienne Ashcombe"]).chronicle
         with db.atomic():
             for index in range(1000 - count):
                 sheet = sheets[index % len(sheets)]
                 sheet.name = f"{sheet.name.split(' #')[0]} #{index}"
                 create_character(chronicle, sheet)
         total = Character.select().count()
-    large = count_queries(app, cookie, viv, kon)
-    print("SQL statements in one stateful ruling (POST /api/v1/challenges, PRAGMA/BEGIN/COMMIT not counted):")
-    print(f"  {count:5d} characters: {small} statements")
-    print(f"  {total:5d} characters: {large} statements")
+    large = [(label, count_queries(app, cookie, path, body)) for label, path, body in stored_rulings(ids)]
+    print("SQL statements in one stored ruling (the whole request; PRAGMA/BEGIN/COMMIT not counted):")
+    print(f"  {'':30s} {count:5d} characters  {total:5d} characters")
+    for (label, a), (_l, b) in zip(small, large):
+        print(f"  {label:30s} {a:5d}             {b:5d}")
 
 
 def main() -> None:

@@ -446,3 +446,57 @@ def test_properties_of_every_mass_challenge(case):
     assert len(by_defender) <= ruling.actions == actions_of(mass_challenge.defender.celerity)
     assert all(ruling.pair(h.target).outcome is Outcome.DEFENDER for h in by_defender)
     assert all(p.relented == (p.attacker in relented) for p in ruling.pairs)
+
+
+# ----- issue 15: each pair judged on the defender as he stands after the results before it
+
+
+def test_the_mob_example_later_pairs_see_the_traits_lost_and_the_wounds():
+    """Issue 15's worked example (002 "Mass Combat"; LotNR Mob Scene and order of challenges, met-reference
+    3.1, 3.2; LotNR Health 4.1): a defender with 10 Traits loses to the first two attackers (9 and 8 Traits,
+    so their results come first), each blow a level of bashing (halved, at least one: Bruised after two);
+    on the third pair's tie he counts 10 - 2 - 1 = 7 against the attacker's 7: a draw."""
+    d = Defender(Contestant("Dana", 10, TRAITS[:3]), Throw.SCISSORS)
+    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=9), attacker("B", Throw.ROCK, traits=8),
+                                      attacker("C", Throw.SCISSORS, traits=7)))
+    third = ruling.pair("C").ruling
+    assert third.totals[Outcome.DEFENDER] == 7 and ruling.pair("C").outcome is Outcome.DRAW
+    assert any(s.text == "Dana counts 7 Traits for ties and overbids: 8 Physical, -1 Bruised." for s in third.steps)
+    assert ruling.traits_lost["Dana"] == ("Brawny", "Ferocious", "Tough")  # two losses and the draw
+    assert any(s.rule.startswith('002 "Mass Combat"; LotNR Mob Scene and order') for s in ruling.steps)
+
+
+def test_equal_counts_are_judged_together():
+    """LotNR order of challenges (met-reference 3.1): equal counts act at the same time, so neither of two
+    7-Trait attackers' pairs is "earlier": both are judged on the defender as he stood (9 against 7)."""
+    d = Defender(Contestant("Dana", 9, TRAITS[:2]), Throw.SCISSORS)
+    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK), attacker("B", Throw.SCISSORS)))
+    assert ruling.pair("B").ruling.totals[Outcome.DEFENDER] == 9 and ruling.pair("B").outcome is Outcome.DEFENDER
+
+
+def test_a_defender_wounded_in_the_mob_risks_one_more_trait_in_the_later_pairs():
+    """LotNR Health (met-reference 4.1): Wounded, "must risk one extra Trait to attempt any challenge".
+    Dana stands Bruised (4 lethal); A's knife (9 Traits, first) makes her Wounded, so against B she risks
+    a second Trait, the one she has left that is not bid (Quick), and loses both when B wins."""
+    side = Contestant("Dana", 5, ("Brawny", "Ferocious"), held=("Brawny", "Ferocious", "Tough", "Quick", "Wiry"),
+                      health=Health.BRUISED)
+    d = Defender(side, Throw.SCISSORS, body=_hurt(lethal=4))
+    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=9, attack=Attack("weapon", "knife")),
+                                      attacker("B", Throw.ROCK, traits=8)))
+    assert any(s.text == "Dana is now Wounded and risks one more Trait against B: Quick." for s in ruling.steps)
+    assert ruling.traits_lost["Dana"] == ("Brawny", "Ferocious", "Quick")
+    assert ruling.tracks["Dana"].lethal == 5 and ruling.tracks["Dana"].bashing == 1
+
+
+def test_a_pair_waits_for_its_forced_darkness_retest():
+    """002 "Darkness": an attacker who wins in total darkness, against a target who sees, must retest the
+    win once; the mass challenge says which pair waits for it instead of refusing the whole fight."""
+    from larp.rules.darkness import Darkness, DarknessLevel
+
+    blind = Darkness(DarknessLevel.TOTAL)
+    a = Attacker(side=Contestant("A", 7, ("Quick",), darkness=blind), throw=Throw.ROCK)
+    ruling = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), a))
+    assert ruling.pending == ("A",) and ruling.pair("A").options.forced_retest is Outcome.CHALLENGER
+    forced = (TCall(Call.FORCED_RETEST, Throw.ROCK, Throw.PAPER, by=Outcome.CHALLENGER),)
+    decided = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), replace(a, tests=forced)))
+    assert decided.pending == () and decided.pair("A").outcome is Outcome.DEFENDER

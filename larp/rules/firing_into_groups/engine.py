@@ -1,244 +1,54 @@
-"""Firing guns into groups of people (seed 002 "Firing Guns into Groups of People";
-Spray, met-reference 6.2).
-
-When a shot misses its target and people stand near it (within three feet,
-or down range past it), the round may hit one of them. Plain data in (a
-:class:`StrayShot`: the firer, his weapon, the people near the target closest
-first, the signs), a :class:`StrayRuling` out; :func:`rule_stray_shot` rules,
-:func:`stray_shot_from_dict` reads JSON.
-
-The rules (002 unless said otherwise):
-
-1. The firer tests against each person near the target, starting with those
-   closest to it. If he wins a test, that bystander is hit and takes the
-   weapon's damage; the bystander may retest by expending a Dodge Ability if
-   he could see the attack coming (the narrator decides). Each test is a
-   normal challenge (:mod:`larp.rules.challenge`): one Trait risked a side,
-   ties by the Traits. Whether one round goes on after hitting someone is the
-   chronicle setting ``stray_round_stops_at_first_hit`` (default: it stops).
-2. A weapon firing several rounds (bursts from a submachine gun or assault
-   rifle) or with an area effect (a shotgun): one mass challenge against the
-   bystanders instead: the firer's one sign against each bystander's, each
-   pair by the normal rules; every bystander who loses is hit; the firer risks
-   one Trait per bystander (met-reference 6.2 and T24). A Spray reaches at
-   most the number of people on its card (met-reference 6.2).
-3. To avoid bystanders if he misses, the firer bids one extra Trait per
-   bystander with the shot (five bystanders: six Traits in all), or fewer and
-   names the bystanders they exclude; or he takes careful aim and fires every
-   other round, risking no extra Trait. Only for single shots. The extra
-   Traits were lost with the missed shot.
+"""Rules on a missed shot into a group (:func:`rule_stray_shot`, :func:`firer_bid_count`):
+the avoiding options, then a test per bystander closest first or one mass challenge
+(002 "Firing Guns into Groups of People"; Spray, met-reference 6.2). Part of
+:mod:`larp.rules.firing_into_groups`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from larp.rules.challenge import (
     Call,
-    Category,
     Challenge,
-    ChallengeOptions,
     ChallengeRuling,
     Contestant,
     Outcome,
     RandomSource,
     TestCall,
-    Throw,
     bids_required,
-    contestant_from_dict,
     parse_source,
-    parse_throw,
-    test_calls_from_list,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, RulesError
 from larp.rules.health import HealthTrack
 from larp.rules.mass_combat import (
     Attack,
-    Body,
     Hit,
-    Spending,
     add_spending,
-    body_from_dict,
     check_bid_names,
     land_hit,
-    play_pairs,
     spendings,
     track_of,
     weapon_card,
 )
+from larp.rules.hits import armor_key
+from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
-R_GROUPS = '002 "Firing Guns into Groups of People"'
-R_SPRAY = "LotNR Spray (met-reference 6.2)"
-
-
-class Fire(StrEnum):
-    """How the weapon fired: one shot at a time, or several rounds / an area effect (002)."""
-
-    SINGLE = "single"
-    GROUP = "group"
-
-
-@dataclass(frozen=True)
-class Bystander:
-    """A person near the target (within three feet, or down range past it).
-
-    Attributes:
-        side: the bystander as the defender of his test: name, current Traits,
-            his bid (one Trait, more if Wounded), Ability levels left (only
-            Dodge counts here)...
-        throw: his sign in his test.
-        firer_throw: single shots: the firer's sign in this bystander's test.
-        saw_it_coming: he could see the attack coming, so he may retest by
-            expending Dodge (the narrator's call, 002).
-        tests: later tests of his pair, in order (Dodge retest, the firer's
-            Firearms retest...): challenger = the firer, defender = him.
-        body: what damage does to him.
-    """
-
-    side: Contestant
-    throw: Throw | None = None
-    firer_throw: Throw | None = None
-    saw_it_coming: bool = False
-    tests: tuple[TestCall, ...] = ()
-    body: Body = Body()  # noqa: RUF009 - a frozen dataclass, never mutated
-
-
-@dataclass(frozen=True)
-class StrayShot:
-    """A missed shot into a group of people.
-
-    Attributes:
-        firer: the firer: name, current Traits (the shot's own loss already
-            taken off), ``bid``: the Traits he risks in the bystander tests, in
-            order, one per test (more if Wounded). With Firearms he may bid
-            Mental Traits (``category``).
-        weapon: the live armory key of the gun (pistol, shotgun, smg...).
-        target: the name of the character he missed (not a bystander).
-        bystanders: the people near the target, closest first (the narrator orders them).
-        firer_throw: several rounds or an area effect: his one sign against everyone.
-        bursts: an automatic weapon fires bursts (``True``) or one shot at a time.
-        extra_traits: the Traits he bid with the shot to avoid bystanders, one
-            per bystander excluded (lost: the shot missed).
-        excluded: the bystanders those extra Traits exclude; all of them when
-            he bid one per bystander.
-        careful_aim: he took careful aim and fires every other round: no bystander is at risk.
-        close_range: within five feet (Full-Auto adds a level).
-        category: the challenge's category (Physical).
-    """
-
-    firer: Contestant
-    weapon: str
-    target: str
-    bystanders: tuple[Bystander, ...]
-    firer_throw: Throw | None = None
-    bursts: bool = True
-    extra_traits: tuple[str, ...] = ()
-    excluded: tuple[str, ...] = ()
-    careful_aim: bool = False
-    close_range: bool = False
-    category: Category = Category.PHYSICAL
-
-
-@dataclass(frozen=True)
-class BystanderResult:
-    """What happened to one bystander.
-
-    Attributes:
-        name: his name.
-        tested: the firer tested against him.
-        excluded: an extra Trait (or careful aim) kept him out of harm.
-        note: why no test was made (excluded, careful aim, the round stopped, out of reach).
-        outcome: ``CHALLENGER`` (the firer won: he is hit), ``DEFENDER``, ``DRAW``; ``None`` untested.
-        hit: he was hit.
-        firer_throw, throw: the first signs of his test.
-        ruling: his test's challenge ruling.
-        options: what each side of his test may still call (retests, overbids).
-    """
-
-    name: str
-    tested: bool
-    excluded: bool = False
-    note: str = ""
-    outcome: Outcome | None = None
-    hit: bool = False
-    firer_throw: Throw | None = None
-    throw: Throw | None = None
-    ruling: ChallengeRuling | None = None
-    options: ChallengeOptions | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"name": self.name, "tested": self.tested, "excluded": self.excluded, "note": self.note,
-                "outcome": self.outcome.value if self.outcome else None, "hit": self.hit,
-                "firer_throw": self.firer_throw.value if self.firer_throw else None,
-                "throw": self.throw.value if self.throw else None,
-                "ruling": self.ruling.to_dict() if self.ruling else None,
-                "options": self.options.to_dict() if self.options else None}
-
-
-@dataclass(frozen=True)
-class StrayRuling:
-    """The ruling on a missed shot into a group.
-
-    Attributes:
-        fire: single shots or a mass challenge (several rounds, area effect).
-        bystanders: each bystander's result, closest first.
-        hits: the bystanders hit, in order, with the damage marked.
-        tracks: the bystanders' health tracks afterwards, by name.
-        traits_lost: Traits lost for the game session, by name (the firer's
-            extra Traits among them).
-        spent: Ability levels (Dodge, Firearms...) spent, by name.
-        steps: the whole explanation.
-        summary: one sentence.
-    """
-
-    fire: Fire
-    bystanders: tuple[BystanderResult, ...]
-    hits: tuple[Hit, ...]
-    tracks: Mapping[str, HealthTrack]
-    traits_lost: Mapping[str, tuple[str, ...]]
-    spent: Mapping[str, Spending]
-    steps: tuple[Step, ...]
-    summary: str
-
-    def result(self, name: str) -> BystanderResult:
-        """The result of the bystander ``name``."""
-        return next(b for b in self.bystanders if b.name == name)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data (the record and the API use this)."""
-        return {
-            "summary": self.summary,
-            "fire": self.fire.value,
-            "bystanders": [b.to_dict() for b in self.bystanders],
-            "hits": [h.to_dict() for h in self.hits],
-            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
-            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
-            "spent": {name: s.to_dict() for name, s in self.spent.items()},
-            "steps": [s.to_dict() for s in self.steps],
-        }
-
-
-def fire_of(weapon_key: str, bursts: bool = True) -> Fire:
-    """How ``weapon_key`` fires: a shotgun's Spray is an area effect, and an automatic
-    weapon (Full-Auto, Burst) firing bursts fires several rounds: both are one mass
-    challenge; anything else fires single shots (002; met-reference 3.7, 6.2).
-
-    Raises:
-        RulesError: no such weapon (``field`` "weapon").
-    """
-    card = armory_weapon(weapon_key, "live")
-    automatic = card.has("Full-Auto") or card.has("Burst")
-    if automatic:
-        return Fire.GROUP if bursts else Fire.SINGLE
-    return Fire.GROUP if card.has("Spray") else Fire.SINGLE
-
+from larp.rules.firing_into_groups.types import (
+    R_GROUPS,
+    R_SPRAY,
+    Fire,
+    Bystander,
+    StrayShot,
+    BystanderResult,
+    StrayRuling,
+    fire_of,
+)
 
 class _Stray:
     """Rules on one missed shot (internal; see :func:`rule_stray_shot`)."""
@@ -249,6 +59,8 @@ class _Stray:
         self.tracks: dict[str, HealthTrack] = {}
         self.lost: dict[str, list[str]] = {}
         self.spent: dict[str, dict[str, Any]] = {}
+        self.armor_left: dict[str, tuple[str, int]] = {}
+        self.pending: list[str] = []
 
     def check(self) -> None:
         """Validate the shot before any test (RulesError naming the field), and note how it fires."""
@@ -383,9 +195,11 @@ class _Stray:
     def _hit(self, b: Bystander) -> Hit:
         attack = Attack(action="weapon", weapon=self.shot.weapon, close_range=self.shot.close_range)
         name = b.side.name
-        hit, track, _armor = land_hit(self.firer, attack, name, b.body, self.tracks[name], b.body.armor_left,
-                                      self.settings, self.rng)
+        hit, track, armor_left = land_hit(self.firer, attack, name, b.body, self.tracks[name], b.body.armor_left,
+                                          self.settings, self.rng)
         self.tracks[name] = track
+        if b.body.armor and armor_left is not None:
+            self.armor_left[name] = (armor_key(b.body.armor), armor_left)
         self.steps.extend(hit.steps)
         return hit
 
@@ -417,7 +231,8 @@ class _Stray:
         summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "
                    f"{', '.join(landed)}." if landed else f"{self.firer}'s stray fire hits nobody.")
         return StrayRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
-                           spendings(self.spent), self.steps.steps(), summary)
+                           spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
+                           dict(self.armor_left))
 
     def _record(self, ruling: ChallengeRuling, name: str) -> None:
         self.lost.setdefault(self.firer, []).extend(ruling.lost_by(Outcome.CHALLENGER))
@@ -458,8 +273,15 @@ class _Stray:
                           lost_earlier=firer.lost_earlier + tuple(lost_so_far) if held_known else firer.lost_earlier,
                           abilities={k: v - spent_by_firer[k] for k, v in firer.abilities.items()})
             challenge = self._pair(now, b, index, TestCall(Call.TEST, b.firer_throw, b.throw))
-            options, ruling = play_pairs([challenge], Outcome.CHALLENGER, settings, self.rng,
-                                         lambda _k, at=where: at)[0]
+            _played, options, ruling = play_pair(challenge, Shared(Outcome.CHALLENGER), settings, self.rng, where)
+            if ruling is None:  # a forced darkness retest is due: the rest waits for it
+                self.pending.append(name)
+                by_name[name] = BystanderResult(name, True, False, "the forced darkness retest is due", None, False,
+                                                b.firer_throw, b.throw, None, options)
+                stopped_by = f"{name}'s test (the forced retest is due)"
+                self.steps.add(f"In {name}'s test, the winner is in total darkness: the forced retest is due before "
+                               f"the shot's course is known.", '002 "Darkness"')
+                continue
             self._record(ruling, name)
             lost_so_far += list(ruling.lost_by(Outcome.CHALLENGER))
             spent_by_firer.update(dict(ruling.spent_by(Outcome.CHALLENGER).abilities))
@@ -506,10 +328,18 @@ class _Stray:
         check_bid_names(firer, [t for s in shares for t in s], self.firer, "firer.bid")
         self.steps.add(f"{self.firer} risks one Trait per bystander: {len(reached)}.", R_SPRAY)
         pairs = [replace(p, challenger=replace(firer, bid=s)) for p, s in zip(pairs, shares)]
-        played = play_pairs(pairs, Outcome.CHALLENGER, settings, self.rng, lambda k: f"bystanders[{reached[k][0]}]")
+        shared = Shared(Outcome.CHALLENGER)
         results: list[BystanderResult] = []
         hits: list[Hit] = []
-        for (index, b), (options, ruling) in zip(reached, played):
+        for (index, b), pair in zip(reached, pairs):
+            _played, options, ruling = play_pair(pair, shared, settings, self.rng, f"bystanders[{index}]")
+            if ruling is None:
+                self.pending.append(b.side.name)
+                results.append(BystanderResult(b.side.name, True, False, "the forced darkness retest is due", None,
+                                               False, shot.firer_throw, b.throw, None, options))
+                self.steps.add(f"In {b.side.name}'s pair, the winner is in total darkness: the forced retest is due.",
+                               '002 "Darkness"')
+                continue
             self._record(ruling, b.side.name)
             hit = ruling.outcome is Outcome.CHALLENGER
             results.append(BystanderResult(b.side.name, True, False, "", ruling.outcome, hit, ruling.challenger_throw,
@@ -573,72 +403,3 @@ def rule_stray_shot(shot: StrayShot, settings: ChronicleSettings | None = None,
     return _Stray(shot, settings or ChronicleSettings.defaults(), rng).run()
 
 
-def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None) -> StrayShot:
-    """Read a missed shot into a group from JSON-like data (the stateless API's input).
-
-    Keys as :class:`StrayShot`; ``firer`` and each bystander are objects with
-    the keys of :class:`~larp.rules.challenge.Contestant`, a bystander adding
-    ``throw``, ``firer_throw``, ``saw_it_coming``, ``tests`` and ``body``
-    (``{"creature": "mortal", "lethal": 1}``). Example, a pistol's stray round::
-
-        {"firer": {"name": "Ruth", "traits": 3, "bid": ["Steady", "Quick"]},
-         "weapon": "pistol", "target": "Konrad",
-         "bystanders": [{"name": "Pim", "traits": 2, "bid": ["Nimble"], "throw": "paper",
-                         "firer_throw": "rock"},
-                        {"name": "Lys", "traits": 7, "bid": ["Quick"], "throw": "rock",
-                         "firer_throw": "paper", "saw_it_coming": true}]}
-
-    Raises:
-        RulesError: a missing or malformed value, naming the field.
-    """
-    if not isinstance(data, Mapping):
-        raise RulesError("The shot must be an object.", field="shot")
-    known = set(StrayShot.__dataclass_fields__)
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
-    if not isinstance(data.get("firer"), Mapping):
-        raise RulesError("Give the firer as an object.", field="firer")
-    raw_b = data.get("bystanders")
-    if not isinstance(raw_b, list) or not raw_b:
-        raise RulesError("Give the people near the target as a list, closest first.", field="bystanders")
-    bystanders = []
-    own = {"throw", "firer_throw", "saw_it_coming", "tests", "body"}
-    for index, raw in enumerate(raw_b):
-        where = f"bystanders[{index}]"
-        if not isinstance(raw, Mapping):
-            raise RulesError("A bystander must be an object.", field=where)
-        saw = raw.get("saw_it_coming", False)
-        if not isinstance(saw, bool):
-            raise RulesError("Give true or false.", field=f"{where}.saw_it_coming")
-        bystanders.append(Bystander(
-            side=contestant_from_dict({k: v for k, v in raw.items() if k not in own}, where),
-            throw=None if raw.get("throw") is None else parse_throw(raw["throw"], f"{where}.throw"),
-            firer_throw=None if raw.get("firer_throw") is None else parse_throw(raw["firer_throw"], f"{where}.firer_throw"),
-            saw_it_coming=saw, tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
-            body=body_from_dict(raw.get("body"), f"{where}.body", settings),
-        ))
-    flags = {}
-    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False)):
-        value = data.get(key, default)
-        if not isinstance(value, bool):
-            raise RulesError("Give true or false.", field=key)
-        flags[key] = value
-    names = {}
-    for key in ("extra_traits", "excluded"):
-        value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise RulesError("Give a list of names.", field=key)
-        names[key] = tuple(v.strip() for v in value)
-    weapon = data.get("weapon")
-    if not isinstance(weapon, str) or not weapon.strip():
-        raise RulesError("Give the gun's live armory key (pistol, shotgun, smg...).", field="weapon")
-    target = data.get("target")
-    if not isinstance(target, str):
-        raise RulesError("Name the target the shot missed.", field="target")
-    return StrayShot(
-        firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
-        bystanders=tuple(bystanders),
-        firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
-        **flags, **names,
-    )

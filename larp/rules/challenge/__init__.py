@@ -1,0 +1,196 @@
+"""The trait-bid challenge: bids, throws, ties, overbids, retests, cancels
+(seed 002 "Challenges", "Ties", "Darkness"; met-reference 1, 2, 3 and 8).
+
+Plain data in, a :class:`ChallengeRuling` out. A :class:`Challenge` is a
+complete script: the setup (category; contested, static or simple; both sides
+with their current Traits, bid, bonus and penalty Traits, health, powers,
+Ability levels and Willpower left this game session, darkness, relenting)
+plus the ordered list of tests (:class:`TestCall`): the first throws, then
+each overbid, retest (with any cancel) and forced darkness retest, with their
+throws and who called them. :func:`rule_challenge` validates every step
+against the rules (who may call it, whether they can pay, the limits) and
+rules on the whole challenge; :func:`challenge_options` tells the UI what each
+side may still do after the tests so far; :func:`challenge_from_dict` reads
+the script from JSON-like data for the stateless API.
+
+The rules in brief. Each side bids one Trait of the category, plus the extra
+Traits it must risk (Wounded, Negative Trait calls, the off hand, a narrator's
+difficulty); a side may relent before the test and loses the challenge but no
+Traits. Rock, paper, scissors; the Bomb where Vigor (strength) or Rapidity
+(speed) allows it. A tied throw compares the Traits each side has now, plus
+bonus Traits (never bid), minus penalties (Bruised, moving, darkness); Traits
+bid still count until the challenge is resolved; win-ties powers and wounds
+come first; equal counts are a draw and both lose their bids (002 "Ties").
+The loser of a test may overbid (risking a new Trait, at the chronicle's ratio)
+or retest (an Ability level, Willpower, Might, a Merit); either way the Trait
+lost on that test stays lost. The final loser loses the Traits still at risk.
+
+Randomness is injected: the script carries the throws, and the narrator's
+throws in static challenges and simple tests may be drawn from a random source
+passed in, so a stored ruling can be replayed from its inputs.
+
+What is where:
+
+- :mod:`.types`: the words (categories, throws, outcomes, powers, leads, calls) and
+  how the explanation cites its sources;
+- :mod:`.script`: the challenge as described (:class:`Contestant`, :class:`TestCall`,
+  :class:`Challenge`, :data:`ACTIONS`);
+- :mod:`.ruling`: what the ruling says (:class:`ChallengeRuling`, :class:`ChallengeOptions`);
+- :mod:`.bids`, :mod:`.retests`, :mod:`.engine`: the engine (what each side risks and
+  counts; overbids, retests and cancels; the test sequence and the public functions);
+- :mod:`.parsing`: the script as JSON-like data (the stateless API's input).
+
+Every public name is importable from ``larp.rules.challenge`` itself.
+"""
+
+from __future__ import annotations
+
+from larp.rules.challenge.types import (
+    BASIC_THROWS,
+    BEATS,
+    POTENCE_TRAIT,
+    R_BID,
+    R_BOMB,
+    R_BONUS,
+    R_CAP,
+    R_COMBAT,
+    R_DARK,
+    R_DARK_DE,
+    R_ENDURANCE,
+    R_FLEETNESS,
+    R_HEALTH,
+    R_INTENSITY,
+    R_MIGHT,
+    R_MOVE,
+    R_NEGATIVE,
+    R_OFF_HAND,
+    R_OUTCOME,
+    R_OVERBID,
+    R_PUISSANCE,
+    R_RELENT,
+    R_RETEST,
+    R_RETEST_DE,
+    R_STATIC,
+    R_SURPRISE,
+    R_TEST,
+    R_TIES,
+    R_VIRTUE,
+    R_WOUNDS_OLD,
+    SIDES,
+    Call,
+    Category,
+    Health,
+    Kind,
+    Lead,
+    Outcome,
+    Power,
+    RandomSource,
+    Throw,
+    compare_throws,
+    parse_source,
+    parse_throw,
+    random_throw,
+)
+from larp.rules.challenge.script import (
+    ACTIONS,
+    Challenge,
+    Contestant,
+    Modifier,
+    NegativeCall,
+    TestCall,
+    Weapon,
+)
+from larp.rules.challenge.ruling import (
+    ChallengeOptions,
+    ChallengeRuling,
+    DamageDealt,
+    SideOptions,
+    Spent,
+    TestRecord,
+    TraitsLost,
+)
+from larp.rules.challenge.engine import (
+    allowed_throws,
+    bids_required,
+    challenge_options,
+    play_challenge,
+    resolve_challenge,
+    rule_challenge,
+)
+from larp.rules.challenge.parsing import (
+    challenge_from_dict,
+    challenge_to_dict,
+    contestant_from_dict,
+    test_calls_from_list,
+)
+
+__all__ = [
+    "BASIC_THROWS",
+    "BEATS",
+    "POTENCE_TRAIT",
+    "R_BID",
+    "R_BOMB",
+    "R_BONUS",
+    "R_CAP",
+    "R_COMBAT",
+    "R_DARK",
+    "R_DARK_DE",
+    "R_ENDURANCE",
+    "R_FLEETNESS",
+    "R_HEALTH",
+    "R_INTENSITY",
+    "R_MIGHT",
+    "R_MOVE",
+    "R_NEGATIVE",
+    "R_OFF_HAND",
+    "R_OUTCOME",
+    "R_OVERBID",
+    "R_PUISSANCE",
+    "R_RELENT",
+    "R_RETEST",
+    "R_RETEST_DE",
+    "R_STATIC",
+    "R_SURPRISE",
+    "R_TEST",
+    "R_TIES",
+    "R_VIRTUE",
+    "R_WOUNDS_OLD",
+    "SIDES",
+    "Call",
+    "Category",
+    "Health",
+    "Kind",
+    "Lead",
+    "Outcome",
+    "Power",
+    "RandomSource",
+    "Throw",
+    "compare_throws",
+    "parse_source",
+    "parse_throw",
+    "random_throw",
+    "ACTIONS",
+    "Challenge",
+    "Contestant",
+    "Modifier",
+    "NegativeCall",
+    "TestCall",
+    "Weapon",
+    "ChallengeOptions",
+    "ChallengeRuling",
+    "DamageDealt",
+    "SideOptions",
+    "Spent",
+    "TestRecord",
+    "TraitsLost",
+    "allowed_throws",
+    "bids_required",
+    "challenge_options",
+    "play_challenge",
+    "resolve_challenge",
+    "rule_challenge",
+    "challenge_from_dict",
+    "challenge_to_dict",
+    "contestant_from_dict",
+    "test_calls_from_list",
+]

@@ -1,0 +1,252 @@
+"""A challenge script as JSON-like data, in and out (the stateless API's input):
+:func:`challenge_from_dict`, :func:`contestant_from_dict`, :func:`test_calls_from_list`,
+:func:`challenge_to_dict`.
+
+Part of :mod:`larp.rules.challenge`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import fields, is_dataclass
+from enum import Enum, StrEnum
+from typing import Any, Mapping
+
+from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
+from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
+from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
+from larp.rules.explain import RulesError
+from larp.rules.numbers import REQUIRED, whole_number
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (frozenset, set)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def challenge_to_dict(challenge: Challenge) -> dict[str, Any]:
+    """The challenge script as JSON-ready data; :func:`challenge_from_dict` reads it back."""
+    return _plain(challenge)
+
+
+def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{where or 'The challenge'} must be an object.", field=where or "challenge")
+    unknown = sorted(set(data) - {f.name for f in fields(cls)})
+    if unknown:
+        name = f"{where}_{unknown[0]}" if where else unknown[0]
+        raise RulesError(f"Unknown field {unknown[0]!r}.", field=name)
+    return data
+
+
+def _enum(cls: type[StrEnum], value: Any, where: str) -> Any:
+    if isinstance(value, cls):
+        return value
+    choices = ", ".join(m.value for m in cls)
+    if not isinstance(value, str):
+        raise RulesError(f"{value!r} is not one of: {choices}.", field=where)
+    try:
+        return cls(value.strip().lower())
+    except ValueError:
+        raise RulesError(f"{value!r} is not one of: {choices}.", field=where) from None
+
+
+def _int(value: Any, where: str, optional: bool = False) -> int | None:
+    return whole_number(value, where, low=0, default=None if optional else REQUIRED, text=False)
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError("Give true or false.", field=where)
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RulesError("Give a text.", field=where)
+    return value.strip()
+
+
+def _names(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise RulesError("Give a list of names.", field=where)
+    return tuple(v.strip() for v in value)
+
+
+def _levels(value: Any, where: str) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise RulesError("Give an object of name to number.", field=where)
+    return {str(k): _int(v, where) for k, v in value.items()}
+
+
+def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
+    data = _known(data, Contestant, side)
+    f = lambda key: f"{side}{sep}{key}"  # noqa: E731 - a field name, as the core names it
+    held = _names(data.get("held", []), f("held"))
+    lost = _names(data.get("lost_earlier", []), f("lost_earlier"))
+    if "traits" in data:
+        traits = _int(data["traits"], f("traits"))
+    elif held:
+        traits = sum((Counter(held) - Counter(lost)).values())
+    else:
+        raise RulesError(f"Give the {side}'s current Traits (or the Traits held).", field=f("traits"))
+    kwargs: dict[str, Any] = {"name": _text(data.get("name", ""), f("name")), "traits": traits,
+                              "bid": _names(data.get("bid", []), f("bid")), "held": held, "lost_earlier": lost}
+    if "declared" in data:
+        kwargs["declared"] = _int(data["declared"], f("declared"), optional=True)
+    for key in ("bonuses", "penalties"):
+        mods = data.get(key, [])
+        if not isinstance(mods, list):
+            raise RulesError("Give a list of {source, traits}.", field=f(key))
+        kwargs[key] = tuple(
+            Modifier(_text(_known(m, Modifier, f(key)).get("source", ""), f(key)), _int(m.get("traits"), f(key)))
+            for m in mods
+        )
+    if data.get("weapon") is not None:
+        w = _known(data["weapon"], Weapon, f("weapon"))
+        kwargs["weapon"] = Weapon(_text(w.get("name", ""), f("weapon")), _int(w.get("bonus", 0), f("weapon")),
+                                  _text(w.get("damage_type", ""), f("weapon")), _int(w.get("levels"), f("weapon")))
+    if "health" in data:
+        kwargs["health"] = _enum(Health, data["health"], f("health"))
+    if "powers" in data:
+        if not isinstance(data["powers"], (list, tuple)):
+            raise RulesError("Give a list of powers.", field=f("powers"))
+        kwargs["powers"] = frozenset(_enum(Power, p, f("powers")) for p in data["powers"])
+    if "lead" in data:
+        kwargs["lead"] = _enum(Lead, data["lead"], f("lead"))
+    if data.get("category") is not None:
+        kwargs["category"] = _enum(Category, data["category"], f("category"))
+    for key in ("abilities", "merits"):
+        if key in data:
+            kwargs[key] = _levels(data[key], f(key))
+    for key in ("willpower", "generation", "steps_moved", "extra_bid"):
+        if key in data:
+            kwargs[key] = _int(data[key], f(key), optional=key == "generation")
+    for key in ("off_hand", "relent"):
+        if key in data:
+            kwargs[key] = _bool(data[key], f(key))
+    if data.get("darkness") is not None:
+        dk = _known(data["darkness"], Darkness, f("darkness"))
+        kwargs["darkness"] = Darkness(
+            level=_enum(DarknessLevel, dk.get("level", "none"), f("darkness")),
+            source=_enum(DarknessSource, dk.get("source", "natural"), f("darkness")),
+            reductions=_names(dk.get("reductions", []), f("darkness")),
+            waive_retest=_text(dk.get("waive_retest", ""), f("darkness")),
+            waived_this_turn=_bool(dk.get("waived_this_turn", False), f("darkness")),
+        )
+    return Contestant(**kwargs)
+
+
+def _by(value: Any, where: str) -> Outcome | None:
+    if value is None:
+        return None
+    side = _enum(Outcome, value, where)
+    if side not in SIDES:
+        raise RulesError("Give challenger or defender.", field=where)
+    return side
+
+
+def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
+    """Read a challenge script from JSON-like data (the stateless API's input).
+
+    The keys are the dataclass fields (:class:`Challenge`, :class:`Contestant`,
+    :class:`TestCall`, :class:`NegativeCall`, :class:`Darkness`, :class:`Modifier`,
+    :class:`Weapon`); enums are their values (``"physical"``, ``"rock"``...).
+    A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
+    ``action`` defaults to ``"strike"`` in a contested challenge and ``"other"``
+    otherwise. The rules themselves are checked by :func:`rule_challenge`.
+    An example (met-reference T5: a Firearms retest)::
+
+        {"category": "physical", "action": "weapon",
+         "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",
+                        "weapon": {"name": "pistol", "bonus": 2, "damage_type": "lethal", "levels": 2},
+                        "abilities": {"Firearms": 2}},
+         "defender": {"name": "Michael", "traits": 8, "bid": ["Quick"]},
+         "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
+                   {"call": "retest", "by": "challenger", "source": "ability:Firearms",
+                    "challenger_throw": "scissors", "defender_throw": "paper"}]}
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field
+            (``category``, ``challenger_bid``, ``tests[1].challenger_throw``...).
+    """
+    data = _known(data, Challenge, "")
+    if "category" not in data:
+        raise RulesError("Give the challenge's category.", field="category")
+    kind = _enum(Kind, data.get("kind", "contested"), "kind")
+    if data.get("challenger") is None:
+        raise RulesError("Give the challenger.", field="challenger")
+    calls = test_calls_from_list(data.get("tests", []), "tests")
+    negatives = data.get("negative_calls", [])
+    if not isinstance(negatives, list):
+        raise RulesError("Give a list of Negative Trait calls.", field="negative_calls")
+    calls_neg = []
+    for index, raw in enumerate(negatives):
+        where = f"negative_calls[{index}]"
+        n = _known(raw, NegativeCall, where)
+        by = _by(n.get("by"), where)
+        if by is None:
+            raise RulesError("Say who calls the Negative Trait.", field=where)
+        calls_neg.append(NegativeCall(by, _text(n.get("trait", ""), where), _bool(n.get("correct"), where)))
+    return Challenge(
+        category=_enum(Category, data["category"], "category"),
+        challenger=_side_from_dict(data["challenger"], "challenger"),
+        defender=None if data.get("defender") is None else _side_from_dict(data["defender"], "defender"),
+        action=_text(data.get("action", "strike" if kind is Kind.CONTESTED else "other"), "action"),
+        kind=kind,
+        defender_action=_text(data.get("defender_action", "defend"), "defender_action"),
+        difficulty=_int(data.get("difficulty"), "difficulty", optional=True),
+        needs_win=_bool(data.get("needs_win", False), "needs_win"),
+        needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
+        surprised=_bool(data.get("surprised", False), "surprised"),
+        negative_calls=tuple(calls_neg),
+        tests=tuple(calls),
+    )
+
+
+def contestant_from_dict(data: Mapping[str, Any], where: str, sep: str = ".") -> Contestant:
+    """Read one side from JSON-like data (the keys of :class:`Contestant`).
+
+    Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_combat`,
+    :mod:`larp.rules.firing_into_groups`), whose sides are contestants too.
+    A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
+
+    Raises:
+        RulesError: a missing or malformed value; ``field`` is ``<where><sep><key>``
+            (``attackers[0].bid``; the one-on-one API's ``challenger_bid`` with ``sep`` ``"_"``).
+    """
+    return _side_from_dict(data, where, sep)
+
+
+def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
+    """Read a list of tests (the keys of :class:`TestCall`; throws as ``"rock"``...).
+
+    Raises:
+        RulesError: not a list, or a malformed test; ``field`` is ``<where>[i].<key>``.
+    """
+    if not isinstance(data, list):
+        raise RulesError("Give a list of tests.", field=where)
+    calls = []
+    for index, raw in enumerate(data):
+        at = f"{where}[{index}]"
+        t = _known(raw, TestCall, at)
+        throws = {}
+        for key in ("challenger_throw", "defender_throw"):
+            throws[key] = None if t.get(key) is None else parse_throw(t[key], f"{at}.{key}")
+        calls.append(TestCall(
+            call=_enum(Call, t.get("call", "test"), f"{at}.call"),
+            by=_by(t.get("by"), f"{at}.by"),
+            source=_text(t.get("source", ""), f"{at}.source"),
+            cancel=_text(t.get("cancel", ""), f"{at}.cancel"),
+            trait=_text(t.get("trait", ""), f"{at}.trait"),
+            **throws,
+        ))
+    return tuple(calls)

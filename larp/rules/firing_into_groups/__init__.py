@@ -1,0 +1,67 @@
+"""Firing guns into groups of people (seed 002 "Firing Guns into Groups of People";
+Spray, met-reference 6.2).
+
+When a shot misses its target and people stand near it (within three feet,
+or down range past it), the round may hit one of them. Plain data in (a
+:class:`StrayShot`: the firer, his weapon, the people near the target closest
+first, the signs), a :class:`StrayRuling` out; :func:`rule_stray_shot` rules,
+:func:`stray_shot_from_dict` reads JSON.
+
+The rules (002 unless said otherwise):
+
+1. The firer tests against each person near the target, starting with those
+   closest to it. If he wins a test, that bystander is hit and takes the
+   weapon's damage; the bystander may retest by expending a Dodge Ability if
+   he could see the attack coming (the narrator decides). Each test is a
+   normal challenge (:mod:`larp.rules.challenge`): one Trait risked a side,
+   ties by the Traits. Whether one round goes on after hitting someone is the
+   chronicle setting ``stray_round_stops_at_first_hit`` (default: it stops).
+2. A weapon firing several rounds (bursts from a submachine gun or assault
+   rifle) or with an area effect (a shotgun): one mass challenge against the
+   bystanders instead: the firer's one sign against each bystander's, each
+   pair by the normal rules; every bystander who loses is hit; the firer risks
+   one Trait per bystander (met-reference 6.2 and T24). A Spray reaches at
+   most the number of people on its card (met-reference 6.2).
+3. To avoid bystanders if he misses, the firer bids one extra Trait per
+   bystander with the shot (five bystanders: six Traits in all), or fewer and
+   names the bystanders they exclude; or he takes careful aim and fires every
+   other round, risking no extra Trait. Only for single shots. The extra
+   Traits were lost with the missed shot.
+
+What is where: :mod:`.types` (the inputs and the ruling), :mod:`.engine` (the rules),
+:mod:`.parsing` (JSON in). Every name is importable from ``larp.rules.firing_into_groups``.
+"""
+
+from __future__ import annotations
+
+from larp.rules.firing_into_groups.types import (
+    R_GROUPS,
+    R_SPRAY,
+    Fire,
+    Bystander,
+    StrayShot,
+    BystanderResult,
+    StrayRuling,
+    fire_of,
+)
+from larp.rules.firing_into_groups.engine import (
+    firer_bid_count,
+    rule_stray_shot,
+)
+from larp.rules.firing_into_groups.parsing import (
+    stray_shot_from_dict,
+)
+
+__all__ = [
+    "R_GROUPS",
+    "R_SPRAY",
+    "Fire",
+    "Bystander",
+    "StrayShot",
+    "BystanderResult",
+    "StrayRuling",
+    "fire_of",
+    "firer_bid_count",
+    "rule_stray_shot",
+    "stray_shot_from_dict",
+]

@@ -1,0 +1,94 @@
+"""A missed shot into a group from JSON-like data (the stateless API's input):
+:func:`stray_shot_from_dict`. Part of :mod:`larp.rules.firing_into_groups`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from larp.rules.challenge import (
+    contestant_from_dict,
+    parse_throw,
+    test_calls_from_list,
+)
+from larp.rules.explain import RulesError
+from larp.rules.mass_combat import (
+    body_from_dict,
+)
+from larp.rules.settings import ChronicleSettings
+
+from larp.rules.firing_into_groups.types import (
+    Bystander,
+    StrayShot,
+)
+
+def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None) -> StrayShot:
+    """Read a missed shot into a group from JSON-like data (the stateless API's input).
+
+    Keys as :class:`StrayShot`; ``firer`` and each bystander are objects with
+    the keys of :class:`~larp.rules.challenge.Contestant`, a bystander adding
+    ``throw``, ``firer_throw``, ``saw_it_coming``, ``tests`` and ``body``
+    (``{"creature": "mortal", "lethal": 1}``). Example, a pistol's stray round::
+
+        {"firer": {"name": "Ruth", "traits": 3, "bid": ["Steady", "Quick"]},
+         "weapon": "pistol", "target": "Konrad",
+         "bystanders": [{"name": "Pim", "traits": 2, "bid": ["Nimble"], "throw": "paper",
+                         "firer_throw": "rock"},
+                        {"name": "Lys", "traits": 7, "bid": ["Quick"], "throw": "rock",
+                         "firer_throw": "paper", "saw_it_coming": true}]}
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field.
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError("The shot must be an object.", field="shot")
+    known = set(StrayShot.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+    if not isinstance(data.get("firer"), Mapping):
+        raise RulesError("Give the firer as an object.", field="firer")
+    raw_b = data.get("bystanders")
+    if not isinstance(raw_b, list) or not raw_b:
+        raise RulesError("Give the people near the target as a list, closest first.", field="bystanders")
+    bystanders = []
+    own = {"throw", "firer_throw", "saw_it_coming", "tests", "body"}
+    for index, raw in enumerate(raw_b):
+        where = f"bystanders[{index}]"
+        if not isinstance(raw, Mapping):
+            raise RulesError("A bystander must be an object.", field=where)
+        saw = raw.get("saw_it_coming", False)
+        if not isinstance(saw, bool):
+            raise RulesError("Give true or false.", field=f"{where}.saw_it_coming")
+        bystanders.append(Bystander(
+            side=contestant_from_dict({k: v for k, v in raw.items() if k not in own}, where),
+            throw=None if raw.get("throw") is None else parse_throw(raw["throw"], f"{where}.throw"),
+            firer_throw=None if raw.get("firer_throw") is None else parse_throw(raw["firer_throw"], f"{where}.firer_throw"),
+            saw_it_coming=saw, tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
+            body=body_from_dict(raw.get("body"), f"{where}.body", settings),
+        ))
+    flags = {}
+    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False)):
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise RulesError("Give true or false.", field=key)
+        flags[key] = value
+    names = {}
+    for key in ("extra_traits", "excluded"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise RulesError("Give a list of names.", field=key)
+        names[key] = tuple(v.strip() for v in value)
+    weapon = data.get("weapon")
+    if not isinstance(weapon, str) or not weapon.strip():
+        raise RulesError("Give the gun's live armory key (pistol, shotgun, smg...).", field="weapon")
+    target = data.get("target")
+    if not isinstance(target, str):
+        raise RulesError("Name the target the shot missed.", field="target")
+    return StrayShot(
+        firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
+        bystanders=tuple(bystanders),
+        firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
+        **flags, **names,
+    )

@@ -1,0 +1,205 @@
+"""A missed shot into a group's inputs and ruling: how the weapon fires, the bystanders,
+the shot, each bystander's result and the whole ruling (002 "Firing Guns into Groups of
+People"; Spray, met-reference 6.2). Part of :mod:`larp.rules.firing_into_groups`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from larp.rules.challenge import (
+    Category,
+    ChallengeOptions,
+    ChallengeRuling,
+    Contestant,
+    Outcome,
+    TestCall,
+    Throw,
+)
+from larp.rules.damage import weapon as armory_weapon
+from larp.rules.explain import Step
+from larp.rules.health import HealthTrack
+from larp.rules.mass_combat import (
+    Body,
+    Hit,
+    Spending,
+)
+
+
+R_GROUPS = '002 "Firing Guns into Groups of People"'
+R_SPRAY = "LotNR Spray (met-reference 6.2)"
+
+
+class Fire(StrEnum):
+    """How the weapon fired: one shot at a time, or several rounds / an area effect (002)."""
+
+    SINGLE = "single"
+    GROUP = "group"
+
+
+@dataclass(frozen=True)
+class Bystander:
+    """A person near the target (within three feet, or down range past it).
+
+    Attributes:
+        side: the bystander as the defender of his test: name, current Traits,
+            his bid (one Trait, more if Wounded), Ability levels left (only
+            Dodge counts here)...
+        throw: his sign in his test.
+        firer_throw: single shots: the firer's sign in this bystander's test.
+        saw_it_coming: he could see the attack coming, so he may retest by
+            expending Dodge (the narrator's call, 002).
+        tests: later tests of his pair, in order (Dodge retest, the firer's
+            Firearms retest...): challenger = the firer, defender = him.
+        body: what damage does to him.
+    """
+
+    side: Contestant
+    throw: Throw | None = None
+    firer_throw: Throw | None = None
+    saw_it_coming: bool = False
+    tests: tuple[TestCall, ...] = ()
+    body: Body = Body()  # noqa: RUF009 - a frozen dataclass, never mutated
+
+
+@dataclass(frozen=True)
+class StrayShot:
+    """A missed shot into a group of people.
+
+    Attributes:
+        firer: the firer: name, current Traits (the shot's own loss already
+            taken off), ``bid``: the Traits he risks in the bystander tests, in
+            order, one per test (more if Wounded). With Firearms he may bid
+            Mental Traits (``category``).
+        weapon: the live armory key of the gun (pistol, shotgun, smg...).
+        target: the name of the character he missed (not a bystander).
+        bystanders: the people near the target, closest first (the narrator orders them).
+        firer_throw: several rounds or an area effect: his one sign against everyone.
+        bursts: an automatic weapon fires bursts (``True``) or one shot at a time.
+        extra_traits: the Traits he bid with the shot to avoid bystanders, one
+            per bystander excluded (lost: the shot missed).
+        excluded: the bystanders those extra Traits exclude; all of them when
+            he bid one per bystander.
+        careful_aim: he took careful aim and fires every other round: no bystander is at risk.
+        close_range: within five feet (Full-Auto adds a level).
+        category: the challenge's category (Physical).
+    """
+
+    firer: Contestant
+    weapon: str
+    target: str
+    bystanders: tuple[Bystander, ...]
+    firer_throw: Throw | None = None
+    bursts: bool = True
+    extra_traits: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    careful_aim: bool = False
+    close_range: bool = False
+    category: Category = Category.PHYSICAL
+
+
+@dataclass(frozen=True)
+class BystanderResult:
+    """What happened to one bystander.
+
+    Attributes:
+        name: his name.
+        tested: the firer tested against him.
+        excluded: an extra Trait (or careful aim) kept him out of harm.
+        note: why no test was made (excluded, careful aim, the round stopped, out of reach).
+        outcome: ``CHALLENGER`` (the firer won: he is hit), ``DEFENDER``, ``DRAW``; ``None`` untested.
+        hit: he was hit.
+        firer_throw, throw: the first signs of his test.
+        ruling: his test's challenge ruling.
+        options: what each side of his test may still call (retests, overbids).
+    """
+
+    name: str
+    tested: bool
+    excluded: bool = False
+    note: str = ""
+    outcome: Outcome | None = None
+    hit: bool = False
+    firer_throw: Throw | None = None
+    throw: Throw | None = None
+    ruling: ChallengeRuling | None = None
+    options: ChallengeOptions | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"name": self.name, "tested": self.tested, "excluded": self.excluded, "note": self.note,
+                "outcome": self.outcome.value if self.outcome else None, "hit": self.hit,
+                "firer_throw": self.firer_throw.value if self.firer_throw else None,
+                "throw": self.throw.value if self.throw else None,
+                "ruling": self.ruling.to_dict() if self.ruling else None,
+                "options": self.options.to_dict() if self.options else None}
+
+
+@dataclass(frozen=True)
+class StrayRuling:
+    """The ruling on a missed shot into a group.
+
+    Attributes:
+        fire: single shots or a mass challenge (several rounds, area effect).
+        bystanders: each bystander's result, closest first.
+        hits: the bystanders hit, in order, with the damage marked.
+        tracks: the bystanders' health tracks afterwards, by name.
+        traits_lost: Traits lost for the game session, by name (the firer's
+            extra Traits among them).
+        spent: Ability levels (Dodge, Firearms...) spent, by name.
+        steps: the whole explanation.
+        summary: one sentence.
+        pending: the bystanders whose test waits for its forced darkness retest (002
+            "Darkness"): the ruling cannot be recorded before it is thrown.
+        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
+    """
+
+    fire: Fire
+    bystanders: tuple[BystanderResult, ...]
+    hits: tuple[Hit, ...]
+    tracks: Mapping[str, HealthTrack]
+    traits_lost: Mapping[str, tuple[str, ...]]
+    spent: Mapping[str, Spending]
+    steps: tuple[Step, ...]
+    summary: str
+    pending: tuple[str, ...] = ()
+    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+
+    def result(self, name: str) -> BystanderResult:
+        """The result of the bystander ``name``."""
+        return next(b for b in self.bystanders if b.name == name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (the record and the API use this)."""
+        return {
+            "summary": self.summary,
+            "fire": self.fire.value,
+            "bystanders": [b.to_dict() for b in self.bystanders],
+            "hits": [h.to_dict() for h in self.hits],
+            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
+            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
+            "spent": {name: s.to_dict() for name, s in self.spent.items()},
+            "pending": list(self.pending),
+            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+
+def fire_of(weapon_key: str, bursts: bool = True) -> Fire:
+    """How ``weapon_key`` fires: a shotgun's Spray is an area effect, and an automatic
+    weapon (Full-Auto, Burst) firing bursts fires several rounds: both are one mass
+    challenge; anything else fires single shots (002; met-reference 3.7, 6.2).
+
+    Raises:
+        RulesError: no such weapon (``field`` "weapon").
+    """
+    card = armory_weapon(weapon_key, "live")
+    automatic = card.has("Full-Auto") or card.has("Burst")
+    if automatic:
+        return Fire.GROUP if bursts else Fire.SINGLE
+    return Fire.GROUP if card.has("Spray") else Fire.SINGLE
+
+

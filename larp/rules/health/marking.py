@@ -1,0 +1,362 @@
+"""Changes to a health track: marking damage (aggravated above normal damage), what
+lies below Incapacitated (unconsciousness, torpor, Final Death, a mortal's death),
+destruction, stakes and waking (002 "Damage and Healing"; 000 "Applying Damage";
+met-reference 4.1, 5.2, 5.3). Part of :mod:`larp.rules.health`.
+"""
+
+from __future__ import annotations
+
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.settings import ChronicleSettings
+from larp.rules.health.track import (
+    DAMAGE_TYPES,
+    SEVERITY,
+    CONDITION_LABELS,
+    DESTRUCTION,
+    _APPLYING,
+    _MARKING,
+    HealthTrack,
+)
+
+# ---------------------------------------------------------------- rulings
+
+@dataclass(frozen=True)
+class HealthRuling:
+    """The result of a change to a health track.
+
+    Attributes:
+        track: the new track (the old one is unchanged).
+        steps: the explanation.
+        marked: levels of the damage that changed the track (a new mark, or a
+            lesser mark made worse).
+        overflow: levels that changed nothing (the track was full, or the
+            character was destroyed part-way through).
+    """
+
+    track: HealthTrack
+    steps: tuple[Step, ...]
+    marked: int = 0
+    overflow: int = 0
+
+    @property
+    def condition(self) -> str:
+        """The character's condition after the ruling."""
+        return self.track.condition
+
+    @property
+    def staked(self) -> bool:
+        """Whether a stake paralyses the character after the ruling."""
+        return self.track.staked
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data for the record and the API."""
+        return {
+            "track": self.track.to_dict(), "condition": self.condition, "staked": self.staked,
+            "level": self.track.state(), "marked": self.marked, "overflow": self.overflow,
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+
+class _Notes(Explanation):
+    """An explanation that records each sentence once (damage is applied level by level)."""
+
+    def add(self, text: str, rule: str, setting: str | None = None) -> None:
+        """Append the step unless the same sentence is already there."""
+        if all(step.text != text for step in self._steps):
+            super().add(text, rule, setting)
+
+
+def _refuse_destroyed(track: HealthTrack, who: str) -> None:
+    if track.condition == "final_death":
+        raise RulesError(f"{who} has met Final Death; Final Death is final and nothing changes the track.",
+                         field="track")
+    if track.condition == "dead":
+        raise RulesError(f"{who} is dead; nothing changes the track of the dead.", field="track")
+
+
+def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleSettings,
+                                 who: str, steps: Explanation, incapacitated_before: bool = False) -> str:
+    """The condition of a vampire whom a level of ``kind`` puts (again) below Incapacitated.
+
+    ``incapacitated_before``: the vampire was already at Incapacitated before
+    this attack (not brought there by its earlier levels).
+    """
+    model = settings["below_incapacitated_model"]
+    if kind == "bashing":
+        if model == "tabletop":
+            steps.add(f"Bashing damage past Incapacitated: {who} enters torpor.",
+                      '000 "Bashing Damage"', setting="below_incapacitated_model")
+            return "torpor"
+        if condition == "unconscious":
+            steps.add(f"{who} is already unconscious; the beating keeps him down "
+                      f"(the narrator may rule torpor after a savage beating).",
+                      "LotNR Health (met-reference 4.1)", setting="below_incapacitated_model")
+            return "unconscious"
+        steps.add(f"Bashing damage puts {who} below Incapacitated: unconscious for one scene or one hour "
+                  f"(the narrator's choice).", '002 "Damage and Healing"', setting="below_incapacitated_model")
+        return "unconscious"
+    if kind == "lethal":
+        steps.add(f"Lethal damage puts {who} below Incapacitated: {who} enters torpor.",
+                  '002 "Damage and Healing"', setting="below_incapacitated_model")
+        return "torpor"
+    if settings["dark_epics_killing_blow"]:
+        steps.add(f"Aggravated damage puts {who} below Incapacitated: torpor. Under the Dark Epics rule a "
+                  f"vampire meets Final Death only from a killing blow once in torpor.",
+                  "Dark Epics killing blow (met-reference 4.1)", setting="dark_epics_killing_blow")
+        return "torpor"
+    if model == "house_002":
+        if incapacitated_before:
+            steps.add(f"{who} was already Incapacitated when the aggravated damage struck: Final Death.",
+                      "LotNR Health (met-reference 4.1, T9); 002 \"Damage and Healing\"",
+                      setting="below_incapacitated_model")
+            return "final_death"
+        steps.add(f"Aggravated damage puts {who} below Incapacitated: {who} enters torpor "
+                  f"(seed 002: a vampire put below Incapacitated by aggravated damage enters torpor; "
+                  f"aggravated damage once he is Incapacitated or in torpor destroys him).",
+                  '002 "Damage and Healing"', setting="below_incapacitated_model")
+        return "torpor"
+    rule = '000 "Final Death"' if model == "tabletop" else "LotNR Health (met-reference 4.1)"
+    steps.add(f"Aggravated damage to {who} at Incapacitated: Final Death.", rule,
+              setting="below_incapacitated_model")
+    return "final_death"
+
+
+def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "The character",
+                 settings: ChronicleSettings | None = None, *, stake: bool = False,
+                 killing_blow: bool = False) -> HealthRuling:
+    """Mark ``levels`` health levels of ``damage_type`` on ``track``, one level at a time.
+
+    ``levels`` is the damage the character takes, after soak, halving, armor
+    and Fortitude (see :mod:`larp.rules.damage` and :mod:`larp.rules.soak`).
+
+    Rules:
+        - Marks: aggravated above normal damage, so normal damage moves down
+          (000 "Applying Damage").
+        - Mortals and ghouls take aggravated damage as lethal (001 "Aggravated
+          Damage"). At Incapacitated, further bashing damage is X'd over a
+          bashing mark, making it lethal, and leaves them unconscious (000
+          "Mortal's Healing Times"); a wound with no bashing mark left to X
+          over, or any lethal wound, kills them (000 "Health": mortals have no torpor).
+        - A vampire put below Incapacitated: by the chronicle setting
+          ``below_incapacitated_model`` (seed 002 by default: bashing leaves him
+          unconscious for a scene or an hour, lethal or aggravated sends him into
+          torpor, aggravated damage once in torpor is Final Death; LotNR and
+          000 make aggravated damage at Incapacitated Final Death; 000 sends
+          bashing past Incapacitated into torpor). ``dark_epics_killing_blow``
+          requires a declared killing blow to destroy a torpid vampire.
+        - On a full track a worse wound replaces the lowest lesser mark (000);
+          otherwise the level overflows.
+
+    Args:
+        track: the track before the damage.
+        damage_type: "bashing", "lethal" or "aggravated".
+        levels: health levels to mark, at least 0.
+        who: the character's name, for the explanation.
+        settings: the chronicle's settings (defaults if omitted).
+        stake: the attack drove a stake through the heart; a vampire is
+            paralysed until it is removed (000 "Stake Through Heart").
+        killing_blow: the attacker declared a killing blow and won the Physical
+            Challenge (only read under ``dark_epics_killing_blow``).
+
+    Returns:
+        A :class:`HealthRuling` with the new track, its condition and staked flag.
+
+    Raises:
+        RulesError: an unknown damage type, negative levels, or a destroyed character.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    if damage_type not in DAMAGE_TYPES:
+        raise RulesError(f"Unknown damage type {damage_type!r} (bashing, lethal or aggravated).",
+                         field="damage_type")
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
+        raise RulesError("Damage must be a whole number of health levels, at least 0.", field="levels")
+    _refuse_destroyed(track, who)
+    steps = _Notes()
+    kind = damage_type
+    if kind == "aggravated" and not track.is_vampire:
+        kind = "lethal"
+        steps.add(f"{who} is not a vampire: aggravated damage is treated as lethal.", '001 "Aggravated Damage"')
+
+    counts = {"aggravated": track.aggravated, "lethal": track.lethal, "bashing": track.bashing}
+    condition = track.condition
+    size = track.size
+    changed = overflow = 0
+
+    def place(mark: str) -> bool:
+        """Mark a free box, or make the lowest lesser mark worse; False if neither is possible."""
+        if sum(counts.values()) < size:
+            counts[mark] += 1
+            return True
+        for lesser in ("bashing", "lethal"):
+            if SEVERITY[lesser] < SEVERITY[mark] and counts[lesser] > 0:
+                counts[lesser] -= 1
+                counts[mark] += 1
+                steps.add(f"The track is full: the {mark} level replaces a {lesser} mark.", _MARKING)
+                return True
+        return False
+
+    for index in range(levels):
+        if condition in ("final_death", "dead"):
+            overflow += levels - index
+            break
+        marked = sum(counts.values())
+        if track.is_vampire and condition == "torpor" and kind == "aggravated":
+            if settings["dark_epics_killing_blow"] and not killing_blow:
+                steps.add(f"{who} is in torpor, but without a declared killing blow the aggravated level "
+                          f"does not destroy him.", "Dark Epics killing blow (met-reference 4.1)",
+                          setting="dark_epics_killing_blow")
+            else:
+                condition = "final_death"
+                steps.add(f"Aggravated damage to {who} in torpor: Final Death.", '002 "Damage and Healing"')
+            if place(kind):
+                changed += 1
+            else:
+                overflow += 1
+            continue
+        if marked < size - 1:
+            counts[kind] += 1
+            changed += 1
+            continue
+        if track.is_vampire:
+            if condition != "torpor":
+                condition = _below_incapacitated_vampire(kind, condition, settings, who, steps,
+                                                         incapacitated_before=track.marked >= size - 1)
+            else:
+                steps.add(f"{who} is in torpor; further {kind} damage does not destroy him "
+                          f"(destruction is a narrator action).", '002 "Damage and Healing"')
+            if place(kind):
+                changed += 1
+            else:
+                overflow += 1
+            continue
+        # a mortal or ghoul at (or, after X-ing over, still at) Incapacitated
+        if kind == "bashing" and marked == size - 1 and counts["bashing"] > 0:
+            counts["bashing"] -= 1
+            counts["lethal"] += 1
+            changed += 1
+            condition = "unconscious"
+            steps.add(f"{who} is at Incapacitated: the bashing level is X'd over a bashing mark, making it "
+                      f"lethal, and {who} is unconscious.", '000 "Mortal\'s Healing Times"')
+            continue
+        if place(kind):
+            changed += 1
+        else:
+            overflow += 1
+        condition = "dead"
+        steps.add(f"A further wound past Incapacitated kills {who}: mortals have no torpor.", '000 "Health"')
+
+    new = replace(track, condition=condition, **counts)
+    summary = f"{who} takes {changed} level(s) of {kind} damage"
+    if overflow:
+        summary += f" ({overflow} more had no further effect)"
+    steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
+    if stake and not new.destroyed:
+        if new.is_vampire:
+            new = replace(new, staked=True)
+            steps.add(f"The stake through the heart paralyses {who} until it is removed: he is conscious "
+                      f"but may not move or spend blood points.", '000 "Stake Through Heart"')
+        else:
+            steps.add(f"A stake paralyses only vampires; {who} simply takes the wound.", '000 "Stake Through Heart"')
+    first = Step(f"{who} is {_where(track)} and takes {levels} level(s) of {damage_type} damage.", _APPLYING)
+    return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
+
+
+def standing(track: HealthTrack) -> str:
+    """Where the character stands, in words: "Bruised", "in torpor", "destroyed (Final Death)"..."""
+    return _where(track)
+
+
+def _where(track: HealthTrack) -> str:
+    """Where the character stands, for explanation steps ("Bruised", "in torpor"...)."""
+    if track.condition == "final_death":
+        return "destroyed (Final Death)"
+    if track.condition == "dead":
+        return "dead"
+    if track.condition == "torpor":
+        return "in torpor"
+    if track.condition == "unconscious":
+        return f"unconscious ({track.state()})"
+    return track.state()
+
+
+def destroy(track: HealthTrack, means: str, who: str = "The character") -> HealthRuling:
+    """A narrator destroys the character outright: Final Death for a vampire, death for a mortal.
+
+    Args:
+        means: "beheading" or "heart_torn_out" (002 "Damage and Healing": two of
+            the three ways to destroy a vampire), or "massive_trauma" (000 "Final
+            Death": only an incapacitated or torpid vampire, or a mortal).
+
+    Raises:
+        RulesError: an unknown means, massive trauma on a vampire who is not
+            incapacitated or in torpor, or a character already destroyed.
+    """
+    if means not in DESTRUCTION:
+        raise RulesError(f"Unknown means of destruction {means!r} ({', '.join(DESTRUCTION)}).", field="means")
+    _refuse_destroyed(track, who)
+    if (means == "massive_trauma" and track.is_vampire and track.condition != "torpor"
+            and track.marked < track.size - 1):
+        raise RulesError(f"Massive trauma destroys only an incapacitated or torpid vampire; {who} is "
+                         f"{track.state()}.", field="means")
+    verb, rule = DESTRUCTION[means]
+    condition = "final_death" if track.is_vampire else "dead"
+    steps = Explanation()
+    steps.add(f"The narrator {verb} {who}: {CONDITION_LABELS[condition]}.", rule)
+    return HealthRuling(replace(track, condition=condition, staked=False), steps.steps())
+
+
+def stake(track: HealthTrack, who: str = "The character") -> HealthRuling:
+    """Drive a stake through a vampire's heart: paralysed until it is removed.
+
+    Source: 000 "Stake Through Heart" (the staking attack itself is in
+    :mod:`larp.rules.damage` and :mod:`larp.rules.soak`).
+
+    Raises:
+        RulesError: the character is not a vampire, or is destroyed.
+    """
+    _refuse_destroyed(track, who)
+    if not track.is_vampire:
+        raise RulesError(f"A stake paralyses only vampires; {who} is a {track.creature}.", field="creature")
+    steps = Explanation()
+    steps.add(f"{who} is staked: conscious, but may not move or spend blood points until the stake is removed.",
+              '000 "Stake Through Heart"')
+    return HealthRuling(replace(track, staked=True), steps.steps())
+
+
+def remove_stake(track: HealthTrack, who: str = "The character") -> HealthRuling:
+    """Pull the stake out: the vampire is no longer paralysed (000 "Stake Through Heart").
+
+    Raises:
+        RulesError: the character is not staked, or is destroyed.
+    """
+    _refuse_destroyed(track, who)
+    if not track.staked:
+        raise RulesError(f"{who} is not staked.", field="staked")
+    steps = Explanation()
+    steps.add(f"The stake is removed: {who} may move and spend blood points again.", '000 "Stake Through Heart"')
+    return HealthRuling(replace(track, staked=False), steps.steps())
+
+
+def regain_consciousness(track: HealthTrack, who: str = "The character") -> HealthRuling:
+    """The scene or hour has passed: an unconscious character wakes (002 "Damage and Healing").
+
+    Raises:
+        RulesError: the character is not unconscious, or is still below
+            Incapacitated (he must heal a level first).
+    """
+    _refuse_destroyed(track, who)
+    if track.condition != "unconscious":
+        raise RulesError(f"{who} is not unconscious.", field="condition")
+    if track.below_incapacitated:
+        raise RulesError(f"{who} is still below Incapacitated and must heal a level before waking.",
+                         field="condition")
+    steps = Explanation()
+    steps.add(f"A scene or an hour has passed: {who} regains consciousness at {track.state()}.",
+              '002 "Damage and Healing"')
+    return HealthRuling(replace(track, condition="active"), steps.steps())
+
+

@@ -1,0 +1,284 @@
+"""A mass challenge's pairs: the checks, each attacker's challenge against the defender
+(leads, the strength Bomb counting as Paper, Rapidity), and the defender's bid shared
+out, one Trait per attacker he defends against (002 "Mass Combat"; LotNR Mob Scene,
+met-reference 3.2; LotNR Potence: Intensity). Part of :mod:`larp.rules.mass_combat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from larp.rules.challenge import (
+    ACTIONS,
+    POTENCE_TRAIT,
+    Category,
+    Challenge,
+    Contestant,
+    Lead,
+    Outcome,
+    Power,
+    RandomSource,
+    Throw,
+    Weapon,
+    bids_required,
+)
+from larp.rules.damage import weapon as armory_weapon
+from larp.rules.explain import Explanation, RulesError
+from larp.rules.health import HealthTrack
+from larp.rules.hits import Attack, Body, can_fight, track_of, weapon_card
+from larp.rules.mass_combat.types import (
+    MAX_PER_RANGE,
+    R_INTENSITY,
+    R_MASS,
+    Attacker,
+    Defender,
+    MassChallenge,
+    Range,
+)
+from larp.rules.pairs import check_bid_names
+from larp.rules.settings import ChronicleSettings
+
+
+def _check(mass: MassChallenge) -> None:
+    if not isinstance(mass.defender, Defender):
+        raise RulesError("Give the target.", field="defender")
+    if not mass.attackers:
+        raise RulesError("Add at least one attacker.", field="attackers")
+    d = mass.defender
+    if not isinstance(d.side, Contestant):
+        raise RulesError("Give the target.", field="defender")
+    target = d.side.name.strip() if isinstance(d.side.name, str) else ""
+    if not target:
+        raise RulesError("The target needs a name.", field="defender.name")
+    names: dict[str, int] = {}
+    for index, a in enumerate(mass.attackers):
+        where = f"attackers[{index}]"
+        if not isinstance(a, Attacker) or not isinstance(a.side, Contestant):
+            raise RulesError("Give the attacker.", field=where)
+        if not isinstance(a.range, Range):
+            raise RulesError("An attacker fights hand to hand or at range.", field=f"{where}.range")
+        name = a.side.name.strip() if isinstance(a.side.name, str) else ""
+        if not name:
+            raise RulesError("Each attacker needs a name.", field=f"{where}.name")
+        if name == target:
+            raise RulesError(f"{name} cannot attack himself: the target cannot also be an attacker.",
+                             field=f"{where}.name")
+        if name in names:
+            raise RulesError(f"{name} is already an attacker.", field=f"{where}.name")
+        names[name] = index
+        for attr in ("celerity",):
+            value = getattr(a, attr)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
+                raise RulesError(f"{name}: Celerity is a level from 0 to 5.", field=f"{where}.celerity")
+    for rng_kind in Range:
+        group = [a for a in mass.attackers if a.range is rng_kind]
+        if len(group) > MAX_PER_RANGE:
+            sixth = group[MAX_PER_RANGE]
+            raise RulesError(
+                f"At most {MAX_PER_RANGE} characters can engage one target {rng_kind.label} (002 \"Mass "
+                f"Combat\"): {sixth.side.name} would be the {len(group)}th. Resolve that attack in another challenge.",
+                field=f"attackers[{mass.attackers.index(sixth)}].range")
+    if isinstance(d.celerity, bool) or not isinstance(d.celerity, int) or not 0 <= d.celerity <= 5:
+        raise RulesError(f"{d.side.name}: Celerity is a level from 0 to 5.", field="defender.celerity")
+    for key in ("relents_to", "injures"):
+        seen = set()
+        for name in getattr(d, key):
+            if name not in names:
+                raise RulesError(f"{name} is not one of the attackers.", field=f"defender.{key}")
+            if name in seen:
+                raise RulesError(f"{name} is named twice.", field=f"defender.{key}")
+            seen.add(name)
+
+
+def _attack_card(attack: Attack, rng_kind: Range | None, name: str, where: str) -> Weapon | None:
+    if attack.action not in ACTIONS or not ACTIONS[attack.action]["attack"]:
+        raise RulesError(f"{name}: an attack is a strike, a bite or a weapon.", field=f"{where}.action")
+    if attack.action != "weapon":
+        if attack.weapon:
+            raise RulesError(f"{name}: a weapon is used with the action 'weapon'.", field=f"{where}.weapon")
+        if rng_kind is Range.RANGED:
+            raise RulesError(f"{name} attacks at range: choose his ranged weapon.", field=f"{where}.weapon")
+        return None
+    if not attack.weapon:
+        raise RulesError(f"{name} attacks with a weapon: choose it.", field=f"{where}.weapon")
+    card = armory_weapon(attack.weapon, "live") if attack.weapon else None
+    card_weapon = weapon_card(attack.weapon, f"{where}.weapon")
+    assert card is not None
+    if rng_kind is Range.RANGED and card.melee:
+        raise RulesError(f"{name}: a {card.name} is a hand-to-hand weapon; mark him hand to hand.",
+                         field=f"{where}.weapon")
+    if rng_kind is Range.HAND_TO_HAND and card.firearm:
+        raise RulesError(f"{name}: a {card.name} is a ranged weapon; mark him as ranged.", field=f"{where}.weapon")
+    return card_weapon
+
+
+def _without_rapidity(con: Contestant, celerity: int) -> Contestant:
+    """Rapidity's Bomb needs Celerity active this round (LotNR Rapidity; 002)."""
+    if Power.RAPIDITY in con.powers and celerity < 3:
+        return replace(con, powers=con.powers - {Power.RAPIDITY})
+    return con
+
+
+class _Pairs:
+    """A mass challenge's pairs and the defender's bids (internal; the first half of
+    :class:`larp.rules.mass_combat.engine._Mass`)."""
+
+    def __init__(self, mass: MassChallenge, settings: ChronicleSettings, rng: RandomSource | None):
+        self.mass, self.settings, self.rng = mass, settings, rng
+        self.steps = Explanation()
+        self.d = mass.defender
+        self.name = self.d.side.name.strip()
+        self.relented = set(self.d.relents_to)
+        self.tracks: dict[str, HealthTrack] = {}
+        self.armor: dict[str, int | None] = {}
+        self.bodies: dict[str, Body] = {}
+        self.attacks: dict[str, Attack] = {}
+
+    # ----- setup -------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Check the category and the attacks, load every track (RulesError for someone out of the fight)."""
+        mass, d = self.mass, self.d
+        if not isinstance(mass.category, Category) or mass.category is Category.VIRTUE:
+            raise RulesError("A mass challenge is Physical, Social or Mental.", field="category")
+        self.d_card = _attack_card(d.attack, None, self.name, "defender.attack") if d.attack is not None else None
+        for index, a in enumerate(mass.attackers):
+            self.attacks[a.side.name] = a.attack
+            self.bodies[a.side.name] = a.body
+        self.bodies[self.name] = d.body
+        for index, (name, body) in enumerate(self.bodies.items()):
+            where = "defender.body" if name == self.name else f"attackers[{self._index(name)}].body"
+            track = track_of(body, self.settings, name, where)
+            if not can_fight(track):
+                raise RulesError(f"{name} is {track.state().lower() if track.condition == 'active' else track.condition.replace('_', ' ')} "
+                                 f"and takes part in no challenge.", field=where)
+            self.tracks[name] = track
+            self.armor[name] = body.armor_left
+        hand = sum(a.range is Range.HAND_TO_HAND for a in mass.attackers)
+        ranged = len(mass.attackers) - hand
+        self.steps.add(f"{len(mass.attackers)} attack {self.name}: {hand} hand to hand, {ranged} at range "
+                       f"(at most {MAX_PER_RANGE} of each).", R_MASS)
+
+    def _index(self, name: str) -> int:
+        return next(i for i, a in enumerate(self.mass.attackers) if a.side.name == name)
+
+    def _strength_pair(self, a: Attacker) -> bool:
+        return (self.mass.category is Category.PHYSICAL and a.range is Range.HAND_TO_HAND and a.strength
+                and self.d.side.lead is Lead.STRENGTH)
+
+    def _pair_lead(self, a: Attacker) -> Lead:
+        lead = self.d.side.lead
+        if lead is Lead.STRENGTH and not self._strength_pair(a):
+            return Lead.OTHER  # no Might, Puissance or strength Bomb against him (002; LotNR Might)
+        return lead
+
+    def _bomb(self, a: Attacker, lead: Lead, powers: frozenset[Power]) -> tuple[Lead, Throw | None]:
+        """The pair's lead and what the defender's Bomb counts as against ``a`` (002 "Mass Combat")."""
+        physical = self.mass.category is Category.PHYSICAL
+        if physical and Power.VIGOR in powers and lead is Lead.STRENGTH:
+            return lead, Throw.BOMB
+        if physical and Power.RAPIDITY in powers:
+            return Lead.SPEED, Throw.BOMB  # the speed Bomb applies against everyone
+        if physical and Power.VIGOR in powers and self.d.side.lead is Lead.STRENGTH:
+            return lead, Throw.PAPER
+        return lead, Throw.BOMB  # no Bomb at all: the challenge refuses it
+
+    def _defender_throws_bomb(self, a: Attacker) -> bool:
+        if self.d.throw is Throw.BOMB:
+            return True
+        return any(t.defender_throw is Throw.BOMB for t in a.tests)
+
+    # ----- bids --------------------------------------------------------------
+
+    def pairs(self) -> tuple[list[Challenge], dict[str, Throw | None]]:
+        """Each attacker's challenge, with the defender's bids assigned and throws mapped."""
+        mass, d = self.mass, self.d
+        d_side = _without_rapidity(d.side, d.celerity)
+        if self.d_card is not None and d_side.weapon is None:
+            d_side = replace(d_side, weapon=self.d_card)
+        defender_action = d.attack.action if d.attack is not None else "defend"
+        built: list[Challenge] = []
+        counts_as: dict[str, Throw | None] = {}
+        for index, a in enumerate(mass.attackers):
+            where = f"attackers[{index}]"
+            name = a.side.name
+            card = _attack_card(a.attack, a.range, name, f"{where}.attack")
+            side = _without_rapidity(a.side, a.celerity)
+            if card is not None and side.weapon is None:
+                side = replace(side, weapon=card)
+            lead = self._pair_lead(a)
+            mapped: Throw | None = None
+            if self._defender_throws_bomb(a):
+                lead, mapped = self._bomb(a, lead, d_side.powers)
+            pair_d = replace(d_side, bid=(), held=(), lost_earlier=(), lead=lead, relent=name in self.relented)
+            counts_as[name] = mapped
+            built.append(Challenge(category=mass.category, challenger=side, defender=pair_d,
+                                   action=a.attack.action, defender_action=defender_action))
+        return built, counts_as
+
+    def required(self, built: list[Challenge]) -> list[int]:
+        """The Traits the defender must risk in each pair: one (more if Wounded), none when he relents."""
+        required: list[int] = []
+        for index, ch in enumerate(built):
+            try:
+                need = bids_required(ch, self.settings)[Outcome.DEFENDER]
+            except RulesError as exc:
+                raise RulesError(exc.message, field=f"attackers[{index}].{exc.field}" if exc.field else None) \
+                    from None
+            required.append(need or 0)
+        return required
+
+    def assign_bids(self, built: list[Challenge]) -> list[Challenge]:
+        """Give each defended pair its share of the defender's bid (002: one Trait per attacker)."""
+        d = self.d
+        required = self.required(built)
+        defended = [i for i, ch in enumerate(built) if not ch.defender.relent]
+        total = sum(required)
+        bid = [b.strip() if isinstance(b, str) else b for b in d.side.bid]
+        if any(not isinstance(b, str) or not b for b in bid):
+            raise RulesError(f"{self.name}: a Trait bid has no name.", field="defender.bid")
+        potence = bid.count(POTENCE_TRAIT)
+        strength_pairs = [i for i in defended if built[i].defender.lead is Lead.STRENGTH]
+        intensity = (Power.INTENSITY in d.side.powers and self.mass.category is Category.PHYSICAL
+                     and d.side.lead is Lead.STRENGTH and bool(strength_pairs))
+        if potence > 1:
+            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} once.", field="defender.bid")
+        if potence and not intensity:
+            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} only with Intensity, against an attacker in a "
+                             f"strength challenge (LotNR Potence).", field="defender.bid")
+        real_need = total - (1 if intensity else 0)
+        others = len(self.mass.attackers) - len(defended)
+        if real_need > d.side.traits:
+            raise RulesError(
+                f"{self.name} has {d.side.traits} {self.mass.category.label} Traits left and cannot defend against "
+                f"{len(defended)} attackers ({real_need} Traits). Choose whom the target defends against and to whom it "
+                f"relents (002 \"Mass Combat\").", field="defender.relents_to")
+        if len(bid) != total:
+            fewer = " (or one fewer with Intensity, bidding Potence)" if intensity else ""
+            raise RulesError(f"{self.name} must bid {total} Traits{fewer}: one per attacker he defends against"
+                             + (" (a Wounded defender risks one more in each)" if total > len(defended) else "")
+                             + f", not {len(bid)}.", field="defender.bid")
+        real = [b for b in bid if b != POTENCE_TRAIT]
+        check_bid_names(d.side, real, self.name, "defender.bid")
+        self.real_bid = real
+        text = f"{self.name} defends against {len(defended)} of {len(built)} attackers and bids {len(bid)} Traits"
+        if potence:
+            text += f", {POTENCE_TRAIT} among them with Intensity: it is never lost, so he risks {len(real)}"
+        self.steps.add(text + (f"; he relents to {others}." if others else "."),
+                       R_INTENSITY if potence else R_MASS)
+        if potence:
+            self.steps.add(f"{POTENCE_TRAIT} stands for his bid against "
+                           f"{built[strength_pairs[0]].challenger.name} (a strength challenge).", R_INTENSITY)
+        queue = list(real)
+        out = []
+        for i, ch in enumerate(built):
+            if ch.defender.relent:
+                out.append(ch)
+                continue
+            share: list[str] = []
+            if potence and i == strength_pairs[0]:
+                share.append(POTENCE_TRAIT)
+            while len(share) < required[i]:
+                share.append(queue.pop(0))
+            out.append(replace(ch, defender=replace(ch.defender, bid=tuple(share))))
+        return out

@@ -1,0 +1,146 @@
+"""Several challenges that share one character, played in order: a mass challenge's pairs,
+a firer's tests against bystanders (002 "Mass Combat", "Firing Guns into Groups of
+People"; LotNR Mob Scene, met-reference 3.2: retests counted per pair).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from larp.rules.challenge import (
+    Challenge,
+    ChallengeOptions,
+    ChallengeRuling,
+    Contestant,
+    Outcome,
+    RandomSource,
+    play_challenge,
+)
+from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
+
+
+@dataclass(frozen=True)
+class Spending:
+    """What one character spent: Ability levels, Willpower and Merit uses."""
+
+    abilities: Mapping[str, int] = field(default_factory=dict)
+    willpower: int = 0
+    merits: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"abilities": dict(self.abilities), "willpower": self.willpower, "merits": dict(self.merits)}
+
+
+
+
+@dataclass
+class Shared:
+    """What the character in every pair has spent so far (Ability levels, Willpower, Merit uses):
+    retests are counted per pair (LotNR Mob Scene: retesting against five attackers needs
+    five levels), so what he spends in one pair is gone for the next ones."""
+
+    side: Outcome
+    abilities: Counter = field(default_factory=Counter)
+    merits: Counter = field(default_factory=Counter)
+    willpower: int = 0
+
+    def before(self, challenge: Challenge) -> Challenge:
+        """``challenge`` with his Ability levels, Merit uses and Willpower reduced by what he spent."""
+        attr = "challenger" if self.side is Outcome.CHALLENGER else "defender"
+        con: Contestant = getattr(challenge, attr)
+        con = replace(con, abilities={k: v - self.abilities[k] for k, v in con.abilities.items()},
+                      merits={k: v - self.merits[k] for k, v in con.merits.items()},
+                      willpower=con.willpower - self.willpower)
+        return replace(challenge, **{attr: con})
+
+    def after(self, ruling: ChallengeRuling) -> None:
+        """Count what he spent in ``ruling``."""
+        spent = ruling.spent_by(self.side)
+        self.abilities.update(dict(spent.abilities))
+        self.merits.update(dict(spent.merits))
+        self.willpower += spent.willpower
+
+
+def play_pair(challenge: Challenge, shared: Shared, settings: ChronicleSettings, rng: RandomSource | None,
+              where: str) -> tuple[Challenge, ChallengeOptions, ChallengeRuling | None]:
+    """Play one pair's challenge after the earlier pairs (:class:`Shared`): the challenge as
+    played, what may follow, and the ruling (``None`` while a forced darkness retest of
+    002 "Darkness" is due: the pair waits for its throws).
+
+    Raises:
+        RulesError: the pair's script is illegal; ``field`` is ``where`` plus the pair's own field.
+    """
+    challenge = shared.before(challenge)
+    try:
+        options, ruling, _steps = play_challenge(challenge, settings, rng)
+    except RulesError as exc:
+        raise RulesError(exc.message, field=f"{where}.{exc.field}" if exc.field else where) from None
+    if ruling is not None:
+        shared.after(ruling)
+    return challenge, options, ruling
+
+
+def play_pairs(challenges: Sequence[Challenge], shared: Outcome, settings: ChronicleSettings,
+               rng: RandomSource | None, where: Callable[[int], str]
+               ) -> list[tuple[ChallengeOptions, ChallengeRuling]]:
+    """Play each pair's challenge in order, one character (``shared``) being in all of them
+    (:func:`play_pair`; retests counted per pair).
+
+    Raises:
+        RulesError: a pair's script is illegal or incomplete (a forced darkness
+            retest is due); ``field`` is ``where(index)`` plus the pair's own field.
+    """
+    spent = Shared(shared)
+    out = []
+    for index, challenge in enumerate(challenges):
+        _played, options, ruling = play_pair(challenge, spent, settings, rng, where(index))
+        if ruling is None:
+            raise RulesError("A forced darkness retest is due in this pair: add its throws.",
+                             field=f"{where(index)}.tests")
+        out.append((options, ruling))
+    return out
+
+
+def add_spending(totals: dict[str, dict[str, Any]], name: str, ruling: ChallengeRuling, side: Outcome) -> None:
+    """Add what ``side`` spent in ``ruling`` to ``totals[name]`` (abilities, willpower, merits)."""
+    spent = ruling.spent_by(side)
+    entry = totals.setdefault(name, {"abilities": Counter(), "willpower": 0, "merits": Counter()})
+    entry["abilities"].update(dict(spent.abilities))
+    entry["merits"].update(dict(spent.merits))
+    entry["willpower"] += spent.willpower
+
+
+def spendings(totals: Mapping[str, Mapping[str, Any]]) -> dict[str, Spending]:
+    """The totals as :class:`Spending`, leaving out those who spent nothing."""
+    out = {}
+    for name, entry in totals.items():
+        if +entry["abilities"] or entry["willpower"] or +entry["merits"]:
+            out[name] = Spending(dict(+entry["abilities"]), entry["willpower"], dict(+entry["merits"]))
+    return out
+
+
+def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: str) -> None:
+    """Check that ``con`` still has every Trait in ``traits`` to risk (all together).
+
+    Without ``held`` only the count is checked.
+
+    Raises:
+        RulesError: a Trait not held or lost earlier this game session, or too many.
+    """
+    if len(traits) > con.traits:
+        raise RulesError(f"{name} has only {con.traits} Traits left and cannot risk {len(traits)}.", field=where)
+    if not (con.held or con.lost_earlier):
+        return
+    free = Counter(con.held) - Counter(con.lost_earlier)
+    for trait in traits:
+        if free[trait] < 1:
+            why = "lost earlier this game session" if trait in con.lost_earlier else "not a Trait left to risk"
+            raise RulesError(f"{name} cannot risk {trait}: {why}.", field=where)
+        free[trait] -= 1
+
+

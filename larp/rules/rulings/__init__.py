@@ -1,0 +1,30 @@
+"""The rulings of the live game, each with every consequence: one entry point per kind.
+
+The one composition path (``../shared/engineering/house-style.md``): a service
+loads the characters as they stand tonight (:class:`Person`), says what each side
+does (:class:`Choice`) and in what scene (:class:`larp.rules.scene.Scene`), calls ONE
+entry point, and writes the :class:`Consequences` it returns. The stateless API
+builds the same inputs from JSON (:mod:`.parsing`) and calls the same entry point,
+so a rule fixed here is fixed for every screen and endpoint.
+
+- :func:`rule_one_on_one`: a contested challenge between two characters;
+- :func:`rule_static`: a static challenge or a simple test against a narrator;
+- :func:`rule_mob`: a mass challenge, each pair judged in order;
+- :func:`rule_bystanders`: a missed shot, each bystander's test;
+- :func:`rule_damage_by_hand`: damage a narrator applies by hand.
+"""
+
+from __future__ import annotations
+
+from larp.rules.rulings.by_hand import HandDamage, HandRuling, rule_damage_by_hand
+from larp.rules.rulings.bystanders import BystanderSide, Volley, VolleyRuling, rule_bystanders
+from larp.rules.rulings.consequences import Consequence, Consequences
+from larp.rules.rulings.mob import Mob, MobAttacker, MobRuling, MobTarget, rule_mob
+from larp.rules.rulings.one_on_one import OneOnOne, OneOnOneRuling, rule_one_on_one, rule_static
+from larp.rules.rulings.people import Choice, Person, Side
+
+__all__ = [
+    "BystanderSide", "Choice", "Consequence", "Consequences", "HandDamage", "HandRuling", "Mob", "MobAttacker",
+    "MobRuling", "MobTarget", "OneOnOne", "OneOnOneRuling", "Person", "Side", "Volley", "VolleyRuling",
+    "rule_bystanders", "rule_damage_by_hand", "rule_mob", "rule_one_on_one", "rule_static",
+]

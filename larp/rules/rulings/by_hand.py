@@ -1,0 +1,159 @@
+"""Damage a narrator applies by hand, with every consequence (002 "Damage and Healing";
+000 "Applying Damage"; met-reference 3.5, 3.7, 4.1).
+
+:func:`rule_damage_by_hand` takes the character as he stands tonight, the damage
+(type and levels, or a weapon card, a bite, Potence's additions; a firearm, a head
+shot, fire or sunlight; armor-piercing rounds) and the scene (the armor he wears for
+this ruling), and returns what he takes after his kind, halving, Fortitude's
+Resilience and Resistance and his armor, his new track and condition, and the
+stamina Trait a Fortitude test spent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from larp.rules.challenge import RandomSource
+from larp.rules.damage import Damage, DamageRuling, Strike, Target, damage_taken, strike_damage
+from larp.rules.explain import RulesError, Step
+from larp.rules.fortitude import FortitudeTest
+from larp.rules.health import HealthRuling, standing
+from larp.rules.hits import armor_key
+from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.people import Person, body_of, person_track
+from larp.rules.scene import Scene
+from larp.rules.settings import ChronicleSettings
+from larp.tables import trait_leads
+
+R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
+
+
+@dataclass(frozen=True)
+class HandDamage:
+    """Damage a narrator applies by hand.
+
+    Attributes:
+        damage_type: bashing, lethal or aggravated (ignored with a weapon card or a bite).
+        levels: health levels before halving, Fortitude and armor (ignored with a weapon card).
+        weapon: a live armory key; its card gives the damage.
+        bite: a vampire's bite (one level of aggravated).
+        firearm: the damage comes from a firearm (002: bashing against vampires unless
+            aimed at the head, and not halved).
+        head_shot: aimed at the head.
+        source: ``other``, ``fire`` or ``sunlight`` (armor stops neither fire nor sunlight).
+        attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
+        lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
+        armor_piercing: armor-piercing rounds: armor is ignored (met-reference 3.7).
+        resistance, resilience: Fortitude's Resistance and Resilience tests, if the player makes them.
+        stamina: the player spends a stamina-related Physical Trait on the test.
+    """
+
+    damage_type: str = "bashing"
+    levels: int = 1
+    weapon: str = ""
+    bite: bool = False
+    firearm: bool = False
+    head_shot: bool = False
+    source: str = "other"
+    attacker_potence: int = 0
+    lethal_by_prowess: bool = False
+    armor_piercing: bool = False
+    resistance: FortitudeTest | None = None
+    resilience: FortitudeTest | None = None
+    stamina: bool = False
+
+    def damage(self, settings: ChronicleSettings, rng: RandomSource | None) -> Damage:
+        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
+
+        Raises:
+            RulesError: an unknown weapon, an impossible combination, no damage.
+        """
+        if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
+            damage = strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
+                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
+                                   settings, rng)
+            return replace(damage, armor_piercing=damage.armor_piercing or self.armor_piercing)
+        if self.levels < 1:
+            raise RulesError("No damage to apply: give at least one health level.", field="levels")
+        return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
+                      firearm=self.firearm, head_shot=self.head_shot, source=self.source,
+                      armor_piercing=self.armor_piercing)
+
+
+@dataclass(frozen=True)
+class HandRuling:
+    """Damage by hand ruled, with everything it changes.
+
+    Attributes:
+        taken: what he takes (parts after his kind, halving, Fortitude, armor; armor left).
+        health: the track afterwards, with the marking's steps.
+        stamina_trait: the stamina-related Physical Trait spent on a Fortitude test, if any.
+        consequences: what changes for him.
+        summary: one sentence.
+    """
+
+    taken: DamageRuling
+    health: HealthRuling
+    stamina_trait: str | None
+    consequences: Consequences
+    summary: str
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the record keeps it, the API answers with it."""
+        return {"taken": self.taken.to_dict(), "health": self.health.to_dict(), "stamina_trait": self.stamina_trait,
+                "summary": self.summary, "consequences": self.consequences.to_dict()}
+
+
+def stamina_trait(person: Person) -> str | None:
+    """A stamina-related Physical Trait he still has tonight, the one he has most of
+    (``data/trait_leads.toml``), for a Fortitude test (met-reference 3.5)."""
+    leads = trait_leads()
+    free = person.free("physical")
+    left = [name for name, n in free.items() if n > 0 and leads.get(name.lower()) == "stamina"]
+    return max(left, key=lambda name: (free[name], name)) if left else None
+
+
+def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = None,
+                        settings: ChronicleSettings | None = None, rng: RandomSource | None = None) -> HandRuling:
+    """Apply damage by hand to one character and compute everything it changes.
+
+    Rules: the damage type against his kind (firearms against vampires, aggravated against
+    mortals), vampires halving bashing damage (not from firearms), Fortitude's Resilience
+    and Resistance when the player tests, then his armor (the scene's choice, else what the
+    sheet says he wears; used up armor absorbs nothing, armor-piercing rounds and fire or
+    sunlight ignore it), then his track with Mettle's level: below Incapacitated a vampire
+    falls unconscious (bashing) or into torpor (lethal, aggravated), aggravated damage to an
+    Incapacitated or torpid vampire is Final Death, a mortal dies (002 "Damage and
+    Healing"; 000 "Applying Damage", "Armor"; met-reference 3.5, 3.7, 4.1).
+
+    Raises:
+        RulesError: bad input or a character nothing can harm any more (Final Death is final),
+            a Fortitude power he lacks, no stamina Trait left to spend.
+    """
+    scene = scene or Scene()
+    settings = settings or ChronicleSettings.defaults()
+    track = person_track(person, settings)
+    body = body_of(person, scene, settings)
+    damage = hand.damage(settings, rng)
+    taken = damage_taken(damage, Target(body.creature, body.fortitude, body.armor, body.armor_left), settings,
+                         resistance=hand.resistance, resilience_test=hand.resilience, who=person.name)
+    result = taken.apply_to(track, settings, person.name)
+    spent = None
+    if hand.stamina and (hand.resistance is not None or hand.resilience is not None):
+        spent = stamina_trait(person)
+        if spent is None:
+            raise RulesError(f"{person.name} has no stamina-related Physical Trait left to spend.", field="stamina")
+    tally = Tally()
+    tally.person(person.name, track)
+    if spent:
+        tally.lose(person.name, "physical", (spent,))
+    tally.hurt(person.name, result.track, armor_key(body.armor), taken.armor_left)
+    text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
+    summary = f"{person.name} takes {text} and is now {standing(result.track)}."
+    steps = tuple(result.steps)
+    if spent:
+        steps += (Step(f"{person.name} spends {spent}, a stamina-related Physical Trait, on the Fortitude test.",
+                       R_FORTITUDE),)
+    return HandRuling(taken, result, spent, tally.consequences(), summary, steps)

@@ -1,0 +1,243 @@
+"""The bystander ruling: a missed shot and the people near its target, each bystander's test
+built like a one-on-one challenge from the people as they stand tonight and the scene,
+with every consequence (002 "Firing Guns into Groups of People"; Spray, met-reference 6.2).
+
+:func:`rule_bystanders` builds the firer and each bystander
+(:mod:`larp.rules.rulings.people`: Traits, wound level, darkness and sight powers, the
+armor each wears, the gun the firer carries), draws the signs asked for at random,
+picks the Traits the firer risks (one per test, the extra Traits that exclude
+bystanders), and rules with :func:`larp.rules.firing_into_groups.rule_stray_shot`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from larp.rules.challenge import Category, Outcome, RandomSource, Throw
+from larp.rules.explain import RulesError
+from larp.rules.firing_into_groups import (
+    Bystander,
+    Fire,
+    StrayRuling,
+    StrayShot,
+    fire_of,
+    firer_bid_count,
+    rule_stray_shot,
+)
+from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.mob import draw_sign, later_tests, lead_bid
+from larp.rules.rulings.people import (
+    Side,
+    bid_for,
+    body_of,
+    carried_weapon,
+    check_can_act,
+    choose_bid,
+    contestant_for,
+    person_track,
+)
+from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
+from larp.rules.scene import Scene
+from larp.rules.settings import ChronicleSettings
+
+
+@dataclass(frozen=True)
+class BystanderSide:
+    """One person near the target of a missed shot.
+
+    Attributes:
+        side: who he is tonight (his lead Trait first; none: the one he has most of).
+        throw: his sign (``"random"``: drawn).
+        firer_throw: single shots: the firer's sign in this person's test.
+        saw_it_coming: he could see the attack coming, so he may retest with Dodge (the narrator's call).
+        excluded: the firer paid an extra Trait to keep him out of harm.
+        tests: later tests of his pair (Dodge, Firearms retests), :class:`TestCall` values or JSON-like dicts.
+    """
+
+    side: Side
+    throw: Throw | str | None = None
+    firer_throw: Throw | str | None = None
+    saw_it_coming: bool = False
+    excluded: bool = False
+    tests: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Volley:
+    """A missed shot as the narrator describes it.
+
+    Attributes:
+        firer: the firer (the gun he carries: the scene's or the sheet's; his bid's lead Trait).
+        firer_throw: several rounds or an area effect: his one sign against everyone.
+        target: the name of the character he missed.
+        bystanders: the people near the target, closest first.
+        bursts: an automatic weapon fires bursts (``False``: one shot at a time).
+        careful_aim: he took careful aim (every other round).
+        close_range: within five feet (Full-Auto); also when the scene puts the firer within five feet.
+        extra_traits: the extra Traits bid with the shot, given outright (the stateless API);
+            empty: the tool picks one per bystander excluded.
+        excluded: names of bystanders excluded, given outright (with those marked ``excluded``).
+    """
+
+    firer: Side
+    target: str
+    bystanders: tuple[BystanderSide, ...]
+    firer_throw: Throw | str | None = None
+    bursts: bool = True
+    careful_aim: bool = False
+    close_range: bool = False
+    extra_traits: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VolleyRuling:
+    """A missed shot ruled, with everything it changes.
+
+    Attributes:
+        shot: the stray shot as the core built it.
+        ruling: the engine's ruling (each bystander's test, the hits, the tracks).
+        throws: the signs used, by bystander name (``throw``, ``firer_throw``) and ``"firer"``
+            (``throw``, several rounds).
+        consequences: what changes for each character.
+    """
+
+    shot: StrayShot
+    ruling: StrayRuling
+    throws: Mapping[str, Mapping[str, str]]
+    consequences: Consequences
+    suitable: Mapping[Outcome, set[str] | None] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        """One sentence."""
+        return self.ruling.summary
+
+    def retests(self, name: str) -> list[tuple[str, str]]:
+        """The retests the side behind in ``name``'s test may call now, as ``(by, source)``
+        (``by`` challenger: the firer; defender: the bystander), or the forced darkness retest."""
+        result = self.ruling.result(name)
+        return retests_behind(result.options, result.outcome, result.tested, dict(self.suitable))
+
+    @property
+    def needs_decision(self) -> bool:
+        """A forced retest is due, or a bystander or the firer may still retest."""
+        return bool(self.ruling.pending) or any(self.retests(b.side.name) for b in self.shot.bystanders)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ruling as JSON-ready data: the record keeps it, the API answers with it."""
+        return {**self.ruling.to_dict(), "throws": {k: dict(v) for k, v in self.throws.items()},
+                "consequences": self.consequences.to_dict()}
+
+
+def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
+                 ) -> tuple[StrayShot, dict[str, dict[str, str]]]:
+    """The stray shot the engine rules on, and the signs used (random ones drawn).
+
+    Raises:
+        RulesError: someone who cannot act, no gun, a malformed sign or test, too few Traits
+            for the extra Traits, naming the field.
+    """
+    category = Category.PHYSICAL
+    firer = lead_bid(volley.firer, category)
+    check_can_act(firer.person, person_track(firer.person, settings), "firer")
+    weapon = carried_weapon(firer.person, scene)
+    if not weapon:
+        raise RulesError("Choose the gun that fired.", field="firer_weapon")
+    try:
+        fire = fire_of(weapon, volley.bursts)
+    except RulesError:
+        raise RulesError(f"There is no gun {weapon!r} in the armory.", field="firer_weapon") from None
+    single = fire is Fire.SINGLE
+    throws: dict[str, dict[str, str]] = {}
+    bystanders = []
+    for index, b in enumerate(volley.bystanders):
+        where = f"bystanders[{index}]"
+        side = lead_bid(b.side, category)
+        check_can_act(side.person, person_track(side.person, settings), where)
+        drawn: dict[str, str] = {}
+        at_risk = not (single and (volley.careful_aim or b.excluded or side.name in volley.excluded))
+        throw = firer_throw = None
+        if at_risk:
+            throw, _ = draw_sign(b.throw, f"{where}.throw", rng)
+            if throw is not None:
+                drawn["throw"] = throw.value
+            if single:
+                firer_throw, _ = draw_sign(b.firer_throw, f"{where}.firer_throw", rng)
+                if firer_throw is not None:
+                    drawn["firer_throw"] = firer_throw.value
+        throws[side.name] = drawn
+        con = contestant_for(side, category, scene, settings, f"{where}.")
+        con = replace(con, bid=bid_for(side, con, category, settings))
+        bystanders.append(Bystander(side=con, throw=throw, firer_throw=firer_throw, saw_it_coming=b.saw_it_coming,
+                                    tests=later_tests(tuple(b.tests), f"{where}.tests"),
+                                    body=body_of(side.person, scene, settings)))
+    group_throw = None
+    if not single:
+        group_throw, _ = draw_sign(volley.firer_throw, "firer_throw", rng)
+        if group_throw is not None:
+            throws["firer"] = {"throw": group_throw.value}
+    excluded = tuple(b.side.name for b in volley.bystanders if b.excluded)
+    excluded += tuple(name for name in volley.excluded if name not in excluded)
+    firer_con = contestant_for(firer, category, scene, settings, "firer_")
+    band = scene.range_for(firer.name)
+    shot = StrayShot(firer=replace(firer_con, bid=()), weapon=weapon, target=volley.target,
+                     bystanders=tuple(bystanders), firer_throw=group_throw, bursts=volley.bursts,
+                     excluded=excluded, careful_aim=volley.careful_aim,
+                     close_range=volley.close_range or (band is not None and band.within_five_feet),
+                     extra_traits=tuple(volley.extra_traits))
+    cat = category.value
+    lead = firer_con.bid[0] if firer_con.bid else ""
+    if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not volley.extra_traits:
+        # One extra Trait per bystander excluded went with the missed shot; the tests take the rest.
+        extra = choose_bid(firer.person, cat, lead, len(excluded)) if excluded and lead else ()
+        if len(extra) < len(excluded):
+            raise RulesError(f"{firer.name} has only {len(extra)} Physical Traits left: not enough to pay one extra "
+                             f"Trait for each of {len(excluded)} bystanders.", field="excluded")
+        count = firer_bid_count(replace(shot, extra_traits=extra), settings)
+        chosen = choose_bid(firer.person, cat, lead, count + len(excluded)) if lead else ()
+        shot = replace(shot, firer=replace(firer_con, bid=chosen[:count]), extra_traits=chosen[count:])
+    else:
+        shot = replace(shot, firer=firer_con)
+    return shot, throws
+
+
+def rule_bystanders(volley: Volley, scene: Scene | None = None, settings: ChronicleSettings | None = None,
+                    rng: RandomSource | None = None) -> VolleyRuling:
+    """Rule on a missed shot into a group and compute everything it changes.
+
+    Each bystander's test is a challenge built like a one-on-one (darkness per side with the
+    sight powers, cover, wound levels), the firer's Traits lost carried from test to test; a
+    hit lands through the damage rules and the armor the bystander wears (002 "Firing Guns
+    into Groups of People", "Damage and Healing"; met-reference 3.7, 6.2).
+
+    Args:
+        volley: the firer, the target missed, the people near it closest first, the signs.
+        scene: darkness per side, sight powers, range, cover, armor, the firer's gun.
+        settings: the chronicle's settings (defaults if ``None``).
+        rng: a random source for the signs asked for at random and the damage rules' tests.
+
+    Raises:
+        RulesError: input the rules cannot adjudicate, naming the field.
+    """
+    scene = scene or Scene()
+    settings = settings or ChronicleSettings.defaults()
+    shot, throws = build_volley(volley, scene, settings, rng)
+    ruling = rule_stray_shot(shot, settings, rng)
+    tally = Tally()
+    sides = [volley.firer] + [b.side for b in volley.bystanders]
+    for side in sides:
+        tally.person(side.name, person_track(side.person, settings))
+    for side in sides:
+        tally.lose(side.name, shot.category.value, ruling.traits_lost.get(side.name, ()))
+        spent = ruling.spent.get(side.name)
+        if spent is not None:
+            tally.spend(side.name, spent.abilities, spent.willpower, spent.merits)
+        if side.name in ruling.tracks:
+            armor, left = ruling.armor_left.get(side.name, (None, None))
+            tally.hurt(side.name, ruling.tracks[side.name], armor, left)
+    dark = scene.dark()
+    suitable = {Outcome.CHALLENGER: suitable_abilities(shot.category, shot.weapon, False, dark),
+                Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
+    return VolleyRuling(shot, ruling, throws, tally.consequences(), suitable)

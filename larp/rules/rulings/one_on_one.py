@@ -1,0 +1,368 @@
+"""The one-on-one ruling: a contested challenge between two characters, a static
+challenge or a simple test, with every consequence (met-reference 1-3, 6.1; seed 002
+"Challenges", "Ties", "Darkness", "Damage and Healing").
+
+:func:`rule_one_on_one` builds the challenge from the two sides as they stand
+tonight and the scene (:mod:`larp.rules.rulings.people`), rules on the tests so far
+(:func:`larp.rules.challenge.play_challenge`), lands the winner's attack through the
+damage rules (card, Potence, firearms against vampires, halving, Fortitude, armor)
+onto the loser's track (:func:`larp.rules.hits.land_hit`), and returns the ruling
+with its :class:`~larp.rules.rulings.consequences.Consequences`. :func:`rule_static`
+is the same for a static challenge or a simple test against a narrator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+from larp.rules.challenge import (
+    ACTIONS,
+    SIDES,
+    Call,
+    Category,
+    Challenge,
+    ChallengeOptions,
+    ChallengeRuling,
+    Kind,
+    NegativeCall,
+    Outcome,
+    RandomSource,
+    TestCall,
+    Throw,
+    allowed_throws,
+    bids_required,
+    parse_throw,
+    play_challenge,
+    random_throw,
+)
+from larp.rules.explain import RulesError, Step
+from larp.rules.hits import Hit, armor_key, land_hit
+from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.people import (
+    Side,
+    attack_of,
+    body_of,
+    check_can_act,
+    contestant_for,
+    filled_bid,
+    person_track,
+)
+from larp.rules.scene import Scene
+from larp.rules.settings import ChronicleSettings
+
+RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class OneOnOne:
+    """A challenge between two characters, or one against a narrator.
+
+    Attributes:
+        category: Physical, Social or Mental (Virtue for a Virtue Test).
+        challenger: the side that challenges (the player in static and simple).
+        defender: the other side; ``None`` in a static challenge or a simple test.
+        kind: contested, static or simple.
+        action: what the challenger attempts (a key of :data:`larp.rules.challenge.ACTIONS`).
+        defender_action: ``defend``, or a counter-attack (``strike``...).
+        difficulty: a static challenge's difficulty in Traits.
+        needs_win: a simple test whose effect needs an outright win.
+        needs_sight: the challenge needs sight (setting ``darkness_scope``).
+        surprised: the defender is surprised (LotNR Surprise).
+        negative_calls: Negative Trait calls given outright (with whether they are
+            right); the sides' own ``calls_negative`` are added, judged against the
+            other's Negative Traits.
+        tests: the tests so far, first throws first: :class:`TestCall` values or
+            JSON-like dicts, where a throw of ``"random"`` is drawn from the random
+            source (never the Bomb) and recorded as drawn.
+    """
+
+    category: Category
+    challenger: Side
+    defender: Side | None = None
+    kind: Kind = Kind.CONTESTED
+    action: str = "strike"
+    defender_action: str = "defend"
+    difficulty: int | None = None
+    needs_win: bool = False
+    needs_sight: bool = True
+    surprised: bool = False
+    negative_calls: tuple[NegativeCall, ...] = ()
+    tests: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class OneOnOneRuling:
+    """A one-on-one ruling with everything it changes.
+
+    Attributes:
+        challenge: the challenge as the core built it (bids completed, leads, darkness).
+        options: what each side may still call after the tests so far.
+        ruling: the challenge's ruling; ``None`` while the script cannot end yet
+            (the first test or a forced darkness retest is missing).
+        tests: the tests as recorded (random throws drawn, flagged in ``random``).
+        hits: the damage landed, after the target's kind, halving, Fortitude and armor.
+        steps: the whole explanation (the challenge, then the damage).
+        consequences: what changes for each character.
+        summary: one sentence.
+        needs_decision: a side behind may still retest or overbid, or a forced
+            retest is due: the narrator decides before the ruling is recorded.
+    """
+
+    challenge: Challenge
+    options: ChallengeOptions
+    ruling: ChallengeRuling | None
+    tests: tuple[dict, ...]
+    hits: tuple[Hit, ...] = ()
+    steps: tuple[Step, ...] = ()
+    consequences: Consequences = field(default_factory=Consequences)
+    summary: str = ""
+    needs_decision: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ruling as JSON-ready data: the record keeps it, the API answers with it."""
+        if self.ruling is None:
+            return {"outcome": None, "summary": self.summary, "steps": [s.to_dict() for s in self.steps],
+                    "options": self.options.to_dict()}
+        return {**self.ruling.to_dict(), "summary": self.summary, "steps": [s.to_dict() for s in self.steps],
+                "hits": [h.to_dict() for h in self.hits], "consequences": self.consequences.to_dict()}
+
+
+def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource | None
+                    ) -> tuple[tuple[TestCall, ...], tuple[dict, ...]]:
+    """The tests as :class:`TestCall` values, a ``"random"`` throw drawn from ``rng``
+    among the throws the side may make, the Bomb excepted; and the tests as recorded,
+    each with ``random`` naming the sides whose throw was drawn (earlier draws kept).
+
+    Raises:
+        RulesError: a test that is not an object, an unknown call or side, an unknown throw.
+    """
+    calls, recorded = [], []
+    for index, item in enumerate(raw):
+        where = f"tests[{index}]"
+        if isinstance(item, TestCall):
+            item = {"call": item.call.value, "by": item.by.value if item.by else None,
+                    "challenger_throw": item.challenger_throw, "defender_throw": item.defender_throw,
+                    "source": item.source, "cancel": item.cancel, "trait": item.trait}
+        if not isinstance(item, Mapping):
+            raise RulesError("Each test is an object.", field=where)
+        try:
+            call = Call(str(item.get("call") or "test").strip().lower())
+        except ValueError:
+            raise RulesError("A call is test, overbid, retest or forced_retest.", field=f"{where}.call") from None
+        by = None
+        if item.get("by"):
+            try:
+                by = Outcome(str(item["by"]).strip().lower())
+            except ValueError:
+                by = None
+            if by not in SIDES:
+                raise RulesError("Give challenger or defender.", field=f"{where}.by")
+        drawn = []
+        throws = {}
+        for side in SIDES:
+            key = f"{side.value}_throw"
+            value = item.get(key)
+            if value is None or value == "":
+                throws[key] = None
+                continue
+            if isinstance(value, str) and value.strip().lower() == RANDOM:
+                if side is Outcome.DEFENDER and challenge.defender is None:
+                    allowed = (Throw.ROCK, Throw.PAPER, Throw.SCISSORS)
+                else:
+                    allowed = allowed_throws(challenge, side)
+                if rng is None:
+                    raise RulesError("A random throw needs a random source.", field=f"{where}.{key}")
+                throws[key] = random_throw(rng, [t for t in allowed if t is not Throw.BOMB] or allowed)
+                drawn.append(side.value)
+            else:
+                throws[key] = parse_throw(value, f"{where}.{key}")
+        call_value = TestCall(call=call, by=by, source=str(item.get("source") or "").strip(),
+                              cancel=str(item.get("cancel") or "").strip(),
+                              trait=str(item.get("trait") or "").strip(), **throws)
+        calls.append(call_value)
+        earlier = [s for s in (item.get("random") or []) if s in ("challenger", "defender")]
+        recorded.append({
+            "call": call.value, "by": by.value if by else None,
+            "challenger_throw": call_value.challenger_throw.value if call_value.challenger_throw else None,
+            "defender_throw": call_value.defender_throw.value if call_value.defender_throw else None,
+            "random": sorted(set(earlier) | set(drawn)),
+            "source": call_value.source, "cancel": call_value.cancel, "trait": call_value.trait,
+        })
+    return tuple(calls), tuple(recorded)
+
+
+def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) -> Challenge:
+    """The challenge the engine rules on, built from the sides as they stand tonight and the
+    scene (no tests yet): each side's contestant (:func:`~larp.rules.rulings.people.contestant_for`),
+    the Negative Trait calls judged against the other side's Negative Traits, and each bid
+    completed with the extra Traits the side must risk (LotNR Initial Bid, met-reference 1.1).
+    Only a Physical challenge is an attack (002 "Challenges"; met-reference 3.1).
+
+    Raises:
+        RulesError: a side who cannot act, or a setup the rules refuse, naming the field.
+    """
+    if one.category is not Category.PHYSICAL:
+        for key, value in (("action", one.action), ("defender_action", one.defender_action)):
+            if ACTIONS.get(value, {}).get("attack"):
+                raise RulesError(f"Only a Physical challenge is an attack; a {one.category.label} challenge has a "
+                                 f"stated outcome instead (action 'other').", field=key)
+    sides = [(Outcome.CHALLENGER, one.challenger)]
+    if one.defender is not None:
+        sides.append((Outcome.DEFENDER, one.defender))
+    for key, side in sides:
+        check_can_act(side.person, person_track(side.person, settings), key.value)
+    c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
+    d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
+    calls = list(one.negative_calls)
+    if one.kind is Kind.CONTESTED and one.defender is not None:
+        for by, side, target in ((Outcome.CHALLENGER, one.challenger, one.defender),
+                                 (Outcome.DEFENDER, one.defender, one.challenger)):
+            trait = side.choice.calls_negative.strip()
+            if trait:
+                has = {name.lower() for names in target.person.negative_traits.values() for name in names}
+                calls.append(NegativeCall(by, trait, trait.lower() in has))
+    challenge = Challenge(
+        category=one.category, challenger=c, defender=d, action=one.action, kind=one.kind,
+        defender_action=one.defender_action if one.kind is Kind.CONTESTED else "defend",
+        difficulty=one.difficulty if one.kind is Kind.STATIC else None,
+        needs_win=one.needs_win if one.kind is Kind.SIMPLE else False,
+        needs_sight=one.needs_sight, surprised=one.surprised if one.kind is Kind.CONTESTED else False,
+        negative_calls=tuple(calls),
+    )
+    required = bids_required(challenge, settings)
+    for key, side in sides:
+        attr = key.value
+        con = getattr(challenge, attr)
+        bid = filled_bid(side, one.category, required.get(key))
+        if bid != con.bid:
+            challenge = replace(challenge, **{attr: replace(con, bid=bid)})
+    return challenge
+
+
+def decision_left(options: ChallengeOptions) -> bool:
+    """Whether the narrator still has a choice to make before recording: a forced darkness
+    retest is due, or the side behind (either side on a draw) may still retest or overbid."""
+    if options.finished:
+        return False
+    if options.forced_retest is not None:
+        return True
+    if options.current in SIDES:
+        behind = options.side(Outcome.DEFENDER if options.current is Outcome.CHALLENGER else Outcome.CHALLENGER)
+        return bool(behind.retests or behind.may_overbid)
+    if options.current is Outcome.DRAW:
+        return any(s.retests or s.may_overbid for s in options.sides)
+    return False
+
+
+def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> str:
+    """The ruling's sentence with the damage actually taken (after halving, Fortitude, armor)."""
+    names = {Outcome.CHALLENGER: challenge.challenger.name}
+    if challenge.defender is not None:
+        names[Outcome.DEFENDER] = challenge.defender.name
+    if ruling.outcome is Outcome.DRAW:
+        head = "Draw"
+    elif ruling.outcome in SIDES:
+        head = f"{names[ruling.outcome]} wins"
+    else:
+        head = f"{names[Outcome.CHALLENGER]} {'succeeds' if ruling.outcome is Outcome.SUCCESS else 'fails'}"
+    parts = []
+    for side, name in names.items():
+        said = [f"loses {', '.join(ruling.lost_by(side))}"] if ruling.lost_by(side) else []
+        for hit in hits:
+            if hit.target == name:
+                taken = ", ".join(f"{n} {k}" for k, n in hit.taken)
+                said.append(f"takes {taken}" if taken else "is hit but takes no damage")
+        if said:
+            parts.append(f"{name} {' and '.join(said)}")
+    return head + (": " + ", ".join(parts) if parts else "") + "."
+
+
+def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,
+                    rng: RandomSource | None = None) -> OneOnOneRuling:
+    """Rule on a one-on-one challenge (or a static challenge or simple test) and compute
+    everything it changes.
+
+    The challenge is built by :func:`build_challenge` and ruled by the engine
+    (:func:`larp.rules.challenge.rule_challenge` has the rules: bids, throws, ties,
+    overbids, retests, darkness). A won attack lands through
+    :func:`larp.rules.hits.land_hit`: the weapon the winner carries (its card,
+    High-Caliber, Mass-Trauma, Full-Auto within five feet), bare hands or a bite, his
+    Potence; then the target's kind (firearms against vampires), halving, Fortitude and
+    the armor he wears, and his track (002 "Damage and Healing"; met-reference 3.4-3.7,
+    4.1). The consequences: Traits lost, Ability levels, Willpower and Merits spent, the
+    new tracks and conditions, the armor's levels left.
+
+    Args:
+        one: the two sides as they stand tonight, what they do, and the tests so far.
+        scene: darkness per side, sight powers, range, cover, armor and weapons
+            (an empty scene if ``None``).
+        settings: the chronicle's settings (defaults if ``None``).
+        rng: a random source for ``"random"`` throws, the narrator's throws left out
+            of a static challenge or simple test, and the damage rules' simple tests.
+
+    Returns:
+        The ruling so far (``ruling`` is ``None`` until the script can end).
+
+    Raises:
+        RulesError: input the rules cannot adjudicate, naming the field (a side
+            who cannot act, an unknown throw or weapon, a retest he cannot pay for...).
+    """
+    scene = scene or Scene()
+    settings = settings or ChronicleSettings.defaults()
+    challenge = build_challenge(one, scene, settings)
+    calls, recorded = tests_from_data(one.tests, challenge, rng)
+    relenting = challenge.challenger.relent or (challenge.defender is not None and challenge.defender.relent)
+    if not calls and not relenting:
+        raise RulesError("Choose both throws.", field="challenger_throw")
+    challenge = replace(challenge, tests=calls)
+    options, ruling, steps = play_challenge(challenge, settings, rng)
+    needs = decision_left(options)
+    if ruling is None:
+        summary = ("The first test is due." if options.forced_retest is None else
+                   f"{(challenge.challenger if options.forced_retest is Outcome.CHALLENGER else challenge.defender).name}"
+                   " won, in total darkness: the retest is due.")
+        return OneOnOneRuling(challenge, options, None, recorded, steps=steps, summary=summary, needs_decision=needs)
+    sides = {Outcome.CHALLENGER: one.challenger}
+    if one.defender is not None:
+        sides[Outcome.DEFENDER] = one.defender
+    tally = Tally()
+    for key, side in sides.items():
+        tally.person(side.name, person_track(side.person, settings))
+    cons = {Outcome.CHALLENGER: challenge.challenger, Outcome.DEFENDER: challenge.defender}
+    tally.challenge(ruling, {k: s.name for k, s in sides.items()},
+                    {k: (cons[k].category or challenge.category).value for k in sides})
+    hits: list[Hit] = []
+    damage_steps: list[Step] = []
+    for dealt in ruling.damage:
+        by = Outcome.DEFENDER if dealt.target is Outcome.CHALLENGER else Outcome.CHALLENGER
+        attacker, target = sides[by], sides[dealt.target]
+        action = challenge.action if by is Outcome.CHALLENGER else challenge.defender_action
+        body = body_of(target.person, scene, settings)
+        armor_left = tally.armor.get(target.name, (body.armor, body.armor_left))[1]
+        hit, track, left = land_hit(attacker.name, attack_of(attacker, action, scene), target.name, body,
+                                    tally.tracks[target.name], armor_left, settings, rng)
+        tally.hurt(target.name, track, armor_key(body.armor), left)
+        hits.append(hit)
+        damage_steps.extend(hit.steps)
+    all_steps = tuple(ruling.steps) + tuple(damage_steps)
+    return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, tally.consequences(),
+                          _summary(ruling, challenge, hits), needs)
+
+
+def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,
+                rng: RandomSource | None = None) -> OneOnOneRuling:
+    """Rule on a static challenge or a simple test against a narrator (LotNR Static
+    Challenges and Simple Tests, met-reference 1.6): the narrator's difficulty in Traits
+    decides a tie in a static challenge, a simple test compares no Traits; the narrator's
+    throw is drawn from ``rng`` when left out. Otherwise as :func:`rule_one_on_one`.
+
+    Raises:
+        RulesError: a defender given, a contested kind, or anything :func:`rule_one_on_one` refuses.
+    """
+    if one.kind is Kind.CONTESTED:
+        raise RulesError("A static challenge or a simple test is against a narrator.", field="kind")
+    if one.defender is not None:
+        raise RulesError(f"A {one.kind.value} challenge is against a narrator: leave out the defender.",
+                         field="defender")
+    return rule_one_on_one(one, scene, settings, rng)

@@ -1,0 +1,356 @@
+"""The stateless API's input as the rulings' own types: JSON-like data in, the same
+:class:`~larp.rules.rulings.people.Side` values and :class:`~larp.rules.scene.Scene`
+a service builds from stored characters, so the stateless and the stored flow rule
+the same way.
+
+A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
+(``name``, ``traits`` or ``held``/``lost_earlier``, ``bid``, ``powers``, ``lead``,
+``abilities``, ``willpower``, ``health``, ``darkness``...) and these:
+
+- ``body``: ``{"creature": "vampire", "fortitude": 2, "armor": "ballistic_vest",
+  "armor_left": 1, "bashing": 0, "lethal": 2, "aggravated": 0}``: his kind, Fortitude
+  (Mettle's Healthy level at 2, met-reference 3.5), the armor he wears and the damage
+  marked;
+- ``attack``: ``{"weapon": "pistol", "potence": 2, "lethal_by_prowess": false,
+  "head_shot": false}``: the weapon he carries (a live armory key) and what changes
+  his damage (in a mass challenge also ``action``: strike, bite or weapon);
+- ``celerity``: the Celerity level active this turn (Rapidity's Bomb needs 3; left
+  out of a one-on-one challenge, the powers listed count as active);
+- ``negative_traits``: his Negative Traits (a call on him is then judged), and
+  ``calls_negative``: the Negative Trait he calls on the other side;
+- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``;
+- ``scene``: what differs for him in the scene (:func:`larp.rules.scene.side_scene_from_dict`).
+
+``powers`` takes the challenge powers (vigor, rapidity, puissance, fleetness, might,
+endurance, intensity) and the other powers that change a ruling: mettle and the
+sight powers of ``data/darkness.toml`` (heightened senses, eyes of the beast...).
+``lead`` left out is inferred from the bid Trait (``data/trait_leads.toml``), as for
+stored characters; ``weapon`` may be a live armory key instead of a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from larp.rules.challenge import Category, Contestant, Health, Power
+from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict
+from larp.rules.darkness import DarknessLevel, darkness_table
+from larp.rules.explain import RulesError
+from larp.rules.hits import attack_from_dict, body_from_dict
+from larp.rules.rulings.one_on_one import OneOnOne
+from larp.rules.rulings.people import Choice, Person, Side
+from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict
+from larp.rules.settings import ChronicleSettings
+
+#: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
+SIDE_EXTRAS = ("body", "attack", "celerity", "negative_traits", "calls_negative", "specialisation",
+               "waive_darkness", "lethal_by_prowess", "head_shot", "scene")
+CHALLENGE_EXTRAS = ("scene",)
+
+
+def other_powers() -> set[str]:
+    """The powers, other than the challenge powers, that change a ruling: Fortitude's Mettle
+    and the sight powers of ``data/darkness.toml`` (lower case)."""
+    return {"mettle"} | {row.power.lower() for row in darkness_table().reductions.values() if row.power}
+
+
+def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise RulesError("Give true or false.", field=f"{where}.{key}")
+    return value
+
+
+def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
+                   celerity_default: int | None = None,
+                   settings: ChronicleSettings | None = None) -> tuple[Side, SideScene | None]:
+    """One side from JSON-like data (the module docstring says the keys): who he is
+    tonight, what he does, and his own part of the scene (``None`` if not given).
+
+    Args:
+        where: the side's field name in errors (``challenger``, ``attackers[2]``).
+        category: the challenge's category (his Traits count in it, or in his own ``category``).
+        sep: between ``where`` and a key in errors (``challenger_bid``, ``attackers[2].bid``).
+        celerity_default: the Celerity level active when not given (``None``: the powers
+            listed count as active).
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field.
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError(f"Give the {where} as an object.", field=where)
+    f = lambda key: f"{where}{sep}{key}"  # noqa: E731 - a field name, as the core names it
+    base = {k: v for k, v in data.items() if k not in SIDE_EXTRAS}
+    weapon_key = None
+    if isinstance(base.get("weapon"), str):
+        weapon_key = base.pop("weapon").strip()
+    known_other = other_powers()
+    powers = base.get("powers")
+    extra_powers: set[str] = set()
+    if isinstance(powers, (list, tuple)):
+        challenge_values = {p.value for p in Power}
+        extra_powers = {p.strip().lower() for p in powers if isinstance(p, str) and p.strip().lower() in known_other
+                        and p.strip().lower() not in challenge_values}
+        base["powers"] = [p for p in powers if not (isinstance(p, str) and p.strip().lower() in extra_powers)]
+    con: Contestant = contestant_from_dict(base, where, sep)
+    body = body_from_dict(data.get("body"), f("body"), settings)
+    attack = attack_from_dict(data["attack"], f("attack")) if data.get("attack") is not None else None
+    celerity = data.get("celerity", celerity_default)
+    if celerity is not None and (isinstance(celerity, bool) or not isinstance(celerity, int) or not 0 <= celerity <= 5):
+        raise RulesError("Give the Celerity level active this turn, 0 to 5.", field=f("celerity"))
+    negatives = data.get("negative_traits", [])
+    if not isinstance(negatives, list) or not all(isinstance(n, str) and n.strip() for n in negatives):
+        raise RulesError("Give a list of names.", field=f("negative_traits"))
+    calls = data.get("calls_negative", "")
+    if not isinstance(calls, str):
+        raise RulesError("Give the Negative Trait called.", field=f("calls_negative"))
+    cat = (con.category or category).value
+    disciplines = {}
+    if body.fortitude:
+        disciplines["Fortitude"] = body.fortitude
+    if attack is not None and attack.potence:
+        disciplines["Potence"] = attack.potence
+    if celerity:
+        disciplines["Celerity"] = celerity
+    armor = (Worn(body.armor, body.armor_left),) if body.armor else ()
+    if weapon_key is None and attack is not None and attack.weapon:
+        weapon_key = attack.weapon
+    track = body.track
+    person = Person(
+        name=con.name, creature=body.creature, generation=con.generation,
+        traits={cat: con.held} if con.held else {}, lost={cat: con.lost_earlier} if con.lost_earlier else {},
+        counts={cat: con.traits}, negative_traits={cat: tuple(n.strip() for n in negatives)} if negatives else {},
+        abilities=dict(con.abilities), merits=dict(con.merits),
+        powers=frozenset({p.value for p in con.powers} | extra_powers), disciplines=disciplines,
+        willpower=con.willpower,
+        aggravated=track.aggravated if track else 0, lethal=track.lethal if track else 0,
+        bashing=track.bashing if track else 0,
+        health=con.health if "health" in base else (None if track is not None else Health.HEALTHY),
+        armor=armor, weapon=weapon_key or "",
+    )
+    dark = con.darkness
+    waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
+    choice = Choice(
+        bid=con.bid, lead=con.lead if "lead" in base else None, bid_category=con.category, card=con.weapon,
+        declared=con.declared, bonuses=con.bonuses, penalties=con.penalties,
+        specialisation=_flag(data, "specialisation", where), steps_moved=con.steps_moved, off_hand=con.off_hand,
+        extra_bid=con.extra_bid, relent=con.relent, calls_negative=calls.strip(), celerity=celerity,
+        waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
+        lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),
+        head_shot=_flag(data, "head_shot", where) or bool(attack and attack.head_shot),
+    )
+    own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
+    if "darkness" in base and base["darkness"] is not None:
+        legacy = SideScene(darkness=dark.level, darkness_source=dark.source,
+                           sight={key: True for key in dark.reductions if key != "own_shroud"},
+                           shroud_caster="own_shroud" in dark.reductions)
+        if dark.level is DarknessLevel.NONE and not dark.reductions:
+            legacy = SideScene(darkness=DarknessLevel.NONE)
+        own = legacy if own is None else own
+    return Side(person, choice), own
+
+
+def scene_with(scene: Scene, sides: Mapping[str, SideScene | None]) -> Scene:
+    """``scene`` with each side's own part (given beside the side) added; a side's own part
+    wins over ``scene.sides``."""
+    merged = dict(scene.sides)
+    for name, own in sides.items():
+        if own is not None:
+            merged[name] = own
+    return Scene(scene.darkness, scene.darkness_source, scene.range, merged)
+
+
+def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
+    """A one-on-one challenge (or a static challenge or simple test) from JSON-like data:
+    the keys of :func:`larp.rules.challenge.challenge_from_dict`, each side with the keys
+    of the module docstring, and ``scene``.
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field (``challenger_bid``,
+            ``defender_body.armor``, ``scene.darkness``...).
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError("The challenge must be an object.", field="challenge")
+    plain = {k: v for k, v in data.items() if k not in CHALLENGE_EXTRAS}
+    sides_raw = {}
+    for key in ("challenger", "defender"):
+        raw = plain.get(key)
+        if isinstance(raw, Mapping):
+            sides_raw[key] = raw
+            plain[key] = {k: v for k, v in raw.items() if k not in SIDE_EXTRAS and not
+                          (k == "weapon" and isinstance(v, str))}
+            if isinstance(plain[key].get("powers"), list):
+                extra = other_powers() - {p.value for p in Power}
+                plain[key]["powers"] = [p for p in plain[key]["powers"]
+                                        if not (isinstance(p, str) and p.strip().lower() in extra)]
+    if "action" not in plain and str(plain.get("category", "")).strip().lower() != Category.PHYSICAL.value:
+        plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
+    challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
+    scene = scene_from_dict(data.get("scene"))
+    sides: dict[str, Side] = {}
+    own: dict[str, SideScene | None] = {}
+    for key, raw in sides_raw.items():
+        side, part = side_from_dict(raw, key, challenge.category, sep="_")
+        sides[key] = side
+        own[side.name] = part
+    if challenge.defender is not None and sides["challenger"].name == sides["defender"].name:
+        raise RulesError("The two sides need different names.", field="defender_name")
+    one = OneOnOne(
+        category=challenge.category, challenger=sides["challenger"], defender=sides.get("defender"),
+        kind=challenge.kind, action=challenge.action, defender_action=challenge.defender_action,
+        difficulty=challenge.difficulty, needs_win=challenge.needs_win, needs_sight=challenge.needs_sight,
+        surprised=challenge.surprised, negative_calls=challenge.negative_calls, tests=challenge.tests,
+    )
+    return one, scene_with(scene, own)
+
+
+
+#: The keys of a mass challenge's sides that are the mass challenge's own, not the person's.
+_TARGET_OWN = ("throw", "relents_to", "injures")
+_ATTACKER_OWN = ("range", "throw", "tests", "strength")
+
+
+def _plain_side(raw: Any, own_extras: tuple[str, ...]) -> Any:
+    """A side with only the keys the engine's own reader knows (the person's extras left out)."""
+    if not isinstance(raw, Mapping):
+        return raw
+    out = {k: v for k, v in raw.items() if k not in SIDE_EXTRAS or k in own_extras}
+    if isinstance(out.get("weapon"), str):
+        out.pop("weapon")
+    if isinstance(out.get("powers"), list):
+        extra = other_powers() - {p.value for p in Power}
+        out["powers"] = [p for p in out["powers"] if not (isinstance(p, str) and p.strip().lower() in extra)]
+    return out
+
+
+def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+    """A mass challenge from JSON-like data: the keys of
+    :func:`larp.rules.mass_combat.mass_challenge_from_dict`, each side also with the keys of
+    the module docstring (``scene``, ``negative_traits``...), and a top-level ``scene``.
+
+    Returns:
+        The :class:`~larp.rules.rulings.mob.Mob` and the :class:`~larp.rules.scene.Scene`.
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field (``attackers[2].throw``...).
+    """
+    from larp.rules.mass_combat import mass_challenge_from_dict
+    from larp.rules.rulings.mob import Mob, MobAttacker, MobTarget
+
+    if not isinstance(data, Mapping):
+        raise RulesError("The mass challenge must be an object.", field="mass")
+    plain = {k: v for k, v in data.items() if k != "scene"}
+    if isinstance(plain.get("defender"), Mapping):
+        plain["defender"] = _plain_side(plain["defender"], ("attack", "celerity", "body"))
+    if isinstance(plain.get("attackers"), list):
+        plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
+    mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
+    scene = scene_from_dict(data.get("scene"))
+    own: dict[str, SideScene | None] = {}
+    raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
+    target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
+    own[target_side.name] = part
+    d = mass.defender
+    target = MobTarget(target_side, d.throw, d.attack.action if d.attack is not None else "defend", d.injures)
+    attackers = []
+    for index, (raw, a) in enumerate(zip(data["attackers"], mass.attackers)):
+        side, part = side_from_dict({k: v for k, v in raw.items() if k not in _ATTACKER_OWN}, f"attackers[{index}]",
+                                    mass.category, ".", 0, settings)
+        if a.attack.close_range:
+            part = SideScene(**{**(part or SideScene()).__dict__, "range": RangeBand.CLOSE})
+        own[side.name] = part
+        attackers.append(MobAttacker(side, a.range, a.attack.action, a.throw, a.tests, a.strength,
+                                     side.name in d.relents_to))
+    return Mob(target, tuple(attackers), mass.category), scene_with(scene, own)
+
+
+def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+    """A missed shot into a group from JSON-like data: the keys of
+    :func:`larp.rules.firing_into_groups.stray_shot_from_dict`, each side also with the keys
+    of the module docstring, and a top-level ``scene``.
+
+    Returns:
+        The :class:`~larp.rules.rulings.bystanders.Volley` and the :class:`~larp.rules.scene.Scene`.
+
+    Raises:
+        RulesError: a missing or malformed value, naming the field (``bystanders[1].throw``...).
+    """
+    from larp.rules.firing_into_groups import stray_shot_from_dict
+    from larp.rules.rulings.bystanders import BystanderSide, Volley
+
+    if not isinstance(data, Mapping):
+        raise RulesError("The shot must be an object.", field="shot")
+    plain = {k: v for k, v in data.items() if k != "scene"}
+    if isinstance(plain.get("firer"), Mapping):
+        plain["firer"] = _plain_side(plain["firer"], ())
+    if isinstance(plain.get("bystanders"), list):
+        plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
+    shot = stray_shot_from_dict(plain, settings)  # the engine's own checks, with their field names
+    scene = scene_from_dict(data.get("scene"))
+    own: dict[str, SideScene | None] = {}
+    firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
+    firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)
+    own[firer.name] = part
+    people = []
+    for index, (raw, b) in enumerate(zip(data["bystanders"], shot.bystanders)):
+        side, part = side_from_dict({k: v for k, v in raw.items()
+                                     if k not in ("throw", "firer_throw", "saw_it_coming", "tests")},
+                                    f"bystanders[{index}]", Category.PHYSICAL, ".", None, settings)
+        own[side.name] = part
+        people.append(BystanderSide(side, b.throw, b.firer_throw, b.saw_it_coming, side.name in shot.excluded,
+                                    b.tests))
+    volley = Volley(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
+                    bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
+                    extra_traits=shot.extra_traits, excluded=shot.excluded)
+    return volley, scene_with(scene, own)
+
+
+def person_from_track(track: Any, fortitude: int, name: str = "The character", armor: Any = None,
+                      armor_left: Any = None, powers: Any = None, settings: ChronicleSettings | None = None):
+    """A person described by a health track (the stateless damage API): his kind, damage,
+    condition and stake, Fortitude (Mettle's Healthy level at 2 when the track's levels are
+    left out: the chronicle's track), the armor he wears.
+
+    Raises:
+        RulesError: a malformed track, armor or power, naming the field.
+    """
+    from larp.rules.scene import worn_from_data
+
+    if track is None:
+        track = {}
+    if not isinstance(track, Mapping):
+        raise RulesError("track must be an object.", field="track")
+    creature = str(track.get("creature") or "vampire")
+    if creature not in ("vampire", "ghoul", "mortal"):
+        raise RulesError("The creature is vampire, ghoul or mortal.", field="track.creature")
+    counts = {}
+    for key in ("aggravated", "lethal", "bashing"):
+        value = track.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"{key.capitalize()} damage must be a whole number of at least 0.", field=f"track.{key}")
+        counts[key] = value
+    levels = track.get("levels")
+    if levels is not None and (not isinstance(levels, list) or not all(isinstance(x, str) for x in levels)):
+        raise RulesError("Give the track's levels as a list of names.", field="track.levels")
+    names = set()
+    if powers is not None:
+        if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
+            raise RulesError("Give a list of powers.", field="powers")
+        names = {p.strip().lower() for p in powers}
+        unknown = sorted(names - other_powers() - {p.value for p in Power})
+        if unknown:
+            raise RulesError(f"Unknown power {unknown[0]!r}.", field="powers")
+    worn = worn_from_data(armor, "armor")
+    if armor_left is not None:
+        if not worn:
+            raise RulesError("Give the armor whose levels are left.", field="armor_left")
+        worn = (Worn(worn[0].armor, armor_left),) + worn[1:]
+        try:
+            worn[0].levels_left()
+        except RulesError as exc:
+            raise RulesError(exc.message, field="armor_left") from None
+    return Person(name=name, creature=creature, levels=tuple(levels) if levels else None, whole_track=bool(levels),
+                  powers=frozenset(names), disciplines={"Fortitude": fortitude} if fortitude else {},
+                  condition=str(track.get("condition") or "active"), staked=bool(track.get("staked", False)),
+                  armor=worn, **counts)

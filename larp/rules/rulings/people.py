@@ -1,0 +1,487 @@
+"""The people in a ruling, as plain data: each character as he stands tonight
+(:class:`Person`) and what he does in this ruling (:class:`Choice`), and how the
+rules core turns them into a challenge's side, an attack and a body.
+
+A stored character and a character described to the stateless API become the
+same :class:`Person`, so every ruling treats them alike: the live health track
+with Fortitude's Mettle (met-reference 3.5), the challenge powers he holds
+(Rapidity only with Celerity active, LotNR Celerity), the lead inferred from the
+bid Trait unless given (``data/trait_leads.toml``; met-reference 1.1), the extra
+Traits a side must risk picked from what he has most of, the sight powers the
+sheet gives him in darkness (``data/darkness.toml``), the armor he wears
+(met-reference 3.7), his Potence and Fortitude for damage.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from larp.rules.challenge import (
+    POTENCE_TRAIT,
+    Category,
+    Challenge,
+    Outcome,
+    bids_required,
+    Contestant,
+    Health,
+    Lead,
+    Modifier,
+    Power,
+    Weapon,
+)
+from larp.rules.damage import weapon as armory_weapon
+from larp.rules.darkness import Darkness, darkness_table
+from larp.rules.explain import RulesError
+from larp.rules.health import HealthTrack, live_levels
+from larp.rules.hits import Attack, Body
+from larp.rules.scene import Scene, SideScene, Worn, best_armor
+from larp.rules.settings import ChronicleSettings
+from larp.tables import trait_leads
+
+R_HEALTH = "LotNR Health (met-reference 4.1)"
+R_STAKE = '000 "Stake Through Heart"'
+
+#: Discipline powers (as sheets name them, lower case) that change a challenge (met-reference 3.3-3.5).
+CHALLENGE_POWERS: dict[str, Power] = {
+    "vigor": Power.VIGOR,
+    "rapidity": Power.RAPIDITY,
+    "puissance": Power.PUISSANCE,
+    "fleetness": Power.FLEETNESS,
+    "might": Power.MIGHT,
+    "endurance": Power.ENDURANCE,
+    "intensity": Power.INTENSITY,
+}
+
+#: Celerity's Rapidity: the Bomb in speed challenges needs Celerity 3 active this turn (LotNR Celerity).
+RAPIDITY_LEVEL = 3
+
+
+@dataclass(frozen=True)
+class Person:
+    """A character as he stands tonight.
+
+    Attributes:
+        name: his name (unique among the people of one ruling).
+        creature: ``"vampire"``, ``"ghoul"`` or ``"mortal"``.
+        generation: a vampire's generation (the cap on Trait totals); ``None``: none.
+        traits: per category (``"physical"``...), the names of the Traits on the
+            sheet, a name repeated for "x2".
+        lost: per category, the names of the Traits lost earlier this game session.
+        counts: per category, the Traits left, for a person described without
+            names (the stateless API); names win when both are given.
+        negative_traits: per category, the names of his Negative Traits.
+        abilities: Ability name to levels left this game session.
+        merits: retest Merit name to uses left.
+        powers: the Discipline powers he holds, by name, lower case (``"vigor"``,
+            ``"mettle"``, ``"eyes of the beast"``).
+        disciplines: Discipline name to the highest level held (``{"Potence": 2}``).
+        willpower: temporary Willpower Traits left.
+        levels: his own track's levels (an extra's, an imported chart); ``None``:
+            the chronicle's live track.
+        extra_levels: levels his Merits or Flaws add (Huge Size's Healthy level, LotNR;
+            ``data/merits_flaws.toml``).
+        aggravated, lethal, bashing: health levels of damage marked.
+        condition: ``active``, ``unconscious``, ``torpor``, ``final_death`` or ``dead``.
+        staked: a stake paralyses him (000 "Stake Through Heart").
+        health: a wound level given outright, for a person described without
+            his damage (the stateless API); ``None``: from the track.
+        armor: the armor he wears, from the sheet.
+        weapon: the live armory key of the weapon he carries, from the sheet (``""``: none).
+        whole_track: ``levels`` is the whole track as it stands (Mettle's level already in
+            it, as a stateless caller gives back a track the API returned).
+    """
+
+    name: str
+    creature: str = "vampire"
+    generation: int | None = None
+    traits: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    lost: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    counts: Mapping[str, int] = field(default_factory=dict)
+    negative_traits: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    abilities: Mapping[str, int] = field(default_factory=dict)
+    merits: Mapping[str, int] = field(default_factory=dict)
+    powers: frozenset[str] = frozenset()
+    disciplines: Mapping[str, int] = field(default_factory=dict)
+    willpower: int = 0
+    levels: tuple[str, ...] | None = None
+    extra_levels: tuple[str, ...] = ()
+    aggravated: int = 0
+    lethal: int = 0
+    bashing: int = 0
+    condition: str = "active"
+    staked: bool = False
+    health: Health | None = None
+    armor: tuple[Worn, ...] = ()
+    weapon: str = ""
+    whole_track: bool = False
+
+    def names_known(self, category: str) -> bool:
+        """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
+        return bool(self.traits.get(category) or self.lost.get(category))
+
+    def traits_left(self, category: str) -> int:
+        """Traits left tonight in ``category`` (a tie compares these)."""
+        if self.names_known(category):
+            return sum((Counter(self.traits.get(category, ())) - Counter(self.lost.get(category, ()))).values())
+        return self.counts.get(category, 0)
+
+    def free(self, category: str) -> Counter:
+        """The Traits in ``category`` he may still risk tonight, by name."""
+        return Counter(self.traits.get(category, ())) - Counter(self.lost.get(category, ()))
+
+    def discipline(self, name: str) -> int:
+        """His highest level in the Discipline ``name`` (0 without it)."""
+        return next((level for key, level in self.disciplines.items() if key.lower() == name.lower()), 0)
+
+    def holds(self, power: str) -> bool:
+        """Whether he holds the power ``power`` (any case)."""
+        return power.lower() in self.powers
+
+    @property
+    def mettle(self) -> bool:
+        """Fortitude's Mettle (level 2): one more Healthy level (met-reference 3.5)."""
+        return self.holds("mettle") or self.discipline("Fortitude") >= 2
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What one side does in a ruling: the narrator's taps for him.
+
+    Attributes:
+        bid: the Traits bid, the lead Trait first (``"Potence"`` with Intensity).
+            When it holds fewer than the side must risk (Wounded, Negative Traits,
+            the off hand...), the rest are picked from the Traits he has most of.
+        lead: what the lead Trait tests; ``None``: from the Trait (``data/trait_leads.toml``).
+        bid_category: the category he bids from when it differs from the
+            challenge's (a shooter with Firearms may bid Mental Traits); ``None``: the challenge's.
+        card: a weapon card given outright (the stateless API's ``weapon`` object);
+            ``None``: the card of the weapon he carries (the scene or the sheet).
+        declared: Traits declared in ties and overbids, if he under-declares.
+        bonuses, penalties: other bonus and penalty Traits (Merits, One Eye...).
+        specialisation: an Ability specialisation applies (+1 bonus Trait).
+        steps_moved: steps taken this turn before acting (0 to 3).
+        off_hand: attacking with the off hand.
+        extra_bid: extra Traits a narrator's difficulty makes him risk.
+        relent: he relents before the test.
+        calls_negative: a Negative Trait he calls on the other side.
+        celerity: the Celerity level active this turn (0: none); ``None``: the
+            powers he holds count as active (a person described by the powers in play).
+        waive_darkness: he expends a Blindfighting level to skip the forced retest of total darkness.
+        waived_this_turn: a level was already expended this turn (Dark Epics p.49).
+        lethal_by_prowess: with Prowess, his bare-handed or club strike does lethal damage.
+        head_shot: his firearm is aimed at the head.
+    """
+
+    bid: tuple[str, ...] = ()
+    lead: Lead | None = None
+    bid_category: Category | None = None
+    card: Weapon | None = None
+    declared: int | None = None
+    bonuses: tuple[Modifier, ...] = ()
+    penalties: tuple[Modifier, ...] = ()
+    specialisation: bool = False
+    steps_moved: int = 0
+    off_hand: bool = False
+    extra_bid: int = 0
+    relent: bool = False
+    calls_negative: str = ""
+    celerity: int | None = None
+    waive_darkness: bool = False
+    waived_this_turn: bool = False
+    lethal_by_prowess: bool = False
+    head_shot: bool = False
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a ruling: who he is tonight and what he does."""
+
+    person: Person
+    choice: Choice = Choice()
+
+    @property
+    def name(self) -> str:
+        """The character's name."""
+        return self.person.name
+
+
+# ----- the track, and who can act ---------------------------------------------
+
+
+def person_track(person: Person, settings: ChronicleSettings) -> HealthTrack:
+    """The person's live health track with his damage marked and his condition.
+
+    His own levels replace the chronicle's (``bruised_levels``); Fortitude's
+    Mettle adds a Healthy level at the top (met-reference 3.5), and so does each level his
+    Merits add (Huge Size, LotNR). If a smaller
+    track than the damage would overflow (a setting changed), the lightest
+    marks are dropped from the track, never from the stored counts.
+
+    Raises:
+        RulesError: an unknown creature or condition.
+    """
+    levels = tuple(person.levels) if person.levels else live_levels(settings)
+    if not (person.whole_track and person.levels):
+        if person.mettle:
+            levels = ("Healthy",) + levels
+        levels = add_levels(levels, person.extra_levels)
+    counts = {"aggravated": person.aggravated, "lethal": person.lethal, "bashing": person.bashing}
+    for kind in ("bashing", "lethal", "aggravated"):
+        excess = sum(counts.values()) - len(levels)
+        if excess > 0:
+            counts[kind] -= min(excess, counts[kind])
+    return HealthTrack(levels=levels, condition=person.condition, staked=person.staked, creature=person.creature,
+                       **counts)
+
+
+def add_levels(levels: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``levels`` with each of ``extra`` put before the first level of its name (at the front when the
+    track has none): one more Healthy level for Huge Size, as Mettle's (LotNR; met-reference 3.5)."""
+    out = list(levels)
+    for name in extra:
+        out.insert(out.index(name) if name in out else 0, name)
+    return tuple(out)
+
+
+def wound_level(person: Person, track: HealthTrack) -> Health:
+    """Healthy, Bruised, Wounded or Incapacitated: the level given outright, else the
+    track's (LotNR Health, met-reference 4.1)."""
+    if person.health is not None:
+        return person.health
+    if track.incapacitated or track.below_incapacitated:
+        return Health.INCAPACITATED
+    return {"bruised": Health.BRUISED, "wounded": Health.WOUNDED}.get(track.state().lower(), Health.HEALTHY)
+
+
+def check_can_act(person: Person, track: HealthTrack, field: str) -> None:
+    """Refuse a character who cannot take part in a challenge.
+
+    Raises:
+        RulesError: naming ``field``: unconscious, in torpor, dead or Incapacitated
+            (no challenges until a level is healed, LotNR Health, met-reference 4.1),
+            or staked and paralysed (000 "Stake Through Heart").
+    """
+    if track.condition != "active":
+        reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
+                  "dead": "is dead"}.get(track.condition, track.condition)
+        raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
+    if person.health is Health.INCAPACITATED or (person.health is None and track.marked >= track.size - 1):
+        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed.", field=field)
+    if track.staked:
+        raise RulesError(f"{person.name} is staked and paralysed until the stake is removed "
+                         f"({R_STAKE}): no challenges.", field=field)
+
+
+# ----- bids and leads -----------------------------------------------------------
+
+
+def lead_of(trait: str) -> Lead:
+    """What a lead Trait tests (``data/trait_leads.toml``); ``other`` if not listed (met-reference 1.1)."""
+    return Lead(trait_leads().get(trait.strip().lower(), "other"))
+
+
+def lead_for(choice: Choice, category: Category) -> Lead:
+    """The side's lead: an explicit one wins; else Intensity's ``Potence`` bid tests strength,
+    and any other first Trait tests what ``data/trait_leads.toml`` says, in Physical
+    challenges only (met-reference 1.1, 3.4)."""
+    if choice.lead is not None:
+        return choice.lead
+    if category is not Category.PHYSICAL or not choice.bid:
+        return Lead.OTHER
+    if choice.bid[0] == POTENCE_TRAIT:
+        return Lead.STRENGTH
+    return lead_of(choice.bid[0])
+
+
+def default_lead(person: Person, category: str) -> str:
+    """The Trait he has most of tonight (alphabetical on equal counts), or ``""``."""
+    free = person.free(category)
+    return min(free, key=lambda name: (-free[name], name)) if free else ""
+
+
+def choose_bid(person: Person, category: str, lead: str, count: int) -> tuple[str, ...]:
+    """The lead Trait plus ``count - 1`` more, from the Traits he has most of tonight
+    (equal counts alphabetically): how the tool picks the extra Traits a side must risk
+    (a Wounded side's second Trait, a mass challenge's defender's one per attacker)."""
+    left = person.free(category)
+    bid = [lead]
+    if lead != POTENCE_TRAIT:
+        left[lead] -= 1
+    for name, _n in sorted(left.items(), key=lambda item: (-item[1], item[0])):
+        while len(bid) < count and left[name] > 0:
+            bid.append(name)
+            left[name] -= 1
+    return tuple(bid)
+
+
+def challenge_powers(person: Person, celerity: int | None) -> frozenset[Power]:
+    """The powers that change his challenges (met-reference 3.3-3.5). Rapidity's Bomb
+    needs Celerity active this turn (``celerity`` at least 3; ``None``: the powers held count
+    as active)."""
+    powers = {CHALLENGE_POWERS[p] for p in person.powers if p in CHALLENGE_POWERS}
+    if celerity is not None and celerity < RAPIDITY_LEVEL:
+        powers.discard(Power.RAPIDITY)
+    return frozenset(powers)
+
+
+def sight_reductions(person: Person, side: SideScene) -> tuple[str, ...]:
+    """The darkness reductions he has active (``data/darkness.toml`` keys): each sight power
+    he holds unless the narrator turned it off for this ruling, each one turned on, and the
+    caster's own Shroud of Night (LotNR Shroud; met-reference 6.1)."""
+    keys = []
+    for row in darkness_table().reductions.values():
+        if row.per_level_of:
+            continue  # counted from his Ability levels by the darkness rules
+        held = bool(row.power) and person.holds(row.power)
+        if side.sight.get(row.key, held):
+            keys.append(row.key)
+    if side.shroud_caster and "own_shroud" not in keys:
+        keys.append("own_shroud")
+    return tuple(keys)
+
+
+def carried_weapon(person: Person, scene: Scene) -> str:
+    """The live armory key of the weapon he carries and uses: the scene's choice, else the sheet's."""
+    chosen = scene.side(person.name).weapon
+    return person.weapon if chosen is None else chosen
+
+
+def weapon_card_for(side: Side, scene: Scene, field: str) -> Weapon | None:
+    """The challenge's weapon card for what he uses: the card given outright, else the
+    armory's card of the weapon he carries (bonus Traits, damage; met-reference 3.7).
+
+    Raises:
+        RulesError: a weapon not in the armory, naming ``field``.
+    """
+    if side.choice.card is not None:
+        return side.choice.card
+    key = carried_weapon(side.person, scene)
+    if not key:
+        return None
+    try:
+        card = armory_weapon(key, "live")
+    except RulesError:
+        raise RulesError(f"There is no weapon {key!r} in the armory.", field=field) from None
+    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
+
+
+def contestant_for(side: Side, category: Category, scene: Scene, settings: ChronicleSettings,
+                   prefix: str) -> Contestant:
+    """The side as the challenge engine sees it (:class:`~larp.rules.challenge.Contestant`).
+
+    His Traits left in the bid's category (names when known), the challenge powers he
+    holds (:func:`challenge_powers`), the lead (:func:`lead_for`), cover (the scene) and
+    specialisation bonus Traits, the weapon card, his wound level from the track (Mettle
+    included), Ability levels, Willpower and Merits left, his generation (vampires), and
+    the darkness the scene puts on him with his active sight powers (002 "Darkness").
+
+    Raises:
+        RulesError: naming ``prefix`` + the field: an unknown weapon; Blindfighting to
+            expend that he does not have.
+    """
+    person, choice = side.person, side.choice
+    own = scene.side(person.name)
+    cat = choice.bid_category or category
+    named = person.names_known(cat.value)
+    held = tuple(person.traits.get(cat.value, ())) if named else ()
+    lost = tuple(t for t in person.lost.get(cat.value, ()) if t in held) if named else ()
+    bonuses = []
+    if own.cover:
+        bonuses.append(Modifier("cover", own.cover))
+    if choice.specialisation:
+        bonuses.append(Modifier("specialisation", 1))
+    bonuses.extend(choice.bonuses)
+    waiver = ""
+    if choice.waive_darkness:
+        waiver = next((name for name in person.abilities if name.lower() == "blindfighting"), "")
+        if not waiver:
+            raise RulesError(f"{person.name} has no Blindfighting to expend.", field=prefix + "waive_darkness")
+    level, source = scene.darkness_for(person.name)
+    track = person_track(person, settings)
+    return Contestant(
+        name=person.name,
+        traits=person.traits_left(cat.value),
+        bid=tuple(choice.bid),
+        held=held,
+        lost_earlier=lost,
+        declared=choice.declared,
+        bonuses=tuple(bonuses),
+        penalties=tuple(choice.penalties),
+        weapon=weapon_card_for(side, scene, prefix + "weapon"),
+        health=wound_level(person, track),
+        powers=challenge_powers(person, choice.celerity),
+        lead=lead_for(choice, category),
+        category=choice.bid_category,
+        abilities=dict(person.abilities),
+        willpower=person.willpower,
+        merits=dict(person.merits),
+        generation=person.generation if person.creature == "vampire" else None,
+        steps_moved=choice.steps_moved,
+        off_hand=choice.off_hand,
+        extra_bid=choice.extra_bid,
+        relent=choice.relent,
+        darkness=Darkness(level=level, source=source, reductions=sight_reductions(person, own),
+                          waive_retest=waiver, waived_this_turn=choice.waived_this_turn),
+    )
+
+
+def filled_bid(side: Side, category: Category, count: int | None) -> tuple[str, ...]:
+    """His bid with the extra Traits he must risk added (``count`` in all), picked from the
+    Traits he has most of when his Traits are known by name; as chosen otherwise."""
+    bid = tuple(side.choice.bid)
+    cat = (side.choice.bid_category or category).value
+    if not count or not bid or len(bid) >= count or not side.person.names_known(cat):
+        return bid
+    return bid + choose_bid(side.person, cat, bid[0], count)[len(bid):]
+
+
+def bid_for(side: Side, con: Contestant, category: Category, settings: ChronicleSettings, extra: int = 0
+         ) -> tuple[str, ...]:
+    """An attacker's (or a bystander's) bid: his lead Trait (the one he has most of tonight when
+    none is chosen), plus what a challenge requires of him (a Wounded side risks one more), plus
+    ``extra``, picked from the Traits he has most of; as given when his Traits are not known by name."""
+    cat = (side.choice.bid_category or category).value
+    if not side.person.names_known(cat):
+        return con.bid
+    lead = con.bid[0] if con.bid else default_lead(side.person, cat)
+    if not lead:
+        return con.bid
+    if len(con.bid) > 1:
+        return con.bid
+    other = Contestant("the other side", 1, ("a Trait",))
+    count = bids_required(Challenge(category, replace(con, bid=(lead,)), other), settings)[Outcome.CHALLENGER]
+    return choose_bid(side.person, cat, lead, (count or 1) + extra)
+
+
+# ----- attacks and bodies -------------------------------------------------------
+
+
+def attack_of(side: Side, action: str, scene: Scene) -> Attack:
+    """How his successful attack does damage: the weapon he carries (or the card given),
+    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, and the
+    scene's range for Full-Auto (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
+    person, choice = side.person, side.choice
+    key = carried_weapon(person, scene) if action == "weapon" else ""
+    band = scene.range_for(person.name)
+    return Attack(action=action, weapon=key or None, potence=person.discipline("Potence"),
+                  lethal_by_prowess=choice.lethal_by_prowess and action in ("strike", "weapon"),
+                  head_shot=choice.head_shot and action == "weapon",
+                  close_range=band is not None and band.within_five_feet,
+                  card=choice.card if action == "weapon" and not key else None)
+
+
+def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
+    """What damage does to him: his kind, Fortitude, live track, and the armor that counts
+    (the scene's choice for this ruling, else what the sheet says he wears; armor does not
+    stack, met-reference 3.7).
+
+    Raises:
+        RulesError: an unknown armor, or an impossible number of levels left.
+    """
+    worn = scene.side(person.name).armor
+    piece = best_armor(person.armor if worn is None else worn)
+    return Body(creature=person.creature, fortitude=person.discipline("Fortitude"),
+                armor=(piece.piece or piece.armor) if piece else None,
+                armor_left=piece.levels_left() if piece else None, track=person_track(person, settings))

@@ -1,0 +1,433 @@
+"""A tabletop attack's inputs and outputs: the fighters, the circumstances, the target's
+defense, the attack, its effects and its ruling (000 "Combat Turns"; 004 "Step-By-Step
+Combat Turn"), and the helpers every stage of :mod:`larp.rules.tabletop.combat` shares
+(the dice roller, the health level names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from larp.rules.damage import Weapon, armor as armor_card, weapon as weapon_card
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.numbers import whole_number
+from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty, tabletop_view
+from larp.rules.settings import ChronicleSettings
+from larp.rules.soak import DiceSource, SoakRuling
+from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.tabletop.dice import (
+    DiceRoll,
+    roll_dice,
+)
+from larp.rules.tabletop.maneuvers import Maneuver, Profile
+
+
+DICE_KEYS = ("attack", "abort", "defense", "damage", "soak", "knockdown", "rise", "knockdown_attacker",
+             "rise_attacker", "riposte_damage", "riposte_soak")
+RANGES = ("point_blank", "short", "long")
+CALLED_SHOTS = ("head", "heart")
+
+_ATTACK = '000 "Stage Two: Attack"'
+_RESOLUTION = '000 "Stage Three: Resolution"'
+_DEFENSE = '000 "Defensive Maneuvers"'
+_DAMAGE = '000 "Damage Types"'
+_HEALTH = '000 "Health Chart"'
+_KNOCKDOWN = '000 "Knockdown"'
+#: Under the Dark Ages profile, the general steps cite 004, which states the same rules.
+DARK_AGES_CITATIONS = {
+    _ATTACK: '004 "Stage Two: Attack"',
+    _RESOLUTION: '004 "Stage Three: Resolution"',
+    _DAMAGE: '004 "Stage Three: Resolution"',
+    _DEFENSE: '004 "Target Defends"',
+    '000 "Maneuver Characteristics"': '004 "Combat Complications"',
+    '000 "Multiple Actions"': '004 "Multiple Actions"',
+    '000 "Soak"': '004 "Soak"',
+    '000 "Range"': '004 "Ranged Combat"',
+    '000 "Multiple Opponents"': '004 "Multiple Opponents"',
+    '000 "Blind Fighting/Fire"': '004 "Blind Fighting"',
+    '000 "Dazed"': '004 "Apply Attack Damage"',
+}
+
+
+# ---------------------------------------------------------------- inputs
+
+def _dots(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
+        raise RulesError("A rating is a whole number of dots from 0 to 10.", field=field)
+    return value
+
+
+def _norm(name: str) -> str:
+    return name.replace("_", " ").strip().lower()
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A character in a tabletop fight, in tabletop dots.
+
+    Attributes:
+        key: a unique key (the character's id as text).
+        name: as shown.
+        track: his health track (creature, damage, condition, stake).
+        attributes: the nine Attributes in dots ({"Strength": 3, ...}).
+        abilities: Abilities in dots (missing ones are 0: the roll defaults to the Attribute).
+        disciplines: Discipline dots ({"Potence": 2, "Fortitude": 1, "Celerity": 2}).
+        powers: power names held ("Feral Claws"), for claws.
+        weapon: the tabletop armory key he fights with, or ``None`` (bare hands).
+        armor: the tabletop armory key he wears, or ``None``.
+        willpower: Willpower dots (the abort roll).
+        willpower_points: Willpower points left (``None`` when unknown).
+        ambidextrous: no off-hand penalty with two weapons.
+    """
+
+    key: str
+    name: str
+    track: HealthTrack
+    attributes: Mapping[str, int]
+    abilities: Mapping[str, int] = field(default_factory=dict)
+    disciplines: Mapping[str, int] = field(default_factory=dict)
+    powers: tuple[str, ...] = ()
+    weapon: str | None = None
+    armor: str | None = None
+    willpower: int = 0
+    willpower_points: int | None = None
+    ambidextrous: bool = False
+
+    @property
+    def creature(self) -> str:
+        """"vampire", "ghoul" or "mortal" (from the track)."""
+        return self.track.creature
+
+    def attribute(self, name: str) -> int:
+        """Dots in the Attribute ``name``.
+
+        Raises:
+            RulesError: the sheet has no tabletop rating for it (field ``<key>.attributes.<name>``).
+        """
+        for key, value in self.attributes.items():
+            if _norm(key) == _norm(name):
+                return _dots(value, f"{self.key}.attributes.{name}")
+        raise RulesError(f"{self.name} has no tabletop {name} rating: add the tabletop Attributes to the sheet.",
+                         field=f"{self.key}.attributes.{name}")
+
+    def ability(self, name: str) -> int:
+        """Dots in the Ability ``name`` (0 if none)."""
+        for key, value in self.abilities.items():
+            if _norm(key) == _norm(name):
+                return _dots(value, f"{self.key}.abilities.{name}")
+        return 0
+
+    def discipline(self, name: str) -> int:
+        """Dots in the Discipline ``name`` (0 if none)."""
+        for key, value in self.disciplines.items():
+            if _norm(key) == _norm(name):
+                return _dots(value, f"{self.key}.disciplines.{name}")
+        return 0
+
+    def has_power(self, name: str) -> bool:
+        """Whether he holds the power ``name``."""
+        return any(_norm(p) == _norm(name) for p in self.powers)
+
+    @property
+    def wound_penalty(self) -> int | None:
+        """Dice his health subtracts from action pools, ``None`` when he can take no
+        action (000 "Health Chart"; unconscious, torpor, Final Death)."""
+        if self.track.condition != "active" or self.track.staked:
+            return None
+        penalty = tabletop_dice_penalty(self.track)
+        return None if penalty is None else abs(penalty)
+
+    def weapon_card(self) -> Weapon | None:
+        """His tabletop weapon, or ``None``.
+
+        Raises:
+            RulesError: an unknown weapon key.
+        """
+        if not self.weapon:
+            return None
+        try:
+            return weapon_card(self.weapon, "tabletop")
+        except RulesError:
+            raise RulesError(f"{self.name}: there is no tabletop weapon {self.weapon!r}.",
+                             field=f"{self.key}.weapon") from None
+
+    def armor_penalty(self, profile: Profile) -> tuple[int, str]:
+        """Dice his armor takes from Dexterity-based pools, and the reason (000 "Armor Chart";
+        004 "Armor": Melee 3 or more halves it, rounding down)."""
+        if not self.armor:
+            return 0, ""
+        card = armor_card(self.armor, "tabletop")
+        penalty = card.penalty
+        at = profile.situation.armor_penalty_halved_at_melee
+        if penalty and at and self.ability("Melee") >= at:
+            return penalty // 2, f"{card.name}: penalty {penalty} halved for Melee {self.ability('Melee')}"
+        return penalty, card.name
+
+
+@dataclass(frozen=True)
+class Circumstances:
+    """The situation of one attack (all optional; the defaults are a plain attack at short range).
+
+    Attributes:
+        range: ranged attacks: "point_blank" (4), "short" (6) or "long" (8) (000 "Range").
+        cover: the target's cover ("light", "good", "superior"; ranged attacks, 000 "Cover").
+        attacker_cover: the attacker fires back from this cover (one lower than listed).
+        target_size: a targeting row of the profile ("medium", "small", "precise"/"tiny", "large").
+        called_shot: "head" or "heart" (sets the size; head shots make firearms and
+            blunt weapons lethal, the heart is needed to stake).
+        stake: a staking attempt (a weapon with Staking, at the heart).
+        flank, rear: attacking from the flank or rear (000; 004 "Blindsiding").
+        blindside_spotted: Dark Ages: the target made his roll and is not blindsided.
+        opponents: opponents the attacker faces (+1 difficulty per extra, at most +4).
+        blind: the attacker cannot see (+2; no ranged attacks).
+        target_blinded: the target cannot see (+2 attack dice).
+        target_held: the target is held but struggling (+2 attack dice).
+        target_immobilized: the target is completely immobilized (tied up, staked).
+        aim_turns: turns spent aiming (+1 die each, at most Perception; single shots).
+        scope: a scope (+2 dice on the first turn of aiming, revised).
+        off_hand: the shot from the off hand (two weapons: +1 unless ambidextrous).
+        strafe_targets: targets in the strafed area (1 to 10); strafe_extra:
+            leftover successes the attacker assigns to this target.
+        clip_half_full: automatic fire needs a clip at least half full.
+        ambush_dice: extra successes from a won ambush (000 "Ambush").
+        unbalanced: the attacker was tackled last turn (+1 difficulty).
+        prior_hold: the maneuver by which the attacker has held the target since
+            an earlier turn ("clinch", "hold", "tackle"...), if any.
+        extra_dice, extra_difficulty: the narrator's own modifiers.
+        difficulty: the narrator sets the difficulty outright (2 to 10).
+    """
+
+    range: str = "short"
+    cover: str | None = None
+    attacker_cover: str | None = None
+    target_size: str | None = None
+    called_shot: str | None = None
+    stake: bool = False
+    flank: bool = False
+    rear: bool = False
+    blindside_spotted: bool = False
+    opponents: int = 1
+    blind: bool = False
+    target_blinded: bool = False
+    target_held: bool = False
+    target_immobilized: bool = False
+    aim_turns: int = 0
+    scope: bool = False
+    off_hand: bool = False
+    strafe_targets: int = 1
+    strafe_extra: int = 0
+    clip_half_full: bool = True
+    ambush_dice: int = 0
+    unbalanced: bool = False
+    prior_hold: str | None = None
+    extra_dice: int = 0
+    extra_difficulty: int = 0
+    difficulty: int | None = None
+
+
+@dataclass(frozen=True)
+class DefenseChoice:
+    """The target's defense against this attack.
+
+    Attributes:
+        maneuver: "dodge", "block" or "parry".
+        slot: which of his actions it uses (multiple actions, full defense).
+        abort: ``None`` (a declared defense), "roll" (abort by a Willpower roll,
+            difficulty 6) or "point" (abort by spending a Willpower point).
+        attackers: attackers he defends against this turn (+1 per extra, at most +4).
+        dodge_modifiers: Dark Ages dodge modifier keys (004 "Dodge Modifiers").
+        difficulty: the narrator sets the difficulty outright.
+    """
+
+    maneuver: str
+    slot: ActionSlot = ActionSlot()
+    abort: str | None = None
+    attackers: int = 1
+    dodge_modifiers: tuple[str, ...] = ()
+    difficulty: int | None = None
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack: who, on whom, how, in which situation, and the defense."""
+
+    maneuver: str
+    attacker: Fighter
+    target: Fighter
+    circumstances: Circumstances = Circumstances()
+    slot: ActionSlot = ActionSlot()
+    defense: DefenseChoice | None = None
+
+
+# ---------------------------------------------------------------- output
+
+@dataclass(frozen=True)
+class Effect:
+    """Something that follows from the attack.
+
+    Attributes:
+        who: the fighter's key.
+        kind: "dazed", "knocked_down", "rising", "slowed", "unbalanced", "holds",
+            "hold_broken", "staked", "disarmed", "armor_destroyed", "botch",
+            "willpower_spent", "empties_clip".
+        text: what it means, for the narrator.
+        target: for "holds": the key of the character held; maneuver: the holding maneuver.
+    """
+
+    who: str
+    kind: str
+    text: str
+    target: str | None = None
+    maneuver: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        data = {"who": self.who, "kind": self.kind, "text": self.text}
+        if self.target:
+            data.update(target=self.target, maneuver=self.maneuver)
+        return data
+
+
+@dataclass(frozen=True)
+class AttackRuling:
+    """The outcome of one attack.
+
+    Attributes:
+        maneuver: the maneuver key.
+        attack_pool, attack_difficulty: the attack roll's dice and difficulty.
+        attack_roll: the roll (``None`` when the attack hit automatically).
+        defense_roll: the target's defense roll, if he defended.
+        net_successes: attack successes left after the defense.
+        hit: the attack struck.
+        damage_pool: damage dice (0 when it missed or does no damage).
+        damage_roll: the damage roll (``None`` with no roll).
+        soak: the soak ruling (levels past soak, dazed, armor destroyed, stake).
+        levels: health levels marked on the target.
+        target_track, attacker_track: the tracks after the attack.
+        effects: what follows.
+        steps: the explanation, with every die.
+        summary: one sentence.
+        dice: every roll made, by name (send it back as ``dice`` to replay the ruling).
+    """
+
+    maneuver: str
+    attacker: str
+    target: str
+    attack_pool: int
+    attack_difficulty: int
+    attack_roll: DiceRoll | None
+    defense_roll: DiceRoll | None
+    net_successes: int
+    hit: bool
+    damage_pool: int
+    damage_roll: DiceRoll | None
+    soak: SoakRuling | None
+    levels: int
+    target_track: HealthTrack
+    attacker_track: HealthTrack
+    effects: tuple[Effect, ...]
+    steps: tuple[Step, ...]
+    summary: str
+    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def has(self, kind: str, who: str | None = None) -> bool:
+        """Whether an effect of ``kind`` (on ``who``, if given) follows."""
+        return any(e.kind == kind and (who is None or e.who == who) for e in self.effects)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (the API answer and the stored outcome)."""
+        return {
+            "maneuver": self.maneuver, "attacker": self.attacker, "target": self.target,
+            "attack_pool": self.attack_pool, "attack_difficulty": self.attack_difficulty,
+            "attack_roll": self.attack_roll.to_dict() if self.attack_roll else None,
+            "defense_roll": self.defense_roll.to_dict() if self.defense_roll else None,
+            "net_successes": self.net_successes, "hit": self.hit, "damage_pool": self.damage_pool,
+            "damage_roll": self.damage_roll.to_dict() if self.damage_roll else None,
+            "soak": self.soak.to_dict() if self.soak else None, "levels": self.levels,
+            "target_track": self.target_track.to_dict(), "attacker_track": self.attacker_track.to_dict(),
+            "effects": [e.to_dict() for e in self.effects], "summary": self.summary,
+            "steps": [s.to_dict() for s in self.steps], "dice": {k: list(v) for k, v in self.dice.items()},
+        }
+
+
+# ---------------------------------------------------------------- helpers
+
+class _Dice:
+    """Rolls by name from the given faces or the random source."""
+
+    def __init__(self, given: Mapping[str, Sequence[int]] | None, rng: DiceSource | None,
+                 settings: ChronicleSettings, steps: Explanation):
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(DICE_KEYS))
+        if unknown:
+            raise RulesError(f"There is no roll called {unknown[0]!r} ({', '.join(DICE_KEYS)}).",
+                             field=f"dice.{unknown[0]}")
+        self.given, self.rng, self.settings, self.steps = given, rng, settings, steps
+        self.made: dict[str, tuple[int, ...]] = {}
+
+    def roll(self, name: str, pool: int, difficulty: int, *, can_botch: bool = True, automatic: int = 0,
+             who: str = "") -> DiceRoll:
+        """Roll ``name`` from its given faces or the random source, and remember the faces."""
+        result = roll_dice(pool, difficulty, dice=self.given.get(name), rng=self.rng, can_botch=can_botch,
+                           automatic=automatic, settings=self.settings, roll=name, who=who,
+                           steps=self.steps.steps())
+        self.made[name] = result.dice
+        return result
+
+
+def _plus(steps: Explanation, pool: int, dice: int, text: str, rule: str, setting: str | None = None) -> int:
+    if dice:
+        steps.add(f"{text}: {dice:+d} dice ({pool + dice}).", rule, setting)
+    return pool + dice
+
+
+def _count(value: Any, field: str, low: int, high: int) -> int:
+    return whole_number(value, field, low=low, high=high, text=False)
+
+
+def _maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
+    """The weapon the maneuver is made with (``None`` bare-handed), checked against the maneuver."""
+    card = fighter.weapon_card()
+    if m.weapon == "none":
+        return None
+    if m.weapon in ("melee", "thrown"):
+        if card is None or not card.melee:
+            what = "throw" if m.weapon == "thrown" else "use"
+            raise RulesError(f"{m.name} needs a melee weapon to {what}; {fighter.name} has "
+                             f"{card.name if card else 'none'}.", field="weapon")
+        return card
+    if m.weapon == "ranged":
+        if card is None or card.melee:
+            raise RulesError(f"{m.name} needs a ranged weapon; {fighter.name} has "
+                             f"{card.name if card else 'none'}.", field="weapon")
+        if m.weapon_special and not card.has(m.weapon_special):
+            raise RulesError(f"A {card.name} cannot do that: {m.name} needs a weapon capable of "
+                             f"{m.weapon_special} (000 \"Ranged Weapons Chart\").", field="weapon")
+        return card
+    # optional: bare-handed, or with a melee weapon (the sweep)
+    if card is not None and not card.melee:
+        raise RulesError(f"{m.name} is made bare-handed or with a melee weapon, not a {card.name}.", field="weapon")
+    return card
+
+
+def _state(track: HealthTrack) -> str:
+    if track.condition != "active":
+        return CONDITION_LABELS[track.condition].lower()
+    if track.staked:
+        return "staked"
+    return _level(track)
+
+
+def _level(track: HealthTrack) -> str:
+    """The tabletop health level he stands on ("Hurt", "Incapacitated"...)."""
+    return tabletop_view(track)["level"]
+
+
+def _claw_type(m: Maneuver, fighter: Fighter) -> tuple[str, str]:
+    for power, kind in m.powers.items():
+        if fighter.has_power(power):
+            return kind, power
+    raise RulesError(f"{fighter.name} has no power that grows claws ({', '.join(m.powers)}).", field="maneuver")
+
+

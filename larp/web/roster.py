@@ -1,0 +1,383 @@
+"""The state of the combat board and the bystanders screen (issue 4): who is chosen, each
+person's fields, the pickers' text, the scene, and the edits that change them.
+
+Everything a screen shows lives in its form and its address, so it works without
+JavaScript: :class:`Roster` reads it from either and writes it back as query
+parameters. Nothing here rules: the services and the rules core do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import request
+
+from larp.htmx import is_partial, render, replace_url
+from larp.models import Character
+from larp.rules.challenge import POTENCE_TRAIT
+from larp.rules.damage import armory
+from larp.db import as_id
+from larp.rules.mass_combat import MAX_PER_RANGE
+from larp.services import ServiceError
+from larp.rules.scene import RangeBand, SideScene
+from larp.services.characters import (
+    character_state,
+    find_characters,
+    get_character,
+    normalise_code,
+    person_of,
+)
+from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
+from larp.services.mass_combat import default_lead, flag
+from larp.services.scenes import held_sight, side_scene
+
+THROWS = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"))
+RANGES = (("hand_to_hand", "Hand to hand"), ("ranged", "Ranged"))
+COUNTERS = (("defend", "Only defends"), ("strike", "Strikes back bare-handed"), ("bite", "Bites back"),
+            ("weapon", "Strikes back with a weapon"))
+#: One person's part of the scene (:mod:`larp.services.scenes`): his own darkness, armor, sight powers off.
+PERSON_SCENE_TEXT = ("darkness", "armor", "armor_left")
+PERSON_SCENE_FLAGS = ("sight_off", "shroud")
+ROW_TEXT = ("range", "weapon", "bid", "throw") + PERSON_SCENE_TEXT
+ROW_FLAGS = ("relent", "bite", "nostrength", "prowess", "celerity", "headshot") + PERSON_SCENE_FLAGS
+TARGET_TEXT = ("bid", "throw", "counter", "weapon") + PERSON_SCENE_TEXT
+TARGET_FLAGS = ("celerity", "prowess") + PERSON_SCENE_FLAGS
+BYSTANDER_TEXT = ("throw", "firer_throw", "bid") + PERSON_SCENE_TEXT
+BYSTANDER_FLAGS = ("saw", "excluded") + PERSON_SCENE_FLAGS
+FIRER_TEXT = ("weapon", "throw", "bid", "darkness")
+FIRER_FLAGS = ("single", "careful_aim", "close_range", "sight_off", "shroud")
+#: The whole scene: its darkness and the range (kept in the screen's form and address).
+SCENE_TEXT = ("darkness", "range")
+DARKNESS = (("none", "Light"), ("partial", "Partial dark"), ("total", "Total dark"))
+
+
+def _getlist(values: Mapping[str, Any], key: str) -> list[str]:
+    if hasattr(values, "getlist"):
+        return values.getlist(key)
+    value = values.get(key)
+    return value if isinstance(value, list) else ([] if value in (None, "") else [value])
+
+
+def _id(value: Any) -> int | None:
+    return as_id(value)
+
+
+def _json(values: Mapping[str, Any], key: str) -> dict[str, list[dict]]:
+    try:
+        data = json.loads(values.get(key) or "{}")
+    except ValueError:
+        raise ServiceError("The fight in progress could not be read; resolve it again.", field=key) from None
+    if not isinstance(data, dict) or not all(isinstance(v, list) and all(isinstance(t, dict) for t in v)
+                                             for v in data.values()):
+        raise ServiceError("The fight in progress could not be read; resolve it again.", field=key)
+    return data
+
+
+@dataclass
+class Roster:
+    """A screen's state: the chosen characters, their per-row fields, the pickers' text.
+
+    ``picks`` are single characters (``target``; ``firer``), ``fields`` the
+    scalar inputs (``target_throw``...), ``rows`` the listed people in order,
+    each a dict of its fields with ``id``.
+    """
+
+    prefix: str
+    row_text: tuple[str, ...]
+    row_flags: tuple[str, ...]
+    picks: dict[str, int | None] = field(default_factory=dict)
+    queries: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    add_q: str = ""
+    injures: str = ""
+    tests: dict[str, list[dict]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, values: Mapping[str, Any], prefix: str, picks: tuple[str, ...], text: tuple[str, ...],
+             flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...]) -> Roster:
+        """The state a form or query describes."""
+        roster = cls(prefix, row_text, row_flags)
+        for name in picks:
+            roster.picks[name] = _id(values.get(name))
+            roster.queries[name] = (values.get(f"{name}_q") or "").strip()
+        for key in text:
+            roster.fields[key] = (values.get(key) or "").strip()
+        for key in flags:
+            roster.fields[key] = "on" if flag(values.get(key)) else ""
+        seen = set()
+        for raw in _getlist(values, prefix):
+            cid = _id(raw)
+            if cid is None or cid in seen:
+                continue
+            seen.add(cid)
+            row: dict[str, Any] = {"id": cid}
+            for key in row_text:
+                row[key] = (values.get(f"{prefix}{cid}_{key}") or "").strip()
+            for key in row_flags:
+                row[key] = flag(values.get(f"{prefix}{cid}_{key}"))
+            roster.rows.append(row)
+        roster.add_q = (values.get("add_q") or "").strip()
+        roster.injures = (values.get("injures") or "").strip()
+        roster.tests = _json(values, "tests_json") if values.get("tests_json") else {}
+        return roster
+
+    def ids(self) -> list[int]:
+        """The listed people's ids, in order."""
+        return [row["id"] for row in self.rows]
+
+    def query(self, **extra: Any) -> dict[str, Any]:
+        """The state as query parameters (for the address bar and redirects)."""
+        out: dict[str, Any] = {}
+        for name, cid in self.picks.items():
+            if cid is not None:
+                out[name] = cid
+            elif self.queries.get(name):
+                out[f"{name}_q"] = self.queries[name]
+        out.update({k: v for k, v in self.fields.items() if v})
+        out[self.prefix] = self.ids()
+        for row in self.rows:
+            for key in self.row_text:
+                if row.get(key):
+                    out[f"{self.prefix}{row['id']}_{key}"] = row[key]
+            for key in self.row_flags:
+                if row.get(key):
+                    out[f"{self.prefix}{row['id']}_{key}"] = "on"
+        out.update({k: v for k, v in extra.items() if v not in (None, "")})
+        return out
+
+    def clear_round(self, keys: tuple[str, ...], row_keys: tuple[str, ...]) -> None:
+        """Forget the signs and choices of the round just recorded (the people stay)."""
+        for key in keys:
+            self.fields[key] = ""
+        for row in self.rows:
+            for key in row_keys:
+                row[key] = "" if key in self.row_text else False
+        self.tests, self.injures = {}, ""
+
+
+def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
+    """Characters for the text typed in an add box: several card codes at once, or one name.
+
+    Returns the matches and whether the text was a list of codes (then every one is added).
+    """
+    tokens = [t for t in re.split(r"[\s,;]+", text) if t]
+    if 1 < len(tokens) <= 2 * MAX_PER_RANGE:  # more codes than a board can take are not looked up one by one
+        found = [Character.get_or_none((Character.chronicle == chronicle)
+                                       & (Character.short_code == normalise_code(t))) for t in tokens]
+        if all(found):
+            return found, True
+    return find_characters(chronicle, text), False
+
+
+class EditError(ServiceError):
+    """An edit of the screen that cannot be made (nothing changes)."""
+
+
+def _add(roster: Roster, chronicle, cids: list[int], defaults: dict[str, Any], blocked: dict[int, str],
+         limit: tuple[str, int] | None = None) -> None:
+    for cid in cids:
+        character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle))
+        if character is None:
+            raise EditError("There is no such character in this chronicle.", field="add_q")
+        if cid in blocked:
+            raise EditError(blocked[cid].format(name=character.name), field="add_q")
+        if cid in roster.ids():
+            raise EditError(f"{character.name} is already on the list.", field="add_q")
+        if limit is not None:
+            key, most = limit
+            kind = defaults.get(key) or "hand_to_hand"
+            same = [r for r in roster.rows if (r.get(key) or "hand_to_hand") == kind]
+            if len(same) >= most:
+                what = "hand to hand" if kind == "hand_to_hand" else "with ranged weapons"
+                raise EditError(f"At most {most} characters can engage one target {what} (002 \"Mass Combat\"): "
+                                f"{character.name} would be the {most + 1}th. Resolve that attack in another challenge.",
+                                field="add_q")
+        row = {"id": cid, **{k: "" for k in roster.row_text}, **{k: False for k in roster.row_flags}}
+        row.update(defaults)
+        roster.rows.append(row)
+
+
+def edit(roster: Roster, chronicle, step: str, pickers: tuple[str, ...], blocked: dict[int, str],
+          add_limit: bool) -> dict[str, Any]:
+    """Apply one edit ``step`` to ``roster``; returns what the screen should show (search results)."""
+    kind, _, arg = step.partition(":")
+    shown: dict[str, Any] = {}
+    if kind == "enter":
+        open_pick = next((p for p in pickers if roster.picks.get(p) is None and roster.queries.get(p)), None)
+        if roster.add_q:
+            kind, arg = "add", "hand_to_hand"
+        elif open_pick:
+            kind, arg = "find", open_pick
+        else:
+            return shown
+    if kind == "find" and arg in pickers:
+        text = roster.queries.get(arg, "")
+        found = find_characters(chronicle, text) if text else []
+        if len(found) == 1:
+            kind, arg = "set", f"{arg}:{found[0].id}"
+        elif not found:
+            raise EditError(f"No character matches “{text}”." if text else "Type a name or card code.",
+                            field=f"{arg}_q")
+        else:
+            shown[f"{arg}_results"] = found
+            return shown
+    if kind == "set":
+        name, _, cid = arg.partition(":")
+        if name in pickers and _id(cid) is not None:
+            character = get_character(chronicle, cid, f"{name}_q")
+            if character.id in roster.ids():
+                raise EditError(f"{character.name} is already on the list below: remove him there first.",
+                                field=f"{name}_q")
+            roster.picks[name] = character.id
+            roster.queries[name] = ""
+            shown["focus_add"] = True
+        return shown
+    if kind == "clear" and arg in pickers:
+        roster.picks[arg] = None
+        return shown
+    if kind in ("add", "pick"):
+        if kind == "pick":
+            cid, _, arg = arg.partition(":")
+            cids = [_id(cid)] if _id(cid) is not None else []
+        else:
+            if not roster.add_q:
+                raise EditError("Type a name or a card code (several codes at once, separated by spaces).",
+                                field="add_q")
+            found, all_codes = _matches(chronicle, roster.add_q)
+            if not found:
+                raise EditError(f"No character matches “{roster.add_q}”.", field="add_q")
+            if len(found) > 1 and not all_codes:
+                shown["add_results"], shown["add_range"] = found, arg
+                return shown
+            cids = [c.id for c in found]
+        defaults = {"range": "ranged"} if add_limit and arg == "ranged" else {}
+        _add(roster, chronicle, cids, defaults, blocked, ("range", MAX_PER_RANGE) if add_limit else None)
+        roster.add_q = ""
+        shown["focus_add"] = True
+        return shown
+    cid = _id(arg)
+    index = next((i for i, r in enumerate(roster.rows) if r["id"] == cid), None)
+    if index is None:
+        return shown
+    if kind == "remove":
+        roster.rows.pop(index)
+        roster.tests.pop(str(cid), None)
+    elif kind == "up" and index > 0:
+        roster.rows[index - 1], roster.rows[index] = roster.rows[index], roster.rows[index - 1]
+    elif kind == "down" and index < len(roster.rows) - 1:
+        roster.rows[index + 1], roster.rows[index] = roster.rows[index], roster.rows[index + 1]
+    return shown
+
+
+def _states(roster: Roster, chronicle, game_session, settings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    picks = {}
+    for name, cid in roster.picks.items():
+        if cid is not None:
+            try:
+                picks[name] = character_state(get_character(chronicle, cid, name), game_session, settings)
+            except ServiceError:
+                roster.picks[name] = None
+    rows = []
+    for row in list(roster.rows):
+        character = Character.get_or_none((Character.id == row["id"]) & (Character.chronicle == chronicle))
+        if character is None:
+            roster.rows.remove(row)
+            continue
+        rows.append({"row": row, "state": character_state(character, game_session, settings)})
+    return picks, rows
+
+
+def extras(state) -> dict[str, Any]:
+    """What the screen offers one character, from what the tool knows about him."""
+    powers = {name.lower() for held in state.powers.values() for _lvl, name in held}
+    return {
+        "bomb": "vigor" in powers or "rapidity" in powers,
+        "intensity": "intensity" in powers,
+        "prowess": state.discipline_level("Potence") >= 1,
+        "celerity": state.discipline_level("Celerity"),
+        "lead": default_lead(state, "physical"),
+        "vampire": state.character.creature == "vampire",
+        "sight": held_sight(person_of(state)),
+        "armor_worn": [a.name for a in state.armor],
+    }
+
+
+def person_scene(values: Mapping[str, Any], prefix: str, weapon: str | None = None) -> SideScene:
+    """One person's part of the scene from the screen's fields (``prefix`` ``target_``, or a row's
+    own dict with no prefix): his darkness (a Shroud of Night when ``shroud``), armor, sight powers off.
+
+    Raises:
+        ServiceError: 422 naming the field of a malformed value.
+    """
+    def get(key: str) -> Any:
+        if key == "darkness_source":
+            return "shroud" if values.get(prefix + "shroud") else ""
+        if key in PERSON_SCENE_TEXT or key == "sight_off":
+            return values.get(prefix + key)
+        return None
+
+    return side_scene(get, prefix, weapon=weapon)
+
+
+def with_armor_steps(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The ruling's data with each hit's armor steps picked out (what the armor absorbed, or why it
+    did not: used up, armor-piercing, fire), for the line that reports the hit."""
+    hits = [dict(hit, armor_steps=[s["text"] for s in hit.get("steps", [])
+                                   if "armor" in s.get("rule", "").lower() or "Armor-Piercing" in s.get("text", "")])
+            for hit in outcome.get("hits", [])]
+    return {**outcome, "hits": hits}
+
+
+def scene_fields(roster: "Roster") -> dict[str, Any]:
+    """The whole scene as the screen set it (``darkness``, ``range``)."""
+    return {key: roster.fields[key] for key in SCENE_TEXT if roster.fields.get(key)}
+
+
+def error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int | None:
+    """The id of the listed person an error's field names (``attackers[2].bid``), to show it on his row."""
+    if error is None or not error.field:
+        return None
+    match = re.match(rf"{list_key}\[(\d+)\]", error.field)
+    if match and int(match.group(1)) < len(roster.rows):
+        return roster.rows[int(match.group(1))]["id"]
+    return None
+
+
+def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
+    """What both screens show: the chosen people as they stand tonight, the armory, the scene's choices."""
+    chronicle = get_chronicle()
+    settings = chronicle_settings(chronicle)
+    game_session = open_game_session(chronicle)
+    picks, rows = _states(roster, chronicle, game_session, settings)
+    weapons = armory("live").weapons
+    return {
+        "chronicle": chronicle, "game_session": game_session, "roster": roster, "picks": picks, "rows": rows,
+        "extras": extras, "throws": THROWS, "ranges": RANGES, "counters": COUNTERS,
+        "melee_weapons": {k: w for k, w in weapons.items() if w.melee},
+        "ranged_weapons": {k: w for k, w in weapons.items() if not w.melee},
+        "guns": {k: w for k, w in weapons.items() if not w.melee},
+        "potence_trait": POTENCE_TRAIT, "max_per_range": MAX_PER_RANGE, "error": None, "shown": {},
+        "armors": armory("live").armor, "darkness_choices": DARKNESS,
+        "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
+        "preview": None, "outcome": None, "recorded": None, "error_row": None,
+        # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one.
+        "request_token": (request.form.get("request_token") if request.method == "POST" and not extra.get("recorded")
+                          and request.form.get("request_token") else secrets.token_urlsafe(16)),
+        **extra,
+    }
+
+
+def respond(full: str, partial: str, status: int = 200, url: str | None = None, **context: Any):
+    """The page (or, for htmx, the partial), with the address to show after an edit."""
+    response = render(full, partial, status=status, **context)
+    if url and is_partial():
+        replace_url(response, url)
+    return response
+
+
