@@ -179,3 +179,13 @@ def test_a_form_of_a_character_deleted_meanwhile_is_a_404(organiser, dbconn):
             response = organiser.post(f"/characters/{character.id}/{action}", data=data, headers=headers)
             assert response.status_code == 404, (action, headers)
             assert "There is no such character" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("section, field", [("abilities", "abilities.\u00b2.name"), ("backgrounds", "backgrounds.\u00b2.name"),
+                                            ("equipment", "weapons.\u00b9\u00b2.name")])
+def test_a_superscript_row_number_in_a_sheet_form_is_ignored_not_a_500(organiser, dbconn, section, field):
+    """Issue 19 item 8 (in the sheet editor, issue 14): a row number ``²`` in a field's name passed
+    ``isdigit()`` and failed ``int()``; such a row is not one the form sent, so it is left out."""
+    character = a_character()
+    response = organiser.post(f"/characters/{character.id}/sheet/{section}", data={field: "Brawl", "version": "1"})
+    assert response.status_code < 500
