@@ -133,8 +133,8 @@ def ruling_for_token(token: str | None) -> Ruling | None:
     This is how a screen that lost the reply to a form learns whether it was recorded.
     """
     token = (token or "").strip()
-    if not token or len(token) > MAX_TOKEN_LENGTH:
-        return None
+    if not token or len(token) > MAX_TOKEN_LENGTH or not all("!" <= ch <= "~" for ch in token):
+        return None  # no token was ever made of these (and PostgreSQL takes no NUL in a query)
     return Ruling.get_or_none(Ruling.request_token == token)
 
 
