@@ -50,8 +50,8 @@ def test_two_on_one_in_total_darkness_with_the_target_in_armor(served, browser):
 
     hits = result.locator(".hits .hit")
     expect(hits).to_have_count(2)
-    expect(hits.nth(0).locator(".armor-step")).to_contain_text("Ballistic vest absorbs 1 level(s) of bashing damage")
-    expect(hits.nth(1).locator(".armor-step")).to_contain_text("(0 armor level(s) left)")
+    expect(hits.nth(0).locator(".armor-step")).to_contain_text("Ballistic vest absorbs 1 level of bashing damage")
+    expect(hits.nth(1).locator(".armor-step")).to_contain_text("(0 armor levels left)")
     why = rows.nth(0).locator("details.why")
     why.locator("summary").click()
     expect(why).to_contain_text("Teodor Brandt is in total darkness (natural darkness): 2 Traits down")
