@@ -428,21 +428,32 @@ def rule_challenge(
     tie succeeds unless the effect needs a win (met-reference 1.6).
 
     Overbids (LotNR Overbidding, 1.5): only the loser of the last test, once
-    per challenge, risking a new Trait; a new test only if its Traits are at
-    least ``overbid_ratio`` times the opponent's (Wounded: always); the Trait
-    lost on the first test stays lost; a refused overbid's Trait per setting
+    per challenge, risking a new Trait; a new test only if its Traits, without
+    those it lost in this challenge (setting ``overbid_counts_lost_bid``), are at
+    least ``overbid_ratio`` times the opponent's (a Wounded caller may always call
+    it; setting ``wounded_overbid_skips_ratio``); the Trait lost on the first test
+    stays lost; never for a side that risks no Trait in a test; a refused overbid's Trait per setting
     ``overbid_trait_lost_on_refusal``. A narrator may overbid in a static
     challenge. Retests (LotNR Retests, 2.1; Dark Epics, 2.2): only the loser of
     the last test, from an Ability level it still has (Blindfighting only in
     darkness; Dodge only against an attack), Willpower (setting
-    ``willpower_retest_scope``), Might (strength; always the last test) or a
+    ``willpower_retest_scope``), Might (strength, never a ranged attack or a
+    throw; always the last test) or a
     Merit's use; once per source or per category (``retest_limit_mode``); the
     opponent may cancel by spending a matching source (``cancel_match_mode``;
     Willpower per ``willpower_retest_cancellable``; Might never); the retester
     still loses the Traits lost on the test it retests. Total darkness forces
-    one retest of each side's first success unless the opponent is in the
-    same darkness or an Ability level is expended (002 "Darkness",
-    :mod:`larp.rules.darkness`, setting ``darkness_scope``).
+    one retest of each blind side's first success, even when both are blind
+    (setting ``both_blind_forced_retest``), unless an Ability level is expended
+    (002 "Darkness", :mod:`larp.rules.darkness`, setting ``darkness_scope``).
+    Surprise (LotNR Surprise, 3.1): a challenger who surprised the defender and
+    lost the test may call a second challenge (``second_challenge``), risking a
+    new Trait; then the normal rules resume (not under the setting
+    ``one_physical_challenge_per_turn``). The Bomb only when announced before
+    the challenge (``bomb_announced``). A Speed weapon used with Melee pre-empts
+    a Clumsy, Heavy or Slow one (no simultaneous counter-attack), or gives one
+    bonus Trait (setting ``speed_weapon_model``); the off hand per met-reference
+    3.8 (Ambidextrous, Two-Weapon).
 
     Outcome: the final loser loses the Traits still at risk (both on a draw).
     A won attack deals its damage (a bare-handed strike 1 bashing, a bite 1

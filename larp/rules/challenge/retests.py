@@ -31,7 +31,7 @@ from larp.rules.challenge.types import (
     parse_source,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, traits
 
 if TYPE_CHECKING:  # the engine's side state; imported for the annotations only
     from larp.rules.challenge.bids import _Side
@@ -97,7 +97,7 @@ class _Calls:
         need = ratio * other.total
         count = self._overbid_count(side)
         met = count >= need
-        return met, (f"{side.name} counts {_traits(count)} against {other.name}'s {other.total}: "
+        return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}: "
                      f"{'at least' if met else 'less than'} {ratio:g} times ({need:g}).")
 
     def _overbid(self, index: int, call: TestCall) -> None:
@@ -346,8 +346,3 @@ class _Calls:
                        f"second challenge, and the normal rules resume ({defender} may use Celerity and hit "
                        f"back).{kept}", R_SURPRISE)
         self._judge(index, call, side.key, trait=trait)
-
-
-def _traits(count: int) -> str:
-    """"1 Trait", "2 Traits"."""
-    return f"{count} Trait" + ("" if count == 1 else "s")
