@@ -25,7 +25,8 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, article
+from larp.rules.explain import levels as levels_of
 from larp.rules.fortitude import FortitudeTest, resilience, resist
 from larp.rules.health import DAMAGE_TYPES, HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
@@ -299,7 +300,8 @@ class Strike:
         lethal_by_prowess: with Prowess, the attacker chooses lethal damage for a
             bare-handed or club strike.
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
-        close_range: within five feet, for Full-Auto.
+        close_range: within five feet, for Full-Auto and Mass-Trauma.
+        spread: one of several targets of a Spray or a burst (Mass-Trauma needs a single target).
         stake_attempt: the attacker drives a stake at the heart (Staking).
         high_caliber_test: the simple test after a High-Caliber hit (drawn from
             the random source if omitted).
@@ -312,6 +314,7 @@ class Strike:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     close_range: bool = False
+    spread: bool = False
     stake_attempt: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
@@ -363,7 +366,8 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         - A bite: one level of aggravated per successful attack (002).
         - A weapon: its card's levels and type (002 "the Armory"; met-reference 3.7);
           Prowess may make a blunt weapon's bashing lethal.
-        - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma;
+        - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma against a
+          single target within five feet (never a Spray's several targets, met-reference T24);
           Full-Auto within five feet; High-Caliber on a won simple test (a tie
           too under ``high_caliber_tie_counts``) (met-reference 3.4, 3.7).
         - Staking: after a hit, two simple tests in a row won or tied drive the
@@ -395,7 +399,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     else:
         card = weapon(strike.weapon, "live")
         levels, kind = card.damage, card.damage_type
-        steps.add(f"{who} hits with a {card.name}: {levels} level(s) of {kind} damage by its card.", _WEAPON_RULE)
+        steps.add(f"{who} hits with {article(card.name)}: {levels_of(levels)} of {kind} damage by its card.", _WEAPON_RULE)
     if strike.lethal_by_prowess:
         if strike.potence < 1:
             raise RulesError("Choosing lethal damage needs Potence's Prowess.", field="lethal_by_prowess")
@@ -409,9 +413,13 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     if strike.potence >= 5 and not strike.bite and (card is None or card.melee):
         levels += 1
         steps.add("Puissance: +1 level on a strike where strength matters.", "LotNR Potence (met-reference 3.4)")
-    if card is not None and card.has("Mass-Trauma"):
-        levels += 1
-        steps.add("Mass-Trauma: +1 level.", _WEAPON_RULE)
+    if card is not None and card.has("Mass-Trauma"):  # one target within five feet only (met-reference T24)
+        if strike.close_range and not strike.spread:
+            levels += 1
+            steps.add("Mass-Trauma against a single target within five feet: +1 level.", _WEAPON_RULE)
+        else:
+            steps.add("Mass-Trauma adds its level only to a single target within five feet: none here.",
+                      _WEAPON_RULE)
     if card is not None and card.has("Full-Auto") and strike.close_range:
         levels += 1
         steps.add("Full-Auto within five feet: +1 level (then an action to reload).", _WEAPON_RULE)
@@ -612,8 +620,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
                 if absorbed:
                     part[1] -= absorbed
                     armor_left -= absorbed
-                    steps.add(f"{worn.name} absorbs {absorbed} level(s) of {part[0]} damage "
-                              f"({armor_left} armor level(s) left).", "LotNR armor (met-reference 3.7)")
+                    steps.add(f"{worn.name} absorbs {levels_of(absorbed)} of {part[0]} damage "
+                              f"({armor_left} armor {'level' if armor_left == 1 else 'levels'} left).",
+                              "LotNR armor (met-reference 3.7)")
     final = tuple((k, n) for k, n in parts if n > 0)
     taken = ", ".join(f"{n} {k}" for k, n in final) or "no damage"
     steps.add(f"{who} takes {taken}.", _DAMAGE_RULE)

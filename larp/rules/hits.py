@@ -17,7 +17,7 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import CREATURES, Armor, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import RulesError, Step, article, levels
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 
@@ -34,7 +34,8 @@ class Attack:
         potence: the attacker's Potence level (Prowess 1; Puissance 5 adds a level).
         lethal_by_prowess: with Prowess, a bare-handed or club strike does lethal damage.
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
-        close_range: within five feet (Full-Auto adds a level).
+        close_range: within five feet (Full-Auto adds a level; Mass-Trauma too, against one target).
+        spread: the hit is one of a Spray's or a burst's several targets (no Mass-Trauma level).
         card: a weapon card given outright instead of an armory key (the stateless
             API's card): its levels and type are the damage, with no specials.
     """
@@ -46,12 +47,13 @@ class Attack:
     head_shot: bool = False
     close_range: bool = False
     card: Weapon | None = None
+    spread: bool = False
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
         return Strike(weapon=self.weapon if self.action == "weapon" else None, bite=self.action == "bite",
                       potence=self.potence, lethal_by_prowess=self.lethal_by_prowess,
-                      head_shot=self.head_shot, close_range=self.close_range)
+                      head_shot=self.head_shot, close_range=self.close_range, spread=self.spread)
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,9 @@ def armor_key(armor: str | Armor | None) -> str | None:
 
 
 def weapon_card(key: str, where: str) -> Weapon:
-    """The challenge's weapon card (bonus Traits, damage) for the live armory key ``key``.
+    """The challenge's weapon card for the live armory key ``key``: bonus Traits, damage, whether
+    it is fired or thrown (anything not a melee weapon), its specials and Negative Traits
+    (met-reference 3.7).
 
     Raises:
         RulesError: no such weapon; ``field`` is ``where``.
@@ -133,7 +137,8 @@ def weapon_card(key: str, where: str) -> Weapon:
         card = armory_weapon(key, "live")
     except RulesError:
         raise RulesError(f"There is no weapon {key!r} in the armory.", field=where) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
+    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage, ranged=not card.melee,
+                  specials=tuple(card.specials), negative_traits=tuple(card.negative_traits))
 
 
 def track_of(body: Body, settings: ChronicleSettings, name: str, where: str) -> HealthTrack:
@@ -176,7 +181,7 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
     if attack.action == "weapon" and attack.weapon is None and attack.card is not None:
         card = attack.card
         damage = Damage(levels=card.levels, damage_type=card.damage_type, steps=(Step(
-            f"{by} hits with a {card.name}: {card.levels} level(s) of {card.damage_type} damage by its card.",
+            f"{by} hits with {article(card.name)}: {levels(card.levels)} of {card.damage_type} damage by its card.",
             _WEAPON_RULE),))
         name = card.name
     else:

@@ -32,6 +32,7 @@ from larp.rules.challenge import (
     ChallengeRuling,
     Kind,
     Lead,
+    Modifier,
     RandomSource,
 )
 from larp.rules.explain import RulesError, Step
@@ -80,6 +81,14 @@ class SideRequest:
         lethal_by_prowess: with Prowess, the strike does lethal damage.
         head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
+        bomb_announced: the side announced the Bomb before the challenge (LotNR Vigor: the Bomb
+            exists only when announced).
+        both_hands: the side fights with a weapon in each hand this turn (met-reference 3.8).
+        bid_category: the category the side bids from when it differs from the challenge's
+            (a shooter with a firearm may bid Mental Traits, LotNR Bidding Weapon Traits);
+            ``""``: the challenge's. A form bid ``"mental:Clever"`` says the same.
+        situation: the narrator's bonus (+) or penalty (-) Traits for the situation, -3 to 3,
+            counted in ties and overbids, never bid (LotNR Bonus Traits, met-reference 1.3).
         scene: this side's part of the scene (:mod:`larp.services.scenes`: his own darkness,
             sight powers turned off, cover, the armor worn for this ruling, the weapon).
     """
@@ -99,6 +108,10 @@ class SideRequest:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     shroud_caster: bool = False
+    bomb_announced: bool = False
+    both_hands: bool = False
+    bid_category: str = ""
+    situation: int = 0
     scene: SideScene = SideScene()
 
     @classmethod
@@ -112,9 +125,18 @@ class SideRequest:
             return data.get(prefix + key, default)
 
         weapon = str(get("weapon") or "").strip()
+        bid = str(get("bid") or "").strip()
+        bid_category = str(get("bid_category") or "").strip().lower()
+        kind, sep, name = bid.partition(":")
+        if sep and kind.strip().lower() in ("physical", "social", "mental"):
+            bid_category, bid = kind.strip().lower(), name.strip()
         return cls(
             character_id=get("character_id", None) if not prefix else data.get(prefix.rstrip("_")),
-            bid=str(get("bid") or "").strip(),
+            bid=bid,
+            bid_category=bid_category,
+            situation=_number(get("situation"), prefix + "situation", -3, 3),
+            bomb_announced=_flag(get("bomb_announced", False)),
+            both_hands=_flag(get("both_hands", False)),
             weapon=weapon,
             lead=str(get("lead") or "").strip().lower(),
             steps_moved=_number(get("steps_moved"), prefix + "steps_moved", 0, 3),
@@ -223,6 +245,23 @@ class _Loaded:
         return getattr(self, key)
 
 
+def bid_category_of(side: SideRequest) -> Category | None:
+    """The category ``side`` bids from when the narrator chose another than the challenge's.
+
+    Raises:
+        ServiceError: 422 naming the side's ``bid_category``: not Physical, Social or Mental.
+    """
+    if not side.bid_category:
+        return None
+    try:
+        category = Category(side.bid_category)
+    except ValueError:
+        category = None
+    if category is None or category is Category.VIRTUE:
+        raise ServiceError("Bid from Physical, Social or Mental Traits.", field="bid_category")
+    return category
+
+
 def choice_of(side: SideRequest, person: Person) -> Choice:
     """What the narrator chose for one side, as the rules core's :class:`Choice` (no rule here:
     the core infers the lead from the Trait unless one is given, and picks the extra Traits)."""
@@ -230,7 +269,11 @@ def choice_of(side: SideRequest, person: Person) -> Choice:
         lead = Lead(side.lead) if side.lead else None
     except ValueError:
         lead = None
+    call = Modifier("the narrator's call for the situation", abs(side.situation))
     return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
+                  bid_category=bid_category_of(side), bomb_announced=side.bomb_announced,
+                  both_hands=side.both_hands,
+                  bonuses=(call,) if side.situation > 0 else (), penalties=(call,) if side.situation < 0 else (),
                   steps_moved=side.steps_moved, off_hand=side.off_hand, relent=side.relent,
                   calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
@@ -299,15 +342,18 @@ class Adjudication:
         return self.result.summary
 
     def overbid_traits(self, side: str) -> list[str]:
-        """The Traits ``side`` could still risk in an overbid: those left tonight that are not
-        already at risk in this challenge (its bids and earlier overbids)."""
+        """The Traits ``side`` could still risk in an overbid or a second challenge: those left
+        tonight in the category it bids from that are not already at risk in this challenge (its
+        bids, earlier overbids and a second challenge)."""
         state = self.loaded[f"{side}_state"]
         con = self.challenge.challenger if side == "challenger" else self.challenge.defender
         if state is None or con is None:
             return []
-        left = Counter({line.name: line.available for line in state.traits.get(self.challenge.category.value, [])})
+        category = (con.category or self.challenge.category).value
+        left = Counter({line.name: line.available for line in state.traits.get(category, [])})
         left -= Counter(con.bid)
-        left -= Counter(t.get("trait") for t in self.tests if t.get("call") == "overbid" and t.get("by") == side)
+        left -= Counter(t.get("trait") for t in self.tests
+                        if t.get("call") in ("overbid", "second_challenge") and t.get("by") == side)
         return sorted(name for name, count in left.items() if count > 0)
 
     def suitable_abilities(self, side: str) -> set[str] | None:
@@ -361,13 +407,14 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
             raise ServiceError(f"Choose the Trait {character.name} bids.", field=prefix + "bid")
         if side.bid == POTENCE_TRAIT:
             continue
-        if not state.trait_left(category.value, side.bid):  # the form went stale: another challenge took it
-            had = any(line.name == side.bid for line in state.traits[category.value])
+        cat = bid_category_of(side) or category
+        if not state.trait_left(cat.value, side.bid):  # the form went stale: another challenge took it
+            had = any(line.name == side.bid for line in state.traits[cat.value])
             if had:
                 raise ServiceError(
                     f"{character.name} has no {side.bid} left: it was lost earlier this game session. "
                     "Choose another Trait.", field=prefix + "bid", status=409)
-            raise ServiceError(f"{character.name} has no {category.label} Trait called {side.bid}.",
+            raise ServiceError(f"{character.name} has no {cat.label} Trait called {side.bid}.",
                                field=prefix + "bid")
     people = {}
     for prefix, side, state in sides:
@@ -452,7 +499,9 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
             inputs[side] = {
                 "id": character.id, "name": character.name, "bid": list(con.bid), "traits": con.traits,
                 "weapon": side_request.weapon or None, "lead": con.lead.value, "health": con.health.value,
-                "relent": con.relent,
+                "relent": con.relent, "bomb_announced": con.bomb_announced,
+                "bid_category": (con.category or core.challenge.category).value,
+                "situation": side_request.situation,
                 "throw": core.tests[0].get(f"{side}_throw") if core.tests else None,
                 "random_throw": bool(core.tests) and side in core.tests[0].get("random", []),
             }

@@ -377,7 +377,8 @@ def person_of(state: CharacterState) -> Person:
     """The stored character as the rules core's :class:`~larp.rules.rulings.people.Person`: his
     Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
     powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
-    his Merits add, the armor he wears and the weapon in his hand."""
+    his Merits add, the armor he wears, the weapon in his hand, his Merits' and Flaws' catalogue
+    keys (Ambidextrous, Acute Sense, Concentration...) and his Abilities' specialisations."""
     character = state.character
     traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
     lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
@@ -396,6 +397,8 @@ def person_of(state: CharacterState) -> Person:
         condition=character.condition, staked=character.staked,
         armor=tuple(Worn(a.key, piece=None if a.key in armory("live").armor else a) for a in state.armor),
         weapon=character.weapon or "",
+        qualities=frozenset(q.key for q in state.merits + state.flaws if q.key),
+        specialisations={a.name: tuple(a.specialisations) for a in state.abilities if a.specialisations},
     )
 
 

@@ -31,11 +31,11 @@ SIDE_SCENE = {"type": "object", "description": "What differs for this side in th
     "armor": {"description": "Worn for this ruling: a live armory key, a list of keys, or objects "
                              "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
     "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
-    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]}}}
+    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]}}}
 SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, and each side's part by name.",
          "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]},
                         "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
                         "sides": {"type": "object", "additionalProperties": SIDE_SCENE}}}
 BODY = {"type": "object", "description": "His kind, Fortitude (Mettle's Healthy level at 2), the armor he wears "
                                          "and the damage marked.", "properties": {
@@ -73,7 +73,10 @@ SCHEMAS.update({
                        "oneOf": [{"type": "string"}, {"type": "null"}, {"type": "object", "properties": {
                            "name": {"type": "string"}, "bonus": {"type": "integer"},
                            "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
-                           "levels": {"type": "integer"}}}]},
+                           "levels": {"type": "integer"},
+                           "ranged": {"type": "boolean", "description": "Fired or thrown: no Might (LotNR)."},
+                           "specials": {"type": "array", "items": {"type": "string"}},
+                           "negative_traits": {"type": "array", "items": {"type": "string"}}}}]},
             "health": {"type": "string", "enum": ["healthy", "bruised", "wounded", "incapacitated"]},
             "powers": {"type": "array", "items": {"type": "string"},
                        "description": "vigor, rapidity, puissance, fleetness, might, endurance, intensity; mettle; "
@@ -106,6 +109,16 @@ SCHEMAS.update({
             "calls_negative": {"type": "string"},
             "specialisation": {"type": "boolean"}, "waive_darkness": {"type": "boolean"},
             "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
+            "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge "
+                                                                 "(it exists only then, LotNR Vigor)."},
+            "ambidextrous": {"type": "boolean", "description": "The Merit; left out: from qualities."},
+            "two_weapon": {"type": "boolean", "description": "The Two-Weapon (Florentine) specialisation; left "
+                                                             "out: from specialisations."},
+            "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
+            "qualities": {"type": "array", "items": {"type": "string"},
+                          "description": "Merit and Flaw keys (ambidextrous, acute_sense, concentration...)."},
+            "specialisations": {"type": "object", "additionalProperties": {"type": "array",
+                                                                            "items": {"type": "string"}}},
             "scene": SIDE_SCENE,
         },
     },
@@ -114,13 +127,15 @@ SCHEMAS.update({
     "TestCall": {
         "type": "object",
         "properties": {
-            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest"]},
+            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest", "second_challenge"],
+                     "description": "second_challenge: a challenger who surprised the defender and lost the "
+                                    "test risks another Trait (LotNR Surprise)."},
             "challenger_throw": THROW,
             "defender_throw": THROW,
             "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None]},
             "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
             "cancel": {"type": "string"},
-            "trait": {"type": "string", "description": "The new Trait an overbid risks."},
+            "trait": {"type": "string", "description": "The new Trait an overbid or a second challenge risks."},
         },
     },
     "Challenge": {
@@ -184,6 +199,12 @@ SCHEMAS.update({
             "sight_off": {"type": "boolean", "description": "His sight powers turned off for this ruling."},
             "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0},
+            "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
+            "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
+            "bid_category": {"type": "string", "enum": ["", "physical", "social", "mental"],
+                             "description": "Bid from this category (a shooter may bid Mental Traits, LotNR)."},
+            "situation": {"type": "integer", "minimum": -3, "maximum": 3,
+                          "description": "The narrator's bonus (+) or penalty (-) Traits for the situation."},
             "scene": SIDE_SCENE,
         },
     },
@@ -199,7 +220,7 @@ SCHEMAS.update({
             "difficulty": {"type": "integer"}, "extra_bid": {"type": "integer"}, "needs_win": {"type": "boolean"},
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "scene": SCENE,
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},

@@ -114,10 +114,11 @@ def test_prowess_makes_bare_hands_lethal():
 
 
 def test_puissance_mass_trauma_full_auto_add_a_level():
-    """met-reference 3.4, 3.7: +1 level for Puissance, Mass-Trauma, Full-Auto within five feet."""
+    """met-reference 3.4, 3.7: +1 level for Puissance, Mass-Trauma (a single target within five feet, issue 16),
+    Full-Auto within five feet."""
     assert strike_damage(Strike(weapon="knife", potence=5)).levels == 2
     assert strike_damage(Strike(weapon="pistol", potence=5)).levels == 2  # strength does not matter
-    assert strike_damage(Strike(weapon="shotgun")).levels == 3
+    assert strike_damage(Strike(weapon="shotgun", close_range=True)).levels == 3
     assert strike_damage(Strike(weapon="smg")).levels == 2
     assert strike_damage(Strike(weapon="smg", close_range=True)).levels == 3
 

@@ -63,15 +63,17 @@ class HandDamage:
     resilience: FortitudeTest | None = None
     stamina: bool = False
 
-    def damage(self, settings: ChronicleSettings, rng: RandomSource | None) -> Damage:
-        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
+    def damage(self, settings: ChronicleSettings, rng: RandomSource | None, close_range: bool = False) -> Damage:
+        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7); ``close_range``:
+        the attacker was within five feet (Full-Auto's and, against one target, Mass-Trauma's level).
 
         Raises:
             RulesError: an unknown weapon, an impossible combination, no damage.
         """
         if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
             damage = strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
-                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
+                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot,
+                                          close_range=close_range),
                                    settings, rng)
             return replace(damage, armor_piercing=damage.armor_piercing or self.armor_piercing)
         if self.levels < 1:
@@ -136,7 +138,8 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     settings = settings or ChronicleSettings.defaults()
     track = person_track(person, settings)
     body = body_of(person, scene, settings)
-    damage = hand.damage(settings, rng)
+    band = scene.range_for(person.name)
+    damage = hand.damage(settings, rng, close_range=band is not None and band.within_five_feet)
     taken = damage_taken(damage, Target(body.creature, body.fortitude, body.armor, body.armor_left), settings,
                          resistance=hand.resistance, resilience_test=hand.resilience, who=person.name)
     result = taken.apply_to(track, settings, person.name)

@@ -25,6 +25,7 @@ from larp.rules.challenge import (
     ChallengeOptions,
     ChallengeRuling,
     Kind,
+    SideOptions,
     NegativeCall,
     Outcome,
     RandomSource,
@@ -242,17 +243,26 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
 
 def decision_left(options: ChallengeOptions) -> bool:
     """Whether the narrator still has a choice to make before recording: a forced darkness
-    retest is due, or the side behind (either side on a draw) may still retest or overbid."""
+    retest is due, or the side behind (either side on a draw) may still retest, overbid or (a
+    challenger who surprised) call a second challenge."""
     if options.finished:
         return False
     if options.forced_retest is not None:
         return True
     if options.current in SIDES:
         behind = options.side(Outcome.DEFENDER if options.current is Outcome.CHALLENGER else Outcome.CHALLENGER)
-        return bool(behind.retests or behind.may_overbid)
+        return _may_call(behind)
     if options.current is Outcome.DRAW:
-        return any(s.retests or s.may_overbid for s in options.sides)
+        return any(_may_call(s) for s in options.sides)
     return False
+
+
+def _may_call(side: SideOptions) -> bool:
+    """A call the side may still make: a retest, an overbid, a second challenge after a lost surprise;
+    the narrator of a static challenge only when an overbid would make a new test (LotNR Overbidding)."""
+    if side.narrator:
+        return side.may_overbid and side.overbid_makes_test
+    return bool(side.retests or side.may_overbid or side.may_second_challenge)
 
 
 def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> str:

@@ -31,11 +31,10 @@ from larp.rules.challenge import (
     Power,
     Weapon,
 )
-from larp.rules.damage import weapon as armory_weapon
 from larp.rules.darkness import Darkness, darkness_table
 from larp.rules.explain import RulesError
 from larp.rules.health import HealthTrack, live_levels
-from larp.rules.hits import Attack, Body
+from larp.rules.hits import Attack, Body, weapon_card
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
 from larp.rules.settings import ChronicleSettings
 from larp.tables import trait_leads
@@ -91,6 +90,9 @@ class Person:
         weapon: the live armory key of the weapon he carries, from the sheet (``""``: none).
         whole_track: ``levels`` is the whole track as it stands (Mettle's level already in
             it, as a stateless caller gives back a track the API returned).
+        qualities: the catalogue keys of his Merits and Flaws (``data/merits_flaws.toml``:
+            ``"ambidextrous"``, ``"acute_sense"``, ``"concentration"``...).
+        specialisations: Ability name to its specialisations (``{"Melee": ("Two-Weapon (Florentine)",)}``).
     """
 
     name: str
@@ -116,6 +118,14 @@ class Person:
     armor: tuple[Worn, ...] = ()
     weapon: str = ""
     whole_track: bool = False
+    qualities: frozenset[str] = frozenset()
+    specialisations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def two_weapon(self) -> bool:
+        """The Two-Weapon (Florentine) specialisation, in any Ability (met-reference 3.8)."""
+        return any("two-weapon" in spec.lower() or "florentine" in spec.lower()
+                   for specs in self.specialisations.values() for spec in specs)
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
@@ -172,6 +182,10 @@ class Choice:
         waived_this_turn: a level was already expended this turn (Dark Epics p.49).
         lethal_by_prowess: with Prowess, his bare-handed or club strike does lethal damage.
         head_shot: his firearm is aimed at the head.
+        bomb_announced: he stated before the challenge that he can throw the Bomb (LotNR Vigor).
+        both_hands: he fights with a weapon in each hand this turn (met-reference 3.8).
+        ambidextrous, two_weapon: the Merit and the specialisation given in the request; ``None``:
+            as his sheet says (``Person.qualities``, ``Person.specialisations``).
     """
 
     bid: tuple[str, ...] = ()
@@ -192,6 +206,10 @@ class Choice:
     waived_this_turn: bool = False
     lethal_by_prowess: bool = False
     head_shot: bool = False
+    bomb_announced: bool = False
+    both_hands: bool = False
+    ambidextrous: bool | None = None
+    two_weapon: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -328,13 +346,14 @@ def challenge_powers(person: Person, celerity: int | None) -> frozenset[Power]:
 
 def sight_reductions(person: Person, side: SideScene) -> tuple[str, ...]:
     """The darkness reductions he has active (``data/darkness.toml`` keys): each sight power
-    he holds unless the narrator turned it off for this ruling, each one turned on, and the
-    caster's own Shroud of Night (LotNR Shroud; met-reference 6.1)."""
+    and Merit (Acute Sense, Concentration) he holds unless the narrator turned it off for this
+    ruling, each one turned on, and the caster's own Shroud of Night (LotNR Shroud;
+    met-reference 6.1; 002 "Darkness")."""
     keys = []
     for row in darkness_table().reductions.values():
         if row.per_level_of:
             continue  # counted from his Ability levels by the darkness rules
-        held = bool(row.power) and person.holds(row.power)
+        held = (bool(row.power) and person.holds(row.power)) or (bool(row.merit) and row.merit in person.qualities)
         if side.sight.get(row.key, held):
             keys.append(row.key)
     if side.shroud_caster and "own_shroud" not in keys:
@@ -360,11 +379,7 @@ def weapon_card_for(side: Side, scene: Scene, field: str) -> Weapon | None:
     key = carried_weapon(side.person, scene)
     if not key:
         return None
-    try:
-        card = armory_weapon(key, "live")
-    except RulesError:
-        raise RulesError(f"There is no weapon {key!r} in the armory.", field=field) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
+    return weapon_card(key, field)
 
 
 def contestant_for(side: Side, category: Category, scene: Scene, settings: ChronicleSettings,
@@ -424,6 +439,10 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         relent=choice.relent,
         darkness=Darkness(level=level, source=source, reductions=sight_reductions(person, own),
                           waive_retest=waiver, waived_this_turn=choice.waived_this_turn),
+        ambidextrous="ambidextrous" in person.qualities if choice.ambidextrous is None else choice.ambidextrous,
+        two_weapon=person.two_weapon if choice.two_weapon is None else choice.two_weapon,
+        both_hands=choice.both_hands,
+        bomb_announced=choice.bomb_announced,
     )
 
 
