@@ -87,6 +87,7 @@ class DamageRequest:
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
         armor_piercing: armor-piercing rounds (armor is ignored, met-reference 3.7).
+        killing_blow: a killing blow declared on a vampire in torpor (Dark Epics, met-reference 4.1).
         raw: the submitted fields (Fortitude tests are read from them).
         scene: the armor he wears for this ruling (``armor``, ``armor_left``; empty: the sheet's).
     """
@@ -101,6 +102,7 @@ class DamageRequest:
     attacker_potence: int = 0
     lethal_by_prowess: bool = False
     armor_piercing: bool = False
+    killing_blow: bool = False
     raw: Mapping[str, Any] | None = None
     scene: SideScene = SideScene()
 
@@ -132,6 +134,7 @@ class DamageRequest:
             attacker_potence=_int(data.get("attacker_potence") or 0, "attacker_potence", 0, 10),
             lethal_by_prowess=_flag(data.get("lethal_by_prowess")),
             armor_piercing=_flag(data.get("armor_piercing")),
+            killing_blow=_flag(data.get("killing_blow")),
             raw=data,
             scene=side_scene(lambda key: data.get(key) if key in ("armor", "armor_left") else None, ""),
         )
@@ -147,7 +150,8 @@ class DamageRequest:
         return HandDamage(damage_type=self.damage_type, levels=self.levels, weapon=self.weapon, bite=self.bite,
                           firearm=self.firearm, head_shot=self.head_shot, source=self.source,
                           attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
-                          armor_piercing=self.armor_piercing, resistance=_test(raw, "resistance", rng),
+                          armor_piercing=self.armor_piercing, killing_blow=self.killing_blow,
+                          resistance=_test(raw, "resistance", rng),
                           resilience=_test(raw, "resilience", rng), stamina=_flag(raw.get("stamina")))
 
 

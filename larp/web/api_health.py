@@ -53,6 +53,9 @@ SCHEMAS.update({
                                      "left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
             "armor_piercing": {"type": "boolean", "description": "Armor-piercing rounds: armor is ignored."},
+            "killing_blow": {"type": "boolean", "description": "A killing blow declared on a vampire in torpor "
+                                                                "after a won Physical Challenge (Dark Epics; acts "
+                                                                "under the setting dark_epics_killing_blow)."},
         },
     },
 })
@@ -78,7 +81,7 @@ def _track(data: Any, settings: ChronicleSettings) -> HealthTrack:
 DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
                  "lethal_by_prowess", "resistance", "resilience", "stamina", "resistance_player",
                  "resistance_narrator", "resilience_player", "resilience_narrator", "armor", "armor_left",
-                 "armor_piercing"}
+                 "armor_piercing", "killing_blow"}
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:

@@ -96,6 +96,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
+                   killing_blow_rule=chronicle_settings(chronicle)["dark_epics_killing_blow"],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
