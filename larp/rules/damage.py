@@ -233,9 +233,29 @@ def armor(key: str, profile: str = "live") -> Armor:
 
 # ---------------------------------------------------------------- damage type by target
 
+#: How firearms hurt vampires, by the setting ``firearms_against_vampires``'s readings.
+FIREARM_READINGS = ("house_002", "lotnr", "tabletop_charts")
+_FIREARM_RULES = {
+    "house_002": _DAMAGE_RULE,
+    "lotnr": "LotNR weapons (met-reference 3.7, T5)",
+    "tabletop_charts": '000 "Applying Damage"; 000 "Bashing Damage"',
+}
+
+
+def firearm_reading(settings: ChronicleSettings | None, game: str = "live") -> str:
+    """The reading of firearms against vampires in force for ``game`` ("live" or "tabletop"):
+    the setting ``firearms_against_vampires``; its default ``by_profile`` keeps seed 002's rule
+    in the live game and the tabletop charts' at the tabletop (000 "Applying Damage")."""
+    settings = settings or ChronicleSettings.defaults()
+    value = settings["firearms_against_vampires"]
+    if value == "by_profile":
+        return "tabletop_charts" if game == "tabletop" else "house_002"
+    return value
+
+
 def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: bool = False,
                         firearm: bool = False, head_shot: bool = False, source: str = "other",
-                        who: str = "The target") -> tuple[str | None, tuple[Step, ...]]:
+                        who: str = "The target", firearm_rule: str = "house_002") -> tuple[str | None, tuple[Step, ...]]:
     """The type of damage ``creature`` takes from an attack of ``damage_type``.
 
     Rules:
@@ -254,6 +274,8 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
         firearm: the weapon is a firearm (for the explanation).
         head_shot: the attack was aimed at the head (or the heart, for a crossbow).
         source: "other", "fire" or "sunlight".
+        firearm_rule: the reading of firearms against vampires (:func:`firearm_reading`):
+            ``lotnr`` keeps the card's type (bullets are lethal, met-reference 3.7).
 
     Returns:
         The type taken, or ``None`` when the attack cannot harm ``creature``; and the steps.
@@ -270,11 +292,17 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
     steps = Explanation()
     what = "firearms" if firearm else "this weapon"
     if creature == "vampire":
+        if firearm and firearm_rule == "lotnr" and damage_type != "aggravated":
+            steps.add(f"Against a vampire firearms do their card's {damage_type} damage (Laws of the Night).",
+                      _FIREARM_RULES["lotnr"], setting="firearms_against_vampires")
+            return damage_type, steps.steps()
         if bashing_vs_kindred and damage_type != "aggravated":
+            rule = _FIREARM_RULES.get(firearm_rule, _DAMAGE_RULE) if firearm else _DAMAGE_RULE
+            setting = "firearms_against_vampires" if firearm else None
             if head_shot:
-                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", _DAMAGE_RULE)
+                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", rule, setting=setting)
                 return "lethal", steps.steps()
-            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", _DAMAGE_RULE)
+            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", rule, setting=setting)
             return "bashing", steps.steps()
         return damage_type, steps.steps()
     if source == "sunlight":
@@ -543,7 +571,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
 
     Order: the type against the target's kind (:func:`damage_type_against`);
     vampires halve bashing damage, rounding down (at least one level under
-    ``vampire_bashing_minimum_one``), except bashing from firearms (002);
+    ``vampire_bashing_minimum_one``), except bashing from firearms under seed 002's reading
+    (``firearms_against_vampires``: 002 in the live game by default; the tabletop charts halve it,
+    Laws of the Night's bullets are lethal);
     Resilience, then Resistance (met-reference 3.5); then armor, extra health
     levels lost first (met-reference 3.7), which does not stop fire or sunlight
     (000 "Armor") or Armor-Piercing weapons.
@@ -566,9 +596,10 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         raise RulesError("Damage cannot be negative.", field="levels")
     steps = Explanation()
     steps.extend(damage.steps)
+    reading = firearm_reading(settings, "live")
     kind, type_steps = damage_type_against(
         damage.damage_type, target.creature, bashing_vs_kindred=damage.bashing_vs_kindred,
-        firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who)
+        firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who, firearm_rule=reading)
     steps.extend(type_steps)
     worn = target.armor if isinstance(target.armor, Armor) else (armor(target.armor, "live") if target.armor else None)
     armor_left = None
@@ -581,8 +612,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         return DamageRuling((), armor_left, False, steps.steps())
     levels = damage.levels
     if target.creature == "vampire" and kind == "bashing" and levels:
-        if damage.firearm:
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE)
+        if damage.firearm and reading == "house_002":
+            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE,
+                      setting="firearms_against_vampires")
         else:
             levels, step = halve_bashing(levels, settings, who)
             steps.extend([step])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
-from larp.rules.damage import armor, damage_type_against, weapon
+from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
 from larp.rules.explain import Explanation, RulesError, Step
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
@@ -243,7 +243,8 @@ class SoakRuling:
 def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key: str | None = None,
                 head_shot: bool = False, source: str = "other", stake_at_heart: bool = False,
                 dice: Sequence[int] | None = None, rng: DiceSource | None = None,
-                difficulty: int | None = None, who: str = "The defender") -> SoakRuling:
+                difficulty: int | None = None, who: str = "The defender",
+                settings: ChronicleSettings | None = None) -> SoakRuling:
     """Soak a hit in the tabletop profile and say what is left to mark.
 
     Args:
@@ -251,8 +252,9 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         damage_type: the attack's type (a weapon's chart type).
         defender: the character soaking.
         weapon_key: the tabletop weapon used, if any (firearms and the crossbow
-            do bashing to vampires unless aimed at the head or heart; firearms'
-            bashing is not halved, seed 002).
+            do bashing to vampires unless aimed at the head or heart; the setting
+            ``firearms_against_vampires`` says whether firearms' bashing is halved:
+            at the tabletop by default it is, as the charts say, 000 "Bashing Damage").
         head_shot: aimed at the head (or the heart, for a crossbow).
         source: "other", "fire" or "sunlight".
         stake_at_heart: a stake (or crossbow bolt) aimed at the heart: three
@@ -260,6 +262,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         dice, rng: the soak dice, or a source to roll them (see :func:`roll_soak`).
         difficulty: the soak difficulty (6 from the table if omitted).
         who: the defender's name.
+        settings: the chronicle's settings (``firearms_against_vampires``; defaults if omitted).
 
     Raises:
         RulesError: negative levels, an unknown weapon or armor, a staking
@@ -272,9 +275,10 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     if stake_at_heart and card is not None and not card.has("Staking"):
         raise RulesError(f"A {card.name} cannot stake a vampire.", field="stake_at_heart")
     steps.add(f"The attack scores {levels} level(s) of {damage_type} damage against {who}.", '000 "Damage Types"')
+    reading = firearm_reading(settings, "tabletop")
     kind, type_steps = damage_type_against(
         damage_type, defender.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
-        firearm=bool(card and card.firearm), head_shot=head_shot, source=source, who=who)
+        firearm=bool(card and card.firearm), head_shot=head_shot, source=source, who=who, firearm_rule=reading)
     steps.extend(type_steps)
     vampire = defender.creature == "vampire"
     if kind is None:
@@ -294,8 +298,9 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         steps.add(f"{who} cannot soak it: all {levels} level(s) stand.", _SOAK)
     taken = past
     if vampire and kind == "bashing" and past:
-        if card is not None and card.firearm:
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {past}.", '002 "Damage and Healing"')
+        if card is not None and card.firearm and reading == "house_002":
+            steps.add(f"Bashing damage from firearms is not halved for vampires: {past}.", '002 "Damage and Healing"',
+                      setting="firearms_against_vampires")
         else:
             taken = past // 2
             steps.add(f"{who} is a vampire: {past} bashing halved, rounded down: {taken}.", '000 "Bashing Damage"')

@@ -6,7 +6,7 @@ and marking, and knockdown (000 "Stage Three: Resolution", "Soak", "Knockdown";
 from __future__ import annotations
 
 
-from larp.rules.damage import Weapon, damage_type_against
+from larp.rules.damage import Weapon, damage_type_against, firearm_reading
 from larp.rules.explain import Explanation, RulesError
 from larp.rules.health import HealthTrack, apply_damage, tabletop_view
 from larp.rules.settings import ChronicleSettings
@@ -122,7 +122,8 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
     faces = roller.given.get(soak_roll)
     if levels and faces is None and roller.rng is None:
         taken, _ = damage_type_against(kind, t.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
-                                       firearm=bool(card and card.firearm), head_shot=head_shot)
+                                       firearm=bool(card and card.firearm), head_shot=head_shot,
+                                       firearm_rule=firearm_reading(settings, "tabletop"))
         pool = soak_pool(defender, taken)[0] if taken else 0
         if pool:
             raise DiceNeeded(soak_roll, pool, soak_difficulty(), steps.steps(), t.name)
@@ -130,7 +131,7 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
         check_faces(faces, len(faces), f"dice.{soak_roll}")
     try:
         soak = soak_damage(levels, kind, defender, weapon_key=weapon_key, head_shot=head_shot,
-                           stake_at_heart=c.stake, dice=faces, rng=roller.rng, who=t.name)
+                           stake_at_heart=c.stake, dice=faces, rng=roller.rng, who=t.name, settings=settings)
     except RulesError as exc:
         if exc.field == "dice":
             raise RulesError(exc.message, field=f"dice.{soak_roll}") from None
