@@ -360,6 +360,8 @@ class Damage:
         armor_piercing: ignores armor.
         stake: a stake went through the heart (Staking succeeded).
         steps: how the damage was reached.
+        tests: the simple tests made for the damage (``("high_caliber", test)``,
+            ``("staking", test)``), each knowing whether the table threw it or the app drew it.
     """
 
     levels: int
@@ -371,6 +373,11 @@ class Damage:
     armor_piercing: bool = False
     stake: bool = False
     steps: tuple[Step, ...] = ()
+    tests: tuple[tuple[str, SimpleTest], ...] = ()
+
+    def tests_dict(self) -> list[dict[str, Any]]:
+        """The damage's simple tests as JSON-ready data (which test, the throws, drawn or thrown)."""
+        return [{"test": name, **test.to_dict()} for name, test in self.tests]
 
 
 def _test(given: SimpleTest | None, rng: RandomSource | None, name: str) -> SimpleTest:
@@ -453,6 +460,9 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         else:
             steps.add(f"High-Caliber simple test ({test.describe()}): no extra level.", _WEAPON_RULE,
                       setting="high_caliber_tie_counts")
+    made: list[tuple[str, SimpleTest]] = []
+    if card is not None and card.has("High-Caliber"):
+        made.append(("high_caliber", test))
     staked = False
     if strike.stake_attempt:
         if card is None or not card.has("Staking"):
@@ -461,6 +471,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         if len(given) > 2:
             raise RulesError("Staking takes two simple tests.", field="staking_tests")
         tests = [_test(given[i] if i < len(given) else None, rng, "staking_tests") for i in range(2)]
+        made.extend(("staking", t) for t in tests)
         staked = all(t.passes(tie_counts=True) for t in tests)
         results = "; ".join(t.describe() for t in tests)
         steps.add(f"Staking: two simple tests ({results}): " + ("the stake goes through the heart." if staked
@@ -470,6 +481,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         bashing_vs_kindred=card.bashing_vs_kindred if card else False,
         firearm=card.firearm if card else False, head_shot=strike.head_shot,
         armor_piercing=card.has("Armor-Piercing") if card else False, stake=staked, steps=steps.steps(),
+        tests=tuple(made),
     )
 
 

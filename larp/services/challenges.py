@@ -33,6 +33,7 @@ from larp.rules.challenge import (
     Kind,
     Lead,
     RandomSource,
+    parse_throw,
 )
 from larp.rules.explain import RulesError, Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
@@ -42,6 +43,7 @@ from larp.rules.rulings.people import Person
 from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest, simple_test
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
@@ -49,6 +51,8 @@ from larp.services.records import apply_consequences, record_ruling, refuse_if_r
 from larp.services.scenes import scene_of, side_scene
 
 RANDOM = "random"
+#: The simple tests after a hit whose throws the table may enter (met-reference 3.7).
+DAMAGE_TESTS = ("high_caliber", "staking1", "staking2")
 
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("1", "true", "on", "yes") if value is not None else False
@@ -90,6 +94,10 @@ class SideRequest:
         lethal_by_prowess: with Prowess, the strike does lethal damage.
         head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
+        stake: this side drives his Staking weapon at the heart (met-reference 3.7).
+        damage_throws: the simple tests after this side's hit as thrown at the table, by test
+            (``high_caliber``, ``staking1``, ``staking2``) as (player, narrator) throws; a throw
+            left out or ``random`` is drawn by the app, and the record says so.
         scene: this side's part of the scene (:mod:`larp.services.scenes`: his own darkness,
             sight powers turned off, cover, the armor worn for this ruling, the weapon).
     """
@@ -109,6 +117,8 @@ class SideRequest:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     shroud_caster: bool = False
+    stake: bool = False
+    damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 
     @classmethod
@@ -138,6 +148,10 @@ class SideRequest:
             lethal_by_prowess=_flag(get("lethal_by_prowess", False)),
             head_shot=_flag(get("head_shot", False)),
             shroud_caster=_flag(get("shroud_caster", False)),
+            stake=_flag(get("stake", False)),
+            damage_throws={test: (str(get(f"{test}_player") or RANDOM), str(get(f"{test}_narrator") or RANDOM))
+                           for test in DAMAGE_TESTS
+                           if any(get(f"{test}_{who}") not in (None, "", RANDOM) for who in ("player", "narrator"))},
             scene=side_scene(lambda key: get(key, None), prefix, weapon=weapon),
         )
 
@@ -233,19 +247,42 @@ class _Loaded:
         return getattr(self, key)
 
 
-def choice_of(side: SideRequest, person: Person) -> Choice:
+def entered_test(throws: tuple[str, str] | None, field: str, rng: RandomSource | None) -> SimpleTest | None:
+    """A simple test from the throws entered at the table (``random``: drawn from ``rng`` by the
+    rules core's :func:`larp.rules.simple_test.simple_test`, and remembered as drawn); ``None`` when
+    nothing was entered (the rules core draws both).
+
+    Raises:
+        ServiceError: 422 naming ``field`` for an unknown throw or the Bomb.
+    """
+    if throws is None:
+        return None
+    try:
+        player, narrator = (None if t.strip().lower() == RANDOM else parse_throw(t, field) for t in throws)
+        return simple_test(player, narrator, rng, field)
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=exc.field or field) from None
+
+
+def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None, prefix: str = "") -> Choice:
     """What the narrator chose for one side, as the rules core's :class:`Choice` (no rule here:
-    the core infers the lead from the Trait unless one is given, and picks the extra Traits)."""
+    the core infers the lead from the Trait unless one is given, and picks the extra Traits).
+
+    Raises:
+        ServiceError: 422 a malformed throw entered for a simple test after the hit.
+    """
     try:
         lead = Lead(side.lead) if side.lead else None
     except ValueError:
         lead = None
+    tests = {name: entered_test(side.damage_throws.get(name), f"{prefix}{name}_player", rng) for name in DAMAGE_TESTS}
     return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
                   steps_moved=side.steps_moved, off_hand=side.off_hand, relent=side.relent,
                   calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
                   waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
-                  head_shot=side.head_shot)
+                  head_shot=side.head_shot, stake=side.stake, high_caliber_test=tests["high_caliber"],
+                  staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 
 
 @dataclass
@@ -382,7 +419,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     people = {}
     for prefix, side, state in sides:
         person = person_of(state)
-        people[prefix] = Side(person, choice_of(side, person))
+        people[prefix] = Side(person, choice_of(side, person, rng, prefix))
     scene = scene_of(request.scene_fields, {people[prefix].name: side.scene for prefix, side, _s in sides})
     one = OneOnOne(
         category=category, challenger=people["challenger_"], defender=people.get("defender_"), kind=kind,

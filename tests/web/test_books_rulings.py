@@ -53,3 +53,68 @@ def test_a_declared_killing_blow_destroys_a_torpid_vampire_on_the_form_and_the_a
         "damage": {"damage_type": "aggravated", "levels": 1, "killing_blow": True},
         "settings": {"dark_epics_killing_blow": True}})
     assert refused.status_code == 422 and refused.get_json()["field"] == "killing_blow"
+
+
+# ---------------------------------------------------------------- 9. staking (and 8: the table's throws)
+
+def post_challenge(client, **fields):
+    """Resolve a challenge on the screen; record it as it stands if a retest could still follow."""
+    import html
+    import re
+
+    response = client.post("/challenge", data=fields)
+    match = re.search(r"name=\"tests_json\" value='([^']*)'", response.get_data(as_text=True))
+    if match:
+        response = client.post("/challenge", data={**fields, "step": "record",
+                                                   "tests_json": html.unescape(match.group(1))})
+    return response
+
+
+def test_the_staking_attack_from_the_challenge_screen_with_the_tables_throws(client, auth, dbconn):
+    """met-reference 3.7 Staking: after a hit with a Staking weapon, two simple tests won or tied in a
+    row drive the stake home (000 "Stake Through Heart": paralysed). The tests may be entered as thrown
+    at the table; the record says they were (issue 17 item 8)."""
+    auth.login()
+    kon, viv = char("Konrad Vale"), char("Vivienne Ashcombe")
+    response = post_challenge(client, challenger=kon.id, defender=viv.id, category="physical", action="weapon",
+                              challenger_bid="Brawny", defender_bid="Quick", challenger_throw="rock",
+                              defender_throw="scissors", challenger_weapon="stake", challenger_stake="on",
+                              challenger_staking1_player="rock", challenger_staking1_narrator="scissors",
+                              challenger_staking2_player="paper", challenger_staking2_narrator="paper")
+    assert response.status_code == 303
+    assert char("Vivienne Ashcombe").staked
+    record = last_ruling()
+    staking = [s["text"] for s in record.steps if s["text"].startswith("Staking")]
+    assert staking and "the stake goes through the heart" in staking[0] and "as thrown at the table" in staking[0]
+    hit = record.outcome["hits"][0]
+    assert [t["test"] for t in hit["tests"]] == ["staking", "staking"]
+    assert all(t["drawn"] == [] for t in hit["tests"])
+
+
+def test_the_staking_attack_through_the_api(client, auth, dbconn):
+    """met-reference 3.7 Staking through the stateful and the stateless challenge API: a lost second
+    test (scissors against rock) leaves the stake out of the heart; a test left out is drawn by the
+    app and recorded as drawn."""
+    auth.login()
+    kon, ruth = char("Konrad Vale"), char("Sister Agathe")
+    response = client.post("/api/v1/challenges", json={
+        "category": "physical", "action": "weapon",
+        "challenger": {"character_id": kon.id, "bid": "Brawny", "weapon": "stake", "stake": True,
+                       "staking1_player": "rock", "staking1_narrator": "scissors",
+                       "staking2_player": "scissors", "staking2_narrator": "rock"},
+        "defender": {"character_id": ruth.id, "bid": "Wiry"},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]})
+    assert response.status_code == 201, response.get_json()
+    assert not char("Sister Agathe").staked
+    assert any("the stake misses the heart" in s["text"] for s in last_ruling().steps)
+
+    stateless = client.post("/api/v1/challenges/rule", json={
+        "category": "physical", "action": "weapon",
+        "challenger": {"name": "Anselm", "traits": 8, "bid": ["Brawny"], "weapon": "stake",
+                       "attack": {"weapon": "stake", "stake": True,
+                                  "staking_tests": [{"player": "rock", "narrator": "scissors"}]}},
+        "defender": {"name": "Bertrand", "traits": 6, "bid": ["Quick"]},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]})
+    assert stateless.status_code == 200, stateless.get_json()
+    hit = stateless.get_json()["ruling"]["hits"][0]
+    assert [t["drawn"] for t in hit["tests"]] == [[], ["player", "narrator"]]

@@ -13,7 +13,10 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   marked;
 - ``attack``: ``{"weapon": "pistol", "potence": 2, "lethal_by_prowess": false,
   "head_shot": false}``: the weapon he carries (a live armory key) and what changes
-  his damage (in a mass challenge also ``action``: strike, bite or weapon);
+  his damage (in a mass challenge also ``action``: strike, bite or weapon); ``stake``
+  (a Staking weapon driven at the heart), and the simple tests after the hit as thrown at
+  the table, ``high_caliber_test`` and ``staking_tests`` (``{"player": "rock",
+  "narrator": "paper"}`` each; left out: drawn by the app, and the ruling says so);
 - ``celerity``: the Celerity level active this turn (Rapidity's Bomb needs 3; left
   out of a one-on-one challenge, the powers listed count as active);
 - ``negative_traits``: his Negative Traits (a call on him is then judged), and
@@ -139,6 +142,8 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
         lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),
         head_shot=_flag(data, "head_shot", where) or bool(attack and attack.head_shot),
+        stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
+        staking_tests=attack.staking_tests if attack else (),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:

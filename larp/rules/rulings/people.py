@@ -38,6 +38,7 @@ from larp.rules.health import HealthTrack, live_levels
 from larp.rules.hits import Attack, Body
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
 from larp.tables import trait_leads
 
 R_HEALTH = "LotNR Health (met-reference 4.1)"
@@ -172,6 +173,9 @@ class Choice:
         waived_this_turn: a level was already expended this turn (Dark Epics p.49).
         lethal_by_prowess: with Prowess, his bare-handed or club strike does lethal damage.
         head_shot: his firearm is aimed at the head.
+        stake: he drives his Staking weapon (a stake) at the heart (met-reference 3.7).
+        high_caliber_test, staking_tests: the simple tests after his hit, as thrown at the
+            table (``None`` or left out: drawn by the app, and the record says so).
     """
 
     bid: tuple[str, ...] = ()
@@ -192,6 +196,9 @@ class Choice:
     waived_this_turn: bool = False
     lethal_by_prowess: bool = False
     head_shot: bool = False
+    stake: bool = False
+    high_caliber_test: SimpleTest | None = None
+    staking_tests: tuple[SimpleTest, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -460,8 +467,9 @@ def bid_for(side: Side, con: Contestant, category: Category, settings: Chronicle
 
 def attack_of(side: Side, action: str, scene: Scene) -> Attack:
     """How his successful attack does damage: the weapon he carries (or the card given),
-    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, and the
-    scene's range for Full-Auto (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
+    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, the
+    scene's range for Full-Auto, and a staking attempt with the simple tests thrown at the
+    table (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
     person, choice = side.person, side.choice
     key = carried_weapon(person, scene) if action == "weapon" else ""
     band = scene.range_for(person.name)
@@ -469,7 +477,9 @@ def attack_of(side: Side, action: str, scene: Scene) -> Attack:
                   lethal_by_prowess=choice.lethal_by_prowess and action in ("strike", "weapon"),
                   head_shot=choice.head_shot and action == "weapon",
                   close_range=band is not None and band.within_five_feet,
-                  card=choice.card if action == "weapon" and not key else None)
+                  card=choice.card if action == "weapon" and not key else None,
+                  stake=choice.stake and action == "weapon", high_caliber_test=choice.high_caliber_test,
+                  staking_tests=tuple(choice.staking_tests))
 
 
 def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
