@@ -149,6 +149,7 @@ class SoakRoll:
         successes: dice at or above the difficulty.
         ones: dice showing 1, each cancelling a success.
         net: successes left (never below 0: soak cannot botch).
+        by_app: the app rolled the dice (otherwise rolled at the table and entered).
     """
 
     dice: tuple[int, ...]
@@ -156,6 +157,7 @@ class SoakRoll:
     successes: int
     ones: int
     net: int
+    by_app: bool = False
 
 
 def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource | None = None,
@@ -188,7 +190,7 @@ def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource |
         faces = tuple(rng.randint(1, 10) for _ in range(pool))
     successes = sum(1 for d in faces if d >= difficulty)
     ones = sum(1 for d in faces if d == 1)
-    return SoakRoll(faces, difficulty, successes, ones, max(0, successes - ones))
+    return SoakRoll(faces, difficulty, successes, ones, max(0, successes - ones), by_app=dice is None and bool(faces))
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,9 @@ class SoakRuling:
         """JSON-ready data."""
         return {
             "damage_type": self.damage_type, "inflicted": self.inflicted, "pool": self.pool,
-            "dice": list(self.roll.dice) if self.roll else [], "past_soak": self.past_soak,
+            "dice": list(self.roll.dice) if self.roll else [],
+            "rolled": ("by the app" if self.roll.by_app else "at the table") if self.roll and self.roll.dice else None,
+            "past_soak": self.past_soak,
             "levels": self.levels, "armor_destroyed": self.armor_destroyed, "dazed": self.dazed,
             "staked": self.staked, "steps": [s.to_dict() for s in self.steps],
         }
@@ -291,7 +295,8 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         roll = roll_soak(pool, dice=dice, rng=rng, difficulty=difficulty or soak_difficulty())
         cancelled = f"; {roll.ones} one(s) cancel {min(roll.ones, roll.successes)} success(es)" if roll.ones else ""
         steps.add(f"Soak roll {', '.join(map(str, roll.dice))} against difficulty {roll.difficulty}: "
-                  f"{roll.successes} success(es){cancelled}, {roll.net} left.", _SOAK)
+                  f"{roll.successes} success(es){cancelled}, {roll.net} left "
+                  f"({'rolled by the app' if roll.by_app else 'rolled at the table'}).", _SOAK)
         past = max(0, levels - roll.net)
         steps.add(f"{roll.net} soak success(es) remove {min(roll.net, levels)} level(s): {past} left.", _SOAK)
     elif levels and not pool:

@@ -500,10 +500,13 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
                              field="dice")
         roll = roll_soak(awakening_dice, dice=dice, rng=rng, difficulty=difficulty)
         woke = roll.net >= 1
+        by_table = dice is not None
         detail = {"kind": "awakening_roll", "dice": list(roll.dice), "difficulty": difficulty,
-                  "successes": roll.successes, "ones": roll.ones, "net": roll.net}
+                  "successes": roll.successes, "ones": roll.ones, "net": roll.net,
+                  "rolled": "at the table" if by_table else "by the app"}
         faces = ", ".join(str(d) for d in roll.dice) or "no dice"
-        steps.add(f"Awakening roll: {awakening_dice} dice at difficulty {difficulty}: {faces}; {roll.net} "
+        steps.add(f"Awakening roll: {awakening_dice} dice at difficulty {difficulty}, "
+                  f"{'rolled at the table' if by_table else 'rolled by the app'}: {faces}; {roll.net} "
                   f"success(es) after 1s: {'he rises' if woke else 'he stays in torpor'}.", _TORPOR,
                   setting="wake_test")
     else:
@@ -518,10 +521,11 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
             woke = outcome == "win"
             decided = f"a {outcome}"
         detail = {"kind": "static_mental", "player_throw": test.player.value, "narrator_throw": test.narrator.value,
-                  "outcome": outcome, "mental_traits": mental_traits, "difficulty": WAKE_DIFFICULTY}
+                  "outcome": outcome, "mental_traits": mental_traits, "difficulty": WAKE_DIFFICULTY,
+                  "drawn": list(test.by_app)}
         steps.add(f"Static Mental challenge against {WAKE_DIFFICULTY} Traits: {test.player.label} against the "
-                  f"narrator's {test.narrator.label}, {decided}: {'he rises' if woke else 'he stays in torpor'}.",
-                  f"{_LIVE}, T20", setting="wake_test")
+                  f"narrator's {test.narrator.label} ({test.provenance}), {decided}: "
+                  f"{'he rises' if woke else 'he stays in torpor'}.", f"{_LIVE}, T20", setting="wake_test")
     blood = blood_current - 1
     new = track
     if woke:

@@ -21,7 +21,7 @@ from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_bl
 from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
 from larp.rules.rulings import HandDamage, rule_damage_by_hand
 from larp.rules.scene import Scene, SideScene
-from larp.rules.simple_test import SimpleTest
+from larp.rules.simple_test import SimpleTest, simple_test
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -53,22 +53,34 @@ def _flag(value: Any) -> bool:
 
 
 def _test(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> FortitudeTest | None:
-    """A Fortitude simple test from ``<prefix>`` ("resistance"/"resilience") fields, if asked for."""
+    """A Fortitude simple test from ``<prefix>`` ("resistance"/"resilience") fields, if asked for:
+    the throws as thrown at the table, ``random`` (or left out) drawn by the app, and the test
+    remembers which (issue 17: the table's own results)."""
     if not _flag(data.get(prefix)):
         return None
     throws = []
     for who in ("player", "narrator"):
-        raw = data.get(f"{prefix}_{who}") or "random"
-        if raw == "random":
-            from larp.rules.challenge import random_throw
-
-            throws.append(random_throw(rng))
+        raw = str(data.get(f"{prefix}_{who}") or "random")
+        if raw.strip().lower() == "random":
+            throws.append(None)
         else:
             try:
                 throws.append(parse_throw(raw, f"{prefix}_{who}"))
             except RulesError as exc:
                 raise ServiceError(exc.message, field=exc.field) from None
-    return FortitudeTest(SimpleTest(*throws), stamina_trait_spent=_flag(data.get("stamina")))
+    try:
+        test = simple_test(throws[0], throws[1], rng, f"{prefix}_player")
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
+    return FortitudeTest(test, stamina_trait_spent=_flag(data.get("stamina")))
+
+
+def _entered(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> SimpleTest | None:
+    """A simple test entered as thrown at the table in ``<prefix>_player``/``<prefix>_narrator``
+    (``random`` drawn by the app); ``None`` when neither was entered (the rules core draws it)."""
+    if all(str(data.get(f"{prefix}_{who}") or "random").strip().lower() == "random" for who in ("player", "narrator")):
+        return None
+    return _test({**data, prefix: "on", "stamina": None}, prefix, rng).test
 
 
 @dataclass(frozen=True)
@@ -151,6 +163,7 @@ class DamageRequest:
                           firearm=self.firearm, head_shot=self.head_shot, source=self.source,
                           attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
                           armor_piercing=self.armor_piercing, killing_blow=self.killing_blow,
+                          high_caliber_test=_entered(raw, "high_caliber", rng),
                           resistance=_test(raw, "resistance", rng),
                           resilience=_test(raw, "resilience", rng), stamina=_flag(raw.get("stamina")))
 

@@ -238,7 +238,7 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
             entrants.append(Entrant(key, f.name, f.attribute("Dexterity"), f.attribute("Wits"), f.wound_penalty,
                                     mod, why))
         try:
-            initiative = roll_initiative(entrants, dice=dice, rng=rng)
+            initiative = roll_initiative(entrants, dice=dice, rng=rng, settings=loaded.settings)
             combat, steps = turn_rules.begin_turn(combat, initiative)
         except RulesError as exc:
             raise _rules_error(exc) from None

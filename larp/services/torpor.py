@@ -9,10 +9,10 @@ from typing import Any, Sequence
 
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
-from larp.rules.challenge import RandomSource, Throw, parse_throw, random_throw
+from larp.rules.challenge import RandomSource, Throw, parse_throw
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
-from larp.rules.simple_test import SimpleTest
+from larp.rules.simple_test import SimpleTest, simple_test
 from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
@@ -93,9 +93,11 @@ def _tried_nights(character: Character) -> set[str]:
 
 
 def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
-    def one(value: str, field: str) -> Throw:
+    """The static Mental challenge's throws: as thrown at the table, or drawn by the app for
+    ``random`` (the test remembers which, for the record)."""
+    def one(value: str, field: str) -> Throw | None:
         if (value or RANDOM).strip().lower() == RANDOM:
-            return random_throw(rng)
+            return None
         try:
             throw = parse_throw(value, field)
         except RulesError as exc:
@@ -104,7 +106,7 @@ def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
             raise ServiceError("No Bomb in a static challenge to wake.", field=field)
         return throw
 
-    return SimpleTest(one(player, "player_throw"), one(narrator, "narrator_throw"))
+    return simple_test(one(player, "player_throw"), one(narrator, "narrator_throw"), rng, "player_throw")
 
 
 def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng: Any, *, first_night: date,

@@ -49,6 +49,10 @@ SCHEMAS.update({
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},
             "resistance_player": {"type": "string"}, "resistance_narrator": {"type": "string"},
             "resilience_player": {"type": "string"}, "resilience_narrator": {"type": "string"},
+            "high_caliber_player": {"type": "string", "enum": ["rock", "paper", "scissors", "random"],
+                                    "description": "The High-Caliber simple test as thrown at the table "
+                                                   "(left out or random: drawn by the app, and the ruling says so)."},
+            "high_caliber_narrator": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]},
             "armor": {"description": "The armor he wears for this ruling: a live armory key (\"none\": none); "
                                      "left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
@@ -81,7 +85,7 @@ def _track(data: Any, settings: ChronicleSettings) -> HealthTrack:
 DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
                  "lethal_by_prowess", "resistance", "resilience", "stamina", "resistance_player",
                  "resistance_narrator", "resilience_player", "resilience_narrator", "armor", "armor_left",
-                 "armor_piercing", "killing_blow"}
+                 "armor_piercing", "killing_blow", "high_caliber_player", "high_caliber_narrator"}
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:

@@ -287,7 +287,7 @@ def tabletop_initiative():
             dice[key] = spec["die"]
         entrants.append(Entrant(key, name, dexterity, wits, penalty, modifier))
     try:
-        initiative = roll_initiative(entrants, dice=dice, rng=_rng())
+        initiative = roll_initiative(entrants, dice=dice, rng=_rng(), settings=settings)
     except RulesError as exc:
         field = exc.field or "combatants"
         if field.startswith("dice."):

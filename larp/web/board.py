@@ -113,6 +113,20 @@ def torpor():
     return _act(f"char-{request.form.get('character', '')}", action)
 
 
+def _dice(name: str) -> list[int] | None:
+    """Dice entered as rolled at the table ("8 3 1", commas allowed), or ``None`` when empty.
+
+    Raises:
+        ServiceError: 422 naming ``name`` for anything but whole numbers 1 to 10.
+    """
+    text = (request.form.get(name) or "").replace(",", " ").split()
+    if not text:
+        return None
+    if len(text) > 20 or not all(t.isdigit() and 1 <= int(t) <= 10 for t in text):
+        raise ServiceError("Give each die rolled, a number from 1 to 10, separated by spaces.", field=name)
+    return [int(t) for t in text]
+
+
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
 @role_required("organiser")
 def wake(character_id: int):
@@ -123,7 +137,8 @@ def wake(character_id: int):
         record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
                               first_night=first, last_night=last,
                               player_throw=request.form.get("player_throw", "random"),
-                              narrator_throw=request.form.get("narrator_throw", "random"))
+                              narrator_throw=request.form.get("narrator_throw", "random"),
+                              dice=_dice("dice"))
         return record.summary + "."
     return _act(f"char-{character_id}", action, character_id)
 

@@ -118,3 +118,69 @@ def test_the_staking_attack_through_the_api(client, auth, dbconn):
     assert stateless.status_code == 200, stateless.get_json()
     hit = stateless.get_json()["ruling"]["hits"][0]
     assert [t["drawn"] for t in hit["tests"]] == [[], ["player", "narrator"]]
+
+
+# ---------------------------------------------------------------- 8. the table's own results
+
+def test_the_damage_forms_simple_tests_may_be_entered_as_thrown(client, auth, dbconn):
+    """met-reference 3.7 High-Caliber (a won simple test adds a level) and 3.5 Resistance: the tests the
+    app would draw can be entered as thrown at the table; the record says which they were."""
+    auth.login()
+    agathe = char("Sister Agathe")
+    client.post(f"/characters/{agathe.id}/damage", data={"weapon": "heavy_pistol", "head_shot": "on",
+                                                         "high_caliber_player": "rock",
+                                                         "high_caliber_narrator": "scissors"})
+    assert char("Sister Agathe").damage_lethal == 3  # the card's 2 and the won test's 1
+    step = next(s["text"] for s in last_ruling().steps if s["text"].startswith("High-Caliber"))
+    assert "as thrown at the table" in step
+    client.post(f"/characters/{agathe.id}/damage", data={"weapon": "heavy_pistol", "head_shot": "on"})
+    step = next(s["text"] for s in last_ruling().steps if s["text"].startswith("High-Caliber"))
+    assert "drawn by the app" in step
+    aldous = char("Aldous Whitmore")  # Fortitude 5: Resistance's simple test
+    page = client.get(f"/characters/{aldous.id}").get_data(as_text=True)
+    assert 'name="resistance_player"' in page and 'name="resistance_narrator"' in page
+    client.post(f"/characters/{aldous.id}/damage", data={"damage_type": "lethal", "levels": "2", "resistance": "on",
+                                                         "resistance_player": "paper",
+                                                         "resistance_narrator": "rock"})
+    assert char("Aldous Whitmore").damage_lethal == 1  # the won test removes one level
+    step = next(s["text"] for s in last_ruling().steps if s["text"].startswith("Resistance"))
+    assert "as thrown at the table" in step
+
+
+def test_the_awakening_roll_on_the_board_may_be_entered_as_rolled(client, auth, dbconn):
+    """000 "Torpor" (setting wake_test = tabletop_awakening): the Awakening roll's dice may be entered as
+    rolled at the table; the record says whether the table or the app rolled them."""
+    from datetime import date
+
+    from larp.services.demo import apply_downtime_demo
+
+    apply_downtime_demo(get_chronicle(), date.today())
+    set_setting(get_chronicle(), "wake_test", "tabletop_awakening")
+    auth.login("boss", "organiser")
+    pim = char("Pim Halloran")
+    page = client.get("/board").get_data(as_text=True)
+    assert 'name="dice"' in page
+    dots = 8  # Humanity 4 MET Traits, no tabletop dots: 8 dice (met-reference T25)
+    response = client.post(f"/board/characters/{pim.id}/wake", data={
+        "first_night": date.today().isoformat(), "dice": " ".join(["2"] * (dots - 1) + ["9"])})
+    assert response.status_code in (200, 303)
+    wake = Ruling.get(Ruling.kind == "wake")
+    assert wake.outcome["attempts"][0]["rolled"] == "at the table"
+    assert any("rolled at the table" in s["text"] for s in wake.steps)
+    assert char("Pim Halloran").condition == "active"
+
+
+def test_tabletop_initiative_records_whether_the_table_rolled(client, auth, dbconn):
+    """000 "Stage One: Initiative": initiative dice entered at the table or drawn; the record says which.
+    Setting tabletop_initiative = fixed: Dexterity + Wits + 6, no roll."""
+    from larp.rules.tabletop.initiative import Entrant, roll_initiative
+    from larp.rules.settings import ChronicleSettings
+
+    both = roll_initiative([Entrant("r", "Ross", 4, 2), Entrant("a", "Angela", 3, 4)], dice={"r": 9},
+                           rng=__import__("random").Random(1))
+    assert [e.rolled for e in both.entries if e.key == "r"] == ["table"]
+    assert any(s.text == "Initiative dice rolled at the table: Ross." for s in both.steps)
+    assert any(s.text == "Initiative dice rolled by the app: Angela." for s in both.steps)
+    fixed = roll_initiative([Entrant("r", "Ross", 4, 2), Entrant("a", "Angela", 3, 4)],
+                            settings=ChronicleSettings.from_overrides({"tabletop_initiative": "fixed"}))
+    assert [(e.name, e.score, e.rolled) for e in fixed.entries] == [("Angela", 13, "fixed"), ("Ross", 12, "fixed")]

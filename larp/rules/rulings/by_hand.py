@@ -24,6 +24,7 @@ from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
 from larp.tables import trait_leads
 
 R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
@@ -48,6 +49,8 @@ class HandDamage:
         armor_piercing: armor-piercing rounds: armor is ignored (met-reference 3.7).
         resistance, resilience: Fortitude's Resistance and Resilience tests, if the player makes them.
         stamina: the player spends a stamina-related Physical Trait on the test.
+        high_caliber_test: the High-Caliber simple test as thrown at the table (``None``: drawn
+            by the app, and the ruling says so).
         killing_blow: the attacker declared a killing blow on a vampire in torpor and won the
             Physical Challenge (Dark Epics; read under ``dark_epics_killing_blow``).
     """
@@ -66,6 +69,7 @@ class HandDamage:
     resilience: FortitudeTest | None = None
     stamina: bool = False
     killing_blow: bool = False
+    high_caliber_test: SimpleTest | None = None
 
     def damage(self, settings: ChronicleSettings, rng: RandomSource | None) -> Damage:
         """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
@@ -75,7 +79,8 @@ class HandDamage:
         """
         if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
             damage = strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
-                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
+                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot,
+                                          high_caliber_test=self.high_caliber_test),
                                    settings, rng)
             return replace(damage, armor_piercing=damage.armor_piercing or self.armor_piercing)
         if self.levels < 1:
