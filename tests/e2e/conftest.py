@@ -17,11 +17,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
 pytestmark = pytest.mark.e2e
+
+# A slow or busy CI machine must not turn a correct screen into a failure: wait up to 15 s for
+# what a test expects to see (Playwright's default is 5 s); actions keep their 30 s.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(config, items):
