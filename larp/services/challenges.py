@@ -95,6 +95,8 @@ class SideRequest:
         head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
         stake: this side drives his Staking weapon at the heart (met-reference 3.7).
+        ignore_wounds: this side spends a Willpower Trait to ignore his wound penalties, up to and
+            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1).
         damage_throws: the simple tests after this side's hit as thrown at the table, by test
             (``high_caliber``, ``staking1``, ``staking2``) as (player, narrator) throws; a throw
             left out or ``random`` is drawn by the app, and the record says so.
@@ -118,6 +120,7 @@ class SideRequest:
     head_shot: bool = False
     shroud_caster: bool = False
     stake: bool = False
+    ignore_wounds: bool = False
     damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 
@@ -149,6 +152,7 @@ class SideRequest:
             head_shot=_flag(get("head_shot", False)),
             shroud_caster=_flag(get("shroud_caster", False)),
             stake=_flag(get("stake", False)),
+            ignore_wounds=_flag(get("ignore_wounds", False)),
             damage_throws={test: (str(get(f"{test}_player") or RANDOM), str(get(f"{test}_narrator") or RANDOM))
                            for test in DAMAGE_TESTS
                            if any(get(f"{test}_{who}") not in (None, "", RANDOM) for who in ("player", "narrator"))},
@@ -219,16 +223,17 @@ def _kind(value: str) -> Kind:
         raise ServiceError("Choose a contested challenge, a static challenge or a simple test.", field="kind") from None
 
 
-def check_can_act(character: Character, state: CharacterState, field: str) -> None:
+def check_can_act(character: Character, state: CharacterState, field: str, ignore_wounds: bool = False) -> None:
     """Refuse a character who cannot take part in a challenge (the rules core's check:
-    LotNR Health, met-reference 4.1; 000 "Stake Through Heart").
+    LotNR Health, met-reference 4.1; 000 "Stake Through Heart"; an Incapacitated character
+    may act this turn by spending Willpower, ``ignore_wounds``, LotNR Willpower).
 
     Raises:
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
             Incapacitated (no challenges until a level is healed), or staked.
     """
     try:
-        _can_act(person_of(state), state.health, field)
+        _can_act(person_of(state), state.health, field, ignore_wounds)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
 
@@ -281,7 +286,8 @@ def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None
                   calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
                   waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
-                  head_shot=side.head_shot, stake=side.stake, high_caliber_test=tests["high_caliber"],
+                  head_shot=side.head_shot, stake=side.stake, ignore_wounds=side.ignore_wounds,
+                  high_caliber_test=tests["high_caliber"],
                   staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 
 
@@ -400,7 +406,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if kind is Kind.CONTESTED:
         sides.append(("defender_", request.defender, loaded.defender_state))
     for prefix, side, state in sides:
-        check_can_act(state.character, state, prefix.rstrip("_"))
+        check_can_act(state.character, state, prefix.rstrip("_"), side.ignore_wounds)
         if side.relent or kind is Kind.SIMPLE:
             continue
         character = state.character

@@ -10,7 +10,7 @@ the ruling (kind "tabletop") and saves the new state, all or nothing; a stale
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from larp.db import db
@@ -142,7 +142,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     for key in combat.fighters:
         character = get_character(chronicle, key, "characters")
         loaded.characters[key] = character
-        loaded.fighters[key] = fighter_for(character, settings, (row.gear or {}).get(key))
+        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key)),
+                                       ignore_wounds=key in combat.willpower)
     return loaded
 
 
@@ -221,16 +222,28 @@ def change_gear(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
 
 
 def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
-                           dice: Mapping[str, int] | None, rng: DiceSource | None) -> Ruling:
+                           dice: Mapping[str, int] | None, rng: DiceSource | None,
+                           willpower: Sequence[str] = ()) -> Ruling:
     """Roll initiative for every fighter (dice entered at the table, or drawn) and record it.
 
+    ``willpower``: the fighters who spend a Willpower point now to ignore their wound penalties
+    this turn, Incapacitated included (LotNR Willpower, met-reference 2.1): they roll without the
+    penalty, act this turn, and the point is spent and recorded.
+
     Raises:
-        ServiceError: as :func:`_get`; initiative already rolled; a bad die (422).
+        ServiceError: as :func:`_get`; initiative already rolled; a bad die (422); a fighter with
+            no Willpower point left (422), or one changed meanwhile (409).
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
         modifiers = turn_rules.initiative_modifiers(combat)
+        spending = [str(k) for k in willpower if str(k) in loaded.fighters]
+        for key in spending:
+            if (loaded.characters[key].willpower_current or 0) < 1:
+                raise ServiceError(f"{combat.name(key)} has no Willpower point left to spend.",
+                                   field=f"willpower-{key}")
+            loaded.fighters[key] = replace(loaded.fighters[key], ignore_wounds=True)
         entrants = []
         for key in combat.fighters:
             f = loaded.fighters[key]
@@ -239,15 +252,18 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
                                     mod, why))
         try:
             initiative = roll_initiative(entrants, dice=dice, rng=rng, settings=loaded.settings)
-            combat, steps = turn_rules.begin_turn(combat, initiative)
+            combat, steps = turn_rules.begin_turn(combat, initiative, spending)
         except RulesError as exc:
             raise _rules_error(exc) from None
         all_steps = list(initiative.steps) + list(steps)
         record = record_ruling(
             chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
             [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=open_game_session(chronicle),
-            inputs={"turn": combat.turn, "dice": dict(dice or {})}, outcome=initiative.to_dict(),
+            inputs={"turn": combat.turn, "dice": dict(dice or {}), "willpower": spending},
+            outcome=initiative.to_dict(),
         )
+        for key in spending:
+            _spend_willpower(loaded.characters[key], field=f"willpower-{key}")
         _save(loaded, combat, last=[record.id])
         return record
 
@@ -362,14 +378,15 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         return record, ruling
 
 
-def _spend_willpower(character: Character) -> None:
+def _spend_willpower(character: Character, field: str = "defense.abort") -> None:
+    """Spend one Willpower point of ``character`` with the version check (a 409 if he changed)."""
     rows = (Character.update(willpower_current=Character.willpower_current - 1, version=Character.version + 1,
                              updated_at=utcnow())
             .where((Character.id == character.id) & (Character.version == character.version)
                    & (Character.willpower_current > 0)).execute())
     if rows != 1:
         raise ServiceError(f"{character.name} has no Willpower point left, or was changed a moment ago.",
-                           field="defense.abort", status=409)
+                           field=field, status=409)
 
 
 def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,

@@ -111,6 +111,8 @@ SCHEMAS.update({
                 "waived_this_turn": {"type": "boolean"}}},
             "body": BODY,
             "attack": ATTACK,
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
             "celerity": {"type": ["integer", "null"], "minimum": 0, "maximum": 5,
                          "description": "Celerity active this turn (Rapidity's Bomb needs 3); left out: the powers "
                                         "listed count as active."},
@@ -191,6 +193,8 @@ SCHEMAS.update({
             "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
             "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
             "stake": {"type": "boolean", "description": "Drives his Staking weapon at the heart (met-reference 3.7)."},
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
             **DAMAGE_TEST_FIELDS,
             "darkness": {"type": "string", "enum": ["", "none", "partial", "total"],
                          "description": "His own darkness; left out: the scene's."},

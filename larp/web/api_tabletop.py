@@ -9,6 +9,7 @@ every die is echoed in the answer. Bad input is a 422 naming the field.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from flask import current_app, jsonify
@@ -52,6 +53,8 @@ SCHEMAS.update({
             "weapon": {"type": ["string", "null"], "description": "A tabletop armory key (knife, assault_rifle...)"},
             "armor": {"type": ["string", "null"], "description": "A tabletop armory key (class_three...)"},
             "willpower": {"type": "integer"},
+            "ignore_wounds": {"type": "boolean", "description": "He spent a Willpower point this turn: no wound "
+                                                                "penalty, Incapacitated included (LotNR Willpower)."},
             "health": {"type": "object", "description": "Damage already marked: aggravated, lethal, bashing "
                                                          "(health levels), condition, staked."},
         },
@@ -121,10 +124,11 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     for k, v in gear.items():
         if not isinstance(v, str):
             raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
+    ignore_wounds = _bool(spec, "ignore_wounds", f"{side}.ignore_wounds")
     if "character_id" in spec:
         character = get_character(get_chronicle(), spec["character_id"], f"{side}.character_id")
         stored = fighter_for(character, settings, gear)
-        return Fighter(**{**stored.__dict__, "key": side})
+        return Fighter(**{**stored.__dict__, "key": side, "ignore_wounds": ignore_wounds})
     creature = spec.get("creature", "vampire")
     if creature not in ("vampire", "ghoul", "mortal"):
         raise ApiError("`creature` is vampire, ghoul or mortal.", f"{side}.creature", 422)
@@ -140,7 +144,7 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     return Fighter(key=side, name=str(spec.get("name") or side.capitalize()),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
-                   armor=gear.get("armor"), **maps)
+                   armor=gear.get("armor"), ignore_wounds=ignore_wounds, **maps)
 
 
 def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
@@ -246,7 +250,10 @@ def tabletop_roll():
             "character_id": {"type": "integer", "description": "Read Dexterity, Wits and the wound penalty from a stored character."},
             "name": {"type": "string"}, "dexterity": {"type": "integer"}, "wits": {"type": "integer"},
             "wound_penalty": {"type": ["integer", "null"], "description": "null: can take no action"},
-            "modifier": {"type": "integer"}, "die": {"type": "integer", "minimum": 1, "maximum": 10}}}}}},
+            "modifier": {"type": "integer"}, "die": {"type": "integer", "minimum": 1, "maximum": 10},
+            "ignore_wounds": {"type": "boolean", "description": "A Willpower point spent: no wound penalty "
+                                                                "this turn (LotNR Willpower)."}}}},
+            "settings": {"type": "object"}}},
         "example": {"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
                                    {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}}}},
     "responses": {"200": {"description": "The order, highest first, with every die.", "content": {"application/json": {
@@ -272,7 +279,8 @@ def tabletop_initiative():
                 dexterity, wits = stored.attribute("Dexterity"), stored.attribute("Wits")
             except RulesError as exc:
                 raise ApiError(exc.message, f"{field}.character_id", 422) from None
-            name, penalty = stored.name, stored.wound_penalty
+            name = stored.name
+            penalty = replace(stored, ignore_wounds=_bool(spec, "ignore_wounds", f"{field}.ignore_wounds")).wound_penalty
         else:
             name = str(spec.get("name") or f"Combatant {index + 1}")
             dexterity = _int(spec, "dexterity", None, f"{field}.dexterity")
@@ -282,6 +290,8 @@ def tabletop_initiative():
             penalty = spec.get("wound_penalty", 0)
             if penalty is not None and (isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0):
                 raise ApiError("`wound_penalty` is dice (0 or more), or null.", f"{field}.wound_penalty", 422)
+            if _bool(spec, "ignore_wounds", f"{field}.ignore_wounds"):
+                penalty = 0
         modifier = _int(spec, "modifier", 0, f"{field}.modifier")
         if "die" in spec:
             dice[key] = spec["die"]

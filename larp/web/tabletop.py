@@ -138,6 +138,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "celerity": {k: f.discipline("Celerity") for k, f in loaded.fighters.items()},
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
+        "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
     })
     return context
 
@@ -210,7 +211,8 @@ def initiative(combat_id: int):
             if name.startswith("die-") and form.get(name, "").strip():
                 dice[name[4:]] = _int_field(form, name, None, 1, 10)
         rng = current_app.config["RANDOM_SOURCE"]()
-        service.roll_combat_initiative(c, u, i, v, dice, rng)
+        willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
+        service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)
 
     return _step(run)
 

@@ -184,3 +184,69 @@ def test_tabletop_initiative_records_whether_the_table_rolled(client, auth, dbco
     fixed = roll_initiative([Entrant("r", "Ross", 4, 2), Entrant("a", "Angela", 3, 4)],
                             settings=ChronicleSettings.from_overrides({"tabletop_initiative": "fixed"}))
     assert [(e.name, e.score, e.rolled) for e in fixed.entries] == [("Angela", 13, "fixed"), ("Ross", 12, "fixed")]
+
+
+# ---------------------------------------------------------------- 4. Willpower against wounds
+
+def test_willpower_lets_an_incapacitated_character_take_a_challenge(client, auth, dbconn):
+    """LotNR Willpower (met-reference 2.1, 4.1): a Willpower Trait ignores every wound penalty, up to and
+    including Incapacitated, for one turn. Without it the Incapacitated character's challenge is refused;
+    with it he challenges as if unhurt, and the Trait is spent and recorded."""
+    auth.login()
+    agathe, viv = char("Sister Agathe"), char("Vivienne Ashcombe")
+    Character.update(damage_lethal=7, willpower_current=2).where(Character.id == agathe.id).execute()
+    fields = dict(challenger=agathe.id, defender=viv.id, category="physical", challenger_bid="Wiry",
+                  defender_bid="Quick", challenger_throw="rock", defender_throw="scissors", action="strike")
+    refused = client.post("/challenge", data=fields)
+    assert refused.status_code == 422 and "Incapacitated" in refused.get_data(as_text=True)
+    page = client.get(f"/challenge?challenger={agathe.id}&defender={viv.id}").get_data(as_text=True)
+    assert 'name="challenger_ignore_wounds"' in page
+    response = post_challenge(client, **fields, challenger_ignore_wounds="on")
+    assert response.status_code == 303
+    assert char("Sister Agathe").willpower_current == 1
+    record = last_ruling()
+    assert record.steps[0]["rule"].startswith("LotNR Willpower") and "Incapacitated" in record.steps[0]["text"]
+    assert record.outcome["consequences"]["Sister Agathe"]["willpower"] == 1
+    assert char("Vivienne Ashcombe").damage_bashing == 1
+
+    api = client.post("/api/v1/challenges/rule", json={
+        "category": "physical", "challenger": {"name": "A", "traits": 6, "bid": ["Quick"], "health": "wounded",
+                                               "willpower": 1, "ignore_wounds": True},
+        "defender": {"name": "B", "traits": 6, "bid": ["Brawny"]},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "rock"}]}).get_json()
+    assert api["ruling"]["outcome"] == "draw"  # Wounded would lose the tie; with Willpower: equal Traits
+    assert api["ruling"]["consequences"]["A"]["willpower"] == 1
+
+
+def test_willpower_saves_a_tabletop_pool_cut_to_nothing_by_wounds(client, auth, dbconn):
+    """LotNR Willpower for the tabletop turn (met-reference 2.1; declared before the roll, 004
+    "Preliminaries"): Vivienne, Crippled (-5 dice, 000 "Health Chart"), strikes with Dexterity 3 and no
+    Brawl: 3 - 5 leaves nothing, and the refusal cites the wound rule. A Willpower point spent at
+    initiative saves the pool (3 dice) and is recorded."""
+    auth.login()
+    kon, viv = char("Konrad Vale"), char("Vivienne Ashcombe")
+    Character.update(damage_lethal=6, willpower_current=3).where(Character.id == viv.id).execute()
+    client.post("/tabletop/start", data={"characters": [str(kon.id), str(viv.id)]})
+    from larp.models import TabletopCombat
+
+    def step(path, **fields):
+        row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+        return client.post(f"/tabletop/{row.id}/{path}", data={"version": row.version, **fields},
+                           headers={"HX-Request": "true"})
+
+    step("initiative", **{f"die-{kon.id}": "1", f"die-{viv.id}": "10"})
+    step("declare", fighter=[str(kon.id), str(viv.id)], **{f"{kon.id}-actions": "1", f"{viv.id}-actions": "1"})
+    refused = step("attack", attacker=str(viv.id), target=str(kon.id), maneuver="strike")
+    text = refused.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"').replace("&quot;", '"')
+    assert refused.status_code == 422
+    assert '000 "Health Chart"' in text and "Multiple Actions" not in text
+    step("next")
+    response = step("initiative", **{f"die-{kon.id}": "1", f"die-{viv.id}": "10", f"willpower-{viv.id}": "on"})
+    assert response.status_code == 200
+    assert char("Vivienne Ashcombe").willpower_current == 2
+    assert any("Willpower" in s["text"] for s in last_ruling().steps)
+    step("declare", fighter=[str(kon.id), str(viv.id)], **{f"{kon.id}-actions": "1", f"{viv.id}-actions": "1"})
+    response = step("attack", attacker=str(viv.id), target=str(kon.id), maneuver="strike",
+                    **{"dice-attack": "2 2 2", "dice_mode": "table"})
+    assert response.status_code == 200, response.get_data(as_text=True)[:400]
+    assert last_ruling().outcome["attack_pool"] == 3

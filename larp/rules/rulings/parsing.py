@@ -21,7 +21,8 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   out of a one-on-one challenge, the powers listed count as active);
 - ``negative_traits``: his Negative Traits (a call on him is then judged), and
   ``calls_negative``: the Negative Trait he calls on the other side;
-- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``;
+- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``, ``ignore_wounds``
+  (a Willpower Trait spent to ignore wound penalties, Incapacitated included, this turn);
 - ``scene``: what differs for him in the scene (:func:`larp.rules.scene.side_scene_from_dict`).
 
 ``powers`` takes the challenge powers (vigor, rapidity, puissance, fleetness, might,
@@ -48,7 +49,7 @@ from larp.rules.settings import ChronicleSettings
 
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
 SIDE_EXTRAS = ("body", "attack", "celerity", "negative_traits", "calls_negative", "specialisation",
-               "waive_darkness", "lethal_by_prowess", "head_shot", "scene")
+               "waive_darkness", "lethal_by_prowess", "head_shot", "scene", "ignore_wounds")
 CHALLENGE_EXTRAS = ("scene",)
 
 
@@ -144,6 +145,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         head_shot=_flag(data, "head_shot", where) or bool(attack and attack.head_shot),
         stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
         staking_tests=attack.staking_tests if attack else (),
+        ignore_wounds=_flag(data, "ignore_wounds", where),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:

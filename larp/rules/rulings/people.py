@@ -33,7 +33,7 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.darkness import Darkness, darkness_table
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, Step
 from larp.rules.health import HealthTrack, live_levels
 from larp.rules.hits import Attack, Body
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
@@ -43,6 +43,7 @@ from larp.tables import trait_leads
 
 R_HEALTH = "LotNR Health (met-reference 4.1)"
 R_STAKE = '000 "Stake Through Heart"'
+R_WILLPOWER = "LotNR Willpower (met-reference 2.1, 4.1)"
 
 #: Discipline powers (as sheets name them, lower case) that change a challenge (met-reference 3.3-3.5).
 CHALLENGE_POWERS: dict[str, Power] = {
@@ -176,6 +177,8 @@ class Choice:
         stake: he drives his Staking weapon (a stake) at the heart (met-reference 3.7).
         high_caliber_test, staking_tests: the simple tests after his hit, as thrown at the
             table (``None`` or left out: drawn by the app, and the record says so).
+        ignore_wounds: he spends a Willpower Trait to ignore his wound penalties, up to and
+            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1, 4.1).
     """
 
     bid: tuple[str, ...] = ()
@@ -199,6 +202,7 @@ class Choice:
     stake: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
+    ignore_wounds: bool = False
 
 
 @dataclass(frozen=True)
@@ -262,23 +266,44 @@ def wound_level(person: Person, track: HealthTrack) -> Health:
     return {"bruised": Health.BRUISED, "wounded": Health.WOUNDED}.get(track.state().lower(), Health.HEALTHY)
 
 
-def check_can_act(person: Person, track: HealthTrack, field: str) -> None:
+def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds: bool = False) -> None:
     """Refuse a character who cannot take part in a challenge.
+
+    ``ignore_wounds``: he spends a Willpower Trait to ignore wound penalties up to and including
+    Incapacitated for this turn (LotNR Willpower, met-reference 2.1, 4.1), so Incapacitated does
+    not stop him; he must have the Willpower Trait.
 
     Raises:
         RulesError: naming ``field``: unconscious, in torpor, dead or Incapacitated
-            (no challenges until a level is healed, LotNR Health, met-reference 4.1),
-            or staked and paralysed (000 "Stake Through Heart").
+            (no challenges until a level is healed, LotNR Health, met-reference 4.1; unless he
+            spends Willpower), staked and paralysed (000 "Stake Through Heart"), or no Willpower
+            left to spend.
     """
+    if ignore_wounds and person.willpower < 1:
+        raise RulesError(f"{person.name} has no Willpower left to spend against his wounds.",
+                         field=f"{field}_ignore_wounds")
     if track.condition != "active":
         reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
                   "dead": "is dead"}.get(track.condition, track.condition)
         raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
-    if person.health is Health.INCAPACITATED or (person.health is None and track.marked >= track.size - 1):
-        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed.", field=field)
+    if not ignore_wounds and (person.health is Health.INCAPACITATED
+                              or (person.health is None and track.marked >= track.size - 1)):
+        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed, unless he "
+                         f"spends a Willpower Trait to ignore his wounds for this turn ({R_WILLPOWER}).", field=field)
     if track.staked:
         raise RulesError(f"{person.name} is staked and paralysed until the stake is removed "
                          f"({R_STAKE}): no challenges.", field=field)
+
+
+def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
+    """The step for a side who spends Willpower against his wounds, naming the level he ignores
+    (LotNR Willpower, met-reference 2.1, 4.1); ``None`` when he does not."""
+    if not side.choice.ignore_wounds:
+        return None
+    level = wound_level(side.person, person_track(side.person, settings))
+    what = f"his wound penalties ({level.value.capitalize()})" if level is not Health.HEALTHY else "any wound penalty"
+    return Step(f"{side.name} spends a Willpower Trait: he ignores {what} for this turn, up to and including "
+                f"Incapacitated.", R_WILLPOWER)
 
 
 # ----- bids and leads -----------------------------------------------------------
@@ -417,12 +442,12 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         bonuses=tuple(bonuses),
         penalties=tuple(choice.penalties),
         weapon=weapon_card_for(side, scene, prefix + "weapon"),
-        health=wound_level(person, track),
+        health=Health.HEALTHY if choice.ignore_wounds else wound_level(person, track),
         powers=challenge_powers(person, choice.celerity),
         lead=lead_for(choice, category),
         category=choice.bid_category,
         abilities=dict(person.abilities),
-        willpower=person.willpower,
+        willpower=person.willpower - (1 if choice.ignore_wounds else 0),
         merits=dict(person.merits),
         generation=person.generation if person.creature == "vampire" else None,
         steps_moved=choice.steps_moved,

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from larp.rules.explain import Explanation, RulesError
-from larp.rules.health import CONDITION_LABELS, HealthTrack
+from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.actions import slot_dice
@@ -274,7 +274,10 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
     penalty = a.wound_penalty or 0
     if penalty:
         pool -= penalty
-        steps.add(f"{a.name} is {_level(a.track)}: wound penalty -{penalty} ({pool}).", _HEALTH)
+        steps.add(f"{a.name} is {_level(a.track)} on the tabletop chart: wound penalty -{penalty} ({pool}).", _HEALTH)
+    elif a.ignore_wounds and tabletop_dice_penalty(a.track) != 0:
+        steps.add(f"{a.name} spent a Willpower point this turn: no wound penalty, though he is "
+                  f"{_level(a.track)} on the tabletop chart.", "LotNR Willpower (met-reference 2.1, 4.1)")
     if m.attribute == "Dexterity":
         armor_dice, why = a.armor_penalty(profile)
         if armor_dice:
@@ -282,6 +285,10 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
             steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).",
                       '000 "Armor Chart"' if profile.key == "revised" else '004 "Armor"')
     if pool <= 0:
+        if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
+            raise RulesError(f"{a.name}'s wounds ({_level(a.track)}, -{penalty}) leave his attack pool at {pool} dice: "
+                             f"the action cannot be attempted (000 \"Health Chart\"). A Willpower point spent this "
+                             f"turn ignores the wound penalty (LotNR Willpower).", field="actions")
         raise RulesError(f"{a.name}'s attack pool comes to {pool} dice: the action cannot be attempted "
                          f"(004 \"Multiple Actions\").", field="actions")
 

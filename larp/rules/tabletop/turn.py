@@ -142,6 +142,8 @@ class Combat:
         holds: the holds in force.
         conditions: conditions on fighters, by the turn they apply to.
         log: one line per thing that happened this turn (newest last).
+        willpower: keys who spent a Willpower point this turn to ignore their wound penalties
+            (LotNR Willpower, met-reference 2.1, 4.1).
     """
 
     fighters: tuple[str, ...]
@@ -158,6 +160,7 @@ class Combat:
     holds: tuple[Hold, ...] = ()
     conditions: tuple[Condition, ...] = ()
     log: tuple[str, ...] = ()
+    willpower: tuple[str, ...] = ()
 
     # -------------------------------------------------------------- reading
 
@@ -295,6 +298,7 @@ class Combat:
             "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
             "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
             "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
+            "willpower": list(self.willpower),
         }
 
     @classmethod
@@ -317,7 +321,7 @@ class Combat:
                 aborted=MappingProxyType(dict(data.get("aborted", {}))),
                 holds=tuple(Hold(**h) for h in data.get("holds", [])),
                 conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
-                log=tuple(data.get("log", [])),
+                log=tuple(data.get("log", [])), willpower=tuple(str(k) for k in data.get("willpower", [])),
             )
         except (KeyError, TypeError, ValueError):
             raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
@@ -346,10 +350,13 @@ def initiative_modifiers(combat: Combat) -> dict[str, tuple[int, str]]:
             if c.kind == "slowed" and c.turn == combat.turn}
 
 
-def begin_turn(combat: Combat, initiative: Initiative) -> tuple[Combat, tuple[Step, ...]]:
+def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] = ()) -> tuple[Combat, tuple[Step, ...]]:
     """Set this turn's initiative and open the declarations.
 
     A dazed fighter spends the turn shaking it off and takes no action (000 "Dazed").
+    ``willpower``: fighters who spend a Willpower point now to ignore their wound penalties,
+    up to and including Incapacitated, for the whole turn (LotNR Willpower, met-reference 2.1;
+    declared before the roll, 004 "Preliminaries").
 
     Raises:
         RulesError: the turn is not waiting for initiative, or the order names someone not in the fight.
@@ -365,9 +372,13 @@ def begin_turn(combat: Combat, initiative: Initiative) -> tuple[Combat, tuple[St
         if combat.has_condition(e.key, "dazed"):
             out.append(e.key)
             steps.add(f"{e.name} is dazed and spends this turn shaking off the blow.", '000 "Dazed"')
+    spent = tuple(dict.fromkeys(k for k in willpower if k in combat.fighters))
+    for key in spent:
+        steps.add(f"{combat.name(key)} spends a Willpower point: no wound penalties this turn, Incapacitated "
+                  f"included.", "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"")
     placed = {e.key for e in initiative.entries}
     out.extend(k for k in combat.fighters if k not in placed and k not in out)
-    new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)),
+    new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)), willpower=spent,
                   declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                   defended=MappingProxyType({}), aborted=MappingProxyType({}),
                   log=(f"Turn {combat.turn}: " + ", ".join(f"{e.name} {e.score}" for e in initiative.entries),))
@@ -524,4 +535,4 @@ def next_turn(combat: Combat) -> Combat:
     return replace(combat, turn=combat.turn + 1, phase="initiative", initiative=(), out=(),
                    declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                    defended=MappingProxyType({}), aborted=MappingProxyType({}), conditions=conditions,
-                   log=combat.log[-1:] if combat.log else ())
+                   log=combat.log[-1:] if combat.log else (), willpower=())
