@@ -250,3 +250,67 @@ def test_willpower_saves_a_tabletop_pool_cut_to_nothing_by_wounds(client, auth, 
                     **{"dice-attack": "2 2 2", "dice_mode": "table"})
     assert response.status_code == 200, response.get_data(as_text=True)[:400]
     assert last_ruling().outcome["attack_pool"] == 3
+
+
+# ---------------------------------------------------------------- 2. feeding wounds the victim
+
+def test_feeding_on_a_mortal_costs_him_a_lethal_level_a_blood_trait(client, auth, dbconn):
+    """LotNR "Blood" (met-reference 3.7): each Blood Trait drained from a mortal or ghoul costs the victim
+    a level of lethal damage, at most three a turn; the drinker's blood goes up to his pool's maximum."""
+    auth.login()
+    viv, ruth = char("Vivienne Ashcombe"), char("Ruth Calder")
+    Character.update(blood_current=viv.blood_max - 2).where(Character.id == viv.id).execute()
+    page = client.get(f"/characters/{viv.id}").get_data(as_text=True)
+    assert "Feeds on a victim" in page and f'<option value="{ruth.id}">' in page
+    response = client.post(f"/characters/{viv.id}/feed-on", data={"victim": ruth.id, "blood": "4"})
+    assert response.status_code == 303
+    assert char("Ruth Calder").damage_lethal == 4
+    assert char("Vivienne Ashcombe").blood_current == viv.blood_max  # 2 of the 4 fit in her pool
+    record = last_ruling()
+    assert record.kind == "feeding" and record.outcome["turns"] == 2  # three a turn at most
+    assert any("costs Ruth Calder a level of lethal damage" in s["text"] for s in record.steps)
+
+    kon, marcus = char("Konrad Vale"), char("Marcus Hale")
+    Character.update(blood_current=0, blood_max=14).where(Character.id == kon.id).execute()
+    response = client.post(f"/api/v1/characters/{kon.id}/feed-on", json={"victim": marcus.id, "blood": 8})
+    assert response.status_code == 201
+    assert char("Marcus Hale").condition == "dead"  # 8 lethal: past Incapacitated a ghoul dies (000 "Health")
+    assert char("Konrad Vale").blood_current == 8
+
+    stateless = client.post("/api/v1/feeding", json={
+        "drinker": {"name": "Anselm", "blood": 3, "blood_max": 10},
+        "victim": {"name": "Walter", "track": {"creature": "mortal"}}, "blood": 3}).get_json()
+    assert stateless["feeding"]["victim_track"]["lethal"] == 3
+    assert stateless["feeding"]["consequences"]["Anselm"]["blood"] == 3
+
+
+# ---------------------------------------------------------------- 3. no blood left
+
+def test_an_empty_pool_costs_a_level_and_past_incapacitated_blood_loss_torpor(client, auth, dbconn):
+    """000 "Health Chart", "Torpor" (met-reference 4.1): a vampire with an empty pool loses a health
+    level each time the rules call for blood (setting empty_pool_wound: lethal); past Incapacitated that
+    way she falls into torpor from blood loss, recorded as such, so feeding her wakes her."""
+    from larp.models import Torpor
+
+    auth.login()
+    viv = char("Vivienne Ashcombe")
+    Character.update(blood_current=0, damage_lethal=6).where(Character.id == viv.id).execute()
+    client.post(f"/characters/{viv.id}/act", data={"action": "blood", "reason": "rising", "blood": "1"})
+    viv = char("Vivienne Ashcombe")
+    assert (viv.damage_lethal, viv.condition) == (7, "active")  # Incapacitated
+    client.post(f"/characters/{viv.id}/heal", data={"kind": "automatic"})  # healing calls for blood too
+    viv = char("Vivienne Ashcombe")
+    assert (viv.damage_lethal, viv.condition) == (8, "torpor")
+    torpor = Torpor.get(Torpor.character == viv)
+    assert torpor.cause == "blood_loss"
+    assert any("torpor from blood loss" in s["text"] for s in last_ruling().steps)
+    client.post(f"/characters/{viv.id}/act", data={"action": "feed", "blood": "1"})
+    assert char("Vivienne Ashcombe").condition == "active"  # feeding_wakes_blood_torpor (default on)
+    assert Torpor.get_by_id(torpor.id).ended_on is not None
+
+    pim = char("Pim Halloran")
+    Character.update(blood_current=0).where(Character.id == pim.id).execute()
+    response = client.post(f"/api/v1/characters/{pim.id}/blood", json={"blood": 2, "reason": "discipline"})
+    assert response.status_code == 201 and char("Pim Halloran").damage_lethal == 2
+    stateless = client.post("/api/v1/blood", json={"track": {"lethal": 7}, "blood": 0, "reason": "rising"}).get_json()
+    assert stateless["blood"]["blood_loss_torpor"] is True

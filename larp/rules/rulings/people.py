@@ -93,6 +93,11 @@ class Person:
         weapon: the live armory key of the weapon he carries, from the sheet (``""``: none).
         whole_track: ``levels`` is the whole track as it stands (Mettle's level already in
             it, as a stateless caller gives back a track the API returned).
+        blood, blood_max, blood_per_turn: his blood pool, its maximum and the blood points he
+            may spend a turn (LotNR generation table, met-reference 5.1).
+        agg_marked: Blood Traits already put toward his aggravated wounds (``agg_heal_model``
+            "lotnr_instalments", met-reference 5.1).
+        willpower_max: his permanent Willpower.
     """
 
     name: str
@@ -118,6 +123,11 @@ class Person:
     armor: tuple[Worn, ...] = ()
     weapon: str = ""
     whole_track: bool = False
+    blood: int = 0
+    blood_max: int = 0
+    blood_per_turn: int = 1
+    agg_marked: int = 0
+    willpower_max: int = 0
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""

@@ -130,6 +130,8 @@ class Situation:
         armor_penalty_halved_at_melee: Melee that halves armor's Dexterity penalty (0: never).
         parry_brawl_difficulty: added to a weapon parrying a brawling attack.
         block_melee_at_brawl: Brawl that lets a block stop bashing melee attacks (0: any close attack).
+        blood_heals_bashing, blood_heals_lethal: levels of each a blood point heals in this profile
+            (the tabletop: one of either; the live game heals two bashing, 002).
     """
 
     flank_dice: int
@@ -148,6 +150,8 @@ class Situation:
     armor_penalty_halved_at_melee: int
     parry_brawl_difficulty: int
     block_melee_at_brawl: int
+    blood_heals_bashing: int
+    blood_heals_lethal: int
     source: str
 
 
