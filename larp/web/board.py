@@ -26,6 +26,7 @@ from larp.services.chronicles import get_chronicle, open_game_session
 from larp.services.downtime import (
     apply_aggravated_healing,
     apply_mortal_healing,
+    set_treated,
     build_board,
 )
 from larp.services.history import timeline, undo_ruling
@@ -153,6 +154,16 @@ def feed(character_id: int):
     return _act(f"char-{character_id}", action, character_id)
 
 
+@bp.route("/board/characters/<int:character_id>/treated", methods=["POST"])
+@role_required("organiser")
+def treated(character_id: int):
+    """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
+    def action():
+        record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
+        return record.summary + "."
+    return _act(f"char-{character_id}", action, character_id)
+
+
 @bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
 @role_required("organiser")
 def heal(character_id: int):
@@ -163,7 +174,8 @@ def heal(character_id: int):
         if character.creature == "vampire":
             record = apply_aggravated_healing(chronicle, g.user, character_id, _int("levels"))
         else:
-            record = apply_mortal_healing(chronicle, g.user, character_id, request.form.get("medical_care") == "on")
+            record = apply_mortal_healing(chronicle, g.user, character_id,
+                                          True if request.form.get("medical_care") == "on" else None)
         return record.summary + "."
     return _act(f"char-{character_id}", action, character_id)
 

@@ -97,6 +97,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
                    killing_blow_rule=chronicle_settings(chronicle)["dark_epics_killing_blow"],
+                   agg_instalments=chronicle_settings(chronicle)["agg_heal_model"] == "lotnr_instalments",
                    victims=sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],

@@ -314,3 +314,76 @@ def test_an_empty_pool_costs_a_level_and_past_incapacitated_blood_loss_torpor(cl
     assert response.status_code == 201 and char("Pim Halloran").damage_lethal == 2
     stateless = client.post("/api/v1/blood", json={"track": {"lethal": 7}, "blood": 0, "reason": "rising"}).get_json()
     assert stateless["blood"]["blood_loss_torpor"] is True
+
+
+# ---------------------------------------------------------------- 6. aggravated healing in instalments
+
+def test_blood_traits_put_toward_an_aggravated_wound_over_several_nights(client, auth, dbconn):
+    """LotNR "Blood" reading (agg_heal_model = lotnr_instalments; met-reference 5.1): three Blood Traits a
+    level, built up over several nights and marked against the wound; it heals at the next sunset after
+    the last, not tonight."""
+    set_setting(get_chronicle(), "agg_heal_model", "lotnr_instalments")
+    auth.login()
+    kon = char("Konrad Vale")
+    Character.update(damage_aggravated=1, blood_current=2).where(Character.id == kon.id).execute()
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "aggravated", "levels": "1"})
+    kon = char("Konrad Vale")
+    assert (kon.damage_aggravated, kon.blood_current, kon.agg_blood_marked) == (1, 0, 2)  # not healed tonight
+    assert "2 of 3 marked" in last_ruling().steps[0]["text"]
+    Character.update(blood_current=1).where(Character.id == kon.id).execute()
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "aggravated", "levels": "1"})
+    kon = char("Konrad Vale")
+    assert (kon.damage_aggravated, kon.blood_current, kon.agg_blood_marked) == (1, 0, 3)
+    assert any("heal at the next sunset" in s["text"] for s in last_ruling().steps)
+
+
+def test_a_fully_paid_aggravated_wound_heals_in_the_nights_before_the_next_game(client, auth, dbconn):
+    """LotNR "Blood" reading (agg_heal_model = lotnr_instalments): the three Blood Traits already marked
+    pay for the level; it heals at the next sunset, between the game sessions, for no more blood."""
+    from datetime import date
+
+    from larp.services.demo import apply_downtime_demo
+
+    apply_downtime_demo(get_chronicle(), date.today())
+    set_setting(get_chronicle(), "agg_heal_model", "lotnr_instalments")
+    kon = char("Konrad Vale")
+    Character.update(damage_aggravated=1, blood_current=0, agg_blood_marked=3).where(Character.id == kon.id).execute()
+    auth.login("boss", "organiser")
+    response = client.post(f"/board/characters/{kon.id}/heal", data={})
+    assert response.status_code in (200, 303), response.get_data(as_text=True)[:300]
+    kon = char("Konrad Vale")
+    assert (kon.damage_aggravated, kon.blood_current, kon.agg_blood_marked) == (0, 0, 0)
+
+
+# ---------------------------------------------------------------- 5. mortals' untreated wounds
+
+def test_an_untreated_mortal_worsens_and_a_treated_one_heals_between_game_sessions(client, auth, dbconn):
+    """000 "Mortal's Healing Times": a lethal wound worse than Hurt, left untreated, worsens by one level
+    a day; treated (a tick per mortal, kept), it heals on the table (Injured one week, Hurt three days,
+    Bruised one day). The healing line gives the time taken, not the hours available."""
+    from datetime import date
+
+    from larp.services.demo import apply_downtime_demo
+
+    apply_downtime_demo(get_chronicle(), date.today())
+    auth.login("boss", "organiser")
+    ruth = char("Ruth Calder")
+    Character.update(damage_lethal=3, damage_bashing=0, damage_aggravated=0).where(Character.id == ruth.id).execute()
+    page = client.get("/board").get_data(as_text=True)
+    line = page[page.index(f'id="char-{ruth.id}"'):][:2500]
+    assert "untreated" in line and "dies of the untreated wound" in line  # 14 nights: dead on the fifth day
+    response = client.post(f"/board/characters/{ruth.id}/treated", data={"medical_care": "on"})
+    assert response.status_code in (200, 303)
+    assert char("Ruth Calder").treated
+    client.post(f"/board/characters/{ruth.id}/heal", data={})
+    ruth = char("Ruth Calder")
+    assert (ruth.damage_lethal, ruth.condition) == (0, "active")  # 7 + 3 + 1 = 11 days of the 14
+    record = last_ruling()
+    assert record.inputs["hours"] == 24 * 11 and record.inputs["medical_care"] is True
+    assert "In 264 hour(s) (of 336 available)" in record.summary
+
+    marcus = char("Marcus Hale")
+    Character.update(damage_lethal=3, damage_bashing=0, damage_aggravated=0, treated=False).where(
+        Character.id == marcus.id).execute()
+    client.post(f"/board/characters/{marcus.id}/heal", data={})
+    assert char("Marcus Hale").condition == "dead"  # untreated: worse a level a day, dead on the fifth
