@@ -454,6 +454,31 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         return record
 
 
+def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
+                 levels: Any) -> Ruling:
+    """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
+    one blood point a level of bashing or lethal (:func:`larp.rules.rulings.rule_healing` with the
+    tabletop game). Recorded; the combat's version moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; a fighter not in this combat (422 "fighter"); what the
+            healing rules refuse.
+    """
+    from larp.services.health import heal_character
+
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = str(who)
+        if key not in loaded.characters:
+            raise ServiceError("Choose a fighter of this combat.", field="fighter")
+        try:
+            record = heal_character(chronicle, narrator, loaded.characters[key].id, kind, levels, game="tabletop")
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="heal", status=exc.status) from None
+        _save(loaded, loaded.combat, last=[record.id])
+        return record
+
+
 def next_combat_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> TabletopCombat:
     """End this turn; the next starts with initiative.
 

@@ -78,6 +78,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "gear"
     if field in ("combat", "phase"):
         return "top"
+    if field in ("heal", "fighter"):
+        return "heal"
     return "start" if row is None else "phase"
 
 
@@ -308,6 +310,15 @@ def escape(combat_id: int):
         service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
 
     return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])
+@role_required("organiser", "narrator")
+def heal(combat_id: int):
+    """A vampire spends blood to heal, at the tabletop profile's rate (one blood point a level)."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""),
+                                                         form.get("levels")))
 
 
 @bp.route("/tabletop/<int:combat_id>/next", methods=["POST"])

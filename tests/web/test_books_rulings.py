@@ -387,3 +387,30 @@ def test_an_untreated_mortal_worsens_and_a_treated_one_heals_between_game_sessio
         Character.id == marcus.id).execute()
     client.post(f"/board/characters/{marcus.id}/heal", data={})
     assert char("Marcus Hale").condition == "dead"  # untreated: worse a level a day, dead on the fifth
+
+
+# ---------------------------------------------------------------- 7. tabletop healing costs
+
+def test_tabletop_healing_costs_follow_the_profile(client, auth, dbconn):
+    """The tabletop profile's rate (data/maneuvers.toml blood_heals; 000 "Lethal Damage"): one blood point
+    heals one level of bashing or lethal at the tabletop, where the live game heals two bashing (002)."""
+    auth.login()
+    kon, viv = char("Konrad Vale"), char("Vivienne Ashcombe")
+    Character.update(damage_bashing=2, blood_current=5).where(Character.id == kon.id).execute()
+    client.post("/tabletop/start", data={"characters": [str(kon.id), str(viv.id)]})
+    from larp.models import TabletopCombat
+
+    row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    assert "Spend blood to heal" in client.get("/tabletop").get_data(as_text=True)
+    response = client.post(f"/tabletop/{row.id}/heal", data={"version": row.version, "fighter": str(kon.id),
+                                                            "kind": "bashing", "levels": "2"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    kon = char("Konrad Vale")
+    assert (kon.damage_bashing, kon.blood_current) == (0, 3)  # two blood points, not one
+    Character.update(damage_bashing=2, blood_current=5).where(Character.id == kon.id).execute()
+    client.post(f"/characters/{kon.id}/heal", data={"kind": "bashing", "levels": "2"})
+    assert char("Konrad Vale").blood_current == 4  # the live game: one blood point for two bashing
+    stateless = client.post("/api/v1/healing", json={"track": {"bashing": 2}, "kind": "bashing", "levels": 2,
+                                                     "blood": 5, "game": "tabletop"}).get_json()
+    assert stateless["healing"]["blood_spent"] == 2
