@@ -322,12 +322,18 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
                   f"{who} is dazed and spends the next turn shaking it off.", '000 "Dazed"')
     staked = False
     if stake_at_heart:
-        staked = vampire and past >= 3
+        by_successes = (settings or ChronicleSettings.defaults())["tabletop_stake_rule"] == "damage_successes"
+        counted = levels if by_successes else past
+        staked = vampire and counted >= 3
         if not vampire:
             steps.add("A stake paralyses only vampires.", '000 "Stake Through Heart"')
+        elif by_successes:
+            steps.add(f"Stake at the heart: {levels} damage success(es) before soak " + (
+                "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
+                '000 "Melee Weapons Chart" (the stake: "score three successes")', setting="tabletop_stake_rule")
         else:
             steps.add(f"Stake at the heart: {past} level(s) past soak " + (
                 "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
-                '000 "Stake Through Heart"')
+                '000 "Stake Through Heart"', setting="tabletop_stake_rule")
     steps.add(f"{who} takes {taken} level(s) of {kind} damage.", '000 "Applying Damage"')
     return SoakRuling(kind, levels, pool, roll, past, taken, armor_destroyed, dazed, staked, steps.steps())

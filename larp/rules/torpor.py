@@ -395,31 +395,51 @@ def can_try_to_wake(record: TorporRecord, night: date, session_number: int | Non
     return record.wake_on is not None and night >= record.wake_on
 
 
-def wake_track(track: HealthTrack, who: str = "The vampire") -> tuple[HealthTrack, tuple[Step, ...]]:
+def _heal_from_the_bottom(track: HealthTrack, levels: int) -> HealthTrack:
+    """``track`` with ``levels`` marks removed, normal damage first (000 "Applying Damage")."""
+    counts = {"bashing": track.bashing, "lethal": track.lethal, "aggravated": track.aggravated}
+    for kind in ("bashing", "lethal", "aggravated"):
+        taken = min(levels, counts[kind])
+        counts[kind] -= taken
+        levels -= taken
+    return replace(track, **counts)
+
+
+def wake_track(track: HealthTrack, who: str = "The vampire",
+               settings: ChronicleSettings | None = None) -> tuple[HealthTrack, tuple[Step, ...]]:
     """The track of a vampire who rises from torpor: active, and considered Crippled
-    (000 "Torpor"): damage worse than Crippled is healed down to it, normal damage
-    first (it is "healed first", 000 "Applying Damage"), then aggravated.
+    (000 "Torpor"). What that heals is the setting ``awakening_heals``, the sources being
+    silent: ``to_crippled`` (default) heals damage worse than Crippled down to it, normal damage
+    first (it is "healed first", 000 "Applying Damage"), then aggravated; ``one_level`` lets the
+    blood point spent to rise heal one level, normal damage first; ``nothing`` heals nothing but
+    what lies below Incapacitated.
 
     Crippled is the tabletop chart's sixth box; on the live track it is the
     level the chart maps it to (met-reference 4.3).
     """
+    reading = (settings or ChronicleSettings.defaults())["awakening_heals"]
+    steps = Explanation()
+    new = replace(track, condition="active")
+    if reading in ("one_level", "nothing"):
+        cut = 1 if reading == "one_level" and track.marked else 0
+        cut = max(cut, track.marked - (track.size - 1))  # never active below Incapacitated
+        if cut:
+            new = _heal_from_the_bottom(new, cut)
+        what = "the blood point spent to rise heals one level" if reading == "one_level" else "nothing heals"
+        steps.add(f"{who} rises considered {RISES_AT}; {what}: he is {new.state()}.", _TORPOR,
+                  setting="awakening_heals")
+        return new, steps.steps()
     chart = tabletop_chart()
     crippled = next(i for i, row in enumerate(chart.levels) if row.name == RISES_AT) + 1
     marks, _exact = corresponding_position(tabletop_level_names(chart), crippled, track.levels)
-    steps = Explanation()
-    new = replace(track, condition="active")
     excess = track.marked - marks
     if excess > 0:
-        counts = {"bashing": track.bashing, "lethal": track.lethal, "aggravated": track.aggravated}
-        for kind in ("bashing", "lethal", "aggravated"):
-            taken = min(excess, counts[kind])
-            counts[kind] -= taken
-            excess -= taken
-        new = replace(new, **counts)
+        new = _heal_from_the_bottom(new, excess)
         steps.add(f"{who} rises considered {RISES_AT} (the tabletop chart's level; on this track "
-                  f"{new.state()}): damage beyond it is removed, normal damage first.", _TORPOR)
+                  f"{new.state()}): damage beyond it is removed, normal damage first.", _TORPOR,
+                  setting="awakening_heals")
     else:
-        steps.add(f"{who} rises at {new.state()}.", _TORPOR)
+        steps.add(f"{who} rises at {new.state()}.", _TORPOR, setting="awakening_heals")
     return new, steps.steps()
 
 
@@ -529,7 +549,7 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
     blood = blood_current - 1
     new = track
     if woke:
-        new, rise_steps = wake_track(track, who)
+        new, rise_steps = wake_track(track, who, settings)
         steps.extend(rise_steps)
     elif blood:
         steps.add(f"He may try again the next night ({blood} blood point(s) left).", _TORPOR)
@@ -590,7 +610,7 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
         if woke:
             steps.add(f"{who}'s torpor came from blood loss: fed, he rises whatever his rating.", _TORPOR,
                       setting="feeding_wakes_blood_torpor")
-            new, rise_steps = wake_track(track, who)
+            new, rise_steps = wake_track(track, who, settings)
             steps.extend(rise_steps)
         elif record and record.cause == "blood_loss":
             steps.add("Feeding does not end this torpor: it runs its full time.", _TORPOR,

@@ -151,7 +151,15 @@ def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
     return ActionSlot(total=_int(spec, "total", 1, f"{field}.total"), number=_int(spec, "number", 1, f"{field}.number"),
                       celerity=_bool(spec, "celerity", f"{field}.celerity"),
                       full_defense=_bool(spec, "full_defense", f"{field}.full_defense"),
-                      split_dice=_int(spec, "split_dice", None, f"{field}.split_dice"))
+                      split_dice=_int(spec, "split_dice", None, f"{field}.split_dice"),
+                      shares=_shares(spec, f"{field}.shares"))
+
+
+def _shares(spec: Mapping[str, Any], field: str) -> tuple[int, ...]:
+    value = spec.get("shares", [])
+    if not isinstance(value, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in value):
+        raise ApiError("`shares` is a list of dice, one per action.", field, 422)
+    return tuple(value)
 
 
 def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
@@ -331,7 +339,12 @@ def tabletop_initiative():
                               "target_immobilized, aim_turns, scope, off_hand, strafe_targets, strafe_extra, "
                               "clip_half_full, ambush_dice, unbalanced, prior_hold, extra_dice, "
                               "extra_difficulty, difficulty"},
-            "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice"},
+            "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice, "
+                                                         "shares (the pool split freely: dice per action)",
+                        "properties": {"total": {"type": "integer", "minimum": 1}, "number": {"type": "integer", "minimum": 1},
+                                       "celerity": {"type": "boolean"}, "full_defense": {"type": "boolean"},
+                                       "split_dice": {"type": ["integer", "null"], "minimum": 0},
+                                       "shares": {"type": "array", "items": {"type": "integer", "minimum": 0}}}},
             "defense": {"type": "object", "description": "maneuver (dodge, block, parry), abort (roll, point), "
                         "attackers, dodge_modifiers, difficulty, actions {total, number, full_defense}"},
             "dice": _DICE_SCHEMA,

@@ -91,6 +91,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "error_place": _error_place(row, error),
         "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
         "multiple_label": settings.label("tabletop_multiple_actions"),
+        "multiple_model": settings["tabletop_multiple_actions"],
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
     if row is None:
@@ -237,10 +238,23 @@ def declare(combat_id: int):
                 maneuver=form.get(f"{key}-maneuver") or None,
                 target=form.get(f"{key}-target") or None,
                 split_dice=_int_field(form, f"{key}-split_dice", None, 0, 60),
+                shares=_shares(form, f"{key}-shares"),
             )
         service.declare_actions(c, u, i, v, declarations)
 
     return _step(run)
+
+
+def _shares(form, name: str) -> tuple[int, ...]:
+    """The dice given to each action ("4 2"), for the V20 pool split freely; empty: none given.
+
+    Raises:
+        ServiceError: 422 naming the field for anything but whole numbers.
+    """
+    raw = (form.get(name) or "").replace(",", " ").replace("/", " ").split()
+    if not all(part.isdigit() and int(part) <= 60 for part in raw):
+        raise ServiceError("Give each action's dice as whole numbers, e.g. 4 2.", field=name.replace("-", ".", 1))
+    return tuple(int(part) for part in raw)
 
 
 def _circumstances(form) -> Circumstances:

@@ -254,7 +254,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
                          '000 "Flank and Rear Attacks"')
     if c.target_held:
         pool = _plus(steps, pool, sit.held_target_dice, f"{t.name} is held but struggling",
-                     '000 "Immobilization"' if profile.key == "revised" else '004 "Immobilized Targets"')
+                     '000 "Immobilization"' if profile.key != "dark_ages" else '004 "Immobilized Targets"')
     if c.target_blinded:
         pool = _plus(steps, pool, sit.blinded_target_dice, f"{t.name} is blinded", '000 "Blinded"')
     if c.aim_turns:
@@ -283,7 +283,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
         if armor_dice:
             pool -= armor_dice
             steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).",
-                      '000 "Armor Chart"' if profile.key == "revised" else '004 "Armor"')
+                      '000 "Armor Chart"' if profile.key != "dark_ages" else '004 "Armor"')
     if pool <= 0:
         if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
             raise RulesError(f"{a.name}'s wounds ({_level(a.track)}, -{penalty}) leave his attack pool at {pool} dice: "
@@ -305,7 +305,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
     if (c.target_immobilized or t.track.staked) and sit.immobilized == "automatic_hit":
         automatic = True
         steps.add(f"{t.name} is completely immobilized: the attack hits automatically.", '000 "Immobilization"')
-    elif continuing and profile.key == "revised":
+    elif continuing and profile.key != "dark_ages":
         automatic = True
         steps.add(f"The {m.name.lower()} goes on: {a.name} inflicts Strength damage automatically.", m.source)
 
@@ -462,7 +462,7 @@ def _attack_difficulty(m: Maneuver, a: Fighter, c: Circumstances, profile: Profi
         size = profile.target_sizes[size_key]
         aim = f"aimed at the {c.called_shot}" if c.called_shot else "targeting"
         parts.append((size.difficulty, f"{size.label}, {aim}",
-                      '000 "Targeting"' if profile.key == "revised" else '004 "Targeting"'))
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"'))
     if c.cover:
         parts.append((profile.cover[c.cover], f"{c.cover.capitalize()} cover", '000 "Cover"'))
     if c.attacker_cover:

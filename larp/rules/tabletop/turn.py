@@ -55,6 +55,7 @@ class Declaration:
         delay: he delays his first action.
         maneuver, target: his first action, as declared (prefills the screen).
         split_dice: with the V20 split pool, the smallest of his pools.
+        shares: with the pool split freely, the dice he gives each action, in order.
     """
 
     actions: int = 1
@@ -65,6 +66,7 @@ class Declaration:
     maneuver: str | None = None
     target: str | None = None
     split_dice: int | None = None
+    shares: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
@@ -80,12 +82,15 @@ class Declaration:
         """JSON-ready data."""
         return {"actions": self.actions, "celerity": self.celerity, "defenses": self.defenses,
                 "full_defense": self.full_defense, "delay": self.delay, "maneuver": self.maneuver,
-                "target": self.target, "split_dice": self.split_dice}
+                "target": self.target, "split_dice": self.split_dice, "shares": list(self.shares)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Declaration":
         """Rebuild from :meth:`to_dict` output."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        if "shares" in values:
+            values["shares"] = tuple(values["shares"])
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -264,7 +269,7 @@ class Combat:
             raise RulesError(f"{self.name(key)} has no action left this turn.", field="character")
         if number > d.actions:
             return ActionSlot(total=d.actions, number=1, celerity=True)
-        return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice)
+        return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice, shares=d.shares)
 
     def defense_options(self, key: str, profile: Profile) -> dict[str, bool]:
         """How ``key`` may defend now.
@@ -427,6 +432,9 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             if m.kind == "defensive" and not d.full_defense:
                 raise RulesError(f"{who}: keep actions for {m.name.lower()} with \"defenses\" or a full defense.",
                                  field=f"{key}.maneuver")
+        if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
+            raise RulesError(f"{who}: give the dice of each of his {d.actions} action(s), no more than the smallest "
+                             f"pool in all.", field=f"{key}.shares")
         if d.target is not None and (d.target not in combat.fighters or d.target == key):
             raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
         if d.full_defense:

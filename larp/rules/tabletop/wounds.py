@@ -85,7 +85,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
         elif size.damage:
             pool += size.damage
             steps.add(f"{size.label}: +{size.damage} damage dice ({pool}).",
-                      '000 "Targeting"' if profile.key == "revised" else '004 "Targeting"')
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"')
     if (c.target_immobilized or t.track.staked) and sit.immobilized == "damage_dice":
         pool += sit.immobilized_damage_dice
         steps.add(f"{t.name} is completely immobilized: +{sit.immobilized_damage_dice} damage dice ({pool}).",
