@@ -235,13 +235,33 @@ def torpor_ends_on(rating: int, table: TorporTable, shift: int, voluntary: bool,
     return torpor_length(rating, table, shift, voluntary).after(start)
 
 
+def morality_dots(met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step | None]:
+    """Humanity or Path dots for a tabletop rule (the torpor table, the Awakening roll): the sheet's
+    tabletop rating if it has one, else converted from the MET Traits by the one conversion
+    (:func:`larp.rules.conversion.live_to_tabletop`: doubled, the higher of the two possible dots:
+    MET 4 may be tabletop 7 or 8; met-reference 4.3, 5.2, T25), with the step that says it was
+    converted (``None`` when the sheet had the dots).
+
+    Raises:
+        RulesError: a negative or non-whole rating.
+    """
+    from larp.rules.conversion import live_to_tabletop
+
+    _check_rating(met_rating)
+    if tabletop_rating is not None:
+        _check_rating(tabletop_rating)
+        return tabletop_rating, None
+    dots = min(live_to_tabletop({}, morality=met_rating).morality or 0, 10)
+    return dots, Step(f"No tabletop dots on the sheet: {met_rating} MET Traits converted to {dots} dots "
+                      f"(approximate: each Trait stands for two dots).", "LotNR Converting Characters "
+                      "(met-reference 4.3, 5.2, T25)")
+
+
 def table_rating(table: TorporTable, met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step]:
     """The character's rating on ``table``'s scale, with the step that says how it was found.
 
-    The live table reads MET Traits. The tabletop table reads dots: the
-    sheet's tabletop rating if it has one, else the MET rating doubled (the
-    inverse of LotNR's conversion, which takes the higher of the two possible
-    dots: MET 4 may be tabletop 7 or 8; met-reference 5.2, T25).
+    The live table reads MET Traits. The tabletop table reads dots: the sheet's tabletop rating if it
+    has one, else converted from the MET rating (:func:`morality_dots`).
 
     Raises:
         RulesError: a negative or non-whole rating.
@@ -249,12 +269,10 @@ def table_rating(table: TorporTable, met_rating: int, tabletop_rating: int | Non
     _check_rating(met_rating)
     if table.key == "live":
         return met_rating, Step(f"{table.rating_name}: {met_rating}.", table.source)
-    if tabletop_rating is not None:
-        _check_rating(tabletop_rating)
-        return tabletop_rating, Step(f"{table.rating_name}: {tabletop_rating}.", table.source)
-    rating = min(2 * met_rating, table.highest)
-    return rating, Step(f"{met_rating} MET Traits read as {rating} dots on the tabletop table (approximate: "
-                        f"each Trait stands for two dots).", "LotNR conversion (met-reference 5.2, T25)")
+    dots, converted = morality_dots(met_rating, tabletop_rating)
+    if converted is None:
+        return dots, Step(f"{table.rating_name}: {dots}.", table.source)
+    return min(dots, table.highest), converted
 
 
 # ---------------------------------------------------------------- entering torpor

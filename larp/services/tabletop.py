@@ -15,8 +15,9 @@ from typing import Any, Mapping, Sequence
 
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
+from larp.rules.conversion import tabletop_ratings
 from larp.rules.damage import armory
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import turn as turn_rules
@@ -65,21 +66,23 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
     """The stored ``character`` as a tabletop :class:`Fighter` (tabletop dots, the same
     Abilities, Disciplines and health track as the live game).
 
-    Discipline dots are the highest power level held; Willpower dots are the
-    sheet's tabletop Willpower if given, else its permanent Willpower.
+    Discipline dots are the highest power level held. Attributes and Willpower are the sheet's
+    tabletop dots; those it lacks are converted from his Traits by the rules core
+    (:func:`larp.rules.conversion.tabletop_ratings`, LotNR Converting Characters,
+    met-reference 4.3) and the fighter says which (``converted``).
     """
     state = character_state(character, None, settings)
     gear = gear or {}
-    tabletop = dict(character.tabletop or {})
-    willpower = tabletop.pop("Willpower", None)
+    ratings = tabletop_ratings(dict(character.tabletop or {}), {cat: state.total(cat) for cat in state.traits},
+                               character.morality_rating, character.willpower_permanent, character.morality_name)
     return Fighter(
         key=str(character.id), name=character.name, track=state.health,
-        attributes=tabletop, abilities={a.name: a.level for a in state.abilities},
+        attributes=ratings.attributes, abilities={a.name: a.level for a in state.abilities},
         disciplines={d: state.discipline_level(d) for d in state.powers},
         powers=tuple(name for held in state.powers.values() for _, name in held),
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
-        willpower=willpower if isinstance(willpower, int) else character.willpower_permanent,
-        willpower_points=character.willpower_current,
+        willpower=ratings.willpower, willpower_points=character.willpower_current,
+        converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
     )
 
 
@@ -183,10 +186,12 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
                  gear: Mapping[str, Mapping[str, Any]] | None = None) -> TabletopCombat:
     """Start a tabletop combat between 2 and 6 characters of ``chronicle``.
 
+    A character without tabletop dots fights with ratings converted from his Traits
+    (:func:`fighter_for`), shown as converted.
+
     Raises:
         ServiceError: 409 the narrator already runs one; 422 too few or too many
-            characters, one without tabletop Dexterity and Wits, unknown gear;
-            404 an unknown character.
+            characters, unknown gear; 404 an unknown character.
     """
     with db.atomic():
         if open_combat(chronicle, narrator) is not None:
@@ -196,11 +201,6 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
             combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])
         except RulesError as exc:
             raise _rules_error(exc) from None
-        for c in characters:
-            missing = [a for a in ("Dexterity", "Wits", "Strength", "Stamina") if a not in (c.tabletop or {})]
-            if missing:
-                raise ServiceError(f"{c.name} has no tabletop {', '.join(missing)}: add the tabletop Attributes "
-                                   f"to the sheet first.", field="characters")
         chosen = {str(c.id): _check_gear((gear or {}).get(str(c.id), {}), str(c.id)) for c in characters}
         return TabletopCombat.create(chronicle=chronicle, narrator=narrator, state=combat.to_dict(), gear=chosen)
 
@@ -255,7 +255,12 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
             combat, steps = turn_rules.begin_turn(combat, initiative, spending)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        all_steps = list(initiative.steps) + list(steps)
+        converted = [step for key in combat.fighters
+                     for step in ((Step(f"{loaded.fighters[key].name}'s tabletop dots converted from the live "
+                                        f"sheet (approximate): {'; '.join(loaded.fighters[key].converted)}.",
+                                        "LotNR Converting Characters (met-reference 4.3)"),)
+                                  if loaded.fighters[key].converted else ())]
+        all_steps = converted + list(initiative.steps) + list(steps)
         record = record_ruling(
             chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
             [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=open_game_session(chronicle),

@@ -18,6 +18,7 @@ from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
     attempt_to_wake,
+    morality_dots,
 )
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character, load_characters, person_of
@@ -153,13 +154,11 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
                                f"knows when he may wake.", field="character", status=409)
         tried = _tried_nights(character)
         # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
-        awakening_dice = tabletop_morality(character)
-        if awakening_dice is None:
-            awakening_dice = min(10, 2 * character.morality_rating)
+        awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
         state = character_state(character, game_session, settings)
         track = state.health
         blood = character.blood_current
-        steps: list[dict] = []
+        steps: list[dict] = [converted.to_dict()] if converted and settings["wake_test"] != "live_static" else []
         attempts: list[dict] = []
         nights: list[str] = []
         night = first_night

@@ -414,3 +414,39 @@ def test_tabletop_healing_costs_follow_the_profile(client, auth, dbconn):
     stateless = client.post("/api/v1/healing", json={"track": {"bashing": 2}, "kind": "bashing", "levels": 2,
                                                      "blood": 5, "game": "tabletop"}).get_json()
     assert stateless["healing"]["blood_spent"] == 2
+
+
+# ---------------------------------------------------------------- 12. conversion where it is needed
+
+def test_a_character_without_tabletop_dots_fights_and_sleeps_on_converted_ratings(client, auth, dbconn):
+    """LotNR Converting Characters (met-reference 4.3, T25): a character with Traits but no tabletop dots
+    gets converted ratings wherever a tabletop rule needs them, shown as converted: Pim's 2 Physical
+    Traits give Dexterity 2, his 7 Mental Traits Wits 3 (initiative rating 5); his Humanity 4 Traits give
+    8 dots on the tabletop torpor table (000 "Torpor": one week)."""
+    from larp.models import TabletopCombat, Torpor
+
+    auth.login()
+    pim, kon = char("Pim Halloran"), char("Konrad Vale")
+    Character.update(tabletop={}).where(Character.id == pim.id).execute()
+    response = client.post("/tabletop/start", data={"characters": [str(pim.id), str(kon.id)]},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Converted from the live sheet: Strength 2, from 2 Physical Traits" in response.get_data(as_text=True)
+    row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    client.post(f"/tabletop/{row.id}/initiative", data={"version": row.version, f"die-{pim.id}": "5",
+                                                        f"die-{kon.id}": "5"})
+    record = last_ruling()
+    entry = next(e for e in record.outcome["order"] if e["key"] == str(pim.id))
+    assert (entry["rating"], entry["score"]) == (5, 10)
+    assert any("converted from the live sheet" in s["text"] and "Pim Halloran" in s["text"] for s in record.steps)
+
+    set_setting(get_chronicle(), "torpor_table", "tabletop")
+    Character.update(damage_lethal=8, condition="torpor").where(Character.id == pim.id).execute()
+    from datetime import date
+
+    from larp.services.torpor import record_torpor
+
+    torpor_record = record_torpor(get_chronicle(), None, pim.id, "wounds", date.today())
+    torpor = Torpor.get(Torpor.character == pim.id)
+    assert (torpor.rating, torpor.length) == (8, "a week")
+    assert any("converted to 8 dots" in s["text"] for s in torpor_record.steps)
