@@ -139,9 +139,16 @@ def _pool(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
     return value
 
 
-def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str = "The vampire") -> Person:
+def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str | None = None) -> Person:
     """A person described by ``track`` and pools (``blood``, ``blood_max``, ``blood_per_turn``,
-    ``willpower``, ``agg_marked``), for the stateless blood and healing endpoints."""
+    ``willpower``, ``agg_marked``), for the stateless blood and healing endpoints, named by ``name``
+    (else the body's ``name``, else "The character", as the damage endpoint names him: one person
+    reads as one person in every answer)."""
+    if name is None:
+        name = data.get("name") or "The character"
+        if not isinstance(name, str):
+            raise ApiError("name must be a text.", "name", 422)
+        name = name.strip() or "The character"
     person = person_from_track(data.get("track"), 0, name, settings=settings)
     blood = _pool(data, "blood", 0)
     return replace(person, blood=blood, blood_max=_pool(data, "blood_max", max(blood, 10)),
@@ -170,13 +177,14 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
         "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
         "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
         "game": {"type": "string", "enum": ["live", "tabletop"]},
+        "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
         "settings": {"type": "object"}}}}}},
     "responses": TRACK_RESPONSE,
 })
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "settings", "game", *POOL_FIELDS})
+    _only(data, {"track", "kind", "levels", "settings", "game", "name", *POOL_FIELDS})
     settings = _settings(data)
     person = _described(data, settings)
     levels = _pool(data, "levels", 1, 1)
@@ -220,7 +228,7 @@ def feeding_stateless():
         name = raw.get("name") or default
         if not isinstance(name, str):
             raise ApiError("name must be a text.", f"{key}.name", 422)
-        people.append(_described(raw, settings, name.strip() or default))
+        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name.strip() or default))
     if people[0].name == people[1].name:
         people[1] = replace(people[1], name="The victim" if people[0].name != "The victim" else "The other")
     result = rule_feeding(people[0], people[1], _pool(data, "blood", 1, 1), settings)
@@ -238,13 +246,14 @@ def feeding_stateless():
         "track": {"$ref": "#/components/schemas/Track"}, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
+        "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
         "settings": {"type": "object"}}}}}},
     "responses": TRACK_RESPONSE,
 })
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "blood", "needed", "reason", "settings"})
+    _only(data, {"track", "blood", "needed", "reason", "settings", "name"})
     settings = _settings(data)
     person = _described(data, settings)
     reason = data.get("reason", "other")

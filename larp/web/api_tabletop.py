@@ -141,7 +141,7 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     powers = spec.get("powers") or []
     if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
         raise ApiError("`powers` is a list of power names.", f"{side}.powers", 422)
-    return Fighter(key=side, name=str(spec.get("name") or side.capitalize()),
+    return Fighter(key=side, name=str(spec.get("name") or f"The {side}"),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
                    armor=gear.get("armor"), ignore_wounds=ignore_wounds, **maps)

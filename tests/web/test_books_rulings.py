@@ -450,3 +450,47 @@ def test_a_character_without_tabletop_dots_fights_and_sleeps_on_converted_rating
     torpor = Torpor.get(Torpor.character == pim.id)
     assert (torpor.rating, torpor.length) == (8, "a week")
     assert any("converted to 8 dots" in s["text"] for s in torpor_record.steps)
+
+
+# ---------------------------------------------------------------- 13. words
+
+def test_a_tabletop_ruling_says_its_damage_line_once_with_both_names_labelled(client, auth, dbconn):
+    """000 "Bashing Damage" (Kincaid's blow on Veronica: 6 levels, one soaked, halved to 2) and met-reference
+    4.3 (one track, two views): the ruling says what she takes once, and where it leaves her once, with the
+    tabletop chart's name and the live track's each labelled."""
+    kincaid = {"name": "Kincaid", "attributes": {"Strength": 4, "Dexterity": 4}, "abilities": {"Brawl": 2},
+               "disciplines": {"Potence": 2}}
+    veronica = {"name": "Veronica", "attributes": {"Stamina": 2, "Dexterity": 3}}
+    auth.login()
+    data = client.post("/api/v1/tabletop/attack", json={
+        "maneuver": "strike", "attacker": kincaid, "target": veronica,
+        "dice": {"attack": [8, 8, 2, 2, 2, 2], "damage": [8, 6, 7, 9, 2], "soak": [3, 8]}}).get_json()
+    texts = [s["text"] for s in data["steps"]]
+    assert sum("takes 2 level(s)" in t for t in texts) == 1
+    assert not any(t.endswith("is now Bruised.") for t in texts)
+    assert texts[-1] == ("Veronica is now Hurt on the tabletop Health chart (-1 dice to actions); on the live track "
+                         "the same damage is Bruised.")
+    unnamed = client.post("/api/v1/tabletop/attack", json={
+        "maneuver": "strike", "attacker": {"attributes": {"Strength": 2, "Dexterity": 2}},
+        "target": {"attributes": {"Stamina": 1}}, "dice": {"attack": [8, 2], "damage": [8, 8], "soak": [2]}}).get_json()
+    assert unnamed["summary"].startswith("The attacker's strike hits The target")
+    assert all("Target " not in s["text"] or "The target" in s["text"] for s in unnamed["steps"])
+
+
+def test_one_level_of_bashing_reads_the_same_on_both_charts_or_says_why(client, auth, dbconn):
+    """met-reference 4.3: one level of bashing leaves a mortal on the live track's second Healthy level and
+    in the tabletop chart's Bruised box (000 "Health Chart": no penalty); the page says they are the same
+    damage. Stateless answers name one person one way (The character) in damage and healing alike."""
+    auth.login()
+    ruth = char("Ruth Calder")
+    client.post(f"/characters/{ruth.id}/damage", data={"damage_type": "bashing", "levels": "1"})
+    page = client.get(f"/characters/{ruth.id}").get_data(as_text=True)
+    assert "1 level(s) of damage: Bruised on the tabletop chart, Healthy on the live track. The same damage" in page
+    damage = client.post("/api/v1/damage", json={"damage": {"damage_type": "lethal", "levels": 1}}).get_json()
+    healing = client.post("/api/v1/healing", json={"track": damage["health"]["track"], "kind": "lethal",
+                                                   "levels": 1, "blood": 2}).get_json()
+    names = {t.split(" ")[0] + " " + t.split(" ")[1] for t in
+             [s["text"] for s in damage["health"]["steps"]] + [s["text"] for s in healing["healing"]["steps"]]
+             if t.startswith("The ")}
+    assert names == {"The character"}
+    assert damage["views"]["tabletop"]["why"] and damage["views"]["tabletop"]["live_level"] == "Healthy"
