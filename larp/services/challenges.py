@@ -33,7 +33,6 @@ from larp.rules.challenge import (
     Kind,
     Lead,
     RandomSource,
-    parse_throw,
 )
 from larp.rules.explain import RulesError, Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
@@ -43,16 +42,14 @@ from larp.rules.rulings.people import Person
 from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
-from larp.rules.simple_test import SimpleTest, simple_test
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import scene_of, side_scene
+from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
 
 RANDOM = "random"
-#: The simple tests after a hit whose throws the table may enter (met-reference 3.7).
-DAMAGE_TESTS = ("high_caliber", "staking1", "staking2")
 
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("1", "true", "on", "yes") if value is not None else False
@@ -153,9 +150,9 @@ class SideRequest:
             shroud_caster=_flag(get("shroud_caster", False)),
             stake=_flag(get("stake", False)),
             ignore_wounds=_flag(get("ignore_wounds", False)),
-            damage_throws={test: (str(get(f"{test}_player") or RANDOM), str(get(f"{test}_narrator") or RANDOM))
-                           for test in DAMAGE_TESTS
-                           if any(get(f"{test}_{who}") not in (None, "", RANDOM) for who in ("player", "narrator"))},
+            damage_throws={test: pair for test in DAMAGE_TESTS
+                           if (pair := throws_from({k: get(k, None) for k in (f"{test}_player", f"{test}_narrator")},
+                                                   test)) is not None},
             scene=side_scene(lambda key: get(key, None), prefix, weapon=weapon),
         )
 
@@ -250,23 +247,6 @@ class _Loaded:
     def __getitem__(self, key: str) -> Any:
         """``loaded["challenger"]``, ``loaded["defender_state"]``... for templates."""
         return getattr(self, key)
-
-
-def entered_test(throws: tuple[str, str] | None, field: str, rng: RandomSource | None) -> SimpleTest | None:
-    """A simple test from the throws entered at the table (``random``: drawn from ``rng`` by the
-    rules core's :func:`larp.rules.simple_test.simple_test`, and remembered as drawn); ``None`` when
-    nothing was entered (the rules core draws both).
-
-    Raises:
-        ServiceError: 422 naming ``field`` for an unknown throw or the Bomb.
-    """
-    if throws is None:
-        return None
-    try:
-        player, narrator = (None if t.strip().lower() == RANDOM else parse_throw(t, field) for t in throws)
-        return simple_test(player, narrator, rng, field)
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field or field) from None
 
 
 def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None, prefix: str = "") -> Choice:

@@ -14,7 +14,7 @@ from typing import Any, Mapping, TypeVar
 
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
-from larp.rules.challenge import RandomSource, parse_throw
+from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
@@ -27,7 +27,7 @@ from larp.rules.rulings import (
     rule_healing,
 )
 from larp.rules.scene import Scene, SideScene
-from larp.rules.simple_test import SimpleTest, simple_test
+from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -40,6 +40,7 @@ from larp.services.records import (  # noqa: F401 - Conflict, store_state, store
     store_track,
 )
 from larp.services.scenes import side_scene
+from larp.services.table_results import entered_test, throws_from
 from larp.services.torpor_records import as_record, open_torpor
 
 T = TypeVar("T")
@@ -65,29 +66,14 @@ def _test(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> FortitudeT
     remembers which (issue 17: the table's own results)."""
     if not _flag(data.get(prefix)):
         return None
-    throws = []
-    for who in ("player", "narrator"):
-        raw = str(data.get(f"{prefix}_{who}") or "random")
-        if raw.strip().lower() == "random":
-            throws.append(None)
-        else:
-            try:
-                throws.append(parse_throw(raw, f"{prefix}_{who}"))
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field) from None
-    try:
-        test = simple_test(throws[0], throws[1], rng, f"{prefix}_player")
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
-    return FortitudeTest(test, stamina_trait_spent=_flag(data.get("stamina")))
+    pair = (data.get(f"{prefix}_player"), data.get(f"{prefix}_narrator"))
+    return FortitudeTest(entered_test(pair, f"{prefix}_player", rng), stamina_trait_spent=_flag(data.get("stamina")))
 
 
 def _entered(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> SimpleTest | None:
     """A simple test entered as thrown at the table in ``<prefix>_player``/``<prefix>_narrator``
     (``random`` drawn by the app); ``None`` when neither was entered (the rules core draws it)."""
-    if all(str(data.get(f"{prefix}_{who}") or "random").strip().lower() == "random" for who in ("player", "narrator")):
-        return None
-    return _test({**data, prefix: "on", "stamina": None}, prefix, rng).test
+    return entered_test(throws_from(data, prefix), f"{prefix}_player", rng)
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,13 @@ LotNR ch.3 and ch.5 Blood Traits, met-reference 5.1; 000/001 "Aggravated Damage"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any, Mapping
 
 from larp.rules.explain import Explanation, RulesError, Step
-from larp.rules.health import HealthTrack, tabletop_view
+from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
-from larp.tables import TableError, load_toml, require
 
 _HEALING = '002 "Damage and Healing"'
 #: Levels of each normal type one blood point heals (002 "Damage and Healing").
