@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, request, session
+from flask import Flask, abort, g, request, session
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -134,6 +134,18 @@ class BoundedIntConverter(IntegerConverter):
 
 
 def _register_database_hooks(app: Flask) -> None:
+    @app.before_request
+    def _refuse_unstorable_text() -> None:
+        # A form or query value no database takes even to compare with (a NUL: PostgreSQL refuses
+        # the whole query) is refused here, once, naming the field, before any view reads it.
+        from larp.models import unstorable_reason
+
+        for source in (request.args, request.form):
+            for key, value in source.items(multi=True):
+                why = unstorable_reason(key) or unstorable_reason(value)
+                if why:
+                    abort(400, description=f"The field “{key[:40]}” {why}: type it again without it.")
+
     @app.before_request
     def _connect() -> None:
         # Remember whether this request opened the connection, so a connection

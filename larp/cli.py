@@ -123,23 +123,37 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
 
     from larp.schema import SchemaError
 
+    from larp.db import READ_ONLY, keep_wal_index, write_blocker
+
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
         app = create_app(create_database=True, start_empty=empty)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
+    except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
+        raise click.ClickException(
+            f"larp cannot write {exc.filename or 'its instance folder'}: {exc.strerror or exc}. Start it where it "
+            "may write (--instance FOLDER), or free some disk space.") from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     bases = [f"http://{shown}:{port}"]
     lan = lan_address()
     if host in ("0.0.0.0", "::") and lan:
         bases.append(f"http://{lan}:{port}")
+    # Held while the server runs: SQLite's WAL files stay, so reads go on if the disk fills up.
+    app.extensions["larp.wal_keeper"] = keep_wal_index(app.config["DATABASE_URL"])
     with app.app_context(), db.connection_context():
-        ensure_first_organiser()
+        blocker = write_blocker(db)
         click.echo(f"larp: instance folder {app.instance_path}")
+        if blocker is not None:
+            why = ("its files are read-only" if blocker == READ_ONLY else "the disk is full")
+            click.echo(f"larp: the database cannot be written ({why}): serving it READ-ONLY. Characters, cards "
+                       "and the record can be read; every change is refused until it can be written again.")
+        else:
+            ensure_first_organiser()
         click.echo(f"larp: serving on {', '.join(bases)}")
         _record_serving(app.instance_path, bases)
-        if organiser_needs_console_link():
+        if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
     waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
@@ -219,10 +233,14 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
     with db.connection_context():
         chronicle = get_chronicle()
         failed = False
+        most = current_app.config["GRAPEVINE_MAX_BYTES"]
         for name in files:
             path = Path(name)
             try:
-                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact)
+                if path.stat().st_size > most:  # refused before it is read into memory
+                    raise ServiceError(f"{path.name} is {path.stat().st_size / 1048576:.1f} MB; at most "
+                                       f"{most / 1048576:.0f} MB is read (GRAPEVINE_MAX_BYTES).", field="file")
+                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact, most)
             except ServiceError as exc:
                 click.echo(f"{path.name}: {exc.message}", err=True)
                 failed = True
@@ -290,11 +308,23 @@ def import_command(file: str, replace: bool) -> None:
     from larp.services import ServiceError
     from larp.services.transfer import import_chronicle
 
+    from pathlib import Path
+
+    most = current_app.config["CHRONICLE_MAX_BYTES"]
     try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise click.ClickException(f"{file} is not a readable JSON file: {exc}") from None
+        size = Path(file).stat().st_size
+        if size > most:  # refused before it is read into memory
+            raise click.ClickException(f"{file} is {size / 1048576:.0f} MB; at most {most / 1048576:.0f} MB is read "
+                                       "(CHRONICLE_MAX_BYTES). Nothing was imported.")
+        text = Path(file).read_bytes().decode("utf-8-sig")
+        data = json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{file} is not UTF-8 text, as every larp export is (is it the right file?). "
+                                   "Nothing was imported.") from None
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"{file} is not a readable JSON file: {str(exc)[:200]}. Nothing was imported.") from None
+    except RecursionError:
+        raise click.ClickException(f"{file} nests its JSON too deep to be a larp export. Nothing was imported.") from None
     with db.connection_context():
         try:
             chronicle, notes = import_chronicle(data, replace=replace)
@@ -303,6 +333,10 @@ def import_command(file: str, replace: bool) -> None:
     click.echo(f"Imported {chronicle.name}: {len(data['characters'])} characters, {len(data['rulings'])} rulings.")
     for note in notes:
         click.echo(note)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a larp export writes")
 
 
 @click.command("backup", epilog=(

@@ -27,11 +27,20 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,
     "WTF_CSRF_SSL_STRICT": True,
     "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # The largest Grapevine file imported (web and `larp import-grapevine`): 1,000 characters are about 4.5 MB.
+    "GRAPEVINE_MAX_BYTES": 16 * 1024 * 1024,
+    # The largest chronicle export `larp import` reads (years of rulings fit in far less).
+    "CHRONICLE_MAX_BYTES": 256 * 1024 * 1024,
     "LOGIN_LINK_HOURS": 24,
     # Login lockout: this many wrong passwords for one user name within the window
     # refuses that name (even with the right password) until the window has passed.
     "LOGIN_LOCKOUT_FAILURES": 5,
     "LOGIN_LOCKOUT_MINUTES": 15,
+    # The lock costs the guesser: that many wrong passwords from one address within the window are
+    # free, then each further try from it waits twice as long as the last (from this many seconds).
+    # A browser the account logged in from before is not locked by others' failures (larp/services/lockout.py).
+    "LOGIN_ADDRESS_FAILURES": 20,
+    "LOGIN_BACKOFF_SECONDS": 1,
     # Behind a reverse proxy (LARP_BEHIND_PROXY=1) trust one hop of X-Forwarded-For/-Proto/-Host.
     "BEHIND_PROXY": False,
     "LOAD_DEMO": True,

@@ -8,16 +8,241 @@ closed in teardown (peewee's framework-integration pattern).
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from datetime import date, datetime
 from pathlib import Path
+from typing import Sequence
 
-from peewee import Database, DatabaseProxy
-from playhouse.db_url import connect
+import peewee
+from peewee import Database, DatabaseProxy, SqliteDatabase
+from playhouse.db_url import connect, parse
+
+from larp.rules.numbers import MAX_ID as _MAX_ID, row_id
 
 db = DatabaseProxy()
 
-#: Per-connection SQLite pragmas (stack-notes 2.3): WAL so readers never block
-#: the writer, foreign keys enforced, NORMAL sync as SQLite advises with WAL.
-SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "cache_size": -16000}
+#: Per-connection SQLite pragmas (stack-notes 2.3): foreign keys enforced, NORMAL sync as SQLite
+#: advises with WAL. None of them writes, so a connection opens on a full disk or read-only files.
+#: WAL itself (readers never block the writer) is a property of the file, set once by
+#: :func:`use_wal` when the database is prepared, not by every connection.
+SQLITE_PRAGMAS = {"foreign_keys": 1, "synchronous": "normal", "cache_size": -16000}
+
+#: Why a write cannot be made, as :func:`database_trouble` names it.
+BUSY, FULL, READ_ONLY, UNREACHABLE = "busy", "full", "read_only", "unreachable"
+
+#: SQLite errors on opening that mean "the files cannot be written", not "the data is broken".
+_CANNOT_WRITE_ON_OPEN = ("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_FULL", "SQLITE_PERM")
+_PROBE = "SELECT count(*) FROM sqlite_master"
+
+
+class LarpSqliteDatabase(SqliteDatabase):
+    """peewee's SQLite database, which still reads when the files cannot be written.
+
+    A WAL database needs its index file (``-shm``) to be read. When that file cannot be made or
+    grown (a full disk, a read-only filesystem, a copy of the database on read-only media), the
+    normal open fails even for a read. The connection is then reopened read-only: first
+    ``mode=ro`` (works while the ``-wal``/``-shm`` files exist), else ``immutable=1`` when no
+    ``-wal`` file holds changes (everything is in the main file, so nothing is missed). Writes
+    on such a connection fail with ``SQLITE_READONLY``; :attr:`degraded` says why, for
+    :func:`database_trouble`'s message.
+    """
+
+    #: ``FULL`` or ``READ_ONLY`` while connections are opened read-only, else ``None``.
+    degraded: str | None = None
+
+    def _connect(self):
+        try:
+            conn = super()._connect()
+            try:
+                conn.execute(_PROBE)  # maps the WAL index now, not at the page's first query
+            except Exception:
+                conn.close()
+                raise
+        except sqlite3.OperationalError as exc:
+            name = getattr(exc, "sqlite_errorname", "") or ""
+            path = sqlite_path(f"sqlite:///{self.database}")
+            if path is None or not path.exists() or not name.startswith(_CANNOT_WRITE_ON_OPEN):
+                raise
+            conn = self._read_only_connection(path, exc)
+            self.degraded = READ_ONLY if not _writable(path) else FULL
+            return conn
+        self.degraded = None
+        return conn
+
+    def _read_only_connection(self, path: Path, cause: sqlite3.OperationalError):
+        uri = path.resolve().as_uri()
+        wal = Path(f"{path}-wal")
+        options = ["mode=ro"]
+        if not (wal.exists() and wal.stat().st_size > 0):
+            options.append("mode=ro&immutable=1")
+        for option in options:
+            conn = sqlite3.connect(f"{uri}?{option}", uri=True, timeout=self._timeout, isolation_level=None)
+            try:
+                conn.execute(_PROBE)
+                self._add_conn_hooks(conn)
+                return conn
+            except sqlite3.OperationalError:
+                conn.close()
+        raise cause
+
+
+def _writable(path: Path) -> bool:
+    """Whether the database's folder and file can be written (``access`` reports a read-only mount even to root)."""
+    return os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)
+
+
+def database_trouble(exc: BaseException, database: Database | DatabaseProxy | None = None) -> str | None:
+    """Why ``exc`` means the database cannot take the request now, or ``None`` for any other error.
+
+    Returns:
+        :data:`BUSY` (another transaction, such as a long import, holds the write lock past the
+        busy timeout), :data:`FULL` (no disk space), :data:`READ_ONLY` (the files or the server
+        refuse writes) or :data:`UNREACHABLE` (PostgreSQL cannot be reached).
+
+    SQLite rolls a transaction back by itself after a full disk, so the ``atomic()`` block's own
+    rollback then fails ("no transaction is active"): the error it replaced is looked at too.
+    """
+    seen = 0
+    while exc is not None and seen < 5:
+        trouble = _trouble(exc, database)
+        if trouble is not None:
+            return trouble
+        exc, seen = exc.__context__, seen + 1
+    return None
+
+
+def _trouble(exc: BaseException, database: Database | DatabaseProxy | None) -> str | None:
+    # peewee's own errors, and the drivers' (peewee keeps psycopg2's, which carry the SQLSTATE, as the
+    # context of the error it raises in their place).
+    if isinstance(exc, peewee.IntegrityError) or not (
+            isinstance(exc, (peewee.PeeweeException, sqlite3.Error)) or hasattr(exc, "pgcode")):
+        return None
+    cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
+    name = getattr(cause, "sqlite_errorname", "") or ""
+    text = str(cause).lower()
+    pgcode = getattr(cause, "pgcode", None) or ""
+    real = database.obj if isinstance(database, DatabaseProxy) else database
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text or pgcode in ("55P03", "40P01"):
+        return BUSY
+    if name == "SQLITE_FULL" or "disk is full" in text or pgcode == "53100" or "no space left" in text:
+        return FULL
+    if name.startswith("SQLITE_READONLY") or "readonly database" in text or pgcode == "25006":
+        return getattr(real, "degraded", None) or READ_ONLY
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")):
+        return getattr(real, "degraded", None) or (FULL if "shmsize" in name.lower() else READ_ONLY)
+    if pgcode.startswith("08") or (not pgcode and "could not connect" in text) or "server closed" in text:
+        return UNREACHABLE
+    return None
+
+
+def write_blocker(database: Database | DatabaseProxy) -> str | None:
+    """Why the database cannot be written now (:data:`FULL` or :data:`READ_ONLY`), or ``None``.
+
+    For SQLite: its files are read-only, or its disk has less than 1 MB free. The caller holds a
+    connection. PostgreSQL is not checked here (a refused write says why when it happens).
+    """
+    import shutil
+
+    real = database.obj if isinstance(database, DatabaseProxy) else database
+    if not isinstance(real, SqliteDatabase):
+        return None
+    path = sqlite_path(f"sqlite:///{real.database}")
+    if path is None:
+        return None
+    if getattr(real, "degraded", None):
+        return real.degraded
+    if not _writable(path):
+        return READ_ONLY
+    if shutil.disk_usage(path.parent).free < 1024 * 1024:
+        return FULL
+    return None
+
+
+def bulk_insert(model, names: Sequence[str], rows: list[tuple]) -> None:
+    """Insert many ``rows`` of ``model`` in few statements: each row a tuple of the values of the
+    fields ``names``, in that order (every other field takes its default).
+
+    peewee builds its SQL value by value, which costs about 20 microseconds a row; an import of a
+    thousand characters has some 60,000 rows. The statement is written once: on SQLite run by
+    ``executemany``, on PostgreSQL (a round trip per statement) by psycopg2's ``execute_values``,
+    1,000 rows a statement. Each text is still checked by its field (lengths, NUL).
+    Call inside a transaction.
+
+    Raises:
+        larp.models.UnstorableText: a text too long for its column (nothing of the call is kept
+            once the transaction rolls back).
+    """
+    if not rows:
+        return
+    given = [model._meta.fields[name] for name in names]
+    missing = [f for f in model._meta.sorted_fields if not f.primary_key and f.name not in names]
+    fields = given + missing
+
+    def complete(row: tuple) -> list:
+        return [*row, *((f.default() if callable(f.default) else f.default) for f in missing)]
+
+    real = db.obj
+    sqlite = isinstance(real, SqliteDatabase)
+    columns = ", ".join(f'"{f.column_name}"' for f in fields)
+    # JSON goes through SQLite's json() as peewee's own JSONField writes it; PostgreSQL casts the text.
+    marks = ", ".join(("json(?)" if sqlite else "%s::json") if isinstance(f, peewee.JSONField)
+                      else ("?" if sqlite else "%s") for f in fields)
+    converters = []
+    for i, f in enumerate(fields):
+        if isinstance(f, peewee.JSONField):
+            converters.append((i, lambda v, f=f: None if v is None else f._dumps(v)))
+        elif isinstance(f, (peewee.CharField, peewee.TextField)):
+            converters.append((i, getattr(f, "checked", f.db_value)))
+        elif sqlite and isinstance(f, (peewee.DateTimeField, peewee.DateField)):
+            # as sqlite3's own adapter writes them (peewee reads them back)
+            converters.append((i, lambda v: v.isoformat(" ") if isinstance(v, datetime)
+                               else v.isoformat() if isinstance(v, date) else v))
+
+    def adapted(row: tuple) -> list:
+        values = complete(row)
+        for i, convert in converters:
+            values[i] = convert(values[i])
+        return values
+
+    table = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES'
+    with peewee.__exception_wrapper__:
+        if sqlite:
+            real.cursor().executemany(f"{table} ({marks})", [adapted(row) for row in rows])
+        else:  # psycopg2: one statement of up to 1,000 rows per round trip
+            from psycopg2.extras import execute_values
+
+            execute_values(real.cursor(), f"{table} %s", [adapted(row) for row in rows], template=f"({marks})",
+                           page_size=1000)
+
+
+def use_wal(database: Database) -> None:
+    """Put an SQLite database in WAL mode (readers never block the writer; stack-notes 2.3).
+
+    The mode is kept in the file, so this is done once when the database is prepared, and skipped
+    when the files cannot be written (the database is then only read)."""
+    if not isinstance(database, SqliteDatabase) or getattr(database, "degraded", None):
+        return
+    if database.execute_sql("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        database.execute_sql("PRAGMA journal_mode = wal")
+
+
+def keep_wal_index(url: str) -> sqlite3.Connection | None:
+    """Open (and return) a connection to hold for the server's lifetime, for an SQLite ``url``.
+
+    SQLite deletes the WAL files when the last connection closes and makes them again at the next
+    open, which a full disk refuses. While this connection stays open they stay, so the app keeps
+    reading when the disk fills up. ``None`` for PostgreSQL or when it cannot be opened.
+    """
+    path = sqlite_path(url) if url.startswith("sqlite") else None
+    if path is None:
+        return None
+    try:
+        keeper = sqlite3.connect(str(path), check_same_thread=False)
+        keeper.execute(_PROBE)
+    except sqlite3.Error:
+        return None
+    return keeper
 
 
 def sqlite_url(path: Path) -> str:
@@ -35,7 +260,10 @@ def make_database(url: str) -> Database:
         ValueError: the URL names no supported database.
     """
     if url.startswith("sqlite"):
-        return connect(url, pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
+        parsed = parse(url)
+        name = parsed.pop("database")
+        parsed.setdefault("timeout", 10)
+        return LarpSqliteDatabase(name, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE", **parsed)
     return connect(url)
 
 
@@ -78,7 +306,9 @@ def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None):
     database = bind(url)
     try:
         with db.connection_context():
-            return upgrade(database, create=create, backup_dir=backup_dir)
+            report = upgrade(database, create=create, backup_dir=backup_dir)
+            use_wal(database)
+            return report
     except NoDatabase:
         raise NoDatabase(f"The database {redacted(url)} holds no larp chronicle. Start larp serve on it "
                          "once, or give the --database of the running server.") from None
@@ -104,14 +334,6 @@ def redacted(url: str) -> str:
     return url
 
 
-#: The largest row id the app accepts from a URL or a form (both databases store at least 32-bit ids).
-MAX_ID = 2**31 - 1
-
-
-def as_id(value: object) -> int | None:
-    """``value`` as a row id (1 to :data:`MAX_ID`), or ``None`` when it cannot be one."""
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if 1 <= number <= MAX_ID else None
+#: Row ids from URLs and forms are read by the one number reader (larp.rules.numbers).
+MAX_ID = _MAX_ID
+as_id = row_id

@@ -69,17 +69,28 @@ from __future__ import annotations
 
 import difflib
 import re
-import xml.etree.ElementTree as ET
+import xml.etree.ElementTree as ET  # the tree's types only: parsing goes through defusedxml
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from larp.rules.explain import RulesError
 from larp.rules.health import live_levels
+from larp.rules.numbers import NumberError, decimal_number, whole_number
 from larp.rules.settings import ChronicleSettings
 from larp.sheet import CharacterSheet, PowerEntry, TraitEntry
 from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table, generation_row
+
+#: The largest file read (bytes): a Grapevine file of 1,000 characters is about 4.5 MB.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: How deep elements may nest: Grapevine writes at most 4 levels (grapevine, character,
+#: traitlist, trait) and a few more inside experience and boons.
+MAX_DEPTH = 16
 
 BINARY_MAGIC = {b"\x04\x00GVBE": "exchange", b"\x04\x00GVBG": "game"}
 
@@ -200,6 +211,7 @@ def parse_grapevine(
     *,
     include_contact: bool = False,
     standard_track: Sequence[str] | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
 ) -> GrapevineFile:
     """Read a Grapevine 3 XML file into character sheets.
 
@@ -212,16 +224,26 @@ def parse_grapevine(
         standard_track: the chronicle's health levels; a character's health
             chart is kept on the sheet only when it differs. Default: the LotNR
             track with the default settings (met-reference 4.1).
+        max_bytes: the largest file read, in bytes (default :data:`MAX_FILE_BYTES`).
+
+    The XML is read by defusedxml, which refuses any DTD, entity or external reference
+    (Grapevine never writes one; stack-notes 7.3), so no file can expand into more text than it
+    holds; elements nested deeper than :data:`MAX_DEPTH` are refused too. Each field's length is
+    checked against what the database stores by the import service.
 
     Returns:
         A :class:`GrapevineFile` with one :class:`GrapevineCharacter` per record.
 
     Raises:
         GrapevineError: the binary Grapevine format (re-save as XML), XML that
-            is not well-formed (the message names line and column), or XML
-            that is not a Grapevine file.
+            is not well-formed (the message names line and column), XML
+            that is not a Grapevine file, a DTD or entity, nesting deeper than
+            :data:`MAX_DEPTH`, or a file larger than ``max_bytes``.
     """
     label = filename or "the file"
+    if len(data) > max_bytes:
+        raise GrapevineError(f"{label} is {len(data) / 1048576:.1f} MB; at most {max_bytes / 1048576:.0f} MB is "
+                             "read. A Grapevine file of a thousand characters is about 5 MB: is it the right file?")
     if not data.strip():
         raise GrapevineError(f"{label} is empty.")
     for magic, kind in BINARY_MAGIC.items():
@@ -236,11 +258,11 @@ def parse_grapevine(
     cleaned, removed = _CONTROL_CHARS.subn("", text)
     if removed:
         file_problems.append(f"{removed} control character(s) that XML does not allow were removed.")
-    root_start = re.search(r"<[A-Za-z_]", cleaned)
-    if re.search(r"<!DOCTYPE|<!ENTITY", cleaned[: root_start.start() if root_start else None], re.IGNORECASE):
-        raise GrapevineError(f"{label} declares a DOCTYPE; Grapevine never writes one, so it is not read.")
     try:
-        root = ET.fromstring(cleaned)
+        root = SafeET.fromstring(cleaned, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException:
+        raise GrapevineError(f"{label} declares a DOCTYPE or entities; Grapevine never writes them, so the "
+                             "file is not read. Re-save it from Grapevine.") from None
     except ET.ParseError as exc:
         line, column = exc.position
         reason = str(exc).split(":")[0]
@@ -248,6 +270,9 @@ def parse_grapevine(
             f"{label} is not well-formed XML: {reason} at line {line}, column {column + 1}. "
             "Re-save it from Grapevine, or mend the file at that place."
         ) from None
+    if _depth(root) > MAX_DEPTH:
+        raise GrapevineError(f"{label} nests elements more than {MAX_DEPTH} deep; Grapevine never does, so it "
+                             "is not read.")
     if root.tag == "grapevinemenus":
         raise GrapevineError(f"{label} is a Grapevine menu file, not a file of characters.")
     if root.tag != "grapevine":
@@ -314,7 +339,9 @@ def parse_grapevine_date(text: str) -> datetime | None:
 
 def _decode(data: bytes) -> tuple[str, str]:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # re-saved as "Unicode" by a text editor
-        return data.decode("utf-16"), "utf-16"
+        return data.decode("utf-16", errors="replace"), "utf-16"
+    if len(data) > 1 and (data[0] == 0) != (data[1] == 0):  # "<\0?\0" or "\0<\0?": UTF-16 without its mark
+        return data.decode("utf-16-be" if data[0] == 0 else "utf-16-le", errors="replace"), "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -326,6 +353,18 @@ def _decode(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         # cp1252 leaves five bytes undefined; Latin-1 reads every byte.
         return data.decode("latin-1"), "latin-1"
+
+
+def _depth(root: ET.Element) -> int:
+    """How deep elements nest under ``root`` (``root`` alone is 1), without recursion."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 def _player_contacts(root: ET.Element) -> dict[str, str]:
@@ -340,6 +379,14 @@ def _player_contacts(root: ET.Element) -> dict[str, str]:
             parts.append(f"address: {address}")
         contacts[(player.get("name") or "").strip()] = "; ".join(parts)
     return contacts
+
+
+def _whole(raw: str) -> int | None:
+    """A Grapevine value read as a whole number (the app's one number reader), ``None`` if it is not one."""
+    try:
+        return whole_number(raw, "val", default=None)
+    except NumberError:
+        return None
 
 
 def _text(element: ET.Element | None) -> str:
@@ -366,12 +413,11 @@ class _Record:
         if raw is None or not raw.strip():
             return default
         kept = "left empty" if default is None else f"read as {default}"
-        try:
-            value = int(raw.strip())
-        except ValueError:
-            try:
-                value = int(float(raw.strip()))
-            except (ValueError, OverflowError):
+        value = _whole(raw)
+        if value is None:
+            try:  # Grapevine sometimes writes "5.0"
+                value = int(decimal_number(raw, attribute))
+            except NumberError:
                 self.problems.append(f"{attribute} {raw!r} is not a number; {kept}.")
                 return default
         if value < 0:
@@ -503,12 +549,13 @@ def _count(record: _Record, list_name: str, trait: ET.Element) -> int:
     raw = (trait.get("val") or "").strip()
     if not raw:
         return 1
-    if raw.isdigit() and int(raw) >= 1:
-        if int(raw) > MOST_TRAITS:
+    count = _whole(raw)
+    if count is not None and count >= 1:
+        if count > MOST_TRAITS:
             record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw}, more than any "
                                    f"generation allows; counted as {MOST_TRAITS}.")
             return MOST_TRAITS
-        return int(raw)
+        return count
     record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw!r}; counted as 1.")
     return 1
 
@@ -582,6 +629,7 @@ def _read_abilities(record: _Record, traits: list[ET.Element]) -> None:
 # --- Discipline powers --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def _key(text: str) -> str:
     text = text.lower().strip()
     if text.startswith("the "):
@@ -594,16 +642,28 @@ def _closest(text: str, choices: Sequence[str]) -> tuple[str | None, bool]:
 
     Returns ``(choice, was_near)``; ``(None, False)`` when nothing is close.
     """
-    keys = {_key(choice): choice for choice in choices}
+    keys = _keys(tuple(choices))
     if _key(text) in keys:
         return keys[_key(text)], False
     near = difflib.get_close_matches(_key(text), list(keys), n=1, cutoff=0.88)
     return (keys[near[0]], True) if near else (None, False)
 
 
+@lru_cache(maxsize=1024)
+def _keys(choices: tuple[str, ...]) -> dict[str, str]:
+    """The lookup of :func:`_closest`: each choice by its key (made once per list of choices)."""
+    return {_key(choice): choice for choice in choices}
+
+
 def _tier_of_note(note: str) -> str | None:
     match = re.match(r"\s*([a-z]+)", note.lower())
     return _TIER_WORDS.get(match.group(1)) if match else None
+
+
+@lru_cache(maxsize=256)
+def _discipline_rows(discipline: str) -> dict[str, DisciplineRow]:
+    """The LotNR rows of ``discipline`` by path ("" for the Discipline itself), from data/disciplines.toml."""
+    return {row.path: row for (disc, _), row in discipline_table().items() if disc == discipline}
 
 
 @dataclass
@@ -660,8 +720,7 @@ def _parse_power_name(raw: str, record: _Record, list_name: str, known_disciplin
         if near:
             record.problems.append(f"{list_name}: read {discipline!r} as {name}.")
         discipline = name
-    table = discipline_table()
-    rows = {row.path: row for (disc, _), row in table.items() if disc == discipline}
+    rows = _discipline_rows(discipline)
     row = None
     if path and any(rows):
         candidates = [p for p in rows if p]
@@ -732,8 +791,8 @@ def _read_powers(record: _Record, list_name: str, traits: list[ET.Element], only
         power.tier = power.tier or note_tier
         if power.tier is None and power.discipline in known:
             cost = (trait.get("val") or "").strip()
-            if cost.isdigit():
-                power.tier = _TIER_COSTS.get(int(cost))
+            if _whole(cost) is not None:
+                power.tier = _TIER_COSTS.get(_whole(cost))
         if power.discipline not in known and power.discipline not in unknown_disciplines:
             unknown_disciplines.append(power.discipline)
         parsed.append(power)

@@ -13,20 +13,109 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import peewee
 from peewee import (
     BlobField,
     BooleanField,
-    CharField,
     DateField,
     DateTimeField,
     ForeignKeyField,
     IntegerField,
     JSONField,
     Model,
-    TextField,
 )
 
 from larp.db import db
+
+#: The most characters a free text of a character (notes, narrator notes, contact) may hold.
+NOTES_MAX_CHARS = 20_000
+
+
+class UnstorableText(ValueError):
+    """A text the database must not store: longer than its column allows, or holding a NUL
+    character or an unpaired surrogate (which PostgreSQL and SQLite's UTF-8 refuse).
+
+    Raised before anything is sent, so the transaction around the write is rolled back and
+    both engines refuse the same texts (SQLite does not enforce ``VARCHAR`` lengths itself).
+    ``field`` is the model field's name, ``message`` says what is wrong.
+    """
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def unstorable_reason(text: str) -> str | None:
+    """Why no database may be given ``text`` even to compare with (PostgreSQL refuses a NUL in any
+    query, and text that is not valid Unicode), or ``None``."""
+    if "\x00" in text:
+        return "holds a NUL character"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "holds characters that are not valid text"
+    return None
+
+
+def first_unstorable(value, where: str = "") -> tuple[str, str] | None:
+    """The first text inside ``value`` (JSON data: objects, arrays, texts) that :func:`unstorable_reason`
+    refuses, as ``(where, why)`` (``where`` like ``challenger.name`` or ``tests[2].by``), else ``None``."""
+    stack = [(where, value)]
+    while stack:
+        place, item = stack.pop()
+        if isinstance(item, str):
+            why = unstorable_reason(item)
+            if why:
+                return place or "body", why
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                why = unstorable_reason(str(key))
+                if why:
+                    return f"{place}.{key}".strip(".") or "body", why
+                stack.append((f"{place}.{key}".strip("."), child))
+        elif isinstance(item, list):
+            stack.extend((f"{place}[{i}]", child) for i, child in enumerate(item))
+    return None
+
+
+class _CheckedText:
+    """Mixed into the text fields of every model: what is written is refused as
+    :class:`UnstorableText` describes (by :class:`BaseModel`, on every insert and update).
+    A comparison (``WHERE name = ...``) is not checked: a text too long for the column
+    simply matches nothing."""
+
+    def checked(self, value):
+        """``value`` when it may be stored in this field.
+
+        Raises:
+            UnstorableText: a text too long for ``max_length``, or with a NUL or unpaired surrogate inside.
+        """
+        if isinstance(value, str):
+            limit = getattr(self, "max_length", None)
+            if (not limit or len(value) <= limit) and "\x00" not in value and value.isascii():
+                return value
+            label = self.verbose_name or self.name.replace("_", " ")
+            if limit and len(value) > limit:
+                raise UnstorableText(f"The {label} is too long: at most {limit:,} characters "
+                                     f"(this one has {len(value):,}).", self.name)
+            why = unstorable_reason(value)
+            if why:
+                raise UnstorableText(f"The {label} {why}, which cannot be stored.", self.name)
+        return value
+
+
+class CharField(_CheckedText, peewee.CharField):
+    """A ``VARCHAR(max_length)`` whose length is enforced on every engine."""
+
+
+class TextField(_CheckedText, peewee.TextField):
+    """A ``TEXT`` column, with an optional ``max_length`` enforced on every engine."""
+
+    def __init__(self, *args, max_length: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.max_length = max_length
 
 
 def utcnow() -> datetime:
@@ -35,10 +124,39 @@ def utcnow() -> datetime:
 
 
 class BaseModel(Model):
-    """Base of every model: bound to the app's database proxy."""
+    """Base of every model: bound to the app's database proxy. Every text written (``create``,
+    ``save``, ``insert``, ``insert_many``, ``update``) is checked by its field first, so both engines
+    refuse the same texts (:class:`UnstorableText`)."""
 
     class Meta:
         database = db
+
+    @classmethod
+    def _normalize_data(cls, data, kwargs):
+        normalized = super()._normalize_data(data, kwargs)
+        if isinstance(normalized, dict):
+            for field, value in normalized.items():
+                if isinstance(field, _CheckedText):
+                    field.checked(value)
+        return normalized
+
+    @classmethod
+    def insert_many(cls, rows, fields=None):
+        """Insert ``rows`` (dicts, or tuples of ``fields``), their texts checked first.
+
+        Raises:
+            UnstorableText: a text the database must not store.
+        """
+        rows = list(rows)
+        for row in rows:
+            if isinstance(row, dict):
+                cls._normalize_data(row, {})
+            elif fields is not None:
+                for field, value in zip(fields, row):
+                    field = cls._meta.fields[field] if isinstance(field, str) else field
+                    if isinstance(field, _CheckedText):
+                        field.checked(value)
+        return super().insert_many(rows, fields=fields)
 
 
 class Chronicle(BaseModel):
@@ -83,6 +201,9 @@ class User(BaseModel):
     password_hash = CharField(null=True, max_length=255)
     active = BooleanField(default=True)
     created_at = DateTimeField(default=utcnow)
+    #: Every session cookie carries the generation it was issued in; logging out, a new
+    #: password and deactivation move it on, which ends every session issued before.
+    session_generation = IntegerField(default=0)
 
 
 class LoginLink(BaseModel):
@@ -96,14 +217,24 @@ class LoginLink(BaseModel):
 
 
 class LoginFailure(BaseModel):
-    """A failed password login for a user name (kept for the lockout window only).
+    """Wrong passwords within one attempt window: one row per client address (``scope``
+    "address", ``key`` the address) and one per account (``scope`` "user", ``key`` its id).
+    See :mod:`larp.services.lockout`.
 
-    ``username`` is stored as typed (lower-cased), whether or not such a user
-    exists, so the lockout reveals nothing about which names are real.
+    ``failures`` counts the window's wrong passwords; an address row's ``names`` counts them per
+    made-up name typed from it, an account row's ``devices`` per trusted browser.
     """
 
-    username = CharField(max_length=60, index=True)
-    at = DateTimeField(default=utcnow)
+    scope = CharField(max_length=10)
+    key = CharField(max_length=64)
+    failures = IntegerField(default=0)
+    names = JSONField(default=dict)
+    devices = JSONField(default=dict)
+    window_start = DateTimeField(default=utcnow)
+    last_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("scope", "key"), True),)
 
 
 class GameSession(BaseModel):
@@ -166,9 +297,9 @@ class Character(BaseModel):
     weapon = CharField(max_length=40, default="")
     health_levels = JSONField(null=True)
     tabletop = JSONField(default=dict)
-    notes = TextField(default="")
-    narrator_notes = TextField(default="")
-    player_contact = TextField(default="")
+    notes = TextField(default="", max_length=NOTES_MAX_CHARS)
+    narrator_notes = TextField(default="", max_length=NOTES_MAX_CHARS)
+    player_contact = TextField(default="", max_length=NOTES_MAX_CHARS)
     short_code = CharField(max_length=12, unique=True)
     card_token = CharField(max_length=64, unique=True, null=True)
     version = IntegerField(default=1)
@@ -300,6 +431,20 @@ class Ruling(BaseModel):
     #: The one-time token of the form that asked for this ruling: the same form posted
     #: twice (a double tap, a replayed request) cannot record it twice.
     request_token = CharField(max_length=64, null=True, unique=True)
+    #: The narrator's name as it was when the ruling was made: kept when the account is gone or
+    #: was never on this installation (a chronicle imported from another one).
+    narrator_name = CharField(max_length=120, default="")
+
+    def save(self, *args, **kwargs):
+        """Save, writing down the narrator's name if it is not set yet."""
+        if not self.narrator_name and self.narrator_id is not None:
+            self.narrator_name = self.narrator.display_name
+        return super().save(*args, **kwargs)
+
+    @property
+    def narrator_label(self) -> str:
+        """Who made the ruling, for the screen ("" when no narrator was recorded)."""
+        return self.narrator_name or (self.narrator.display_name if self.narrator_id is not None else "")
 
 
 class RulingCharacter(BaseModel):

@@ -18,6 +18,7 @@ from typing import Any
 
 from larp.catalogues import merit_flaw, sheet_lists
 from larp.rules.explain import RulesError
+from larp.rules.numbers import NumberError, whole_number
 from larp.tables import discipline_table, generation_table
 
 #: Longest text per field, in characters (the database's column sizes).
@@ -110,8 +111,11 @@ class _Reader:
 
     def number(self, value: Any, where: str, limits: tuple[int, int], label: str) -> int | None:
         low, high = limits
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
+        if isinstance(value, str):
+            try:
+                value = whole_number(value, where)
+            except NumberError:
+                pass  # refused just below, with this sheet's words
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"{label} must be a whole number from {low} to {high}.")
             return None
@@ -406,8 +410,11 @@ def _trait_entry(r: _Reader, entry: Any, where: str):
     if isinstance(entry, str):
         text, count = entry.strip(), 1
         head, sep, tail = text.rpartition(" x")
-        if sep and tail.isdigit():
-            text, count = head.strip(), int(tail)
+        if sep:
+            try:
+                text, count = head.strip(), whole_number(tail, where)
+            except NumberError:
+                pass  # "x" is part of the name
     elif isinstance(entry, dict):
         text, count = entry.get("name"), entry.get("count", 1)
     else:

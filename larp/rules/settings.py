@@ -29,6 +29,7 @@ from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from larp.rules.explain import RulesError
+from larp.rules.numbers import decimal_number, whole_number
 from larp.tables import TableError, data_file_names, load_toml
 
 SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date", "timezone")
@@ -81,15 +82,9 @@ class SettingDef:
                 else:
                     raise ValueError(raw)
             elif self.type == "int":
-                if isinstance(raw, bool):
-                    raise ValueError(raw)
-                value = int(str(raw).strip())
+                value = whole_number(raw, self.key)
             elif self.type == "float":
-                if isinstance(raw, bool):
-                    raise ValueError(raw)
-                value = float(str(raw).strip())
-                if value != value or value in (float("inf"), float("-inf")):
-                    raise ValueError(raw)
+                value = decimal_number(raw, self.key)
             elif self.type == "choice":
                 value = str(raw).strip()
                 if value not in dict(self.choices):
@@ -123,7 +118,8 @@ class SettingDef:
                 allowed = " (an IANA name such as Europe/London or America/New_York, or empty)"
             kind = {"int": "whole number", "float": "number", "bool": "yes or no", "choice": "choice",
                     "url": "web address", "date": "date", "timezone": "time zone"}.get(self.type, "value")
-            raise RulesError(f"{self.label}: {raw!r} is not a {kind}{allowed}.", field=self.key) from None
+            shown = repr(raw) if len(repr(raw)) <= 60 else repr(raw)[:57] + "..."
+            raise RulesError(f"{self.label}: {shown} is not a {kind}{allowed}.", field=self.key) from None
         if self.type in ("int", "float"):
             if self.minimum is not None and value < self.minimum:
                 raise RulesError(f"{self.label} must be at least {self.minimum:g}.", field=self.key)

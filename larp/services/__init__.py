@@ -19,3 +19,31 @@ class ServiceError(Exception):
         self.message = message
         self.field = field
         self.status = status
+
+
+def read_number(value, field: str, *, low: int | None = None, high: int | None = None, default=None,
+                required: bool = False, text: bool = True, label: str | None = None, status: int = 422) -> int | None:
+    """A whole number from a form, a query string or a JSON body, read by the app's one number reader
+    (:func:`larp.rules.numbers.whole_number`, which says what it accepts).
+
+    Args:
+        value: the value as received.
+        field: the input's name (the error names it).
+        low, high: the allowed range (inclusive; either may be open).
+        default: the result when the value is missing or empty (unless ``required``).
+        required: refuse a missing value instead of giving ``default``.
+        text: whether text is accepted (``False`` for JSON bodies, where a number is a JSON number).
+        label: how the message names the field.
+        status: the HTTP status of the refusal.
+
+    Raises:
+        ServiceError: ``status`` (422) naming ``field``: not a whole number in ASCII digits, out of
+            range, or missing when required.
+    """
+    from larp.rules.numbers import REQUIRED, NumberError, whole_number
+
+    try:
+        return whole_number(value, field, low=low, high=high, default=REQUIRED if required else default,
+                            text=text, label=label)
+    except NumberError as exc:
+        raise ServiceError(exc.message, field=exc.field, status=status) from None

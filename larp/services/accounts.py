@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from larp.db import db
-from larp.models import LoginFailure, LoginLink, User, utcnow
+from larp.db import as_id, db
+from larp.models import LoginLink, User, utcnow
 from larp.services import ServiceError
 
 FIRST_ORGANISER = "organiser"
@@ -69,61 +69,47 @@ def consume_login_link(token: str) -> User:
         return link.user
 
 
-def check_password(username: str, password: str) -> User:
-    """The active user with this username and password.
-
-    Raises:
-        ServiceError: 401 with one message for an unknown user and a wrong password.
-    """
-    user = User.get_or_none((User.username == (username or "").strip().lower()) & (User.active == True))  # noqa: E712
-    if user is None or not user.password_hash or not check_password_hash(user.password_hash, password or ""):
-        raise ServiceError("Wrong user name or password.", field="password", status=401)
-    return user
-
-
-def log_in(username: str, password: str, max_failures: int = 5, window_minutes: int = 15) -> User:
-    """Check a password login, with a small per-user-name lockout.
+def log_in(username: str, password: str, max_failures: int = 5, window_minutes: int = 15, *,
+           address: str | None = None, device: str | None = None, address_failures: int = 20,
+           backoff_seconds: float = 1.0) -> User:
+    """Check a password login against the lockout (:mod:`larp.services.lockout` says how it works).
 
     Args:
         username, password: as typed on the login form.
-        max_failures: wrong passwords for one user name within
-            ``window_minutes`` after which that name is refused.
-        window_minutes: the lockout window, in minutes.
+        max_failures: wrong passwords for one name (or from one trusted device) within
+            ``window_minutes`` that lock it.
+        window_minutes: the attempt window, in minutes.
+        address: the client's address; ``address_failures`` wrong passwords from it are free in
+            the window, then each attempt waits ``backoff_seconds`` doubled each time.
+        device: this browser's device id when its device cookie was signed for this name (the
+            name's lock does not apply to it, only its own count).
 
-    A failure is recorded for any name typed, real or not, so the lockout
-    tells nothing about which names exist. While locked, even the right
-    password is refused (an organiser's one-time login link still works).
-    A successful login forgets the name's failures.
+    While locked, even the right password is refused (an organiser's one-time login link still
+    works). A successful login forgets the name's failures.
 
     Raises:
-        ServiceError: 429 while the name is locked; 401 for a wrong name or password.
+        ServiceError: 429 while the address waits or the name is locked; 401 for a wrong name or password.
     """
-    name = (username or "").strip().lower()[:60]
-    since = utcnow() - timedelta(minutes=window_minutes)
+    from larp.services.lockout import LockoutRules, attempt_login
+
+    rules = LockoutRules(max_failures, window_minutes, address_failures, backoff_seconds)
+    return attempt_login(username, password, rules, address=address, device=device)
+
+
+def end_sessions(user: User | int) -> int:
+    """End every session of ``user`` (every device): its session generation moves on.
+
+    A relative update, so two at once both count. Returns the new generation (the session
+    that asked for it may carry on in it).
+    """
+    uid = user.id if isinstance(user, User) else user
     with db.atomic():
-        LoginFailure.delete().where(LoginFailure.at < since).execute()
-        failures = LoginFailure.select().where(LoginFailure.username == name).count()
-        if failures >= max_failures:
-            raise ServiceError(
-                f"Too many wrong passwords for {name}: wait {window_minutes} minutes, "
-                "or ask an organiser for a one-time login link.",
-                field="password",
-                status=429,
-            )
-        try:
-            user = check_password(name, password)
-        except ServiceError as exc:
-            # Recorded and committed before the refusal leaves the transaction.
-            LoginFailure.create(username=name)
-            refusal = exc
-        else:
-            LoginFailure.delete().where(LoginFailure.username == name).execute()
-            return user
-    raise refusal
+        User.update(session_generation=User.session_generation + 1).where(User.id == uid).execute()
+        return User.select(User.session_generation).where(User.id == uid).scalar() or 0
 
 
 def set_password(user: User, password: str) -> None:
-    """Set ``user``'s password (werkzeug's scrypt hash).
+    """Set ``user``'s password (werkzeug's scrypt hash); every session of the user ends.
 
     Raises:
         ServiceError: 422 when it is shorter than :data:`MIN_PASSWORD_LENGTH`.
@@ -131,7 +117,8 @@ def set_password(user: User, password: str) -> None:
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():
-        User.update(password_hash=generate_password_hash(password)).where(User.id == user.id).execute()
+        User.update(password_hash=generate_password_hash(password),
+                    session_generation=User.session_generation + 1).where(User.id == user.id).execute()
 
 
 def create_user(username: str, display_name: str, role: str, password: str | None = None) -> User:
@@ -187,11 +174,8 @@ def get_user(user_id: int | str | None) -> User:
     Raises:
         ServiceError: 404 when there is no such account.
     """
-    try:
-        uid = int(user_id)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        uid = 0
-    user = User.get_or_none(User.id == uid)
+    uid = as_id(user_id)
+    user = User.get_or_none(User.id == uid) if uid else None
     if user is None:
         raise ServiceError("There is no such account.", status=404)
     return user
@@ -201,8 +185,8 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
     """Deactivate (``active`` False) or reactivate an account; an organiser's action.
 
     A deactivated account cannot log in, its login links stop working and
-    anyone using it is logged out at their next click. Its rulings stay in
-    the record under its name.
+    every session of it ends (at its next click). Its rulings stay in the
+    record under its name.
 
     Raises:
         ServiceError: 404 unknown account; 409 when ``actor`` tries to
@@ -213,5 +197,8 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
         # The acting organiser stays active, so an organiser always remains.
         if not active and user.id == actor.id:
             raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
-        User.update(active=active).where(User.id == user.id).execute()
+        changes = {"active": active}
+        if not active:
+            changes["session_generation"] = User.session_generation + 1
+        User.update(**changes).where(User.id == user.id).execute()
         return User.get_by_id(user.id)

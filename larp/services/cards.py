@@ -23,7 +23,7 @@ import qrcode
 import qrcode.constants
 from qrcode.image.svg import SvgPathFillImage
 
-from larp.db import db
+from larp.db import as_id, db
 from larp.models import Character, Chronicle, utcnow
 from larp.services import ServiceError
 from larp.services.characters import get_character, new_card_token
@@ -157,10 +157,9 @@ def cards_to_print(chronicle: Chronicle, character_ids: list[str] | None, base_u
     query = Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null()) \
         .order_by(Character.name)  # retired characters are left off the card sheet (issue 14)
     if character_ids is not None:
-        try:
-            ids = {int(value) for value in character_ids}
-        except (TypeError, ValueError):
-            raise ServiceError("Choose characters from the list.", field="character") from None
+        ids = {as_id(value) for value in character_ids}
+        if None in ids:
+            raise ServiceError("Choose characters from the list.", field="character")
         if not ids:
             raise ServiceError(
                 "No character is ticked: tick the characters whose cards to print, or print all cards.",

@@ -42,7 +42,7 @@ from larp.rules.rulings.people import Person
 from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
@@ -56,17 +56,7 @@ def _flag(value: Any) -> bool:
 
 
 def _number(value: Any, field: str, low: int = 0, high: int | None = None, default: int = 0) -> int:
-    if value in (None, ""):
-        return default
-    label = field.replace("_", " ").capitalize()
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise ServiceError(f"{label}: give a whole number.", field=field) from None
-    if number < low or (high is not None and number > high):
-        raise ServiceError(f"{label}: give a number from {low} to {high}." if high is not None else
-                           f"{label}: give a number of at least {low}.", field=field)
-    return number
+    return read_number(value, field, low=low, high=high, default=default)
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,17 @@ SHORT_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 SHORT_CODE_LENGTH = 6
 
 
-def new_short_code() -> str:
-    """A fresh, unused short code (6 characters of :data:`SHORT_CODE_ALPHABET`)."""
+def new_short_code(taken: set[str] | None = None) -> str:
+    """A fresh, unused short code (6 characters of :data:`SHORT_CODE_ALPHABET`).
+
+    ``taken``: the codes already used, when the caller has them (else each guess is looked up).
+    """
     while True:
         code = "".join(secrets.choice(SHORT_CODE_ALPHABET) for _ in range(SHORT_CODE_LENGTH))
-        if not Character.select().where(Character.short_code == code).exists():
+        if taken is not None:
+            if code not in taken:
+                return code
+        elif not Character.select().where(Character.short_code == code).exists():
             return code
 
 
@@ -81,13 +87,17 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
     An exact short-code match comes first. An empty query lists the first
     ``limit`` characters by name. Retired characters (the player left) are left
     out of every picker unless ``retired`` asks for them instead. A NUL character,
-    which no name holds and PostgreSQL refuses in a query, is dropped.
+    which no name holds and PostgreSQL refuses in a query, is dropped. A query longer
+    than a name can be matches nothing (and never reaches the database, whose
+    pattern matching has a length limit).
     """
     text = (query or "").replace("\x00", "").strip()
     base = Character.select().where((Character.chronicle == chronicle)
                                     & (Character.retired_at.is_null(not retired)))
     if not text:
         return list(base.order_by(Character.name).limit(limit))
+    if len(text) > Character.name.max_length:
+        return []
     code = normalise_code(text)
     by_code = list(base.where(Character.short_code == code)) if code else []
     by_name = list(
@@ -499,10 +509,7 @@ def check_unchanged(chronicle: Chronicle, character_id: Any, seen_version: Any) 
     if seen_version in (None, ""):
         return
     character = get_character(chronicle, character_id)
-    try:
-        seen = int(str(seen_version))
-    except ValueError:
-        seen = -1
+    seen = as_id(seen_version) or -1
     if character.version != seen:
         from larp.models import Ruling, RulingCharacter
 

@@ -28,7 +28,7 @@ from larp.rules.rulings import (
 )
 from larp.rules.scene import Scene, SideScene
 from larp.rules.simple_test import SimpleTest
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.records import (  # noqa: F401 - Conflict, store_state, store_track: re-exported
@@ -47,13 +47,7 @@ T = TypeVar("T")
 
 
 def _int(value: Any, field: str, low: int = 0, high: int = 50) -> int:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise ServiceError("Give a whole number.", field=field) from None
-    if number < low or number > high:
-        raise ServiceError(f"Give a number from {low} to {high}.", field=field)
-    return number
+    return read_number(value, field, low=low, high=high, required=True)
 
 
 def _flag(value: Any) -> bool:
@@ -124,13 +118,12 @@ class DamageRequest:
         source = str(data.get("source") or "other").strip().lower()
         if source not in ("other", "fire", "sunlight"):
             raise ServiceError("The source is fire, sunlight or other.", field="source")
-        levels_raw = data.get("levels", 1)
-        if isinstance(levels_raw, (int, str)) and str(levels_raw).strip().lstrip("-").isdigit() \
-                and int(str(levels_raw).strip()) < 0:
+        levels = read_number(data.get("levels"), "levels", default=1)
+        if levels < 0:
             raise ServiceError("Damage cannot be negative.", field="levels")
         return cls(
             damage_type=damage_type,
-            levels=_int(levels_raw, "levels", 0, 20),
+            levels=_int(levels, "levels", 0, 20),
             weapon=str(data.get("weapon") or "").strip(),
             bite=_flag(data.get("bite")),
             firearm=_flag(data.get("firearm")),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from larp.db import db
+from larp.db import as_id, db
 from larp.models import (
     AbilitySpend,
     Character,
@@ -118,10 +118,9 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             state before it, or not the latest change to one of its characters
             (the message names the later change).
     """
-    try:
-        rid = int(ruling_id)
-    except (TypeError, ValueError):
-        raise ServiceError("Choose a ruling to undo.", field="ruling", status=404) from None
+    rid = as_id(ruling_id)
+    if rid is None:
+        raise ServiceError("Choose a ruling to undo.", field="ruling", status=404)
     with db.atomic():
         ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle))
         if ruling is None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
+from peewee import chunked
+
 from larp.db import db
-from larp.grapevine import GrapevineCharacter, GrapevineError, parse_grapevine
+from larp.grapevine import MAX_FILE_BYTES, GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
 from larp.services import ServiceError
-from larp.services.sheet_store import create_character, update_character
+
+from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.rules.health import live_levels
 
@@ -57,29 +60,43 @@ class ImportPreview:
         return sum(1 for line in self.lines if line.action == action)
 
 
-def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False) -> ImportPreview:
+def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False,
+                 max_bytes: int = MAX_FILE_BYTES) -> ImportPreview:
     """Parse a Grapevine file and say, per character, what importing it would do. Writes nothing.
 
     A name that appears twice in the file: the later record is used and the
-    earlier one is marked skipped, so an import never creates duplicates.
+    earlier one is marked skipped, so an import never creates duplicates. A record
+    with a text longer than the database stores (a 1 MB name, notes past
+    :data:`larp.models.NOTES_MAX_CHARS`) is marked failed, with the reason.
+
+    Args:
+        max_bytes: the largest file read (the ``GRAPEVINE_MAX_BYTES`` setting).
 
     Raises:
         ServiceError: 422 for an empty upload, the binary format, malformed
-            XML (naming the line) or a file that is not Grapevine's.
+            XML (naming the line), a DTD or entities, a file larger than
+            ``max_bytes`` or a file that is not Grapevine's.
     """
     if not data:
         raise ServiceError("Choose a Grapevine file (.gex or .gv3) to import.", field="file")
     try:
         parsed = parse_grapevine(data, filename, include_contact=include_contact,
-                                 standard_track=live_levels(chronicle_settings(chronicle)))
+                                 standard_track=live_levels(chronicle_settings(chronicle)), max_bytes=max_bytes)
     except GrapevineError as exc:
         raise ServiceError(exc.message, field="file") from None
     existing = {
         c.name: c.id for c in Character.select(Character.id, Character.name).where(Character.chronicle == chronicle)
     }
     lines: list[PreviewLine] = []
-    last_index = {r.name: i for i, r in enumerate(parsed.characters) if r.sheet is not None}
-    for index, record in enumerate(parsed.characters):
+    parsed_records = []
+    for record in parsed.characters:
+        refused = unstorable_parts(record.sheet) if record.sheet is not None else []
+        if refused:
+            shown = record.name if len(record.name) <= 120 else record.name[:119] + "…"
+            record = replace(record, name=shown, sheet=None, error=" ".join(refused))
+        parsed_records.append(record)
+    last_index = {r.name: i for i, r in enumerate(parsed_records) if r.sheet is not None}
+    for index, record in enumerate(parsed_records):
         if record.error:
             lines.append(PreviewLine(index, record, "fail"))
         elif record.sheet is None:
@@ -94,13 +111,14 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
     return ImportPreview(filename, parsed.encoding, lines, parsed.problems, parsed.left_out)
 
 
-def stash_upload(chronicle: Chronicle, user: User, filename: str, data: bytes, include_contact: bool) -> tuple[str, ImportPreview]:
+def stash_upload(chronicle: Chronicle, user: User, filename: str, data: bytes, include_contact: bool,
+                 max_bytes: int = MAX_FILE_BYTES) -> tuple[str, ImportPreview]:
     """Preview an upload and keep its bytes until the organiser confirms; returns (token, preview).
 
     Raises:
         ServiceError: as :func:`preview_file`.
     """
-    preview = preview_file(chronicle, filename, data, include_contact)
+    preview = preview_file(chronicle, filename, data, include_contact, max_bytes)
     token = secrets.token_urlsafe(24)
     with db.atomic():
         PendingImport.delete().where(PendingImport.created_at < utcnow() - timedelta(hours=PENDING_HOURS)).execute()
@@ -142,26 +160,31 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
     ]
     if not chosen:
         raise ServiceError("Nothing to import: tick at least one character.", field="selected")
-    created, updated = [], []
+    updated: list[str] = []
+    to_create, to_update, conditions = [], [], {}
     with db.atomic():
+        names = [line.record.sheet.name for line in chosen]
+        present = {c.name: c for batch in chunked(names, 500) for c in
+                   Character.select().where((Character.chronicle == chronicle) & Character.name.in_(batch))}
         for line in chosen:
             sheet = line.record.sheet
-            current = Character.get_or_none((Character.chronicle == chronicle) & (Character.name == sheet.name))
+            current = present.get(sheet.name)
             if line.action == "update" and current is not None:
-                update_character(current, sheet)
+                to_update.append((current, sheet))
                 updated.append(sheet.name)
             elif line.action == "create" and current is None:
-                character = create_character(chronicle, sheet)
                 condition = CONDITION_BY_STATUS.get(line.record.play_status.lower())
                 if condition:
-                    if condition == "final_death" and sheet.creature != "vampire":
-                        condition = "dead"
-                    Character.update(condition=condition).where(Character.id == character.id).execute()
-                created.append(sheet.name)
+                    conditions[sheet.name] = "dead" if condition == "final_death" and sheet.creature != "vampire" \
+                        else condition
+                to_create.append(sheet)
             else:
                 raise ServiceError(
                     f"{sheet.name} changed in the chronicle since the preview. Preview the file again.", status=409
                 )
+        update_characters(to_update)  # in bulk: the write lock is held briefly
+        create_characters(chronicle, to_create, conditions)
+        created = [sheet.name for sheet in to_create]
         game_session = open_game_session(chronicle)
         summary = f"Imported {preview.filename}: {len(created)} created, {len(updated)} updated."
         return Ruling.create(

@@ -23,7 +23,7 @@ from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.rulings.people import Person
 from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict, sight_powers
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 
 NONE = "none"
 
@@ -68,12 +68,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
     cover = get("cover")
     cover_n = own.cover
     if cover not in (None, ""):
-        try:
-            cover_n = int(str(cover).strip())
-        except ValueError:
-            raise ServiceError("Cover: give a whole number.", field=f + "cover") from None
-        if not 0 <= cover_n <= 6:
-            raise ServiceError("Cover: give a number from 0 to 6.", field=f + "cover")
+        cover_n = read_number(cover, f + "cover", low=0, high=6, label="Cover")
     armor = own.armor
     raw_armor = get("armor")
     if isinstance(raw_armor, (list, tuple)) or (isinstance(raw_armor, str) and raw_armor.strip()):
@@ -82,10 +77,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
         left_raw = get("armor_left")
         left = None
         if left_raw not in (None, ""):
-            try:
-                left = int(str(left_raw).strip())
-            except ValueError:
-                raise ServiceError("Armor levels left: give a whole number.", field=f + "armor_left") from None
+            left = read_number(left_raw, f + "armor_left", label="Armor levels left")
         worn = tuple(Worn(k, left if i == 0 else None) for i, k in enumerate(keys) if k != NONE)
         for piece in worn:
             try:

@@ -21,7 +21,8 @@ from typing import Any, Iterable, Mapping
 
 from peewee import PostgresqlDatabase
 
-from larp.db import db
+from larp.db import as_id, db
+from larp.services.tabletop import end_combats_of
 from larp.models import (
     Character,
     Chronicle,
@@ -32,7 +33,7 @@ from larp.models import (
     User,
     utcnow,
 )
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
@@ -497,6 +498,7 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
     names = ", ".join(c.name for c in characters)
     for character in characters:
         character.delete_instance(recursive=True)
+    end_combats_of(chronicle, ids)
     if alone:
         for ruling in Ruling.select().where(Ruling.id.in_(alone)):
             ruling.delete_instance(recursive=True)
@@ -545,12 +547,7 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
     _may_edit(user, chronicle, ["experience"])
     if kind not in ExperienceEntry.KINDS:
         raise ServiceError("Experience is earned or spent.", field="kind")
-    try:
-        points = int(str(amount).strip())
-    except (TypeError, ValueError):
-        raise ServiceError("Give the experience as a whole number.", field="amount") from None
-    if not 1 <= points <= 1000:
-        raise ServiceError("Give 1 to 1000 experience points.", field="amount")
+    points = read_number(amount, "amount", low=1, high=1000, required=True, label="Experience points")
     text = (what or "").strip()
     if not text or len(text) > 200:
         raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
@@ -559,10 +556,7 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
         if game_session_number in (None, ""):
             session = open_game_session(chronicle)
         else:
-            try:
-                number = int(str(game_session_number))
-            except ValueError:
-                number = -1
+            number = as_id(game_session_number) or -1
             session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
             if session is None:
                 raise ServiceError("There is no such game session.", field="game_session", status=404)

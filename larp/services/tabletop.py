@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from larp.db import db
+from larp.db import as_id, db
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.conversion import tabletop_ratings
 from larp.rules.damage import armory
@@ -130,6 +130,19 @@ def open_combat(chronicle: Chronicle, narrator: User) -> TabletopCombat | None:
             .order_by(TabletopCombat.id.desc()).first())
 
 
+def end_combats_of(chronicle: Chronicle, character_ids: Sequence[int]) -> int:
+    """End every tabletop combat in progress that one of ``character_ids`` fights in (they are being
+    deleted: such a combat cannot go on). Call inside the caller's transaction; returns how many."""
+    keys = {str(i) for i in character_ids}
+    broken = [row.id for row in TabletopCombat.select().where((TabletopCombat.chronicle == chronicle)
+                                                              & TabletopCombat.ended_at.is_null())
+              if keys & {str(k) for k in (row.state or {}).get("fighters", [])}]
+    if broken:
+        TabletopCombat.update(ended_at=utcnow(), version=TabletopCombat.version + 1).where(
+            TabletopCombat.id.in_(broken)).execute()
+    return len(broken)
+
+
 def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     """The combat ``row`` with its fighters as they stand now.
 
@@ -151,9 +164,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
 
 
 def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> Loaded:
-    try:
-        cid, ver = int(combat_id), int(version)
-    except (TypeError, ValueError):
+    cid, ver = as_id(combat_id), as_id(version)
+    if cid is None or ver is None:
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
     row = TabletopCombat.get_or_none((TabletopCombat.id == cid) & (TabletopCombat.chronicle == chronicle))
     if row is None or row.ended_at is not None:
@@ -194,8 +206,15 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
             characters, unknown gear; 404 an unknown character.
     """
     with db.atomic():
-        if open_combat(chronicle, narrator) is not None:
-            raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
+        running = open_combat(chronicle, narrator)
+        if running is not None:
+            try:
+                load(chronicle, running)
+            except ServiceError:  # it cannot be shown any more (a fighter was deleted): this one replaces it
+                TabletopCombat.update(ended_at=utcnow(), version=TabletopCombat.version + 1).where(
+                    TabletopCombat.id == running.id).execute()
+            else:
+                raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
         characters = [get_character(chronicle, cid, "characters") for cid in character_ids]
         try:
             combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])

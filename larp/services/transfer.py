@@ -6,8 +6,9 @@ Ability levels expended, rulings with their participants and the state each
 was in before, and torpor records. It names no database ids: characters are
 referred to by short code, game sessions by number, rulings by their place in
 the file. Users are NOT exported (accounts and passwords stay with the
-installation): a ruling names its narrator by user name, and an import links it
-to the user of that name if there is one here.
+installation): a ruling names its narrator by user name and by the name shown
+(``narrator_name``); an import links it to the user of that name if there is one
+here, and keeps the name shown either way.
 
 The file carries ``format_version``; a file from a newer format is refused.
 Format 2 (issue 14) adds the whole sheet (Nature, Demeanor, Virtues,
@@ -28,6 +29,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import peewee
+
 from larp.db import db
 from larp.models import (
     Ability,
@@ -46,9 +49,11 @@ from larp.models import (
     Torpor,
     Trait,
     TraitLoss,
+    UnstorableText,
     User,
 )
 from larp.services import ServiceError
+from larp.services.export_shape import check_shape
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 2
@@ -127,7 +132,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
                            "closed_at": _out(s.closed_at)} for s in sessions],
         "characters": [sheet(c) for c in characters],
         "rulings": [{
-            "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id), "kind": r.kind,
+            "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id),
+            "narrator_name": r.narrator_name, "kind": r.kind,
             "created_at": _out(r.created_at), "summary": r.summary, "inputs": r.inputs, "outcome": r.outcome,
             "steps": r.steps, "undone_at": _out(r.undone_at), "undone_by": users.get(r.undone_by_id),
             "participants": [{"character": code[p.character_id], "role": p.role, "before": p.before}
@@ -221,6 +227,7 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
     name = _require(info, "name", str, "the chronicle")
     for key in ("game_sessions", "characters", "rulings", "trait_losses", "ability_spends", "torpors"):
         _require(data, key, list)
+    check_shape(data)
     checked = [check_character(entry, i, data["format_version"]) for i, entry in enumerate(data["characters"])]
     notes: list[str] = []
     try:
@@ -281,7 +288,8 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
             for entry in data["rulings"]:
                 ruling = Ruling.create(
                     chronicle=chronicle, game_session=sessions.get(entry.get("game_session")),
-                    narrator=user(entry.get("narrator")), kind=entry["kind"],
+                    narrator=user(entry.get("narrator")),
+                    narrator_name=entry.get("narrator_name") or entry.get("narrator") or "", kind=entry["kind"],
                     created_at=_in("created_at", entry["created_at"]), summary=entry.get("summary", ""),
                     inputs=entry.get("inputs", {}), outcome=entry.get("outcome", {}), steps=entry.get("steps", []),
                     undone_at=_in("undone_at", entry.get("undone_at")), undone_by=user(entry.get("undone_by")))
@@ -327,12 +335,18 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
                                        kind=entry["kind"], amount=positive(entry, "amount"),
                                        what=str(entry.get("what", ""))[:200],
                                        created_at=_in("created_at", entry["created_at"]))
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {exc}); nothing was imported.",
-                           field="file") from None
+    except UnstorableText as exc:
+        raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
+                           "Nothing was imported.", field="file") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
+            peewee.IntegrityError, peewee.DataError) as exc:
+        # The shape was checked first; what is left is entries that contradict each other (a card code
+        # used twice, a reference to a character or game session the file does not hold).
+        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
+                           "nothing was imported.", field="file") from None
     if missing:
         notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
-                     + ": their rulings keep no narrator.")
+                     + ": their rulings keep the narrator's name, linked to no account.")
     return chronicle, notes
 
 

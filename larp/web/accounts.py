@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from larp.htmx import render
+from larp.models import User
 from larp.services import ServiceError
 from larp.services.accounts import (
     MIN_PASSWORD_LENGTH,
     change_password,
     create_login_link,
     create_user,
+    end_sessions,
     get_user,
     list_users,
     set_user_active,
 )
 from larp.services.chronicles import get_chronicle
-from larp.web.auth import role_required
+from larp.web.auth import role_required, start_session
 
 bp = Blueprint("accounts", __name__)
 
@@ -24,10 +26,11 @@ bp = Blueprint("accounts", __name__)
 @bp.route("/account", methods=["GET", "POST"])
 @role_required("organiser", "narrator")
 def account():
-    """Set or change one's own password.
+    """Set or change one's own password; "Log out everywhere".
 
     Form: ``current`` (only when a password is set), ``password``, ``repeat``.
     A refused change answers 422 with the message at the field and changes nothing.
+    A new password ends every other session of the account (this one carries on).
     """
     error = None
     if request.method == "POST":
@@ -37,10 +40,22 @@ def account():
         except ServiceError as exc:
             error = exc
         else:
-            flash("Your password is set.")
+            start_session(User.get_by_id(g.user.id))  # this browser stays in; every other session ended
+            flash("Your password is set. Every other device logged in as you is logged out.")
             return redirect(url_for("accounts.account"), code=303)
     return render_template("accounts/account.html", chronicle=get_chronicle(), error=error,
                            min_length=MIN_PASSWORD_LENGTH), (error.status if error else 200)
+
+
+@bp.route("/account/logout-everywhere", methods=["POST"])
+@role_required("organiser", "narrator")
+def logout_everywhere():
+    """End every session of one's own account, on every device, this one included (a lost tablet,
+    a cookie that may have been copied)."""
+    end_sessions(g.user)
+    session.clear()
+    flash("You are logged out on every device. Log in again here.")
+    return redirect(url_for("auth.login"), code=303)
 
 
 def _users_page(status: int = 200, error: ServiceError | None = None, issued: dict | None = None):

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
 
+from larp.models import first_unstorable
 from larp.rules.explain import RulesError
 from larp.services import ServiceError
 
@@ -113,11 +114,15 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object.
 
     Raises:
-        ApiError: 400 when the body is not valid JSON or not an object.
+        ApiError: 400 when the body is not valid JSON or not an object; 422 naming the place of a
+            text no database takes (a NUL character, an unpaired surrogate).
     """
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise ApiError("The body must be a JSON object.", None, 400)
+    bad = first_unstorable(data)
+    if bad is not None:
+        raise ApiError(f"`{bad[0]}` {bad[1]}.", bad[0], 422)
     return data
 
 

@@ -22,6 +22,7 @@ from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fig
 from larp.rules.tabletop.dice import check_difficulty, check_pool, roll_dice, roll_step
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import profile_for
+from larp.services import read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.tabletop import fighter_for
@@ -79,10 +80,7 @@ def _settings(body: Mapping[str, Any]) -> ChronicleSettings:
 
 
 def _int(body: Mapping[str, Any], key: str, default: Any, field: str | None = None) -> Any:
-    value = body.get(key, default)
-    if value is not default and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ApiError(f"`{key}` must be a whole number.", field or key, 422)
-    return value
+    return read_number(body.get(key), field or key, default=default, text=False, label=f"`{key}`")
 
 
 def _bool(body: Mapping[str, Any], key: str, field: str) -> bool:

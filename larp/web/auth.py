@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import functools
+import secrets
 from typing import Callable
+from urllib.parse import unquote, urlsplit
 
+from itsdangerous import BadSignature, URLSafeSerializer
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from larp.models import User
 from larp.services import ServiceError
-from larp.services.accounts import consume_login_link, log_in
+from larp.db import as_id
+from larp.services.accounts import consume_login_link, end_sessions, log_in
 
 bp = Blueprint("auth", __name__)
 
@@ -17,17 +21,27 @@ bp = Blueprint("auth", __name__)
 @bp.before_app_request
 def load_logged_in_user() -> None:
     """Put the logged-in, active user (or ``None``) on ``g.user`` (nobody for static files, which
-    must not read the session: reading it marks the response ``Vary: Cookie`` and re-sends the cookie)."""
+    must not read the session: reading it marks the response ``Vary: Cookie`` and re-sends the cookie).
+    A session whose user's session generation has moved on (logout, a new password, deactivation,
+    "log out everywhere") is ended."""
     if request.endpoint == "static":
         g.user = None
         return
-    user_id = session.get("user_id")
-    g.user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
+    user_id = as_id(session.get("user_id"))
+    user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
+    if user is not None and session.get("generation") != user.session_generation:
+        user = None
+    if user is None and session.get("user_id") is not None:
+        session.clear()
+    g.user = user
 
 
-def _start_session(user: User) -> None:
-    session.clear()  # no session fixation
+def start_session(user: User, generation: int | None = None) -> None:
+    """Log ``user`` in on this browser: a fresh session (no fixation) in the user's current
+    session generation (or ``generation``, just moved on by this request)."""
+    session.clear()
     session["user_id"] = user.id
+    session["generation"] = user.session_generation if generation is None else generation
     session.permanent = True
 
 
@@ -64,35 +78,85 @@ def role_required(*roles: str) -> Callable:
     return decorator
 
 
-def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("index")
+def safe_next(target: str | None) -> str:
+    """Where to go after logging in: ``target`` when it is a path on this site, else the home page.
+
+    Only a relative path that parses to this host is kept, judged as given and after decoding: a
+    browser drops tabs and newlines from a URL and reads a backslash as a slash, so ``/<tab>/evil.example/``
+    (``/%09/evil.example/``) or ``/<backslash>evil.example`` would leave the site as ``//evil.example``.
+    Anything with a control character, a space or a backslash, a scheme or a host, is refused.
+    """
+    home = url_for("index")
+    if not target:
+        return home
+    for text in (target, unquote(target)):
+        if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F or ch == "\\" for ch in text):
+            return home
+        parts = urlsplit(text)
+        if parts.scheme or parts.netloc or not text.startswith("/") or text.startswith("//"):
+            return home
+    return target
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     """The login form (user name and password); on success, back where the user was going.
 
-    Wrong name or password: 401; too many wrong passwords for the name: 429
-    (``LOGIN_LOCKOUT_FAILURES`` within ``LOGIN_LOCKOUT_MINUTES``).
+    Wrong name or password: 401; too many wrong passwords for the name, or from this
+    address: 429 (``LOGIN_*`` settings; :mod:`larp.services.lockout`). A successful login
+    leaves a signed device cookie, so that a lock others cause on the name does not apply to
+    this browser.
     """
     error = None
     status = 200
     if request.method == "POST":
+        config = current_app.config
+        username = (request.form.get("username", "") or "").strip().lower()[:60]
+        device = _device_of(username)
         try:
             user = log_in(
-                request.form.get("username", ""),
+                username,
                 request.form.get("password", ""),
-                max_failures=current_app.config["LOGIN_LOCKOUT_FAILURES"],
-                window_minutes=current_app.config["LOGIN_LOCKOUT_MINUTES"],
+                max_failures=config["LOGIN_LOCKOUT_FAILURES"],
+                window_minutes=config["LOGIN_LOCKOUT_MINUTES"],
+                address=request.remote_addr,
+                device=device,
+                address_failures=config["LOGIN_ADDRESS_FAILURES"],
+                backoff_seconds=config["LOGIN_BACKOFF_SECONDS"],
             )
         except ServiceError as exc:
             error, status = exc.message, exc.status
         else:
-            _start_session(user)
-            return redirect(_safe_next(request.args.get("next")), code=303)
+            start_session(user)
+            response = redirect(safe_next(request.args.get("next")), code=303)
+            _remember_device(response, user.username, device)
+            return response
     return render_template("auth/login.html", error=error), status
+
+
+#: The cookie that marks a browser the account has logged in from (see :mod:`larp.services.lockout`).
+DEVICE_COOKIE = "larp_device"
+
+
+def _device_serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="larp-device")
+
+
+def _device_of(username: str) -> str | None:
+    """This browser's device id, when its device cookie was signed for ``username``."""
+    try:
+        data = _device_serializer().loads(request.cookies.get(DEVICE_COOKIE, ""))
+    except BadSignature:
+        return None
+    if isinstance(data, dict) and data.get("n") == username and isinstance(data.get("d"), str):
+        return data["d"][:32]
+    return None
+
+
+def _remember_device(response, username: str, device: str | None) -> None:
+    value = _device_serializer().dumps({"n": username, "d": device or secrets.token_urlsafe(16)})
+    response.set_cookie(DEVICE_COOKIE, value, max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
+                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
 
 
 @bp.route("/login/link/<token>")
@@ -106,7 +170,7 @@ def login_link(token: str):
         user = consume_login_link(token)
     except ServiceError as exc:
         return render_template("errors/error.html", title="Login link not valid", message=exc.message), 404
-    _start_session(user)
+    start_session(user)
     flash(f"Logged in as {user.display_name}.")
     if not user.password_hash:
         flash("Set a password now: the login link worked only once.")
@@ -116,6 +180,9 @@ def login_link(token: str):
 
 @bp.route("/logout", methods=["POST"])
 def logout():
-    """Log out (also the "switch user" button on shared tablets)."""
+    """Log out (also the "switch user" button on shared tablets): every session of the user ends,
+    so a copy of this browser's cookie, or the same account on another tablet, is logged out too."""
+    if g.get("user") is not None:
+        end_sessions(g.user)
     session.clear()
     return redirect(url_for("auth.login"), code=303)

@@ -20,7 +20,7 @@ from flask import (
 
 from larp.models import Torpor
 from larp.rules.torpor import TORPOR_CAUSES
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.characters import check_unchanged, get_character
 from larp.services.chronicles import get_chronicle, open_game_session
 from larp.services.downtime import (
@@ -49,13 +49,7 @@ def _date(name: str, default: date | None = None) -> date:
 
 
 def _int(name: str, default: int | None = None) -> int | None:
-    text = (request.form.get(name) or "").strip()
-    if not text:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise ServiceError(f"“{text}” is not a whole number.", field=name) from None
+    return read_number(request.form.get(name), name, default=default)
 
 
 def _page(error: ServiceError | None = None, target: str = ""):

@@ -88,7 +88,12 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.rules.health import health_views
 
     chronicle = get_chronicle()
-    character = get_character(chronicle, character_id)
+    try:
+        character = get_character(chronicle, character_id)
+    except ServiceError as exc:  # deleted on another screen meanwhile: say so, where the narrator looks
+        template = "errors/_error.html" if is_partial() else "errors/error.html"
+        return render_template(template, title="Unknown character", message=exc.message,
+                               chronicle=chronicle), exc.status
     game_session = open_game_session(chronicle)
     state = character_state(character, game_session, chronicle_settings(chronicle))
     from larp.services.health import aegis_candidates

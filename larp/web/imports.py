@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services.chronicles import get_chronicle
 from larp.services.imports import apply_import, discard_pending, pending_preview, stash_upload
 from larp.web.auth import role_required
@@ -23,7 +23,8 @@ def upload():
     data = upload_file.read() if upload_file else b""
     filename = (upload_file.filename if upload_file else "") or "upload.gex"
     try:
-        token, preview = stash_upload(chronicle, g.user, filename, data, bool(request.form.get("include_contact")))
+        token, preview = stash_upload(chronicle, g.user, filename, data, bool(request.form.get("include_contact")),
+                                      current_app.config["GRAPEVINE_MAX_BYTES"])
     except ServiceError as exc:
         return render_template("imports/upload.html", chronicle=chronicle, error=exc), exc.status
     return redirect(url_for("imports.preview", token=token), code=303)
@@ -41,8 +42,9 @@ def preview(token: str):
                                message=exc.message), exc.status
     error = None
     if request.method == "POST":
-        selected = {int(v) for v in request.form.getlist("selected") if v.isdigit()}
         try:
+            selected = {read_number(v, "selected", low=0, high=len(preview.lines), required=True)
+                        for v in request.form.getlist("selected")}
             record = apply_import(chronicle, g.user, preview, selected)
         except ServiceError as exc:
             error = exc

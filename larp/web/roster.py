@@ -21,6 +21,7 @@ from larp.htmx import is_partial, render, replace_url
 from larp.models import Character
 from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
+from larp.db import as_id
 from larp.rules.mass_combat import MAX_PER_RANGE
 from larp.services import ServiceError
 from larp.rules.scene import RangeBand, SideScene
@@ -63,10 +64,7 @@ def _getlist(values: Mapping[str, Any], key: str) -> list[str]:
 
 
 def _id(value: Any) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
+    return as_id(value)
 
 
 def _json(values: Mapping[str, Any], key: str) -> dict[str, list[dict]]:
@@ -169,7 +167,7 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
     Returns the matches and whether the text was a list of codes (then every one is added).
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
-    if len(tokens) > 1:
+    if 1 < len(tokens) <= 2 * MAX_PER_RANGE:  # more codes than a board can take are not looked up one by one
         found = [Character.get_or_none((Character.chronicle == chronicle)
                                        & (Character.short_code == normalise_code(t))) for t in tokens]
         if all(found):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from larp.rules.numbers import NumberError, whole_number
 from larp.sheet import CATEGORIES
 
 #: Each section of the editor and the sheet fields it shows (and saves).
@@ -59,10 +60,12 @@ def _rows(form: Mapping[str, Any], prefix: str) -> list[tuple[int, dict[str, Any
             continue
         rest = name[len(prefix) + 1:]
         index, _, key = rest.partition(".")
-        if not index.isdigit() or int(index) > 500:
+        try:
+            row = whole_number(index, name, low=0, high=500)
+        except NumberError:
             continue
         values = getlist(name) if getlist else [form[name]]
-        rows.setdefault(int(index), {})[key] = values if key in ("specials", "covers") else values[-1]
+        rows.setdefault(row, {})[key] = values if key in ("specials", "covers") else values[-1]
     return sorted(rows.items())
 
 

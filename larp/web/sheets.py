@@ -22,6 +22,7 @@ from larp.htmx import is_partial
 from larp.models import Character, GameSession
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
 from larp.rules.health import DAMAGE_TYPES
+from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
@@ -193,8 +194,8 @@ def save_section(character_id: int, section: str):
         seen = {}
     token = request.form.get("request_token") or None
     try:
-        xp = int(request.form.get("xp_spent") or 0)
-    except ValueError:
+        xp = whole_number(request.form.get("xp_spent"), "xp_spent", default=0)
+    except NumberError:
         xp = -1
     try:
         character, record = edit_character(chronicle, g.user, character.id, data, seen=seen if isinstance(seen, dict)
@@ -221,8 +222,11 @@ def _kept_choices() -> dict[str, str]:
     that was open (``add_count``, ``open``), so adjectives are added tap after tap."""
     kept = {}
     count = (request.values.get("add_count") or "").strip()
-    if count.isdigit() and count != "1":
-        kept["add_count"] = count
+    try:
+        if whole_number(count, "add_count", default=1, low=1) != 1:
+            kept["add_count"] = count
+    except NumberError:
+        pass  # not a count: the chips start from 1 again
     pick = (request.values.get("pick") or request.values.get("open") or "").partition(":")[0]
     category = pick.partition(".")[2]
     if category in CATEGORIES:
@@ -253,8 +257,8 @@ def copy(character_id: int):
     chronicle = get_chronicle()
     character = _character(character_id)
     try:
-        count = int(request.form.get("count") or 1)
-    except ValueError:
+        count = whole_number(request.form.get("count"), "count", default=1)
+    except NumberError:
         count = 0
     try:
         copies = copy_character(chronicle, g.user, character.id, request.form.get("name", ""), count,

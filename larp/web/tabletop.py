@@ -20,7 +20,7 @@ from larp.rules.health import tabletop_view
 from larp.rules.settings import setting_definitions
 from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
 from larp.rules.tabletop.turn import CONDITIONS, Declaration, MAX_ACTIONS, MAX_FIGHTERS
-from larp.services import ServiceError
+from larp.services import ServiceError, read_number
 from larp.services import tabletop as service
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.web.auth import role_required
@@ -38,26 +38,14 @@ ROLL_LABELS = {
 
 
 def _int_field(form, name: str, default: int | None, low: int, high: int) -> int | None:
-    raw = (form.get(name) or "").strip()
-    if raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ServiceError("Enter a whole number.", field=name) from None
-    if not low <= value <= high:
-        raise ServiceError(f"Enter a number from {low} to {high}.", field=name)
-    return value
+    return read_number(form.get(name), name, low=low, high=high, default=default)
 
 
 def _dice_field(form, name: str) -> list[int] | None:
     raw = (form.get(f"dice-{name}") or "").replace(",", " ").split()
     if not raw:
         return None
-    try:
-        return [int(x) for x in raw]
-    except ValueError:
-        raise ServiceError("Enter the dice as numbers from 1 to 10, separated by spaces.", field=f"dice.{name}") from None
+    return [read_number(x, f"dice.{name}", label="The dice", required=True) for x in raw]
 
 
 def _dice(form) -> dict[str, list[int]]:
@@ -94,12 +82,18 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "multiple_model": settings["tabletop_multiple_actions"],
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
+    if row is not None:
+        try:
+            loaded = service.load(chronicle, row)
+        except ServiceError as exc:  # it cannot go on (one of its fighters is gone): start another
+            context["error"] = ServiceError(f"The combat in progress cannot go on ({exc.message}). Start a new one: "
+                                            "it takes its place.", field="combat", status=exc.status)
+            context["error_place"], row = "start", None
     if row is None:
         context["characters"] = list(Character.select().where(
             (Character.chronicle == chronicle) & Character.retired_at.is_null()).order_by(Character.name))
         context["row"] = None
         return context
-    loaded = service.load(chronicle, row)
     combat = loaded.combat
     able = loaded.able()
     slot = combat.next_slot(able)

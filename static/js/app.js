@@ -13,6 +13,17 @@
     if (evt.detail && evt.detail.xhr && evt.detail.xhr.status) { banner(false); }
   });
   window.addEventListener("online", function () { banner(false); });
+  // The server could not record it just now (the database busy with an import, a full disk): it
+  // answers 503 without changing the screen, so the form keeps what was entered; say why, and that
+  // the same button can be tapped again. The next answer that is not such a refusal hides it.
+  document.addEventListener("larp:retry", function (evt) {
+    var el = document.getElementById("retry-banner");
+    if (el) { el.textContent = (evt.detail && evt.detail.message) || "Try again in a moment."; el.hidden = false; }
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var el = document.getElementById("retry-banner");
+    if (el && evt.detail && evt.detail.xhr && evt.detail.xhr.status !== 503) { el.hidden = true; }
+  });
   // Busy (issue 18): while a form's request is in flight, the button that sent it spins and
   // every submit button of the form is disabled, so a second tap cannot send it again.
   // Boosted links and chips spin through htmx's own "htmx-request" class (app.css).

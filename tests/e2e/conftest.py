@@ -58,12 +58,12 @@ def free_port() -> int:
 class ServedApp:
     """``larp serve`` running in a subprocess, with the console output it printed."""
 
-    def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str):
+    def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str, env: dict[str, str] | None = None):
         self.instance = instance
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1")
-        env.pop("LARP_DATABASE_URL", None)
+        env = {**{k: v for k, v in os.environ.items() if k != "LARP_DATABASE_URL"},
+               "LARP_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port), *args],
             cwd=Path(__file__).resolve().parents[2], env=env,

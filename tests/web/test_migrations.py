@@ -150,7 +150,10 @@ def _logical_digest(path: Path) -> str:
 
 def _comparable(export: dict) -> dict:
     """An export in format 1's shape: without what format 2 (issue 14) adds (the whole sheet,
-    retirement, scene extras, the weapon in hand, the experience log)."""
+    retirement, scene extras, the weapon in hand, the experience log), nor the rulings' ``narrator_name``
+    (issue 19)."""
+    for ruling in export.get("rulings", []):
+        ruling.pop("narrator_name", None)
     if export.get("format_version", 1) == 1:
         return export
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",

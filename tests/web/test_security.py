@@ -170,3 +170,30 @@ def test_session_cookie_is_secure_only_when_told(tmp_path, monkeypatch):
     assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
     monkeypatch.setenv("LARP_SECURE_COOKIES", "1")
     assert "Secure" in login_cookie(make_test_app(tmp_path / "secure"))
+
+
+@pytest.mark.parametrize("target", ["/%09/evil.example/", "//evil.example/", "/%5Cevil.example", "/\\evil.example",
+                                    "https://evil.example/", "%2F%2Fevil.example", "/%0A/evil.example", " //evil.example",
+                                    "javascript:alert(1)", "/%2509/evil.example", "evil.example"])
+def test_login_never_redirects_off_the_site(client, auth, target):
+    """Issue 19 item 5: ``/login?next=/%09/evil.example/`` answered ``Location: //evil.example/`` (the tab
+    decoded, then dropped by the browser); only a relative path on this host is followed."""
+    from larp.services.accounts import create_user
+    from larp.db import db
+
+    with db.connection_context():
+        create_user("nara", "Nara", "narrator", "correct horse")
+    response = client.post(f"/login?next={target}", data={"username": "nara", "password": "correct horse"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/"
+
+
+def test_login_follows_a_path_on_this_site(client):
+    """Issue 19 item 5: a real next page (with its query) is still where the login goes."""
+    from larp.services.accounts import create_user
+    from larp.db import db
+
+    with db.connection_context():
+        create_user("nara", "Nara", "narrator", "correct horse")
+    response = client.post("/login?next=/characters%3Fq%3DVi", data={"username": "nara", "password": "correct horse"})
+    assert response.headers["Location"] == "/characters?q=Vi"

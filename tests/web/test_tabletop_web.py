@@ -254,3 +254,35 @@ def test_dark_ages_bear_hug_then_bite_next_turn(client, auth, dbconn):
     assert any(s["rule"] == '004 "Stage Two: Attack"' for s in ruling.steps)
     ruth_row = Character.get_by_id(int(ruth))
     assert (ruth_row.damage_lethal, ruth_row.damage_aggravated) == (2, 0)  # a mortal takes it as lethal
+
+
+def test_a_fighter_deleted_mid_combat_never_makes_the_screen_fail(client, auth, dbconn):
+    """Issue 19 (found by the form fuzz): an organiser deleted a character while a narrator's tabletop
+    combat had him as a fighter; every tabletop page answered 500 and the combat could not be ended.
+    Deleting him ends that combat; one broken before (no such cleanup) gives the start screen with the
+    reason, and a new combat takes its place."""
+    from larp.models import TabletopCombat
+    from larp.services.sheets import delete_character
+
+    auth.login("boss", "organiser")
+    fighters = [c for c in Character.select().order_by(Character.id) if {"Dexterity", "Wits", "Strength", "Stamina"}
+                <= set(c.tabletop or {})][:3]
+    client.post("/tabletop/start", data={"characters": [str(fighters[0].id), str(fighters[1].id)]})
+    row = TabletopCombat.get(TabletopCombat.ended_at.is_null())
+    # A combat broken the old way: its fighter's row removed behind its back.
+    state = dict(row.state)
+    state["fighters"] = [str(fighters[0].id), "999999"]
+    state["names"] = {str(fighters[0].id): fighters[0].name, "999999": "Gone"}
+    TabletopCombat.update(state=state).where(TabletopCombat.id == row.id).execute()
+    page = client.get("/tabletop")
+    assert page.status_code == 200 and "cannot go on" in page.get_data(as_text=True)
+    assert client.post("/tabletop/start", data={"characters": [str(fighters[1].id), str(fighters[2].id)]}
+                       ).status_code in (200, 303)
+    current = TabletopCombat.get(TabletopCombat.ended_at.is_null())
+    assert current.id != row.id and TabletopCombat.get_by_id(row.id).ended_at is not None
+    # Deleting a fighter ends the combat he was in.
+    from larp.models import User
+
+    delete_character(current.chronicle, User.get(User.username == "boss"), fighters[2].id, confirmed=True)
+    assert TabletopCombat.get_by_id(current.id).ended_at is not None
+    assert client.get("/tabletop").status_code == 200

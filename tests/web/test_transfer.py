@@ -142,3 +142,23 @@ def test_backup_is_a_consistent_sqlite_copy(busy, runner, tmp_path):
     assert again.exit_code != 0 and "already exists" in again.output
     help_text = run(runner, "backup", "--help").output
     assert "To restore: stop larp" in help_text and "larp.sqlite3-wal" in help_text
+
+
+def test_an_import_where_the_narrators_have_no_account_keeps_their_names(busy, runner, tmp_path, dbconn, client):
+    """Issue 19 item 9: `larp import` into an installation without the narrators' accounts dropped every
+    ruling's narrator; the ruling keeps the narrator's name, shown on the record, linked to no account."""
+    from larp.models import User
+
+    path = tmp_path / "chronicle.json"
+    assert run(runner, "export", str(path)).exit_code == 0
+    by_boss = {r.id for r in Ruling.select().where(Ruling.narrator.is_null(False))}
+    assert by_boss
+    get_chronicle().delete_instance(recursive=True)
+    User.update(username="someone-else").where(User.username == "boss").execute()
+    result = run(runner, "import", str(path))
+    assert result.exit_code == 0, result.output
+    assert "No user here is called boss" in result.output
+    kept = list(Ruling.select().where(Ruling.narrator_name == "Boss"))
+    assert len(kept) == len(by_boss) and all(r.narrator_id is None for r in kept)
+    page = client.get(f"/rulings/{kept[0].id}").get_data(as_text=True)
+    assert "by Boss" in page

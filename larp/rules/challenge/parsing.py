@@ -16,6 +16,7 @@ from larp.rules.challenge.script import Challenge, Contestant, Modifier, Negativ
 from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
+from larp.rules.numbers import REQUIRED, whole_number
 
 def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
@@ -59,11 +60,7 @@ def _enum(cls: type[StrEnum], value: Any, where: str) -> Any:
 
 
 def _int(value: Any, where: str, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError("Give a whole number of at least 0.", field=where)
-    return value
+    return whole_number(value, where, low=0, default=None if optional else REQUIRED, text=False)
 
 
 def _bool(value: Any, where: str) -> bool:

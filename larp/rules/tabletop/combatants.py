@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from larp.rules.damage import Weapon, armor as armor_card, weapon as weapon_card
 from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.numbers import whole_number
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty, tabletop_view
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource, SoakRuling
@@ -391,9 +392,7 @@ def _plus(steps: Explanation, pool: int, dice: int, text: str, rule: str, settin
 
 
 def _count(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"A whole number from {low} to {high}.", field=field)
-    return value
+    return whole_number(value, field, low=low, high=high, text=False)
 
 
 def _maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:

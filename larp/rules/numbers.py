@@ -1,0 +1,131 @@
+"""Reading a whole number from a form, a query string or a JSON body: one reader for the app.
+
+Every number that comes from outside (a form field, a URL's query, a JSON body, a row id)
+is read by :func:`whole_number`, so that every screen and endpoint refuses the same things
+the same way, with a message naming the field:
+
+- digits are the ASCII digits ``0`` to ``9`` only, with an optional sign and surrounding
+  spaces. Python's ``int()`` also reads other scripts' digits (``"١٢"``) and underscores
+  (``"1_000"``), and ``str.isdigit()`` accepts superscripts (``"²"``) that ``int()`` then
+  refuses: neither is used on input;
+- at most :data:`MAX_DIGITS` digits, so no number is too large for either database;
+- ``True``/``False`` are not numbers, nor are fractions, ``NaN`` or infinities.
+
+Pure: no Flask, no peewee; the rules core, the services and the views all use it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from larp.rules.explain import RulesError
+
+#: The largest row id accepted from a URL or a form (both databases store at least 32-bit ids).
+MAX_ID = 2**31 - 1
+#: The most digits a number may have (any larger number is refused as too large).
+MAX_DIGITS = 18
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_SPACES = " \t\r\n"
+
+
+class NumberError(RulesError):
+    """A value that is not a whole number in the range asked for; ``field`` names it."""
+
+
+class _Required:
+    def __repr__(self) -> str:  # pragma: no cover - shown only in signatures
+        return "REQUIRED"
+
+
+#: The ``default`` of a number that must be given.
+REQUIRED: Any = _Required()
+
+
+def _label(field: str) -> str:
+    return field.replace("_", " ").replace(".", " ").strip().capitalize() or "The number"
+
+
+def whole_number(value: Any, field: str, *, low: int | None = None, high: int | None = None,
+                 default: Any = REQUIRED, text: bool = True, label: str | None = None) -> Any:
+    """``value`` read as a whole number from ``low`` to ``high`` (either may be open).
+
+    Args:
+        value: a form or query value (text), a JSON value, or ``None``.
+        field: the input's name, given back on the error so the answer can name it.
+        low, high: the smallest and largest values allowed (inclusive), in the field's units.
+        default: returned when the value is missing (``None``, or text that is empty or only
+            spaces); without it a missing value is refused.
+        text: whether the value may be text (forms, query strings). JSON bodies pass
+            ``False``: there a number must be a JSON number, not ``"3"``.
+        label: how the message names the field (default: ``field`` in words).
+
+    Raises:
+        NumberError: missing without a default, not a whole number (superscript or
+            non-ASCII digits, a fraction, ``NaN``, ``True``), too long, or out of range;
+            ``field`` is set.
+    """
+    name = label or _label(field)
+    if isinstance(value, str) and text:
+        value = value.strip(_SPACES)
+    if value is None or (isinstance(value, str) and value == "" and text):
+        if default is REQUIRED:
+            raise NumberError(f"{name}: give a whole number.", field=field)
+        return default
+    if isinstance(value, bool):
+        raise NumberError(f"{name}: give a whole number, not true or false.", field=field)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and text:
+        if not _WHOLE.fullmatch(value):
+            raise NumberError(f"{name}: give a whole number in digits 0 to 9.", field=field)
+        if len(value.lstrip("+-")) > MAX_DIGITS:
+            raise NumberError(f"{name}: that number is too large.", field=field)
+        number = int(value)
+    else:
+        raise NumberError(f"{name}: give a whole number.", field=field)
+    if (low is not None and number < low) or (high is not None and number > high):
+        if low is not None and high is not None:
+            raise NumberError(f"{name}: give a number from {low} to {high}.", field=field)
+        if low is not None:
+            raise NumberError(f"{name}: give a number of at least {low}.", field=field)
+        raise NumberError(f"{name}: give a number of at most {high}.", field=field)
+    return number
+
+
+def row_id(value: Any) -> int | None:
+    """``value`` as a row id (1 to :data:`MAX_ID`), or ``None`` when it cannot be one."""
+    try:
+        return whole_number(value, "id", low=1, high=MAX_ID, default=None)
+    except NumberError:
+        return None
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def decimal_number(value: Any, field: str, *, text: bool = True, label: str | None = None) -> float:
+    """``value`` read as a decimal number (a chronicle setting such as the overbid ratio, 2 or 1.5).
+
+    The same rules as :func:`whole_number`: ASCII digits with one optional decimal point, at most
+    :data:`MAX_DIGITS` digits; no exponent, ``NaN`` or infinity; ``True``/``False`` are refused.
+
+    Raises:
+        NumberError: missing or not such a number; ``field`` is set.
+    """
+    name = label or _label(field)
+    if isinstance(value, bool) or value is None:
+        raise NumberError(f"{name}: give a number.", field=field)
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NumberError(f"{name}: give a number.", field=field)
+        return value
+    if isinstance(value, str) and text:
+        value = value.strip(_SPACES)
+        if not _DECIMAL.fullmatch(value) or len(value) > MAX_DIGITS + 2:
+            raise NumberError(f"{name}: give a number in digits 0 to 9, such as 1.5.", field=field)
+        return float(value)
+    raise NumberError(f"{name}: give a number.", field=field)
