@@ -19,6 +19,7 @@ from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_
 from larp.rules.rulings.parsing import person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
+from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
@@ -133,10 +134,8 @@ def damage_stateless():
 
 
 def _pool(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ApiError(f"{key} must be a whole number of at least {low}.", key, 422)
-    return value
+    """A JSON number of blood points, Willpower or levels, by the app's one number reader (at most 1000)."""
+    return read_number(data.get(key), key, low=low, high=1000, default=default, text=False)
 
 
 def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str | None = None) -> Person:

@@ -117,9 +117,9 @@ def _dice(name: str) -> list[int] | None:
     text = (request.form.get(name) or "").replace(",", " ").split()
     if not text:
         return None
-    if len(text) > 20 or not all(t.isdigit() and 1 <= int(t) <= 10 for t in text):
-        raise ServiceError("Give each die rolled, a number from 1 to 10, separated by spaces.", field=name)
-    return [int(t) for t in text]
+    if len(text) > 20:
+        raise ServiceError("Give at most 20 dice, each a number from 1 to 10.", field=name)
+    return [read_number(t, name, low=1, high=10, required=True, label="Each die") for t in text]
 
 
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])

@@ -246,9 +246,10 @@ def _shares(form, name: str) -> tuple[int, ...]:
         ServiceError: 422 naming the field for anything but whole numbers.
     """
     raw = (form.get(name) or "").replace(",", " ").replace("/", " ").split()
-    if not all(part.isdigit() and int(part) <= 60 for part in raw):
-        raise ServiceError("Give each action's dice as whole numbers, e.g. 4 2.", field=name.replace("-", ".", 1))
-    return tuple(int(part) for part in raw)
+    if len(raw) > 6:
+        raise ServiceError("Give each action's dice, at most six actions, e.g. 4 2.", field=name.replace("-", ".", 1))
+    return tuple(read_number(part, name.replace("-", ".", 1), low=0, high=60, required=True, label="Each share")
+                 for part in raw)
 
 
 def _circumstances(form) -> Circumstances:
