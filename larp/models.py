@@ -267,7 +267,9 @@ class Character(BaseModel):
     is a list of names. ``retired_at``: the player left (hidden from pickers,
     the board and the card sheet; kept in the record, can be restored).
     ``scene_extra``: made for one scene, removed with the other extras after
-    the game session.
+    the game session. ``agg_blood_marked``: blood points put toward an aggravated
+    wound over several nights (``agg_heal_model`` "lotnr_instalments").
+    ``treated``: a mortal or ghoul under medical care (000 "Mortal's Healing Times").
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -309,6 +311,8 @@ class Character(BaseModel):
     derangements = JSONField(default=list)
     retired_at = DateTimeField(null=True)
     scene_extra = BooleanField(default=False)
+    agg_blood_marked = IntegerField(default=0)
+    treated = BooleanField(default=False)
 
     class Meta:
         indexes = ((("chronicle", "name"), True),)

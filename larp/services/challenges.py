@@ -48,6 +48,7 @@ from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import scene_of, side_scene
+from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
 
 RANDOM = "random"
 
@@ -89,6 +90,12 @@ class SideRequest:
             ``""``: the challenge's. A form bid ``"mental:Clever"`` says the same.
         situation: the narrator's bonus (+) or penalty (-) Traits for the situation, -3 to 3,
             counted in ties and overbids, never bid (LotNR Bonus Traits, met-reference 1.3).
+        stake: this side drives his Staking weapon at the heart (met-reference 3.7).
+        ignore_wounds: this side spends a Willpower Trait to ignore his wound penalties, up to and
+            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1).
+        damage_throws: the simple tests after this side's hit as thrown at the table, by test
+            (``high_caliber``, ``staking1``, ``staking2``) as (player, narrator) throws; a throw
+            left out or ``random`` is drawn by the app, and the record says so.
         scene: this side's part of the scene (:mod:`larp.services.scenes`: his own darkness,
             sight powers turned off, cover, the armor worn for this ruling, the weapon).
     """
@@ -112,6 +119,9 @@ class SideRequest:
     both_hands: bool = False
     bid_category: str = ""
     situation: int = 0
+    stake: bool = False
+    ignore_wounds: bool = False
+    damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 
     @classmethod
@@ -150,6 +160,11 @@ class SideRequest:
             lethal_by_prowess=_flag(get("lethal_by_prowess", False)),
             head_shot=_flag(get("head_shot", False)),
             shroud_caster=_flag(get("shroud_caster", False)),
+            stake=_flag(get("stake", False)),
+            ignore_wounds=_flag(get("ignore_wounds", False)),
+            damage_throws={test: pair for test in DAMAGE_TESTS
+                           if (pair := throws_from({k: get(k, None) for k in (f"{test}_player", f"{test}_narrator")},
+                                                   test)) is not None},
             scene=side_scene(lambda key: get(key, None), prefix, weapon=weapon),
         )
 
@@ -217,16 +232,17 @@ def _kind(value: str) -> Kind:
         raise ServiceError("Choose a contested challenge, a static challenge or a simple test.", field="kind") from None
 
 
-def check_can_act(character: Character, state: CharacterState, field: str) -> None:
+def check_can_act(character: Character, state: CharacterState, field: str, ignore_wounds: bool = False) -> None:
     """Refuse a character who cannot take part in a challenge (the rules core's check:
-    LotNR Health, met-reference 4.1; 000 "Stake Through Heart").
+    LotNR Health, met-reference 4.1; 000 "Stake Through Heart"; an Incapacitated character
+    may act this turn by spending Willpower, ``ignore_wounds``, LotNR Willpower).
 
     Raises:
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
             Incapacitated (no challenges until a level is healed), or staked.
     """
     try:
-        _can_act(person_of(state), state.health, field)
+        _can_act(person_of(state), state.health, field, ignore_wounds)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
 
@@ -262,14 +278,20 @@ def bid_category_of(side: SideRequest) -> Category | None:
     return category
 
 
-def choice_of(side: SideRequest, person: Person) -> Choice:
+def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None, prefix: str = "") -> Choice:
     """What the narrator chose for one side, as the rules core's :class:`Choice` (no rule here:
-    the core infers the lead from the Trait unless one is given, and picks the extra Traits)."""
+    the core infers the lead from the Trait unless one is given, and picks the extra Traits).
+
+    Raises:
+        ServiceError: 422 a malformed throw entered for a simple test after the hit, or a
+            ``bid_category`` that is not Physical, Social or Mental.
+    """
     try:
         lead = Lead(side.lead) if side.lead else None
     except ValueError:
         lead = None
     call = Modifier("the narrator's call for the situation", abs(side.situation))
+    tests = {name: entered_test(side.damage_throws.get(name), f"{prefix}{name}_player", rng) for name in DAMAGE_TESTS}
     return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
                   bid_category=bid_category_of(side), bomb_announced=side.bomb_announced,
                   both_hands=side.both_hands,
@@ -278,7 +300,9 @@ def choice_of(side: SideRequest, person: Person) -> Choice:
                   calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
                   waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
-                  head_shot=side.head_shot)
+                  head_shot=side.head_shot, stake=side.stake, ignore_wounds=side.ignore_wounds,
+                  high_caliber_test=tests["high_caliber"],
+                  staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 
 
 @dataclass
@@ -399,7 +423,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if kind is Kind.CONTESTED:
         sides.append(("defender_", request.defender, loaded.defender_state))
     for prefix, side, state in sides:
-        check_can_act(state.character, state, prefix.rstrip("_"))
+        check_can_act(state.character, state, prefix.rstrip("_"), side.ignore_wounds)
         if side.relent or kind is Kind.SIMPLE:
             continue
         character = state.character
@@ -419,7 +443,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     people = {}
     for prefix, side, state in sides:
         person = person_of(state)
-        people[prefix] = Side(person, choice_of(side, person))
+        people[prefix] = Side(person, choice_of(side, person, rng, prefix))
     scene = scene_of(request.scene_fields, {people[prefix].name: side.scene for prefix, side, _s in sides})
     one = OneOnOne(
         category=category, challenger=people["challenger_"], defender=people.get("defender_"), kind=kind,

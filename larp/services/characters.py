@@ -378,7 +378,8 @@ def person_of(state: CharacterState) -> Person:
     Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
     powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
     his Merits add, the armor he wears, the weapon in his hand, his Merits' and Flaws' catalogue
-    keys (Ambidextrous, Acute Sense, Concentration...) and his Abilities' specialisations."""
+    keys (Ambidextrous, Acute Sense, Concentration...), his Abilities' specialisations, his blood
+    pool and the Blood Traits marked against an aggravated wound."""
     character = state.character
     traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
     lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
@@ -391,7 +392,9 @@ def person_of(state: CharacterState) -> Person:
         abilities={a.name: a.left for a in state.abilities},
         powers=frozenset(name.lower() for held in state.powers.values() for _lvl, name in held),
         disciplines={d: max(level for level, _n in held) for d, held in state.powers.items() if held},
-        willpower=character.willpower_current,
+        willpower=character.willpower_current, willpower_max=character.willpower_permanent,
+        blood=character.blood_current, blood_max=character.blood_max,
+        blood_per_turn=max(character.blood_per_turn or 0, 1), agg_marked=character.agg_blood_marked or 0,
         levels=tuple(character.health_levels) if character.health_levels else None, extra_levels=extra,
         aggravated=character.damage_aggravated, lethal=character.damage_lethal, bashing=character.damage_bashing,
         condition=character.condition, staked=character.staked,

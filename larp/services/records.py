@@ -55,7 +55,7 @@ T = TypeVar("T")
 #: The character fields a ruling may change (and an undo restores).
 SNAPSHOT_FIELDS = (
     "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked",
-    "willpower_current", "willpower_permanent", "blood_current", "version",
+    "willpower_current", "willpower_permanent", "blood_current", "agg_blood_marked", "treated", "version",
 )
 
 #: The longest one-time token stored (``Ruling.request_token``).
@@ -386,7 +386,9 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
     """Write everything a ruling changes, as the rules core computed it (call inside the use case's
     transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
     expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
-    and stake (:func:`store_track`, which keeps torpor records in step). Nothing is decided here.
+    and stake, the blood gained or spent and the Blood Traits marked against an aggravated wound
+    (:func:`store_state`, which keeps torpor records in step with the cause the core gave).
+    Nothing is decided here.
 
     Args:
         characters: the characters as loaded, by name (the consequences name them).
@@ -405,8 +407,10 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
             first = index == 0
             character = charge(character, game_session, record, category, consequence.lost_in(category),
                                consequence.abilities if first else (), consequence.willpower if first else 0)
-        if consequence.track is not None:
-            character = store_track(character, consequence.track, ruling=record)
+        if consequence.track is not None or consequence.blood or consequence.agg_marked is not None:
+            blood = character.blood_current + consequence.blood if consequence.blood else None
+            character = store_state(character, track=consequence.track, blood_current=blood, ruling=record,
+                                    agg_blood_marked=consequence.agg_marked, torpor_cause=consequence.torpor_cause)
         out[consequence.name] = character
     return out
 
@@ -437,14 +441,19 @@ def store_track(character: Character, track: HealthTrack, *, blood_current: int 
 
 
 def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+                willpower_current: int | None = None, ruling: Ruling | None = None,
+                agg_blood_marked: int | None = None, torpor_cause: str | None = None) -> Character:
     """Write a new track and/or blood pool and temporary Willpower to ``character``
-    with the version check of :func:`store_track` (which see).
+    with the version check of :func:`store_track` (which see). ``torpor_cause``: why the
+    rules core put him into torpor ("wounds" when not given: damage); ``agg_blood_marked``:
+    the Blood Traits now marked against an aggravated wound.
 
     Raises:
         Conflict: 409 when the character changed since it was read.
     """
     values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
+    if agg_blood_marked is not None:
+        values["agg_blood_marked"] = agg_blood_marked
     if track is not None:
         values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
                       damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
@@ -462,7 +471,7 @@ def store_state(character: Character, *, track: HealthTrack | None = None, blood
     stored = _after_update(character, values)
     if track is not None and track.condition != character.condition and "torpor" in (track.condition,
                                                                                      character.condition):
-        torpor_condition_changed(stored, character.condition, ruling)
+        torpor_condition_changed(stored, character.condition, ruling, torpor_cause or "wounds")
     return stored
 
 

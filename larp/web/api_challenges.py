@@ -49,10 +49,22 @@ ATTACK = {"type": "object", "description": "What changes his damage.", "properti
     "action": {"type": "string", "enum": ["strike", "bite", "weapon"]},
     "weapon": {"type": ["string", "null"], "description": "A live armory key (knife, pistol, shotgun...)."},
     "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
-    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"}}}
+    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"},
+    "stake": {"type": "boolean", "description": "A Staking weapon driven at the heart (met-reference 3.7)."},
+    "high_caliber_test": {"$ref": "#/components/schemas/SimpleTestThrows"},
+    "staking_tests": {"type": "array", "maxItems": 2, "items": {"$ref": "#/components/schemas/SimpleTestThrows"},
+                      "description": "The two staking tests as thrown at the table; left out: drawn by the app."}}}
+#: A simple test as thrown at the table (issue 17); a test left out is drawn by the app and the ruling says so.
+SIMPLE_TEST = {"type": "object", "required": ["player", "narrator"], "properties": {
+    "player": {"type": "string", "enum": ["rock", "paper", "scissors"]},
+    "narrator": {"type": "string", "enum": ["rock", "paper", "scissors"]}}}
+#: The stored sides' throws for the simple tests after a hit ("random": drawn by the app).
+DAMAGE_TEST_FIELDS = {f"{test}_{who}": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]}
+                      for test in ("high_caliber", "staking1", "staking2") for who in ("player", "narrator")}
 
 THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 SCHEMAS.update({
+    "SimpleTestThrows": SIMPLE_TEST,
     "Contestant": {
         "type": "object",
         "required": ["name", "bid"],
@@ -102,6 +114,8 @@ SCHEMAS.update({
                 "waived_this_turn": {"type": "boolean"}}},
             "body": BODY,
             "attack": ATTACK,
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
             "celerity": {"type": ["integer", "null"], "minimum": 0, "maximum": 5,
                          "description": "Celerity active this turn (Rapidity's Bomb needs 3); left out: the powers "
                                         "listed count as active."},
@@ -193,6 +207,10 @@ SCHEMAS.update({
             "calls_negative": {"type": "string"}, "celerity_active": {"type": "boolean"},
             "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
             "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
+            "stake": {"type": "boolean", "description": "Drives his Staking weapon at the heart (met-reference 3.7)."},
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
+            **DAMAGE_TEST_FIELDS,
             "darkness": {"type": "string", "enum": ["", "none", "partial", "total"],
                          "description": "His own darkness; left out: the scene's."},
             "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},

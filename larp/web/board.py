@@ -26,6 +26,7 @@ from larp.services.chronicles import get_chronicle
 from larp.services.downtime import (
     apply_aggravated_healing,
     apply_mortal_healing,
+    set_treated,
     build_board,
 )
 from larp.services.history import timeline, undo_ruling
@@ -100,6 +101,20 @@ def torpor():
     return _act(f"char-{request.form.get('character', '')}", action)
 
 
+def _dice(name: str) -> list[int] | None:
+    """Dice entered as rolled at the table ("8 3 1", commas allowed), or ``None`` when empty.
+
+    Raises:
+        ServiceError: 422 naming ``name`` for anything but whole numbers 1 to 10.
+    """
+    text = (request.form.get(name) or "").replace(",", " ").split()
+    if not text:
+        return None
+    if len(text) > 20:
+        raise ServiceError("Give at most 20 dice, each a number from 1 to 10.", field=name)
+    return [read_number(t, name, low=1, high=10, required=True, label="Each die") for t in text]
+
+
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
 @role_required("organiser")
 def wake(character_id: int):
@@ -110,7 +125,8 @@ def wake(character_id: int):
         record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
                               first_night=first, last_night=last,
                               player_throw=request.form.get("player_throw", "random"),
-                              narrator_throw=request.form.get("narrator_throw", "random"))
+                              narrator_throw=request.form.get("narrator_throw", "random"),
+                              dice=_dice("dice"))
         return record.summary + "."
     return _act(f"char-{character_id}", action)
 
@@ -125,6 +141,16 @@ def feed(character_id: int):
     return _act(f"char-{character_id}", action)
 
 
+@bp.route("/board/characters/<int:character_id>/treated", methods=["POST"])
+@role_required("organiser")
+def treated(character_id: int):
+    """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
+    def action():
+        record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
+        return record.summary + "."
+    return _act(f"char-{character_id}", action, character_id)
+
+
 @bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
 @role_required("organiser")
 def heal(character_id: int):
@@ -135,7 +161,8 @@ def heal(character_id: int):
         if character.creature == "vampire":
             record = apply_aggravated_healing(chronicle, g.user, character_id, _int("levels"))
         else:
-            record = apply_mortal_healing(chronicle, g.user, character_id, request.form.get("medical_care") == "on")
+            record = apply_mortal_healing(chronicle, g.user, character_id,
+                                          True if request.form.get("medical_care") == "on" else None)
         return record.summary + "."
     return _act(f"char-{character_id}", action)
 

@@ -131,7 +131,11 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             try:
                 check_can_act(state.character, state, side)
             except ServiceError as exc:
-                info["cannot_act"] = exc.message
+                try:  # Incapacitated: a Willpower Trait lets him act this turn (LotNR Willpower)
+                    check_can_act(state.character, state, side, ignore_wounds=True)
+                    info["willpower_saves"] = exc.message
+                except ServiceError:
+                    info["cannot_act"] = exc.message
         sides[side] = info
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)

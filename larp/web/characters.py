@@ -100,6 +100,11 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
+                   killing_blow_rule=chronicle_settings(chronicle)["dark_epics_killing_blow"],
+                   agg_instalments=chronicle_settings(chronicle)["agg_heal_model"] == "lotnr_instalments",
+                   victims=sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
+                                  key=lambda c: (c.creature == "vampire", c.name))
+                   if character.creature == "vampire" else [],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
@@ -164,7 +169,19 @@ def act(character_id: int):
     from larp.services.health import narrator_action
 
     return _mutation(character_id, lambda: narrator_action(
-        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood")))
+        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood"),
+        request.form.get("reason") or "other"))
+
+
+@bp.route("/characters/<int:character_id>/feed-on", methods=["POST"])
+@role_required("organiser", "narrator")
+def feed_on(character_id: int):
+    """The vampire feeds on a victim: each Blood Trait drained costs a mortal or ghoul a level of
+    lethal damage, at most three a turn (LotNR "Blood", met-reference 3.7)."""
+    from larp.services.health import feed_on_victim
+
+    return _mutation(character_id, lambda: feed_on_victim(
+        get_chronicle(), g.user, character_id, request.form.get("victim"), request.form.get("blood")))
 
 
 @bp.route("/characters/<int:character_id>/equip", methods=["POST"])

@@ -47,6 +47,7 @@ from larp.rules.rulings.people import (
     check_can_act,
     contestant_for,
     filled_bid,
+    ignore_wounds_step,
     person_track,
 )
 from larp.rules.scene import Scene
@@ -212,7 +213,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))
     for key, side in sides:
-        check_can_act(side.person, person_track(side.person, settings), key.value)
+        check_can_act(side.person, person_track(side.person, settings), key.value, side.choice.ignore_wounds)
     c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
     d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
     calls = list(one.negative_calls)
@@ -342,6 +343,12 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     cons = {Outcome.CHALLENGER: challenge.challenger, Outcome.DEFENDER: challenge.defender}
     tally.challenge(ruling, {k: s.name for k, s in sides.items()},
                     {k: (cons[k].category or challenge.category).value for k in sides})
+    willpower_steps = []
+    for side in sides.values():
+        step = ignore_wounds_step(side, settings)
+        if step is not None:
+            tally.spend(side.name, willpower=1)
+            willpower_steps.append(step)
     hits: list[Hit] = []
     damage_steps: list[Step] = []
     for dealt in ruling.damage:
@@ -355,7 +362,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         tally.hurt(target.name, track, armor_key(body.armor), left)
         hits.append(hit)
         damage_steps.extend(hit.steps)
-    all_steps = tuple(ruling.steps) + tuple(damage_steps)
+    all_steps = tuple(willpower_steps) + tuple(ruling.steps) + tuple(damage_steps)
     return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, tally.consequences(),
                           _summary(ruling, challenge, hits), needs)
 

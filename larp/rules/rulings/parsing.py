@@ -13,12 +13,16 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   marked;
 - ``attack``: ``{"weapon": "pistol", "potence": 2, "lethal_by_prowess": false,
   "head_shot": false}``: the weapon he carries (a live armory key) and what changes
-  his damage (in a mass challenge also ``action``: strike, bite or weapon);
+  his damage (in a mass challenge also ``action``: strike, bite or weapon); ``stake``
+  (a Staking weapon driven at the heart), and the simple tests after the hit as thrown at
+  the table, ``high_caliber_test`` and ``staking_tests`` (``{"player": "rock",
+  "narrator": "paper"}`` each; left out: drawn by the app, and the ruling says so);
 - ``celerity``: the Celerity level active this turn (Rapidity's Bomb needs 3; left
   out of a one-on-one challenge, the powers listed count as active);
 - ``negative_traits``: his Negative Traits (a call on him is then judged), and
   ``calls_negative``: the Negative Trait he calls on the other side;
-- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``;
+- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``, ``ignore_wounds``
+  (a Willpower Trait spent to ignore wound penalties, Incapacitated included, this turn);
 - ``qualities``: the catalogue keys of his Merits and Flaws that change a ruling
   (``ambidextrous``, ``acute_sense``, ``concentration``; ``data/merits_flaws.toml``), and
   ``specialisations``: Ability name to its specialisations (``{"Melee": ["Two-Weapon
@@ -49,7 +53,8 @@ from larp.rules.settings import ChronicleSettings
 
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
 SIDE_EXTRAS = ("body", "attack", "celerity", "negative_traits", "calls_negative", "specialisation",
-               "waive_darkness", "lethal_by_prowess", "head_shot", "scene", "qualities", "specialisations")
+               "waive_darkness", "lethal_by_prowess", "head_shot", "scene", "qualities", "specialisations",
+               "ignore_wounds")
 CHALLENGE_EXTRAS = ("scene",)
 
 
@@ -155,6 +160,9 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         bomb_announced=con.bomb_announced, both_hands=con.both_hands,
         ambidextrous=con.ambidextrous if "ambidextrous" in base else None,
         two_weapon=con.two_weapon if "two_weapon" in base else None,
+        stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
+        staking_tests=attack.staking_tests if attack else (),
+        ignore_wounds=_flag(data, "ignore_wounds", where),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:
