@@ -151,6 +151,11 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             info["state"] = state
             info["extras"] = _side_extras(state, category)
             info["default_bid"] = default_bid(state, category)
+        if keep_form:
+            # The bid made in each category, so a category chip tapped and tapped back keeps it (issue 18).
+            was = _category(values.get("category")).value
+            info["bids"] = {c.value: values.get(f"{side}_bid_{c.value}") or "" for c in CATEGORIES}
+            info["bids"][was] = values.get(f"{side}_bid") or info["bids"][was]
             try:
                 check_can_act(state.character, state, side)
             except ServiceError as exc:
@@ -380,9 +385,7 @@ def resolve():
 @role_required("organiser", "narrator")
 def undo():
     """Undo the challenge just recorded (form field ``undo``: its ruling id), within a minute of it, by the
-    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). The
-    challenge screen's other fields come along and are kept, so the narrator can correct and resolve
-    again; htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
+    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
     refusal (too late, another narrator's, not the last change) is shown where the ruling was."""
     chronicle = get_chronicle()
     try:
