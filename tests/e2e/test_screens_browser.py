@@ -175,3 +175,61 @@ def test_a_darkness_chip_keeps_the_bids_throws_and_a_typed_call(served, browser,
     shoot(page, f"screens-darkness-kept-{size}")
     assert console_errors == [], console_errors
     context.close()
+
+
+def drop_the_reply(page, path: str):
+    """Let the next POST to ``path`` reach the server, which handles it, then lose its reply (Playwright
+    fetches it and aborts the browser's request), as a blinking Wi-Fi does."""
+    handled: list[int] = []
+
+    def handler(route):
+        if route.request.method != "POST" or handled:
+            route.continue_()
+            return
+        handled.append(route.fetch().status)
+        route.abort("internetdisconnected")
+
+    page.route(f"**{path}", handler)
+    return handled
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_lost_reply_is_reported_truthfully(served, browser, size):
+    """Issue 18 "Truthful on bad Wi-Fi" (issue 13's one-time tokens): the reply to Resolve is lost while
+    Konrad may still retest, so nothing was recorded: the screen says "Not recorded: tap again". The reply to
+    "Record as it stands" is lost after the server recorded it: the screen asks by the form's token and says
+    "Recorded as ruling #1" with a link to it; a second tap is refused as already recorded, never twice."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", "Konrad Vale")
+    challenger, defender = page.locator("#side-challenger"), page.locator("#side-defender")
+    challenger.get_by_label("Rock").check()
+    defender.get_by_label("Scissors").check()
+    banner = page.locator("#lost-reply-banner")
+
+    handled = drop_the_reply(page, "/challenge")
+    page.get_by_role("button", name="Resolve challenge").click()
+    expect(banner).to_have_text("Not recorded: tap again.")
+    assert handled == [200] and rulings(served) == []
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    page.unroute("**/challenge")
+    page.get_by_role("button", name="Resolve challenge").click()
+    record = page.get_by_role("button", name="Record as it stands")
+    expect(record).to_be_visible()
+    expect(banner).to_be_hidden()
+
+    handled = drop_the_reply(page, "/challenge")
+    record.click()
+    link = banner.get_by_role("link", name="Recorded as ruling #1")
+    expect(link).to_be_visible()
+    assert handled == [200] and [r[:2] for r in rulings(served)] == [(1, "challenge")]
+    assert in_viewport(page, link)
+    shoot_view(page, f"screens-lost-reply-{size}")
+    page.unroute("**/challenge")
+    record.click()  # the narrator taps again anyway
+    expect(page.locator("#ruling")).to_contain_text("Already recorded")
+    assert len(rulings(served)) == 1
+    page.locator("#ruling").get_by_role("link", name="Show ruling #1").click()
+    expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
+    expect(defender.locator(".trait-count")).to_have_text("8")
+    context.close()
