@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, g, redirect, request, session, url_for
 
 from larp.db import as_id
 from larp.htmx import is_partial, render, replace_url
-from larp.models import Ruling, utcnow
+from larp.models import Character, Ruling, utcnow
 from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
 from larp.rules.damage import armory
 from larp.services import ServiceError
@@ -34,6 +34,7 @@ from larp.services.characters import character_state, find_characters, get_chara
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
+from larp.web.scene_memory import recent, remember
 
 bp = Blueprint("challenges", __name__)
 
@@ -166,6 +167,9 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
                     info["cannot_act"] = exc.message
         sides[side] = info
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
+    picked = [info["state"].character.id for info in sides.values() if info.get("state")]
+    in_scene = {c.id: c for c in Character.select().where(
+        (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     return {
         "chronicle": chronicle,
@@ -191,6 +195,8 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "adjudication": adjudication,
         "form": values,
         "keep_form": keep_form,
+        # The characters already in this scene, one tap away in the pickers (issue 18).
+        "in_scene": [in_scene[i] for i in recent(exclude=picked) if i in in_scene],
         "undone": undone,
         "undo_open": ruling is not None and ruling.undone_at is None and ruling.kind == "challenge"
         and (utcnow() - ruling.created_at).total_seconds() < 60,
@@ -372,6 +378,7 @@ def resolve():
         context = _screen_context(form, adjudication=adjudication)
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", **context)
+    remember(*(c.id for c in (adjudication.loaded.challenger, adjudication.loaded.defender) if c is not None))
     if not is_partial():
         context = _screen_context(form)
         return redirect(url_for("challenges.challenge_page", ruling=adjudication.record.id, **_params(context),

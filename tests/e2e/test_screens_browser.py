@@ -233,3 +233,52 @@ def test_a_lost_reply_is_reported_truthfully(served, browser, size):
     expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
     expect(defender.locator(".trait-count")).to_have_text("8")
     context.close()
+
+
+def card_token(served, name: str) -> str:
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        return con.execute("select card_token from character where name = ?", (name,)).fetchone()[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, browser, size):
+    """Issue 18 "Scanning chains" and "the characters already in this scene one tap away": a narrator
+    scans Vivienne's card, then Konrad's; Konrad's page offers "Vivienne Ashcombe challenges Konrad Vale"
+    and the reverse, and one tap opens the challenge with both sides filled. After the ruling, "New
+    challenge, same scene" keeps the Social category and offers both in the pickers."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(f"{served.base_url}/c/{card_token(served, 'Vivienne Ashcombe')}")
+    expect(page.locator(".scan-chain")).to_have_count(0)
+    page.goto(f"{served.base_url}/c/{card_token(served, 'Konrad Vale')}")
+    chain = page.locator(".scan-chain")
+    expect(chain.get_by_role("link", name="Konrad Vale challenges Vivienne Ashcombe")).to_be_visible()
+    forward = chain.get_by_role("link", name="Vivienne Ashcombe challenges Konrad Vale")
+    assert in_viewport(page, forward) and forward.bounding_box()["height"] >= 44
+    no_sideways_scroll(page)
+    shoot_view(page, f"screens-scan-chain-{size}")
+    with htmx_settled(page):
+        forward.click()
+    expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
+    expect(page.locator("#side-defender .who-name")).to_have_text("Konrad Vale")
+
+    with htmx_settled(page):
+        page.get_by_role("button", name="Social").click()
+    page.locator("#side-challenger").get_by_label("Rock").check()
+    page.locator("#side-defender").get_by_label("Scissors").check()
+    page.get_by_role("button", name="Resolve challenge").click()
+    page.get_by_role("button", name="Record as it stands").click()  # Konrad declines his Willpower retest
+    expect(page.locator("#ruling .recorded-line")).to_be_visible()
+    with htmx_settled(page):
+        page.get_by_role("link", name="New challenge, same scene").click()
+    expect(page.get_by_role("button", name="Social")).to_have_attribute("aria-pressed", "true")
+    in_scene = page.locator("#side-challenger .in-scene")
+    expect(in_scene.get_by_role("link", name="Konrad Vale")).to_be_visible()
+    with htmx_settled(page):
+        in_scene.get_by_role("link", name="Konrad Vale").click()
+    expect(page.locator("#side-challenger .who-name")).to_have_text("Konrad Vale")
+    expect(page.locator("#side-defender .in-scene").get_by_role("link", name="Vivienne Ashcombe")).to_be_visible()
+    no_sideways_scroll(page)
+    shoot_view(page, f"screens-in-scene-{size}")
+    context.close()
