@@ -152,11 +152,6 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             info["state"] = state
             info["extras"] = _side_extras(state, category)
             info["default_bid"] = default_bid(state, category)
-        if keep_form:
-            # The bid made in each category, so a category chip tapped and tapped back keeps it (issue 18).
-            was = _category(values.get("category")).value
-            info["bids"] = {c.value: values.get(f"{side}_bid_{c.value}") or "" for c in CATEGORIES}
-            info["bids"][was] = values.get(f"{side}_bid") or info["bids"][was]
             try:
                 check_can_act(state.character, state, side)
             except ServiceError as exc:
@@ -165,6 +160,11 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
                     info["willpower_saves"] = exc.message
                 except ServiceError:
                     info["cannot_act"] = exc.message
+        if keep_form:
+            # The bid made in each category, so a category chip tapped and tapped back keeps it (issue 18).
+            was = _category(values.get("category")).value
+            info["bids"] = {c.value: values.get(f"{side}_bid_{c.value}") or "" for c in CATEGORIES}
+            info["bids"][was] = values.get(f"{side}_bid") or info["bids"][was]
         sides[side] = info
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     picked = [info["state"].character.id for info in sides.values() if info.get("state")]
