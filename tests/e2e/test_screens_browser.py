@@ -282,3 +282,25 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     no_sideways_scroll(page)
     shoot_view(page, f"screens-in-scene-{size}")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_closing_a_game_session_shows_its_confirmation_in_view(served, browser, size):
+    """Issue 18 point 7: the tick that unlocks "Close and open the next" sits above the button, and the
+    message that game session 2 is open is in view in the session's own panel after the close."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(f"{served.base_url}/board")
+    tick = page.get_by_label("Yes, game session 1 is over")
+    close = page.get_by_role("button", name="Close and open the next")
+    assert tick.bounding_box()["y"] < close.bounding_box()["y"]
+    tick.check()
+    close.click()
+    done = page.locator("#session-done")
+    expect(done).to_contain_text("Game session 2")
+    page.wait_for_timeout(300)
+    assert in_viewport(page, done)
+    no_sideways_scroll(page)
+    shoot_view(page, f"screens-session-closed-{size}")
+    context.close()
