@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, current_app, g, redirect, request, session, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 
 from larp.db import as_id
 from larp.htmx import is_partial, render, replace_url
@@ -171,7 +171,12 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     in_scene = {c.id: c for c in Character.select().where(
         (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
+    watched = {key: value for info in chosen if info.get("state")
+               for key, value in ((info["name"], info["state"].character.id),
+                                  (f"{info['name']}_v", info["state"].fingerprint()))}
     return {
+        # What the screen polls to warn, before Resolve, that a side changed meanwhile (issue 18).
+        "fresh_url": url_for("challenges.fresh", kind=kind, **watched) if watched else None,
         "chronicle": chronicle,
         "game_session": game_session,
         "category": category,
@@ -404,3 +409,30 @@ def undo():
     context = _screen_context(request.form, undone=record)
     context["params"] = _params(context)
     return render("challenges/page.html", "challenges/_resolved.html", **context)
+
+
+@bp.route("/challenge/fresh", methods=["GET"])
+@role_required("organiser", "narrator")
+def fresh():
+    """What the challenge screen polls every 5 s (issue 18: a narrator about to resolve with stale data is
+    told before, not after). Query: ``challenger``/``defender`` (ids) with ``challenger_v``/``defender_v``,
+    the fingerprints the screen was drawn with (``CharacterState.fingerprint``), and ``kind``. Unchanged:
+    204, no body. Changed (another narrator's ruling, damage from the character page, a new game session):
+    a warning naming who changed, with a button that redraws the screen keeping the narrator's choices."""
+    chronicle = get_chronicle()
+    settings = chronicle_settings(chronicle)
+    game_session = open_game_session(chronicle)
+    changed = []
+    for side in SIDES:
+        if not request.args.get(side):
+            continue
+        try:
+            state = character_state(get_character(chronicle, request.args.get(side), side), game_session, settings)
+        except ServiceError as exc:
+            changed.append(exc.message)
+            continue
+        if state.fingerprint() != request.args.get(f"{side}_v"):
+            changed.append(state.character.name)
+    if not changed:
+        return "", 204
+    return render_template("challenges/_stale.html", changed=changed, kind=_kind(request.args.get("kind")))

@@ -304,3 +304,37 @@ def test_closing_a_game_session_shows_its_confirmation_in_view(served, browser, 
     no_sideways_scroll(page)
     shoot_view(page, f"screens-session-closed-{size}")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_side_changed_by_another_narrator_is_told_before_resolve(served, browser, size):
+    """Issue 18 "Live state: a narrator about to resolve with stale data is told before, not after": the
+    challenge screen is open with Rock chosen; another narrator applies 2 lethal to Konrad from his
+    character page; within 10 s the screen says Konrad Vale changed, in view, and its button redraws the
+    sides with the two lethal marks while Rock stays chosen."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", "Konrad Vale")
+    page.locator("#side-challenger").get_by_label("Rock").check()
+    expect(page.locator("#side-defender .box.lethal")).to_have_count(0)
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        konrad = con.execute("select id from character where name = 'Konrad Vale'").fetchone()[0]
+    other = context.new_page()
+    other.goto(f"{served.base_url}/characters/{konrad}")
+    damage = other.locator("form.action-form", has=other.get_by_role("heading", name="Apply damage"))
+    damage.get_by_label("Lethal", exact=True).check()
+    damage.get_by_label("2", exact=True).check()
+    damage.get_by_role("button", name="Apply damage").click()
+    expect(other.locator("#health-panel .box.lethal")).to_have_count(2)
+    other.close()
+
+    warning = page.locator("#stale-warning")
+    expect(warning).to_contain_text("Konrad Vale changed since this screen was drawn", timeout=10_000)
+    assert in_viewport(page, warning.get_by_role("button"))
+    shoot_view(page, f"screens-stale-{size}")
+    with htmx_settled(page):
+        warning.get_by_role("button", name="Show them as they are now, keep my choices").click()
+    expect(page.locator("#side-defender .box.lethal")).to_have_count(2)
+    expect(page.locator("#side-challenger").get_by_label("Rock")).to_be_checked()
+    expect(warning).to_be_empty()
+    context.close()

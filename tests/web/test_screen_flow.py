@@ -125,3 +125,20 @@ def test_two_scans_make_a_challenge_and_the_ruled_stay_in_the_scene(client, auth
     picker = screen[screen.index('id="side-challenger"'):screen.index('id="side-defender"')]
     assert picker.index("Konrad Vale") < picker.index("Vivienne Ashcombe")  # the most recent first
     assert f'href="/challenge?category=physical&amp;kind=contested&amp;challenger={kon.id}"' in picker
+
+
+def test_the_screen_is_told_when_a_side_changed(client, auth, dbconn):
+    """Issue 18 "told before, not after": the screen's poll answers 204 while Konrad is as drawn, and a
+    warning naming him once a ruling changed him (his fingerprint moved), with the redraw that keeps the form."""
+    auth.login()
+    viv, kon = cid("Vivienne Ashcombe"), cid("Konrad Vale")
+    body = client.get(f"/challenge?challenger={viv}&defender={kon}").get_data(as_text=True)
+    url = re.search(r'class="stale-watch" hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
+    assert client.get(url).status_code == 204
+    post(client, challenger=viv, defender=kon, category="physical", action="strike", defender_action="defend",
+         challenger_bid="Quick", defender_bid="Brawny", challenger_throw="rock", defender_throw="scissors")
+    response = client.get(url)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Konrad Vale changed since this screen was drawn" in text
+    assert "Vivienne Ashcombe" not in text  # the winner lost nothing: her fingerprint is the same
+    assert 'formaction="/challenge/scene"' in text
