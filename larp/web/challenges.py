@@ -271,14 +271,15 @@ def scene():
     """A scene chip tapped (``set_kind``, ``set_category`` or ``set_darkness``, issue 18): the challenge
     screen again with that choice and every other field of the form kept (bids, throws, a typed
     Negative Trait call). Nothing is written but the scene's darkness in the narrator's session. htmx
-    gets the whole screen for ``<body>`` and the address bar shows the scene and the sides; a plain
+    gets the screen for ``<main>`` and the address bar shows the scene and the sides; a plain
     post gets the page."""
     context = _screen_context(request.form)
     context["params"] = _params(context)
-    response = render("challenges/page.html", "challenges/page.html", **context)
+    response = render("challenges/page.html", "challenges/page.html", swap_main=bool(request.headers.get("HX-Request")),
+                      **context)
     response = replace_url(response, url_for("challenges.challenge_page", darkness=context["darkness"],
                                              **context["params"]))
-    response.headers["HX-Retarget"] = "body"
+    response.headers["HX-Retarget"] = "#main"
     response.headers["HX-Reswap"] = "innerHTML"
     return response
 
