@@ -142,3 +142,18 @@ def test_the_screen_is_told_when_a_side_changed(client, auth, dbconn):
     assert response.status_code == 200 and "Konrad Vale changed since this screen was drawn" in text
     assert "Vivienne Ashcombe" not in text  # the winner lost nothing: her fingerprint is the same
     assert 'formaction="/challenge/scene"' in text
+
+
+def test_the_characters_ruled_on_are_one_tap_away_on_the_combat_board(client, auth, dbconn):
+    """Issue 18 "in every picker, on the challenge screen and the combat board": after a challenge between
+    Vivienne and Konrad, the board's target picker offers both; tapping Konrad makes him the target, and
+    Vivienne is then offered as an attacker (hand to hand)."""
+    auth.login()
+    viv, kon = cid("Vivienne Ashcombe"), cid("Konrad Vale")
+    post(client, challenger=viv, defender=kon, category="physical", action="strike", defender_action="defend",
+         challenger_bid="Quick", defender_bid="Brawny", challenger_throw="rock", defender_throw="scissors")
+    board = client.get("/combat").get_data(as_text=True)
+    assert f'value="set:target:{kon}"' in board and f'value="set:target:{viv}"' in board
+    body = client.post("/combat", data={"step": f"set:target:{kon}"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'name="target" value="%d"' % kon in body
+    assert f'value="pick:{viv}:hand_to_hand"' in body and f'value="set:target:{viv}"' not in body
