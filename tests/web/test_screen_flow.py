@@ -76,7 +76,7 @@ def test_a_scene_chip_keeps_the_bids_throws_and_typed_call(client, auth, dbconn)
         "set_darkness": "partial", "challenger_bid": "Nimble", "challenger_throw": "paper",
         "challenger_calls_negative": "Clumsy", "csrf_token": "x"})
     body = response.get_data(as_text=True)
-    assert response.status_code == 200 and response.headers["HX-Retarget"] == "body"
+    assert response.status_code == 200 and response.headers["HX-Retarget"] == "#main"
     assert checked(body, "challenger_bid", "Nimble") and checked(body, "challenger_throw", "paper")
     assert 'value="Clumsy"' in body and "Partial darkness in this scene" in body
     url = response.headers["HX-Replace-Url"]
