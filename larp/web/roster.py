@@ -244,8 +244,8 @@ def edit(roster: Roster, chronicle, step: str, pickers: tuple[str, ...], blocked
         return shown
     if kind in ("add", "pick"):
         if kind == "pick":
-            cid, _, arg = arg.partition(":")
-            cids = [_id(cid)] if _id(cid) is not None else []
+            listed, _, arg = arg.partition(":")  # one id, or several ("All of them attack")
+            cids = [i for i in (_id(cid) for cid in listed.split(",")) if i is not None]
         else:
             if not roster.add_q:
                 raise EditError("Type a name or a card code (several codes at once, separated by spaces).",

@@ -35,6 +35,13 @@ from tests.e2e.conftest import CHROMIUM, ServedApp  # noqa: E402
 THINK_MS = 1000  # before each tap
 KEY_MS = 250  # each key
 GOAL_TAPS, GOAL_SECONDS = 6, 8.0
+BRAWL_GOAL_SECONDS = 20.0
+COMBAT_SWAP_GOAL = 8 * KB
+#: The brawl: Teodor Brandt (14 Physical Traits) against five attackers hand to hand, and each one's sign
+#: against Teodor's Rock: two ties (Rock), two wins for the attackers (Paper), one loss (Scissors).
+BRAWL_TARGET = "Teodor Brandt"
+BRAWL_ATTACKERS = (("Konrad Vale", "Rock"), ("Lys Moreau", "Rock"), ("Aldous Whitmore", "Paper"),
+                   ("Marcus Hale", "Scissors"), ("Ines Castellano", "Paper"))
 
 
 class Narrator:
@@ -131,6 +138,78 @@ def one_on_one_with_a_tie(page, wire: Wire, served, base: str) -> None:
     report("pick from the characters already in the scene", wire, GOALS["challenge"])
 
 
+def card_tokens(served, *names: str) -> list[str]:
+    """The card tokens (the QR code's key) of the characters called ``names``."""
+    import sqlite3
+
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        return [con.execute("select card_token from character where name = ?", (n,)).fetchone()[0] for n in names]
+
+
+def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
+    """The issue's five-on-one brawl with two ties and a retest, from the target's pick to the recorded fight.
+
+    The scene's six characters had their cards scanned before (so they are one tap away, as the issue means:
+    a code is typed once a scene, not once a challenge); the scans are not timed. Each swap is measured
+    against the combat board's goal (8 KB).
+    """
+    names = [BRAWL_TARGET] + [name for name, _ in BRAWL_ATTACKERS]
+    for token in card_tokens(served, *reversed(names)):
+        page.goto(f"{base}/c/{token}")
+    page.goto(base + "/combat")
+    page.wait_for_load_state("networkidle")
+    wire.reset()
+    n = Narrator(page)
+    start = time.monotonic()
+    n.tap(page.locator(".target-panel .in-scene").get_by_role("button", name=BRAWL_TARGET))
+    page.locator(".target-panel .who-name").wait_for()
+    report("pick the target from the scene", wire, COMBAT_SWAP_GOAL)
+    add_all = page.locator(".add-box").get_by_role("button", name="All of them attack")
+    if add_all.count():
+        n.tap(add_all)
+        page.locator(".attacker-row").nth(len(BRAWL_ATTACKERS) - 1).wait_for()
+        report(f"add the {len(BRAWL_ATTACKERS)} attackers in one tap", wire, COMBAT_SWAP_GOAL)
+    else:
+        for i, (name, _) in enumerate(BRAWL_ATTACKERS):
+            n.tap(page.locator(".add-box .in-scene").get_by_role("button", name=name))
+            page.locator(".attacker-row").nth(i).wait_for()
+            report(f"add attacker {i + 1} from the scene", wire, COMBAT_SWAP_GOAL)
+    rows = page.locator(".attacker-row")
+    n.tap(page.locator(".target-panel").get_by_label("Rock", exact=True), check=True)
+    for i, (_, sign) in enumerate(BRAWL_ATTACKERS):
+        n.tap(rows.nth(i).get_by_label(sign, exact=True), check=True)
+    wire.reset()
+    n.tap(page.get_by_role("button", name="Resolve the mass challenge"))
+    result = page.locator("#combat-result .ruling")
+    result.wait_for()
+    report("Resolve", wire, COMBAT_SWAP_GOAL)
+    in_view = page.evaluate("() => { const r = document.querySelector('#combat-result .ruling-summary');"
+                            " const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }")
+    print(f"  after Resolve, the result so far {'is' if in_view else 'is NOT'} in view")
+    if page.locator("#combat-result .in-progress").count():
+        konrad = rows.nth(0)
+        chip = konrad.locator(".retest-chip").first
+        print(f"  {BRAWL_ATTACKERS[0][0]}'s tie, retested with: {chip.inner_text()}")
+        n.tap(chip.locator("input"), check=True)
+        throws = konrad.locator(".retest-throws fieldset")
+        n.tap(throws.nth(0).get_by_label("Paper", exact=True), check=True)
+        n.tap(throws.nth(1).get_by_label("Rock", exact=True), check=True)
+        wire.reset()
+        n.tap(page.get_by_role("button", name="Make the retests"))
+        page.wait_for_load_state("networkidle")
+        report("Make the retests", wire, COMBAT_SWAP_GOAL)
+        if page.locator("#combat-result .in-progress").count():
+            n.tap(page.get_by_role("button", name="Record as it stands"))
+            page.locator("#combat-result .ruling-meta").wait_for()
+            report("Record as it stands", wire, COMBAT_SWAP_GOAL)
+    page.locator("#combat-result .ruling-meta").wait_for()
+    seconds = time.monotonic() - start
+    print(f"  the fight: {page.locator('#combat-result .ruling-summary').first.inner_text()}")
+    mark = "ok " if seconds < BRAWL_GOAL_SECONDS else "OVER"
+    print(f"  {mark} from the target's pick to the recorded fight: {n.taps} taps, {n.keys} keys, {seconds:.1f} s "
+          f"(goal under {BRAWL_GOAL_SECONDS:.0f} s; was 16 taps, 41 keys, 30 s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, action="append", help="viewport width in px (default 820 and 390)")
@@ -163,6 +242,8 @@ def main() -> None:
                 report("warm (opened again)", wire, GOALS["warm"])
                 print("One-on-one with a tie, both picked by card code (each swap, goal 5 KB):")
                 one_on_one_with_a_tie(page, wire, served, served.base_url)
+                print("Five-on-one brawl, two ties and a retest (each swap, goal 8 KB):")
+                five_on_one_brawl(page, wire, served, served.base_url)
                 context.close()
         finally:
             browser.close()
