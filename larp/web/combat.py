@@ -193,14 +193,21 @@ def board_post():
         return respond("combat/board.html", "combat/_board.html", status=exc.status, **context)
     if result is None:
         context = base_context(roster, preview=preview, outcome=_board_outcome(preview, None))
-        return respond("combat/board.html", "combat/_board.html", **context)
+        return _result_in_view(respond("combat/board.html", "combat/_board.html", **context))
     roster.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [roster.picks.get("target")] + [row["id"] for row in roster.rows] if cid])
     url = url_for("combat.board", **roster.query(ruling=result.record.id))
     if not is_partial():
         return redirect(url, code=303)
     context = base_context(roster, recorded=result.record, outcome=_board_outcome(None, result.record))
-    return respond("combat/board.html", "combat/_board.html", url=url, **context)
+    return _result_in_view(respond("combat/board.html", "combat/_board.html", url=url, **context))
+
+
+def _result_in_view(response):
+    """The result of Resolve, a retest or Record goes to the top of the viewport (issue 18: the ruling in
+    view), where its summary, the retests on offer and "Record as it stands" are."""
+    response.headers["HX-Reswap"] = "outerHTML show:#combat-result:top"
+    return response
 
 
 def _keep_drawn(roster: Roster, throws: Mapping[int, str], preview: Board) -> None:

@@ -187,7 +187,7 @@ def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
                             " const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }")
     print(f"  after Resolve, the result so far {'is' if in_view else 'is NOT'} in view")
     if page.locator("#combat-result .in-progress").count():
-        konrad = rows.nth(0)
+        konrad = page.locator("#combat-result .pair-retest").filter(has_text=BRAWL_ATTACKERS[0][0])
         chip = konrad.locator(".retest-chip").first
         print(f"  {BRAWL_ATTACKERS[0][0]}'s tie, retested with: {chip.inner_text()}")
         n.tap(chip.locator("input"), check=True)
