@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
 from larp.htmx import is_partial, render
-from larp.web.scene_memory import remember_scan
+from larp.web.scene_memory import board_in_progress, remember_scan
 from larp.models import Character
 from larp.services import ServiceError
 from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
@@ -143,11 +143,26 @@ def card_view(token: str):
         before_id = remember_scan(character.id)
         before = Character.get_or_none((Character.id == before_id) & (Character.chronicle == chronicle)
                                        & Character.retired_at.is_null()) if before_id else None
+        board, board_target = _board_to_join(character)
         page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token,
-                               scanned_before=before)
+                               scanned_before=before, board=board, board_target=board_target)
     else:
         page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token)
     return _no_store(make_response(page))
+
+
+def _board_to_join(character) -> tuple[dict | None, Character | None]:
+    """The combat board being set up (its query parameters) and its target, when ``character`` is on it
+    neither as the target nor as an attacker: his card page offers "joins the attack" (issue 18)."""
+    board = board_in_progress()
+    if not board:
+        return None, None
+    listed = board.get("a") if isinstance(board.get("a"), list) else []
+    if character.id == board["target"] or character.id in listed:
+        return None, None
+    target = Character.get_or_none((Character.id == board["target"]) & (Character.chronicle == character.chronicle)
+                                   & Character.retired_at.is_null())
+    return (board, target) if target else (None, None)
 
 
 def _card_state(character):

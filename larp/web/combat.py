@@ -37,7 +37,7 @@ from larp.services.mass_combat import (
     run_mass_combat,
 )
 from larp.web.auth import role_required
-from larp.web.scene_memory import remember
+from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import (
     BYSTANDER_FLAGS,
     BYSTANDER_TEXT,
@@ -140,6 +140,8 @@ def board():
     if request.args.get("ruling"):
         recorded = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     context = base_context(roster, recorded=recorded, outcome=_board_outcome(None, recorded))
+    if context["picks"].get("target"):
+        remember_board(roster.query())
     if roster.picks.get("target") is None and roster.queries.get("target"):
         context["shown"] = {"target_results": find_characters(context["chronicle"], roster.queries["target"])}
     return render("combat/board.html", "combat/board.html", **context)
@@ -168,6 +170,7 @@ def board_post():
         except ServiceError as exc:
             context = base_context(roster, error=exc, error_row=None)
             return respond("combat/board.html", "combat/_board.html", status=exc.status, **context)
+        remember_board(roster.query())  # the next card scanned may join this attack (issue 18)
         url = url_for("combat.board", **roster.query())
         if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
             return redirect(url, code=303)
@@ -196,6 +199,7 @@ def board_post():
         return _result_in_view(respond("combat/board.html", "combat/_board.html", **context))
     roster.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [roster.picks.get("target")] + [row["id"] for row in roster.rows] if cid])
+    remember_board(roster.query())  # the same people may fight the next round
     url = url_for("combat.board", **roster.query(ruling=result.record.id))
     if not is_partial():
         return redirect(url, code=303)

@@ -55,3 +55,25 @@ def recent(exclude: Iterable[int] = (), now: float | None = None) -> list[int]:
     skip = set(exclude)
     return [e[0] for e in _entries("scene_recent", RECENT_SECONDS, time.time() if now is None else now)
             if e[0] not in skip]
+
+
+def remember_board(query: dict, now: float | None = None) -> None:
+    """Keep the combat board being set up (``Roster.query()``: its target, attackers and fields), so the next
+    card scanned can join the attack in one tap (issue 18). A board without a target is no mass challenge."""
+    now = time.time() if now is None else now
+    if query.get("target"):
+        session["scene_board"] = [int(now), {k: v for k, v in query.items() if k not in ("ruling", "csrf_token")}]
+    else:
+        session.pop("scene_board", None)
+
+
+def board_in_progress(now: float | None = None) -> dict | None:
+    """The combat board the narrator set up in the last :data:`CHAIN_SECONDS` (as query parameters), or
+    ``None``: a scan waits that long to make a challenge, and a board waits as long for its next attacker."""
+    raw = session.get("scene_board")
+    now = time.time() if now is None else now
+    if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], int) and isinstance(raw[1], dict)):
+        return None
+    if now - raw[0] > CHAIN_SECONDS or not isinstance(raw[1].get("target"), int):
+        return None
+    return raw[1]

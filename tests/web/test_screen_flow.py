@@ -157,3 +157,58 @@ def test_the_characters_ruled_on_are_one_tap_away_on_the_combat_board(client, au
     body = client.post("/combat", data={"step": f"set:target:{kon}"}, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'name="target" value="%d"' % kon in body
     assert f'value="pick:{viv}:hand_to_hand"' in body and f'value="set:target:{viv}"' not in body
+
+
+def join_form(body: str) -> dict[str, list[str]]:
+    """The hidden fields and the button of the card page's "joins the attack" form, as a plain browser posts them."""
+    form = body[body.index('class="scan-join"'):]
+    form = form[:form.index("</form>")]
+    data: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form):
+        data.setdefault(name, []).append(value)
+    step = re.search(r'name="step" value="([^"]+)"', form).group(1)
+    data["step"] = [step]
+    return data
+
+
+def test_a_card_scanned_while_a_mass_challenge_is_set_up_joins_the_attack(client, auth, dbconn):
+    """Issue 18 "a third scan during a mass challenge adds an attacker": the board has Teodor as the target
+    and Lys attacking; Konrad's card page then offers "Konrad Vale joins the attack on Teodor Brandt", and its
+    plain form (no JavaScript) adds him hand to hand and lands on the board (303) with Lys and her weapon
+    kept. Lys's own card, already on the board, offers no such thing; nor does a player's view."""
+    teo, lys = cid("Teodor Brandt"), cid("Lys Moreau")
+    kon = Character.get(Character.name == "Konrad Vale")
+    auth.login()
+    client.post("/combat", data={"step": f"set:target:{teo}"})
+    client.post("/combat", data={"target": teo, "step": f"pick:{lys}:hand_to_hand"})
+    client.post("/combat", data={"target": teo, "a": lys, f"a{lys}_weapon": "knife", "step": "enter"})
+    assert "joins the attack" not in client.get(f"/c/{Character.get_by_id(lys).card_token}").get_data(as_text=True)
+    body = client.get(f"/c/{kon.card_token}").get_data(as_text=True)
+    assert "Konrad Vale joins the attack on Teodor Brandt" in body
+    data = join_form(body)
+    assert data["step"] == [f"pick:{kon.id}:hand_to_hand"] and data[f"a{lys}_weapon"] == ["knife"]
+    response = client.post("/combat", data=data)
+    assert response.status_code == 303
+    board = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert re.findall(r'<input type="hidden" name="a" value="(\d+)">', board) == [str(lys), str(kon.id)]
+    assert f'name="target" value="{teo}"' in board
+    assert re.search(rf'name="a{lys}_weapon".*?value="knife" selected', board, re.S)
+    with client.application.test_client() as player:  # no login: the player's own view
+        assert "joins the attack" not in player.get(f"/c/{kon.card_token}").get_data(as_text=True)
+
+
+def test_all_of_the_scene_attack_in_one_tap(client, auth, dbconn):
+    """Issue 18 "fewer taps" on the combat board: with Teodor the target and Konrad, Lys and Marcus scanned in
+    this scene, one button adds all three hand to hand (002 "Mass Combat": at most 5 hand to hand, so it
+    offers at most the room left)."""
+    auth.login()
+    names = ("Konrad Vale", "Lys Moreau", "Marcus Hale")
+    for name in names:
+        client.get(f"/c/{Character.get(Character.name == name).card_token}")
+    teo = cid("Teodor Brandt")
+    body = client.post("/combat", data={"step": f"set:target:{teo}"}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    step = re.search(r'name="step" value="(pick:[\d,]+:hand_to_hand)"[^>]*>All of them attack \(3\)', body).group(1)
+    body = client.post("/combat", data={"target": teo, "step": step}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    ids = re.findall(r'<input type="hidden" name="a" value="(\d+)">', body)
+    assert sorted(ids) == sorted(str(cid(n)) for n in names)
+    assert "All of them attack" not in body
