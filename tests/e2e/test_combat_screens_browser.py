@@ -1,0 +1,86 @@
+"""The combat board at a live event (issue 18, second pass), in real Chromium at 390 px (phone) and 820 px
+(tablet): the scene's characters one tap away, a third card scanned joining the mass challenge being set up,
+and after Resolve the result so far at the top of the viewport with the retests under it and "Record as it
+stands" primary."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import htmx_settled
+from tests.e2e.test_screens_browser import SIZES, card_token, in_viewport, no_sideways_scroll, shoot_view
+
+
+def fights(served) -> list[tuple]:
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        return con.execute("select id, summary from ruling where kind = 'mass_combat' order by id").fetchall()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser, console_errors, size):
+    """Issue 18 "Scanning chains: a third scan during a mass challenge adds an attacker" and "Resolve puts the
+    ruling in view", on the board of 002 "Mass Combat": Teodor (14 Physical Traits) is the target, Lys attacks
+    from the scene; Konrad's card, scanned then, offers "Konrad Vale joins the attack on Teodor Brandt"
+    (one tap). Everyone throws Rock: both pairs tie and the ties go to Teodor's 14 Traits (LotNR The Test), so
+    each attacker may still retest; the result so far is at the top of the viewport with the retest chips
+    under it and "Record as it stands", the primary button, in view; recording makes one mass ruling."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(served.login_link())
+    for name in ("Lys Moreau", "Teodor Brandt"):
+        page.goto(f"{served.base_url}/c/{card_token(served, name)}")
+    page.goto(f"{served.base_url}/combat")
+    with htmx_settled(page):
+        page.locator(".target-panel .in-scene").get_by_role("button", name="Teodor Brandt").click()
+    expect(page.locator(".target-panel .who-name")).to_have_text("Teodor Brandt")
+    with htmx_settled(page):
+        page.locator(".add-box .in-scene").get_by_role("button", name="Lys Moreau").click()
+    expect(page.locator(".attacker-row")).to_have_count(1)
+
+    page.goto(f"{served.base_url}/c/{card_token(served, 'Konrad Vale')}")
+    join = page.get_by_role("button", name="Konrad Vale joins the attack on Teodor Brandt")
+    expect(join).to_be_visible()
+    assert in_viewport(page, join) and join.bounding_box()["height"] >= 44
+    no_sideways_scroll(page)
+    shoot_view(page, f"combat-scan-join-{size}")
+    join.click()
+    rows = page.locator(".attacker-row")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".who-name")).to_have_text("Lys Moreau")
+    expect(rows.nth(1).locator(".who-name")).to_have_text("Konrad Vale")
+    expect(page.locator(".target-panel .who-name")).to_have_text("Teodor Brandt")
+    no_sideways_scroll(page)
+
+    page.locator(".target-panel").get_by_label("Rock", exact=True).check()
+    rows.nth(0).get_by_label("Rock", exact=True).check()
+    rows.nth(1).get_by_label("Rock", exact=True).check()
+    page.get_by_role("button", name="Resolve the mass challenge").click()
+    result = page.locator("#combat-result .in-progress")
+    expect(result).to_be_visible()
+    page.wait_for_function("() => { const b = document.querySelector('#combat-result .ruling-summary')"
+                           ".getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }", timeout=5000)
+    summary = result.locator(".ruling-summary")
+    expect(summary).to_contain_text("So far")
+    record = result.get_by_role("button", name="Record as it stands")
+    assert in_viewport(page, summary) and in_viewport(page, record), "the result and its record action in view"
+    assert "primary" in record.get_attribute("class")
+    expect(result.get_by_role("button", name="Make the retests")).to_be_hidden()  # until a retest is chosen
+    chips = result.locator(".pair-retest").filter(has_text="Konrad Vale").locator(".retest-chip")
+    expect(chips.first).to_be_visible()
+    assert chips.first.bounding_box()["y"] < record.bounding_box()["y"], "the retests sit above the record button"
+    assert all(chips.nth(i).bounding_box()["height"] >= 44 for i in range(chips.count()))
+    no_sideways_scroll(page)
+    shoot_view(page, f"combat-result-so-far-{size}")
+    chips.first.click()
+    expect(result.get_by_role("button", name="Make the retests")).to_be_visible()
+    shoot_view(page, f"combat-retest-chosen-{size}")
+    record.click()
+    expect(page.locator("#combat-result .ruling-meta")).to_contain_text("Recorded as ruling")
+    assert in_viewport(page, page.locator("#combat-result .ruling-summary"))
+    assert len(fights(served)) == 1
+    shoot_view(page, f"combat-recorded-{size}")
+    assert not console_errors
+    context.close()
