@@ -213,13 +213,15 @@ def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, action="append", help="viewport width in px (default 820 and 390)")
+    parser.add_argument("--lan", action="store_true",
+                        help="open the app at the machine's LAN address (plain http: Chromium offers gzip only)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM}")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
-        served = ServedApp(Path(folder) / "instance")
+        served = ServedApp(Path(folder) / "instance", host="0.0.0.0" if args.lan else "127.0.0.1")
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         try:
             print(f"larp serve on port {served.port}, Chromium {browser.version}")
@@ -227,23 +229,33 @@ def main() -> None:
             login.new_page().goto(served.login_link())
             cookies = login.cookies()
             login.close()
+            base = served.base_url
+            if args.lan:
+                from larp.cli import lan_address
+
+                if not lan_address():
+                    raise SystemExit("no LAN address on this machine")
+                base = base.replace("127.0.0.1", lan_address())
+            host = base.split("//", 1)[1].split(":", 1)[0]
+            print(f"at {base}")
             for width in args.width or [820, 390]:
                 viewport = {"width": width, "height": 1180 if width > 600 else 844}
                 context = browser.new_context(viewport=viewport)
-                context.add_cookies([{k: v for k, v in c.items() if k != "partitionKey"} for c in cookies])
+                context.add_cookies([{k: v for k, v in dict(c, domain=host).items() if k != "partitionKey"}
+                                     for c in cookies])
                 page = context.new_page()
                 wire = Wire(page)
                 print(f"\nAt {width} px. First narrator page (the challenge screen):")
-                page.goto(served.base_url + "/")
+                page.goto(base + "/")
                 page.wait_for_load_state("networkidle")
                 report("cold (empty cache)", wire, GOALS["cold"])
-                page.goto(served.base_url + "/")
+                page.goto(base + "/")
                 page.wait_for_load_state("networkidle")
                 report("warm (opened again)", wire, GOALS["warm"])
                 print("One-on-one with a tie, both picked by card code (each swap, goal 5 KB):")
-                one_on_one_with_a_tie(page, wire, served, served.base_url)
+                one_on_one_with_a_tie(page, wire, served, base)
                 print("Five-on-one brawl, two ties and a retest (each swap, goal 8 KB):")
-                five_on_one_brawl(page, wire, served, served.base_url)
+                five_on_one_brawl(page, wire, served, base)
                 context.close()
         finally:
             browser.close()
