@@ -245,15 +245,8 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
                 click.echo(f"{path.name}: {exc.message}", err=True)
                 failed = True
                 continue
-            click.echo(f"{path.name} ({preview.encoding}): {preview.count('create')} to create, "
-                       f"{preview.count('update')} to update, {preview.count('skip')} skipped, "
-                       f"{preview.count('fail')} unreadable")
-            for line in preview.lines:
-                detail = line.record.skipped or line.record.error or "; ".join(line.notes)
-                problems = f" ({len(line.record.problems)} not understood)" if line.record.problems else ""
-                click.echo(f"  {line.action:6} {line.name}{problems}{': ' + detail if detail else ''}")
-                for problem in line.record.problems:
-                    click.echo(f"           - {problem}")
+            for line in preview.report().text_lines():  # the preview page's report, line for line
+                click.echo(line)
             if not (preview.count("create") or preview.count("update")):
                 continue
             if not yes and not click.confirm(f"Import {path.name}?", default=True):

@@ -267,7 +267,9 @@ class Character(BaseModel):
     is a list of names. ``retired_at``: the player left (hidden from pickers,
     the board and the card sheet; kept in the record, can be restored).
     ``scene_extra``: made for one scene, removed with the other extras after
-    the game session.
+    the game session. ``imported_unused``: what an imported file held that the
+    sheet has no place for, kept as written (``larp.grapevine.kept``): shown on
+    the character's page, written back by the Grapevine export, read by no rule.
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -309,6 +311,7 @@ class Character(BaseModel):
     derangements = JSONField(default=list)
     retired_at = DateTimeField(null=True)
     scene_extra = BooleanField(default=False)
+    imported_unused = JSONField(default=dict)
 
     class Meta:
         indexes = ((("chronicle", "name"), True),)
@@ -512,9 +515,14 @@ class Torpor(BaseModel):
 class ExperienceEntry(BaseModel):
     """One line of a character's experience log: ``amount`` experience points ``earned`` or
     ``spent`` (``kind``), on what, in which game session, by whom. ``ruling`` is the sheet
-    edit that recorded it (undoing the edit removes the line)."""
+    edit that recorded it (undoing the edit removes the line), or the import that brought it.
 
-    KINDS = ("earned", "spent")
+    Grapevine's history also ``lost`` points (taken from earned), ``refunded`` them (taken
+    from spent) and wrote a ``comment`` (no points); an import keeps those kinds, and its
+    reasons may be long (``what`` up to :data:`NOTES_MAX_CHARS`; the log's form takes 200).
+    """
+
+    KINDS = ("earned", "spent", "lost", "refunded", "comment")
 
     character = ForeignKeyField(Character, backref="experience_rows", on_delete="CASCADE")
     game_session = ForeignKeyField(GameSession, backref="experience_rows", null=True, on_delete="SET NULL")
@@ -522,7 +530,7 @@ class ExperienceEntry(BaseModel):
     user = ForeignKeyField(User, backref="experience_rows", null=True, on_delete="SET NULL")
     kind = CharField(max_length=10)
     amount = IntegerField()
-    what = CharField(max_length=200, default="")
+    what = TextField(default="", max_length=NOTES_MAX_CHARS)
     created_at = DateTimeField(default=utcnow)
 
 
