@@ -29,7 +29,7 @@ CSP = (
 
 
 def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False,
-               start_empty: bool = False) -> Flask:
+               start_empty: bool = False, database_pool: int = 0) -> Flask:
     """Build the Flask app.
 
     Args:
@@ -46,6 +46,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         create_database: whether a database that does not exist yet may be
             created (``larp serve``); every other command refuses to make one.
         start_empty: the same as ``START_EMPTY`` (``larp serve --empty``).
+        database_pool: PostgreSQL connections kept open between requests
+            (``larp serve``: one per worker thread; 0: a connection per request).
 
     Before anything else the database is brought to the current schema
     (:func:`larp.db.prepare_database`: pending migrations, after a copy of an
@@ -76,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     create = create_database or bool(overrides.get("CREATE_DATABASE"))
     # The schema first, before anything is written into the instance folder: a command run
     # in the wrong folder must not leave a new instance there.
-    report = prepare_database(overrides["DATABASE_URL"], create=create)
+    report = prepare_database(overrides["DATABASE_URL"], create=create, pool=database_pool)
     if report.changed:
         for line in report.lines():
             click.echo(f"larp: {line}", err=True)

@@ -128,7 +128,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True, start_empty=empty)
+        app = create_app(create_database=True, start_empty=empty, database_pool=threads)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written

@@ -50,20 +50,32 @@ DEFAULTS: dict[str, Any] = {
 def instance_config_file(instance_path: Path) -> Path:
     """``<instance>/config.py``, created with a random ``SECRET_KEY`` if missing.
 
-    The key is per installation and never committed (stack-notes 6.2).
+    The key is per installation and never committed (stack-notes 6.2). Two servers
+    starting at once on one instance folder get the same key: the file is written
+    whole under another name and linked into place only if no other server did first.
     """
     instance_path.mkdir(parents=True, exist_ok=True)
     path = instance_path / "config.py"
     if not path.exists():
-        path.write_text(
+        draft = instance_path / f".config-{os.getpid()}-{secrets.token_hex(4)}.py"
+        draft.write_text(
             "# Written by larp on first start. Keep it secret; delete it to log everyone out.\n"
             f"SECRET_KEY = {secrets.token_hex(32)!r}\n",
             encoding="utf-8",
         )
         try:
-            path.chmod(0o600)
+            draft.chmod(0o600)
         except OSError:  # pragma: no cover - Windows
             pass
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another server wrote it a moment ago: use that one
+        except OSError:  # pragma: no cover - a filesystem without hard links
+            if not path.exists():
+                os.replace(draft, path)
+        finally:
+            draft.unlink(missing_ok=True)
     return path
 
 

@@ -267,9 +267,12 @@ class Character(BaseModel):
     is a list of names. ``retired_at``: the player left (hidden from pickers,
     the board and the card sheet; kept in the record, can be restored).
     ``scene_extra``: made for one scene, removed with the other extras after
-    the game session. ``imported_unused``: what an imported file held that the
-    sheet has no place for, kept as written (``larp.grapevine.kept``): shown on
-    the character's page, written back by the Grapevine export, read by no rule.
+    the game session. ``agg_blood_marked``: blood points put toward an aggravated
+    wound over several nights (``agg_heal_model`` "lotnr_instalments").
+    ``treated``: a mortal or ghoul under medical care (000 "Mortal's Healing Times").
+    ``imported_unused``: what an imported file held that the sheet has no place for,
+    kept as written (``larp.grapevine.kept``): shown on the character's page, written
+    back by the Grapevine export, read by no rule.
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -311,6 +314,8 @@ class Character(BaseModel):
     derangements = JSONField(default=list)
     retired_at = DateTimeField(null=True)
     scene_extra = BooleanField(default=False)
+    agg_blood_marked = IntegerField(default=0)
+    treated = BooleanField(default=False)
     imported_unused = JSONField(default=dict)
 
     class Meta:

@@ -10,11 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_ci_runs_exactly_the_readme_test_command():
+def test_ci_runs_exactly_the_readme_test_commands():
+    """CI runs the README's test command, then its PostgreSQL test command (issue 13), each
+    exactly as written there, and fails when pg_virtualenv is missing rather than skipping."""
     ci = (ROOT / ".ci" / "run").read_text()
-    command = [line for line in ci.splitlines() if line.startswith("python3 -m venv")]
-    assert len(command) == 1
-    assert f"\n{command[0]}\n" in (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    lines = ci.splitlines()
+    sqlite = [line for line in lines if line.startswith("python3 -m venv")]
+    postgres = [line for line in lines if "pg_virtualenv" in line and "LARP_TEST_DATABASE_URL=" in line
+                and not line.lstrip().startswith("#")]
+    assert len(sqlite) == 1 and len(postgres) == 1
+    assert lines.index(sqlite[0]) < lines.index(postgres[0])
+    for command in (sqlite[0], postgres[0]):
+        assert f"\n{command}\n" in readme
+    assert "LARP_TEST_DATABASE_URL=" in postgres[0] and "--ignore=tests/e2e" in postgres[0]
+    assert "command -v pg_virtualenv" in ci and "exit 1" in ci
 
 
 def test_vendored_htmx_is_the_pinned_release():

@@ -219,3 +219,69 @@ def tabletop_chart_to_live(aggravated: int = 0, lethal: int = 0, bashing: int = 
               f"track ({track.marked} level(s) marked)" + ("." if exact else ", approximately: the tracks differ."),
               "met-reference 4.3")
     return track, steps.steps()
+
+
+@dataclass(frozen=True)
+class TabletopRatings:
+    """A character's tabletop dots for a tabletop rule: the sheet's, and what was converted from his
+    live counts because the sheet has no dots for it (LotNR Converting Characters, met-reference 4.3).
+
+    Attributes:
+        attributes: the nine Attributes in dots.
+        morality: Humanity or Path dots.
+        willpower: Willpower dots.
+        converted: what was converted, as sentences ("Dexterity 3, converted from 7 Physical Traits").
+    """
+
+    attributes: dict[str, int]
+    morality: int
+    willpower: int
+    converted: tuple[str, ...] = ()
+
+    def steps(self, who: str) -> tuple[Step, ...]:
+        """One step naming what was converted (none when the sheet had every dot)."""
+        if not self.converted:
+            return ()
+        return (Step(f"{who} has no tabletop dots for these, converted from the live sheet (approximate): "
+                     f"{'; '.join(self.converted)}.", _RULE),)
+
+
+def tabletop_ratings(dots: Mapping[str, int], traits: Mapping[str, int], morality: int, willpower: int,
+                     morality_name: str = "Humanity") -> TabletopRatings:
+    """The tabletop dots a tabletop rule needs (the tabletop turn, the torpor table, the Awakening
+    roll): the sheet's own dots where it has them, else converted from the live counts by
+    :func:`live_to_tabletop` and said to be converted (met-reference 4.3, T25).
+
+    Args:
+        dots: the sheet's tabletop dots (Attributes, ``morality_name``, "Willpower"), maybe none.
+        traits: the sheet's Traits per category (permanent, not tonight's).
+        morality: Humanity or Path in MET Traits; willpower: permanent Willpower Traits.
+
+    Raises:
+        RulesError: a negative count.
+    """
+    live = live_to_tabletop({cat: traits.get(cat, 0) for cat in ATTRIBUTE_CATEGORIES}, None, morality, willpower)
+    attributes: dict[str, int] = {}
+    converted: list[str] = []
+    for category, names in ATTRIBUTE_CATEGORIES.items():
+        for name in names:
+            value = dots.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                attributes[name] = value
+            else:
+                attributes[name] = live.attributes[name]
+                converted.append(f"{name} {attributes[name]}, from {traits.get(category, 0)} "
+                                 f"{category.capitalize()} Traits")
+    own_morality = dots.get(morality_name)
+    if isinstance(own_morality, int) and not isinstance(own_morality, bool):
+        morality_dots = own_morality
+    else:
+        morality_dots = live.morality or 0
+        converted.append(f"{morality_name} {morality_dots}, from {morality} MET Traits")
+    own_willpower = dots.get("Willpower")
+    if isinstance(own_willpower, int) and not isinstance(own_willpower, bool):
+        willpower_dots = own_willpower
+    else:
+        willpower_dots = live.willpower or 0
+        converted.append(f"Willpower {willpower_dots}, from {willpower} Traits")
+    return TabletopRatings(attributes, morality_dots, willpower_dots, tuple(converted))

@@ -20,222 +20,58 @@ live game, the 000 charts for the tabletop profile.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, article
+from larp.rules.explain import levels as levels_of
 from larp.rules.fortitude import FortitudeTest, resilience, resist
 from larp.rules.health import DAMAGE_TYPES, HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
-from larp.tables import TableError, load_toml, require
 
-PROFILES = ("live", "tabletop")
-WEAPON_SPECIALS = (
-    "High-Caliber", "Mass-Trauma", "Full-Auto", "Spray", "Armor-Piercing", "Speed", "Staking",
-    "Destroy Shield", "Burst",
+from larp.rules.armory import (  # noqa: F401 - the armory's names are importable from here too
+    ARMOR_COVERS,
+    CREATURES,
+    PROFILES,
+    SOURCES,
+    WEAPON_SPECIALS,
+    Armor,
+    Armory,
+    Weapon,
+    armor,
+    armory,
+    weapon,
 )
-#: Where aggravated (or other) damage comes from: armor does not stop fire or sunlight,
-#: and sunlight does not harm mortals (000 "Armor", "Aggravated Damage").
-SOURCES = ("other", "fire", "sunlight")
-#: What a piece of armor may protect (000 "Armor Chart": an attack aimed at an unprotected
-#: part ignores the armor).
-ARMOR_COVERS = ("head", "torso", "arms", "legs")
-CREATURES = ("vampire", "ghoul", "mortal")
 
 _DAMAGE_RULE = '002 "Damage and Healing"'
 _WEAPON_RULE = "LotNR weapons (met-reference 3.7)"
 
+# ---------------------------------------------------------------- damage type by target
 
-# ---------------------------------------------------------------- the armory
-
-@dataclass(frozen=True)
-class Weapon:
-    """A weapon from the armory (``data/armory.toml``).
-
-    Attributes:
-        key: the armory key ("knife", "heavy_pistol"...).
-        name: as printed on the card or chart.
-        profile: "live" or "tabletop".
-        damage_type: "bashing", "lethal" or "aggravated" (against mortals, for firearms).
-        damage: live: health levels per successful strike; tabletop: the
-            damage dice pool (0 for Strength-based melee weapons).
-        strength_bonus: tabletop melee weapons: dice added to Strength.
-        bonus_traits: live: Traits added in ties and overbids (never bid).
-        negative_traits: the card's Negative Traits.
-        specials: special abilities (see ``WEAPON_SPECIALS``).
-        firearm: seed 002's firearm rule applies against vampires.
-        bashing_vs_kindred: bashing against vampires unless aimed at the head or
-            heart (firearms, the tabletop crossbow).
-        blunt: Prowess may make its bashing lethal.
-        melee: strength matters (Puissance adds a level).
-        spray: adjacent targets a Spray reaches (0 if none).
-        details: other chart columns (range, rate, clip, conceal, example).
-        source: where the numbers come from.
-    """
-
-    key: str
-    name: str
-    profile: str
-    damage_type: str
-    damage: int
-    strength_bonus: int | None
-    bonus_traits: int
-    negative_traits: tuple[str, ...]
-    specials: tuple[str, ...]
-    firearm: bool
-    bashing_vs_kindred: bool
-    blunt: bool
-    melee: bool
-    spray: int
-    details: Mapping[str, Any]
-    source: str
-
-    def has(self, special: str) -> bool:
-        """Whether the weapon has the special ability ``special``."""
-        return special in self.specials
+#: How firearms hurt vampires, by the setting ``firearms_against_vampires``'s readings.
+FIREARM_READINGS = ("house_002", "lotnr", "tabletop_charts")
+_FIREARM_RULES = {
+    "house_002": _DAMAGE_RULE,
+    "lotnr": "LotNR weapons (met-reference 3.7, T5)",
+    "tabletop_charts": '000 "Applying Damage"; 000 "Bashing Damage"',
+}
 
 
-@dataclass(frozen=True)
-class Armor:
-    """Armor from the armory.
-
-    Attributes:
-        rating: live: extra health levels, lost before the track (met-reference
-            3.7); tabletop: dice added to soak (000 "Armor").
-        penalty: tabletop: dice subtracted from Dexterity-based pools (0 live).
-        covers: what it protects, among ``ARMOR_COVERS`` (empty: not said).
-    """
-
-    key: str
-    name: str
-    profile: str
-    rating: int
-    penalty: int
-    negative_traits: tuple[str, ...]
-    source: str
-    covers: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Armory:
-    """The weapons and armor of one rules profile, keyed by armory key."""
-
-    weapons: Mapping[str, Weapon]
-    armor: Mapping[str, Armor]
-
-
-def _strings(entry: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = entry.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise TableError(f"{where}: '{key}' must be a list of names")
-    return tuple(value)
-
-
-def _int(entry: dict[str, Any], key: str, where: str, default: int = 0) -> int:
-    if key not in entry:
-        return default
-    return require(entry, key, int, where)
-
-
-def _bool(entry: dict[str, Any], key: str, where: str) -> bool:
-    value = entry.get(key, False)
-    if not isinstance(value, bool):
-        raise TableError(f"{where}: '{key}' must be true or false")
+def firearm_reading(settings: ChronicleSettings | None, game: str = "live") -> str:
+    """The reading of firearms against vampires in force for ``game`` ("live" or "tabletop"):
+    the setting ``firearms_against_vampires``; its default ``by_profile`` keeps seed 002's rule
+    in the live game and the tabletop charts' at the tabletop (000 "Applying Damage")."""
+    settings = settings or ChronicleSettings.defaults()
+    value = settings["firearms_against_vampires"]
+    if value == "by_profile":
+        return "tabletop_charts" if game == "tabletop" else "house_002"
     return value
 
 
-@lru_cache(maxsize=None)
-def armory(profile: str = "live") -> Armory:
-    """The armory of ``profile`` ("live" or "tabletop"), loaded once from ``data/armory.toml``.
-
-    Raises:
-        TableError: a malformed entry (names the file and the entry).
-        RulesError: an unknown profile.
-    """
-    if profile not in PROFILES:
-        raise RulesError(f"Unknown rules profile {profile!r} (live or tabletop).", field="profile")
-    raw = load_toml("armory.toml").get(profile, {})
-    weapons: dict[str, Weapon] = {}
-    for key, entry in raw.get("weapons", {}).items():
-        where = f"data/armory.toml [{profile}.weapons.{key}]"
-        damage_type = require(entry, "damage_type", str, where)
-        if damage_type not in DAMAGE_TYPES:
-            raise TableError(f"{where}: unknown damage_type {damage_type!r}")
-        specials = _strings(entry, "specials", where)
-        unknown = [s for s in specials if s not in WEAPON_SPECIALS]
-        if unknown:
-            raise TableError(f"{where}: unknown special {unknown[0]!r}")
-        strength_bonus = entry.get("strength_bonus")
-        if strength_bonus is not None:
-            strength_bonus = require(entry, "strength_bonus", int, where)
-        damage = _int(entry, "damage", where)
-        if profile == "live" and damage < 1:
-            raise TableError(f"{where}: a live weapon card needs 'damage' of at least 1")
-        if profile == "tabletop" and strength_bonus is None and damage < 1:
-            raise TableError(f"{where}: needs 'damage' dice or a 'strength_bonus'")
-        details = {k: entry[k] for k in ("range", "rate", "clip", "conceal", "example") if k in entry}
-        firearm = _bool(entry, "firearm", where)
-        weapons[key] = Weapon(
-            key=key, name=require(entry, "name", str, where), profile=profile, damage_type=damage_type,
-            damage=damage, strength_bonus=strength_bonus, bonus_traits=_int(entry, "bonus_traits", where),
-            negative_traits=_strings(entry, "negative_traits", where), specials=specials, firearm=firearm,
-            bashing_vs_kindred=firearm or _bool(entry, "bashing_vs_kindred", where),
-            blunt=_bool(entry, "blunt", where), melee=_bool(entry, "melee", where),
-            spray=_int(entry, "spray", where), details=MappingProxyType(details),
-            source=require(entry, "source", str, where),
-        )
-    armor: dict[str, Armor] = {}
-    for key, entry in raw.get("armor", {}).items():
-        where = f"data/armory.toml [{profile}.armor.{key}]"
-        rating = require(entry, "rating", int, where)
-        if rating < 1:
-            raise TableError(f"{where}: 'rating' must be at least 1")
-        covers = _strings(entry, "covers", where)
-        unknown = [c for c in covers if c not in ARMOR_COVERS]
-        if unknown:
-            raise TableError(f"{where}: unknown part {unknown[0]!r} in 'covers' ({', '.join(ARMOR_COVERS)})")
-        armor[key] = Armor(
-            key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
-            penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
-            source=require(entry, "source", str, where), covers=covers,
-        )
-    if not weapons or not armor:
-        raise TableError(f"data/armory.toml [{profile}]: needs weapons and armor")
-    return Armory(MappingProxyType(weapons), MappingProxyType(armor))
-
-
-def weapon(key: str, profile: str = "live") -> Weapon:
-    """The weapon ``key`` of ``profile``.
-
-    Raises:
-        RulesError: no such weapon (``field`` "weapon").
-    """
-    weapons = armory(profile).weapons
-    if key not in weapons:
-        raise RulesError(f"There is no {profile} weapon {key!r} in the armory.", field="weapon")
-    return weapons[key]
-
-
-def armor(key: str, profile: str = "live") -> Armor:
-    """The armor ``key`` of ``profile``.
-
-    Raises:
-        RulesError: no such armor (``field`` "armor").
-    """
-    armors = armory(profile).armor
-    if key not in armors:
-        raise RulesError(f"There is no {profile} armor {key!r} in the armory.", field="armor")
-    return armors[key]
-
-
-# ---------------------------------------------------------------- damage type by target
-
 def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: bool = False,
                         firearm: bool = False, head_shot: bool = False, source: str = "other",
-                        who: str = "The target") -> tuple[str | None, tuple[Step, ...]]:
+                        who: str = "The target", firearm_rule: str = "house_002") -> tuple[str | None, tuple[Step, ...]]:
     """The type of damage ``creature`` takes from an attack of ``damage_type``.
 
     Rules:
@@ -254,6 +90,8 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
         firearm: the weapon is a firearm (for the explanation).
         head_shot: the attack was aimed at the head (or the heart, for a crossbow).
         source: "other", "fire" or "sunlight".
+        firearm_rule: the reading of firearms against vampires (:func:`firearm_reading`):
+            ``lotnr`` keeps the card's type (bullets are lethal, met-reference 3.7).
 
     Returns:
         The type taken, or ``None`` when the attack cannot harm ``creature``; and the steps.
@@ -270,11 +108,17 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
     steps = Explanation()
     what = "firearms" if firearm else "this weapon"
     if creature == "vampire":
+        if firearm and firearm_rule == "lotnr" and damage_type != "aggravated":
+            steps.add(f"Against a vampire firearms do their card's {damage_type} damage (Laws of the Night).",
+                      _FIREARM_RULES["lotnr"], setting="firearms_against_vampires")
+            return damage_type, steps.steps()
         if bashing_vs_kindred and damage_type != "aggravated":
+            rule = _FIREARM_RULES.get(firearm_rule, _DAMAGE_RULE) if firearm else _DAMAGE_RULE
+            setting = "firearms_against_vampires" if firearm else None
             if head_shot:
-                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", _DAMAGE_RULE)
+                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", rule, setting=setting)
                 return "lethal", steps.steps()
-            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", _DAMAGE_RULE)
+            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", rule, setting=setting)
             return "bashing", steps.steps()
         return damage_type, steps.steps()
     if source == "sunlight":
@@ -299,7 +143,8 @@ class Strike:
         lethal_by_prowess: with Prowess, the attacker chooses lethal damage for a
             bare-handed or club strike.
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
-        close_range: within five feet, for Full-Auto.
+        close_range: within five feet, for Full-Auto and Mass-Trauma.
+        spread: one of several targets of a Spray or a burst (Mass-Trauma needs a single target).
         stake_attempt: the attacker drives a stake at the heart (Staking).
         high_caliber_test: the simple test after a High-Caliber hit (drawn from
             the random source if omitted).
@@ -312,6 +157,7 @@ class Strike:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     close_range: bool = False
+    spread: bool = False
     stake_attempt: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
@@ -332,6 +178,8 @@ class Damage:
         armor_piercing: ignores armor.
         stake: a stake went through the heart (Staking succeeded).
         steps: how the damage was reached.
+        tests: the simple tests made for the damage (``("high_caliber", test)``,
+            ``("staking", test)``), each knowing whether the table threw it or the app drew it.
     """
 
     levels: int
@@ -343,6 +191,11 @@ class Damage:
     armor_piercing: bool = False
     stake: bool = False
     steps: tuple[Step, ...] = ()
+    tests: tuple[tuple[str, SimpleTest], ...] = ()
+
+    def tests_dict(self) -> list[dict[str, Any]]:
+        """The damage's simple tests as JSON-ready data (which test, the throws, drawn or thrown)."""
+        return [{"test": name, **test.to_dict()} for name, test in self.tests]
 
 
 def _test(given: SimpleTest | None, rng: RandomSource | None, name: str) -> SimpleTest:
@@ -363,7 +216,8 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         - A bite: one level of aggravated per successful attack (002).
         - A weapon: its card's levels and type (002 "the Armory"; met-reference 3.7);
           Prowess may make a blunt weapon's bashing lethal.
-        - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma;
+        - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma against a
+          single target within five feet (never a Spray's several targets, met-reference T24);
           Full-Auto within five feet; High-Caliber on a won simple test (a tie
           too under ``high_caliber_tie_counts``) (met-reference 3.4, 3.7).
         - Staking: after a hit, two simple tests in a row won or tied drive the
@@ -395,7 +249,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     else:
         card = weapon(strike.weapon, "live")
         levels, kind = card.damage, card.damage_type
-        steps.add(f"{who} hits with a {card.name}: {levels} level(s) of {kind} damage by its card.", _WEAPON_RULE)
+        steps.add(f"{who} hits with {article(card.name)}: {levels_of(levels)} of {kind} damage by its card.", _WEAPON_RULE)
     if strike.lethal_by_prowess:
         if strike.potence < 1:
             raise RulesError("Choosing lethal damage needs Potence's Prowess.", field="lethal_by_prowess")
@@ -409,9 +263,13 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     if strike.potence >= 5 and not strike.bite and (card is None or card.melee):
         levels += 1
         steps.add("Puissance: +1 level on a strike where strength matters.", "LotNR Potence (met-reference 3.4)")
-    if card is not None and card.has("Mass-Trauma"):
-        levels += 1
-        steps.add("Mass-Trauma: +1 level.", _WEAPON_RULE)
+    if card is not None and card.has("Mass-Trauma"):  # one target within five feet only (met-reference T24)
+        if strike.close_range and not strike.spread:
+            levels += 1
+            steps.add("Mass-Trauma against a single target within five feet: +1 level.", _WEAPON_RULE)
+        else:
+            steps.add("Mass-Trauma adds its level only to a single target within five feet: none here.",
+                      _WEAPON_RULE)
     if card is not None and card.has("Full-Auto") and strike.close_range:
         levels += 1
         steps.add("Full-Auto within five feet: +1 level (then an action to reload).", _WEAPON_RULE)
@@ -425,6 +283,9 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         else:
             steps.add(f"High-Caliber simple test ({test.describe()}): no extra level.", _WEAPON_RULE,
                       setting="high_caliber_tie_counts")
+    made: list[tuple[str, SimpleTest]] = []
+    if card is not None and card.has("High-Caliber"):
+        made.append(("high_caliber", test))
     staked = False
     if strike.stake_attempt:
         if card is None or not card.has("Staking"):
@@ -433,6 +294,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         if len(given) > 2:
             raise RulesError("Staking takes two simple tests.", field="staking_tests")
         tests = [_test(given[i] if i < len(given) else None, rng, "staking_tests") for i in range(2)]
+        made.extend(("staking", t) for t in tests)
         staked = all(t.passes(tie_counts=True) for t in tests)
         results = "; ".join(t.describe() for t in tests)
         steps.add(f"Staking: two simple tests ({results}): " + ("the stake goes through the heart." if staked
@@ -442,6 +304,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         bashing_vs_kindred=card.bashing_vs_kindred if card else False,
         firearm=card.firearm if card else False, head_shot=strike.head_shot,
         armor_piercing=card.has("Armor-Piercing") if card else False, stake=staked, steps=steps.steps(),
+        tests=tuple(made),
     )
 
 
@@ -543,7 +406,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
 
     Order: the type against the target's kind (:func:`damage_type_against`);
     vampires halve bashing damage, rounding down (at least one level under
-    ``vampire_bashing_minimum_one``), except bashing from firearms (002);
+    ``vampire_bashing_minimum_one``), except bashing from firearms under seed 002's reading
+    (``firearms_against_vampires``: 002 in the live game by default; the tabletop charts halve it,
+    Laws of the Night's bullets are lethal);
     Resilience, then Resistance (met-reference 3.5); then armor, extra health
     levels lost first (met-reference 3.7), which does not stop fire or sunlight
     (000 "Armor") or Armor-Piercing weapons.
@@ -566,9 +431,10 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         raise RulesError("Damage cannot be negative.", field="levels")
     steps = Explanation()
     steps.extend(damage.steps)
+    reading = firearm_reading(settings, "live")
     kind, type_steps = damage_type_against(
         damage.damage_type, target.creature, bashing_vs_kindred=damage.bashing_vs_kindred,
-        firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who)
+        firearm=damage.firearm, head_shot=damage.head_shot, source=damage.source, who=who, firearm_rule=reading)
     steps.extend(type_steps)
     worn = target.armor if isinstance(target.armor, Armor) else (armor(target.armor, "live") if target.armor else None)
     armor_left = None
@@ -581,8 +447,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         return DamageRuling((), armor_left, False, steps.steps())
     levels = damage.levels
     if target.creature == "vampire" and kind == "bashing" and levels:
-        if damage.firearm:
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE)
+        if damage.firearm and reading == "house_002":
+            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE,
+                      setting="firearms_against_vampires")
         else:
             levels, step = halve_bashing(levels, settings, who)
             steps.extend([step])
@@ -612,8 +479,9 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
                 if absorbed:
                     part[1] -= absorbed
                     armor_left -= absorbed
-                    steps.add(f"{worn.name} absorbs {absorbed} level(s) of {part[0]} damage "
-                              f"({armor_left} armor level(s) left).", "LotNR armor (met-reference 3.7)")
+                    steps.add(f"{worn.name} absorbs {levels_of(absorbed)} of {part[0]} damage "
+                              f"({armor_left} armor {'level' if armor_left == 1 else 'levels'} left).",
+                              "LotNR armor (met-reference 3.7)")
     final = tuple((k, n) for k, n in parts if n > 0)
     taken = ", ".join(f"{n} {k}" for k, n in final) or "no damage"
     steps.add(f"{who} takes {taken}.", _DAMAGE_RULE)

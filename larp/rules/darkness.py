@@ -74,7 +74,9 @@ class Darkness:
 
 @dataclass(frozen=True)
 class Reduction:
-    """One row of ``data/darkness.toml`` ``[reductions]``: what it removes, in Traits."""
+    """One row of ``data/darkness.toml`` ``[reductions]``: what it removes, in Traits, and what
+    gives it (a Discipline ``power``, a ``merit`` key, or a level of the Ability ``per_level_of``;
+    ``unless_setting`` names a chronicle setting that turns it off)."""
 
     key: str
     label: str
@@ -84,6 +86,8 @@ class Reduction:
     natural_setting: str = ""
     per_level_of: str = ""
     power: str = ""
+    merit: str = ""
+    unless_setting: str = ""
 
     def traits(self, source: DarknessSource, settings: ChronicleSettings) -> int:
         """Penalty Traits removed in ``source`` darkness (per level for per-level rows)."""
@@ -145,6 +149,8 @@ def darkness_table() -> DarknessTable:
             natural_setting=entry.get("natural_setting", ""),
             per_level_of=entry.get("per_level_of", ""),
             power=entry.get("power", ""),
+            merit=entry.get("merit", ""),
+            unless_setting=entry.get("unless_setting", ""),
         )
         if row.natural < 0 or row.shroud < 0:
             raise TableError(f"{here}: reductions cannot be negative")
@@ -200,7 +206,7 @@ def darkness_effect(
     darkness: Darkness,
     abilities: Mapping[str, int],
     settings: ChronicleSettings,
-    who: str = "The character",
+    who: str = "This side",
     field: str = "darkness",
 ) -> DarknessEffect:
     """The penalty and the forced retest darkness puts on one side.
@@ -243,16 +249,20 @@ def darkness_effect(
         value = row.traits(darkness.source, settings)
         reduction += value
         setting = row.natural_setting if darkness.source is DarknessSource.NATURAL and row.natural_setting else None
-        steps.add(f"{row.label} removes {value} penalty Trait(s) in {where}.", f"{TABLE_RULE}; {row.source}", setting)
+        steps.add(f"{row.label} removes {_penalty(value)} in {where}.", f"{TABLE_RULE}; {row.source}", setting)
     for row in table.reductions.values():
         if not row.per_level_of:
             continue
         key = ability_named(abilities, row.per_level_of)
         levels = abilities.get(key, 0) if key else 0
+        if levels > 0 and row.unless_setting and settings[row.unless_setting]:
+            steps.add(f"{row.label} removes no penalty Trait ({settings.label(row.unless_setting)}).",
+                      f"{TABLE_RULE}; {row.source}", row.unless_setting)
+            continue
         if levels > 0:
             value = row.traits(darkness.source, settings) * levels
             reduction += value
-            steps.add(f"{row.label} x{levels} removes {value} penalty Trait(s).", f"{TABLE_RULE}; {row.source}")
+            steps.add(f"{row.label} x{levels} removes {_penalty(value)}.", f"{TABLE_RULE}; {row.source}")
     if darkness.waive_retest and not waiver_allowed(darkness.waive_retest):
         raise RulesError(f"{who}: expending {darkness.waive_retest} does not skip the forced retest of total "
                          f"darkness (allowed: {', '.join(table.waiver_abilities)}).", field=field)
@@ -262,5 +272,10 @@ def darkness_effect(
         steps.add(f"Reductions worth {reduction} Traits (at least {table.full_negation}): no penalty for total "
                   f"darkness, no forced retest.", RULE)
     elif reduction:
-        steps.add(f"{who} is {penalty} Trait(s) down for darkness.", RULE)
+        steps.add(f"{who} is {penalty} Trait{'' if penalty == 1 else 's'} down for darkness.", RULE)
     return DarknessEffect(darkness.level, penalty, reduction, forced, steps.steps())
+
+
+def _penalty(count: int) -> str:
+    """"1 penalty Trait", "2 penalty Traits"."""
+    return f"{count} penalty Trait" + ("" if count == 1 else "s")

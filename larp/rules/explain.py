@@ -64,6 +64,31 @@ class Explanation:
         return tuple(self._steps)
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun`` as a narrator says them: "1 Trait", "2 Traits", "1 level", "3 levels"."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+def levels(count: int) -> str:
+    """"1 level", "2 levels" (health levels of damage)."""
+    return plural(count, "level")
+
+
+def traits(count: int) -> str:
+    """"1 Trait", "2 Traits"."""
+    return plural(count, "Trait")
+
+
+def times(count: int) -> str:
+    """"once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def article(name: str) -> str:
+    """``name`` with its indefinite article: "a Pistol", "an Ax" (a vowel letter takes "an")."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 class RulesError(ValueError):
     """Input that the rules cannot adjudicate (an impossible or illegal request).
 

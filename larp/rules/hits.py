@@ -17,9 +17,10 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import CREATURES, Armor, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import RulesError, Step, article, levels
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest, simple_test_from_dict
 
 _WEAPON_RULE = "LotNR weapons (met-reference 3.7)"
 
@@ -34,9 +35,14 @@ class Attack:
         potence: the attacker's Potence level (Prowess 1; Puissance 5 adds a level).
         lethal_by_prowess: with Prowess, a bare-handed or club strike does lethal damage.
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
-        close_range: within five feet (Full-Auto adds a level).
+        close_range: within five feet (Full-Auto adds a level; Mass-Trauma too, against one target).
+        spread: the hit is one of a Spray's or a burst's several targets (no Mass-Trauma level).
         card: a weapon card given outright instead of an armory key (the stateless
             API's card): its levels and type are the damage, with no specials.
+        stake: the attacker drives his Staking weapon at the heart: two simple tests won
+            or tied after the hit stake a vampire (met-reference 3.7).
+        high_caliber_test, staking_tests: those simple tests as thrown at the table
+            (``None``, or fewer than two: drawn by the app, and recorded as drawn).
     """
 
     action: str = "strike"
@@ -46,12 +52,19 @@ class Attack:
     head_shot: bool = False
     close_range: bool = False
     card: Weapon | None = None
+    spread: bool = False
+    stake: bool = False
+    high_caliber_test: SimpleTest | None = None
+    staking_tests: tuple[SimpleTest, ...] = ()
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
-        return Strike(weapon=self.weapon if self.action == "weapon" else None, bite=self.action == "bite",
+        weapon = self.action == "weapon"
+        return Strike(weapon=self.weapon if weapon else None, bite=self.action == "bite",
                       potence=self.potence, lethal_by_prowess=self.lethal_by_prowess,
-                      head_shot=self.head_shot, close_range=self.close_range)
+                      head_shot=self.head_shot, close_range=self.close_range, spread=self.spread,
+                      stake_attempt=self.stake and weapon, high_caliber_test=self.high_caliber_test,
+                      staking_tests=tuple(self.staking_tests))
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,7 @@ class Hit:
         state: the target's health level afterwards.
         note: why a result was not applied.
         steps: how the damage was reached and marked.
+        tests: the damage's simple tests (High-Caliber, Staking), drawn or thrown at the table.
     """
 
     by: str
@@ -107,13 +121,14 @@ class Hit:
     state: str
     note: str = ""
     steps: tuple[Step, ...] = ()
+    tests: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"by": self.by, "target": self.target, "action": self.action, "weapon": self.weapon,
                 "damage_type": self.damage_type, "levels": self.levels, "taken": [list(t) for t in self.taken],
                 "applied": self.applied, "condition": self.condition, "state": self.state, "note": self.note,
-                "steps": [s.to_dict() for s in self.steps]}
+                "steps": [s.to_dict() for s in self.steps], "tests": list(self.tests)}
 
 
 
@@ -124,7 +139,9 @@ def armor_key(armor: str | Armor | None) -> str | None:
 
 
 def weapon_card(key: str, where: str) -> Weapon:
-    """The challenge's weapon card (bonus Traits, damage) for the live armory key ``key``.
+    """The challenge's weapon card for the live armory key ``key``: bonus Traits, damage, whether
+    it is fired or thrown (anything not a melee weapon), its specials and Negative Traits
+    (met-reference 3.7).
 
     Raises:
         RulesError: no such weapon; ``field`` is ``where``.
@@ -133,7 +150,8 @@ def weapon_card(key: str, where: str) -> Weapon:
         card = armory_weapon(key, "live")
     except RulesError:
         raise RulesError(f"There is no weapon {key!r} in the armory.", field=where) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
+    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage, ranged=not card.melee,
+                  specials=tuple(card.specials), negative_traits=tuple(card.negative_traits))
 
 
 def track_of(body: Body, settings: ChronicleSettings, name: str, where: str) -> HealthTrack:
@@ -176,7 +194,7 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
     if attack.action == "weapon" and attack.weapon is None and attack.card is not None:
         card = attack.card
         damage = Damage(levels=card.levels, damage_type=card.damage_type, steps=(Step(
-            f"{by} hits with a {card.name}: {card.levels} level(s) of {card.damage_type} damage by its card.",
+            f"{by} hits with {article(card.name)}: {levels(card.levels)} of {card.damage_type} damage by its card.",
             _WEAPON_RULE),))
         name = card.name
     else:
@@ -186,7 +204,7 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
                          who=target)
     applied = taken.apply_to(track, settings, target)
     hit = Hit(by, target, attack.action, name, damage.damage_type, damage.levels, taken.parts, True,
-              applied.track.condition, applied.track.state(), "", applied.steps)
+              applied.track.condition, applied.track.state(), "", applied.steps, tuple(damage.tests_dict()))
     return hit, applied.track, taken.armor_left
 
 
@@ -206,17 +224,22 @@ def _level(data: Mapping[str, Any], key: str, where: str, high: int = 10) -> int
 
 
 
-def attack_from_dict(data: Any, where: str) -> Attack:
-    """Read an :class:`Attack` (keys as its attributes).
+def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> Attack:
+    """Read an :class:`Attack` (keys as its attributes; the simple tests as objects
+    ``{"player": "rock", "narrator": "random"}``, a throw left out drawn from ``rng``).
 
     Raises:
         RulesError: a malformed value, naming the field.
     """
     if not isinstance(data, Mapping):
         raise RulesError("Give the attack as an object (action, weapon...).", field=where)
-    unknown = sorted(set(data) - set(Attack.__dataclass_fields__))
+    unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card"}))
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+    staking = data.get("staking_tests") or []
+    if not isinstance(staking, list) or len(staking) > 2:
+        raise RulesError("Give at most the two staking tests, as objects {player, narrator}.",
+                         field=f"{where}.staking_tests")
     weapon = data.get("weapon")
     if weapon is not None and (not isinstance(weapon, str) or not weapon.strip()):
         raise RulesError("Give a live armory key (knife, pistol...).", field=f"{where}.weapon")
@@ -226,7 +249,12 @@ def attack_from_dict(data: Any, where: str) -> Attack:
     return Attack(action=action.strip().lower(), weapon=weapon.strip() if weapon else None,
                   potence=_level(data, "potence", where, 10),
                   lethal_by_prowess=_flag(data, "lethal_by_prowess", where),
-                  head_shot=_flag(data, "head_shot", where), close_range=_flag(data, "close_range", where))
+                  head_shot=_flag(data, "head_shot", where), close_range=_flag(data, "close_range", where),
+                  stake=_flag(data, "stake", where),
+                  high_caliber_test=simple_test_from_dict(data.get("high_caliber_test"),
+                                                          f"{where}.high_caliber_test", rng),
+                  staking_tests=tuple(simple_test_from_dict(t, f"{where}.staking_tests[{i}]", rng)
+                                      for i, t in enumerate(staking)))
 
 
 def body_from_dict(data: Any, where: str, settings: ChronicleSettings | None = None) -> Body:

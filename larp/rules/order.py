@@ -155,7 +155,7 @@ def _check(participants: Sequence[Participant]) -> None:
             raise RulesError(f"{p.name} targets {p.target}, who is not in this turn.",
                              field=f"participants[{index}].target")
         if p.target == p.name:
-            raise RulesError(f"{p.name} cannot challenge himself.", field=f"participants[{index}].target")
+            raise RulesError(f"{p.name} cannot challenge {p.name}.", field=f"participants[{index}].target")
 
 
 def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
@@ -204,7 +204,7 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
             raise RulesError(f"{p.name} faces several attackers (mass combat): no simultaneous attack.", field=where)
         attacker = group[0]
         if p.surprised:
-            raise RulesError(f"{p.name} is surprised: the first challenge can only harm him.", field=where)
+            raise RulesError(f"{p.name} is surprised: the first challenge can only harm {p.name}.", field=where)
         if pre_empt(attacker) != pre_empt(p):
             faster = attacker if pre_empt(attacker) > pre_empt(p) else p
             raise RulesError(f"{faster.name} pre-empts with Celerity, so there is no simultaneous attack.",

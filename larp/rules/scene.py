@@ -43,15 +43,21 @@ class RangeBand(StrEnum):
     """How far apart the two sides are, in the bands the sources use.
 
     ``hand_to_hand`` (within reach: Brawl, Melee, bites), ``close`` (within five
-    feet: Full-Auto adds a level, met-reference 3.7), ``near`` (up to twenty
-    feet) and ``far`` (past twenty feet, where a shotgun's Spray reaches
-    three people, met-reference 6.2).
+    feet: Full-Auto and Mass-Trauma add a level, met-reference 3.7), ``near`` (five
+    to ten feet: Dark Epics' Spray), ``mid`` (ten to twenty feet: a submachine gun's
+    Spray) and ``far`` (past twenty feet, where a shotgun's Spray reaches three
+    people, met-reference 6.2).
     """
 
     HAND_TO_HAND = "hand_to_hand"
     CLOSE = "close"
     NEAR = "near"
+    MID = "mid"
     FAR = "far"
+
+    def beyond(self, feet: int) -> bool:
+        """Whether the whole band is farther than ``feet`` (a Spray's distance, met-reference 6.2)."""
+        return {"hand_to_hand": 0, "close": 0, "near": 5, "mid": 10, "far": 20}[self.value] >= feet
 
     @property
     def within_five_feet(self) -> bool:
@@ -61,8 +67,8 @@ class RangeBand(StrEnum):
     @property
     def label(self) -> str:
         """As the narrator says it."""
-        return {"hand_to_hand": "hand to hand", "close": "within five feet", "near": "up to twenty feet",
-                "far": "past twenty feet"}[self.value]
+        return {"hand_to_hand": "hand to hand", "close": "within five feet", "near": "five to ten feet",
+                "mid": "ten to twenty feet", "far": "past twenty feet"}[self.value]
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,12 @@ def sight_powers() -> dict[str, str]:
     """The sight powers the scene can turn on or off: ``data/darkness.toml`` rows that a
     Discipline power gives, key to the power's name (Heightened Senses, Eyes of the Beast...)."""
     return {row.key: row.power for row in darkness_table().reductions.values() if row.power}
+
+
+def sight_merits() -> dict[str, str]:
+    """The Merits that reduce darkness (``data/darkness.toml`` rows a Merit gives), key to the
+    Merit's catalogue key (Acute Sense, Concentration); the scene can turn them off like a power."""
+    return {row.key: row.merit for row in darkness_table().reductions.values() if row.merit}
 
 
 def best_armor(worn: tuple[Worn, ...]) -> Worn | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
-from larp.rules.damage import armor, damage_type_against, weapon
+from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
 from larp.rules.explain import Explanation, RulesError, Step
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
@@ -149,6 +149,7 @@ class SoakRoll:
         successes: dice at or above the difficulty.
         ones: dice showing 1, each cancelling a success.
         net: successes left (never below 0: soak cannot botch).
+        by_app: the app rolled the dice (otherwise rolled at the table and entered).
     """
 
     dice: tuple[int, ...]
@@ -156,6 +157,7 @@ class SoakRoll:
     successes: int
     ones: int
     net: int
+    by_app: bool = False
 
 
 def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource | None = None,
@@ -188,7 +190,7 @@ def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource |
         faces = tuple(rng.randint(1, 10) for _ in range(pool))
     successes = sum(1 for d in faces if d >= difficulty)
     ones = sum(1 for d in faces if d == 1)
-    return SoakRoll(faces, difficulty, successes, ones, max(0, successes - ones))
+    return SoakRoll(faces, difficulty, successes, ones, max(0, successes - ones), by_app=dice is None and bool(faces))
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,9 @@ class SoakRuling:
         """JSON-ready data."""
         return {
             "damage_type": self.damage_type, "inflicted": self.inflicted, "pool": self.pool,
-            "dice": list(self.roll.dice) if self.roll else [], "past_soak": self.past_soak,
+            "dice": list(self.roll.dice) if self.roll else [],
+            "rolled": ("by the app" if self.roll.by_app else "at the table") if self.roll and self.roll.dice else None,
+            "past_soak": self.past_soak,
             "levels": self.levels, "armor_destroyed": self.armor_destroyed, "dazed": self.dazed,
             "staked": self.staked, "steps": [s.to_dict() for s in self.steps],
         }
@@ -243,7 +247,8 @@ class SoakRuling:
 def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key: str | None = None,
                 head_shot: bool = False, source: str = "other", stake_at_heart: bool = False,
                 dice: Sequence[int] | None = None, rng: DiceSource | None = None,
-                difficulty: int | None = None, who: str = "The defender") -> SoakRuling:
+                difficulty: int | None = None, who: str = "The defender",
+                settings: ChronicleSettings | None = None) -> SoakRuling:
     """Soak a hit in the tabletop profile and say what is left to mark.
 
     Args:
@@ -251,8 +256,9 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         damage_type: the attack's type (a weapon's chart type).
         defender: the character soaking.
         weapon_key: the tabletop weapon used, if any (firearms and the crossbow
-            do bashing to vampires unless aimed at the head or heart; firearms'
-            bashing is not halved, seed 002).
+            do bashing to vampires unless aimed at the head or heart; the setting
+            ``firearms_against_vampires`` says whether firearms' bashing is halved:
+            at the tabletop by default it is, as the charts say, 000 "Bashing Damage").
         head_shot: aimed at the head (or the heart, for a crossbow).
         source: "other", "fire" or "sunlight".
         stake_at_heart: a stake (or crossbow bolt) aimed at the heart: three
@@ -260,6 +266,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         dice, rng: the soak dice, or a source to roll them (see :func:`roll_soak`).
         difficulty: the soak difficulty (6 from the table if omitted).
         who: the defender's name.
+        settings: the chronicle's settings (``firearms_against_vampires``; defaults if omitted).
 
     Raises:
         RulesError: negative levels, an unknown weapon or armor, a staking
@@ -272,9 +279,10 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     if stake_at_heart and card is not None and not card.has("Staking"):
         raise RulesError(f"A {card.name} cannot stake a vampire.", field="stake_at_heart")
     steps.add(f"The attack scores {levels} level(s) of {damage_type} damage against {who}.", '000 "Damage Types"')
+    reading = firearm_reading(settings, "tabletop")
     kind, type_steps = damage_type_against(
         damage_type, defender.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
-        firearm=bool(card and card.firearm), head_shot=head_shot, source=source, who=who)
+        firearm=bool(card and card.firearm), head_shot=head_shot, source=source, who=who, firearm_rule=reading)
     steps.extend(type_steps)
     vampire = defender.creature == "vampire"
     if kind is None:
@@ -287,15 +295,17 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
         roll = roll_soak(pool, dice=dice, rng=rng, difficulty=difficulty or soak_difficulty())
         cancelled = f"; {roll.ones} one(s) cancel {min(roll.ones, roll.successes)} success(es)" if roll.ones else ""
         steps.add(f"Soak roll {', '.join(map(str, roll.dice))} against difficulty {roll.difficulty}: "
-                  f"{roll.successes} success(es){cancelled}, {roll.net} left.", _SOAK)
+                  f"{roll.successes} success(es){cancelled}, {roll.net} left "
+                  f"({'rolled by the app' if roll.by_app else 'rolled at the table'}).", _SOAK)
         past = max(0, levels - roll.net)
         steps.add(f"{roll.net} soak success(es) remove {min(roll.net, levels)} level(s): {past} left.", _SOAK)
     elif levels and not pool:
         steps.add(f"{who} cannot soak it: all {levels} level(s) stand.", _SOAK)
     taken = past
     if vampire and kind == "bashing" and past:
-        if card is not None and card.firearm:
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {past}.", '002 "Damage and Healing"')
+        if card is not None and card.firearm and reading == "house_002":
+            steps.add(f"Bashing damage from firearms is not halved for vampires: {past}.", '002 "Damage and Healing"',
+                      setting="firearms_against_vampires")
         else:
             taken = past // 2
             steps.add(f"{who} is a vampire: {past} bashing halved, rounded down: {taken}.", '000 "Bashing Damage"')
@@ -312,12 +322,18 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
                   f"{who} is dazed and spends the next turn shaking it off.", '000 "Dazed"')
     staked = False
     if stake_at_heart:
-        staked = vampire and past >= 3
+        by_successes = (settings or ChronicleSettings.defaults())["tabletop_stake_rule"] == "damage_successes"
+        counted = levels if by_successes else past
+        staked = vampire and counted >= 3
         if not vampire:
             steps.add("A stake paralyses only vampires.", '000 "Stake Through Heart"')
+        elif by_successes:
+            steps.add(f"Stake at the heart: {levels} damage success(es) before soak " + (
+                "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
+                '000 "Melee Weapons Chart" (the stake: "score three successes")', setting="tabletop_stake_rule")
         else:
             steps.add(f"Stake at the heart: {past} level(s) past soak " + (
                 "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
-                '000 "Stake Through Heart"')
+                '000 "Stake Through Heart"', setting="tabletop_stake_rule")
     steps.add(f"{who} takes {taken} level(s) of {kind} damage.", '000 "Applying Damage"')
     return SoakRuling(kind, levels, pool, roll, past, taken, armor_destroyed, dazed, staked, steps.steps())

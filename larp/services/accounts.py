@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from larp.db import as_id, db
+from larp.db import as_id, db, lock_name
 from larp.models import LoginLink, User, utcnow
 from larp.services import ServiceError
 
@@ -27,6 +27,9 @@ def ensure_first_organiser() -> User:
     one-time login link printed on the console (:func:`create_login_link`).
     """
     with db.atomic():
+        # Check-then-write: two servers starting at once on one new PostgreSQL database create one
+        # organiser (an advisory lock, as there is no row yet; SQLite's BEGIN IMMEDIATE serialises).
+        lock_name("first organiser")
         user = User.select().where(User.role == "organiser").order_by(User.id).first()
         if user is None:
             user = User.create(username=FIRST_ORGANISER, display_name="Organiser", role="organiser")
@@ -56,16 +59,22 @@ def consume_login_link(token: str) -> User:
         ServiceError: 404 when the link is unknown, used or expired (one
             message for all three, so it reveals nothing).
     """
+    refusal = ServiceError(
+        "This login link is not valid: it was already used or has expired. "
+        "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
+        status=404,
+    )
     with db.atomic():
         link = LoginLink.get_or_none(LoginLink.token_hash == _hash_token(token or ""))
         if link is None or link.used_at is not None or link.expires_at < utcnow() or not link.user.active:
-            raise ServiceError(
-                "This login link is not valid: it was already used or has expired. "
-                "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
-                status=404,
-            )
-        link.used_at = utcnow()
-        link.save()
+            raise refusal
+        # Check-then-write: the UPDATE itself is the check. It locks the row, and on PostgreSQL a
+        # second use at the same moment waits for the first, then finds used_at set and changes
+        # nothing; on SQLite the BEGIN IMMEDIATE transaction already serialises the two.
+        used = (LoginLink.update(used_at=utcnow())
+                .where((LoginLink.id == link.id) & LoginLink.used_at.is_null()).execute())
+        if used != 1:
+            raise refusal
         return link.user
 
 
@@ -136,6 +145,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():
+        lock_name("user " + name)  # check-then-write: two organisers creating one name get a 409, not a 500
         if User.select().where(User.username == name).exists():
             raise ServiceError(f"The user name {name} is taken.", field="username", status=409)
         return User.create(

@@ -32,6 +32,7 @@ from larp.rules.challenge import (
     ChallengeRuling,
     Kind,
     Lead,
+    Modifier,
     RandomSource,
 )
 from larp.rules.explain import RulesError, Step
@@ -47,6 +48,7 @@ from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import scene_of, side_scene
+from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
 
 RANDOM = "random"
 
@@ -80,6 +82,20 @@ class SideRequest:
         lethal_by_prowess: with Prowess, the strike does lethal damage.
         head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
+        bomb_announced: the side announced the Bomb before the challenge (LotNR Vigor: the Bomb
+            exists only when announced).
+        both_hands: the side fights with a weapon in each hand this turn (met-reference 3.8).
+        bid_category: the category the side bids from when it differs from the challenge's
+            (a shooter with a firearm may bid Mental Traits, LotNR Bidding Weapon Traits);
+            ``""``: the challenge's. A form bid ``"mental:Clever"`` says the same.
+        situation: the narrator's bonus (+) or penalty (-) Traits for the situation, -3 to 3,
+            counted in ties and overbids, never bid (LotNR Bonus Traits, met-reference 1.3).
+        stake: this side drives his Staking weapon at the heart (met-reference 3.7).
+        ignore_wounds: this side spends a Willpower Trait to ignore his wound penalties, up to and
+            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1).
+        damage_throws: the simple tests after this side's hit as thrown at the table, by test
+            (``high_caliber``, ``staking1``, ``staking2``) as (player, narrator) throws; a throw
+            left out or ``random`` is drawn by the app, and the record says so.
         scene: this side's part of the scene (:mod:`larp.services.scenes`: his own darkness,
             sight powers turned off, cover, the armor worn for this ruling, the weapon).
     """
@@ -99,6 +115,13 @@ class SideRequest:
     lethal_by_prowess: bool = False
     head_shot: bool = False
     shroud_caster: bool = False
+    bomb_announced: bool = False
+    both_hands: bool = False
+    bid_category: str = ""
+    situation: int = 0
+    stake: bool = False
+    ignore_wounds: bool = False
+    damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 
     @classmethod
@@ -112,9 +135,18 @@ class SideRequest:
             return data.get(prefix + key, default)
 
         weapon = str(get("weapon") or "").strip()
+        bid = str(get("bid") or "").strip()
+        bid_category = str(get("bid_category") or "").strip().lower()
+        kind, sep, name = bid.partition(":")
+        if sep and kind.strip().lower() in ("physical", "social", "mental"):
+            bid_category, bid = kind.strip().lower(), name.strip()
         return cls(
             character_id=get("character_id", None) if not prefix else data.get(prefix.rstrip("_")),
-            bid=str(get("bid") or "").strip(),
+            bid=bid,
+            bid_category=bid_category,
+            situation=_number(get("situation"), prefix + "situation", -3, 3),
+            bomb_announced=_flag(get("bomb_announced", False)),
+            both_hands=_flag(get("both_hands", False)),
             weapon=weapon,
             lead=str(get("lead") or "").strip().lower(),
             steps_moved=_number(get("steps_moved"), prefix + "steps_moved", 0, 3),
@@ -128,6 +160,11 @@ class SideRequest:
             lethal_by_prowess=_flag(get("lethal_by_prowess", False)),
             head_shot=_flag(get("head_shot", False)),
             shroud_caster=_flag(get("shroud_caster", False)),
+            stake=_flag(get("stake", False)),
+            ignore_wounds=_flag(get("ignore_wounds", False)),
+            damage_throws={test: pair for test in DAMAGE_TESTS
+                           if (pair := throws_from({k: get(k, None) for k in (f"{test}_player", f"{test}_narrator")},
+                                                   test)) is not None},
             scene=side_scene(lambda key: get(key, None), prefix, weapon=weapon),
         )
 
@@ -195,16 +232,17 @@ def _kind(value: str) -> Kind:
         raise ServiceError("Choose a contested challenge, a static challenge or a simple test.", field="kind") from None
 
 
-def check_can_act(character: Character, state: CharacterState, field: str) -> None:
+def check_can_act(character: Character, state: CharacterState, field: str, ignore_wounds: bool = False) -> None:
     """Refuse a character who cannot take part in a challenge (the rules core's check:
-    LotNR Health, met-reference 4.1; 000 "Stake Through Heart").
+    LotNR Health, met-reference 4.1; 000 "Stake Through Heart"; an Incapacitated character
+    may act this turn by spending Willpower, ``ignore_wounds``, LotNR Willpower).
 
     Raises:
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
             Incapacitated (no challenges until a level is healed), or staked.
     """
     try:
-        _can_act(person_of(state), state.health, field)
+        _can_act(person_of(state), state.health, field, ignore_wounds)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
 
@@ -223,19 +261,48 @@ class _Loaded:
         return getattr(self, key)
 
 
-def choice_of(side: SideRequest, person: Person) -> Choice:
+def bid_category_of(side: SideRequest) -> Category | None:
+    """The category ``side`` bids from when the narrator chose another than the challenge's.
+
+    Raises:
+        ServiceError: 422 naming the side's ``bid_category``: not Physical, Social or Mental.
+    """
+    if not side.bid_category:
+        return None
+    try:
+        category = Category(side.bid_category)
+    except ValueError:
+        category = None
+    if category is None or category is Category.VIRTUE:
+        raise ServiceError("Bid from Physical, Social or Mental Traits.", field="bid_category")
+    return category
+
+
+def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None, prefix: str = "") -> Choice:
     """What the narrator chose for one side, as the rules core's :class:`Choice` (no rule here:
-    the core infers the lead from the Trait unless one is given, and picks the extra Traits)."""
+    the core infers the lead from the Trait unless one is given, and picks the extra Traits).
+
+    Raises:
+        ServiceError: 422 a malformed throw entered for a simple test after the hit, or a
+            ``bid_category`` that is not Physical, Social or Mental.
+    """
     try:
         lead = Lead(side.lead) if side.lead else None
     except ValueError:
         lead = None
+    call = Modifier("the narrator's call for the situation", abs(side.situation))
+    tests = {name: entered_test(side.damage_throws.get(name), f"{prefix}{name}_player", rng) for name in DAMAGE_TESTS}
     return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
+                  bid_category=bid_category_of(side), bomb_announced=side.bomb_announced,
+                  both_hands=side.both_hands,
+                  bonuses=(call,) if side.situation > 0 else (), penalties=(call,) if side.situation < 0 else (),
                   steps_moved=side.steps_moved, off_hand=side.off_hand, relent=side.relent,
                   calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
                   waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
-                  head_shot=side.head_shot)
+                  head_shot=side.head_shot, stake=side.stake, ignore_wounds=side.ignore_wounds,
+                  high_caliber_test=tests["high_caliber"],
+                  staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 
 
 @dataclass
@@ -299,15 +366,18 @@ class Adjudication:
         return self.result.summary
 
     def overbid_traits(self, side: str) -> list[str]:
-        """The Traits ``side`` could still risk in an overbid: those left tonight that are not
-        already at risk in this challenge (its bids and earlier overbids)."""
+        """The Traits ``side`` could still risk in an overbid or a second challenge: those left
+        tonight in the category it bids from that are not already at risk in this challenge (its
+        bids, earlier overbids and a second challenge)."""
         state = self.loaded[f"{side}_state"]
         con = self.challenge.challenger if side == "challenger" else self.challenge.defender
         if state is None or con is None:
             return []
-        left = Counter({line.name: line.available for line in state.traits.get(self.challenge.category.value, [])})
+        category = (con.category or self.challenge.category).value
+        left = Counter({line.name: line.available for line in state.traits.get(category, [])})
         left -= Counter(con.bid)
-        left -= Counter(t.get("trait") for t in self.tests if t.get("call") == "overbid" and t.get("by") == side)
+        left -= Counter(t.get("trait") for t in self.tests
+                        if t.get("call") in ("overbid", "second_challenge") and t.get("by") == side)
         return sorted(name for name, count in left.items() if count > 0)
 
     def suitable_abilities(self, side: str) -> set[str] | None:
@@ -353,7 +423,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if kind is Kind.CONTESTED:
         sides.append(("defender_", request.defender, loaded.defender_state))
     for prefix, side, state in sides:
-        check_can_act(state.character, state, prefix.rstrip("_"))
+        check_can_act(state.character, state, prefix.rstrip("_"), side.ignore_wounds)
         if side.relent or kind is Kind.SIMPLE:
             continue
         character = state.character
@@ -361,18 +431,19 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
             raise ServiceError(f"Choose the Trait {character.name} bids.", field=prefix + "bid")
         if side.bid == POTENCE_TRAIT:
             continue
-        if not state.trait_left(category.value, side.bid):  # the form went stale: another challenge took it
-            had = any(line.name == side.bid for line in state.traits[category.value])
+        cat = bid_category_of(side) or category
+        if not state.trait_left(cat.value, side.bid):  # the form went stale: another challenge took it
+            had = any(line.name == side.bid for line in state.traits[cat.value])
             if had:
                 raise ServiceError(
                     f"{character.name} has no {side.bid} left: it was lost earlier this game session. "
                     "Choose another Trait.", field=prefix + "bid", status=409)
-            raise ServiceError(f"{character.name} has no {category.label} Trait called {side.bid}.",
+            raise ServiceError(f"{character.name} has no {cat.label} Trait called {side.bid}.",
                                field=prefix + "bid")
     people = {}
     for prefix, side, state in sides:
         person = person_of(state)
-        people[prefix] = Side(person, choice_of(side, person))
+        people[prefix] = Side(person, choice_of(side, person, rng, prefix))
     scene = scene_of(request.scene_fields, {people[prefix].name: side.scene for prefix, side, _s in sides})
     one = OneOnOne(
         category=category, challenger=people["challenger_"], defender=people.get("defender_"), kind=kind,
@@ -452,7 +523,9 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
             inputs[side] = {
                 "id": character.id, "name": character.name, "bid": list(con.bid), "traits": con.traits,
                 "weapon": side_request.weapon or None, "lead": con.lead.value, "health": con.health.value,
-                "relent": con.relent,
+                "relent": con.relent, "bomb_announced": con.bomb_announced,
+                "bid_category": (con.category or core.challenge.category).value,
+                "situation": side_request.situation,
                 "throw": core.tests[0].get(f"{side}_throw") if core.tests else None,
                 "random_throw": bool(core.tests) and side in core.tests[0].get("random", []),
             }

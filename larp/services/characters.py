@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from peewee import Case, Value, fn
 
-from larp.db import as_id
+from larp.db import as_id, for_update
 from larp.models import (
     Ability,
     AbilitySpend,
@@ -68,16 +68,27 @@ def normalise_code(text: str) -> str:
 def get_character(chronicle: Chronicle, character_id: int | str | None, field_name: str = "character") -> Character:
     """The character ``character_id`` of ``chronicle``.
 
+    Inside a use case's transaction he is read locked, and the form being handled is checked
+    against him (see :func:`load_characters`).
+
     Raises:
         ServiceError: 404 naming ``field_name`` when it is missing, not a
             number, or not a character of this chronicle.
+        larp.services.records.AlreadyRecorded, larp.services.records.StaleForm: 409 (see
+            :func:`larp.services.records.check_submission`).
     """
+    from larp.services.records import check_submission
+
     if character_id in (None, ""):
         raise ServiceError("Choose a character.", field=field_name, status=404)
     cid = as_id(character_id)
-    character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle)) if cid else None
+    # Check-then-write: locked until the use case commits (FOR NO KEY UPDATE on PostgreSQL inside
+    # a transaction; SQLite's BEGIN IMMEDIATE already serialises writers).
+    character = for_update(Character.select().where((Character.id == cid) & (Character.chronicle == chronicle))
+                           ).first() if cid else None
     if character is None:
         raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+    check_submission([character])
     return character
 
 
@@ -366,7 +377,9 @@ def person_of(state: CharacterState) -> Person:
     """The stored character as the rules core's :class:`~larp.rules.rulings.people.Person`: his
     Traits and those lost tonight by name, Negative Traits, Abilities with the levels left,
     powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
-    his Merits add, the armor he wears and the weapon in his hand."""
+    his Merits add, the armor he wears, the weapon in his hand, his Merits' and Flaws' catalogue
+    keys (Ambidextrous, Acute Sense, Concentration...), his Abilities' specialisations, his blood
+    pool and the Blood Traits marked against an aggravated wound."""
     character = state.character
     traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
     lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
@@ -379,12 +392,16 @@ def person_of(state: CharacterState) -> Person:
         abilities={a.name: a.left for a in state.abilities},
         powers=frozenset(name.lower() for held in state.powers.values() for _lvl, name in held),
         disciplines={d: max(level for level, _n in held) for d, held in state.powers.items() if held},
-        willpower=character.willpower_current,
+        willpower=character.willpower_current, willpower_max=character.willpower_permanent,
+        blood=character.blood_current, blood_max=character.blood_max,
+        blood_per_turn=max(character.blood_per_turn or 0, 1), agg_marked=character.agg_blood_marked or 0,
         levels=tuple(character.health_levels) if character.health_levels else None, extra_levels=extra,
         aggravated=character.damage_aggravated, lethal=character.damage_lethal, bashing=character.damage_bashing,
         condition=character.condition, staked=character.staked,
         armor=tuple(Worn(a.key, piece=None if a.key in armory("live").armor else a) for a in state.armor),
         weapon=character.weapon or "",
+        qualities=frozenset(q.key for q in state.merits + state.flaws if q.key),
+        specialisations={a.name: tuple(a.specialisations) for a in state.abilities if a.specialisations},
     )
 
 
@@ -393,9 +410,19 @@ def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_se
     """The characters ``wanted`` (``(field, id)`` pairs, in that order) with their state tonight,
     in TWO queries whatever their number (the characters, then :func:`_sheet_rows`).
 
+    Check-then-write: inside a use case's transaction the characters are read locked until it
+    commits (``FOR NO KEY UPDATE`` in id order on PostgreSQL, by the same statement; SQLite's
+    ``BEGIN IMMEDIATE`` already serialises writers), so the Traits, Ability levels and track read
+    here are still true when the use case writes; then the form being handled is checked against
+    them (:func:`larp.services.records.check_submission`: a repeat, or a page that showed one of
+    them otherwise).
+
     Raises:
         ServiceError: 404 naming the field of a missing id or one not of this chronicle.
+        larp.services.records.AlreadyRecorded, larp.services.records.StaleForm: 409.
     """
+    from larp.services.records import check_submission
+
     ids = {}
     for field_name, raw in wanted:
         if raw in (None, ""):
@@ -404,11 +431,13 @@ def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_se
         if cid is None:
             raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
         ids[field_name] = cid
-    found = {c.id: c for c in Character.select().where(
-        (Character.id.in_(list(set(ids.values())))) & (Character.chronicle == chronicle))} if ids else {}
+    found = {c.id: c for c in for_update(Character.select().where(
+        (Character.id.in_(list(set(ids.values())))) & (Character.chronicle == chronicle)).order_by(Character.id))
+             } if ids else {}
     for field_name, cid in ids.items():
         if cid not in found:
             raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+    check_submission(found.values())
     states = character_states(list(found.values()), game_session, settings)
     return [states[ids[field_name]] for field_name, _raw in wanted]
 
@@ -494,24 +523,3 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
             Character.id == character.id).execute()
         return Character.get_by_id(character.id)
 
-
-def check_unchanged(chronicle: Chronicle, character_id: Any, seen_version: Any) -> None:
-    """Refuse a form that was filled in on an out-of-date page (another tablet changed the character).
-
-    ``seen_version`` is the character's ``version`` the page showed; a form without one is not checked.
-
-    Raises:
-        ServiceError: 409 naming the character and the change made meanwhile.
-    """
-    if seen_version in (None, ""):
-        return
-    character = get_character(chronicle, character_id)
-    seen = as_id(seen_version) or -1
-    if character.version != seen:
-        from larp.models import Ruling, RulingCharacter
-
-        latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
-                  .order_by(Ruling.id.desc()).first())
-        since = f" (ruling #{latest.id}: {latest.summary})" if latest else ""
-        raise ServiceError(f"{character.name} changed on another screen since this page was opened{since}. "
-                           "Here is how things stand now; do it again if it still applies.", status=409)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from larp.db import db
+from larp.db import db, lock_name
 from larp.models import Chronicle
 from larp.rules.explain import RulesError
 from larp.services.chronicles import open_first_game_session
@@ -40,13 +40,17 @@ def ensure_demo_chronicle(today: date | None = None) -> Chronicle | None:
 
     ``today`` dates the first game session (default: the server's date). An
     install whose demo was removed has its empty chronicle instead, so the demo
-    never comes back by itself.
+    never comes back by itself. Two servers starting at once on one new database
+    make one demo chronicle.
     """
     if Chronicle.select().exists():
         return None
     name, sheets = demo_sheets()
     with db.atomic():
-        if Chronicle.select().exists():  # another process loaded it first (IMMEDIATE / unique name)
+        # Check-then-write: look again under a lock (an advisory lock on PostgreSQL, as there is no
+        # row yet; SQLite's BEGIN IMMEDIATE serialises the two servers already).
+        lock_name("demo chronicle")
+        if Chronicle.select().exists():
             return None
         chronicle = Chronicle.create(name=name, is_demo=True)
         for sheet in sheets:

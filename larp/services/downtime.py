@@ -17,6 +17,7 @@ from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharact
 from larp.rules.explain import RulesError
 from larp.rules.healing import (
     AggravatedPlan,
+    HealingRuling,
     MortalHealing,
     heal_mortal_over,
     mortal_healing_time,
@@ -79,12 +80,13 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
         if track.aggravated == 0:
             raise ServiceError(f"{character.name} has no aggravated damage to heal.", field="levels")
         nights = nights_left(character, session)
+        marked = character.agg_blood_marked or 0
         try:
             best = plan_aggravated_healing(track, nights, character.blood_current, character.willpower_current,
-                                           settings, who=character.name)
+                                           settings, who=character.name, marked=marked)
             plan = best if levels is None else plan_aggravated_healing(
                 track, nights, character.blood_current, character.willpower_current, settings, levels=levels,
-                who=character.name)
+                who=character.name, marked=marked)
         except RulesError as exc:
             raise ServiceError(exc.message, field=exc.field) from None
         if levels is not None and levels > best.levels:
@@ -101,18 +103,21 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             outcome={"healed": {"aggravated": plan.levels}, "blood_spent": plan.blood,
                      "willpower_spent": plan.willpower, "per_rest": list(plan.per_rest)})
         store_state(character, track=plan.track, blood_current=character.blood_current - plan.blood,
-                    willpower_current=character.willpower_current - plan.willpower, ruling=record)
+                    willpower_current=character.willpower_current - plan.willpower, ruling=record,
+                    agg_blood_marked=plan.marked_after if marked else None)
         return record
 
 
-def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: Any, medical_care: bool) -> Ruling:
-    """Heal a mortal or ghoul by the time since the previous game session (000 "Mortal's
-    Healing Times"); recorded as a ruling of kind "healing" that uses up that time.
+def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: Any,
+                         medical_care: bool | None = None) -> Ruling:
+    """Heal a mortal or ghoul by the time since the previous game session (000 "Mortal's Healing
+    Times"): treated (the tick per mortal, ``character.treated``; ``medical_care`` given: the tick is
+    set to it first), every level heals on 000's table; untreated, a lethal wound past Hurt worsens a
+    level a day and may kill him. Recorded as a ruling of kind "healing" that uses up the time taken.
 
     Raises:
-        ServiceError: 404 unknown character; 422 a vampire, no damage, lethal
-            damage needing medical care it did not get, no level healed yet;
-            409 the character changed meanwhile.
+        ServiceError: 404 unknown character; 422 a vampire, no damage, nothing healed or worsened in the
+            time; 409 the character changed meanwhile.
     """
     with db.atomic():
         session = current_game_session(chronicle)
@@ -121,23 +126,51 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
         track = character_state(character, session, settings).health
         if track.marked == 0:
             raise ServiceError(f"{character.name} has no damage to heal.", field="character")
+        treated = bool(character.treated) if medical_care is None else bool(medical_care)
         hours = hours_left(character, session)
         try:
-            healing = heal_mortal_over(track, hours, medical_care, who=character.name)
+            healing = heal_mortal_over(track, hours, treated, who=character.name)
         except RulesError as exc:
             raise ServiceError(exc.message, field=exc.field) from None
-        if not healing.healed:
+        if not healing.hours:
             raise ServiceError(f"{character.name} heals no level in the {hours} hours since the last game session.",
                                field="character")
-        healed = sum(healing.healed.values())
-        used = sum(entry.hours for entry in mortal_healing_time(track, medical_care).levels[:healed])
         record = record_ruling(
-            chronicle, user, "healing",
-            f"{character.name} heals {healed} level(s) between game sessions",
+            chronicle, user, "healing", healing.steps[-1].text.rstrip("."),
             healing.steps, [(character, "subject")], game_session=session,
-            inputs={"between_sessions": True, "hours": used, "medical_care": medical_care},
-            outcome={"healed": healing.healed})
-        store_state(character, track=healing.track, ruling=record)
+            inputs={"between_sessions": True, "hours": healing.hours, "medical_care": treated},
+            outcome={"healed": healing.healed, "track": healing.track.to_dict(), "hours": healing.hours})
+        character = store_state(character, track=healing.track, ruling=record)
+        if treated != bool(character.treated):
+            Character.update(treated=treated).where(Character.id == character.id).execute()
+        return record
+
+
+def set_treated(chronicle: Chronicle, user: User | None, character_id: Any, treated: bool) -> Ruling:
+    """Tick (or untick) a mortal's or ghoul's medical treatment (000 "Mortal's Healing Times": treated,
+    lethal wounds past Hurt heal; untreated, they worsen a level a day). Recorded (kind "treatment"),
+    so the history shows it and an undo takes it back.
+
+    Raises:
+        ServiceError: 404 unknown character; 422 a vampire (vampires heal with blood).
+    """
+    with db.atomic():
+        character = get_character(chronicle, character_id)
+        if character.creature == "vampire":
+            raise ServiceError(f"{character.name} is a vampire and heals with blood.", field="character")
+        record = record_ruling(chronicle, user, "treatment",
+                               f"{character.name} is {'under medical care' if treated else 'untreated'}",
+                               [{"text": f"{character.name} is {'treated' if treated else 'untreated'}: "
+                                 + ("lethal wounds past Hurt heal on the table." if treated else
+                                    "lethal wounds past Hurt worsen a level a day."),
+                                 "rule": "000 \"Mortal's Healing Times\""}],
+                               [(character, "subject")], game_session=open_game_session(chronicle),
+                               inputs={"treated": treated})
+        rows = (Character.update(treated=treated, version=Character.version + 1)
+                .where((Character.id == character.id) & (Character.version == character.version)).execute())
+        if rows != 1:
+            raise ServiceError(f"{character.name} was changed by someone else a moment ago. Look again and retry.",
+                               status=409)
         return record
 
 
@@ -176,8 +209,9 @@ class HealingLine:
 
 @dataclass
 class MortalLine:
-    """A damaged mortal or ghoul: time to heal with and without care, and whether the time
-    since the previous game session heals anything (``heals_now``)."""
+    """A damaged mortal or ghoul: time to heal with and without care, whether the time since the
+    previous game session changes anything (``heals_now``), and what it does with his tick
+    (``by_game``: healed, or worsened untreated; 000 "Mortal's Healing Times")."""
 
     character: Character
     track: HealthTrack
@@ -187,6 +221,7 @@ class MortalLine:
     heals_now: bool
     needs_care: bool
     problem: str = ""
+    by_game: HealingRuling | None = None
 
 
 @dataclass
@@ -288,7 +323,8 @@ def build_board(chronicle: Chronicle) -> Board:
             line = HealingLine(character, track, nights_free)
             try:
                 line.plan = plan_aggravated_healing(track, nights_free, character.blood_current,
-                                                    character.willpower_current, settings, who=character.name)
+                                                    character.willpower_current, settings, who=character.name,
+                                                    marked=character.agg_blood_marked or 0)
             except RulesError as exc:
                 line.problem = exc.message
             board.healing.append(line)
@@ -301,9 +337,9 @@ def build_board(chronicle: Chronicle) -> Board:
                 board.mortals.append(MortalLine(character, track, hours, None, None, False, False, exc.message))
                 continue
             needs_care = any(entry.needs_medical_care for entry in untreated.levels)
-            first = treated.levels[0].hours if treated.levels else 0
-            board.mortals.append(MortalLine(character, track, hours, untreated, treated, 0 < first <= hours,
-                                            needs_care))
+            by_game = heal_mortal_over(track, hours, bool(character.treated), character.name)
+            board.mortals.append(MortalLine(character, track, hours, untreated, treated, bool(by_game.hours),
+                                            needs_care, by_game=by_game))
     order = {"unrecorded": 0, "may_wake": 1, "fed_wakes": 2, "sleeping": 3, "retired": 4}
     board.torpor.sort(key=lambda line: (order[line.status], line.character.name))
     return board

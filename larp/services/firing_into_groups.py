@@ -134,7 +134,7 @@ def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSessio
     firer = Fighter(states[0].character, states[0], request.firer)
     target = states[1].character
     if target.id == firer.character.id:
-        raise ServiceError(f"{target.name} cannot be his own target.", field="target")
+        raise ServiceError(f"{target.name} fired the shot and cannot be its target.", field="target")
     people: list[Fighter] = []
     seen: set[int] = set()
     for index, (state, b) in enumerate(zip(states[2:], request.bystanders)):

@@ -14,12 +14,18 @@ from typing import Any, Mapping, TypeVar
 
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
-from larp.rules.challenge import RandomSource, parse_throw
+from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
-from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood, swallow_blood
 from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
-from larp.rules.rulings import HandDamage, rule_damage_by_hand
+from larp.rules.rulings import (
+    HandDamage,
+    rule_blood_called_for,
+    rule_damage_by_hand,
+    rule_feeding,
+    rule_given_blood,
+    rule_healing,
+)
 from larp.rules.scene import Scene, SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
@@ -34,6 +40,8 @@ from larp.services.records import (  # noqa: F401 - Conflict, store_state, store
     store_track,
 )
 from larp.services.scenes import side_scene
+from larp.services.table_results import entered_test, throws_from
+from larp.services.torpor_records import as_record, open_torpor
 
 T = TypeVar("T")
 
@@ -47,22 +55,19 @@ def _flag(value: Any) -> bool:
 
 
 def _test(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> FortitudeTest | None:
-    """A Fortitude simple test from ``<prefix>`` ("resistance"/"resilience") fields, if asked for."""
+    """A Fortitude simple test from ``<prefix>`` ("resistance"/"resilience") fields, if asked for:
+    the throws as thrown at the table, ``random`` (or left out) drawn by the app, and the test
+    remembers which (issue 17: the table's own results)."""
     if not _flag(data.get(prefix)):
         return None
-    throws = []
-    for who in ("player", "narrator"):
-        raw = data.get(f"{prefix}_{who}") or "random"
-        if raw == "random":
-            from larp.rules.challenge import random_throw
+    pair = (data.get(f"{prefix}_player"), data.get(f"{prefix}_narrator"))
+    return FortitudeTest(entered_test(pair, f"{prefix}_player", rng), stamina_trait_spent=_flag(data.get("stamina")))
 
-            throws.append(random_throw(rng))
-        else:
-            try:
-                throws.append(parse_throw(raw, f"{prefix}_{who}"))
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field) from None
-    return FortitudeTest(SimpleTest(*throws), stamina_trait_spent=_flag(data.get("stamina")))
+
+def _entered(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> SimpleTest | None:
+    """A simple test entered as thrown at the table in ``<prefix>_player``/``<prefix>_narrator``
+    (``random`` drawn by the app); ``None`` when neither was entered (the rules core draws it)."""
+    return entered_test(throws_from(data, prefix), f"{prefix}_player", rng)
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ class DamageRequest:
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
         armor_piercing: armor-piercing rounds (armor is ignored, met-reference 3.7).
+        killing_blow: a killing blow declared on a vampire in torpor (Dark Epics, met-reference 4.1).
         raw: the submitted fields (Fortitude tests are read from them).
         scene: the armor he wears for this ruling (``armor``, ``armor_left``; empty: the sheet's).
     """
@@ -95,6 +101,7 @@ class DamageRequest:
     attacker_potence: int = 0
     lethal_by_prowess: bool = False
     armor_piercing: bool = False
+    killing_blow: bool = False
     raw: Mapping[str, Any] | None = None
     scene: SideScene = SideScene()
 
@@ -125,6 +132,7 @@ class DamageRequest:
             attacker_potence=_int(data.get("attacker_potence") or 0, "attacker_potence", 0, 10),
             lethal_by_prowess=_flag(data.get("lethal_by_prowess")),
             armor_piercing=_flag(data.get("armor_piercing")),
+            killing_blow=_flag(data.get("killing_blow")),
             raw=data,
             scene=side_scene(lambda key: data.get(key) if key in ("armor", "armor_left") else None, ""),
         )
@@ -140,7 +148,9 @@ class DamageRequest:
         return HandDamage(damage_type=self.damage_type, levels=self.levels, weapon=self.weapon, bite=self.bite,
                           firearm=self.firearm, head_shot=self.head_shot, source=self.source,
                           attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
-                          armor_piercing=self.armor_piercing, resistance=_test(raw, "resistance", rng),
+                          armor_piercing=self.armor_piercing, killing_blow=self.killing_blow,
+                          high_caliber_test=_entered(raw, "high_caliber", rng),
+                          resistance=_test(raw, "resistance", rng),
                           resilience=_test(raw, "resilience", rng), stamina=_flag(raw.get("stamina")))
 
 
@@ -207,14 +217,51 @@ def damage_character(chronicle: Chronicle, narrator: User | None, character_id: 
 HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
 
 
-def heal_character(chronicle: Chronicle, narrator: User | None, character_id: Any, kind: str, levels: Any) -> Ruling:
-    """Heal a stored vampire with blood and record it, in one transaction (retried on a conflict).
+def _one_ruling(chronicle: Chronicle, narrator: User | None, kind: str, wanted: list[tuple[str, Any]],
+                rule: Any, inputs: dict[str, Any], roles: tuple[str, ...]) -> Ruling:
+    """Load the characters ``wanted`` (two queries), turn them into the rules core's people, call
+    ``rule(people, settings, characters)`` ONCE, record the ruling and write its consequences, in one transaction
+    (retried on a conflict). Nothing is decided here.
 
-    ``kind``: ``bashing`` or ``lethal`` (the player's choice: one blood point
-    heals two bashing or one lethal), ``automatic`` (incapacitated or
-    unconscious: bashing, then lethal, while blood lasts), ``aggravated`` (one
-    night's rest: three blood points and one Willpower a level under seed 002,
-    or the chronicle's ``agg_heal_model``) (002 "Damage and Healing").
+    Raises:
+        ServiceError: 404 an unknown character; 422 what the rules core refuses (naming the field);
+            409 after repeated conflicts.
+    """
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> Ruling:
+        with db.atomic():
+            game_session = open_game_session(chronicle)
+            states = load_characters(chronicle, wanted, game_session, settings)
+            people = [person_of(state) for state in states]
+            try:
+                result = rule(people, settings, [state.character for state in states])
+            except RulesError as exc:
+                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else
+                                   wanted[0][0]) from None
+            characters = [state.character for state in states]
+            record = record_ruling(chronicle, narrator, kind, result.summary, result.steps,
+                                   list(zip(characters, roles)), game_session=game_session,
+                                   inputs={**inputs, "characters": [c.id for c in characters]},
+                                   outcome=result.to_dict())
+            apply_consequences({c.name: c for c in characters}, game_session, record, result.consequences)
+            return record
+
+    return retrying(use_case)
+
+
+def heal_character(chronicle: Chronicle, narrator: User | None, character_id: Any, kind: str, levels: Any,
+                   game: str = "live") -> Ruling:
+    """Heal a stored vampire with blood and record it, in one transaction (retried on a conflict),
+    by the rules core's :func:`larp.rules.rulings.rule_healing`.
+
+    ``kind``: ``bashing`` or ``lethal`` (the player's choice: one blood point heals two bashing or one
+    lethal in the live game, one of either at the tabletop, ``game``), ``automatic`` (incapacitated or
+    unconscious: bashing, then lethal, while blood lasts; with an empty pool a level is lost instead and
+    past Incapacitated he falls into torpor from blood loss, 000 "Health Chart"), ``aggravated`` (one
+    night's rest: three blood points and one Willpower a level under seed 002, or the chronicle's
+    ``agg_heal_model``, Blood Traits put toward the wound in instalments under the LotNR "Blood"
+    reading) (002 "Damage and Healing").
 
     Raises:
         ServiceError: 404 unknown character; 422 a mortal, a destroyed or torpid
@@ -224,51 +271,49 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
     if kind not in HEAL_KINDS:
         raise ServiceError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
     count = _int(levels if levels not in (None, "") else 1, "levels", 1, 20)
-    settings = chronicle_settings(chronicle)
 
-    def use_case() -> Ruling:
-        with db.atomic():
-            character = get_character(chronicle, character_id)
-            track = character_state(character, None, settings).health
-            try:
-                if kind == "automatic":
-                    result = heal_automatically(track, character.blood_current, max(character.blood_per_turn, 1),
-                                                settings, character.name)
-                elif kind == "aggravated":
-                    result = heal_aggravated(track, count, character.blood_current, character.willpower_current,
-                                             settings, character.name)
-                else:
-                    result = heal_with_blood(track, kind, count, character.blood_current,
-                                             max(character.blood_per_turn, 1), settings, character.name)
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "kind") from None
-            healed = ", ".join(f"{n} {k}" for k, n in result.healed.items() if n) or "nothing"
-            summary = (f"{character.name} heals {healed} for {result.blood_spent} blood point(s)"
-                       + (f" and {result.willpower_spent} Willpower" if result.willpower_spent else "") + ".")
-            record = record_ruling(
-                chronicle, narrator, "healing", summary, result.steps, [(character, "healed")],
-                game_session=open_game_session(chronicle), inputs={"character": character.id, "kind": kind, "levels": count},
-                outcome=result.to_dict(),
-            )
-            store_track(character, result.track, ruling=record, blood_current=character.blood_current - result.blood_spent,
-                        willpower_current=character.willpower_current - result.willpower_spent)
-            return record
+    def rule(people, settings, _characters):
+        try:
+            return rule_healing(people[0], kind, count, settings, game)
+        except RulesError as exc:
+            raise RulesError(exc.message, field=exc.field if exc.field not in (None, "track") else "kind") from None
 
-    return retrying(use_case)
+    return _one_ruling(chronicle, narrator, "healing", [("character", character_id)], rule,
+                       {"character": character_id, "kind": kind, "levels": count, "game": game}, ("healed",))
 
 
-NARRATOR_ACTIONS = ("behead", "heart", "stake", "remove_stake", "wake", "feed")
+def feed_on_victim(chronicle: Chronicle, narrator: User | None, drinker_id: Any, victim_id: Any, blood: Any) -> Ruling:
+    """A vampire feeds on a victim and drains ``blood`` Blood Traits: each costs a mortal or ghoul a
+    level of lethal damage, at most three a turn, and the drinker's pool fills up to its maximum
+    (LotNR "Blood", met-reference 3.7; :func:`larp.rules.rulings.rule_feeding`). One transaction.
+
+    Raises:
+        ServiceError: 404 unknown character; 422 what the rules refuse (not a vampire, the same
+            character, a dead victim...).
+    """
+    count = _int(blood if blood not in (None, "") else 1, "blood", 1, 20)
+    if str(drinker_id) == str(victim_id):
+        raise ServiceError("A vampire does not feed on himself: choose the victim.", field="victim")
+    return _one_ruling(chronicle, narrator, "feeding", [("character", drinker_id), ("victim", victim_id)],
+                       lambda people, settings, _c: rule_feeding(people[0], people[1], count, settings),
+                       {"drinker": drinker_id, "victim": victim_id, "blood": count}, ("drinker", "victim"))
+
+
+NARRATOR_ACTIONS = ("behead", "heart", "stake", "remove_stake", "wake", "feed", "blood")
 
 
 def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: Any, action: str,
-                    blood: Any = None) -> Ruling:
+                    blood: Any = None, reason: str = "other") -> Ruling:
     """A narrator's action on a character, recorded (002 "Damage and Healing"; 000).
 
     ``behead`` / ``heart``: destruction by cutting off the head or tearing out
     the heart (Final Death); ``stake`` / ``remove_stake``; ``wake``: an
     unconscious vampire comes round after his scene or hour; ``feed``: blood
     placed in a helpless vampire's mouth is swallowed until the pool is full,
-    an active one simply feeds (``blood`` blood points offered).
+    an active one simply feeds (``blood`` blood points offered); ``blood``: the rules
+    call for ``blood`` blood points (``reason``: rising at sunset, a Discipline, healing,
+    other) and an empty pool costs a health level for each, past Incapacitated torpor from
+    blood loss (000 "Health Chart", "Torpor"; :func:`larp.rules.rulings.rule_blood_called_for`).
 
     Raises:
         ServiceError: 404 unknown character; 422 an unknown action or one the
@@ -276,52 +321,42 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
     """
     if action not in NARRATOR_ACTIONS:
         raise ServiceError("Unknown narrator action.", field="action")
+    if action in ("feed", "blood"):
+        count = _int(blood if blood not in (None, "") else 1, "blood", 1, 50)
+        if action == "feed":
+            def rule(people, settings, characters):
+                torpor = open_torpor(characters[0])
+                return rule_given_blood(people[0], count, settings, as_record(torpor) if torpor else None)
+        else:
+            def rule(people, settings, _characters):
+                return rule_blood_called_for(people[0], reason or "other", count, settings)
+        return _one_ruling(chronicle, narrator, "narrator", [("character", character_id)], rule,
+                           {"character": character_id, "action": action, "blood": blood, "reason": reason},
+                           ("target",))
     settings = chronicle_settings(chronicle)
 
     def use_case() -> Ruling:
         with db.atomic():
             character = get_character(chronicle, character_id)
             track = character_state(character, None, settings).health
-            blood_after = None
             try:
                 if action in ("behead", "heart"):
-                    result = destroy(track, "beheading" if action == "behead" else "heart torn out", character.name)
-                    steps, new_track = result.steps, result.track
+                    result = destroy(track, "beheading" if action == "behead" else "heart_torn_out", character.name)
                 elif action == "stake":
                     result = stake(track, character.name)
-                    steps, new_track = result.steps, result.track
                 elif action == "remove_stake":
                     result = remove_stake(track, character.name)
-                    steps, new_track = result.steps, result.track
-                elif action == "wake":
-                    result = regain_consciousness(track, character.name)
-                    steps, new_track = result.steps, result.track
                 else:
-                    offered = _int(blood if blood not in (None, "") else 1, "blood", 1, 50)
-                    helpless = track.condition in ("unconscious", "torpor") or track.marked >= track.size - 1
-                    if track.is_vampire and helpless:
-                        fed = swallow_blood(track, character.blood_current, character.blood_max, offered, character.name)
-                        steps, new_track, blood_after = fed.steps, track, fed.blood_current
-                    else:
-                        if track.destroyed:
-                            raise RulesError(f"{character.name} cannot feed any more.", field="action")
-                        if track.staked:
-                            raise RulesError(f"{character.name} is staked and paralysed: he cannot feed until the "
-                                             f"stake is removed (000 \"Stake Through Heart\").", field="action")
-                        room = max(character.blood_max - character.blood_current, 0)
-                        taken = min(room, offered)
-                        blood_after = character.blood_current + taken
-                        steps = (Step(f"{character.name} feeds: {taken} blood point(s), pool {blood_after} of "
-                                      f"{character.blood_max}.", "LotNR Blood Traits (met-reference 5.1)"),)
-                        new_track = track
+                    result = regain_consciousness(track, character.name)
             except RulesError as exc:
                 raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "action") from None
+            steps, new_track = result.steps, result.track
             summary = steps[-1].text if steps else f"{character.name}: {action}."
             record = record_ruling(chronicle, narrator, "narrator", summary, steps, [(character, "target")],
                                    game_session=open_game_session(chronicle),
                                    inputs={"character": character.id, "action": action, "blood": blood},
-                                   outcome={"track": new_track.to_dict(), "blood_current": blood_after})
-            store_track(character, new_track, blood_current=blood_after, ruling=record)
+                                   outcome={"track": new_track.to_dict(), "blood_current": None})
+            store_track(character, new_track, ruling=record)
             return record
 
     return retrying(use_case)

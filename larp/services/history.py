@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from larp.db import as_id, db
+from larp.db import as_id, db, for_update
 from larp.models import (
     AbilitySpend,
     Character,
@@ -27,7 +27,7 @@ from larp.models import (
 )
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
-from larp.services.records import SNAPSHOT_FIELDS, record_ruling
+from larp.services.records import SNAPSHOT_FIELDS, lock_characters, record_ruling
 
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
 #: character created, retired, restored or deleted is undone by deleting, restoring or retiring it.
@@ -122,7 +122,13 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
     if rid is None:
         raise ServiceError("Choose a ruling to undo.", field="ruling", status=404)
     with db.atomic():
-        ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle))
+        # Check-then-write: lock the ruling (two organisers undoing it at once: the second finds it
+        # undone), then its characters, before "is it their last change?" is asked (FOR NO KEY UPDATE on
+        # PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises).
+        ruling = for_update(Ruling.select().where((Ruling.id == rid) & (Ruling.chronicle == chronicle))).first()
+        if ruling is not None:
+            lock_characters(c for (c,) in RulingCharacter.select(RulingCharacter.character)
+                            .where(RulingCharacter.ruling == ruling).tuples())
         if ruling is None:
             raise ServiceError("There is no such ruling in this chronicle.", field="ruling", status=404)
         if ruling.undone_at is not None:

@@ -59,6 +59,7 @@ class FighterRequest:
         celerity_active: Celerity is active this round (his highest power).
         counter: the target: ``defend``, or a counter-attack (``strike``, ``bite``, ``weapon``).
         tests: attackers: his pair's later tests (retests), as JSON-like dicts.
+        bomb_announced: he announced the Bomb before the challenge (LotNR Vigor: only then).
         scene: his part of the scene (his own darkness, sight powers off, the armor he wears...).
     """
 
@@ -76,6 +77,7 @@ class FighterRequest:
     counter: str = "defend"
     tests: tuple[dict, ...] = ()
     scene: SideScene = SideScene()
+    bomb_announced: bool = False
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ def fighter_side(f: Fighter) -> Side:
     person = person_of(f.state)
     return Side(person, Choice(bid=(r.bid,) if r.bid else (), celerity=person.discipline("Celerity")
                                if r.celerity_active else 0, lethal_by_prowess=r.lethal_by_prowess,
-                               head_shot=r.head_shot))
+                               head_shot=r.head_shot, bomb_announced=r.bomb_announced))
 
 
 def fighter_scene(f: Fighter) -> SideScene:
@@ -201,7 +203,7 @@ def _load(chronicle: Chronicle, request: MassRequest, game_session: GameSession 
         where = f"attackers[{index}]"
         character = state.character
         if character.id == target.character.id:
-            raise ServiceError(f"{character.name} is the target and cannot also attack himself.", field=where)
+            raise ServiceError(f"{character.name} is the target and cannot also be an attacker.", field=where)
         if character.id in seen:
             raise ServiceError(f"{character.name} is already an attacker.", field=where)
         seen.add(character.id)
@@ -234,7 +236,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
         try:
             injures.append(names[int(cid)])
         except (KeyError, TypeError, ValueError):
-            raise ServiceError("The target can injure only one of his attackers.", field="injures") from None
+            raise ServiceError("The target can injure only one of the attackers.", field="injures") from None
     mob = Mob(MobTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
@@ -356,7 +358,7 @@ def fighter_from_mapping(data: Mapping[str, Any], where: str) -> FighterRequest:
         lethal_by_prowess=flag(data.get("lethal_by_prowess")), head_shot=flag(data.get("head_shot")),
         strength=data.get("strength", True) is not False, relented=flag(data.get("relented")),
         celerity_active=flag(data.get("celerity_active")), counter=str(data.get("counter") or "defend").strip(),
-        tests=tuple(dict(t) for t in tests), scene=scene,
+        tests=tuple(dict(t) for t in tests), scene=scene, bomb_announced=flag(data.get("bomb_announced")),
     )
 
 

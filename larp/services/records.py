@@ -5,16 +5,43 @@ each character's changeable state as it was before the change, so that
 the history can show it and an organiser can undo the last change. Then
 :func:`apply_consequences` writes what the rules core computed (Traits lost,
 Ability levels and Willpower spent through :func:`charge`, tracks through
-:func:`store_track`), each with the optimistic version check that makes two
-narrators' changes to one character safe (:class:`Conflict`, :func:`retrying`).
+:func:`store_track`), each with the version check kept as a safety net
+(:class:`Conflict`, :func:`retrying`).
+
+Check-then-write is safe on both engines because a use case's transaction
+locks the characters it loads (:func:`larp.services.characters.load_characters`
+and ``get_character`` read them ``FOR NO KEY UPDATE`` on PostgreSQL inside a
+transaction; SQLite's ``BEGIN IMMEDIATE`` already serialises writers): the
+Traits, Ability levels and track a use case found are still there when it
+writes them (:func:`lock_characters` takes the same locks up front, in id
+order, for a use case that loads its characters one by one).
+
+It also keeps the two promises a form or API call makes (issue 19, item 2;
+issue 13), inside the use case's transaction:
+
+- **once**: the form's one-time ``request_token`` (or the API call's
+  ``Idempotency-Key``) is stored with the ruling under a unique index; a
+  second ruling with the same token is refused with a 409 naming the first
+  (:class:`AlreadyRecorded`), exactly, on both engines;
+- **as seen**: a form that relied on something about a character (the
+  condition it showed, a stake, a field of the sheet) is refused as stale
+  when that has changed since its page was drawn (:class:`StaleForm`).
+  Anything else another narrator did meanwhile (damage, healing) is not a
+  reason to refuse: the change applies to the character as he now stands.
+
+The web layer declares both for the request (:func:`open_submission`), so
+every service that records a ruling keeps them without passing them along.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from peewee import Expression
+from peewee import Expression, IntegrityError
 
+from larp.db import as_id, db, for_update, is_postgres
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, RulingCharacter, TraitLoss, User, utcnow
 from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.explain import Step
@@ -28,8 +55,11 @@ T = TypeVar("T")
 #: The character fields a ruling may change (and an undo restores).
 SNAPSHOT_FIELDS = (
     "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked",
-    "willpower_current", "willpower_permanent", "blood_current", "version",
+    "willpower_current", "willpower_permanent", "blood_current", "agg_blood_marked", "treated", "version",
 )
+
+#: The longest one-time token stored (``Ruling.request_token``).
+MAX_TOKEN_LENGTH = 64
 
 
 def snapshot(character: Character) -> dict[str, Any]:
@@ -37,18 +67,202 @@ def snapshot(character: Character) -> dict[str, Any]:
     return {name: getattr(character, name) for name in SNAPSHOT_FIELDS}
 
 
+@dataclass
+class Submission:
+    """The form or API call being handled, as the web layer declared it.
+
+    Attributes:
+        token: its one-time token (``None``: it carries none).
+        seen: character id to what its page showed of him, field name to the value as
+            text (``{"condition": "active", "staked": "0"}``); only these are checked.
+        ruling_id: the first ruling recorded for it (it carries the token).
+        token_checked: whether a use case has looked for an earlier ruling with the token.
+    """
+
+    token: str | None = None
+    seen: dict[int, dict[str, str]] = field(default_factory=dict)
+    ruling_id: int | None = None
+    token_checked: bool = False
+
+
+_SUBMISSION: ContextVar[Submission | None] = ContextVar("larp_submission", default=None)
+
+
+def open_submission(token: str | None = None, seen: Mapping[int, Mapping[str, str]] | None = None) -> Token:
+    """Declare the form or API call this thread now handles (see the module docstring);
+    returns the handle :func:`close_submission` takes when the request ends."""
+    return _SUBMISSION.set(Submission(token=(token or "")[:MAX_TOKEN_LENGTH] or None,
+                                      seen={k: dict(v) for k, v in (seen or {}).items()}))
+
+
+def close_submission(handle: Token) -> None:
+    """End what :func:`open_submission` declared."""
+    _SUBMISSION.reset(handle)
+
+
+def current_submission() -> Submission | None:
+    """The form or API call being handled, if the web layer declared one."""
+    return _SUBMISSION.get()
+
+
+class AlreadyRecorded(ServiceError):
+    """The same form or API call came again: its one-time token is on ``ruling`` already (409)."""
+
+    def __init__(self, ruling: Ruling):
+        super().__init__(f"This was already recorded as ruling #{ruling.id} ({ruling.summary}). "
+                         "Nothing was recorded twice.", field="request_token", status=409)
+        self.ruling = ruling
+
+
+class StaleForm(ServiceError):
+    """The page a form came from showed something about ``character`` that has changed since (409)."""
+
+    def __init__(self, character: Character, changes: list[str]):
+        latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
+                  .order_by(Ruling.id.desc()).first())
+        since = f" (ruling #{latest.id}: {latest.summary})" if latest else ""
+        super().__init__(f"{character.name} changed on another screen since this page was opened: "
+                         f"{'; '.join(changes)}{since}. Here is how things stand now; do it again if it "
+                         "still applies.", status=409)
+        self.character = character
+
+
+def ruling_for_token(token: str | None) -> Ruling | None:
+    """The ruling recorded with the one-time token ``token``, or ``None`` when none was (yet).
+
+    This is how a screen that lost the reply to a form learns whether it was recorded.
+    """
+    token = (token or "").strip()
+    if not token or len(token) > MAX_TOKEN_LENGTH or not all("!" <= ch <= "~" for ch in token):
+        return None  # no token was ever made of these (and PostgreSQL takes no NUL in a query)
+    return Ruling.get_or_none(Ruling.request_token == token)
+
+
 def refuse_if_recorded(request_token: str | None) -> None:
-    """Refuse a form or API call whose one-time token was already recorded.
+    """Refuse a form or API call whose one-time token was already recorded (a read: the
+    exact refusal is :func:`record_ruling`'s, under the unique index).
 
     Raises:
-        ServiceError: 409 naming the ruling that used the token.
+        AlreadyRecorded: 409 naming the ruling that used the token.
     """
-    if not request_token:
-        return
-    earlier = Ruling.get_or_none(Ruling.request_token == request_token)
+    earlier = ruling_for_token(request_token)
     if earlier is not None:
-        raise ServiceError(f"This was already recorded as ruling #{earlier.id} ({earlier.summary}). "
-                           "Nothing was recorded twice.", field="request_token", status=409)
+        raise AlreadyRecorded(earlier)
+
+
+def lock_characters(character_ids: Iterable[Any]) -> None:
+    """Lock the characters a use case may change, first thing in its transaction, in id order:
+    for a use case that then loads them one by one (the loaders lock what they load, but in the
+    order asked), so two use cases never wait on each other in a circle. ``SELECT ... FOR NO KEY
+    UPDATE`` on PostgreSQL (one statement); nothing on SQLite, whose ``BEGIN IMMEDIATE``
+    transaction already serialises every writer.
+
+    ``character_ids`` may hold anything a form sent: what is not an id is skipped (the use
+    case refuses it when it loads the character).
+    """
+    if not is_postgres():
+        return
+    ids = sorted({cid for cid in (as_id(value) for value in character_ids) if cid is not None})
+    if ids:
+        list(for_update(Character.select(Character.id).where(Character.id.in_(ids)).order_by(Character.id)))
+
+
+def check_submission(characters: Iterable[Character]) -> None:
+    """What the loaders call on the characters a use case loads inside its transaction (after
+    the lock): before any rule is applied, the same form or call coming again is refused (one
+    read by token, once per request), and so is a form whose page showed one of them otherwise
+    than he now stands (:func:`refuse_if_stale`). Nothing to do outside a transaction, without
+    a declared form, or once the form's ruling is recorded. The exact refusal of a repeat is
+    :func:`record_ruling`'s.
+
+    Raises:
+        AlreadyRecorded: 409, that form was recorded already.
+        StaleForm: 409, the form relied on something that has changed since.
+    """
+    current = current_submission()
+    if current is None or current.ruling_id is not None or not db.in_transaction():
+        return
+    if current.token and not current.token_checked:
+        earlier = ruling_for_token(current.token)
+        if earlier is not None:
+            raise AlreadyRecorded(earlier)
+        current.token_checked = True
+    if current.seen:
+        refuse_if_stale([(character, "") for character in characters], current.seen)
+
+
+def _shown(value: Any) -> str:
+    """A character's field as a page writes it into a form (``seen_<field>``)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return "" if value is None else str(value)
+
+
+_CONDITION_WORDS = {"active": "now active", "unconscious": "now unconscious", "torpor": "now in torpor",
+                    "final_death": "has met Final Death", "dead": "now dead"}
+
+
+def _change_words(character: Character, name: str) -> str:
+    value = getattr(character, name)
+    if name == "condition":
+        return _CONDITION_WORDS.get(value, f"now {value}")
+    if name == "staked":
+        return "now staked" if value else "no longer staked"
+    if name == "weapon":
+        return f"now carries {value or 'bare hands'}"
+    return f"{name.replace('_', ' ')} is now {_shown(value) or 'empty'}"
+
+
+def refuse_if_stale(participants: Iterable[tuple[Character, str]], seen: Mapping[int, Mapping[str, str]]) -> None:
+    """Refuse a form whose page showed a character otherwise than he now stands, in one of the
+    fields it relied on (``seen``: character id to field name to the value shown).
+
+    Raises:
+        StaleForm: 409 naming the character, what changed and the ruling that changed it.
+        AlreadyRecorded: 409 instead, when this very form was recorded already (what changed
+            him may be that ruling).
+    """
+    for character, _role in participants:
+        shown = seen.get(character.id)
+        if not shown:
+            continue
+        changes = [_change_words(character, name) for name, value in shown.items()
+                   if name in Character._meta.fields and _shown(getattr(character, name)) != value]
+        if changes:
+            current = current_submission()
+            earlier = ruling_for_token(current.token) if current is not None else None
+            if earlier is not None and earlier.id != current.ruling_id:
+                raise AlreadyRecorded(earlier)
+            raise StaleForm(character, changes)
+
+
+def _already_recorded(current: Submission) -> bool:
+    # A use case that records several rulings puts the token on the first one only (and checks
+    # the form once). A retried use case (rolled back) has lost that ruling: its retry's first
+    # ruling carries the token again.
+    if current.ruling_id is None:
+        return False
+    query = Ruling.select().where(Ruling.id == current.ruling_id)
+    if current.token:
+        query = query.where(Ruling.request_token == current.token)
+    return query.exists()
+
+
+def _create_ruling(values: dict[str, Any], token: str | None) -> Ruling:
+    if not token:
+        return Ruling.create(**values)
+    # Check-then-write made exact by the unique index on request_token: the INSERT itself is the
+    # check. On PostgreSQL a second transaction with the same token waits on the first's index
+    # entry and fails once it commits; the savepoint keeps that failure from ending the
+    # transaction, so the refusal can name the earlier ruling. SQLite serialises writers anyway.
+    try:
+        with db.atomic():
+            return Ruling.create(request_token=token, **values)
+    except IntegrityError:
+        earlier = ruling_for_token(token)
+        if earlier is None:
+            raise
+        raise AlreadyRecorded(earlier) from None
 
 
 def record_ruling(
@@ -72,15 +286,25 @@ def record_ruling(
         summary: one sentence for lists.
         steps: the explanation (Steps or their dicts).
         participants: (character as loaded before the change, role) pairs.
-        request_token: the one-time token of the form or API call; a second
-            ruling with the same token is refused.
+        request_token: the one-time token of the form or API call (default: the one the
+            web layer declared, :func:`open_submission`); a second ruling with the same
+            token is refused.
+
+    Also refuses the ruling when the form's page showed one of the ``participants``
+    otherwise than he now stands (:func:`refuse_if_stale`).
 
     Raises:
-        ServiceError: 409 when ``request_token`` was already recorded.
+        AlreadyRecorded: 409 when the token was already recorded (naming that ruling).
+        StaleForm: 409 when the form relied on something that has changed since.
     """
-    refuse_if_recorded(request_token)
+    participants = list(participants)
+    current = current_submission()
+    token = (request_token or "")[:MAX_TOKEN_LENGTH] or None
+    first = current is not None and not _already_recorded(current)
+    if current is not None and current.token:
+        token = current.token if first else None
     step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
-    record = Ruling.create(
+    record = _create_ruling(dict(
         chronicle=chronicle,
         game_session=game_session,
         narrator=narrator,
@@ -90,8 +314,10 @@ def record_ruling(
         inputs=inputs or {},
         outcome=outcome or {},
         steps=step_dicts,
-        request_token=request_token or None,
-    )
+    ), token)
+    if first:
+        current.ruling_id = record.id
+        refuse_if_stale(participants, current.seen)  # after the token: a repeat is named as one
     rows = [dict(ruling=record, character=c, role=role, before=snapshot(c)) for c, role in participants]
     if rows:
         RulingCharacter.insert_many(rows).execute()
@@ -114,7 +340,9 @@ def _after_update(character: Character, values: Mapping[str, object]) -> Charact
 
 def charge(character: Character, game_session: GameSession, record: Ruling, category: str,
            traits: Iterable[str] = (), abilities: Iterable[tuple[str, int]] = (), willpower: int = 0) -> Character:
-    """Write what a ruling costs a character (inside the use case's transaction).
+    """Write what a ruling costs a character (inside the use case's transaction, which loaded the
+    character locked, so the Traits and Ability levels its caller found left are still left:
+    each is spent exactly once, on both engines).
 
     Traits lost and Ability levels expended are recorded against the game session
     (the sheet is not touched, so the next game session restores them), never the
@@ -158,7 +386,9 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
     """Write everything a ruling changes, as the rules core computed it (call inside the use case's
     transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
     expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
-    and stake (:func:`store_track`, which keeps torpor records in step). Nothing is decided here.
+    and stake, the blood gained or spent and the Blood Traits marked against an aggravated wound
+    (:func:`store_state`, which keeps torpor records in step with the cause the core gave).
+    Nothing is decided here.
 
     Args:
         characters: the characters as loaded, by name (the consequences name them).
@@ -177,8 +407,10 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
             first = index == 0
             character = charge(character, game_session, record, category, consequence.lost_in(category),
                                consequence.abilities if first else (), consequence.willpower if first else 0)
-        if consequence.track is not None:
-            character = store_track(character, consequence.track, ruling=record)
+        if consequence.track is not None or consequence.blood or consequence.agg_marked is not None:
+            blood = character.blood_current + consequence.blood if consequence.blood else None
+            character = store_state(character, track=consequence.track, blood_current=blood, ruling=record,
+                                    agg_blood_marked=consequence.agg_marked, torpor_cause=consequence.torpor_cause)
         out[consequence.name] = character
     return out
 
@@ -209,14 +441,19 @@ def store_track(character: Character, track: HealthTrack, *, blood_current: int 
 
 
 def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+                willpower_current: int | None = None, ruling: Ruling | None = None,
+                agg_blood_marked: int | None = None, torpor_cause: str | None = None) -> Character:
     """Write a new track and/or blood pool and temporary Willpower to ``character``
-    with the version check of :func:`store_track` (which see).
+    with the version check of :func:`store_track` (which see). ``torpor_cause``: why the
+    rules core put him into torpor ("wounds" when not given: damage); ``agg_blood_marked``:
+    the Blood Traits now marked against an aggravated wound.
 
     Raises:
         Conflict: 409 when the character changed since it was read.
     """
     values: dict[str, Any] = dict(version=Character.version + 1, updated_at=utcnow())
+    if agg_blood_marked is not None:
+        values["agg_blood_marked"] = agg_blood_marked
     if track is not None:
         values.update(damage_aggravated=track.aggravated, damage_lethal=track.lethal,
                       damage_bashing=track.bashing, condition=track.condition, staked=track.staked)
@@ -234,7 +471,7 @@ def store_state(character: Character, *, track: HealthTrack | None = None, blood
     stored = _after_update(character, values)
     if track is not None and track.condition != character.condition and "torpor" in (track.condition,
                                                                                      character.condition):
-        torpor_condition_changed(stored, character.condition, ruling)
+        torpor_condition_changed(stored, character.condition, ruling, torpor_cause or "wounds")
     return stored
 
 

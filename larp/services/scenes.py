@@ -4,9 +4,9 @@ rules core's :class:`~larp.rules.scene.Scene` (no rule is decided here: the core
 Form fields (``prefix`` is a side's, e.g. ``challenger_`` or ``a12_``):
 
 - the whole scene: ``darkness`` (none, partial, total), ``darkness_source`` (natural,
-  shroud), ``range`` (hand_to_hand, close, near, far; empty: not said);
+  shroud), ``range`` (hand_to_hand, close, near, mid, far; empty: not said);
 - one side: ``<prefix>darkness`` (empty: the scene's), ``<prefix>shroud_caster``,
-  ``<prefix>sight_off`` (his sight powers turned off for this ruling), ``<prefix>cover``,
+  ``<prefix>sight_off`` (his sight powers and sight Merits turned off for this ruling), ``<prefix>cover``,
   ``<prefix>armor`` (empty: what the sheet says he wears; ``none``; or a live armory
   key), ``<prefix>armor_left`` (levels left; empty: the full rating), and the weapon.
 
@@ -22,7 +22,9 @@ from typing import Any, Callable, Mapping
 from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.rulings.people import Person
-from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict, sight_powers
+from larp.rules.darkness import darkness_table
+from larp.rules.scene import (RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict, sight_merits,
+                              sight_powers)
 from larp.services import ServiceError, read_number
 
 NONE = "none"
@@ -88,7 +90,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
         armor = worn
     sight = dict(own.sight)
     if flag(get("sight_off")):
-        sight.update({key: False for key in sight_powers()})
+        sight.update({key: False for key in [*sight_powers(), *sight_merits()]})
     if source is DarknessSource.SHROUD and darkness is None and own.darkness is None:
         darkness = DarknessLevel.TOTAL  # inside a Shroud of Night: total darkness penalties (LotNR, met-reference 6.1)
     return SideScene(
@@ -97,7 +99,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
         shroud_caster=flag(get("shroud_caster")) or own.shroud_caster,
         sight=sight, cover=cover_n, armor=armor,
         weapon=weapon if weapon is not None else own.weapon,
-        range=_choice(RangeBand, get("range"), f + "range", "The range is hand_to_hand, close, near or far.")
+        range=_choice(RangeBand, get("range"), f + "range", "The range is hand_to_hand, close, near, mid or far.")
         or own.range,
     )
 
@@ -117,7 +119,7 @@ def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene
     darkness = _choice(DarknessLevel, values.get("darkness"), "darkness", "Darkness is none, partial or total.")
     source = _choice(DarknessSource, values.get("darkness_source"), "darkness_source",
                      "The darkness is natural or a Shroud of Night.")
-    band = _choice(RangeBand, values.get("range"), "range", "The range is hand_to_hand, close, near or far.")
+    band = _choice(RangeBand, values.get("range"), "range", "The range is hand_to_hand, close, near, mid or far.")
     merged = dict(base.sides)
     merged.update({name: part for name, part in sides.items()})
     return Scene(darkness=darkness or base.darkness, darkness_source=source or base.darkness_source,
@@ -125,5 +127,8 @@ def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene
 
 
 def held_sight(person: Person) -> list[str]:
-    """The sight powers the character holds (names), active by default in darkness (``data/darkness.toml``)."""
-    return [name for name in sight_powers().values() if person.holds(name)]
+    """The sight powers and the Merits that reduce darkness (Acute Sense, Concentration) the character
+    holds (names), active by default in darkness (``data/darkness.toml``; 002 "Darkness")."""
+    merits = darkness_table().reductions
+    return [name for name in sight_powers().values() if person.holds(name)] + [
+        merits[key].label for key, merit in sight_merits().items() if merit in person.qualities]

@@ -7,7 +7,7 @@ from datetime import date
 
 from peewee import fn
 
-from larp.db import db
+from larp.db import db, for_update
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
 from larp.rules.explain import RulesError
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
@@ -52,7 +52,8 @@ def _spent_in(character: Character, session: GameSession) -> tuple[tuple[str, ..
     return tuple(traits), tuple(abilities)
 
 
-def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date) -> tuple[GameSession, list[Ruling]]:
+def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date,
+                   closing: int | None = None) -> tuple[GameSession, list[Ruling]]:
     """Close the open game session and open the next one, dated ``next_date``, in one transaction.
 
     Every character gets back what the new game session gives back
@@ -61,19 +62,33 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
     history, marked restored), Willpower by ``wp_refresh``, blood by
     ``blood_refresh``. Each character something came back to gets a ruling of
     kind "refresh" with the steps, in the new game session; the closing itself
-    is a ruling of kind "session". With no open game session, the next one is
-    opened after the latest.
+    is a ruling of kind "session" (it carries the form's one-time token). With no
+    open game session, the next one is opened after the latest. ``closing`` is the
+    number of the game session the form showed open: if another has been opened
+    since, nothing is done.
 
     Returns:
         The new game session and the refresh rulings.
 
     Raises:
         ServiceError: 422 (field "date") when ``next_date`` is before the last
-            game session's date; nothing is changed.
+            game session's date; 409 when game session ``closing`` is no longer the
+            open one; nothing is changed.
     """
     settings = chronicle_settings(chronicle)
     with db.atomic():
+        # Check-then-write: the chronicle row guards its game sessions (two organisers closing
+        # at once: the second waits, then finds the session closed), and every character is
+        # refreshed, so all are locked, in id order like every other use case (FOR NO KEY UPDATE on
+        # PostgreSQL; on SQLite the BEGIN IMMEDIATE transaction already serialises).
+        list(for_update(Chronicle.select(Chronicle.id).where(Chronicle.id == chronicle.id)))
+        list(for_update(Character.select(Character.id).where(Character.chronicle == chronicle).order_by(Character.id)))
         last = latest_game_session(chronicle)
+        current = last if last is not None and last.closed_at is None else None
+        if closing is not None and (current is None or current.number != closing):
+            raise ServiceError(f"Game session {closing} was already closed"
+                               + (f"; {current.label} is open." if current else ".")
+                               + " Nothing was changed.", field="session", status=409)
         if last is not None and next_date < last.date:
             raise ServiceError(f"The next game session cannot be dated {next_date.isoformat()}, before the last "
                                f"one ({last.label}). Choose {last.date.isoformat()} or later.", field="date")
@@ -83,6 +98,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
             last.save()
         new = GameSession.create(chronicle=chronicle, number=(last.number if last else 0) + 1, date=next_date,
                                  opened_at=now)
+        closed = f"Game session {last.number} closed; {new.label} opened" if last else f"{new.label} opened"
+        session_ruling = record_ruling(chronicle, organiser, "session", closed, [], [], game_session=new,
+                                       inputs={"date": next_date.isoformat()})
         rulings: list[Ruling] = []
         if last is not None:
             for character in Character.select().where(Character.chronicle == chronicle).order_by(Character.name):
@@ -109,11 +127,8 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
                 (TraitLoss.game_session == last) & TraitLoss.restored_at.is_null()).execute()
             AbilitySpend.update(restored_at=now).where(
                 (AbilitySpend.game_session == last) & AbilitySpend.restored_at.is_null()).execute()
-        summary = (f"Game session {last.number} closed; {new.label} opened" if last else f"{new.label} opened")
-        Ruling.create(chronicle=chronicle, game_session=new, narrator=organiser, kind="session", created_at=now,
-                      summary=summary, inputs={"date": next_date.isoformat()},
-                      outcome={"closed": last.number if last else None, "opened": new.number,
-                               "refreshed": len(rulings)},
-                      steps=[{"text": f"{len(rulings)} character(s) refreshed.",
-                              "rule": "LotNR (met-reference 5.1)"}])
+        session_ruling.outcome = {"closed": last.number if last else None, "opened": new.number,
+                                  "refreshed": len(rulings)}
+        session_ruling.steps = [{"text": f"{len(rulings)} character(s) refreshed.", "rule": "LotNR (met-reference 5.1)"}]
+        session_ruling.save()
         return new, rulings

@@ -10,13 +10,14 @@ the ruling (kind "tabletop") and saves the new state, all or nothing; a stale
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from larp.db import as_id, db
+from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
+from larp.rules.conversion import tabletop_ratings
 from larp.rules.damage import armory
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import turn as turn_rules
@@ -36,8 +37,7 @@ from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
-from larp.services.records import store_track
-from larp.services.records import record_ruling
+from larp.services.records import check_submission, lock_characters, record_ruling, store_track
 
 KIND = "tabletop"
 
@@ -65,21 +65,23 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
     """The stored ``character`` as a tabletop :class:`Fighter` (tabletop dots, the same
     Abilities, Disciplines and health track as the live game).
 
-    Discipline dots are the highest power level held; Willpower dots are the
-    sheet's tabletop Willpower if given, else its permanent Willpower.
+    Discipline dots are the highest power level held. Attributes and Willpower are the sheet's
+    tabletop dots; those it lacks are converted from his Traits by the rules core
+    (:func:`larp.rules.conversion.tabletop_ratings`, LotNR Converting Characters,
+    met-reference 4.3) and the fighter says which (``converted``).
     """
     state = character_state(character, None, settings)
     gear = gear or {}
-    tabletop = dict(character.tabletop or {})
-    willpower = tabletop.pop("Willpower", None)
+    ratings = tabletop_ratings(dict(character.tabletop or {}), {cat: state.total(cat) for cat in state.traits},
+                               character.morality_rating, character.willpower_permanent, character.morality_name)
     return Fighter(
         key=str(character.id), name=character.name, track=state.health,
-        attributes=tabletop, abilities={a.name: a.level for a in state.abilities},
+        attributes=ratings.attributes, abilities={a.name: a.level for a in state.abilities},
         disciplines={d: state.discipline_level(d) for d in state.powers},
         powers=tuple(name for held in state.powers.values() for _, name in held),
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
-        willpower=willpower if isinstance(willpower, int) else character.willpower_permanent,
-        willpower_points=character.willpower_current,
+        willpower=ratings.willpower, willpower_points=character.willpower_current,
+        converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
     )
 
 
@@ -155,7 +157,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     for key in combat.fighters:
         character = get_character(chronicle, key, "characters")
         loaded.characters[key] = character
-        loaded.fighters[key] = fighter_for(character, settings, (row.gear or {}).get(key))
+        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key)),
+                                       ignore_wounds=key in combat.willpower)
     return loaded
 
 
@@ -163,7 +166,14 @@ def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> 
     cid, ver = as_id(combat_id), as_id(version)
     if cid is None or ver is None:
         raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
-    row = TabletopCombat.get_or_none((TabletopCombat.id == cid) & (TabletopCombat.chronicle == chronicle))
+    # Check-then-write: lock the combat (its version is checked below, on the locked row), then
+    # its fighters in id order before they are loaded (FOR NO KEY UPDATE on PostgreSQL; SQLite
+    # serialises writers).
+    row = for_update(TabletopCombat.select().where((TabletopCombat.id == cid)
+                                                   & (TabletopCombat.chronicle == chronicle))).first()
+    if row is not None:
+        lock_characters((row.state or {}).get("fighters") or ())
+        check_submission(())  # the same form again is named as such, before the version says "changed"
     if row is None or row.ended_at is not None:
         raise ServiceError("That combat is over or does not exist.", field="combat", status=404)
     if row.narrator_id != narrator.id:
@@ -194,10 +204,12 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
                  gear: Mapping[str, Mapping[str, Any]] | None = None) -> TabletopCombat:
     """Start a tabletop combat between 2 and 6 characters of ``chronicle``.
 
+    A character without tabletop dots fights with ratings converted from his Traits
+    (:func:`fighter_for`), shown as converted.
+
     Raises:
         ServiceError: 409 the narrator already runs one; 422 too few or too many
-            characters, one without tabletop Dexterity and Wits, unknown gear;
-            404 an unknown character.
+            characters, unknown gear; 404 an unknown character.
     """
     with db.atomic():
         running = open_combat(chronicle, narrator)
@@ -209,16 +221,12 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
                     TabletopCombat.id == running.id).execute()
             else:
                 raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
+        lock_characters(character_ids)  # in id order, before they are loaded one by one
         characters = [get_character(chronicle, cid, "characters") for cid in character_ids]
         try:
             combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])
         except RulesError as exc:
             raise _rules_error(exc) from None
-        for c in characters:
-            missing = [a for a in ("Dexterity", "Wits", "Strength", "Stamina") if a not in (c.tabletop or {})]
-            if missing:
-                raise ServiceError(f"{c.name} has no tabletop {', '.join(missing)}: add the tabletop Attributes "
-                                   f"to the sheet first.", field="characters")
         chosen = {str(c.id): _check_gear((gear or {}).get(str(c.id), {}), str(c.id)) for c in characters}
         return TabletopCombat.create(chronicle=chronicle, narrator=narrator, state=combat.to_dict(), gear=chosen)
 
@@ -240,16 +248,28 @@ def change_gear(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
 
 
 def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
-                           dice: Mapping[str, int] | None, rng: DiceSource | None) -> Ruling:
+                           dice: Mapping[str, int] | None, rng: DiceSource | None,
+                           willpower: Sequence[str] = ()) -> Ruling:
     """Roll initiative for every fighter (dice entered at the table, or drawn) and record it.
 
+    ``willpower``: the fighters who spend a Willpower point now to ignore their wound penalties
+    this turn, Incapacitated included (LotNR Willpower, met-reference 2.1): they roll without the
+    penalty, act this turn, and the point is spent and recorded.
+
     Raises:
-        ServiceError: as :func:`_get`; initiative already rolled; a bad die (422).
+        ServiceError: as :func:`_get`; initiative already rolled; a bad die (422); a fighter with
+            no Willpower point left (422), or one changed meanwhile (409).
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
         modifiers = turn_rules.initiative_modifiers(combat)
+        spending = [str(k) for k in willpower if str(k) in loaded.fighters]
+        for key in spending:
+            if (loaded.characters[key].willpower_current or 0) < 1:
+                raise ServiceError(f"{combat.name(key)} has no Willpower point left to spend.",
+                                   field=f"willpower-{key}")
+            loaded.fighters[key] = replace(loaded.fighters[key], ignore_wounds=True)
         entrants = []
         for key in combat.fighters:
             f = loaded.fighters[key]
@@ -257,16 +277,24 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
             entrants.append(Entrant(key, f.name, f.attribute("Dexterity"), f.attribute("Wits"), f.wound_penalty,
                                     mod, why))
         try:
-            initiative = roll_initiative(entrants, dice=dice, rng=rng)
-            combat, steps = turn_rules.begin_turn(combat, initiative)
+            initiative = roll_initiative(entrants, dice=dice, rng=rng, settings=loaded.settings)
+            combat, steps = turn_rules.begin_turn(combat, initiative, spending)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        all_steps = list(initiative.steps) + list(steps)
+        converted = [step for key in combat.fighters
+                     for step in ((Step(f"{loaded.fighters[key].name}'s tabletop dots converted from the live "
+                                        f"sheet (approximate): {'; '.join(loaded.fighters[key].converted)}.",
+                                        "LotNR Converting Characters (met-reference 4.3)"),)
+                                  if loaded.fighters[key].converted else ())]
+        all_steps = converted + list(initiative.steps) + list(steps)
         record = record_ruling(
             chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
             [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=open_game_session(chronicle),
-            inputs={"turn": combat.turn, "dice": dict(dice or {})}, outcome=initiative.to_dict(),
+            inputs={"turn": combat.turn, "dice": dict(dice or {}), "willpower": spending},
+            outcome=initiative.to_dict(),
         )
+        for key in spending:
+            _spend_willpower(loaded.characters[key], field=f"willpower-{key}")
         _save(loaded, combat, last=[record.id])
         return record
 
@@ -381,14 +409,15 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         return record, ruling
 
 
-def _spend_willpower(character: Character) -> None:
+def _spend_willpower(character: Character, field: str = "defense.abort") -> None:
+    """Spend one Willpower point of ``character`` with the version check (a 409 if he changed)."""
     rows = (Character.update(willpower_current=Character.willpower_current - 1, version=Character.version + 1,
                              updated_at=utcnow())
             .where((Character.id == character.id) & (Character.version == character.version)
                    & (Character.willpower_current > 0)).execute())
     if rows != 1:
         raise ServiceError(f"{character.name} has no Willpower point left, or was changed a moment ago.",
-                           field="defense.abort", status=409)
+                           field=field, status=409)
 
 
 def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
@@ -453,6 +482,31 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
             outcome=escape.to_dict(),
         )
         _save(loaded, combat, last=[record.id])
+        return record
+
+
+def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
+                 levels: Any) -> Ruling:
+    """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
+    one blood point a level of bashing or lethal (:func:`larp.rules.rulings.rule_healing` with the
+    tabletop game). Recorded; the combat's version moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; a fighter not in this combat (422 "fighter"); what the
+            healing rules refuse.
+    """
+    from larp.services.health import heal_character
+
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = str(who)
+        if key not in loaded.characters:
+            raise ServiceError("Choose a fighter of this combat.", field="fighter")
+        try:
+            record = heal_character(chronicle, narrator, loaded.characters[key].id, kind, levels, game="tabletop")
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="heal", status=exc.status) from None
+        _save(loaded, loaded.combat, last=[record.id])
         return record
 
 

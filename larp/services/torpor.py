@@ -8,21 +8,22 @@ from datetime import date, timedelta
 from typing import Any, Sequence
 
 from larp.db import db
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
-from larp.rules.challenge import RandomSource, Throw, parse_throw, random_throw
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
+from larp.rules.challenge import RandomSource, Throw, parse_throw
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
-from larp.rules.simple_test import SimpleTest
+from larp.rules.simple_test import SimpleTest, simple_test
+from larp.rules.rulings import rule_given_blood
 from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
     attempt_to_wake,
-    feed,
+    morality_dots,
 )
 from larp.services import ServiceError
-from larp.services.characters import character_state, get_character
+from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.records import record_ruling, store_state
+from larp.services.records import apply_consequences, record_ruling, store_state
 from larp.services.torpor_records import _create_torpor, as_record, open_torpor, tabletop_morality
 
 RANDOM = "random"
@@ -93,9 +94,11 @@ def _tried_nights(character: Character) -> set[str]:
 
 
 def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
-    def one(value: str, field: str) -> Throw:
+    """The static Mental challenge's throws: as thrown at the table, or drawn by the app for
+    ``random`` (the test remembers which, for the record)."""
+    def one(value: str, field: str) -> Throw | None:
         if (value or RANDOM).strip().lower() == RANDOM:
-            return random_throw(rng)
+            return None
         try:
             throw = parse_throw(value, field)
         except RulesError as exc:
@@ -104,7 +107,7 @@ def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
             raise ServiceError("No Bomb in a static challenge to wake.", field=field)
         return throw
 
-    return SimpleTest(one(player, "player_throw"), one(narrator, "narrator_throw"))
+    return simple_test(one(player, "player_throw"), one(narrator, "narrator_throw"), rng, "player_throw")
 
 
 def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng: Any, *, first_night: date,
@@ -151,13 +154,11 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
                                f"knows when he may wake.", field="character", status=409)
         tried = _tried_nights(character)
         # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
-        awakening_dice = tabletop_morality(character)
-        if awakening_dice is None:
-            awakening_dice = min(10, 2 * character.morality_rating)
+        awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
         state = character_state(character, game_session, settings)
         track = state.health
         blood = character.blood_current
-        steps: list[dict] = []
+        steps: list[dict] = [converted.to_dict()] if converted and settings["wake_test"] != "live_static" else []
         attempts: list[dict] = []
         nights: list[str] = []
         night = first_night
@@ -211,32 +212,32 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
 def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, blood: int, on: date) -> Ruling:
     """Record blood a vampire took on ``on``: feeding the player reports, or blood
     placed in a torpid vampire's mouth, which ends a torpor from blood loss under
-    ``feeding_wakes_blood_torpor`` (000/001 "Torpor"). Kind "feeding".
+    ``feeding_wakes_blood_torpor`` (000/001 "Torpor"). Kind "feeding". The rules core's one
+    entry point for blood given (:func:`larp.rules.rulings.rule_given_blood`), as on the
+    character page.
 
     Raises:
         ServiceError: 404 unknown character; 422 not a vampire, destroyed,
-            staked, a full pool or fewer than one blood point; 409 the
-            character changed meanwhile.
+            staked, or fewer than one blood point; 409 the character changed meanwhile.
     """
     with db.atomic():
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
-        character = get_character(chronicle, character_id)
+        state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
+        character = state.character
         torpor = open_torpor(character)
-        track = _track(character, settings, game_session)
         try:
-            fed = feed(track, character.blood_current, character.blood_max, blood, settings,
-                       as_record(torpor) if torpor else None, who=character.name)
+            fed = rule_given_blood(person_of(state), blood, settings, as_record(torpor) if torpor else None)
         except RulesError as exc:
             raise ServiceError(exc.message, field=exc.field) from None
-        summary = f"{character.name} takes {fed.taken} blood point(s)" + (" and rises from torpor" if fed.woke else "")
-        record = record_ruling(chronicle, user, "feeding", summary, fed.steps, [(character, "subject")],
+        record = record_ruling(chronicle, user, "feeding", fed.summary.rstrip("."), fed.steps, [(character, "subject")],
                                game_session=game_session, inputs={"blood": blood, "on": on.isoformat()},
-                               outcome={"taken": fed.taken, "woke": fed.woke, "blood_current": fed.blood_current})
-        if fed.woke and torpor is not None:
+                               outcome=fed.to_dict())
+        apply_consequences({character.name: character}, game_session, record, fed.consequences)
+        if fed.outcome["woke"] and torpor is not None:
+            torpor = Torpor.get_by_id(torpor.id)
             torpor.ended_on = max(on, torpor.started_on)
             torpor.end_reason = "fed"
             torpor.ended_by = record
             torpor.save()
-        store_state(character, track=fed.track, blood_current=fed.blood_current, ruling=record)
         return record

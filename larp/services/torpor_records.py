@@ -51,14 +51,16 @@ def _create_torpor(character: Character, cause: str, on: date, settings: Chronic
     return row, start
 
 
-def torpor_condition_changed(character: Character, old_condition: str, ruling: Ruling | None) -> None:
-    """Keep torpor records in step with a condition changed by damage (called by
+def torpor_condition_changed(character: Character, old_condition: str, ruling: Ruling | None,
+                             cause: str = "wounds") -> None:
+    """Keep torpor records in step with a condition changed by a ruling (called by
     :func:`larp.services.records.store_state` inside its transaction).
 
-    A vampire newly in torpor without a record gets one: cause "wounds",
-    dated by the open game session (none open: the board says "torpor start
-    not recorded"). A torpid vampire destroyed or otherwise out of torpor has
-    his open record ended, with the new condition as the reason.
+    A vampire newly in torpor without a record gets one: the cause the rules core gave
+    ("wounds" for damage, "blood_loss" for an empty pool), its length by the core's
+    :func:`larp.rules.torpor.enter_torpor`, dated by the open game session (none open: the
+    board says "torpor start not recorded"). A torpid vampire destroyed or otherwise out of
+    torpor has his open record ended, with the new condition as the reason.
     """
     if ruling is None:
         link = (RulingCharacter.select().where(RulingCharacter.character == character)
@@ -69,7 +71,7 @@ def torpor_condition_changed(character: Character, old_condition: str, ruling: R
                                           & GameSession.closed_at.is_null()).first())
     if character.condition == "torpor":
         if existing is None and character.creature == "vampire" and session is not None:
-            _create_torpor(character, "wounds", session.date, chronicle_settings(character.chronicle), session,
+            _create_torpor(character, cause, session.date, chronicle_settings(character.chronicle), session,
                            ruling)
     elif existing is not None:
         existing.ended_on = max(session.date, existing.started_on) if session else existing.started_on

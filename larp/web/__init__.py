@@ -12,7 +12,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
     from larp.web import (accounts, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, rulings, settings, sheets)
+                          organise, rulings, settings, sheets, submissions)
     from larp.web import api_challenges, api_characters, api_combat, api_health, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
@@ -31,6 +31,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tabletop.bp)
     app.register_blueprint(board.bp)
     errors.register(app)
+    submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_template_filter(local_time_filter, "local_time")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)

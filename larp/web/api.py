@@ -1,7 +1,10 @@
 """The JSON API under ``/api/v1``, and its OpenAPI document.
 
 Every endpoint needs a logged-in organiser or narrator (the session cookie
-of the web app). Requests with a body must be ``application/json``: a
+of the web app). A stateful call (one that records a ruling) may send an
+``Idempotency-Key`` header: the ruling is recorded with it, and the same key
+again is a 409 naming that ruling, so a client can retry after a lost reply
+without applying anything twice. Requests with a body must be ``application/json``: a
 browser cannot send that cross-site without a CORS preflight, which this app
 never grants, so the API is exempt from the form CSRF token. Errors are 4xx
 JSON ``{"error": "...", "field": "..."}`` naming the bad field.
@@ -16,6 +19,8 @@ from flask import Blueprint, g, jsonify, request
 from larp.models import first_unstorable
 from larp.rules.explain import RulesError
 from larp.services import ServiceError
+from larp.services.records import MAX_TOKEN_LENGTH
+from larp.web.submissions import IDEMPOTENCY_HEADER
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -29,6 +34,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {
             "error": {"type": "string", "description": "What is wrong, for the person at the screen."},
             "field": {"type": ["string", "null"], "description": "The input at fault, as a dotted path."},
+            "ruling_id": {"type": "integer", "description": "With a 409 for a repeated Idempotency-Key: "
+                                                            "the ruling recorded the first time."},
+            "ruling_url": {"type": "string", "description": "That ruling's page."},
         },
     },
     "Step": {
@@ -40,6 +48,19 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "setting": {"type": "string", "description": "The chronicle setting that decided this step."},
         },
     },
+}
+
+
+#: The header a stateful call may send (components.parameters.IdempotencyKey).
+IDEMPOTENCY_PARAMETER: dict[str, Any] = {
+    "name": IDEMPOTENCY_HEADER,
+    "in": "header",
+    "required": False,
+    "description": "A one-time key chosen by the client for this call (1 to 64 visible ASCII characters, e.g. "
+                   "a random UUID). The ruling is recorded with it; the same key again is refused with a 409 "
+                   "naming the ruling recorded the first time, so a call whose reply was lost can be retried "
+                   "safely. GET /rulings/by-token/{key} says whether it was recorded.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN_LENGTH, "pattern": "^[!-~]+$"},
 }
 
 
@@ -102,6 +123,14 @@ def _api_error(exc: ApiError):
 
 @bp.errorhandler(ServiceError)
 def _service_error(exc: ServiceError):
+    from flask import url_for
+
+    from larp.services.records import AlreadyRecorded
+
+    if isinstance(exc, AlreadyRecorded):
+        field = IDEMPOTENCY_HEADER if request.headers.get(IDEMPOTENCY_HEADER) else exc.field
+        return jsonify(error=exc.message, field=field, ruling_id=exc.ruling.id,
+                       ruling_url=url_for("rulings.show", ruling_id=exc.ruling.id)), exc.status
     return error_response(exc.message, exc.field, exc.status)
 
 
@@ -136,6 +165,12 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         responses = op.setdefault("responses", {})
         for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+        if "201" in responses:  # it records a ruling: it takes the one-time key
+            op["parameters"] = [*op.get("parameters", []), {"$ref": "#/components/parameters/IdempotencyKey"}]
+            repeat = "The Idempotency-Key was already recorded: the error names that ruling (ruling_id), nothing was applied."
+            conflict = responses.setdefault("409", {"description": repeat, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+            if conflict["description"] != repeat:
+                conflict["description"] += " Or: " + repeat[0].lower() + repeat[1:]
         OPERATIONS.setdefault(path, {})[method.lower()] = op
         _BY_ENDPOINT[f"{bp.name}.{view.__name__}"] = op
         return view
@@ -158,6 +193,7 @@ def openapi_document() -> dict[str, Any]:
         "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
         "components": {
             "schemas": SCHEMAS,
+            "parameters": {"IdempotencyKey": IDEMPOTENCY_PARAMETER},
             "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}},
         },
     }

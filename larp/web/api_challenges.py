@@ -31,11 +31,11 @@ SIDE_SCENE = {"type": "object", "description": "What differs for this side in th
     "armor": {"description": "Worn for this ruling: a live armory key, a list of keys, or objects "
                              "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
     "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
-    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]}}}
+    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]}}}
 SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, and each side's part by name.",
          "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]},
                         "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
                         "sides": {"type": "object", "additionalProperties": SIDE_SCENE}}}
 BODY = {"type": "object", "description": "His kind, Fortitude (Mettle's Healthy level at 2), the armor he wears "
                                          "and the damage marked.", "properties": {
@@ -49,10 +49,22 @@ ATTACK = {"type": "object", "description": "What changes his damage.", "properti
     "action": {"type": "string", "enum": ["strike", "bite", "weapon"]},
     "weapon": {"type": ["string", "null"], "description": "A live armory key (knife, pistol, shotgun...)."},
     "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
-    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"}}}
+    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"},
+    "stake": {"type": "boolean", "description": "A Staking weapon driven at the heart (met-reference 3.7)."},
+    "high_caliber_test": {"$ref": "#/components/schemas/SimpleTestThrows"},
+    "staking_tests": {"type": "array", "maxItems": 2, "items": {"$ref": "#/components/schemas/SimpleTestThrows"},
+                      "description": "The two staking tests as thrown at the table; left out: drawn by the app."}}}
+#: A simple test as thrown at the table (issue 17); a test left out is drawn by the app and the ruling says so.
+SIMPLE_TEST = {"type": "object", "required": ["player", "narrator"], "properties": {
+    "player": {"type": "string", "enum": ["rock", "paper", "scissors"]},
+    "narrator": {"type": "string", "enum": ["rock", "paper", "scissors"]}}}
+#: The stored sides' throws for the simple tests after a hit ("random": drawn by the app).
+DAMAGE_TEST_FIELDS = {f"{test}_{who}": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]}
+                      for test in ("high_caliber", "staking1", "staking2") for who in ("player", "narrator")}
 
 THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 SCHEMAS.update({
+    "SimpleTestThrows": SIMPLE_TEST,
     "Contestant": {
         "type": "object",
         "required": ["name", "bid"],
@@ -73,7 +85,10 @@ SCHEMAS.update({
                        "oneOf": [{"type": "string"}, {"type": "null"}, {"type": "object", "properties": {
                            "name": {"type": "string"}, "bonus": {"type": "integer"},
                            "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
-                           "levels": {"type": "integer"}}}]},
+                           "levels": {"type": "integer"},
+                           "ranged": {"type": "boolean", "description": "Fired or thrown: no Might (LotNR)."},
+                           "specials": {"type": "array", "items": {"type": "string"}},
+                           "negative_traits": {"type": "array", "items": {"type": "string"}}}}]},
             "health": {"type": "string", "enum": ["healthy", "bruised", "wounded", "incapacitated"]},
             "powers": {"type": "array", "items": {"type": "string"},
                        "description": "vigor, rapidity, puissance, fleetness, might, endurance, intensity; mettle; "
@@ -99,6 +114,8 @@ SCHEMAS.update({
                 "waived_this_turn": {"type": "boolean"}}},
             "body": BODY,
             "attack": ATTACK,
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
             "celerity": {"type": ["integer", "null"], "minimum": 0, "maximum": 5,
                          "description": "Celerity active this turn (Rapidity's Bomb needs 3); left out: the powers "
                                         "listed count as active."},
@@ -106,6 +123,16 @@ SCHEMAS.update({
             "calls_negative": {"type": "string"},
             "specialisation": {"type": "boolean"}, "waive_darkness": {"type": "boolean"},
             "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
+            "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge "
+                                                                 "(it exists only then, LotNR Vigor)."},
+            "ambidextrous": {"type": "boolean", "description": "The Merit; left out: from qualities."},
+            "two_weapon": {"type": "boolean", "description": "The Two-Weapon (Florentine) specialisation; left "
+                                                             "out: from specialisations."},
+            "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
+            "qualities": {"type": "array", "items": {"type": "string"},
+                          "description": "Merit and Flaw keys (ambidextrous, acute_sense, concentration...)."},
+            "specialisations": {"type": "object", "additionalProperties": {"type": "array",
+                                                                            "items": {"type": "string"}}},
             "scene": SIDE_SCENE,
         },
     },
@@ -114,13 +141,15 @@ SCHEMAS.update({
     "TestCall": {
         "type": "object",
         "properties": {
-            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest"]},
+            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest", "second_challenge"],
+                     "description": "second_challenge: a challenger who surprised the defender and lost the "
+                                    "test risks another Trait (LotNR Surprise)."},
             "challenger_throw": THROW,
             "defender_throw": THROW,
             "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None]},
             "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
             "cancel": {"type": "string"},
-            "trait": {"type": "string", "description": "The new Trait an overbid risks."},
+            "trait": {"type": "string", "description": "The new Trait an overbid or a second challenge risks."},
         },
     },
     "Challenge": {
@@ -178,12 +207,22 @@ SCHEMAS.update({
             "calls_negative": {"type": "string"}, "celerity_active": {"type": "boolean"},
             "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
             "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
+            "stake": {"type": "boolean", "description": "Drives his Staking weapon at the heart (met-reference 3.7)."},
+            "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
+                                                                "Incapacitated included, this turn (LotNR Willpower)."},
+            **DAMAGE_TEST_FIELDS,
             "darkness": {"type": "string", "enum": ["", "none", "partial", "total"],
                          "description": "His own darkness; left out: the scene's."},
             "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},
             "sight_off": {"type": "boolean", "description": "His sight powers turned off for this ruling."},
             "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0},
+            "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
+            "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
+            "bid_category": {"type": "string", "enum": ["", "physical", "social", "mental"],
+                             "description": "Bid from this category (a shooter may bid Mental Traits, LotNR)."},
+            "situation": {"type": "integer", "minimum": -3, "maximum": 3,
+                          "description": "The narrator's bonus (+) or penalty (-) Traits for the situation."},
             "scene": SIDE_SCENE,
         },
     },
@@ -199,13 +238,15 @@ SCHEMAS.update({
             "difficulty": {"type": "integer"}, "extra_bid": {"type": "integer"}, "needs_win": {"type": "boolean"},
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "scene": SCENE,
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},
             "request_token": {"type": "string", "maxLength": 64,
-                              "description": "An idempotency key: a second call with the same key is refused (409)."},
+                              "description": "An idempotency key in the body, as before the Idempotency-Key header "
+                                             "(which every stateful call takes, and which wins when both are sent): "
+                                             "a second call with the same key is refused (409)."},
         },
     },
 })

@@ -92,8 +92,10 @@ SCHEMAS.update({
         "firer_throw": _THROW, "bursts": {"type": "boolean"},
         "extra_traits": {"type": "array", "items": {"type": "string"}},
         "excluded": {"type": "array", "items": {"type": "string"}},
-        "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"}, "scene": SCENE,
-        "settings": _SETTINGS}},
+        "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
+        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
+                  "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
+        "scene": SCENE, "settings": _SETTINGS}},
     "StrayRuling": {"type": "object", "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
         "bystanders": {"type": "array", "items": {"type": "object"}},
@@ -107,6 +109,7 @@ SCHEMAS.update({
         "range": {"type": "string", "enum": ["hand_to_hand", "ranged"]}, "weapon": {"type": "string"},
         "bite": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
         "strength": {"type": "boolean"}, "relented": {"type": "boolean"}, "celerity_active": {"type": "boolean"},
+        "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
         "counter": {"type": "string", "enum": ["defend", "strike", "bite", "weapon"]},
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
         "darkness": {"type": "string", "enum": ["", "none", "partial", "total"]},
@@ -194,7 +197,7 @@ def rule_stray_stateless():
             "category": {"type": "string", "enum": ["physical", "social", "mental"]},
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
@@ -223,7 +226,7 @@ def run_mass_stateful():
             "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "far"]},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/StrayRuling"),
 })

@@ -9,18 +9,20 @@ character (with the version check that keeps concurrent changes).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
-from larp.rules.healing import heal_aggravated, heal_automatically, heal_with_blood
-from larp.rules.health import HealthTrack, health_views, new_track
-from larp.rules.rulings import rule_damage_by_hand
+from larp.rules.health import health_views
+from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
 from larp.rules.rulings.parsing import person_from_track
+from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
+from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.health import DamageRequest, damage_character, heal_character
+from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 
 SCHEMAS.update({
@@ -49,10 +51,17 @@ SCHEMAS.update({
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},
             "resistance_player": {"type": "string"}, "resistance_narrator": {"type": "string"},
             "resilience_player": {"type": "string"}, "resilience_narrator": {"type": "string"},
+            "high_caliber_player": {"type": "string", "enum": ["rock", "paper", "scissors", "random"],
+                                    "description": "The High-Caliber simple test as thrown at the table "
+                                                   "(left out or random: drawn by the app, and the ruling says so)."},
+            "high_caliber_narrator": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]},
             "armor": {"description": "The armor he wears for this ruling: a live armory key (\"none\": none); "
                                      "left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
             "armor_piercing": {"type": "boolean", "description": "Armor-piercing rounds: armor is ignored."},
+            "killing_blow": {"type": "boolean", "description": "A killing blow declared on a vampire in torpor "
+                                                                "after a won Physical Challenge (Dark Epics; acts "
+                                                                "under the setting dark_epics_killing_blow)."},
         },
     },
 })
@@ -61,24 +70,10 @@ TRACK_RESPONSE = {"200": {"description": "The new track, both views and the expl
                           "content": {"application/json": {"schema": {"type": "object"}}}}}
 
 
-def _track(data: Any, settings: ChronicleSettings) -> HealthTrack:
-    if data is None:
-        return new_track("vampire", settings)
-    if not isinstance(data, Mapping):
-        raise ApiError("track must be an object.", "track", 422)
-    creature = str(data.get("creature") or "vampire")
-    base = new_track(creature, settings) if not data.get("levels") else None
-    try:
-        return HealthTrack.from_dict({"levels": list(base.levels) if base else data["levels"], **{
-            k: v for k, v in data.items() if k != "levels"}, "creature": creature})
-    except (KeyError, TypeError) as exc:
-        raise ApiError(f"track is malformed ({exc}).", "track", 422) from None
-
-
 DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
                  "lethal_by_prowess", "resistance", "resilience", "stamina", "resistance_player",
                  "resistance_narrator", "resilience_player", "resilience_narrator", "armor", "armor_left",
-                 "armor_piercing"}
+                 "armor_piercing", "killing_blow", "high_caliber_player", "high_caliber_narrator"}
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
@@ -138,43 +133,133 @@ def damage_stateless():
                    stamina_trait=result.stamina_trait)
 
 
+def _pool(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
+    """A JSON number of blood points, Willpower or levels, by the app's one number reader (at most 1000)."""
+    return read_number(data.get(key), key, low=low, high=1000, default=default, text=False)
+
+
+def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str | None = None) -> Person:
+    """A person described by ``track`` and pools (``blood``, ``blood_max``, ``blood_per_turn``,
+    ``willpower``, ``agg_marked``), for the stateless blood and healing endpoints, named by ``name``
+    (else the body's ``name``, else "The character", as the damage endpoint names him: one person
+    reads as one person in every answer)."""
+    if name is None:
+        name = data.get("name") or "The character"
+        if not isinstance(name, str):
+            raise ApiError("name must be a text.", "name", 422)
+        name = name.strip() or "The character"
+    person = person_from_track(data.get("track"), 0, name, settings=settings)
+    blood = _pool(data, "blood", 0)
+    return replace(person, blood=blood, blood_max=_pool(data, "blood_max", max(blood, 10)),
+                   blood_per_turn=_pool(data, "blood_per_turn", 1, 1), willpower=_pool(data, "willpower", 0),
+                   agg_marked=_pool(data, "agg_marked", 0))
+
+
+POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type": "integer", "minimum": 0},
+               "blood_per_turn": {"type": "integer", "minimum": 1}, "willpower": {"type": "integer", "minimum": 0},
+               "agg_marked": {"type": "integer", "minimum": 0,
+                              "description": "Blood Traits already put toward the aggravated wounds (lotnr_instalments)."}}
+
+
 @bp.post("/healing")
 @documented("/healing", "post", {
     "summary": "Heal a described vampire with blood (stateless)",
-    "description": "002 \"Damage and Healing\": one blood point heals two bashing or one lethal; aggravated one "
-                   "level a night for three blood points and one Willpower (or the chronicle's agg_heal_model). "
-                   "Body: `track`, `kind` (bashing, lethal, aggravated, automatic), `levels`, `blood`, "
-                   "`blood_per_turn`, `willpower`, optional `settings`.",
+    "description": "002 \"Damage and Healing\": one blood point heals two bashing or one lethal (one of either with "
+                   "`game` tabletop: the tabletop profile's rate); aggravated one level a night for three blood "
+                   "points and one Willpower (or the chronicle's agg_heal_model: with lotnr_instalments the Blood "
+                   "Traits are put toward the wound and marked); automatic with an empty pool: a level lost, past "
+                   "Incapacitated torpor from blood loss. Body: `track`, `kind` (bashing, lethal, aggravated, "
+                   "automatic), `levels`, `blood`, `blood_max`, `blood_per_turn`, `willpower`, `agg_marked`, "
+                   "`game`, optional `settings`.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"},
         "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
-        "levels": {"type": "integer", "minimum": 1}, "blood": {"type": "integer", "minimum": 0},
-        "blood_per_turn": {"type": "integer", "minimum": 1}, "willpower": {"type": "integer", "minimum": 0},
+        "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
+        "game": {"type": "string", "enum": ["live", "tabletop"]},
+        "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
         "settings": {"type": "object"}}}}}},
     "responses": TRACK_RESPONSE,
 })
 def healing_stateless():
-    """Healing on a described track; nothing is stored."""
+    """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "blood", "blood_per_turn", "willpower", "settings"})
+    _only(data, {"track", "kind", "levels", "settings", "game", "name", *POOL_FIELDS})
     settings = _settings(data)
-    track = _track(data.get("track"), settings)
-    values = {}
-    for key, default in (("levels", 1), ("blood", 0), ("blood_per_turn", 1), ("willpower", 0)):
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ApiError(f"{key} must be a whole number of at least 0.", key, 422)
-        values[key] = value
+    person = _described(data, settings)
+    levels = _pool(data, "levels", 1, 1)
+    game = data.get("game", "live")
+    if game not in ("live", "tabletop"):
+        raise ApiError("game is live or tabletop.", "game", 422)
     kind = data.get("kind", "bashing")
-    if kind == "automatic":
-        result = heal_automatically(track, values["blood"], values["blood_per_turn"], settings)
-    elif kind == "aggravated":
-        result = heal_aggravated(track, values["levels"], values["blood"], values["willpower"], settings)
-    elif kind in ("bashing", "lethal"):
-        result = heal_with_blood(track, kind, values["levels"], values["blood"], values["blood_per_turn"], settings)
-    else:
+    if kind not in ("bashing", "lethal", "aggravated", "automatic"):
         raise ApiError("kind is bashing, lethal, aggravated or automatic.", "kind", 422)
-    return jsonify(healing=result.to_dict(), views=health_views(result.track))
+    result = rule_healing(person, kind, levels, settings, game)
+    track = result.consequences.of(person.name).track or person_track(person, settings)
+    healing = {**result.to_dict(), "track": track.to_dict()}
+    return jsonify(healing=healing, views=health_views(track))
+
+
+@bp.post("/feeding")
+@documented("/feeding", "post", {
+    "summary": "A vampire feeds on a described victim (stateless)",
+    "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a "
+                   "level of lethal damage, at most three a turn; from a vampire the Blood Traits leave his pool. "
+                   "The drinker's pool fills up to its maximum. Body: `drinker` ({name, blood, blood_max}), "
+                   "`victim` ({name, track, blood, blood_max}), `blood` (Blood Traits drained), optional `settings`.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        "drinker": {"type": "object", "properties": {"name": {"type": "string"}, **POOL_FIELDS}},
+        "victim": {"type": "object", "properties": {"name": {"type": "string"},
+                                                    "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS}},
+        "blood": {"type": "integer", "minimum": 1}, "settings": {"type": "object"}}}}}},
+    "responses": TRACK_RESPONSE,
+})
+def feeding_stateless():
+    """Feeding on a described victim (:func:`larp.rules.rulings.rule_feeding`); nothing is stored."""
+    data = json_body()
+    _only(data, {"drinker", "victim", "blood", "settings"})
+    settings = _settings(data)
+    people = []
+    for key, default in (("drinker", "The vampire"), ("victim", "The victim")):
+        raw = data.get(key) or {}
+        if not isinstance(raw, Mapping):
+            raise ApiError(f"{key} must be an object.", key, 422)
+        _only(raw, {"name", "track", *POOL_FIELDS}, key)
+        name = raw.get("name") or default
+        if not isinstance(name, str):
+            raise ApiError("name must be a text.", f"{key}.name", 422)
+        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name.strip() or default))
+    if people[0].name == people[1].name:
+        people[1] = replace(people[1], name="The victim" if people[0].name != "The victim" else "The other")
+    result = rule_feeding(people[0], people[1], _pool(data, "blood", 1, 1), settings)
+    return jsonify(feeding=result.to_dict())
+
+
+@bp.post("/blood")
+@documented("/blood", "post", {
+    "summary": "The rules call for blood from a described vampire (stateless)",
+    "description": "000 \"Health Chart\", \"Torpor\" (met-reference 4.1): the pool pays what it holds; each blood "
+                   "point it lacks costs a health level (setting empty_pool_wound); past Incapacitated that way "
+                   "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
+                   "`reason` (rising, discipline, healing, other), optional `settings`.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        "track": {"$ref": "#/components/schemas/Track"}, "blood": {"type": "integer", "minimum": 0},
+        "needed": {"type": "integer", "minimum": 1},
+        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
+        "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
+        "settings": {"type": "object"}}}}}},
+    "responses": TRACK_RESPONSE,
+})
+def blood_stateless():
+    """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
+    data = json_body()
+    _only(data, {"track", "blood", "needed", "reason", "settings", "name"})
+    settings = _settings(data)
+    person = _described(data, settings)
+    reason = data.get("reason", "other")
+    if not isinstance(reason, str):
+        raise ApiError("reason is rising, discipline, healing or other.", "reason", 422)
+    result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings)
+    return jsonify(blood=result.to_dict())
 
 
 def _character_payload(character_id: int) -> dict:
@@ -205,19 +290,67 @@ def damage_stateful(character_id: int):
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps, character=payload), 201
 
 
+@bp.post("/characters/<int:character_id>/feed-on")
+@documented("/characters/{character_id}/feed-on", "post", {
+    "summary": "A stored vampire feeds on a stored victim (stateful)",
+    "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a level "
+                   "of lethal damage, at most three a turn; the drinker's pool fills up to its maximum.",
+    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+        "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},
+                                               "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}}}},
+    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+})
+def feed_on_stateful(character_id: int):
+    """A stored vampire feeds on a stored victim."""
+    data = json_body()
+    _only(data, {"victim", "blood"})
+    record = feed_on_victim(get_chronicle(), g.user, character_id, data.get("victim"), data.get("blood", 1))
+    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
+                   character=_character_payload(character_id)), 201
+
+
+@bp.post("/characters/<int:character_id>/blood")
+@documented("/characters/{character_id}/blood", "post", {
+    "summary": "The rules call for blood from a stored vampire (stateful)",
+    "description": "000 \"Health Chart\", \"Torpor\": with an empty pool each blood point called for costs a "
+                   "health level; past Incapacitated that way torpor from blood loss, recorded as such.",
+    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        "blood": {"type": "integer", "minimum": 1, "maximum": 50},
+        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]}}}}}},
+    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+})
+def blood_stateful(character_id: int):
+    """Blood called for from a stored vampire."""
+    data = json_body()
+    _only(data, {"blood", "reason"})
+    reason = data.get("reason", "other")
+    record = narrator_action(get_chronicle(), g.user, character_id, "blood", data.get("blood", 1),
+                             reason if isinstance(reason, str) else "")
+    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
+                   character=_character_payload(character_id)), 201
+
+
 @bp.post("/characters/<int:character_id>/heal")
 @documented("/characters/{character_id}/heal", "post", {
     "summary": "Heal a stored vampire with blood (stateful)",
     "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
-        "levels": {"type": "integer", "minimum": 1}}}}}},
+        "levels": {"type": "integer", "minimum": 1},
+        "game": {"type": "string", "enum": ["live", "tabletop"],
+                 "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}}}},
     "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
 })
 def heal_stateful(character_id: int):
     """Heal a stored vampire (002 "Damage and Healing")."""
     data = json_body()
-    _only(data, {"kind", "levels"})
-    record = heal_character(get_chronicle(), g.user, character_id, str(data.get("kind", "")), data.get("levels", 1))
+    _only(data, {"kind", "levels", "game"})
+    game = data.get("game", "live")
+    if game not in ("live", "tabletop"):
+        raise ApiError("game is live or tabletop.", "game", 422)
+    record = heal_character(get_chronicle(), g.user, character_id, str(data.get("kind", "")), data.get("levels", 1),
+                            game)
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
                    character=_character_payload(character_id)), 201

@@ -9,6 +9,7 @@ every die is echoed in the answer. Bad input is a 422 naming the field.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from flask import current_app, jsonify
@@ -53,6 +54,8 @@ SCHEMAS.update({
             "weapon": {"type": ["string", "null"], "description": "A tabletop armory key (knife, assault_rifle...)"},
             "armor": {"type": ["string", "null"], "description": "A tabletop armory key (class_three...)"},
             "willpower": {"type": "integer"},
+            "ignore_wounds": {"type": "boolean", "description": "He spent a Willpower point this turn: no wound "
+                                                                "penalty, Incapacitated included (LotNR Willpower)."},
             "health": {"type": "object", "description": "Damage already marked: aggravated, lethal, bashing "
                                                          "(health levels), condition, staked."},
         },
@@ -119,10 +122,11 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     for k, v in gear.items():
         if not isinstance(v, str):
             raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
+    ignore_wounds = _bool(spec, "ignore_wounds", f"{side}.ignore_wounds")
     if "character_id" in spec:
         character = get_character(get_chronicle(), spec["character_id"], f"{side}.character_id")
         stored = fighter_for(character, settings, gear)
-        return Fighter(**{**stored.__dict__, "key": side})
+        return Fighter(**{**stored.__dict__, "key": side, "ignore_wounds": ignore_wounds})
     creature = spec.get("creature", "vampire")
     if creature not in ("vampire", "ghoul", "mortal"):
         raise ApiError("`creature` is vampire, ghoul or mortal.", f"{side}.creature", 422)
@@ -135,17 +139,25 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     powers = spec.get("powers") or []
     if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
         raise ApiError("`powers` is a list of power names.", f"{side}.powers", 422)
-    return Fighter(key=side, name=str(spec.get("name") or side.capitalize()),
+    return Fighter(key=side, name=str(spec.get("name") or f"The {side}"),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
-                   armor=gear.get("armor"), **maps)
+                   armor=gear.get("armor"), ignore_wounds=ignore_wounds, **maps)
 
 
 def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
     return ActionSlot(total=_int(spec, "total", 1, f"{field}.total"), number=_int(spec, "number", 1, f"{field}.number"),
                       celerity=_bool(spec, "celerity", f"{field}.celerity"),
                       full_defense=_bool(spec, "full_defense", f"{field}.full_defense"),
-                      split_dice=_int(spec, "split_dice", None, f"{field}.split_dice"))
+                      split_dice=_int(spec, "split_dice", None, f"{field}.split_dice"),
+                      shares=_shares(spec, f"{field}.shares"))
+
+
+def _shares(spec: Mapping[str, Any], field: str) -> tuple[int, ...]:
+    value = spec.get("shares", [])
+    if not isinstance(value, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in value):
+        raise ApiError("`shares` is a list of dice, one per action.", field, 422)
+    return tuple(value)
 
 
 def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
@@ -244,7 +256,10 @@ def tabletop_roll():
             "character_id": {"type": "integer", "description": "Read Dexterity, Wits and the wound penalty from a stored character."},
             "name": {"type": "string"}, "dexterity": {"type": "integer"}, "wits": {"type": "integer"},
             "wound_penalty": {"type": ["integer", "null"], "description": "null: can take no action"},
-            "modifier": {"type": "integer"}, "die": {"type": "integer", "minimum": 1, "maximum": 10}}}}}},
+            "modifier": {"type": "integer"}, "die": {"type": "integer", "minimum": 1, "maximum": 10},
+            "ignore_wounds": {"type": "boolean", "description": "A Willpower point spent: no wound penalty "
+                                                                "this turn (LotNR Willpower)."}}}},
+            "settings": {"type": "object"}}},
         "example": {"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
                                    {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}}}},
     "responses": {"200": {"description": "The order, highest first, with every die.", "content": {"application/json": {
@@ -270,7 +285,8 @@ def tabletop_initiative():
                 dexterity, wits = stored.attribute("Dexterity"), stored.attribute("Wits")
             except RulesError as exc:
                 raise ApiError(exc.message, f"{field}.character_id", 422) from None
-            name, penalty = stored.name, stored.wound_penalty
+            name = stored.name
+            penalty = replace(stored, ignore_wounds=_bool(spec, "ignore_wounds", f"{field}.ignore_wounds")).wound_penalty
         else:
             name = str(spec.get("name") or f"Combatant {index + 1}")
             dexterity = _int(spec, "dexterity", None, f"{field}.dexterity")
@@ -280,12 +296,14 @@ def tabletop_initiative():
             penalty = spec.get("wound_penalty", 0)
             if penalty is not None and (isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0):
                 raise ApiError("`wound_penalty` is dice (0 or more), or null.", f"{field}.wound_penalty", 422)
+            if _bool(spec, "ignore_wounds", f"{field}.ignore_wounds"):
+                penalty = 0
         modifier = _int(spec, "modifier", 0, f"{field}.modifier")
         if "die" in spec:
             dice[key] = spec["die"]
         entrants.append(Entrant(key, name, dexterity, wits, penalty, modifier))
     try:
-        initiative = roll_initiative(entrants, dice=dice, rng=_rng())
+        initiative = roll_initiative(entrants, dice=dice, rng=_rng(), settings=settings)
     except RulesError as exc:
         field = exc.field or "combatants"
         if field.startswith("dice."):
@@ -319,7 +337,12 @@ def tabletop_initiative():
                               "target_immobilized, aim_turns, scope, off_hand, strafe_targets, strafe_extra, "
                               "clip_half_full, ambush_dice, unbalanced, prior_hold, extra_dice, "
                               "extra_difficulty, difficulty"},
-            "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice"},
+            "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice, "
+                                                         "shares (the pool split freely: dice per action)",
+                        "properties": {"total": {"type": "integer", "minimum": 1}, "number": {"type": "integer", "minimum": 1},
+                                       "celerity": {"type": "boolean"}, "full_defense": {"type": "boolean"},
+                                       "split_dice": {"type": ["integer", "null"], "minimum": 0},
+                                       "shares": {"type": "array", "items": {"type": "integer", "minimum": 0}}}},
             "defense": {"type": "object", "description": "maneuver (dodge, block, parry), abort (roll, point), "
                         "attackers, dodge_modifiers, difficulty, actions {total, number, full_defense}"},
             "dice": _DICE_SCHEMA,

@@ -21,11 +21,12 @@ from flask import (
 from larp.models import Torpor
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError, read_number
-from larp.services.characters import check_unchanged, get_character
-from larp.services.chronicles import get_chronicle, open_game_session
+from larp.services.characters import get_character
+from larp.services.chronicles import get_chronicle
 from larp.services.downtime import (
     apply_aggravated_healing,
     apply_mortal_healing,
+    set_treated,
     build_board,
 )
 from larp.services.history import timeline, undo_ruling
@@ -66,13 +67,12 @@ def page():
     return _page()
 
 
-def _act(target: str, action, character_id: int | None = None):
+def _act(target: str, action):
     """Run ``action`` (a service call returning a flash text); 303 back to the board on
-    success, the board with the message at ``target`` and the error's status otherwise.
-    A form about one character is refused if the page showed an older state of it."""
+    success, the board with the message at ``target`` and the error's status otherwise
+    (a repeated form, or one whose page showed the character otherwise: 409, see
+    :mod:`larp.web.submissions`)."""
     try:
-        if character_id is not None:
-            check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         message = action()
     except ServiceError as exc:
         return _page(exc, target)
@@ -85,13 +85,7 @@ def _act(target: str, action, character_id: int | None = None):
 def next_session():
     """Close the open game session and open the next on the date given."""
     def action():
-        closing = request.form.get("closing")
-        current = open_game_session(get_chronicle())
-        if closing and (current is None or str(current.number) != closing):
-            raise ServiceError(f"Game session {closing} was already closed"
-                               + (f"; {current.label} is open." if current else ".")
-                               + " Nothing was changed.", field="session", status=409)
-        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"))
+        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=_int("closing"))
         return f"{new.label} is open. {len(refreshed)} character(s) refreshed."
     return _act("session", action)
 
@@ -107,6 +101,20 @@ def torpor():
     return _act(f"char-{request.form.get('character', '')}", action)
 
 
+def _dice(name: str) -> list[int] | None:
+    """Dice entered as rolled at the table ("8 3 1", commas allowed), or ``None`` when empty.
+
+    Raises:
+        ServiceError: 422 naming ``name`` for anything but whole numbers 1 to 10.
+    """
+    text = (request.form.get(name) or "").replace(",", " ").split()
+    if not text:
+        return None
+    if len(text) > 20:
+        raise ServiceError("Give at most 20 dice, each a number from 1 to 10.", field=name)
+    return [read_number(t, name, low=1, high=10, required=True, label="Each die") for t in text]
+
+
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
 @role_required("organiser")
 def wake(character_id: int):
@@ -117,9 +125,10 @@ def wake(character_id: int):
         record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
                               first_night=first, last_night=last,
                               player_throw=request.form.get("player_throw", "random"),
-                              narrator_throw=request.form.get("narrator_throw", "random"))
+                              narrator_throw=request.form.get("narrator_throw", "random"),
+                              dice=_dice("dice"))
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/characters/<int:character_id>/feed", methods=["POST"])
@@ -128,6 +137,16 @@ def feed(character_id: int):
     """Record blood given to a vampire (reported feeding, or blood placed in a torpid mouth)."""
     def action():
         record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
+        return record.summary + "."
+    return _act(f"char-{character_id}", action)
+
+
+@bp.route("/board/characters/<int:character_id>/treated", methods=["POST"])
+@role_required("organiser")
+def treated(character_id: int):
+    """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
+    def action():
+        record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
         return record.summary + "."
     return _act(f"char-{character_id}", action, character_id)
 
@@ -142,9 +161,10 @@ def heal(character_id: int):
         if character.creature == "vampire":
             record = apply_aggravated_healing(chronicle, g.user, character_id, _int("levels"))
         else:
-            record = apply_mortal_healing(chronicle, g.user, character_id, request.form.get("medical_care") == "on")
+            record = apply_mortal_healing(chronicle, g.user, character_id,
+                                          True if request.form.get("medical_care") == "on" else None)
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/export")

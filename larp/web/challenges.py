@@ -38,6 +38,8 @@ bp = Blueprint("challenges", __name__)
 
 SIDES = ("challenger", "defender")
 THROW_CHOICES = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"), ("random", "Random"))
+#: The narrator's bonus or penalty Traits for the situation (LotNR Bonus Traits, met-reference 1.3).
+SITUATION = ((-2, "−2 Traits"), (-1, "−1 Trait"), (0, "None"), (1, "+1 Trait"), (2, "+2 Traits"))
 KINDS = (("contested", "Contested"), ("static", "Static"), ("simple", "Simple test"))
 DARKNESS = (("none", "Light"), ("partial", "Partial dark"), ("total", "Total dark"))
 CATEGORIES = (Category.PHYSICAL, Category.SOCIAL, Category.MENTAL)
@@ -77,7 +79,11 @@ def _side_extras(state, category: Category) -> dict:
     """What the form offers one side, from what the tool knows about the character."""
     powers = {name.lower() for held in state.powers.values() for _lvl, name in held}
     abilities = {a.name.lower(): a for a in state.abilities}
+    weapon = armory("live").weapons.get(state.character.weapon or "")
     return {
+        "shoots": category is Category.PHYSICAL and (
+            (weapon is not None and not weapon.melee) or state.ability("Firearms") is not None),
+        "mental_traits": state.traits.get("mental", []),
         "bomb_strength": "vigor" in powers and category is Category.PHYSICAL,
         "rapidity": "rapidity" in powers and category is Category.PHYSICAL,
         "intensity": "intensity" in powers and category is Category.PHYSICAL,
@@ -125,7 +131,11 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             try:
                 check_can_act(state.character, state, side)
             except ServiceError as exc:
-                info["cannot_act"] = exc.message
+                try:  # Incapacitated: a Willpower Trait lets him act this turn (LotNR Willpower)
+                    check_can_act(state.character, state, side, ignore_wounds=True)
+                    info["willpower_saves"] = exc.message
+                except ServiceError:
+                    info["cannot_act"] = exc.message
         sides[side] = info
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
@@ -143,6 +153,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "sides": sides,
         "ready": ready,
         "throws": THROW_CHOICES,
+        "situations": SITUATION,
         "actions": ACTIONS,
         "weapons": armory("live").weapons,
         "lead_of": lead_of,
@@ -236,7 +247,7 @@ def _tests_so_far(form) -> list[dict]:
 
 
 def _next_call(form, so_far: Adjudication) -> dict:
-    """The overbid, retest or forced retest the narrator chose on the result so far.
+    """The overbid, retest, forced retest or second challenge the narrator chose on the result so far.
 
     A cancelled retest and an overbid whose ratio is not met make no new
     test (LotNR Retests and Overbidding), so their throws are dropped.
@@ -252,6 +263,10 @@ def _next_call(form, so_far: Adjudication) -> dict:
         call.update(call="overbid", trait=(form.get("next_trait") or "").strip())
         side = Outcome.DEFENDER if by == "defender" else Outcome.CHALLENGER
         makes_test = so_far.options.side(side).overbid_makes_test
+        if so_far.options.side(side).narrator:
+            call["trait"] = ""  # the narrator risks no Trait (LotNR Overbidding)
+    elif choice == "second_challenge":
+        call.update(call="second_challenge", trait=(form.get("next_trait") or "").strip())
     elif choice == "forced":
         call.update(call="forced_retest")
     else:

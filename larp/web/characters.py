@@ -8,8 +8,7 @@ from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
-from larp.services.characters import (character_state, check_unchanged, find_characters, get_character,
-                                      normalise_code)
+from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 
@@ -101,6 +100,11 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
+                   killing_blow_rule=chronicle_settings(chronicle)["dark_epics_killing_blow"],
+                   agg_instalments=chronicle_settings(chronicle)["agg_heal_model"] == "lotnr_instalments",
+                   victims=sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
+                                  key=lambda c: (c.creature == "vampire", c.name))
+                   if character.creature == "vampire" else [],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
     if is_partial() and not whole_page:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
@@ -119,14 +123,15 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
 
 
 def _mutation(character_id: int, change):
-    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error."""
+    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error
+    (a repeated form or one whose page showed the character otherwise: 409, see
+    :mod:`larp.web.submissions`)."""
     try:
         get_character(get_chronicle(), character_id)
     except ServiceError as exc:
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=get_chronicle()), exc.status
     try:
-        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         record = change()
     except ServiceError as exc:
         return _panel(character_id, error=exc)
@@ -164,7 +169,19 @@ def act(character_id: int):
     from larp.services.health import narrator_action
 
     return _mutation(character_id, lambda: narrator_action(
-        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood")))
+        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood"),
+        request.form.get("reason") or "other"))
+
+
+@bp.route("/characters/<int:character_id>/feed-on", methods=["POST"])
+@role_required("organiser", "narrator")
+def feed_on(character_id: int):
+    """The vampire feeds on a victim: each Blood Trait drained costs a mortal or ghoul a level of
+    lethal damage, at most three a turn (LotNR "Blood", met-reference 3.7)."""
+    from larp.services.health import feed_on_victim
+
+    return _mutation(character_id, lambda: feed_on_victim(
+        get_chronicle(), g.user, character_id, request.form.get("victim"), request.form.get("blood")))
 
 
 @bp.route("/characters/<int:character_id>/equip", methods=["POST"])
@@ -174,7 +191,6 @@ def equip(character_id: int):
     from larp.services.characters import equip_weapon
 
     try:
-        check_unchanged(get_chronicle(), character_id, request.form.get("version"))
         equip_weapon(get_chronicle(), g.user, character_id, request.form.get("weapon", ""))
     except ServiceError as exc:
         return _panel(character_id, error=exc)

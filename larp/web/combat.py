@@ -80,12 +80,13 @@ def _mass_request(roster: Roster) -> MassRequest:
                             weapon=f.get("target_weapon", "") if f.get("target_counter") == "weapon" else "",
                             counter=f.get("target_counter") or "defend",
                             celerity_active=bool(f.get("target_celerity")),
-                            lethal_by_prowess=bool(f.get("target_prowess")), scene=person_scene(f, "target_"))
+                            lethal_by_prowess=bool(f.get("target_prowess")),
+                            bomb_announced=bool(f.get("target_bomb")), scene=person_scene(f, "target_"))
     attackers = tuple(FighterRequest(
         r["id"], bid=r["bid"], throw=r["throw"], range=r["range"] or "hand_to_hand", weapon=r["weapon"],
         bite=r["bite"], lethal_by_prowess=r["prowess"], head_shot=r["headshot"], strength=not r["nostrength"],
         relented=r["relent"], celerity_active=r["celerity"], tests=tuple(roster.tests.get(str(r["id"]), [])),
-        scene=person_scene(r, ""))
+        bomb_announced=r["bomb"], scene=person_scene(r, ""))
         for r in roster.rows)
     injures = (roster.injures,) if roster.injures else ()
     return MassRequest(target=target, attackers=attackers, injures=injures, scene_fields=scene_fields(roster))
@@ -159,7 +160,7 @@ def board_post():
         return respond("combat/board.html", "combat/_board.html", status=exc.status,
                         **base_context(roster, error=exc))
     if step not in ("resolve", "retest", "record"):
-        blocked = {roster.picks["target"]: "{name} is the target and cannot also attack himself."} \
+        blocked = {roster.picks["target"]: "{name} is the target and cannot also be an attacker."} \
             if roster.picks.get("target") else {}
         try:
             shown = edit(roster, chronicle, step, TARGET_PICK, blocked, add_limit=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, jsonify, render_template, url_for
 
 from larp.models import Ruling, RulingCharacter
 from larp.services.chronicles import get_chronicle
+from larp.services.records import ruling_for_token
 from larp.web.auth import role_required
 
 bp = Blueprint("rulings", __name__)
@@ -30,3 +31,18 @@ def show(ruling_id: int):
         abort(404, "There is no such ruling in this chronicle.")
     participants = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
     return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants)
+
+
+@bp.route("/rulings/by-token/<token>")
+@role_required("organiser", "narrator")
+def by_token(token: str):
+    """Whether the form or API call with the one-time token ``token`` was recorded (issue 19,
+    item 2): JSON ``{"id", "summary", "kind", "created_at", "url"}`` of its ruling, or a 404
+    ``{"error"}`` when nothing was recorded with it (yet). Read-only: a screen that lost the
+    reply to a form asks this before it offers to send it again."""
+    ruling = ruling_for_token(token)
+    if ruling is None or ruling.chronicle_id != get_chronicle().id:
+        return jsonify(error="Nothing was recorded with this token: it is safe to send the form again."), 404
+    return jsonify(id=ruling.id, summary=ruling.summary, kind=ruling.kind,
+                   created_at=ruling.created_at.isoformat(timespec="seconds") + "Z",
+                   url=url_for("rulings.show", ruling_id=ruling.id))

@@ -66,6 +66,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "gear"
     if field in ("combat", "phase"):
         return "top"
+    if field in ("heal", "fighter"):
+        return "heal"
     return "start" if row is None else "phase"
 
 
@@ -77,6 +79,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "error_place": _error_place(row, error),
         "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
         "multiple_label": settings.label("tabletop_multiple_actions"),
+        "multiple_model": settings["tabletop_multiple_actions"],
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
     if row is not None:
@@ -132,6 +135,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "celerity": {k: f.discipline("Celerity") for k, f in loaded.fighters.items()},
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
+        "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
     })
     return context
 
@@ -204,7 +208,8 @@ def initiative(combat_id: int):
             if name.startswith("die-") and form.get(name, "").strip():
                 dice[name[4:]] = _int_field(form, name, None, 1, 10)
         rng = current_app.config["RANDOM_SOURCE"]()
-        service.roll_combat_initiative(c, u, i, v, dice, rng)
+        willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
+        service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)
 
     return _step(run)
 
@@ -227,10 +232,24 @@ def declare(combat_id: int):
                 maneuver=form.get(f"{key}-maneuver") or None,
                 target=form.get(f"{key}-target") or None,
                 split_dice=_int_field(form, f"{key}-split_dice", None, 0, 60),
+                shares=_shares(form, f"{key}-shares"),
             )
         service.declare_actions(c, u, i, v, declarations)
 
     return _step(run)
+
+
+def _shares(form, name: str) -> tuple[int, ...]:
+    """The dice given to each action ("4 2"), for the V20 pool split freely; empty: none given.
+
+    Raises:
+        ServiceError: 422 naming the field for anything but whole numbers.
+    """
+    raw = (form.get(name) or "").replace(",", " ").replace("/", " ").split()
+    if len(raw) > 6:
+        raise ServiceError("Give each action's dice, at most six actions, e.g. 4 2.", field=name.replace("-", ".", 1))
+    return tuple(read_number(part, name.replace("-", ".", 1), low=0, high=60, required=True, label="Each share")
+                 for part in raw)
 
 
 def _circumstances(form) -> Circumstances:
@@ -300,6 +319,15 @@ def escape(combat_id: int):
         service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
 
     return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])
+@role_required("organiser", "narrator")
+def heal(combat_id: int):
+    """A vampire spends blood to heal, at the tabletop profile's rate (one blood point a level)."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""),
+                                                         form.get("levels")))
 
 
 @bp.route("/tabletop/<int:combat_id>/next", methods=["POST"])

@@ -12,7 +12,8 @@ Run it (it prints figures; it is not a test and asserts nothing):
    characters in the chronicle, for each kind: a one-on-one challenge
    (``POST /api/v1/challenges``, a Trait lost and a blow landing), a two-on-one mass
    challenge (``/api/v1/mass-challenges``), a missed shot into two bystanders
-   (``/api/v1/firing-into-groups``) and damage by hand (``/api/v1/characters/<id>/damage``).
+   (``/api/v1/firing-into-groups``), damage by hand (``/api/v1/characters/<id>/damage``), a vampire
+   feeding on a victim (``.../feed-on``) and blood called for (``.../blood``, issue 17).
    Every statement of the request counts (the user's session, the chronicle, its
    settings...), except PRAGMA, BEGIN, COMMIT and savepoints.
 """
@@ -166,6 +167,9 @@ def stored_rulings(ids: dict[str, int]) -> list[tuple[str, str, dict]]:
                            {"character_id": ids["Aldous Whitmore"], "throw": "rock", "firer_throw": "paper"}]}),
         ("damage by hand", f"/api/v1/characters/{ids['Lys Moreau']}/damage",
          {"damage_type": "lethal", "levels": 1, "armor": "ballistic_vest", "armor_left": 0}),
+        ("feeding on a victim", f"/api/v1/characters/{ids['Vivienne Ashcombe']}/feed-on",
+         {"victim": ids["Ruth Calder"], "blood": 1}),
+        ("blood called for", f"/api/v1/characters/{ids['Pim Halloran']}/blood", {"blood": 1, "reason": "rising"}),
     ]
 
 

@@ -13,13 +13,18 @@ PHONE = {"width": 390, "height": 844}
 
 def test_two_on_one_in_total_darkness_with_the_target_in_armor(served, browser):
     """002 "Darkness" and "Mass Combat"; met-reference 3.7 (armor), 6.1 (Dark Epics p.71: both blind, no
-    forced retest): Teodor and Lys both beat Konrad's Scissors in the dark; Konrad's ballistic vest takes
-    their blows (2 levels), and the board says so on the hit, with the darkness steps under "Why"."""
+    forced retest, the chronicle setting both_blind_forced_retest chosen first on the settings page): Teodor and
+    Lys both beat Konrad's Scissors in the dark; Konrad's ballistic vest takes their blows (2 levels), and the
+    board says so on the hit, with the darkness steps under "Why"."""
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(served.login_link())
+    page.goto(served.base_url + "/settings")
+    page.locator("#setting-both_blind_forced_retest select").select_option("no_retest")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.locator("#setting-both_blind_forced_retest select")).to_have_value("no_retest")
     page.get_by_role("link", name="Combat", exact=True).click()
     konrad, teodor, lys = served.card_codes("Konrad Vale", "Teodor Brandt", "Lys Moreau")
 
@@ -50,13 +55,13 @@ def test_two_on_one_in_total_darkness_with_the_target_in_armor(served, browser):
 
     hits = result.locator(".hits .hit")
     expect(hits).to_have_count(2)
-    expect(hits.nth(0).locator(".armor-step")).to_contain_text("Ballistic vest absorbs 1 level(s) of bashing damage")
-    expect(hits.nth(1).locator(".armor-step")).to_contain_text("(0 armor level(s) left)")
+    expect(hits.nth(0).locator(".armor-step")).to_contain_text("Ballistic vest absorbs 1 level of bashing damage")
+    expect(hits.nth(1).locator(".armor-step")).to_contain_text("(0 armor levels left)")
     why = rows.nth(0).locator("details.why")
     why.locator("summary").click()
     expect(why).to_contain_text("Teodor Brandt is in total darkness (natural darkness): 2 Traits down")
     expect(why).to_contain_text("Konrad Vale is in total darkness (natural darkness): 2 Traits down")
-    expect(why).to_contain_text("Both sides suffer the same total darkness: no forced retest for either.")
+    expect(why).to_contain_text("Both sides suffer the same total darkness: no forced retest for either")
     expect(target.locator(".box.bashing")).to_have_count(0)  # the vest took both blows
     shoot(page, "combat-board-dark-armor-820")
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]

@@ -356,21 +356,21 @@ def test_incapacitated_takes_part_in_no_challenge():
 def test_bomb_needs_vigor_in_strength_or_rapidity_in_speed():
     """met-reference 1.2 (LotNR Vigor, Rapidity): the Bomb only with Vigor in a strength challenge or Rapidity in
     a speed challenge; a surprised defender cannot use Celerity (LotNR Surprise). Bomb beats Paper."""
-    vigor = side("A", 6, "Brawny", powers=frozenset({Power.VIGOR}), lead=Lead.STRENGTH)
+    vigor = side("A", 6, "Brawny", powers=frozenset({Power.VIGOR}), lead=Lead.STRENGTH, bomb_announced=True)
     ruling = rule_challenge(script(vigor, side("B", 9, "Quick"), first(B, P)))
     assert ruling.outcome is C
     assert allowed_throws(script(vigor, side("B", 9)), C) == (R, P, S, B)
     with pytest.raises(RulesError) as err:  # Vigor, but leading with a speed Trait
-        rule_challenge(script(side("A", 6, "Quick", powers=frozenset({Power.VIGOR}), lead=Lead.SPEED),
+        rule_challenge(script(side("A", 6, "Quick", powers=frozenset({Power.VIGOR}), lead=Lead.SPEED, bomb_announced=True),
                               side("B", 9), first(B, P)))
     assert err.value.field == "tests[0].challenger_throw"
     with pytest.raises(RulesError) as err:
         rule_challenge(script(side("A", 6), side("B", 9), first(R, B)))
     assert err.value.field == "tests[0].defender_throw"
-    both = side("B", 7, "Tough", powers=frozenset({Power.VIGOR}), lead=Lead.STRENGTH)
+    both = side("B", 7, "Tough", powers=frozenset({Power.VIGOR}), lead=Lead.STRENGTH, bomb_announced=True)
     assert rule_challenge(script(vigor, both, first(B, B))).outcome is D  # Bomb ties Bomb: 6 against 7
     assert rule_challenge(script(vigor, both, first(B, S))).outcome is D  # Scissors cut the fuse
-    rapid = side("B", 6, "Quick", powers=frozenset({Power.RAPIDITY}), lead=Lead.SPEED)
+    rapid = side("B", 6, "Quick", powers=frozenset({Power.RAPIDITY}), lead=Lead.SPEED, bomb_announced=True)
     assert rule_challenge(script(side("A", 9), rapid, first(R, B))).outcome is D
     with pytest.raises(RulesError):
         rule_challenge(script(side("A", 9), rapid, first(R, B), surprised=True))
@@ -511,9 +511,10 @@ def test_only_the_loser_may_overbid_once_risking_a_new_trait():
 
 
 def test_wounded_may_always_overbid():
-    """LotNR Health (met-reference 4.1): a Wounded character may always overbid, whatever the ratio."""
+    """LotNR Health (met-reference 4.1): a Wounded character may always overbid; with the setting
+    ``wounded_overbid_skips_ratio`` (the reading before issue 16) the new test is made whatever the ratio."""
     ruling = rule_challenge(script(side("A", 3, "Quick", "Nimble", health=Health.WOUNDED), side("B", 9),
-                                   first(R, P), overbid(C, "Wiry", P, R)))
+                                   first(R, P), overbid(C, "Wiry", P, R)), settings(wounded_overbid_skips_ratio=True))
     assert ruling.outcome is C
     assert ruling.lost_by(C) == ("Quick", "Nimble")
 
@@ -790,7 +791,7 @@ def test_options_offer_only_retests_the_character_can_pay_for():
     assert lost.current is D
     assert lost.side(C).retests == ("ability:Brawl", "merit:Lucky")  # no Melee left, no Dodge (attacking),
     assert lost.side(D).retests == ()                                # no Willpower (Physical)
-    assert lost.side(C).may_overbid and lost.side(C).overbid_makes_test  # 8 >= 2 x 4
+    assert lost.side(C).may_overbid and not lost.side(C).overbid_makes_test  # Quick is lost: 7 < 2 x 4 (LotNR)
     assert lost.side(D).cancels == {"ability:Brawl": ("ability:Dodge",), "merit:Lucky": ("ability:Dodge",)}
     after = challenge_options(script(a, b, first(R, P), retest(C, "ability:Brawl", R, P)))
     assert after.side(C).retests == ("merit:Lucky",)
@@ -949,8 +950,9 @@ def a_challenge(draw):
             cancel = draw(st.sampled_from(("",) + cancels))
             tests.append(TCall(Call.RETEST, by=by, source=source, cancel=cancel, **({} if cancel else throws())))
     opts = challenge_options(replace(base, tests=tuple(tests)))
-    if opts.forced_retest is not None:
+    while opts.forced_retest is not None:  # both sides blind: each one's success is retested once (002)
         tests.append(TCall(Call.FORCED_RETEST, by=opts.forced_retest, **throws()))
+        opts = challenge_options(replace(base, tests=tuple(tests)))
     return replace(base, tests=tuple(tests))
 
 

@@ -90,6 +90,18 @@ def test_firearms_to_the_head_lethal():
     assert take(Strike(weapon="pistol"), Target(creature="mortal")).parts == (("lethal", 2),)
 
 
+def test_firearms_against_vampires_setting_in_the_live_game():
+    """Setting firearms_against_vampires: Laws of the Night's cards make a pistol's 2 levels lethal
+    (met-reference 3.7, T5); the tabletop charts' reading halves the body shot (000 "Bashing Damage";
+    2 bashing to 1); seed 002's reading stays the live default."""
+    lotnr = ChronicleSettings.from_overrides({"firearms_against_vampires": "lotnr"})
+    charts = ChronicleSettings.from_overrides({"firearms_against_vampires": "tabletop_charts"})
+    assert take(Strike(weapon="pistol"), settings=lotnr).parts == (("lethal", 2),)
+    assert take(Strike(weapon="pistol"), settings=charts).parts == (("bashing", 1),)
+    assert take(Strike(weapon="pistol", head_shot=True), settings=charts).parts == (("lethal", 2),)
+    assert take(Strike(weapon="pistol")).parts == (("bashing", 2),)
+
+
 def test_head_shot_without_firearm_is_refused():
     """002 "Damage and Healing": only firearms change damage when aimed at the head."""
     with pytest.raises(RulesError) as err:
@@ -114,10 +126,11 @@ def test_prowess_makes_bare_hands_lethal():
 
 
 def test_puissance_mass_trauma_full_auto_add_a_level():
-    """met-reference 3.4, 3.7: +1 level for Puissance, Mass-Trauma, Full-Auto within five feet."""
+    """met-reference 3.4, 3.7: +1 level for Puissance, Mass-Trauma (a single target within five feet, issue 16),
+    Full-Auto within five feet."""
     assert strike_damage(Strike(weapon="knife", potence=5)).levels == 2
     assert strike_damage(Strike(weapon="pistol", potence=5)).levels == 2  # strength does not matter
-    assert strike_damage(Strike(weapon="shotgun")).levels == 3
+    assert strike_damage(Strike(weapon="shotgun", close_range=True)).levels == 3
     assert strike_damage(Strike(weapon="smg")).levels == 2
     assert strike_damage(Strike(weapon="smg", close_range=True)).levels == 3
 

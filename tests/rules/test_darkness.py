@@ -109,8 +109,10 @@ def test_t16_expending_blindfighting_skips_the_forced_retest():
 
 
 def test_t16_no_forced_retest_when_both_are_blind():
-    """met-reference T16 (Dark Epics p.71): if B also suffers the same darkness, no forced retest for either."""
-    ruling = rule_challenge(fight(TOTAL, first(P, R), b_dark=TOTAL))
+    """met-reference T16 (Dark Epics p.71): if B also suffers the same darkness, no forced retest for either,
+    under the setting ``both_blind_forced_retest`` = ``no_retest`` (002 "Darkness", the default, retests)."""
+    ruling = rule_challenge(fight(TOTAL, first(P, R), b_dark=TOTAL),
+                            ChronicleSettings.from_overrides({"both_blind_forced_retest": "no_retest"}))
     assert ruling.outcome is C
     assert any("no forced retest for either" in s.text for s in ruling.steps)
 

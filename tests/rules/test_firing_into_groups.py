@@ -27,6 +27,7 @@ from larp.rules.mass_combat import (
     Range,
     rule_mass_challenge,
 )
+from larp.rules.scene import RangeBand
 from larp.rules.settings import ChronicleSettings
 
 FIRER_TRAITS = ("Steady", "Quick", "Tireless", "Alert", "Nimble", "Wiry", "Tough", "Brawny")
@@ -41,7 +42,13 @@ def near(name: str, throw: Throw = Throw.SCISSORS, firer_throw: Throw = Throw.RO
                      throw=throw, firer_throw=firer_throw, **kw)
 
 
+#: The firer risks a Trait in each test and a bystander hit loses his: the settings that restore the reading before
+#: issue 16 (002 says "perform a test"; by default nobody risks a Trait).
+COSTS = {"stray_tests_cost_firer": True, "stray_hit_costs_bystander": True}
+
+
 def shot(weapon: str = "pistol", *people: Bystander, bids: int | None = None, **kw) -> StrayShot:
+    kw.setdefault("range", RangeBand.FAR)  # met-reference T24's 25 feet: far enough for any Spray
     count = bids if bids is not None else len(people)
     return StrayShot(firer=kw.pop("firer", None) or firer(count), weapon=weapon, target="Konrad",
                      bystanders=tuple(people), **kw)
@@ -85,8 +92,10 @@ def test_a_ranged_attackers_miss_in_mass_combat_goes_into_the_melee():
 def test_tests_start_with_the_closest_and_the_round_stops_in_the_first_hit():
     """002: "a test against each person within three feet ... starting with those closest to the target": Pim
     (closest) wins his test, Lys is hit, and the round stops in her: Agathe is not tested (setting
-    stray_round_stops_at_first_hit, default on)."""
-    ruling = rule_stray_shot(shot("pistol", near("Pim", Throw.PAPER), near("Lys"), near("Agathe")))
+    stray_round_stops_at_first_hit, default on). With the firer risking a Trait per test (settings COSTS), he
+    loses the one bid against Pim."""
+    ruling = rule_stray_shot(shot("pistol", near("Pim", Throw.PAPER), near("Lys"), near("Agathe")),
+                             ChronicleSettings.from_overrides(COSTS))
     assert [(b.name, b.tested, b.hit) for b in ruling.bystanders] == [
         ("Pim", True, False), ("Lys", True, True), ("Agathe", False, False)]
     assert ruling.result("Agathe").note == "the round stopped in Lys"
@@ -97,8 +106,9 @@ def test_tests_start_with_the_closest_and_the_round_stops_in_the_first_hit():
 
 def test_with_the_setting_off_every_person_near_is_tested():
     """002: "a test against each person within three feet": with stray_round_stops_at_first_hit off, each test the
-    firer wins is a hit; the tests are made in turn, so the Trait lost to Pim no longer counts against Agathe."""
-    settings = ChronicleSettings.from_overrides({"stray_round_stops_at_first_hit": False})
+    firer wins is a hit; the tests are made in turn, so the Trait lost to Pim (settings COSTS) no longer counts
+    against Agathe."""
+    settings = ChronicleSettings.from_overrides({"stray_round_stops_at_first_hit": False, **COSTS})
     ruling = rule_stray_shot(shot("pistol", near("Pim", Throw.PAPER), near("Lys"),
                                   near("Agathe", Throw.ROCK, traits=6), firer=firer(3, traits=5)), settings)
     assert [b.hit for b in ruling.bystanders] == [False, True, False]
@@ -111,9 +121,10 @@ def test_with_the_setting_off_every_person_near_is_tested():
 
 
 def test_the_firer_must_bid_for_each_test():
-    """002 "a test against each person": each test is a challenge, one Trait a side (LotNR Initial Bid)."""
+    """002 "a test against each person": under the setting stray_tests_cost_firer each test is a challenge,
+    one Trait a side (LotNR Initial Bid)."""
     with pytest.raises(RulesError) as err:
-        rule_stray_shot(shot("pistol", near("Pim"), near("Lys"), bids=1))
+        rule_stray_shot(shot("pistol", near("Pim"), near("Lys"), bids=1), ChronicleSettings.from_overrides(COSTS))
     assert err.value.field == "firer.bid" and "2 Trait(s) against 2 bystander(s)" in err.value.message
 
 
@@ -163,14 +174,15 @@ def test_no_dodge_retest_when_the_narrator_rules_he_could_not_see_it():
 
 def test_t24_shotgun_spray_is_one_mass_challenge():
     """met-reference T24 and 002 "area effect (shotguns) ... perform a mass challenge instead": Spray at 3
-    adjacent people, the shooter bids 3 Traits, one wins: two are hit, by the card's 2 levels each (Mass-Trauma
-    adds its level on the track, met-reference 3.7), and the shooter loses 1 Trait."""
+    adjacent people 25 ft away, the shooter bids 3 Traits, one wins: two are hit and take the card's 2 levels each
+    (Mass-Trauma's level is for a single target within five feet, never a spray victim), and the shooter loses
+    1 Trait."""
     people = (near("A", Throw.SCISSORS), near("B", Throw.SCISSORS), near("C", Throw.PAPER))
     ruling = rule_stray_shot(shot("shotgun", *people, firer_throw=Throw.ROCK))
     assert ruling.fire is Fire.GROUP
     assert [h.target for h in ruling.hits] == ["A", "B"]
     assert [b.ruling.damage[0].levels for b in ruling.bystanders if b.hit] == [2, 2]
-    assert all(h.levels == 3 and any("Mass-Trauma" in s.text for s in h.steps) for h in ruling.hits)
+    assert [(h.levels, sum(n for _k, n in h.taken)) for h in ruling.hits] == [(2, 2), (2, 2)]  # applied
     assert ruling.traits_lost["Ruth"] == ("Tireless",)
     assert [b.firer_throw for b in ruling.bystanders] == [Throw.ROCK] * 3  # one sign against all
 
@@ -184,10 +196,12 @@ def test_a_spray_reaches_only_as_many_people_as_its_card():
 
 
 def test_bursts_from_a_submachine_gun_are_a_mass_challenge_but_single_shots_are_not():
-    """002: "firing multiple rounds (a submachine gun or assault rifle) ... a mass challenge instead"."""
-    assert fire_of("smg") is Fire.GROUP and fire_of("smg", bursts=False) is Fire.SINGLE
-    assert fire_of("shotgun") is Fire.GROUP and fire_of("shotgun", bursts=False) is Fire.GROUP
-    assert fire_of("pistol") is Fire.SINGLE
+    """002: "firing multiple rounds (a submachine gun or assault rifle) ... a mass challenge instead", at targets
+    far enough for the Spray (met-reference 6.2: a submachine gun beyond 10 feet, a shotgun beyond 20)."""
+    far = RangeBand.FAR
+    assert fire_of("smg", band=far) is Fire.GROUP and fire_of("smg", bursts=False, band=far) is Fire.SINGLE
+    assert fire_of("shotgun", band=far) is Fire.GROUP and fire_of("shotgun", bursts=False, band=far) is Fire.GROUP
+    assert fire_of("pistol", band=far) is Fire.SINGLE
     ruling = rule_stray_shot(shot("smg", near("A"), near("B", Throw.PAPER), firer_throw=Throw.ROCK))
     assert [b.hit for b in ruling.bystanders] == [True, False]
 
@@ -209,7 +223,7 @@ def test_five_bystanders_six_traits_in_all_and_nobody_is_hit():
     ruling = rule_stray_shot(shot("pistol", *FIVE, bids=0, extra_traits=extra))
     assert not any(b.tested for b in ruling.bystanders) and all(b.excluded for b in ruling.bystanders)
     assert ruling.traits_lost["Ruth"] == extra
-    assert any("5 extra Trait(s) with the shot (6 in all) to avoid all of them" in s.text for s in ruling.steps)
+    assert any("5 extra Traits with the shot (6 in all) to avoid all of them" in s.text for s in ruling.steps)
 
 
 def test_careful_aim_puts_nobody_at_risk_and_costs_no_trait():

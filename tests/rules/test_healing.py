@@ -312,11 +312,25 @@ def test_mortal_heals_over_the_days_between_games():
 
 
 def test_mortal_lethal_past_hurt_needs_medical_care():
-    """000 "Mortal's Healing Times": untreated lethal damage past Hurt worsens; with care,
-    Injured heals in a week, then Hurt and Bruised."""
+    """000 "Mortal's Healing Times": untreated lethal damage past Hurt worsens by one level of lethal
+    damage a day (Injured, then Wounded, Mauled, Crippled, Incapacitated, and the fifth day one more
+    wound kills); with care, Injured heals in a week, then Hurt and Bruised."""
     track = HealthTrack(LEVELS, lethal=3, creature="ghoul")
-    with pytest.raises(RulesError) as err:
-        heal_mortal_over(track, 24 * 14)
-    assert err.value.field == "medical_care"
+    two_days = heal_mortal_over(track, 24 * 2)
+    assert (two_days.track.lethal, two_days.track.condition, two_days.hours) == (5, "active", 48)
+    untreated = heal_mortal_over(track, 24 * 14)
+    assert untreated.track.condition == "dead" and untreated.hours == 24 * 5
+    assert "dies of the untreated wound" in untreated.steps[-1].text
     cared = heal_mortal_over(track, 24 * 10, medical_care=True)
     assert cared.track.lethal == 1  # Injured (7 days) and Hurt (3 days) heal in ten days
+    assert cared.hours == 240 and "In 240 hour(s) (of 240 available)" in cared.steps[-1].text
+
+
+def test_untreated_mortal_heals_bashing_below_a_worsening_wound():
+    """000 "Mortal's Healing Times": bashing damage heals on its own (one hour up to Wounded) while an
+    untreated lethal wound past Hurt worsens a day at a time; the line gives the time taken (one hour),
+    not the hours available."""
+    track = HealthTrack(LEVELS, lethal=3, bashing=1, creature="mortal")
+    ruling = heal_mortal_over(track, 10)
+    assert (ruling.track.lethal, ruling.track.bashing, ruling.hours) == (3, 0, 1)
+    assert "In 1 hour(s) (of 10 available)" in ruling.steps[-1].text

@@ -33,7 +33,8 @@ TRAITS = ("Brawny", "Ferocious", "Tough", "Quick", "Wiry", "Stalwart", "Rugged",
 def defender(n_bid: int = 1, traits: int = 9, throw: Throw | None = Throw.ROCK, **kw) -> Defender:
     side = kw.pop("side", None) or Contestant("Dana", traits, TRAITS[:n_bid], lead=kw.pop("lead", Lead.STRENGTH),
                                              powers=kw.pop("powers", frozenset()),
-                                             abilities=kw.pop("abilities", {}))
+                                             abilities=kw.pop("abilities", {}),
+                                             bomb_announced=kw.pop("bomb_announced", False))
     return Defender(side=side, throw=throw, **kw)
 
 
@@ -293,7 +294,7 @@ def test_retests_are_counted_per_attacker():
 
 
 def _bomb_fight(**kw) -> MassChallenge:
-    d = defender(3, throw=Throw.BOMB, powers=frozenset({Power.VIGOR, Power.RAPIDITY}), **kw)
+    d = defender(3, throw=Throw.BOMB, powers=frozenset({Power.VIGOR, Power.RAPIDITY}), bomb_announced=True, **kw)
     return mass(d, attacker("Fist", Throw.PAPER), ranged("Gun", Throw.PAPER),
                 attacker("Dancer", Throw.PAPER, strength=False))
 

@@ -6,6 +6,7 @@ import pytest
 
 from larp.rules.explain import RulesError
 from larp.rules.health import new_track
+from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import Defender, roll_soak, soak_damage, soak_pool
 
 
@@ -90,15 +91,33 @@ def test_mortal_takes_aggravated_as_lethal_and_no_soak():
 
 
 def test_firearm_bashing_not_halved_head_lethal():
-    """002 "Damage and Healing" with 000 "Ranged Weapons Chart": firearms do bashing to vampires, not halved;
-    aimed at the head, lethal."""
-    body = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light", dice=[2])
+    """002 "Damage and Healing" (firearms_against_vampires = house_002) with 000 "Ranged Weapons Chart":
+    firearms do bashing to vampires, not halved; aimed at the head, lethal."""
+    house = ChronicleSettings.from_overrides({"firearms_against_vampires": "house_002"})
+    body = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light", dice=[2],
+                       settings=house)
     assert (body.damage_type, body.levels) == ("bashing", 4)
     head = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light",
-                       head_shot=True, dice=[2])
+                       head_shot=True, dice=[2], settings=house)
     assert (head.damage_type, head.levels) == ("lethal", 4)
     bolt = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="crossbow", dice=[2])
     assert (bolt.damage_type, bolt.levels) == ("bashing", 2)
+
+
+def test_firearms_at_the_tabletop_follow_the_charts_unless_the_chronicle_says_otherwise():
+    """Setting firearms_against_vampires (default by_profile): at the tabletop the charts' reading, bashing
+    and halved on the body, lethal to the head (000 "Applying Damage", "Bashing Damage"); Laws of the
+    Night's reading keeps the bullet lethal (met-reference 3.7, T5)."""
+    body = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light", dice=[2])
+    assert (body.damage_type, body.levels) == ("bashing", 2)
+    assert any(s.setting == "firearms_against_vampires" for s in body.steps)
+    head = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light",
+                       head_shot=True, dice=[2])
+    assert (head.damage_type, head.levels) == ("lethal", 4)
+    lotnr = ChronicleSettings.from_overrides({"firearms_against_vampires": "lotnr"})
+    bullet = soak_damage(4, "lethal", Defender("vampire", stamina=1), weapon_key="pistol_light", dice=[2],
+                         settings=lotnr)
+    assert (bullet.damage_type, bullet.levels) == ("lethal", 4)
 
 
 def test_stake_through_the_heart_three_levels():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -504,7 +505,11 @@ def test_replaying_the_dice_gives_the_same_ruling():
     attack = Attack("strike", kincaid(), veronica(), defense=DefenseChoice("dodge"))
     first = resolve_attack(attack, rng=random.Random(11))
     again = resolve_attack(attack, dice=first.dice)
-    assert again.to_dict() == first.to_dict()
+    # The replay's dice were given, not drawn: the ruling says so (issue 17), and nothing else differs.
+    drawn = json.dumps(first.to_dict()).replace("rolled by the app", "rolled at the table").replace(
+        '"rolled": "by the app"', '"rolled": "at the table"')
+    assert "rolled by the app" in json.dumps(first.to_dict())
+    assert json.loads(drawn) == again.to_dict()
 
 
 # ---------------------------------------------------------------- invariants

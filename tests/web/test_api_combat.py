@@ -13,9 +13,9 @@ T8 = {  # met-reference T8: Scissors against Rock, Scissors, Paper, Paper, one T
     "attackers": [{"name": f"A{i}", "traits": 7, "bid": ["Brawny"], "throw": t}
                   for i, t in enumerate(("rock", "scissors", "paper", "paper"), 1)],
 }
-T24 = {  # met-reference T24: a shotgun's Spray at three people, the shooter bids 3 Traits, one wins.
+T24 = {  # met-reference T24: a shotgun's Spray at three people 25 ft away, the shooter bids 3 Traits, one wins.
     "firer": {"name": "Shooter", "traits": 8, "bid": ["Steady", "Quick", "Alert"]}, "weapon": "shotgun",
-    "target": "Konrad", "firer_throw": "rock",
+    "target": "Konrad", "firer_throw": "rock", "range": "far",
     "bystanders": [{"name": n, "traits": 5, "bid": ["Quick"], "throw": t}
                    for n, t in (("A", "scissors"), ("B", "scissors"), ("C", "paper"))],
 }
@@ -51,12 +51,15 @@ def test_stateless_t8(client, auth, dbconn):
 
 
 def test_stateless_t24(client, auth):
-    """met-reference T24: two of three are hit by the card's 2 levels each; the shooter loses 1 Trait."""
+    """met-reference T24: two of three are hit and take the card's 2 levels each, as applied to their tracks
+    (Mass-Trauma's level is for a single target within five feet: none for a spray victim; vampires, so the
+    firearm's damage is bashing and not halved, 002); the shooter loses 1 Trait."""
     auth.login()
     ruling = client.post("/api/v1/firing-into-groups/rule", json=T24).get_json()["ruling"]
     assert ruling["fire"] == "group"
     assert [h["target"] for h in ruling["hits"]] == ["A", "B"]
-    assert [b["ruling"]["damage"][0]["levels"] for b in ruling["bystanders"] if b["hit"]] == [2, 2]
+    assert [h["taken"] for h in ruling["hits"]] == [[["bashing", 2]], [["bashing", 2]]]
+    assert [ruling["tracks"][n]["bashing"] for n in ("A", "B", "C")] == [2, 2, 0]
     assert ruling["traits_lost"]["Shooter"] == ["Alert"]
 
 
@@ -80,7 +83,7 @@ def test_setting_overrides_are_named(client, auth):
      {**T8, "attackers": [{"name": f"H{i}", "traits": 5, "bid": ["Quick"], "throw": "rock"} for i in range(6)]},
      "attackers[5].range", "At most 5"),
     ("/api/v1/mass-challenges/rule", {**T8, "attackers": T8["attackers"] + [{**T8["attackers"][0], "name": "Dana"}]},
-     "attackers[4].name", "cannot attack himself"),
+     "attackers[4].name", "is the target"),
     ("/api/v1/firing-into-groups/rule", {**T24, "bystanders": T24["bystanders"] + [T24["bystanders"][0]]},
      "bystanders[3].name", "already listed"),
     ("/api/v1/firing-into-groups/rule",

@@ -381,8 +381,11 @@ def test_waking_on_a_night_that_has_not_come_is_refused(client, auth, downtime):
 
 
 def test_a_stale_board_form_changes_nothing(client, auth, downtime):
-    """Two organisers, or the back button: closing a game session that another tab already closed, and
-    feeding from a page that showed an older state of the character, are refused."""
+    """Two organisers, or the back button: closing a game session that another tab already closed,
+    the same feeding form sent twice, and feeding from a page that showed the vampire in torpor
+    after she rose, are refused (409) and change nothing; a second feeding from another screen,
+    whose page showed her as she still stands, adds up (issue 13: changes from different screens
+    apply to the character as he then stands)."""
     auth.login("boss", "organiser")
     from larp.services.chronicles import open_game_session
 
@@ -395,14 +398,28 @@ def test_a_stale_board_form_changes_nothing(client, auth, downtime):
     assert f"Game session {current.number} was already closed" in response.get_data(as_text=True)
     assert db_snapshot() == before
 
+    # Ines is in torpor from blood loss; a blood point placed in her mouth wakes her (000/001 "Torpor").
     ines = char("Ines Castellano")
-    seen = ines.version
-    client.post(f"/board/characters/{ines.id}/feed", data={"blood": "1", "version": str(seen)})
+    assert ines.condition == "torpor"
+    shown = {"blood": "1", "seen_condition": "torpor", "seen_staked": "0"}
+    assert client.post(f"/board/characters/{ines.id}/feed", data={**shown, "request_token": "feed-1"}).status_code == 303
+    fed = Ruling.get(Ruling.request_token == "feed-1")
+    assert char("Ines Castellano").condition == "active"
     before = db_snapshot()
-    response = client.post(f"/board/characters/{ines.id}/feed", data={"blood": "1", "version": str(seen)})
-    assert response.status_code == 409
-    assert "changed on another screen" in response.get_data(as_text=True)
+    again = client.post(f"/board/characters/{ines.id}/feed", data={**shown, "request_token": "feed-1"})
+    assert again.status_code == 409
+    assert f"already recorded as ruling #{fed.id}" in again.get_data(as_text=True)
     assert db_snapshot() == before
+    stale = client.post(f"/board/characters/{ines.id}/feed", data={**shown, "request_token": "feed-2"})
+    assert stale.status_code == 409
+    text = stale.get_data(as_text=True)
+    assert "changed on another screen" in text and "now active" in text and f"ruling #{fed.id}" in text
+    assert db_snapshot() == before
+    blood = char("Ines Castellano").blood_current
+    fresh = {"blood": "2", "seen_condition": "active", "seen_staked": "0"}
+    for token in ("feed-3", "feed-4"):  # two screens showing her awake: both feedings land
+        assert client.post(f"/board/characters/{ines.id}/feed", data={**fresh, "request_token": token}).status_code == 303
+    assert char("Ines Castellano").blood_current == blood + 4
 
 
 def test_a_torpor_cannot_begin_in_the_future(client, auth, downtime):

@@ -76,13 +76,13 @@ def test_cancel_by_a_matching_source(client, auth, dbconn):
 
 
 def test_bomb_only_with_its_power(client, auth, dbconn):
-    """met-reference 1.2, T13: Teodor (Vigor) may throw the Bomb in a strength challenge and it beats
-    Paper; Vivienne, without Vigor or Rapidity, may not."""
+    """met-reference 1.2, T13: Teodor (Vigor) may throw the Bomb, announced before the challenge (LotNR Vigor),
+    in a strength challenge and it beats Paper; Vivienne, without Vigor or Rapidity, may not."""
     auth.login()
     page = client.get(f"/challenge?challenger={cid('Teodor Brandt')}&defender={cid('Vivienne Ashcombe')}").get_data(as_text=True)
     assert page.count('value="bomb"') == 1  # Teodor's side only
     fields = base("Teodor Brandt", "Vivienne Ashcombe", challenger_bid="Brawny", defender_bid="Quick",
-                  challenger_throw="bomb", defender_throw="paper")
+                  challenger_throw="bomb", defender_throw="paper", challenger_bomb_announced="on")
     post(client, **fields)
     assert Ruling.get().outcome["outcome"] == "challenger"
     refused = base("Vivienne Ashcombe", "Teodor Brandt", challenger_bid="Nimble", defender_bid="Tough",
@@ -129,7 +129,7 @@ def test_total_darkness_forces_a_retest_of_the_win(client, auth, dbconn):
     body = post(client, record=False, **fields).get_data(as_text=True)
     assert "Pim Halloran must retest the win once" in body
     assert "Record as it stands" not in body  # the forced retest cannot be skipped
-    assert "Caster of this Shroud of Night removes 4 penalty Trait(s)" in body
+    assert "Caster of this Shroud of Night removes 4 penalty Traits" in body
     # The forced retest is thrown; Ines wins it, so Pim's win is undone.
     response = client.post("/challenge", data={**fields, "step": "call", "tests_json": script_in_progress(body),
                                                "next_by": "defender", "next_source": "forced",

@@ -282,16 +282,33 @@ def test_aegis_undoes_a_killing_turn_for_a_permanent_price(client, auth, dbconn)
     assert snapshot() == before
 
 
-def test_a_second_tab_showing_an_old_track_is_refused(client, auth, dbconn):
-    """Two tabs on the same character: the second, still showing the old track, cannot apply its
-    damage blindly; it gets the current state and a message."""
+def test_a_second_tab_adds_up_unless_what_it_showed_changed(client, auth, dbconn):
+    """Issue 13: two tabs on the same character both apply their damage, each to the character
+    as he then stands (the second tab's older track is no reason to refuse); the same form sent
+    twice is recorded once (409 naming the ruling); a tab whose page showed him active is refused
+    once he is no longer (409), and nothing changes."""
     auth.login()
-    marcus = char("Marcus Hale")
-    seen = marcus.version
-    client.post(f"/characters/{marcus.id}/damage", data={"damage_type": "lethal", "levels": "5", "version": str(seen)})
+    marcus = char("Marcus Hale")  # a ghoul: mortals have no torpor
+    shown = {"damage_type": "lethal", "levels": "2", "seen_condition": "active", "seen_staked": "0"}
+    first = client.post(f"/characters/{marcus.id}/damage", data={**shown, "request_token": "tab-1"})
+    assert first.status_code == 303
+    second = client.post(f"/characters/{marcus.id}/damage", data={**shown, "request_token": "tab-2"})
+    assert second.status_code == 303
+    assert char("Marcus Hale").damage_lethal == 4
     before = snapshot()
-    response = client.post(f"/characters/{marcus.id}/damage", headers={"HX-Request": "true"},
-                           data={"damage_type": "lethal", "levels": "5", "version": str(seen)})
-    assert response.status_code == 409
-    assert "changed on another screen" in response.get_data(as_text=True)
+    repeat = client.post(f"/characters/{marcus.id}/damage", headers={"HX-Request": "true"},
+                         data={**shown, "request_token": "tab-2"})
+    assert repeat.status_code == 409
+    recorded = Ruling.get(Ruling.request_token == "tab-2")
+    assert f"already recorded as ruling #{recorded.id}" in repeat.get_data(as_text=True)
+    assert snapshot() == before
+    # A third tab kills him (a lethal wound past his track: 000 "Health"); a fourth, still
+    # showing him active, is refused.
+    client.post(f"/characters/{marcus.id}/damage", data={**shown, "levels": "5", "request_token": "tab-3"})
+    assert char("Marcus Hale").condition != "active"
+    before = snapshot()
+    stale = client.post(f"/characters/{marcus.id}/damage", headers={"HX-Request": "true"},
+                        data={**shown, "request_token": "tab-4"})
+    assert stale.status_code == 409
+    assert "changed on another screen" in stale.get_data(as_text=True)
     assert snapshot() == before

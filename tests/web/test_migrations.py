@@ -314,11 +314,23 @@ def test_larp_db_status_and_upgrade_by_hand(tmp_path):
 
 @sqlite_only
 def test_commands_that_find_no_database_create_none(tmp_path):
-    """`larp export`, `larp backup` and `larp db upgrade` in a folder with no instance: the database
-    they looked for is named, the exit code is not 0, and no instance folder appears."""
+    """Every command but `larp serve` (export, backup, import, import-grapevine, create-user,
+    login-link, demo-downtime, db upgrade, db status, routes) in a folder with no instance: the
+    database it looked for is named, the exit code is not 0, and no instance folder appears."""
     instance = tmp_path / "instance"
-    for args in (["export", str(tmp_path / "out.json")], ["backup"], ["db", "upgrade"], ["db", "status"],
-                 ["login-link"]):
+    chronicle_file = tmp_path / "chronicle.json"
+    chronicle_file.write_text("{}")
+    grapevine_file = tmp_path / "chronicle.gex"
+    grapevine_file.write_text("<?xml version='1.0'?><grapevine/>")
+    commands = (["export", str(tmp_path / "out.json")], ["backup"], ["db", "upgrade"], ["db", "status"],
+                ["login-link"], ["create-user", "someone", "--password", "long enough password"],
+                ["import", str(chronicle_file)], ["import-grapevine", "--yes", str(grapevine_file)],
+                ["demo-downtime"], ["routes"])
+    from larp.cli import APP_COMMANDS
+
+    covered = {args[0] for args in commands}
+    assert {command.name for command in APP_COMMANDS} <= covered, "add the new command to this test"
+    for args in commands:
         result = larp(*args, instance=instance)
         assert result.exit_code != 0, args
         assert str(instance / "larp.sqlite3") in result.output, result.output

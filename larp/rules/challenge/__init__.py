@@ -21,9 +21,13 @@ Traits. Rock, paper, scissors; the Bomb where Vigor (strength) or Rapidity
 bonus Traits (never bid), minus penalties (Bruised, moving, darkness); Traits
 bid still count until the challenge is resolved; win-ties powers and wounds
 come first; equal counts are a draw and both lose their bids (002 "Ties").
-The loser of a test may overbid (risking a new Trait, at the chronicle's ratio)
-or retest (an Ability level, Willpower, Might, a Merit); either way the Trait
-lost on that test stays lost. The final loser loses the Traits still at risk.
+The loser of a test may overbid (risking a new Trait, at the chronicle's ratio,
+counting his Traits without the bid Trait he just lost) or retest (an Ability
+level, Willpower, Might in feats of strength, a Merit); either way the Trait lost
+on that test stays lost. A challenger who surprised the defender and lost may
+risk another Trait for a second challenge, after which the normal rules resume.
+The Bomb exists only when announced before the challenge. The final loser loses
+the Traits still at risk.
 
 Randomness is injected: the script carries the throws, and the narrator's
 throws in static challenges and simple tests may be drawn from a random source
@@ -71,6 +75,9 @@ from larp.rules.challenge.types import (
     R_RETEST,
     R_RETEST_DE,
     R_STATIC,
+    R_ONE_PER_TURN,
+    R_SPEED,
+    R_SPEED_DE,
     R_SURPRISE,
     R_TEST,
     R_TIES,
@@ -150,6 +157,9 @@ __all__ = [
     "R_RETEST",
     "R_RETEST_DE",
     "R_STATIC",
+    "R_ONE_PER_TURN",
+    "R_SPEED",
+    "R_SPEED_DE",
     "R_SURPRISE",
     "R_TEST",
     "R_TIES",

@@ -15,6 +15,7 @@ from larp.rules.challenge.ruling import TestRecord
 from larp.rules.challenge.script import ACTIONS, Challenge, Contestant
 from larp.rules.challenge.types import (
     POTENCE_TRAIT,
+    R_BOMB,
     R_BONUS,
     R_CAP,
     R_DARK,
@@ -26,6 +27,7 @@ from larp.rules.challenge.types import (
     R_NEGATIVE,
     R_OFF_HAND,
     R_RELENT,
+    R_SPEED_DE,
     R_STATIC,
     R_WOUNDS_OLD,
     SIDES,
@@ -39,10 +41,24 @@ from larp.rules.challenge.types import (
     _other,
 )
 from larp.rules.darkness import DarknessEffect, DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import Explanation, RulesError, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
+
+def _bomb_power(challenge: Challenge, side: Outcome, surprised: bool, announced: bool = False) -> str:
+    """The power that gives ``side`` the Bomb here, or ``""``: Vigor in a strength challenge, Rapidity
+    in a speed challenge (not for a surprised defender: no Celerity, LotNR Surprise), and only once
+    announced before the challenge (LotNR Vigor and Rapidity, met-reference 1.2)."""
+    con = challenge.challenger if side is Outcome.CHALLENGER else challenge.defender
+    if con is None or challenge.category is not Category.PHYSICAL or not (con.bomb_announced or announced):
+        return ""
+    if Power.VIGOR in con.powers and con.lead is Lead.STRENGTH:
+        return "Vigor"
+    if Power.RAPIDITY in con.powers and con.lead is Lead.SPEED and not (side is Outcome.DEFENDER and surprised):
+        return "Rapidity"
+    return ""
+
 
 @dataclass
 class _Side:
@@ -96,6 +112,7 @@ class _Setup:
         self.forced_due: Outcome | None = None
         self.records: list[TestRecord] = []
         self.totals_told = False
+        self.surprise_over = False  # a second challenge after a lost surprise test: normal rules (LotNR Surprise)
         self.sides: dict[Outcome, _Side] = {}
         self._setup(bids_only)
 
@@ -143,6 +160,7 @@ class _Setup:
         else:
             self.sides[Outcome.DEFENDER] = _Side(Outcome.DEFENDER, None, "The narrator", ch.category,
                                                  required=0, total=ch.difficulty or 0)
+        self._announcements()
         for side in self._characters():
             self._requirements(side)
         self._negative_calls()
@@ -166,6 +184,8 @@ class _Setup:
         def bids(con: Contestant) -> str:
             if con.relent and not con.bid:
                 return f"{con.name} relents"
+            if con.risks_no_trait:
+                return f"{con.name} risks no Trait"
             return f"{con.name} bids {', '.join(con.bid) or 'no Trait'}"
 
         if ch.kind is Kind.CONTESTED:
@@ -182,6 +202,20 @@ class _Setup:
         else:
             self.steps.add(f"{c.name} makes a simple test against a narrator"
                            + (" (the effect needs an outright win)." if ch.needs_win else "."), R_STATIC)
+
+    def _announcements(self) -> None:
+        """The Bomb exists only when announced before the challenge (LotNR Vigor: "You must state
+        before the Physical Challenge that you can use it"; Rapidity, met-reference 1.2)."""
+        for side in self._characters():
+            if not side.con.bomb_announced:
+                continue
+            power = _bomb_power(self.ch, side.key, self.ch.surprised and not self.surprise_over, announced=True)
+            if power:
+                self.steps.add(f"{side.name} announces before the challenge that {side.name} can throw the Bomb "
+                               f"({power}).", R_BOMB)
+            else:
+                self.steps.add(f"{side.name} announces the Bomb, but it needs Vigor in a strength challenge or "
+                               f"Rapidity in a speed challenge: no Bomb in this one.", R_BOMB)
 
     def _contestant(self, key: Outcome, con: Contestant) -> _Side:
         p = key.value
@@ -255,10 +289,13 @@ class _Setup:
         if con.relent:
             side.required = None
             return
+        if con.risks_no_trait:
+            side.required = 0  # a test, not a challenge: nothing is risked (002 "Firing Guns into Groups of People")
+            return
         required = 0 if ch.category is Category.VIRTUE else 1
         if con.extra_bid:
             required += con.extra_bid
-            self.steps.add(f"The narrator's difficulty makes {side.name} risk {con.extra_bid} more Trait(s).",
+            self.steps.add(f"The narrator's difficulty makes {side.name} risk {traits(con.extra_bid)} more.",
                            R_STATIC)
         if ch.category is not Category.VIRTUE:
             model = self.settings["wound_penalty_model"]
@@ -266,18 +303,39 @@ class _Setup:
                 required += 1
                 self.steps.add(f"{side.name} is {side.health.value.capitalize()} and must risk one more Trait.",
                                R_HEALTH if model == "lotnr" else R_WOUNDS_OLD, "wound_penalty_model")
-        if con.off_hand:
-            required += 2
-            self.steps.add(f"{side.name} uses the off hand: two more Traits risked.", R_OFF_HAND)
+        required += self._hands(side)
         side.required = required
         potence = con.bid.count(POTENCE_TRAIT)
         if potence:
-            if not (Power.INTENSITY in con.powers and ch.category is Category.PHYSICAL and con.lead is Lead.STRENGTH):
+            any_lead = ch.mass and self.settings["intensity_in_mobs"] == "any"
+            if not (Power.INTENSITY in con.powers and ch.category is Category.PHYSICAL
+                    and (con.lead is Lead.STRENGTH or any_lead)):
                 raise RulesError(f"{side.name} may bid {POTENCE_TRAIT} only with Intensity, in a strength "
                                  f"challenge (LotNR Potence).", field=f"{side.prefix}_bid")
             if potence > 1:
                 raise RulesError(f"{side.name} may bid {POTENCE_TRAIT} once.", field=f"{side.prefix}_bid")
             side.potence = True
+
+    def _hands(self, side: _Side) -> int:
+        """The extra Traits the hands cost: the off hand two, none with Ambidextrous (but two a hand,
+        so one more, for a character fighting with both hands), one fewer with the Two-Weapon
+        (Florentine) specialisation (LotNR off hand, met-reference 3.8)."""
+        con = side.con
+        if con.ambidextrous and con.both_hands:
+            extra, text = 1, f"{side.name} is Ambidextrous, but fighting with both hands costs two Traits a hand"
+        elif con.ambidextrous and con.off_hand:
+            self.steps.add(f"{side.name} is Ambidextrous: no off-hand penalty.", R_OFF_HAND)
+            return 0
+        elif con.off_hand:
+            extra, text = 2, f"{side.name} uses the off hand"
+        else:
+            return 0
+        if con.two_weapon:
+            extra -= 1
+            text += "; the Two-Weapon (Florentine) specialisation removes one penalty Trait"
+        more = {0: "no more Traits risked", 1: "one more Trait risked", 2: "two more Traits risked"}[extra]
+        self.steps.add(f"{text}: {more}.", R_OFF_HAND)
+        return extra
 
     def _real_required(self, side: _Side) -> int:
         return (side.required or 0) - (1 if side.potence else 0)
@@ -386,8 +444,14 @@ class _Setup:
                                      f"forced retest.", field=f"{side.prefix}_darkness")
         c, d = self.sides[Outcome.CHALLENGER], self.sides[Outcome.DEFENDER]
         if c.dark_forced and d.dark_forced:
-            c.dark_forced = d.dark_forced = False
-            self.steps.add("Both sides suffer the same total darkness: no forced retest for either.", R_DARK_DE)
+            label = self.settings.label("both_blind_forced_retest")
+            if self.settings["both_blind_forced_retest"] == "no_retest":
+                c.dark_forced = d.dark_forced = False
+                self.steps.add(f"Both sides suffer the same total darkness: no forced retest for either ({label}).",
+                               R_DARK_DE, "both_blind_forced_retest")
+            else:
+                self.steps.add(f"Both sides suffer total darkness: a success by either is still retested once "
+                               f"({label}).", R_DARK, "both_blind_forced_retest")
 
     def _abilities_left(self, side: _Side) -> dict[str, int]:
         return {k: v - side.abilities_spent[k] for k, v in side.con.abilities.items()}
@@ -406,6 +470,11 @@ class _Setup:
         if con.weapon is not None and con.weapon.bonus:
             total += con.weapon.bonus
             terms.append(f"+{con.weapon.bonus} {con.weapon.name}")
+        if self._speed_bonus(side):
+            total += 1
+            terms.append("+1 Speed")
+            self.steps.add(f"{side.name}'s {con.weapon.name} has Speed and {side.name} has Melee: one bonus Trait "
+                           f"({self.settings.label('speed_weapon_model')}).", R_SPEED_DE, "speed_weapon_model")
         if side.neg_bonus:
             total += side.neg_bonus
             terms.append(f"+{side.neg_bonus} unmatched Negative Traits")
@@ -436,15 +505,34 @@ class _Setup:
         side.total = max(0, total)
         side.terms = terms
 
+    def _speed_bonus(self, side: _Side) -> bool:
+        """Dark Epics' Speed: +1 bonus Trait for a Speed weapon used with Melee (setting ``speed_weapon_model``)."""
+        con = side.con
+        return (self.settings["speed_weapon_model"] == "dark_epics" and con.weapon is not None
+                and con.weapon.has("Speed") and ability_named(con.abilities, "Melee") is not None)
+
+    def _pre_empts(self, side: _Side, other: _Side) -> bool:
+        """LotNR Speed: a Speed weapon used with Melee pre-empts an opponent whose weapon is Clumsy, Heavy
+        or Slow (setting ``speed_weapon_model``; met-reference 3.7)."""
+        con, opp = side.con, other.con
+        if self.settings["speed_weapon_model"] != "lotnr" or con is None or opp is None:
+            return False
+        if con.weapon is None or not con.weapon.has("Speed") or ability_named(con.abilities, "Melee") is None:
+            return False
+        if opp.weapon is None:
+            return False
+        return bool({t.lower() for t in opp.weapon.negative_traits} & {"clumsy", "heavy", "slow"})
+
     def _standing(self, side: _Side) -> None:
         con, ch = side.con, self.ch
+        side.standing, side.standing_why = 0, []
         if ch.kind is Kind.SIMPLE:
             return
         physical = ch.category is Category.PHYSICAL
         if Power.PUISSANCE in con.powers and physical and con.lead is Lead.STRENGTH:
             side.standing += 1
             side.standing_why.append(f"{side.name} wins ties in tests of strength (Puissance)")
-        surprised = side.key is Outcome.DEFENDER and ch.surprised
+        surprised = side.key is Outcome.DEFENDER and ch.surprised and not self.surprise_over
         if Power.FLEETNESS in con.powers and physical and con.lead is Lead.SPEED and not surprised:
             side.standing += 1
             side.standing_why.append(f"{side.name} wins ties in speed challenges (Fleetness)")

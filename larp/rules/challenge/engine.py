@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from larp.rules.challenge.bids import _Setup, _Side
+from larp.rules.challenge.bids import _bomb_power, _Setup, _Side
 from larp.rules.challenge.retests import _Calls
 from larp.rules.challenge.ruling import (
     ChallengeOptions,
@@ -34,6 +34,7 @@ from larp.rules.challenge.types import (
     R_OUTCOME,
     R_PUISSANCE,
     R_STATIC,
+    R_SPEED,
     R_SURPRISE,
     R_TEST,
     R_TIES,
@@ -57,22 +58,13 @@ from larp.rules.darkness import ability_named
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
-def _may_bomb(challenge: Challenge, side: Outcome) -> bool:
-    con = challenge.challenger if side is Outcome.CHALLENGER else challenge.defender
-    if con is None or challenge.category is not Category.PHYSICAL:
-        return False
-    if Power.VIGOR in con.powers and con.lead is Lead.STRENGTH:
-        return True
-    surprised = side is Outcome.DEFENDER and challenge.surprised
-    return Power.RAPIDITY in con.powers and con.lead is Lead.SPEED and not surprised
-
-
 def allowed_throws(challenge: Challenge, side: Outcome) -> tuple[Throw, ...]:
     """The throws ``side`` may make: rock, paper, scissors, and the Bomb with
-    Vigor in a strength challenge or Rapidity in a speed challenge (LotNR,
-    met-reference 1.2). A surprised defender cannot use Celerity (Rapidity) in
-    the first challenge (LotNR Surprise). The narrator never has the Bomb."""
-    return BASIC_THROWS + ((Throw.BOMB,) if _may_bomb(challenge, side) else ())
+    Vigor in a strength challenge or Rapidity in a speed challenge, once announced
+    before the challenge (LotNR, met-reference 1.2). A surprised defender cannot
+    use Celerity (Rapidity) in the first challenge (LotNR Surprise). The narrator
+    never has the Bomb."""
+    return BASIC_THROWS + ((Throw.BOMB,) if _bomb_power(challenge, side, challenge.surprised) else ())
 
 
 class _Run(_Setup, _Calls):
@@ -117,6 +109,8 @@ class _Run(_Setup, _Calls):
             self._judge(index, call, side)
         elif call.call is Call.OVERBID:
             self._overbid(index, call)
+        elif call.call is Call.SECOND_CHALLENGE:
+            self._second_challenge(index, call)
         else:
             self._retest(index, call)
 
@@ -143,11 +137,15 @@ class _Run(_Setup, _Calls):
             dt = parse_throw(call.defender_throw, f"{f}.defender_throw")
         for side, throw in ((Outcome.CHALLENGER, ct), (Outcome.DEFENDER, dt)):
             if throw is Throw.BOMB:
-                if not _may_bomb(self.ch, side):
-                    raise RulesError(f"{self.sides[side].name} cannot throw the Bomb: it needs Vigor in a strength "
-                                     f"challenge or Rapidity in a speed challenge (and no surprise).",
+                surprised = self.ch.surprised and not self.surprise_over
+                if not _bomb_power(self.ch, side, surprised):
+                    con = self.sides[side].con
+                    why = ("it was not announced before the challenge" if con is not None and not con.bomb_announced
+                           and _bomb_power(self.ch, side, surprised, announced=True)
+                           else "it needs Vigor in a strength challenge or Rapidity in a speed challenge "
+                                "(and no surprise), announced before the challenge")
+                    raise RulesError(f"{self.sides[side].name} cannot throw the Bomb: {why}.",
                                      field=f"{f}.{side.value}_throw")
-                self.steps.add(f"{self.sides[side].name} may throw the Bomb here.", R_BOMB)
         return ct, dt
 
     def _judge(self, index: int, call: TestCall, by: Outcome | None, **record: Any) -> None:
@@ -286,7 +284,14 @@ class _Run(_Setup, _Calls):
                 if ok:
                     cancels[_source_key(*retest)] = ok
             out.append(SideOptions(side.key, tuple(_source_key(*r) for r in retests[side.key]),
-                                   problem is None, problem is None and makes, note, cancels))
+                                   problem is None, problem is None and makes, note, cancels,
+                                   self._second_challenge_problem(side) is None))
+        narrator = self.sides[Outcome.DEFENDER]
+        if self.ch.kind is Kind.STATIC and narrator.con is None:
+            problem = self._overbid_problem(narrator)  # the narrator may overbid too (LotNR, met-reference 1.5)
+            makes, note = self._ratio(narrator) if problem is None else (False, problem)
+            out.append(SideOptions(Outcome.DEFENDER, (), problem is None, problem is None and makes, note,
+                                   narrator=True))
         current = None if self.auto_winner is not None else self.result
         return ChallengeOptions(current, done, self.forced_due, tuple(out))
 
@@ -315,7 +320,7 @@ class _Run(_Setup, _Calls):
         else:
             for side in (c, d):
                 if side.lost:
-                    earlier = " (lost on a test it then retested or overbid)" if side.key == winner else ""
+                    earlier = " (lost on an earlier test of this challenge)" if side.key == winner else ""
                     self.steps.add(f"{side.name} loses {', '.join(side.lost)} for the rest of the game "
                                    f"session{earlier}.", R_OUTCOME)
         damage: list[DamageDealt] = []
@@ -366,9 +371,16 @@ class _Run(_Setup, _Calls):
                 self.steps.add(f"{target.name}'s attack misses.", R_COMBAT)
             return []
         if winner is Outcome.DEFENDER:
-            if ch.surprised:
-                self.steps.add(f"{side.name} was surprised: this first challenge can only harm him, so his win "
-                               f"only stops the attack.", R_SURPRISE)
+            if ch.surprised and not self.surprise_over:
+                self.steps.add(f"{side.name} was surprised: this first challenge can only harm {side.name}, so "
+                               f"{side.name}'s win only stops the attack.", R_SURPRISE)
+                return []
+            attacker = self.sides[Outcome.CHALLENGER]
+            if self._pre_empts(attacker, side) and not self._pre_empts(side, attacker):
+                self.steps.add(f"{attacker.name}'s {attacker.con.weapon.name} (Speed, with Melee) pre-empts "
+                               f"{side.name}'s {side.con.weapon.name}: no simultaneous counter-attack, so "
+                               f"{side.name}'s win only stops the attack "
+                               f"({self.settings.label('speed_weapon_model')}).", R_SPEED, "speed_weapon_model")
                 return []
             if self.settings["combat_resolution"] == "sequential":
                 self.steps.add(f"{side.name}'s win stops the attack; the counter-attack is its own challenge "
@@ -380,11 +392,10 @@ class _Run(_Setup, _Calls):
             weapon = side.con.weapon
             assert weapon is not None
             hit = DamageDealt(target.key, weapon.damage_type, weapon.levels, f"{weapon.name} card (met-reference 3.7)")
-            self.steps.add(f"The {weapon.name} inflicts {weapon.levels} level(s) of {weapon.damage_type} damage. "
-                           f"{target.name} takes it.", hit.rule)
+            self.steps.add(f"{side.name}'s {weapon.name} hits {target.name}.", hit.rule)
         else:
             hit = DamageDealt(target.key, action["damage_type"], action["levels"], action["rule"])
-            self.steps.add(f"{action['text']} {target.name} takes it.", action["rule"])
+            self.steps.add(f"{side.name}'s {action['label'].lower()} hits {target.name}.", action["rule"])
         return [hit]
 
 
@@ -417,21 +428,32 @@ def rule_challenge(
     tie succeeds unless the effect needs a win (met-reference 1.6).
 
     Overbids (LotNR Overbidding, 1.5): only the loser of the last test, once
-    per challenge, risking a new Trait; a new test only if its Traits are at
-    least ``overbid_ratio`` times the opponent's (Wounded: always); the Trait
-    lost on the first test stays lost; a refused overbid's Trait per setting
+    per challenge, risking a new Trait; a new test only if its Traits, without
+    those it lost in this challenge (setting ``overbid_counts_lost_bid``), are at
+    least ``overbid_ratio`` times the opponent's (a Wounded caller may always call
+    it; setting ``wounded_overbid_skips_ratio``); the Trait lost on the first test
+    stays lost; never for a side that risks no Trait in a test; a refused overbid's Trait per setting
     ``overbid_trait_lost_on_refusal``. A narrator may overbid in a static
     challenge. Retests (LotNR Retests, 2.1; Dark Epics, 2.2): only the loser of
     the last test, from an Ability level it still has (Blindfighting only in
     darkness; Dodge only against an attack), Willpower (setting
-    ``willpower_retest_scope``), Might (strength; always the last test) or a
+    ``willpower_retest_scope``), Might (strength, never a ranged attack or a
+    throw; always the last test) or a
     Merit's use; once per source or per category (``retest_limit_mode``); the
     opponent may cancel by spending a matching source (``cancel_match_mode``;
     Willpower per ``willpower_retest_cancellable``; Might never); the retester
     still loses the Traits lost on the test it retests. Total darkness forces
-    one retest of each side's first success unless the opponent is in the
-    same darkness or an Ability level is expended (002 "Darkness",
-    :mod:`larp.rules.darkness`, setting ``darkness_scope``).
+    one retest of each blind side's first success, even when both are blind
+    (setting ``both_blind_forced_retest``), unless an Ability level is expended
+    (002 "Darkness", :mod:`larp.rules.darkness`, setting ``darkness_scope``).
+    Surprise (LotNR Surprise, 3.1): a challenger who surprised the defender and
+    lost the test may call a second challenge (``second_challenge``), risking a
+    new Trait; then the normal rules resume (not under the setting
+    ``one_physical_challenge_per_turn``). The Bomb only when announced before
+    the challenge (``bomb_announced``). A Speed weapon used with Melee pre-empts
+    a Clumsy, Heavy or Slow one (no simultaneous counter-attack), or gives one
+    bonus Trait (setting ``speed_weapon_model``); the off hand per met-reference
+    3.8 (Ambidextrous, Two-Weapon).
 
     Outcome: the final loser loses the Traits still at risk (both on a draw).
     A won attack deals its damage (a bare-handed strike 1 bashing, a bite 1

@@ -113,7 +113,10 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     if data.get("weapon") is not None:
         w = _known(data["weapon"], Weapon, f("weapon"))
         kwargs["weapon"] = Weapon(_text(w.get("name", ""), f("weapon")), _int(w.get("bonus", 0), f("weapon")),
-                                  _text(w.get("damage_type", ""), f("weapon")), _int(w.get("levels"), f("weapon")))
+                                  _text(w.get("damage_type", ""), f("weapon")), _int(w.get("levels"), f("weapon")),
+                                  ranged=_bool(w.get("ranged", False), f("weapon")),
+                                  specials=_names(w.get("specials", []), f("weapon")),
+                                  negative_traits=_names(w.get("negative_traits", []), f("weapon")))
     if "health" in data:
         kwargs["health"] = _enum(Health, data["health"], f("health"))
     if "powers" in data:
@@ -130,7 +133,7 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("willpower", "generation", "steps_moved", "extra_bid"):
         if key in data:
             kwargs[key] = _int(data[key], f(key), optional=key == "generation")
-    for key in ("off_hand", "relent"):
+    for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):
         if key in data:
             kwargs[key] = _bool(data[key], f(key))
     if data.get("darkness") is not None:
@@ -163,7 +166,10 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
     ``action`` defaults to ``"strike"`` in a contested challenge and ``"other"``
     otherwise. The rules themselves are checked by :func:`rule_challenge`.
-    An example (met-reference T5: a Firearms retest)::
+    A weapon card may say ``"ranged": true`` (fired or thrown: no Might), its ``specials``
+    and ``negative_traits``; a side ``bomb_announced`` (the Bomb exists only when announced
+    before the challenge, LotNR Vigor), ``ambidextrous``, ``two_weapon``, ``both_hands``
+    (met-reference 3.8). An example (met-reference T5: a Firearms retest)::
 
         {"category": "physical", "action": "weapon",
          "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",

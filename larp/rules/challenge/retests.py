@@ -18,6 +18,7 @@ from larp.rules.challenge.types import (
     R_OVERBID,
     R_RETEST,
     R_RETEST_DE,
+    R_SURPRISE,
     Call,
     Category,
     Health,
@@ -30,7 +31,7 @@ from larp.rules.challenge.types import (
     parse_source,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, traits
 
 if TYPE_CHECKING:  # the engine's side state; imported for the annotations only
     from larp.rules.challenge.bids import _Side
@@ -51,18 +52,21 @@ class _Calls:
         problem = self._state_problem(side)
         if problem:
             return problem
+        if side.con is not None and side.con.risks_no_trait:
+            return f"{side.name} risks no Trait in this test: no overbid."
         if side.overbid_used:
             return f"{side.name} has already overbid in this challenge."
         if side.con is not None and (sum(side.free.values()) if side.free is not None else side.spare) < 1:
             return f"{side.name} has no Trait left to risk."
         return None
 
-    def _overbid_trait_problem(self, side: _Side, trait: str) -> str | None:
-        """Why ``side`` may not risk ``trait`` in an overbid, or ``None``."""
+    def _overbid_trait_problem(self, side: _Side, trait: str, what: str = "to overbid (LotNR Overbidding)"
+                               ) -> str | None:
+        """Why ``side`` may not risk ``trait`` in an overbid (or ``what`` else), or ``None``."""
         if side.con is None:
             return "The narrator risks no Trait to overbid." if trait else None
         if not trait:
-            return f"{side.name} must risk a new Trait to overbid (LotNR Overbidding)."
+            return f"{side.name} must risk a new Trait {what}."
         if side.potence and trait == POTENCE_TRAIT:
             return f"{POTENCE_TRAIT} is already bid."
         if side.free is not None and side.free[trait] < 1:
@@ -70,15 +74,30 @@ class _Calls:
             return f"{side.name} cannot risk {trait}: {why}."
         return None
 
+    def _lost_here(self, side: _Side) -> list[str]:
+        """The Traits ``side`` has lost in this challenge, those at risk on the test it lost included
+        (an overbid's caller has lost them: "the original one has already been lost", LotNR)."""
+        return list(side.lost) + list(side.at_risk) if side.con is not None else []
+
+    def _overbid_count(self, side: _Side) -> int:
+        """The Traits ``side`` counts for an overbid: its total without the Traits it has lost in this
+        challenge (LotNR Overbidding; setting ``overbid_counts_lost_bid``)."""
+        lost = self._lost_here(side)
+        if self.settings["overbid_counts_lost_bid"] or not lost:
+            return side.total
+        return max(0, side.total - len(lost))
+
     def _ratio(self, side: _Side) -> tuple[bool, str]:
         """Whether an overbid by ``side`` makes a new test, and the arithmetic."""
         other = self.sides[_other(side.key)]
-        if side.health is Health.WOUNDED:
-            return True, f"{side.name} is Wounded and may always overbid."
+        if side.health is Health.WOUNDED and self.settings["wounded_overbid_skips_ratio"]:
+            return True, (f"{side.name} is Wounded and always gets the new test "
+                          f"({self.settings.label('wounded_overbid_skips_ratio')}).")
         ratio = float(self.settings["overbid_ratio"])
         need = ratio * other.total
-        met = side.total >= need
-        return met, (f"{side.name} has {side.total} Traits against {other.name}'s {other.total}: "
+        count = self._overbid_count(side)
+        met = count >= need
+        return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}: "
                      f"{'at least' if met else 'less than'} {ratio:g} times ({need:g}).")
 
     def _overbid(self, index: int, call: TestCall) -> None:
@@ -94,25 +113,34 @@ class _Calls:
         side.overbid_used = True
         self._tell_totals()
         met, text = self._ratio(side)
-        lost_now = list(side.at_risk)
+        lost_now = self._lost_here(side)
         side.lost += side.at_risk
         side.at_risk = []
-        kept = f" {side.name}'s {', '.join(lost_now)} stays lost." if lost_now else ""
         risk = f"risks {trait} and " if trait else ""
-        wounded = side.health is Health.WOUNDED
+        skipped = side.health is Health.WOUNDED and self.settings["wounded_overbid_skips_ratio"]
+        if side.health is Health.WOUNDED and not skipped:
+            self.steps.add(f"{side.name} is Wounded and may always call an overbid; the Traits still decide "
+                           f"whether a new test is made.", R_HEALTH)
+        self.steps.add(f"{side.name} {risk}calls an overbid.", R_OVERBID)
+        if lost_now:
+            counts = self.settings["overbid_counts_lost_bid"]
+            self.steps.add(f"{side.name} has lost {', '.join(lost_now)} in this challenge"
+                           + (f": {'they still count' if len(lost_now) > 1 else 'it still counts'} for the overbid "
+                              f"({self.settings.label('overbid_counts_lost_bid')})." if counts else
+                              f"; {'they no longer count' if len(lost_now) > 1 else 'it no longer counts'}."),
+                           R_OVERBID, "overbid_counts_lost_bid")
+        setting = "wounded_overbid_skips_ratio" if skipped else "overbid_ratio"
         if met:
             if side.con is not None:
                 self._take(side, trait)
                 side.at_risk = [trait]
-            self.steps.add(f"{side.name} {risk}calls an overbid. {text} A new test is made.{kept}",
-                           R_HEALTH if wounded else R_OVERBID, None if wounded else "overbid_ratio")
+            self.steps.add(f"{text} A new test is made.", R_HEALTH if skipped else R_OVERBID, setting)
             self._judge(index, call, side.key, trait=trait)
             return
         if call.challenger_throw is not None or call.defender_throw is not None:
             raise RulesError(f"The overbid is refused ({text}): no new test is made, so give no throws.",
                              field=f"{f}.challenger_throw")
-        self.steps.add(f"{side.name} {risk}calls an overbid. {text} No new test: the result stands.{kept}",
-                       R_OVERBID, "overbid_ratio")
+        self.steps.add(f"{text} No new test: the result stands.", R_OVERBID, setting)
         if trait:
             if self.settings["overbid_trait_lost_on_refusal"]:
                 self._take(side, trait)
@@ -187,6 +215,9 @@ class _Calls:
                     and ch.category in (Category.MENTAL, Category.SOCIAL)):
                 return (f"Willpower buys a retest only when defending against a Mental or Social challenge "
                         f"({self.settings.label('willpower_retest_scope')})."), name
+        if category == "power" and self._ranged():
+            return ("Might retests only feats of sheer strength in brawling and melee, never a firearm shot, a thrown "
+                    "object or another ranged attack (LotNR Potence).", name)
         if category == "power" and not (ch.category is Category.PHYSICAL and con.lead is Lead.STRENGTH):
             return "Might works only in challenges of sheer strength (LotNR Potence).", name
         mode = self.settings["retest_limit_mode"]
@@ -197,6 +228,14 @@ class _Calls:
             return (f"{side.name} has already retested from the {category} category in this challenge "
                     f"({self.settings.label('retest_limit_mode')})."), name
         return None, name
+
+    def _ranged(self) -> bool:
+        """Whether the challenge is a ranged attack: either side attacks with a weapon that is fired
+        or thrown (met-reference 3.4: Might is "not at range and not for throwing")."""
+        for action, con in ((self.ch.action, self.ch.challenger), (self.ch.defender_action, self.ch.defender)):
+            if action == "weapon" and con is not None and con.weapon is not None and con.weapon.ranged:
+                return True
+        return False
 
     def _cancel_problem(self, side: _Side, retest: tuple[str, str], category: str, name: str) -> tuple[str | None, str]:
         """(why ``side`` may not cancel ``retest`` with this source or ``None``, the source's canonical name)."""
@@ -262,3 +301,48 @@ class _Calls:
             self.steps.add("Might is the last test of the challenge.", R_MIGHT)
         self._judge(index, call, side.key, source=label)
 
+
+    # ----- surprise: the second challenge ------------------------------------
+
+    def _second_challenge_problem(self, side: _Side) -> str | None:
+        """Why ``side`` may not call a second challenge now, or ``None``: only a challenger who
+        surprised the defender and lost the test, once (LotNR Surprise, met-reference 3.1); never
+        under Dark Epics' one Physical challenge per target per turn."""
+        ch = self.ch
+        if not ch.surprised or side.key is not Outcome.CHALLENGER or side.con is None:
+            return "Only a challenger who surprised the defender may call a second challenge."
+        if self.surprise_over:
+            return f"{side.name} has already called the second challenge."
+        problem = self._state_problem(side)
+        if problem:
+            return problem
+        if self.settings["one_physical_challenge_per_turn"] and ch.category is Category.PHYSICAL:
+            return (f"{self.sides[Outcome.DEFENDER].name} has faced a Physical challenge this turn: no second "
+                    f"one ({self.settings.label('one_physical_challenge_per_turn')}).")
+        if (sum(side.free.values()) if side.free is not None else side.spare) < 1:
+            return f"{side.name} has no Trait left to risk."
+        return None
+
+    def _second_challenge(self, index: int, call: TestCall) -> None:
+        f = f"tests[{index}]"
+        side = self._caller(index, call)
+        problem = self._second_challenge_problem(side)
+        if problem:
+            raise RulesError(problem, field=f"{f}.by")
+        trait = call.trait.strip() if isinstance(call.trait, str) else ""
+        problem = self._overbid_trait_problem(side, trait, "for a second challenge (LotNR Surprise)")
+        if problem:
+            raise RulesError(problem, field=f"{f}.trait")
+        lost_now = list(side.at_risk)
+        side.lost += side.at_risk
+        self._take(side, trait)
+        side.at_risk = [trait]
+        self.surprise_over = True
+        for each in self._characters():
+            self._standing(each)
+        defender = self.sides[Outcome.DEFENDER].name
+        kept = f" {side.name} still loses {', '.join(lost_now)}, lost on that test." if lost_now else ""
+        self.steps.add(f"{side.name} surprised {defender} and lost the test: {side.name} risks {trait} for a "
+                       f"second challenge, and the normal rules resume ({defender} may use Celerity and hit "
+                       f"back).{kept}", R_SURPRISE)
+        self._judge(index, call, side.key, trait=trait)

@@ -171,6 +171,10 @@ class SideOptions:
         overbid_note: why not, or the ratio arithmetic.
         cancels: for each retest the opponent may call now, the sources this
             side could spend to cancel it.
+        may_second_challenge: a challenger who surprised the defender and lost the
+            test may risk another Trait for a second challenge (LotNR Surprise).
+        narrator: these are the narrator's options (a static challenge: the narrator
+            may overbid, LotNR Overbidding).
     """
 
     side: Outcome
@@ -179,6 +183,8 @@ class SideOptions:
     overbid_makes_test: bool = False
     overbid_note: str = ""
     cancels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    may_second_challenge: bool = False
+    narrator: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -188,6 +194,8 @@ class SideOptions:
             "overbid_makes_test": self.overbid_makes_test,
             "overbid_note": self.overbid_note,
             "cancels": {k: list(v) for k, v in self.cancels.items()},
+            "may_second_challenge": self.may_second_challenge,
+            "narrator": self.narrator,
         }
 
 
@@ -200,8 +208,8 @@ class ChallengeOptions:
             first test or when a side relented.
         finished: nothing more may be called (Might was used, a side relented).
         forced_retest: the side that must now make its forced darkness retest.
-        sides: the options of each side that is a character (the narrator of
-            a static challenge has none).
+        sides: the options of each side that is a character, and the narrator's
+            of a static challenge (who may overbid).
     """
 
     current: Outcome | None

@@ -47,12 +47,23 @@ class Weapon:
         bonus: bonus Traits, counted in ties and overbids, never bid.
         damage_type: ``"bashing"``, ``"lethal"`` or ``"aggravated"``.
         levels: health levels on a hit, before soak or halving.
+        ranged: fired or thrown (a firearm, a bow): never a feat of strength, so no
+            Might (LotNR Potence, met-reference 3.4).
+        specials: the card's special abilities (``"Speed"``...; met-reference 3.7).
+        negative_traits: the card's Negative Traits (``"Clumsy"``...).
     """
 
     name: str
     bonus: int
     damage_type: str
     levels: int
+    ranged: bool = False
+    specials: tuple[str, ...] = ()
+    negative_traits: tuple[str, ...] = ()
+
+    def has(self, special: str) -> bool:
+        """Whether the card has the special ability ``special`` (any case)."""
+        return special.lower() in {s.lower() for s in self.specials}
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,17 @@ class Contestant:
         merits: retest Merit name to uses left (``{"Lucky": 2}``).
         generation: for the cap on Trait totals; ``None`` for no cap.
         steps_moved: steps taken this turn before acting (0 to 3).
-        off_hand: attacking with the off hand (two more Traits risked).
+        off_hand: attacking with the off hand (two more Traits risked, met-reference 3.8).
+        ambidextrous: the Merit Ambidextrous: no off-hand penalty, but a character
+            fighting with both hands still risks two Traits a hand (met-reference 3.8).
+        two_weapon: the Two-Weapon (Florentine) specialisation: one off-hand penalty
+            Trait fewer (met-reference 3.8).
+        both_hands: fighting with a weapon in each hand this turn.
+        risks_no_trait: a test rather than a challenge for this side: it bids and risks
+            no Trait (and cannot overbid); ties still compare its Traits (002 "Firing
+            Guns into Groups of People": "perform a test").
+        bomb_announced: the side stated before the challenge that it can throw the
+            Bomb (LotNR Vigor: "You must state before the Physical Challenge").
         extra_bid: extra Traits a narrator's difficulty requires to be risked.
         relent: the side relents before the test.
         darkness: the darkness this side suffers.
@@ -117,6 +138,11 @@ class Contestant:
     extra_bid: int = 0
     relent: bool = False
     darkness: Darkness = Darkness()
+    ambidextrous: bool = False
+    two_weapon: bool = False
+    both_hands: bool = False
+    bomb_announced: bool = False
+    risks_no_trait: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,7 +166,9 @@ class TestCall:
 
     Attributes:
         call: ``test`` (the first throws, always first), ``overbid``,
-            ``retest`` or ``forced_retest`` (total darkness, 002 "Darkness").
+            ``retest``, ``forced_retest`` (total darkness, 002 "Darkness") or
+            ``second_challenge`` (a challenger who surprised the defender and lost
+            the first test risks another Trait, LotNR Surprise).
         challenger_throw, defender_throw: the throws of this test; absent for
             a refused overbid or a cancelled retest. In static challenges and
             simple tests the defender's throw is the narrator's and may be left
@@ -149,7 +177,7 @@ class TestCall:
         source: a retest's source: ``"ability:Brawl"``, ``"willpower"``,
             ``"might"`` or ``"merit:Lucky"``.
         cancel: the source the opponent spends to cancel this retest, if any.
-        trait: the new Trait risked by an overbid.
+        trait: the new Trait risked by an overbid or a second challenge.
     """
 
     call: Call = Call.TEST
@@ -222,6 +250,8 @@ class Challenge:
             challenge can only harm him, and he cannot use Celerity in it.
         negative_calls: Negative Trait calls made during the bid, in order.
         tests: the test sequence, first throws first.
+        mass: one pair of a mass challenge (002 "Mass Combat": Intensity against any
+            attacker, setting ``intensity_in_mobs``).
     """
 
     category: Category
@@ -236,4 +266,5 @@ class Challenge:
     surprised: bool = False
     negative_calls: tuple[NegativeCall, ...] = ()
     tests: tuple[TestCall, ...] = ()
+    mass: bool = False
 

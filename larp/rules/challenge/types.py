@@ -27,6 +27,9 @@ R_RETEST = "LotNR Retests (met-reference 2.1)"
 R_RETEST_DE = "Dark Epics Retests (met-reference 2.2)"
 R_COMBAT = "LotNR Combat (met-reference 3.1)"
 R_SURPRISE = "LotNR Surprise (met-reference 3.1)"
+R_ONE_PER_TURN = "Dark Epics p.71: one Physical challenge per target per turn (met-reference 3.1)"
+R_SPEED = "LotNR weapons: Speed (met-reference 3.7); 002 \"Challenges\""
+R_SPEED_DE = "Dark Epics weapons: Speed (met-reference 3.7)"
 R_PUISSANCE = "LotNR Potence: Puissance (met-reference 3.4)"
 R_MIGHT = "LotNR Potence: Might (met-reference 3.4)"
 R_INTENSITY = "LotNR Potence: Intensity (met-reference 3.4)"
@@ -155,6 +158,7 @@ class Call(StrEnum):
     OVERBID = "overbid"
     RETEST = "retest"
     FORCED_RETEST = "forced_retest"
+    SECOND_CHALLENGE = "second_challenge"
 
 
 class RandomSource(Protocol):

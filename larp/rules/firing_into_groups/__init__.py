@@ -12,16 +12,19 @@ The rules (002 unless said otherwise):
 1. The firer tests against each person near the target, starting with those
    closest to it. If he wins a test, that bystander is hit and takes the
    weapon's damage; the bystander may retest by expending a Dodge Ability if
-   he could see the attack coming (the narrator decides). Each test is a
-   normal challenge (:mod:`larp.rules.challenge`): one Trait risked a side,
-   ties by the Traits. Whether one round goes on after hitting someone is the
+   he could see the attack coming (the narrator decides). Each is a test:
+   nobody risks a Trait in it (settings ``stray_tests_cost_firer``,
+   ``stray_hit_costs_bystander``), ties by the Traits (:mod:`larp.rules.challenge`). Whether one round goes on after hitting someone is the
    chronicle setting ``stray_round_stops_at_first_hit`` (default: it stops).
 2. A weapon firing several rounds (bursts from a submachine gun or assault
    rifle) or with an area effect (a shotgun): one mass challenge against the
    bystanders instead: the firer's one sign against each bystander's, each
    pair by the normal rules; every bystander who loses is hit; the firer risks
-   one Trait per bystander (met-reference 6.2 and T24). A Spray reaches at
-   most the number of people on its card (met-reference 6.2).
+   one Trait per bystander (met-reference 6.2 and T24). A Spray fires so only
+   at targets farther than its distance (a shotgun 20 feet, a submachine gun
+   10; Dark Epics 5: setting ``spray_limits``) and reaches at most its number
+   of people (met-reference 6.2); closer, it is an ordinary single shot. A spray
+   victim takes the card's damage without Mass-Trauma's level.
 3. To avoid bystanders if he misses, the firer bids one extra Trait per
    bystander with the shot (five bystanders: six Traits in all), or fewer and
    names the bystanders they exclude; or he takes careful aim and fires every
@@ -43,6 +46,7 @@ from larp.rules.firing_into_groups.types import (
     BystanderResult,
     StrayRuling,
     fire_of,
+    spray_limits,
 )
 from larp.rules.firing_into_groups.engine import (
     firer_bid_count,
@@ -61,6 +65,7 @@ __all__ = [
     "BystanderResult",
     "StrayRuling",
     "fire_of",
+    "spray_limits",
     "firer_bid_count",
     "rule_stray_shot",
     "stray_shot_from_dict",

@@ -23,7 +23,7 @@ from larp.rules.challenge import (
     parse_source,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import Explanation, RulesError, article, plural
 from larp.rules.health import HealthTrack
 from larp.rules.mass_combat import (
     Attack,
@@ -48,6 +48,7 @@ from larp.rules.firing_into_groups.types import (
     BystanderResult,
     StrayRuling,
     fire_of,
+    spray_limits,
 )
 
 class _Stray:
@@ -83,7 +84,7 @@ class _Stray:
         if not target:
             raise RulesError("Name the target the shot missed.", field="target")
         if target == self.firer:
-            raise RulesError(f"{self.firer} cannot be his own target.", field="target")
+            raise RulesError(f"{self.firer} fired the shot and cannot be its target.", field="target")
         if not shot.bystanders:
             raise RulesError("Add the people near the target, closest first.", field="bystanders")
         seen: set[str] = set()
@@ -102,7 +103,7 @@ class _Stray:
                 raise RulesError(f"{name} is already listed as a bystander.", field=f"{where}.name")
             seen.add(name)
             self.tracks[name] = track_of(b.body, self.settings, name, f"{where}.body")
-        self.fire = fire_of(shot.weapon, shot.bursts)
+        self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings)
         self.target = target
         single = self.fire is Fire.SINGLE
         if not single and (shot.careful_aim or shot.extra_traits or shot.excluded):
@@ -135,10 +136,19 @@ class _Stray:
         self.excluded = excluded
 
     def reach(self) -> int:
-        """How many of the people near the target a mass challenge reaches: a Spray's card
-        number at most (met-reference 6.2), everyone otherwise."""
+        """How many of the people near the target a mass challenge reaches: a Spray's number at
+        most (its card, or Dark Epics' three: setting ``spray_limits``; met-reference 6.2),
+        everyone otherwise."""
         people = len(self.shot.bystanders)
-        return min(people, self.card.spray) if self.card.spray else people
+        if not self.card.has("Spray"):
+            return people
+        return min(people, spray_limits(self.shot.weapon, self.settings)[1])
+
+    def firer_risks(self) -> bool:
+        """Whether the firer risks a Trait in each bystander's test: always in a Spray's or a burst's
+        mass challenge (met-reference 6.2, T24); in single tests only under ``stray_tests_cost_firer``
+        (002: "perform a test")."""
+        return self.fire is Fire.GROUP or bool(self.settings["stray_tests_cost_firer"])
 
     def firer_after_shot(self) -> Contestant:
         """The firer as he stands for the bystander tests: the extra Traits went with the missed shot."""
@@ -168,7 +178,10 @@ class _Stray:
                     raise RulesError(f"{b.side.name} could not see the attack coming (the narrator's call): no "
                                      f"Dodge retest.", field=f"{where}[{n}].{key}")
         dodge = {k: v for k, v in b.side.abilities.items() if k.lower() == "dodge"} if b.saw_it_coming else {}
-        return replace(b.side, abilities=dodge, willpower=0, merits={})
+        side = replace(b.side, abilities=dodge, willpower=0, merits={})
+        if not self.settings["stray_hit_costs_bystander"]:
+            side = replace(side, bid=(), risks_no_trait=True)  # he is hit and takes damage, nothing more (002)
+        return side
 
     def _shares(self, challenges: Sequence[Challenge], bid: Sequence[str]) -> list[tuple[str, ...]]:
         """The firer's bid split over his tests, in order (one Trait each; more if Wounded)."""
@@ -189,11 +202,30 @@ class _Stray:
         return out
 
     def _pair(self, firer: Contestant, b: Bystander, index: int, first: TestCall) -> Challenge:
+        if not self.firer_risks():
+            firer = replace(firer, bid=(), risks_no_trait=True)
         return Challenge(category=self.shot.category, challenger=firer, defender=self.bystander_side(index, b),
                          action="weapon", defender_action="defend", tests=(first,) + tuple(b.tests))
 
+    def _costs(self) -> None:
+        """Say what the bystander tests cost (002; settings ``stray_tests_cost_firer``,
+        ``stray_hit_costs_bystander``)."""
+        if not self.firer_risks():
+            self.steps.add(f"Each is a test, not a challenge: {self.firer} risks no Trait in it, and ties still "
+                           f"compare Traits ({self.settings.label('stray_tests_cost_firer')}).", R_GROUPS,
+                           "stray_tests_cost_firer")
+        elif self.fire is Fire.SINGLE:
+            self.steps.add(f"{self.firer} risks one Trait in each test "
+                           f"({self.settings.label('stray_tests_cost_firer')}).", R_GROUPS, "stray_tests_cost_firer")
+        costs = self.settings["stray_hit_costs_bystander"]
+        self.steps.add(("Each person tested risks one Trait and loses it if hit" if costs else
+                        "The people tested risk no Trait: one who is hit takes the damage and loses no Trait")
+                       + f" ({self.settings.label('stray_hit_costs_bystander')}).", R_GROUPS,
+                       "stray_hit_costs_bystander")
+
     def _hit(self, b: Bystander) -> Hit:
-        attack = Attack(action="weapon", weapon=self.shot.weapon, close_range=self.shot.close_range)
+        attack = Attack(action="weapon", weapon=self.shot.weapon, close_range=self.shot.close_range,
+                        spread=self.fire is Fire.GROUP)
         name = b.side.name
         hit, track, armor_left = land_hit(self.firer, attack, name, b.body, self.tracks[name], b.body.armor_left,
                                           self.settings, self.rng)
@@ -209,14 +241,23 @@ class _Stray:
         shot = self.shot
         weapon = weapon_card(shot.weapon, "weapon")
         near = ", ".join(b.side.name for b in shot.bystanders)
+        at_risk = not shot.careful_aim and any(b.side.name not in self.excluded for b in shot.bystanders)
         self.steps.add(f"{self.firer}'s shot at {self.target} missed; near the target, closest first: {near}."
-                       + (" The firer tests against each of them in that order." if self.fire is Fire.SINGLE else ""),
-                       R_GROUPS)
+                       + (f" {self.firer} is tested against each of them in that order."
+                          if self.fire is Fire.SINGLE and at_risk else ""), R_GROUPS)
+        if self.card.has("Spray") and self.fire is Fire.SINGLE and (shot.bursts or not self.card.has("Full-Auto")):
+            feet, _most = spray_limits(shot.weapon, self.settings)
+            where = shot.range.label if shot.range is not None else "at a range not said"
+            self.steps.add(f"{article(self.card.name).capitalize()} sprays only at targets more than {feet} feet "
+                           f"away; {where}, this is a single shot ({self.settings.label('spray_limits')}).",
+                           R_SPRAY, "spray_limits")
+        if at_risk or self.fire is Fire.GROUP:
+            self._costs()
         firer = replace(self.firer_after_shot(), weapon=weapon)
         if shot.extra_traits:
             avoided = ("all of them" if self.excluded == {b.side.name for b in shot.bystanders}
                        else ", ".join(b.side.name for b in shot.bystanders if b.side.name in self.excluded))
-            self.steps.add(f"{self.firer} bid {len(shot.extra_traits)} extra Trait(s) with the shot "
+            self.steps.add(f"{self.firer} bid {plural(len(shot.extra_traits), 'extra Trait')} with the shot "
                            f"({1 + len(shot.extra_traits)} in all) to avoid {avoided}: "
                            f"{', '.join(shot.extra_traits)}, lost with the missed shot.", R_GROUPS)
         if shot.careful_aim:
@@ -252,7 +293,12 @@ class _Stray:
             if shot.careful_aim or b.side.name in self.excluded:
                 note = "careful aim" if shot.careful_aim else "excluded by an extra Trait"
                 results.append(BystanderResult(b.side.name, False, True, note))
-        shares = self._shares([self._pair(firer, b, i, TestCall()) for i, b in at_risk], firer.bid) if at_risk else []
+        if not at_risk:
+            shares = []
+        elif self.firer_risks():
+            shares = self._shares([self._pair(firer, b, i, TestCall()) for i, b in at_risk], firer.bid)
+        else:
+            shares = [()] * len(at_risk)
         stops = settings["stray_round_stops_at_first_hit"]
         stopped_by = ""
         spent_by_firer: Counter = Counter()
@@ -314,9 +360,11 @@ class _Stray:
         self.steps.add(f"The {card.name} fires {what}: one mass challenge against the bystanders instead of a test "
                        f"each; {self.firer}'s one sign is compared with each of theirs.", R_GROUPS)
         if reach < len(shot.bystanders):
-            self.steps.add(f"The {card.name}'s Spray reaches {card.spray} people: "
+            self.steps.add(f"The {card.name}'s Spray reaches {reach} people "
+                           f"({self.settings.label('spray_limits')}): "
                            f"{', '.join(b.side.name for b in shot.bystanders[reach:])} "
-                           f"{'is' if len(shot.bystanders) - reach == 1 else 'are'} out of reach.", R_SPRAY)
+                           f"{'is' if len(shot.bystanders) - reach == 1 else 'are'} out of reach.", R_SPRAY,
+                           "spray_limits")
         if shot.firer_throw is None:
             raise RulesError(f"Choose {self.firer}'s sign.", field="firer_throw")
         for index, b in reached:
@@ -326,7 +374,7 @@ class _Stray:
         pairs = [self._pair(firer, b, i, replace(first, defender_throw=b.throw)) for i, b in reached]
         shares = self._shares(pairs, firer.bid)
         check_bid_names(firer, [t for s in shares for t in s], self.firer, "firer.bid")
-        self.steps.add(f"{self.firer} risks one Trait per bystander: {len(reached)}.", R_SPRAY)
+        self.steps.add(f"{self.firer} risks one Trait per person reached: {len(reached)}.", R_SPRAY)
         pairs = [replace(p, challenger=replace(firer, bid=s)) for p, s in zip(pairs, shares)]
         shared = Shared(Outcome.CHALLENGER)
         results: list[BystanderResult] = []

@@ -13,6 +13,7 @@ from larp.rules.challenge import (
     test_calls_from_list,
 )
 from larp.rules.explain import RulesError
+from larp.rules.scene import RangeBand
 from larp.rules.mass_combat import (
     body_from_dict,
 )
@@ -86,9 +87,16 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
     target = data.get("target")
     if not isinstance(target, str):
         raise RulesError("Name the target the shot missed.", field="target")
+    band = None
+    if data.get("range") not in (None, ""):
+        try:
+            band = RangeBand(str(data["range"]).strip().lower())
+        except ValueError:
+            raise RulesError(f"{data['range']!r} is not one of: {', '.join(r.value for r in RangeBand)}.",
+                             field="range") from None
     return StrayShot(
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
         firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
-        **flags, **names,
+        range=band, **flags, **names,
     )

@@ -22,6 +22,8 @@ from larp.rules.challenge import (
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
+from larp.rules.scene import RangeBand
+from larp.rules.settings import ChronicleSettings
 from larp.rules.mass_combat import (
     Body,
     Hit,
@@ -86,6 +88,8 @@ class StrayShot:
         careful_aim: he took careful aim and fires every other round: no bystander is at risk.
         close_range: within five feet (Full-Auto adds a level).
         category: the challenge's category (Physical).
+        range: how far the group is from the firer (a Spray needs distance, met-reference 6.2);
+            ``None``: not said.
     """
 
     firer: Contestant
@@ -99,6 +103,7 @@ class StrayShot:
     careful_aim: bool = False
     close_range: bool = False
     category: Category = Category.PHYSICAL
+    range: RangeBand | None = None
 
 
 @dataclass(frozen=True)
@@ -188,18 +193,46 @@ class StrayRuling:
         }
 
 
-def fire_of(weapon_key: str, bursts: bool = True) -> Fire:
-    """How ``weapon_key`` fires: a shotgun's Spray is an area effect, and an automatic
-    weapon (Full-Auto, Burst) firing bursts fires several rounds: both are one mass
-    challenge; anything else fires single shots (002; met-reference 3.7, 6.2).
+#: How far away (in feet, more than) and how many adjacent targets a Spray needs and reaches:
+#: LotNR: a shotgun 3 beyond 20 ft, a submachine gun 5 beyond 10 ft (by its card's ``spray``);
+#: Dark Epics: 3 closely grouped beyond 5 ft (met-reference 6.2; setting ``spray_limits``).
+SPRAY_BEYOND_FEET = {"lotnr": {"shotgun": 20, "smg": 10}, "dark_epics": 5}
+DARK_EPICS_SPRAY_TARGETS = 3
+
+
+def spray_limits(weapon_key: str, settings: ChronicleSettings) -> tuple[int, int]:
+    """(feet the targets must be beyond, most targets reached) for a Spray weapon (met-reference 6.2).
+
+    Raises:
+        RulesError: no such weapon.
+    """
+    card = armory_weapon(weapon_key, "live")
+    if settings["spray_limits"] == "dark_epics":
+        return SPRAY_BEYOND_FEET["dark_epics"], DARK_EPICS_SPRAY_TARGETS
+    automatic = card.has("Full-Auto") or card.has("Burst")
+    feet = SPRAY_BEYOND_FEET["lotnr"].get(weapon_key, 10 if automatic else 20)
+    return feet, card.spray
+
+
+def fire_of(weapon_key: str, bursts: bool = True, band: RangeBand | None = None,
+            settings: ChronicleSettings | None = None) -> Fire:
+    """How ``weapon_key`` fires at the group ``band`` away: a Spray (a shotgun's spread, a
+    submachine gun's burst) only at targets farther than its distance, else an ordinary
+    single-target shot; another automatic weapon (Full-Auto, Burst) firing bursts fires
+    several rounds; both are one mass challenge; anything else fires single shots (002
+    "Firing Guns into Groups of People"; met-reference 3.7, 6.2, setting ``spray_limits``).
+    A range not said is not "farther": a single shot.
 
     Raises:
         RulesError: no such weapon (``field`` "weapon").
     """
     card = armory_weapon(weapon_key, "live")
     automatic = card.has("Full-Auto") or card.has("Burst")
-    if automatic:
-        return Fire.GROUP if bursts else Fire.SINGLE
-    return Fire.GROUP if card.has("Spray") else Fire.SINGLE
+    if automatic and not bursts:
+        return Fire.SINGLE
+    if card.has("Spray"):
+        feet, _most = spray_limits(weapon_key, settings or ChronicleSettings.defaults())
+        return Fire.GROUP if band is not None and band.beyond(feet) else Fire.SINGLE
+    return Fire.GROUP if automatic else Fire.SINGLE
 
 

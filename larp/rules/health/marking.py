@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import levels as levels_of
 from larp.rules.settings import ChronicleSettings
 from larp.rules.health.track import (
     DAMAGE_TYPES,
@@ -92,7 +93,7 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
                       '000 "Bashing Damage"', setting="below_incapacitated_model")
             return "torpor"
         if condition == "unconscious":
-            steps.add(f"{who} is already unconscious; the beating keeps him down "
+            steps.add(f"{who} is already unconscious; the beating keeps {who} down "
                       f"(the narrator may rule torpor after a savage beating).",
                       "LotNR Health (met-reference 4.1)", setting="below_incapacitated_model")
             return "unconscious"
@@ -116,7 +117,7 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
             return "final_death"
         steps.add(f"Aggravated damage puts {who} below Incapacitated: {who} enters torpor "
                   f"(seed 002: a vampire put below Incapacitated by aggravated damage enters torpor; "
-                  f"aggravated damage once he is Incapacitated or in torpor destroys him).",
+                  f"aggravated damage once a vampire is Incapacitated or in torpor is Final Death).",
                   '002 "Damage and Healing"', setting="below_incapacitated_model")
         return "torpor"
     rule = '000 "Final Death"' if model == "tabletop" else "LotNR Health (met-reference 4.1)"
@@ -207,7 +208,7 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         if track.is_vampire and condition == "torpor" and kind == "aggravated":
             if settings["dark_epics_killing_blow"] and not killing_blow:
                 steps.add(f"{who} is in torpor, but without a declared killing blow the aggravated level "
-                          f"does not destroy him.", "Dark Epics killing blow (met-reference 4.1)",
+                          f"does not destroy {who}.", "Dark Epics killing blow (met-reference 4.1)",
                           setting="dark_epics_killing_blow")
             else:
                 condition = "final_death"
@@ -226,7 +227,7 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
                 condition = _below_incapacitated_vampire(kind, condition, settings, who, steps,
                                                          incapacitated_before=track.marked >= size - 1)
             else:
-                steps.add(f"{who} is in torpor; further {kind} damage does not destroy him "
+                steps.add(f"{who} is in torpor; further {kind} damage does not destroy {who} "
                           f"(destruction is a narrator action).", '002 "Damage and Healing"')
             if place(kind):
                 changed += 1
@@ -250,18 +251,18 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         steps.add(f"A further wound past Incapacitated kills {who}: mortals have no torpor.", '000 "Health"')
 
     new = replace(track, condition=condition, **counts)
-    summary = f"{who} takes {changed} level(s) of {kind} damage"
+    summary = f"{who} takes {levels_of(changed)} of {kind} damage"
     if overflow:
         summary += f" ({overflow} more had no further effect)"
     steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
     if stake and not new.destroyed:
         if new.is_vampire:
             new = replace(new, staked=True)
-            steps.add(f"The stake through the heart paralyses {who} until it is removed: he is conscious "
+            steps.add(f"The stake through the heart paralyses {who} until it is removed: {who} is conscious "
                       f"but may not move or spend blood points.", '000 "Stake Through Heart"')
         else:
             steps.add(f"A stake paralyses only vampires; {who} simply takes the wound.", '000 "Stake Through Heart"')
-    first = Step(f"{who} is {_where(track)} and takes {levels} level(s) of {damage_type} damage.", _APPLYING)
+    first = Step(f"{who} is {_where(track)} and takes {levels_of(levels)} of {damage_type} damage.", _APPLYING)
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
 

@@ -87,7 +87,8 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
         lowest marked box, the unmarked state, or the condition below
         Incapacitated), ``dice_penalty`` (``None`` when the character can take
         no action), ``movement``, ``below`` (the mark below Incapacitated, if
-        any) and ``approximate``.
+        any), ``approximate``, ``live_level`` (the live track's level for the same
+        damage) and ``why`` (a sentence saying why the two names differ, or "").
     """
     is_extra = track.levels == extra_levels()
     chart = extra_chart() if is_extra else tabletop_chart()
@@ -119,8 +120,14 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
         level, penalty, movement = row.name, row.penalty, row.movement
     if track.condition == "unconscious":
         penalty, movement = None, "Unconscious."
+    live = track.state() if track.condition == "active" else CONDITION_LABELS[track.condition]
+    why = ""
+    if live.lower() != level.lower():
+        why = (f"{track.marked} level(s) of damage: {level} on the tabletop chart, {live} on the live track. The "
+               f"same damage: the chart names its boxes from Bruised down, the live track has two Healthy "
+               f"levels first (met-reference 4.3).")
     return {"boxes": boxes, "level": level, "dice_penalty": penalty, "movement": movement,
-            "below": below, "approximate": not exact, "source": chart.source}
+            "below": below, "approximate": not exact, "source": chart.source, "live_level": live, "why": why}
 
 
 def tabletop_dice_penalty(track: HealthTrack) -> int | None:

@@ -23,7 +23,8 @@ from larp.rules.challenge import (
     bids_required,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import Explanation, RulesError, article
+from larp.rules.explain import traits as traits_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Body, can_fight, track_of, weapon_card
 from larp.rules.mass_combat.types import (
@@ -39,7 +40,12 @@ from larp.rules.pairs import check_bid_names
 from larp.rules.settings import ChronicleSettings
 
 
-def _check(mass: MassChallenge) -> None:
+def _ordinal(n: int) -> str:
+    """"6th", "7th"... (a mob has at most 10 people in it)."""
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, 'th')}"
+
+
+def _check(mass: MassChallenge, settings: ChronicleSettings) -> None:
     if not isinstance(mass.defender, Defender):
         raise RulesError("Give the target.", field="defender")
     if not mass.attackers:
@@ -61,7 +67,7 @@ def _check(mass: MassChallenge) -> None:
         if not name:
             raise RulesError("Each attacker needs a name.", field=f"{where}.name")
         if name == target:
-            raise RulesError(f"{name} cannot attack himself: the target cannot also be an attacker.",
+            raise RulesError(f"{name} is the target and cannot also be an attacker.",
                              field=f"{where}.name")
         if name in names:
             raise RulesError(f"{name} is already an attacker.", field=f"{where}.name")
@@ -74,9 +80,14 @@ def _check(mass: MassChallenge) -> None:
         group = [a for a in mass.attackers if a.range is rng_kind]
         if len(group) > MAX_PER_RANGE:
             sixth = group[MAX_PER_RANGE]
+            if settings["one_physical_challenge_per_turn"]:
+                then = (f"{sixth.side.name} waits for the next turn, when {target} faces a new Physical challenge, or "
+                        f"picks another target ({settings.label('one_physical_challenge_per_turn')})")
+            else:
+                then = f"{sixth.side.name} waits, or picks another target"
             raise RulesError(
                 f"At most {MAX_PER_RANGE} characters can engage one target {rng_kind.label} (002 \"Mass "
-                f"Combat\"): {sixth.side.name} would be the {len(group)}th. Resolve that attack in another challenge.",
+                f"Combat\"): {sixth.side.name} would be the {_ordinal(len(group))}. {then}.",
                 field=f"attackers[{mass.attackers.index(sixth)}].range")
     if isinstance(d.celerity, bool) or not isinstance(d.celerity, int) or not 0 <= d.celerity <= 5:
         raise RulesError(f"{d.side.name}: Celerity is a level from 0 to 5.", field="defender.celerity")
@@ -97,7 +108,7 @@ def _attack_card(attack: Attack, rng_kind: Range | None, name: str, where: str) 
         if attack.weapon:
             raise RulesError(f"{name}: a weapon is used with the action 'weapon'.", field=f"{where}.weapon")
         if rng_kind is Range.RANGED:
-            raise RulesError(f"{name} attacks at range: choose his ranged weapon.", field=f"{where}.weapon")
+            raise RulesError(f"{name} attacks at range: choose the ranged weapon.", field=f"{where}.weapon")
         return None
     if not attack.weapon:
         raise RulesError(f"{name} attacks with a weapon: choose it.", field=f"{where}.weapon")
@@ -105,10 +116,11 @@ def _attack_card(attack: Attack, rng_kind: Range | None, name: str, where: str) 
     card_weapon = weapon_card(attack.weapon, f"{where}.weapon")
     assert card is not None
     if rng_kind is Range.RANGED and card.melee:
-        raise RulesError(f"{name}: a {card.name} is a hand-to-hand weapon; mark him hand to hand.",
+        raise RulesError(f"{name}: {article(card.name)} is a hand-to-hand weapon; mark {name} hand to hand.",
                          field=f"{where}.weapon")
     if rng_kind is Range.HAND_TO_HAND and card.firearm:
-        raise RulesError(f"{name}: a {card.name} is a ranged weapon; mark him as ranged.", field=f"{where}.weapon")
+        raise RulesError(f"{name}: {article(card.name)} is a ranged weapon; mark {name} as ranged.",
+                         field=f"{where}.weapon")
     return card_weapon
 
 
@@ -213,7 +225,7 @@ class _Pairs:
             pair_d = replace(d_side, bid=(), held=(), lost_earlier=(), lead=lead, relent=name in self.relented)
             counts_as[name] = mapped
             built.append(Challenge(category=mass.category, challenger=side, defender=pair_d,
-                                   action=a.attack.action, defender_action=defender_action))
+                                   action=a.attack.action, defender_action=defender_action, mass=True))
         return built, counts_as
 
     def required(self, built: list[Challenge]) -> list[int]:
@@ -238,14 +250,16 @@ class _Pairs:
         if any(not isinstance(b, str) or not b for b in bid):
             raise RulesError(f"{self.name}: a Trait bid has no name.", field="defender.bid")
         potence = bid.count(POTENCE_TRAIT)
-        strength_pairs = [i for i in defended if built[i].defender.lead is Lead.STRENGTH]
+        any_lead = self.settings["intensity_in_mobs"] == "any"
+        strength_pairs = [i for i in defended if any_lead or built[i].defender.lead is Lead.STRENGTH]
         intensity = (Power.INTENSITY in d.side.powers and self.mass.category is Category.PHYSICAL
-                     and d.side.lead is Lead.STRENGTH and bool(strength_pairs))
+                     and (any_lead or d.side.lead is Lead.STRENGTH) and bool(strength_pairs))
         if potence > 1:
             raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} once.", field="defender.bid")
         if potence and not intensity:
-            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} only with Intensity, against an attacker in a "
-                             f"strength challenge (LotNR Potence).", field="defender.bid")
+            where = "" if any_lead else ", against an attacker in a strength challenge (LotNR Potence)"
+            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} only with Intensity{where} "
+                             f"({self.settings.label('intensity_in_mobs')}).", field="defender.bid")
         real_need = total - (1 if intensity else 0)
         others = len(self.mass.attackers) - len(defended)
         if real_need > d.side.traits:
@@ -255,20 +269,29 @@ class _Pairs:
                 f"relents (002 \"Mass Combat\").", field="defender.relents_to")
         if len(bid) != total:
             fewer = " (or one fewer with Intensity, bidding Potence)" if intensity else ""
-            raise RulesError(f"{self.name} must bid {total} Traits{fewer}: one per attacker he defends against"
+            raise RulesError(f"{self.name} must bid {total} Traits{fewer}: one per attacker defended against"
                              + (" (a Wounded defender risks one more in each)" if total > len(defended) else "")
                              + f", not {len(bid)}.", field="defender.bid")
         real = [b for b in bid if b != POTENCE_TRAIT]
         check_bid_names(d.side, real, self.name, "defender.bid")
         self.real_bid = real
-        text = f"{self.name} defends against {len(defended)} of {len(built)} attackers and bids {len(bid)} Traits"
+        text = (f"{self.name} defends against {len(defended)} of {len(built)} attackers and bids "
+                f"{traits_said(len(bid))}")
         if potence:
-            text += f", {POTENCE_TRAIT} among them with Intensity: it is never lost, so he risks {len(real)}"
-        self.steps.add(text + (f"; he relents to {others}." if others else "."),
+            text += (f", {POTENCE_TRAIT} among them with Intensity: it is never lost, so {self.name} risks "
+                     f"{len(real)}")
+        self.steps.add(text + (f"; {self.name} relents to {others}." if others else "."),
                        R_INTENSITY if potence else R_MASS)
         if potence:
-            self.steps.add(f"{POTENCE_TRAIT} stands for his bid against "
-                           f"{built[strength_pairs[0]].challenger.name} (a strength challenge).", R_INTENSITY)
+            against = built[strength_pairs[0]].challenger.name
+            if any_lead:
+                self.steps.add(f"{POTENCE_TRAIT} stands for {self.name}'s bid against {against}: against a mob, "
+                               f"Intensity works whatever the attackers do "
+                               f"({self.settings.label('intensity_in_mobs')}).", R_INTENSITY, "intensity_in_mobs")
+            else:
+                self.steps.add(f"{POTENCE_TRAIT} stands for {self.name}'s bid against {against} (a strength "
+                               f"challenge; {self.settings.label('intensity_in_mobs')}).", R_INTENSITY,
+                               "intensity_in_mobs")
         queue = list(real)
         out = []
         for i, ch in enumerate(built):

@@ -37,7 +37,8 @@ from larp.rules.challenge import (
     bids_required,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import RulesError, Step, plural
+from larp.rules.explain import times as times_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Hit, armor_key, can_fight, land_hit
 from larp.rules.mass_combat.bids import _check, _Pairs
@@ -91,7 +92,7 @@ class _Mass(_Pairs):
 
     def run(self) -> MassRuling:
         """The whole ruling: relented challenges first, then the others in order (module docstring)."""
-        _check(self.mass)
+        _check(self.mass, self.settings)
         self.setup()
         mass, d = self.mass, self.d
         built, counts_as = self.pairs()
@@ -150,7 +151,7 @@ class _Mass(_Pairs):
                 raise RulesError("The first test is the simultaneous one: later tests are overbids or retests.",
                                  field=f"{where}.tests[0].call")
             scripts[i] = replace(ch, tests=(TestCall(Call.TEST, a.throw, self._as(d.throw, mapped)),) + later)
-        self.steps.add(f"{self.name} and {len(defended)} attacker(s) engage in one simultaneous challenge: "
+        self.steps.add(f"{self.name} and {plural(len(defended), 'attacker')} engage in one simultaneous challenge: "
                        f"{self.name}'s {d.throw.label} is compared with each attacker's sign, each pair by the normal "
                        f"tie rules, then retests, counted per attacker.", R_MASS)
         for i in defended:
@@ -161,8 +162,8 @@ class _Mass(_Pairs):
                 self.steps.add(f"{self.name}'s strength Bomb (Vigor) counts as Paper against {a.side.name} ({why}).",
                                R_MASS)
             elif mapped is Throw.BOMB and scripts[i].defender.lead is Lead.SPEED and d.side.lead is not Lead.SPEED:
-                self.steps.add(f"{self.name} also has the speed Bomb (Rapidity, Celerity active this round): his Bomb "
-                               f"stands against {a.side.name}.", R_MASS)
+                self.steps.add(f"{self.name} also has the speed Bomb (Rapidity, Celerity active this round): "
+                               f"{self.name}'s Bomb stands against {a.side.name}.", R_MASS)
         return scripts
 
     def _in_order(self, built: list[Challenge], counts_as: Mapping[str, Throw | None],
@@ -174,8 +175,8 @@ class _Mass(_Pairs):
         aimed = [mass.attackers[defended[0]].side.name] if d.attack is not None else []
         order = self._order(aimed, explain=len(defended) > 1)
         if len(defended) > 1:
-            self.steps.add(f"Each pair is judged in that order, on {self.name} as he stands after the results before "
-                           f"it: the Traits he lost and the wounds he took count in the later pairs' ties and bids.",
+            self.steps.add(f"Each pair is judged in that order, on {self.name} as the results before it left "
+                           f"{self.name}: the Traits lost and the wounds taken count in the later pairs' ties and bids.",
                            R_IN_ORDER)
         by_position = sorted(defended, key=lambda i: order[mass.attackers[i].side.name])
         start_track = self.tracks[self.name]
@@ -197,8 +198,8 @@ class _Mass(_Pairs):
                     judged_health = now if _SEVERITY[now] > _SEVERITY[d.side.health] else d.side.health
             elif not dropped_told:
                 dropped_told = True
-                self.steps.add(f"{self.name} has dropped ({self._fallen(track)}): the pairs left are judged on him as he "
-                               f"last stood, and their hits are not applied.", R_MOB)
+                self.steps.add(f"{self.name} has dropped ({self._fallen(track)}): the pairs left are judged on "
+                               f"{self.name} as last standing, and their hits are not applied.", R_MOB)
             events = []
             tier_lost = 0
             for i in tier:
@@ -286,7 +287,7 @@ class _Mass(_Pairs):
         attacker = script.challenger.name
         if extra is None:
             self.steps.add(f"{self.name} is now {health.value.capitalize()} and has no Trait left to risk against "
-                           f"{attacker}: he loses that challenge.", R_NO_TRAIT)
+                           f"{attacker}: {self.name} loses that challenge.", R_NO_TRAIT)
             return replace(pair, defender=replace(con, relent=True, bid=()), tests=())
         self.steps.add(f"{self.name} is now {health.value.capitalize()} and risks one more Trait against {attacker}: "
                        f"{', '.join(extra)}.", "LotNR Health (met-reference 4.1)")
@@ -334,7 +335,7 @@ class _Mass(_Pairs):
         actions = actions_of(d.celerity)
         if d.attack is None:
             if d.injures:
-                raise RulesError(f"{self.name} only defends: he injures nobody. Choose his counter-attack first.",
+                raise RulesError(f"{self.name} only defends and injures nobody. Choose the counter-attack first.",
                                  field="defender.injures")
             return [], ""
         if self.settings["combat_resolution"] != "simultaneous":
@@ -344,7 +345,7 @@ class _Mass(_Pairs):
             return [], ""
         for name in d.injures:
             if name not in losers:
-                raise RulesError(f"{name} did not lose to {self.name}: he may injure only an attacker who lost "
+                raise RulesError(f"{name} did not lose to {self.name}, who may injure only an attacker who lost "
                                  f"(LotNR Mob Scene).", field="defender.injures")
         if len(d.injures) > actions:
             raise RulesError(f"{self.name} has {actions} action(s) this turn and may injure at most {actions} "
@@ -354,9 +355,9 @@ class _Mass(_Pairs):
         chosen = list(d.injures) if d.injures else ordered[:actions]
         if not losers:
             return [], ""
-        extra = "" if actions == 1 else f" (he has {actions} actions, Celerity {d.celerity})"
+        extra = "" if actions == 1 else f" ({actions} actions, Celerity {d.celerity})"
         text = (f"{self.name} beats {', '.join(ordered)} and may injure {min(actions, len(losers))} of them"
-                f"{extra}: he injures {', '.join(chosen)}.")
+                f"{extra}: {self.name} injures {', '.join(chosen)}.")
         spared = [n for n in ordered if n not in chosen]
         if spared:
             text += f" {', '.join(spared)} {'is' if len(spared) == 1 else 'are'} not hurt."
@@ -426,8 +427,8 @@ class _Mass(_Pairs):
                 if not acting[by]:
                     fallen = self._defender_at(position) if by == self.name and self.history else self.tracks[by]
                     out.append(missed_hit(by, attack, target, track,
-                                          f"{by} was out of the fight ({self._fallen(fallen)}) before his "
-                                          f"action: his hit on {target} is not applied."))
+                                          f"{by} was out of the fight ({self._fallen(fallen)}) before acting: "
+                                          f"the hit on {target} is not applied."))
                     continue
                 hit, new, armor_left = land_hit(by, attack, target, self.bodies[target], track, self.armor[target],
                                                 self.settings, self.rng)
@@ -458,7 +459,7 @@ class _Mass(_Pairs):
                 parts.append(f"{p.attacker}: draw")
         track = self.tracks[self.name]
         landed = sum(1 for h in hits if h.applied and h.target == self.name)
-        times = {1: "once", 2: "twice"}.get(landed, f"{landed} times")
+        times = times_said(landed)
         end = f"{self.name} is hit {times} and is {self._fallen(track)}" if landed else f"{self.name} is not hit"
         return f"{self.name} against {len(pairs)}: " + "; ".join(parts) + f". {end}."
 
@@ -504,7 +505,7 @@ def defender_bid_count(mass: MassChallenge, settings: ChronicleSettings | None =
         RulesError: a mass challenge the rules refuse before any bid (a sixth attacker...).
     """
     run = _Mass(mass, settings or ChronicleSettings.defaults(), None)
-    _check(mass)
+    _check(mass, run.settings)
     run.setup()
     built, _ = run.pairs()
     return sum(run.required(built))

@@ -18,15 +18,17 @@ from larp.rules.challenge import RandomSource
 from larp.rules.damage import Damage, DamageRuling, Strike, Target, damage_taken, strike_damage
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
-from larp.rules.health import HealthRuling, standing
+from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
 from larp.tables import trait_leads
 
 R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
+R_KILLING_BLOW = "Dark Epics killing blow (met-reference 4.1, 5.3)"
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,10 @@ class HandDamage:
         armor_piercing: armor-piercing rounds: armor is ignored (met-reference 3.7).
         resistance, resilience: Fortitude's Resistance and Resilience tests, if the player makes them.
         stamina: the player spends a stamina-related Physical Trait on the test.
+        high_caliber_test: the High-Caliber simple test as thrown at the table (``None``: drawn
+            by the app, and the ruling says so).
+        killing_blow: the attacker declared a killing blow on a vampire in torpor and won the
+            Physical Challenge (Dark Epics; read under ``dark_epics_killing_blow``).
     """
 
     damage_type: str = "bashing"
@@ -62,16 +68,20 @@ class HandDamage:
     resistance: FortitudeTest | None = None
     resilience: FortitudeTest | None = None
     stamina: bool = False
+    killing_blow: bool = False
+    high_caliber_test: SimpleTest | None = None
 
-    def damage(self, settings: ChronicleSettings, rng: RandomSource | None) -> Damage:
-        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7).
+    def damage(self, settings: ChronicleSettings, rng: RandomSource | None, close_range: bool = False) -> Damage:
+        """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7); ``close_range``:
+        the attacker was within five feet (Full-Auto's and, against one target, Mass-Trauma's level).
 
         Raises:
             RulesError: an unknown weapon, an impossible combination, no damage.
         """
         if self.weapon or self.bite or self.lethal_by_prowess or self.attacker_potence:
             damage = strike_damage(Strike(weapon=self.weapon or None, bite=self.bite, potence=self.attacker_potence,
-                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot),
+                                          lethal_by_prowess=self.lethal_by_prowess, head_shot=self.head_shot,
+                                          close_range=close_range, high_caliber_test=self.high_caliber_test),
                                    settings, rng)
             return replace(damage, armor_piercing=damage.armor_piercing or self.armor_piercing)
         if self.levels < 1:
@@ -115,6 +125,29 @@ def stamina_trait(person: Person) -> str | None:
     return max(left, key=lambda name: (free[name], name)) if left else None
 
 
+def killing_blow_steps(person: Person, track: HealthTrack, hand: HandDamage, settings: ChronicleSettings
+                       ) -> tuple[Step, ...]:
+    """The steps of a declared killing blow, checked (Dark Epics, met-reference 4.1, 5.3): the victim
+    must be a vampire in torpor; under ``dark_epics_killing_blow`` only aggravated damage (the fangs,
+    fire) then destroys him; without it, aggravated damage in torpor is Final Death anyway.
+
+    Raises:
+        RulesError: a killing blow on a character who is not a vampire in torpor (``killing_blow``).
+    """
+    if not hand.killing_blow:
+        return ()
+    if person.creature != "vampire" or track.condition != "torpor":
+        raise RulesError(f"A killing blow is declared on a vampire in torpor; {person.name} is not one "
+                         f"({R_KILLING_BLOW}).", field="killing_blow")
+    if not settings["dark_epics_killing_blow"]:
+        return (Step(f"A killing blow is declared on {person.name}; without the Dark Epics rule none is needed: "
+                     f"aggravated damage to a vampire in torpor destroys him.", '002 "Damage and Healing"',
+                     "dark_epics_killing_blow"),)
+    return (Step(f"A killing blow is declared on {person.name}, in torpor, and the Physical Challenge is won: "
+                 f"aggravated damage (fangs, fire) now destroys him; other damage does not.", R_KILLING_BLOW,
+                 "dark_epics_killing_blow"),)
+
+
 def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = None,
                         settings: ChronicleSettings | None = None, rng: RandomSource | None = None) -> HandRuling:
     """Apply damage by hand to one character and compute everything it changes.
@@ -126,20 +159,25 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     sunlight ignore it), then his track with Mettle's level: below Incapacitated a vampire
     falls unconscious (bashing) or into torpor (lethal, aggravated), aggravated damage to an
     Incapacitated or torpid vampire is Final Death, a mortal dies (002 "Damage and
-    Healing"; 000 "Applying Damage", "Armor"; met-reference 3.5, 3.7, 4.1).
+    Healing"; 000 "Applying Damage", "Armor"; met-reference 3.5, 3.7, 4.1). A declared killing
+    blow on a vampire in torpor lets aggravated damage destroy him under ``dark_epics_killing_blow``
+    (Dark Epics, met-reference 4.1).
 
     Raises:
         RulesError: bad input or a character nothing can harm any more (Final Death is final),
-            a Fortitude power he lacks, no stamina Trait left to spend.
+            a Fortitude power he lacks, no stamina Trait left to spend, a killing blow on a
+            character not in torpor.
     """
     scene = scene or Scene()
     settings = settings or ChronicleSettings.defaults()
     track = person_track(person, settings)
     body = body_of(person, scene, settings)
-    damage = hand.damage(settings, rng)
+    band = scene.range_for(person.name)
+    damage = hand.damage(settings, rng, close_range=band is not None and band.within_five_feet)
     taken = damage_taken(damage, Target(body.creature, body.fortitude, body.armor, body.armor_left), settings,
                          resistance=hand.resistance, resilience_test=hand.resilience, who=person.name)
-    result = taken.apply_to(track, settings, person.name)
+    killing_steps = killing_blow_steps(person, track, hand, settings)
+    result = taken.apply_to(track, settings, person.name, killing_blow=hand.killing_blow)
     spent = None
     if hand.stamina and (hand.resistance is not None or hand.resilience is not None):
         spent = stamina_trait(person)
@@ -152,7 +190,7 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     tally.hurt(person.name, result.track, armor_key(body.armor), taken.armor_left)
     text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
     summary = f"{person.name} takes {text} and is now {standing(result.track)}."
-    steps = tuple(result.steps)
+    steps = killing_steps + tuple(result.steps)
     if spent:
         steps += (Step(f"{person.name} spends {spent}, a stamina-related Physical Trait, on the Fortitude test.",
                        R_FORTITUDE),)

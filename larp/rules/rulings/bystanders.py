@@ -145,8 +145,9 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
     weapon = carried_weapon(firer.person, scene)
     if not weapon:
         raise RulesError("Choose the gun that fired.", field="firer_weapon")
+    band = scene.range_for(firer.name)
     try:
-        fire = fire_of(weapon, volley.bursts)
+        fire = fire_of(weapon, volley.bursts, band, settings)
     except RulesError:
         raise RulesError(f"There is no gun {weapon!r} in the armory.", field="firer_weapon") from None
     single = fire is Fire.SINGLE
@@ -181,12 +182,11 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
     excluded = tuple(b.side.name for b in volley.bystanders if b.excluded)
     excluded += tuple(name for name in volley.excluded if name not in excluded)
     firer_con = contestant_for(firer, category, scene, settings, "firer_")
-    band = scene.range_for(firer.name)
     shot = StrayShot(firer=replace(firer_con, bid=()), weapon=weapon, target=volley.target,
                      bystanders=tuple(bystanders), firer_throw=group_throw, bursts=volley.bursts,
                      excluded=excluded, careful_aim=volley.careful_aim,
                      close_range=volley.close_range or (band is not None and band.within_five_feet),
-                     extra_traits=tuple(volley.extra_traits))
+                     extra_traits=tuple(volley.extra_traits), range=band)
     cat = category.value
     lead = firer_con.bid[0] if firer_con.bid else ""
     if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not volley.extra_traits:
@@ -196,7 +196,7 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
             raise RulesError(f"{firer.name} has only {len(extra)} Physical Traits left: not enough to pay one extra "
                              f"Trait for each of {len(excluded)} bystanders.", field="excluded")
         count = firer_bid_count(replace(shot, extra_traits=extra), settings)
-        chosen = choose_bid(firer.person, cat, lead, count + len(excluded)) if lead else ()
+        chosen = choose_bid(firer.person, cat, lead, count + len(excluded)) if lead and count + len(excluded) else ()
         shot = replace(shot, firer=replace(firer_con, bid=chosen[:count]), extra_traits=chosen[count:])
     else:
         shot = replace(shot, firer=firer_con)

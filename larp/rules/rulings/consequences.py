@@ -32,6 +32,10 @@ class Consequence:
         track: his health track afterwards, when the ruling changed it (damage,
             condition, stake); ``None`` when it did not.
         armor_left: (armor key, levels left) for armor that absorbed damage.
+        blood: blood points gained (positive) or spent (negative).
+        torpor_cause: why the ruling put him into torpor ("wounds", "blood_loss"), when it did.
+        agg_marked: the Blood Traits now put toward his aggravated wounds, when the ruling changed
+            them (``agg_heal_model`` "lotnr_instalments").
     """
 
     name: str
@@ -41,12 +45,15 @@ class Consequence:
     merits: tuple[tuple[str, int], ...] = ()
     track: HealthTrack | None = None
     armor_left: tuple[tuple[str, int], ...] = ()
+    blood: int = 0
+    torpor_cause: str | None = None
+    agg_marked: int | None = None
 
     @property
     def empty(self) -> bool:
         """Whether the ruling changes nothing for him."""
         return not (self.traits_lost or self.abilities or self.willpower or self.merits or self.track is not None
-                    or self.armor_left)
+                    or self.armor_left or self.blood or self.agg_marked is not None)
 
     def lost_in(self, category: str) -> tuple[str, ...]:
         """The Traits lost in ``category``."""
@@ -59,7 +66,8 @@ class Consequence:
             lost.setdefault(cat, []).append(name)
         return {"traits_lost": lost, "abilities": dict(self.abilities), "willpower": self.willpower,
                 "merits": dict(self.merits), "track": self.track.to_dict() if self.track is not None else None,
-                "armor_left": dict(self.armor_left)}
+                "armor_left": dict(self.armor_left), "blood": self.blood, "torpor_cause": self.torpor_cause,
+                "agg_marked": self.agg_marked}
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,24 @@ class Tally:
     start: dict[str, HealthTrack] = field(default_factory=dict)
     tracks: dict[str, HealthTrack] = field(default_factory=dict)
     armor: dict[str, tuple[str, int]] = field(default_factory=dict)
+    blood_change: dict[str, int] = field(default_factory=dict)
+    causes: dict[str, str] = field(default_factory=dict)
+    marked: dict[str, int] = field(default_factory=dict)
+
+    def blood(self, name: str, change: int) -> None:
+        """``name`` gains (positive) or spends (negative) ``change`` blood points."""
+        self.person(name)
+        self.blood_change[name] = self.blood_change.get(name, 0) + change
+
+    def torpor_cause(self, name: str, cause: str) -> None:
+        """The ruling puts ``name`` into torpor for ``cause`` ("wounds", "blood_loss")."""
+        self.person(name)
+        self.causes[name] = cause
+
+    def agg_marked(self, name: str, value: int) -> None:
+        """``name`` has now ``value`` Blood Traits put toward his aggravated wounds."""
+        self.person(name)
+        self.marked[name] = value
 
     def person(self, name: str, track: HealthTrack | None = None) -> None:
         """Take part: ``name`` is in the ruling, with his track before it."""
@@ -132,6 +158,11 @@ class Tally:
         for name in self.order:
             track = self.tracks.get(name)
             changed = track is not None and track != self.start.get(name)
+            before = self.start.get(name)
+            cause = self.causes.get(name)
+            if (cause is None and changed and track.condition == "torpor" and track.is_vampire
+                    and (before is None or before.condition != "torpor")):
+                cause = "wounds"  # damage put him there (002 "Damage and Healing")
             out.append(Consequence(
                 name=name,
                 traits_lost=tuple(self.lost.get(name, ())),
@@ -140,5 +171,8 @@ class Tally:
                 merits=tuple(sorted((+self.merits.get(name, Counter())).items())),
                 track=track if changed else None,
                 armor_left=(self.armor[name],) if name in self.armor else (),
+                blood=self.blood_change.get(name, 0),
+                torpor_cause=cause if changed or name in self.causes else None,
+                agg_marked=self.marked.get(name),
             ))
         return Consequences(tuple(out))

@@ -25,6 +25,7 @@ from larp.rules.challenge import (
     ChallengeOptions,
     ChallengeRuling,
     Kind,
+    SideOptions,
     NegativeCall,
     Outcome,
     RandomSource,
@@ -46,6 +47,7 @@ from larp.rules.rulings.people import (
     check_can_act,
     contestant_for,
     filled_bid,
+    ignore_wounds_step,
     person_track,
 )
 from larp.rules.scene import Scene
@@ -211,7 +213,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))
     for key, side in sides:
-        check_can_act(side.person, person_track(side.person, settings), key.value)
+        check_can_act(side.person, person_track(side.person, settings), key.value, side.choice.ignore_wounds)
     c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
     d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
     calls = list(one.negative_calls)
@@ -242,17 +244,26 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
 
 def decision_left(options: ChallengeOptions) -> bool:
     """Whether the narrator still has a choice to make before recording: a forced darkness
-    retest is due, or the side behind (either side on a draw) may still retest or overbid."""
+    retest is due, or the side behind (either side on a draw) may still retest, overbid or (a
+    challenger who surprised) call a second challenge."""
     if options.finished:
         return False
     if options.forced_retest is not None:
         return True
     if options.current in SIDES:
         behind = options.side(Outcome.DEFENDER if options.current is Outcome.CHALLENGER else Outcome.CHALLENGER)
-        return bool(behind.retests or behind.may_overbid)
+        return _may_call(behind)
     if options.current is Outcome.DRAW:
-        return any(s.retests or s.may_overbid for s in options.sides)
+        return any(_may_call(s) for s in options.sides)
     return False
+
+
+def _may_call(side: SideOptions) -> bool:
+    """A call the side may still make: a retest, an overbid, a second challenge after a lost surprise;
+    the narrator of a static challenge only when an overbid would make a new test (LotNR Overbidding)."""
+    if side.narrator:
+        return side.may_overbid and side.overbid_makes_test
+    return bool(side.retests or side.may_overbid or side.may_second_challenge)
 
 
 def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> str:
@@ -332,6 +343,12 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     cons = {Outcome.CHALLENGER: challenge.challenger, Outcome.DEFENDER: challenge.defender}
     tally.challenge(ruling, {k: s.name for k, s in sides.items()},
                     {k: (cons[k].category or challenge.category).value for k in sides})
+    willpower_steps = []
+    for side in sides.values():
+        step = ignore_wounds_step(side, settings)
+        if step is not None:
+            tally.spend(side.name, willpower=1)
+            willpower_steps.append(step)
     hits: list[Hit] = []
     damage_steps: list[Step] = []
     for dealt in ruling.damage:
@@ -345,7 +362,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         tally.hurt(target.name, track, armor_key(body.armor), left)
         hits.append(hit)
         damage_steps.extend(hit.steps)
-    all_steps = tuple(ruling.steps) + tuple(damage_steps)
+    all_steps = tuple(willpower_steps) + tuple(ruling.steps) + tuple(damage_steps)
     return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, tally.consequences(),
                           _summary(ruling, challenge, hits), needs)
 

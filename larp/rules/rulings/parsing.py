@@ -13,12 +13,20 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   marked;
 - ``attack``: ``{"weapon": "pistol", "potence": 2, "lethal_by_prowess": false,
   "head_shot": false}``: the weapon he carries (a live armory key) and what changes
-  his damage (in a mass challenge also ``action``: strike, bite or weapon);
+  his damage (in a mass challenge also ``action``: strike, bite or weapon); ``stake``
+  (a Staking weapon driven at the heart), and the simple tests after the hit as thrown at
+  the table, ``high_caliber_test`` and ``staking_tests`` (``{"player": "rock",
+  "narrator": "paper"}`` each; left out: drawn by the app, and the ruling says so);
 - ``celerity``: the Celerity level active this turn (Rapidity's Bomb needs 3; left
   out of a one-on-one challenge, the powers listed count as active);
 - ``negative_traits``: his Negative Traits (a call on him is then judged), and
   ``calls_negative``: the Negative Trait he calls on the other side;
-- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``;
+- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``, ``ignore_wounds``
+  (a Willpower Trait spent to ignore wound penalties, Incapacitated included, this turn);
+- ``qualities``: the catalogue keys of his Merits and Flaws that change a ruling
+  (``ambidextrous``, ``acute_sense``, ``concentration``; ``data/merits_flaws.toml``), and
+  ``specialisations``: Ability name to its specialisations (``{"Melee": ["Two-Weapon
+  (Florentine)"]}``); ``ambidextrous`` and ``two_weapon`` given outright win over them;
 - ``scene``: what differs for him in the scene (:func:`larp.rules.scene.side_scene_from_dict`).
 
 ``powers`` takes the challenge powers (vigor, rapidity, puissance, fleetness, might,
@@ -45,7 +53,8 @@ from larp.rules.settings import ChronicleSettings
 
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
 SIDE_EXTRAS = ("body", "attack", "celerity", "negative_traits", "calls_negative", "specialisation",
-               "waive_darkness", "lethal_by_prowess", "head_shot", "scene")
+               "waive_darkness", "lethal_by_prowess", "head_shot", "scene", "qualities", "specialisations",
+               "ignore_wounds")
 CHALLENGE_EXTRAS = ("scene",)
 
 
@@ -105,6 +114,13 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
     calls = data.get("calls_negative", "")
     if not isinstance(calls, str):
         raise RulesError("Give the Negative Trait called.", field=f("calls_negative"))
+    qualities = data.get("qualities", [])
+    if not isinstance(qualities, list) or not all(isinstance(q, str) and q.strip() for q in qualities):
+        raise RulesError("Give a list of Merit and Flaw keys (ambidextrous, acute_sense...).", field=f("qualities"))
+    specs = data.get("specialisations", {})
+    if not isinstance(specs, Mapping) or not all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v) for v in specs.values()):
+        raise RulesError("Give an object of Ability name to a list of specialisations.", field=f("specialisations"))
     cat = (con.category or category).value
     disciplines = {}
     if body.fortitude:
@@ -128,6 +144,8 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         bashing=track.bashing if track else 0,
         health=con.health if "health" in base else (None if track is not None else Health.HEALTHY),
         armor=armor, weapon=weapon_key or "",
+        qualities=frozenset(q.strip().lower() for q in qualities),
+        specialisations={str(k): tuple(v) for k, v in specs.items()},
     )
     dark = con.darkness
     waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
@@ -139,6 +157,12 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
         lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),
         head_shot=_flag(data, "head_shot", where) or bool(attack and attack.head_shot),
+        bomb_announced=con.bomb_announced, both_hands=con.both_hands,
+        ambidextrous=con.ambidextrous if "ambidextrous" in base else None,
+        two_weapon=con.two_weapon if "two_weapon" in base else None,
+        stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
+        staking_tests=attack.staking_tests if attack else (),
+        ignore_wounds=_flag(data, "ignore_wounds", where),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:
@@ -291,6 +315,8 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
     firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)
+    if shot.range is not None:  # how far the group is from the firer (a Spray needs distance)
+        part = replace(part or SideScene(), range=shot.range)
     own[firer.name] = part
     people = []
     for index, (raw, b) in enumerate(zip(data["bystanders"], shot.bystanders)):

@@ -31,17 +31,18 @@ from larp.rules.challenge import (
     Power,
     Weapon,
 )
-from larp.rules.damage import weapon as armory_weapon
 from larp.rules.darkness import Darkness, darkness_table
-from larp.rules.explain import RulesError
+from larp.rules.explain import RulesError, Step
 from larp.rules.health import HealthTrack, live_levels
-from larp.rules.hits import Attack, Body
+from larp.rules.hits import Attack, Body, weapon_card
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
 from larp.rules.settings import ChronicleSettings
+from larp.rules.simple_test import SimpleTest
 from larp.tables import trait_leads
 
 R_HEALTH = "LotNR Health (met-reference 4.1)"
 R_STAKE = '000 "Stake Through Heart"'
+R_WILLPOWER = "LotNR Willpower (met-reference 2.1, 4.1)"
 
 #: Discipline powers (as sheets name them, lower case) that change a challenge (met-reference 3.3-3.5).
 CHALLENGE_POWERS: dict[str, Power] = {
@@ -91,6 +92,14 @@ class Person:
         weapon: the live armory key of the weapon he carries, from the sheet (``""``: none).
         whole_track: ``levels`` is the whole track as it stands (Mettle's level already in
             it, as a stateless caller gives back a track the API returned).
+        qualities: the catalogue keys of his Merits and Flaws (``data/merits_flaws.toml``:
+            ``"ambidextrous"``, ``"acute_sense"``, ``"concentration"``...).
+        specialisations: Ability name to its specialisations (``{"Melee": ("Two-Weapon (Florentine)",)}``).
+        blood, blood_max, blood_per_turn: his blood pool, its maximum and the blood points he
+            may spend a turn (LotNR generation table, met-reference 5.1).
+        agg_marked: Blood Traits already put toward his aggravated wounds (``agg_heal_model``
+            "lotnr_instalments", met-reference 5.1).
+        willpower_max: his permanent Willpower.
     """
 
     name: str
@@ -116,6 +125,19 @@ class Person:
     armor: tuple[Worn, ...] = ()
     weapon: str = ""
     whole_track: bool = False
+    qualities: frozenset[str] = frozenset()
+    specialisations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def two_weapon(self) -> bool:
+        """The Two-Weapon (Florentine) specialisation, in any Ability (met-reference 3.8)."""
+        return any("two-weapon" in spec.lower() or "florentine" in spec.lower()
+                   for specs in self.specialisations.values() for spec in specs)
+    blood: int = 0
+    blood_max: int = 0
+    blood_per_turn: int = 1
+    agg_marked: int = 0
+    willpower_max: int = 0
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
@@ -172,6 +194,15 @@ class Choice:
         waived_this_turn: a level was already expended this turn (Dark Epics p.49).
         lethal_by_prowess: with Prowess, his bare-handed or club strike does lethal damage.
         head_shot: his firearm is aimed at the head.
+        bomb_announced: he stated before the challenge that he can throw the Bomb (LotNR Vigor).
+        both_hands: he fights with a weapon in each hand this turn (met-reference 3.8).
+        ambidextrous, two_weapon: the Merit and the specialisation given in the request; ``None``:
+            as his sheet says (``Person.qualities``, ``Person.specialisations``).
+        stake: he drives his Staking weapon (a stake) at the heart (met-reference 3.7).
+        high_caliber_test, staking_tests: the simple tests after his hit, as thrown at the
+            table (``None`` or left out: drawn by the app, and the record says so).
+        ignore_wounds: he spends a Willpower Trait to ignore his wound penalties, up to and
+            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1, 4.1).
     """
 
     bid: tuple[str, ...] = ()
@@ -192,6 +223,14 @@ class Choice:
     waived_this_turn: bool = False
     lethal_by_prowess: bool = False
     head_shot: bool = False
+    bomb_announced: bool = False
+    both_hands: bool = False
+    ambidextrous: bool | None = None
+    two_weapon: bool | None = None
+    stake: bool = False
+    high_caliber_test: SimpleTest | None = None
+    staking_tests: tuple[SimpleTest, ...] = ()
+    ignore_wounds: bool = False
 
 
 @dataclass(frozen=True)
@@ -255,23 +294,44 @@ def wound_level(person: Person, track: HealthTrack) -> Health:
     return {"bruised": Health.BRUISED, "wounded": Health.WOUNDED}.get(track.state().lower(), Health.HEALTHY)
 
 
-def check_can_act(person: Person, track: HealthTrack, field: str) -> None:
+def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds: bool = False) -> None:
     """Refuse a character who cannot take part in a challenge.
+
+    ``ignore_wounds``: he spends a Willpower Trait to ignore wound penalties up to and including
+    Incapacitated for this turn (LotNR Willpower, met-reference 2.1, 4.1), so Incapacitated does
+    not stop him; he must have the Willpower Trait.
 
     Raises:
         RulesError: naming ``field``: unconscious, in torpor, dead or Incapacitated
-            (no challenges until a level is healed, LotNR Health, met-reference 4.1),
-            or staked and paralysed (000 "Stake Through Heart").
+            (no challenges until a level is healed, LotNR Health, met-reference 4.1; unless he
+            spends Willpower), staked and paralysed (000 "Stake Through Heart"), or no Willpower
+            left to spend.
     """
+    if ignore_wounds and person.willpower < 1:
+        raise RulesError(f"{person.name} has no Willpower left to spend against his wounds.",
+                         field=f"{field}_ignore_wounds")
     if track.condition != "active":
         reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
                   "dead": "is dead"}.get(track.condition, track.condition)
         raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
-    if person.health is Health.INCAPACITATED or (person.health is None and track.marked >= track.size - 1):
-        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed.", field=field)
+    if not ignore_wounds and (person.health is Health.INCAPACITATED
+                              or (person.health is None and track.marked >= track.size - 1)):
+        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed, unless he "
+                         f"spends a Willpower Trait to ignore his wounds for this turn ({R_WILLPOWER}).", field=field)
     if track.staked:
         raise RulesError(f"{person.name} is staked and paralysed until the stake is removed "
                          f"({R_STAKE}): no challenges.", field=field)
+
+
+def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
+    """The step for a side who spends Willpower against his wounds, naming the level he ignores
+    (LotNR Willpower, met-reference 2.1, 4.1); ``None`` when he does not."""
+    if not side.choice.ignore_wounds:
+        return None
+    level = wound_level(side.person, person_track(side.person, settings))
+    what = f"his wound penalties ({level.value.capitalize()})" if level is not Health.HEALTHY else "any wound penalty"
+    return Step(f"{side.name} spends a Willpower Trait: he ignores {what} for this turn, up to and including "
+                f"Incapacitated.", R_WILLPOWER)
 
 
 # ----- bids and leads -----------------------------------------------------------
@@ -328,13 +388,14 @@ def challenge_powers(person: Person, celerity: int | None) -> frozenset[Power]:
 
 def sight_reductions(person: Person, side: SideScene) -> tuple[str, ...]:
     """The darkness reductions he has active (``data/darkness.toml`` keys): each sight power
-    he holds unless the narrator turned it off for this ruling, each one turned on, and the
-    caster's own Shroud of Night (LotNR Shroud; met-reference 6.1)."""
+    and Merit (Acute Sense, Concentration) he holds unless the narrator turned it off for this
+    ruling, each one turned on, and the caster's own Shroud of Night (LotNR Shroud;
+    met-reference 6.1; 002 "Darkness")."""
     keys = []
     for row in darkness_table().reductions.values():
         if row.per_level_of:
             continue  # counted from his Ability levels by the darkness rules
-        held = bool(row.power) and person.holds(row.power)
+        held = (bool(row.power) and person.holds(row.power)) or (bool(row.merit) and row.merit in person.qualities)
         if side.sight.get(row.key, held):
             keys.append(row.key)
     if side.shroud_caster and "own_shroud" not in keys:
@@ -360,11 +421,7 @@ def weapon_card_for(side: Side, scene: Scene, field: str) -> Weapon | None:
     key = carried_weapon(side.person, scene)
     if not key:
         return None
-    try:
-        card = armory_weapon(key, "live")
-    except RulesError:
-        raise RulesError(f"There is no weapon {key!r} in the armory.", field=field) from None
-    return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage)
+    return weapon_card(key, field)
 
 
 def contestant_for(side: Side, category: Category, scene: Scene, settings: ChronicleSettings,
@@ -410,12 +467,12 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         bonuses=tuple(bonuses),
         penalties=tuple(choice.penalties),
         weapon=weapon_card_for(side, scene, prefix + "weapon"),
-        health=wound_level(person, track),
+        health=Health.HEALTHY if choice.ignore_wounds else wound_level(person, track),
         powers=challenge_powers(person, choice.celerity),
         lead=lead_for(choice, category),
         category=choice.bid_category,
         abilities=dict(person.abilities),
-        willpower=person.willpower,
+        willpower=person.willpower - (1 if choice.ignore_wounds else 0),
         merits=dict(person.merits),
         generation=person.generation if person.creature == "vampire" else None,
         steps_moved=choice.steps_moved,
@@ -424,6 +481,10 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         relent=choice.relent,
         darkness=Darkness(level=level, source=source, reductions=sight_reductions(person, own),
                           waive_retest=waiver, waived_this_turn=choice.waived_this_turn),
+        ambidextrous="ambidextrous" in person.qualities if choice.ambidextrous is None else choice.ambidextrous,
+        two_weapon=person.two_weapon if choice.two_weapon is None else choice.two_weapon,
+        both_hands=choice.both_hands,
+        bomb_announced=choice.bomb_announced,
     )
 
 
@@ -460,8 +521,9 @@ def bid_for(side: Side, con: Contestant, category: Category, settings: Chronicle
 
 def attack_of(side: Side, action: str, scene: Scene) -> Attack:
     """How his successful attack does damage: the weapon he carries (or the card given),
-    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, and the
-    scene's range for Full-Auto (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
+    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, the
+    scene's range for Full-Auto, and a staking attempt with the simple tests thrown at the
+    table (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
     person, choice = side.person, side.choice
     key = carried_weapon(person, scene) if action == "weapon" else ""
     band = scene.range_for(person.name)
@@ -469,7 +531,9 @@ def attack_of(side: Side, action: str, scene: Scene) -> Attack:
                   lethal_by_prowess=choice.lethal_by_prowess and action in ("strike", "weapon"),
                   head_shot=choice.head_shot and action == "weapon",
                   close_range=band is not None and band.within_five_feet,
-                  card=choice.card if action == "weapon" and not key else None)
+                  card=choice.card if action == "weapon" and not key else None,
+                  stake=choice.stake and action == "weapon", high_caliber_test=choice.high_caliber_test,
+                  staking_tests=tuple(choice.staking_tests))
 
 
 def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:

@@ -5,7 +5,11 @@
   = "cumulative"): the first action's pool loses as many dice as there are
   actions, each later action one die more, cumulative. A pool at zero or below
   cannot act (004).
-- V20 (003; "split_pool"): the smallest of the actions' pools is divided among them.
+- V20 (003; "split_pool"): the smallest of the actions' pools is divided among them, evenly;
+  "split_free": divided as the player chooses (003 "divide that number of dice between all of your
+  actions" says no more).
+- A house reading ("smallest_cumulative"): every action of the turn starts from the smallest of its
+  pools and loses dice as 000 says (pools of 7 and 9, two actions: 5 dice, then 4).
 - Celerity's extra actions cost no dice (000; 004: they are not themselves split).
 - Full defense: the whole turn spent defending: the full pool for the first
   defense, one die fewer, cumulative, for each further one (000, 003).
@@ -36,6 +40,7 @@ class ActionSlot:
         full_defense: the character spends the whole turn defending.
         split_dice: with the V20 split pool, the smallest pool of the declared
             actions (``None``: this action's own pool).
+        shares: with ``split_free``, the dice the player gives each ordinary action, in order.
     """
 
     total: int = 1
@@ -43,6 +48,7 @@ class ActionSlot:
     celerity: bool = False
     full_defense: bool = False
     split_dice: int | None = None
+    shares: tuple[int, ...] = ()
 
     def check(self) -> None:
         """Raises RulesError (field ``actions``) for an impossible slot."""
@@ -56,11 +62,15 @@ class ActionSlot:
         if self.split_dice is not None and (isinstance(self.split_dice, bool) or not isinstance(self.split_dice, int)
                                             or self.split_dice < 0):
             raise RulesError("The split pool is a number of dice, at least 0.", field="actions.split_dice")
+        if self.shares and (len(self.shares) != self.total or any(
+                isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in self.shares)):
+            raise RulesError(f"Give the dice of each of the {self.total} actions, whole numbers of at least 0.",
+                             field="actions.shares")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"total": self.total, "number": self.number, "celerity": self.celerity,
-                "full_defense": self.full_defense, "split_dice": self.split_dice}
+                "full_defense": self.full_defense, "split_dice": self.split_dice, "shares": list(self.shares)}
 
 
 def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = None,
@@ -89,12 +99,28 @@ def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = 
                                  f"die(s): {base} - {lost} = {base - lost}.", _FULL_DEFENSE)
     if slot.total == 1:
         return base, None
-    if settings["tabletop_multiple_actions"] == "split_pool":
-        smallest = base if slot.split_dice is None else min(slot.split_dice, base)
+    model = settings["tabletop_multiple_actions"]
+    smallest = base if slot.split_dice is None else min(slot.split_dice, base)
+    if model == "split_free" and slot.shares:
+        if sum(slot.shares) > smallest:
+            raise RulesError(f"{who}'s shares ({' + '.join(map(str, slot.shares))} = {sum(slot.shares)}) are more "
+                             f"than the smallest pool, {smallest} dice.", field="actions.shares")
+        share = slot.shares[slot.number - 1]
+        return share, Step(f"{who} takes {slot.total} actions and divides the smallest pool ({smallest}) as he "
+                           f"chooses ({' / '.join(map(str, slot.shares))}): action {slot.number} gets {share} dice.",
+                           _SPLIT, setting="tabletop_multiple_actions")
+    if model in ("split_pool", "split_free"):
         share = smallest // slot.total + (1 if slot.number <= smallest % slot.total else 0)
         return share, Step(f"{who} takes {slot.total} actions: the smallest pool ({smallest}) is divided among "
                            f"them; action {slot.number} gets {share} dice.", _SPLIT,
                            setting="tabletop_multiple_actions")
+    if model == "smallest_cumulative":
+        lost = slot.total + slot.number - 1
+        return smallest - lost, Step(
+            f"{who} takes {slot.total} actions: every action starts from the smallest pool ({smallest}); action "
+            f"{slot.number} loses {slot.total} + {slot.number - 1} = {lost} dice: {smallest} - {lost} = "
+            f"{smallest - lost}.", "House reading of 000 \"Multiple Actions\" with 003's smallest pool",
+            setting="tabletop_multiple_actions")
     lost = slot.total + slot.number - 1
     return base - lost, Step(f"{who} takes {slot.total} actions: action {slot.number} loses {slot.total} + "
                              f"{slot.number - 1} = {lost} dice: {base} - {lost} = {base - lost}.", _MULTIPLE,
@@ -121,14 +147,17 @@ class ActionPool:
 
 
 def multiple_action_pools(pools: Sequence[int], settings: ChronicleSettings | None = None, *,
-                          celerity: Sequence[int] = (), who: str = "The character") -> tuple[ActionPool, ...]:
+                          celerity: Sequence[int] = (), who: str = "The character",
+                          shares: Sequence[int] = ()) -> tuple[ActionPool, ...]:
     """The pools of the actions a character declares this turn, in order.
 
     Args:
         pools: each ordinary action's pool (Attribute + Ability, before the rule), in order.
         celerity: the pools of Celerity's extra actions (no dice lost).
+        shares: with ``split_free``, the dice the player gives each action.
 
-    Rules: 000 and 004 "Multiple Actions" (cumulative), 003 (split pool); Celerity 000, 004.
+    Rules: 000 and 004 "Multiple Actions" (cumulative), 003 (split pool, evenly or as chosen), the
+    house reading (every action from the smallest pool, cumulative); Celerity 000, 004.
 
     Raises:
         RulesError: no actions, or a negative pool.
@@ -140,7 +169,8 @@ def multiple_action_pools(pools: Sequence[int], settings: ChronicleSettings | No
     smallest = min(pools)
     result = []
     for number, base in enumerate(pools, start=1):
-        dice, step = slot_dice(base, ActionSlot(len(pools), number, split_dice=smallest), settings, who)
+        dice, step = slot_dice(base, ActionSlot(len(pools), number, split_dice=smallest, shares=tuple(shares)),
+                               settings, who)
         result.append(ActionPool(base, max(0, dice), dice > 0, False, step))
     for base in celerity:
         dice, step = slot_dice(base, ActionSlot(len(pools), 1, celerity=True), settings, who)

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from larp.rules.explain import Explanation, RulesError
-from larp.rules.health import CONDITION_LABELS, HealthTrack
+from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.actions import slot_dice
@@ -254,7 +254,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
                          '000 "Flank and Rear Attacks"')
     if c.target_held:
         pool = _plus(steps, pool, sit.held_target_dice, f"{t.name} is held but struggling",
-                     '000 "Immobilization"' if profile.key == "revised" else '004 "Immobilized Targets"')
+                     '000 "Immobilization"' if profile.key != "dark_ages" else '004 "Immobilized Targets"')
     if c.target_blinded:
         pool = _plus(steps, pool, sit.blinded_target_dice, f"{t.name} is blinded", '000 "Blinded"')
     if c.aim_turns:
@@ -274,14 +274,21 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
     penalty = a.wound_penalty or 0
     if penalty:
         pool -= penalty
-        steps.add(f"{a.name} is {_level(a.track)}: wound penalty -{penalty} ({pool}).", _HEALTH)
+        steps.add(f"{a.name} is {_level(a.track)} on the tabletop chart: wound penalty -{penalty} ({pool}).", _HEALTH)
+    elif a.ignore_wounds and tabletop_dice_penalty(a.track) != 0:
+        steps.add(f"{a.name} spent a Willpower point this turn: no wound penalty, though he is "
+                  f"{_level(a.track)} on the tabletop chart.", "LotNR Willpower (met-reference 2.1, 4.1)")
     if m.attribute == "Dexterity":
         armor_dice, why = a.armor_penalty(profile)
         if armor_dice:
             pool -= armor_dice
             steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).",
-                      '000 "Armor Chart"' if profile.key == "revised" else '004 "Armor"')
+                      '000 "Armor Chart"' if profile.key != "dark_ages" else '004 "Armor"')
     if pool <= 0:
+        if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
+            raise RulesError(f"{a.name}'s wounds ({_level(a.track)}, -{penalty}) leave his attack pool at {pool} dice: "
+                             f"the action cannot be attempted (000 \"Health Chart\"). A Willpower point spent this "
+                             f"turn ignores the wound penalty (LotNR Willpower).", field="actions")
         raise RulesError(f"{a.name}'s attack pool comes to {pool} dice: the action cannot be attempted "
                          f"(004 \"Multiple Actions\").", field="actions")
 
@@ -298,7 +305,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
     if (c.target_immobilized or t.track.staked) and sit.immobilized == "automatic_hit":
         automatic = True
         steps.add(f"{t.name} is completely immobilized: the attack hits automatically.", '000 "Immobilization"')
-    elif continuing and profile.key == "revised":
+    elif continuing and profile.key != "dark_ages":
         automatic = True
         steps.add(f"The {m.name.lower()} goes on: {a.name} inflicts Strength damage automatically.", m.source)
 
@@ -455,7 +462,7 @@ def _attack_difficulty(m: Maneuver, a: Fighter, c: Circumstances, profile: Profi
         size = profile.target_sizes[size_key]
         aim = f"aimed at the {c.called_shot}" if c.called_shot else "targeting"
         parts.append((size.difficulty, f"{size.label}, {aim}",
-                      '000 "Targeting"' if profile.key == "revised" else '004 "Targeting"'))
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"'))
     if c.cover:
         parts.append((profile.cover[c.cover], f"{c.cover.capitalize()} cover", '000 "Cover"'))
     if c.attacker_cover:

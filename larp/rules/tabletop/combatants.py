@@ -79,6 +79,10 @@ class Fighter:
         willpower: Willpower dots (the abort roll).
         willpower_points: Willpower points left (``None`` when unknown).
         ambidextrous: no off-hand penalty with two weapons.
+        ignore_wounds: he spent a Willpower point to ignore his wound penalties this turn, up to
+            and including Incapacitated (LotNR Willpower, met-reference 2.1, 4.1).
+        converted: the ratings converted from his live Traits because the sheet has no tabletop
+            dots for them (LotNR Converting Characters, met-reference 4.3), in words.
     """
 
     key: str
@@ -93,6 +97,8 @@ class Fighter:
     willpower: int = 0
     willpower_points: int | None = None
     ambidextrous: bool = False
+    ignore_wounds: bool = False
+    converted: tuple[str, ...] = ()
 
     @property
     def creature(self) -> str:
@@ -132,9 +138,12 @@ class Fighter:
     @property
     def wound_penalty(self) -> int | None:
         """Dice his health subtracts from action pools, ``None`` when he can take no
-        action (000 "Health Chart"; unconscious, torpor, Final Death)."""
+        action (000 "Health Chart"; unconscious, torpor, Final Death); 0 this turn when he
+        spent Willpower against his wounds (LotNR Willpower, met-reference 2.1, 4.1)."""
         if self.track.condition != "active" or self.track.staked:
             return None
+        if self.ignore_wounds:
+            return 0
         penalty = tabletop_dice_penalty(self.track)
         return None if penalty is None else abs(penalty)
 

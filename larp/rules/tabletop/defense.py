@@ -39,7 +39,7 @@ from larp.rules.tabletop.wounds import (
 def _abort(defense: DefenseChoice, t: Fighter, profile: Profile, roller: _Dice,
            steps: Explanation) -> tuple[DefenseChoice | None, bool]:
     """The Willpower roll or point to abort to a defense (000 "Aborting Actions"; 004 "Aborting to Defense")."""
-    rule = '000 "Aborting Actions"' if profile.key == "revised" else '004 "Aborting to Defense"'
+    rule = '000 "Aborting Actions"' if profile.key != "dark_ages" else '004 "Aborting to Defense"'
     if defense.abort == "point":
         if t.willpower_points is not None and t.willpower_points < 1:
             raise RulesError(f"{t.name} has no Willpower point left to spend.", field="defense.abort")

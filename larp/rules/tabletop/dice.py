@@ -58,6 +58,8 @@ class DiceRoll:
         automatic: automatic successes added after the 1s cancel (Potence).
         net: successes left (``max(0, successes - ones) + automatic``).
         botch: the roll botched (never for damage or soak rolls).
+        by_app: the app rolled the dice; otherwise they were rolled at the table and entered
+            (issue 17: the record says which).
     """
 
     pool: int
@@ -68,6 +70,7 @@ class DiceRoll:
     automatic: int
     net: int
     botch: bool
+    by_app: bool = False
 
     def describe(self, what: str) -> str:
         """One sentence with every die, e.g. "Attack roll 8, 6, 1 against difficulty 6: 2 successes, ..."."""
@@ -83,13 +86,16 @@ class DiceRoll:
         text += f": {self.net} net success(es)"
         if self.botch:
             text += " - a botch"
+        if self.dice:
+            text += " (rolled by the app)" if self.by_app else " (rolled at the table)"
         return text + "."
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"pool": self.pool, "dice": list(self.dice), "difficulty": self.difficulty,
                 "successes": self.successes, "ones": self.ones, "automatic": self.automatic,
-                "net": self.net, "botch": self.botch}
+                "net": self.net, "botch": self.botch,
+                "rolled": ("by the app" if self.by_app else "at the table") if self.dice else None}
 
 
 def check_difficulty(value: Any, field: str = "difficulty") -> int:
@@ -193,7 +199,7 @@ def roll_dice(pool: int, difficulty: int = DEFAULT_DIFFICULTY, *, dice: Sequence
             botch = ones > successes
         else:
             botch = successes == 0
-    return DiceRoll(pool, faces, difficulty, successes, ones, automatic, net, botch)
+    return DiceRoll(pool, faces, difficulty, successes, ones, automatic, net, botch, by_app=dice is None)
 
 
 def roll_step(result: DiceRoll, what: str, steps: Explanation, rule: str = _ROLLS) -> None:

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.dice import check_faces
 
 _INITIATIVE = '000 "Stage One: Initiative"'
+_FIXED = 'Chronicle house rule: fixed initiative (000 "Stage One: Initiative" with 6 for the die)'
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class InitiativeEntry:
         die: the die rolled, 1 to 10.
         score: rating + die + modifier.
         rank: 1 for the first to act; characters acting simultaneously share a rank.
+        rolled: who rolled the die: "app", "table" (entered as rolled), or "fixed" (no roll:
+            the setting ``tabletop_initiative``).
     """
 
     key: str
@@ -63,17 +67,19 @@ class InitiativeEntry:
     die: int
     score: int
     rank: int
+    rolled: str = "app"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"key": self.key, "name": self.name, "rating": self.rating, "penalty": self.penalty,
-                "modifier": self.modifier, "die": self.die, "score": self.score, "rank": self.rank}
+                "modifier": self.modifier, "die": self.die, "score": self.score, "rank": self.rank,
+                "rolled": self.rolled}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeEntry":
         """Rebuild from :meth:`to_dict` output."""
         return cls(str(data["key"]), data["name"], data["rating"], data["penalty"], data["modifier"],
-                   data["die"], data["score"], data["rank"])
+                   data["die"], data["score"], data["rank"], str(data.get("rolled", "app")))
 
 
 @dataclass(frozen=True)
@@ -113,18 +119,25 @@ class Initiative:
                 "steps": [s.to_dict() for s in self.steps]}
 
 
+#: The die a fixed initiative counts instead of a roll (setting ``tabletop_initiative``).
+FIXED_DIE = 6
+
+
 def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | None = None,
-                    rng: DiceSource | None = None) -> Initiative:
+                    rng: DiceSource | None = None, settings: ChronicleSettings | None = None) -> Initiative:
     """Roll initiative for ``entrants`` and put them in order.
 
     Rules (000 "Stage One: Initiative"; 001 "Finding Initiative"; 004 "Stage One"):
     score = Dexterity + Wits - wound penalty + one die; highest first; equal
     scores: the higher rating first; equal ratings too: simultaneous (same rank).
-    A character whose health allows no action has no place in the order.
+    A character whose health allows no action has no place in the order. Under the
+    setting ``tabletop_initiative`` = "fixed" nobody rolls: each counts 6 for the die
+    (Dexterity + Wits + 6).
 
     Args:
         dice: the die rolled by each key (a replay, or rolled at the table);
             the others are drawn from ``rng``.
+        settings: the chronicle's settings (``tabletop_initiative``; defaults if omitted).
 
     Raises:
         RulesError: no entrants, a key twice, negative dots, a die outside
@@ -140,7 +153,8 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
     if unknown:
         raise RulesError(f"A die was given for {sorted(unknown)[0]!r}, who is not in the fight.", field="dice")
     steps = Explanation()
-    rolled: list[tuple[Entrant, int, int, int]] = []
+    fixed = (settings or ChronicleSettings.defaults())["tabletop_initiative"] == "fixed"
+    order: list[tuple[Entrant, int, int, int, str]] = []
     out: list[tuple[str, str]] = []
     for e in entrants:
         for name, value in (("dexterity", e.dexterity), ("wits", e.wits)):
@@ -150,31 +164,35 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
             out.append((e.key, e.name))
             steps.add(f"{e.name} can take no action this turn and has no place in the order.", '000 "Health Chart"')
             continue
-        if e.key in dice:
-            die = check_faces([dice[e.key]], 1, f"dice.{e.key}", "initiative roll")[0]
+        if fixed:
+            die, rolled = FIXED_DIE, "fixed"
+        elif e.key in dice:
+            die, rolled = check_faces([dice[e.key]], 1, f"dice.{e.key}", "initiative roll")[0], "table"
         elif rng is None:
             raise RulesError(f"Roll {e.name}'s initiative die and enter it.", field=f"dice.{e.key}")
         else:
-            die = rng.randint(1, 10)
+            die, rolled = rng.randint(1, 10), "app"
         rating = e.dexterity + e.wits - e.wound_penalty
         score = rating + die + e.modifier
         text = f"{e.name}: Dexterity {e.dexterity} + Wits {e.wits}"
         if e.wound_penalty:
             text += f" - wound penalty {e.wound_penalty}"
-        text += f" = rating {rating}; die {die}"
+        text += f" = rating {rating}; " + (f"fixed {die}, no roll" if fixed else f"die {die}")
         if e.modifier:
             text += f"; {e.modifier:+d} ({e.modifier_reason or 'modifier'})"
-        steps.add(f"{text}: initiative {score}.", _INITIATIVE)
-        rolled.append((e, rating, die, score))
-    rolled.sort(key=lambda r: (-r[3], -r[1]))
+        steps.add(f"{text}: initiative {score}.", _FIXED if fixed else _INITIATIVE,
+                  setting="tabletop_initiative" if fixed else None)
+        order.append((e, rating, die, score, rolled))
+    order.sort(key=lambda r: (-r[3], -r[1]))
     entries: list[InitiativeEntry] = []
     rank = 0
     previous: tuple[int, int] | None = None
-    for position, (e, rating, die, score) in enumerate(rolled, start=1):
+    for position, (e, rating, die, score, rolled) in enumerate(order, start=1):
         if (score, rating) != previous:
             rank = position
             previous = (score, rating)
-        entries.append(InitiativeEntry(e.key, e.name, rating, e.wound_penalty or 0, e.modifier, die, score, rank))
+        entries.append(InitiativeEntry(e.key, e.name, rating, e.wound_penalty or 0, e.modifier, die, score, rank,
+                                       rolled))
     for a, b in zip(entries, entries[1:]):
         if a.score == b.score:
             if a.rank == b.rank:
@@ -183,6 +201,10 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
             else:
                 steps.add(f"{a.name} and {b.name} tie at {a.score}; {a.name}'s higher rating "
                           f"({a.rating} to {b.rating}) goes first.", _INITIATIVE)
+    for how, words in (("table", "rolled at the table"), ("app", "rolled by the app")):
+        names = [e.name for e, _r, _d, _s, r in order if r == how]
+        if names:
+            steps.add(f"Initiative dice {words}: {', '.join(names)}.", _INITIATIVE)
     if entries:
         steps.add("Acting order: " + ", ".join(f"{e.name} ({e.score})" for e in entries) + ".", _INITIATIVE)
         steps.add("Declarations in reverse order: " + ", ".join(e.name for e in reversed(entries)) + ".",

@@ -1,8 +1,9 @@
 """Tabletop maneuvers and situation modifiers as data (``data/maneuvers.toml``).
 
-Two rules profiles, chosen by the chronicle setting ``tabletop_profile``:
-"revised" (000 with 003's detail) and "dark_ages" (004, taking from the
-revised profile the maneuvers 004's text does not give). Each profile has its
+Three rules profiles, chosen by the chronicle setting ``tabletop_profile``:
+"revised" (000 with 003's detail), "dark_ages" (004, taking from the
+revised profile the maneuvers 004's text does not give) and "v20" (the
+revised profile with 003's V20-era differences: dodging is Dexterity + Athletics). Each profile has its
 maneuvers (close, ranged, defensive), ranges, cover, target sizes, called
 shots and the situation numbers (flank and rear dice, blindness, immobilized
 targets, aborting...). The file is validated on load: a malformed entry fails
@@ -22,7 +23,7 @@ from larp.rules.health import DAMAGE_TYPES
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
-PROFILES = ("revised", "dark_ages")
+PROFILES = ("revised", "dark_ages", "v20")
 KINDS = ("close", "ranged", "defensive")
 DAMAGE_BASES = ("strength", "weapon", "none")
 WEAPON_USES = ("none", "melee", "ranged", "thrown", "optional")
@@ -130,6 +131,8 @@ class Situation:
         armor_penalty_halved_at_melee: Melee that halves armor's Dexterity penalty (0: never).
         parry_brawl_difficulty: added to a weapon parrying a brawling attack.
         block_melee_at_brawl: Brawl that lets a block stop bashing melee attacks (0: any close attack).
+        blood_heals_bashing, blood_heals_lethal: levels of each a blood point heals in this profile
+            (the tabletop: one of either; the live game heals two bashing, 002).
     """
 
     flank_dice: int
@@ -148,6 +151,8 @@ class Situation:
     armor_penalty_halved_at_melee: int
     parry_brawl_difficulty: int
     block_melee_at_brawl: int
+    blood_heals_bashing: int
+    blood_heals_lethal: int
     source: str
 
 
@@ -257,20 +262,37 @@ def _situation(profile: str, raw: Any) -> Situation:
     return Situation(**values)
 
 
+def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``own``'s entries laid over it, table by table (a maneuver's fields too)."""
+    out = dict(base)
+    for name, value in own.items():
+        if isinstance(value, dict) and isinstance(base.get(name), dict):
+            out[name] = _merged(base[name], value)
+        else:
+            out[name] = value
+    return out
+
+
 @lru_cache(maxsize=None)
 def tabletop_profile(key: str = "revised") -> Profile:
-    """The rules profile ``key`` ("revised" or "dark_ages"), loaded once from ``data/maneuvers.toml``.
+    """The rules profile ``key`` ("revised", "dark_ages" or "v20"), loaded once from ``data/maneuvers.toml``
+    (a profile with a ``base`` is that profile with its own entries laid over it).
 
     Raises:
         RulesError: an unknown profile (field ``profile``).
         TableError: a malformed entry (names the file and the entry).
     """
     if key not in PROFILES:
-        raise RulesError(f"Unknown tabletop profile {key!r} (revised or dark_ages).", field="profile")
+        raise RulesError(f"Unknown tabletop profile {key!r} ({', '.join(PROFILES)}).", field="profile")
     raw_all = load_toml("maneuvers.toml")
     raw = raw_all.get(key)
     if not isinstance(raw, dict):
         raise TableError(f"{_FILE} [{key}]: missing")
+    if "base" in raw:  # a profile that differs from another in a few entries (v20 from revised)
+        base = raw_all.get(raw["base"])
+        if not isinstance(base, dict) or "base" in base:
+            raise TableError(f"{_FILE} [{key}] base: no profile {raw['base']!r} to build on")
+        raw = _merged(base, {k: v for k, v in raw.items() if k != "base"})
     maneuvers: dict[str, Maneuver] = {}
     for name in raw.get("inherit", []):
         parent = tabletop_profile("revised").maneuvers

@@ -55,6 +55,7 @@ class Declaration:
         delay: he delays his first action.
         maneuver, target: his first action, as declared (prefills the screen).
         split_dice: with the V20 split pool, the smallest of his pools.
+        shares: with the pool split freely, the dice he gives each action, in order.
     """
 
     actions: int = 1
@@ -65,6 +66,7 @@ class Declaration:
     maneuver: str | None = None
     target: str | None = None
     split_dice: int | None = None
+    shares: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
@@ -80,12 +82,15 @@ class Declaration:
         """JSON-ready data."""
         return {"actions": self.actions, "celerity": self.celerity, "defenses": self.defenses,
                 "full_defense": self.full_defense, "delay": self.delay, "maneuver": self.maneuver,
-                "target": self.target, "split_dice": self.split_dice}
+                "target": self.target, "split_dice": self.split_dice, "shares": list(self.shares)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Declaration":
         """Rebuild from :meth:`to_dict` output."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        if "shares" in values:
+            values["shares"] = tuple(values["shares"])
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,8 @@ class Combat:
         holds: the holds in force.
         conditions: conditions on fighters, by the turn they apply to.
         log: one line per thing that happened this turn (newest last).
+        willpower: keys who spent a Willpower point this turn to ignore their wound penalties
+            (LotNR Willpower, met-reference 2.1, 4.1).
     """
 
     fighters: tuple[str, ...]
@@ -158,6 +165,7 @@ class Combat:
     holds: tuple[Hold, ...] = ()
     conditions: tuple[Condition, ...] = ()
     log: tuple[str, ...] = ()
+    willpower: tuple[str, ...] = ()
 
     # -------------------------------------------------------------- reading
 
@@ -261,7 +269,7 @@ class Combat:
             raise RulesError(f"{self.name(key)} has no action left this turn.", field="character")
         if number > d.actions:
             return ActionSlot(total=d.actions, number=1, celerity=True)
-        return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice)
+        return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice, shares=d.shares)
 
     def defense_options(self, key: str, profile: Profile) -> dict[str, bool]:
         """How ``key`` may defend now.
@@ -295,6 +303,7 @@ class Combat:
             "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
             "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
             "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
+            "willpower": list(self.willpower),
         }
 
     @classmethod
@@ -317,7 +326,7 @@ class Combat:
                 aborted=MappingProxyType(dict(data.get("aborted", {}))),
                 holds=tuple(Hold(**h) for h in data.get("holds", [])),
                 conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
-                log=tuple(data.get("log", [])),
+                log=tuple(data.get("log", [])), willpower=tuple(str(k) for k in data.get("willpower", [])),
             )
         except (KeyError, TypeError, ValueError):
             raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
@@ -346,10 +355,13 @@ def initiative_modifiers(combat: Combat) -> dict[str, tuple[int, str]]:
             if c.kind == "slowed" and c.turn == combat.turn}
 
 
-def begin_turn(combat: Combat, initiative: Initiative) -> tuple[Combat, tuple[Step, ...]]:
+def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] = ()) -> tuple[Combat, tuple[Step, ...]]:
     """Set this turn's initiative and open the declarations.
 
     A dazed fighter spends the turn shaking it off and takes no action (000 "Dazed").
+    ``willpower``: fighters who spend a Willpower point now to ignore their wound penalties,
+    up to and including Incapacitated, for the whole turn (LotNR Willpower, met-reference 2.1;
+    declared before the roll, 004 "Preliminaries").
 
     Raises:
         RulesError: the turn is not waiting for initiative, or the order names someone not in the fight.
@@ -365,9 +377,13 @@ def begin_turn(combat: Combat, initiative: Initiative) -> tuple[Combat, tuple[St
         if combat.has_condition(e.key, "dazed"):
             out.append(e.key)
             steps.add(f"{e.name} is dazed and spends this turn shaking off the blow.", '000 "Dazed"')
+    spent = tuple(dict.fromkeys(k for k in willpower if k in combat.fighters))
+    for key in spent:
+        steps.add(f"{combat.name(key)} spends a Willpower point: no wound penalties this turn, Incapacitated "
+                  f"included.", "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"")
     placed = {e.key for e in initiative.entries}
     out.extend(k for k in combat.fighters if k not in placed and k not in out)
-    new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)),
+    new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)), willpower=spent,
                   declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                   defended=MappingProxyType({}), aborted=MappingProxyType({}),
                   log=(f"Turn {combat.turn}: " + ", ".join(f"{e.name} {e.score}" for e in initiative.entries),))
@@ -416,6 +432,9 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             if m.kind == "defensive" and not d.full_defense:
                 raise RulesError(f"{who}: keep actions for {m.name.lower()} with \"defenses\" or a full defense.",
                                  field=f"{key}.maneuver")
+        if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
+            raise RulesError(f"{who}: give the dice of each of his {d.actions} action(s), no more than the smallest "
+                             f"pool in all.", field=f"{key}.shares")
         if d.target is not None and (d.target not in combat.fighters or d.target == key):
             raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
         if d.full_defense:
@@ -524,4 +543,4 @@ def next_turn(combat: Combat) -> Combat:
     return replace(combat, turn=combat.turn + 1, phase="initiative", initiative=(), out=(),
                    declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                    defended=MappingProxyType({}), aborted=MappingProxyType({}), conditions=conditions,
-                   log=combat.log[-1:] if combat.log else ())
+                   log=combat.log[-1:] if combat.log else (), willpower=())

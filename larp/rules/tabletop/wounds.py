@@ -6,9 +6,9 @@ and marking, and knockdown (000 "Stage Three: Resolution", "Soak", "Knockdown";
 from __future__ import annotations
 
 
-from larp.rules.damage import Weapon, damage_type_against
+from larp.rules.damage import Weapon, damage_type_against, firearm_reading
 from larp.rules.explain import Explanation, RulesError
-from larp.rules.health import HealthTrack, apply_damage, tabletop_view
+from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import Defender, SoakRuling, soak_damage, soak_difficulty, soak_pool
 from larp.rules.tabletop.dice import (
@@ -85,7 +85,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
         elif size.damage:
             pool += size.damage
             steps.add(f"{size.label}: +{size.damage} damage dice ({pool}).",
-                      '000 "Targeting"' if profile.key == "revised" else '004 "Targeting"')
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"')
     if (c.target_immobilized or t.track.staked) and sit.immobilized == "damage_dice":
         pool += sit.immobilized_damage_dice
         steps.add(f"{t.name} is completely immobilized: +{sit.immobilized_damage_dice} damage dice ({pool}).",
@@ -122,7 +122,8 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
     faces = roller.given.get(soak_roll)
     if levels and faces is None and roller.rng is None:
         taken, _ = damage_type_against(kind, t.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
-                                       firearm=bool(card and card.firearm), head_shot=head_shot)
+                                       firearm=bool(card and card.firearm), head_shot=head_shot,
+                                       firearm_rule=firearm_reading(settings, "tabletop"))
         pool = soak_pool(defender, taken)[0] if taken else 0
         if pool:
             raise DiceNeeded(soak_roll, pool, soak_difficulty(), steps.steps(), t.name)
@@ -130,7 +131,7 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
         check_faces(faces, len(faces), f"dice.{soak_roll}")
     try:
         soak = soak_damage(levels, kind, defender, weapon_key=weapon_key, head_shot=head_shot,
-                           stake_at_heart=c.stake, dice=faces, rng=roller.rng, who=t.name)
+                           stake_at_heart=c.stake, dice=faces, rng=roller.rng, who=t.name, settings=settings)
     except RulesError as exc:
         if exc.field == "dice":
             raise RulesError(exc.message, field=f"dice.{soak_roll}") from None
@@ -141,13 +142,36 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
         steps.extend(soak.steps)
         return soak, t.track, 0
     health = soak.apply_to(t.track, settings, t.name)
-    steps.extend(health.steps)
+    steps.extend(marking_details(health.steps, t.name))
     if health.marked:
-        view = tabletop_view(health.track)
-        penalty = view["dice_penalty"]
-        dice_text = "no action possible" if penalty is None else f"-{abs(penalty)} dice to actions" if penalty else "no dice penalty"
-        steps.add(f"On the tabletop Health chart {t.name} is now {view['level']} ({dice_text}).", _HEALTH)
+        steps.add(damage_line(t.name, health.track), _HEALTH)
     return soak, health.track, health.marked
+
+
+def marking_details(steps, who: str) -> list:
+    """The marking's steps without its own "takes ... and is now ..." lines (the soak already said what
+    he takes, and :func:`damage_line` says where it leaves him, once): what is left is what the marking
+    decided beyond that (torpor, Final Death, a stake, a mark made worse)."""
+    def is_line(step) -> bool:
+        text = step.text
+        return step.rule == "LotNR Health (met-reference 4.1)" and (
+            (text.startswith(f"{who} is ") and " and takes " in text)
+            or (text.startswith(f"{who} takes ") and " and is now " in text))
+    return [step for step in steps if not is_line(step)]
+
+
+def damage_line(who: str, track: HealthTrack) -> str:
+    """Where the damage leaves him, said once with both sets of level names labelled: the tabletop
+    chart's level and penalty, and the live track's level for the same damage (met-reference 4.3)."""
+    view = tabletop_view(track)
+    penalty = view["dice_penalty"]
+    dice_text = ("no action possible" if penalty is None else f"-{abs(penalty)} dice to actions" if penalty
+                 else "no dice penalty")
+    live = standing(track)
+    text = f"{who} is now {view['level']} on the tabletop Health chart ({dice_text})"
+    if live.lower() != view["level"].lower():
+        text += f"; on the live track the same damage is {live}"
+    return text + "."
 
 
 def _knockdown(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, rise_roll: str, roller: _Dice,
@@ -179,7 +203,8 @@ def _knockdown(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, r
         steps.add(f"A botch: {who.name} lands hard and takes an automatic level of bashing damage.",
                   '003 "Knockdown"', setting="tabletop_botch")
         health = apply_damage(track, "bashing", 1, who.name, settings)
-        steps.extend(health.steps)
+        steps.extend(marking_details(health.steps[1:], who.name))
+        steps.add(damage_line(who.name, health.track), _HEALTH)
         return health.track
     return track
 

@@ -1,4 +1,4 @@
-"""Grapevine both ways (issue 20): what an import keeps unused, and the whole experience history.
+"""Grapevine both ways (issue 20, numbered after main's 0006): what an import keeps unused, and the whole experience history.
 
 - ``character.imported_unused``: a JSON object of what an imported Grapevine record held that the
   sheet has no place for (``larp.grapevine.kept``), default ``{}``;

@@ -1,0 +1,232 @@
+"""Blood: a vampire feeding on a victim, blood given to a vampire, and what happens when the
+rules call for blood a vampire does not have (LotNR "Blood", met-reference 3.7, 4.1, 5.1;
+002 "Damage and Healing"; 000 "Health Chart", "Torpor").
+
+- Feeding (:func:`drain`): each Blood Trait drained from a mortal or ghoul costs the victim a
+  level of lethal damage, at most three a turn (LotNR "Blood"; met-reference 3.7); the
+  drinker's pool fills up to its maximum. Drained from a vampire, the Blood Traits leave his
+  pool and do him no wound.
+- Blood given (:func:`give_blood`): an incapacitated, unconscious or torpid vampire swallows
+  blood placed in his mouth until his pool is full (002); an active one simply feeds.
+- No blood left (:func:`call_for_blood`): a vampire with an empty pool loses a health level
+  each time the rules call for blood (rising at sunset, a Discipline, healing); past
+  Incapacitated that way she falls into torpor from blood loss (000 "Health Chart": an
+  incapacitated vampire with no blood enters torpor; 000 "Torpor"; met-reference 4.1). The
+  level's kind is the setting ``empty_pool_wound`` (lethal by default).
+
+Every function is pure: the old track and pools in, the new ones and the steps out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from math import ceil
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.healing import swallow_blood
+from larp.rules.health import HealthTrack, apply_damage, standing
+from larp.rules.settings import ChronicleSettings
+
+#: Blood Traits a vampire drains from a victim in one turn (LotNR "Blood"; met-reference 3.7).
+DRAIN_PER_TURN = 3
+#: Why the rules call for blood (the narrator's tap names one).
+BLOOD_CALLS = {"rising": "rising at sunset", "discipline": "a Discipline", "healing": "healing",
+               "other": "the rules"}
+
+_FEEDING = 'LotNR "Blood" (met-reference 3.7)'
+_POOL = "LotNR generation table (met-reference 5.1)"
+_EMPTY = '000 "Health Chart", "Torpor"; LotNR Health (met-reference 4.1)'
+
+
+def _count(value: int, field: str, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise RulesError(f"Give a whole number of blood points, at least {low}.", field=field)
+    return value
+
+
+@dataclass(frozen=True)
+class Drain:
+    """A vampire's feeding on a victim.
+
+    Attributes:
+        drained: Blood Traits taken from the victim.
+        taken: of those, the Blood Traits the drinker's pool holds (the rest is lost).
+        turns: combat turns the drain takes, at three Blood Traits a turn.
+        victim_track: the victim's track afterwards (a mortal or ghoul: a lethal level a Blood Trait).
+        victim_blood: the victim's tracked pool afterwards (``None`` when not tracked).
+        steps: the explanation.
+    """
+
+    drained: int
+    taken: int
+    turns: int
+    victim_track: HealthTrack
+    victim_blood: int | None
+    steps: tuple[Step, ...]
+
+
+def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int, *, victim_blood: int | None = None,
+          settings: ChronicleSettings | None = None, drinker: str = "The vampire",
+          victim_name: str = "The victim") -> Drain:
+    """``drinker`` drains ``blood`` Blood Traits from ``victim`` (LotNR "Blood"; met-reference 3.7).
+
+    Args:
+        victim: the victim's track (his creature says how the drain hurts him).
+        blood: Blood Traits drained, at least 1.
+        drinker_blood, drinker_max: the drinker's pool and its maximum (blood points).
+        victim_blood: the victim's pool when it is tracked (ghouls, vampires); ``None`` for a
+            mortal's blood, which only his wounds count.
+
+    Raises:
+        RulesError: fewer than one Blood Trait, a destroyed victim, a vampire victim with too little
+            blood, impossible pools.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    _count(blood, "blood")
+    if min(drinker_blood, drinker_max) < 0 or drinker_blood > drinker_max:
+        raise RulesError("The drinker's pool must be at least 0 and no more than its maximum.", field="blood")
+    if victim.destroyed:
+        raise RulesError(f"{victim_name} is dead: there is no blood to drink.", field="victim")
+    steps = Explanation()
+    turns = ceil(blood / DRAIN_PER_TURN)
+    steps.add(f"{drinker} drains {blood} Blood Trait(s) from {victim_name}: at most {DRAIN_PER_TURN} a turn, "
+              f"{turns} turn(s).", _FEEDING)
+    track = victim
+    left = victim_blood
+    if victim.is_vampire:
+        have = victim_blood or 0
+        if blood > have:
+            raise RulesError(f"{victim_name} has only {have} blood point(s) to drink.", field="blood")
+        left = have - blood
+        steps.add(f"{victim_name} is a vampire: the Blood Traits leave his pool ({left} left) and do him no wound.",
+                  _FEEDING)
+    else:
+        steps.add(f"Each Blood Trait drained costs {victim_name} a level of lethal damage: {blood} lethal.",
+                  _FEEDING)
+        hurt = apply_damage(victim, "lethal", blood, victim_name, settings)
+        steps.extend(hurt.steps[1:])
+        track = hurt.track
+        if victim_blood is not None:
+            left = max(0, victim_blood - blood)
+    room = max(0, drinker_max - drinker_blood)
+    taken = min(room, blood)
+    text = f"{drinker}'s pool: {drinker_blood + taken} of {drinker_max} blood points"
+    if taken < blood:
+        text += f" (full: {blood - taken} Blood Trait(s) more than it holds are lost)"
+    steps.add(text + ".", _POOL)
+    return Drain(blood, taken, turns, track, left, steps.steps())
+
+
+@dataclass(frozen=True)
+class GivenBlood:
+    """Blood given to a vampire: his pool afterwards and the steps."""
+
+    blood_current: int
+    taken: int
+    steps: tuple[Step, ...]
+
+
+def give_blood(track: HealthTrack, blood_current: int, blood_max: int, offered: int,
+               who: str = "The vampire") -> GivenBlood:
+    """Blood given to a vampire: helpless (incapacitated, unconscious, torpid) he swallows it until
+    his pool is full (002 "Damage and Healing"); active, he feeds up to his pool's maximum
+    (LotNR generation table, met-reference 5.1).
+
+    Raises:
+        RulesError: not a vampire, destroyed, staked while active (000 "Stake Through Heart"), a full
+            pool while active, fewer than one blood point, impossible pools.
+    """
+    _count(offered, "blood")
+    helpless = track.condition in ("unconscious", "torpor") or track.marked >= track.size - 1
+    if track.is_vampire and helpless:
+        fed = swallow_blood(track, blood_current, blood_max, offered, who)
+        return GivenBlood(fed.blood_current, fed.swallowed, fed.steps)
+    if track.destroyed:
+        raise RulesError(f"{who} cannot feed any more.", field="action")
+    if not track.is_vampire:
+        raise RulesError(f"{who} is not a vampire.", field="creature")
+    if track.staked:
+        raise RulesError(f"{who} is staked and paralysed: he cannot feed until the stake is removed "
+                         f"(000 \"Stake Through Heart\").", field="action")
+    room = max(blood_max - blood_current, 0)
+    if room == 0:
+        raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
+    taken = min(room, offered)
+    step = Step(f"{who} feeds: {taken} blood point(s), pool {blood_current + taken} of {blood_max}.", _POOL)
+    return GivenBlood(blood_current + taken, taken, (step,))
+
+
+@dataclass(frozen=True)
+class BloodCall:
+    """The rules called for blood.
+
+    Attributes:
+        spent: blood points paid from the pool.
+        levels_lost: health levels lost for each blood point the pool did not hold.
+        blood_current: the pool afterwards.
+        track: the track afterwards.
+        blood_loss_torpor: the call put her into torpor from blood loss.
+        steps: the explanation.
+    """
+
+    spent: int
+    levels_lost: int
+    blood_current: int
+    track: HealthTrack
+    blood_loss_torpor: bool
+    steps: tuple[Step, ...]
+
+
+def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: str,
+                   settings: ChronicleSettings | None = None, who: str = "The vampire") -> BloodCall:
+    """The rules call for ``needed`` blood points (``reason``: a key of ``BLOOD_CALLS``).
+
+    The pool pays what it holds; each blood point it does not hold costs a health level of the
+    kind ``empty_pool_wound`` says; a level lost below Incapacitated this way puts the vampire into
+    torpor from blood loss, whatever the kind (000 "Health Chart", "Torpor"; met-reference 4.1).
+
+    Raises:
+        RulesError: not a vampire, destroyed, in torpor (a torpid vampire ignores the nightly need for
+            blood and may not spend it, 000 "Torpor"), staked, an unknown reason, fewer than one point.
+    """
+    settings = settings or ChronicleSettings.defaults()
+    _count(needed, "blood")
+    if reason not in BLOOD_CALLS:
+        raise RulesError(f"Why is blood called for? {', '.join(BLOOD_CALLS)}.", field="reason")
+    if track.destroyed:
+        raise RulesError(f"{who} is destroyed.", field="track")
+    if not track.is_vampire:
+        raise RulesError(f"{who} is not a vampire.", field="creature")
+    if track.condition == "torpor":
+        raise RulesError(f"{who} is in torpor: she needs no blood and may spend none (000 \"Torpor\").",
+                         field="condition")
+    if track.staked:
+        raise RulesError(f"{who} is staked and may not spend blood points.", field="staked")
+    steps = Explanation()
+    spent = min(blood_current, needed)
+    missing = needed - spent
+    why = BLOOD_CALLS[reason]
+    steps.add(f"{why.capitalize()} calls for {needed} blood point(s); {who} has {blood_current}.", _EMPTY)
+    if spent:
+        steps.add(f"{who} spends {spent} blood point(s) ({blood_current - spent} left).", _POOL)
+    new = track
+    torpor = False
+    if missing:
+        kind = settings["empty_pool_wound"]
+        room = track.size - track.marked
+        marked = min(room, missing)
+        counts = {"bashing": track.bashing, "lethal": track.lethal}
+        counts[kind] += marked
+        new = replace(track, **counts)
+        steps.add(f"Her pool is empty: {missing} health level(s) lost instead, marked as {kind}.", _EMPTY,
+                  setting="empty_pool_wound")
+        if new.below_incapacitated:
+            torpor = True
+            new = replace(new, condition="torpor")
+            steps.add(f"Past Incapacitated for want of blood, {who} falls into torpor from blood loss.", _EMPTY)
+            if settings["feeding_wakes_blood_torpor"]:
+                steps.add("Fed a blood point, she rises whatever her rating.", '000 "Torpor"; 001 "Torpor"',
+                          setting="feeding_wakes_blood_torpor")
+        else:
+            steps.add(f"{who} is now {standing(new)}.", "LotNR Health (met-reference 4.1)")
+    return BloodCall(spent, missing, blood_current - spent, new, torpor, steps.steps())

@@ -1,0 +1,360 @@
+"""Torpor's tables and lengths, and a torpor as it begins (met-reference 5.2; 000 and 001 "Torpor";
+the chronicle settings ``torpor_table``, ``torpor_table_shift``, ``torpor_time_scale``). Part of
+:mod:`larp.rules.torpor`.
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import lru_cache
+from math import ceil
+
+from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.settings import ChronicleSettings
+from larp.tables import TableError, load_toml, require
+
+TORPOR_CAUSES = ("wounds", "blood_loss", "voluntary")
+CAUSE_LABELS = {"wounds": "wounds", "blood_loss": "blood loss", "voluntary": "voluntary"}
+TABLES = ("live", "tabletop")
+UNITS = ("day", "week", "month", "year")
+#: Traits a static Mental challenge to wake is made against (LotNR, met-reference 5.2, T20).
+WAKE_DIFFICULTY = 3
+#: The level a vampire who rises from torpor is considered to be at (000 "Torpor").
+RISES_AT = "Crippled"
+
+_LIVE = "LotNR Torpor (met-reference 5.2)"
+_TORPOR = '000 "Torpor"; 001 "Torpor"'
+
+
+
+# ---------------------------------------------------------------- the tables
+
+@dataclass(frozen=True)
+class TorporRow:
+    """One line of a torpor table.
+
+    Attributes:
+        rating: the Humanity or Path rating (MET Traits or tabletop dots).
+        amount: how many ``unit`` the torpor lasts.
+        unit: "day", "week", "month" or "year".
+        text: the book's wording ("a week", "five decades").
+    """
+
+    rating: int
+    amount: int
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TorporTable:
+    """A torpor table: rows by rating, 0 to the highest rating.
+
+    Attributes:
+        key: "live" or "tabletop" (the setting ``torpor_table``).
+        source: where the table comes from.
+        rating_name: what the rating counts ("MET Humanity or Path Traits").
+        rows: rating to row, every rating from 0 to ``highest``.
+    """
+
+    key: str
+    source: str
+    rating_name: str
+    rows: dict[int, TorporRow]
+
+    @property
+    def highest(self) -> int:
+        """The highest rating in the table (5 live, 10 tabletop)."""
+        return max(self.rows)
+
+
+@lru_cache(maxsize=None)
+def torpor_table(key: str) -> TorporTable:
+    """The torpor table ``key`` ("live" or "tabletop") from ``data/torpor.toml``.
+
+    Raises:
+        RulesError: an unknown table (``field`` "torpor_table").
+        TableError: a malformed row, or ratings that are not 0..highest without gaps.
+    """
+    if key not in TABLES:
+        raise RulesError(f"Unknown torpor table {key!r} (live or tabletop).", field="torpor_table")
+    raw = load_toml("torpor.toml").get(key)
+    where = f"data/torpor.toml [{key}]"
+    if not isinstance(raw, dict):
+        raise TableError(f"{where}: missing")
+    rows: dict[int, TorporRow] = {}
+    for index, entry in enumerate(require(raw, "rows", list, where)):
+        at = f"{where} rows[{index}]"
+        if not isinstance(entry, dict):
+            raise TableError(f"{at}: must be a table")
+        row = TorporRow(require(entry, "rating", int, at), require(entry, "amount", int, at),
+                        require(entry, "unit", str, at), require(entry, "text", str, at))
+        if row.unit not in UNITS:
+            raise TableError(f"{at}: unit must be one of {', '.join(UNITS)}")
+        if row.amount < 1:
+            raise TableError(f"{at}: amount must be at least 1")
+        if row.rating in rows:
+            raise TableError(f"{at}: rating {row.rating} appears twice")
+        rows[row.rating] = row
+    if not rows or sorted(rows) != list(range(max(rows) + 1)):
+        raise TableError(f"{where}: ratings must run from 0 without gaps")
+    return TorporTable(key, require(raw, "source", str, where), require(raw, "rating", str, where), rows)
+
+
+# ---------------------------------------------------------------- lengths and dates
+
+@dataclass(frozen=True)
+class TorporLength:
+    """A length of torpor in calendar terms: whole months plus days.
+
+    Years count as 12 months and weeks as 7 days, so adding a length to a
+    date follows the calendar (a month from 31 January is 28 or 29 February).
+
+    Attributes:
+        months: whole months.
+        days: further days.
+        text: the wording ("a week", "half of a year").
+    """
+
+    months: int
+    days: int
+    text: str
+
+    def after(self, start: date) -> date:
+        """The date this length after ``start`` (months first, then days).
+
+        Raises:
+            RulesError: the date would be past the year 9999.
+        """
+        month_index = start.month - 1 + self.months
+        year = start.year + month_index // 12
+        if year > date.max.year:
+            raise RulesError("That torpor ends after the year 9999.", field="started_on")
+        month = month_index % 12 + 1
+        day = min(start.day, calendar.monthrange(year, month)[1])
+        try:
+            return date(year, month, day) + timedelta(days=self.days)
+        except OverflowError:
+            raise RulesError("That torpor ends after the year 9999.", field="started_on") from None
+
+    @property
+    def approximate_days(self) -> int:
+        """The length in days with a month as 30 days (for counting game sessions)."""
+        return self.months * 30 + self.days
+
+    def halved(self) -> "TorporLength":
+        """Half this length: months halved, an odd month as 15 days, days rounded up
+        (a vampire may rise only once the half has fully passed)."""
+        days = ceil(self.days / 2) + (15 if self.months % 2 else 0)
+        return TorporLength(self.months // 2, days, f"half of {self.text}")
+
+
+def _length_of(row: TorporRow) -> TorporLength:
+    if row.unit == "year":
+        return TorporLength(12 * row.amount, 0, row.text)
+    if row.unit == "month":
+        return TorporLength(row.amount, 0, row.text)
+    if row.unit == "week":
+        return TorporLength(0, 7 * row.amount, row.text)
+    return TorporLength(0, row.amount, row.text)
+
+
+def _check_rating(rating: int) -> None:
+    if isinstance(rating, bool) or not isinstance(rating, int) or rating < 0:
+        raise RulesError("A Humanity or Path rating is a whole number of at least 0.", field="rating")
+
+
+def torpor_row(rating: int, table: TorporTable, shift: int = 0) -> TorporRow:
+    """The row of ``table`` that gives the length of torpor for ``rating``.
+
+    ``shift`` reads the table that many rows shorter (a rating uses the row of
+    the rating ``shift`` higher) or, if negative, longer; ratings past either
+    end use the end row (met-reference 5.2: the HV table shifted one step shorter).
+
+    Raises:
+        RulesError: a negative or non-whole rating or shift.
+    """
+    _check_rating(rating)
+    if isinstance(shift, bool) or not isinstance(shift, int):
+        raise RulesError("The torpor table shift is a whole number.", field="torpor_table_shift")
+    return table.rows[min(max(rating + shift, 0), table.highest)]
+
+
+def torpor_length(rating: int, table: TorporTable, shift: int = 0, voluntary: bool = False) -> TorporLength:
+    """How long a torpor lasts: the table's length for ``rating`` (shifted), halved
+    when voluntary (000 "Torpor": "half the mandatory time period").
+
+    Raises:
+        RulesError: as :func:`torpor_row`.
+    """
+    length = _length_of(torpor_row(rating, table, shift))
+    return length.halved() if voluntary else length
+
+
+def torpor_ends_on(rating: int, table: TorporTable, shift: int, voluntary: bool, start: date) -> date:
+    """The first night a vampire who entered torpor on ``start`` may try to wake.
+
+    Args:
+        rating: Humanity or Path rating on the table's scale (MET Traits or tabletop dots).
+        table: the torpor table (:func:`torpor_table`).
+        shift: rows shorter (negative: longer), the setting ``torpor_table_shift``.
+        voluntary: voluntary torpor takes half the time (000 "Torpor").
+        start: the date the torpor began.
+
+    Raises:
+        RulesError: a bad rating or shift, or a date past the year 9999.
+    """
+    return torpor_length(rating, table, shift, voluntary).after(start)
+
+
+def morality_dots(met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step | None]:
+    """Humanity or Path dots for a tabletop rule (the torpor table, the Awakening roll): the sheet's
+    tabletop rating if it has one, else converted from the MET Traits by the one conversion
+    (:func:`larp.rules.conversion.live_to_tabletop`: doubled, the higher of the two possible dots:
+    MET 4 may be tabletop 7 or 8; met-reference 4.3, 5.2, T25), with the step that says it was
+    converted (``None`` when the sheet had the dots).
+
+    Raises:
+        RulesError: a negative or non-whole rating.
+    """
+    from larp.rules.conversion import live_to_tabletop
+
+    _check_rating(met_rating)
+    if tabletop_rating is not None:
+        _check_rating(tabletop_rating)
+        return tabletop_rating, None
+    dots = min(live_to_tabletop({}, morality=met_rating).morality or 0, 10)
+    return dots, Step(f"No tabletop dots on the sheet: {met_rating} MET Traits converted to {dots} dots "
+                      f"(approximate: each Trait stands for two dots).", "LotNR Converting Characters "
+                      "(met-reference 4.3, 5.2, T25)")
+
+
+def table_rating(table: TorporTable, met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step]:
+    """The character's rating on ``table``'s scale, with the step that says how it was found.
+
+    The live table reads MET Traits. The tabletop table reads dots: the sheet's tabletop rating if it
+    has one, else converted from the MET rating (:func:`morality_dots`).
+
+    Raises:
+        RulesError: a negative or non-whole rating.
+    """
+    _check_rating(met_rating)
+    if table.key == "live":
+        return met_rating, Step(f"{table.rating_name}: {met_rating}.", table.source)
+    dots, converted = morality_dots(met_rating, tabletop_rating)
+    if converted is None:
+        return dots, Step(f"{table.rating_name}: {dots}.", table.source)
+    return min(dots, table.highest), converted
+
+
+# ---------------------------------------------------------------- entering torpor
+
+@dataclass(frozen=True)
+class TorporStart:
+    """A torpor as it begins: when it may end, and why.
+
+    Attributes:
+        cause: "wounds", "blood_loss" or "voluntary".
+        started_on: the date the torpor began.
+        table: the torpor table used ("live" or "tabletop").
+        rating: the rating read from it (on its scale, before the shift).
+        length: the length, as the table words it.
+        wake_on: calendar scale: the first night the vampire may try to wake;
+            ``None`` under the game-session scale.
+        sessions: game-session scale: game sessions that must begin after the
+            one in which the torpor started before he may try to wake; ``None``
+            under the calendar scale.
+        retired: the torpor ends after the chronicle's planned end.
+        fed_wakes: feeding him a blood point wakes him (blood loss, by the setting).
+        steps: the explanation.
+    """
+
+    cause: str
+    started_on: date
+    table: str
+    rating: int
+    length: str
+    wake_on: date | None
+    sessions: int | None
+    retired: bool
+    fed_wakes: bool
+    steps: tuple[Step, ...]
+
+
+def chronicle_end(settings: ChronicleSettings) -> date | None:
+    """The chronicle's planned end date (``chronicle_end_date``), or ``None`` when not set."""
+    text = settings["chronicle_end_date"]
+    return date.fromisoformat(text) if text else None
+
+
+def is_retired(wake_on: date | None, settings: ChronicleSettings) -> bool:
+    """Whether a torpor ending on ``wake_on`` ends after the chronicle's planned end
+    (``chronicle_end_date``): such a vampire is retired from play (met-reference 5.2, house practice)."""
+    end = chronicle_end(settings)
+    return wake_on is not None and end is not None and wake_on > end
+
+
+def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, met_rating: int,
+                 tabletop_rating: int | None = None, who: str = "The vampire") -> TorporStart:
+    """Work out a new torpor: its length from the chronicle's table and the date (or
+    game session) from which the vampire may try to wake.
+
+    Args:
+        cause: "wounds", "blood_loss" or "voluntary".
+        started_on: the date the torpor began.
+        settings: ``torpor_table``, ``torpor_table_shift``, ``torpor_time_scale``,
+            ``feeding_wakes_blood_torpor``, ``chronicle_end_date``.
+        met_rating: Humanity or Path in MET Traits (0-5).
+        tabletop_rating: Humanity or Path dots (0-10), if the sheet has them.
+
+    Raises:
+        RulesError: an unknown cause, a bad rating.
+    """
+    if cause not in TORPOR_CAUSES:
+        raise RulesError("Choose why the vampire enters torpor: wounds, blood loss or voluntary.", field="cause")
+    table = torpor_table(settings["torpor_table"])
+    shift = settings["torpor_table_shift"]
+    rating, rating_step = table_rating(table, met_rating, tabletop_rating)
+    steps = Explanation()
+    steps.add(f"{who} enters torpor on {started_on.isoformat()} ({CAUSE_LABELS[cause]}).",
+              _TORPOR if cause != "wounds" else f"{_TORPOR}; {_LIVE}")
+    steps.extend([rating_step])
+    row = torpor_row(rating, table, shift)
+    if shift:
+        steps.add(f"The table is read {abs(shift)} row(s) {'shorter' if shift > 0 else 'longer'}: rating "
+                  f"{rating} uses the length of rating {row.rating}.", table.source, setting="torpor_table_shift")
+    steps.add(f"Torpor at rating {row.rating}: {row.text}.", table.source, setting="torpor_table")
+    length = torpor_length(rating, table, shift, voluntary=cause == "voluntary")
+    if cause == "voluntary":
+        steps.add(f"Voluntary torpor: the vampire may rise after half the time, {length.text}.", _TORPOR)
+    fed_wakes = cause == "blood_loss" and settings["feeding_wakes_blood_torpor"]
+    if cause == "blood_loss":
+        if fed_wakes:
+            steps.add(f"Torpor from blood loss: {who} rises as soon as someone feeds him a blood point, "
+                      f"whatever his rating.", _TORPOR, setting="feeding_wakes_blood_torpor")
+        else:
+            steps.add("Feeding does not end this torpor early: it runs its full time.", _TORPOR,
+                      setting="feeding_wakes_blood_torpor")
+    wake_on: date | None = None
+    sessions: int | None = None
+    retired = False
+    if settings["torpor_time_scale"] == "sessions":
+        sessions = max(1, ceil(length.approximate_days / 30))
+        steps.add(f"Torpor time is counted in game sessions, one game session for a month: {who} may try to "
+                  f"wake after {sessions} game session(s).", "Dark Epics (met-reference 5.2)",
+                  setting="torpor_time_scale")
+        if chronicle_end(settings) is not None:
+            steps.add("Counted in game sessions, the torpor is not compared with the chronicle's planned end.",
+                      "met-reference 5.2", setting="chronicle_end_date")
+    else:
+        wake_on = length.after(started_on)
+        steps.add(f"Calendar time: {who} may try to wake from the night of {wake_on.isoformat()}, for a blood "
+                  f"point and a test.", _LIVE, setting="torpor_time_scale")
+        retired = is_retired(wake_on, settings)
+        if retired:
+            steps.add(f"The torpor ends after the chronicle's planned end ({settings['chronicle_end_date']}): "
+                      f"{who} is retired from play.", "met-reference 5.2", setting="chronicle_end_date")
+    return TorporStart(cause, started_on, table.key, rating, length.text, wake_on, sessions, retired, fed_wakes,
+                       steps.steps())
