@@ -18,7 +18,12 @@ ratings and blood per turn (Grapevine has no field for them; blood per turn come
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as SafeET
 
 from larp.catalogues import sheet_lists
 from larp.grapevine.characters import GrapevineCharacter
@@ -32,6 +37,27 @@ from larp.grapevine.kept import entry_as_written
 ENCODING = "cp1252"
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\r": "&#13;",
                           "\t": "&#9;"})
+
+
+#: What XML 1.0 cannot hold, even as a character reference (control characters, lone surrogates):
+#: left out of what is written, so the file always reads back.
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("", str(text))
+
+
+def _element_xml(text: str) -> str | None:
+    """A kept element (XML text) as it is safe to write: parsed again with defusedxml (a chronicle
+    export may hold anything there), ``None`` when it is not one well-formed element."""
+    try:
+        element = SafeET.fromstring(_clean(text))
+    except (ET.ParseError, ValueError, DefusedXmlException):
+        return None
+    element.tail = None
+    return ET.tostring(element, encoding="unicode")
 
 
 def write_grapevine(characters: Iterable[GrapevineCharacter], standard_track: Sequence[str]) -> bytes:
@@ -57,7 +83,9 @@ def write_grapevine(characters: Iterable[GrapevineCharacter], standard_track: Se
 
 
 def _attribute_text(attributes: dict[str, str]) -> str:
-    return "".join(f' {key}="{str(value).translate(_ESCAPES)}"' for key, value in attributes.items())
+    # A kept attribute's name that is no XML name (a chronicle export may hold anything) is not written.
+    return "".join(f' {key}="{_clean(value).translate(_ESCAPES)}"' for key, value in attributes.items()
+                   if _XML_NAME.fullmatch(key))
 
 
 def _tag(indent: int, name: str, attributes: dict[str, str], empty: bool) -> str:
@@ -66,7 +94,7 @@ def _tag(indent: int, name: str, attributes: dict[str, str], empty: bool) -> str
 
 def _cdata(indent: int, name: str, text: str) -> list[str]:
     # Grapevine writes CRLF inside CDATA too (the NPC library); XML reads either back as one line end.
-    body = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").replace("]]>", "]]]]><![CDATA[>")
+    body = _clean(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").replace("]]>", "]]]]><![CDATA[>")
     return [f"{'  ' * indent}<{name}>", f"{'  ' * (indent + 1)}<![CDATA[{body}]]>", f"{'  ' * indent}</{name}>"]
 
 
@@ -150,7 +178,7 @@ def _character_lines(character: GrapevineCharacter, track: tuple[str, ...]) -> l
         lines.append(_tag(2, "boon", boon.get("attributes") or {}, empty=False))
         lines.extend(_cdata(3, "description", boon.get("description") or ""))
         lines.append("    </boon>")
-    lines.extend(f"    {xml}" for xml in kept.get("elements") or [])
+    lines.extend(f"    {xml}" for xml in map(_element_xml, kept.get("elements") or []) if xml is not None)
     if kept.get("biography"):
         lines.extend(_cdata(2, "biography", kept["biography"]))
     if sheet.notes:

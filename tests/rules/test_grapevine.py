@@ -618,3 +618,20 @@ def test_negative_blood_takes_the_generations_pool_and_huge_counts_are_capped():
     assert (record.sheet.blood_max, record.sheet.blood_current) == (12, 9)
     assert record.sheet.trait_total("physical") == 25
     assert any("100000" in p for p in record.problems)
+
+
+def test_export_of_hostile_text_still_reads_back_as_one_character():
+    """Issue 20 "Both directions stay safe on hostile files": what a sheet or a chronicle export may
+    hold (quotes, markup, a CDATA end, control characters, a lone surrogate, an attribute name that is
+    no XML name, kept "elements" that are no element or carry a DTD) is written so that the file is
+    well-formed and holds exactly one character; what XML cannot hold is left out."""
+    from larp.grapevine import GrapevineCharacter, default_track, write_grapevine
+
+    sheet = CharacterSheet(name='Bad "<&>]]> \x0b name\ud800', clan="Ventrue", generation=12, notes="a]]>b\x1f\r\nc <x>")
+    sheet.fill_defaults()
+    kept = {"attributes": {"sire": "x\x02y", 'a"b': "1"}, "biography": "bio\x07",
+            "elements": ["<foo>bar</foo>", "</vampire><vampire name='x'>", '<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>']}
+    written = write_grapevine([GrapevineCharacter(sheet.name, "vampire", sheet, kept=kept)], default_track())
+    (back,) = parse_grapevine(written).characters
+    assert back.name == 'Bad "<&>]]>  name' and back.sheet.notes == "a]]>b\nc <x>"
+    assert back.kept == {"attributes": {"sire": "xy"}, "biography": "bio", "elements": ["<foo>bar</foo>"]}
