@@ -7,6 +7,7 @@ Pure: bytes in, plain data out, and back (no files, no clock, no database). Wher
 - :mod:`larp.grapevine.reading`: the file's bytes to XML (encodings, defusedxml, size and nesting
   limits, where malformed XML broke);
 - :mod:`larp.grapevine.mapping`: one character record to the sheet (and what is kept unused);
+- :mod:`larp.grapevine.lists`: a record's lists (Traits, Abilities, Merits, equipment, health...);
 - :mod:`larp.grapevine.powers`: Discipline powers and their levels;
 - :mod:`larp.grapevine.names`: names that differ only in spelling;
 - :mod:`larp.grapevine.kept`: what a record holds that the sheet has no place for;

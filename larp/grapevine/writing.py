@@ -94,7 +94,8 @@ def _tag(indent: int, name: str, attributes: dict[str, str], empty: bool) -> str
 
 def _cdata(indent: int, name: str, text: str) -> list[str]:
     # Grapevine writes CRLF inside CDATA too (the NPC library); XML reads either back as one line end.
-    body = _clean(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").replace("]]>", "]]]]><![CDATA[>")
+    body = _clean(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
+    body = body.replace("]]>", "]]]]><![CDATA[>")
     return [f"{'  ' * indent}<{name}>", f"{'  ' * (indent + 1)}<![CDATA[{body}]]>", f"{'  ' * indent}</{name}>"]
 
 

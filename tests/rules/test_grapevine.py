@@ -486,14 +486,14 @@ def test_messy_values_are_reported_not_fatal():
 def test_one_broken_record_does_not_fail_the_file(monkeypatch):
     """Never fail the whole file for one bad record: an error inside one record is
     reported on that record as failed; the others arrive."""
-    original = mapping._read_health
+    original = mapping.read_health
 
     def breaks_on_derick(record, traits, track):
         if record.sheet.name == "Derick Anderson":
             raise ValueError("simulated")
         return original(record, traits, track)
 
-    monkeypatch.setattr(mapping, "_read_health", breaks_on_derick)
+    monkeypatch.setattr(mapping, "read_health", breaks_on_derick)
     result = load("vampires_camarilla.gex")
     assert [c.name for c in result.failed] == ["Derick Anderson"]
     assert result.failed[0].error == "ValueError: simulated" and result.failed[0].sheet is None
