@@ -148,7 +148,7 @@ def treated(character_id: int):
     def action():
         record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
         return record.summary + "."
-    return _act(f"char-{character_id}", action, character_id)
+    return _act(f"char-{character_id}", action)
 
 
 @bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
