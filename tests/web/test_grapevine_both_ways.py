@@ -342,3 +342,25 @@ def test_kept_data_travels_in_the_chronicle_export(client, auth, runner, tmp_pat
     result = runner.invoke(args=["import", "--replace", str(target)])
     assert result.exit_code == 0, result.output
     assert Character.get(Character.name == "Anna").imported_unused == kept
+
+
+@pytest.mark.parametrize("kept, message", [
+    ("not an object", "must be an object"),
+    ({"secret": "x"}, "Unknown key 'secret'"),
+    ({"biography": "x" * 20_001}, "at most 20000 are kept"),
+    ({"lists": {"Influences": [{"name": 3}]}}, "holds something other than text"),
+])
+def test_a_chronicle_file_with_bad_kept_data_is_refused_whole(runner, tmp_path, dbconn, kept, message):
+    """Hostile files (issue 20, with the hardening issue's rule): kept data in a `larp import` file is
+    checked like the rest of a character; a bad one refuses the whole file and changes nothing."""
+    import json
+
+    target = tmp_path / "chronicle.json"
+    assert runner.invoke(args=["export", str(target)]).exit_code == 0
+    data = json.loads(target.read_text())
+    data["characters"][0]["imported_unused"] = kept
+    target.write_text(json.dumps(data))
+    before = Character.select().count()
+    result = runner.invoke(args=["import", "--replace", str(target)])
+    assert result.exit_code != 0 and message in result.output and "Nothing was imported" in result.output
+    assert Character.select().count() == before
