@@ -79,8 +79,12 @@ def error_response(message: str, field: str | None, status: int):
 
 @bp.before_request
 def _guard():
+    if g.get("bearer_refused"):
+        return error_response("This API token is unknown, revoked or expired (Account page: make a new one).",
+                              "Authorization", 401)
     if g.get("user") is None:
-        return error_response("Log in first (this API uses the web app's session).", None, 401)
+        return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
+                              "Account page), or use the web app's session.", None, 401)
     if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
         return error_response("Only organisers and narrators use the API.", None, 403)
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
@@ -161,7 +165,7 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
     def decorator(view: Callable) -> Callable:
         op = dict(operation)
         op.setdefault("operationId", view.__name__)
-        op.setdefault("security", [{"session": []}])
+        op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})
         for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
@@ -194,7 +198,13 @@ def openapi_document() -> dict[str, Any]:
         "components": {
             "schemas": SCHEMAS,
             "parameters": {"IdempotencyKey": IDEMPOTENCY_PARAMETER},
-            "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "A personal API token, made on the Account page (shown once). It acts "
+                                          "with the role chosen for it (no higher than its owner's), and the "
+                                          "record names it as the narrator of what it does."},
+                "session": {"type": "apiKey", "in": "cookie", "name": "session",
+                            "description": "The web app's own session (its pages' JavaScript)."}},
         },
     }
 
