@@ -18,6 +18,7 @@ from flask import Blueprint, g, jsonify, request
 
 from larp.models import first_unstorable
 from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.submissions import IDEMPOTENCY_HEADER
@@ -117,7 +118,7 @@ def _documented_fields(endpoint: str | None) -> set[str] | None:
     properties = schema.get("properties")
     if not properties or schema.get("additionalProperties"):
         return None
-    return set(properties) | {"settings"}  # every stateless endpoint takes setting overrides
+    return set(properties)
 
 
 @bp.errorhandler(ApiError)
@@ -159,11 +160,69 @@ def json_body() -> dict[str, Any]:
     return data
 
 
+#: The two fields every stateless endpoint takes, with one meaning everywhere (issue 21).
+SETTINGS_FIELDS: dict[str, dict[str, Any]] = {
+    "settings": {"type": "object", "additionalProperties": True,
+                 "description": "Chronicle setting overrides, key to value (data/settings/*.toml), applied on top "
+                                "of the documented defaults, or of the chronicle's stored settings when "
+                                "`use_chronicle_settings` is true. An unknown key or a bad value is a 422 naming "
+                                "`settings.<key>`."},
+    "use_chronicle_settings": {"type": "boolean", "default": False,
+                               "description": "Start from the chronicle's stored settings instead of the "
+                                              "documented defaults (then apply `settings`)."},
+}
+#: What the document says of settings on every stateless endpoint.
+SETTINGS_RULE = ("Settings: the documented defaults, or the chronicle's stored settings with "
+                 "`use_chronicle_settings: true`, then the `settings` overrides; the same on every stateless "
+                 "endpoint.")
+
+
+def request_settings(data: dict[str, Any]) -> ChronicleSettings:
+    """The settings a stateless call rules with, taking ``settings`` and ``use_chronicle_settings``
+    out of ``data``: the defaults (or, with the flag, the chronicle's stored settings,
+    :func:`larp.services.chronicles.chronicle_settings`), then the overrides.
+
+    Raises:
+        ApiError: 422 naming ``settings``, ``settings.<key>`` or ``use_chronicle_settings``.
+    """
+    from larp.services.chronicles import chronicle_settings, get_chronicle
+
+    overrides = data.pop("settings", None)
+    use_chronicle = data.pop("use_chronicle_settings", False)
+    if overrides is None:
+        overrides = {}
+    if not isinstance(overrides, dict):
+        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
+    if not isinstance(use_chronicle, bool):
+        raise ApiError("use_chronicle_settings must be true or false.", "use_chronicle_settings", 422)
+    base = dict(chronicle_settings(get_chronicle()).values) if use_chronicle else {}
+    try:
+        return ChronicleSettings.from_overrides({**base, **overrides})
+    except RulesError as exc:
+        raise ApiError(exc.message, f"settings.{exc.field}" if exc.field else "settings", 422) from None
+
+
+def _body_schema(operation: dict[str, Any]) -> dict[str, Any]:
+    schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    if "$ref" in schema:
+        schema = SCHEMAS.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return schema
+
+
 def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
-    """Register ``operation`` (an OpenAPI operation object) for ``method`` on ``path``."""
+    """Register ``operation`` (an OpenAPI operation object) for ``method`` on ``path``.
+
+    A request body with a ``settings`` field is a stateless endpoint's: its two settings fields
+    get their one documented meaning (:data:`SETTINGS_FIELDS`), and its description says so.
+    """
 
     def decorator(view: Callable) -> Callable:
         op = dict(operation)
+        body = _body_schema(op)
+        if "settings" in body.get("properties", {}):
+            body["properties"].update(SETTINGS_FIELDS)
+            op["description"] = (op.get("description", "") + " " + SETTINGS_RULE).strip()
+            op["x-stateless"] = True
         op.setdefault("operationId", view.__name__)
         op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})

@@ -20,7 +20,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
 from larp.services.mass_combat import mass_request_from_json, run_mass_combat
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_challenges import SCENE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
@@ -121,11 +121,7 @@ SCHEMAS.update({
 })
 
 
-def _overrides(data: dict) -> ChronicleSettings:
-    overrides = data.pop("settings", None) or {}
-    if not isinstance(overrides, dict):
-        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
-    return ChronicleSettings.from_overrides(overrides)
+_overrides = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
 def _ok(schema: str, text: str) -> dict:
