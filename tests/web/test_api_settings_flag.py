@@ -7,7 +7,7 @@ import pytest
 
 from larp.models import ChronicleSetting
 from larp.services.chronicles import get_chronicle
-from larp.web import api_challenges, api_characters, api_combat, api_health, api_tabletop  # noqa: F401 - they document the API
+from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop  # noqa: F401 - they document the API
 from larp.web.api import openapi_document
 
 T8 = {  # met-reference T8 (tests/web/test_api_combat.py)
