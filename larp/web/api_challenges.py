@@ -151,6 +151,9 @@ SCHEMAS.update({
             "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
             "cancel": {"type": "string"},
             "trait": {"type": "string", "description": "The new Trait an overbid or a second challenge risks."},
+            "random": {"type": "array", "items": {"type": "string", "enum": ["challenger", "defender"]},
+                       "description": "The sides whose throw was drawn, as an answer's tests record them: a test "
+                                      "sent back with it keeps the earlier draw."},
         },
     },
     "Challenge": {
@@ -246,6 +249,8 @@ SCHEMAS.update({
             "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
             "bid_category": {"type": "string", "enum": ["", "physical", "social", "mental"],
                              "description": "Bid from this category (a shooter may bid Mental Traits, LotNR)."},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
+                      "description": "His own range; left out: the challenge's."},
             "situation": {"type": "integer", "minimum": -3, "maximum": 3,
                           "description": "The narrator's bonus (+) or penalty (-) Traits for the situation."},
             "scene": SIDE_SCENE,

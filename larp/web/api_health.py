@@ -238,7 +238,7 @@ def feeding_stateless():
                    "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
                    "`reason` (rising, discipline, healing, other), optional `settings`.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"}, "blood": {"type": "integer", "minimum": 0},
+        "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
@@ -248,7 +248,7 @@ def feeding_stateless():
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "blood", "needed", "reason", "settings", "use_chronicle_settings", "name"})
+    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS})
     settings = _settings(data)
     person = _described(data, settings)
     reason = data.get("reason", "other")
