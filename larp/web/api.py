@@ -1,7 +1,10 @@
 """The JSON API under ``/api/v1``, and its OpenAPI document.
 
-Every endpoint needs a logged-in organiser or narrator (the session cookie
-of the web app). A stateful call (one that records a ruling) may send an
+Every endpoint needs an organiser or narrator: a program sends a personal API token
+(``Authorization: Bearer``, issue 21; :mod:`larp.services.api_tokens`), acting with the token's
+role and recorded under the token's name; the web app's own pages use the session cookie. A
+bearer request reads no cookie, and no browser sends the header on its own, so it needs no CSRF
+token; a cookie request is exempt only because its body must be JSON (below). A stateful call (one that records a ruling) may send an
 ``Idempotency-Key`` header: the ruling is recorded with it, and the same key
 again is a 409 naming that ruling, so a client can retry after a lost reply
 without applying anything twice. Requests with a body must be ``application/json``: a
@@ -248,9 +251,14 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "larp API",
             "version": "1",
-            "description": "Adjudication of Mind's Eye Theatre challenges, damage and healing. "
-                           "Stateless endpoints take a complete description and touch no stored data; "
-                           "stateful endpoints apply a ruling to the chronicle's characters and record it.",
+            "description": "Adjudication of Mind's Eye Theatre challenges, damage and healing, and the work "
+                           "between game sessions. Send `Authorization: Bearer <token>` (a personal API token "
+                           "from the Account page). Stateless endpoints (x-stateless) take a complete "
+                           "description and touch no stored data; they rule with the documented defaults, or "
+                           "the chronicle's stored settings with `use_chronicle_settings: true`, then the "
+                           "`settings` overrides. Stateful endpoints apply a ruling to the chronicle's "
+                           "characters and record it (201), taking an `Idempotency-Key`. Errors are 4xx "
+                           "`{error, field}`.",
         },
         "servers": [{"url": "/api/v1"}],
         "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
