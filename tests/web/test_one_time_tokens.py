@@ -36,16 +36,17 @@ def test_every_mutating_form_on_the_character_page_carries_a_fresh_token(client,
     viv = char("Vivienne Ashcombe")
     first = client.get(f"/characters/{viv.id}").get_data(as_text=True)
     second = client.get(f"/characters/{viv.id}").get_data(as_text=True)
-    assert len(tokens_in(first)) == 4  # damage, heal, equip, narrator actions (no Aegis without Fortitude 5)
-    assert len(set(tokens_in(first))) == 4 and not set(tokens_in(first)) & set(tokens_in(second))
-    assert first.count('name="seen_condition" value="active"') == 3  # equip relies on the weapon shown
+    # damage, heal, equip, narrator actions, feeding on a victim (no Aegis without Fortitude 5)
+    assert len(tokens_in(first)) == 5
+    assert len(set(tokens_in(first))) == 5 and not set(tokens_in(first)) & set(tokens_in(second))
+    assert first.count('name="seen_condition" value="active"') == 4  # equip relies on the weapon shown
     assert 'name="seen_weapon" value=""' in first
 
 
 @pytest.mark.parametrize("path, fields", [
     ("damage", {"damage_type": "lethal", "levels": "1"}),
     ("heal", {"kind": "bashing", "levels": "1"}),
-    ("act", {"action": "feed", "blood": "1"}),
+    ("act", {"action": "blood", "blood": "1"}),
 ])
 def test_the_same_character_form_twice_is_recorded_once(client, auth, dbconn, path, fields):
     """A double tap or a retry after a lost reply: the second post of the same form is a 409
@@ -157,18 +158,18 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
     from larp.services.records import close_submission, open_submission
 
     calls = {"n": 0}
-    real = health.store_track
+    real = health.apply_consequences
 
-    def conflict_once(character, track, **kwargs):
+    def conflict_once(characters, *args, **kwargs):
         calls["n"] += 1
         if calls["n"] == 1:
-            raise health.Conflict(character.name)
-        return real(character, track, **kwargs)
+            raise health.Conflict(next(iter(characters)))
+        return real(characters, *args, **kwargs)
 
     konrad = char("Konrad Vale")
     health.apply_damage_to(get_chronicle(), None, konrad.id, health.DamageRequest(damage_type="lethal", levels=1),
                            None)
-    monkeypatch.setattr(health, "store_track", conflict_once)
+    monkeypatch.setattr(health, "apply_consequences", conflict_once)
     handle = open_submission("retried-1")
     try:
         record = health.heal_character(get_chronicle(), None, konrad.id, "lethal", 1)
