@@ -231,7 +231,7 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         responses = op.setdefault("responses", {})
         for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
-        if "201" in responses:  # it records a ruling: it takes the one-time key
+        if "201" in responses or op.get("x-records-ruling"):  # it records a ruling: it takes the one-time key
             op["parameters"] = [*op.get("parameters", []), {"$ref": "#/components/parameters/IdempotencyKey"}]
             repeat = "The Idempotency-Key was already recorded: the error names that ruling (ruling_id), nothing was applied."
             conflict = responses.setdefault("409", {"description": repeat, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})

@@ -206,3 +206,20 @@ def test_a_characters_card_token_for_organisers(api, client, downtime):
     assert revoked["card_token"] is None and revoked["url"] is None
     assert api("GET", "/characters/999999/card").status_code == 404
     assert User.get(User.username == "boss").role == "organiser"
+
+
+def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
+    """Issue 21: every mutating endpoint that records a ruling documents the Idempotency-Key (card tokens
+    record none, and say so); a sheet change sent twice with one key is applied once (409 naming it)."""
+    from larp.web.api import openapi_document
+
+    without = sorted(f"{method.upper()} {path}" for path, ops in openapi_document()["paths"].items()
+                     for method, op in ops.items() if method != "get" and not op.get("x-stateless")
+                     and {"$ref": "#/components/parameters/IdempotencyKey"} not in op.get("parameters", []))
+    assert without == ["POST /characters/{character_id}/card/revoke", "POST /characters/{character_id}/card/rotate"]
+    konrad = char("Konrad Vale")
+    first = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks."}, key="patch-1")
+    assert first.status_code == 200, first.get_json()
+    again = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks twice."}, key="patch-1")
+    assert again.status_code == 409 and again.get_json()["field"] == "Idempotency-Key"
+    assert char("Konrad Vale").narrator_notes == "Seen at the docks."
