@@ -88,10 +88,20 @@ class Submission:
 _SUBMISSION: ContextVar[Submission | None] = ContextVar("larp_submission", default=None)
 
 
+def one_time_token(token: str | None) -> str | None:
+    """``token`` when it can be a one-time token (1 to 64 visible ASCII characters, as
+    :func:`larp.web.submissions.form_promise` writes them), else ``None``: a form whose token
+    is blank or mangled is handled as one that carries none, so every token stored can be
+    looked up again (:func:`ruling_for_token`)."""
+    if not token or len(token) > MAX_TOKEN_LENGTH or not all("!" <= ch <= "~" for ch in token):
+        return None
+    return token
+
+
 def open_submission(token: str | None = None, seen: Mapping[int, Mapping[str, str]] | None = None) -> Token:
     """Declare the form or API call this thread now handles (see the module docstring);
     returns the handle :func:`close_submission` takes when the request ends."""
-    return _SUBMISSION.set(Submission(token=(token or "")[:MAX_TOKEN_LENGTH] or None,
+    return _SUBMISSION.set(Submission(token=one_time_token(token),
                                       seen={k: dict(v) for k, v in (seen or {}).items()}))
 
 
@@ -132,9 +142,9 @@ def ruling_for_token(token: str | None) -> Ruling | None:
 
     This is how a screen that lost the reply to a form learns whether it was recorded.
     """
-    token = (token or "").strip()
-    if not token or len(token) > MAX_TOKEN_LENGTH or not all("!" <= ch <= "~" for ch in token):
-        return None  # no token was ever made of these (and PostgreSQL takes no NUL in a query)
+    token = one_time_token(token)
+    if token is None:
+        return None  # no token is ever stored like this (and PostgreSQL takes no NUL in a query)
     return Ruling.get_or_none(Ruling.request_token == token)
 
 
@@ -299,7 +309,7 @@ def record_ruling(
     """
     participants = list(participants)
     current = current_submission()
-    token = (request_token or "")[:MAX_TOKEN_LENGTH] or None
+    token = one_time_token(request_token)
     first = current is not None and not _already_recorded(current)
     if current is not None and current.token:
         token = current.token if first else None

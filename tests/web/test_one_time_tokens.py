@@ -206,3 +206,17 @@ def test_a_tabletop_attack_sent_twice_is_recorded_once(client, auth, dbconn):
     assert again.status_code == 409
     assert f"already recorded as ruling #{recorded.id}" in again.get_data(as_text=True)
     assert counts() == before
+
+
+@pytest.mark.parametrize("token", [" ", "  a b  ", "\t", "é" * 3, "x" * 65])
+def test_a_blank_or_mangled_token_is_handled_as_none(client, auth, dbconn, token):
+    """Found by the form fuzz: closing a game session with the token " " gave a 500 (the second
+    ruling of the close hit the unique index with a token no lookup could find). A token that is
+    not 1 to 64 visible ASCII characters is no token: the form is handled, nothing is stored."""
+    auth.login("boss", "organiser")
+    opening = date.today() + timedelta(days=14)
+    response = client.post("/board/next-session", data={"request_token": token, "closing": "", "confirm": "yes",
+                                                         "date": opening.isoformat()})
+    assert response.status_code == 303
+    assert GameSession.select().where(GameSession.date == opening).exists()
+    assert not Ruling.select().where(Ruling.request_token == token).exists()

@@ -289,3 +289,18 @@ def test_the_editor_works_without_javascript_and_links_from_the_character_page(o
     assert len(forms) >= 10
     assert all('method="post"' in f and "action=" in f for f in forms)
     assert page.count('name="request_token"') >= 8 and page.count('name="csrf_token"') >= len(forms)
+
+
+def test_the_experience_form_sent_twice_logs_once(organiser, dbconn):
+    """A double tap on "Log" (issue 19 item 2: every form that records a ruling carries a one-time
+    token): the second post is a 409 naming the first ruling, and the log holds one line."""
+    lys = Character.get(Character.name == "Lys Moreau")
+    page = organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)
+    form = page[page.index(f'action="/characters/{lys.id}/experience"'):]
+    token = re.search(r'name="request_token" value="([^"]+)"', form[:form.index("</form>")]).group(1)
+    data = {"kind": "earned", "amount": "3", "what": "Game session 4", "request_token": token}
+    assert organiser.post(f"/characters/{lys.id}/experience", data=data).status_code == 303
+    again = organiser.post(f"/characters/{lys.id}/experience", data=data)
+    assert again.status_code == 409
+    assert "already recorded as ruling #" in again.get_data(as_text=True)
+    assert ExperienceEntry.select().where(ExperienceEntry.character == lys.id).count() == 1
