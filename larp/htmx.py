@@ -24,11 +24,12 @@ def is_partial() -> bool:
 def render(full_template: str, partial_template: str, status: int = 200, **context: Any):
     """Render ``partial_template`` for htmx, ``full_template`` otherwise.
 
-    The response varies on ``HX-Request`` so caches never mix the two.
+    The response varies on ``HX-Request`` and ``HX-Target`` so caches never mix them.
     """
     template = partial_template if is_partial() else full_template
     response = htmx_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
+    response.vary.add("HX-Target")  # a swap aimed at <main> gets only its inside (templates/base.html)
     return response
 
 

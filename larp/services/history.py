@@ -10,6 +10,7 @@ to each of them; the undo is recorded as a ruling of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from larp.db import as_id, db, for_update
@@ -203,3 +204,30 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
         ruling.undone_by = organiser
         ruling.save()
         return record
+
+
+#: How long after recording it a narrator may undo his own challenge from the challenge screen (issue 18:
+#: "undo in view for a minute"); the screen shows the button for 60 s, the server allows a slow tap 30 s more.
+UNDO_WINDOW_SECONDS = 90
+
+
+def undo_own_recent(chronicle: Chronicle, user: User, ruling_id: Any, now: datetime) -> Ruling:
+    """Undo a challenge ``user`` recorded himself less than :data:`UNDO_WINDOW_SECONDS` before ``now``
+    (UTC), as :func:`undo_ruling` does (the challenge screen's Undo, issue 18); an organiser may undo
+    any challenge in that time.
+
+    Raises:
+        ServiceError: 404 no such ruling; 403 another narrator's ruling; 409 too late (undo it from
+            the character's history then) or refused by :func:`undo_ruling`.
+    """
+    rid = as_id(ruling_id)
+    ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle)) if rid is not None else None
+    if ruling is None or ruling.kind != "challenge":
+        raise ServiceError("There is no such challenge in this chronicle.", field="ruling", status=404)
+    if user.role != "organiser" and ruling.narrator_id != user.id:
+        raise ServiceError(f"Ruling #{ruling.id} was recorded by another narrator: ask an organiser to undo it.",
+                           field="ruling", status=403)
+    if (now - ruling.created_at).total_seconds() > UNDO_WINDOW_SECONDS:
+        raise ServiceError(f"Ruling #{ruling.id} is more than a minute old: an organiser can undo it from the "
+                           "character's history (Between game sessions).", field="ruling", status=409)
+    return undo_ruling(chronicle, user, ruling.id)

@@ -71,7 +71,9 @@ def _act(target: str, action):
         message = action()
     except ServiceError as exc:
         return _page(exc, target)
-    flash(message)
+    # Closing a game session says so inside its own panel, where the board opens (issue 18), not at the
+    # top of the page above the anchor.
+    flash(message, "session" if target == "session" else "message")
     return redirect(url_for("board.page") + (f"#{target}" if target else ""), code=303)
 
 

@@ -7,6 +7,7 @@ from urllib.parse import urlparse
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
 from larp.htmx import is_partial, render
+from larp.web.scene_memory import remember_scan
 from larp.models import Character
 from larp.services import ServiceError
 from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
@@ -138,7 +139,12 @@ def card_view(token: str):
     chronicle = character.chronicle
     state = _card_state(character)
     if g.get("user") is not None:
-        page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token)
+        # A narrator scanning cards one after the other: the card before this one makes a challenge (issue 18).
+        before_id = remember_scan(character.id)
+        before = Character.get_or_none((Character.id == before_id) & (Character.chronicle == chronicle)
+                                       & Character.retired_at.is_null()) if before_id else None
+        page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token,
+                               scanned_before=before)
     else:
         page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token)
     return _no_store(make_response(page))

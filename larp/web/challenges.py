@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, current_app, g, redirect, request, session, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 
 from larp.db import as_id
-from larp.htmx import is_partial, render
-from larp.models import Ruling
+from larp.htmx import is_partial, render, replace_url
+from larp.models import Character, Ruling, utcnow
 from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
 from larp.rules.damage import armory
 from larp.services import ServiceError
@@ -29,10 +29,12 @@ from larp.services.challenges import (
     run_challenge,
 )
 from larp.rules.scene import RangeBand
+from larp.services.history import undo_own_recent
 from larp.services.characters import character_state, find_characters, get_character, person_of
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
+from larp.web.scene_memory import recent, remember
 
 bp = Blueprint("challenges", __name__)
 
@@ -57,6 +59,24 @@ def _kind(value: str | None) -> str:
     return value if value in dict(KINDS) else "contested"
 
 
+#: The scene chips (issue 18): buttons of the challenge form whose name says which choice they set, so the
+#: form's other fields (bids, throws, a typed call) come along and are kept.
+SCENE_CHIPS = ("set_kind", "set_category", "set_darkness")
+
+
+def _scene_choice(values, name: str) -> str | None:
+    """The scene choice ``name`` (kind, category, darkness): a tapped chip's, else the form's or the link's."""
+    return values.get(f"set_{name}") or values.get(name)
+
+
+def default_bid(state, category: Category) -> str | None:
+    """The Trait a side's bid starts on (issue 18: one tap fewer): one the character still has tonight
+    in ``category``, the most plentiful first (as LotNR players usually bid), the sheet's order on a tie;
+    ``None`` when none is left."""
+    lines = [line for line in state.traits.get(category.value, []) if line.available]
+    return max(lines, key=lambda line: line.available).name if lines else None
+
+
 def _scene_darkness(values, game_session) -> str:
     """The scene's darkness: from the request, else the narrator's last choice in this game session.
 
@@ -65,7 +85,7 @@ def _scene_darkness(values, game_session) -> str:
     session changes.
     """
     current = game_session.id if game_session is not None else None
-    value = values.get("darkness")
+    value = _scene_choice(values, "darkness")
     if value in dict(DARKNESS):
         session["darkness"] = {"level": value, "game_session": current}
         return value
@@ -97,13 +117,16 @@ def _side_extras(state, category: Category) -> dict:
 
 
 def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | None = None,
-                    adjudication: Adjudication | None = None) -> dict:
-    """Everything the challenge screen shows, from query or form ``values``."""
+                    adjudication: Adjudication | None = None, undone: Ruling | None = None) -> dict:
+    """Everything the challenge screen shows, from query or form ``values``; ``undone`` is the undo just
+    recorded (the form's choices are kept, to be corrected and resolved again)."""
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
     game_session = open_game_session(chronicle)
-    category = _category(values.get("category"))
-    kind = _kind(values.get("kind"))
+    category = _category(_scene_choice(values, "category"))
+    kind = _kind(_scene_choice(values, "kind"))
+    keep_form = error is not None or adjudication is not None or undone is not None \
+        or any(values.get(name) for name in SCENE_CHIPS)
     sides: dict[str, dict] = {}
     for side in SIDES:
         info: dict = {"name": side, "query": (values.get(f"{side}_q") or "").strip(), "results": []}
@@ -128,6 +151,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         if state is not None:
             info["state"] = state
             info["extras"] = _side_extras(state, category)
+            info["default_bid"] = default_bid(state, category)
             try:
                 check_can_act(state.character, state, side)
             except ServiceError as exc:
@@ -136,10 +160,23 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
                     info["willpower_saves"] = exc.message
                 except ServiceError:
                     info["cannot_act"] = exc.message
+        if keep_form:
+            # The bid made in each category, so a category chip tapped and tapped back keeps it (issue 18).
+            was = _category(values.get("category")).value
+            info["bids"] = {c.value: values.get(f"{side}_bid_{c.value}") or "" for c in CATEGORIES}
+            info["bids"][was] = values.get(f"{side}_bid") or info["bids"][was]
         sides[side] = info
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
+    picked = [info["state"].character.id for info in sides.values() if info.get("state")]
+    in_scene = {c.id: c for c in Character.select().where(
+        (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
+    watched = {key: value for info in chosen if info.get("state")
+               for key, value in ((info["name"], info["state"].character.id),
+                                  (f"{info['name']}_v", info["state"].fingerprint()))}
     return {
+        # What the screen polls to warn, before Resolve, that a side changed meanwhile (issue 18).
+        "fresh_url": url_for("challenges.fresh", kind=kind, **watched) if watched else None,
         "chronicle": chronicle,
         "game_session": game_session,
         "category": category,
@@ -162,7 +199,12 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "ruling": ruling,
         "adjudication": adjudication,
         "form": values,
-        "keep_form": error is not None or adjudication is not None,
+        "keep_form": keep_form,
+        # The characters already in this scene, one tap away in the pickers (issue 18).
+        "in_scene": [in_scene[i] for i in recent(exclude=picked) if i in in_scene],
+        "undone": undone,
+        "undo_open": ruling is not None and ruling.undone_at is None and ruling.kind == "challenge"
+        and (utcnow() - ruling.created_at).total_seconds() < 60,
         # A new one-time token for each new challenge; a challenge in progress or refused keeps its own.
         "request_token": (values.get("request_token") if (error is not None or adjudication is not None)
                           and values.get("request_token") else secrets.token_urlsafe(16)),
@@ -221,6 +263,25 @@ def challenge_page():
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
     return render("challenges/page.html", "challenges/page.html", **context)
+
+
+@bp.route("/challenge/scene", methods=["POST"])
+@role_required("organiser", "narrator")
+def scene():
+    """A scene chip tapped (``set_kind``, ``set_category`` or ``set_darkness``, issue 18): the challenge
+    screen again with that choice and every other field of the form kept (bids, throws, a typed
+    Negative Trait call). Nothing is written but the scene's darkness in the narrator's session. htmx
+    gets the screen for ``<main>`` and the address bar shows the scene and the sides; a plain
+    post gets the page."""
+    context = _screen_context(request.form)
+    context["params"] = _params(context)
+    response = render("challenges/page.html", "challenges/page.html", swap_main=bool(request.headers.get("HX-Request")),
+                      **context)
+    response = replace_url(response, url_for("challenges.challenge_page", darkness=context["darkness"],
+                                             **context["params"]))
+    response.headers["HX-Retarget"] = "#main"
+    response.headers["HX-Reswap"] = "innerHTML"
+    return response
 
 
 @bp.route("/challenge/search", methods=["GET"])
@@ -323,10 +384,56 @@ def resolve():
         context = _screen_context(form, adjudication=adjudication)
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", **context)
+    remember(*(c.id for c in (adjudication.loaded.challenger, adjudication.loaded.defender) if c is not None))
     if not is_partial():
         context = _screen_context(form)
-        return redirect(url_for("challenges.challenge_page", ruling=adjudication.record.id, **_params(context)),
-                        code=303)
+        return redirect(url_for("challenges.challenge_page", ruling=adjudication.record.id, **_params(context),
+                                _anchor="ruling"), code=303)
     context = _screen_context(form, ruling=adjudication.record)
     context["params"] = _params(context)
     return render("challenges/page.html", "challenges/_resolved.html", **context)
+
+
+@bp.route("/challenge/undo", methods=["POST"])
+@role_required("organiser", "narrator")
+def undo():
+    """Undo the challenge just recorded (form field ``undo``: its ruling id), within a minute of it, by the
+    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
+    refusal (too late, another narrator's, not the last change) is shown where the ruling was."""
+    chronicle = get_chronicle()
+    try:
+        record = undo_own_recent(chronicle, g.user, request.form.get("undo"), utcnow())
+    except ServiceError as exc:
+        context = _screen_context(request.form, error=exc)
+        context["params"] = _params(context)
+        return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
+    context = _screen_context(request.form, undone=record)
+    context["params"] = _params(context)
+    return render("challenges/page.html", "challenges/_resolved.html", **context)
+
+
+@bp.route("/challenge/fresh", methods=["GET"])
+@role_required("organiser", "narrator")
+def fresh():
+    """What the challenge screen polls every 5 s (issue 18: a narrator about to resolve with stale data is
+    told before, not after). Query: ``challenger``/``defender`` (ids) with ``challenger_v``/``defender_v``,
+    the fingerprints the screen was drawn with (``CharacterState.fingerprint``), and ``kind``. Unchanged:
+    204, no body. Changed (another narrator's ruling, damage from the character page, a new game session):
+    a warning naming who changed, with a button that redraws the screen keeping the narrator's choices."""
+    chronicle = get_chronicle()
+    settings = chronicle_settings(chronicle)
+    game_session = open_game_session(chronicle)
+    changed = []
+    for side in SIDES:
+        if not request.args.get(side):
+            continue
+        try:
+            state = character_state(get_character(chronicle, request.args.get(side), side), game_session, settings)
+        except ServiceError as exc:
+            changed.append(exc.message)
+            continue
+        if state.fingerprint() != request.args.get(f"{side}_v"):
+            changed.append(state.character.name)
+    if not changed:
+        return "", 204
+    return render_template("challenges/_stale.html", changed=changed, kind=_kind(request.args.get("kind")))

@@ -37,6 +37,7 @@ from larp.services.mass_combat import (
     run_mass_combat,
 )
 from larp.web.auth import role_required
+from larp.web.scene_memory import remember
 from larp.web.roster import (
     BYSTANDER_FLAGS,
     BYSTANDER_TEXT,
@@ -194,6 +195,7 @@ def board_post():
         context = base_context(roster, preview=preview, outcome=_board_outcome(preview, None))
         return respond("combat/board.html", "combat/_board.html", **context)
     roster.clear_round(("target_throw",), ("throw", "relent"))
+    remember(*[cid for cid in [roster.picks.get("target")] + [row["id"] for row in roster.rows] if cid])
     url = url_for("combat.board", **roster.query(ruling=result.record.id))
     if not is_partial():
         return redirect(url, code=303)

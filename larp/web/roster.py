@@ -35,6 +35,7 @@ from larp.services.characters import (
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.mass_combat import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
+from larp.web.scene_memory import recent
 
 THROWS = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"))
 RANGES = (("hand_to_hand", "Hand to hand"), ("ranged", "Ranged"))
@@ -356,7 +357,12 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
     game_session = open_game_session(chronicle)
     picks, rows = _states(roster, chronicle, game_session, settings)
     weapons = armory("live").weapons
+    picked = [state.character.id for state in picks.values()] + [line["state"].character.id for line in rows]
+    near = {c.id: c for c in Character.select().where(
+        (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
     return {
+        # The characters already in this scene, one tap away in the pickers (issue 18).
+        "in_scene": [near[i] for i in recent(exclude=picked) if i in near],
         "chronicle": chronicle, "game_session": game_session, "roster": roster, "picks": picks, "rows": rows,
         "extras": extras, "throws": THROWS, "ranges": RANGES, "counters": COUNTERS,
         "melee_weapons": {k: w for k, w in weapons.items() if w.melee},

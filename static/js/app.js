@@ -7,10 +7,49 @@
   }
   // A request that never reached the server (Wi-Fi dropped, server gone, timeout):
   // say so where the narrator is looking, instead of silently doing nothing.
-  document.addEventListener("htmx:sendError", function () { banner(true); });
-  document.addEventListener("htmx:timeout", function () { banner(true); });
+  // Truthful on bad Wi-Fi (issue 18): a form that can record something carries a one-time token. When
+  // its reply is lost, the request may have been recorded or not: ask the server by that token and say
+  // which ("Recorded as ruling #12", or "Not recorded: tap again"). The same token is never recorded
+  // twice, so tapping again is always safe.
+  function lostBanner(text, link) {
+    var el = document.getElementById("lost-reply-banner");
+    if (!el) { return; }
+    el.textContent = text;
+    if (link) {
+      var a = document.createElement("a");
+      a.href = link.href; a.textContent = link.text; a.className = "banner-link";
+      el.textContent = "";
+      el.appendChild(a);
+      if (link.after) { el.appendChild(document.createTextNode(link.after)); }
+    }
+    el.hidden = !text && !link;
+  }
+  function sentToken(evt) {
+    var form = evt.detail && evt.detail.elt;
+    return form && form.getAttribute && form.getAttribute("data-sent-token");
+  }
+  function lostReply(evt) {
+    var token = sentToken(evt);
+    if (!token) { banner(true); return; }
+    banner(false);
+    lostBanner("The answer was lost: asking the server whether it was recorded…");
+    fetch("/rulings/by-token/" + encodeURIComponent(token), {credentials: "same-origin", headers: {"Accept": "application/json"}})
+      .then(function (response) {
+        if (response.status === 404) { lostBanner("Not recorded: tap again."); return null; }
+        if (!response.ok) { throw new Error("status " + response.status); }
+        return response.json().then(function (ruling) {
+          lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id,
+                          after: ": " + String(ruling.summary || "").replace(/\.$/, "") + ". The screen is behind: open it, or reload."});
+        });
+      })
+      .catch(function () {
+        lostBanner("No answer from the server: it is not known whether it was recorded. Check the Wi-Fi, then tap again: the same form is never recorded twice.");
+      });
+  }
+  document.addEventListener("htmx:sendError", lostReply);
+  document.addEventListener("htmx:timeout", lostReply);
   document.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail && evt.detail.xhr && evt.detail.xhr.status) { banner(false); }
+    if (evt.detail && evt.detail.xhr && evt.detail.xhr.status) { banner(false); lostBanner(""); }
   });
   window.addEventListener("online", function () { banner(false); });
   // The server could not record it just now (the database busy with an import, a full disk): it
@@ -40,6 +79,9 @@
     var buttons = submitButtons(form);
     var sender = (trigger && trigger.submitter) || buttons[0];
     if (sender) { sender.classList.add("is-busy"); }
+    // The one-time token this request carries (the first, as the server reads it), for a lost reply.
+    var token = (evt.detail.requestConfig && evt.detail.requestConfig.verb !== "get") ? form.querySelector("[name=request_token]") : null;
+    if (token) { form.setAttribute("data-sent-token", token.value); } else { form.removeAttribute("data-sent-token"); }
     form.setAttribute("aria-busy", "true");
     buttons.forEach(function (button) {
       if (!button.disabled) { button.disabled = true; button.setAttribute("data-busy-disabled", ""); }

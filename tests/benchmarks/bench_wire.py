@@ -128,7 +128,7 @@ def challenge_screen(page, wire: Wire, served) -> None:
     page.locator("#side-defender .who-name").wait_for()
     page.wait_for_load_state()
     report("pick the defender by card code (Enter)", wire, GOALS["challenge"])
-    page.locator(".darkness-chips").get_by_role("link", name="Partial").click()
+    page.locator(".darkness-chips").get_by_role("button", name="Partial dark").click()
     page.locator(".dark-banner").wait_for()
     report("darkness chip", wire, GOALS["challenge"])
     challenger, defender = page.locator("#side-challenger"), page.locator("#side-defender")

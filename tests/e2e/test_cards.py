@@ -199,6 +199,7 @@ def test_narrator_opens_a_card_and_starts_a_challenge(served, browser):
     page.wait_for_load_state()  # htmx binds the active search on load; typing earlier is lost
     page.get_by_placeholder("Type a name or code").fill(kon_code)
     page.get_by_role("link", name="Konrad Vale").click()
+    expect(page.locator("#side-defender .who-name")).to_have_text("Konrad Vale")  # the swap is in
     page.locator("#side-challenger").get_by_label("Quick ×2").check()
     page.locator("#side-challenger").get_by_label("Rock").check()
     page.locator("#side-defender").get_by_label("Brawny ×2").check()

@@ -250,9 +250,10 @@ def test_code_box_on_every_narrator_page_finds_the_character(app, client, auth, 
                  "filename": "css/app.css"}
     pages = 0
     for rule in app.url_map.iter_rules():
-        # cards.card_live is the card page's poll (a fragment, for players), not a page; by_token answers JSON
+        # cards.card_live is the card page's poll (a fragment, for players), not a page; by_token answers JSON;
+        # challenges.fresh is the challenge screen's poll (204 or a warning fragment)
         if "GET" not in rule.methods or rule.endpoint in ("static", "auth.login_link", "cards.card_live",
-                                                          "rulings.by_token") \
+                                                          "rulings.by_token", "challenges.fresh") \
                 or rule.rule.startswith("/api/"):
             continue
         unknown = set(rule.arguments) - set(arguments)

@@ -319,14 +319,20 @@ def test_second_pass_refusals(client, auth, dbconn):
 
 
 def test_overbid_offers_only_traits_not_already_at_risk_and_no_physical_retests_in_social(client, auth, dbconn):
-    """An overbid risks a new Trait (LotNR Overbidding), so the list leaves out the Trait bid; a Social
-    challenge offers no Brawl or Dodge retest."""
+    """An overbid risks a new Trait (LotNR Overbidding), so the list leaves out the Trait bid: Teodor (11
+    Physical Traits) loses to Pim (2) and may overbid; his list has Brawny but not Vigorous, his bid. Pim, who
+    loses to Vivienne with 2 Traits against 5, is offered no overbid at all: without the ratio it would make
+    no test (issue 18). A Social challenge offers no Brawl or Dodge retest."""
     auth.login()
-    fields = base("Pim Halloran", "Vivienne Ashcombe", challenger_bid="Nimble", defender_bid="Graceful",
+    fields = base("Teodor Brandt", "Pim Halloran", challenger_bid="Vigorous", defender_bid="Nimble",
                   challenger_throw="rock", defender_throw="paper")
     body = post(client, record=False, **fields).get_data(as_text=True)
     trait_select = body[body.index('name="next_trait"'):body.index("</select>", body.index('name="next_trait"'))]
-    assert 'value="Quick"' in trait_select and 'value="Nimble"' not in trait_select
+    assert 'value="Brawny"' in trait_select and 'value="Vigorous"' not in trait_select
+    fields = base("Pim Halloran", "Vivienne Ashcombe", challenger_bid="Nimble", defender_bid="Graceful",
+                  challenger_throw="rock", defender_throw="paper")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    assert 'value="overbid"' not in body and "No overbid for Pim Halloran" in body
     social = dict(challenger=cid("Vivienne Ashcombe"), defender=cid("Konrad Vale"), category="social",
                   action="other", challenger_bid="Charming", defender_bid="Commanding", challenger_throw="rock",
                   defender_throw="paper")

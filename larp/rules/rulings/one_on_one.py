@@ -259,11 +259,14 @@ def decision_left(options: ChallengeOptions) -> bool:
 
 
 def _may_call(side: SideOptions) -> bool:
-    """A call the side may still make: a retest, an overbid, a second challenge after a lost surprise;
-    the narrator of a static challenge only when an overbid would make a new test (LotNR Overbidding)."""
+    """A call the side may still make: a retest, a second challenge after a lost surprise, or an
+    overbid that would make a new test (LotNR Overbidding: without the ratio, or a Wounded caller
+    where the chronicle allows it, an overbid makes no test and changes nothing, so it is no
+    decision to wait for; the narrator of a static challenge alike)."""
+    overbid = side.may_overbid and side.overbid_makes_test
     if side.narrator:
-        return side.may_overbid and side.overbid_makes_test
-    return bool(side.retests or side.may_overbid or side.may_second_challenge)
+        return overbid
+    return bool(side.retests or overbid or side.may_second_challenge)
 
 
 def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> str:
