@@ -13,12 +13,12 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 
-from larp.models import Ruling, RulingCharacter
+from larp.models import Ruling, RulingCharacter, utcnow
 from larp.services import read_number
 from larp.services.cards import card_url, revoke_card, rotate_card
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.history import find_rulings, undo_ruling
+from larp.services.history import find_rulings, undo_own_recent, undo_ruling
 from larp.services.records import ruling_for_token
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
@@ -134,10 +134,12 @@ def ruling_by_token_api(token: str):
 
 @bp.post("/rulings/<int:ruling_id>/undo")
 @documented("/rulings/{ruling_id}/undo", "post", {
-    "summary": "Undo a ruling (organisers)",
+    "summary": "Undo a ruling (organisers; a narrator his own challenge within the minute)",
     "description": "As the history's Undo: every character it touched is put back as he was before it, the "
                    "Traits and Abilities it spent come back, torpor records it started go; only while it is "
-                   "the latest change to each of them. Recorded as a ruling of kind \"undo\".",
+                   "the latest change to each of them. Recorded as a ruling of kind \"undo\". A narrator (or "
+                   "a narrator's token) may undo only a challenge his account recorded, within 90 seconds, as "
+                   "the challenge screen's Undo.",
     "parameters": _RULING_ID,
     "requestBody": {"required": False, "content": {"application/json": {
         "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
@@ -149,13 +151,17 @@ def ruling_by_token_api(token: str):
                                          "names the later change).", **_ERROR}},
 })
 def undo_ruling_api(ruling_id: int):
-    """Undo a ruling (:func:`larp.services.history.undo_ruling`)."""
-    organisers_only()
+    """Undo a ruling: organisers any (:func:`larp.services.history.undo_ruling`), a narrator his own
+    recent challenge (:func:`larp.services.history.undo_own_recent`), as the web app allows."""
     if request.get_data():
         data = json_body()
         if data:
             raise ApiError(f"Unknown field {sorted(data)[0]!r}; this endpoint takes none.", sorted(data)[0], 422)
-    return jsonify(ruling_payload(undo_ruling(get_chronicle(), g.user, ruling_id), full=True)), 201
+    if g.user.role == "organiser":
+        record = undo_ruling(get_chronicle(), g.user, ruling_id)
+    else:
+        record = undo_own_recent(get_chronicle(), g.user, ruling_id, utcnow())
+    return jsonify(ruling_payload(record, full=True)), 201
 
 
 def _card(character) -> dict[str, Any]:

@@ -223,3 +223,21 @@ def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
     again = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks twice."}, key="patch-1")
     assert again.status_code == 409 and again.get_json()["field"] == "Idempotency-Key"
     assert char("Konrad Vale").narrator_notes == "Seen at the docks."
+
+
+def test_a_narrators_token_undoes_only_his_own_recent_challenge(api, downtime):
+    """Issue 18's challenge-screen Undo through the API: a narrator's token undoes a challenge his account
+    recorded within the minute; a ruling that is not a challenge (the organiser's healing) is refused (404)."""
+    viv, kon = char("Vivienne Ashcombe"), char("Konrad Vale")
+    made = api("POST", "/challenges", {"category": "mental", "challenger": {"character_id": viv.id, "bid": "Clever"},
+                                       "defender": {"character_id": kon.id, "bid": "Cunning"},
+                                       "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]},
+               role="narrator")
+    assert made.status_code == 201, made.get_json()
+    undone = api("POST", f"/rulings/{made.get_json()['ruling_id']}/undo", {}, role="narrator")
+    assert undone.status_code == 201 and undone.get_json()["kind"] == "undo"
+    aldous = char("Aldous Whitmore")
+    healed = api("POST", f"/characters/{aldous.id}/healing-nights", {"levels": 1}).get_json()
+    refused = api("POST", f"/rulings/{healed['ruling_id']}/undo", {}, role="narrator")
+    assert refused.status_code == 404 and refused.get_json()["field"] == "ruling"
+    assert char("Aldous Whitmore").damage_aggravated == aldous.damage_aggravated - 1
