@@ -245,15 +245,8 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
                 click.echo(f"{path.name}: {exc.message}", err=True)
                 failed = True
                 continue
-            click.echo(f"{path.name} ({preview.encoding}): {preview.count('create')} to create, "
-                       f"{preview.count('update')} to update, {preview.count('skip')} skipped, "
-                       f"{preview.count('fail')} unreadable")
-            for line in preview.lines:
-                detail = line.record.skipped or line.record.error or "; ".join(line.notes)
-                problems = f" ({len(line.record.problems)} not understood)" if line.record.problems else ""
-                click.echo(f"  {line.action:6} {line.name}{problems}{': ' + detail if detail else ''}")
-                for problem in line.record.problems:
-                    click.echo(f"           - {problem}")
+            for line in preview.report().text_lines():  # the preview page's report, line for line
+                click.echo(line)
             if not (preview.count("create") or preview.count("update")):
                 continue
             if not yes and not click.confirm(f"Import {path.name}?", default=True):
@@ -268,6 +261,35 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -
             click.echo(record.summary)
         if failed:
             raise SystemExit(1)
+
+
+@click.command("export-grapevine")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@click.option("--character", "characters", multiple=True, metavar="NAME_OR_CODE",
+              help="Only this character (by name, any case, or card code); repeat for more. Default: everyone.")
+@with_appcontext
+def export_grapevine_command(file: str, characters: tuple[str, ...]) -> None:
+    """Write characters to FILE as a Grapevine 3 exchange file (.gex) that Grapevine reads: sheet,
+    experience log, condition as Grapevine's status, what an import kept unused (issue 20).
+    Contact details and narrator notes are not written. An unknown name or code writes nothing."""
+    from larp.services import ServiceError
+    from larp.services.chronicles import get_chronicle
+    from larp.models import Character
+    from larp.services.grapevine_export import characters_named, export_grapevine
+
+    with db.connection_context():
+        chronicle = get_chronicle()
+        try:
+            chosen = characters_named(chronicle, characters) if characters else None
+        except ServiceError as exc:
+            raise click.ClickException(exc.message) from None
+        if chosen is None:
+            chosen = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+        data = export_grapevine(chronicle, chosen)
+    with open(file, "wb") as fh:
+        fh.write(data)
+    count = len(chosen)
+    click.echo(f"Exported {count} character(s) to {file} (Grapevine 3 exchange file, Windows-1252).")
 
 
 @click.command("export")
@@ -387,7 +409,7 @@ def demo_downtime_command() -> None:
 
 #: Commands that need the app; registered on ``app.cli`` so that both ``larp``
 #: (FlaskGroup lists the app's commands) and Flask's test CLI runner see them.
-APP_COMMANDS = (login_link, create_user_command, import_grapevine, export_command, import_command, backup_command,
+APP_COMMANDS = (login_link, create_user_command, import_grapevine, export_grapevine_command, export_command, import_command, backup_command,
                 demo_downtime_command)
 
 

@@ -270,6 +270,9 @@ class Character(BaseModel):
     the game session. ``agg_blood_marked``: blood points put toward an aggravated
     wound over several nights (``agg_heal_model`` "lotnr_instalments").
     ``treated``: a mortal or ghoul under medical care (000 "Mortal's Healing Times").
+    ``imported_unused``: what an imported file held that the sheet has no place for,
+    kept as written (``larp.grapevine.kept``): shown on the character's page, written
+    back by the Grapevine export, read by no rule.
     """
 
     CONDITIONS = ("active", "unconscious", "torpor", "final_death", "dead")
@@ -313,6 +316,7 @@ class Character(BaseModel):
     scene_extra = BooleanField(default=False)
     agg_blood_marked = IntegerField(default=0)
     treated = BooleanField(default=False)
+    imported_unused = JSONField(default=dict)
 
     class Meta:
         indexes = ((("chronicle", "name"), True),)
@@ -516,9 +520,14 @@ class Torpor(BaseModel):
 class ExperienceEntry(BaseModel):
     """One line of a character's experience log: ``amount`` experience points ``earned`` or
     ``spent`` (``kind``), on what, in which game session, by whom. ``ruling`` is the sheet
-    edit that recorded it (undoing the edit removes the line)."""
+    edit that recorded it (undoing the edit removes the line), or the import that brought it.
 
-    KINDS = ("earned", "spent")
+    Grapevine's history also ``lost`` points (taken from earned), ``refunded`` them (taken
+    from spent) and wrote a ``comment`` (no points); an import keeps those kinds, and its
+    reasons may be long (``what`` up to :data:`NOTES_MAX_CHARS`; the log's form takes 200).
+    """
+
+    KINDS = ("earned", "spent", "lost", "refunded", "comment")
 
     character = ForeignKeyField(Character, backref="experience_rows", on_delete="CASCADE")
     game_session = ForeignKeyField(GameSession, backref="experience_rows", null=True, on_delete="SET NULL")
@@ -526,7 +535,7 @@ class ExperienceEntry(BaseModel):
     user = ForeignKeyField(User, backref="experience_rows", null=True, on_delete="SET NULL")
     kind = CharField(max_length=10)
     amount = IntegerField()
-    what = CharField(max_length=200, default="")
+    what = TextField(default="", max_length=NOTES_MAX_CHARS)
     created_at = DateTimeField(default=utcnow)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from larp.grapevine.kept import problems_with
 from larp.models import Character
 from larp.rules.damage import armory
 from larp.services import ServiceError
@@ -101,7 +102,8 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
             outside the table...), an unknown condition, negative or impossible
             damage, a stake on a non-vampire, a weapon not in the armory, current
             Willpower or blood outside the sheet's limits, a malformed card code,
-            card token, version or date.
+            card token, version or date, data kept from a Grapevine import of
+            the wrong shape or size (:func:`larp.grapevine.kept.problems_with`).
     """
     if not isinstance(entry, dict):
         raise ServiceError(f"Character {index + 1} is not a table of fields. Nothing was imported.",
@@ -144,6 +146,11 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
         raise _fail(index, name, "card_token", "the card token is not 32 base32 characters.")
     state["card_token"] = token
     state["version"] = _count(entry.get("version", 1), index, name, "version", 1, 2**31 - 1, "The version")
+    kept = entry.get("imported_unused") or {}
+    refused = problems_with(kept)  # what a Grapevine import kept unused (larp.grapevine.kept)
+    if refused:
+        raise _fail(index, name, "imported_unused", f"{refused[0][0].upper()}{refused[0][1:]}.")
+    state["imported_unused"] = kept
     for key in ("created_at", "updated_at", "retired_at"):
         value = entry.get(key)
         if value is None:

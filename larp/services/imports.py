@@ -1,4 +1,12 @@
-"""Importing Grapevine 3 files into a chronicle (issue 8): preview, then one transaction."""
+"""Importing Grapevine 3 files into a chronicle (issues 8 and 20): preview, then one transaction.
+
+The preview says per character what will happen (created, updated, skipped, unreadable), what
+happens to his condition (Grapevine's play status: "will go into torpor") and to his experience
+log, and the report of :mod:`larp.grapevine.report` (missing core values, names read as another
+spelling, what was not understood, what is kept unused). The web preview and ``larp
+import-grapevine`` show the same report. Applying it writes the sheets, the conditions, the data
+kept unused and the experience history in one transaction, recorded as one ruling of kind "import".
+"""
 
 from __future__ import annotations
 
@@ -6,23 +14,21 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from peewee import chunked
+from peewee import JOIN, chunked
 
-from larp.db import db
-from larp.grapevine import MAX_FILE_BYTES, GrapevineCharacter, GrapevineError, parse_grapevine
-from larp.models import Character, Chronicle, PendingImport, Ruling, User, utcnow
-from larp.services import ServiceError
-
-from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
-from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.db import bulk_insert, db
+from larp.grapevine import MAX_FILE_BYTES, ExperienceLine, GrapevineCharacter, GrapevineError, parse_grapevine
+from larp.grapevine.kept import problems_with
+from larp.grapevine.report import FileReport, build_report
+from larp.grapevine.status import condition_on_import
+from larp.models import Character, Chronicle, ExperienceEntry, PendingImport, Ruling, User, utcnow
 from larp.rules.health import live_levels
+from larp.services import ServiceError
+from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
 
 #: How long an uploaded file waits for its confirmation.
 PENDING_HOURS = 12
-
-#: Grapevine play statuses that mean the character is out of play (lower case).
-CONDITION_BY_STATUS = {"torpor": "torpor", "destroyed": "final_death", "dead": "final_death",
-                       "final death": "final_death"}
 
 
 @dataclass
@@ -30,7 +36,8 @@ class PreviewLine:
     """One character of the preview: what will happen to it and what was not understood.
 
     ``action`` is ``"create"``, ``"update"`` (same name in the chronicle),
-    ``"skip"`` (another creature type) or ``"fail"`` (unreadable record).
+    ``"skip"`` (another creature type) or ``"fail"`` (unreadable record). ``condition``
+    is the condition the import gives him (``None``: created active, or left as it is).
     """
 
     index: int
@@ -38,6 +45,7 @@ class PreviewLine:
     action: str
     existing_id: int | None = None
     notes: list[str] = field(default_factory=list)
+    condition: str | None = None
 
     @property
     def name(self) -> str:
@@ -54,10 +62,29 @@ class ImportPreview:
     lines: list[PreviewLine]
     file_problems: tuple[str, ...]
     left_out: tuple[str, ...]
+    include_contact: bool = False
 
     def count(self, action: str) -> int:
         """How many characters get ``action``."""
         return sum(1 for line in self.lines if line.action == action)
+
+    def report(self) -> FileReport:
+        """The report the preview page and the CLI show (:func:`larp.grapevine.report.build_report`)."""
+        return build_report(self.filename, self.encoding, self.lines, self.file_problems, self.left_out,
+                            self.include_contact)
+
+
+def _experience_note(lines: tuple[ExperienceLine, ...], kept_here: int, replaced: int) -> str:
+    if not lines and not replaced:
+        return ""
+    earned = sum(x.amount for x in lines if x.kind == "earned") - sum(x.amount for x in lines if x.kind == "lost")
+    spent = sum(x.amount for x in lines if x.kind == "spent") - sum(x.amount for x in lines if x.kind == "refunded")
+    text = f"Experience log: {len(lines)} line(s) from the file ({earned} earned, {spent} spent)"
+    if replaced:
+        text += f", in place of the {replaced} line(s) an earlier import brought"
+    if kept_here:
+        text += f"; the {kept_here} line(s) recorded here stay"
+    return text + "."
 
 
 def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False,
@@ -74,8 +101,8 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
 
     Raises:
         ServiceError: 422 for an empty upload, the binary format, malformed
-            XML (naming the line), a DTD or entities, a file larger than
-            ``max_bytes`` or a file that is not Grapevine's.
+            XML (naming where it stopped and the element left open), a DTD or entities,
+            a file larger than ``max_bytes`` or a file that is not Grapevine's.
     """
     if not data:
         raise ServiceError("Choose a Grapevine file (.gex or .gv3) to import.", field="file")
@@ -84,13 +111,13 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
                                  standard_track=live_levels(chronicle_settings(chronicle)), max_bytes=max_bytes)
     except GrapevineError as exc:
         raise ServiceError(exc.message, field="file") from None
-    existing = {
-        c.name: c.id for c in Character.select(Character.id, Character.name).where(Character.chronicle == chronicle)
-    }
+    existing = {name: (cid, condition) for cid, name, condition in Character.select(
+        Character.id, Character.name, Character.condition).where(Character.chronicle == chronicle).tuples()}
+    logs = _import_logs([cid for cid, _ in existing.values()])
     lines: list[PreviewLine] = []
     parsed_records = []
     for record in parsed.characters:
-        refused = unstorable_parts(record.sheet) if record.sheet is not None else []
+        refused = unstorable_parts(record.sheet) + problems_with(record.kept) if record.sheet is not None else []
         if refused:
             shown = record.name if len(record.name) <= 120 else record.name[:119] + "…"
             record = replace(record, name=shown, sheet=None, error=" ".join(refused))
@@ -104,11 +131,26 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
         elif last_index[record.name] != index:
             lines.append(PreviewLine(index, record, "skip",
                                      notes=[f"{record.name} appears again later in the file; the later record is used."]))
-        elif record.name in existing:
-            lines.append(PreviewLine(index, record, "update", existing_id=existing[record.name]))
         else:
-            lines.append(PreviewLine(index, record, "create"))
-    return ImportPreview(filename, parsed.encoding, lines, parsed.problems, parsed.left_out)
+            cid, current = existing.get(record.name, (None, None))
+            condition, note = condition_on_import(record.play_status, record.sheet.creature, current)
+            replaced, here = logs.get(cid, (0, 0))
+            notes = [text for text in (note, _experience_note(record.experience, here, replaced)) if text]
+            lines.append(PreviewLine(index, record, "update" if cid else "create", cid, notes, condition))
+    return ImportPreview(filename, parsed.encoding, lines, parsed.problems, parsed.left_out, include_contact)
+
+
+def _import_logs(character_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Per character, how many experience lines an import brought and how many were recorded here."""
+    out: dict[int, list[int]] = {}
+    for batch in chunked(character_ids, 500):
+        query = (ExperienceEntry.select(ExperienceEntry.character, Ruling.kind)
+                 .join(Ruling, join_type=JOIN.LEFT_OUTER, on=(ExperienceEntry.ruling == Ruling.id))
+                 .where(ExperienceEntry.character.in_(batch)).tuples())
+        for character_id, kind in query:
+            counts = out.setdefault(character_id, [0, 0])
+            counts[0 if kind == "import" else 1] += 1
+    return {cid: (a, b) for cid, (a, b) in out.items()}
 
 
 def stash_upload(chronicle: Chronicle, user: User, filename: str, data: bytes, include_contact: bool,
@@ -146,6 +188,12 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
                  selected: set[int] | None = None) -> Ruling:
     """Create and update the previewed characters in one transaction, and record it.
 
+    What it writes per character: the sheet; the condition the play status gives
+    (:func:`larp.grapevine.status.condition_on_import`, on creation and on update alike; the
+    condition read again inside the transaction, so a character who met Final Death meanwhile
+    stays dead); the data kept unused; the experience history, in place of the lines an earlier
+    import brought (lines recorded here stay unless the file holds the same line).
+
     Args:
         selected: indexes of the preview lines to apply (default: every
             create and update line).
@@ -161,42 +209,70 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
     if not chosen:
         raise ServiceError("Nothing to import: tick at least one character.", field="selected")
     updated: list[str] = []
-    to_create, to_update, conditions = [], [], {}
+    to_create, to_update, conditions, kept, columns = [], [], {}, {}, {}
     with db.atomic():
         names = [line.record.sheet.name for line in chosen]
         present = {c.name: c for batch in chunked(names, 500) for c in
                    Character.select().where((Character.chronicle == chronicle) & Character.name.in_(batch))}
         for line in chosen:
-            sheet = line.record.sheet
+            record, sheet = line.record, line.record.sheet
             current = present.get(sheet.name)
             if line.action == "update" and current is not None:
+                condition, _ = condition_on_import(record.play_status, sheet.creature, current.condition)
+                columns[current.id] = {"imported_unused": record.kept,
+                                       **({"condition": condition} if condition else {})}
                 to_update.append((current, sheet))
                 updated.append(sheet.name)
             elif line.action == "create" and current is None:
-                condition = CONDITION_BY_STATUS.get(line.record.play_status.lower())
+                condition, _ = condition_on_import(record.play_status, sheet.creature, None)
                 if condition:
-                    conditions[sheet.name] = "dead" if condition == "final_death" and sheet.creature != "vampire" \
-                        else condition
+                    conditions[sheet.name] = condition
+                kept[sheet.name] = record.kept
                 to_create.append(sheet)
             else:
                 raise ServiceError(
                     f"{sheet.name} changed in the chronicle since the preview. Preview the file again.", status=409
                 )
-        update_characters(to_update)  # in bulk: the write lock is held briefly
-        create_characters(chronicle, to_create, conditions)
         created = [sheet.name for sheet in to_create]
-        game_session = open_game_session(chronicle)
         summary = f"Imported {preview.filename}: {len(created)} created, {len(updated)} updated."
-        return Ruling.create(
+        ruling = Ruling.create(
             chronicle=chronicle,
-            game_session=game_session,
+            game_session=open_game_session(chronicle),
             narrator=user,
             kind="import",
             summary=summary,
             inputs={"file": preview.filename, "encoding": preview.encoding},
-            outcome={"created": created, "updated": updated},
+            outcome={"created": created, "updated": updated,
+                     "conditions": {**conditions, **{c.name: columns[c.id]["condition"] for c, _ in to_update
+                                                     if "condition" in columns[c.id]}}},
             steps=[{"text": summary, "rule": "Grapevine 3 XML exchange format (real-data README)"}],
         )
+        update_characters(to_update, columns)  # in bulk: the write lock is held briefly
+        ids = create_characters(chronicle, to_create, conditions, kept)
+        by_name = {line.record.sheet.name: line.record.experience for line in chosen}
+        history = {cid: by_name[sheet.name] for cid, sheet in zip(ids, to_create)}
+        history.update({character.id: by_name[character.name] for character, _ in to_update})
+        _write_experience(ruling, history, [c.id for c, _ in to_update])
+        return ruling
+
+
+def _write_experience(ruling: Ruling, history: dict[int, tuple[ExperienceLine, ...]], updated: list[int]) -> None:
+    """The file's experience history as each character's log: lines an earlier import brought are
+    replaced; a line recorded here that the file also holds (same kind, points, reason and second) is
+    the file's now, the other lines recorded here stay."""
+    for batch in chunked(updated, 500):
+        earlier = [entry_id for (entry_id,) in ExperienceEntry.select(ExperienceEntry.id)
+                   .join(Ruling, on=(ExperienceEntry.ruling == Ruling.id))
+                   .where(ExperienceEntry.character.in_(batch) & (Ruling.kind == "import")).tuples()]
+        for ids in chunked(earlier, 500):
+            ExperienceEntry.delete().where(ExperienceEntry.id.in_(ids)).execute()
+        for entry in ExperienceEntry.select().where(ExperienceEntry.character.in_(batch)):
+            same = (entry.kind, entry.amount, entry.what, entry.created_at.replace(microsecond=0))
+            if any((x.kind, x.amount, x.what, x.date) == same for x in history.get(entry.character_id, ())):
+                entry.delete_instance()
+    rows = [(cid, ruling.id, line.kind, line.amount, line.what, line.date)
+            for cid, lines in history.items() for line in lines]
+    bulk_insert(ExperienceEntry, ["character", "ruling", "kind", "amount", "what", "created_at"], rows)
 
 
 def discard_pending(pending: PendingImport) -> None:

@@ -167,13 +167,16 @@ def write_rows(per_character: list[dict[type, list[dict]]]) -> None:
 
 
 def create_characters(chronicle: Chronicle, sheets: list[CharacterSheet],
-                      conditions: dict[str, str] | None = None) -> list[int]:
+                      conditions: dict[str, str] | None = None,
+                      imported_unused: dict[str, dict] | None = None) -> list[int]:
     """Store ``sheets`` as new characters of ``chronicle`` in a few statements (call inside a
     transaction): an import of a thousand characters is some 60,000 rows, written in bulk so that
     the transaction, and the write lock it holds, lasts well under a second (issue 19 item 3).
 
     Args:
         conditions: a character's ``condition`` by name, where it is not "active".
+        imported_unused: by name, what an imported file held that the sheet has no place for
+            (``Character.imported_unused``).
 
     Returns:
         The new characters' ids, in the order of ``sheets``.
@@ -198,11 +201,12 @@ def create_characters(chronicle: Chronicle, sheets: list[CharacterSheet],
         taken.add(codes[-1])
     now = utcnow()
     names = [*scalar_fields(sheets[0]), "chronicle", "short_code", "card_token", "condition", "created_at",
-             "updated_at"]
+             "updated_at", "imported_unused"]
     try:
         bulk_insert(Character, names, [
             (*scalar_fields(sheet).values(), chronicle.id, code, new_card_token(),
-             (conditions or {}).get(sheet.name, "active"), now, now) for sheet, code in zip(sheets, codes)])
+             (conditions or {}).get(sheet.name, "active"), now, now, (imported_unused or {}).get(sheet.name, {}))
+            for sheet, code in zip(sheets, codes)])
     except IntegrityError:
         raise _clash(sheets[0].name) from None
     ids = dict(Character.select(Character.short_code, Character.id).where(Character.chronicle == chronicle).tuples())
@@ -210,9 +214,12 @@ def create_characters(chronicle: Chronicle, sheets: list[CharacterSheet],
     return [ids[code] for code in codes]
 
 
-def update_characters(pairs: list[tuple[Character, CharacterSheet]]) -> None:
+def update_characters(pairs: list[tuple[Character, CharacterSheet]], columns: dict[int, dict] | None = None) -> None:
     """:func:`update_character` for many characters, their rows rewritten in a few statements
     (call inside a transaction; an import updating a thousand characters stays short).
+
+    ``columns``: other ``Character`` columns to set, by character id (an import's condition and
+    ``imported_unused``).
 
     Raises:
         ServiceError: 409 when another save gave another character one of these names at the same moment.
@@ -224,6 +231,7 @@ def update_characters(pairs: list[tuple[Character, CharacterSheet]]) -> None:
         values["blood_current"] = min(character.blood_current, values["blood_max"])
         values["version"] = Character.version + 1
         values["updated_at"] = now
+        values.update((columns or {}).get(character.id, {}))
         try:
             Character.update(**values).where(Character.id == character.id).execute()
         except IntegrityError:

@@ -65,6 +65,7 @@ CHARACTER_FIELDS = (
     "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked", "health_levels", "tabletop",
     "notes", "narrator_notes", "player_contact", "short_code", "card_token", "version", "created_at", "updated_at",
     "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
+    "imported_unused",
 )
 #: Equipment columns exported as they are.
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",

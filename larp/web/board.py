@@ -170,6 +170,18 @@ def export():
                     headers={"Content-Disposition": f'attachment; filename="{name}-{date.today().isoformat()}.json"'})
 
 
+@bp.route("/board/export.gex")
+@role_required("organiser")
+def export_grapevine_file():
+    """Download every character of the chronicle (the retired ones as Grapevine's "Inactive") as a
+    Grapevine 3 exchange file (issue 20; :func:`larp.services.grapevine_export.export_grapevine`)."""
+    from larp.services.grapevine_export import export_grapevine, file_name
+
+    chronicle = get_chronicle()
+    return Response(export_grapevine(chronicle), mimetype="application/xml",
+                    headers={"Content-Disposition": f'attachment; filename="{file_name(chronicle.name)}"'})
+
+
 @bp.route("/characters/<int:character_id>/history")
 @role_required("organiser", "narrator")
 def history(character_id: int):

@@ -60,6 +60,25 @@ def by_code():
     return redirect(url_for("characters.show", character_id=character.id), code=303)
 
 
+@bp.route("/characters/<int:character_id>/grapevine.gex")
+@role_required("organiser", "narrator")
+def export_grapevine_file(character_id: int):
+    """Download one character as a Grapevine 3 exchange file (issue 20): his sheet, experience log,
+    condition as Grapevine's status and what an import kept unused. Unknown character: 404."""
+    from flask import Response
+
+    from larp.services.grapevine_export import export_grapevine, file_name
+
+    chronicle = get_chronicle()
+    try:
+        character = get_character(chronicle, character_id)
+    except ServiceError as exc:
+        return render_template("errors/error.html", title="Unknown character", message=exc.message,
+                               chronicle=chronicle), exc.status
+    return Response(export_grapevine(chronicle, [character]), mimetype="application/xml",
+                    headers={"Content-Disposition": f'attachment; filename="{file_name(character.name)}"'})
+
+
 @bp.route("/characters/<int:character_id>/live")
 @role_required("organiser", "narrator")
 def live(character_id: int):
@@ -112,11 +131,13 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                .order_by(Ruling.id.desc()).limit(10))
     from larp.models import Background
     from larp.services.characters import carried_weapons, worn_armor
+    from larp.grapevine.kept import describe
     from larp.services.sheets import experience_log
 
     extras = dict(backgrounds={b.name: b.rating for b in Background.select().where(Background.character == character)
                                .order_by(Background.id)},
-                  weapons=carried_weapons(character), armor=worn_armor(character), log=experience_log(character))
+                  weapons=carried_weapons(character), armor=worn_armor(character), log=experience_log(character),
+                  kept=describe(character.imported_unused))
     may_edit_sheet = g.user.role == "organiser" or chronicle_settings(chronicle)["narrators_edit_equipment"]
     return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
                            **context), (error.status if error else 200)

@@ -52,5 +52,5 @@ def preview(token: str):
             discard_pending(pending)
             flash(record.summary)
             return redirect(url_for("characters.list_characters"), code=303)
-    return render_template("imports/preview.html", chronicle=chronicle, preview=preview, token=token,
-                           pending=pending, error=error), (error.status if error else 200)
+    return render_template("imports/preview.html", chronicle=chronicle, preview=preview, report=preview.report(),
+                           token=token, pending=pending, error=error), (error.status if error else 200)

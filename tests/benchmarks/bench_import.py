@@ -8,7 +8,8 @@ The file is made from the three NPC-library files in ../shared/real-data/grapevi
 vampires), repeated under new names until it holds the count asked for. Printed: the file's
 size, then the time of each stage through the services (parse and preview, the one
 transaction that creates every character, the total), and how long that transaction held the
-database's write lock, which is how long a narrator's ruling may wait during an import.
+database's write lock, which is how long a narrator's ruling may wait during an import; then the
+Grapevine export of every character (issue 20: reads only, no lock) and the size of its file.
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ def main() -> None:
         updating, cpu_updating = time.perf_counter(), time.process_time()
         apply_import(chronicle, None, again)
         updated, cpu_updated = time.perf_counter(), time.process_time()
+        from larp.services.grapevine_export import export_grapevine
+
+        exported = export_grapevine(chronicle)
+        written, cpu_written = time.perf_counter(), time.process_time()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall time grows with it, CPU time less)")
     print(f"parse and preview      {parsed - start:6.2f} s wall {cpu_parsed - cpu_start:6.2f} s CPU "
           f"({preview.count('create')} to create)")
@@ -78,6 +83,8 @@ def main() -> None:
     print(f"total                  {applied - start:6.2f} s wall {cpu_applied - cpu_start:6.2f} s CPU   {record.summary}")
     print(f"the same file again: its transaction updating all {again.count('update')}: "
           f"{updated - updating:.2f} s wall {cpu_updated - cpu_updating:.2f} s CPU")
+    print(f"Grapevine export of the whole chronicle: {written - updated:.2f} s wall {cpu_written - cpu_updated:.2f} s CPU, "
+          f"{len(exported) / 1048576:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -251,9 +251,11 @@ def test_code_box_on_every_narrator_page_finds_the_character(app, client, auth, 
     pages = 0
     for rule in app.url_map.iter_rules():
         # cards.card_live is the card page's poll (a fragment, for players), not a page; by_token answers JSON;
-        # challenges.fresh is the challenge screen's poll (204 or a warning fragment)
+        # the Grapevine downloads are files; challenges.fresh is the challenge screen's poll (204 or a
+        # warning fragment)
         if "GET" not in rule.methods or rule.endpoint in ("static", "auth.login_link", "cards.card_live",
-                                                          "rulings.by_token", "challenges.fresh") \
+                                                          "rulings.by_token", "characters.export_grapevine_file",
+                                                          "board.export_grapevine_file", "challenges.fresh") \
                 or rule.rule.startswith("/api/"):
             continue
         unknown = set(rule.arguments) - set(arguments)

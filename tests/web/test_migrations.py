@@ -150,14 +150,14 @@ def _logical_digest(path: Path) -> str:
 
 def _comparable(export: dict) -> dict:
     """An export in format 1's shape: without what format 2 (issue 14) adds (the whole sheet,
-    retirement, scene extras, the weapon in hand, the experience log), nor the rulings' ``narrator_name``
-    (issue 19)."""
+    retirement, scene extras, the weapon in hand, the experience log; issue 20's data kept from a
+    Grapevine import), nor the rulings' ``narrator_name`` (issue 19)."""
     for ruling in export.get("rulings", []):
         ruling.pop("narrator_name", None)
     if export.get("format_version", 1) == 1:
         return export
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
-             "merits_flaws", "equipment")
+             "merits_flaws", "equipment", "imported_unused")
     out = {k: v for k, v in export.items() if k != "experience"}
     out["format_version"] = 1
     out["characters"] = []
@@ -314,7 +314,7 @@ def test_larp_db_status_and_upgrade_by_hand(tmp_path):
 
 @sqlite_only
 def test_commands_that_find_no_database_create_none(tmp_path):
-    """Every command but `larp serve` (export, backup, import, import-grapevine, create-user,
+    """Every command but `larp serve` (export, backup, import, import-grapevine, export-grapevine, create-user,
     login-link, demo-downtime, db upgrade, db status, routes) in a folder with no instance: the
     database it looked for is named, the exit code is not 0, and no instance folder appears."""
     instance = tmp_path / "instance"
@@ -325,6 +325,7 @@ def test_commands_that_find_no_database_create_none(tmp_path):
     commands = (["export", str(tmp_path / "out.json")], ["backup"], ["db", "upgrade"], ["db", "status"],
                 ["login-link"], ["create-user", "someone", "--password", "long enough password"],
                 ["import", str(chronicle_file)], ["import-grapevine", "--yes", str(grapevine_file)],
+                ["export-grapevine", str(tmp_path / "out.gex")],
                 ["demo-downtime"], ["routes"])
     from larp.cli import APP_COMMANDS
 

@@ -1,0 +1,156 @@
+"""What a Grapevine record holds that the sheet has no place for: kept on the character, never dropped.
+
+The reader puts it in ``GrapevineCharacter.kept``, the import stores it as the character's
+``imported_unused`` (a JSON object), the character page shows it, ``larp export`` carries it and
+the Grapevine export writes it back. No rule reads it. Its keys, each present only when it holds
+something:
+
+- ``element``: ``"vampire"`` or ``"mortal"``, the element a ghoul was read from;
+- ``attributes``: the record's attributes with no place on the sheet (sire, coterie, aura, id,
+  narrator, npc, status, startdate, physicalmax, the temporary Virtues, truefaith, association,
+  a ghoul's generation, anything unknown), as written, in file order;
+- ``lists``: per list, its entries with no place on the sheet (every entry of Status, Influences,
+  Bonds, Miscellaneous, Rituals, Locations, a mortal's Humanity, any list Grapevine users made up;
+  the equipment that is no weapon or armor; powers without a level; true Numina), each entry's
+  attributes as written;
+- ``originals``: per list and entry, what the file wrote where the sheet would write something
+  else (``{"Physical": {"Quick": {"note": ["dex", null]}}}``: the file's ``note="dex"``, the sheet's
+  none): written back instead while the sheet still gives the same (see :func:`entry_as_written`);
+- ``list_attributes``: a list's attributes where they are not Grapevine's usual ones;
+- ``list_order``: the file's order of lists, where it is not Grapevine's usual one;
+- ``health_states``: the health chart's closing states, where they are not the usual one;
+- ``boons``: each ``{"attributes": {...}, "description": "..."}``;
+- ``biography``: its text;
+- ``elements``: any other element of the record, as XML text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from larp.grapevine.format import ENTRY_ATTRIBUTE_ORDER
+
+#: The most characters the kept data of one character may take as JSON (a biography of 20,000
+#: characters and a few hundred entries fit many times over).
+KEPT_MAX_CHARS = 400_000
+#: The most characters of one kept text (a biography, a boon's description): as the character's notes.
+TEXT_MAX_CHARS = 20_000
+
+KEYS = ("element", "attributes", "lists", "originals", "list_attributes", "list_order", "health_states",
+        "boons", "biography", "elements")
+
+_LABELS = {
+    "sire": "Sire", "coterie": "Coterie", "aura": "Aura", "id": "Grapevine id", "narrator": "Narrator",
+    "npc": "NPC", "status": "Grapevine status", "startdate": "Start date", "physicalmax": "Physical maximum",
+    "tempconscience": "Temporary Conscience", "tempselfcontrol": "Temporary Self-Control",
+    "tempcourage": "Temporary Courage", "truefaith": "True Faith", "association": "Association",
+    "generation": "Generation (as written)", "motivation": "Motivation", "temppathtraits": "Temporary Path",
+    "temphumanity": "Temporary Humanity",
+}
+
+
+def entry_as_written(list_name: str, canonical: dict[str, str], kept: dict[str, Any]) -> dict[str, str]:
+    """The entry to write for ``canonical`` (what the sheet gives): each attribute the file wrote
+    otherwise, where the sheet still gives what it gave at import, is written as the file wrote it."""
+    kept_attributes = (kept.get("originals") or {}).get(list_name, {}).get(canonical["name"])
+    if not kept_attributes:
+        return canonical
+    out = dict(canonical)
+    for attribute, (as_written, as_sheet) in kept_attributes.items():
+        if canonical.get(attribute) == as_sheet:
+            if as_written is None:
+                out.pop(attribute, None)
+            else:
+                out[attribute] = as_written
+    return _ordered(out)
+
+
+def originals_of(list_name: str, written: dict[str, str], canonical: dict[str, str]) -> dict[str, list]:
+    """The attributes ``written`` (as the file has the entry) differs in from ``canonical`` (as the
+    sheet gives it), each as ``[as written, as the sheet gives it]`` (``None`` for absent)."""
+    out = {}
+    for attribute in dict.fromkeys([*written, *canonical]):
+        if written.get(attribute) != canonical.get(attribute):
+            out[attribute] = [written.get(attribute), canonical.get(attribute)]
+    return out
+
+
+def _ordered(attributes: dict[str, str]) -> dict[str, str]:
+    first = {k: attributes[k] for k in ENTRY_ATTRIBUTE_ORDER if k in attributes}
+    return {**first, **{k: v for k, v in attributes.items() if k not in first}}
+
+
+def describe(kept: dict[str, Any] | None) -> list[str]:
+    """One line per kept item, for the import report and the character page ("Sire: Hardestadt",
+    "Influences: Finance 3, Health 2", "Boons: Trivial Boon with Anna (owed), 7/17/2010: for HA")."""
+    if not kept:
+        return []
+    lines = []
+    for attribute, value in (kept.get("attributes") or {}).items():
+        lines.append(f"{_LABELS.get(attribute, attribute)}: {value}")
+    for list_name, entries in (kept.get("lists") or {}).items():
+        lines.append(f"{list_name}: {', '.join(describe_entry(e) for e in entries)}")
+    states = kept.get("health_states")
+    if states is not None:
+        lines.append(f"Health chart ends with: {', '.join(states) or 'nothing'}")
+    for boon in kept.get("boons") or []:
+        attributes = boon.get("attributes") or {}
+        owed = {"yes": " (owed to them)", "no": " (they owe)"}.get(attributes.get("owed", ""), "")
+        text = f"Boon: {attributes.get('type', 'boon')} with {attributes.get('partner', '?')}{owed}"
+        if attributes.get("date"):
+            text += f", {attributes['date']}"
+        if boon.get("description"):
+            text += f": {boon['description']}"
+        lines.append(text)
+    if kept.get("biography"):
+        lines.append(f"Biography ({len(kept['biography'])} characters)")
+    if kept.get("elements"):
+        lines.append(f"Other Grapevine elements: {len(kept['elements'])}")
+    written = sum(len(entries) for entries in (kept.get("originals") or {}).values())
+    if written:
+        lines.append(f"{written} entr{'y' if written == 1 else 'ies'} kept as Grapevine wrote "
+                     f"{'it' if written == 1 else 'them'} (names, notes, costs)")
+    return lines
+
+
+def describe_entry(attributes: dict[str, str]) -> str:
+    """``Finance (3)``, ``Clan Status: Brujah``, ``Feral Sniffing [Gangrel Beast Traits]``."""
+    text = attributes.get("name", "") or "(no name)"
+    if attributes.get("val") not in (None, "", "1"):
+        text += f" ({attributes['val']})"
+    if attributes.get("note"):
+        text += f" [{attributes['note']}]"
+    return text
+
+
+def problems_with(kept: Any) -> list[str]:
+    """What is wrong with ``kept`` as stored data (a chronicle export may hold anything): its shape
+    (an object of the keys above, texts, lists and objects of texts), a text past
+    :data:`TEXT_MAX_CHARS`, the whole past :data:`KEPT_MAX_CHARS`; empty when it can be stored."""
+    if kept in (None, {}):
+        return []
+    if not isinstance(kept, dict):
+        return ["the data kept from an import must be an object"]
+    problems = [f"unknown key {key!r} in the data kept from an import" for key in kept if key not in KEYS]
+    if "element" in kept and kept["element"] not in ("vampire", "mortal"):
+        problems.append("the element kept from an import must be vampire or mortal")
+    stack = [kept]
+    while stack and not problems:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if not isinstance(key, str):
+                    problems.append("the data kept from an import has a name that is not text")
+                stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if len(item) > TEXT_MAX_CHARS:
+                problems.append(f"a text kept from an import is {len(item)} characters long; at most "
+                                f"{TEXT_MAX_CHARS} are kept")
+        elif item is not None:
+            problems.append("the data kept from an import holds something other than text")
+    if not problems and len(json.dumps(kept, ensure_ascii=False)) > KEPT_MAX_CHARS:
+        problems.append(f"the data kept from an import is longer than {KEPT_MAX_CHARS} characters")
+    return problems

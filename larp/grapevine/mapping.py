@@ -1,0 +1,467 @@
+"""Mapping Grapevine character records to the sheet: one ``<vampire>`` or ``<mortal>`` element in,
+one :class:`~larp.grapevine.characters.GrapevineCharacter` out.
+
+Pure: elements in, plain data out. Every record is read on its own: a record that cannot be read
+is reported and the others still arrive. Everything a record holds goes somewhere: onto the sheet
+(where the sheet has a place), into the experience log, into the character's condition (the play
+status), or into the data kept on the character as written (:mod:`larp.grapevine.kept`), which the
+export writes back. Where each Grapevine field goes is listed in the issue 20 note.
+
+- Scalars are the record's attributes (``generation``, ``blood``/``tempblood``,
+  ``willpower``/``tempwillpower``, ``path``/``pathtraits``, a mortal's ``humanity``, the Virtues
+  ``conscience``, ``selfcontrol``, ``courage``); a missing ``temp*`` means "equal to permanent".
+  A core value a vampire, ghoul or mortal needs (Willpower, blood, Humanity or Path, clan,
+  generation) that the file does not give is reported with the value used instead.
+- Lists are ``<traitlist name="...">`` of ``<trait name val note>``: ``val`` is a count in the
+  Trait, Ability and Background lists, a cost in Merits, Flaws, Disciplines and Rituals, boxes in
+  Health Levels; an entry without ``val`` counts 1 (real-data README). Notes on Abilities are
+  their specialisations. Equipment becomes the armory's card of that name, a custom weapon
+  (``+2, 2 Lethal, Loud``) or custom armor (``+0, 2 Armor Levels, Heavy``), else is kept
+  (:mod:`larp.grapevine.lists`).
+- Discipline powers: :mod:`larp.grapevine.powers`.
+- The experience history (``<entry date change type reason>``) becomes the experience log; the
+  entries' running totals are recomputed, and the record's totals are checked against them.
+- A ghoul is a ``<vampire clan="Ghoul">`` or a ``<mortal>`` with a ghoul association, blood or
+  Discipline powers. Other creatures (werewolf, mage...) are skipped, not failed.
+- Players' contact details: only with ``include_contact``, then into ``player_contact``. The
+  chronicle's own e-mail and phone are never read.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from larp.catalogues import sheet_lists
+from larp.grapevine.characters import (COMMENT, EARNED, LOST, REFUNDED, SPENT, ExperienceLine, GrapevineCharacter,
+                                       GrapevineFile)
+from larp.grapevine.dates import NO_DATE, is_set, parse_grapevine_date
+from larp.grapevine.entries import sheet_entries
+from larp.grapevine.format import (CREATURE_ELEMENTS, CREATURE_LABELS, EXPERIENCE_KINDS, POWER_LIST, SET_EARNED,
+                                   SET_UNSPENT, SHEET_ELEMENTS)
+from larp.grapevine.kept import TEXT_MAX_CHARS, originals_of
+from larp.grapevine.lists import (keep_other_lists, read_abilities, read_backgrounds, read_derangements,
+                                  read_equipment, read_health, read_lists, read_qualities, read_traits)
+from larp.grapevine.names import Spellings
+from larp.grapevine.powers import read_powers, whole
+from larp.grapevine.reading import text_of
+from larp.rules.numbers import NumberError, decimal_number
+from larp.sheet import CharacterSheet
+from larp.sheet_checks import LIMITS
+from larp.tables import generation_row
+
+#: The largest values the LotNR generation table allows (4th generation): anything above is a typo.
+MOST_WILLPOWER, MOST_BLOOD, GENERATIONS = 20, 50, range(1, 16)
+#: The largest experience change read from one history entry.
+MOST_EXPERIENCE = 100_000
+#: Attributes of a record the sheet holds (or that are written anew, as lastmodified); every other
+#: attribute is kept as written.
+_ON_THE_SHEET = {"name", "player", "sect", "title", "nature", "demeanor", "willpower", "tempwillpower", "blood",
+                 "tempblood", "conscience", "selfcontrol", "courage", "lastmodified"}
+_ON_THE_SHEET_BY_ELEMENT = {"vampire": {"clan", "generation", "path", "pathtraits"}, "mortal": {"humanity"}}
+_VIRTUE_ATTRIBUTES = ("conscience", "selfcontrol", "courage")
+def read_file(root: ET.Element, filename: str, encoding: str, file_problems: list[str], *,
+              include_contact: bool, track: tuple[str, ...]) -> GrapevineFile:
+    """Every character record under ``root`` (a ``<grapevine>`` element), in file order.
+
+    Args:
+        track: the chronicle's health levels (a chart equal to it is not stored on the sheet).
+        include_contact: put a player's contact details on the sheet.
+    """
+    players = _player_contacts(root)
+    spellings = Spellings()
+    characters: list[GrapevineCharacter] = []
+    others: dict[str, int] = {}
+    for element in root:
+        if element.tag in CREATURE_ELEMENTS:
+            characters.append(read_record(element, players, include_contact, track, spellings))
+        elif isinstance(element.tag, str):
+            others[element.tag] = others.get(element.tag, 0) + 1
+    left_out = tuple(f"{tag} x{count}" for tag, count in others.items())
+    return GrapevineFile(filename, encoding, tuple(characters), tuple(file_problems), left_out)
+
+
+def _player_contacts(root: ET.Element) -> dict[str, str]:
+    contacts: dict[str, str] = {}
+    for player in root.findall("player"):
+        parts = []
+        for key in ("email", "phone"):
+            if (player.get(key) or "").strip():
+                parts.append(f"{key}: {player.get(key).strip()}")
+        address = text_of(player.find("address"))
+        if address:
+            parts.append(f"address: {address}")
+        contacts[(player.get("name") or "").strip()] = "; ".join(parts)
+    return contacts
+
+
+@dataclass
+class Record:
+    """Working state while one record is read: the sheet, what was reported, what is kept."""
+
+    element: ET.Element
+    sheet: CharacterSheet
+    spellings: Spellings
+    problems: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    renamed: list[str] = field(default_factory=list)
+    kept: dict[str, Any] = field(default_factory=dict)
+    placed: dict[str, list[tuple[ET.Element, str]]] = field(default_factory=dict)
+    experience: list[ExperienceLine] = field(default_factory=list)
+    pending_missing: dict[str, str] = field(default_factory=dict)
+
+    def text(self, attribute: str) -> str:
+        """An attribute's text, stripped ("" when absent)."""
+        return (self.element.get(attribute) or "").strip()
+
+    def number(self, attribute: str, default: int | None = 0, report: list[str] | None = None,
+               label: str = "") -> int | None:
+        """A whole-number attribute; missing gives ``default``, unreadable is reported (into
+        ``report``, the problems by default)."""
+        raw = self.element.get(attribute)
+        if raw is None or not raw.strip():
+            return default
+        kept = "left empty" if default is None else f"{default} used"
+        value = whole(raw)
+        if value is None:
+            try:  # Grapevine sometimes writes "5.0"
+                value = int(decimal_number(raw, attribute))
+            except NumberError:
+                (self.problems if report is None else report).append(
+                    f"{label or attribute}: {raw!r} is not a number; {kept}.")
+                return default
+        if value < 0:
+            (self.problems if report is None else report).append(f"{label or attribute}: {raw!r} is negative; {kept}.")
+            return default
+        return value
+
+    def core(self, attribute: str, label: str, used: str | None) -> int | None:
+        """A core value (Willpower, blood, Humanity or Path, generation): missing or unreadable is
+        reported in ``missing`` with ``used``, the value used instead (``None``: worded later, as the
+        blood pool, which comes from the generation)."""
+        raw = (self.element.get(attribute) or "").strip()
+        value = self.number(attribute, None, report=[]) if raw else None
+        if value is None:
+            why = f"{raw!r} is not a whole number of 0 or more" if raw else "not in the file"
+            if used is None:
+                self.pending_missing[label] = why
+            else:
+                self.missing.append(f"{label}: {why}; {used} used.")
+        return value
+
+    def keep(self, list_name: str, trait: ET.Element) -> None:
+        """Keep an entry the sheet has no place for, as written."""
+        self.kept.setdefault("lists", {}).setdefault(list_name, []).append(dict(trait.attrib))
+
+    def place(self, list_name: str, trait: ET.Element, name: str) -> None:
+        """Note that ``trait`` went onto the sheet as the entry ``name`` of ``list_name``."""
+        self.placed.setdefault(list_name, []).append((trait, name))
+
+
+def read_record(element: ET.Element, players: dict[str, str], include_contact: bool, track: tuple[str, ...],
+                spellings: Spellings | None = None) -> GrapevineCharacter:
+    """One character record as a :class:`GrapevineCharacter` (skipped for other creatures, failed
+    with the reason when its reading breaks: one bad record never stops the file)."""
+    name = (element.get("name") or "").strip()
+    creature = CREATURE_LABELS.get(element.tag, element.tag)
+    modified = parse_grapevine_date(element.get("lastmodified") or "")
+    meta = {
+        "play_status": (element.get("status") or "").strip(),
+        "npc": (element.get("npc") or "").strip().lower() == "yes",
+        "last_modified": modified if is_set(modified) else None,
+    }
+    if element.tag not in SHEET_ELEMENTS:
+        return GrapevineCharacter(
+            name or "(no name)", creature, None,
+            skipped=f"{creature}: skipped, only vampires, ghouls and mortals are imported", **meta,
+        )
+    try:
+        record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings())
+        if not name:
+            record.problems.append("The record has no name; imported as '(no name)'.")
+        if element.get("lastmodified") and modified is None:
+            record.problems.append(f"Last-modified date {element.get('lastmodified')!r} not understood.")
+        _read_identity(record, players, include_contact)
+        lists = read_lists(record)
+        read_traits(record, lists)
+        read_abilities(record, lists.pop("Abilities", []))
+        power_list = POWER_LIST[element.tag]
+        read_powers(record, power_list, lists.pop(power_list, []), only_known=element.tag == "mortal")
+        if record.sheet.creature == "mortal" and record.sheet.powers:
+            record.sheet.creature = "ghoul"
+            record.problems.append("Imported as a ghoul: the mortal has Discipline powers.")
+        read_health(record, lists.pop("Health Levels", []), track)
+        read_backgrounds(record, lists.pop("Backgrounds", []))
+        for kind, list_name in (("merit", "Merits"), ("flaw", "Flaws")):
+            read_qualities(record, kind, list_name, lists.pop(list_name, []))
+        read_derangements(record, lists.pop("Derangements", []))
+        read_equipment(record, lists.pop("Equipment", []))
+        keep_other_lists(record, lists)
+        _read_experience(record)
+        _keep_other_elements(record)
+        record.sheet.fill_defaults()  # the generation's pool first, so the checks compare real numbers
+        _check_pools(record)
+        _report_missing(record)
+        _keep_originals(record, track)
+        if record.sheet.creature == "ghoul":
+            record.kept["element"] = element.tag
+    except Exception as exc:  # one bad record must not stop the file
+        return GrapevineCharacter(name or "(no name)", creature, None, error=f"{type(exc).__name__}: {exc}", **meta)
+    sheet = record.sheet
+    return GrapevineCharacter(
+        sheet.name, sheet.creature, sheet, _tidy(record.kept), tuple(record.experience), tuple(record.missing),
+        tuple(record.renamed), tuple(record.problems), **meta,
+    )
+
+
+def _tidy(kept: dict[str, Any]) -> dict[str, Any]:
+    """The kept data in the documented order of keys (:data:`larp.grapevine.kept.KEYS`), empty parts left out."""
+    from larp.grapevine.kept import KEYS
+
+    return {key: kept[key] for key in KEYS if kept.get(key) not in (None, {}, [], "")
+            or (key == "health_states" and key in kept)}
+
+
+# --- identity and pools -------------------------------------------------------------------
+
+
+def _read_identity(record: Record, players: dict[str, str], include_contact: bool) -> None:
+    element, sheet = record.element, record.sheet
+    sheet.player_name = record.text("player")
+    if include_contact and sheet.player_name:
+        sheet.player_contact = players.get(sheet.player_name, "")
+    sheet.sect = record.text("sect")
+    sheet.title = record.text("title")
+    sheet.nature = record.text("nature")
+    sheet.demeanor = record.text("demeanor")
+    sheet.notes = text_of(element.find("notes"))
+    willpower = record.core("willpower", "Willpower", "0")
+    sheet.willpower_permanent = willpower or 0
+    sheet.willpower_current = record.number("tempwillpower", None)
+    used = set(_ON_THE_SHEET) | _ON_THE_SHEET_BY_ELEMENT[element.tag]
+    if element.tag == "vampire":
+        clan = record.text("clan")
+        if clan.lower() == "ghoul":
+            sheet.creature = "ghoul"
+            used.discard("generation")  # a ghoul has none: what the file says is kept as written
+        else:
+            sheet.clan = clan
+            generation = record.core("generation", "Generation", "none (so no blood pool or blood per turn comes "
+                                                                   "from the generation table)")
+            if generation is not None and generation not in GENERATIONS:
+                record.missing.append(f"Generation: {generation} is impossible; none used.")
+                generation = None
+            sheet.generation = generation
+        path = record.text("path")
+        sheet.morality_name = record.spellings.first("morality", path) if path else "Humanity"
+        if path and sheet.morality_name != path:
+            record.renamed.append(f"Path: read {path!r} as {sheet.morality_name!r}, as this file first spells it "
+                                  "(they differ only in articles, case or spacing).")
+        if not path:
+            record.missing.append("Humanity or Path: not named in the file; Humanity used.")
+        sheet.morality_rating = record.core("pathtraits", sheet.morality_name, "0") or 0
+    blood = record.core("blood", "Blood pool", None)
+    if element.tag == "mortal":
+        association = record.text("association")
+        if "ghoul" in association.lower():
+            sheet.creature = "ghoul"
+        elif blood:
+            sheet.creature = "ghoul"
+            record.problems.append(f"Imported as a ghoul: the mortal holds {blood} blood points.")
+        else:
+            sheet.creature = "mortal"
+        sheet.morality_name = "Humanity"
+        sheet.morality_rating = record.core("humanity", "Humanity", "0") or 0
+    sheet.blood_max = blood or 0
+    sheet.blood_current = record.number("tempblood", None)
+    names = sheet_lists().humanity_virtues if sheet.morality_name == "Humanity" else sheet_lists().path_virtues
+    for attribute, virtue in zip(_VIRTUE_ATTRIBUTES, names):
+        value = record.number(attribute, None)
+        if value is None:
+            continue
+        if value > sheet_lists().virtue_max:
+            record.problems.append(f"{virtue} {value} is more than {sheet_lists().virtue_max}; "
+                                   f"set to {sheet_lists().virtue_max}.")
+            value = sheet_lists().virtue_max
+        sheet.virtues[virtue] = value
+    attributes = {key: value for key, value in element.attrib.items() if key not in used}
+    if attributes:
+        record.kept["attributes"] = attributes
+
+
+def _check_pools(record: Record) -> None:
+    sheet = record.sheet
+    for attribute, most, label in (("willpower_permanent", MOST_WILLPOWER, "Willpower"),
+                                   ("willpower_current", MOST_WILLPOWER, "Current Willpower"),
+                                   ("blood_max", MOST_BLOOD, "Blood pool"),
+                                   ("blood_current", MOST_BLOOD, "Current blood")):
+        value = getattr(sheet, attribute)
+        if value is not None and value > most:
+            record.problems.append(f"{label} {value} is more than the LotNR generation table allows ({most}); "
+                                   f"set to {most}.")
+            setattr(sheet, attribute, most)
+    if sheet.morality_rating > LIMITS["morality_rating"][1]:
+        most = LIMITS["morality_rating"][1]
+        record.problems.append(f"{sheet.morality_name} {sheet.morality_rating} is more than {most}; set to {most}.")
+        sheet.morality_rating = most
+    if sheet.blood_current is not None and sheet.blood_current > sheet.blood_max:
+        record.problems.append(
+            f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; set to {sheet.blood_max}."
+        )
+        sheet.blood_current = sheet.blood_max
+    if sheet.willpower_current is not None and sheet.willpower_current > sheet.willpower_permanent:
+        record.problems.append(
+            f"Current Willpower {sheet.willpower_current} is above permanent {sheet.willpower_permanent}; "
+            f"set to {sheet.willpower_permanent}."
+        )
+        sheet.willpower_current = sheet.willpower_permanent
+    if sheet.creature != "vampire" or sheet.generation is None:
+        return
+    row = generation_row(sheet.generation)
+    if row is None:
+        return
+    if sheet.blood_max and sheet.blood_max != row.blood_max:
+        record.problems.append(
+            f"Blood pool {sheet.blood_max} does not match generation {sheet.generation} "
+            f"(LotNR generation table: {row.blood_max}); kept as in the file."
+        )
+    if row.willpower_max < sheet.willpower_permanent < MOST_WILLPOWER:
+        record.problems.append(
+            f"Willpower {sheet.willpower_permanent} is above generation {sheet.generation}'s maximum "
+            f"of {row.willpower_max} (LotNR generation table); kept as in the file."
+        )
+
+
+def _report_missing(record: Record) -> None:
+    """Word the core values the file leaves out, each with the value used (Willpower, blood, Humanity or
+    Path, clan, generation: what a vampire needs; a ghoul needs no clan or generation, a mortal no blood)."""
+    sheet, missing = record.sheet, record.missing
+    why = record.pending_missing.get("Blood pool")
+    if why and sheet.creature != "mortal":
+        if sheet.creature == "vampire" and sheet.generation is not None and sheet.blood_max:
+            missing.append(f"Blood pool: {why}; {sheet.blood_max} used, generation {sheet.generation}'s pool "
+                           "(LotNR generation table).")
+        else:
+            missing.append(f"Blood pool: {why}; 0 used.")
+    if sheet.creature != "vampire":
+        return
+    if not record.text("clan"):
+        missing.append("Clan: not in the file; none used.")
+
+
+# --- experience, boons, biography -------------------------------------------------------
+
+
+def _read_experience(record: Record) -> None:
+    """The experience history into the log, oldest first (type 0 earn, 1 lose, 2 set earned, 3 spend,
+    4 unspend, 5 set unspent, 6 comment: real-data README); the record's totals checked against it."""
+    experience = record.element.find("experience")
+    if experience is None:
+        return
+    earned = spent = 0
+    for entry in experience.findall("entry"):
+        kind_number = whole((entry.get("type") or "").strip())
+        raw_change = (entry.get("change") or "0").strip()
+        change = whole(raw_change.lstrip("-"))
+        if change is None:
+            record.problems.append(f"Experience: the change {raw_change!r} is not a number; 0 used.")
+            change = 0
+        if raw_change.startswith("-"):
+            change = -change
+        change = max(-MOST_EXPERIENCE, min(change, MOST_EXPERIENCE))
+        what = (entry.get("reason") or "").strip()
+        if len(what) > TEXT_MAX_CHARS:
+            record.problems.append(f"Experience: a reason of {len(what)} characters was cut to {TEXT_MAX_CHARS}.")
+            what = what[:TEXT_MAX_CHARS]
+        date = parse_grapevine_date(entry.get("date") or "")
+        if date is None:
+            if (entry.get("date") or "").strip():
+                record.problems.append(f"Experience: the date {entry.get('date')!r} not understood; no date kept.")
+            date = NO_DATE
+        if kind_number == SET_EARNED:
+            change, kind_number = change - earned, 0
+            record.problems.append(f"Experience: an entry of {entry.get('date', '')} sets the earned total; "
+                                   f"logged as the change it makes ({change:+d}).")
+        elif kind_number == SET_UNSPENT:
+            change, kind_number = (earned - spent) - change, 3
+            record.problems.append(f"Experience: an entry of {entry.get('date', '')} sets the unspent total; "
+                                   f"logged as the points it spends ({change:+d}).")
+        kind = EXPERIENCE_KINDS.get(kind_number)
+        if kind is None:
+            record.problems.append(f"Experience: entry type {entry.get('type')!r} not understood; logged as a comment.")
+            kind = COMMENT
+        if change < 0 and kind != COMMENT:
+            kind = {EARNED: LOST, LOST: EARNED, SPENT: REFUNDED, REFUNDED: SPENT}[kind]
+        change = abs(change)
+        earned += {EARNED: change, LOST: -change}.get(kind, 0)
+        spent += {SPENT: change, REFUNDED: -change}.get(kind, 0)
+        record.experience.append(ExperienceLine(kind, change, what, date))
+    file_earned = _signed(experience.get("earned"))
+    file_unspent = _signed(experience.get("unspent"))
+    if file_earned is not None and file_earned != earned:
+        difference = file_earned - earned
+        record.experience.append(ExperienceLine(EARNED if difference > 0 else LOST, abs(difference),
+                                                "Grapevine's earned total at import (not in its history)", NO_DATE))
+        record.problems.append(f"Experience: the file says {file_earned} earned, its history {earned}; a line for "
+                               f"the difference is in the log.")
+        earned = file_earned
+    if file_unspent is not None and file_unspent != earned - spent:
+        difference = (earned - spent) - file_unspent
+        record.experience.append(ExperienceLine(SPENT if difference > 0 else REFUNDED, abs(difference),
+                                                "Grapevine's unspent total at import (not in its history)", NO_DATE))
+        record.problems.append(f"Experience: the file says {file_unspent} unspent, its history {earned - spent}; a "
+                               "line for the difference is in the log.")
+
+
+def _signed(raw: str | None) -> int | None:
+    text = (raw or "").strip()
+    value = whole(text.lstrip("-")) if text else None
+    if value is None:
+        return None
+    return max(-MOST_EXPERIENCE, min(-value if text.startswith("-") else value, MOST_EXPERIENCE))
+
+
+def _keep_other_elements(record: Record) -> None:
+    """Boons, the biography and any element the reader does not know, kept as written."""
+    boons = []
+    for child in record.element:
+        if child.tag in ("traitlist", "experience", "notes"):
+            continue
+        if child.tag == "biography":
+            record.kept["biography"] = text_of(child)
+        elif child.tag == "boon":
+            boons.append({"attributes": dict(child.attrib), "description": text_of(child.find("description"))})
+        elif isinstance(child.tag, str):
+            copy = ET.fromstring(ET.tostring(child))
+            copy.tail = None
+            record.kept.setdefault("elements", []).append(ET.tostring(copy, encoding="unicode"))
+    if boons:
+        record.kept["boons"] = boons
+
+
+# --- what the file wrote otherwise ----------------------------------------------------------
+
+
+def _keep_originals(record: Record, track: Sequence[str]) -> None:
+    """For each entry that went onto the sheet alone, what the file wrote where the sheet would write
+    something else (a note the sheet has no place for, a range of costs, a name with a note in it)."""
+    element = record.element.tag
+    canonical = sheet_entries(record.sheet, element, track, record.kept.get("health_states"))
+    originals: dict[str, dict[str, dict[str, list]]] = {}
+    for list_name, placed in record.placed.items():
+        by_name: dict[str, list[ET.Element]] = {}
+        for trait, name in placed:
+            by_name.setdefault(name, []).append(trait)
+        sheet_side = {}
+        for item in canonical.get(list_name, []):
+            sheet_side.setdefault(item["name"], item)
+        for name, traits in by_name.items():
+            if len(traits) != 1 or name not in sheet_side:
+                continue  # two entries added into one: the sheet's entry is the one to write
+            differs = originals_of(list_name, dict(traits[0].attrib), sheet_side[name])
+            if differs:
+                originals.setdefault(list_name, {})[name] = differs
+    if originals:
+        record.kept["originals"] = originals
