@@ -603,3 +603,25 @@ class TabletopCombat(BaseModel):
 
 
 MODELS.append(TabletopCombat)
+
+
+class ApiToken(BaseModel):
+    """A personal API token (issue 21): a program calls ``/api/v1`` with ``Authorization: Bearer``.
+
+    Only the SHA-256 of the token is stored (it is a ``secrets.token_urlsafe(32)``, so a plain hash
+    suffices: nothing to brute-force). ``role`` is at most the owner's role; ``name`` is what the
+    record shows as the narrator of every ruling the token makes. Revoked or past ``expires_at``:
+    refused (401).
+    """
+
+    user = ForeignKeyField(User, backref="api_tokens", on_delete="CASCADE")
+    name = CharField(max_length=60)
+    role = CharField(max_length=20, choices=[(r, r) for r in User.ROLES])
+    token_hash = CharField(unique=True, max_length=64)
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField(null=True)
+    last_used_at = DateTimeField(null=True)
+    revoked_at = DateTimeField(null=True)
+
+
+MODELS.append(ApiToken)

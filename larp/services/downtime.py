@@ -174,6 +174,22 @@ def set_treated(chronicle: Chronicle, user: User | None, character_id: Any, trea
         return record
 
 
+
+def apply_healing_nights(chronicle: Chronicle, user: User | None, character_id: Any, levels: int | None = None,
+                         medical_care: bool | None = None) -> Ruling:
+    """Apply the nights between game sessions to a character's wounds, as the board's Heal button
+    does: a vampire heals aggravated levels with blood (:func:`apply_aggravated_healing`, ``levels``
+    planned), a mortal or ghoul by the time taken (:func:`apply_mortal_healing`, ``medical_care``).
+
+    Raises:
+        ServiceError: as those two do (404 unknown character, 422 nothing to heal, 409 changed meanwhile).
+    """
+    from larp.services.characters import get_character
+
+    if get_character(chronicle, character_id).creature == "vampire":
+        return apply_aggravated_healing(chronicle, user, character_id, levels)
+    return apply_mortal_healing(chronicle, user, character_id, medical_care)
+
 # ---------------------------------------------------------------- the board
 
 @dataclass

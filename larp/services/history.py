@@ -19,6 +19,7 @@ from larp.models import (
     Character,
     Chronicle,
     ExperienceEntry,
+    GameSession,
     Ruling,
     RulingCharacter,
     Torpor,
@@ -104,6 +105,23 @@ def timeline(character: Character) -> list[TimelineEntry]:
         if link.before is not None:
             after = link.before
     return entries
+
+
+def find_rulings(chronicle: Chronicle, character_id: Any = None, game_session: Any = None,
+                 before_id: Any = None, limit: int = 200) -> list[Ruling]:
+    """The chronicle's rulings, newest first: those touching character ``character_id``, in the
+    game session numbered ``game_session``, older than ruling ``before_id`` (a page further),
+    at most ``limit``. An id or number that is not one matches nothing."""
+    query = Ruling.select().where(Ruling.chronicle == chronicle)
+    if character_id is not None:
+        query = query.where(Ruling.id.in_(RulingCharacter.select(RulingCharacter.ruling)
+                                          .where(RulingCharacter.character == as_id(character_id))))
+    if game_session is not None:
+        query = query.where(Ruling.game_session.in_(GameSession.select(GameSession.id).where(
+            (GameSession.chronicle == chronicle) & (GameSession.number == as_id(game_session)))))
+    if before_id is not None:
+        query = query.where(Ruling.id < as_id(before_id))
+    return list(query.order_by(Ruling.id.desc()).limit(limit))
 
 
 def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) -> Ruling:

@@ -13,7 +13,7 @@ def register_blueprints(app: Flask) -> None:
     from larp.app import csrf
     from larp.web import (accounts, api, auth, board, cards, challenges, characters, combat, errors, imports,
                           organise, rulings, settings, sheets, submissions)
-    from larp.web import api_challenges, api_characters, api_combat, api_health, api_tabletop, tabletop  # noqa: F401 - api_* add routes
+    from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)

@@ -17,6 +17,7 @@ from larp.services.accounts import (
     list_users,
     set_user_active,
 )
+from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
 from larp.web.auth import role_required, start_session
 
@@ -43,8 +44,46 @@ def account():
             start_session(User.get_by_id(g.user.id))  # this browser stays in; every other session ended
             flash("Your password is set. Every other device logged in as you is logged out.")
             return redirect(url_for("accounts.account"), code=303)
+    return _account_page(error)
+
+
+def _account_page(error: ServiceError | None = None, token_error: ServiceError | None = None,
+                  issued: dict | None = None):
+    status = (error or token_error).status if (error or token_error) else 200
+    roles = ("narrator", "organiser") if g.user.role == "organiser" else ("narrator",)
     return render_template("accounts/account.html", chronicle=get_chronicle(), error=error,
-                           min_length=MIN_PASSWORD_LENGTH), (error.status if error else 200)
+                           token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
+                           min_length=MIN_PASSWORD_LENGTH), status
+
+
+@bp.route("/account/tokens", methods=["POST"])
+@role_required("organiser", "narrator")
+def create_api_token():
+    """Make a personal API token (issue 21) and show it, once, on the page (not redirected, so
+    the token never travels in the session cookie; only its SHA-256 is stored).
+
+    Form: ``name`` (what the record shows as the narrator), ``role`` (no higher than one's own),
+    ``expires_on`` (a date, or empty for none). Refused: 422 (403 for a higher role) with the
+    message at the field, nothing made.
+    """
+    form = request.form
+    try:
+        row, raw = create_token(g.user, form.get("name", ""), form.get("role", ""), form.get("expires_on") or None)
+    except ServiceError as exc:
+        return _account_page(token_error=exc)
+    return _account_page(issued={"token": row, "raw": raw})
+
+
+@bp.route("/account/tokens/<int:token_id>/revoke", methods=["POST"])
+@role_required("organiser", "narrator")
+def revoke_api_token(token_id: int):
+    """Revoke one of one's own API tokens: its next call is refused (401)."""
+    try:
+        row = revoke_token(g.user, token_id)
+    except ServiceError as exc:
+        return _account_page(token_error=exc)
+    flash(f"The token “{row.name}” is revoked: programs using it are refused from now on.")
+    return redirect(url_for("accounts.account"), code=303)
 
 
 @bp.route("/account/logout-everywhere", methods=["POST"])

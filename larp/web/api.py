@@ -1,7 +1,10 @@
 """The JSON API under ``/api/v1``, and its OpenAPI document.
 
-Every endpoint needs a logged-in organiser or narrator (the session cookie
-of the web app). A stateful call (one that records a ruling) may send an
+Every endpoint needs an organiser or narrator: a program sends a personal API token
+(``Authorization: Bearer``, issue 21; :mod:`larp.services.api_tokens`), acting with the token's
+role and recorded under the token's name; the web app's own pages use the session cookie. A
+bearer request reads no cookie, and no browser sends the header on its own, so it needs no CSRF
+token; a cookie request is exempt only because its body must be JSON (below). A stateful call (one that records a ruling) may send an
 ``Idempotency-Key`` header: the ruling is recorded with it, and the same key
 again is a 409 naming that ruling, so a client can retry after a lost reply
 without applying anything twice. Requests with a body must be ``application/json``: a
@@ -18,6 +21,7 @@ from flask import Blueprint, g, jsonify, request
 
 from larp.models import first_unstorable
 from larp.rules.explain import RulesError
+from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.submissions import IDEMPOTENCY_HEADER
@@ -79,8 +83,12 @@ def error_response(message: str, field: str | None, status: int):
 
 @bp.before_request
 def _guard():
+    if g.get("bearer_refused"):
+        return error_response("This API token is unknown, revoked or expired (Account page: make a new one).",
+                              "Authorization", 401)
     if g.get("user") is None:
-        return error_response("Log in first (this API uses the web app's session).", None, 401)
+        return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
+                              "Account page), or use the web app's session.", None, 401)
     if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
         return error_response("Only organisers and narrators use the API.", None, 403)
     if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
@@ -113,7 +121,7 @@ def _documented_fields(endpoint: str | None) -> set[str] | None:
     properties = schema.get("properties")
     if not properties or schema.get("additionalProperties"):
         return None
-    return set(properties) | {"settings"}  # every stateless endpoint takes setting overrides
+    return set(properties)
 
 
 @bp.errorhandler(ApiError)
@@ -155,17 +163,75 @@ def json_body() -> dict[str, Any]:
     return data
 
 
+#: The two fields every stateless endpoint takes, with one meaning everywhere (issue 21).
+SETTINGS_FIELDS: dict[str, dict[str, Any]] = {
+    "settings": {"type": "object", "additionalProperties": True,
+                 "description": "Chronicle setting overrides, key to value (data/settings/*.toml), applied on top "
+                                "of the documented defaults, or of the chronicle's stored settings when "
+                                "`use_chronicle_settings` is true. An unknown key or a bad value is a 422 naming "
+                                "`settings.<key>`."},
+    "use_chronicle_settings": {"type": "boolean", "default": False,
+                               "description": "Start from the chronicle's stored settings instead of the "
+                                              "documented defaults (then apply `settings`)."},
+}
+#: What the document says of settings on every stateless endpoint.
+SETTINGS_RULE = ("Settings: the documented defaults, or the chronicle's stored settings with "
+                 "`use_chronicle_settings: true`, then the `settings` overrides; the same on every stateless "
+                 "endpoint.")
+
+
+def request_settings(data: dict[str, Any]) -> ChronicleSettings:
+    """The settings a stateless call rules with, taking ``settings`` and ``use_chronicle_settings``
+    out of ``data``: the defaults (or, with the flag, the chronicle's stored settings,
+    :func:`larp.services.chronicles.chronicle_settings`), then the overrides.
+
+    Raises:
+        ApiError: 422 naming ``settings``, ``settings.<key>`` or ``use_chronicle_settings``.
+    """
+    from larp.services.chronicles import chronicle_settings, get_chronicle
+
+    overrides = data.pop("settings", None)
+    use_chronicle = data.pop("use_chronicle_settings", False)
+    if overrides is None:
+        overrides = {}
+    if not isinstance(overrides, dict):
+        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
+    if not isinstance(use_chronicle, bool):
+        raise ApiError("use_chronicle_settings must be true or false.", "use_chronicle_settings", 422)
+    base = dict(chronicle_settings(get_chronicle()).values) if use_chronicle else {}
+    try:
+        return ChronicleSettings.from_overrides({**base, **overrides})
+    except RulesError as exc:
+        raise ApiError(exc.message, f"settings.{exc.field}" if exc.field else "settings", 422) from None
+
+
+def _body_schema(operation: dict[str, Any]) -> dict[str, Any]:
+    schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    if "$ref" in schema:
+        schema = SCHEMAS.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return schema
+
+
 def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
-    """Register ``operation`` (an OpenAPI operation object) for ``method`` on ``path``."""
+    """Register ``operation`` (an OpenAPI operation object) for ``method`` on ``path``.
+
+    A request body with a ``settings`` field is a stateless endpoint's: its two settings fields
+    get their one documented meaning (:data:`SETTINGS_FIELDS`), and its description says so.
+    """
 
     def decorator(view: Callable) -> Callable:
         op = dict(operation)
+        body = _body_schema(op)
+        if "settings" in body.get("properties", {}):
+            body["properties"].update(SETTINGS_FIELDS)
+            op["description"] = (op.get("description", "") + " " + SETTINGS_RULE).strip()
+            op["x-stateless"] = True
         op.setdefault("operationId", view.__name__)
-        op.setdefault("security", [{"session": []}])
+        op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})
         for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
-        if "201" in responses:  # it records a ruling: it takes the one-time key
+        if "201" in responses or op.get("x-records-ruling"):  # it records a ruling: it takes the one-time key
             op["parameters"] = [*op.get("parameters", []), {"$ref": "#/components/parameters/IdempotencyKey"}]
             repeat = "The Idempotency-Key was already recorded: the error names that ruling (ruling_id), nothing was applied."
             conflict = responses.setdefault("409", {"description": repeat, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
@@ -185,16 +251,27 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "larp API",
             "version": "1",
-            "description": "Adjudication of Mind's Eye Theatre challenges, damage and healing. "
-                           "Stateless endpoints take a complete description and touch no stored data; "
-                           "stateful endpoints apply a ruling to the chronicle's characters and record it.",
+            "description": "Adjudication of Mind's Eye Theatre challenges, damage and healing, and the work "
+                           "between game sessions. Send `Authorization: Bearer <token>` (a personal API token "
+                           "from the Account page). Stateless endpoints (x-stateless) take a complete "
+                           "description and touch no stored data; they rule with the documented defaults, or "
+                           "the chronicle's stored settings with `use_chronicle_settings: true`, then the "
+                           "`settings` overrides. Stateful endpoints apply a ruling to the chronicle's "
+                           "characters and record it (201), taking an `Idempotency-Key`. Errors are 4xx "
+                           "`{error, field}`.",
         },
         "servers": [{"url": "/api/v1"}],
         "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
         "components": {
             "schemas": SCHEMAS,
             "parameters": {"IdempotencyKey": IDEMPOTENCY_PARAMETER},
-            "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "A personal API token, made on the Account page (shown once). It acts "
+                                          "with the role chosen for it (no higher than its owner's), and the "
+                                          "record names it as the narrator of what it does."},
+                "session": {"type": "apiKey", "in": "cookie", "name": "session",
+                            "description": "The web app's own session (its pages' JavaScript)."}},
         },
     }
 

@@ -14,10 +14,9 @@ from flask import current_app, g, jsonify
 from larp.rules.challenge import Kind
 from larp.rules.rulings import rule_one_on_one, rule_static
 from larp.rules.rulings.parsing import one_on_one_from_dict
-from larp.rules.settings import ChronicleSettings
 from larp.services.challenges import characters_after, request_from_json, run_challenge
 from larp.services.chronicles import get_chronicle
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 
 #: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
 SIDE_SCENE = {"type": "object", "description": "What differs for this side in the scene.", "properties": {
@@ -145,11 +144,16 @@ SCHEMAS.update({
                      "description": "second_challenge: a challenger who surprised the defender and lost the "
                                     "test risks another Trait (LotNR Surprise)."},
             "challenger_throw": THROW,
-            "defender_throw": THROW,
-            "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None]},
+            "defender_throw": {**THROW, "description": "In a static challenge or simple test: the narrator's "
+                                                       "throw (left out: drawn at random)."},
+            "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None],
+                   "description": "Who calls it; in a static challenge \"defender\" is the narrator."},
             "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
             "cancel": {"type": "string"},
             "trait": {"type": "string", "description": "The new Trait an overbid or a second challenge risks."},
+            "random": {"type": "array", "items": {"type": "string", "enum": ["challenger", "defender"]},
+                       "description": "The sides whose throw was drawn, as an answer's tests record them: a test "
+                                      "sent back with it keeps the earlier draw."},
         },
     },
     "Challenge": {
@@ -159,10 +163,16 @@ SCHEMAS.update({
             "category": {"type": "string", "enum": ["physical", "social", "mental", "virtue"]},
             "kind": {"type": "string", "enum": ["contested", "static", "simple"]},
             "challenger": {"$ref": "#/components/schemas/Contestant"},
-            "defender": {"oneOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "null"}]},
+            "defender": {"oneOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "null"}],
+                         "description": "The other side. A static challenge or simple test (kind \"static\", "
+                                        "\"simple\") has none: there the narrator's side is `defender` in every "
+                                        "field (`difficulty` its Traits, `defender_throw` the narrator's throw, "
+                                        "drawn at random when left out, outcome \"defender\" the difficulty "
+                                        "holding, `options.sides` entry with `narrator: true`)."},
             "action": {"type": "string", "enum": ["strike", "bite", "weapon", "defend", "other"]},
             "defender_action": {"type": "string", "enum": ["strike", "bite", "weapon", "defend", "other"]},
-            "difficulty": {"type": ["integer", "null"], "minimum": 0},
+            "difficulty": {"type": ["integer", "null"], "minimum": 0,
+                           "description": "A static challenge's difficulty in Traits: the narrator's side."},
             "needs_win": {"type": "boolean"},
             "needs_sight": {"type": "boolean"},
             "surprised": {"type": "boolean"},
@@ -177,7 +187,9 @@ SCHEMAS.update({
     "Ruling": {
         "type": "object",
         "properties": {
-            "outcome": {"type": "string", "enum": ["challenger", "defender", "draw", "success", "failure"]},
+            "outcome": {"type": ["string", "null"], "enum": ["challenger", "defender", "draw", "success", "failure", None],
+                        "description": "null while a test is due (options.state). In a static challenge the "
+                                       "defender is the narrator's side."},
             "kind": {"type": "string"},
             "summary": {"type": "string"},
             "throws": {"type": "object"},
@@ -193,6 +205,22 @@ SCHEMAS.update({
                                                               "spent, the new track, the armor left."},
         },
     },
+    "ChallengeOptions": {
+        "type": "object", "required": ["state", "current", "finished", "forced_retest", "sides"],
+        "properties": {
+            "state": {"type": "string", "enum": ["ruled", "retest_due", "test_due"],
+                      "description": "ruled: `ruling` is final for the tests sent; retest_due: a forced darkness "
+                                     "retest must be thrown first (send it as a test with call forced_retest); "
+                                     "test_due: the first test is missing."},
+            "current": {"type": ["string", "null"], "description": "Who is ahead: challenger, defender or draw."},
+            "finished": {"type": "boolean"},
+            "forced_retest": {"type": ["string", "null"], "enum": ["challenger", "defender", None],
+                              "description": "The side that won in total darkness and must retest."},
+            "sides": {"type": "object", "description": "By side (challenger, defender): what it may still call."}}},
+    "ChallengeAnswer": {
+        "type": "object", "required": ["ruling", "options"],
+        "properties": {"ruling": {"$ref": "#/components/schemas/Ruling"},
+                       "options": {"$ref": "#/components/schemas/ChallengeOptions"}}},
     "StoredSide": {
         "type": "object",
         "required": ["character_id"],
@@ -221,6 +249,8 @@ SCHEMAS.update({
             "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
             "bid_category": {"type": "string", "enum": ["", "physical", "social", "mental"],
                              "description": "Bid from this category (a shooter may bid Mental Traits, LotNR)."},
+            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
+                      "description": "His own range; left out: the challenge's."},
             "situation": {"type": "integer", "minimum": -3, "maximum": 3,
                           "description": "The narrator's bonus (+) or penalty (-) Traits for the situation."},
             "scene": SIDE_SCENE,
@@ -252,6 +282,27 @@ SCHEMAS.update({
 })
 
 
+#: The ruling's fields while no ruling can be made yet (the first test or a forced retest is due).
+_PENDING = {"kind": None, "throws": {"challenger": None, "defender": None}, "traits_lost": {}, "spent": {},
+            "totals": {}, "damage": [], "tests": [], "hits": [], "consequences": {}}
+
+
+def challenge_answer(result) -> dict:
+    """One shape for every answer of ``POST /challenges/rule`` (issue 21): ``ruling`` (a Ruling,
+    ``outcome`` null while a test is due) and ``options``, whose ``state`` says which:
+    "ruled", "retest_due" (a forced darkness retest must be thrown, ``options.forced_retest``
+    names the side that must retest) or "test_due"."""
+    options = result.options.to_dict()
+    if result.ruling is None:
+        ruling = {**_PENDING, "outcome": None, "summary": result.summary, "tests": list(result.tests),
+                  "steps": [s.to_dict() for s in result.steps]}
+        options["state"] = "retest_due" if options.get("forced_retest") else "test_due"
+    else:
+        ruling = result.to_dict()
+        options["state"] = "ruled"
+    return {"ruling": ruling, "options": options}
+
+
 def _json_response(schema: str) -> dict:
     return {"200": {"description": "The ruling.", "content": {"application/json": {"schema": {"$ref": schema}}}}}
 
@@ -264,25 +315,20 @@ def _json_response(schema: str) -> dict:
                    "call. Touches no stored data. Narrator throws left out of a static challenge or simple "
                    "test are drawn at random and shown in the ruling's tests.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Challenge"}}}},
-    "responses": {"200": {"description": "The ruling and the options after it.", "content": {"application/json": {
-        "schema": {"type": "object", "properties": {"ruling": {"$ref": "#/components/schemas/Ruling"},
-                                                    "options": {"type": "object"}}}}}}},
+    "responses": {"200": {"description": "The ruling and the options after it, always the same two fields: while "
+                                         "a test is due `ruling.outcome` is null and `options.state` says which.",
+                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChallengeAnswer"}}}}},
 })
 def rule_stateless():
     """Rule on the challenge in the body (met-reference 1-3, 6.1; seed 002), writing nothing: the
     same rules core entry point as the stored flow (:func:`larp.rules.rulings.rule_one_on_one`)."""
     data = json_body()
-    overrides = data.pop("settings", None) or {}
-    if not isinstance(overrides, dict):
-        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
-    settings = ChronicleSettings.from_overrides(overrides)
+    settings = request_settings(data)
     one, scene = one_on_one_from_dict(data)
     rng = current_app.config["RANDOM_SOURCE"]()
     rule = rule_one_on_one if one.kind is Kind.CONTESTED else rule_static
     result = rule(one, scene, settings, rng)
-    if result.ruling is None:  # a forced darkness retest is due: the challenge so far, and what must follow
-        return jsonify(ruling=None, steps=[s.to_dict() for s in result.steps], options=result.options.to_dict())
-    return jsonify(ruling=result.to_dict(), options=result.options.to_dict())
+    return jsonify(challenge_answer(result))
 
 
 @bp.post("/challenges")

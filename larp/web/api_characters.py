@@ -158,6 +158,7 @@ def read_character_api(character_id: int):
 
 @bp.patch("/characters/<int:character_id>")
 @documented("/characters/{character_id}", "patch", {
+    "x-records-ruling": True,
     "summary": "Change fields of a character's sheet",
     "description": "Only the fields given change; each change is recorded with its value before and after. "
                    "Send `version` to refuse the change if someone changed the character since it was read.",
@@ -212,6 +213,7 @@ def copy_character_api(character_id: int):
 
 @bp.post("/characters/<int:character_id>/retire")
 @documented("/characters/{character_id}/retire", "post", {
+    "x-records-ruling": True,
     "summary": "Retire a character (the player left)",
     "description": "Hidden from pickers, the board and the card sheet; kept in the record and history.",
     "parameters": _ID,
@@ -226,6 +228,7 @@ def retire_character_api(character_id: int):
 
 @bp.post("/characters/<int:character_id>/restore")
 @documented("/characters/{character_id}/restore", "post", {
+    "x-records-ruling": True,
     "summary": "Bring a retired character back into play",
     "parameters": _ID,
     "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,

@@ -20,8 +20,8 @@ from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
 from larp.services.mass_combat import mass_request_from_json, run_mass_combat
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
-from larp.web.api_challenges import SCENE, SIDE_SCENE
+from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_challenges import ATTACK, SCENE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
     "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
@@ -30,11 +30,7 @@ _BODY = {"type": "object", "description": "Damage already marked and what change
     "armor_left": {"type": ["integer", "null"]},
     "bashing": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
     "aggravated": {"type": "integer", "minimum": 0}}}
-_ATTACK = {"type": "object", "properties": {
-    "action": {"type": "string", "enum": ["strike", "bite", "weapon"]},
-    "weapon": {"type": ["string", "null"], "description": "A live armory key (knife, pistol, shotgun...)."},
-    "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
-    "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"}}}
+_ATTACK = ATTACK  # the same attack object as the one-on-one challenge (staking and High-Caliber included)
 _THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 _SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
 
@@ -121,11 +117,7 @@ SCHEMAS.update({
 })
 
 
-def _overrides(data: dict) -> ChronicleSettings:
-    overrides = data.pop("settings", None) or {}
-    if not isinstance(overrides, dict):
-        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
-    return ChronicleSettings.from_overrides(overrides)
+_overrides = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
 def _ok(schema: str, text: str) -> dict:

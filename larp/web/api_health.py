@@ -23,7 +23,7 @@ from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 
 SCHEMAS.update({
     "Track": {
@@ -84,11 +84,7 @@ def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
         raise ApiError(f"Unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(allowed))}.", name, 422)
 
 
-def _settings(data: dict) -> ChronicleSettings:
-    overrides = data.pop("settings", None) or {}
-    if not isinstance(overrides, dict):
-        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
-    return ChronicleSettings.from_overrides(overrides)
+_settings = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
 @bp.post("/damage")
@@ -111,7 +107,7 @@ def _settings(data: dict) -> ChronicleSettings:
 def damage_stateless():
     """Damage on a described character (:func:`larp.rules.rulings.rule_damage_by_hand`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "fortitude", "powers", "armor", "armor_left", "name", "damage", "settings"})
+    _only(data, {"track", "fortitude", "powers", "armor", "armor_left", "name", "damage", "settings", "use_chronicle_settings"})
     settings = _settings(data)
     raw = data.get("damage") or {}
     if not isinstance(raw, Mapping):
@@ -183,7 +179,7 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "settings", "game", "name", *POOL_FIELDS})
+    _only(data, {"track", "kind", "levels", "settings", "use_chronicle_settings", "game", "name", *POOL_FIELDS})
     settings = _settings(data)
     person = _described(data, settings)
     levels = _pool(data, "levels", 1, 1)
@@ -216,7 +212,7 @@ def healing_stateless():
 def feeding_stateless():
     """Feeding on a described victim (:func:`larp.rules.rulings.rule_feeding`); nothing is stored."""
     data = json_body()
-    _only(data, {"drinker", "victim", "blood", "settings"})
+    _only(data, {"drinker", "victim", "blood", "settings", "use_chronicle_settings"})
     settings = _settings(data)
     people = []
     for key, default in (("drinker", "The vampire"), ("victim", "The victim")):
@@ -242,7 +238,7 @@ def feeding_stateless():
                    "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
                    "`reason` (rising, discipline, healing, other), optional `settings`.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"}, "blood": {"type": "integer", "minimum": 0},
+        "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
@@ -252,7 +248,7 @@ def feeding_stateless():
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "blood", "needed", "reason", "settings", "name"})
+    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS})
     settings = _settings(data)
     person = _described(data, settings)
     reason = data.get("reason", "other")

@@ -24,9 +24,9 @@ from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import profile_for
 from larp.services import read_number
 from larp.services.characters import get_character
-from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.chronicles import get_chronicle
 from larp.services.tabletop import fighter_for
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 
 SCHEMAS.update({
     "TabletopRoll": {
@@ -68,15 +68,10 @@ _DICE_SCHEMA = {"type": "object", "additionalProperties": {"type": "array", "ite
                                "given are drawn; the answer's `dice` has every roll made (send it back to replay)."}
 
 
-def _settings(body: Mapping[str, Any]) -> ChronicleSettings:
-    chronicle = chronicle_settings(get_chronicle())
-    overrides = body.get("settings") or {}
-    if not isinstance(overrides, dict):
-        raise ApiError("`settings` is an object of chronicle settings.", "settings", 422)
-    try:
-        return ChronicleSettings.from_overrides({**chronicle.values, **overrides})
-    except RulesError as exc:
-        raise ApiError(exc.message, f"settings.{exc.field}", 422) from None
+def _settings(body: dict[str, Any]) -> ChronicleSettings:
+    """The one meaning of settings on every stateless endpoint (issue 21): defaults, or the
+    chronicle's with ``use_chronicle_settings``, then ``settings``."""
+    return request_settings(body)
 
 
 def _int(body: Mapping[str, Any], key: str, default: Any, field: str | None = None) -> Any:
@@ -213,6 +208,7 @@ def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
             "kind": {"type": "string", "enum": ["action", "damage", "soak"], "default": "action"},
             "automatic": {"type": "integer", "minimum": 0, "default": 0},
             "dice": {"type": "array", "items": {"type": "integer"}, "description": "The faces (a replay); drawn if omitted."},
+            "settings": {"type": "object"},
         }},
         "example": {"pool": 4, "difficulty": 6, "kind": "soak", "dice": [1, 9, 9, 7]}}}},
     "responses": {"200": {"description": "The roll, die by die.", "content": {"application/json": {"schema": {

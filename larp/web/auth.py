@@ -27,6 +27,16 @@ def load_logged_in_user() -> None:
     if request.endpoint == "static":
         g.user = None
         return
+    bearer = _bearer_token()
+    if bearer is not None:
+        # A program's call (issue 21): the token alone decides, the session cookie is not read
+        # (nor re-sent). Only under /api/v1, whose JSON-only bodies need no CSRF token.
+        from larp.services.api_tokens import token_user
+
+        found = token_user(bearer)
+        g.user, g.api_token = found if found else (None, None)
+        g.bearer_refused = found is None
+        return
     user_id = as_id(session.get("user_id"))
     user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
     if user is not None and session.get("generation") != user.session_generation:
@@ -34,6 +44,17 @@ def load_logged_in_user() -> None:
     if user is None and session.get("user_id") is not None:
         session.clear()
     g.user = user
+
+
+def _bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer ...`` header on an API request, else ``None``
+    (web pages ignore the header: they work with the session cookie only)."""
+    if request.blueprint != "api":
+        return None
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token
 
 
 def start_session(user: User, generation: int | None = None) -> None:

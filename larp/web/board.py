@@ -23,12 +23,7 @@ from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError, read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
-from larp.services.downtime import (
-    apply_aggravated_healing,
-    apply_mortal_healing,
-    set_treated,
-    build_board,
-)
+from larp.services.downtime import apply_healing_nights, build_board, set_treated
 from larp.services.history import timeline, undo_ruling
 from larp.services.sessions import close_and_open
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
@@ -158,13 +153,8 @@ def treated(character_id: int):
 def heal(character_id: int):
     """Apply the planned healing: aggravated levels for a vampire, time for a mortal or ghoul."""
     def action():
-        chronicle = get_chronicle()
-        character = get_character(chronicle, character_id)
-        if character.creature == "vampire":
-            record = apply_aggravated_healing(chronicle, g.user, character_id, _int("levels"))
-        else:
-            record = apply_mortal_healing(chronicle, g.user, character_id,
-                                          True if request.form.get("medical_care") == "on" else None)
+        record = apply_healing_nights(get_chronicle(), g.user, character_id, _int("levels"),
+                                      True if request.form.get("medical_care") == "on" else None)
         return record.summary + "."
     return _act(f"char-{character_id}", action)
 

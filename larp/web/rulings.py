@@ -6,6 +6,7 @@ from flask import Blueprint, abort, jsonify, render_template, url_for
 
 from larp.models import Ruling, RulingCharacter
 from larp.services.chronicles import get_chronicle
+from larp.services.history import find_rulings
 from larp.services.records import ruling_for_token
 from larp.web.auth import role_required
 
@@ -17,8 +18,7 @@ bp = Blueprint("rulings", __name__)
 def list_rulings():
     """The latest 200 rulings of the chronicle, newest first."""
     chronicle = get_chronicle()
-    rulings = Ruling.select().where(Ruling.chronicle == chronicle).order_by(Ruling.id.desc()).limit(200)
-    return render_template("rulings/list.html", chronicle=chronicle, rulings=list(rulings))
+    return render_template("rulings/list.html", chronicle=chronicle, rulings=find_rulings(chronicle))
 
 
 @bp.route("/rulings/<int:ruling_id>")

@@ -67,7 +67,7 @@ def test_stateless_settings_override_is_named_in_the_explanation(client, auth):
         ({"tests": [{"call": "test", "challenger_throw": "lizard", "defender_throw": "rock"}]}, "tests[0].challenger_throw"),
         ({"tests": [{"call": "test", "challenger_throw": "bomb", "defender_throw": "rock"}]}, "tests[0].challenger_throw"),
         ({"category": "spiritual"}, "category"),
-        ({"settings": {"overbid_ratio": "lots"}}, "overbid_ratio"),
+        ({"settings": {"overbid_ratio": "lots"}}, "settings.overbid_ratio"),  # a dotted path (issue 21)
         ({"tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
                     {"call": "retest", "by": "challenger", "source": "ability:Melee",
                      "challenger_throw": "rock", "defender_throw": "scissors"}]}, "tests[1].source"),
@@ -155,3 +155,34 @@ def test_every_endpoint_refuses_an_unknown_field(client, auth, path):
     response = client.post(path, json={"no_such_field": 1})
     assert response.status_code == 422
     assert response.get_json()["field"] == "no_such_field"
+
+
+def test_a_due_forced_retest_keeps_the_answers_shape(client, auth):
+    """Issue 21; 002 "Darkness": A, alone in total darkness, wins, so his success is retested once. The answer
+    has the same two top-level fields as a finished ruling: `ruling` (outcome null, the steps so far)
+    and `options` with state "retest_due" naming A's side; throwing the retest finishes it."""
+    auth.login()
+    body = {"category": "physical", "scene": {"sides": {"A": {"darkness": "total"}}},
+            "challenger": {"name": "A", "traits": 7, "bid": ["Quick"]},
+            "defender": {"name": "B", "traits": 7, "bid": ["Brawny"]},
+            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}
+    due = client.post("/api/v1/challenges/rule", json=body).get_json()
+    done = client.post("/api/v1/challenges/rule", json={**body, "tests": [
+        *body["tests"], {"call": "forced_retest", "by": "challenger", "challenger_throw": "rock",
+                         "defender_throw": "paper"}]}).get_json()
+    assert set(due) == set(done) == {"ruling", "options"}
+    assert due["ruling"]["outcome"] is None and due["options"]["state"] == "retest_due"
+    assert due["options"]["forced_retest"] == "challenger"
+    assert set(done["ruling"]) <= set(due["ruling"]) | {"tests"} and due["ruling"]["steps"]
+    assert done["options"]["state"] == "ruled" and done["ruling"]["outcome"] == "defender"
+
+
+def test_the_document_names_the_narrators_side_in_static_challenges(client, auth):
+    """Issue 21: in a static challenge the narrator's side is `defender`, and the schema says so."""
+    auth.login()
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    assert "narrator's side is `defender`" in schemas["Challenge"]["properties"]["defender"]["description"]
+    assert "narrator" in schemas["TestCall"]["properties"]["defender_throw"]["description"]
+    answer = schemas["ChallengeAnswer"]
+    assert answer["required"] == ["ruling", "options"]
+    assert schemas["ChallengeOptions"]["properties"]["state"]["enum"] == ["ruled", "retest_due", "test_due"]

@@ -1,0 +1,324 @@
+"""Between game sessions in the JSON API (issue 21): game sessions, torpor, waking, blood given,
+healing nights, medical care, and the organiser's board.
+
+Every mutating endpoint calls the very service function the board's form calls
+(:mod:`larp.web.board`), so the same rules, checks, locks and record apply; each records a
+ruling, so each takes the ``Idempotency-Key`` header. Organisers only, as the board is.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Mapping
+
+from flask import current_app, g, jsonify
+
+from larp.models import GameSession, Ruling
+from larp.services import read_number
+from larp.services.characters import get_character
+from larp.services.chronicles import get_chronicle
+from larp.services.downtime import apply_healing_nights, build_board, set_treated
+from larp.services.sessions import close_and_open
+from larp.services.torpor import attempt_wake, feed_character, record_torpor
+from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+
+_ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+_DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
+_THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "random"], "default": "random"}
+_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+SCHEMAS.update({
+    "Recorded": {"type": "object", "required": ["ruling_id", "summary", "steps"], "properties": {
+        "ruling_id": {"type": "integer"}, "summary": {"type": "string"},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}},
+        "character": {"$ref": "#/components/schemas/CharacterState"}}},
+    "CharacterState": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "version": {"type": "integer"},
+        "condition": {"type": "string"}, "staked": {"type": "boolean"}, "treated": {"type": "boolean"},
+        "blood_current": {"type": "integer"}, "willpower_current": {"type": "integer"},
+        "damage": {"type": "object", "properties": {k: {"type": "integer"} for k in ("bashing", "lethal", "aggravated")}}}},
+    "GameSession": {"type": "object", "properties": {
+        "number": {"type": "integer"}, "date": _DATE, "open": {"type": "boolean"},
+        "opened_at": {"type": "string"}, "closed_at": {"type": ["string", "null"]}}},
+})
+
+
+def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ApiError(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
+                       unknown[0], 422)
+
+
+def organisers_only() -> None:
+    """Refuse a narrator (or a narrator's token): the board's work is the organisers' (403)."""
+    if g.user.role != "organiser":
+        raise ApiError("Only organisers do this (the board's work between game sessions).", None, 403)
+
+
+def _date(data: Mapping[str, Any], name: str, default: date | None = None) -> date:
+    value = data.get(name)
+    if value in (None, "") and default is not None:
+        return default
+    if not isinstance(value, str):
+        raise ApiError(f"`{name}` is a date such as 2026-12-13.", name, 422)
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise ApiError(f"`{name}` is a date such as 2026-12-13.", name, 422) from None
+
+
+def _text(data: Mapping[str, Any], name: str, default: str) -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise ApiError(f"`{name}` is a text.", name, 422)
+    return value
+
+
+def state_of(character) -> dict[str, Any]:
+    """A stored character's changeable state (what the between-session calls change)."""
+    return {"id": character.id, "name": character.name, "version": character.version,
+            "condition": character.condition, "staked": character.staked, "treated": bool(character.treated),
+            "blood_current": character.blood_current, "willpower_current": character.willpower_current,
+            "damage": {"bashing": character.damage_bashing, "lethal": character.damage_lethal,
+                       "aggravated": character.damage_aggravated}}
+
+
+def _recorded(record: Ruling, character_id: int | None = None):
+    body: dict[str, Any] = {"ruling_id": record.id, "summary": record.summary, "steps": record.steps}
+    if character_id is not None:
+        body["character"] = state_of(get_character(get_chronicle(), character_id))
+    return jsonify(body), 201
+
+
+def session_payload(session: GameSession) -> dict[str, Any]:
+    """A game session as JSON."""
+    return {"number": session.number, "date": session.date.isoformat(), "open": session.closed_at is None,
+            "opened_at": session.opened_at.isoformat(timespec="seconds") + "Z",
+            "closed_at": session.closed_at.isoformat(timespec="seconds") + "Z" if session.closed_at else None}
+
+
+def _recorded_response(description: str) -> dict:
+    return {"201": {"description": description, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Recorded"}}}},
+            "403": {"description": "Not an organiser.", **_ERROR},
+            "404": {"description": "Unknown character.", **_ERROR},
+            "409": {"description": "The character changed meanwhile, or the state does not allow it.", **_ERROR}}
+
+
+@bp.get("/game-sessions")
+@documented("/game-sessions", "get", {
+    "summary": "The chronicle's game sessions, newest first",
+    "responses": {"200": {"description": "Every game session.", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"game_sessions": {"type": "array", "items": {
+            "$ref": "#/components/schemas/GameSession"}}}}}}}},
+})
+def list_game_sessions_api():
+    """Every game session of the chronicle, newest first (organisers and narrators)."""
+    sessions = GameSession.select().where(GameSession.chronicle == get_chronicle()).order_by(GameSession.number.desc())
+    return jsonify(game_sessions=[session_payload(s) for s in sessions])
+
+
+@bp.post("/game-sessions")
+@documented("/game-sessions", "post", {
+    "summary": "Close the open game session and open the next (organisers)",
+    "description": "The board's \"Open the next game session\": in one transaction the open game session (if "
+                   "any) is closed and the next one opened on `date`; every character gets back what a new game "
+                   "session gives back (lost Traits and spent Abilities, Willpower by wp_refresh, blood by "
+                   "blood_refresh; LotNR, met-reference 5.1). `closing` is the number of the game session the "
+                   "client believes open: if another was opened since, nothing is done (409).",
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["date"], "additionalProperties": False, "properties": {
+            "date": _DATE, "closing": {"type": "integer", "description": "The open game session's number."}}},
+        "example": {"date": "2026-12-13", "closing": 3}}}},
+    "responses": {"201": {"description": "Opened; the session ruling and the characters refreshed.",
+                          "content": {"application/json": {"schema": {"type": "object", "properties": {
+                              "ruling_id": {"type": "integer"},
+                              "game_session": {"$ref": "#/components/schemas/GameSession"},
+                              "refreshed": {"type": "array", "items": {"type": "string"}}}}}}},
+                  "403": {"description": "Not an organiser.", **_ERROR},
+                  "409": {"description": "`closing` is no longer the open game session.", **_ERROR}},
+})
+def open_game_session_api():
+    """Close the open game session and open the next (:func:`larp.services.sessions.close_and_open`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"date", "closing"})
+    closing = read_number(data.get("closing"), "closing", low=1, text=False)
+    new, refreshed = close_and_open(get_chronicle(), g.user, _date(data, "date"), closing=closing)
+    ruling = Ruling.select().where((Ruling.game_session == new) & (Ruling.kind == "session")).order_by(Ruling.id).first()
+    return jsonify(ruling_id=ruling.id, game_session=session_payload(new),
+                   refreshed=[r.summary for r in refreshed]), 201
+
+
+@bp.post("/characters/<int:character_id>/torpor")
+@documented("/characters/{character_id}/torpor", "post", {
+    "summary": "Record a torpor (organisers)",
+    "description": "A vampire already in torpor from damage gets his torpor record (cause wounds or blood_loss); "
+                   "an active vampire enters torpor now (any cause; voluntary takes half the time). The torpor "
+                   "table of the chronicle (torpor_table, by Humanity) says when he may try to wake "
+                   "(met-reference 5.2; 000 \"Torpor\").",
+    "parameters": _ID,
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["cause"], "additionalProperties": False, "properties": {
+            "cause": {"type": "string", "enum": ["wounds", "blood_loss", "voluntary"]},
+            "on": {**_DATE, "description": "The night it began (default: today)."}}},
+        "example": {"cause": "wounds", "on": "2026-11-29"}}}},
+    "responses": _recorded_response("Recorded."),
+})
+def torpor_api(character_id: int):
+    """Record a torpor (:func:`larp.services.torpor.record_torpor`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"cause", "on"})
+    record = record_torpor(get_chronicle(), g.user, character_id, _text(data, "cause", ""),
+                           _date(data, "on", date.today()))
+    return _recorded(record, character_id)
+
+
+@bp.post("/characters/<int:character_id>/wake")
+@documented("/characters/{character_id}/wake", "post", {
+    "summary": "A torpid vampire tries to wake, a night or each night of a range (organisers)",
+    "description": "One attempt a night from `first_night` to `last_night` until he rises or his blood runs "
+                   "out; each costs a blood point (met-reference 5.2, T20; 000 \"Torpor\"). Throws (the live "
+                   "simple test) may be given for a single night, else they are drawn; `dice` likewise for the "
+                   "tabletop Awakening roll (wake_test). Nights after today are refused.",
+    "parameters": _ID,
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["first_night"], "additionalProperties": False, "properties": {
+            "first_night": _DATE, "last_night": {**_DATE, "description": "Default: first_night."},
+            "player_throw": _THROW, "narrator_throw": _THROW,
+            "dice": {"type": "array", "maxItems": 20, "items": {"type": "integer", "minimum": 1, "maximum": 10}}}},
+        "example": {"first_night": "2026-12-01", "player_throw": "rock", "narrator_throw": "scissors"}}}},
+    "responses": _recorded_response("Tried and recorded."),
+})
+def wake_api(character_id: int):
+    """Try to wake a torpid vampire (:func:`larp.services.torpor.attempt_wake`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"first_night", "last_night", "player_throw", "narrator_throw", "dice"})
+    first = _date(data, "first_night")
+    dice = data.get("dice")
+    if dice is not None and (not isinstance(dice, list) or len(dice) > 20):
+        raise ApiError("`dice` is a list of at most 20 dice, each 1 to 10.", "dice", 422)
+    dice = [read_number(d, f"dice[{i}]", low=1, high=10, required=True, text=False, label="Each die")
+            for i, d in enumerate(dice)] if dice else None
+    record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
+                          first_night=first, last_night=_date(data, "last_night", first),
+                          player_throw=_text(data, "player_throw", "random"),
+                          narrator_throw=_text(data, "narrator_throw", "random"), dice=dice)
+    return _recorded(record, character_id)
+
+
+@bp.post("/characters/<int:character_id>/feed")
+@documented("/characters/{character_id}/feed", "post", {
+    "summary": "Blood given to a vampire: feeding reported, or blood in a torpid mouth (organisers)",
+    "description": "The pool fills up to its maximum; blood placed in the mouth of a vampire in torpor from "
+                   "blood loss wakes him under feeding_wakes_blood_torpor (000/001 \"Torpor\"). Feeding on a "
+                   "stored victim is POST /characters/{character_id}/feed-on.",
+    "parameters": _ID,
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["blood"], "additionalProperties": False, "properties": {
+            "blood": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Blood points."}}},
+        "example": {"blood": 3}}}},
+    "responses": _recorded_response("Recorded."),
+})
+def feed_api(character_id: int):
+    """Record blood given to a vampire (:func:`larp.services.torpor.feed_character`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"blood"})
+    blood = read_number(data.get("blood"), "blood", low=1, high=50, required=True, text=False)
+    return _recorded(feed_character(get_chronicle(), g.user, character_id, blood, date.today()), character_id)
+
+
+@bp.post("/characters/<int:character_id>/healing-nights")
+@documented("/characters/{character_id}/healing-nights", "post", {
+    "summary": "Heal over the nights since the previous game session (organisers)",
+    "description": "The board's Heal: a vampire heals aggravated levels with blood and Willpower over the nights "
+                   "left (agg_heal_model; 002 \"Damage and Healing\"), `levels` as planned (default: as many as "
+                   "the plan allows); a mortal or ghoul heals by the time taken, treated or not (000 \"Mortal's "
+                   "Healing Times\"), `medical_care` setting his tick first.",
+    "parameters": _ID,
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "additionalProperties": False, "properties": {
+            "levels": {"type": "integer", "minimum": 1, "description": "A vampire's aggravated levels to heal."},
+            "medical_care": {"type": "boolean", "description": "A mortal's or ghoul's treatment."}}},
+        "example": {"levels": 1}}}},
+    "responses": _recorded_response("Healed and recorded."),
+})
+def healing_nights_api(character_id: int):
+    """Heal over the nights between game sessions (:func:`larp.services.downtime.apply_healing_nights`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"levels", "medical_care"})
+    care = data.get("medical_care")
+    if care is not None and not isinstance(care, bool):
+        raise ApiError("`medical_care` is true or false.", "medical_care", 422)
+    levels = read_number(data.get("levels"), "levels", low=1, high=50, text=False)
+    return _recorded(apply_healing_nights(get_chronicle(), g.user, character_id, levels, care), character_id)
+
+
+@bp.post("/characters/<int:character_id>/treated")
+@documented("/characters/{character_id}/treated", "post", {
+    "summary": "Set a mortal's or ghoul's medical treatment (organisers)",
+    "description": "000 \"Mortal's Healing Times\": treated, lethal wounds past Hurt heal on the table; untreated "
+                   "they worsen a level a day.",
+    "parameters": _ID,
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["treated"], "additionalProperties": False,
+                   "properties": {"treated": {"type": "boolean"}}},
+        "example": {"treated": True}}}},
+    "responses": _recorded_response("Recorded."),
+})
+def treated_api(character_id: int):
+    """Tick or untick a mortal's treatment (:func:`larp.services.downtime.set_treated`)."""
+    organisers_only()
+    data = json_body()
+    _only(data, {"treated"})
+    if not isinstance(data.get("treated"), bool):
+        raise ApiError("`treated` is true or false.", "treated", 422)
+    return _recorded(set_treated(get_chronicle(), g.user, character_id, data["treated"]), character_id)
+
+
+def _line(character, **extra) -> dict[str, Any]:
+    return {"id": character.id, "name": character.name, **extra}
+
+
+@bp.get("/board")
+@documented("/board", "get", {
+    "summary": "The organiser's board: what the nights before the open game session call for (organisers)",
+    "description": "The same summary the board page shows: the open and previous game sessions, the nights "
+                   "between, vampires in torpor (status unrecorded, may_wake with the nights to try, fed_wakes, "
+                   "sleeping, retired), vampires with aggravated damage and their healing plan, damaged mortals "
+                   "and ghouls, and everyone's condition.",
+    "responses": {"200": {"description": "The board.", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {
+            "game_session": {"oneOf": [{"$ref": "#/components/schemas/GameSession"}, {"type": "null"}]},
+            "previous": {"oneOf": [{"$ref": "#/components/schemas/GameSession"}, {"type": "null"}]},
+            "nights": {"type": "integer"}, "next_date": _DATE, "ready": {"type": "integer"},
+            "torpor": {"type": "array", "items": {"type": "object"}},
+            "healing": {"type": "array", "items": {"type": "object"}},
+            "mortals": {"type": "array", "items": {"type": "object"}},
+            "everyone": {"type": "array", "items": {"type": "object"}}}}}}},
+                  "403": {"description": "Not an organiser.", **_ERROR}},
+})
+def board_api():
+    """The board's summary (:func:`larp.services.downtime.build_board`, read only)."""
+    organisers_only()
+    board = build_board(get_chronicle())
+    iso = lambda d: d.isoformat() if d else None  # noqa: E731
+    return jsonify(
+        game_session=session_payload(board.session) if board.session else None,
+        previous=session_payload(board.previous) if board.previous else None,
+        nights=board.nights, next_date=board.next_date.isoformat(), ready=board.ready_count,
+        torpor=[_line(t.character, status=t.status, cause=t.cause, until=t.until, tried=t.tried,
+                      first_night=iso(t.first_night), last_night=iso(t.last_night)) for t in board.torpor],
+        healing=[_line(h.character, nights=h.nights, aggravated=h.track.aggravated, problem=h.problem,
+                       plan=({"levels": h.plan.levels, "blood": h.plan.blood, "willpower": h.plan.willpower,
+                              "rests": h.plan.rests, "limited_by": h.plan.limited_by} if h.plan else None))
+                 for h in board.healing],
+        mortals=[_line(m.character, hours=m.hours, heals_now=m.heals_now, needs_care=m.needs_care,
+                       treated=bool(m.character.treated), problem=m.problem) for m in board.mortals],
+        everyone=[_line(e.character, condition=e.condition, where=e.where, damage=e.damage) for e in board.everyone],
+    )

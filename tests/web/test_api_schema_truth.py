@@ -1,0 +1,220 @@
+"""Schema truth (issue 21): the OpenAPI document's request schemas name exactly the fields the
+parsers read, so the hand-written document cannot drift from the code.
+
+Each documented body is sent through the real endpoint with its JSON objects wrapped so that every
+key a parser asks for (``get``, ``[]``, ``in``, ``pop``) is noted, whether or not the body holds it.
+Then, for every object of the body, the keys read must be documented properties of its schema
+(nothing read that the document does not name), and every documented property must have been read
+(nothing documented that no parser reads), unless the parser went through the object as a whole
+(a copy: its keys are read from the copy, which this cannot follow).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from larp.web import api as api_module
+from larp.web import (api_between, api_challenges, api_characters, api_combat, api_health, api_record,  # noqa: F401
+                      api_tabletop)
+from larp.web.api import openapi_document
+from tests.web.test_api_settings_flag import CASES
+
+MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop)
+
+
+class Reading(dict):
+    """A JSON object that notes every key a parser asks it for, at its place in the body."""
+
+    def __init__(self, data: dict, path: tuple, log: set):
+        super().__init__({k: wrap(v, path + (k,), log) for k, v in data.items()})
+        self._path, self._log = path, log
+
+    def _note(self, key):
+        self._log.add((self._path, key))
+
+    def get(self, key, default=None):
+        self._note(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self._note(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self._note(key)
+        return super().__contains__(key)
+
+    def pop(self, key, *default):
+        self._note(key)
+        return super().pop(key, *default)
+
+    # Going through every key (a copy, a check for unknown fields, storing the inputs) reads no
+    # key in particular: the object is marked, and only the first direction is checked for it.
+    def _whole(self):
+        self._log.add((self._path, ITERATED))
+
+    def items(self):
+        self._whole()
+        return super().items()
+
+    def keys(self):
+        self._whole()
+        return super().keys()
+
+    def values(self):
+        self._whole()
+        return super().values()
+
+    def __iter__(self):
+        self._whole()
+        return super().__iter__()
+
+
+#: The note of an object gone through as a whole.
+ITERATED = object()
+
+
+def wrap(value: Any, path: tuple, log: set) -> Any:
+    if isinstance(value, dict):
+        return Reading(value, path, log)
+    if isinstance(value, list):
+        return [wrap(v, path + ("[]",), log) for v in value]
+    return value
+
+
+def resolve(schema: dict, schemas: dict) -> dict:
+    """``schema`` with its $ref followed and allOf/oneOf objects merged."""
+    if "$ref" in schema:
+        return resolve(schemas[schema["$ref"].rsplit("/", 1)[-1]], schemas)
+    merged = dict(schema)
+    for part in schema.get("allOf", []) + [s for s in schema.get("oneOf", []) if s.get("type") != "null"]:
+        part = resolve(part, schemas)
+        merged["properties"] = {**merged.get("properties", {}), **part.get("properties", {})}
+        if part.get("additionalProperties"):
+            merged["additionalProperties"] = part["additionalProperties"]
+    return merged
+
+
+def schema_at(root: dict, path: tuple, schemas: dict) -> dict | None:
+    """The schema of the body's object at ``path`` (None: undocumented)."""
+    node = resolve(root, schemas)
+    for step in path:
+        if step == "[]":
+            node = node.get("items")
+        elif step in node.get("properties", {}):
+            node = node["properties"][step]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return None
+        if node is None:
+            return None
+        node = resolve(node, schemas)
+    return node
+
+
+def objects_in(value: Any, path: tuple = ()) -> list[tuple]:
+    """The path of every JSON object in a body."""
+    found = [path] if isinstance(value, dict) else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += objects_in(item, path + (key,))
+    elif isinstance(value, list):
+        for item in value:
+            found += objects_in(item, path + ("[]",))
+    return found
+
+
+STORED = {"category": "physical", "defender_action": "strike",
+          "challenger": {"bid": "Quick"}, "defender": {"bid": "Brawny"},
+          "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]}
+
+#: Operation (path, method) to the bodies sent for it (the stateless ones: tests/web/test_api_settings_flag.py).
+BODIES: dict[tuple[str, str], list[dict]] = {(path, "post"): [body] for path, (body, _) in CASES.items()}
+BODIES.update({
+    ("/challenges", "post"): [STORED, {**STORED, "challenger": {"bid": "Quick", "armor": "chain", "armor_left": 1},
+                                       "defender": {"bid": "Brawny", "armor": "chain", "armor_left": 1}},
+                              {"kind": "static", "category": "mental", "difficulty": 5, "challenger": {"bid": "Clever"},
+                               "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]}],
+    ("/characters", "post"): [{"name": "Schema Truth", "creature": "mortal"}],
+    ("/characters/{character_id}/damage", "post"): [{"damage_type": "lethal", "levels": 1}],
+    ("/characters/{character_id}/heal", "post"): [{"kind": "bashing", "levels": 1}],
+    ("/characters/{character_id}/blood", "post"): [{"blood": 1, "reason": "rising"}],
+    ("/characters/{character_id}/treated", "post"): [{"treated": True}],
+    ("/game-sessions", "post"): [{"date": "2099-01-01", "closing": 1}],
+    ("/characters/{character_id}/torpor", "post"): [{"cause": "voluntary", "on": "2026-01-01"}],
+    ("/characters/{character_id}/wake", "post"): [{"first_night": "2026-01-01", "last_night": "2026-01-01",
+                                                   "player_throw": "rock", "narrator_throw": "rock", "dice": [3]}],
+    ("/characters/{character_id}/feed", "post"): [{"blood": 1}],
+    ("/characters/{character_id}/feed-on", "post"): [{"victim": 1, "blood": 1}],
+    ("/characters/{character_id}/healing-nights", "post"): [{"levels": 1, "medical_care": True}],
+})
+
+
+def test_every_documented_body_is_checked():
+    """Every operation whose documented body names its fields is sent above (a new endpoint must be too)."""
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    with_fields = set()
+    for path, ops in document["paths"].items():
+        for method, op in ops.items():
+            schema = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if schema and resolve(schema, schemas).get("properties"):
+                with_fields.add((path, method))
+    assert with_fields - set(BODIES) == NOT_SENT
+
+
+#: Bodies this check does not send, and why.
+NOT_SENT = {
+    ("/characters/{character_id}", "patch"),  # the sheet editor's own checks (tests/web/test_api_characters.py)
+    ("/characters/{character_id}/copy", "post"),
+    ("/mass-challenges", "post"), ("/firing-into-groups", "post"),  # stored forms of the two stateless ones
+}
+
+
+def _send(client, path: str, body: dict, ids: dict) -> None:
+    if path == "/challenges":
+        body = {**body, "challenger": {**body["challenger"], "character_id": ids["Vivienne"]}}
+        if "defender" in body:
+            body["defender"] = {**body["defender"], "character_id": ids["Konrad"]}
+    who = ids["Marcus"] if path.endswith("treated") else ids["Konrad"]
+    client.post("/api/v1" + path.replace("{character_id}", str(who)), json=body)
+
+
+@pytest.mark.parametrize("operation", sorted(BODIES), ids=lambda op: op[0])
+def test_the_documented_body_is_what_the_parsers_read(operation, client, auth, dbconn, monkeypatch):
+    """Issue 21, "Schema truth": keys read = documented properties, object by object."""
+    from larp.models import Character
+
+    auth.login("truth", "organiser")
+    ids = {c.name.split()[0]: c.id for c in Character.select()}
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    path, method = operation
+    root = document["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+    log: set = set()
+    original = api_module.json_body
+    for module in MODULES:
+        monkeypatch.setattr(module, "json_body", lambda: wrap(original(), (), log))
+    read: dict[tuple, set] = {}
+    bodies = BODIES[operation]
+    for body in bodies:
+        _send(client, path, body, ids)
+    iterated = {where for where, key in log if key is ITERATED}
+    for where, key in log:
+        if key is not ITERATED:
+            read.setdefault(where, set()).add(key)
+    assert read or iterated, "the endpoint read nothing through json_body"
+    problems = []
+    for where in sorted({p for body in bodies for p in objects_in(body)} | set(read), key=len):
+        schema = schema_at(root, where, schemas)
+        if schema is None or not schema.get("properties") or schema.get("additionalProperties") not in (None, False):
+            continue  # a map by name (sides, abilities) or an object the document leaves open
+        documented, keys = set(schema["properties"]), read.get(where, set())
+        if keys - documented:
+            problems.append(f"{'.'.join(where) or 'body'}: read but not documented: {sorted(keys - documented)}")
+        if documented - keys and where not in iterated:
+            problems.append(f"{'.'.join(where) or 'body'}: documented but never read: {sorted(documented - keys)}")
+    assert not problems, "\n".join(problems)
