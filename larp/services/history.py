@@ -183,7 +183,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             steps.append({"text": f"{character.name} put back as before ruling #{ruling.id}: "
                                   + ("; ".join(changes) if changes else "no state to restore") + ".",
                           "rule": "Undo (issue 7)"})
-        record = record_ruling(chronicle, organiser, "undo", f"Undo of #{ruling.id}: {ruling.summary}", steps,
+        record = record_ruling(chronicle, organiser, "undo", f"Undo of #{ruling.id}: {ruling.summary.rstrip('.')}", steps,
                                [(c, "subject") for c in characters], game_session=game_session,
                                inputs={"ruling": ruling.id}, outcome={"undone": ruling.id})
         for link, character in zip(links, characters):

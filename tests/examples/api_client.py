@@ -3,7 +3,7 @@
 It opens the next game session, rules a challenge between two stored characters, applies damage to
 one of them, and reads a player's state, with a personal API token:
 
-    LARP_URL=http://127.0.0.1:5000 LARP_TOKEN=... python tests/examples/api_client.py
+    LARP_URL=http://127.0.0.1:8080 LARP_TOKEN=... python tests/examples/api_client.py
 
 Every call that changes something carries an ``Idempotency-Key``: if the reply is lost (event
 Wi-Fi), the call is sent again with the same key, and a 409 naming a ruling means the first one
@@ -19,7 +19,7 @@ from datetime import date
 
 import requests
 
-BASE = os.environ.get("LARP_URL", "http://127.0.0.1:5000").rstrip("/") + "/api/v1"
+BASE = os.environ.get("LARP_URL", "http://127.0.0.1:8080").rstrip("/") + "/api/v1"
 api = requests.Session()
 api.headers["Authorization"] = "Bearer " + os.environ["LARP_TOKEN"]
 
@@ -70,7 +70,7 @@ print(f"Challenge: {challenge['ruling']['summary']} (ruling #{challenge['ruling_
 
 # 3. Damage by hand: a knife wound (two lethal) on Vivienne.
 hurt = call("POST", f"/characters/{vivienne}/damage", {"damage_type": "lethal", "levels": 2})
-print(f"Damage: {hurt['summary']}.")
+print(f"Damage: {hurt['summary'].rstrip('.')}.")
 
 # 4. The player's state, as her card shows it.
 state = call("GET", f"/characters/{vivienne}")["state"]
