@@ -63,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     instance_path = None
     if test_config and test_config.get("INSTANCE_PATH"):
         instance_path = str(test_config["INSTANCE_PATH"])
-    app = Flask(
+    app = LarpFlask(
         "larp",
         instance_path=instance_path or larp_config.default_instance_path(),
         instance_relative_config=True,
@@ -109,6 +109,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
             click.echo(f"larp: loaded the demo chronicle “{loaded.name}” (start with `larp serve --empty` "
                        "for an empty one; an organiser can remove the demo under Organise)", err=True)
 
+    from larp.web import scope
+
+    scope.mount(app)  # inside ProxyFix: the forwarded prefix first, then the chronicle's
     if app.config.get("BEHIND_PROXY"):
         # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
@@ -123,8 +126,19 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     from larp.web import register_blueprints
 
     register_blueprints(app)
+    scope.install(app)
     register_commands(app)
     return app
+
+
+class LarpFlask(Flask):
+    """Flask, with URLs that name the request's chronicle (:mod:`larp.web.scope`)."""
+
+    def url_for(self, endpoint: str, **values: Any) -> str:
+        """``url_for``, keeping the chronicle's prefix off what belongs to no chronicle."""
+        from larp.web.scope import chronicle_url_for
+
+        return chronicle_url_for(self, endpoint, **values)
 
 
 class BoundedIntConverter(IntegerConverter):

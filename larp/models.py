@@ -172,6 +172,8 @@ class Chronicle(BaseModel):
     created_at = DateTimeField(default=utcnow)
     is_demo = BooleanField(default=False)
     needs_name = BooleanField(default=False)
+    #: Archived by an administrator: off every switcher and refused to its members (kept, restorable).
+    archived_at = DateTimeField(null=True)
 
 
 class ChronicleSetting(BaseModel):
@@ -186,7 +188,8 @@ class ChronicleSetting(BaseModel):
 
 
 class User(BaseModel):
-    """A person who logs in: an organiser (everything) or a narrator (adjudicates).
+    """A person who logs in: in each chronicle of his (:class:`Membership`) an organiser
+    (everything) or a narrator (adjudicates); an administrator (``is_admin``) keeps the chronicles.
 
     Players never log in: their card's link opens their own character.
     ``password_hash`` is werkzeug's hash; ``None`` until a password is set
@@ -204,6 +207,27 @@ class User(BaseModel):
     #: Every session cookie carries the generation it was issued in; logging out, a new
     #: password and deactivation move it on, which ends every session issued before.
     session_generation = IntegerField(default=0)
+    #: An administrator of the install: creates, renames, archives and deletes chronicles and
+    #: appoints their organisers (issue 22). Being one gives no role inside a chronicle.
+    is_admin = BooleanField(default=False)
+    #: The chronicle this user last worked in, opened by the paths that name none.
+    current_chronicle = ForeignKeyField(Chronicle, null=True, on_delete="SET NULL", backref="current_for")
+
+
+class Membership(BaseModel):
+    """A user's role in one chronicle (issue 22): ``organiser`` (everything in it) or ``narrator``.
+
+    A user sees and acts in exactly the chronicles he has a membership of; ``User.role`` is only
+    the role the account was made with.
+    """
+
+    user = ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
+    chronicle = ForeignKeyField(Chronicle, backref="memberships", on_delete="CASCADE")
+    role = CharField(max_length=20, choices=[(r, r) for r in User.ROLES])
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "chronicle"), True),)
 
 
 class LoginLink(BaseModel):
@@ -303,7 +327,7 @@ class Character(BaseModel):
     notes = TextField(default="", max_length=NOTES_MAX_CHARS)
     narrator_notes = TextField(default="", max_length=NOTES_MAX_CHARS)
     player_contact = TextField(default="", max_length=NOTES_MAX_CHARS)
-    short_code = CharField(max_length=12, unique=True)
+    short_code = CharField(max_length=12)
     card_token = CharField(max_length=64, unique=True, null=True)
     version = IntegerField(default=1)
     created_at = DateTimeField(default=utcnow)
@@ -319,7 +343,8 @@ class Character(BaseModel):
     imported_unused = JSONField(default=dict)
 
     class Meta:
-        indexes = ((("chronicle", "name"), True),)
+        # Card codes are unique within a chronicle (issue 22): two chronicles may both hold a VIV-1.
+        indexes = ((("chronicle", "name"), True), (("chronicle", "short_code"), True))
 
 
 class Trait(BaseModel):
@@ -625,3 +650,4 @@ class ApiToken(BaseModel):
 
 
 MODELS.append(ApiToken)
+MODELS.append(Membership)

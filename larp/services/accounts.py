@@ -9,7 +9,7 @@ from datetime import timedelta
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from larp.db import as_id, db, lock_name
-from larp.models import LoginLink, User, utcnow
+from larp.models import Chronicle, LoginLink, User, utcnow
 from larp.services import ServiceError
 
 FIRST_ORGANISER = "organiser"
@@ -21,18 +21,24 @@ def _hash_token(token: str) -> str:
 
 
 def ensure_first_organiser() -> User:
-    """The first organiser account, created without a password if there is no user yet.
+    """The first organiser account, created without a password if there is no user yet: an
+    administrator of the install and an organiser of its first chronicle (issue 22).
 
     No default password exists anywhere: the account is entered through a
     one-time login link printed on the console (:func:`create_login_link`).
     """
+    from larp.models import Membership
+
     with db.atomic():
         # Check-then-write: two servers starting at once on one new PostgreSQL database create one
         # organiser (an advisory lock, as there is no row yet; SQLite's BEGIN IMMEDIATE serialises).
         lock_name("first organiser")
         user = User.select().where(User.role == "organiser").order_by(User.id).first()
         if user is None:
-            user = User.create(username=FIRST_ORGANISER, display_name="Organiser", role="organiser")
+            user = User.create(username=FIRST_ORGANISER, display_name="Organiser", role="organiser", is_admin=True)
+            first = Chronicle.select().order_by(Chronicle.id).first()
+            if first is not None:
+                Membership.create(user=user, chronicle=first, role="organiser")
         return user
 
 
@@ -130,8 +136,15 @@ def set_password(user: User, password: str) -> None:
                     session_generation=User.session_generation + 1).where(User.id == user.id).execute()
 
 
-def create_user(username: str, display_name: str, role: str, password: str | None = None) -> User:
-    """Create an organiser or narrator account.
+def create_user(username: str, display_name: str, role: str, password: str | None = None, *,
+                chronicle: Chronicle | None | bool = True, admin: bool = False) -> User:
+    """Create an organiser or narrator account, a member with ``role`` of ``chronicle``.
+
+    Args:
+        chronicle: the chronicle he works in; ``True`` (the default) the current one
+            (:func:`larp.services.chronicles.current_chronicle`) when the install has any;
+            ``None``: none yet (an administrator appoints him later).
+        admin: also an administrator of the install (``larp create-user --admin``).
 
     Raises:
         ServiceError: 422 for an empty or malformed user name, an unknown
@@ -148,12 +161,22 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
         lock_name("user " + name)  # check-then-write: two organisers creating one name get a 409, not a 500
         if User.select().where(User.username == name).exists():
             raise ServiceError(f"The user name {name} is taken.", field="username", status=409)
-        return User.create(
+        user = User.create(
             username=name,
             display_name=(display_name or "").strip() or name,
             role=role,
             password_hash=generate_password_hash(password) if password else None,
+            is_admin=admin,
         )
+        if chronicle is True:
+            from larp.services.chronicles import current_chronicle
+
+            chronicle = current_chronicle() if Chronicle.select().exists() else None
+        if chronicle is not None:
+            from larp.models import Membership
+
+            Membership.create(user=user, chronicle=chronicle, role=role)
+        return user
 
 
 def change_password(user: User, current: str, new: str, repeat: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime, timezone
-from typing import Any
+from typing import Any, Iterator
 from zoneinfo import ZoneInfo
 
 from peewee import PostgresqlDatabase
@@ -31,17 +33,49 @@ def get_chronicle(chronicle_id: int | None = None) -> Chronicle:
     return chronicle
 
 
-def current_chronicle() -> Chronicle:
-    """The chronicle this install runs: its only one.
+#: The chronicle this request or command works in (issue 22), set by the web layer from the URL
+#: and the user's memberships (:mod:`larp.web.scope`) or by a command's ``--chronicle``.
+#: ``NO_CHRONICLE``: the person is in no chronicle, so every chronicle's page is refused.
+_scope: ContextVar[int | None] = ContextVar("larp_chronicle", default=None)
+NO_CHRONICLE = 0
 
-    An install keeps one chronicle (an import replaces the untouched demo and is
-    refused otherwise; the several-chronicles issue comes later). A database made
-    before that rule may hold more: then the newest one (the last created or
-    imported) is current, so an import made then is the one shown.
+
+@contextmanager
+def scoped_to(chronicle_id: int | None) -> Iterator[None]:
+    """Within the block, :func:`current_chronicle` is chronicle ``chronicle_id`` (``NO_CHRONICLE``:
+    none; ``None``: unscoped, as commands run on a one-chronicle install)."""
+    token = _scope.set(chronicle_id)
+    try:
+        yield
+    finally:
+        _scope.reset(token)
+
+
+def set_scope(chronicle_id: int | None) -> None:
+    """Scope the rest of this context (one web request: Flask runs each in its own context) to
+    chronicle ``chronicle_id`` (see :func:`scoped_to`)."""
+    _scope.set(chronicle_id)
+
+
+def current_chronicle() -> Chronicle:
+    """The chronicle this request or command works in.
+
+    Scoped (every web request, :mod:`larp.web.scope`; a command's ``--chronicle``): that
+    chronicle. Unscoped (a command on an install, a test calling a service): the install's
+    chronicle when it holds one; with several, the newest (the last created or imported).
 
     Raises:
-        ServiceError: 404 when there is no chronicle at all.
+        ServiceError: 404 when there is no such chronicle, the person is in none, or the
+            install has none at all.
     """
+    scope = _scope.get()
+    if scope == NO_CHRONICLE:
+        raise ServiceError("You are not in any chronicle yet: ask an administrator to add you to one.", status=404)
+    if scope is not None:
+        chronicle = Chronicle.get_or_none(Chronicle.id == scope)
+        if chronicle is None:
+            raise ServiceError("There is no such chronicle.", status=404)
+        return chronicle
     chronicle = Chronicle.select().order_by(Chronicle.id.desc()).first()
     if chronicle is None:
         raise ServiceError("There is no chronicle yet: start the app with `larp serve` (the demo) or "

@@ -19,6 +19,7 @@ from larp.services.accounts import (
 )
 from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
+from larp.web.scope import chronicle_or_none
 from larp.web.auth import role_required, start_session
 
 bp = Blueprint("accounts", __name__)
@@ -51,7 +52,7 @@ def _account_page(error: ServiceError | None = None, token_error: ServiceError |
                   issued: dict | None = None):
     status = (error or token_error).status if (error or token_error) else 200
     roles = ("narrator", "organiser") if g.user.role == "organiser" else ("narrator",)
-    return render_template("accounts/account.html", chronicle=get_chronicle(), error=error,
+    return render_template("accounts/account.html", chronicle=chronicle_or_none(), error=error,
                            token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
                            min_length=MIN_PASSWORD_LENGTH), status
 

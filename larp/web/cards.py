@@ -12,6 +12,8 @@ from larp.models import Character
 from larp.services import ServiceError
 from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
 from larp.services.characters import character_state
+from larp.services.memberships import role_in
+from larp.web.scope import ENVIRON_KEY, member_url
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session, set_setting
 from larp.web.auth import role_required
 
@@ -128,8 +130,10 @@ def card_view(token: str):
 
     Anyone: the player's view of that one character as it stands tonight
     (health, blood, Willpower, Traits left, Abilities expended, condition)
-    and nothing else. A logged-in narrator or organiser: the same character
-    with the narrator's actions. A malformed, unknown or revoked token is a
+    and nothing else. A logged-in member of the card's chronicle: the same
+    character with the narrator's actions, at the page's URL in that chronicle
+    (a redirect to ``/chronicles/<id>/c/<token>``); anyone else logged in gets
+    the player's view (issue 22). A malformed, unknown or revoked token is a
     plain 404 with one body for all three. Never cached (``no-store``).
     """
     try:
@@ -137,8 +141,13 @@ def card_view(token: str):
     except ServiceError as exc:
         return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
     chronicle = character.chronicle
+    if (g.get("user") is not None and role_in(g.user, chronicle) is not None and g.get("chronicle_id") != chronicle.id
+            and request.environ.get(ENVIRON_KEY) is None):
+        # A member of the card's chronicle working in another: the page in the card's chronicle,
+        # so that its actions are that chronicle's.
+        return redirect(member_url(chronicle.id))
     state = _card_state(character)
-    if g.get("user") is not None:
+    if g.get("user") is not None and g.get("chronicle_id") == chronicle.id:
         # A narrator scanning cards one after the other: the card before this one makes a challenge (issue 18).
         before_id = remember_scan(character.id)
         before = Character.get_or_none((Character.id == before_id) & (Character.chronicle == chronicle)

@@ -97,7 +97,18 @@ def test_the_676dabd_database_upgrades_and_keeps_everything(tmp_path):
     assert _comparable(json.loads(exported.read_text())) == _comparable(json.loads(OLD_EXPORT.read_text()))
     after_rows = {k: v for k, v in _row_counts(instance / "larp.sqlite3").items() if k != HISTORY_TABLE}
     assert {k: v for k, v in after_rows.items() if k in before_rows} == before_rows
-    assert all(v == 0 for k, v in after_rows.items() if k not in before_rows)  # tables added since: empty
+    # Tables added since are empty, but for issue 22's memberships: every user of the fixture is a
+    # member of its one chronicle with the role he had, and its organisers are administrators.
+    assert all(v == 0 for k, v in after_rows.items() if k not in before_rows and k != "membership")
+    con = sqlite3.connect(str(instance / "larp.sqlite3"))
+    try:
+        users = con.execute('SELECT id, role, is_admin FROM "user" ORDER BY id').fetchall()
+        (chronicle,), = con.execute('SELECT id FROM "chronicle"').fetchall()
+        members = con.execute("SELECT user_id, chronicle_id, role FROM membership ORDER BY user_id").fetchall()
+    finally:
+        con.close()
+    assert users and members == [(uid, chronicle, role) for uid, role, _ in users]
+    assert [bool(admin) for _, role, admin in users] == [role == "organiser" for _, role, _ in users]
 
     client = app.test_client()
     AuthActions(client).login("boss", "organiser", "correct horse")  # the fixture's organiser and password

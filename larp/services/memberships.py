@@ -1,0 +1,198 @@
+"""Who works in which chronicle (issue 22): memberships, administrators, and the chronicles' keeping.
+
+A user sees and acts in exactly the chronicles he is a member of, with the role his
+:class:`~larp.models.Membership` gives there (organiser or narrator). An administrator
+(``User.is_admin``) creates, renames, archives and deletes chronicles and appoints their
+organisers; that gives him no role inside a chronicle he is not a member of.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from larp.db import db, lock_name
+from larp.models import Chronicle, Membership, User, utcnow
+from larp.services import ServiceError
+
+#: A role's rank: a token or an appointment may not be above what its maker holds.
+ROLE_RANK = {"narrator": 1, "organiser": 2}
+
+
+def role_in(user: User | None, chronicle: Chronicle | int | None) -> str | None:
+    """``user``'s role in ``chronicle`` ("organiser" or "narrator"), or ``None`` when he is not a
+    member (or the chronicle is archived: its members are refused until it is restored)."""
+    if user is None or chronicle is None or not getattr(user, "id", None):
+        return None
+    row = (Membership.select(Membership.role).join(Chronicle)
+           .where((Membership.user == user.id) & (Membership.chronicle == chronicle)
+                  & Chronicle.archived_at.is_null()).first())
+    return row.role if row else None
+
+
+def chronicles_of(user: User | None) -> list[tuple[Chronicle, str]]:
+    """The chronicles ``user`` works in, with his role in each, by name (archived ones left out)."""
+    if user is None or not getattr(user, "id", None):
+        return []
+    rows = (Membership.select(Membership, Chronicle).join(Chronicle)
+            .where((Membership.user == user.id) & Chronicle.archived_at.is_null())
+            .order_by(Chronicle.name))
+    return [(row.chronicle, row.role) for row in rows]
+
+
+def default_chronicle(user: User) -> Chronicle | None:
+    """The chronicle a path that names none opens for ``user``: the one he last worked in while he
+    is still a member of it, else his first by name, else ``None`` (he is in no chronicle)."""
+    mine = chronicles_of(user)
+    for chronicle, _ in mine:
+        if chronicle.id == user.current_chronicle_id:
+            return chronicle
+    return mine[0][0] if mine else None
+
+
+def remember_chronicle(user: User, chronicle: Chronicle) -> None:
+    """Note ``chronicle`` as the one ``user`` works in now (the switcher, or a page of it opened)."""
+    if user.current_chronicle_id != chronicle.id:
+        User.update(current_chronicle=chronicle.id).where(User.id == user.id).execute()
+        user.current_chronicle_id = chronicle.id
+
+
+def add_member(chronicle: Chronicle, user: User, role: str) -> Membership:
+    """Make ``user`` a member of ``chronicle`` with ``role``, or change his role there.
+
+    Check-then-write made safe by the unique (user, chronicle) index: two appointments at once
+    end in one row (the second updates it).
+
+    Raises:
+        ServiceError: 422 (field ``role``) for a role that is neither organiser nor narrator.
+    """
+    if role not in User.ROLES:
+        raise ServiceError("The role is organiser or narrator.", field="role")
+    with db.atomic():
+        lock_name(f"membership {user.id} {chronicle.id}")
+        row = Membership.get_or_none((Membership.user == user.id) & (Membership.chronicle == chronicle.id))
+        if row is None:
+            return Membership.create(user=user.id, chronicle=chronicle.id, role=role)
+        if row.role != role:
+            Membership.update(role=role).where(Membership.id == row.id).execute()
+            row.role = role
+        return row
+
+
+def remove_member(chronicle: Chronicle, user: User) -> None:
+    """End ``user``'s membership of ``chronicle`` (his account and other chronicles stay).
+
+    Raises:
+        ServiceError: 409 when he is its last organiser (a chronicle keeps one who can manage it).
+    """
+    with db.atomic():
+        lock_name(f"organisers {chronicle.id}")
+        if role_in(user, chronicle) == "organiser" and _organiser_count(chronicle) <= 1:
+            raise ServiceError(f"{user.display_name} is the last organiser of {chronicle.name}: appoint another "
+                               "one first.", status=409)
+        Membership.delete().where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).execute()
+
+
+def _organiser_count(chronicle: Chronicle) -> int:
+    return Membership.select().where((Membership.chronicle == chronicle.id) & (Membership.role == "organiser")).count()
+
+
+def members_of(chronicle: Chronicle) -> list[tuple[User, str]]:
+    """The users of ``chronicle`` with their roles there, by user name."""
+    rows = (Membership.select(Membership, User).join(User)
+            .where(Membership.chronicle == chronicle.id).order_by(User.username))
+    return [(row.user, row.role) for row in rows]
+
+
+def move_members(old: Chronicle, new: Chronicle) -> None:
+    """Give ``new`` the members of ``old`` with the same roles (call inside the transaction that
+    replaces ``old`` by ``new``: the demo removed, an import in the untouched demo's place)."""
+    for row in Membership.select().where(Membership.chronicle == old.id):
+        if not Membership.select().where((Membership.user == row.user_id) & (Membership.chronicle == new.id)).exists():
+            Membership.create(user=row.user_id, chronicle=new.id, role=row.role)
+    User.update(current_chronicle=new.id).where(User.current_chronicle == old.id).execute()
+
+
+def _checked_name(name: str, keep: Chronicle | None = None) -> str:
+    text = (name or "").strip()
+    if not text:
+        raise ServiceError("Give the chronicle a name.", field="name")
+    if len(text) > 120:
+        raise ServiceError("A chronicle's name has at most 120 characters.", field="name")
+    clash = Chronicle.select().where(Chronicle.name == text)
+    if keep is not None:
+        clash = clash.where(Chronicle.id != keep.id)
+    if clash.exists():
+        raise ServiceError(f"Another chronicle is called “{text}”.", field="name", status=409)
+    return text
+
+
+def create_chronicle(name: str, on: date, organiser: User | None = None) -> Chronicle:
+    """A new chronicle called ``name`` with game session 1 open, dated ``on`` (an administrator's
+    "New chronicle"), and ``organiser`` (if given) its first organiser.
+
+    Raises:
+        ServiceError: 422 an empty or too long name (field ``name``); 409 a name another chronicle has.
+    """
+    from larp.services.chronicles import open_first_game_session
+
+    with db.atomic():
+        lock_name("chronicle names")  # check-then-write on the name: two at once get a 409, not a 500
+        chronicle = Chronicle.create(name=_checked_name(name))
+        open_first_game_session(chronicle, on)
+        if organiser is not None:
+            Membership.create(user=organiser.id, chronicle=chronicle.id, role="organiser")
+        return chronicle
+
+
+def rename_chronicle(chronicle: Chronicle, name: str) -> Chronicle:
+    """Rename ``chronicle`` (an administrator).
+
+    Raises:
+        ServiceError: 422 an empty or too long name; 409 a name another chronicle has.
+    """
+    with db.atomic():
+        lock_name("chronicle names")
+        text = _checked_name(name, keep=chronicle)
+        Chronicle.update(name=text, needs_name=False).where(Chronicle.id == chronicle.id).execute()
+        return Chronicle.get_by_id(chronicle.id)
+
+
+def set_archived(chronicle: Chronicle, archived: bool) -> Chronicle:
+    """Archive ``chronicle`` (kept whole, off every switcher, refused to its members) or restore it."""
+    with db.atomic():
+        Chronicle.update(archived_at=utcnow() if archived else None).where(Chronicle.id == chronicle.id).execute()
+        return Chronicle.get_by_id(chronicle.id)
+
+
+def delete_chronicle(chronicle: Chronicle, typed_name: str) -> None:
+    """Delete ``chronicle`` and everything in it (characters, rulings, game sessions, settings,
+    memberships), for good. The accounts of its people stay.
+
+    Raises:
+        ServiceError: 422 (field ``confirm_name``) unless ``typed_name`` is the chronicle's name exactly.
+    """
+    from larp.services.chronicles import lock_chronicle
+
+    if (typed_name or "").strip() != chronicle.name:
+        raise ServiceError(f"Type the chronicle's name, {chronicle.name}, to delete it.", field="confirm_name")
+    with db.atomic():
+        lock_chronicle(chronicle).delete_instance(recursive=True)
+
+
+def make_admin(user: User, admin: bool = True) -> None:
+    """Make ``user`` an administrator of the install (or no longer one).
+
+    Raises:
+        ServiceError: 409 when that would leave the install without an administrator.
+    """
+    with db.atomic():
+        lock_name("administrators")
+        if not admin and User.select().where(User.is_admin & (User.id != user.id) & User.active).count() == 0:
+            raise ServiceError("The install keeps at least one administrator.", status=409)
+        User.update(is_admin=admin).where(User.id == user.id).execute()
+        user.is_admin = admin
+
+
+__all__ = ["ROLE_RANK", "add_member", "chronicles_of", "create_chronicle", "default_chronicle", "delete_chronicle",
+           "make_admin", "members_of", "move_members", "remember_chronicle", "remove_member", "rename_chronicle",
+           "role_in", "set_archived"]

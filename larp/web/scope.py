@@ -1,0 +1,239 @@
+"""The chronicle a request works in (issue 22), and the URLs that name it.
+
+Every page, form and API call of a chronicle also answers under ``/chronicles/<id>/...``
+(and ``/api/v1/chronicles/<id>/...``). :class:`ChronicleMount` takes that prefix off the path
+before routing, so every view is written once, and puts it in the request's script root, so
+every URL the page makes (``url_for``: links, forms, htmx targets, redirects) names the
+chronicle too. A bookmark or a shared link opens the same chronicle on any tablet.
+
+A path that names no chronicle (the old paths) works in the user's current chronicle: the
+one he last worked in. A user in several chronicles asking for a page that way is sent to
+the page's URL with its chronicle named; a one-chronicle install keeps its short paths.
+
+Who may work in the chronicle is decided here, once for every route: a logged-in user who
+is not a member gets 404 on every page, form and API path of it, as if it did not exist.
+His role there (:class:`larp.models.Membership`) is the role every route's check reads
+(``g.user.role``); an API token's role is capped by it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from flask import Flask, abort, g, has_request_context, redirect, request
+
+#: ``/chronicles/<id>`` at the start of a page's path, or after ``/api/v1`` for the API.
+_MOUNTED = re.compile(r"^(?P<api>/api/v1)?/chronicles/(?P<id>[1-9][0-9]{0,9})(?P<rest>/.*)?$")
+
+#: The WSGI environ key holding the chronicle id the path named.
+ENVIRON_KEY = "larp.chronicle_id"
+
+#: Endpoints (or whole blueprints, ending in ".") that belong to no chronicle: their URLs never
+#: carry one. The player's card pages find their chronicle from the card's token.
+UNSCOPED = ("static", "auth.", "admin.", "accounts.account", "accounts.change_password",
+            "accounts.logout_everywhere", "accounts.create_api_token", "accounts.revoke_api_token",
+            "cards.card_view", "cards.card_live", "api.openapi")
+
+
+def unscoped(endpoint: str | None) -> bool:
+    """Whether ``endpoint`` belongs to no chronicle (see :data:`UNSCOPED`)."""
+    if not endpoint:
+        return True
+    return any(endpoint == name or (name.endswith(".") and endpoint.startswith(name)) for name in UNSCOPED)
+
+
+class ChronicleMount:
+    """WSGI middleware: ``/chronicles/7/characters/5`` is routed as ``/characters/5`` in chronicle 7.
+
+    The prefix moves to ``SCRIPT_NAME`` (so ``url_for`` repeats it), and the id to
+    ``environ["larp.chronicle_id"]``. For the API, ``/api/v1/chronicles/7/characters`` is routed
+    as ``/api/v1/characters`` in chronicle 7 (the API's own paths name no other URL).
+    """
+
+    def __init__(self, app: Callable):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable):
+        """Route the request with the chronicle taken off its path."""
+        match = _MOUNTED.match(environ.get("PATH_INFO", "") or "")
+        if match:
+            environ[ENVIRON_KEY] = int(match["id"])
+            rest = match["rest"] or "/"
+            if match["api"]:
+                environ["PATH_INFO"] = "/api/v1" + rest
+            else:
+                mount = f"/chronicles/{match['id']}"
+                environ["larp.mount"] = mount
+                environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + mount
+                environ["PATH_INFO"] = rest
+        return self.app(environ, start_response)
+
+
+def mount(app: Flask) -> None:
+    """Route ``/chronicles/<id>/...`` as the chronicle's pages (:class:`ChronicleMount`); call
+    before wrapping in ProxyFix, which sets the forwarded prefix first."""
+    app.wsgi_app = ChronicleMount(app.wsgi_app)  # type: ignore[method-assign]
+
+
+def install(app: Flask) -> None:
+    """Decide each request's chronicle and the user's role in it. Call after registering the
+    blueprints: it runs after the hook that finds the logged-in user."""
+    app.before_request(_scope_request)
+    app.teardown_request(_end_scope)
+    app.context_processor(_switcher)
+
+
+def chronicle_url_for(app: Flask, endpoint: str, **values: Any) -> str:
+    """``url_for`` as the app builds it, without the chronicle's prefix for an endpoint that
+    belongs to none (so static files are cached once, not once per chronicle)."""
+    url = Flask.url_for(app, endpoint, **values)
+    if not values.get("_external") and unscoped(endpoint) and has_request_context():
+        mount = request.environ.get("larp.mount")
+        root = request.environ.get("SCRIPT_NAME", "")
+        if mount and root.endswith(mount):
+            base = root[: -len(mount)]
+            if url.startswith(root + "/") or url == root:
+                url = base + url[len(root):]
+    return url
+
+
+def _scope_request():
+    """Choose the chronicle of this request and the user's role in it (before every view)."""
+    from larp.models import Chronicle
+    from larp.services.chronicles import NO_CHRONICLE, set_scope
+    from larp.services.memberships import chronicles_of, default_chronicle, remember_chronicle, role_in
+
+    endpoint = request.endpoint
+    named = request.environ.get(ENVIRON_KEY)
+    g.chronicle_id = None
+    if endpoint == "static":
+        return None
+    user = g.get("user")
+    if unscoped(endpoint):
+        # Nothing of one chronicle is asked for (a card page finds its chronicle from the card).
+        if user is None:
+            set_scope(named if named is not None else NO_CHRONICLE)
+            return None
+        if named is not None:
+            role = role_in(user, named)
+            if role is None:
+                abort(404, description="There is no such page in your chronicles.")
+            chosen = named
+        else:
+            home = default_chronicle(user)
+            chosen = home.id if home else None
+            role = highest_role(user)
+        set_scope(chosen if chosen is not None else NO_CHRONICLE)
+        g.chronicle_id = chosen
+        g.user = _acting(user, role)
+        return None
+    if user is None:
+        # Not logged in: the view's login check sends him to the login page; nothing of any
+        # chronicle is read for him meanwhile.
+        set_scope(NO_CHRONICLE)
+        return None
+    if named is not None:
+        chronicle = Chronicle.get_or_none(Chronicle.id == named)
+        role = role_in(user, chronicle) if chronicle else None
+        if role is None:
+            abort(404, description="There is no such page in your chronicles.")
+    else:
+        mine = chronicles_of(user)
+        if g.get("api_token") is not None and len(mine) > 1:
+            abort(400, description="This token's user works in several chronicles: name one in the path, "
+                                   "/api/v1/chronicles/{id}/...")
+        chronicle = default_chronicle(user)
+        if chronicle is None:
+            set_scope(NO_CHRONICLE)
+            if user.is_admin and request.method == "GET" and not request.path.startswith("/api/"):
+                return redirect(Flask.url_for(_app(), "admin.chronicles"))
+            abort(404, description="You are not in any chronicle yet: ask an administrator to add you to one.")
+        role = role_in(user, chronicle)
+        if (len(mine) > 1 and request.method == "GET" and not request.headers.get("HX-Request")
+                and not request.path.startswith("/api/")):
+            # A page of a chronicle is bookmarked and shared with its chronicle named.
+            return redirect(member_url(chronicle.id))
+    set_scope(chronicle.id)
+    g.chronicle_id = chronicle.id
+    g.user = _acting(user, role)
+    if request.method == "GET" and not request.path.startswith("/api/"):
+        remember_chronicle(user, chronicle)
+    return None
+
+
+def highest_role(user) -> str:
+    """``user``'s highest role in any of his chronicles (his account's role when he is in none):
+    what he may hand an API token at most (:mod:`larp.services.api_tokens`)."""
+    from larp.services.memberships import ROLE_RANK, chronicles_of
+
+    roles = [role for _, role in chronicles_of(user)] or [user.role]
+    return max(roles, key=lambda r: ROLE_RANK.get(r, 0))
+
+
+def chronicle_or_none():
+    """The request's chronicle, or ``None`` when the person is in none (an administrator only)."""
+    from larp.services import ServiceError
+    from larp.services.chronicles import current_chronicle
+
+    try:
+        return current_chronicle()
+    except ServiceError:
+        return None
+
+
+def member_url(chronicle_id: int) -> str:
+    """This request's URL with chronicle ``chronicle_id`` named in it (``/chronicles/<id>/...``)."""
+    root = request.environ.get("SCRIPT_NAME", "")
+    mount = request.environ.get("larp.mount")
+    if mount and root.endswith(mount):
+        root = root[: -len(mount)]
+    query = request.query_string.decode("latin-1")
+    return f"{root}/chronicles/{chronicle_id}{request.path}" + (f"?{query}" if query else "")
+
+
+def _app() -> Flask:
+    from flask import current_app
+
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
+def _acting(user, role: str):
+    """The user as this request sees him: a copy with his role in the chronicle (an API token's
+    role capped by it). Never saved: his account's own fields are changed by their services."""
+    from larp.models import User
+    from larp.services.memberships import ROLE_RANK
+
+    token = g.get("api_token")
+    if token is not None and ROLE_RANK.get(user.role, 0) < ROLE_RANK[role]:
+        role = user.role  # the token's own role (token_user put it on the copy): never above it
+    if user.role == role:
+        return user
+    acting = User(**dict(user.__data__))
+    acting.role = role
+    acting._dirty.clear()
+    acting.save = _not_saved  # type: ignore[method-assign]
+    return acting
+
+
+def _not_saved(*args, **kwargs):
+    raise RuntimeError("The request's user is a copy with his role in this chronicle: it is never saved.")
+
+
+def _end_scope(exc: BaseException | None) -> None:
+    from larp.services.chronicles import set_scope
+
+    set_scope(None)
+
+
+def _switcher() -> dict[str, Any]:
+    """Template context: ``my_chronicles`` (the switcher's list, shown when there are two or more)
+    and ``current_chronicle_id``."""
+    user = g.get("user")
+    if user is None or request.endpoint == "static":
+        return {"my_chronicles": [], "current_chronicle_id": None}
+    from larp.services.memberships import chronicles_of
+
+    if "_my_chronicles" not in g:
+        g._my_chronicles = chronicles_of(user)
+    return {"my_chronicles": g._my_chronicles, "current_chronicle_id": g.get("chronicle_id")}
