@@ -15,9 +15,7 @@ from datetime import date, datetime, time, timedelta
 from larp.db import as_id, db
 from larp.models import ApiToken, User, utcnow
 from larp.services import ServiceError
-
-#: Role to rank: a token's role may not outrank its owner's.
-ROLE_RANK = {"narrator": 1, "organiser": 2}
+from larp.services.memberships import ROLE_RANK, highest_role  # a token's role may not outrank its owner's
 #: The longest token name (``ApiToken.name``).
 MAX_NAME_LENGTH = 60
 #: How often ``last_used_at`` is written for a busy token (one UPDATE a minute, not one a call).
@@ -108,7 +106,7 @@ def token_user(raw: str) -> tuple[User, ApiToken] | None:
     if row is None or row.revoked_at is not None or (row.expires_at is not None and row.expires_at <= now):
         return None
     owner = User.get_or_none((User.id == row.user_id) & (User.active == True))  # noqa: E712
-    if owner is None or ROLE_RANK.get(owner.role, 0) < ROLE_RANK.get(row.role, 99):
+    if owner is None or ROLE_RANK.get(highest_role(owner), 0) < ROLE_RANK.get(row.role, 99):
         return None
     if row.last_used_at is None or now - row.last_used_at >= LAST_USE_GRANULARITY:
         ApiToken.update(last_used_at=now).where(ApiToken.id == row.id).execute()

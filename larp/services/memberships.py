@@ -29,6 +29,14 @@ def role_in(user: User | None, chronicle: Chronicle | int | None) -> str | None:
     return row.role if row else None
 
 
+def highest_role(user: User) -> str:
+    """``user``'s highest role in any of his chronicles (his account's role when he is in none):
+    what he may hand an API token at most. In each chronicle a request's role is also capped by
+    his role there (:mod:`larp.web.scope`)."""
+    roles = [m.role for m in Membership.select(Membership.role).where(Membership.user == user.id)] or [user.role]
+    return max(roles, key=lambda r: ROLE_RANK.get(r, 0))
+
+
 def chronicles_of(user: User | None) -> list[tuple[Chronicle, str]]:
     """The chronicles ``user`` works in, with his role in each, by name (archived ones left out)."""
     if user is None or not getattr(user, "id", None):
@@ -78,6 +86,23 @@ def add_member(chronicle: Chronicle, user: User, role: str) -> Membership:
         return row
 
 
+def set_role(chronicle: Chronicle, user: User, role: str) -> None:
+    """Change member ``user``'s role in ``chronicle`` (one transaction).
+
+    Raises:
+        ServiceError: 422 (field ``role``) an unknown role; 409 when it would leave the
+            chronicle without an organiser.
+    """
+    if role not in User.ROLES:
+        raise ServiceError("The role is organiser or narrator.", field="role")
+    with db.atomic():
+        lock_name(f"organisers {chronicle.id}")  # the last-organiser check, then the write
+        if role != "organiser" and role_in(user, chronicle) == "organiser" and _organiser_count(chronicle) <= 1:
+            raise ServiceError(f"{user.display_name} is the last organiser of {chronicle.name}: appoint another "
+                               "one first.", status=409)
+        Membership.update(role=role).where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).execute()
+
+
 def remove_member(chronicle: Chronicle, user: User) -> None:
     """End ``user``'s membership of ``chronicle`` (his account and other chronicles stay).
 
@@ -90,6 +115,34 @@ def remove_member(chronicle: Chronicle, user: User) -> None:
             raise ServiceError(f"{user.display_name} is the last organiser of {chronicle.name}: appoint another "
                                "one first.", status=409)
         Membership.delete().where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).execute()
+
+
+def manages(actor: User, target: User) -> bool:
+    """Whether ``actor`` may act on ``target``'s account itself (a login link, deactivation):
+    he is an administrator, or an organiser of every chronicle ``target`` is in. An organiser of
+    one chronicle must not take over someone who is also an organiser elsewhere."""
+    if actor.is_admin or actor.id == target.id:
+        return True
+    theirs = {m.chronicle_id for m in Membership.select(Membership.chronicle).where(Membership.user == target.id)}
+    mine = {m.chronicle_id for m in Membership.select(Membership.chronicle)
+            .where((Membership.user == actor.id) & (Membership.role == "organiser"))}
+    return bool(theirs) and theirs <= mine
+
+
+def get_member(chronicle: Chronicle, user_id: int | str | None) -> tuple[User, str]:
+    """The account ``user_id`` and its role in ``chronicle``.
+
+    Raises:
+        ServiceError: 404 when there is no such account in ``chronicle`` (another chronicle's
+            people are not listed, nor found, here).
+    """
+    from larp.db import as_id
+
+    row = (Membership.select(Membership, User).join(User)
+           .where((Membership.chronicle == chronicle.id) & (Membership.user == as_id(user_id))).first())
+    if row is None:
+        raise ServiceError("There is no such account in this chronicle.", status=404)
+    return row.user, row.role
 
 
 def _organiser_count(chronicle: Chronicle) -> int:
@@ -194,5 +247,5 @@ def make_admin(user: User, admin: bool = True) -> None:
 
 
 __all__ = ["ROLE_RANK", "add_member", "chronicles_of", "create_chronicle", "default_chronicle", "delete_chronicle",
-           "make_admin", "members_of", "move_members", "remember_chronicle", "remove_member", "rename_chronicle",
-           "role_in", "set_archived"]
+           "get_member", "highest_role", "make_admin", "manages", "members_of", "move_members", "remember_chronicle", "remove_member", "rename_chronicle",
+           "role_in", "set_archived", "set_role"]

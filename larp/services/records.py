@@ -137,6 +137,17 @@ class StaleForm(ServiceError):
         self.character = character
 
 
+def ruling_in(chronicle, ruling_id: int | str | None) -> Ruling | None:
+    """Ruling ``ruling_id`` when it is one of ``chronicle``'s, else ``None`` (a screen showing
+    "the ruling just recorded" never shows another chronicle's, issue 22)."""
+    from larp.db import as_id
+
+    wanted = as_id(ruling_id)
+    if wanted is None:
+        return None
+    return Ruling.get_or_none((Ruling.id == wanted) & (Ruling.chronicle == chronicle))
+
+
 def ruling_for_token(token: str | None) -> Ruling | None:
     """The ruling recorded with the one-time token ``token``, or ``None`` when none was (yet).
 

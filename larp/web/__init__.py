@@ -11,12 +11,13 @@ from jinja2 import pass_context
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
-    from larp.web import (accounts, api, auth, board, cards, challenges, characters, combat, errors, imports,
+    from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
                           organise, rulings, settings, sheets, submissions)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(organise.bp)
     csrf.exempt(api.bp)

@@ -14,11 +14,11 @@ from larp.services.accounts import (
     create_user,
     end_sessions,
     get_user,
-    list_users,
     set_user_active,
 )
 from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
+from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role
 from larp.web.scope import chronicle_or_none
 from larp.web.auth import role_required, start_session
 
@@ -99,32 +99,89 @@ def logout_everywhere():
 
 
 def _users_page(status: int = 200, error: ServiceError | None = None, issued: dict | None = None):
-    return render("accounts/users.html", "accounts/users.html", status=status, chronicle=get_chronicle(),
-                  users=list_users(), error=error, issued=issued, roles=("narrator", "organiser"),
+    chronicle = get_chronicle()
+    members = [{"user": u, "role": role, "manages": manages(g.user, u)} for u, role in members_of(chronicle)]
+    members.sort(key=lambda m: (not m["user"].active, m["user"].username))
+    return render("accounts/users.html", "accounts/users.html", status=status, chronicle=chronicle,
+                  members=members, error=error, issued=issued, roles=("narrator", "organiser"),
                   min_length=MIN_PASSWORD_LENGTH, link_hours=current_app.config["LOGIN_LINK_HOURS"])
 
 
 @bp.route("/users", methods=["GET"])
 @role_required("organiser")
 def users():
-    """Every account, a form to create one, and per account: deactivate and one-time login link."""
+    """The chronicle's people (issue 22: only this chronicle's), a form to create an account or
+    add an existing one, and per person: role, removal, deactivation and a one-time login link."""
     return _users_page()
 
 
 @bp.route("/users", methods=["POST"])
 @role_required("organiser")
 def create():
-    """Create a narrator or organiser account (password optional: without one, issue a login link)."""
+    """Create a narrator or organiser account in this chronicle (password optional: without one,
+    issue a login link)."""
     form = request.form
     try:
         user = create_user(form.get("username", ""), form.get("display_name", ""), form.get("role", ""),
-                           form.get("password") or None)
+                           form.get("password") or None, chronicle=get_chronicle())
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     if user.password_hash:
         flash(f"Created {user.role} {user.username}.")
     else:
         flash(f"Created {user.role} {user.username}. Give them a one-time login link to set a password.")
+    return redirect(url_for("accounts.users"), code=303)
+
+
+@bp.route("/users/add", methods=["POST"])
+@role_required("organiser")
+def add_existing():
+    """Add an account of this server (someone already in another chronicle) to this chronicle.
+
+    Form: ``username``, ``role`` (narrator or organiser). Unknown name: 404 at the field.
+    """
+    form = request.form
+    name = (form.get("username", "") or "").strip().lower()[:60]
+    try:
+        user = User.get_or_none(User.username == name) if name else None
+        if user is None:
+            raise ServiceError(f"There is no account called “{name}” on this server.", field="add_username",
+                               status=404)
+        add_member(get_chronicle(), user, form.get("role", ""))
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    flash(f"{user.username} is now a {form.get('role')} of this chronicle.")
+    return redirect(url_for("accounts.users"), code=303)
+
+
+@bp.route("/users/<int:user_id>/role", methods=["POST"])
+@role_required("organiser")
+def change_role(user_id: int):
+    """Make a member of this chronicle a narrator or an organiser of it (form ``role``)."""
+    chronicle = get_chronicle()
+    try:
+        user, _ = get_member(chronicle, user_id)
+        wanted = request.form.get("role", "")
+        set_role(chronicle, user, wanted)
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    flash(f"{user.username} is now a {wanted} of this chronicle.")
+    return redirect(url_for("accounts.users"), code=303)
+
+
+@bp.route("/users/<int:user_id>/remove", methods=["POST"])
+@role_required("organiser")
+def remove(user_id: int):
+    """Take a member out of this chronicle (his account, and his other chronicles, stay)."""
+    chronicle = get_chronicle()
+    try:
+        user, _ = get_member(chronicle, user_id)
+        if user.id == g.user.id:
+            raise ServiceError("You cannot take yourself out of the chronicle: ask another organiser.", status=409)
+        remove_member(chronicle, user)
+    except ServiceError as exc:
+        return _users_page(exc.status, error=exc)
+    flash(f"{user.username} is no longer in this chronicle.")
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -142,9 +199,20 @@ def activate(user_id: int):
     return _set_active(user_id, True)
 
 
+def _managed(user_id: int) -> User:
+    """A member of this chronicle whose account the acting organiser may act on (404 when not a
+    member, 403 when he is also in a chronicle the organiser does not run)."""
+    user, _ = get_member(get_chronicle(), user_id)
+    if not manages(g.user, user):
+        raise ServiceError(f"{user.username} also works in a chronicle you do not organise: ask an administrator.",
+                           status=403)
+    return user
+
+
 def _set_active(user_id: int, active: bool):
     try:
-        user = set_user_active(g.user, user_id, active)
+        set_user_active(g.user, _managed(user_id).id, active)
+        user = get_user(user_id)
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     flash(f"{user.username} is {'active' if user.active else 'deactivated'}.")
@@ -154,13 +222,13 @@ def _set_active(user_id: int, active: bool):
 @bp.route("/users/<int:user_id>/login-link", methods=["POST"])
 @role_required("organiser")
 def login_link(user_id: int):
-    """Issue a one-time login link for an account and show it on screen, once.
+    """Issue a one-time login link for an account of this chronicle and show it on screen, once.
 
     The page is answered directly (not redirected) so the link is never
     stored in the session cookie; only the token's SHA-256 is stored.
     """
     try:
-        user = get_user(user_id)
+        user = _managed(user_id)
         if not user.active:
             raise ServiceError(f"{user.username} is deactivated: activate the account first.", status=409)
     except ServiceError as exc:

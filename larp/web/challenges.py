@@ -13,7 +13,7 @@ import secrets
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 
-from larp.db import as_id
+from larp.services.records import ruling_in
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling, utcnow
 from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
@@ -259,7 +259,7 @@ def challenge_page():
     """
     ruling = None
     if request.args.get("ruling"):
-        ruling = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
+        ruling = ruling_in(get_chronicle(), request.args.get("ruling"))
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
     return render("challenges/page.html", "challenges/page.html", **context)

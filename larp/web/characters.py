@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 
+from larp.services.records import ruling_in
 from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
@@ -42,7 +43,7 @@ def show(character_id: int):
                                chronicle=chronicle), exc.status
     last = None
     if as_id(request.args.get("ruling")):
-        last = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
+        last = ruling_in(get_chronicle(), request.args.get("ruling"))
     return _panel(character.id, last_ruling=last)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 
-from larp.db import as_id
+from larp.services.records import ruling_in
 from larp.htmx import is_partial, render
 from larp.models import Ruling
 from larp.services import ServiceError
@@ -138,7 +138,7 @@ def board():
     roster = _board_roster(request.args)
     recorded = None
     if request.args.get("ruling"):
-        recorded = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
+        recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
     context = base_context(roster, recorded=recorded, outcome=_board_outcome(None, recorded))
     if context["picks"].get("target"):
         remember_board(roster.query())
@@ -280,7 +280,7 @@ def bystanders():
     roster = _stray_roster(request.args)
     recorded = None
     if request.args.get("ruling"):
-        recorded = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
+        recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
     context = _stray_context(roster, recorded=recorded, outcome=_stray_outcome(None, recorded))
     return render("combat/bystanders.html", "combat/bystanders.html", **context)
 

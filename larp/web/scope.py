@@ -80,6 +80,7 @@ def install(app: Flask) -> None:
     """Decide each request's chronicle and the user's role in it. Call after registering the
     blueprints: it runs after the hook that finds the logged-in user."""
     app.before_request(_scope_request)
+    app.add_template_global(chronicle_home, "chronicle_home")
     app.teardown_request(_end_scope)
     app.context_processor(_switcher)
 
@@ -102,7 +103,7 @@ def _scope_request():
     """Choose the chronicle of this request and the user's role in it (before every view)."""
     from larp.models import Chronicle
     from larp.services.chronicles import NO_CHRONICLE, set_scope
-    from larp.services.memberships import chronicles_of, default_chronicle, remember_chronicle, role_in
+    from larp.services.memberships import chronicles_of, default_chronicle, highest_role, remember_chronicle, role_in
 
     endpoint = request.endpoint
     named = request.environ.get(ENVIRON_KEY)
@@ -162,15 +163,6 @@ def _scope_request():
     return None
 
 
-def highest_role(user) -> str:
-    """``user``'s highest role in any of his chronicles (his account's role when he is in none):
-    what he may hand an API token at most (:mod:`larp.services.api_tokens`)."""
-    from larp.services.memberships import ROLE_RANK, chronicles_of
-
-    roles = [role for _, role in chronicles_of(user)] or [user.role]
-    return max(roles, key=lambda r: ROLE_RANK.get(r, 0))
-
-
 def chronicle_or_none():
     """The request's chronicle, or ``None`` when the person is in none (an administrator only)."""
     from larp.services import ServiceError
@@ -180,6 +172,15 @@ def chronicle_or_none():
         return current_chronicle()
     except ServiceError:
         return None
+
+
+def chronicle_home(chronicle_id: int) -> str:
+    """The first page of chronicle ``chronicle_id`` (``/chronicles/<id>/``), under the server's own prefix."""
+    root = request.environ.get("SCRIPT_NAME", "")
+    mount = request.environ.get("larp.mount")
+    if mount and root.endswith(mount):
+        root = root[: -len(mount)]
+    return f"{root}/chronicles/{chronicle_id}/"
 
 
 def member_url(chronicle_id: int) -> str:

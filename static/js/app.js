@@ -33,7 +33,10 @@
     if (!token) { banner(true); return; }
     banner(false);
     lostBanner("The answer was lost: asking the server whether it was recorded…");
-    fetch("/rulings/by-token/" + encodeURIComponent(token), {credentials: "same-origin", headers: {"Accept": "application/json"}})
+    var lost = document.getElementById("lost-reply-banner");
+    // The page's chronicle is in its URLs (/chronicles/<id>/...): ask in the same one.
+    var ask = (lost && lost.getAttribute("data-ask")) || "/rulings/by-token/";
+    fetch(ask + encodeURIComponent(token), {credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(function (response) {
         if (response.status === 404) { lostBanner("Not recorded: tap again."); return null; }
         if (!response.ok) { throw new Error("status " + response.status); }

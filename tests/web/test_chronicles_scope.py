@@ -1,0 +1,244 @@
+"""Several chronicles on one server (issue 22): nobody reaches a chronicle he does not belong to.
+
+Chronicle A is the demo; chronicle B is made beside it with its own organiser, characters and
+record. The walks below go over every route of ``app.url_map`` (pages, forms, htmx partials and
+the JSON API), with B's ids in the path, the query and the form, both at the short paths and at
+``/chronicles/<B>/...``, as A's narrator, A's organiser and an administrator who is not in B.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from larp.db import db
+from larp.models import Character, Chronicle, Membership, Ruling, User
+from larp.services.accounts import create_user
+from larp.services.api_tokens import create_token
+from larp.services.memberships import create_chronicle
+from larp.services.sheets import new_character
+from tests.conftest import AuthActions
+from tests.web.test_security import every_request
+
+PASSWORD = "correct horse"
+B_NAMES = ("Zed Quillon", "Yara Mistwood")
+
+
+@pytest.fixture
+def two(app):
+    """Chronicle A (the demo) and chronicle B, with: ``org_b`` (organiser of B only), ``narr_a``
+    (narrator of A), ``org_a`` (organiser of A), ``admin`` (administrator, organiser of A, not in B)."""
+    with db.connection_context():
+        a = Chronicle.get(Chronicle.is_demo == True)  # noqa: E712
+        b = create_chronicle("Nights of Brookhaven", date.today())
+        people = {
+            "org_b": create_user("org_b", "Bea", "organiser", PASSWORD, chronicle=b),
+            "narr_a": create_user("narr_a", "Nell", "narrator", PASSWORD, chronicle=a),
+            "org_a": create_user("org_a", "Otto", "organiser", PASSWORD, chronicle=a),
+            "admin": create_user("admin", "Ada", "organiser", PASSWORD, chronicle=a, admin=True),
+        }
+        zed, created = new_character(b, people["org_b"], {"name": B_NAMES[0]})
+        yara, _ = new_character(b, people["org_b"], {"name": B_NAMES[1]})
+        tokens = {name: create_token(user, f"{name} bot", "narrator" if name == "narr_a" else "organiser")[1]
+                  for name, user in people.items()}
+        return {"a": a.id, "b": b.id, "zed": zed, "yara": yara, "ruling": created.id, "tokens": tokens,
+                "b_user": people["org_b"].id}
+
+
+def _b_state():
+    """What B holds, to check that nothing of it changed."""
+    return (sorted((c.id, c.version, c.card_token, c.damage_lethal, c.blood_current, c.retired_at)
+                   for c in Character.select().where(Character.chronicle == Chronicle.get(Chronicle.name == "Nights of Brookhaven"))),
+            Ruling.select().join(Chronicle).where(Chronicle.name == "Nights of Brookhaven").count(),
+            sorted((m.user_id, m.role) for m in Membership.select()))
+
+
+def _with_b_ids(app, two, prefix: str):
+    """Every request of the URL map with B's ids filled in, under ``prefix`` ("" or /chronicles/<B>)."""
+    zed = two["zed"]
+    values = {"character_id": zed.id, "ruling_id": two["ruling"], "user_id": two["b_user"], "token_id": 1,
+              "combat_id": 1, "token": zed.card_token, "section": "notes"}
+    adapter = app.url_map.bind("localhost")
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static" or rule.endpoint.startswith(("auth.", "admin.")):
+            continue
+        filled = {arg: values.get(arg, "1") for arg in rule.arguments}
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            path = adapter.build(rule.endpoint, filled, method=method)
+            if path.startswith("/api/v1"):
+                path = path.replace("/api/v1", "/api/v1" + prefix, 1) if prefix else path
+            else:
+                path = prefix + path
+            yield rule.endpoint, method, path
+
+
+QUERY = "challenger={z}&defender={y}&target={z}&a={y}&character={z}&ruling={r}&code={code}"
+
+
+def _form(two) -> dict:
+    zed, yara = two["zed"], two["yara"]
+    return {"character": zed.id, "challenger": zed.id, "defender": yara.id, "target": zed.id, "a": yara.id,
+            "victim": yara.id, "damage_type": "lethal", "levels": "1", "name": "Stolen", "confirm": "yes",
+            "confirm_name": zed.name, "role": "organiser", "username": "org_b", "kind": "bashing"}
+
+
+#: Not a chronicle's page: what they answer does not depend on the chronicle.
+PLAYER_CARD = {"cards.card_view", "cards.card_live"}
+
+
+@pytest.mark.parametrize("who", ["narr_a", "org_a", "admin"])
+def test_no_page_form_or_api_path_reaches_another_chronicle(app, client, two, who):
+    """As A's narrator, A's organiser and an administrator not in B: every route with B's ids,
+    at B's URL (/chronicles/<B>/..., /api/v1/chronicles/<B>/...) is a 404, and at the short paths
+    (which work in A) nothing answers with B's characters; nothing of B changes."""
+    with db.connection_context():
+        before = _b_state()
+    AuthActions(client).login(who, "narrator", PASSWORD)
+    token = two["tokens"][who]
+    zed, yara = two["zed"], two["yara"]
+    query = QUERY.format(z=zed.id, y=yara.id, r=two["ruling"], code=zed.short_code)
+    leaks, not_404 = [], []
+    for prefix in (f"/chronicles/{two['b']}", ""):
+        for endpoint, method, path in _with_b_ids(app, two, prefix):
+            api = path.startswith("/api/")
+            for attempt in ("session", "token") if api else ("session",):
+                headers = {"Authorization": f"Bearer {token}"} if attempt == "token" else {}
+                if method == "GET":
+                    response = client.get(f"{path}?{query}", headers=headers)
+                elif api:
+                    response = client.open(path, method=method, json={"character_id": zed.id}, headers=headers)
+                else:
+                    response = client.open(path, method=method, data=_form(two), headers=headers)
+                body = response.get_data(as_text=True)
+                if endpoint in PLAYER_CARD:
+                    # The card is the key: anyone holding it sees the player's view, never the actions.
+                    if response.status_code == 302:
+                        leaks.append(f"{method} {path} sent {who} to {response.headers['Location']}")
+                    elif 'action="' in body and "/damage" in body:
+                        leaks.append(f"{method} {path} showed the narrator's actions of B's character")
+                    continue
+                if prefix and response.status_code != 404:
+                    not_404.append(f"{attempt} {method} {path} ({endpoint}): {response.status_code}")
+                if response.status_code < 400 and any(name in body for name in B_NAMES):
+                    leaks.append(f"{attempt} {method} {path} ({endpoint}) showed B's character")
+                if response.status_code in (301, 302, 303, 307, 308):
+                    location = response.headers["Location"]
+                    if f"/chronicles/{two['b']}" in location:
+                        leaks.append(f"{method} {path} redirected into B: {location}")
+    assert not_404 == [], "\n".join(not_404)
+    assert leaks == [], "\n".join(leaks)
+    with db.connection_context():
+        assert _b_state() == before
+
+
+def test_a_short_code_finds_only_the_own_chronicles_character(app, client, two):
+    """Card codes are unique within a chronicle: B may hold the code of an A character, and a
+    narrator of A typing it gets A's character; B's own code finds nothing for him."""
+    with db.connection_context():
+        vivienne = Character.get(Character.name == "Vivienne Ashcombe")
+        Character.update(short_code=vivienne.short_code).where(Character.id == two["zed"].id).execute()
+        zed_only = two["yara"].short_code
+    AuthActions(client).login("narr_a", "narrator", PASSWORD)
+    found = client.get(f"/code?code={vivienne.short_code}")
+    assert found.status_code in (302, 303) and found.headers["Location"].endswith(f"/characters/{vivienne.id}")
+    missing = client.get(f"/code?code={zed_only}")
+    assert B_NAMES[1] not in missing.get_data(as_text=True) and f"/characters/{two['yara'].id}" not in missing.headers.get("Location", "")
+
+
+def test_a_member_of_both_switches_and_each_url_names_its_chronicle(app, client, two):
+    """Someone in both chronicles gets the switcher; the short paths send him to the page in the
+    chronicle he last worked in, with its id in the URL; every link on the page keeps it; the
+    record and the character list show only that chronicle's."""
+    with db.connection_context():
+        Membership.create(user=User.get(User.username == "narr_a").id, chronicle=two["b"], role="narrator")
+    AuthActions(client).login("narr_a", "narrator", PASSWORD)
+    a, b = two["a"], two["b"]
+    first = client.get("/characters")
+    assert first.status_code == 302 and first.headers["Location"].endswith(f"/chronicles/{a}/characters")
+    page = client.get(f"/chronicles/{a}/characters").get_data(as_text=True)
+    assert 'class="switcher"' in page and "Nights of Brookhaven" in page
+    assert "Vivienne Ashcombe" in page and B_NAMES[0] not in page
+    links = re.findall(r'(?:href|action|hx-get|hx-post)="(/[^"]*)"', page)
+    scoped = [link for link in links if not link.startswith(("/static/", "/login", "/logout", "/account", "/chronicles/", "/c/"))]
+    assert scoped == [], scoped  # every link of the chronicle names it
+    # Switching: opening B's first page makes B the current chronicle.
+    assert client.get(f"/chronicles/{b}/").status_code == 200
+    again = client.get("/rulings")
+    assert again.headers["Location"].endswith(f"/chronicles/{b}/rulings")
+    record = client.get(f"/chronicles/{b}/rulings").get_data(as_text=True)
+    assert B_NAMES[0] in record and "Vivienne Ashcombe" not in record
+    # His role is per chronicle: make him B's organiser, and B's Users page opens while A's stays closed.
+    with db.connection_context():
+        Membership.update(role="organiser").where(Membership.chronicle == b).execute()
+    assert client.get(f"/chronicles/{b}/users").status_code == 200
+    assert client.get(f"/chronicles/{a}/users").status_code == 403
+
+
+def test_a_token_names_its_chronicle_when_its_user_is_in_several(app, client, two):
+    """The API: a token acts in its user's chronicles. With one chronicle the short paths work;
+    with several the path must name one (400 otherwise), and a chronicle he is not in is a 404."""
+    headers = {"Authorization": f"Bearer {two['tokens']['org_b']}"}
+    listed = client.get("/api/v1/characters", headers=headers).get_json()
+    assert sorted(c["name"] for c in listed["characters"]) == sorted(B_NAMES)
+    assert client.get(f"/api/v1/chronicles/{two['a']}/characters", headers=headers).status_code == 404
+    with db.connection_context():
+        Membership.create(user=two["b_user"], chronicle=two["a"], role="narrator")
+    assert client.get("/api/v1/characters", headers=headers).status_code == 400
+    in_a = client.get(f"/api/v1/chronicles/{two['a']}/characters", headers=headers).get_json()
+    assert "Vivienne Ashcombe" in {c["name"] for c in in_a["characters"]}
+    # His role in A is narrator: his organiser token acts as a narrator there (403 on an organiser's call).
+    made = client.post(f"/api/v1/chronicles/{two['a']}/characters", json={"name": "Sneaky"}, headers=headers)
+    assert made.status_code == 403
+    assert client.post(f"/api/v1/chronicles/{two['b']}/characters", json={"name": "Welcome"}, headers=headers).status_code == 201
+
+
+def test_the_administrator_keeps_the_chronicles(app, client, two):
+    """An administrator creates a chronicle, appoints a new organiser (a one-time login link),
+    renames, archives (its people are refused) and deletes it with its name typed; a plain
+    organiser gets 404 on these pages."""
+    auth = AuthActions(client)
+    auth.login("org_a", "organiser", PASSWORD)
+    assert client.get("/admin/chronicles").status_code == 404
+    auth.logout()
+    auth.login("admin", "organiser", PASSWORD)
+    made = client.post("/admin/chronicles", data={"name": "Crossroads"})
+    assert made.status_code == 303
+    with db.connection_context():
+        cross = Chronicle.get(Chronicle.name == "Crossroads")
+    appointed = client.post(f"/admin/chronicles/{cross.id}/appoint", data={"username": "carla", "display_name": "Carla", "role": "organiser"})
+    assert appointed.status_code == 200 and "/login/link/" in appointed.get_data(as_text=True)
+    assert client.post(f"/admin/chronicles/{cross.id}/rename", data={"name": "Nights of Brookhaven"}).status_code == 409
+    assert client.post(f"/admin/chronicles/{cross.id}/rename", data={"name": "Crossroads by Night"}).status_code == 303
+    client.post(f"/admin/chronicles/{cross.id}/archive", data={"archived": "1"})
+    assert client.get(f"/chronicles/{cross.id}/characters").status_code == 404  # archived: refused to its members
+    assert client.get(f"/admin/chronicles/{cross.id}/export").get_json()["chronicle"]["name"] == "Crossroads by Night"
+    refused = client.post(f"/admin/chronicles/{cross.id}/delete", data={"confirm_name": "crossroads"})
+    assert refused.status_code == 422
+    with db.connection_context():
+        assert Chronicle.get_or_none(Chronicle.id == cross.id) is not None
+    assert client.post(f"/admin/chronicles/{cross.id}/delete", data={"confirm_name": "Crossroads by Night"}).status_code == 303
+    with db.connection_context():
+        assert Chronicle.get_or_none(Chronicle.id == cross.id) is None
+        assert User.get(User.username == "carla").active  # the account stays
+
+
+def test_an_organiser_manages_only_his_chronicles_people(app, client, two):
+    """A's organiser lists only A's people, cannot act on B's organiser (404), and cannot take over
+    someone who is also an organiser of B (403 on the login link), nor remove A's last organiser."""
+    with db.connection_context():
+        Membership.create(user=two["b_user"], chronicle=two["a"], role="narrator")
+    AuthActions(client).login("org_a", "organiser", PASSWORD)
+    page = client.get("/users").get_data(as_text=True)
+    assert "org_b" in page and "narr_a" in page
+    assert client.post(f"/users/{two['b_user']}/login-link").status_code == 403
+    assert client.post(f"/users/{two['b_user']}/deactivate").status_code == 403
+    with db.connection_context():
+        assert User.get_by_id(two["b_user"]).active
+        outsider = create_user("b_only", "Bo", "narrator", PASSWORD, chronicle=Chronicle.get_by_id(two["b"]))
+    assert client.post(f"/users/{outsider.id}/login-link").status_code == 404
+    assert client.post(f"/users/{outsider.id}/remove").status_code == 404
+    assert client.post(f"/users/{two['b_user']}/remove").status_code == 303  # out of A, still in B
+    with db.connection_context():
+        assert [m.chronicle_id for m in Membership.select().where(Membership.user == two["b_user"])] == [two["b"]]
