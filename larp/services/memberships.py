@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import peewee
+
 from larp.db import db, lock_name
 from larp.models import Chronicle, Membership, User, utcnow
 from larp.services import ServiceError
@@ -60,7 +62,13 @@ def default_chronicle(user: User) -> Chronicle | None:
 def remember_chronicle(user: User, chronicle: Chronicle) -> None:
     """Note ``chronicle`` as the one ``user`` works in now (the switcher, or a page of it opened)."""
     if user.current_chronicle_id != chronicle.id:
-        User.update(current_chronicle=chronicle.id).where(User.id == user.id).execute()
+        try:
+            with db.atomic():
+                User.update(current_chronicle=chronicle.id).where(User.id == user.id).execute()
+        except peewee.DatabaseError:
+            # A convenience, not a change: on a database that cannot be written (read-only, disk
+            # full) reading goes on, and the short paths keep opening the chronicle chosen before.
+            return
         user.current_chronicle_id = chronicle.id
 
 

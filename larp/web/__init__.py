@@ -47,13 +47,19 @@ def reject_key(mapping: dict, key: str) -> dict:
 def local_time_filter(context, moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     """Jinja filter: a stored (UTC) time in the chronicle's time zone (setting ``time_zone``), as ``fmt``.
 
-    The chronicle is the template's ``chronicle``, else the first one; its zone is read once a request.
+    The chronicle is the template's ``chronicle``, else the request's; its zone is read once a request.
+    For someone in no chronicle, the server's own time zone.
     """
     from larp.services.chronicles import chronicle_settings, get_chronicle, local_time
 
     if moment is None:
         return ""
-    chronicle = context.get("chronicle") or get_chronicle()
+    from larp.services import ServiceError
+
+    try:
+        chronicle = context.get("chronicle") or get_chronicle()
+    except ServiceError:  # someone in no chronicle (an administrator only): the server's own zone
+        return local_time(moment, "").strftime(fmt)
     zones = g.setdefault("_larp_time_zones", {})
     if chronicle.id not in zones:
         zones[chronicle.id] = chronicle_settings(chronicle)["time_zone"]

@@ -258,9 +258,15 @@ def openapi_document() -> dict[str, Any]:
                            "the chronicle's stored settings with `use_chronicle_settings: true`, then the "
                            "`settings` overrides. Stateful endpoints apply a ruling to the chronicle's "
                            "characters and record it (201), taking an `Idempotency-Key`. Errors are 4xx "
-                           "`{error, field}`.",
+                           "`{error, field}`. Several chronicles on one server: every path is also at "
+                           "`/api/v1/chronicles/{chronicle_id}/...` (the second server below), which a token "
+                           "whose user is in several chronicles must use (400 otherwise); a chronicle the "
+                           "token's user is not in answers 404, and in each chronicle the token's role is "
+                           "at most its user's role there.",
         },
-        "servers": [{"url": "/api/v1"}],
+        "servers": [{"url": "/api/v1"},
+                    {"url": "/api/v1/chronicles/{chronicle_id}", "description": "In one chronicle (several on the server).",
+                     "variables": {"chronicle_id": {"default": "1", "description": "The chronicle's id."}}}],
         "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
         "components": {
             "schemas": SCHEMAS,

@@ -73,10 +73,10 @@ def login_required(view: Callable) -> Callable:
     def wrapped(*args, **kwargs):
         if g.get("user") is None:
             if request.headers.get("HX-Request"):
-                response = redirect(url_for("auth.login", next=request.full_path))
+                response = redirect(url_for("auth.login", next=request.script_root + request.full_path))
                 response.headers["HX-Redirect"] = url_for("auth.login")
                 return response
-            return redirect(url_for("auth.login", next=request.full_path))
+            return redirect(url_for("auth.login", next=request.script_root + request.full_path))
         return view(*args, **kwargs)
 
     return wrapped

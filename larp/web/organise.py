@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle, name_chronicle, remove_demo, untouched_demo
@@ -20,7 +20,7 @@ TOOLS = (
     ("characters.list_characters", "Characters", "Every sheet: edit, copy (scene extras), retire, restore, delete."),
     ("board.page", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
     ("cards.list_cards", "Character cards", "Print QR-coded cards, rotate or revoke a lost card, set the card address."),
-    ("accounts.users", "Users", "Narrator and organiser accounts, one-time login links."),
+    ("accounts.users", "Users", "This chronicle's narrators and organisers, one-time login links."),
     ("imports.upload", "Import from Grapevine", "Bring characters in from Grapevine 3 XML files, with a preview."),
     ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),
     ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources."),
@@ -34,6 +34,9 @@ def hub():
     chronicle = get_chronicle()
     tools = [(url_for(endpoint), title, text) for endpoint, title, text in TOOLS
              if endpoint in current_app.view_functions]
+    if g.user.is_admin:
+        tools.append((url_for("admin.chronicles"), "Chronicles (administrator)",
+                      "Every chronicle of this server: create, rename, archive, delete, appoint its people."))
     return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=None)
 
 

@@ -7,8 +7,8 @@ every URL the page makes (``url_for``: links, forms, htmx targets, redirects) na
 chronicle too. A bookmark or a shared link opens the same chronicle on any tablet.
 
 A path that names no chronicle (the old paths) works in the user's current chronicle: the
-one he last worked in. A user in several chronicles asking for a page that way is sent to
-the page's URL with its chronicle named; a one-chronicle install keeps its short paths.
+one he last worked in. On a server with several chronicles, a page asked for that way is
+sent to its URL with the chronicle named; a one-chronicle install keeps its short paths.
 
 Who may work in the chronicle is decided here, once for every route: a logged-in user who
 is not a member gets 404 on every page, form and API path of it, as if it did not exist.
@@ -151,16 +151,24 @@ def _scope_request():
                 return redirect(Flask.url_for(_app(), "admin.chronicles"))
             abort(404, description="You are not in any chronicle yet: ask an administrator to add you to one.")
         role = role_in(user, chronicle)
-        if (len(mine) > 1 and request.method == "GET" and not request.headers.get("HX-Request")
-                and not request.path.startswith("/api/")):
+        if (request.method == "GET" and not request.headers.get("HX-Request") and not request.path.startswith("/api/")
+                and (len(mine) > 1 or _several_chronicles())):
             # A page of a chronicle is bookmarked and shared with its chronicle named.
             return redirect(member_url(chronicle.id))
     set_scope(chronicle.id)
     g.chronicle_id = chronicle.id
     g.user = _acting(user, role)
-    if request.method == "GET" and not request.path.startswith("/api/"):
+    if named is not None and request.method == "GET" and not request.path.startswith("/api/"):
         remember_chronicle(user, chronicle)
     return None
+
+
+def _several_chronicles() -> bool:
+    """Whether the server holds more than one chronicle in use (then every page's URL names its
+    chronicle, so a link shared with someone in another chronicle opens the same page)."""
+    from larp.models import Chronicle
+
+    return Chronicle.select().where(Chronicle.archived_at.is_null()).limit(2).count() > 1
 
 
 def chronicle_or_none():

@@ -141,15 +141,17 @@ def test_a_short_code_finds_only_the_own_chronicles_character(app, client, two):
         Character.update(short_code=vivienne.short_code).where(Character.id == two["zed"].id).execute()
         zed_only = two["yara"].short_code
     AuthActions(client).login("narr_a", "narrator", PASSWORD)
-    found = client.get(f"/code?code={vivienne.short_code}")
+    found = client.get(f"/chronicles/{two['a']}/code?code={vivienne.short_code}")
     assert found.status_code in (302, 303) and found.headers["Location"].endswith(f"/characters/{vivienne.id}")
-    missing = client.get(f"/code?code={zed_only}")
+    assert client.get(f"/code?code={zed_only}").headers["Location"].endswith(f"/chronicles/{two['a']}/code?code={zed_only}")
+    missing = client.get(f"/chronicles/{two['a']}/code?code={zed_only}")
     assert B_NAMES[1] not in missing.get_data(as_text=True) and f"/characters/{two['yara'].id}" not in missing.headers.get("Location", "")
 
 
 def test_a_member_of_both_switches_and_each_url_names_its_chronicle(app, client, two):
     """Someone in both chronicles gets the switcher; the short paths send him to the page in the
-    chronicle he last worked in, with its id in the URL; every link on the page keeps it; the
+    chronicle he last worked in, with its id in the URL (on a server of several chronicles every
+    page's URL names its chronicle); every link on the page keeps it; the
     record and the character list show only that chronicle's."""
     with db.connection_context():
         Membership.create(user=User.get(User.username == "narr_a").id, chronicle=two["b"], role="narrator")
@@ -230,7 +232,7 @@ def test_an_organiser_manages_only_his_chronicles_people(app, client, two):
     with db.connection_context():
         Membership.create(user=two["b_user"], chronicle=two["a"], role="narrator")
     AuthActions(client).login("org_a", "organiser", PASSWORD)
-    page = client.get("/users").get_data(as_text=True)
+    page = client.get("/users", follow_redirects=True).get_data(as_text=True)
     assert "org_b" in page and "narr_a" in page
     assert client.post(f"/users/{two['b_user']}/login-link").status_code == 403
     assert client.post(f"/users/{two['b_user']}/deactivate").status_code == 403
@@ -242,3 +244,26 @@ def test_an_organiser_manages_only_his_chronicles_people(app, client, two):
     assert client.post(f"/users/{two['b_user']}/remove").status_code == 303  # out of A, still in B
     with db.connection_context():
         assert [m.chronicle_id for m in Membership.select().where(Membership.user == two["b_user"])] == [two["b"]]
+
+
+def test_every_page_of_a_chronicle_opens_at_its_url_for_its_organiser(app, client, two):
+    """The other side of the matrix: B's organiser opens every page of B at /chronicles/<B>/...
+    (no 404, no 5xx), with B's characters on them and the links kept in B."""
+    AuthActions(client).login("org_b", "organiser", PASSWORD)
+    zed = two["zed"]
+    real = {"character_id", "ruling_id", "token", "section"}  # the ids B really has
+    adapter = app.url_map.bind("localhost")
+    failures = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static" or rule.endpoint.startswith(("auth.", "admin.", "api.")):
+            continue
+        if set(rule.arguments) - real or rule.endpoint in ("imports.preview", "rulings.by_token", "characters.by_code"):
+            continue
+        values = {"character_id": zed.id, "ruling_id": two["ruling"], "token": zed.card_token, "section": "notes"}
+        path = f"/chronicles/{two['b']}" + adapter.build(rule.endpoint, {a: values[a] for a in rule.arguments})
+        response = client.get(path)
+        if response.status_code == 404 or response.status_code >= 500:
+            failures.append(f"GET {path} ({rule.endpoint}): {response.status_code}")
+    assert failures == [], "\n".join(failures)
+    page = client.get(f"/chronicles/{two['b']}/characters/{zed.id}").get_data(as_text=True)
+    assert B_NAMES[0] in page and f'action="/chronicles/{two["b"]}/characters/{zed.id}/damage"' in page

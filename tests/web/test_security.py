@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from larp.models import Character, User
+from larp.models import Character, Chronicle, User
 from tests.conftest import AuthActions, make_test_app
 
 #: The only endpoints anyone may reach without logging in. A new public route must be added
@@ -24,6 +24,7 @@ PUBLIC_ENDPOINTS = {
 ORGANISER_ENDPOINTS = {
     "cards.list_cards", "cards.set_base_url", "cards.rotate", "cards.revoke", "cards.sheet",
     "accounts.users", "accounts.create", "accounts.deactivate", "accounts.activate", "accounts.login_link",
+    "accounts.add_existing", "accounts.change_role", "accounts.remove",
 }
 
 
@@ -81,6 +82,21 @@ def test_narrator_is_refused_every_organiser_route(app, client, auth, dbconn):
             assert response.status_code == 403, (method, path)
     assert sorted((c.id, c.card_token) for c in Character.select()) == before
     assert sorted((u.username, u.active) for u in User.select()) == users_before
+
+
+def test_only_an_administrator_reaches_the_chronicles_pages(app, client, auth, dbconn):
+    """The install's chronicles are the administrators' (issue 22): an organiser who is not one
+    gets 404 on every /admin route, and nothing changes."""
+    auth.login("organiser9", "organiser")
+    names = sorted(c.name for c in Chronicle.select())
+    walked = 0
+    for endpoint, method, path in every_request(app):
+        if endpoint.startswith("admin."):
+            walked += 1
+            response = client.open(path, method=method, data={"name": "Hijacked", "username": "organiser9",
+                                                              "confirm_name": names[0], "archived": "1"})
+            assert response.status_code == 404, (method, path, response.status_code)
+    assert walked >= 6 and sorted(c.name for c in Chronicle.select()) == names
 
 
 def csrf_from(html: str) -> str:
