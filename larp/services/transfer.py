@@ -305,7 +305,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                 notes.append(f"Replaced {'the demo chronicle' if target.is_demo else 'the chronicle'} “{target.name}”"
                              " (its members keep their roles).")
                 # The file's name may be the replaced chronicle's own: it steps aside until deleted, below.
-                Chronicle.update(name=f"{target.id} replaced").where(Chronicle.id == target.id).execute()
+                Chronicle.update(name=f"(being replaced by an import) {target.id}").where(Chronicle.id == target.id).execute()
             tokens = [c.state["card_token"] for c in checked if c.state["card_token"]]
             taken = {t for batch in peewee.chunked(tokens, 500) for (t,) in Character.select(Character.card_token)
                      .where(Character.card_token.in_(batch)
