@@ -214,8 +214,8 @@ def _replace_hint(name: str) -> str:
             f"export page, tick Replace), which deletes it and keeps its members.")
 
 
-def _target(replace: Chronicle | str | None, into: Chronicle | None) -> tuple[Chronicle | None, bool]:
-    """The chronicle the import takes the place of (``None``: a new one), and whether it was named."""
+def _target(replace: Chronicle | str | None, into: Chronicle | None) -> Chronicle | None:
+    """The chronicle the import takes the place of, locked (``None``: the file is a new chronicle)."""
     from larp.services.chronicles import lock_chronicle
 
     if isinstance(replace, str):
@@ -226,15 +226,15 @@ def _target(replace: Chronicle | str | None, into: Chronicle | None) -> tuple[Ch
                                field="replace", status=404)
         replace = found
     if replace is not None:
-        return lock_chronicle(replace), True
+        return lock_chronicle(replace)
     if into is None:
         only = list(Chronicle.select().limit(2))
         into = only[0] if len(only) == 1 else None
     if into is not None:
         into = lock_chronicle(into)
         if replaceable(into):
-            return into, False
-    return None, False
+            return into
+    return None
 
 
 def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = None, *,
@@ -290,7 +290,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
             # chronicles' names (the one creating and renaming take) serialises two imports, and the
             # chronicle replaced is locked (lock_chronicle) against its writers until the commit.
             lock_name("chronicle names")
-            target, named = _target(replace, into)
+            target = _target(replace, into)
             clash = Chronicle.get_or_none((Chronicle.name == name)
                                           & (Chronicle.id != (target.id if target else 0)))
             if clash is not None:
@@ -335,7 +335,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                     Membership.create(user=person.id, chronicle=chronicle.id, role="organiser")
                 others = len(chronicle_names()) - 1
                 notes.append(f"“{name}” is a new chronicle" + (f", beside {others} other(s)" if others else "") + ". "
-                             + ((f"Its organisers are the install's administrators: " if organisers is None
+                             + (("Its organisers are the install's administrators: " if organisers is None
                                  else "Its organiser: ") + ", ".join(p.username for p in chosen) + "." if chosen else
                                 "No one is a member yet: an administrator appoints its organisers "
                                 "(`larp create-user NAME --admin` makes one)."))
