@@ -11,6 +11,7 @@ import json
 import os
 import socket
 from pathlib import Path
+from typing import Callable
 
 import click
 from flask import current_app
@@ -183,6 +184,44 @@ def served_bases(instance_path: str) -> list[str]:
     return [b for b in bases if isinstance(b, str) and b.startswith(("http://", "https://"))]
 
 
+def chronicle_option(help_text: str = "The chronicle to work on (default: the install's only one).") -> Callable:
+    """The ``--chronicle NAME`` option of the commands that work on one chronicle (issue 22)."""
+    return click.option("--chronicle", "chronicle_name", default=None, metavar="NAME", help=help_text)
+
+
+def chosen_chronicle(name: str | None, *, required: bool = True):
+    """The chronicle called ``name``, or without a name the install's only chronicle.
+
+    Returns ``None`` only when ``required`` is false and the install holds no chronicle.
+
+    Raises:
+        click.ClickException: no chronicle of that name, no chronicle at all, or several
+            chronicles and no name (the message lists their names).
+    """
+    from larp.models import Chronicle
+    from larp.services.transfer import chronicle_names
+
+    def listed() -> str:
+        return ", ".join(f"“{n}”" for n in chronicle_names())
+
+    if name is not None:
+        chronicle = Chronicle.get_or_none(Chronicle.name == name.strip())
+        if chronicle is None:
+            raise click.ClickException(f"There is no chronicle called “{name.strip()}”. The chronicles here: "
+                                       f"{listed() or 'none'}.")
+        return chronicle
+    chronicles = list(Chronicle.select().order_by(Chronicle.id).limit(2))
+    if not chronicles:
+        if not required:
+            return None
+        raise click.ClickException("There is no chronicle yet: start the app with `larp serve` (the demo) or "
+                                   "`larp serve --empty`.")
+    if len(chronicles) > 1:
+        raise click.ClickException(f"This install holds several chronicles: name one with --chronicle NAME "
+                                   f"({listed()}).")
+    return chronicles[0]
+
+
 @click.command("login-link")
 @click.argument("username", required=False)
 @click.option("--base-url", default=None,
@@ -200,92 +239,109 @@ def login_link(username: str | None, base_url: str | None) -> None:
 
 @click.command("create-user")
 @click.argument("username")
-@click.option("--role", type=click.Choice(["organiser", "narrator"]), default="narrator", show_default=True)
+@click.option("--role", type=click.Choice(["organiser", "narrator"]), default="narrator", show_default=True,
+              help="His role in the chronicle.")
 @click.option("--name", "display_name", default="", help="Name shown on screen.")
+@click.option("--admin", is_flag=True, help="Also an administrator of the install: creates, renames, archives "
+                                             "and deletes chronicles and appoints their organisers.")
+@chronicle_option("The chronicle he is a member of, with --role (default: the install's only one).")
 @click.password_option(help="Password (asked twice if not given).")
 @with_appcontext
-def create_user_command(username: str, role: str, display_name: str, password: str) -> None:
-    """Create an organiser or narrator account."""
+def create_user_command(username: str, role: str, display_name: str, admin: bool, chronicle_name: str | None,
+                        password: str) -> None:
+    """Create an organiser or narrator account, a member of one chronicle (--chronicle NAME; the
+    install's only one by default), and with --admin an administrator of the install."""
     from larp.services import ServiceError
     from larp.services.accounts import create_user
 
     with db.connection_context():
+        chronicle = chosen_chronicle(chronicle_name, required=False)
         try:
-            user = create_user(username, display_name, role, password)
+            user = create_user(username, display_name, role, password, chronicle=chronicle, admin=admin)
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
-    click.echo(f"Created {user.role} {user.username}.")
+    where = f" in “{chronicle.name}”" if chronicle is not None else " (in no chronicle yet)"
+    click.echo(f"Created {user.role} {user.username}{where}" + (", an administrator of the install." if admin else "."))
 
 
 @click.command("import-grapevine")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--include-contact", is_flag=True, help="Also import players' contact details.")
 @click.option("--yes", is_flag=True, help="Import without asking after the preview.")
+@chronicle_option("The chronicle the characters go into (default: the install's only one).")
 @with_appcontext
-def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool) -> None:
-    """Import characters from Grapevine 3 XML files (.gex, .gv3): preview, then one transaction per file."""
-    from pathlib import Path
-
-    from larp.services import ServiceError
-    from larp.services.chronicles import get_chronicle
-    from larp.services.imports import apply_import, preview_file
+def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool, chronicle_name: str | None) -> None:
+    """Import characters from Grapevine 3 XML files (.gex, .gv3) into one chronicle (--chronicle
+    NAME): preview, then one transaction per file."""
+    from larp.services.chronicles import scoped_to
 
     with db.connection_context():
-        chronicle = get_chronicle()
-        failed = False
-        most = current_app.config["GRAPEVINE_MAX_BYTES"]
-        for name in files:
-            path = Path(name)
-            try:
-                if path.stat().st_size > most:  # refused before it is read into memory
-                    raise ServiceError(f"{path.name} is {path.stat().st_size / 1048576:.1f} MB; at most "
-                                       f"{most / 1048576:.0f} MB is read (GRAPEVINE_MAX_BYTES).", field="file")
-                preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact, most)
-            except ServiceError as exc:
-                click.echo(f"{path.name}: {exc.message}", err=True)
-                failed = True
-                continue
-            for line in preview.report().text_lines():  # the preview page's report, line for line
-                click.echo(line)
-            if not (preview.count("create") or preview.count("update")):
-                continue
-            if not yes and not click.confirm(f"Import {path.name}?", default=True):
-                click.echo("Nothing imported.")
-                continue
-            try:
-                record = apply_import(chronicle, None, preview)
-            except ServiceError as exc:
-                click.echo(f"{path.name}: {exc.message}", err=True)
-                failed = True
-                continue
-            click.echo(record.summary)
-        if failed:
-            raise SystemExit(1)
+        chronicle = chosen_chronicle(chronicle_name)
+        with scoped_to(chronicle.id):
+            _import_grapevine_files(chronicle, files, include_contact, yes)
+
+
+def _import_grapevine_files(chronicle, files: tuple[str, ...], include_contact: bool, yes: bool) -> None:
+    """Preview and import each Grapevine file into ``chronicle`` (``larp import-grapevine``); exit 1 if one failed."""
+    from larp.services import ServiceError
+    from larp.services.imports import apply_import, preview_file
+
+    failed = False
+    most = current_app.config["GRAPEVINE_MAX_BYTES"]
+    for name in files:
+        path = Path(name)
+        try:
+            if path.stat().st_size > most:  # refused before it is read into memory
+                raise ServiceError(f"{path.name} is {path.stat().st_size / 1048576:.1f} MB; at most "
+                                   f"{most / 1048576:.0f} MB is read (GRAPEVINE_MAX_BYTES).", field="file")
+            preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact, most)
+        except ServiceError as exc:
+            click.echo(f"{path.name}: {exc.message}", err=True)
+            failed = True
+            continue
+        for line in preview.report().text_lines():  # the preview page's report, line for line
+            click.echo(line)
+        if not (preview.count("create") or preview.count("update")):
+            continue
+        if not yes and not click.confirm(f"Import {path.name}?", default=True):
+            click.echo("Nothing imported.")
+            continue
+        try:
+            record = apply_import(chronicle, None, preview)
+        except ServiceError as exc:
+            click.echo(f"{path.name}: {exc.message}", err=True)
+            failed = True
+            continue
+        click.echo(record.summary)
+    if failed:
+        raise SystemExit(1)
 
 
 @click.command("export-grapevine")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @click.option("--character", "characters", multiple=True, metavar="NAME_OR_CODE",
               help="Only this character (by name, any case, or card code); repeat for more. Default: everyone.")
+@chronicle_option()
 @with_appcontext
-def export_grapevine_command(file: str, characters: tuple[str, ...]) -> None:
+def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_name: str | None) -> None:
     """Write characters to FILE as a Grapevine 3 exchange file (.gex) that Grapevine reads: sheet,
     experience log, condition as Grapevine's status, what an import kept unused (issue 20).
     Contact details and narrator notes are not written. An unknown name or code writes nothing."""
     from larp.services import ServiceError
-    from larp.services.chronicles import get_chronicle
+    from larp.services.chronicles import scoped_to
     from larp.models import Character
     from larp.services.grapevine_export import characters_named, export_grapevine
 
     with db.connection_context():
-        chronicle = get_chronicle()
-        try:
-            chosen = characters_named(chronicle, characters) if characters else None
-        except ServiceError as exc:
-            raise click.ClickException(exc.message) from None
-        if chosen is None:
-            chosen = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
-        data = export_grapevine(chronicle, chosen)
+        chronicle = chosen_chronicle(chronicle_name)
+        with scoped_to(chronicle.id):
+            try:
+                chosen = characters_named(chronicle, characters) if characters else None
+            except ServiceError as exc:
+                raise click.ClickException(exc.message) from None
+            if chosen is None:
+                chosen = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+            data = export_grapevine(chronicle, chosen)
     with open(file, "wb") as fh:
         fh.write(data)
     count = len(chosen)
@@ -294,18 +350,21 @@ def export_grapevine_command(file: str, characters: tuple[str, ...]) -> None:
 
 @click.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@chronicle_option("The chronicle to export (default: the install's only one; with several, name it).")
 @with_appcontext
-def export_command(file: str) -> None:
-    """Write the whole chronicle to FILE as JSON: chronicle, settings, game sessions,
-    characters with sheets, state, card tokens and codes, Traits lost, Ability levels
+def export_command(file: str, chronicle_name: str | None) -> None:
+    """Write one whole chronicle (--chronicle NAME) to FILE as JSON: chronicle, settings, game
+    sessions, characters with sheets, state, card tokens and codes, Traits lost, Ability levels
     expended, rulings with their characters, torpor records. Users are not exported."""
     import json
 
-    from larp.services.chronicles import get_chronicle
+    from larp.services.chronicles import scoped_to
     from larp.services.transfer import export_chronicle
 
     with db.connection_context():
-        data = export_chronicle(get_chronicle())
+        chronicle = chosen_chronicle(chronicle_name)
+        with scoped_to(chronicle.id):
+            data = export_chronicle(chronicle)
     with open(file, "w", encoding="utf-8") as fh:
         json.dump(data, fh, ensure_ascii=False, indent=1)
     click.echo(f"Exported {data['chronicle']['name']}: {len(data['characters'])} characters, "
@@ -315,16 +374,19 @@ def export_command(file: str) -> None:
 
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--replace", is_flag=True,
-              help="Delete this install's chronicle first and put the file in its place (restore a backup).")
+@click.option("--replace", "replace", default=None, metavar="NAME",
+              help="Delete the chronicle NAME and put the file in its place, keeping its members "
+                   "(restore a backup).")
 @with_appcontext
-def import_command(file: str, replace: bool) -> None:
+def import_command(file: str, replace: str | None) -> None:
     """Import a chronicle from FILE (written by `larp export`) in one transaction.
 
-    An install keeps one chronicle: the import replaces the untouched demo (or an unused
-    empty chronicle) and is refused into a chronicle in use unless --replace. Every
-    character's values are checked as the sheet editor checks them. A file from a newer
-    larp's export format is refused and nothing changes."""
+    The file becomes a new chronicle beside the others, whose organisers are the install's
+    administrators; it replaces the install's only chronicle when that is the untouched demo
+    (or an unused empty chronicle), and with --replace NAME the chronicle NAME (its members
+    kept). It never mixes two: a chronicle of the file's name is refused unless replaced.
+    Every character's values are checked as the sheet editor checks them. A file from a
+    newer larp's export format is refused and nothing changes."""
     import json
 
     from larp.services import ServiceError
@@ -349,7 +411,7 @@ def import_command(file: str, replace: bool) -> None:
         raise click.ClickException(f"{file} nests its JSON too deep to be a larp export. Nothing was imported.") from None
     with db.connection_context():
         try:
-            chronicle, notes = import_chronicle(data, replace=replace)
+            chronicle, notes = import_chronicle(data, replace=replace)  # a new one: the administrators organise it
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
     click.echo(f"Imported {chronicle.name}: {len(data['characters'])} characters, {len(data['rulings'])} rulings.")
@@ -389,19 +451,22 @@ def backup_command(path: str | None) -> None:
 
 
 @click.command("demo-downtime")
+@chronicle_option("The demo chronicle to play (default: the install's only one).")
 @with_appcontext
-def demo_downtime_command() -> None:
+def demo_downtime_command(chronicle_name: str | None) -> None:
     """Play a fortnight on the fresh demo chronicle (torpor, aggravated wounds, a hurt ghoul)
     and open game session 2 today, so the organiser's board has something to show."""
     from datetime import date
 
     from larp.services import ServiceError
-    from larp.services.chronicles import get_chronicle
+    from larp.services.chronicles import scoped_to
     from larp.services.demo import apply_downtime_demo
 
     with db.connection_context():
+        chronicle = chosen_chronicle(chronicle_name)
         try:
-            apply_downtime_demo(get_chronicle(), date.today())
+            with scoped_to(chronicle.id):
+                apply_downtime_demo(chronicle, date.today())
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
     click.echo("Demo: game session 1 was a fortnight ago; game session 2 is open today. See /board.")

@@ -146,24 +146,32 @@ def start_empty(on: date) -> tuple[Chronicle | None, str]:
     """``larp serve --empty``: make the install's chronicle an empty one, if it may be.
 
     A new install (no chronicle) gets an empty chronicle; an untouched demo
-    (:func:`untouched_demo`) is replaced by one; any other chronicle is kept.
+    (:func:`untouched_demo`: the install's only chronicle) is replaced by one, which keeps the
+    demo's members with their roles (the first organiser keeps his chronicle); any other
+    chronicle, and an install of several, is kept.
 
     Returns:
         The empty chronicle made (``None`` when the chronicle was kept) and what
         happened, for the console.
     """
+    from larp.services.memberships import move_members
+
     with db.atomic():
-        current = Chronicle.select().order_by(Chronicle.id.desc()).first()
-        if current is None:
+        chronicles = list(Chronicle.select().order_by(Chronicle.id.desc()).limit(2))
+        if not chronicles:
             return create_empty_chronicle(on), "started an empty chronicle: name it on the first page."
-        current = lock_chronicle(current)
+        if len(chronicles) > 1:
+            return None, "--empty ignored: this install holds several chronicles, which are kept."
+        current = lock_chronicle(chronicles[0])
         if current.needs_name:
             return None, "the chronicle is still unnamed: name it on the first page."
         if not untouched_demo(current):
             return None, (f"--empty ignored: this install already runs the chronicle “{current.name}”, "
                           "which is kept.")
+        empty = create_empty_chronicle(on)
+        move_members(current, empty)
         current.delete_instance(recursive=True)
-        return create_empty_chronicle(on), "replaced the untouched demo with an empty chronicle: name it on the first page."
+        return empty, "replaced the untouched demo with an empty chronicle: name it on the first page."
 
 
 def name_chronicle(chronicle: Chronicle, name: str, first_game: date | None = None) -> Chronicle:
@@ -196,7 +204,8 @@ def name_chronicle(chronicle: Chronicle, name: str, first_game: date | None = No
 
 def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
     """Delete the demo chronicle (its characters, rulings, game sessions, settings) and start an
-    empty chronicle in its place, with game session 1 dated ``on``.
+    empty chronicle in its place, with game session 1 dated ``on``; the demo's members are its
+    members, with the same roles (:func:`larp.services.memberships.move_members`).
 
     Raises:
         ServiceError: 409 when ``chronicle`` is not the demo; 422 (field
@@ -206,9 +215,14 @@ def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
         raise ServiceError("Only the demo chronicle can be removed here.", status=409)
     if not confirmed:
         raise ServiceError("Tick the box to confirm that the demo and everything in it goes.", field="confirm")
+    from larp.services.memberships import move_members
+
     with db.atomic():
-        lock_chronicle(chronicle).delete_instance(recursive=True)
-        return create_empty_chronicle(on)
+        demo = lock_chronicle(chronicle)
+        empty = create_empty_chronicle(on)
+        move_members(demo, empty)
+        demo.delete_instance(recursive=True)
+        return empty
 
 
 def chronicle_settings(chronicle: Chronicle) -> ChronicleSettings:

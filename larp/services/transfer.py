@@ -16,10 +16,11 @@ Derangements, specialisations, custom powers, Backgrounds, Merits and Flaws,
 weapons and armor, the weapon in hand), retirement, scene extras and the
 experience log; format 1 files are still read.
 
-An install keeps one chronicle: an import replaces an untouched demo or an
-unused empty chronicle, and is refused otherwise unless told to replace the
-current chronicle. Every character's values are checked first
-(:mod:`larp.services.import_checks`, the sheet editor's own validator).
+An install keeps several chronicles (issue 22): an import makes a new one beside the others,
+unless it replaces the chronicle it is told to (``--replace NAME``), or an install's only
+chronicle when that is the untouched demo or an unused empty chronicle. It never mixes two.
+Every character's values are checked first (:mod:`larp.services.import_checks`, the sheet
+editor's own validator).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from larp.models import (
     Equipment,
     ExperienceEntry,
     GameSession,
+    Membership,
     MeritFlaw,
     Power,
     Ruling,
@@ -200,32 +202,83 @@ def replaceable(chronicle: Chronicle) -> bool:
             and not ChronicleSetting.select().where(ChronicleSetting.chronicle == chronicle).exists())
 
 
-def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chronicle, list[str]]:
+def chronicle_names() -> list[str]:
+    """Every chronicle's name on this install, in order (for messages that ask to name one)."""
+    return [c.name for c in Chronicle.select(Chronicle.name).order_by(Chronicle.name)]
+
+
+def _replace_hint(name: str) -> str:
+    return (f"To put the file in its place, export “{name}” first if you want to keep it "
+            f"(`larp export --chronicle \"{name}\" FILE`), then import with "
+            f"`larp import --replace \"{name}\" FILE` (or, on “{name}”'s Organise → Import a chronicle "
+            f"export page, tick Replace), which deletes it and keeps its members.")
+
+
+def _target(replace: Chronicle | str | None, into: Chronicle | None) -> Chronicle | None:
+    """The chronicle the import takes the place of, locked (``None``: the file is a new chronicle)."""
+    from larp.services.chronicles import lock_chronicle
+
+    if isinstance(replace, str):
+        found = Chronicle.get_or_none(Chronicle.name == replace.strip())
+        if found is None:
+            raise ServiceError(f"There is no chronicle called “{replace.strip()}” to replace. The chronicles here: "
+                               + (", ".join(f"“{n}”" for n in chronicle_names()) or "none") + ".",
+                               field="replace", status=404)
+        replace = found
+    if replace is not None:
+        return lock_chronicle(replace)
+    if into is None:
+        only = list(Chronicle.select().limit(2))
+        into = only[0] if len(only) == 1 else None
+    if into is not None:
+        into = lock_chronicle(into)
+        if replaceable(into):
+            return into
+    return None
+
+
+def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = None, *,
+                     into: Chronicle | None = None, organisers: list[User] | None = None,
+                     may_create: bool = True) -> tuple[Chronicle, list[str]]:
     """Put the chronicle in ``data`` (an :func:`export_chronicle` result) in this install, in one transaction.
 
-    An install keeps one chronicle. The import replaces the current chronicle when
-    it is the untouched demo or an unused empty chronicle (:func:`replaceable`), or
-    when ``replace`` is given (restoring a backup, or starting over: the current
-    chronicle and everything in it is deleted); otherwise it is refused.
+    It never mixes two chronicles (issue 22). The file becomes a NEW chronicle beside the others,
+    unless it takes the place of one: ``replace`` (a chronicle or its name: deleted, the file in
+    its place; restoring a backup, or starting over), or, untold, ``into`` (default: the install's
+    only chronicle) when that one is the untouched demo or an unused empty chronicle
+    (:func:`replaceable`). A chronicle replaced keeps its members, with their roles
+    (:func:`larp.services.memberships.move_members`).
+
+    Card codes are unique within a chronicle only, so they never clash with another chronicle's.
+    Card tokens open their character from any chronicle, so they are unique on the install: an
+    imported character whose token another chronicle's character holds gets a new one (his
+    printed card opens the other chronicle's character; the notes say whose cards to print again).
+
+    Args:
+        organisers: who organises a new chronicle (default: the install's administrators); the
+            web import passes the importing administrator.
+        may_create: ``False`` refuses (403) an import that would make a new chronicle (a plain
+            organiser's web import: only an administrator makes chronicles).
 
     Returns:
-        The new chronicle (now the current one) and notes for the person importing
-        (what it replaced, users not found here).
+        The chronicle made and notes for the person importing (what it replaced, who organises
+        it, tokens reissued, users not found here).
 
     Raises:
-        ServiceError: 422 not an export, a newer format, a malformed entry, a
-            character value the sheet editor refuses (naming the character and the
-            field); 409 the install already runs another chronicle (the message
-            says how to replace it), or a short code or card token already used by
-            another chronicle. Nothing is changed.
+        ServiceError: 422 not an export, a newer format, a malformed entry, a character value the
+            sheet editor refuses (naming the character and the field); 404 ``replace`` names no
+            chronicle; 409 another chronicle has the file's name (the message says how to
+            replace it); 403 a new chronicle when ``may_create`` is ``False``. Nothing is changed.
     """
-    from larp.services.chronicles import lock_chronicle
+    from larp.db import lock_name
+    from larp.services.characters import new_card_token
     from larp.services.import_checks import check_character
+    from larp.services.memberships import move_members
     from larp.services.sheet_store import scalar_fields, write_sheet_rows
 
     check_format(data)
     info = _require(data, "chronicle", dict)
-    name = _require(info, "name", str, "the chronicle")
+    name = _require(info, "name", str, "the chronicle").strip()
     for key in ("game_sessions", "characters", "rulings", "trait_losses", "ability_spends", "torpors"):
         _require(data, key, list)
     check_shape(data)
@@ -233,34 +286,35 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
     notes: list[str] = []
     try:
         with db.atomic():
-            current = Chronicle.select().order_by(Chronicle.id.desc()).first()
-            if current is not None:
-                current = lock_chronicle(current)
-                if not (replace or replaceable(current)):
-                    characters = Character.select().where(Character.chronicle == current).count()
-                    rulings = Ruling.select().where(Ruling.chronicle == current).count()
-                    raise ServiceError(
-                        f"This install already runs the chronicle “{current.name}” ({characters} characters, "
-                        f"{rulings} rulings), and an install keeps one chronicle. To put the file in its place, "
-                        f"export “{current.name}” first if you want to keep it (`larp export FILE`), then import "
-                        f"with --replace (`larp import --replace FILE`), which deletes it.", field="file",
-                        status=409)
-                notes.append(f"Replaced {'the demo chronicle' if current.is_demo else 'the chronicle'} "
-                             f"“{current.name}”.")
-                current.delete_instance(recursive=True)
-            existing = Chronicle.get_or_none(Chronicle.name == name)
-            if existing is not None:  # a database from before one chronicle per install
-                if not replace:
-                    raise ServiceError(f"A chronicle called “{name}” already exists. Import it with --replace "
-                                       f"(`larp import --replace FILE`) to put the file in its place.", field="file",
-                                       status=409)
-                existing.delete_instance(recursive=True)
-            codes = [c.state["short_code"] for c in checked]
-            tokens = [c.state["card_token"] for c in checked if c.state["card_token"]]
-            clash = Character.select().where(Character.short_code.in_(codes) | Character.card_token.in_(tokens)).first()
+            # Check-then-write on the names, the chronicle replaced and the tokens: the lock on the
+            # chronicles' names (the one creating and renaming take) serialises two imports, and the
+            # chronicle replaced is locked (lock_chronicle) against its writers until the commit.
+            lock_name("chronicle names")
+            target = _target(replace, into)
+            clash = Chronicle.get_or_none((Chronicle.name == name)
+                                          & (Chronicle.id != (target.id if target else 0)))
             if clash is not None:
-                raise ServiceError(f"The card code {clash.short_code} ({clash.name}) is already used by a character "
-                                   f"of another chronicle here.", field="file", status=409)
+                raise ServiceError(f"A chronicle called “{name}” is already on this install, and an import never "
+                                   f"mixes two chronicles. " + _replace_hint(name), field="file", status=409)
+            if target is None and not may_create:
+                raise ServiceError(
+                    f"This file would become a new chronicle, “{name}”, beside the others, and only an "
+                    "administrator of the install makes chronicles. Ask one to import it, or tick Replace "
+                    "to put it in this chronicle's place.", field="file", status=403)
+            if target is not None:
+                notes.append(f"Replaced {'the demo chronicle' if target.is_demo else 'the chronicle'} “{target.name}”"
+                             " (its members keep their roles).")
+                # The file's name may be the replaced chronicle's own: it steps aside until deleted, below.
+                Chronicle.update(name=f"(being replaced by an import) {target.id}").where(Chronicle.id == target.id).execute()
+            tokens = [c.state["card_token"] for c in checked if c.state["card_token"]]
+            taken = {t for batch in peewee.chunked(tokens, 500) for (t,) in Character.select(Character.card_token)
+                     .where(Character.card_token.in_(batch)
+                            & (Character.chronicle != (target.id if target else 0))).tuples()}
+            reissued = []
+            for item in checked:
+                if item.state["card_token"] in taken:
+                    item.state["card_token"] = new_card_token()
+                    reissued.append(item.sheet.name)
             users = {u.username: u for u in User.select()}
             missing: set[str] = set()
 
@@ -271,6 +325,25 @@ def import_chronicle(data: dict[str, Any], replace: bool = False) -> tuple[Chron
 
             created = _in("created_at", info.get("created_at"))
             chronicle = Chronicle.create(name=name, **({"created_at": created} if created else {}))
+            if target is not None:
+                move_members(target, chronicle)
+                target.delete_instance(recursive=True)
+            else:
+                chosen = organisers if organisers is not None else list(
+                    User.select().where(User.is_admin & User.active).order_by(User.username))
+                for person in chosen:
+                    Membership.create(user=person.id, chronicle=chronicle.id, role="organiser")
+                others = len(chronicle_names()) - 1
+                notes.append(f"“{name}” is a new chronicle" + (f", beside {others} other(s)" if others else "") + ". "
+                             + (("Its organisers are the install's administrators: " if organisers is None
+                                 else "Its organiser: ") + ", ".join(p.username for p in chosen) + "." if chosen else
+                                "No one is a member yet: an administrator appoints its organisers "
+                                "(`larp create-user NAME --admin` makes one)."))
+            if reissued:
+                notes.append(f"{len(reissued)} card token(s) of the file open a character of another chronicle here, "
+                             f"so these characters got new ones: {', '.join(reissued[:10])}"
+                             + (" and others" if len(reissued) > 10 else "")
+                             + ". Print their cards again (Character cards).")
             for key, value in (data.get("settings") or {}).items():
                 ChronicleSetting.create(chronicle=chronicle, key=key, value=value)
             sessions = {}

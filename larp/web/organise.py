@@ -71,20 +71,31 @@ def remove_demo_chronicle():
     """Delete the demo chronicle (after a confirmation) and start an empty one in its place."""
     chronicle = get_chronicle()
     try:
-        remove_demo(chronicle, bool(request.form.get("confirm")), date.today())
+        empty = remove_demo(chronicle, bool(request.form.get("confirm")), date.today())
     except ServiceError as exc:
         tools = [(url_for(endpoint), title, text) for endpoint, title, text in TOOLS
                  if endpoint in current_app.view_functions]
         return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=exc), exc.status
     flash("The demo is removed. Name your chronicle.")
-    return redirect(url_for("organise.start"), code=303)
+    return redirect(page_of(empty.id, "organise.start"), code=303)
+
+
+def page_of(chronicle_id: int, endpoint: str) -> str:
+    """The URL of ``endpoint``'s page in chronicle ``chronicle_id`` (``/chronicles/<id>/...``): where
+    to go after this request's chronicle was replaced by another (a new id) or a new one was made."""
+    from larp.web.scope import member_url
+
+    base = member_url(chronicle_id).split("?", 1)[0].removesuffix(request.path)
+    return base + url_for(endpoint)[len(request.script_root):]
 
 
 @bp.route("/organise/import", methods=["GET", "POST"])
 @role_required("organiser")
 def import_export():
-    """Import a chronicle export (JSON): it replaces an untouched demo or an unused empty chronicle;
-    any other chronicle only when "replace" is ticked and its name typed."""
+    """Import a chronicle export (JSON), by the rule of :func:`larp.services.transfer.import_chronicle`:
+    it takes this chronicle's place when this one is the untouched demo or unused and empty, or when
+    "replace" is ticked and its name typed (its members kept); otherwise it becomes a new chronicle,
+    which only an administrator may make (403 for a plain organiser), organised by the importer."""
     from larp.services.transfer import import_chronicle, replaceable
 
     chronicle = get_chronicle()
@@ -102,12 +113,14 @@ def import_export():
                 raise ServiceError(f"This file is not readable JSON ({exc}).", field="file") from None
             if replace and request.form.get("confirm_name", "").strip() != chronicle.name:
                 raise ServiceError(f"To replace “{chronicle.name}”, type its name exactly.", field="confirm_name")
-            imported, notes = import_chronicle(data, replace=replace)
+            imported, notes = import_chronicle(data, replace=chronicle if replace else None, into=chronicle,
+                                               organisers=[g.user], may_create=bool(g.user.is_admin))
         except ServiceError as exc:
             error = exc
         else:
             flash(f"Imported “{imported.name}”. " + " ".join(notes))
-            return redirect(url_for("organise.hub"), code=303)
+            return redirect(page_of(imported.id, "organise.hub"), code=303)
     return render_template("organise/import.html", chronicle=chronicle, error=error,
-                           replaceable=replaceable(chronicle), untouched=untouched_demo(chronicle)), \
+                           replaceable=replaceable(chronicle), untouched=untouched_demo(chronicle),
+                           may_create=bool(g.user.is_admin)), \
         (error.status if error else 200)

@@ -162,7 +162,7 @@ def test_create_user_command(app, runner, dbconn):
     result = runner.invoke(main, ["create-user", "nina", "--role", "narrator", "--name", "Nina",
                                   "--password", "long-enough-pw"])
     assert result.exit_code == 0, result.output
-    assert "Created narrator nina." in result.output
+    assert "Created narrator nina in “Nights of Ashford (demo)”." in result.output
     assert check_password_hash(user("nina").password_hash, "long-enough-pw")
     again = runner.invoke(main, ["create-user", "nina", "--password", "long-enough-pw"])
     assert again.exit_code == 1 and "The user name nina is taken." in again.output

@@ -63,17 +63,23 @@ def test_larp_serve_empty_starts_an_empty_chronicle_named_on_the_first_page(tmp_
 
 
 def test_empty_replaces_an_untouched_demo_and_keeps_a_played_one(tmp_path, capsys):
-    """`larp serve --empty` on an install holding the untouched demo replaces it; on a chronicle in
-    use it changes nothing and says so."""
+    """`larp serve --empty` on an install holding the untouched demo replaces it (its organiser
+    organises the empty chronicle, issue 22); on a chronicle in use it changes nothing and says so."""
     from larp import create_app
 
     app = make_test_app(tmp_path)
     url = app.config["DATABASE_URL"]
     config = {k: app.config[k] for k in ("TESTING", "SECRET_KEY", "INSTANCE_PATH", "WTF_CSRF_ENABLED")}
+    from larp.services.accounts import ensure_first_organiser
+    from larp.services.memberships import role_in
+
+    with db.connection_context():
+        first = ensure_first_organiser()  # the demo's organiser
     create_app({**config, "DATABASE_URL": url, "START_EMPTY": True})
     assert "replaced the untouched demo" in capsys.readouterr().err
     with db.connection_context():
         assert get_chronicle().needs_name and Chronicle.select().count() == 1
+        assert role_in(first, get_chronicle()) == "organiser"  # he keeps his chronicle
         from larp.services.chronicles import name_chronicle
 
         name_chronicle(get_chronicle(), "Kept")
@@ -113,17 +119,22 @@ def test_untouched_demo_means_nothing_recorded_changed_or_played(app, dbconn, to
 def test_larp_import_replaces_the_untouched_demo_and_the_app_shows_the_imported_chronicle(
         source_export, tmp_path):
     """Issue 14: importing an export into a fresh install (whose first `larp serve` made the demo)
-    replaces the untouched demo; after it every page shows the imported chronicle."""
+    replaces the untouched demo, whose organiser organises the import (issue 22); after it every
+    page shows the imported chronicle."""
+    from larp.models import User
+    from larp.services.memberships import role_in
+
     other = fresh_demo(tmp_path)
+    client = other.test_client()
+    AuthActions(client).login("boss", "organiser")  # an organiser of the demo
     path = tmp_path / "prague.json"
     path.write_text(json.dumps(source_export))
     result = other.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output
-    assert "Replaced the demo chronicle “Nights of Ashford (demo)”" in result.output
-    client = other.test_client()
-    AuthActions(client).login("boss", "organiser")
+    assert "Replaced the demo chronicle “Nights of Ashford (demo)” (its members keep their roles)" in result.output
     with db.connection_context():
         assert [c.name for c in Chronicle.select()] == ["Ashes of Prague"]
+        assert role_in(User.get(User.username == "boss"), get_chronicle()) == "organiser"
         viv = Character.get(Character.name == "Vivienne Ashcombe")
         assert [m.key for m in viv.merit_flaw_rows] == ["acute_sense"] and viv.weapon == "knife"
     for url in ("/", "/board", f"/characters/{viv.id}", "/characters", "/organise"):
@@ -165,37 +176,64 @@ def test_larp_import_checks_values_as_the_editor_does(source_export, tmp_path, c
     assert refused.value.field == f"characters.2.{field}"
 
 
-def test_the_organise_page_imports_an_export_over_the_untouched_demo_only(source_export, tmp_path):
-    """Issue 14: the upload on the Organise page follows the same rule: it replaces the untouched
-    demo; over a chronicle in use it is refused unless "replace" is ticked and the name typed."""
+def test_the_organise_page_imports_over_the_demo_and_only_an_administrator_makes_a_new_chronicle(
+        source_export, tmp_path):
+    """Issues 14 and 22: the upload on the Organise page replaces the untouched demo (its organiser
+    kept); a file named as a chronicle here is refused (409); a file that would make a new chronicle
+    is refused to a plain organiser (403) and made for an administrator, who organises it; "replace"
+    ticked with the name typed puts the file in this chronicle's place, its members kept."""
+    from io import BytesIO
+
+    from larp.models import User
+    from larp.services.memberships import role_in
+
     other = fresh_demo(tmp_path)
     client = other.test_client()
     AuthActions(client).login("boss", "organiser")
     assert "the import replaces it" in client.get("/organise/import").get_data(as_text=True)
 
-    def upload(**fields):
-        from io import BytesIO
+    def upload(name="Ashes of Prague", **fields):
+        data = {**source_export, "chronicle": {**source_export["chronicle"], "name": name}}
+        return client.post("/organise/import", data={"file": (BytesIO(json.dumps(data).encode()), "prague.json"),
+                                                     **fields}, content_type="multipart/form-data")
 
-        return client.post("/organise/import", data={"file": (BytesIO(json.dumps(source_export).encode()),
-                                                              "prague.json"), **fields},
-                           content_type="multipart/form-data")
+    def boss_in(name):
+        with db.connection_context():
+            return role_in(User.get(User.username == "boss"), Chronicle.get(Chronicle.name == name))
 
-    assert upload().status_code == 303
+    response = upload()
     with db.connection_context():
-        assert get_chronicle().name == "Ashes of Prague"
+        prague = Chronicle.get(Chronicle.name == "Ashes of Prague")
+        assert Chronicle.select().count() == 1
         viv = Character.get(Character.name == "Vivienne Ashcombe")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/chronicles/{prague.id}/organise")
+    assert boss_in("Ashes of Prague") == "organiser"
     client.post(f"/characters/{viv.id}/damage", data={"damage_type": "bashing", "levels": "1"})
-    refused = upload()
-    assert refused.status_code == 409 and "already runs the chronicle" in refused.get_data(as_text=True)
+    clash = upload()
+    assert clash.status_code == 409 and "is already on this install" in clash.get_data(as_text=True)
+    refused = upload("Ashes of Brno")
+    assert refused.status_code == 403 and "only an administrator" in refused.get_data(as_text=True)
     assert upload(replace="yes", confirm_name="wrong").status_code == 422
     assert upload(replace="yes", confirm_name="Ashes of Prague").status_code == 303
     with db.connection_context():
         assert Ruling.select().where(Ruling.kind == "damage").count() == 0  # the file's state, not the played one
+        assert Chronicle.select().count() == 1
+        User.update(is_admin=True).where(User.username == "boss").execute()
+    assert boss_in("Ashes of Prague") == "organiser"
+    made = upload("Ashes of Brno")
+    assert made.status_code == 303
+    with db.connection_context():
+        brno = Chronicle.get(Chronicle.name == "Ashes of Brno")
+        assert Chronicle.select().count() == 2
+    assert made.headers["Location"].endswith(f"/chronicles/{brno.id}/organise")
+    assert boss_in("Ashes of Brno") == "organiser"
+    assert "Ashes of Brno" in client.get(f"/chronicles/{brno.id}/organise").get_data(as_text=True)
 
 
 def test_an_organiser_removes_the_demo_and_it_never_comes_back(app, client, auth, tmp_path):
     """Issue 14: an organiser can remove the demo chronicle, with a confirmation, at any time; an
-    empty chronicle to name takes its place, and a restart does not load the demo again."""
+    empty chronicle to name takes its place, still his (issue 22), and a restart does not load the
+    demo again."""
     from larp import create_app
 
     auth.login("boss", "organiser")
@@ -205,6 +243,10 @@ def test_an_organiser_removes_the_demo_and_it_never_comes_back(app, client, auth
     assert response.status_code == 303 and response.headers["Location"].endswith("/start")
     with db.connection_context():
         assert Character.select().count() == 0 and get_chronicle().needs_name
+        from larp.models import User
+        from larp.services.memberships import role_in
+
+        assert role_in(User.get(User.username == "boss"), get_chronicle()) == "organiser"  # he keeps his chronicle
     create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": app.config["DATABASE_URL"],
                 "INSTANCE_PATH": app.config["INSTANCE_PATH"], "LOAD_DEMO": True})
     with db.connection_context():

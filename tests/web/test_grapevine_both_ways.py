@@ -331,7 +331,7 @@ def test_export_from_the_cli_the_character_page_and_the_board(client, auth, runn
 
 
 def test_kept_data_travels_in_the_chronicle_export(client, auth, runner, tmp_path, dbconn):
-    """Kept unused data is never dropped: `larp export` carries it and `larp import --replace` brings it
+    """Kept unused data is never dropped: `larp export` carries it and `larp import --replace NAME` brings it
     back (issue 20: "kept on export")."""
     auth.login("boss", "organiser")
     url, _ = preview_page(client, "anna.gex", anna())
@@ -339,7 +339,7 @@ def test_kept_data_travels_in_the_chronicle_export(client, auth, runner, tmp_pat
     kept = Character.get(Character.name == "Anna").imported_unused
     target = tmp_path / "chronicle.json"
     assert runner.invoke(args=["export", str(target)]).exit_code == 0
-    result = runner.invoke(args=["import", "--replace", str(target)])
+    result = runner.invoke(args=["import", "--replace", "Nights of Ashford (demo)", str(target)])
     assert result.exit_code == 0, result.output
     assert Character.get(Character.name == "Anna").imported_unused == kept
 
@@ -361,6 +361,6 @@ def test_a_chronicle_file_with_bad_kept_data_is_refused_whole(runner, tmp_path, 
     data["characters"][0]["imported_unused"] = kept
     target.write_text(json.dumps(data))
     before = Character.select().count()
-    result = runner.invoke(args=["import", "--replace", str(target)])
+    result = runner.invoke(args=["import", "--replace", "Nights of Ashford (demo)", str(target)])
     assert result.exit_code != 0 and message in result.output and "Nothing was imported" in result.output
     assert Character.select().count() == before

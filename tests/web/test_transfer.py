@@ -86,25 +86,86 @@ def test_import_of_a_newer_format_is_refused_and_changes_nothing(busy, runner, t
     data["format_version"] = 3
     path.write_text(json.dumps(data))
     counts = (Chronicle.select().count(), Character.select().count(), Ruling.select().count())
-    result = run(runner, "import", "--replace", str(path))
+    result = run(runner, "import", "--replace", "Nights of Ashford (demo)", str(path))
     assert result.exit_code != 0
     assert "format 3 by a newer larp" in result.output and "Update larp" in result.output
     assert (Chronicle.select().count(), Character.select().count(), Ruling.select().count()) == counts
 
 
-def test_import_refuses_an_existing_chronicle_unless_replacing(busy, runner, tmp_path, dbconn):
-    """An import never silently merges: into an install running a played chronicle it is refused,
-    with the way to replace it, unless --replace restores the file in its place (issue 14)."""
+def test_import_refuses_a_name_clash_and_replace_name_keeps_the_members(busy, runner, tmp_path, dbconn):
+    """Issue 22: an import never mixes two chronicles. A file whose chronicle has the name of one here
+    is refused (409), saying how to replace it; `--replace NAME` deletes that chronicle and puts the
+    file in its place, its members keeping their roles, and leaves the other chronicles alone."""
+    from larp.models import Membership, User
+    from larp.services.memberships import create_chronicle, role_in
+
     path = tmp_path / "chronicle.json"
     run(runner, "export", str(path))
+    other = create_chronicle("Nights of Lyon", TODAY)
     result = run(runner, "import", str(path))
-    assert result.exit_code != 0 and "already runs the chronicle “Nights of Ashford (demo)”" in result.output
-    assert "larp import --replace FILE" in result.output and "larp export FILE" in result.output
-    assert Chronicle.select().count() == 1
-    replaced = run(runner, "import", "--replace", str(path))
+    assert result.exit_code != 0 and "“Nights of Ashford (demo)” is already on this install" in result.output
+    assert 'larp import --replace "Nights of Ashford (demo)" FILE' in result.output
+    assert Chronicle.select().count() == 2
+    boss = User.get(User.username == "boss")
+    assert role_in(boss, busy) == "organiser"
+    replaced = run(runner, "import", "--replace", "Nights of Ashford (demo)", str(path))
     assert replaced.exit_code == 0, replaced.output
-    assert Chronicle.select().count() == 1 and Character.select().count() == 10
-    assert TraitLoss.select().count() == 2 and GameSession.select().count() == 2
+    assert "its members keep their roles" in replaced.output
+    new = Chronicle.get(Chronicle.name == "Nights of Ashford (demo)")
+    assert new.id != busy.id and role_in(boss, new) == "organiser"
+    assert Character.select().where(Character.chronicle == new).count() == 10
+    assert TraitLoss.select().count() == 2 and GameSession.select().where(GameSession.chronicle == new).count() == 2
+    assert Chronicle.get_by_id(other.id).name == "Nights of Lyon" and Chronicle.select().count() == 2
+    assert not Membership.select().where(Membership.chronicle == busy.id).exists()
+    missing = run(runner, "import", "--replace", "Nowhere", str(path))
+    assert missing.exit_code != 0 and "no chronicle called “Nowhere”" in missing.output and "Nights of Lyon" in missing.output
+
+
+def test_an_import_beside_a_played_chronicle_is_a_new_one_with_its_tokens_reissued(busy, runner, tmp_path, dbconn):
+    """Issue 22: an import into an install whose chronicle is in use makes a NEW chronicle beside it
+    (the played one untouched), organised by the install's administrators. Card codes are unique
+    per chronicle, so the copy keeps them; card tokens open a character from any chronicle, so the
+    copy's tokens that clash get new ones, and the output says whose cards to print again."""
+    from larp.models import User
+    from larp.services.memberships import role_in
+
+    path = tmp_path / "copy.json"
+    run(runner, "export", str(path))
+    data = json.loads(path.read_text())
+    data["chronicle"]["name"] = "Ashford, a copy"
+    path.write_text(json.dumps(data))
+    User.update(is_admin=True).where(User.username == "boss").execute()
+    before = {c.short_code: c.card_token for c in Character.select().where(Character.chronicle == busy)}
+    result = run(runner, "import", str(path))
+    assert result.exit_code == 0, result.output
+    assert "is a new chronicle, beside 1 other(s)" in result.output
+    assert "organisers are the install's administrators: boss" in result.output
+    assert "10 card token(s)" in result.output and "Print their cards again" in result.output
+    copy = Chronicle.get(Chronicle.name == "Ashford, a copy")
+    assert role_in(User.get(User.username == "boss"), copy) == "organiser"
+    copied = {c.short_code: c.card_token for c in Character.select().where(Character.chronicle == copy)}
+    assert set(copied) == set(before) and not set(copied.values()) & set(before.values())
+    assert {c.short_code: c.card_token for c in Character.select().where(Character.chronicle == busy)} == before
+    assert Ruling.select().where(Ruling.chronicle == busy).count() == len(data["rulings"])
+
+
+def test_export_names_its_chronicle_when_there_are_several(busy, runner, tmp_path, dbconn):
+    """Issue 22: `larp export --chronicle NAME` exports that chronicle; without it, an install of
+    several chronicles gets an error listing their names, and no file."""
+    from larp.services.memberships import create_chronicle
+
+    create_chronicle("Nights of Lyon", TODAY)
+    path = tmp_path / "out.json"
+    refused = run(runner, "export", str(path))
+    assert refused.exit_code != 0 and "several chronicles" in refused.output
+    assert "“Nights of Ashford (demo)”, “Nights of Lyon”" in refused.output and not path.exists()
+    lyon = run(runner, "export", "--chronicle", "Nights of Lyon", str(path))
+    assert lyon.exit_code == 0, lyon.output
+    data = json.loads(path.read_text())
+    assert data["chronicle"]["name"] == "Nights of Lyon" and data["characters"] == []
+    assert run(runner, "export", "--chronicle", "Nights of Ashford (demo)", str(path)).exit_code == 0
+    assert len(json.loads(path.read_text())["characters"]) == 10
+    assert "no chronicle called “Paris”" in run(runner, "export", "--chronicle", "Paris", str(path)).output
 
 
 def test_import_of_something_else_is_refused(runner, tmp_path, dbconn):
@@ -154,7 +215,8 @@ def test_an_import_where_the_narrators_have_no_account_keeps_their_names(busy, r
     by_boss = {r.id for r in Ruling.select().where(Ruling.narrator.is_null(False))}
     assert by_boss
     get_chronicle().delete_instance(recursive=True)
-    User.update(username="someone-else").where(User.username == "boss").execute()
+    # An administrator organises the chronicle the import makes, so he can open it.
+    User.update(username="someone-else", is_admin=True).where(User.username == "boss").execute()
     result = run(runner, "import", str(path))
     assert result.exit_code == 0, result.output
     assert "No user here is called boss" in result.output
