@@ -5,7 +5,8 @@ Run it (it prints figures; it is not a test and asserts nothing):
     .venv/bin/python tests/benchmarks/bench_chronicles.py [--requests 30] [--database-url URL]
 
 ``--database-url`` (or ``LARP_TEST_DATABASE_URL``) runs it on that PostgreSQL database, which it
-empties first; without either it runs on an SQLite file in a temporary folder.
+empties first (with a pool of 4 connections, as ``larp serve`` has); without either it runs on SQLite
+files in a temporary folder.
 
 The narrator is a member of the first chronicle only. Each chronicle holds 200 characters with
 their Traits, a game session open and a recorded ruling on each, made by bulk inserts (not through
@@ -55,7 +56,7 @@ def make_app(url: str | None):
         "TESTING": False, "SECRET_KEY": "bench", "DATABASE_URL": url or sqlite_url(folder / "bench.db"),
         "INSTANCE_PATH": folder / "instance", "WTF_CSRF_ENABLED": False, "LOAD_DEMO": False,
         "CREATE_DATABASE": True, "RANDOM_SOURCE": lambda: random.Random(1),
-    })
+    }, database_pool=4 if url else 0)  # PostgreSQL keeps its connections open, as `larp serve` does
 
 
 def add_chronicles(first: int, count: int) -> list[int]:
