@@ -12,6 +12,7 @@ import json
 import secrets
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from markupsafe import Markup
 
 from larp.db import as_id
 from larp.htmx import is_partial, render, replace_url
@@ -221,6 +222,25 @@ def _params(context: dict) -> dict:
     return params
 
 
+@bp.app_template_global("pick_attrs")
+def pick_attrs(side: str, character_id: int | None = None) -> Markup:
+    """The htmx attributes of a pick on one side (a search result, a character already in the scene, or
+    "Change" when ``character_id`` is ``None``): a GET that sends that side's choice with the side's own
+    form (#pick-<side>: the other side as it is now, the kind and the category) and swaps only that side
+    (issue 18: swaps return only what changed). The link's ``href`` stays the plain-page fallback."""
+    url = url_for("challenges.challenge_page", **({side: character_id} if character_id is not None else {}))
+    return Markup(f'hx-get="{url}" hx-include="#pick-{side}" hx-target="#side-{side}" hx-swap="outerHTML"')
+
+
+def _picked_side() -> str | None:
+    """The side a pick swap is for (htmx's ``HX-Target`` is ``side-challenger`` or ``side-defender``), else None."""
+    if not is_partial():
+        return None
+    target = request.headers.get("HX-Target", "")
+    side = target.removeprefix("side-")
+    return side if target.startswith("side-") and side in SIDES else None
+
+
 @bp.app_template_filter("source_label")
 def source_label(source: str, adjudication: Adjudication, side: str | None) -> str:
     """A retest source as the narrator reads it: "Brawl (2 left)", "Willpower (3 left)", "Might"."""
@@ -262,7 +282,13 @@ def challenge_page():
         ruling = Ruling.get_or_none(Ruling.id == as_id(request.args.get("ruling")))
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
-    return render("challenges/page.html", "challenges/page.html", **context)
+    picked = _picked_side()
+    if picked is None:
+        return render("challenges/page.html", "challenges/page.html", **context)
+    # A pick swaps only that side, and what depends on it comes out of band (challenges/_pick.html).
+    response = render("challenges/page.html", "challenges/_pick.html", picked=picked, **context)
+    response.headers["HX-Push-Url"] = url_for("challenges.challenge_page", **context["params"])
+    return response
 
 
 @bp.route("/challenge/scene", methods=["POST"])
