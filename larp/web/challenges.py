@@ -417,14 +417,38 @@ def resolve():
                                 _anchor="ruling"), code=303)
     context = _screen_context(form, ruling=adjudication.record)
     context["params"] = _params(context)
+    context["undo_form"] = _choices(form)
     return render("challenges/page.html", "challenges/_resolved.html", **context)
+
+
+#: Form fields that are not the narrator's choices: a restored challenge gets new ones.
+NOT_CHOICES = ("csrf_token", "request_token", "tests_json", "step", "undo", "undo_form")
+
+
+def _choices(form) -> dict[str, str]:
+    """The narrator's choices in a recorded challenge's form (sides, bids, throws, options), carried with the
+    Undo button so that an undo puts them back on the screen (issue 18: re-ruling needs no re-entry)."""
+    return {key: value for key, value in form.items() if value and key not in NOT_CHOICES and not key.startswith("next_")}
+
+
+def _restored_choices(form) -> dict[str, str] | None:
+    """The choices an Undo button carried (``undo_form``, see :func:`_choices`), or None when there are none
+    or they cannot be read (the screen then asks to choose again)."""
+    try:
+        restored = json.loads(form.get("undo_form") or "null")
+    except ValueError:
+        return None
+    if not isinstance(restored, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in restored.items()):
+        return None
+    return {k: v for k, v in restored.items() if k not in NOT_CHOICES}
 
 
 @bp.route("/challenge/undo", methods=["POST"])
 @role_required("organiser", "narrator")
 def undo():
     """Undo the challenge just recorded (form field ``undo``: its ruling id), within a minute of it, by the
-    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
+    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). The choices the
+    Undo button carried (``undo_form``) are put back on the screen, to be corrected and resolved again. htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
     refusal (too late, another narrator's, not the last change) is shown where the ruling was."""
     chronicle = get_chronicle()
     try:
@@ -433,8 +457,10 @@ def undo():
         context = _screen_context(request.form, error=exc)
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
-    context = _screen_context(request.form, undone=record)
-    context["params"] = _params(context)
+    restored = _restored_choices(request.form)
+    values = dict(request.form.items(), **restored) if restored else request.form
+    context = _screen_context(values, undone=record)
+    context.update(params=_params(context), restored=bool(restored))
     return render("challenges/page.html", "challenges/_resolved.html", **context)
 
 

@@ -54,11 +54,27 @@ BRAWL_ATTACKERS = (("Konrad Vale", "Rock"), ("Lys Moreau", "Rock"), ("Aldous Whi
 MEASURED: list[tuple[str, int, int]] = []
 
 
+#: Requests that are no swap: the challenge screen's stale-data poll, every 5 s whatever the narrator does.
+POLLS = ("/challenge/fresh",)
+
+
 def report(label: str, wire: Wire, goal: int) -> int:
-    """Print one figure against its goal (``bench_wire.report``) and keep it for the summary."""
-    total = bench_wire.report(label, wire, goal)
+    """Print one figure against its goal (``bench_wire.report``) and keep it for the summary. A poll that
+    happened to fire during the swap is not counted in it, and is printed on its own line."""
+    wire.settle()
+    polls = [rid for rid, url in wire.urls.items() if any(p in url for p in POLLS)]
+    polled = sum(wire.received.pop(rid, 0) for rid in polls)
+    for rid in polls:
+        wire.urls.pop(rid)
+    total = bench_wire.report(label, wire, goal, details=DETAILS)
+    if polls:
+        print(f"         (and {len(polls)} stale-data poll{'s' if len(polls) > 1 else ''} meanwhile, "
+              f"{polled / KB:.1f} KB, not counted in the swap)")
     MEASURED.append((label, total, goal))
     return total
+
+
+DETAILS = False
 
 
 class Narrator:
@@ -308,9 +324,12 @@ def summary() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, action="append", help="viewport width in px (default 820 and 390)")
+    parser.add_argument("--details", action="store_true", help="print each request of each figure")
     parser.add_argument("--lan", action="store_true",
                         help="open the app at the machine's LAN address (plain http: Chromium offers gzip only)")
     args = parser.parse_args()
+    global DETAILS
+    DETAILS = args.details
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():

@@ -108,3 +108,31 @@ def test_the_combat_board_answers_its_result_and_the_changed_parts_only(client, 
     assert "checked" not in signs  # the next round starts with no sign chosen
     full = client.post("/combat", data={**data, "step": "resolve"})  # no JavaScript: the whole page
     assert "<!doctype html>" in full.get_data(as_text=True) and 'id="board"' in full.get_data(as_text=True)
+
+
+def test_undo_puts_the_narrators_choices_back(client, auth, dbconn):
+    """Issue 18 (undo, so re-ruling needs no re-entry): Ruth's static Mental win (LotNR Static Challenges) is
+    recorded by Resolve; its Undo button carries the choices, and the undo's answer shows Ruth still picked with
+    Shrewd bid and Rock thrown (the difficulty, outside the sides, is never redrawn), and says the choices are back. A forged ``undo_form`` that is not
+    a mapping of strings is ignored (the screen asks to choose again) and still undoes."""
+    from larp.models import Ruling
+
+    auth.login()
+    fields = {"kind": "static", "category": "mental", "action": "other", "challenger": cid("Ruth Calder"),
+              "challenger_bid": "Shrewd", "challenger_throw": "rock", "defender_throw": "scissors", "difficulty": "2"}
+    recorded = client.post("/challenge", data=fields, headers=HX).get_data(as_text=True)
+    ruling = Ruling.get(Ruling.kind == "challenge")
+    carried = re.search(r"name=\"undo_form\" value='([^']*)'", recorded).group(1)
+    undo = client.post("/challenge/undo", data={"undo": ruling.id, "undo_form": carried, "kind": "static",
+                                                "category": "mental"}, headers=HX).get_data(as_text=True)
+    assert "the choices are back" in undo
+    assert f'name="challenger" value="{cid("Ruth Calder")}"' in undo
+    assert re.search(r'name="challenger_bid" value="Shrewd"[^>]*checked', undo)
+    assert re.search(r'name="challenger_throw" value="rock"[^>]*checked', undo)
+    assert Ruling.get_by_id(ruling.id).undone_at is not None
+
+    client.post("/challenge", data=fields, headers=HX)
+    again = Ruling.select().where(Ruling.kind == "challenge").order_by(Ruling.id.desc()).first()
+    forged = client.post("/challenge/undo", data={"undo": again.id, "undo_form": '["challenger", 1]'}, headers=HX)
+    assert forged.status_code == 200 and "choose again and resolve" in forged.get_data(as_text=True)
+    assert Ruling.get_by_id(again.id).undone_at is not None
