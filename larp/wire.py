@@ -10,6 +10,10 @@
   A static URL without the hash, or with a stale one, keeps Flask's default
   ``no-cache`` with an ETag: the browser revalidates it every time, so a changed
   file is never served from a stale cache (stack-notes 7.2).
+- Our own stylesheets and scripts are sent without their comments and spare
+  white space (rcssmin, rjsmin), so the sources keep their explanations and the
+  first page is lighter (issue 18: at most 30 KB cold). ``static/vendor/`` is
+  sent as it is (already minified).
 """
 
 from __future__ import annotations
@@ -24,9 +28,29 @@ from urllib.parse import quote
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
+from rcssmin import cssmin
+from rjsmin import jsmin
 from werkzeug.security import safe_join
 
-compress = Compress()
+class RefusalsCompressed(Compress):
+    """flask-compress, which also compresses a refusal's page (a 4xx answer with a body). flask-compress
+    leaves every answer outside 200-299 as it is, but htmx swaps this app's 4xx answers (the message where
+    the narrator looks), and a refused combat board is as large as the board (58.9 KB raw, measured with
+    10 attackers; issue 18: a combat-board swap at most 8 KB)."""
+
+    def after_request(self, response):
+        """Compress as flask-compress does, counting a 4xx answer as a 2xx one."""
+        status = response.status_code
+        if not 400 <= status < 500:
+            return super().after_request(response)
+        response.status_code = 200
+        try:
+            return super().after_request(response)
+        finally:
+            response.status_code = status
+
+
+compress = RefusalsCompressed()
 
 #: One year: the longest lifetime caches honour; "immutable" stops revalidation on reload.
 IMMUTABLE_SECONDS = 31_536_000
@@ -106,6 +130,44 @@ class StaticVersions:
         return uri
 
 
+#: How each kind of our own static file is minified before it is sent (by its name's ending).
+MINIFIERS = {".css": cssmin, ".js": jsmin}
+
+
+class Minified:
+    """Our own CSS and JavaScript, minified once per version of the file (a :class:`StaticVersions` hash).
+
+    Args:
+        folder: the app's static folder.
+        versions: its content hashes.
+    """
+
+    def __init__(self, folder: str, versions: StaticVersions):
+        self.folder = folder
+        self.versions = versions
+        self._cache: dict[str, tuple[str, bytes]] = {}
+        self._lock = threading.Lock()
+
+    def body(self, filename: str) -> bytes | None:
+        """``filename``'s minified bytes, or ``None`` for a file that is sent as it is (vendor files,
+        anything but ``.css`` and ``.js``, a file that is gone)."""
+        minify = MINIFIERS.get(os.path.splitext(filename)[1])
+        if minify is None or filename.startswith("vendor/"):
+            return None
+        version = self.versions.version(filename)
+        if version is None:
+            return None
+        with self._lock:
+            cached = self._cache.get(filename)
+        if cached and cached[0] == version:
+            return cached[1]
+        with open(safe_join(self.folder, filename), encoding="utf-8") as handle:  # type: ignore[arg-type]
+            data = minify(handle.read()).encode("utf-8")
+        with self._lock:
+            self._cache[filename] = (version, data)
+        return data
+
+
 class StaticQuietSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, except that a static file never re-sends the cookie.
 
@@ -135,6 +197,7 @@ def init_wire(app: Flask) -> None:
     versions = StaticVersions(app.static_folder or "static")
     app.extensions["larp.static_versions"] = versions
     app.add_template_global(versions.data_uri, "static_data_uri")
+    minified = Minified(app.static_folder or "static", versions)
 
     @app.url_defaults
     def _static_version(endpoint: str, values: dict[str, Any]) -> None:
@@ -148,6 +211,11 @@ def init_wire(app: Flask) -> None:
         if request.endpoint != "static" or response.status_code != 200:
             return response
         filename = (request.view_args or {}).get("filename", "")
+        body = minified.body(filename)
+        if body is not None and request.method == "GET":
+            # Registered after flask-compress, so it runs before it: the minified body is what gets compressed.
+            response.direct_passthrough = False
+            response.set_data(body)
         given = request.args.get("v")
         if given and given == versions.version(filename):
             response.cache_control.no_cache = None

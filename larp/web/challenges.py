@@ -12,6 +12,7 @@ import json
 import secrets
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from markupsafe import Markup
 
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render, replace_url
@@ -221,6 +222,25 @@ def _params(context: dict) -> dict:
     return params
 
 
+@bp.app_template_global("pick_attrs")
+def pick_attrs(side: str, character_id: int | None = None) -> Markup:
+    """The htmx attributes of a pick on one side (a search result, a character already in the scene, or
+    "Change" when ``character_id`` is ``None``): a GET that sends that side's choice with the side's own
+    form (#pick-<side>: the other side as it is now, the kind and the category) and swaps only that side
+    (issue 18: swaps return only what changed). The link's ``href`` stays the plain-page fallback."""
+    url = url_for("challenges.challenge_page", **({side: character_id} if character_id is not None else {}))
+    return Markup(f'hx-get="{url}" hx-include="#pick-{side}" hx-target="#side-{side}" hx-swap="outerHTML"')
+
+
+def _picked_side() -> str | None:
+    """The side a pick swap is for (htmx's ``HX-Target`` is ``side-challenger`` or ``side-defender``), else None."""
+    if not is_partial():
+        return None
+    target = request.headers.get("HX-Target", "")
+    side = target.removeprefix("side-")
+    return side if target.startswith("side-") and side in SIDES else None
+
+
 @bp.app_template_filter("source_label")
 def source_label(source: str, adjudication: Adjudication, side: str | None) -> str:
     """A retest source as the narrator reads it: "Brawl (2 left)", "Willpower (3 left)", "Might"."""
@@ -262,7 +282,13 @@ def challenge_page():
         ruling = ruling_in(get_chronicle(), request.args.get("ruling"))
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
-    return render("challenges/page.html", "challenges/page.html", **context)
+    picked = _picked_side()
+    if picked is None:
+        return render("challenges/page.html", "challenges/page.html", **context)
+    # A pick swaps only that side, and what depends on it comes out of band (challenges/_pick.html).
+    response = render("challenges/page.html", "challenges/_pick.html", picked=picked, **context)
+    response.headers["HX-Push-Url"] = url_for("challenges.challenge_page", **context["params"])
+    return response
 
 
 @bp.route("/challenge/scene", methods=["POST"])
@@ -391,14 +417,38 @@ def resolve():
                                 _anchor="ruling"), code=303)
     context = _screen_context(form, ruling=adjudication.record)
     context["params"] = _params(context)
+    context["undo_form"] = _choices(form)
     return render("challenges/page.html", "challenges/_resolved.html", **context)
+
+
+#: Form fields that are not the narrator's choices: a restored challenge gets new ones.
+NOT_CHOICES = ("csrf_token", "request_token", "tests_json", "step", "undo", "undo_form")
+
+
+def _choices(form) -> dict[str, str]:
+    """The narrator's choices in a recorded challenge's form (sides, bids, throws, options), carried with the
+    Undo button so that an undo puts them back on the screen (issue 18: re-ruling needs no re-entry)."""
+    return {key: value for key, value in form.items() if value and key not in NOT_CHOICES and not key.startswith("next_")}
+
+
+def _restored_choices(form) -> dict[str, str] | None:
+    """The choices an Undo button carried (``undo_form``, see :func:`_choices`), or None when there are none
+    or they cannot be read (the screen then asks to choose again)."""
+    try:
+        restored = json.loads(form.get("undo_form") or "null")
+    except ValueError:
+        return None
+    if not isinstance(restored, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in restored.items()):
+        return None
+    return {k: v for k, v in restored.items() if k not in NOT_CHOICES}
 
 
 @bp.route("/challenge/undo", methods=["POST"])
 @role_required("organiser", "narrator")
 def undo():
     """Undo the challenge just recorded (form field ``undo``: its ruling id), within a minute of it, by the
-    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
+    narrator who recorded it or an organiser (:func:`larp.services.history.undo_own_recent`). The choices the
+    Undo button carried (``undo_form``) are put back on the screen, to be corrected and resolved again. htmx gets the result fragment and the refreshed sides, a plain post the whole screen. A
     refusal (too late, another narrator's, not the last change) is shown where the ruling was."""
     chronicle = get_chronicle()
     try:
@@ -407,8 +457,10 @@ def undo():
         context = _screen_context(request.form, error=exc)
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
-    context = _screen_context(request.form, undone=record)
-    context["params"] = _params(context)
+    restored = _restored_choices(request.form)
+    values = dict(request.form.items(), **restored) if restored else request.form
+    context = _screen_context(values, undone=record)
+    context.update(params=_params(context), restored=bool(restored))
     return render("challenges/page.html", "challenges/_resolved.html", **context)
 
 

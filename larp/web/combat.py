@@ -196,7 +196,7 @@ def board_post():
         return respond("combat/board.html", "combat/_board.html", status=exc.status, **context)
     if result is None:
         context = base_context(roster, preview=preview, outcome=_board_outcome(preview, None))
-        return _result_in_view(respond("combat/board.html", "combat/_board.html", **context))
+        return _result_in_view(respond("combat/board.html", "combat/_board_result.html", **context))
     roster.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [roster.picks.get("target")] + [row["id"] for row in roster.rows] if cid])
     remember_board(roster.query())  # the same people may fight the next round
@@ -204,12 +204,15 @@ def board_post():
     if not is_partial():
         return redirect(url, code=303)
     context = base_context(roster, recorded=result.record, outcome=_board_outcome(None, result.record))
-    return _result_in_view(respond("combat/board.html", "combat/_board.html", url=url, **context))
+    return _result_in_view(respond("combat/board.html", "combat/_board_result.html", url=url, **context))
 
 
 def _result_in_view(response):
-    """The result of Resolve, a retest or Record goes to the top of the viewport (issue 18: the ruling in
-    view), where its summary, the retests on offer and "Record as it stands" are."""
+    """The result of Resolve, a retest or Record (htmx gets ``combat/_board_result.html``: the result and, out of
+    band, only the parts of the board the fight changed; issue 18) replaces the result area and goes to the
+    top of the viewport (the ruling in view), where its summary, the retests on offer and "Record as it
+    stands" are."""
+    response.headers["HX-Retarget"] = "#combat-result"
     response.headers["HX-Reswap"] = "outerHTML show:#combat-result:top"
     return response
 

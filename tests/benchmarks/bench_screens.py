@@ -13,8 +13,12 @@ by the code on their card (typed, then Enter); both throw Rock, so the tie goes 
 stands. Goals: at most 6 taps and under 8 s from the two picks to the recorded ruling.
 
 Bytes (Chromium's ``encodedDataLength``, headers included; a file from the cache counts 0): the first
-narrator page cold and warm (goals 30 KB and 8 KB), and every swap of the flow (goal 5 KB each), at
-127.0.0.1.
+narrator page cold and warm (goals 30 KB and 8 KB), every swap of the challenge screen (goal 5 KB each)
+and of the combat board (goal 8 KB each), at 127.0.0.1 (br), or with ``--lan`` at the machine's LAN
+address (plain http: Chromium offers gzip only). The combat board is measured twice: with the brawl's
+five attackers, and with the largest board the app allows (the target against 5 hand to hand and 5
+ranged, ``MAX_PER_RANGE`` from the core; the demo chronicle's tenth attacker is a copy of Konrad Vale
+made for the run). Each line says ``ok`` or ``OVER`` against its goal, and a summary follows.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bench_wire import GOALS, KB, LAUNCH_ARGS, Wire, report  # noqa: E402
+from larp.rules.mass_combat.types import MAX_PER_RANGE  # noqa: E402
+from tests.benchmarks import bench_wire  # noqa: E402
+from tests.benchmarks.bench_wire import GOALS, KB, LAUNCH_ARGS, Wire  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, ServedApp  # noqa: E402
 
 THINK_MS = 1000  # before each tap
@@ -42,6 +48,33 @@ COMBAT_SWAP_GOAL = 8 * KB
 BRAWL_TARGET = "Teodor Brandt"
 BRAWL_ATTACKERS = (("Konrad Vale", "Rock"), ("Lys Moreau", "Rock"), ("Aldous Whitmore", "Paper"),
                    ("Marcus Hale", "Scissors"), ("Ines Castellano", "Paper"))
+
+
+#: Every measured figure of a run, (label, bytes, goal), for the summary at the end.
+MEASURED: list[tuple[str, int, int]] = []
+
+
+#: Requests that are no swap: the challenge screen's stale-data poll, every 5 s whatever the narrator does.
+POLLS = ("/challenge/fresh",)
+
+
+def report(label: str, wire: Wire, goal: int) -> int:
+    """Print one figure against its goal (``bench_wire.report``) and keep it for the summary. A poll that
+    happened to fire during the swap is not counted in it, and is printed on its own line."""
+    wire.settle()
+    polls = [rid for rid, url in wire.urls.items() if any(p in url for p in POLLS)]
+    polled = sum(wire.received.pop(rid, 0) for rid in polls)
+    for rid in polls:
+        wire.urls.pop(rid)
+    total = bench_wire.report(label, wire, goal, details=DETAILS)
+    if polls:
+        print(f"         (and {len(polls)} stale-data poll{'s' if len(polls) > 1 else ''} meanwhile, "
+              f"{polled / KB:.1f} KB, not counted in the swap)")
+    MEASURED.append((label, total, goal))
+    return total
+
+
+DETAILS = False
 
 
 class Narrator:
@@ -210,12 +243,93 @@ def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
           f"(goal under {BRAWL_GOAL_SECONDS:.0f} s; was 16 taps, 41 keys, 30 s)")
 
 
+def largest_board(page, wire: Wire, served, base: str, width: int) -> None:
+    """The largest board the app allows: one target against ``MAX_PER_RANGE`` hand to hand and as many
+    ranged (10 attackers). The target is a fresh copy of Teodor Brandt (14 Physical Traits, so he can defend
+    against all ten), made for the run; the attackers are the demo chronicle's ten characters. The board
+    starts with nine (by its address), the tenth is added by card code, everyone's sign is tapped (Paper
+    against the target's Rock: the target loses every pair and may still retest), and the fight is resolved
+    and recorded as it stands. Each swap is measured against the board's goal (8 KB)."""
+    import sqlite3
+    from urllib.parse import urlencode
+
+    page.goto(base + "/characters")
+    token = page.locator("meta[name=csrf-token]").get_attribute("content")
+    double = f"Teodor's double ({width} px)"
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        teodor = con.execute("select id from character where name = ?", (BRAWL_TARGET,)).fetchone()[0]
+    page.request.post(f"{base}/characters/{teodor}/copy", headers={"X-CSRFToken": token},
+                      form={"csrf_token": token, "name": double, "count": "1"})
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        target = con.execute("select id from character where name = ?", (double,)).fetchone()
+        people = con.execute("select id, short_code from character where retired_at is null and name not like "
+                             "'Teodor''s double%' order by id").fetchall()[:2 * MAX_PER_RANGE]
+    if target is None or len(people) < 2 * MAX_PER_RANGE:
+        print(f"  the copy was not made, or only {len(people)} attackers: not the largest board")
+        return
+    query = [("target", target[0])]
+    for i, (cid, _) in enumerate(people[:-1]):
+        ranged = i >= MAX_PER_RANGE
+        query += [("a", cid), (f"a{cid}_range", "ranged" if ranged else "hand_to_hand")]
+        if ranged:
+            query.append((f"a{cid}_weapon", "pistol"))
+    page.goto(f"{base}/combat?{urlencode(query)}")
+    page.wait_for_load_state("networkidle")
+    wire.reset()
+    page.locator("#add_q").fill(people[-1][1])
+    page.get_by_role("button", name="Add ranged").click()
+    rows = page.locator(".attacker-row")
+    rows.nth(2 * MAX_PER_RANGE - 1).wait_for()
+    page.wait_for_load_state("networkidle")
+    report(f"add the {2 * MAX_PER_RANGE}th attacker by code", wire, COMBAT_SWAP_GOAL)
+    rows.nth(2 * MAX_PER_RANGE - 1).locator("select[name$=_weapon]").select_option("pistol")
+    page.locator(".target-panel").get_by_label("Rock", exact=True).check()
+    for i in range(2 * MAX_PER_RANGE):
+        rows.nth(i).get_by_label("Paper", exact=True).check()
+    wire.reset()
+    page.get_by_role("button", name="Resolve the mass challenge").click()
+    page.locator("#combat-result .ruling, #combat-result .error-box").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    refused = page.locator("#combat-result .error-box")
+    report("Resolve" + (" (refused)" if refused.count() else ""), wire, COMBAT_SWAP_GOAL)
+    if refused.count():
+        print(f"  refused: {' '.join(refused.inner_text().split())}")
+        return
+    if page.locator("#combat-result .in-progress").count():
+        page.get_by_role("button", name="Record as it stands").click()
+        page.locator("#combat-result .ruling-meta").wait_for()
+        page.wait_for_load_state("networkidle")
+        report("Record as it stands", wire, COMBAT_SWAP_GOAL)
+    print(f"  the fight: {page.locator('#combat-result .ruling-summary').first.inner_text()}")
+    # A refusal of the same board (the next round's signs not yet chosen): the board comes back whole.
+    wire.reset()
+    page.get_by_role("button", name="Resolve the mass challenge").click()
+    page.locator("#combat-result .error-box").wait_for()
+    page.wait_for_load_state("networkidle")
+    report("Resolve refused (no signs chosen yet)", wire, COMBAT_SWAP_GOAL)
+
+
+def summary() -> None:
+    """Every figure of the run against its goal, the worst first."""
+    over = [(label, size, goal) for label, size, goal in MEASURED if size > goal]
+    print(f"\nSummary: {len(MEASURED) - len(over)} of {len(MEASURED)} figures within their goals.")
+    for label, size, goal in over:
+        print(f"  OVER {label}: {size / KB:.1f} KB against {goal / KB:.0f} KB")
+    for name, goal in (("challenge screen swaps", GOALS["challenge"]), ("combat board swaps", COMBAT_SWAP_GOAL)):
+        sizes = [size for label, size, g in MEASURED if g == goal and not label.startswith(("cold", "warm"))]
+        if sizes:
+            print(f"  {name}: largest {max(sizes) / KB:.1f} KB (goal {goal / KB:.0f} KB), {len(sizes)} measured")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, action="append", help="viewport width in px (default 820 and 390)")
+    parser.add_argument("--details", action="store_true", help="print each request of each figure")
     parser.add_argument("--lan", action="store_true",
                         help="open the app at the machine's LAN address (plain http: Chromium offers gzip only)")
     args = parser.parse_args()
+    global DETAILS
+    DETAILS = args.details
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
@@ -256,10 +370,13 @@ def main() -> None:
                 one_on_one_with_a_tie(page, wire, served, base)
                 print("Five-on-one brawl, two ties and a retest (each swap, goal 8 KB):")
                 five_on_one_brawl(page, wire, served, base)
+                print(f"The largest board: {MAX_PER_RANGE} hand to hand and {MAX_PER_RANGE} ranged (each swap, goal 8 KB):")
+                largest_board(page, wire, served, base, width)
                 context.close()
         finally:
             browser.close()
             served.stop()
+        summary()
 
 
 if __name__ == "__main__":

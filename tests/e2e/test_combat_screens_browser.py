@@ -57,9 +57,17 @@ def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser
     page.locator(".target-panel").get_by_label("Rock", exact=True).check()
     rows.nth(0).get_by_label("Rock", exact=True).check()
     rows.nth(1).get_by_label("Rock", exact=True).check()
-    page.get_by_role("button", name="Resolve the mass challenge").click()
+    page.locator(".scene-bar select[name=range]").select_option("hand_to_hand")
+    rows.nth(0).locator("details.more summary").click()  # opened by the narrator, not by the server
+    with page.expect_response(lambda r: r.url.endswith("/combat") and r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Resolve the mass challenge").click()
     result = page.locator("#combat-result .in-progress")
     expect(result).to_be_visible()
+    # Issue 18 "swaps that return only what changed": the result and the changed parts, not the board form,
+    # so the board as the narrator left it stays (the scene's range, the opened "More…").
+    assert 'id="board"' not in answer.value.text() and "Bare hands" not in answer.value.text()
+    expect(page.locator(".scene-bar select[name=range]")).to_have_value("hand_to_hand")
+    expect(rows.nth(0).locator("details.more")).to_have_attribute("open", "")
     page.wait_for_function("() => { const b = document.querySelector('#combat-result .ruling-summary')"
                            ".getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; }", timeout=5000)
     summary = result.locator(".ruling-summary")
@@ -80,6 +88,7 @@ def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser
     record.click()
     expect(page.locator("#combat-result .ruling-meta")).to_contain_text("Recorded as ruling")
     assert in_viewport(page, page.locator("#combat-result .ruling-summary"))
+    expect(rows.nth(1).get_by_label("Rock", exact=True)).not_to_be_checked()  # the next round's signs start empty
     assert len(fights(served)) == 1
     shoot_view(page, f"combat-recorded-{size}")
     assert not console_errors

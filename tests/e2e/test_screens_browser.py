@@ -245,7 +245,8 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     """Issue 18 "Scanning chains" and "the characters already in this scene one tap away": a narrator
     scans Vivienne's card, then Konrad's; Konrad's page offers "Vivienne Ashcombe challenges Konrad Vale"
     and the reverse, and one tap opens the challenge with both sides filled. After the ruling, "New
-    challenge, same scene" keeps the Social category and offers both in the pickers."""
+    challenge, same scene" keeps the Social category and offers both in the pickers; picking from them swaps
+    only the side picked, so the other side's throw and typed call stay."""
     context = browser.new_context(viewport=SIZES[size])
     page = context.new_page()
     page.goto(served.login_link())
@@ -281,6 +282,24 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     expect(page.locator("#side-defender .in-scene").get_by_role("link", name="Vivienne Ashcombe")).to_be_visible()
     no_sideways_scroll(page)
     shoot_view(page, f"screens-in-scene-{size}")
+
+    # Issue 18 "swaps that return only what changed": picking the defender swaps his side alone, so what
+    # was tapped and typed on the challenger's side stays, and Resolve comes on.
+    challenger = page.locator("#side-challenger")
+    challenger.get_by_label("Paper").check()
+    challenger.locator("details.more summary").click()
+    challenger.get_by_label("Calls a Negative Trait on the other side").fill("Clumsy")
+    with page.expect_response(lambda r: "defender=" in r.url and r.request.method == "GET") as answer:
+        with htmx_settled(page):
+            page.locator("#side-defender .in-scene").get_by_role("link", name="Vivienne Ashcombe").click()
+    body = answer.value.text()
+    assert 'id="side-defender"' in body and 'id="side-challenger"' not in body and 'id="challenge-form"' not in body
+    expect(page.locator("#side-defender .who-name")).to_have_text("Vivienne Ashcombe")
+    expect(challenger.get_by_label("Paper")).to_be_checked()
+    expect(challenger.get_by_label("Calls a Negative Trait on the other side")).to_have_value("Clumsy")
+    expect(page.locator("#resolve-button")).to_be_enabled()
+    assert "defender=" in page.url and "challenger=" in page.url
+    shoot(page, f"screens-pick-kept-{size}")
     context.close()
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import brotli
 
+from larp.wire import MINIFIERS
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
@@ -49,8 +51,24 @@ def test_static_urls_carry_the_content_hash_and_are_kept_for_a_year(client, auth
         assert response.status_code == 200
         cache = response.headers["Cache-Control"]
         assert {"public", "max-age=31536000", "immutable"} <= {p.strip() for p in cache.split(",")}, cache
-        assert response.data == (STATIC / name).read_bytes()
+        source = (STATIC / name).read_bytes()
+        if name.startswith("vendor/"):
+            assert response.data == source  # already minified: sent as it is
+        else:  # ours: sent without comments (larp/wire.py MINIFIERS)
+            minify = MINIFIERS[Path(name).suffix]
+            assert response.data == minify(source.decode()).encode() and b"/*" not in response.data
+            assert len(response.data) < 0.9 * len(source)
         response.close()
+
+
+def test_a_refusal_is_compressed_too(client, auth):
+    """Issue 18 (a combat-board swap at most 8 KB): flask-compress leaves 4xx answers as they are, but htmx
+    swaps this app's refusals, and a refused board is the whole board; ``RefusalsCompressed`` compresses them
+    and keeps their status."""
+    auth.login()
+    refused = client.post("/combat", data={"step": "resolve"}, headers={"HX-Request": "true", "Accept-Encoding": "gzip"})
+    assert refused.status_code == 422 and refused.headers["Content-Encoding"] == "gzip"
+    assert "Choose the target first." in gzip.decompress(refused.data).decode()
 
 
 def test_static_urls_without_the_current_hash_are_revalidated(client):
