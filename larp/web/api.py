@@ -1,6 +1,6 @@
 """The JSON API under ``/api/v1``, and its OpenAPI document.
 
-Every endpoint needs an organiser or narrator: a program sends a personal API token
+Every endpoint but the OpenAPI document (``/api/v1/openapi.json``, public) needs an organiser or narrator: a program sends a personal API token
 (``Authorization: Bearer``, issue 21; :mod:`larp.services.api_tokens`), acting with the token's
 role and recorded under the token's name; the web app's own pages use the session cookie. A
 bearer request reads no cookie, and no browser sends the header on its own, so it needs no CSRF
@@ -81,8 +81,14 @@ def error_response(message: str, field: str | None, status: int):
     return jsonify(error=message, field=field), status
 
 
+#: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
+PUBLIC_ENDPOINTS = frozenset({"api.openapi"})
+
+
 @bp.before_request
 def _guard():
+    if request.endpoint in PUBLIC_ENDPOINTS:
+        return None
     if g.get("bearer_refused"):
         return error_response("This API token is unknown, revoked or expired (Account page: make a new one).",
                               "Authorization", 401)
@@ -278,5 +284,6 @@ def openapi_document() -> dict[str, Any]:
 
 @bp.get("/openapi.json")
 def openapi():
-    """The OpenAPI document of this API."""
+    """The OpenAPI document of this API (public: it describes the endpoints and holds no data; every
+    endpoint it lists still needs a token or a session)."""
     return jsonify(openapi_document())

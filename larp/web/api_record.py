@@ -19,7 +19,7 @@ from larp.services.cards import card_url, revoke_card, rotate_card
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.history import find_rulings, undo_own_recent, undo_ruling
-from larp.services.records import ruling_for_token
+from larp.services.records import AlreadyRecorded, current_submission, ruling_for_token
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
 
@@ -177,6 +177,13 @@ _CARD_RESPONSES = {"200": {"description": "The card.", "content": {"application/
                    "404": {"description": "Unknown character.", **_ERROR}}
 
 
+def _card_change_responses(done: str) -> dict[str, Any]:
+    return {"201": {"description": done, "content": {"application/json": {"schema": {
+                "allOf": [{"$ref": "#/components/schemas/Card"}, {"type": "object", "required": ["ruling_id"],
+                          "properties": {"ruling_id": {"type": "integer"}}}]}}}},
+            "403": _CARD_RESPONSES["403"], "404": _CARD_RESPONSES["404"]}
+
+
 @bp.get("/characters/<int:character_id>/card")
 @documented("/characters/{character_id}/card", "get", {
     "summary": "A character's card token and the address its QR code opens (organisers)",
@@ -187,29 +194,43 @@ def read_card_api(character_id: int):
     return jsonify(_card(get_character(get_chronicle(), character_id)))
 
 
+_NO_BODY = {"required": False, "content": {"application/json": {
+    "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
+
+
+def _card_changed(character, ruling_id: int | None):
+    return jsonify({**_card(character), "ruling_id": ruling_id}), 201
+
+
 @bp.post("/characters/<int:character_id>/card/rotate")
 @documented("/characters/{character_id}/card/rotate", "post", {
     "summary": "Issue a new card token: the old printed card stops working (organisers)",
-    "description": "No ruling is recorded (a card is not the character's state), so a repeated call rotates "
-                   "again: the token in the latest answer is the one that works.",
-    "parameters": _CHARACTER_ID,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
-    "responses": _CARD_RESPONSES})
+    "description": "Recorded as a ruling of kind `card_rotated` (the record never shows the token). The same "
+                   "Idempotency-Key again rotates nothing: it is a 409 naming that ruling, and it cannot show "
+                   "the token again; GET /characters/{character_id}/card reads the one that works.",
+    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "responses": _card_change_responses("Rotated and recorded: the new card token.")})
 def rotate_card_api(character_id: int):
-    """Rotate the card token (:func:`larp.services.cards.rotate_card`)."""
+    """Rotate the card token (:func:`larp.services.cards.rotate_card`), once per Idempotency-Key."""
     organisers_only()
-    return jsonify(_card(rotate_card(get_chronicle(), character_id)))
+    try:
+        character = rotate_card(get_chronicle(), character_id, g.user)
+    except AlreadyRecorded as exc:
+        exc.message += (" The card token it issued is not shown again here: GET /api/v1/characters/"
+                        f"{character_id}/card reads the one that works.")
+        raise
+    return _card_changed(character, current_submission().ruling_id)
 
 
 @bp.post("/characters/<int:character_id>/card/revoke")
 @documented("/characters/{character_id}/card/revoke", "post", {
     "summary": "Revoke the card token: the printed card opens nothing (organisers)",
-    "parameters": _CHARACTER_ID,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
-    "responses": _CARD_RESPONSES})
+    "description": "Recorded as a ruling of kind `card_revoked`; the same Idempotency-Key again is a 409 "
+                   "naming it.",
+    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "responses": _card_change_responses("Revoked and recorded.")})
 def revoke_card_api(character_id: int):
-    """Revoke the card token (:func:`larp.services.cards.revoke_card`)."""
+    """Revoke the card token (:func:`larp.services.cards.revoke_card`), once per Idempotency-Key."""
     organisers_only()
-    return jsonify(_card(revoke_card(get_chronicle(), character_id)))
+    character = revoke_card(get_chronicle(), character_id, g.user)
+    return _card_changed(character, current_submission().ruling_id)
