@@ -235,7 +235,15 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         op.setdefault("operationId", view.__name__)
         op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})
-        for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
+        common = [("401", "Not logged in, or the API token is unknown, revoked or expired."),
+                  ("422", "Invalid input; the error names the field.")]
+        if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
+            common += [("400", "The body is not a JSON object."),
+                       ("415", "The body is not sent as JSON (Content-Type: application/json).")]
+        if "{" in path:  # a path parameter naming nothing stored (or not a number)
+            common.append(("404", "No such " + path.split("{", 1)[1].split("}", 1)[0].replace("_id", "").replace("_", " ")
+                           + " in this chronicle."))
+        for code, text in common:
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
         if "201" in responses or op.get("x-records-ruling"):  # it records a ruling: it takes the one-time key
             op["parameters"] = [*op.get("parameters", []), {"$ref": "#/components/parameters/IdempotencyKey"}]

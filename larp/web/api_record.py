@@ -30,18 +30,25 @@ _CHARACTER_ID = [{"name": "character_id", "in": "path", "required": True, "schem
 MAX_PAGE = 200
 
 SCHEMAS.update({
-    "RecordEntry": {"type": "object", "required": ["id", "kind", "summary", "created_at"], "properties": {
+    "RecordEntry": {"type": "object", "required": ["id", "kind", "summary", "created_at", "narrator", "game_session",
+                                                   "undone_at", "characters", "url"], "properties": {
         "id": {"type": "integer"}, "kind": {"type": "string"}, "summary": {"type": "string"},
         "created_at": {"type": "string", "description": "UTC, ISO 8601."},
         "narrator": {"type": "string", "description": "Who made it: an account's name, or an API token's name."},
         "game_session": {"type": ["integer", "null"]},
         "undone_at": {"type": ["string", "null"]},
-        "characters": {"type": "array", "items": {"type": "object", "properties": {
+        "characters": {"type": "array", "items": {"type": "object", "required": ["id", "name", "role"],
+                                                  "additionalProperties": False, "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"}, "role": {"type": "string"}}}},
         "url": {"type": "string", "description": "The ruling's page."},
-        "inputs": {"type": "object"}, "outcome": {"type": "object"},
-        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
-    "Card": {"type": "object", "properties": {
+        "inputs": {"type": "object", "additionalProperties": True,
+                   "description": "What the ruling was asked (with the full ruling only; keys by kind)."},
+        "outcome": {"type": "object", "additionalProperties": True,
+                    "description": "What it decided (with the full ruling only; keys by kind)."},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}},
+        "additionalProperties": False},
+    "Card": {"type": "object", "required": ["character_id", "name", "short_code", "card_token", "url"],
+             "additionalProperties": False, "properties": {
         "character_id": {"type": "integer"}, "name": {"type": "string"}, "short_code": {"type": "string"},
         "card_token": {"type": ["string", "null"], "description": "null: revoked, the card opens nothing."},
         "url": {"type": ["string", "null"], "description": "What the card's QR code opens (card_base_url)."}}},
@@ -177,10 +184,14 @@ _CARD_RESPONSES = {"200": {"description": "The card.", "content": {"application/
                    "404": {"description": "Unknown character.", **_ERROR}}
 
 
+SCHEMAS["CardChanged"] = {**SCHEMAS["Card"], "required": [*SCHEMAS["Card"]["required"], "ruling_id"],
+                          "properties": {**SCHEMAS["Card"]["properties"], "ruling_id": {
+                              "type": "integer", "description": "The ruling that recorded the change."}}}
+
+
 def _card_change_responses(done: str) -> dict[str, Any]:
     return {"201": {"description": done, "content": {"application/json": {"schema": {
-                "allOf": [{"$ref": "#/components/schemas/Card"}, {"type": "object", "required": ["ruling_id"],
-                          "properties": {"ruling_id": {"type": "integer"}}}]}}}},
+                "$ref": "#/components/schemas/CardChanged"}}}},
             "403": _CARD_RESPONSES["403"], "404": _CARD_RESPONSES["404"]}
 
 

@@ -57,6 +57,20 @@ def test_no_token_or_a_wrong_one_is_refused(client, dbconn):
     assert wrong.status_code == 401 and wrong.get_json()["field"] == "Authorization"
 
 
+def test_the_openapi_document_is_public_and_nothing_else_is(client, dbconn):
+    """Issue 21: the OpenAPI document holds no data, so a program reads it without logging in (even with a
+    bad token); every operation it lists still answers 401 without a token."""
+    for headers in ({}, bearer("not-a-token")):
+        document = client.get("/api/v1/openapi.json", headers=headers)
+        assert document.status_code == 200 and document.get_json()["openapi"] == "3.1.0"
+        assert "Set-Cookie" not in document.headers
+    paths = document.get_json()["paths"]
+    assert "/characters" in paths and "security" in paths["/characters"]["get"]
+    assert client.get("/api/v1/characters").status_code == 401
+    assert client.get("/api/v1/board", headers=bearer("not-a-token")).status_code == 401
+    assert client.post("/api/v1/openapi.json", json={}).status_code == 405
+
+
 def test_a_revoked_token_is_refused_at_once(client, auth, dbconn):
     """Issue 21: revocable; the next call after revocation is a 401."""
     raw = make_token(client, auth)
