@@ -236,7 +236,9 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})
         common = [("401", "Not logged in, or the API token is unknown, revoked or expired."),
-                  ("422", "Invalid input; the error names the field.")]
+                  ("422", "Invalid input; the error names the field."),
+                  ("503", "The database cannot take the request now (busy, disk full, read-only, unreachable): "
+                          "nothing was recorded; try again.")]
         if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
             common += [("400", "The body is not a JSON object."),
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
