@@ -100,7 +100,11 @@ def make_test_app(tmp_path: Path, **overrides):
         "RANDOM_SOURCE": lambda: random.Random(7),
     }
     config.update(overrides)
-    return create_app(config)
+    app = create_app(config)
+    from tests.web.api_conformance import ConformingClient
+
+    app.test_client_class = ConformingClient  # every /api/v1 answer is checked against the document
+    return app
 
 
 @pytest.fixture

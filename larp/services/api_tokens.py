@@ -13,9 +13,10 @@ import secrets
 from datetime import date, datetime, time, timedelta
 
 from larp.db import as_id, db
-from larp.models import ApiToken, User, utcnow
+from larp.models import ApiToken, Chronicle, User, utcnow
 from larp.services import ServiceError
 from larp.services.memberships import ROLE_RANK, highest_role  # a token's role may not outrank its owner's
+from larp.services.records import check_submission, record_ruling
 #: The longest token name (``ApiToken.name``).
 MAX_NAME_LENGTH = 60
 #: How often ``last_used_at`` is written for a busy token (one UPDATE a minute, not one a call).
@@ -28,8 +29,12 @@ def hash_token(token: str) -> str:
 
 
 def create_token(user: User, name: str, role: str, expires_on: str | date | None = None,
-                 today: date | None = None) -> tuple[ApiToken, str]:
+                 today: date | None = None, chronicle: Chronicle | None = None) -> tuple[ApiToken, str]:
     """Create a token for ``user``; returns the row and the raw token (to show once, never stored).
+
+    With ``chronicle`` (the Account page's form), the making is recorded in its record as a ruling
+    of kind ``api_token_made`` (name and role, never the token), which carries the form's one-time
+    token: the same form sent twice (a double tap) makes one token.
 
     Args:
         name: what the record shows as the narrator of the token's rulings (1 to 60 characters).
@@ -40,6 +45,7 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
 
     Raises:
         ServiceError: 422 naming ``name``, ``role`` or ``expires_on``; 403 for a role above the owner's.
+        AlreadyRecorded: 409 naming the first ruling when this form made its token already.
     """
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME_LENGTH:
@@ -64,7 +70,18 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
         expires_at = datetime.combine(expires_on + timedelta(days=1), time.min)
     raw = secrets.token_urlsafe(32)
     with db.atomic():
+        if chronicle is not None:
+            check_submission([])  # a repeated form is refused before a second token exists
         row = ApiToken.create(user=user, name=name, role=role, token_hash=hash_token(raw), expires_at=expires_at)
+        if chronicle is not None:
+            # The ruling's unique one-time token is the exact check (two taps at once): the second
+            # transaction's INSERT fails and takes its token row with it.
+            until = f", until {expires_on.isoformat()}" if expires_at else ""
+            record_ruling(chronicle, user, "api_token_made",
+                          f"{user.display_name} made the API token “{name}” ({role}{until})",
+                          [{"text": "A personal API token: shown once, stored only as its SHA-256.",
+                            "rule": "API tokens (issue 21)"}], [],
+                          inputs={"name": name, "role": role}, outcome={"token_id": row.id})
     return row, raw
 
 
@@ -73,19 +90,30 @@ def list_tokens(user: User) -> list[ApiToken]:
     return list(ApiToken.select().where(ApiToken.user == user).order_by(ApiToken.id.desc()))
 
 
-def revoke_token(user: User, token_id: object) -> ApiToken:
-    """Revoke one of ``user``'s tokens (at once: its next call is refused).
+def revoke_token(user: User, token_id: object, chronicle: Chronicle | None = None) -> ApiToken:
+    """Revoke one of ``user``'s tokens (at once: its next call is refused). With ``chronicle`` (the
+    Account page's form) the revoking is recorded as a ruling of kind ``api_token_revoked``
+    carrying the form's one-time token, as :func:`create_token`.
 
     Raises:
         ServiceError: 404 when ``user`` has no such token.
+        AlreadyRecorded: 409 naming the first ruling when this form revoked it already.
     """
     with db.atomic():
+        if chronicle is not None:
+            check_submission([])
         row = ApiToken.get_or_none((ApiToken.id == as_id(token_id)) & (ApiToken.user == user))
         if row is None:
             raise ServiceError("No such token of yours.", field="token", status=404)
         if row.revoked_at is None:
-            # The UPDATE is its own check: revoking twice at once keeps the first time.
-            ApiToken.update(revoked_at=utcnow()).where((ApiToken.id == row.id) & ApiToken.revoked_at.is_null()).execute()
+            # The UPDATE is its own check: revoking twice at once keeps the first time (and records once).
+            revoked = ApiToken.update(revoked_at=utcnow()).where(
+                (ApiToken.id == row.id) & ApiToken.revoked_at.is_null()).execute()
+            if revoked and chronicle is not None:
+                record_ruling(chronicle, user, "api_token_revoked",
+                              f"{user.display_name} revoked the API token “{row.name}” ({row.role})",
+                              [{"text": "Programs using it are refused from now on.", "rule": "API tokens (issue 21)"}],
+                              [], inputs={"token_id": row.id}, outcome={"revoked": row.id})
         return ApiToken.get_by_id(row.id)
 
 

@@ -3,7 +3,8 @@
 A printed card carries ``<base URL>/C/<card token>``. The token is random
 (160 bits, 32 base32 characters), stored on the character, and opens that
 one character only; an organiser rotates it (a lost card: issue a new one)
-or revokes it (``NULL``: no card). The token identifies, it does not
+or revokes it (``NULL``: no card), each recorded as a ruling (never showing the
+token), so a form or call sent twice changes the card once. The token identifies, it does not
 authorise: anyone holding the card sees the player's view, and only a
 logged-in narrator gets the narrator's actions (stack-notes 3.3).
 
@@ -24,9 +25,11 @@ import qrcode.constants
 from qrcode.image.svg import SvgPathFillImage
 
 from larp.db import as_id, db
-from larp.models import Character, Chronicle, utcnow
+from larp.models import Character, Chronicle, User, utcnow
 from larp.services import ServiceError
 from larp.services.characters import get_character, new_card_token
+from larp.services.chronicles import open_game_session
+from larp.services.records import record_ruling
 
 #: What a card token looks like (upper-cased): base32, 160 bits.
 TOKEN_PATTERN = re.compile(r"[A-Z2-7]{32}")
@@ -101,32 +104,52 @@ def character_for_card(token: str) -> Character:
     return character
 
 
-def rotate_card(chronicle: Chronicle, character_id: int | str) -> Character:
-    """Give the character a new card token (a lost card, or a first card after a revoke).
+#: The record's kinds for a card's changes (their summaries never hold the token).
+CARD_ROTATED, CARD_REVOKED = "card_rotated", "card_revoked"
+
+
+def _change_card(chronicle: Chronicle, by: User | None, character_id: int | str, kind: str) -> Character:
+    with db.atomic():
+        # Check-then-write: the loader locks the character (FOR NO KEY UPDATE on PostgreSQL; SQLite's
+        # BEGIN IMMEDIATE serialises writers) and refuses a form or call whose one-time key is
+        # recorded already, before the token changes; the ruling's unique key is the exact check.
+        character = get_character(chronicle, character_id)
+        token = new_card_token() if kind == CARD_ROTATED else None
+        summary = (f"{character.name}: new card link issued; the old printed card opens nothing"
+                   if kind == CARD_ROTATED else f"{character.name}: card revoked; the printed card opens nothing")
+        record_ruling(chronicle, by, kind, summary,
+                      [{"text": summary + ".", "rule": "Character cards (stack-notes 3.3)"}],
+                      [(character, "subject")], game_session=open_game_session(chronicle),
+                      inputs={"character_id": character.id},
+                      outcome={"card": "issued" if token else "revoked"})  # never the token itself
+        Character.update(card_token=token, updated_at=utcnow()).where(Character.id == character.id).execute()
+        return Character.get_by_id(character.id)
+
+
+def rotate_card(chronicle: Chronicle, character_id: int | str, by: User | None = None) -> Character:
+    """Give the character a new card token (a lost card, or a first card after a revoke), recorded
+    as a ruling of kind ``card_rotated`` by ``by`` (its summary does not hold the token), which
+    carries the form's one-time token or the call's Idempotency-Key.
 
     The old printed card stops working at once; the new card must be printed.
 
     Raises:
         ServiceError: 404 when there is no such character in the chronicle.
+        AlreadyRecorded: 409 naming the first ruling when this form or call was recorded already
+            (nothing rotates again).
     """
-    with db.atomic():
-        character = get_character(chronicle, character_id)
-        Character.update(card_token=new_card_token(), updated_at=utcnow()).where(
-            Character.id == character.id
-        ).execute()
-        return Character.get_by_id(character.id)
+    return _change_card(chronicle, by, character_id, CARD_ROTATED)
 
 
-def revoke_card(chronicle: Chronicle, character_id: int | str) -> Character:
+def revoke_card(chronicle: Chronicle, character_id: int | str, by: User | None = None) -> Character:
     """Take the character's card token away: its printed card opens nothing, no new card is issued.
+    Recorded as a ruling of kind ``card_revoked``, as :func:`rotate_card`.
 
     Raises:
         ServiceError: 404 when there is no such character in the chronicle.
+        AlreadyRecorded: 409 naming the first ruling when this form or call was recorded already.
     """
-    with db.atomic():
-        character = get_character(chronicle, character_id)
-        Character.update(card_token=None, updated_at=utcnow()).where(Character.id == character.id).execute()
-        return Character.get_by_id(character.id)
+    return _change_card(chronicle, by, character_id, CARD_REVOKED)
 
 
 @dataclass(frozen=True)

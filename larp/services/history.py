@@ -33,13 +33,25 @@ from larp.services.records import SNAPSHOT_FIELDS, lock_characters, record_rulin
 
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
 #: character created, retired, restored or deleted is undone by deleting, restoring or retiring it.
-NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "restore", "deleted")
+NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "restore", "deleted",
+                "card_rotated", "card_revoked", "api_token_made", "api_token_revoked")
+#: Rulings that touch a character's record but not his state (an undo; a card's link issued or
+#: revoked): they never stand between an organiser and undoing the character's last change.
+NOT_CHANGES = ("undo", "card_rotated", "card_revoked")
 KIND_LABELS = {
     "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
     "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
     "sheet": "Sheet", "created": "Created", "retire": "Retired", "restore": "Restored",
-    "deleted": "Deleted", "experience": "Experience",
+    "deleted": "Deleted", "experience": "Experience", "card_rotated": "New card link",
+    "card_revoked": "Card revoked", "api_token_made": "API token made", "api_token_revoked": "API token revoked",
 }
+
+
+def kind_label(kind: str) -> str:
+    """A ruling's kind as a person reads it ("card_rotated": "New card link")."""
+    return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+
 _FIELD_LABELS = {
     "damage_aggravated": "aggravated", "damage_lethal": "lethal", "damage_bashing": "bashing",
     "condition": "condition", "staked": "staked", "willpower_current": "Willpower",
@@ -67,14 +79,14 @@ class TimelineEntry:
     @property
     def kind_label(self) -> str:
         """The kind of ruling, as a person reads it."""
-        return KIND_LABELS.get(self.ruling.kind, self.ruling.kind.replace("_", " ").capitalize())
+        return kind_label(self.ruling.kind)
 
 
 def _latest_change(character: Character) -> RulingCharacter | None:
     """The latest not-undone ruling that changed ``character`` (undo rulings aside)."""
     return (RulingCharacter.select(RulingCharacter, Ruling).join(Ruling)
             .where((RulingCharacter.character == character) & Ruling.undone_at.is_null()
-                   & Ruling.kind.not_in(("undo",)))
+                   & Ruling.kind.not_in(NOT_CHANGES))
             .order_by(Ruling.id.desc()).first())
 
 

@@ -13,8 +13,7 @@ from larp.rules.explain import RulesError
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
-from larp.services.records import store_state
-from larp.services.records import record_ruling
+from larp.services.records import check_submission, record_ruling, store_state
 
 
 def latest_game_session(chronicle: Chronicle) -> GameSession | None:
@@ -71,6 +70,8 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         The new game session and the refresh rulings.
 
     Raises:
+        AlreadyRecorded: 409 naming the first ruling when the form's one-time token (the call's
+            Idempotency-Key) was recorded already, checked first.
         ServiceError: 422 (field "date") when ``next_date`` is before the last
             game session's date; 409 when game session ``closing`` is no longer the
             open one; nothing is changed.
@@ -83,6 +84,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         # PostgreSQL; on SQLite the BEGIN IMMEDIATE transaction already serialises).
         list(for_update(Chronicle.select(Chronicle.id).where(Chronicle.id == chronicle.id)))
         list(for_update(Character.select(Character.id).where(Character.chronicle == chronicle).order_by(Character.id)))
+        # The same form or call again (its one-time key recorded) is named as such before anything
+        # else is checked: its own first closing would otherwise read as "already closed".
+        check_submission([])
         last = latest_game_session(chronicle)
         current = last if last is not None and last.closed_at is None else None
         if closing is not None and (current is None or current.number != closing):

@@ -35,6 +35,9 @@ def register_blueprints(app: Flask) -> None:
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_template_filter(local_time_filter, "local_time")
+    from larp.services.history import kind_label
+
+    app.add_template_filter(kind_label, "kind_label")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
 
 

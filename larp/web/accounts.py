@@ -20,6 +20,7 @@ from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
 from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role
 from larp.web.scope import chronicle_or_none
+from larp.services.records import AlreadyRecorded
 from larp.web.auth import role_required, start_session
 
 bp = Blueprint("accounts", __name__)
@@ -69,7 +70,12 @@ def create_api_token():
     """
     form = request.form
     try:
-        row, raw = create_token(g.user, form.get("name", ""), form.get("role", ""), form.get("expires_on") or None)
+        row, raw = create_token(g.user, form.get("name", ""), form.get("role", ""), form.get("expires_on") or None,
+                                chronicle=chronicle_or_none())
+    except AlreadyRecorded as exc:  # a double tap: the first tap made it and showed it
+        return _account_page(token_error=ServiceError(
+            f"This token was already made (ruling #{exc.ruling.id}: {exc.ruling.summary}), and its secret was "
+            "shown only that once. If it was lost, revoke it below and make another.", status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
     return _account_page(issued={"token": row, "raw": raw})
@@ -80,7 +86,10 @@ def create_api_token():
 def revoke_api_token(token_id: int):
     """Revoke one of one's own API tokens: its next call is refused (401)."""
     try:
-        row = revoke_token(g.user, token_id)
+        row = revoke_token(g.user, token_id, chronicle=chronicle_or_none())
+    except AlreadyRecorded as exc:  # a double tap: the first tap revoked it
+        return _account_page(token_error=ServiceError(
+            f"This token was already revoked (ruling #{exc.ruling.id}: {exc.ruling.summary}).", status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
     flash(f"The token “{row.name}” is revoked: programs using it are refused from now on.")
@@ -123,7 +132,7 @@ def create():
     form = request.form
     try:
         user = create_user(form.get("username", ""), form.get("display_name", ""), form.get("role", ""),
-                           form.get("password") or None, chronicle=get_chronicle())
+                           form.get("password") or None, chronicle=chronicle_or_none())
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     if user.password_hash:

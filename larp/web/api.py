@@ -1,6 +1,6 @@
 """The JSON API under ``/api/v1``, and its OpenAPI document.
 
-Every endpoint needs an organiser or narrator: a program sends a personal API token
+Every endpoint but the OpenAPI document (``/api/v1/openapi.json``, public) needs an organiser or narrator: a program sends a personal API token
 (``Authorization: Bearer``, issue 21; :mod:`larp.services.api_tokens`), acting with the token's
 role and recorded under the token's name; the web app's own pages use the session cookie. A
 bearer request reads no cookie, and no browser sends the header on its own, so it needs no CSRF
@@ -81,8 +81,14 @@ def error_response(message: str, field: str | None, status: int):
     return jsonify(error=message, field=field), status
 
 
+#: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
+PUBLIC_ENDPOINTS = frozenset({"api.openapi"})
+
+
 @bp.before_request
 def _guard():
+    if request.endpoint in PUBLIC_ENDPOINTS:
+        return None
     if g.get("bearer_refused"):
         return error_response("This API token is unknown, revoked or expired (Account page: make a new one).",
                               "Authorization", 401)
@@ -229,7 +235,17 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         op.setdefault("operationId", view.__name__)
         op.setdefault("security", [{"bearer": []}, {"session": []}])
         responses = op.setdefault("responses", {})
-        for code, text in (("401", "Not logged in."), ("422", "Invalid input; the error names the field.")):
+        common = [("401", "Not logged in, or the API token is unknown, revoked or expired."),
+                  ("422", "Invalid input; the error names the field."),
+                  ("503", "The database cannot take the request now (busy, disk full, read-only, unreachable): "
+                          "nothing was recorded; try again.")]
+        if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
+            common += [("400", "The body is not a JSON object."),
+                       ("415", "The body is not sent as JSON (Content-Type: application/json).")]
+        if "{" in path:  # a path parameter naming nothing stored (or not a number)
+            common.append(("404", "No such " + path.split("{", 1)[1].split("}", 1)[0].replace("_id", "").replace("_", " ")
+                           + " in this chronicle."))
+        for code, text in common:
             responses.setdefault(code, {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
         if "201" in responses or op.get("x-records-ruling"):  # it records a ruling: it takes the one-time key
             op["parameters"] = [*op.get("parameters", []), {"$ref": "#/components/parameters/IdempotencyKey"}]
@@ -284,5 +300,6 @@ def openapi_document() -> dict[str, Any]:
 
 @bp.get("/openapi.json")
 def openapi():
-    """The OpenAPI document of this API."""
+    """The OpenAPI document of this API (public: it describes the endpoints and holds no data; every
+    endpoint it lists still needs a token or a session)."""
     return jsonify(openapi_document())

@@ -21,26 +21,35 @@ from larp.services.downtime import apply_healing_nights, build_board, set_treate
 from larp.services.sessions import close_and_open
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
 _ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
 _DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
 _THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "random"], "default": "random"}
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
+_SESSION = shape({"number": INT, "date": _DATE, "open": BOOL, "opened_at": STR, "closed_at": NULL_STR})
 SCHEMAS.update({
-    "Recorded": {"type": "object", "required": ["ruling_id", "summary", "steps"], "properties": {
-        "ruling_id": {"type": "integer"}, "summary": {"type": "string"},
-        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}},
-        "character": {"$ref": "#/components/schemas/CharacterState"}}},
-    "CharacterState": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "name": {"type": "string"}, "version": {"type": "integer"},
-        "condition": {"type": "string"}, "staked": {"type": "boolean"}, "treated": {"type": "boolean"},
-        "blood_current": {"type": "integer"}, "willpower_current": {"type": "integer"},
-        "damage": {"type": "object", "properties": {k: {"type": "integer"} for k in ("bashing", "lethal", "aggravated")}}}},
-    "GameSession": {"type": "object", "properties": {
-        "number": {"type": "integer"}, "date": _DATE, "open": {"type": "boolean"},
-        "opened_at": {"type": "string"}, "closed_at": {"type": ["string", "null"]}}},
+    "Recorded": shape({"ruling_id": INT, "summary": STR, "steps": STEPS},
+                      {"character": ref("CharacterState")}),
+    "CharacterState": shape({
+        "id": INT, "name": STR, "version": INT, "condition": STR, "staked": BOOL, "treated": BOOL,
+        "blood_current": INT, "willpower_current": INT,
+        "damage": shape({k: INT for k in ("bashing", "lethal", "aggravated")})}),
+    "GameSession": _SESSION,
 })
+_NULL_DATE = {"type": ["string", "null"], "format": "date"}
+#: The board's lines (larp.services.downtime.build_board), each with the character's id and name.
+_BOARD_LINES = {
+    "torpor": shape({"id": INT, "name": STR, "status": STR, "cause": NULL_STR, "until": NULL_STR, "tried": INT,
+                     "first_night": _NULL_DATE, "last_night": _NULL_DATE}),
+    "healing": shape({"id": INT, "name": STR, "nights": INT, "aggravated": INT, "problem": NULL_STR,
+                      "plan": nullable(shape({"levels": INT, "blood": INT, "willpower": INT, "rests": INT,
+                                              "limited_by": NULL_STR}))}),
+    "mortals": shape({"id": INT, "name": STR, "hours": NULL_INT, "heals_now": BOOL, "needs_care": BOOL,
+                      "treated": BOOL, "problem": NULL_STR}),
+    "everyone": shape({"id": INT, "name": STR, "condition": STR, "where": STR, "damage": STR}),
+}
 
 
 def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
@@ -109,9 +118,8 @@ def _recorded_response(description: str) -> dict:
 @bp.get("/game-sessions")
 @documented("/game-sessions", "get", {
     "summary": "The chronicle's game sessions, newest first",
-    "responses": {"200": {"description": "Every game session.", "content": {"application/json": {"schema": {
-        "type": "object", "properties": {"game_sessions": {"type": "array", "items": {
-            "$ref": "#/components/schemas/GameSession"}}}}}}}},
+    "responses": {"200": {"description": "Every game session.", "content": {"application/json": {"schema": shape({
+        "game_sessions": {"type": "array", "items": ref("GameSession")}})}}}},
 })
 def list_game_sessions_api():
     """Every game session of the chronicle, newest first (organisers and narrators)."""
@@ -132,10 +140,9 @@ def list_game_sessions_api():
             "date": _DATE, "closing": {"type": "integer", "description": "The open game session's number."}}},
         "example": {"date": "2026-12-13", "closing": 3}}}},
     "responses": {"201": {"description": "Opened; the session ruling and the characters refreshed.",
-                          "content": {"application/json": {"schema": {"type": "object", "properties": {
-                              "ruling_id": {"type": "integer"},
-                              "game_session": {"$ref": "#/components/schemas/GameSession"},
-                              "refreshed": {"type": "array", "items": {"type": "string"}}}}}}},
+                          "content": {"application/json": {"schema": shape({
+                              "ruling_id": INT, "game_session": ref("GameSession"),
+                              "refreshed": {"type": "array", "items": STR}})}}},
                   "403": {"description": "Not an organiser.", **_ERROR},
                   "409": {"description": "`closing` is no longer the open game session.", **_ERROR}},
 })
@@ -293,14 +300,9 @@ def _line(character, **extra) -> dict[str, Any]:
                    "sleeping, retired), vampires with aggravated damage and their healing plan, damaged mortals "
                    "and ghouls, and everyone's condition.",
     "responses": {"200": {"description": "The board.", "content": {"application/json": {"schema": {
-        "type": "object", "properties": {
-            "game_session": {"oneOf": [{"$ref": "#/components/schemas/GameSession"}, {"type": "null"}]},
-            "previous": {"oneOf": [{"$ref": "#/components/schemas/GameSession"}, {"type": "null"}]},
-            "nights": {"type": "integer"}, "next_date": _DATE, "ready": {"type": "integer"},
-            "torpor": {"type": "array", "items": {"type": "object"}},
-            "healing": {"type": "array", "items": {"type": "object"}},
-            "mortals": {"type": "array", "items": {"type": "object"}},
-            "everyone": {"type": "array", "items": {"type": "object"}}}}}}},
+        **shape({"game_session": nullable(ref("GameSession")), "previous": nullable(ref("GameSession")),
+                 "nights": INT, "next_date": _DATE, "ready": INT,
+                 **{name: {"type": "array", "items": line} for name, line in _BOARD_LINES.items()}})}}}},
                   "403": {"description": "Not an organiser.", **_ERROR}},
 })
 def board_api():

@@ -17,6 +17,7 @@ from larp.rules.rulings.parsing import one_on_one_from_dict
 from larp.services.challenges import characters_after, request_from_json, run_challenge
 from larp.services.chronicles import get_chronicle
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, STR, by_name, ref, shape
 
 #: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
 SIDE_SCENE = {"type": "object", "description": "What differs for this side in the scene.", "properties": {
@@ -190,20 +191,27 @@ SCHEMAS.update({
             "outcome": {"type": ["string", "null"], "enum": ["challenger", "defender", "draw", "success", "failure", None],
                         "description": "null while a test is due (options.state). In a static challenge the "
                                        "defender is the narrator's side."},
-            "kind": {"type": "string"},
+            "kind": {"type": ["string", "null"], "description": "null while a test is due."},
             "summary": {"type": "string"},
-            "throws": {"type": "object"},
+            "throws": {"type": "object", "additionalProperties": True,
+                       "description": "By side: the throws of the tests, as the rules core records them."},
             "traits_lost": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-            "spent": {"type": "object"},
-            "totals": {"type": "object"},
-            "damage": {"type": "array", "items": {"type": "object"}},
-            "tests": {"type": "array", "items": {"type": "object"}},
+            "spent": by_name(shape({"abilities": COUNTS, "merits": COUNTS, "willpower": INT}),
+                             "By side: the Abilities, Merits and Willpower it spent."),
+            "totals": {"type": "object", "additionalProperties": True,
+                       "description": "By side: the Traits counted on a tie or overbid."},
+            "damage": {"type": "array", "items": shape({"target": STR, "damage_type": STR, "levels": INT, "rule": STR},
+                                                        closed=False)},
+            "tests": {"type": "array", "items": {"type": "object", "required": ["call"], "additionalProperties": True,
+                                                 "properties": {"call": STR},
+                                                 "description": "A test as ruled: its call, throws and result."}},
             "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}},
-            "hits": {"type": "array", "items": {"type": "object"},
+            "hits": {"type": "array", "items": ref("Hit"),
                      "description": "The damage landed, after the target's kind, halving, Fortitude and armor."},
-            "consequences": {"type": "object", "description": "By name: Traits lost, Abilities and Willpower "
-                                                              "spent, the new track, the armor left."},
+            "consequences": {**CONSEQUENCES, "description": "By name: Traits lost, Abilities and Willpower "
+                                                            "spent, the new track, the armor left."},
         },
+        "required": ["outcome", "summary", "steps"],
     },
     "ChallengeOptions": {
         "type": "object", "required": ["state", "current", "finished", "forced_retest", "sides"],
@@ -216,7 +224,12 @@ SCHEMAS.update({
             "finished": {"type": "boolean"},
             "forced_retest": {"type": ["string", "null"], "enum": ["challenger", "defender", None],
                               "description": "The side that won in total darkness and must retest."},
-            "sides": {"type": "object", "description": "By side (challenger, defender): what it may still call."}}},
+            "sides": by_name(shape({"retests": {"type": "array", "items": STR}, "may_overbid": BOOL,
+                                    "overbid_makes_test": BOOL, "overbid_note": STR,
+                                    "cancels": {"type": "object", "additionalProperties": {"type": "array",
+                                                                                           "items": STR}},
+                                    "may_second_challenge": BOOL, "narrator": BOOL}),
+                             "By side (challenger, defender): what it may still call.")}},
     "ChallengeAnswer": {
         "type": "object", "required": ["ruling", "options"],
         "properties": {"ruling": {"$ref": "#/components/schemas/Ruling"},
@@ -280,6 +293,11 @@ SCHEMAS.update({
         },
     },
 })
+#: A mass challenge's pair or a bystander's options: the challenge options without `state`.
+SCHEMAS["PairOptions"] = {
+    **SCHEMAS["ChallengeOptions"], "required": ["current", "finished", "forced_retest", "sides"],
+    "properties": {k: v for k, v in SCHEMAS["ChallengeOptions"]["properties"].items() if k != "state"},
+    "additionalProperties": False}
 
 
 #: The ruling's fields while no ruling can be made yet (the first test or a forced retest is due).
@@ -341,9 +359,10 @@ def rule_stateless():
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StoredChallenge"}}}},
     "responses": {
         "201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {
-            "type": "object", "properties": {"ruling_id": {"type": "integer"},
-                                             "ruling": {"$ref": "#/components/schemas/Ruling"},
-                                             "characters": {"type": "object"}}}}}},
+            **shape({"ruling_id": INT, "ruling": ref("Ruling"),
+                     "characters": by_name(shape({"id": INT, "name": STR, "level": STR, "health": ref("TrackState"),
+                                                  "traits_left": COUNTS, "willpower": INT}),
+                                           "By side (challenger, defender): the character after the ruling.")})}}}},
         "404": {"description": "Unknown character.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
         "409": {"description": "A bid Trait is no longer available, no game session is open, or a character changed meanwhile.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},

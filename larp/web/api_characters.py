@@ -23,6 +23,7 @@ from larp.services.sheets import STATE_FIELDS, copy_character, edit_character, n
     retire_character
 from larp.sheet_checks import SheetError
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, INT, NULL_STR, STR, ref, shape
 
 _TEXT = {"type": "string"}
 _COUNT = {"type": "integer", "minimum": 0}
@@ -75,11 +76,17 @@ SCHEMAS.update({
         **_SHEET_PROPERTIES,
         "version": {"type": "integer", "description": "The version read; the update is refused if it changed."},
         "xp_spent": {"type": "integer", "minimum": 0, "description": "Experience this change cost (logged)."}}},
-    "Character": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "short_code": _TEXT, "version": {"type": "integer"},
-        "retired_at": {"type": ["string", "null"]}, "card_issued": {"type": "boolean"},
-        "sheet": {"$ref": "#/components/schemas/CharacterSheet"}, "state": {"type": "object"}}},
+    "Character": shape({
+        "id": INT, "short_code": STR, "version": INT, "retired_at": NULL_STR, "card_issued": BOOL,
+        "sheet": ref("CharacterSheet"),
+        "state": shape({"condition": STR, "staked": BOOL, "weapon": STR, "willpower_current": INT,
+                        "blood_current": INT, "damage": shape({"aggravated": INT, "lethal": INT, "bashing": INT})},
+                       description="Tonight's state, changed by rulings (not by the sheet).")}),
+    "CharacterLine": shape({"id": INT, "name": STR, "creature": STR, "clan": STR, "player_name": STR,
+                            "short_code": STR, "version": INT, "scene_extra": BOOL, "retired": BOOL}),
 })
+_FORBIDDEN = {"description": "The role (or the token's) may not change this.", "content": {"application/json": {
+    "schema": {"$ref": "#/components/schemas/Error"}}}}
 _ID = [{"name": "character_id", "in": "path", "required": True,
         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}]
 _ONE = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Character"}}}}
@@ -117,7 +124,8 @@ def _sheet_error(exc: SheetError):
                     "description": "List the retired characters instead of those in play."},
                    {"name": "q", "in": "query", "schema": {"type": "string"}, "description": "Name or card code."}],
     "responses": {"200": {"description": "id, name, creature, clan, player, card code, version.",
-                          "content": {"application/json": {"schema": {"type": "object"}}}}},
+                          "content": {"application/json": {"schema": shape({"characters": {
+                              "type": "array", "items": ref("CharacterLine")}})}}}},
 })
 def list_characters_api():
     """The characters in play (or ``retired=true``), by name."""
@@ -136,7 +144,7 @@ def list_characters_api():
                    "card token. Recorded in its history.",
     "requestBody": {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/CharacterSheet"}}}},
-    "responses": {"201": {"description": "Created.", **_ONE},
+    "responses": {"201": {"description": "Created.", **_ONE}, "403": _FORBIDDEN,
                   "409": {"description": "A character of that name exists.", "content": {"application/json": {
                       "schema": {"$ref": "#/components/schemas/Error"}}}}},
 })
@@ -166,6 +174,7 @@ def read_character_api(character_id: int):
     "requestBody": {"required": True, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/CharacterUpdate"}}}},
     "responses": {"200": {"description": "Changed (or nothing to change).", **_ONE}, "404": _NOT_FOUND,
+                  "403": _FORBIDDEN,
                   "409": {"description": "Stale: the character changed since `version`.", "content": {
                       "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}},
 })
@@ -194,8 +203,8 @@ def update_character_api(character_id: int):
         "type": "object", "required": ["name"], "additionalProperties": False, "properties": {
             "name": {"type": "string", "maxLength": 110}, "count": {"type": "integer", "minimum": 1, "maximum": 30},
             "scene_extra": {"type": "boolean"}}}}}},
-    "responses": {"201": {"description": "The copies.", "content": {"application/json": {"schema": {
-        "type": "object"}}}}, "404": _NOT_FOUND},
+    "responses": {"201": {"description": "The copies.", "content": {"application/json": {"schema": shape({
+        "characters": {"type": "array", "items": ref("Character")}})}}}, "404": _NOT_FOUND, "403": _FORBIDDEN},
 })
 def copy_character_api(character_id: int):
     """Make copies of a character."""
@@ -219,7 +228,7 @@ def copy_character_api(character_id: int):
     "parameters": _ID,
     "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
                                                                "properties": {}}}}},
-    "responses": {"200": {"description": "Retired.", **_ONE}, "404": _NOT_FOUND},
+    "responses": {"200": {"description": "Retired.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
 })
 def retire_character_api(character_id: int):
     """Retire a character."""
@@ -233,7 +242,7 @@ def retire_character_api(character_id: int):
     "parameters": _ID,
     "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
                                                                "properties": {}}}}},
-    "responses": {"200": {"description": "Back in play.", **_ONE}, "404": _NOT_FOUND},
+    "responses": {"200": {"description": "Back in play.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
 })
 def restore_character_api(character_id: int):
     """Restore a retired character."""

@@ -21,6 +21,7 @@ from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
 from larp.services.mass_combat import mass_request_from_json, run_mass_combat
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
 from larp.web.api_challenges import ATTACK, SCENE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
@@ -34,6 +35,15 @@ _ATTACK = ATTACK  # the same attack object as the one-on-one challenge (staking 
 _THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 _SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
 
+#: What mass challenges and stray shots give by character name.
+_BY_NAME = {
+    "tracks": by_name(ref("TrackState"), "By name: the tracks the ruling changed."),
+    "traits_lost": by_name({"type": "array", "items": STR}, "By name: the Traits lost."),
+    "spent": by_name(shape({"abilities": COUNTS, "merits": COUNTS, "willpower": INT}),
+                     "By name: the Abilities, Merits and Willpower spent."),
+    "armor_left": by_name(COUNTS, "By name: armor key to the levels left."),
+    "consequences": CONSEQUENCES,
+}
 SCHEMAS.update({
     "MassDefender": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
         "throw": _THROW,
@@ -56,24 +66,17 @@ SCHEMAS.update({
         "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
                       "description": "At most five hand to hand and five ranged."},
         "scene": SCENE, "settings": _SETTINGS}},
-    "Hit": {"type": "object", "properties": {
-        "by": {"type": "string"}, "target": {"type": "string"}, "action": {"type": "string"},
-        "weapon": {"type": ["string", "null"]}, "damage_type": {"type": "string"}, "levels": {"type": "integer"},
-        "taken": {"type": "array", "items": {"type": "array"}}, "applied": {"type": "boolean"},
-        "condition": {"type": "string"}, "state": {"type": "string"}, "note": {"type": "string"},
-        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
-    "MassRuling": {"type": "object", "properties": {
+    "MassRuling": {"type": "object", "required": ["summary", "pairs", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"},
         "pairs": {"type": "array", "items": {"type": "object", "properties": {
             "attacker": {"type": "string"}, "range": {"type": "string"}, "relented": {"type": "boolean"},
             "made": {"type": "boolean"}, "outcome": {"type": ["string", "null"]},
             "attacker_throw": {"type": ["string", "null"]}, "defender_throw": {"type": ["string", "null"]},
-            "injured": {"type": "boolean"}, "ruling": {"$ref": "#/components/schemas/Ruling"},
-            "options": {"type": ["object", "null"]}}}},
+            "injured": {"type": "boolean"}, "ruling": nullable(ref("Ruling")),
+            "options": nullable(ref("PairOptions"))}, "required": ["attacker", "made", "outcome", "ruling"]}},
         "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
-        "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
+        **_BY_NAME,
         "actions": {"type": "integer"}, "pending": {"type": "array", "items": {"type": "string"}},
-        "consequences": {"type": "object"},
         "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
     "Bystander": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
         "throw": _THROW, "firer_throw": _THROW, "saw_it_coming": {"type": "boolean"},
@@ -92,12 +95,15 @@ SCHEMAS.update({
         "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
                   "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
         "scene": SCENE, "settings": _SETTINGS}},
-    "StrayRuling": {"type": "object", "properties": {
+    "StrayRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
-        "bystanders": {"type": "array", "items": {"type": "object"}},
+        "bystanders": {"type": "array", "items": shape({
+            "name": STR, "tested": BOOL, "excluded": BOOL, "note": STR, "outcome": NULL_STR, "hit": BOOL,
+            "firer_throw": NULL_STR, "throw": NULL_STR, "ruling": nullable(ref("Ruling")),
+            "options": nullable(ref("PairOptions"))})},
         "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
-        "tracks": {"type": "object"}, "traits_lost": {"type": "object"}, "spent": {"type": "object"},
-        "pending": {"type": "array", "items": {"type": "string"}}, "consequences": {"type": "object"},
+        **_BY_NAME,
+        "pending": {"type": "array", "items": {"type": "string"}},
         "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
     "StoredFighter": {"type": "object", "required": ["character_id"], "properties": {
         "character_id": {"type": "integer"}, "bid": {"type": "string", "description": "The lead Trait."},

@@ -24,6 +24,7 @@ from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
     "Track": {
@@ -66,8 +67,27 @@ SCHEMAS.update({
     },
 })
 
-TRACK_RESPONSE = {"200": {"description": "The new track, both views and the explanation.",
-                          "content": {"application/json": {"schema": {"type": "object"}}}}}
+def _answer(description: str, schema: dict) -> dict:
+    return {"200": {"description": description, "content": {"application/json": {"schema": schema}}}}
+
+
+DAMAGE_ANSWER = _answer("The damage taken, the new track, both views and the explanation.", shape({
+    "taken": shape({"parts": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "integer"]},
+                                                         "minItems": 2, "maxItems": 2,
+                                                         "description": "[damage type, levels]"}},
+                    "armor_left": NULL_INT, "stake": BOOL, "steps": STEPS},
+                   description="The damage after the target's kind, halving, Fortitude and armor."),
+    "health": shape({"track": ref("TrackState"), "condition": STR, "staked": BOOL, "level": STR, "marked": INT,
+                     "overflow": INT, "steps": STEPS}, description="The track after marking it."),
+    "views": ref("HealthViews"), "summary": STR, "consequences": CONSEQUENCES, "stamina_trait": NULL_STR}))
+HEALING_ANSWER = _answer("The healing, the new track, both views and the explanation.", shape({
+    "healing": shape({"summary": STR, "steps": STEPS, "consequences": CONSEQUENCES, "track": ref("TrackState")},
+                     closed=False, description="The healing ruling; its other fields are its figures."),
+    "views": ref("HealthViews")}))
+FEEDING_ANSWER = _answer("The feeding ruling.", shape({"feeding": ref("BloodRuling")}))
+BLOOD_ANSWER = _answer("The ruling on the blood called for.", shape({"blood": ref("BloodRuling")}))
+RECORDED = {"201": {"description": "Applied and recorded.", "content": {"application/json": {
+    "schema": ref("HealthRecorded")}}}}
 
 
 DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_shot", "source", "attacker_potence",
@@ -102,7 +122,7 @@ _settings = request_settings  # the one meaning of settings on every stateless e
         "armor_left": {"type": "integer", "minimum": 0},
         "name": {"type": "string", "description": "His name, for the explanation."},
         "damage": {"$ref": "#/components/schemas/DamageInput"}, "settings": {"type": "object"}}}}}},
-    "responses": TRACK_RESPONSE,
+    "responses": DAMAGE_ANSWER,
 })
 def damage_stateless():
     """Damage on a described character (:func:`larp.rules.rulings.rule_damage_by_hand`); nothing is stored."""
@@ -174,7 +194,7 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
         "game": {"type": "string", "enum": ["live", "tabletop"]},
         "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
         "settings": {"type": "object"}}}}}},
-    "responses": TRACK_RESPONSE,
+    "responses": HEALING_ANSWER,
 })
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
@@ -207,7 +227,7 @@ def healing_stateless():
         "victim": {"type": "object", "properties": {"name": {"type": "string"},
                                                     "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS}},
         "blood": {"type": "integer", "minimum": 1}, "settings": {"type": "object"}}}}}},
-    "responses": TRACK_RESPONSE,
+    "responses": FEEDING_ANSWER,
 })
 def feeding_stateless():
     """Feeding on a described victim (:func:`larp.rules.rulings.rule_feeding`); nothing is stored."""
@@ -243,7 +263,7 @@ def feeding_stateless():
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
         "settings": {"type": "object"}}}}}},
-    "responses": TRACK_RESPONSE,
+    "responses": BLOOD_ANSWER,
 })
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
@@ -272,7 +292,7 @@ def _character_payload(character_id: int) -> dict:
     "summary": "Apply damage to a stored character (stateful)",
     "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DamageInput"}}}},
-    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    "responses": RECORDED,
 })
 def damage_stateful(character_id: int):
     """Damage a stored character; concurrent changes are never lost (version check and retry)."""
@@ -295,7 +315,7 @@ def damage_stateful(character_id: int):
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},
                                                "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}}}},
-    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    "responses": RECORDED,
 })
 def feed_on_stateful(character_id: int):
     """A stored vampire feeds on a stored victim."""
@@ -315,7 +335,7 @@ def feed_on_stateful(character_id: int):
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "blood": {"type": "integer", "minimum": 1, "maximum": 50},
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]}}}}}},
-    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    "responses": RECORDED,
 })
 def blood_stateful(character_id: int):
     """Blood called for from a stored vampire."""
@@ -337,7 +357,7 @@ def blood_stateful(character_id: int):
         "levels": {"type": "integer", "minimum": 1},
         "game": {"type": "string", "enum": ["live", "tabletop"],
                  "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}}}},
-    "responses": {"201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    "responses": RECORDED,
 })
 def heal_stateful(character_id: int):
     """Heal a stored vampire (002 "Damage and Healing")."""

@@ -19,7 +19,7 @@ from larp.services.cards import card_url, revoke_card, rotate_card
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.history import find_rulings, undo_own_recent, undo_ruling
-from larp.services.records import ruling_for_token
+from larp.services.records import AlreadyRecorded, current_submission, ruling_for_token
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
 
@@ -30,18 +30,25 @@ _CHARACTER_ID = [{"name": "character_id", "in": "path", "required": True, "schem
 MAX_PAGE = 200
 
 SCHEMAS.update({
-    "RecordEntry": {"type": "object", "required": ["id", "kind", "summary", "created_at"], "properties": {
+    "RecordEntry": {"type": "object", "required": ["id", "kind", "summary", "created_at", "narrator", "game_session",
+                                                   "undone_at", "characters", "url"], "properties": {
         "id": {"type": "integer"}, "kind": {"type": "string"}, "summary": {"type": "string"},
         "created_at": {"type": "string", "description": "UTC, ISO 8601."},
         "narrator": {"type": "string", "description": "Who made it: an account's name, or an API token's name."},
         "game_session": {"type": ["integer", "null"]},
         "undone_at": {"type": ["string", "null"]},
-        "characters": {"type": "array", "items": {"type": "object", "properties": {
+        "characters": {"type": "array", "items": {"type": "object", "required": ["id", "name", "role"],
+                                                  "additionalProperties": False, "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"}, "role": {"type": "string"}}}},
         "url": {"type": "string", "description": "The ruling's page."},
-        "inputs": {"type": "object"}, "outcome": {"type": "object"},
-        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
-    "Card": {"type": "object", "properties": {
+        "inputs": {"type": "object", "additionalProperties": True,
+                   "description": "What the ruling was asked (with the full ruling only; keys by kind)."},
+        "outcome": {"type": "object", "additionalProperties": True,
+                    "description": "What it decided (with the full ruling only; keys by kind)."},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}},
+        "additionalProperties": False},
+    "Card": {"type": "object", "required": ["character_id", "name", "short_code", "card_token", "url"],
+             "additionalProperties": False, "properties": {
         "character_id": {"type": "integer"}, "name": {"type": "string"}, "short_code": {"type": "string"},
         "card_token": {"type": ["string", "null"], "description": "null: revoked, the card opens nothing."},
         "url": {"type": ["string", "null"], "description": "What the card's QR code opens (card_base_url)."}}},
@@ -177,6 +184,17 @@ _CARD_RESPONSES = {"200": {"description": "The card.", "content": {"application/
                    "404": {"description": "Unknown character.", **_ERROR}}
 
 
+SCHEMAS["CardChanged"] = {**SCHEMAS["Card"], "required": [*SCHEMAS["Card"]["required"], "ruling_id"],
+                          "properties": {**SCHEMAS["Card"]["properties"], "ruling_id": {
+                              "type": "integer", "description": "The ruling that recorded the change."}}}
+
+
+def _card_change_responses(done: str) -> dict[str, Any]:
+    return {"201": {"description": done, "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/CardChanged"}}}},
+            "403": _CARD_RESPONSES["403"], "404": _CARD_RESPONSES["404"]}
+
+
 @bp.get("/characters/<int:character_id>/card")
 @documented("/characters/{character_id}/card", "get", {
     "summary": "A character's card token and the address its QR code opens (organisers)",
@@ -187,29 +205,43 @@ def read_card_api(character_id: int):
     return jsonify(_card(get_character(get_chronicle(), character_id)))
 
 
+_NO_BODY = {"required": False, "content": {"application/json": {
+    "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
+
+
+def _card_changed(character, ruling_id: int | None):
+    return jsonify({**_card(character), "ruling_id": ruling_id}), 201
+
+
 @bp.post("/characters/<int:character_id>/card/rotate")
 @documented("/characters/{character_id}/card/rotate", "post", {
     "summary": "Issue a new card token: the old printed card stops working (organisers)",
-    "description": "No ruling is recorded (a card is not the character's state), so a repeated call rotates "
-                   "again: the token in the latest answer is the one that works.",
-    "parameters": _CHARACTER_ID,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
-    "responses": _CARD_RESPONSES})
+    "description": "Recorded as a ruling of kind `card_rotated` (the record never shows the token). The same "
+                   "Idempotency-Key again rotates nothing: it is a 409 naming that ruling, and it cannot show "
+                   "the token again; GET /characters/{character_id}/card reads the one that works.",
+    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "responses": _card_change_responses("Rotated and recorded: the new card token.")})
 def rotate_card_api(character_id: int):
-    """Rotate the card token (:func:`larp.services.cards.rotate_card`)."""
+    """Rotate the card token (:func:`larp.services.cards.rotate_card`), once per Idempotency-Key."""
     organisers_only()
-    return jsonify(_card(rotate_card(get_chronicle(), character_id)))
+    try:
+        character = rotate_card(get_chronicle(), character_id, g.user)
+    except AlreadyRecorded as exc:
+        exc.message += (" The card token it issued is not shown again here: GET /api/v1/characters/"
+                        f"{character_id}/card reads the one that works.")
+        raise
+    return _card_changed(character, current_submission().ruling_id)
 
 
 @bp.post("/characters/<int:character_id>/card/revoke")
 @documented("/characters/{character_id}/card/revoke", "post", {
     "summary": "Revoke the card token: the printed card opens nothing (organisers)",
-    "parameters": _CHARACTER_ID,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
-    "responses": _CARD_RESPONSES})
+    "description": "Recorded as a ruling of kind `card_revoked`; the same Idempotency-Key again is a 409 "
+                   "naming it.",
+    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "responses": _card_change_responses("Revoked and recorded.")})
 def revoke_card_api(character_id: int):
-    """Revoke the card token (:func:`larp.services.cards.revoke_card`)."""
+    """Revoke the card token (:func:`larp.services.cards.revoke_card`), once per Idempotency-Key."""
     organisers_only()
-    return jsonify(_card(revoke_card(get_chronicle(), character_id)))
+    character = revoke_card(get_chronicle(), character_id, g.user)
+    return _card_changed(character, current_submission().ruling_id)

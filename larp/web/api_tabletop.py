@@ -27,11 +27,15 @@ from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.tabletop import fighter_for
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape
+_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 SCHEMAS.update({
     "TabletopRoll": {
-        "type": "object",
+        "type": "object", "additionalProperties": False,
+        "required": ["pool", "dice", "difficulty", "successes", "ones", "automatic", "net", "botch", "rolled"],
         "properties": {
+            "rolled": {"type": ["string", "null"], "description": "\"by the app\" or \"at the table\"; null: no dice."},
             "pool": {"type": "integer"}, "dice": {"type": "array", "items": {"type": "integer"}},
             "difficulty": {"type": "integer"}, "successes": {"type": "integer"}, "ones": {"type": "integer"},
             "automatic": {"type": "integer"}, "net": {"type": "integer"}, "botch": {"type": "boolean"},
@@ -259,7 +263,15 @@ def tabletop_roll():
         "example": {"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
                                    {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}}}},
     "responses": {"200": {"description": "The order, highest first, with every die.", "content": {"application/json": {
-        "schema": {"type": "object"}}}}},
+        "schema": shape({"order": {"type": "array", "items": shape({
+                             "index": {"type": "integer", "description": "The combatant's place in the request."},
+                             "name": STR, "rating": INT, "penalty": INT, "modifier": INT, "die": INT, "score": INT,
+                             "rank": INT, "rolled": STR})},
+                         "declaring_order": {"type": "array", "items": STR},
+                         "out": {"type": "array", "items": shape({"key": STR, "name": STR}),
+                                 "description": "Combatants out of the fight."},
+                         "steps": STEPS})}}},
+                  "404": {"description": "A stored combatant that is not in this chronicle.", **_ERROR}},
 })
 def tabletop_initiative():
     """Roll initiative (stateless)."""
@@ -352,7 +364,19 @@ def tabletop_initiative():
                                "disciplines": {"Fortitude": 3}},
                     "dice": {"attack": [8, 9, 10, 8, 9, 8, 2, 3, 4, 5, 6, 7, 7, 2, 3, 4, 5]}}}}},
     "responses": {"200": {"description": "The ruling with every die and the tracks after.", "content": {
-        "application/json": {"schema": {"type": "object"}}}}},
+        "application/json": {"schema": shape({
+            "maneuver": STR, "attacker": STR, "target": STR, "attack_pool": INT, "attack_difficulty": INT,
+            "attack_roll": nullable(ref("TabletopRoll")), "defense_roll": nullable(ref("TabletopRoll")),
+            "net_successes": INT, "hit": BOOL, "damage_pool": INT, "damage_roll": nullable(ref("TabletopRoll")),
+            "soak": nullable({"type": "object", "additionalProperties": True,
+                              "description": "The soak roll and what it took off, as the rules core gives it."}),
+            "levels": INT, "target_track": ref("TrackState"), "attacker_track": ref("TrackState"),
+            "effects": {"type": "array", "items": {"type": "object", "additionalProperties": True,
+                                                   "description": "A maneuver's effect (knockdown, hold...)."}},
+            "summary": STR, "steps": STEPS, "dice": by_name({"type": "array", "items": INT}, "By roll: the dice."),
+            "profile": {"type": "string", "description": "The tabletop profile ruled with (tabletop_profile)."},
+            "health": shape({"attacker": ref("HealthViews"), "target": ref("HealthViews")})})}}},
+                  "404": {"description": "A stored fighter that is not in this chronicle.", **_ERROR}},
 })
 def tabletop_attack():
     """Resolve an attack (stateless)."""

@@ -67,7 +67,7 @@ def set_base_url():
 def _card_action(action, character_id: int, message: str):
     chronicle = get_chronicle()
     try:
-        character = action(chronicle, character_id)
+        character = action(chronicle, character_id, g.user)
     except ServiceError as exc:
         if is_partial():
             return render_template("errors/_error.html", title="Not changed", message=exc.message), exc.status

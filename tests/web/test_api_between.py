@@ -78,8 +78,9 @@ def test_narrators_tokens_do_not_do_the_boards_work(api, downtime):
 
 
 def test_opening_the_next_game_session_once(api, downtime):
-    """LotNR (met-reference 5.1): closing game session 2 and opening 3 refreshes everyone; the same
-    Idempotency-Key again is a 409 naming the ruling, and so is a stale `closing`; nothing changes."""
+    """LotNR (met-reference 5.1): closing game session 2 and opening 3 refreshes everyone; the same call
+    with the same Idempotency-Key (its `closing` now stale too) is the repeated key's 409 naming the
+    ruling, checked first; a stale `closing` under a new key is "already closed"; nothing changes."""
     body = {"date": (TODAY + timedelta(days=14)).isoformat(), "closing": 2}
     opened = api("POST", "/game-sessions", body, key="open-3")
     assert opened.status_code == 201, opened.get_json()
@@ -87,7 +88,7 @@ def test_opening_the_next_game_session_once(api, downtime):
     assert data["game_session"]["number"] == 3 and data["refreshed"]
     assert Ruling.get_by_id(data["ruling_id"]).narrator_name == "Board bot (organiser)"
     before = snapshot()
-    again = api("POST", "/game-sessions", {"date": body["date"]}, key="open-3")
+    again = api("POST", "/game-sessions", body, key="open-3")
     assert again.status_code == 409 and again.get_json()["ruling_id"] == data["ruling_id"]
     assert again.get_json()["field"] == "Idempotency-Key"
     stale = api("POST", "/game-sessions", body, key="open-3b")
@@ -194,29 +195,58 @@ def test_the_record_filters_reads_and_undoes(api, downtime):
 
 
 def test_a_characters_card_token_for_organisers(api, client, downtime):
-    """The card list's buttons: read, rotate (the old card stops opening) and revoke (opens nothing)."""
+    """The card list's buttons: read, rotate (the old card stops opening) and revoke (opens nothing),
+    each recorded as a ruling that names the change in plain words and never holds the token."""
     konrad = char("Konrad Vale")
     card = api("GET", f"/characters/{konrad.id}/card").get_json()
     assert card["card_token"] == konrad.card_token and card["url"].endswith("/C/" + konrad.card_token.upper())
-    rotated = api("POST", f"/characters/{konrad.id}/card/rotate", {}).get_json()
+    rotated = api("POST", f"/characters/{konrad.id}/card/rotate", {}, key="rotate-1")
+    assert rotated.status_code == 201
+    rotated = rotated.get_json()
     assert rotated["card_token"] != card["card_token"]
     assert client.get(f"/c/{card['card_token']}").status_code == 404
     assert client.get(f"/c/{rotated['card_token']}").status_code == 200
+    record = api("GET", f"/rulings/{rotated['ruling_id']}").get_json()
+    assert record["kind"] == "card_rotated" and record["narrator"] == "Board bot (organiser)"
+    assert rotated["card_token"] not in str(record) and card["card_token"] not in str(record)
     revoked = api("POST", f"/characters/{konrad.id}/card/revoke", {}).get_json()
     assert revoked["card_token"] is None and revoked["url"] is None
+    assert Ruling.get_by_id(revoked["ruling_id"]).kind == "card_revoked"
     assert api("GET", "/characters/999999/card").status_code == 404
     assert User.get(User.username == "boss").role == "organiser"
 
 
+def test_a_card_rotated_twice_with_one_key_rotates_once(api, client, downtime):
+    """Issue 21 (the hardening issue's one-time key): the same rotate again is the repeated key's 409 naming
+    the first ruling and saying the token is not shown again; the card keeps the token of the first call,
+    and so does a repeated revoke (nothing changed). A card change does not block undoing his last wound."""
+    konrad = char("Konrad Vale")
+    hurt = api("POST", f"/characters/{konrad.id}/damage", {"damage_type": "bashing", "levels": 1}).get_json()
+    first = api("POST", f"/characters/{konrad.id}/card/rotate", {}, key="rotate-2").get_json()
+    before = snapshot()
+    again = api("POST", f"/characters/{konrad.id}/card/rotate", {}, key="rotate-2")
+    assert again.status_code == 409 and again.get_json()["ruling_id"] == first["ruling_id"]
+    assert again.get_json()["field"] == "Idempotency-Key" and "not shown again" in again.get_json()["error"]
+    assert first["card_token"] not in again.get_data(as_text=True)
+    assert snapshot() == before and char("Konrad Vale").card_token == first["card_token"]
+    revoked = api("POST", f"/characters/{konrad.id}/card/revoke", {}, key="revoke-2").get_json()
+    assert api("POST", f"/characters/{konrad.id}/card/revoke", {}, key="revoke-2").get_json()["ruling_id"] \
+        == revoked["ruling_id"]
+    assert api("POST", "/characters/999999/card/rotate", {}, key="rotate-3").status_code == 404
+    assert api("POST", f"/rulings/{first['ruling_id']}/undo", {}).status_code == 409  # not undoable
+    undone = api("POST", f"/rulings/{hurt['ruling_id']}/undo", {})
+    assert undone.status_code == 201, undone.get_json()
+
+
 def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
-    """Issue 21: every mutating endpoint that records a ruling documents the Idempotency-Key (card tokens
-    record none, and say so); a sheet change sent twice with one key is applied once (409 naming it)."""
+    """Issue 21: every mutating endpoint that records a ruling documents the Idempotency-Key (card tokens'
+    included); a sheet change sent twice with one key is applied once (409 naming it)."""
     from larp.web.api import openapi_document
 
     without = sorted(f"{method.upper()} {path}" for path, ops in openapi_document()["paths"].items()
                      for method, op in ops.items() if method != "get" and not op.get("x-stateless")
                      and {"$ref": "#/components/parameters/IdempotencyKey"} not in op.get("parameters", []))
-    assert without == ["POST /characters/{character_id}/card/revoke", "POST /characters/{character_id}/card/rotate"]
+    assert without == []
     konrad = char("Konrad Vale")
     first = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks."}, key="patch-1")
     assert first.status_code == 200, first.get_json()

@@ -11,6 +11,7 @@ Then, for every object of the body, the keys read must be documented properties 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -218,3 +219,62 @@ def test_the_documented_body_is_what_the_parsers_read(operation, client, auth, d
         if documented - keys and where not in iterated:
             problems.append(f"{'.'.join(where) or 'body'}: documented but never read: {sorted(documented - keys)}")
     assert not problems, "\n".join(problems)
+
+
+def _loose(schema: Any, where: str, schemas: dict, seen: set, found: list) -> None:
+    """Collect the objects of a response schema that say nothing of their fields (a bare
+    ``{"type": "object"}``): one left open on purpose says so with ``additionalProperties: true``."""
+    if not isinstance(schema, dict):
+        return
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name not in seen:
+            seen.add(name)
+            _loose(schemas[name], name, schemas, seen, found)
+        return
+    if schema.get("type") == "object" and not schema.get("properties") and "additionalProperties" not in schema:
+        found.append(where)
+    for name, sub in schema.get("properties", {}).items():
+        _loose(sub, f"{where}.{name}", schemas, seen, found)
+    if isinstance(schema.get("additionalProperties"), dict):
+        _loose(schema["additionalProperties"], f"{where}{{}}", schemas, seen, found)
+    _loose(schema.get("items"), f"{where}[]", schemas, seen, found)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for sub in schema.get(key, []):
+            _loose(sub, where, schemas, seen, found)
+
+
+def test_every_response_schema_names_its_fields():
+    """Issue 21: the response check (tests/web/api_conformance.py) means something only if the document
+    says what each answer holds: no response object is a bare {"type": "object"}; the few whose keys are
+    the rules core's by kind of ruling (inputs, outcome, figures) say so with additionalProperties."""
+    document = openapi_document()
+    found: list[str] = []
+    seen: set[str] = set()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, response in operation["responses"].items():
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                assert schema is not None, (method, path, status)
+                _loose(schema, f"{method.upper()} {path} {status}", document["components"]["schemas"], seen, found)
+    assert found == []
+
+
+def test_the_response_check_catches_drift(client, auth):
+    """Issue 21: every /api/v1 answer a test gets is checked against the document (ConformingClient); the
+    check refuses an answer with a field the schema does not have, a missing field, and an undocumented
+    status, and passes the real answer."""
+    from tests.web.api_conformance import ResponseDrift, check_api_response
+
+    auth.login("organiser1", "organiser")
+    answer = client.get("/api/v1/game-sessions")
+    assert answer.status_code == 200
+    check_api_response("GET", "/api/v1/game-sessions", answer)
+    body = answer.get_json()
+    for wrong in ({**body, "extra": 1}, {}, {"game_sessions": [{**body["game_sessions"][0], "number": "one"}]}):
+        answer.set_data(json.dumps(wrong))
+        with pytest.raises(ResponseDrift):
+            check_api_response("GET", "/api/v1/game-sessions", answer)
+    answer.status_code = 418
+    with pytest.raises(ResponseDrift, match="does not document"):
+        check_api_response("GET", "/api/v1/game-sessions", answer)

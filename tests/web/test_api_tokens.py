@@ -57,6 +57,20 @@ def test_no_token_or_a_wrong_one_is_refused(client, dbconn):
     assert wrong.status_code == 401 and wrong.get_json()["field"] == "Authorization"
 
 
+def test_the_openapi_document_is_public_and_nothing_else_is(client, dbconn):
+    """Issue 21: the OpenAPI document holds no data, so a program reads it without logging in (even with a
+    bad token); every operation it lists still answers 401 without a token."""
+    for headers in ({}, bearer("not-a-token")):
+        document = client.get("/api/v1/openapi.json", headers=headers)
+        assert document.status_code == 200 and document.get_json()["openapi"] == "3.1.0"
+        assert "Set-Cookie" not in document.headers
+    paths = document.get_json()["paths"]
+    assert "/characters" in paths and "security" in paths["/characters"]["get"]
+    assert client.get("/api/v1/characters").status_code == 401
+    assert client.get("/api/v1/board", headers=bearer("not-a-token")).status_code == 401
+    assert client.post("/api/v1/openapi.json", json={}).status_code == 405
+
+
 def test_a_revoked_token_is_refused_at_once(client, auth, dbconn):
     """Issue 21: revocable; the next call after revocation is a 401."""
     raw = make_token(client, auth)
@@ -68,6 +82,37 @@ def test_a_revoked_token_is_refused_at_once(client, auth, dbconn):
     client.delete_cookie("session")
     assert client.get("/api/v1/characters", headers=bearer(raw)).status_code == 401
     assert ApiToken.get_by_id(token_id).revoked_at is not None
+
+
+def test_a_double_tap_makes_one_token_and_revokes_once(client, auth, dbconn):
+    """Issue 21 (issue 19's one-time form token): the token forms carry a request_token; the same "Make a
+    token" form twice makes one token, and the second answer says it was made and its secret shown once
+    (revoke and make another); the same revoke form twice revokes once. The record names both, never the
+    token."""
+    auth.login()
+    page = client.get("/account").get_data(as_text=True)
+    once = re.search(r'name="request_token" value="([^"]+)"', page.split('id="api-tokens"')[1]).group(1)
+    form = {"name": "Roll It bridge", "role": "narrator", "expires_on": "", "request_token": once}
+    first = client.post("/account/tokens", data=form)
+    raw = re.search(r'<code class="link-text">([^<]+)</code>', first.get_data(as_text=True)).group(1)
+    again = client.post("/account/tokens", data=form)
+    text = again.get_data(as_text=True)
+    assert again.status_code == 409 and "already made" in text and "shown only that once" in text
+    assert "revoke it below and make another" in text and raw not in text and "link-text" not in text
+    assert ApiToken.select().count() == 1
+    made = Ruling.get(Ruling.request_token == once)
+    assert made.kind == "api_token_made" and "Roll It bridge" in made.summary and raw not in str(made.__data__)
+    page = client.get("/account").get_data(as_text=True)
+    revoke = re.search(r'/revoke">\s*<input[^>]+>\s*<input type="hidden" name="request_token" value="([^"]+)"',
+                       page).group(1)
+    token_id = ApiToken.get().id
+    assert client.post(f"/account/tokens/{token_id}/revoke", data={"request_token": revoke}).status_code == 303
+    revoked_at = ApiToken.get_by_id(token_id).revoked_at
+    twice = client.post(f"/account/tokens/{token_id}/revoke", data={"request_token": revoke})
+    assert twice.status_code == 409 and "already revoked" in twice.get_data(as_text=True)
+    assert ApiToken.get_by_id(token_id).revoked_at == revoked_at
+    assert [r.kind for r in Ruling.select().where(Ruling.kind.startswith("api_token")).order_by(Ruling.id)] \
+        == ["api_token_made", "api_token_revoked"]
 
 
 def test_someone_elses_token_cannot_be_revoked(client, auth, dbconn):

@@ -274,3 +274,31 @@ def test_code_box_on_every_narrator_page_finds_the_character(app, client, auth, 
     response = client.get(f"/code?code={code[:3].lower()}-{code[3:].lower()}")
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/characters/{viv.id}")
+
+
+def test_a_double_tap_on_new_card_link_rotates_once(organiser, dbconn):
+    """Issue 21 (issue 19's one-time form token): the card list's rotate form carries a request_token; the
+    same form sent twice is a 409 naming the first ruling ("New card link" in the record, no token in
+    it), and the card keeps the token of the first tap; so does a repeated revoke."""
+    from larp.models import Ruling
+
+    konrad = by_name("Konrad Vale")
+    row = re.search(rf'<li class="card-row" id="card-row-{konrad.id}">(.*?)</li>',
+                    organiser.get("/cards").get_data(as_text=True), re.S).group(1)
+    tokens = re.findall(r'name="request_token" value="([^"]+)"', row)
+    assert len(tokens) == 2 and tokens[0] != tokens[1]  # rotate and revoke, each its own
+    form = {"request_token": tokens[0]}
+    assert organiser.post(f"/cards/{konrad.id}/rotate", data=form).status_code == 303
+    first = by_name("Konrad Vale").card_token
+    rulings = Ruling.select().count()
+    again = organiser.post(f"/cards/{konrad.id}/rotate", data=form, headers={"HX-Request": "true"})
+    assert again.status_code == 409 and "already recorded as ruling" in again.get_data(as_text=True)
+    assert by_name("Konrad Vale").card_token == first and Ruling.select().count() == rulings
+    ruling = Ruling.get(Ruling.request_token == tokens[0])
+    assert ruling.kind == "card_rotated" and first not in str(ruling.__data__)
+    record = organiser.get("/rulings").get_data(as_text=True)
+    assert f'<span class="kind">New card link</span> Konrad Vale: new card link issued' in record
+    revoke = {"request_token": tokens[1]}
+    assert organiser.post(f"/cards/{konrad.id}/revoke", data=revoke).status_code == 303
+    assert organiser.post(f"/cards/{konrad.id}/revoke", data=revoke).status_code == 409
+    assert Ruling.select().count() == rulings + 1
