@@ -34,12 +34,23 @@ from larp.services.records import SNAPSHOT_FIELDS, lock_characters, record_rulin
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
 #: character created, retired, restored or deleted is undone by deleting, restoring or retiring it.
 NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "restore", "deleted")
+#: The field's words for each kind of ruling the record holds (``record_ruling``'s ``kind``).
 KIND_LABELS = {
     "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
     "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
     "sheet": "Sheet", "created": "Created", "retire": "Retired", "restore": "Restored",
-    "deleted": "Deleted", "experience": "Experience",
+    "deleted": "Deleted", "experience": "Experience", "mass_combat": "Mass combat",
+    "firing_into_group": "Firing into a group", "tabletop": "Tabletop combat", "session": "Game session",
+    "narrator": "Narrator's ruling", "aegis": "Aegis", "treatment": "Treatment", "blood": "Blood",
+    "import": "Import", "settings": "Settings",
 }
+
+
+def kind_label(kind: str) -> str:
+    """The words a user reads for a ruling's ``kind`` ("mass_combat" → "Mass combat")."""
+    return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+
 _FIELD_LABELS = {
     "damage_aggravated": "aggravated", "damage_lethal": "lethal", "damage_bashing": "bashing",
     "condition": "condition", "staked": "staked", "willpower_current": "Willpower",
@@ -67,7 +78,7 @@ class TimelineEntry:
     @property
     def kind_label(self) -> str:
         """The kind of ruling, as a person reads it."""
-        return KIND_LABELS.get(self.ruling.kind, self.ruling.kind.replace("_", " ").capitalize())
+        return kind_label(self.ruling.kind)
 
 
 def _latest_change(character: Character) -> RulingCharacter | None:
@@ -156,7 +167,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
                                f"({ruling.undone_at:%Y-%m-%d %H:%M} UTC).", field="ruling", status=409)
         if ruling.kind in NOT_UNDOABLE:
             reason = ("An undo cannot itself be undone: make the change again." if ruling.kind == "undo"
-                      else f"A ruling of kind “{ruling.kind}” cannot be undone here.")
+                      else f"A ruling of kind “{kind_label(ruling.kind)}” cannot be undone here.")
             raise ServiceError(reason, field="ruling", status=409)
         links = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
         if not links:
