@@ -111,7 +111,7 @@ def rotate_card(chronicle: Chronicle, character_id: int | str) -> Character:
     """
     with db.atomic():
         character = get_character(chronicle, character_id)
-        Character.update(card_token=new_card_token(), updated_at=utcnow()).where(
+        Character.update(card_token=new_card_token(), card_revoked_at=None, updated_at=utcnow()).where(
             Character.id == character.id
         ).execute()
         return Character.get_by_id(character.id)
@@ -125,7 +125,8 @@ def revoke_card(chronicle: Chronicle, character_id: int | str) -> Character:
     """
     with db.atomic():
         character = get_character(chronicle, character_id)
-        Character.update(card_token=None, updated_at=utcnow()).where(Character.id == character.id).execute()
+        now = utcnow()
+        Character.update(card_token=None, card_revoked_at=now, updated_at=now).where(Character.id == character.id).execute()
         return Character.get_by_id(character.id)
 
 

@@ -105,3 +105,21 @@ def test_closing_removes_the_scene_extras_and_says_so_first(organiser, dbconn):
     assert GameSession.get_by_id(open_now.id).closed_at is not None
     assert not Character.select().where(Character.name.startswith("Thug")).exists()
     assert not Ruling.select().where(Ruling.kind == "created").exists()  # only theirs: gone
+
+
+def test_the_card_sheet_says_not_issued_yet_or_revoked_as_it_is(organiser, dbconn):
+    """Issue 12's card sheet, said truly: a copy whose card was never issued prints "not issued yet",
+    a revoked card "revoked"; issuing it again clears the revocation."""
+    konrad, lys = Character.get(Character.name == "Konrad Vale"), Character.get(Character.name == "Lys Moreau")
+    organiser.post(f"/characters/{konrad.id}/copy", data={"name": "Thug", "count": "2"})
+    thug = Character.get(Character.name == "Thug 1")
+    assert organiser.post(f"/cards/{lys.id}/revoke").status_code == 303
+    sheet = organiser.get(f"/cards/sheet?character={thug.id}&character={lys.id}").get_data(as_text=True)
+    thug_card = sheet[sheet.index(">Thug 1<"):][:700]
+    lys_card = sheet[sheet.index(">Lys Moreau<"):][:700]
+    assert "No card link: not issued yet." in thug_card and "revoked" not in thug_card
+    assert "No card link: revoked." in lys_card
+    listing = organiser.get("/cards").get_data(as_text=True)
+    assert "no card issued yet" in listing and "card revoked" in listing
+    organiser.post(f"/cards/{lys.id}/rotate")
+    assert Character.get_by_id(lys.id).card_revoked_at is None
