@@ -12,6 +12,7 @@ def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
     from larp.services.history import kind_label
+    from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
     from larp.web import (accounts, api, auth, board, cards, challenges, characters, combat, errors, imports,
                           organise, rulings, settings, sheets, submissions)
@@ -38,6 +39,7 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_filter(local_time_filter, "local_time")
     app.add_template_filter(kind_label, "kind_label")
     app.add_template_global(TEXT_LIMITS, "text_limits")
+    app.add_template_global(first_to_heal, "first_to_heal")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
 
 

@@ -123,3 +123,14 @@ def test_the_card_sheet_says_not_issued_yet_or_revoked_as_it_is(organiser, dbcon
     assert "no card issued yet" in listing and "card revoked" in listing
     organiser.post(f"/cards/{lys.id}/rotate")
     assert Character.get_by_id(lys.id).card_revoked_at is None
+
+
+def test_the_heal_form_offers_the_damage_the_character_has(organiser, dbconn):
+    """002 "Damage and Healing" (the order damage heals): a vampire with only lethal marked finds
+    Lethal chosen in the Heal with blood form, not Bashing."""
+    vivienne = Character.get(Character.name == "Vivienne Ashcombe")
+    Character.update(damage_lethal=2, damage_bashing=0, damage_aggravated=0).where(Character.id == vivienne.id).execute()
+    page = organiser.get(f"/characters/{vivienne.id}").get_data(as_text=True)
+    heal = page[page.index("<h3>Heal with blood</h3>"):][:1500]
+    assert '<input type="radio" name="kind" value="lethal" checked>' in heal
+    assert '<input type="radio" name="kind" value="bashing" >' in heal
