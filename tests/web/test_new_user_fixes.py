@@ -134,3 +134,22 @@ def test_the_heal_form_offers_the_damage_the_character_has(organiser, dbconn):
     heal = page[page.index("<h3>Heal with blood</h3>"):][:1500]
     assert '<input type="radio" name="kind" value="lethal" checked>' in heal
     assert '<input type="radio" name="kind" value="bashing" >' in heal
+
+
+@pytest.mark.parametrize("path, page", [
+    ("/characters/{id}/undo", "/characters/{id}"),
+    ("/characters/{id}/sheet/notes", "/characters/{id}"),
+    ("/board/next-session", "/board"),
+    ("/characters/extras/remove", "/characters"),
+])
+def test_a_get_of_a_form_s_address_goes_to_the_page_above(organiser, dbconn, path, page):
+    """Developers' guide (never a 500, a clear answer where the user is): reloading a refused form's
+    address, or pressing Enter in the address bar, is a GET of a POST-only URL; it is sent to the page
+    the form lives on instead of "Method Not Allowed". The API keeps its 405."""
+    konrad = Character.get(Character.name == "Konrad Vale")
+    response = organiser.get(path.format(id=konrad.id))
+    assert response.status_code == 303
+    assert response.headers["Location"] == page.format(id=konrad.id)
+    assert organiser.get(response.headers["Location"]).status_code == 200
+    api = organiser.get(f"/api/v1/characters/{konrad.id}/torpor")
+    assert api.status_code == 405 and api.is_json
