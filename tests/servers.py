@@ -38,8 +38,8 @@ class Server:
         self.port = free_port()
         self.host = "127.0.0.1"
         self.base_url = f"http://127.0.0.1:{self.port}"
-        environ = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1", **(env or {}))
-        environ.pop("LARP_DATABASE_URL", None)
+        environ = {k: v for k, v in os.environ.items() if k != "LARP_DATABASE_URL"}
+        environ.update(LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1", **(env or {}))
         if database_url:
             environ["LARP_DATABASE_URL"] = database_url
         command = [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port), *args]
