@@ -20,7 +20,7 @@ SHORT_LINKS = """() => [...document.querySelectorAll('a[href]')]
 
 def test_links_are_44_px_and_long_notes_stay_in_the_phone(served, browser):
     """Developers' guide (touch targets of at least 44 px; no sideways scroll at 390 px): measured on
-    the pages a new user found short links on, and with a 300-character word in Notes."""
+    the pages a new user found short links on, and with a 315-character word in Notes."""
     context = browser.new_context(viewport=PHONE, color_scheme="dark")
     page = context.new_page()
     page.goto(served.login_link())
