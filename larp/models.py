@@ -290,8 +290,10 @@ class Character(BaseModel):
     ``virtues`` maps a Virtue's name to its rating in Traits; ``derangements``
     is a list of names. ``retired_at``: the player left (hidden from pickers,
     the board and the card sheet; kept in the record, can be restored).
-    ``scene_extra``: made for one scene, removed with the other extras after
-    the game session. ``agg_blood_marked``: blood points put toward an aggravated
+    ``scene_extra``: made for one scene, removed with the other extras when
+    the game session closes. ``card_revoked_at``: when the card token was taken away
+    (``None``: never revoked, or issued again since), so a character without a card
+    token says whether his card was never issued or revoked. ``agg_blood_marked``: blood points put toward an aggravated
     wound over several nights (``agg_heal_model`` "lotnr_instalments").
     ``treated``: a mortal or ghoul under medical care (000 "Mortal's Healing Times").
     ``imported_unused``: what an imported file held that the sheet has no place for,
@@ -341,6 +343,7 @@ class Character(BaseModel):
     agg_blood_marked = IntegerField(default=0)
     treated = BooleanField(default=False)
     imported_unused = JSONField(default=dict)
+    card_revoked_at = DateTimeField(null=True)
 
     class Meta:
         # Card codes are unique within a chronicle (issue 22): two chronicles may both hold a VIV-1.

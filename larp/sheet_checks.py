@@ -26,6 +26,16 @@ TEXT_LIMITS = {
     "name": 120, "player_name": 120, "clan": 80, "sect": 80, "title": 120, "morality_name": 80,
     "nature": 80, "demeanor": 80, "notes": 20000, "narrator_notes": 20000, "player_contact": 2000,
 }
+#: The words the sheet editor shows for each field (errors and the history name fields this way).
+FIELD_LABELS = {
+    "name": "Name", "player_name": "Player", "creature": "Creature", "clan": "Clan", "sect": "Sect",
+    "title": "Title", "generation": "Generation", "morality_name": "Humanity or Path",
+    "morality_rating": "Humanity or Path rating", "willpower_permanent": "Permanent Willpower",
+    "willpower_current": "Current Willpower", "blood_max": "Blood pool", "blood_current": "Blood points",
+    "blood_per_turn": "Blood per turn", "nature": "Nature", "demeanor": "Demeanor", "notes": "Notes",
+    "narrator_notes": "Narrator notes", "player_contact": "Player contact", "scene_extra": "Scene extra",
+    "derangements": "Derangements", "health_levels": "Health levels",
+}
 #: Lowest and highest value of each number (Traits, levels, dots, blood points).
 LIMITS = {
     "morality_rating": (0, 10), "willpower_permanent": (0, 20), "willpower_current": (0, 20),
@@ -105,7 +115,7 @@ class _Reader:
         if required and not text:
             self.fail(where, f"{label} cannot be empty.")
         elif len(text) > limit:
-            self.fail(where, f"{label} is longer than {limit} characters.")
+            self.fail(where, f"{label}: at most {limit:,} characters, not {len(text):,}.")
             return text[:limit]
         return text
 
@@ -189,7 +199,7 @@ def read_sheet(cls: type, data: Any):
     sheet = cls(name=name or "?", creature=creature)
     for key, limit in TEXT_LIMITS.items():
         if key != "name" and key in d:
-            setattr(sheet, key, r.text(d[key], key, limit, key.replace("_", " ").capitalize()))
+            setattr(sheet, key, r.text(d[key], key, limit, FIELD_LABELS[key]))
     if not sheet.morality_name:
         sheet.morality_name = "Humanity"
     generation = d.get("generation")
@@ -206,7 +216,7 @@ def read_sheet(cls: type, data: Any):
     for key in ("morality_rating", "willpower_permanent", "willpower_current", "blood_max", "blood_current",
                 "blood_per_turn"):
         if d.get(key) not in (None, ""):
-            value = r.number(d[key], key, LIMITS[key], key.replace("_", " ").capitalize())
+            value = r.number(d[key], key, LIMITS[key], FIELD_LABELS[key])
             if value is not None:
                 setattr(sheet, key, value)
     sheet.fill_defaults()

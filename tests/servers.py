@@ -27,24 +27,36 @@ def free_port() -> int:
 
 
 class Server:
-    """One ``larp serve`` subprocess (started at once; :meth:`wait` until it answers)."""
+    """One ``larp serve`` subprocess (started at once; :meth:`wait` until it answers).
 
-    def __init__(self, instance: Path, database_url: str | None, threads: int = 8):
+    ``args`` are more ``larp serve`` options (``--empty``); ``env`` more environment variables;
+    ``threads`` None leaves waitress's own default."""
+
+    def __init__(self, instance: Path, database_url: str | None = None, threads: int | None = 8,
+                 host: str = "127.0.0.1", args: Sequence[str] = (), env: dict[str, str] | None = None):
+        self.instance = instance
         self.port = free_port()
         self.host = "127.0.0.1"
-        env = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1")
-        env.pop("LARP_DATABASE_URL", None)
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        environ = {k: v for k, v in os.environ.items() if k != "LARP_DATABASE_URL"}
+        environ.update(LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1", **(env or {}))
         if database_url:
-            env["LARP_DATABASE_URL"] = database_url
+            environ["LARP_DATABASE_URL"] = database_url
+        command = [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port), *args]
+        if threads is not None:
+            command += ["--threads", str(threads)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "larp", "serve", "--port", str(self.port), "--threads", str(threads)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            command, cwd=ROOT, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
+
+    def _ready(self) -> bool:
+        """Whether what it printed says it serves (a subclass may wait for more)."""
+        return any("serving on" in line for line in self.lines)
 
     def wait(self, timeout: float = 60) -> None:
         """Return once the server answers HTTP.
@@ -56,7 +68,7 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("larp serve exited:\n" + "\n".join(self.lines))
-            if any("serving on" in line for line in self.lines):
+            if self._ready():
                 try:
                     with socket.create_connection((self.host, self.port), timeout=1):
                         return
@@ -65,7 +77,7 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError("larp serve did not come up:\n" + "\n".join(self.lines))
 
-    def login_link(self) -> str | None:
+    def login_path(self) -> str | None:
         """The path of the one-time login link it printed, if any."""
         for line in self.lines:
             match = re.search(r"http://127\.0\.0\.1:\d+(/login/link/\S+)", line)

@@ -43,8 +43,17 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
+#: The field's words for inputs whose names are not words a player reads ("attacker_potence").
+FIELD_WORDS = {
+    "attacker_potence": "The attacker's Potence", "levels": "Health levels", "blood": "Blood points",
+    "willpower_permanent": "Permanent Willpower", "willpower_current": "Current Willpower",
+    "blood_max": "Blood pool", "blood_current": "Blood points", "blood_per_turn": "Blood per turn",
+    "xp_spent": "Experience spent", "morality_rating": "Humanity or Path rating",
+}
+
+
 def _label(field: str) -> str:
-    return field.replace("_", " ").replace(".", " ").strip().capitalize() or "The number"
+    return FIELD_WORDS.get(field) or field.replace("_", " ").replace(".", " ").strip().capitalize() or "The number"
 
 
 def whole_number(value: Any, field: str, *, low: int | None = None, high: int | None = None,

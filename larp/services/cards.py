@@ -122,7 +122,9 @@ def _change_card(chronicle: Chronicle, by: User | None, character_id: int | str,
                       [(character, "subject")], game_session=open_game_session(chronicle),
                       inputs={"character_id": character.id},
                       outcome={"card": "issued" if token else "revoked"})  # never the token itself
-        Character.update(card_token=token, updated_at=utcnow()).where(Character.id == character.id).execute()
+        now = utcnow()
+        Character.update(card_token=token, card_revoked_at=None if token else now, updated_at=now).where(
+            Character.id == character.id).execute()
         return Character.get_by_id(character.id)
 
 

@@ -38,17 +38,22 @@ NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "r
 #: Rulings that touch a character's record but not his state (an undo; a card's link issued or
 #: revoked): they never stand between an organiser and undoing the character's last change.
 NOT_CHANGES = ("undo", "card_rotated", "card_revoked")
+#: The field's words for each kind of ruling the record holds (``record_ruling``'s ``kind``).
 KIND_LABELS = {
     "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
     "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
     "sheet": "Sheet", "created": "Created", "retire": "Retired", "restore": "Restored",
     "deleted": "Deleted", "experience": "Experience", "card_rotated": "New card link",
     "card_revoked": "Card revoked", "api_token_made": "API token made", "api_token_revoked": "API token revoked",
+    "mass_combat": "Mass combat",
+    "firing_into_group": "Firing into a group", "tabletop": "Tabletop combat", "session": "Game session",
+    "narrator": "Narrator's ruling", "aegis": "Aegis", "treatment": "Treatment", "blood": "Blood",
+    "import": "Import", "settings": "Settings",
 }
 
 
 def kind_label(kind: str) -> str:
-    """A ruling's kind as a person reads it ("card_rotated": "New card link")."""
+    """The words a user reads for a ruling's ``kind`` ("mass_combat" → "Mass combat")."""
     return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
 
 
@@ -168,7 +173,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
                                f"({ruling.undone_at:%Y-%m-%d %H:%M} UTC).", field="ruling", status=409)
         if ruling.kind in NOT_UNDOABLE:
             reason = ("An undo cannot itself be undone: make the change again." if ruling.kind == "undo"
-                      else f"A ruling of kind “{ruling.kind}” cannot be undone here.")
+                      else f"A ruling of kind “{kind_label(ruling.kind)}” cannot be undone here.")
             raise ServiceError(reason, field="ruling", status=409)
         links = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
         if not links:

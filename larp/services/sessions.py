@@ -14,6 +14,7 @@ from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
 from larp.services.records import check_submission, record_ruling, store_state
+from larp.services.sheets import delete_scene_extras
 
 
 def latest_game_session(chronicle: Chronicle) -> GameSession | None:
@@ -51,6 +52,13 @@ def _spent_in(character: Character, session: GameSession) -> tuple[tuple[str, ..
     return tuple(traits), tuple(abilities)
 
 
+def extras_removed_opening(session: GameSession) -> list[str]:
+    """The names of the scene extras removed when the game session before ``session`` closed."""
+    opened = (Ruling.select().where((Ruling.game_session == session) & (Ruling.kind == "session"))
+              .order_by(Ruling.id).first())
+    return list((opened.outcome or {}).get("extras_removed") or []) if opened else []
+
+
 def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date,
                    closing: int | None = None) -> tuple[GameSession, list[Ruling]]:
     """Close the open game session and open the next one, dated ``next_date``, in one transaction.
@@ -64,7 +72,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
     is a ruling of kind "session" (it carries the form's one-time token). With no
     open game session, the next one is opened after the latest. ``closing`` is the
     number of the game session the form showed open: if another has been opened
-    since, nothing is done.
+    since, nothing is done. Closing an open game session removes the scene extras
+    (:func:`larp.services.sheets.delete_scene_extras`, with the rulings only they were in);
+    the session ruling's outcome lists them as ``extras_removed``.
 
     Returns:
         The new game session and the refresh rulings.
@@ -96,6 +106,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         if last is not None and next_date < last.date:
             raise ServiceError(f"The next game session cannot be dated {next_date.isoformat()}, before the last "
                                f"one ({last.label}). Choose {last.date.isoformat()} or later.", field="date")
+        # Scene extras last one game session (README, "From an empty install"): they go as it closes,
+        # recorded in it, before anyone is refreshed for the next.
+        extras = delete_scene_extras(chronicle, organiser) if current is not None else []
         now = utcnow()
         if last is not None and last.closed_at is None:
             last.closed_at = now
@@ -132,7 +145,10 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
             AbilitySpend.update(restored_at=now).where(
                 (AbilitySpend.game_session == last) & AbilitySpend.restored_at.is_null()).execute()
         session_ruling.outcome = {"closed": last.number if last else None, "opened": new.number,
-                                  "refreshed": len(rulings)}
+                                  "refreshed": len(rulings), "extras_removed": extras}
         session_ruling.steps = [{"text": f"{len(rulings)} character(s) refreshed.", "rule": "LotNR (met-reference 5.1)"}]
+        if extras:
+            session_ruling.steps.append({"text": f"Scene extras removed as the game session closed: {', '.join(extras)}.",
+                                         "rule": "Scene extras (README, From an empty install, step 4)"})
         session_ruling.save()
         return new, rulings

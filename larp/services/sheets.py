@@ -39,7 +39,7 @@ from larp.services.chronicles import open_game_session
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import create_character, refuse_duplicate_name, sheet_of, update_character
 from larp.sheet import CATEGORIES, CharacterSheet
-from larp.sheet_checks import SheetError
+from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
 
 #: Ruling kinds written here. ``created``, ``retire``, ``restore`` and ``deleted`` are not
@@ -51,15 +51,7 @@ NARRATOR_FIELDS = ("weapons", "armor", "narrator_notes")
 STATE_FIELDS = ("willpower_current", "blood_current")
 _RULE = "Character sheet (issue 14)"
 
-_LABELS = {
-    "name": "Name", "player_name": "Player", "creature": "Creature", "clan": "Clan", "sect": "Sect",
-    "title": "Title", "generation": "Generation", "morality_name": "Humanity or Path",
-    "morality_rating": "Morality rating", "willpower_permanent": "Permanent Willpower",
-    "willpower_current": "Willpower", "blood_max": "Blood pool", "blood_current": "Blood",
-    "blood_per_turn": "Blood per turn", "nature": "Nature", "demeanor": "Demeanor", "notes": "Notes",
-    "narrator_notes": "Narrator notes", "player_contact": "Player contact", "scene_extra": "Scene extra",
-    "derangements": "Derangements", "health_levels": "Health levels",
-}
+_LABELS = FIELD_LABELS
 
 
 @dataclass(frozen=True)
@@ -412,10 +404,21 @@ def remove_scene_extras(chronicle: Chronicle, user: User | None, confirmed: bool
     if not confirmed:
         raise ServiceError("Tick the box to confirm that the scene extras and their rulings go.", field="confirm")
     with db.atomic():
-        extras = scene_extras(chronicle)
-        if not extras:
+        removed = delete_scene_extras(chronicle, user)
+        if not removed:
             raise ServiceError("There are no scene extras to remove.", status=409)
-        return _delete(chronicle, user, extras, "removed as scene extras")
+        return len(removed)
+
+
+def delete_scene_extras(chronicle: Chronicle, user: User | None) -> list[str]:
+    """Inside the caller's transaction (its characters locked), delete every scene extra with the
+    rulings only they were in, recorded as one ruling; the names removed (none: nothing recorded).
+    Used by :func:`remove_scene_extras` and when a game session closes
+    (:func:`larp.services.sessions.close_and_open`)."""
+    extras = scene_extras(chronicle)
+    if extras:
+        _delete(chronicle, user, extras, "removed as scene extras")
+    return [c.name for c in extras]
 
 
 # ---------------------------------------------------------------- retire, restore, delete

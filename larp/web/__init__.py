@@ -11,6 +11,9 @@ from jinja2 import pass_context
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
+    from larp.services.history import kind_label
+    from larp.rules.healing import first_to_heal
+    from larp.sheet_checks import TEXT_LIMITS
     from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
                           organise, rulings, settings, sheets, submissions)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
@@ -35,9 +38,9 @@ def register_blueprints(app: Flask) -> None:
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")
     app.add_template_filter(local_time_filter, "local_time")
-    from larp.services.history import kind_label
-
     app.add_template_filter(kind_label, "kind_label")
+    app.add_template_global(TEXT_LIMITS, "text_limits")
+    app.add_template_global(first_to_heal, "first_to_heal")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
 
 

@@ -25,7 +25,8 @@ from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_board, set_treated
 from larp.services.history import timeline, undo_ruling
-from larp.services.sessions import close_and_open
+from larp.services.sessions import close_and_open, extras_removed_opening
+from larp.services.sheets import scene_extras
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
 from larp.web.auth import role_required
@@ -52,7 +53,8 @@ def _page(error: ServiceError | None = None, target: str = ""):
     board = build_board(chronicle)
     status = error.status if error else 200
     return render_template("board/page.html", chronicle=chronicle, board=board, error=error, target=target,
-                           causes=TORPOR_CAUSES, today=date.today(), form=request.form), status
+                           causes=TORPOR_CAUSES, today=date.today(), form=request.form,
+                           extras=scene_extras(chronicle)), status
 
 
 @bp.route("/board")
@@ -77,13 +79,29 @@ def _act(target: str, action):
     return redirect(url_for("board.page") + (f"#{target}" if target else ""), code=303)
 
 
+def _ticked(tick: str, what: str) -> None:
+    """Refuse a form whose confirming tick is not ticked (the browser does not enforce it: the
+    button stays tappable and the answer names the tick).
+
+    Raises:
+        ServiceError: 422 (field ``confirm``) naming the tick ``tick``.
+    """
+    if not request.form.get("confirm"):
+        raise ServiceError(f"Tick “{tick}” to {what}; nothing was changed.", field="confirm")
+
+
 @bp.route("/board/next-session", methods=["POST"])
 @role_required("organiser")
 def next_session():
     """Close the open game session and open the next on the date given."""
     def action():
-        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=_int("closing"))
-        return f"{new.label} is open. {len(refreshed)} character(s) refreshed."
+        closing = _int("closing")
+        if closing is not None:
+            _ticked(f"Yes, game session {closing} is over", "close it")
+        new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=closing)
+        removed = extras_removed_opening(new)
+        return (f"{new.label} is open. {len(refreshed)} character(s) refreshed."
+                + (f" Scene extras removed: {', '.join(removed)}." if removed else ""))
     return _act("session", action)
 
 
@@ -206,6 +224,7 @@ def _history(character_id: int, error: ServiceError | None = None):
 def undo(character_id: int):
     """Undo the last change to a character (organisers); a clear 409 when it is not the last."""
     try:
+        _ticked(f"Undo #{request.form.get('ruling', '').strip()}", "undo it")
         record = undo_ruling(get_chronicle(), g.user, request.form.get("ruling"))
     except ServiceError as exc:
         return _history(character_id, exc)

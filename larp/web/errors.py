@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import peewee
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, redirect, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.routing import RequestRedirect
 
 from larp.db import BUSY, FULL, READ_ONLY, database_trouble, db
 from larp.htmx import is_partial, refresh_response
@@ -31,6 +32,24 @@ UNREACHABLE_MESSAGE = ("The server cannot reach its database just now, so nothin
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
+
+
+def page_above(app: Flask, path: str) -> str | None:
+    """The nearest address above ``path`` (dropping its last parts one by one) that answers a GET,
+    or ``None`` (then "/" is not one either)."""
+    adapter = app.url_map.bind("localhost")
+    parts = path.rstrip("/").split("/")
+    while len(parts) > 1:
+        parts.pop()
+        candidate = "/".join(parts) or "/"
+        try:
+            adapter.match(candidate, method="GET")
+        except RequestRedirect:
+            return candidate
+        except HTTPException:
+            continue
+        return candidate
+    return None
 
 
 def register(app: Flask) -> None:
@@ -82,6 +101,17 @@ def register(app: Flask) -> None:
         app.logger.warning("Database %s: %s", trouble, exc)
         title, message = TROUBLE.get(trouble, ("Try again in a moment", UNREACHABLE_MESSAGE))
         return refusal(title, message, 503, retry=True)
+
+    @app.errorhandler(MethodNotAllowed)
+    def method_not_allowed(exc: MethodNotAllowed):
+        """A GET of a form's POST-only address (a reload after a refused form, Enter in the address
+        bar): 303 to the nearest page above it (``/characters/5/undo`` → ``/characters/5``), where the
+        form lives; the API and other methods keep the plain 405."""
+        if request.method in ("GET", "HEAD") and not _wants_json():
+            page = page_above(app, request.path)
+            if page is not None:
+                return redirect(page, code=303)
+        return http_error(exc)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -7,17 +7,13 @@ Playwright is pinned to the release whose Chromium major matches Debian's
 from __future__ import annotations
 
 import os
-import re
-import socket
-import subprocess
-import sys
-import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.servers import Server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
@@ -49,58 +45,21 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ServedApp:
-    """``larp serve`` running in a subprocess, with the console output it printed."""
+class ServedApp(Server):
+    """``larp serve`` running in a subprocess (tests/servers.py's :class:`Server`), up once it has
+    printed the one-time login link, with the console output it printed."""
 
     def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str, env: dict[str, str] | None = None):
-        self.instance = instance
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        env = {**{k: v for k, v in os.environ.items() if k != "LARP_DATABASE_URL"},
-               "LARP_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1", **(env or {})}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "larp", "serve", "--host", host, "--port", str(self.port), *args],
-            cwd=Path(__file__).resolve().parents[2], env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self._wait()
+        super().__init__(instance, threads=None, host=host, args=args, env=env)
+        self.wait()
 
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def _wait(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError("larp serve exited:\n" + "\n".join(self.lines))
-            if self.login_link() and self._answers():
-                return
-            time.sleep(0.2)
-        raise RuntimeError("larp serve did not come up:\n" + "\n".join(self.lines))
-
-    def _answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return True
-        except OSError:
-            return False
+    def _ready(self) -> bool:
+        return self.login_path() is not None
 
     def login_link(self) -> str | None:
-        for line in self.lines:
-            match = re.search(r"(http://127\.0\.0\.1:\d+/login/link/\S+)", line)
-            if match:
-                return match.group(1)
-        return None
+        """The whole one-time login link it printed, if any."""
+        path = self.login_path()
+        return path and self.base_url + path
 
     def card_codes(self, *names: str) -> list[str]:
         """The card codes of the characters called ``names`` in the served app's SQLite database."""
@@ -109,13 +68,6 @@ class ServedApp:
         with sqlite3.connect(self.instance / "larp.sqlite3") as con:
             return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0]
                     for n in names]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 @pytest.fixture

@@ -143,7 +143,7 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
     page.once("dialog", lambda dialog: dialog.accept())
     row = page.locator(".card-row", has_text=names[0])
     row.get_by_role("button", name="Revoke").click()
-    expect(row).to_contain_text("no card")
+    expect(row).to_contain_text("card revoked")
     expect(row).to_contain_text("card is revoked")
     assert fetch(first_text)[0] == 404
     # The one refused print (422) is expected; nothing else may fail, CSP included.

@@ -334,3 +334,14 @@ def test_untreated_mortal_heals_bashing_below_a_worsening_wound():
     ruling = heal_mortal_over(track, 10)
     assert (ruling.track.lethal, ruling.track.bashing, ruling.hours) == (3, 0, 1)
     assert "In 1 hour(s) (of 10 available)" in ruling.steps[-1].text
+
+
+def test_the_first_kind_to_heal_is_the_first_marked_in_the_healing_order():
+    """002 "Damage and Healing" (bashing, lethal, aggravated) and 000 "Applying Damage" (normal damage
+    "healed first"): lethal alone heals lethal first; bashing beside it comes first; unhurt, bashing."""
+    from larp.rules.healing import first_to_heal
+
+    assert first_to_heal(HealthTrack(LEVELS, lethal=2)) == "lethal"
+    assert first_to_heal(HealthTrack(LEVELS, lethal=2, bashing=1, aggravated=1)) == "bashing"
+    assert first_to_heal(HealthTrack(LEVELS, aggravated=1)) == "aggravated"
+    assert first_to_heal(HealthTrack(LEVELS)) == "bashing"

@@ -255,7 +255,7 @@ def test_undo_restores_the_character_and_is_recorded(client, auth, downtime):
     before = state_of("Aldous Whitmore")
     client.post(f"/board/characters/{aldous.id}/heal", data={"levels": "1"})
     healing = Ruling.get(Ruling.kind == "healing")
-    response = client.post(f"/characters/{aldous.id}/undo", data={"ruling": healing.id})
+    response = client.post(f"/characters/{aldous.id}/undo", data={"ruling": healing.id, "confirm": "yes"})
     assert response.status_code == 303
     assert state_of("Aldous Whitmore")[:6] == before[:6]
     assert state_of("Aldous Whitmore")[6] > before[6]  # the version moves on
@@ -274,7 +274,7 @@ def test_undo_of_a_wake_reopens_the_torpor(client, auth, downtime):
     client.post(f"/board/characters/{pim.id}/wake", data={
         "first_night": TODAY.isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
     wake = Ruling.get(Ruling.kind == "wake")
-    client.post(f"/characters/{pim.id}/undo", data={"ruling": wake.id})
+    client.post(f"/characters/{pim.id}/undo", data={"ruling": wake.id, "confirm": "yes"})
     pim = char("Pim Halloran")
     assert pim.condition == "torpor" and pim.blood_current == 11 and pim.damage_lethal == 8
     assert Torpor.get(Torpor.character == pim).ended_on is None
@@ -303,20 +303,20 @@ def test_undo_of_a_challenge_restores_both_only_if_latest_for_both(client, auth,
     client.post(f"/board/characters/{konrad.id}/feed", data={"blood": "2"})
     feeding = Ruling.get(Ruling.kind == "feeding")
     before = db_snapshot()
-    response = client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id})
+    response = client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id, "confirm": "yes"})
     assert response.status_code == 409
     body = response.get_data(as_text=True)
     assert f"not the last change to Konrad Vale: undo #{feeding.id}" in body
     assert db_snapshot() == before
-    assert client.post(f"/characters/{konrad.id}/undo", data={"ruling": feeding.id}).status_code == 303
-    assert client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id}).status_code == 303
+    assert client.post(f"/characters/{konrad.id}/undo", data={"ruling": feeding.id, "confirm": "yes"}).status_code == 303
+    assert client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id, "confirm": "yes"}).status_code == 303
     assert state_of("Vivienne Ashcombe")[:6] == v0[:6]
     assert state_of("Konrad Vale")[:6] == k0[:6]  # as before the challenge (blood 14 then)
     assert TraitLoss.select().where(TraitLoss.ruling == record.id).count() == 0
-    again = client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id})
+    again = client.post(f"/characters/{vivienne.id}/undo", data={"ruling": record.id, "confirm": "yes"})
     assert again.status_code == 409 and "already undone" in again.get_data(as_text=True)
     undo = Ruling.get(Ruling.kind == "undo")
-    assert client.post(f"/characters/{vivienne.id}/undo", data={"ruling": undo.id}).status_code == 409
+    assert client.post(f"/characters/{vivienne.id}/undo", data={"ruling": undo.id, "confirm": "yes"}).status_code == 409
 
 
 def test_narrators_see_history_but_cannot_undo(client, auth, downtime):
@@ -326,7 +326,7 @@ def test_narrators_see_history_but_cannot_undo(client, auth, downtime):
     page = client.get(f"/characters/{aldous.id}/history").get_data(as_text=True)
     assert "is burned escaping a fire" in page and "Undo this change" not in page
     ruling = RulingCharacter.get(RulingCharacter.character == aldous).ruling
-    assert client.post(f"/characters/{aldous.id}/undo", data={"ruling": ruling.id}).status_code == 403
+    assert client.post(f"/characters/{aldous.id}/undo", data={"ruling": ruling.id, "confirm": "yes"}).status_code == 403
 
 
 def test_blood_refresh_full_fills_pools_but_not_in_torpor(client, auth, downtime):

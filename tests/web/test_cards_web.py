@@ -106,14 +106,14 @@ def test_printing_for_no_characters_says_so(organiser, dbconn, query, message):
 
 
 def test_a_revoked_card_is_printed_with_a_note_and_shows_no_card(organiser, dbconn):
-    """Revoked = NULL token: the list says "no card"; the sheet prints the card without a code."""
+    """Revoked = NULL token: the list says "card revoked"; the sheet prints the card without a code."""
     lys = by_name("Lys Moreau")
     response = organiser.post(f"/cards/{lys.id}/revoke")
     assert response.status_code == 303
     assert by_name("Lys Moreau").card_token is None
     listing = organiser.get("/cards").get_data(as_text=True)
     row = re.search(rf'<li class="card-row no-card" id="card-row-{lys.id}">(.*?)</li>', listing, re.S).group(1)
-    assert "no card" in row and "Issue a card" in row and "Revoke" not in row
+    assert "card revoked" in row and "Issue a card" in row and "Revoke" not in row
     assert "card is revoked: it opens nothing now" in listing
     cards = dict(cards_on(organiser.get("/cards/sheet?all=1").get_data(as_text=True)))
     assert cards["Lys Moreau"] is None

@@ -92,7 +92,7 @@ def test_superscript_selected_on_the_import_preview_is_a_422(organiser, dbconn):
 def test_an_oversized_ruling_id_on_undo_is_a_404(organiser, dbconn):
     """Issue 19 item 8: an id past what the database holds, on undo."""
     before = state()
-    response = organiser.post(f"/characters/{a_character().id}/undo", data={"ruling": "9" * 30})
+    response = organiser.post(f"/characters/{a_character().id}/undo", data={"ruling": "9" * 30, "confirm": "yes"})
     assert response.status_code == 404
     assert state() == before
 

@@ -359,7 +359,7 @@ def test_larp_serve_upgrades_first_and_prints_what_it_applied(tmp_path):
     instance = old_instance(tmp_path)
     env = dict(os.environ, LARP_INSTANCE_PATH=str(instance), PYTHONUNBUFFERED="1")
     env.pop("LARP_DATABASE_URL", None)
-    from tests.e2e.conftest import free_port
+    from tests.servers import free_port
 
     process = subprocess.Popen([sys.executable, "-m", "larp", "serve", "--port", str(free_port())], cwd=ROOT,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

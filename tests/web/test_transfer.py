@@ -42,7 +42,7 @@ def busy(app, dbconn, client, auth):
     aldous = Character.get(Character.name == "Aldous Whitmore")
     client.post(f"/board/characters/{aldous.id}/heal", data={"levels": "1"})
     healing = Ruling.get(Ruling.kind == "healing")
-    client.post(f"/characters/{aldous.id}/undo", data={"ruling": healing.id})
+    client.post(f"/characters/{aldous.id}/undo", data={"ruling": healing.id, "confirm": "yes"})
     client.post("/settings", data={"bruised_levels": "2"})
     return chronicle
 

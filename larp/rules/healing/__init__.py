@@ -36,12 +36,14 @@ from larp.rules.healing.mortals import (
 )
 from larp.rules.healing.vampires import (
     AGG_MODELS,
+    HEALING_ORDER,
     LEVELS_PER_BLOOD,
     TABLETOP_PER_BLOOD,
     AggravatedCost,
     BloodSwallowed,
     HealingRuling,
     aggravated_healing_cost,
+    first_to_heal,
     heal_aggravated,
     heal_automatically,
     heal_with_blood,
@@ -50,8 +52,8 @@ from larp.rules.healing.vampires import (
 )
 
 __all__ = [
-    "AGG_MODELS", "LEVELS_PER_BLOOD", "TABLETOP_PER_BLOOD", "AggravatedCost", "AggravatedPlan", "BloodSwallowed", "HealingRuling",
-    "LevelHealing", "MortalHealing", "aggravated_healing_cost", "heal_aggravated", "heal_automatically",
+    "AGG_MODELS", "HEALING_ORDER", "LEVELS_PER_BLOOD", "TABLETOP_PER_BLOOD", "AggravatedCost", "AggravatedPlan", "BloodSwallowed", "HealingRuling",
+    "LevelHealing", "MortalHealing", "aggravated_healing_cost", "first_to_heal", "heal_aggravated", "heal_automatically",
     "heal_mortal_over", "heal_with_blood", "mark_aggravated_blood", "mortal_healing_table", "mortal_healing_time",
     "plan_aggravated_healing", "swallow_blood",
 ]

@@ -120,6 +120,17 @@ def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps:
     return turns, 0
 
 
+#: The order damage heals in (002 "Damage and Healing": helpless, it heals bashing, lethal, aggravated;
+#: 000 "Applying Damage": normal damage is "always marked last and healed first").
+HEALING_ORDER = ("bashing", "lethal", "aggravated")
+
+
+def first_to_heal(track: HealthTrack) -> str:
+    """The kind of damage that heals first on ``track``: the first kind of :data:`HEALING_ORDER`
+    with a level marked ("bashing" when none is), so a healing form offers what the character has."""
+    return next((kind for kind in HEALING_ORDER if getattr(track, kind) > 0), HEALING_ORDER[0])
+
+
 def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_available: int,
                     blood_per_turn: int, settings: ChronicleSettings | None = None,
                     who: str = "The vampire", per_blood: Mapping[str, int] | None = None) -> HealingRuling:
