@@ -239,9 +239,13 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
                   ("422", "Invalid input; the error names the field."),
                   ("503", "The database cannot take the request now (busy, disk full, read-only, unreachable): "
                           "nothing was recorded; try again.")]
+        several = ("the token's user is in several chronicles and the path names none "
+                   "(use /api/v1/chronicles/{chronicle_id}/...)")
         if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
-            common += [("400", "The body is not a JSON object."),
+            common += [("400", f"The body is not a JSON object, or {several}."),
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
+        elif path != "/openapi.json":
+            common.append(("400", several[0].upper() + several[1:] + "."))
         if "{" in path:  # a path parameter naming nothing stored (or not a number)
             common.append(("404", "No such " + path.split("{", 1)[1].split("}", 1)[0].replace("_id", "").replace("_", " ")
                            + " in this chronicle."))

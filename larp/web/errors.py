@@ -109,8 +109,8 @@ def register(app: Flask) -> None:
         form lives; the API and other methods keep the plain 405."""
         if request.method in ("GET", "HEAD") and not _wants_json():
             page = page_above(app, request.path)
-            if page is not None:
-                return redirect(page, code=303)
+            if page is not None:  # under the server's prefix and the chronicle's (/chronicles/<id>)
+                return redirect(request.script_root + page, code=303)
         return http_error(exc)
 
     @app.errorhandler(HTTPException)

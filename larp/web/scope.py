@@ -100,10 +100,13 @@ def chronicle_url_for(app: Flask, endpoint: str, **values: Any) -> str:
 
 
 def _scope_request():
-    """Choose the chronicle of this request and the user's role in it (before every view)."""
-    from larp.models import Chronicle
+    """Choose the chronicle of this request and the user's role in it (before every view).
+
+    One query reads the user's chronicles with his roles (``chronicles_of``); the rest is
+    decided from it, and the switcher shows the same list.
+    """
     from larp.services.chronicles import NO_CHRONICLE, set_scope
-    from larp.services.memberships import chronicles_of, default_chronicle, highest_role, remember_chronicle, role_in
+    from larp.services.memberships import ROLE_RANK, chronicles_of, remember_chronicle
 
     endpoint = request.endpoint
     named = request.environ.get(ENVIRON_KEY)
@@ -111,53 +114,45 @@ def _scope_request():
     if endpoint == "static":
         return None
     user = g.get("user")
+    if user is None:
+        # Not logged in: a page's login check sends him to the login page, and nothing of any
+        # chronicle is read for him meanwhile (a card page finds its chronicle from the card).
+        set_scope(named if named is not None and unscoped(endpoint) else NO_CHRONICLE)
+        return None
+    mine = chronicles_of(user)
+    g._my_chronicles = mine
+    roles = {chronicle.id: role for chronicle, role in mine}
+    by_id = {chronicle.id: chronicle for chronicle, _ in mine}
+    home = by_id.get(user.current_chronicle_id) or (mine[0][0] if mine else None)
+    if named is not None and named not in roles:
+        abort(404, description="There is no such page in your chronicles.")
     if unscoped(endpoint):
-        # Nothing of one chronicle is asked for (a card page finds its chronicle from the card).
-        if user is None:
-            set_scope(named if named is not None else NO_CHRONICLE)
-            return None
-        if named is not None:
-            role = role_in(user, named)
-            if role is None:
-                abort(404, description="There is no such page in your chronicles.")
-            chosen = named
-        else:
-            home = default_chronicle(user)
-            chosen = home.id if home else None
-            role = highest_role(user)
+        # Nothing of one chronicle is asked for: the title and the switcher show his current one.
+        chosen = named if named is not None else (home.id if home else None)
+        role = roles[named] if named is not None else max(roles.values() or [user.role], key=ROLE_RANK.get)
         set_scope(chosen if chosen is not None else NO_CHRONICLE)
         g.chronicle_id = chosen
         g.user = _acting(user, role)
         return None
-    if user is None:
-        # Not logged in: the view's login check sends him to the login page; nothing of any
-        # chronicle is read for him meanwhile.
-        set_scope(NO_CHRONICLE)
-        return None
     if named is not None:
-        chronicle = Chronicle.get_or_none(Chronicle.id == named)
-        role = role_in(user, chronicle) if chronicle else None
-        if role is None:
-            abort(404, description="There is no such page in your chronicles.")
+        chronicle = by_id[named]
     else:
-        mine = chronicles_of(user)
         if g.get("api_token") is not None and len(mine) > 1:
             abort(400, description="This token's user works in several chronicles: name one in the path, "
                                    "/api/v1/chronicles/{id}/...")
-        chronicle = default_chronicle(user)
+        chronicle = home
         if chronicle is None:
             set_scope(NO_CHRONICLE)
             if user.is_admin and request.method == "GET" and not request.path.startswith("/api/"):
                 return redirect(Flask.url_for(_app(), "admin.chronicles"))
             abort(404, description="You are not in any chronicle yet: ask an administrator to add you to one.")
-        role = role_in(user, chronicle)
         if (request.method == "GET" and not request.headers.get("HX-Request") and not request.path.startswith("/api/")
                 and (len(mine) > 1 or _several_chronicles())):
             # A page of a chronicle is bookmarked and shared with its chronicle named.
             return redirect(member_url(chronicle.id))
     set_scope(chronicle.id)
     g.chronicle_id = chronicle.id
-    g.user = _acting(user, role)
+    g.user = _acting(user, roles[chronicle.id])
     if named is not None and request.method == "GET" and not request.path.startswith("/api/"):
         remember_chronicle(user, chronicle)
     return None

@@ -22,7 +22,7 @@ def test_what_is_not_a_whole_number_is_refused_naming_the_field(text):
     with pytest.raises(NumberError) as caught:
         whole_number(text, "levels")
     assert caught.value.field == "levels"
-    assert "Levels" in caught.value.message
+    assert "Health levels" in caught.value.message  # the field in the words of the form (fixes.md item 5)
 
 
 def test_missing_gives_the_default_and_required_refuses():

@@ -64,7 +64,7 @@ def test_superscript_levels_on_the_damage_form_is_a_422_naming_levels(organiser,
     before = state()
     response = organiser.post(f"/characters/{a_character().id}/damage", data={"damage_type": "lethal", "levels": "²"})
     assert response.status_code == 422
-    assert "Levels" in response.get_data(as_text=True)
+    assert "Health levels" in response.get_data(as_text=True)
     assert state() == before
 
 

@@ -153,3 +153,7 @@ def test_a_get_of_a_form_s_address_goes_to_the_page_above(organiser, dbconn, pat
     assert organiser.get(response.headers["Location"]).status_code == 200
     api = organiser.get(f"/api/v1/characters/{konrad.id}/torpor")
     assert api.status_code == 405 and api.is_json
+    # At the chronicle's own URL (issue 22) the page above keeps the chronicle.
+    chronicle = konrad.chronicle_id
+    named = organiser.get(f"/chronicles/{chronicle}" + path.format(id=konrad.id))
+    assert named.status_code == 303 and named.headers["Location"] == f"/chronicles/{chronicle}" + page.format(id=konrad.id)
