@@ -29,8 +29,8 @@ def test_narrator_runs_a_challenge_on_a_tablet(served, browser, console_errors):
     page.goto(served.login_link())
     expect(page.get_by_text("Logged in as Organiser")).to_be_visible()
     # A link login without a password lands on the Account page (issue 6); go to the challenge.
-    page.get_by_role("link", name="Challenge", exact=True).click()
-    page.wait_for_load_state()  # htmx binds the active search on load; typing earlier is lost
+    with htmx_settled(page):  # a boosted link: typing into the search before the swap settles is lost
+        page.get_by_role("link", name="Challenge", exact=True).click()
 
     # Challenger by active search on the name, defender by card code.
     page.get_by_placeholder("Type a name or code").first.fill("vivi")
