@@ -13,7 +13,9 @@ from larp.services.accounts import create_user
 from larp.services.api_tokens import create_token
 from larp.services.chronicles import get_chronicle
 
-TODAY = date.today()
+def today():
+    """The date now, read at each use: a module-level date goes stale when the suite runs across midnight."""
+    return date.today()
 
 
 @pytest.fixture
@@ -21,7 +23,7 @@ def downtime(app, dbconn):
     """The demo chronicle a fortnight after game session 1 (larp.services.demo.apply_downtime_demo)."""
     from larp.services.demo import apply_downtime_demo
 
-    apply_downtime_demo(get_chronicle(), TODAY)
+    apply_downtime_demo(get_chronicle(), today())
     return get_chronicle()
 
 
@@ -68,8 +70,8 @@ def test_narrators_tokens_do_not_do_the_boards_work(api, downtime):
     """The board is for organisers (larp.web.board's role_required), so is its API: 403, nothing changed."""
     before = snapshot()
     pim = char("Pim Halloran")
-    for method, path, body in (("GET", "/board", None), ("POST", "/game-sessions", {"date": TODAY.isoformat()}),
-                               ("POST", f"/characters/{pim.id}/wake", {"first_night": TODAY.isoformat()}),
+    for method, path, body in (("GET", "/board", None), ("POST", "/game-sessions", {"date": today().isoformat()}),
+                               ("POST", f"/characters/{pim.id}/wake", {"first_night": today().isoformat()}),
                                ("POST", f"/characters/{pim.id}/feed", {"blood": 1}),
                                ("GET", f"/characters/{pim.id}/card", None)):
         assert api(method, path, body, role="narrator").status_code == 403, path
@@ -81,7 +83,7 @@ def test_opening_the_next_game_session_once(api, downtime):
     """LotNR (met-reference 5.1): closing game session 2 and opening 3 refreshes everyone; the same call
     with the same Idempotency-Key (its `closing` now stale too) is the repeated key's 409 naming the
     ruling, checked first; a stale `closing` under a new key is "already closed"; nothing changes."""
-    body = {"date": (TODAY + timedelta(days=14)).isoformat(), "closing": 2}
+    body = {"date": (today() + timedelta(days=14)).isoformat(), "closing": 2}
     opened = api("POST", "/game-sessions", body, key="open-3")
     assert opened.status_code == 201, opened.get_json()
     data = opened.get_json()
@@ -114,11 +116,11 @@ def test_torpor_then_waking_with_entered_throws(api, downtime):
     year); Pim, a week after his wounds, spends a blood point and Rock beats Scissors: he rises."""
     teodor = char("Teodor Brandt")
     Character.update(condition="torpor").where(Character.id == teodor.id).execute()
-    recorded = api("POST", f"/characters/{teodor.id}/torpor", {"cause": "wounds", "on": TODAY.isoformat()})
+    recorded = api("POST", f"/characters/{teodor.id}/torpor", {"cause": "wounds", "on": today().isoformat()})
     assert recorded.status_code == 201, recorded.get_json()
     assert Torpor.get(Torpor.character == teodor).length == "a year"
     pim = char("Pim Halloran")
-    woke = api("POST", f"/characters/{pim.id}/wake", {"first_night": TODAY.isoformat(), "player_throw": "rock",
+    woke = api("POST", f"/characters/{pim.id}/wake", {"first_night": today().isoformat(), "player_throw": "rock",
                                                      "narrator_throw": "scissors"}, key="wake-pim")
     assert woke.status_code == 201, woke.get_json()
     assert woke.get_json()["character"]["condition"] == "active" and woke.get_json()["character"]["blood_current"] == 10
@@ -127,9 +129,9 @@ def test_torpor_then_waking_with_entered_throws(api, downtime):
 
 @pytest.mark.parametrize("path,body,field", [
     ("torpor", {"cause": "sleepy"}, "cause"), ("torpor", {"cause": "wounds", "on": "yesterday"}, "on"),
-    ("wake", {"first_night": (TODAY + timedelta(days=2)).isoformat()}, "last_night"),
-    ("wake", {"first_night": TODAY.isoformat(), "player_throw": "lizard"}, "player_throw"),
-    ("wake", {"first_night": TODAY.isoformat(), "dice": [11]}, "dice[0]"),
+    ("wake", {"first_night": "today+2"}, "last_night"),
+    ("wake", {"first_night": "today", "player_throw": "lizard"}, "player_throw"),
+    ("wake", {"first_night": "today", "dice": [11]}, "dice[0]"),
     ("feed", {"blood": 0}, "blood"), ("feed", {"blood": "2"}, "blood"),
     ("healing-nights", {"levels": "one"}, "levels"), ("treated", {"treated": "yes"}, "treated")])
 def test_bad_between_session_input_names_the_field(api, downtime, path, body, field):
@@ -137,6 +139,8 @@ def test_bad_between_session_input_names_the_field(api, downtime, path, body, fi
     target = char("Teodor Brandt" if path == "torpor" else "Marcus Hale" if path == "treated" else "Pim Halloran")
     if path == "torpor":
         Character.update(condition="torpor").where(Character.id == target.id).execute()
+    nights = {"today": today(), "today+2": today() + timedelta(days=2)}  # dates read now, not at collection
+    body = {key: nights[value].isoformat() if key == "first_night" else value for key, value in body.items()}
     before = snapshot()
     response = api("POST", f"/characters/{target.id}/{path}", body)
     assert 400 <= response.status_code < 500 and response.get_json()["field"] == field, response.get_json()

@@ -13,7 +13,9 @@ from larp.models import AbilitySpend, Character, GameSession, Ruling, RulingChar
 from larp.rules.torpor import torpor_ends_on, torpor_table
 from larp.services.chronicles import get_chronicle
 
-TODAY = date.today()
+def today():
+    """The date now, read at each use: a module-level date goes stale when the suite runs across midnight."""
+    return date.today()
 
 
 @pytest.fixture
@@ -21,7 +23,7 @@ def downtime(app, dbconn):
     """The demo chronicle a fortnight after game session 1 (see larp.services.demo.apply_downtime_demo)."""
     from larp.services.demo import apply_downtime_demo
 
-    apply_downtime_demo(get_chronicle(), TODAY)
+    apply_downtime_demo(get_chronicle(), today())
     return get_chronicle()
 
 
@@ -58,7 +60,7 @@ def test_board_reads_the_fortnight(client, auth, downtime):
     assert "14 nights since game session 1" in page
     pim = page[page.index('id="char-' + str(char("Pim Halloran").id) + '"'):]
     assert "may try to wake" in pim[:400]
-    assert (TODAY - timedelta(days=7)).isoformat() in pim[:1200]  # Humanity 4: a week after the wounds
+    assert (today() - timedelta(days=7)).isoformat() in pim[:1200]  # Humanity 4: a week after the wounds
     ines = page[page.index('id="char-' + str(char("Ines Castellano").id) + '"'):]
     assert "wakes when fed" in ines[:400] and "Path of Night 3: a year" in ines[:1200]
     assert "Can heal <strong>1 of 2</strong> by the game for <strong>3 blood</strong> and <strong>1 Willpower</strong>" in page
@@ -75,7 +77,7 @@ def test_close_and_open_refreshes_everyone(client, auth, downtime):
     konrad = char("Konrad Vale")
     loss = TraitLoss.create(character=konrad, game_session=session, category="physical", name="Brawny", count=1)
     AbilitySpend.create(character=konrad, game_session=session, name="Brawl", levels=1)
-    next_date = TODAY + timedelta(days=14)
+    next_date = today() + timedelta(days=14)
     response = client.post("/board/next-session", data={"date": next_date.isoformat()})
     assert response.status_code == 303
     new = GameSession.get(GameSession.number == 3)
@@ -94,7 +96,7 @@ def test_a_game_date_before_the_last_is_refused_and_changes_nothing(client, auth
     """Game sessions follow each other: a date before the last game (or no date) is refused with a clear message, and nothing changes."""
     auth.login("boss", "organiser")
     before = db_snapshot()
-    response = client.post("/board/next-session", data={"date": (TODAY - timedelta(days=1)).isoformat()})
+    response = client.post("/board/next-session", data={"date": (today() - timedelta(days=1)).isoformat()})
     assert response.status_code == 422
     body = response.get_data(as_text=True)
     assert "before the last one" in body and "Nothing was changed" in body
@@ -109,14 +111,14 @@ def test_waking_with_entered_throws(client, auth, downtime):
     auth.login("boss", "organiser")
     pim = char("Pim Halloran")
     response = client.post(f"/board/characters/{pim.id}/wake", data={
-        "first_night": TODAY.isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
+        "first_night": today().isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
     assert response.status_code == 303
     pim = char("Pim Halloran")
     assert pim.condition == "active" and pim.blood_current == 10 and pim.damage_lethal == 6
     torpor = Torpor.get(Torpor.character == pim)
-    assert torpor.ended_on == TODAY and torpor.end_reason == "woke"
+    assert torpor.ended_on == today() and torpor.end_reason == "woke"
     ruling = Ruling.get(Ruling.kind == "wake")
-    assert ruling.outcome["woke"] is True and ruling.inputs["nights"] == [TODAY.isoformat()]
+    assert ruling.outcome["woke"] is True and ruling.inputs["nights"] == [today().isoformat()]
     assert any(s.get("setting") == "wake_test" for s in ruling.steps)
 
 
@@ -127,11 +129,11 @@ def test_waking_every_night_until_blood_runs_out(client, auth, downtime, dbconn)
     pim = char("Pim Halloran")
     Character.update(blood_current=1).where(Character.id == pim.id).execute()
     client.post(f"/board/characters/{pim.id}/wake", data={
-        "first_night": (TODAY - timedelta(days=1)).isoformat(), "last_night": TODAY.isoformat()})
+        "first_night": (today() - timedelta(days=1)).isoformat(), "last_night": today().isoformat()})
     ruling = Ruling.get(Ruling.kind == "wake")
     assert len(ruling.outcome["attempts"]) == 1 and char("Pim Halloran").blood_current == 0
     if not ruling.outcome["woke"]:
-        response = client.post(f"/board/characters/{pim.id}/wake", data={"first_night": TODAY.isoformat()})
+        response = client.post(f"/board/characters/{pim.id}/wake", data={"first_night": today().isoformat()})
         assert response.status_code == 422
         assert "no blood" in response.get_data(as_text=True)
 
@@ -141,12 +143,12 @@ def test_waking_someone_not_in_torpor_is_refused(client, auth, downtime):
     auth.login("boss", "organiser")
     before = db_snapshot()
     konrad = char("Konrad Vale")
-    response = client.post(f"/board/characters/{konrad.id}/wake", data={"first_night": TODAY.isoformat()})
+    response = client.post(f"/board/characters/{konrad.id}/wake", data={"first_night": today().isoformat()})
     assert response.status_code == 422
     assert "Konrad Vale is not in torpor" in response.get_data(as_text=True)
     assert db_snapshot() == before
     ines = char("Ines Castellano")  # a year of torpor: too early
-    response = client.post(f"/board/characters/{ines.id}/wake", data={"first_night": TODAY.isoformat()})
+    response = client.post(f"/board/characters/{ines.id}/wake", data={"first_night": today().isoformat()})
     assert response.status_code == 422 and "may not try to wake before" in response.get_data(as_text=True)
     assert db_snapshot() == before
 
@@ -216,11 +218,11 @@ def test_unrecorded_torpor_is_shown_and_recorded(client, auth, downtime):
     page = client.get("/board").get_data(as_text=True)
     assert "torpor start not recorded" in page
     response = client.post("/board/torpor", data={"character": teodor.id, "cause": "wounds",
-                                                  "on": TODAY.isoformat()})
+                                                  "on": today().isoformat()})
     assert response.status_code == 303
     torpor = Torpor.get(Torpor.character == teodor)
     assert torpor.length == "a year"  # Teodor: Humanity 3
-    assert torpor.wake_on == torpor_ends_on(3, torpor_table("live"), 0, False, TODAY)
+    assert torpor.wake_on == torpor_ends_on(3, torpor_table("live"), 0, False, today())
     assert "torpor start not recorded" not in client.get("/board").get_data(as_text=True)
 
 
@@ -228,9 +230,9 @@ def test_voluntary_torpor_takes_half_the_time(client, auth, downtime):
     """000 "Torpor": voluntary torpor, half the time: Humanity 4, four nights instead of a week."""
     auth.login("boss", "organiser")
     vivienne = char("Vivienne Ashcombe")
-    client.post("/board/torpor", data={"character": vivienne.id, "cause": "voluntary", "on": TODAY.isoformat()})
+    client.post("/board/torpor", data={"character": vivienne.id, "cause": "voluntary", "on": today().isoformat()})
     assert char("Vivienne Ashcombe").condition == "torpor"
-    assert Torpor.get(Torpor.character == vivienne).wake_on == TODAY + timedelta(days=4)
+    assert Torpor.get(Torpor.character == vivienne).wake_on == today() + timedelta(days=4)
 
 
 # ---------------------------------------------------------------- history and undo
@@ -272,7 +274,7 @@ def test_undo_of_a_wake_reopens_the_torpor(client, auth, downtime):
     auth.login("boss", "organiser")
     pim = char("Pim Halloran")
     client.post(f"/board/characters/{pim.id}/wake", data={
-        "first_night": TODAY.isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
+        "first_night": today().isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
     wake = Ruling.get(Ruling.kind == "wake")
     client.post(f"/characters/{pim.id}/undo", data={"ruling": wake.id, "confirm": "yes"})
     pim = char("Pim Halloran")
@@ -334,7 +336,7 @@ def test_blood_refresh_full_fills_pools_but_not_in_torpor(client, auth, downtime
     vampire does not feed (000 "Torpor": "effectively in hibernation")."""
     auth.login("boss", "organiser")
     client.post("/settings", data={"blood_refresh": "full"})
-    client.post("/board/next-session", data={"date": (TODAY + timedelta(days=7)).isoformat()})
+    client.post("/board/next-session", data={"date": (today() + timedelta(days=7)).isoformat()})
     assert char("Aldous Whitmore").blood_current == 20
     assert char("Ines Castellano").blood_current == 0
     refresh = Ruling.get((Ruling.kind == "refresh") & Ruling.summary.contains("Aldous"))
@@ -347,13 +349,13 @@ def test_torpor_counted_in_game_sessions(client, auth, downtime):
     auth.login("boss", "organiser")
     client.post("/settings", data={"torpor_time_scale": "sessions"})
     viv = char("Vivienne Ashcombe")  # Humanity 4
-    client.post("/board/torpor", data={"character": viv.id, "cause": "voluntary", "on": TODAY.isoformat()})
+    client.post("/board/torpor", data={"character": viv.id, "cause": "voluntary", "on": today().isoformat()})
     torpor = Torpor.get(Torpor.character == viv)
     assert (torpor.wake_on, torpor.wake_session) == (None, 3)
     page = client.get("/board").get_data(as_text=True)
     line = page[page.index(f'id="char-{viv.id}"'):][:1500]
     assert "asleep" in line and "game session 3" in line
-    client.post("/board/next-session", data={"date": (TODAY + timedelta(days=14)).isoformat()})
+    client.post("/board/next-session", data={"date": (today() + timedelta(days=14)).isoformat()})
     page = client.get("/board").get_data(as_text=True)
     assert "may try to wake" in page[page.index(f'id="char-{viv.id}"'):][:400]
 
@@ -364,7 +366,7 @@ def test_board_without_an_open_game_session(client, auth, downtime):
     GameSession.update(closed_at=GameSession.opened_at).execute()
     page = client.get("/board").get_data(as_text=True)
     assert "No game session is open" in page and "Open the next game session on" in page
-    assert client.post("/board/next-session", data={"date": TODAY.isoformat()}).status_code == 303
+    assert client.post("/board/next-session", data={"date": today().isoformat()}).status_code == 303
     assert GameSession.get(GameSession.closed_at.is_null()).number == 3
 
 
@@ -374,7 +376,7 @@ def test_waking_on_a_night_that_has_not_come_is_refused(client, auth, downtime):
     pim = char("Pim Halloran")
     before = db_snapshot()
     response = client.post(f"/board/characters/{pim.id}/wake", data={
-        "first_night": (TODAY + timedelta(days=3)).isoformat(), "last_night": (TODAY + timedelta(days=5)).isoformat()})
+        "first_night": (today() + timedelta(days=3)).isoformat(), "last_night": (today() + timedelta(days=5)).isoformat()})
     assert response.status_code == 422
     assert "has not come yet" in response.get_data(as_text=True)
     assert db_snapshot() == before
@@ -390,7 +392,7 @@ def test_a_stale_board_form_changes_nothing(client, auth, downtime):
     from larp.services.chronicles import open_game_session
 
     current = open_game_session(get_chronicle())
-    fields = {"date": (TODAY + timedelta(days=14)).isoformat(), "closing": str(current.number), "confirm": "yes"}
+    fields = {"date": (today() + timedelta(days=14)).isoformat(), "closing": str(current.number), "confirm": "yes"}
     assert client.post("/board/next-session", data=fields).status_code == 303
     before = db_snapshot()
     response = client.post("/board/next-session", data=fields)
@@ -427,6 +429,6 @@ def test_a_torpor_cannot_begin_in_the_future(client, auth, downtime):
     teodor = char("Teodor Brandt")
     before = db_snapshot()
     response = client.post("/board/torpor", data={"character": teodor.id, "cause": "voluntary",
-                                                  "on": (TODAY + timedelta(days=90)).isoformat()})
+                                                  "on": (today() + timedelta(days=90)).isoformat()})
     assert response.status_code == 422 and "has not come yet" in response.get_data(as_text=True)
     assert db_snapshot() == before

@@ -15,7 +15,9 @@ import pytest
 from larp.models import Character, Chronicle, GameSession, Ruling, Torpor, TraitLoss
 from larp.services.chronicles import get_chronicle
 
-TODAY = date.today()
+def today():
+    """The date now, read at each use: a module-level date goes stale when the suite runs across midnight."""
+    return date.today()
 
 
 @pytest.fixture
@@ -25,7 +27,7 @@ def busy(app, dbconn, client, auth):
     from larp.services.challenges import request_from_json, run_challenge
     from larp.services.demo import apply_downtime_demo
 
-    apply_downtime_demo(get_chronicle(), TODAY)
+    apply_downtime_demo(get_chronicle(), today())
     auth.login("boss", "organiser")
     chronicle = get_chronicle()
     vivienne = Character.get(Character.name == "Vivienne Ashcombe")
@@ -37,7 +39,7 @@ def busy(app, dbconn, client, auth):
                   {"call": "retest", "by": "defender", "source": "ability:Dodge",
                    "challenger_throw": "rock", "defender_throw": "paper"}]}), random.Random(1))
     pim = Character.get(Character.name == "Pim Halloran")
-    client.post(f"/board/characters/{pim.id}/wake", data={"first_night": TODAY.isoformat(),
+    client.post(f"/board/characters/{pim.id}/wake", data={"first_night": today().isoformat(),
                                                           "player_throw": "rock", "narrator_throw": "scissors"})
     aldous = Character.get(Character.name == "Aldous Whitmore")
     client.post(f"/board/characters/{aldous.id}/heal", data={"levels": "1"})
@@ -101,7 +103,7 @@ def test_import_refuses_a_name_clash_and_replace_name_keeps_the_members(busy, ru
 
     path = tmp_path / "chronicle.json"
     run(runner, "export", str(path))
-    other = create_chronicle("Nights of Lyon", TODAY)
+    other = create_chronicle("Nights of Lyon", today())
     result = run(runner, "import", str(path))
     assert result.exit_code != 0 and "“Nights of Ashford (demo)” is already on this install" in result.output
     assert 'larp import --replace "Nights of Ashford (demo)" FILE' in result.output
@@ -154,7 +156,7 @@ def test_export_names_its_chronicle_when_there_are_several(busy, runner, tmp_pat
     several chronicles gets an error listing their names, and no file."""
     from larp.services.memberships import create_chronicle
 
-    create_chronicle("Nights of Lyon", TODAY)
+    create_chronicle("Nights of Lyon", today())
     path = tmp_path / "out.json"
     refused = run(runner, "export", str(path))
     assert refused.exit_code != 0 and "several chronicles" in refused.output
@@ -180,10 +182,11 @@ def test_import_of_something_else_is_refused(runner, tmp_path, dbconn):
 
 def test_board_download_is_the_export(busy, client):
     """The board's download is the same JSON export, as an attachment named by chronicle and date."""
+    before = today()
     response = client.get("/board/export")
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
-    assert response.headers["Content-Disposition"].endswith(f'-{TODAY.isoformat()}.json"')
+    assert response.headers["Content-Disposition"].endswith((f'-{before.isoformat()}.json"', f'-{today().isoformat()}.json"'))
     data = response.get_json(force=True)
     assert data["format"] == "larp-chronicle" and len(data["characters"]) == 10
 
