@@ -159,13 +159,24 @@ def ruling_for_token(token: str | None) -> Ruling | None:
     return Ruling.get_or_none(Ruling.request_token == token)
 
 
-def refuse_if_recorded(request_token: str | None) -> None:
+def refuse_if_recorded(request_token: str | None = None) -> None:
     """Refuse a form or API call whose one-time token was already recorded (a read: the
-    exact refusal is :func:`record_ruling`'s, under the unique index).
+    exact refusal is :func:`record_ruling`'s, under the unique index). Called first in a use
+    case's transaction, so a repeat is named as one before any other check can refuse it
+    (a repeated "create Selene" is "already recorded", not "that name is taken").
+
+    Args:
+        request_token: the token given; default, the one the web layer declared
+            (:func:`open_submission`: a form's ``request_token``, an ``Idempotency-Key``).
 
     Raises:
         AlreadyRecorded: 409 naming the ruling that used the token.
     """
+    current = current_submission()
+    if request_token is None and current is not None:
+        if current.ruling_id is not None:
+            return  # this very request recorded it (a use case writing several rulings)
+        request_token = current.token
     earlier = ruling_for_token(request_token)
     if earlier is not None:
         raise AlreadyRecorded(earlier)

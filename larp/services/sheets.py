@@ -445,6 +445,7 @@ def restore_character(chronicle: Chronicle, user: User | None, character_id: Any
 def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, retire: bool) -> Character:
     _may_edit(user, chronicle, ["name"])
     with db.atomic():
+        refuse_if_recorded()  # a repeated retire names the first one, not "already retired"
         character = _lock(get_character(chronicle, character_id))
         if (character.retired_at is not None) == retire:
             raise ServiceError(f"{character.name} is {'already retired' if retire else 'not retired'}.",
@@ -555,6 +556,7 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
     if not text or len(text) > 200:
         raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
     with db.atomic():
+        refuse_if_recorded()
         character = get_character(chronicle, character_id)
         if game_session_number in (None, ""):
             session = open_game_session(chronicle)

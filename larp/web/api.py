@@ -137,14 +137,13 @@ def _api_error(exc: ApiError):
 
 @bp.errorhandler(ServiceError)
 def _service_error(exc: ServiceError):
-    from flask import url_for
-
     from larp.services.records import AlreadyRecorded
+    from larp.web.scope import chronicle_page
 
     if isinstance(exc, AlreadyRecorded):
         field = IDEMPOTENCY_HEADER if request.headers.get(IDEMPOTENCY_HEADER) else exc.field
         return jsonify(error=exc.message, field=field, ruling_id=exc.ruling.id,
-                       ruling_url=url_for("rulings.show", ruling_id=exc.ruling.id)), exc.status
+                       ruling_url=chronicle_page(exc.ruling.chronicle_id, "rulings.show", ruling_id=exc.ruling.id)), exc.status
     return error_response(exc.message, exc.field, exc.status)
 
 

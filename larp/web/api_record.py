@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, jsonify, request, url_for
+from flask import g, jsonify, request
 
 from larp.models import Ruling, RulingCharacter, utcnow
 from larp.services import read_number
@@ -20,6 +20,7 @@ from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.history import find_rulings, undo_own_recent, undo_ruling
 from larp.services.records import AlreadyRecorded, current_submission, ruling_for_token
+from larp.web.scope import chronicle_page
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
 
@@ -67,7 +68,7 @@ def ruling_payload(ruling: Ruling, full: bool = False) -> dict[str, Any]:
             "game_session": ruling.game_session.number if ruling.game_session_id else None,
             "undone_at": _time(ruling.undone_at),
             "characters": [{"id": l.character_id, "name": l.character.name, "role": l.role} for l in links],
-            "url": url_for("rulings.show", ruling_id=ruling.id)}
+            "url": chronicle_page(ruling.chronicle_id, "rulings.show", ruling_id=ruling.id)}
     if full:
         body.update(inputs=ruling.inputs, outcome=ruling.outcome, steps=ruling.steps)
     return body

@@ -186,6 +186,18 @@ def chronicle_home(chronicle_id: int) -> str:
     return f"{root}/chronicles/{chronicle_id}/"
 
 
+def chronicle_page(chronicle_id: int, endpoint: str, **values: Any) -> str:
+    """The address of a page of chronicle ``chronicle_id`` (a ruling's page, say) for an API
+    answer: the API's own paths name the chronicle apart from the pages', so ``url_for`` alone
+    would give the short path, which opens another chronicle's page for someone in several.
+    Short when the request named no chronicle and the server holds only one."""
+    url = Flask.url_for(_app(), endpoint, **values)
+    if request.environ.get("larp.mount") or (request.environ.get(ENVIRON_KEY) is None and not _several_chronicles()):
+        return url
+    root = request.environ.get("SCRIPT_NAME", "")
+    return f"{root}/chronicles/{chronicle_id}{url[len(root):] if url.startswith(root) else url}"
+
+
 def member_url(chronicle_id: int) -> str:
     """This request's URL with chronicle ``chronicle_id`` named in it (``/chronicles/<id>/...``)."""
     root = request.environ.get("SCRIPT_NAME", "")
