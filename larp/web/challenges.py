@@ -36,6 +36,7 @@ from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
 from larp.web.scene_memory import recent, remember
+from larp.web.submissions import shown_where_it_was_recorded
 
 bp = Blueprint("challenges", __name__)
 
@@ -275,13 +276,15 @@ def challenge_page():
     Query: ``challenger``/``defender`` (character ids), ``challenger_q``/
     ``defender_q`` (a name or card code; a single match is chosen),
     ``kind`` (contested, static, simple), ``category``, ``darkness`` (kept
-    for the scene), ``ruling`` (a recorded ruling to show).
+    for the scene), ``ruling`` (a recorded ruling to show), ``again=1`` (the form that made it
+    was sent a second time and refused: the screen says so above the ruling).
     """
     ruling = None
     if request.args.get("ruling"):
         ruling = ruling_in(get_chronicle(), request.args.get("ruling"))
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
+    context["sent_again"] = ruling is not None and request.args.get("again") == "1"
     picked = _picked_side()
     if picked is None:
         return render("challenges/page.html", "challenges/page.html", **context)
@@ -405,6 +408,9 @@ def resolve():
     except ServiceError as exc:
         context = _screen_context(form, error=exc)
         context["params"] = _params(context)
+        again = shown_where_it_was_recorded(exc, "challenges.challenge_page", **context["params"])
+        if again is not None:
+            return again
         return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
     if adjudication.record is None:
         context = _screen_context(form, adjudication=adjudication)

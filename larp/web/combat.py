@@ -36,6 +36,7 @@ from larp.services.mass_combat import (
     preview_mass_combat,
     run_mass_combat,
 )
+from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import (
@@ -192,6 +193,9 @@ def board_post():
         else:
             result = None
     except ServiceError as exc:
+        again = shown_where_it_was_recorded(exc)
+        if again is not None:
+            return again
         context = base_context(roster, error=exc, error_row=error_row(exc, roster, "attackers"))
         return respond("combat/board.html", "combat/_board.html", status=exc.status, **context)
     if result is None:
@@ -338,6 +342,9 @@ def bystanders_post():
             if volley is None or not volley.needs_decision \
             else None
     except ServiceError as exc:
+        again = shown_where_it_was_recorded(exc)
+        if again is not None:
+            return again
         context = _stray_context(roster, error=exc, error_row=error_row(exc, roster, "bystanders"))
         return respond("combat/bystanders.html", "combat/_bystanders.html", status=exc.status, **context)
     if result is None:

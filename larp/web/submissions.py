@@ -16,11 +16,11 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, flash, g, redirect, request, url_for
 from markupsafe import Markup, escape
 
 from larp.db import as_id
-from larp.services.records import MAX_TOKEN_LENGTH, close_submission, open_submission
+from larp.services.records import MAX_TOKEN_LENGTH, AlreadyRecorded, close_submission, open_submission
 
 #: The request header a JSON API client sends its one-time key in (IETF httpapi draft
 #: "The Idempotency-Key HTTP Header Field").
@@ -44,6 +44,28 @@ def form_promise(character: Any = None, fields: tuple[str, ...] = CONDITION_FIEL
             shown = ("1" if value else "0") if isinstance(value, bool) else ("" if value is None else str(value))
             parts.append(f'<input type="hidden" name="seen_{escape(name)}" value="{escape(shown)}">')
     return Markup("".join(parts))
+
+
+def shown_where_it_was_recorded(exc: BaseException, endpoint: str = "rulings.show", **values: Any):
+    """For a plain (no-JavaScript) form sent again (Back, then the same button): a 303 to the
+    page of the ruling it already made, with "Already recorded" at the top of the page, so the
+    narrator sees at once that it counts and what it was. ``None`` when ``exc`` is something
+    else or the request is htmx's (its answer is swapped in where the narrator looks).
+
+    Args:
+        endpoint: the page that shows the ruling (default its record page); it is given
+            ``ruling=<id>`` and ``again=1`` unless it is the record page, which takes
+            ``ruling_id``.
+    """
+    from larp.htmx import is_partial
+
+    if not isinstance(exc, AlreadyRecorded) or is_partial():
+        return None
+    if endpoint == "rulings.show":
+        flash(f"Already recorded: {exc.message}")
+        return redirect(url_for(endpoint, ruling_id=exc.ruling.id), code=303)
+    # The screen says it above the ruling itself (a message at the top would be scrolled past).
+    return redirect(url_for(endpoint, ruling=exc.ruling.id, again=1, _anchor="ruling", **values), code=303)
 
 
 def _seen() -> dict[int, dict[str, str]]:

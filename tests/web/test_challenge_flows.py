@@ -234,10 +234,13 @@ def test_the_same_form_posted_twice_is_recorded_once(client, auth, dbconn):
     first = post(client, **fields)
     assert first.status_code == 303
     losses = TraitLoss.select().count()
-    second = post(client, **fields)
-    assert second.status_code == 409
-    assert "already recorded as ruling #1" in second.get_data(as_text=True)
+    second = post(client, **fields)  # Back, then Resolve again, without JavaScript: to the ruling, saying so
+    assert second.status_code == 303 and "again=1" in second.headers["Location"] and second.headers["Location"].endswith("#ruling")
     assert Ruling.select().count() == 1 and TraitLoss.select().count() == losses
+    shown = client.get(second.headers["Location"]).get_data(as_text=True)
+    assert "Already recorded as ruling #1.</strong> The form was sent again" in shown
+    htmx = post(client, htmx=True, **fields)  # the htmx answer is swapped in place
+    assert htmx.status_code == 409 and "already recorded as ruling #1" in htmx.get_data(as_text=True)
     # The page after a ruling carries a fresh token for the next challenge.
     page = client.get(first.headers["Location"]).get_data(as_text=True)
     assert 'name="request_token" value="tok-123"' not in page and 'name="request_token"' in page
