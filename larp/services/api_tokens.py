@@ -12,7 +12,7 @@ import hashlib
 import secrets
 from datetime import date, datetime, time, timedelta
 
-from larp.db import as_id, db
+from larp.db import as_id, db, for_update
 from larp.models import ApiToken, Chronicle, User, utcnow
 from larp.services import ServiceError
 from larp.services.memberships import ROLE_RANK, highest_role  # a token's role may not outrank its owner's
@@ -44,7 +44,8 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
         today: the current date (UTC), for refusing a past expiry.
 
     Raises:
-        ServiceError: 422 naming ``name``, ``role`` or ``expires_on``; 403 for a role above the owner's.
+        ServiceError: 422 naming ``name``, ``role`` or ``expires_on``; 403 for a role above the owner's;
+            409 (field ``name``) when another of his live tokens has that name.
         AlreadyRecorded: 409 naming the first ruling when this form made its token already.
     """
     name = (name or "").strip()
@@ -72,6 +73,18 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
     with db.atomic():
         if chronicle is not None:
             check_submission([])  # a repeated form is refused before a second token exists
+        # The record names a token's rulings by its name, so two live tokens of one person never
+        # share one. Check-then-write made safe by locking the owner's row first (PostgreSQL:
+        # FOR NO KEY UPDATE, so a second making waits and then sees the first; SQLite: the
+        # BEGIN IMMEDIATE transaction already serialises every writer).
+        list(for_update(User.select(User.id).where(User.id == user.id)))
+        now = utcnow()
+        clash = ApiToken.select().where((ApiToken.user == user) & (ApiToken.name == name)
+                                        & ApiToken.revoked_at.is_null()
+                                        & (ApiToken.expires_at.is_null() | (ApiToken.expires_at > now)))
+        if clash.exists():
+            raise ServiceError(f"You have a token named “{name}” already: the record could not tell their rulings "
+                               "apart. Choose another name, or revoke that one first.", field="name", status=409)
         row = ApiToken.create(user=user, name=name, role=role, token_hash=hash_token(raw), expires_at=expires_at)
         if chronicle is not None:
             # The ruling's unique one-time token is the exact check (two taps at once): the second

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from larp.db import db
 from larp.models import ApiToken, Character, Ruling, User, utcnow
@@ -141,6 +141,19 @@ def test_a_past_expiry_or_an_empty_name_is_refused_at_the_field(client, auth, db
     assert past.status_code == 422 and "expiry date has passed" in past.get_data(as_text=True)
     assert client.post("/account/tokens", data={"name": " ", "role": "narrator"}).status_code == 422
     assert ApiToken.select().count() == 0
+
+
+def test_two_live_tokens_of_one_person_never_share_a_name(client, auth, dbconn):
+    """The record names a token's rulings by the token's name: a second live "Roll bot" is refused at
+    the field (409); once the first is revoked the name is free again."""
+    auth.login()
+    assert client.post("/account/tokens", data={"name": "Roll bot", "role": "narrator"}).status_code == 200
+    clash = client.post("/account/tokens", data={"name": "Roll bot", "role": "narrator"})
+    assert clash.status_code == 409 and "token named “Roll bot” already" in clash.get_data(as_text=True)
+    assert ApiToken.select().count() == 1
+    ApiToken.update(revoked_at=datetime(2026, 1, 1)).execute()
+    assert client.post("/account/tokens", data={"name": "Roll bot", "role": "narrator"}).status_code == 200
+    assert ApiToken.select().count() == 2
 
 
 def test_a_narrator_cannot_make_an_organisers_token(client, auth, dbconn):
