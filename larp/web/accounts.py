@@ -107,12 +107,13 @@ def logout_everywhere():
     return redirect(url_for("auth.login"), code=303)
 
 
-def _users_page(status: int = 200, error: ServiceError | None = None, issued: dict | None = None):
+def _users_page(status: int = 200, error: ServiceError | None = None, issued: dict | None = None,
+                error_user: int | None = None):
     chronicle = get_chronicle()
     members = [{"user": u, "role": role, "manages": manages(g.user, u)} for u, role in members_of(chronicle)]
     members.sort(key=lambda m: (not m["user"].active, m["user"].username))
     return render("accounts/users.html", "accounts/users.html", status=status, chronicle=chronicle,
-                  members=members, error=error, issued=issued, roles=("narrator", "organiser"),
+                  members=members, error=error, error_user=error_user, issued=issued, roles=("narrator", "organiser"),
                   min_length=MIN_PASSWORD_LENGTH, link_hours=current_app.config["LOGIN_LINK_HOURS"])
 
 
@@ -181,15 +182,18 @@ def change_role(user_id: int):
 @bp.route("/users/<int:user_id>/remove", methods=["POST"])
 @role_required("organiser")
 def remove(user_id: int):
-    """Take a member out of this chronicle (his account, and his other chronicles, stay)."""
+    """Take a member out of this chronicle (his account, and his other chronicles, stay). Form:
+    ``confirm=yes`` (the tick beside the button); without it nothing changes (422 at the tick)."""
     chronicle = get_chronicle()
     try:
         user, _ = get_member(chronicle, user_id)
         if user.id == g.user.id:
             raise ServiceError("You cannot take yourself out of the chronicle: ask another organiser.", status=409)
+        if request.form.get("confirm") != "yes":
+            raise ServiceError(f"Tick “Yes, take {user.display_name} out” to confirm.", field="confirm")
         remove_member(chronicle, user)
     except ServiceError as exc:
-        return _users_page(exc.status, error=exc)
+        return _users_page(exc.status, error=exc, error_user=user_id)
     flash(f"{user.username} is no longer in this chronicle.")
     return redirect(url_for("accounts.users"), code=303)
 

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Callable
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from peewee import fn
 
 from larp.htmx import render
 from larp.models import Character, Chronicle, Membership, User
@@ -42,15 +43,17 @@ def _chronicle(chronicle_id: int) -> Chronicle:
 
 
 def _page(status: int = 200, error: ServiceError | None = None, error_for: int | None = None,
-          issued: dict | None = None):
+          issued: dict | None = None, managing: bool = False):
+    # ``managing``: the refused form was one of "Rename, archive or delete", which then stays open
+    # with its message, so the administrator sees what to correct where he typed it.
     chronicles = list(Chronicle.select().order_by(Chronicle.archived_at.is_null(False), Chronicle.name))
-    counts = {c.id: 0 for c in chronicles}
-    for row in Character.select(Character.chronicle).where(Character.retired_at.is_null()):
-        counts[row.chronicle_id] = counts.get(row.chronicle_id, 0) + 1
+    counts = {row.chronicle_id: row.n for row in Character.select(Character.chronicle, fn.COUNT(Character.id).alias("n"))
+              .where(Character.retired_at.is_null()).group_by(Character.chronicle)}
     people = {c.id: members_of(c) for c in chronicles}
     mine = {m.chronicle_id for m in Membership.select(Membership.chronicle).where(Membership.user == g.user.id)}
     return render("admin/chronicles.html", "admin/chronicles.html", status=status, chronicles=chronicles,
                   counts=counts, people=people, mine=mine, error=error, error_for=error_for, issued=issued,
+                  managing=managing,
                   roles=User.ROLES)
 
 
@@ -83,7 +86,7 @@ def rename(chronicle_id: int):
     try:
         chronicle = rename_chronicle(chronicle, request.form.get("name", ""))
     except ServiceError as exc:
-        return _page(exc.status, error=exc, error_for=chronicle_id)
+        return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
     flash(f"The chronicle is now called {chronicle.name}.")
     return redirect(url_for("admin.chronicles") + f"#chronicle-{chronicle.id}", code=303)
 
@@ -119,7 +122,7 @@ def delete(chronicle_id: int):
     try:
         delete_chronicle(chronicle, request.form.get("confirm_name", ""))
     except ServiceError as exc:
-        return _page(exc.status, error=exc, error_for=chronicle_id)
+        return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
     flash(f"Deleted the chronicle {chronicle.name} and everything in it.")
     return redirect(url_for("admin.chronicles"), code=303)
 

@@ -211,7 +211,11 @@ def test_the_administrator_keeps_the_chronicles(app, client, two):
         cross = Chronicle.get(Chronicle.name == "Crossroads")
     appointed = client.post(f"/admin/chronicles/{cross.id}/appoint", data={"username": "carla", "display_name": "Carla", "role": "organiser"})
     assert appointed.status_code == 200 and "/login/link/" in appointed.get_data(as_text=True)
-    assert client.post(f"/admin/chronicles/{cross.id}/rename", data={"name": "Nights of Brookhaven"}).status_code == 409
+    clash = client.post(f"/admin/chronicles/{cross.id}/rename", data={"name": "Nights of Brookhaven"})
+    assert clash.status_code == 409
+    # The refused form's panel stays open, with the message in it, where the name was typed.
+    panel = re.search(rf'id="chronicle-{cross.id}".*?</li>', clash.get_data(as_text=True), re.S).group(0)
+    assert "<details open>" in panel and panel.index('role="alert"') > panel.index("<details open>")
     assert client.post(f"/admin/chronicles/{cross.id}/rename", data={"name": "Crossroads by Night"}).status_code == 303
     client.post(f"/admin/chronicles/{cross.id}/archive", data={"archived": "1"})
     assert client.get(f"/chronicles/{cross.id}/characters").status_code == 404  # archived: refused to its members
@@ -240,8 +244,12 @@ def test_an_organiser_manages_only_his_chronicles_people(app, client, two):
         assert User.get_by_id(two["b_user"]).active
         outsider = create_user("b_only", "Bo", "narrator", PASSWORD, chronicle=Chronicle.get_by_id(two["b"]))
     assert client.post(f"/users/{outsider.id}/login-link").status_code == 404
-    assert client.post(f"/users/{outsider.id}/remove").status_code == 404
-    assert client.post(f"/users/{two['b_user']}/remove").status_code == 303  # out of A, still in B
+    assert client.post(f"/users/{outsider.id}/remove", data={"confirm": "yes"}).status_code == 404
+    unticked = client.post(f"/users/{two['b_user']}/remove")
+    assert unticked.status_code == 422 and "to confirm" in unticked.get_data(as_text=True)
+    with db.connection_context():
+        assert Membership.select().where(Membership.user == two["b_user"]).count() == 2  # nothing changed
+    assert client.post(f"/users/{two['b_user']}/remove", data={"confirm": "yes"}).status_code == 303  # out of A, still in B
     with db.connection_context():
         assert [m.chronicle_id for m in Membership.select().where(Membership.user == two["b_user"])] == [two["b"]]
 
@@ -267,3 +275,35 @@ def test_every_page_of_a_chronicle_opens_at_its_url_for_its_organiser(app, clien
     assert failures == [], "\n".join(failures)
     page = client.get(f"/chronicles/{two['b']}/characters/{zed.id}").get_data(as_text=True)
     assert B_NAMES[0] in page and f'action="/chronicles/{two["b"]}/characters/{zed.id}/damage"' in page
+
+
+def test_a_repeated_api_call_names_its_first_ruling_at_its_chronicles_address(app, client, two):
+    """The same Idempotency-Key twice on "create a character" is "already recorded" (the first
+    ruling, whose page names chronicle B), not "that name is taken"; nothing is created twice."""
+    headers = {"Authorization": f"Bearer {two['tokens']['org_b']}", "Idempotency-Key": "bot-create-1"}
+    first = client.post("/api/v1/characters", json={"name": "Welcome"}, headers=headers)
+    assert first.status_code == 201
+    again = client.post("/api/v1/characters", json={"name": "Welcome"}, headers=headers)
+    body = again.get_json()
+    assert again.status_code == 409 and body["field"] == "Idempotency-Key", body
+    with db.connection_context():
+        ruling = Ruling.get(Ruling.request_token == "bot-create-1")
+        assert Character.select().where(Character.name == "Welcome").count() == 1
+    assert (body["ruling_id"], body["ruling_url"]) == (ruling.id, f"/chronicles/{two['b']}/rulings/{ruling.id}")
+    listed = client.get("/api/v1/rulings", headers=headers).get_json()
+    assert listed["rulings"][0]["url"] == f"/chronicles/{two['b']}/rulings/{ruling.id}"
+    assert client.get(body["ruling_url"], headers=headers).status_code in (200, 302)
+
+
+def test_someone_in_no_chronicle_is_offered_no_chronicles_pages(app, client, two):
+    """A new account in no chronicle yet: the first page says whom to ask (404), and the top bar
+    offers no Challenge, Combat or code box, which would all be 404s; his account page opens."""
+    with db.connection_context():
+        create_user("newcomer", "Nia", "narrator", PASSWORD, chronicle=None)
+    AuthActions(client).login("newcomer", "narrator", PASSWORD)
+    first = client.get("/")
+    assert first.status_code == 404 and "ask an administrator" in first.get_data(as_text=True)
+    account = client.get("/account")
+    page = account.get_data(as_text=True)
+    assert account.status_code == 200 and 'class="mainnav"' not in page and 'id="code-box"' not in page
+    assert "Switch user" in page
