@@ -141,8 +141,27 @@ class LarpFlask(Flask):
         return chronicle_url_for(self, endpoint, **values)
 
 
+def digits_up_to(limit: int) -> str:
+    """A regular expression matching exactly the decimal numbers 0 to ``limit`` (leading zeros allowed)."""
+    text = str(limit)
+    options = [rf"\d{{1,{len(text) - 1}}}"] if len(text) > 1 else []
+    for i, digit in enumerate(text):
+        if digit != "0":
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = len(text) - i - 1
+            options.append(text[:i] + below + (rf"\d{{{rest}}}" if rest else ""))
+    options.append(text)
+    return "(?:" + "|".join(options) + ")"
+
+
 class BoundedIntConverter(IntegerConverter):
-    """``<int:...>`` in every route, refusing ids the database cannot hold (a plain 404, not a 500)."""
+    """``<int:...>`` in every route, refusing ids the database cannot hold (a plain 404, not a 500).
+
+    The bound is in the path's pattern, not only in the conversion: werkzeug answers a number
+    its conversion refuses with a 405 when another method's rule has the same path (a PATCH of
+    character 99999999999 would say "method not allowed" instead of "not found")."""
+
+    regex = digits_up_to(MAX_ID)
 
     def __init__(self, map, *args, **kwargs):  # noqa: A002 - werkzeug's signature
         kwargs.setdefault("max", MAX_ID)
