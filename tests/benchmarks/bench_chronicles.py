@@ -162,6 +162,12 @@ class Install:
         return elapsed
 
 
+def home(install: Install) -> str:
+    """The narrator's chronicle's prefix: on a server of several chronicles every page's URL names
+    its chronicle (a short path is redirected there), so the pages are timed at those URLs."""
+    return f"/chronicles/{install.home}"
+
+
 def statements(install: Install) -> dict[str, float]:
     """(a): the statements of a stored challenge and of damage by hand, and how many characters the list shows."""
     install.use()
@@ -176,7 +182,7 @@ def statements(install: Install) -> dict[str, float]:
         "damage POST (statements)": count_statements(install.client, "POST",
                                                      f"/api/v1/characters/{mine[2].id}/damage",
                                                      {"damage_type": "bashing", "levels": 1}),
-        "characters listed": install.client.get("/characters").data.count(b'<li><a href="'),
+        "characters listed": install.client.get(f"{home(install)}/characters").data.count(b'<li><a href="'),
     }
 
 
@@ -184,8 +190,8 @@ def timings(installs: list[Install], requests: int) -> list[dict[str, float]]:
     """(b) and (c): median and 95th percentile (ms) of the character list and the code box over
     ``requests`` requests each, after 3 to warm up; with several installs, their requests take turns
     (so that the load of a shared machine falls on each alike)."""
-    pages = (("/characters", 200, lambda i: "/characters"),
-             ("/code", 303, lambda i: f"/code?code={i.mine[2].short_code}"))
+    pages = (("/characters", 200, lambda i: f"{home(i)}/characters"),
+             ("/code", 303, lambda i: f"{home(i)}/code?code={i.mine[2].short_code}"))
     rows: list[dict[str, float]] = [{} for _ in installs]
     for label, status, path in pages:
         times: list[list[float]] = [[] for _ in installs]
