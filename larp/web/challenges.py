@@ -285,6 +285,9 @@ def challenge_page():
     context = _screen_context(request.args, ruling=ruling)
     context["params"] = _params(context)
     context["sent_again"] = ruling is not None and request.args.get("again") == "1"
+    kept = session.get(UNDO_CHOICES)
+    if ruling is not None and isinstance(kept, dict) and kept.get("ruling") == ruling.id:
+        context["undo_form"] = kept.get("form")
     picked = _picked_side()
     if picked is None:
         return render("challenges/page.html", "challenges/page.html", **context)
@@ -419,6 +422,9 @@ def resolve():
     remember(*(c.id for c in (adjudication.loaded.challenger, adjudication.loaded.defender) if c is not None))
     if not is_partial():
         context = _screen_context(form)
+        # Without JavaScript the screen after the redirect draws the Undo button: it carries the
+        # choices kept here (the last ruling's only), so an undo puts them back as with htmx.
+        session[UNDO_CHOICES] = {"ruling": adjudication.record.id, "form": _choices(form)}
         return redirect(url_for("challenges.challenge_page", ruling=adjudication.record.id, **_params(context),
                                 _anchor="ruling"), code=303)
     context = _screen_context(form, ruling=adjudication.record)
@@ -429,6 +435,10 @@ def resolve():
 
 #: Form fields that are not the narrator's choices: a restored challenge gets new ones.
 NOT_CHOICES = ("csrf_token", "request_token", "tests_json", "step", "undo", "undo_form")
+
+
+#: The session key of the choices of the last challenge recorded by a plain form (see :func:`resolve`).
+UNDO_CHOICES = "undo_choices"
 
 
 def _choices(form) -> dict[str, str]:
@@ -464,6 +474,7 @@ def undo():
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
     restored = _restored_choices(request.form)
+    session.pop(UNDO_CHOICES, None)
     values = dict(request.form.items(), **restored) if restored else request.form
     context = _screen_context(values, undone=record)
     context.update(params=_params(context), restored=bool(restored))

@@ -136,3 +136,24 @@ def test_undo_puts_the_narrators_choices_back(client, auth, dbconn):
     forged = client.post("/challenge/undo", data={"undo": again.id, "undo_form": '["challenger", 1]'}, headers=HX)
     assert forged.status_code == 200 and "choose again and resolve" in forged.get_data(as_text=True)
     assert Ruling.get_by_id(again.id).undone_at is not None
+
+
+def test_undo_without_javascript_puts_the_choices_back_too(client, auth, dbconn):
+    """The same undo by plain forms: Resolve's 303 leads to the screen whose Undo button carries the choices
+    (kept in the narrator's session for that ruling only), and the undo's whole page has Ruth, Shrewd and Rock."""
+    from larp.models import Ruling
+
+    auth.login()
+    fields = {"kind": "static", "category": "mental", "action": "other", "challenger": cid("Ruth Calder"),
+              "challenger_bid": "Shrewd", "challenger_throw": "rock", "defender_throw": "scissors", "difficulty": "2"}
+    resolved = client.post("/challenge", data=fields)
+    assert resolved.status_code == 303
+    page = client.get(resolved.headers["Location"]).get_data(as_text=True)
+    ruling = Ruling.get(Ruling.kind == "challenge")
+    carried = re.search(r"name=\"undo_form\" value='([^']*)'", page).group(1)
+    undo = client.post("/challenge/undo", data={"undo": ruling.id, "undo_form": carried, "kind": "static",
+                                                "category": "mental"})
+    body = undo.get_data(as_text=True)
+    assert undo.status_code == 200 and "<!doctype html>" in body and "the choices are back" in body
+    assert re.search(r'name="challenger_bid" value="Shrewd"[^>]*checked', body)
+    assert re.search(r'name="challenger_throw" value="rock"[^>]*checked', body)
