@@ -49,10 +49,15 @@ def chronicles_of(user: User | None) -> list[tuple[Chronicle, str]]:
     return [(row.chronicle, row.role) for row in rows]
 
 
-def default_chronicle(user: User) -> Chronicle | None:
+def default_chronicle(user: User, mine: list[tuple[Chronicle, str]] | None = None) -> Chronicle | None:
     """The chronicle a path that names none opens for ``user``: the one he last worked in while he
-    is still a member of it, else his first by name, else ``None`` (he is in no chronicle)."""
-    mine = chronicles_of(user)
+    is still a member of it, else his first by name, else ``None`` (he is in no chronicle).
+
+    Args:
+        mine: his chronicles with his roles, as :func:`chronicles_of` gives them, when the caller
+            has read them already (the request's scope reads them once).
+    """
+    mine = chronicles_of(user) if mine is None else mine
     for chronicle, _ in mine:
         if chronicle.id == user.current_chronicle_id:
             return chronicle

@@ -106,7 +106,7 @@ def _scope_request():
     decided from it, and the switcher shows the same list.
     """
     from larp.services.chronicles import NO_CHRONICLE, set_scope
-    from larp.services.memberships import ROLE_RANK, chronicles_of, remember_chronicle
+    from larp.services.memberships import ROLE_RANK, chronicles_of, default_chronicle, remember_chronicle
 
     endpoint = request.endpoint
     named = request.environ.get(ENVIRON_KEY)
@@ -123,7 +123,7 @@ def _scope_request():
     g._my_chronicles = mine
     roles = {chronicle.id: role for chronicle, role in mine}
     by_id = {chronicle.id: chronicle for chronicle, _ in mine}
-    home = by_id.get(user.current_chronicle_id) or (mine[0][0] if mine else None)
+    home = default_chronicle(user, mine)
     if named is not None and named not in roles:
         abort(404, description="There is no such page in your chronicles.")
     if unscoped(endpoint):
