@@ -14,7 +14,7 @@ from peewee import fn
 from larp.htmx import render
 from larp.models import Character, Chronicle, Membership, User
 from larp.services import ServiceError
-from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_of,
+from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle,
                                        rename_chronicle, set_archived)
 from larp.web.auth import login_required
 
@@ -49,7 +49,8 @@ def _page(status: int = 200, error: ServiceError | None = None, error_for: int |
     chronicles = list(Chronicle.select().order_by(Chronicle.archived_at.is_null(False), Chronicle.name))
     counts = {row.chronicle_id: row.n for row in Character.select(Character.chronicle, fn.COUNT(Character.id).alias("n"))
               .where(Character.retired_at.is_null()).group_by(Character.chronicle)}
-    people = {c.id: members_of(c) for c in chronicles}
+    everyone = members_by_chronicle()
+    people = {c.id: everyone.get(c.id, []) for c in chronicles}
     mine = {m.chronicle_id for m in Membership.select(Membership.chronicle).where(Membership.user == g.user.id)}
     return render("admin/chronicles.html", "admin/chronicles.html", status=status, chronicles=chronicles,
                   counts=counts, people=people, mine=mine, error=error, error_for=error_for, issued=issued,
