@@ -239,29 +239,39 @@ def login_link(username: str | None, base_url: str | None) -> None:
 
 @click.command("create-user")
 @click.argument("username")
-@click.option("--role", type=click.Choice(["organiser", "narrator"]), default="narrator", show_default=True,
-              help="His role in the chronicle.")
+@click.option("--role", type=click.Choice(["organiser", "narrator"]), default=None,
+              help="His role in the chronicle (default: narrator; organiser with --admin).")
 @click.option("--name", "display_name", default="", help="Name shown on screen.")
 @click.option("--admin", is_flag=True, help="Also an administrator of the install: creates, renames, archives "
                                              "and deletes chronicles and appoints their organisers.")
 @chronicle_option("The chronicle he is a member of, with --role (default: the install's only one).")
 @click.password_option(help="Password (asked twice if not given).")
 @with_appcontext
-def create_user_command(username: str, role: str, display_name: str, admin: bool, chronicle_name: str | None,
+def create_user_command(username: str, role: str | None, display_name: str, admin: bool, chronicle_name: str | None,
                         password: str) -> None:
     """Create an organiser or narrator account, a member of one chronicle (--chronicle NAME; the
-    install's only one by default), and with --admin an administrator of the install."""
+    install's only one by default), and with --admin an administrator of the install. An
+    administrator needs no chronicle: on an install of several, without --chronicle, he is in
+    none yet and creates or joins them on the Chronicles page."""
+    from larp.models import Chronicle
     from larp.services import ServiceError
     from larp.services.accounts import create_user
 
+    role = role or ("organiser" if admin else "narrator")
     with db.connection_context():
-        chronicle = chosen_chronicle(chronicle_name, required=False)
+        several = Chronicle.select().limit(2).count() > 1
+        chronicle = None if admin and chronicle_name is None and several else \
+            chosen_chronicle(chronicle_name, required=False)
         try:
             user = create_user(username, display_name, role, password, chronicle=chronicle, admin=admin)
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
+    if chronicle is None and admin:
+        click.echo(f"Created administrator {user.username}, in no chronicle yet: the Chronicles page "
+                   "(/admin/chronicles) creates chronicles and appoints their people, him too.")
+        return
     where = f" in “{chronicle.name}”" if chronicle is not None else " (in no chronicle yet)"
-    click.echo(f"Created {user.role} {user.username}{where}" + (", an administrator of the install." if admin else "."))
+    click.echo(f"Created {role} {user.username}{where}" + (", an administrator of the install." if admin else "."))
 
 
 @click.command("import-grapevine")

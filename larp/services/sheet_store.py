@@ -70,7 +70,8 @@ def update_character(character: Character, sheet: CharacterSheet) -> Character:
 
     Damage, condition, card token and short code stay; the Traits, Abilities,
     powers, Backgrounds, Merits and Flaws, weapons and armor are rewritten.
-    Current Willpower and blood are kept unless they exceed the new maxima.
+    Current Willpower and blood are kept unless they exceed the new maxima; a character who
+    was full (at or above the old rating) is full at the new one.
 
     Raises:
         ServiceError: 409 when another save gave another character this name at the same moment.
@@ -227,8 +228,14 @@ def update_characters(pairs: list[tuple[Character, CharacterSheet]], columns: di
     now = utcnow()
     for character, sheet in pairs:
         values = scalar_fields(sheet)
-        values["willpower_current"] = min(character.willpower_current, values["willpower_permanent"])
-        values["blood_current"] = min(character.blood_current, values["blood_max"])
+        # Tonight's Willpower and blood stay as they are, within the new ratings; a character who
+        # was full stays full when a rating rises (a new sheet's Willpower or generation filled in
+        # after its creation, Willpower bought with experience): no empty pool out of a sheet edit.
+        values["willpower_current"] = (values["willpower_permanent"]
+                                       if character.willpower_current >= character.willpower_permanent
+                                       else min(character.willpower_current, values["willpower_permanent"]))
+        values["blood_current"] = (values["blood_max"] if character.blood_current >= character.blood_max
+                                   else min(character.blood_current, values["blood_max"]))
         values["version"] = Character.version + 1
         values["updated_at"] = now
         values.update((columns or {}).get(character.id, {}))

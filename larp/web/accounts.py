@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, flash, g, redirect, render_template, r
 
 from larp.htmx import render
 from larp.models import User
+from larp.rules.explain import article
 from larp.services import ServiceError
 from larp.services.accounts import (
     MIN_PASSWORD_LENGTH,
@@ -160,7 +161,7 @@ def add_existing():
         add_member(get_chronicle(), user, form.get("role", ""))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
-    flash(f"{user.username} is now a {form.get('role')} of this chronicle.")
+    flash(f"{user.username} is now {article(form.get('role', ''))} of this chronicle.")
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -175,7 +176,7 @@ def change_role(user_id: int):
         set_role(chronicle, user, wanted)
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
-    flash(f"{user.username} is now a {wanted} of this chronicle.")
+    flash(f"{user.username} is now {article(wanted)} of this chronicle.")
     return redirect(url_for("accounts.users"), code=303)
 
 

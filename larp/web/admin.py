@@ -11,7 +11,9 @@ from typing import Callable
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from peewee import fn
 
+from larp.db import as_id
 from larp.htmx import render
+from larp.rules.explain import article
 from larp.models import Character, Chronicle, Membership, User
 from larp.services import ServiceError
 from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle,
@@ -54,14 +56,22 @@ def _page(status: int = 200, error: ServiceError | None = None, error_for: int |
     mine = {m.chronicle_id for m in Membership.select(Membership.chronicle).where(Membership.user == g.user.id)}
     return render("admin/chronicles.html", "admin/chronicles.html", status=status, chronicles=chronicles,
                   counts=counts, people=people, mine=mine, error=error, error_for=error_for, issued=issued,
-                  managing=managing,
+                  managing=managing, shown=as_id(request.args.get("shown")),
                   roles=User.ROLES)
+
+
+def _done(chronicle: Chronicle, message: str):
+    """A 303 back to the Chronicles page at ``chronicle``'s panel, which says ``message`` itself (a
+    message at the top of the page would be scrolled past by the jump to the panel)."""
+    flash(message, "chronicle")
+    return redirect(url_for("admin.chronicles", shown=chronicle.id) + f"#chronicle-{chronicle.id}", code=303)
 
 
 @bp.route("/chronicles", methods=["GET"])
 @admin_required
 def chronicles():
-    """Every chronicle of the install with its characters and people, and the forms that keep them."""
+    """Every chronicle of the install with its characters and people, and the forms that keep them.
+    Query ``shown``: the chronicle whose panel shows the message of what was just done to it."""
     return _page()
 
 
@@ -75,8 +85,7 @@ def create():
                                      None if request.form.get("not_member") else g.user)
     except ServiceError as exc:
         return _page(exc.status, error=exc)
-    flash(f"Created the chronicle {chronicle.name}. Appoint its organisers below.")
-    return redirect(url_for("admin.chronicles") + f"#chronicle-{chronicle.id}", code=303)
+    return _done(chronicle, f"Created the chronicle {chronicle.name}. Appoint its organisers here.")
 
 
 @bp.route("/chronicles/<int:chronicle_id>/rename", methods=["POST"])
@@ -88,8 +97,7 @@ def rename(chronicle_id: int):
         chronicle = rename_chronicle(chronicle, request.form.get("name", ""))
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
-    flash(f"The chronicle is now called {chronicle.name}.")
-    return redirect(url_for("admin.chronicles") + f"#chronicle-{chronicle.id}", code=303)
+    return _done(chronicle, f"The chronicle is now called {chronicle.name}.")
 
 
 @bp.route("/chronicles/<int:chronicle_id>/archive", methods=["POST"])
@@ -98,8 +106,7 @@ def archive(chronicle_id: int):
     """Archive a chronicle (form ``archived`` "1"), or restore it ("0"): archived, it is kept
     whole but off every switcher, and its people cannot open it."""
     chronicle = set_archived(_chronicle(chronicle_id), request.form.get("archived") == "1")
-    flash(f"{chronicle.name} is {'archived' if chronicle.archived_at else 'restored'}.")
-    return redirect(url_for("admin.chronicles") + f"#chronicle-{chronicle.id}", code=303)
+    return _done(chronicle, f"{chronicle.name} is {'archived' if chronicle.archived_at else 'restored'}.")
 
 
 @bp.route("/chronicles/<int:chronicle_id>/export")
@@ -153,5 +160,4 @@ def appoint(chronicle_id: int):
         add_member(chronicle, user, role)
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id)
-    flash(f"{user.username} is now a {role} of {chronicle.name}.")
-    return redirect(url_for("admin.chronicles") + f"#chronicle-{chronicle.id}", code=303)
+    return _done(chronicle, f"{user.username} is now {article(role)} of {chronicle.name}.")

@@ -115,6 +115,11 @@ def _section_context(character: Character, section: str, draft: dict[str, Any] |
                 generation_row=row, narrator_only=g.user.role != "organiser", **_catalogues())
 
 
+
+#: The generation the new-character form preselects for a vampire (LotNR: 13th, lower only with
+#: the Generation Background).
+NEW_VAMPIRE_GENERATION = 13
+
 @bp.route("/characters/new", methods=["GET", "POST"])
 @role_required("organiser")
 def create():
@@ -122,9 +127,11 @@ def create():
     of the sheet is edited next, section by section."""
     chronicle = get_chronicle()
     if request.method == "GET":
+        # A new vampire is of the 13th generation unless the Generation Background lowers it (LotNR,
+        # character creation): preselected, so no vampire is made with an empty blood pool unawares.
         return render_template("sheets/new.html", chronicle=chronicle, sheet={"creature": "vampire",
-                               "morality_name": "Humanity"}, errors={}, error=None, request_token=_token(),
-                               **_catalogues())
+                               "morality_name": "Humanity", "generation": NEW_VAMPIRE_GENERATION},
+                               errors={}, error=None, request_token=_token(), **_catalogues())
     form = read_section("identity", request.form)
     try:
         character, _ = new_character(chronicle, g.user, form.data, request_token=request.form.get("request_token"))
@@ -139,7 +146,8 @@ def create():
                                **_catalogues()), 422
     flash(f"{character.name} is created (card code {character.short_code}). Now the Traits, Abilities and "
           "the rest of the sheet.")
-    return redirect(url_for("sheets.edit", character_id=character.id) + "#traits", code=303)
+    # The editor opens at its top, where the message saying so is (an anchor would scroll past it).
+    return redirect(url_for("sheets.edit", character_id=character.id), code=303)
 
 
 @bp.route("/characters/<int:character_id>/edit")

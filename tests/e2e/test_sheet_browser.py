@@ -61,6 +61,7 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
     page.get_by_role("button", name="Create the character").click()
     expect(page.get_by_role("heading", name="Sheet of Selene Marsh")).to_be_visible()
     expect(page.locator(".flash")).to_contain_text("Selene Marsh is created")
+    expect(page.locator(".flash")).to_be_in_viewport()  # the editor opens at the message, not past it
 
     traits = page.locator("#traits")
     traits.locator("summary", has_text="Add Physical Traits").click()

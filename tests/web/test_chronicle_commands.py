@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from larp.models import Character, Chronicle, User
+from larp.models import Character, Chronicle, Membership, User
 from larp.services.memberships import create_chronicle, role_in
 from tests.conftest import SHARED
 
@@ -24,7 +24,8 @@ def lyon(app, dbconn):
 
 def test_create_user_admin_and_chronicle(runner, dbconn, lyon):
     """`larp create-user --chronicle NAME` makes a member of that chronicle with --role, `--admin` an
-    administrator of the install; with several chronicles and no --chronicle it refuses, listing them."""
+    administrator of the install; with several chronicles and no --chronicle it refuses, listing them,
+    but for an administrator, who may be in no chronicle."""
     refused = runner.invoke(args=["create-user", "ana", "--password", "long-enough-pw"])
     assert refused.exit_code == 1 and "several chronicles" in refused.output
     assert f"“{DEMO}”, “Nights of Lyon”" in refused.output and not User.select().where(User.username == "ana").exists()
@@ -40,6 +41,11 @@ def test_create_user_admin_and_chronicle(runner, dbconn, lyon):
     assert not ben.is_admin and role_in(ben, Chronicle.get(Chronicle.name == DEMO)) == "narrator"
     assert role_in(ben, lyon) is None
     assert runner.invoke(args=["login-link", "ben", "--base-url", "http://h:1"]).exit_code == 0
+    # An administrator needs no chronicle: with several and none named he is in none yet.
+    boss = runner.invoke(args=["create-user", "cleo", "--admin", "--password", "long-enough-pw"])
+    assert boss.exit_code == 0 and "Created administrator cleo, in no chronicle yet" in boss.output, boss.output
+    cleo = User.get(User.username == "cleo")
+    assert cleo.is_admin and not Membership.select().where(Membership.user == cleo).exists()
 
 
 def test_grapevine_commands_work_on_the_chronicle_named(runner, dbconn, lyon, tmp_path):
