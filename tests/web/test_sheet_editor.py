@@ -304,3 +304,29 @@ def test_the_experience_form_sent_twice_logs_once(organiser, dbconn):
     assert again.status_code == 409
     assert "already recorded as ruling #" in again.get_data(as_text=True)
     assert ExperienceEntry.select().where(ExperienceEntry.character == lys.id).count() == 1
+
+
+def test_a_new_vampire_is_13th_by_default_and_full_when_its_ratings_are_filled_in(organiser, dbconn):
+    """The form preselects the 13th generation (LotNR character creation). A vampire made with none has
+    an empty pool; filling in generation 12 and Willpower 4 afterwards leaves him full (11 blood
+    points, LotNR generation table; 4 Willpower), not at 0 of each. A character below his rating stays
+    where he is."""
+    form = organiser.get("/characters/new").get_data(as_text=True)
+    assert re.search(r'<option value="13"\s+selected>13th</option>', form)
+    bare = create(organiser, name="Nadia Voss", generation="", willpower_permanent="0")
+    assert (bare.blood_max, bare.blood_current, bare.willpower_current) == (0, 0, 0)
+    page = organiser.get(f"/characters/{bare.id}/edit").get_data(as_text=True)
+    identity = {"name": "Nadia Voss", "creature": "vampire", "generation": "12", "morality_name": "Humanity",
+                "morality_rating": "3", "willpower_permanent": "4"}
+    response = organiser.post(f"/characters/{bare.id}/sheet/identity",
+                              data={"seen": seen_of(page, "identity"), **identity})
+    assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+    filled = Character.get_by_id(bare.id)
+    assert (filled.blood_max, filled.blood_current, filled.willpower_permanent, filled.willpower_current) == (11, 11, 4, 4)
+    Character.update(blood_current=5, willpower_current=2).where(Character.id == bare.id).execute()
+    page = organiser.get(f"/characters/{bare.id}/edit").get_data(as_text=True)
+    response = organiser.post(f"/characters/{bare.id}/sheet/identity",
+                              data={"seen": seen_of(page, "identity"), **identity, "willpower_permanent": "5"})
+    assert response.status_code == 303
+    spent = Character.get_by_id(bare.id)
+    assert (spent.blood_current, spent.willpower_permanent, spent.willpower_current) == (5, 5, 2)
