@@ -18,6 +18,7 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from larp.db import db
+from larp.rules.explain import plural
 
 
 def _make_app():
@@ -355,7 +356,7 @@ def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_n
     with open(file, "wb") as fh:
         fh.write(data)
     count = len(chosen)
-    click.echo(f"Exported {count} character(s) to {file} (Grapevine 3 exchange file, Windows-1252).")
+    click.echo(f"Exported {plural(count, 'character')} to {file} (Grapevine 3 exchange file, Windows-1252).")
 
 
 @click.command("export")
@@ -542,7 +543,7 @@ def db_status() -> None:
         raise click.ClickException(
             f"This database was upgraded by a newer larp ({', '.join(state.unknown)}): install that version.")
     if state.pending or state.legacy:
-        click.echo(f"{len(state.pending)} migration(s) pending: run `larp db upgrade` (or start larp serve).")
+        click.echo(f"{plural(len(state.pending), 'migration')} pending: run `larp db upgrade` (or start larp serve).")
         raise SystemExit(1)
     click.echo("Up to date.")
 

@@ -18,6 +18,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from larp.grapevine.characters import GrapevineError
+from larp.rules.explain import plural
 
 #: The largest file read (bytes): a Grapevine file of 1,000 characters is about 4.5 MB.
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -59,7 +60,7 @@ def read_xml(data: bytes, label: str, max_bytes: int = MAX_FILE_BYTES) -> tuple[
     problems: list[str] = []
     cleaned, removed = _CONTROL_CHARS.subn("", text)
     if removed:
-        problems.append(f"{removed} control character(s) that XML does not allow were removed.")
+        problems.append(f"{plural(removed, 'control character')} removed: XML does not allow them.")
     try:
         root = SafeET.fromstring(cleaned, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException:

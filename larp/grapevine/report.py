@@ -16,6 +16,7 @@ from typing import Protocol
 
 from larp.grapevine.characters import GrapevineCharacter
 from larp.grapevine.kept import describe
+from larp.rules.explain import plural
 
 ACTION_LABELS = {"create": "New", "update": "Update", "skip": "Skipped", "fail": "Unreadable"}
 
@@ -115,7 +116,7 @@ def build_report(filename: str, encoding: str, lines: Sequence[PreviewLineLike],
         if record.renamed:
             sections.append(Section("Read as another spelling", record.renamed))
         if record.problems:
-            sections.append(Section(f"{len(record.problems)} thing(s) not understood or changed", record.problems))
+            sections.append(Section(f"{plural(len(record.problems), 'thing')} not understood or changed", record.problems))
         kept = describe(record.kept)
         if kept:
             sections.append(Section("Kept on the character, not used here (shown on the sheet, written back on "

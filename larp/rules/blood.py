@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import ceil
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, apply_damage, standing
 from larp.rules.settings import ChronicleSettings
@@ -89,14 +89,14 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
         raise RulesError(f"{victim_name} is dead: there is no blood to drink.", field="victim")
     steps = Explanation()
     turns = ceil(blood / DRAIN_PER_TURN)
-    steps.add(f"{drinker} drains {blood} Blood Trait(s) from {victim_name}: at most {DRAIN_PER_TURN} a turn, "
-              f"{turns} turn(s).", _FEEDING)
+    steps.add(f"{drinker} drains {plural(blood, 'Blood Trait')} from {victim_name}: at most {DRAIN_PER_TURN} a turn, "
+              f"{plural(turns, 'turn')}.", _FEEDING)
     track = victim
     left = victim_blood
     if victim.is_vampire:
         have = victim_blood or 0
         if blood > have:
-            raise RulesError(f"{victim_name} has only {have} blood point(s) to drink.", field="blood")
+            raise RulesError(f"{victim_name} has only {plural(have, 'blood point')} to drink.", field="blood")
         left = have - blood
         steps.add(f"{victim_name} is a vampire: the Blood Traits leave his pool ({left} left) and do him no wound.",
                   _FEEDING)
@@ -112,7 +112,7 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
     taken = min(room, blood)
     text = f"{drinker}'s pool: {drinker_blood + taken} of {drinker_max} blood points"
     if taken < blood:
-        text += f" (full: {blood - taken} Blood Trait(s) more than it holds are lost)"
+        text += f" (full: {plural(blood - taken, 'Blood Trait')} more than it holds are lost)"
     steps.add(text + ".", _POOL)
     return Drain(blood, taken, turns, track, left, steps.steps())
 
@@ -152,7 +152,7 @@ def give_blood(track: HealthTrack, blood_current: int, blood_max: int, offered: 
     if room == 0:
         raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
     taken = min(room, offered)
-    step = Step(f"{who} feeds: {taken} blood point(s), pool {blood_current + taken} of {blood_max}.", _POOL)
+    step = Step(f"{who} feeds: {plural(taken, 'blood point')}, pool {blood_current + taken} of {blood_max}.", _POOL)
     return GivenBlood(blood_current + taken, taken, (step,))
 
 
@@ -206,9 +206,9 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
     spent = min(blood_current, needed)
     missing = needed - spent
     why = BLOOD_CALLS[reason]
-    steps.add(f"{why.capitalize()} calls for {needed} blood point(s); {who} has {blood_current}.", _EMPTY)
+    steps.add(f"{why.capitalize()} calls for {plural(needed, 'blood point')}; {who} has {blood_current}.", _EMPTY)
     if spent:
-        steps.add(f"{who} spends {spent} blood point(s) ({blood_current - spent} left).", _POOL)
+        steps.add(f"{who} spends {plural(spent, 'blood point')} ({blood_current - spent} left).", _POOL)
     new = track
     torpor = False
     if missing:
@@ -218,7 +218,7 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
         counts = {"bashing": track.bashing, "lethal": track.lethal}
         counts[kind] += marked
         new = replace(track, **counts)
-        steps.add(f"Her pool is empty: {missing} health level(s) lost instead, marked as {kind}.", _EMPTY,
+        steps.add(f"Her pool is empty: {plural(missing, 'health level')} lost instead, marked as {kind}.", _EMPTY,
                   setting="empty_pool_wound")
         if new.below_incapacitated:
             torpor = True

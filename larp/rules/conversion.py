@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
@@ -114,7 +114,7 @@ def tabletop_to_live(character: TabletopCharacter) -> LiveCharacter:
             steps.add(f"{name} {dots}: no {category.capitalize()} Traits, and a Negative "
                       f"{category.capitalize()} Trait.", _RULE)
         else:
-            steps.add(f"{name} {dots}: the first dot drops, {gained} {category.capitalize()} Trait(s).", _RULE)
+            steps.add(f"{name} {dots}: the first dot drops, {plural(gained, category.capitalize() + ' Trait')}.", _RULE)
     abilities = {}
     for name, value in character.abilities.items():
         abilities[name] = _dots(f"Ability {name}", value, 1, "abilities")
@@ -216,7 +216,7 @@ def tabletop_chart_to_live(aggravated: int = 0, lethal: int = 0, bashing: int = 
     steps = Explanation()
     chart_level = chart.levels[total - 1].name if total else chart.unmarked
     steps.add(f"{who} is {chart_level} on the tabletop chart ({total} box(es)): {track.state()} on the live "
-              f"track ({track.marked} level(s) marked)" + ("." if exact else ", approximately: the tracks differ."),
+              f"track ({plural(track.marked, 'level')} marked)" + ("." if exact else ", approximately: the tracks differ."),
               "met-reference 4.3")
     return track, steps.steps()
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthTrack
 from larp.rules.simple_test import SimpleTest
 
@@ -172,6 +172,6 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
         raise RulesError(f"{who} was already destroyed before this turn; Final Death is final.", field="turn_start")
     steps = Explanation()
     steps.add(f"Aegis: {who} spends {AEGIS_PAYMENTS[payment]}. All damage taken this turn is cancelled "
-              f"({current.marked} level(s) marked now, {turn_start.marked} at the start of the turn) and "
+              f"({plural(current.marked, 'level')} marked now, {turn_start.marked} at the start of the turn) and "
               f"{who} takes no damage for the rest of the turn.", _RULE)
     return AegisRuling(turn_start, payment, AEGIS_PAYMENTS[payment], True, steps.steps())

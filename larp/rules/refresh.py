@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 _TRAITS = "LotNR Traits and Abilities (met-reference 2.1, 5.1)"
@@ -108,7 +108,7 @@ def refresh_for_next_session(subject: RefreshSubject, last_date: date, next_date
     gain = 1 if model == "lotnr_session" else weeks_between(last_date, next_date)
     willpower = min(subject.willpower_permanent, subject.willpower_current + gain)
     if model == "de_weekly":
-        reason = f"{weeks_between(last_date, next_date)} full week(s) between the game dates"
+        reason = f"{plural(weeks_between(last_date, next_date), 'full week')} between the game dates"
     else:
         reason = "one a game session"
     if willpower > subject.willpower_current:

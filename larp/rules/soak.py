@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -278,7 +278,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     card = weapon(weapon_key, "tabletop") if weapon_key else None
     if stake_at_heart and card is not None and not card.has("Staking"):
         raise RulesError(f"A {card.name} cannot stake a vampire.", field="stake_at_heart")
-    steps.add(f"The attack scores {levels} level(s) of {damage_type} damage against {who}.", '000 "Damage Types"')
+    steps.add(f"The attack scores {plural(levels, 'level')} of {damage_type} damage against {who}.", '000 "Damage Types"')
     reading = firearm_reading(settings, "tabletop")
     kind, type_steps = damage_type_against(
         damage_type, defender.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
@@ -293,14 +293,14 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     past = levels
     if pool and levels:
         roll = roll_soak(pool, dice=dice, rng=rng, difficulty=difficulty or soak_difficulty())
-        cancelled = f"; {roll.ones} one(s) cancel {min(roll.ones, roll.successes)} success(es)" if roll.ones else ""
+        cancelled = f"; {plural(roll.ones, 'one')} cancel {min(roll.ones, roll.successes)} success(es)" if roll.ones else ""
         steps.add(f"Soak roll {', '.join(map(str, roll.dice))} against difficulty {roll.difficulty}: "
                   f"{roll.successes} success(es){cancelled}, {roll.net} left "
                   f"({'rolled by the app' if roll.by_app else 'rolled at the table'}).", _SOAK)
         past = max(0, levels - roll.net)
-        steps.add(f"{roll.net} soak success(es) remove {min(roll.net, levels)} level(s): {past} left.", _SOAK)
+        steps.add(f"{roll.net} soak success(es) remove {plural(min(roll.net, levels), 'level')}: {past} left.", _SOAK)
     elif levels and not pool:
-        steps.add(f"{who} cannot soak it: all {levels} level(s) stand.", _SOAK)
+        steps.add(f"{who} cannot soak it: all {plural(levels, 'level')} stand.", _SOAK)
     taken = past
     if vampire and kind == "bashing" and past:
         if card is not None and card.firearm and reading == "house_002":
@@ -318,7 +318,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     threshold = defender.stamina + (2 if vampire else 0)
     dazed = past > threshold
     if dazed:
-        steps.add(f"{past} level(s) past soak exceed {'Stamina + 2' if vampire else 'Stamina'} ({threshold}): "
+        steps.add(f"{plural(past, 'level')} past soak exceed {'Stamina + 2' if vampire else 'Stamina'} ({threshold}): "
                   f"{who} is dazed and spends the next turn shaking it off.", '000 "Dazed"')
     staked = False
     if stake_at_heart:
@@ -332,8 +332,8 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
                 "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
                 '000 "Melee Weapons Chart" (the stake: "score three successes")', setting="tabletop_stake_rule")
         else:
-            steps.add(f"Stake at the heart: {past} level(s) past soak " + (
+            steps.add(f"Stake at the heart: {plural(past, 'level')} past soak " + (
                 "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
                 '000 "Stake Through Heart"', setting="tabletop_stake_rule")
-    steps.add(f"{who} takes {taken} level(s) of {kind} damage.", '000 "Applying Damage"')
+    steps.add(f"{who} takes {plural(taken, 'level')} of {kind} damage.", '000 "Applying Damage"')
     return SoakRuling(kind, levels, pool, roll, past, taken, armor_destroyed, dazed, staked, steps.steps())

@@ -14,7 +14,7 @@ from typing import Any
 
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
-from larp.rules.explain import RulesError
+from larp.rules.explain import plural, RulesError
 from larp.rules.healing import (
     AggravatedPlan,
     HealingRuling,
@@ -90,14 +90,14 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
         except RulesError as exc:
             raise ServiceError(exc.message, field=exc.field) from None
         if levels is not None and levels > best.levels:
-            raise ServiceError(f"{character.name} can heal at most {best.levels} aggravated level(s) before "
+            raise ServiceError(f"{character.name} can heal at most {plural(best.levels, 'aggravated level')} before "
                                f"{session.label}: {best.steps[-1].text}", field="levels")
         if plan.levels == 0:
             raise ServiceError(f"{character.name} can heal no aggravated damage now: {plan.steps[-1].text}",
                                field="levels")
         record = record_ruling(
             chronicle, user, "healing",
-            f"{character.name} heals {plan.levels} aggravated level(s) between game sessions",
+            f"{character.name} heals {plural(plan.levels, 'aggravated level')} between game sessions",
             plan.steps, [(character, "subject")], game_session=session,
             inputs={"between_sessions": True, "levels": plan.levels, "nights": plan.rests},
             outcome={"healed": {"aggravated": plan.levels}, "blood_spent": plan.blood,

@@ -26,6 +26,7 @@ from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
+from larp.rules.explain import plural
 
 #: How long an uploaded file waits for its confirmation.
 PENDING_HOURS = 12
@@ -79,11 +80,11 @@ def _experience_note(lines: tuple[ExperienceLine, ...], kept_here: int, replaced
         return ""
     earned = sum(x.amount for x in lines if x.kind == "earned") - sum(x.amount for x in lines if x.kind == "lost")
     spent = sum(x.amount for x in lines if x.kind == "spent") - sum(x.amount for x in lines if x.kind == "refunded")
-    text = f"Experience log: {len(lines)} line(s) from the file ({earned} earned, {spent} spent)"
+    text = f"Experience log: {plural(len(lines), 'line')} from the file ({earned} earned, {spent} spent)"
     if replaced:
-        text += f", in place of the {replaced} line(s) an earlier import brought"
+        text += f", in place of the {plural(replaced, 'line')} an earlier import brought"
     if kept_here:
-        text += f"; the {kept_here} line(s) recorded here stay"
+        text += f"; the {plural(kept_here, 'line')} recorded here stay"
     return text + "."
 
 

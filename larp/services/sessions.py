@@ -9,7 +9,7 @@ from peewee import fn
 
 from larp.db import db, for_update
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
-from larp.rules.explain import RulesError
+from larp.rules.explain import plural, RulesError
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
@@ -146,7 +146,7 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
                 (AbilitySpend.game_session == last) & AbilitySpend.restored_at.is_null()).execute()
         session_ruling.outcome = {"closed": last.number if last else None, "opened": new.number,
                                   "refreshed": len(rulings), "extras_removed": extras}
-        session_ruling.steps = [{"text": f"{len(rulings)} character(s) refreshed.", "rule": "LotNR (met-reference 5.1)"}]
+        session_ruling.steps = [{"text": f"{plural(len(rulings), 'character')} refreshed.", "rule": "LotNR (met-reference 5.1)"}]
         if extras:
             session_ruling.steps.append({"text": f"Scene extras removed as the game session closed: {', '.join(extras)}.",
                                          "rule": "Scene extras (README, From an empty install, step 4)"})

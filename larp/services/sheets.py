@@ -41,6 +41,7 @@ from larp.services.sheet_store import create_character, refuse_duplicate_name, s
 from larp.sheet import CATEGORIES, CharacterSheet
 from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
+from larp.rules.explain import plural
 
 #: Ruling kinds written here. ``created``, ``retire``, ``restore`` and ``deleted`` are not
 #: undone by the undo button (delete, retire and restore undo each other).
@@ -506,9 +507,9 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
     if alone:
         for ruling in Ruling.select().where(Ruling.id.in_(alone)):
             ruling.delete_instance(recursive=True)
-    record_ruling(chronicle, user, "deleted", f"{len(characters)} character(s) {what}: {names}."[:500],
-                  [{"text": f"{names} {what}; {len(alone)} ruling(s) that concerned only them deleted, "
-                            f"{len(shared)} shared ruling(s) kept without them.", "rule": _RULE}], [],
+    record_ruling(chronicle, user, "deleted", f"{plural(len(characters), 'character')} {what}: {names}."[:500],
+                  [{"text": f"{names} {what}; {plural(len(alone), 'ruling')} that concerned only them deleted, "
+                            f"{plural(len(shared), 'shared ruling')} kept without them.", "rule": _RULE}], [],
                   game_session=open_game_session(chronicle), inputs={"characters": names})
     return len(characters)
 

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
-from larp.rules.explain import RulesError
+from larp.rules.explain import plural, RulesError
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
 from larp.rules.rulings import rule_given_blood
@@ -194,7 +194,7 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
             raise ServiceError(f"{character.name} may not try to wake on any of those nights (from {since}).",
                                field="first_night")
         summary = (f"{character.name} rises from torpor" if woke else f"{character.name} stays in torpor") + \
-            f" ({len(attempts)} night(s) tried)"
+            f" ({plural(len(attempts), 'night')} tried)"
         record = record_ruling(chronicle, user, "wake", summary, steps, [(character, "subject")],
                                game_session=game_session,
                                inputs={"nights": nights, "player_throw": player_throw, "narrator_throw": narrator_throw,

@@ -56,6 +56,7 @@ from larp.models import (
 )
 from larp.services import ServiceError
 from larp.services.export_shape import check_shape
+from larp.rules.explain import plural
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 2
@@ -334,13 +335,13 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                 for person in chosen:
                     Membership.create(user=person.id, chronicle=chronicle.id, role="organiser")
                 others = len(chronicle_names()) - 1
-                notes.append(f"“{name}” is a new chronicle" + (f", beside {others} other(s)" if others else "") + ". "
+                notes.append(f"“{name}” is a new chronicle" + (f", beside {plural(others, 'other')}" if others else "") + ". "
                              + (("Its organisers are the install's administrators: " if organisers is None
                                  else "Its organiser: ") + ", ".join(p.username for p in chosen) + "." if chosen else
                                 "No one is a member yet: an administrator appoints its organisers "
                                 "(`larp create-user NAME --admin` makes one)."))
             if reissued:
-                notes.append(f"{len(reissued)} card token(s) of the file open a character of another chronicle here, "
+                notes.append(f"{plural(len(reissued), 'card token')} of the file open a character of another chronicle here, "
                              f"so these characters got new ones: {', '.join(reissued[:10])}"
                              + (" and others" if len(reissued) > 10 else "")
                              + ". Print their cards again (Character cards).")

@@ -30,6 +30,7 @@ from larp.services.sheets import scene_extras
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
 from larp.web.auth import role_required
+from larp.rules.explain import plural
 
 bp = Blueprint("board", __name__)
 
@@ -100,7 +101,7 @@ def next_session():
             _ticked(f"Yes, game session {closing} is over", "close it")
         new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=closing)
         removed = extras_removed_opening(new)
-        return (f"{new.label} is open. {len(refreshed)} character(s) refreshed."
+        return (f"{new.label} is open. {plural(len(refreshed), 'character')} refreshed."
                 + (f" Scene extras removed: {', '.join(removed)}." if removed else ""))
     return _act("session", action)
 

@@ -32,7 +32,7 @@ def test_a_vampire_feeds_on_a_mortal_from_her_page(served, browser):
         assert box and box["height"] >= 44, box
     form.get_by_role("button", name="Drain").click()
     summary = page.locator(".last-change")
-    expect(summary).to_contain_text("Vivienne Ashcombe drains 2 Blood Trait(s) from Ruth Calder")
+    expect(summary).to_contain_text("Vivienne Ashcombe drains 2 Blood Traits from Ruth Calder")
     expect(summary).to_contain_text("costs Ruth Calder a level of lethal damage")
     assert summary.bounding_box()["y"] < PHONE["height"] * 2
     shoot(page, "feeding-390")

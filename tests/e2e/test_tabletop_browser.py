@@ -51,7 +51,7 @@ def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
     page.get_by_role("button", name="Resolve the attack").click()
 
     ruling = page.locator(".results .ruling")
-    expect(ruling.locator(".ruling-summary")).to_contain_text("Konrad Vale's strike hits Lys Moreau: 2 level(s) marked.")
+    expect(ruling.locator(".ruling-summary")).to_contain_text("Konrad Vale's strike hits Lys Moreau: 2 levels marked.")
     expect(ruling).to_contain_text("Lys Moreau defends with a dodge")
     expect(ruling).to_contain_text("action 1 loses 3 + 0 = 3 dice")
     lys_card = page.locator(".fighter", has_text="Lys Moreau")

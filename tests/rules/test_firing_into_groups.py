@@ -125,7 +125,7 @@ def test_the_firer_must_bid_for_each_test():
     one Trait a side (LotNR Initial Bid)."""
     with pytest.raises(RulesError) as err:
         rule_stray_shot(shot("pistol", near("Pim"), near("Lys"), bids=1), ChronicleSettings.from_overrides(COSTS))
-    assert err.value.field == "firer.bid" and "2 Trait(s) against 2 bystander(s)" in err.value.message
+    assert err.value.field == "firer.bid" and "2 Traits against 2 bystanders" in err.value.message
 
 
 # ----- "If the firer wins the test then the bystander is hit and takes damage (the bystander may retest by

@@ -506,7 +506,7 @@ def test_control_characters_are_removed():
     xml = wrap('<vampire name="Ctl" generation="12" blood="11"><notes>a\x0bb<![CDATA[<!DOCTYPE>]]></notes></vampire>')
     result = parse_grapevine(xml.encode())
     assert result.characters[0].sheet.notes == "ab<!DOCTYPE>"
-    assert result.problems == ("1 control character(s) that XML does not allow were removed.",)
+    assert result.problems == ("1 control character removed: XML does not allow them.",)
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -323,7 +323,7 @@ def test_mortal_lethal_past_hurt_needs_medical_care():
     assert "dies of the untreated wound" in untreated.steps[-1].text
     cared = heal_mortal_over(track, 24 * 10, medical_care=True)
     assert cared.track.lethal == 1  # Injured (7 days) and Hurt (3 days) heal in ten days
-    assert cared.hours == 240 and "In 240 hour(s) (of 240 available)" in cared.steps[-1].text
+    assert cared.hours == 240 and "In 240 hours (of 240 available)" in cared.steps[-1].text
 
 
 def test_untreated_mortal_heals_bashing_below_a_worsening_wound():
@@ -333,7 +333,7 @@ def test_untreated_mortal_heals_bashing_below_a_worsening_wound():
     track = HealthTrack(LEVELS, lethal=3, bashing=1, creature="mortal")
     ruling = heal_mortal_over(track, 10)
     assert (ruling.track.lethal, ruling.track.bashing, ruling.hours) == (3, 0, 1)
-    assert "In 1 hour(s) (of 10 available)" in ruling.steps[-1].text
+    assert "In 1 hour (of 10 available)" in ruling.steps[-1].text
 
 
 def test_the_first_kind_to_heal_is_the_first_marked_in_the_healing_order():

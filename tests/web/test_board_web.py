@@ -243,7 +243,7 @@ def test_history_shows_who_did_what_and_when(client, auth, downtime):
     aldous = char("Aldous Whitmore")
     client.post(f"/board/characters/{aldous.id}/heal", data={"levels": "1"})
     page = client.get(f"/characters/{aldous.id}/history").get_data(as_text=True)
-    assert "Aldous Whitmore heals 1 aggravated level(s) between game sessions" in page
+    assert "Aldous Whitmore heals 1 aggravated level between game sessions" in page
     assert "Boss" in page and "Game session 2" in page
     assert "aggravated 1 → 0" not in page and "aggravated 2 → 1" in page and "blood 4 → 1" in page
     assert "is burned escaping a fire" in page

@@ -380,7 +380,7 @@ def test_an_untreated_mortal_worsens_and_a_treated_one_heals_between_game_sessio
     assert (ruth.damage_lethal, ruth.condition) == (0, "active")  # 7 + 3 + 1 = 11 days of the 14
     record = last_ruling()
     assert record.inputs["hours"] == 24 * 11 and record.inputs["medical_care"] is True
-    assert "In 264 hour(s) (of 336 available)" in record.summary
+    assert "In 264 hours (of 336 available)" in record.summary
 
     marcus = char("Marcus Hale")
     Character.update(damage_lethal=3, damage_bashing=0, damage_aggravated=0, treated=False).where(
@@ -466,7 +466,7 @@ def test_a_tabletop_ruling_says_its_damage_line_once_with_both_names_labelled(cl
         "maneuver": "strike", "attacker": kincaid, "target": veronica,
         "dice": {"attack": [8, 8, 2, 2, 2, 2], "damage": [8, 6, 7, 9, 2], "soak": [3, 8]}}).get_json()
     texts = [s["text"] for s in data["steps"]]
-    assert sum("takes 2 level(s)" in t for t in texts) == 1
+    assert sum("takes 2 levels" in t for t in texts) == 1
     assert not any(t.endswith("is now Bruised.") for t in texts)
     assert texts[-1] == ("Veronica is now Hurt on the tabletop Health chart (-1 dice to actions); on the live track "
                          "the same damage is Bruised.")
@@ -485,7 +485,7 @@ def test_one_level_of_bashing_reads_the_same_on_both_charts_or_says_why(client, 
     ruth = char("Ruth Calder")
     client.post(f"/characters/{ruth.id}/damage", data={"damage_type": "bashing", "levels": "1"})
     page = client.get(f"/characters/{ruth.id}").get_data(as_text=True)
-    assert "1 level(s) of damage: Bruised on the tabletop chart, Healthy on the live track. The same damage" in page
+    assert "1 level of damage: Bruised on the tabletop chart, Healthy on the live track. The same damage" in page
     damage = client.post("/api/v1/damage", json={"damage": {"damage_type": "lethal", "levels": 1}}).get_json()
     healing = client.post("/api/v1/healing", json={"track": damage["health"]["track"], "kind": "lethal",
                                                    "levels": 1, "blood": 2}).get_json()

@@ -310,7 +310,7 @@ def test_export_from_the_cli_the_character_page_and_the_board(client, auth, runn
     target = tmp_path / "anna.gex"
     result = runner.invoke(args=["export-grapevine", str(target), "--character", "anna"])
     assert result.exit_code == 0, result.output
-    assert "Exported 1 character(s)" in result.output
+    assert "Exported 1 character to" in result.output
     (record,) = parse_grapevine(target.read_bytes()).characters
     assert (record.name, record.play_status, record.kept["attributes"]["sire"]) == ("Anna", "Torpor", "Marcus")
     missing = runner.invoke(args=["export-grapevine", str(tmp_path / "none.gex"), "--character", "Nobody Here"])

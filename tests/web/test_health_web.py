@@ -108,8 +108,8 @@ def test_aggravated_heals_for_three_blood_and_one_willpower(client, auth, dbconn
         ("Konrad Vale", "damage", {"damage_type": "bashing", "levels": "-2"}, "cannot be negative"),
         ("Konrad Vale", "damage", {"damage_type": "lethal", "levels": "1", "weapon": "lightsaber"}, "no live weapon"),
         ("Konrad Vale", "damage", {"damage_type": "holy", "levels": "1"}, "bashing, lethal or aggravated"),
-        ("Konrad Vale", "heal", {"kind": "aggravated", "levels": "1"}, "only 0 level(s) of aggravated"),
-        ("Konrad Vale", "heal", {"kind": "bashing", "levels": "1"}, "only 0 level(s) of bashing"),
+        ("Konrad Vale", "heal", {"kind": "aggravated", "levels": "1"}, "only 0 levels of aggravated"),
+        ("Konrad Vale", "heal", {"kind": "bashing", "levels": "1"}, "only 0 levels of bashing"),
         ("Ruth Calder", "heal", {"kind": "bashing", "levels": "1"}, "not a vampire"),
     ],
 )

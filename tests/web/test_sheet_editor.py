@@ -216,7 +216,7 @@ def test_five_copies_named_thug_1_to_5_are_scene_extras_removed_together(organis
     organiser.post("/characters/extras/remove", data={"confirm": "yes"})
     assert Character.select().where(Character.scene_extra).count() == 0
     assert not Ruling.select().where(Ruling.kind.in_(("damage", "created"))).exists()  # only theirs: gone
-    assert "5 character(s) removed as scene extras: Thug 1" in Ruling.get(Ruling.kind == "deleted").summary
+    assert "5 characters removed as scene extras: Thug 1" in Ruling.get(Ruling.kind == "deleted").summary
     assert [p.character_id for p in RulingCharacter.select().where(RulingCharacter.ruling == shared)] == [viv.id]
 
 

@@ -92,7 +92,7 @@ def test_kincaid_strikes_veronica_on_the_screen(client, konrad_and_vivienne):
         "dice-attack": "8 2 2 2 2 2 2", "dice-damage": "8 6 7 9", "dice-soak": "3 8"})
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert "Konrad Vale&#39;s strike hits Vivienne Ashcombe: 2 level(s) marked." in page
+    assert "Konrad Vale&#39;s strike hits Vivienne Ashcombe: 2 levels marked." in page
     vivienne = Character.get_by_id(int(viv))
     assert (vivienne.damage_bashing, vivienne.version) == (2, 2)
     ruling = Ruling.select().order_by(Ruling.id.desc()).get()
@@ -114,7 +114,7 @@ def test_kincaid_strikes_veronica_on_the_screen(client, konrad_and_vivienne):
     ({"maneuver": "automatic_fire"}, "Automatic fire needs a ranged weapon"),
     ({"maneuver": "strike", "defense": "parry", "defense_how": "roll"}, "Vivienne Ashcombe has no melee weapon to parry with"),
     ({"maneuver": "strike", "defense": "dodge"}, "Vivienne Ashcombe kept no defense for this turn: abort by Willpower instead."),
-    ({"maneuver": "strike", "dice-attack": "8 8"}, "The attack roll is 7 dice; 2 result(s) were given."),
+    ({"maneuver": "strike", "dice-attack": "8 8"}, "The attack roll is 7 dice; 2 results were given."),
 ])
 def test_bad_input_is_shown_inline_and_changes_nothing(client, konrad_and_vivienne, fields, field_text):
     """Issue 9: difficulty 11, a maneuver the character cannot use, a bite without a prior hold: a clear

@@ -140,9 +140,9 @@ def test_an_import_beside_a_played_chronicle_is_a_new_one_with_its_tokens_reissu
     before = {c.short_code: c.card_token for c in Character.select().where(Character.chronicle == busy)}
     result = run(runner, "import", str(path))
     assert result.exit_code == 0, result.output
-    assert "is a new chronicle, beside 1 other(s)" in result.output
+    assert "is a new chronicle, beside 1 other" in result.output
     assert "organisers are the install's administrators: boss" in result.output
-    assert "10 card token(s)" in result.output and "Print their cards again" in result.output
+    assert "10 card tokens" in result.output and "Print their cards again" in result.output
     copy = Chronicle.get(Chronicle.name == "Ashford, a copy")
     assert role_in(User.get(User.username == "boss"), copy) == "organiser"
     copied = {c.short_code: c.card_token for c in Character.select().where(Character.chronicle == copy)}

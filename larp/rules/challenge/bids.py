@@ -41,7 +41,7 @@ from larp.rules.challenge.types import (
     _other,
 )
 from larp.rules.darkness import DarknessEffect, DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import Explanation, RulesError, traits
+from larp.rules.explain import Explanation, plural, RulesError, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
@@ -389,7 +389,7 @@ class _Setup:
         if side.required is not None and len(bid) != side.required:
             if not bid:
                 raise RulesError(f"The {p} must bid a Trait.", field=f"{p}_bid")
-            raise RulesError(f"{side.name} must risk {side.required} Trait(s) here, not {len(bid)}.",
+            raise RulesError(f"{side.name} must risk {plural(side.required, 'Trait')} here, not {len(bid)}.",
                              field=f"{p}_bid")
         if len(real) > con.traits:
             raise RulesError(

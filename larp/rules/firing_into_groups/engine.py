@@ -128,8 +128,8 @@ class _Stray:
                              f"extra Traits avoid them all.", field="extra_traits")
         all_of_them = len(extra) == len(shot.bystanders) and len(extra) > 0
         if not all_of_them and len(extra) != len(excluded):
-            raise RulesError(f"Each extra Trait excludes one bystander: {len(extra)} extra Trait(s) bid, "
-                             f"{len(excluded)} bystander(s) named.", field="excluded")
+            raise RulesError(f"Each extra Trait excludes one bystander: {plural(len(extra), 'extra Trait')} bid, "
+                             f"{plural(len(excluded), 'bystander')} named.", field="excluded")
         if all_of_them:
             excluded = set(seen)
         check_bid_names(shot.firer, extra, self.firer, "extra_traits")
@@ -193,7 +193,7 @@ class _Stray:
                 raise RulesError(exc.message, field=f"bystanders[{index}].{exc.field}" if exc.field else None) \
                     from None
         if len(bid) != sum(need):
-            raise RulesError(f"{self.firer} risks {sum(need)} Trait(s) against {len(challenges)} bystander(s) "
+            raise RulesError(f"{self.firer} risks {plural(sum(need), 'Trait')} against {plural(len(challenges), 'bystander')} "
                              f"(one per test), not {len(bid)}.", field="firer.bid")
         queue, out = list(bid), []
         for n in need:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthTrack
 from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless
 from larp.rules.settings import ChronicleSettings
@@ -116,15 +116,16 @@ def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: in
     blood_available -= credit
     steps = Explanation()
     rest = model["rest"]
-    steps.add(f"{nights} {rest}(s) of rest between the game sessions; {who} has {track.aggravated} aggravated "
-              f"level(s), {blood_available} blood point(s) and {willpower_available} Willpower.", model["rule"],
+    steps.add(f"{plural(nights, rest)} of rest between the game sessions; {who} has "
+              f"{plural(track.aggravated, 'aggravated level')}, {plural(blood_available, 'blood point')} and "
+              f"{willpower_available} Willpower.", model["rule"],
               setting="agg_heal_model")
     if credit:
-        steps.add(f"{credit} Blood Trait(s) already marked against the wounds pay first.", model["rule"],
+        steps.add(f"{plural(credit, 'Blood Trait')} already marked against the wounds pay first.", model["rule"],
                   setting="agg_heal_model")
     if healed:
-        steps.add(f"{who} heals {healed} aggravated level(s) over {len(per_rest)} {rest}(s) for {blood} blood "
-                  f"point(s) and {willpower} Willpower.", model["rule"], setting="agg_heal_model")
+        steps.add(f"{who} heals {plural(healed, 'aggravated level')} over {plural(len(per_rest), rest)} for "
+                  f"{plural(blood, 'blood point')} and {willpower} Willpower.", model["rule"], setting="agg_heal_model")
     reasons = {
         "blood": f"not enough blood for another level ({model['blood']} blood points a level)",
         "willpower": "not enough Willpower for another level",
@@ -133,7 +134,7 @@ def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: in
     }
     if limited_by is not None:
         left = track.aggravated - healed
-        steps.add(f"{left} aggravated level(s) stay: {reasons[limited_by]}.", model["rule"],
+        steps.add(f"{plural(left, 'aggravated level')} stay: {reasons[limited_by]}.", model["rule"],
                   setting="agg_heal_model")
     new = replace(track, aggravated=track.aggravated - healed)
     return AggravatedPlan(healed, blood, willpower, len(per_rest), tuple(per_rest), limited_by, new, steps.steps(),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.healing.vampires import HealingRuling
 from larp.tables import TableError, load_toml, require
@@ -198,9 +198,9 @@ def heal_mortal_over(track: HealthTrack, hours: int, medical_care: bool = False,
     left = track.marked
     done = sum(healed.values())
     if track.destroyed:
-        text = f"In {last} hour(s) {who} dies of the untreated wound"
+        text = f"In {plural(last, 'hour')} {who} dies of the untreated wound"
     else:
-        text = f"In {last} hour(s) (of {hours} available) {who} has healed {done} level(s)" + (
+        text = f"In {plural(last, 'hour')} (of {hours} available) {who} has healed {plural(done, 'level')}" + (
             f" and worsened by {worsened}" if worsened else "") + (f", {left} still to heal" if left else
                                                                    ", every level") + f": now {standing(track)}"
     steps.add(text + ".", rule)

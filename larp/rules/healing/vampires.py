@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 
@@ -108,11 +108,11 @@ def _blood_per_turn(blood_per_turn: int) -> None:
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
     turns = ceil(blood / blood_per_turn) if blood else 0
     if turns:
-        steps.add(f"At {blood_per_turn} blood point(s) a turn, {blood} blood point(s) take {turns} turn(s).",
+        steps.add(f"At {plural(blood_per_turn, 'blood point')} a turn, {plural(blood, 'blood point')} take {plural(turns, 'turn')}.",
                   "LotNR generation table (met-reference 5.1)")
     if settings["heal_action"] == "full_turn":
         if turns:
-            steps.add(f"Healing takes a full turn of concentration for each of those {turns} turn(s).",
+            steps.add(f"Healing takes a full turn of concentration for each of those {plural(turns, 'turn')}.",
                       "LotNR ch.3 Blood Traits (met-reference 5.1)", setting="heal_action")
         return turns, turns
     if turns:
@@ -173,14 +173,14 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError("Heal at least one level.", field="levels")
     if levels > present:
-        raise RulesError(f"{who} has only {present} level(s) of {damage_type} damage to heal.", field="levels")
+        raise RulesError(f"{who} has only {plural(present, 'level')} of {damage_type} damage to heal.", field="levels")
     blood = ceil(levels / rate[damage_type])
     if blood > blood_available:
-        raise RulesError(f"Healing {levels} {damage_type} takes {blood} blood point(s); {who} has {blood_available}.",
+        raise RulesError(f"Healing {levels} {damage_type} takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
                          field="blood")
     steps = Explanation()
-    steps.add(f"{who} spends {blood} blood point(s) to heal {levels} level(s) of {damage_type} damage "
-              f"(one blood point heals {rate[damage_type]} level(s) of {damage_type}).", rule)
+    steps.add(f"{who} spends {plural(blood, 'blood point')} to heal {plural(levels, 'level')} of {damage_type} damage "
+              f"(one blood point heals {plural(rate[damage_type], 'level')} of {damage_type}).", rule)
     turns, actions = _timing(blood, blood_per_turn, settings, steps)
     new = replace(track, **{damage_type: present - levels})
     steps.add(f"{who} is now {new.state()}.", "LotNR Health (met-reference 4.1)")
@@ -226,7 +226,7 @@ def heal_automatically(track: HealthTrack, blood_available: int, blood_per_turn:
     blood -= lethal_blood
     spent = blood_available - blood
     healed = {k: v for k, v in (("bashing", bashing), ("lethal", lethal)) if v}
-    steps.add(f"{who} spends {spent} blood point(s): " + ", ".join(f"{v} {k}" for k, v in healed.items())
+    steps.add(f"{who} spends {plural(spent, 'blood point')}: " + ", ".join(f"{v} {k}" for k, v in healed.items())
               + " healed.", rule)
     turns, actions = _timing(spent, blood_per_turn, settings, steps)
     new = replace(track, bashing=track.bashing - bashing, lethal=track.lethal - lethal)
@@ -279,8 +279,8 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
         rests = ceil(levels / model["per_rest"])
         blood, willpower = (x * rests for x in _agg_cost_one_rest(model["per_rest"], model))
     steps = Explanation()
-    steps.add(f"{levels} aggravated level(s): {blood} blood point(s) and {willpower} Willpower over "
-              f"{rests} {model['rest']}(s) of rest.", model["rule"], setting="agg_heal_model")
+    steps.add(f"{plural(levels, 'aggravated level')}: {plural(blood, 'blood point')} and {willpower} Willpower over "
+              f"{plural(rests, model['rest'])} of rest.", model["rule"], setting="agg_heal_model")
     return AggravatedCost(blood, willpower, rests, steps.steps())
 
 
@@ -307,7 +307,7 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError("Heal at least one level.", field="levels")
     if levels > track.aggravated:
-        raise RulesError(f"{who} has only {track.aggravated} level(s) of aggravated damage.", field="levels")
+        raise RulesError(f"{who} has only {plural(track.aggravated, 'level')} of aggravated damage.", field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
     if model["per_rest"] is not None and levels > model["per_rest"]:
         raise RulesError(f"Aggravated damage heals only {model['per_rest']} level a {model['rest']}.", field="levels")
@@ -316,14 +316,14 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
                          f"bashing and lethal damage first.", field="damage_type")
     blood, willpower = _agg_cost_one_rest(levels, model)
     if blood > blood_available:
-        raise RulesError(f"Healing {levels} aggravated takes {blood} blood point(s); {who} has {blood_available}.",
+        raise RulesError(f"Healing {levels} aggravated takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
                          field="blood")
     if willpower > willpower_available:
         raise RulesError(f"Healing {levels} aggravated takes {willpower} Willpower; {who} has "
                          f"{willpower_available}.", field="willpower")
     steps = Explanation()
-    steps.add(f"{who} rests a {model['rest']} and spends {blood} blood point(s) and {willpower} Willpower to heal "
-              f"{levels} level(s) of aggravated damage.", model["rule"], setting="agg_heal_model")
+    steps.add(f"{who} rests a {model['rest']} and spends {plural(blood, 'blood point')} and {willpower} Willpower to heal "
+              f"{plural(levels, 'level')} of aggravated damage.", model["rule"], setting="agg_heal_model")
     new = replace(track, aggravated=track.aggravated - levels)
     steps.add(f"{who} is now {new.state()}.", "LotNR Health (met-reference 4.1)")
     return HealingRuling(new, {"aggravated": levels}, blood, willpower, 0, 0, 1, steps.steps())
@@ -359,18 +359,19 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
     levels = min(levels, track.aggravated)
     owed = max(0, model["blood"] * levels - marked)
     if owed == 0:
-        raise RulesError(f"{marked} Blood Traits are already marked against {levels} aggravated level(s): they "
+        raise RulesError(f"{marked} Blood Traits are already marked against {plural(levels, 'aggravated level')}: they "
                          f"heal at the next sunset.", field="levels")
     if blood_available < 1:
         raise RulesError(f"{who} has no blood to put toward the wound.", field="blood")
     spent = min(owed, blood_available)
     now = marked + spent
     steps = Explanation()
-    steps.add(f"{who} puts {spent} Blood Trait(s) toward his aggravated wound(s): {now} of "
+    wounds = "wounds" if track.aggravated > 1 else "wound"
+    steps.add(f"{who} puts {plural(spent, 'Blood Trait')} toward his aggravated {wounds}: {now} of "
               f"{model['blood'] * levels} marked ({model['blood']} a level).", model["rule"], setting="agg_heal_model")
     ready = min(now // model["blood"], track.aggravated)
     if ready:
-        steps.add(f"{ready} level(s) fully paid: they heal at the next sunset after the last Blood Trait (one a "
+        steps.add(f"{plural(ready, 'level')} fully paid: they heal at the next sunset after the last Blood Trait (one a "
                   f"day; each further level that day 1 Willpower).", model["rule"], setting="agg_heal_model")
     else:
         steps.add(f"The wound heals at the next sunset after its last Blood Trait: {model['blood'] - now % model['blood']} "
@@ -413,6 +414,6 @@ def swallow_blood(track: HealthTrack, blood_current: int, blood_max: int, offere
         raise RulesError("Blood points must be at least 0, and the pool no more than its maximum.", field="blood")
     swallowed = min(offered, blood_max - blood_current)
     steps = Explanation()
-    steps.add(f"{who} swallows {swallowed} of the {offered} blood point(s) placed in his mouth "
+    steps.add(f"{who} swallows {swallowed} of the {plural(offered, 'blood point')} placed in his mouth "
               f"(pool {blood_current + swallowed} of {blood_max}).", _HEALING)
     return BloodSwallowed(blood_current + swallowed, swallowed, steps.steps())

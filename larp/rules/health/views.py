@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 from typing import Any
+from larp.rules.explain import plural
 
 from larp.rules.health.track import (
     CONDITION_LABELS,
@@ -123,7 +124,7 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
     live = track.state() if track.condition == "active" else CONDITION_LABELS[track.condition]
     why = ""
     if live.lower() != level.lower():
-        why = (f"{track.marked} level(s) of damage: {level} on the tabletop chart, {live} on the live track. The "
+        why = (f"{plural(track.marked, 'level')} of damage: {level} on the tabletop chart, {live} on the live track. The "
                f"same damage: the chart names its boxes from Bruised down, the live track has two Healthy "
                f"levels first (met-reference 4.3).")
     return {"boxes": boxes, "level": level, "dice_penalty": penalty, "movement": movement,

@@ -348,8 +348,8 @@ class _Mass(_Pairs):
                 raise RulesError(f"{name} did not lose to {self.name}, who may injure only an attacker who lost "
                                  f"(LotNR Mob Scene).", field="defender.injures")
         if len(d.injures) > actions:
-            raise RulesError(f"{self.name} has {actions} action(s) this turn and may injure at most {actions} "
-                             f"attacker(s) (LotNR Mob Scene).", field="defender.injures")
+            raise RulesError(f"{self.name} has {plural(actions, 'action')} this turn and may injure at most "
+                             f"{plural(actions, 'attacker')} (LotNR Mob Scene).", field="defender.injures")
         order = self._order([], explain=False)
         ordered = sorted(losers, key=lambda n: order[n])
         chosen = list(d.injures) if d.injures else ordered[:actions]

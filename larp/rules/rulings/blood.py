@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from larp.rules.blood import BLOOD_CALLS, call_for_blood, drain, give_blood
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import plural, RulesError, Step
 from larp.rules.health import standing
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, person_track
@@ -76,7 +76,7 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
     if result.victim_blood is not None and victim.blood != result.victim_blood:
         tally.blood(victim.name, result.victim_blood - victim.blood)
     tally.hurt(victim.name, result.victim_track)
-    summary = (f"{drinker.name} drains {result.drained} Blood Trait(s) from {victim.name}"
+    summary = (f"{drinker.name} drains {plural(result.drained, 'Blood Trait')} from {victim.name}"
                + (f", who takes {result.drained} lethal and is now {standing(result.victim_track)}"
                   if victim.creature != "vampire" else "") + ".")
     return BloodRuling(summary, result.steps, tally.consequences(),
@@ -106,10 +106,10 @@ def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings:
         tally.torpor_cause(person.name, "blood_loss")
     why = BLOOD_CALLS[reason]
     if call.levels_lost:
-        summary = (f"{why.capitalize()} calls for blood {person.name} does not have: {call.levels_lost} health "
-                   f"level(s) lost" + (", and torpor from blood loss." if call.blood_loss_torpor else "."))
+        summary = (f"{why.capitalize()} calls for blood {person.name} does not have: "
+                   f"{plural(call.levels_lost, 'health level')} lost" + (", and torpor from blood loss." if call.blood_loss_torpor else "."))
     else:
-        summary = f"{person.name} spends {call.spent} blood point(s) for {why}."
+        summary = f"{person.name} spends {plural(call.spent, 'blood point')} for {why}."
     return BloodRuling(summary, call.steps, tally.consequences(),
                        {"reason": reason, "spent": call.spent, "levels_lost": call.levels_lost,
                         "blood_loss_torpor": call.blood_loss_torpor, "track": call.track.to_dict()})
@@ -138,6 +138,6 @@ def rule_given_blood(person: Person, offered: int, settings: ChronicleSettings |
         taken, after, steps, woke = given.taken, given.blood_current, given.steps, False
     if taken:
         tally.blood(person.name, taken)
-    summary = f"{person.name} takes {taken} blood point(s)" + (" and rises from torpor." if woke else ".")
+    summary = f"{person.name} takes {plural(taken, 'blood point')}" + (" and rises from torpor." if woke else ".")
     return BloodRuling(summary, steps, tally.consequences(),
                        {"track": track.to_dict(), "blood_current": after, "taken": taken, "woke": woke})

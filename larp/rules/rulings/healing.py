@@ -7,7 +7,7 @@ vampire does not have (000 "Health Chart": an incapacitated vampire with no bloo
 from __future__ import annotations
 
 from larp.rules.blood import call_for_blood
-from larp.rules.explain import RulesError
+from larp.rules.explain import plural, RulesError
 from larp.rules.healing import (
     AGG_MODELS,
     heal_aggravated,
@@ -89,8 +89,8 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
     tally.hurt(person.name, result.track)
     healed = ", ".join(f"{n} {k}" for k, n in result.healed.items() if n)
     if result.agg_marked is not None:
-        summary = f"{person.name} puts {result.blood_spent} Blood Trait(s) toward his aggravated wound(s)."
+        summary = f"{person.name} puts {plural(result.blood_spent, 'Blood Trait')} toward his aggravated damage."
     else:
-        summary = (f"{person.name} heals {healed or 'nothing'} for {result.blood_spent} blood point(s)"
+        summary = (f"{person.name} heals {healed or 'nothing'} for {plural(result.blood_spent, 'blood point')}"
                    + (f" and {result.willpower_spent} Willpower" if result.willpower_spent else "") + ".")
     return BloodRuling(summary, result.steps, tally.consequences(), {"kind": kind, "game": game, **result.to_dict()})

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import plural, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 _MULTIPLE = '000 "Multiple Actions"'
@@ -57,7 +57,7 @@ class ActionSlot:
                 raise RulesError("The number of actions and the action's place are whole numbers from 1.",
                                  field=f"actions.{name}")
         if not self.full_defense and not self.celerity and self.number > self.total:
-            raise RulesError(f"Action {self.number} of {self.total}: there are only {self.total} action(s) declared.",
+            raise RulesError(f"Action {self.number} of {self.total}: there are only {plural(self.total, 'action')} declared.",
                              field="actions.number")
         if self.split_dice is not None and (isinstance(self.split_dice, bool) or not isinstance(self.split_dice, int)
                                             or self.split_dice < 0):
@@ -95,8 +95,8 @@ def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = 
         if not lost:
             return base, Step(f"{who} spends the whole turn defending: the full pool ({base}) for the first "
                               f"defense.", _FULL_DEFENSE)
-        return base - lost, Step(f"{who} spends the whole turn defending: defense {slot.number} loses {lost} "
-                                 f"die(s): {base} - {lost} = {base - lost}.", _FULL_DEFENSE)
+        return base - lost, Step(f"{who} spends the whole turn defending: defense {slot.number} loses "
+                                 f"{plural(lost, 'die', 'dice')}: {base} - {lost} = {base - lost}.", _FULL_DEFENSE)
     if slot.total == 1:
         return base, None
     model = settings["tabletop_multiple_actions"]

@@ -26,7 +26,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import Explanation, plural, RulesError
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
@@ -263,7 +263,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
             raise RulesError(f"Aiming needs {ability} 1 or better; {a.name} has none (000 \"Aiming\").",
                              field="aim_turns")
         aimed = min(c.aim_turns, perception)
-        pool = _plus(steps, pool, aimed, f"{c.aim_turns} turn(s) aiming, at most Perception {perception}",
+        pool = _plus(steps, pool, aimed, f"{plural(c.aim_turns, 'turn')} aiming, at most Perception {perception}",
                      '000 "Aiming"')
         if c.scope:
             if not sit.scope_dice:
@@ -433,7 +433,7 @@ def _resolve(attack: Attack, settings: ChronicleSettings, roller: _Dice, steps: 
 
     summary = f"{a.name}'s {m.name.lower()} hits {t.name}"
     if m.damage != "none":
-        summary += f": {levels} level(s) marked" if levels else ": no damage gets through"
+        summary += f": {plural(levels, 'level')} marked" if levels else ": no damage gets through"
     return AttackRuling(m.key, a.key, t.key, pool, difficulty, attack_roll, defense_roll, net, True, damage_pool,
                         damage_roll, soak, levels, target_track, attacker_track, tuple(effects), steps.steps(),
                         summary + ".")

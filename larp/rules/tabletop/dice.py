@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 
@@ -80,7 +80,7 @@ class DiceRoll:
             text = f"{what} {', '.join(map(str, self.dice))} against difficulty {self.difficulty}: " \
                    f"{self.successes} success(es)"
             if self.ones:
-                text += f", {self.ones} one(s) cancel {min(self.ones, self.successes)}"
+                text += f", {plural(self.ones, 'one')} cancel {min(self.ones, self.successes)}"
         if self.automatic:
             text += f", plus {self.automatic} automatic success(es)"
         text += f": {self.net} net success(es)"
@@ -151,7 +151,8 @@ def check_faces(dice: Any, pool: int, field: str, what: str = "roll") -> tuple[i
     if any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10 for d in faces):
         raise RulesError("Each die shows a whole number from 1 to 10.", field=field)
     if len(faces) != pool:
-        raise RulesError(f"The {what} is {pool} dice; {len(faces)} result(s) were given.", field=field)
+        given = "was given" if len(faces) == 1 else "were given"
+        raise RulesError(f"The {what} is {pool} dice; {plural(len(faces), 'result')} {given}.", field=field)
     return faces
 
 

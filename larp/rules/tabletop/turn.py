@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.tabletop.actions import ActionSlot
 from larp.rules.tabletop.initiative import Initiative, InitiativeEntry, delayed_order
 from larp.rules.tabletop.maneuvers import Profile
@@ -433,7 +433,7 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
                 raise RulesError(f"{who}: keep actions for {m.name.lower()} with \"defenses\" or a full defense.",
                                  field=f"{key}.maneuver")
         if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
-            raise RulesError(f"{who}: give the dice of each of his {d.actions} action(s), no more than the smallest "
+            raise RulesError(f"{who}: give the dice of each of his {plural(d.actions, 'action')}, no more than the smallest "
                              f"pool in all.", field=f"{key}.shares")
         if d.target is not None and (d.target not in combat.fighters or d.target == key):
             raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
@@ -443,7 +443,7 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
         if d.full_defense:
             text += " a turn spent defending"
         else:
-            text += f" {d.actions} action(s)"
+            text += f" {plural(d.actions, 'action')}"
             if d.celerity:
                 text += f" and {d.celerity} through Celerity"
             if d.defenses:

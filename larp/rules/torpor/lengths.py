@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
@@ -323,7 +323,7 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
     steps.extend([rating_step])
     row = torpor_row(rating, table, shift)
     if shift:
-        steps.add(f"The table is read {abs(shift)} row(s) {'shorter' if shift > 0 else 'longer'}: rating "
+        steps.add(f"The table is read {plural(abs(shift), 'row')} {'shorter' if shift > 0 else 'longer'}: rating "
                   f"{rating} uses the length of rating {row.rating}.", table.source, setting="torpor_table_shift")
     steps.add(f"Torpor at rating {row.rating}: {row.text}.", table.source, setting="torpor_table")
     length = torpor_length(rating, table, shift, voluntary=cause == "voluntary")
@@ -343,7 +343,7 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
     if settings["torpor_time_scale"] == "sessions":
         sessions = max(1, ceil(length.approximate_days / 30))
         steps.add(f"Torpor time is counted in game sessions, one game session for a month: {who} may try to "
-                  f"wake after {sessions} game session(s).", "Dark Epics (met-reference 5.2)",
+                  f"wake after {plural(sessions, 'game session')}.", "Dark Epics (met-reference 5.2)",
                   setting="torpor_time_scale")
         if chronicle_end(settings) is not None:
             steps.add("Counted in game sessions, the torpor is not compared with the chronicle's planned end.",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import Explanation, plural, RulesError, Step
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, corresponding_position, tabletop_chart, tabletop_level_names
 from larp.rules.settings import ChronicleSettings
@@ -202,7 +202,7 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
         new, rise_steps = wake_track(track, who, settings)
         steps.extend(rise_steps)
     elif blood:
-        steps.add(f"He may try again the next night ({blood} blood point(s) left).", _TORPOR)
+        steps.add(f"He may try again the next night ({plural(blood, 'blood point')} left).", _TORPOR)
     else:
         steps.add("He has no blood left: he cannot try again until someone feeds him.", _TORPOR)
     return WakeAttempt(woke, blood, new, detail, steps.steps())
@@ -274,6 +274,6 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
         raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
     taken = min(offered, blood_max - blood_current)
     steps = Explanation()
-    steps.add(f"{who} feeds: {taken} blood point(s) taken (pool {blood_current + taken} of {blood_max}).",
+    steps.add(f"{who} feeds: {plural(taken, 'blood point')} taken (pool {blood_current + taken} of {blood_max}).",
               "LotNR generation table (met-reference 5.1)")
     return Feeding(blood_current + taken, taken, False, track, steps.steps())
