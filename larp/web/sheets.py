@@ -215,7 +215,12 @@ def save_section(character_id: int, section: str):
         if is_partial():
             return render_template("sheets/_section.html", keep=_kept_choices(), **context), status
         return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status, keep=_kept_choices())
-    saved = (f"Saved: {record.summary.split(': ', 1)[-1]}" if record else "Nothing changed.")
+    if record:
+        saved = f"Saved: {record.summary.split(': ', 1)[-1]}"
+    elif section == "traits":  # its chips save when tapped: the button then finds nothing new
+        saved = "Nothing new to save: each tap on a Trait was saved at once (see the history)."
+    else:
+        saved = "Nothing changed."
     if form.added and record:
         saved = f"Added {form.added}. " + saved
     if is_partial():

@@ -81,6 +81,11 @@ def test_a_chip_adds_a_trait_and_tapping_it_again_raises_its_count(organiser, db
     assert [(t.name, t.count) for t in sheet.negative_traits["social"]] == [("Sneering", 1)]
     page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
     assert 'class="chip held" name="pick" value="traits.physical:Quick"' in page
+    # "Save traits" after the taps finds nothing new, and says the taps were saved, not that nothing was.
+    again = save(organiser, character, "traits", {"traits.physical.0.name": "Quick", "traits.physical.0.count": "3",
+                                                  "negative_traits.social.0.name": "Sneering",
+                                                  "negative_traits.social.0.count": "1"}, htmx=True)
+    assert "each tap on a Trait was saved at once" in again.get_data(as_text=True)
 
 
 def test_an_edit_is_in_the_history_and_can_be_undone(organiser, dbconn):
