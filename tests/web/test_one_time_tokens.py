@@ -220,3 +220,18 @@ def test_a_blank_or_mangled_token_is_handled_as_none(client, auth, dbconn, token
     assert response.status_code == 303
     assert GameSession.select().where(GameSession.date == opening).exists()
     assert not Ruling.select().where(Ruling.request_token == token).exists()
+
+
+def test_a_rulings_page_says_where_to_undo_it_and_links_not_to_itself(client, auth, dbconn):
+    """The record's page of a ruling points an organiser to the histories where it is undone (the undo
+    lives there), and its "Recorded as" line does not link to the page it is on."""
+    auth.login("boss", "organiser")
+    konrad = char("Konrad Vale")
+    client.post(f"/characters/{konrad.id}/damage", data={"damage_type": "lethal", "levels": "1"})
+    ruling = Ruling.select().order_by(Ruling.id.desc()).first()
+    page = client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    assert f'href="/characters/{konrad.id}/history">Konrad Vale</a>' in page and "To undo it" in page
+    assert f'href="/rulings/{ruling.id}">Open the record' not in page
+    auth.logout()
+    auth.login()  # a narrator: undo is the organisers'
+    assert "To undo it" not in client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
