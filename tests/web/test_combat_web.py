@@ -311,3 +311,52 @@ def test_a_recorded_fight_posted_again_is_refused(client, auth, cast, dbconn):
     assert response.status_code == 409
     assert "already recorded as ruling #1" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def _section(body: str, element_id: str) -> str:
+    """The HTML of the element with ``element_id`` up to the next section or the end of the form."""
+    start = body.index(f'id="{element_id}"')
+    ends = [i for i in (body.find("<section", start), body.find("</form>", start)) if i != -1]
+    return body[start:min(ends)]
+
+
+def test_a_missing_gun_is_told_beside_the_gun_and_in_view(client, auth, cast, dbconn):
+    """Found at 390 px: Resolve without a gun said "Choose the gun that fired." only at the bottom, far below
+    the gun. The message is in the firer's box next to "The gun", htmx scrolls that box to the top of the
+    viewport, a plain browser focuses the select; nothing is recorded."""
+    auth.login()
+    aldous, konrad = cast["Aldous"], cast["Konrad"]
+    people = [cast["Ruth"][0], cast["Lys"][0], cast["Pim"][0]]
+    data = {**stray_fields(aldous[0], konrad[0], people, weapon=""), "step": "resolve"}
+    before = snapshot()
+    response = spost(client, data, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert response.headers["HX-Reswap"] == "outerHTML show:#firer-panel:top"
+    firer_box = _section(body, "firer-panel")
+    assert firer_box.index('name="firer_weapon"') < firer_box.index("Choose the gun that fired.")
+    assert "Choose the gun that fired." not in _section(body, "combat-result")
+    plain = spost(client, data).get_data(as_text=True)
+    assert re.search(r'<select name="firer_weapon" autofocus', plain)
+    assert snapshot() == before
+
+
+def test_the_stray_shot_result_is_put_in_view(client, auth, cast, dbconn):
+    """Found at 390 px: the recorded stray shot ("... stray round hits ...", "Recorded as ruling #") was below
+    the fold. htmx swaps the form and scrolls #combat-result to the top, as the combat board does; a
+    plain post is redirected to the result's anchor."""
+    auth.login()
+    aldous, konrad = cast["Aldous"], cast["Konrad"]
+    people = [cast["Ruth"][0], cast["Lys"][0], cast["Pim"][0]]
+    data = stray_fields(aldous[0], konrad[0], people)
+    resolve = spost(client, {**data, "step": "resolve"}, htmx=True)
+    assert resolve.status_code == 200 and resolve.headers["HX-Reswap"] == "outerHTML show:#combat-result:top"
+    assert "HX-Retarget" not in resolve.headers  # the answer is the whole form, swapped for itself
+    assert re.search(r"So far:|Recorded as ruling #", _section(resolve.get_data(as_text=True), "combat-result"))
+    record = spost(client, {**data, "step": "record", "request_token": "stray-1"}, htmx=True)
+    ruling = Ruling.select().where(Ruling.kind == "firing_into_group").order_by(Ruling.id.desc()).get()
+    result = _section(record.get_data(as_text=True), "combat-result")
+    assert record.headers["HX-Reswap"] == "outerHTML show:#combat-result:top"
+    assert ruling.summary.rstrip(".") in html.unescape(result) and f"#{ruling.id}" in result
+    plain = spost(client, {**data, "step": "record", "request_token": "stray-2"})
+    assert plain.status_code == 303 and plain.headers["Location"].endswith("#combat-result")
