@@ -314,9 +314,10 @@ def test_a_recorded_fight_posted_again_is_refused(client, auth, cast, dbconn):
 
 
 def _section(body: str, element_id: str) -> str:
-    """The HTML of the element with ``element_id`` up to the next section or the end of the form."""
+    """The HTML of the element with ``element_id`` up to the next section, person's row or the end of the form."""
     start = body.index(f'id="{element_id}"')
-    ends = [i for i in (body.find("<section", start), body.find("</form>", start)) if i != -1]
+    ends = [i for i in (body.find("<section", start), body.find("</form>", start),
+                        body.find('<fieldset class="panel attacker-row', start)) if i != -1]
     return body[start:min(ends)]
 
 
@@ -360,3 +361,23 @@ def test_the_stray_shot_result_is_put_in_view(client, auth, cast, dbconn):
     assert ruling.summary.rstrip(".") in html.unescape(result) and f"#{ruling.id}" in result
     plain = spost(client, {**data, "step": "record", "request_token": "stray-2"})
     assert plain.status_code == 303 and plain.headers["Location"].endswith("#combat-result")
+
+
+def test_an_attacker_in_torpor_is_marked_on_the_board_before_resolve(client, auth, cast, dbconn):
+    """Found by a new user: Vivienne in torpor was accepted as an attacker, her card read "7 Physical left ·
+    Healthy", and the refusal came only after Resolve. Her card now shows TORPOR and that she cannot take
+    part (LotNR Health, the rules core's own words) as soon as she is added, and Resolve waits; the stray-shot
+    screen says the same of a firer in torpor."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    Character.update(condition="torpor").where(Character.id == viv[0]).execute()
+    response = post(client, {"target": konrad[0], "a": [lys[0]], "step": f"pick:{viv[0]}:hand_to_hand"}, htmx=True)
+    body = response.get_data(as_text=True)
+    row = _section(body, f"row-{viv[0]}")
+    assert 'class="condition-banner condition-torpor">Torpor</span>' in row
+    assert "Vivienne Ashcombe is in torpor and cannot take part in a challenge." in row
+    assert "cannot take part" not in _section(body, f"row-{lys[0]}")
+    assert re.search(r'<button type="submit" name="step" value="resolve" class="primary big" disabled>', body)
+    page = client.get(f"/combat/bystanders?firer={viv[0]}&target={konrad[0]}&b={lys[0]}").get_data(as_text=True)
+    assert "Vivienne Ashcombe is in torpor and cannot take part" in _section(page, "firer-panel")
+    assert re.search(r'value="resolve" class="primary big" disabled>Resolve the stray shot', page)
