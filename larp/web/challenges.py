@@ -168,6 +168,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             info["bids"] = {c.value: values.get(f"{side}_bid_{c.value}") or "" for c in CATEGORIES}
             info["bids"][was] = values.get(f"{side}_bid") or info["bids"][was]
         sides[side] = info
+    _told_if_both_sides(sides, kind)
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     picked = [info["state"].character.id for info in sides.values() if info.get("state")]
     in_scene = {c.id: c for c in Character.select().where(
@@ -231,6 +232,20 @@ def pick_attrs(side: str, character_id: int | None = None) -> Markup:
     (issue 18: swaps return only what changed). The link's ``href`` stays the plain-page fallback."""
     url = url_for("challenges.challenge_page", **({side: character_id} if character_id is not None else {}))
     return Markup(f'hx-get="{url}" hx-include="#pick-{side}" hx-target="#side-{side}" hx-swap="outerHTML"')
+
+
+def _told_if_both_sides(sides: dict[str, dict], kind: str) -> None:
+    """The same character picked as challenger and defender: the side just picked (the defender when the
+    whole screen is drawn) says so at once, as it says that a side cannot act, and Resolve waits; the
+    service refuses it too ("cannot challenge themself")."""
+    challenger, defender = sides["challenger"].get("state"), sides["defender"].get("state")
+    if kind != "contested" or challenger is None or defender is None \
+            or challenger.character.id != defender.character.id:
+        return
+    told = _picked_side() or "defender"
+    other = "defender" if told == "challenger" else "challenger"
+    sides[told]["cannot_act"] = (f"{challenger.character.name} is already the {other}: a character cannot "
+                                 f"challenge themself. Choose another {told}.")
 
 
 def _picked_side() -> str | None:

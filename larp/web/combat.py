@@ -211,14 +211,37 @@ def board_post():
     return _result_in_view(respond("combat/board.html", "combat/_board_result.html", url=url, **context))
 
 
-def _result_in_view(response):
+def _result_in_view(response, whole_form: bool = False):
     """The result of Resolve, a retest or Record (htmx gets ``combat/_board_result.html``: the result and, out of
     band, only the parts of the board the fight changed; issue 18) replaces the result area and goes to the
     top of the viewport (the ruling in view), where its summary, the retests on offer and "Record as it
-    stands" are."""
-    response.headers["HX-Retarget"] = "#combat-result"
-    response.headers["HX-Reswap"] = "outerHTML show:#combat-result:top"
+    stands" are. ``whole_form``: the answer is the whole form (the bystanders screen), swapped as it asked,
+    and only scrolled to the result."""
+    if not whole_form:
+        response.headers["HX-Retarget"] = "#combat-result"
+    return _shown_at(response, "combat-result")
+
+
+def _shown_at(response, anchor: str):
+    """An htmx answer swapped as asked, then scrolled so the element ``anchor`` (an id) is at the top of the
+    viewport: where the result or the message about a field is."""
+    response.headers["HX-Reswap"] = f"outerHTML show:#{anchor}:top"
     return response
+
+
+def _stray_error_at(error: ServiceError, row: int | None) -> str:
+    """The id of the place on the bystanders screen that shows ``error`` beside its field: the bystander's row,
+    the firer's box (his gun, his sign), the missed target's box, else the result area."""
+    field = error.field or ""
+    if row is not None:
+        return f"row-{row}"
+    if field.startswith("firer"):
+        return "firer-panel"
+    if field.startswith("target"):
+        return "missed-panel"
+    if field == "add_q":
+        return "add-box"
+    return "combat-result"
 
 
 def _keep_drawn(roster: Roster, throws: Mapping[int, str], preview: Board) -> None:
@@ -345,14 +368,19 @@ def bystanders_post():
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        context = _stray_context(roster, error=exc, error_row=error_row(exc, roster, "bystanders"))
-        return respond("combat/bystanders.html", "combat/_bystanders.html", status=exc.status, **context)
+        row = error_row(exc, roster, "bystanders")
+        context = _stray_context(roster, error=exc, error_row=row, error_at=_stray_error_at(exc, row))
+        return _shown_at(respond("combat/bystanders.html", "combat/_bystanders.html", status=exc.status, **context),
+                         context["error_at"])
     if result is None:
         context = _stray_context(roster, preview=volley, outcome=_stray_outcome(volley, None))
-        return respond("combat/bystanders.html", "combat/_bystanders.html", **context)
+        return _result_in_view(respond("combat/bystanders.html", "combat/_bystanders.html", **context),
+                               whole_form=True)
     roster.clear_round(("firer_throw",), ("throw", "firer_throw"))
     url = url_for("combat.bystanders", **roster.query(ruling=result.record.id))
-    if not is_partial():
-        return redirect(url, code=303)
+    if not is_partial():  # the no-JS browser lands on the result, not at the top of the form
+        return redirect(url_for("combat.bystanders", _anchor="combat-result", **roster.query(ruling=result.record.id)),
+                        code=303)
     context = _stray_context(roster, recorded=result.record, outcome=_stray_outcome(None, result.record))
-    return respond("combat/bystanders.html", "combat/_bystanders.html", url=url, **context)
+    return _result_in_view(respond("combat/bystanders.html", "combat/_bystanders.html", url=url, **context),
+                           whole_form=True)

@@ -32,6 +32,7 @@ from larp.services.characters import (
     normalise_code,
     person_of,
 )
+from larp.services.challenges import check_can_act
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.mass_combat import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
@@ -294,6 +295,17 @@ def _states(roster: Roster, chronicle, game_session, settings) -> tuple[dict[str
     return picks, rows
 
 
+def cannot_act(state, field: str) -> str | None:
+    """Why the character of ``state`` cannot take part in the fight (unconscious, in torpor, Final Death,
+    Incapacitated, staked: the rules core's own check and words), or None; the screens say it on his card
+    as soon as he is chosen, as the challenge screen does, rather than only after Resolve."""
+    try:
+        check_can_act(state.character, state, field)
+    except ServiceError as exc:
+        return exc.message
+    return None
+
+
 def extras(state) -> dict[str, Any]:
     """What the screen offers one character, from what the tool knows about him."""
     powers = {name.lower() for held in state.powers.values() for _lvl, name in held}
@@ -356,6 +368,8 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
     settings = chronicle_settings(chronicle)
     game_session = open_game_session(chronicle)
     picks, rows = _states(roster, chronicle, game_session, settings)
+    for line in rows:
+        line["cannot_act"] = cannot_act(line["state"], "row")
     weapons = armory("live").weapons
     picked = [state.character.id for state in picks.values()] + [line["state"].character.id for line in rows]
     near = {c.id: c for c in Character.select().where(
@@ -372,6 +386,8 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
         "armors": armory("live").armor, "darkness_choices": DARKNESS,
         "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
         "preview": None, "outcome": None, "recorded": None, "error_row": None,
+        # Who cannot take part, by pick (the screen says it for the picks that act: target, firer).
+        "cannot_act": {name: cannot_act(state, name) for name, state in picks.items()},
         # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one.
         "request_token": (request.form.get("request_token") if request.method == "POST" and not extra.get("recorded")
                           and request.form.get("request_token") else secrets.token_urlsafe(16)),

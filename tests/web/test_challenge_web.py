@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -240,3 +241,21 @@ def test_no_open_game_session_is_refused(client, auth, pair):
     assert response.status_code == 409
     assert "No game session is open" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_the_same_character_on_both_sides_is_told_on_the_side_just_picked(client, auth, pair):
+    """Found by a new user: Vivienne could be picked on both sides and was refused ("cannot challenge
+    themself") only after Resolve. The side just picked says so at once and Resolve waits; without
+    JavaScript the defender's side says it."""
+    auth.login()
+    viv, _ = pair
+    query = f"/challenge?category=physical&kind=contested&challenger={viv}&defender={viv}"
+    for side, other in (("defender", "challenger"), ("challenger", "defender")):
+        body = client.get(query, headers={"HX-Request": "true", "HX-Target": f"side-{side}"}).get_data(as_text=True)
+        said = body[body.index(f'id="side-{side}"'):body.index("</section>")]
+        assert f"Vivienne Ashcombe is already the {other}: a character cannot challenge themself." in said
+        assert re.search(r'<button id="resolve-button"[^>]*disabled', body)
+    page = client.get(query).get_data(as_text=True)
+    defender = page[page.index('id="side-defender"'):]
+    assert "cannot challenge themself" not in page[page.index('id="side-challenger"'):page.index('id="side-defender"')]
+    assert "already the challenger: a character cannot challenge themself" in defender

@@ -311,3 +311,73 @@ def test_a_recorded_fight_posted_again_is_refused(client, auth, cast, dbconn):
     assert response.status_code == 409
     assert "already recorded as ruling #1" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def _section(body: str, element_id: str) -> str:
+    """The HTML of the element with ``element_id`` up to the next section, person's row or the end of the form."""
+    start = body.index(f'id="{element_id}"')
+    ends = [i for i in (body.find("<section", start), body.find("</form>", start),
+                        body.find('<fieldset class="panel attacker-row', start)) if i != -1]
+    return body[start:min(ends)]
+
+
+def test_a_missing_gun_is_told_beside_the_gun_and_in_view(client, auth, cast, dbconn):
+    """Found at 390 px: Resolve without a gun said "Choose the gun that fired." only at the bottom, far below
+    the gun. The message is in the firer's box next to "The gun", htmx scrolls that box to the top of the
+    viewport, a plain browser focuses the select; nothing is recorded."""
+    auth.login()
+    aldous, konrad = cast["Aldous"], cast["Konrad"]
+    people = [cast["Ruth"][0], cast["Lys"][0], cast["Pim"][0]]
+    data = {**stray_fields(aldous[0], konrad[0], people, weapon=""), "step": "resolve"}
+    before = snapshot()
+    response = spost(client, data, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert response.headers["HX-Reswap"] == "outerHTML show:#firer-panel:top"
+    firer_box = _section(body, "firer-panel")
+    assert firer_box.index('name="firer_weapon"') < firer_box.index("Choose the gun that fired.")
+    assert "Choose the gun that fired." not in _section(body, "combat-result")
+    plain = spost(client, data).get_data(as_text=True)
+    assert re.search(r'<select name="firer_weapon" autofocus', plain)
+    assert snapshot() == before
+
+
+def test_the_stray_shot_result_is_put_in_view(client, auth, cast, dbconn):
+    """Found at 390 px: the recorded stray shot ("... stray round hits ...", "Recorded as ruling #") was below
+    the fold. htmx swaps the form and scrolls #combat-result to the top, as the combat board does; a
+    plain post is redirected to the result's anchor."""
+    auth.login()
+    aldous, konrad = cast["Aldous"], cast["Konrad"]
+    people = [cast["Ruth"][0], cast["Lys"][0], cast["Pim"][0]]
+    data = stray_fields(aldous[0], konrad[0], people)
+    resolve = spost(client, {**data, "step": "resolve"}, htmx=True)
+    assert resolve.status_code == 200 and resolve.headers["HX-Reswap"] == "outerHTML show:#combat-result:top"
+    assert "HX-Retarget" not in resolve.headers  # the answer is the whole form, swapped for itself
+    assert re.search(r"So far:|Recorded as ruling #", _section(resolve.get_data(as_text=True), "combat-result"))
+    record = spost(client, {**data, "step": "record", "request_token": "stray-1"}, htmx=True)
+    ruling = Ruling.select().where(Ruling.kind == "firing_into_group").order_by(Ruling.id.desc()).get()
+    result = _section(record.get_data(as_text=True), "combat-result")
+    assert record.headers["HX-Reswap"] == "outerHTML show:#combat-result:top"
+    assert ruling.summary.rstrip(".") in html.unescape(result) and f"#{ruling.id}" in result
+    plain = spost(client, {**data, "step": "record", "request_token": "stray-2"})
+    assert plain.status_code == 303 and plain.headers["Location"].endswith("#combat-result")
+
+
+def test_an_attacker_in_torpor_is_marked_on_the_board_before_resolve(client, auth, cast, dbconn):
+    """Found by a new user: Vivienne in torpor was accepted as an attacker, her card read "7 Physical left ·
+    Healthy", and the refusal came only after Resolve. Her card now shows TORPOR and that she cannot take
+    part (LotNR Health, the rules core's own words) as soon as she is added, and Resolve waits; the stray-shot
+    screen says the same of a firer in torpor."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    Character.update(condition="torpor").where(Character.id == viv[0]).execute()
+    response = post(client, {"target": konrad[0], "a": [lys[0]], "step": f"pick:{viv[0]}:hand_to_hand"}, htmx=True)
+    body = response.get_data(as_text=True)
+    row = _section(body, f"row-{viv[0]}")
+    assert 'class="condition-banner condition-torpor">Torpor</span>' in row
+    assert "Vivienne Ashcombe is in torpor and cannot take part in a challenge." in row
+    assert "cannot take part" not in _section(body, f"row-{lys[0]}")
+    assert re.search(r'<button type="submit" name="step" value="resolve" class="primary big" disabled>', body)
+    page = client.get(f"/combat/bystanders?firer={viv[0]}&target={konrad[0]}&b={lys[0]}").get_data(as_text=True)
+    assert "Vivienne Ashcombe is in torpor and cannot take part" in _section(page, "firer-panel")
+    assert re.search(r'value="resolve" class="primary big" disabled>Resolve the stray shot', page)
