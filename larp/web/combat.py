@@ -205,8 +205,8 @@ def board_post():
     remember(*[cid for cid in [roster.picks.get("target")] + [row["id"] for row in roster.rows] if cid])
     remember_board(roster.query())  # the same people may fight the next round
     url = url_for("combat.board", **roster.query(ruling=result.record.id))
-    if not is_partial():
-        return redirect(url, code=303)
+    if not is_partial():  # without JavaScript, the recorded fight in view too
+        return redirect(url + "#combat-result", code=303)
     context = base_context(roster, recorded=result.record, outcome=_board_outcome(None, result.record))
     return _result_in_view(respond("combat/board.html", "combat/_board_result.html", url=url, **context))
 

@@ -91,7 +91,7 @@ def test_a_three_attacker_fight_is_one_record_with_every_character(client, auth,
     response = post(client, {**data, "step": "record"})
     assert response.status_code == 303
     ruling = Ruling.get()
-    assert f"ruling={ruling.id}" in response.headers["Location"]
+    assert f"ruling={ruling.id}" in response.headers["Location"] and response.headers["Location"].endswith("#combat-result")
     assert ruling.kind == "mass_combat" and ruling.summary.startswith("Konrad Vale against 3")
     roles = {(rc.character.name, rc.role) for rc in ruling.participants}
     assert roles == {("Konrad Vale", "target"), ("Vivienne Ashcombe", "attacker, hand to hand"),
