@@ -53,7 +53,7 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
     page.get_by_label("Name", exact=True).fill("Selene Marsh")
     page.get_by_label("Player", exact=True).fill("Ada Brook")
     page.get_by_label("Clan").fill("Toreador")
-    page.get_by_label("Generation (vampires)").select_option("12")
+    page.get_by_label("Generation (vampires").select_option("12")
     page.get_by_label("Rating (Traits)").fill("4")
     page.get_by_label("Permanent Willpower").fill("3")
     shoot(page, "sheet-new-390")
