@@ -14,7 +14,7 @@ from werkzeug.routing import IntegerConverter
 
 from larp import config as larp_config
 from larp.db import MAX_ID, db, prepare_database
-from larp.htmx import htmx
+from larp.htmx import htmx, landing
 from larp.paths import resource_dir
 from larp.wire import init_wire
 
@@ -117,6 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
     app.url_map.converters["int"] = BoundedIntConverter
     htmx.init_app(app)
+    app.add_template_global(landing, "landing")
     csrf.init_app(app)
     init_wire(app)
     _register_database_hooks(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import render_template
+from markupsafe import Markup
 from htmx_flask import Htmx
 from htmx_flask import make_response as htmx_response
 from htmx_flask import request
@@ -19,6 +20,15 @@ htmx = Htmx()
 def is_partial() -> bool:
     """True for an htmx request that expects a fragment (not a boosted navigation)."""
     return bool(request.htmx) and not request.htmx.boosted
+
+
+def landing() -> Markup:
+    """The attributes of the element a plain (no-JavaScript) form's answer is about: the browser
+    focuses it on load and so scrolls it into view (``tabindex="-1" autofocus``), as htmx's swap
+    does with a script. Empty for a GET and for htmx requests."""
+    if request.method == "POST" and not request.htmx:
+        return Markup(' tabindex="-1" autofocus')
+    return Markup("")
 
 
 def render(full_template: str, partial_template: str, status: int = 200, **context: Any):

@@ -119,7 +119,7 @@ class AlreadyRecorded(ServiceError):
     """The same form or API call came again: its one-time token is on ``ruling`` already (409)."""
 
     def __init__(self, ruling: Ruling):
-        super().__init__(f"This was already recorded as ruling #{ruling.id} ({ruling.summary}). "
+        super().__init__(f"This was already recorded as ruling #{ruling.id} ({ruling.summary.rstrip('.')}). "
                          "Nothing was recorded twice.", field="request_token", status=409)
         self.ruling = ruling
 

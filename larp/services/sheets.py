@@ -196,18 +196,31 @@ def _may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> N
                            + ("." if outside else " (chronicle setting narrators_edit_equipment)."), status=403)
 
 
+#: The generation of a new vampire when none is given (LotNR character creation: the 13th, lower
+#: only with the Generation Background); the new-character form preselects it.
+NEW_VAMPIRE_GENERATION = 13
+
+
 def new_character(chronicle: Chronicle, user: User | None, data: Mapping[str, Any],
                   request_token: str | None = None) -> tuple[Character, Ruling]:
     """Create a character from ``data`` (sheet fields, as :meth:`CharacterSheet.from_dict` reads
-    them), with a new card code and card token, recorded as a ruling of kind "created".
+    them), with a new card code and card token, recorded as a ruling of kind "created". A vampire
+    whose ``data`` has no ``generation`` key is of the 13th (:data:`NEW_VAMPIRE_GENERATION`).
 
     Raises:
         larp.sheet_checks.SheetError: invalid values (each with its field).
         ServiceError: 409 a name another character has (field ``name``) or a form
             already recorded (``request_token``); 403 for a narrator.
     """
-    _may_edit(user, chronicle, ["name"])
-    sheet = CharacterSheet.from_dict(dict(data))
+    if user is not None and user.role != "organiser":
+        raise ServiceError("Only an organiser creates characters.", status=403)
+    data = dict(data)
+    if data.get("creature", "vampire") == "vampire" and "generation" not in data:
+        # A vampire described without a generation is of the 13th (LotNR character creation), as
+        # the new-character form preselects: never an empty blood pool unawares. An explicit
+        # empty generation (the form's "none") stays none.
+        data["generation"] = NEW_VAMPIRE_GENERATION
+    sheet = CharacterSheet.from_dict(data)
     with db.atomic():
         refuse_if_recorded(request_token)
         character = create_character(chronicle, sheet)

@@ -196,8 +196,10 @@ def board_post():
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        context = base_context(roster, error=exc, error_row=error_row(exc, roster, "attackers"))
-        return respond("combat/board.html", "combat/_board.html", status=exc.status, **context)
+        row = error_row(exc, roster, "attackers")
+        context = base_context(roster, error=exc, error_row=row)
+        return _shown_at(respond("combat/board.html", "combat/_board.html", status=exc.status, **context),
+                         _board_error_at(exc, row))
     if result is None:
         context = base_context(roster, preview=preview, outcome=_board_outcome(preview, None))
         return _result_in_view(respond("combat/board.html", "combat/_board_result.html", **context))
@@ -227,6 +229,17 @@ def _shown_at(response, anchor: str):
     viewport: where the result or the message about a field is."""
     response.headers["HX-Reswap"] = f"outerHTML show:#{anchor}:top"
     return response
+
+
+def _board_error_at(error: ServiceError, row: int | None) -> str:
+    """The id of the place on the combat board that shows ``error`` beside its field: the attacker's row,
+    the target's box (his sign, his counter), else the result area."""
+    field = error.field or ""
+    if row is not None:
+        return f"row-{row}"
+    if field.startswith(("target", "defender")):
+        return "target-panel"
+    return "combat-result"
 
 
 def _stray_error_at(error: ServiceError, row: int | None) -> str:

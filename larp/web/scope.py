@@ -138,8 +138,9 @@ def _scope_request():
         chronicle = by_id[named]
     else:
         if g.get("api_token") is not None and len(mine) > 1:
+            listed = "; ".join(f"{chronicle.id}: {chronicle.name}" for chronicle, _ in mine)
             abort(400, description="This token's user works in several chronicles: name one in the path, "
-                                   "/api/v1/chronicles/{id}/...")
+                                   f"/api/v1/chronicles/{{id}}/... (his chronicles, by id: {listed}).")
         chronicle = home
         if chronicle is None:
             set_scope(NO_CHRONICLE)

@@ -29,6 +29,7 @@ from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import (
     NARRATOR_FIELDS,
+    NEW_VAMPIRE_GENERATION,
     StaleForm,
     adjudications,
     copy_character,
@@ -114,11 +115,6 @@ def _section_context(character: Character, section: str, draft: dict[str, Any] |
                 request_token=token or _token(), may_edit=_may(section), xp=section in XP_SECTIONS,
                 generation_row=row, narrator_only=g.user.role != "organiser", **_catalogues())
 
-
-
-#: The generation the new-character form preselects for a vampire (LotNR: 13th, lower only with
-#: the Generation Background).
-NEW_VAMPIRE_GENERATION = 13
 
 @bp.route("/characters/new", methods=["GET", "POST"])
 @role_required("organiser")

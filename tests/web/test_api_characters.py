@@ -99,3 +99,18 @@ def test_the_endpoints_are_in_the_openapi_document():
     assert set(paths["/characters/{character_id}"]) == {"get", "patch"}
     for action in ("copy", "retire", "restore"):
         assert "post" in paths[f"/characters/{{character_id}}/{action}"]
+
+
+def test_a_vampire_created_with_no_generation_is_13th_and_full(api, dbconn, auth):
+    """As the form preselects it (LotNR character creation): a vampire sent without a generation is of
+    the 13th, with the table's 10 blood points, all of them in his pool; an explicit null stays none. A
+    narrator is told that creating characters is the organisers'."""
+    made = api.post("/api/v1/characters", json={"name": "Api Andy"}).get_json()
+    stored = Character.get_by_id(made["id"])
+    assert (stored.generation, stored.blood_max, stored.blood_current) == (13, 10, 10)
+    ghoulish = api.post("/api/v1/characters", json={"name": "No Gen", "generation": None}).get_json()
+    assert Character.get_by_id(ghoulish["id"]).generation is None
+    auth.logout()
+    auth.login()
+    refused = api.post("/api/v1/characters", json={"name": "Narrated"})
+    assert refused.status_code == 403 and refused.get_json()["error"] == "Only an organiser creates characters."

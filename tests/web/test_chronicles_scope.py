@@ -187,7 +187,9 @@ def test_a_token_names_its_chronicle_when_its_user_is_in_several(app, client, tw
     assert client.get(f"/api/v1/chronicles/{two['a']}/characters", headers=headers).status_code == 404
     with db.connection_context():
         Membership.create(user=two["b_user"], chronicle=two["a"], role="narrator")
-    assert client.get("/api/v1/characters", headers=headers).status_code == 400
+    several = client.get("/api/v1/characters", headers=headers)
+    assert several.status_code == 400
+    assert f"by id: {two['a']}: Nights of Ashford (demo); {two['b']}: Nights of Brookhaven" in several.get_json()["error"]
     in_a = client.get(f"/api/v1/chronicles/{two['a']}/characters", headers=headers).get_json()
     assert "Vivienne Ashcombe" in {c["name"] for c in in_a["characters"]}
     # His role in A is narrator: his organiser token acts as a narrator there (403 on an organiser's call).
@@ -286,6 +288,7 @@ def test_a_repeated_api_call_names_its_first_ruling_at_its_chronicles_address(ap
     again = client.post("/api/v1/characters", json={"name": "Welcome"}, headers=headers)
     body = again.get_json()
     assert again.status_code == 409 and body["field"] == "Idempotency-Key", body
+    assert "(Welcome created). Nothing was recorded twice." in body["error"]  # one full stop, not ".)."
     with db.connection_context():
         ruling = Ruling.get(Ruling.request_token == "bot-create-1")
         assert Character.select().where(Character.name == "Welcome").count() == 1

@@ -381,3 +381,23 @@ def test_an_attacker_in_torpor_is_marked_on_the_board_before_resolve(client, aut
     page = client.get(f"/combat/bystanders?firer={viv[0]}&target={konrad[0]}&b={lys[0]}").get_data(as_text=True)
     assert "Vivienne Ashcombe is in torpor and cannot take part" in _section(page, "firer-panel")
     assert re.search(r'value="resolve" class="primary big" disabled>Resolve the stray shot', page)
+
+
+def test_a_missing_sign_on_the_board_is_shown_where_it_is_chosen(client, auth, cast, dbconn):
+    """Resolve without the target's sign: the answer scrolls to the target's box, whose sign chips carry
+    the message; without an attacker's sign, to that attacker's row. Nothing is recorded."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    before = snapshot()
+    data = board_fields(konrad[0], [viv[0], lys[0]])
+    del data["target_throw"]
+    response = post(client, {**data, "step": "resolve"}, htmx=True)
+    assert 400 <= response.status_code < 500
+    assert response.headers["HX-Reswap"] == "outerHTML show:#target-panel:top"
+    panel = re.search(r'id="target-panel".*?</section>', response.get_data(as_text=True), re.S).group(0)
+    assert 'class="field-error"' in panel
+    data = board_fields(konrad[0], [viv[0], lys[0]])
+    del data[f"a{lys[0]}_throw"]
+    response = post(client, {**data, "step": "resolve"}, htmx=True)
+    assert response.headers["HX-Reswap"] == f"outerHTML show:#row-{lys[0]}:top"
+    assert snapshot() == before
