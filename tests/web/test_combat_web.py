@@ -378,6 +378,7 @@ def test_an_attacker_in_torpor_is_marked_on_the_board_before_resolve(client, aut
     assert "Vivienne Ashcombe is in torpor and cannot take part in a challenge." in row
     assert "cannot take part" not in _section(body, f"row-{lys[0]}")
     assert re.search(r'<button type="submit" name="step" value="resolve" class="primary big" disabled>', body)
+    assert "Resolve waits: Vivienne Ashcombe cannot take part: remove with ✕ on the card." in body
     page = client.get(f"/combat/bystanders?firer={viv[0]}&target={konrad[0]}&b={lys[0]}").get_data(as_text=True)
     assert "Vivienne Ashcombe is in torpor and cannot take part" in _section(page, "firer-panel")
     assert re.search(r'value="resolve" class="primary big" disabled>Resolve the stray shot', page)
