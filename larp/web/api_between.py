@@ -324,3 +324,20 @@ def board_api():
                        treated=bool(m.character.treated), problem=m.problem) for m in board.mortals],
         everyone=[_line(e.character, condition=e.condition, where=e.where, damage=e.damage) for e in board.everyone],
     )
+
+
+@bp.get("/chronicles")
+@documented("/chronicles", "get", {
+    "summary": "The chronicles the token's user works in, with his role in each",
+    "description": "Any of them is named in the path as `/api/v1/chronicles/{id}/...`; a user of only one "
+                   "may also use the short paths. Archived chronicles are not listed (they are closed).",
+    "responses": {"200": {"description": "His chronicles, by name.", "content": {"application/json": {
+        "schema": shape({"chronicles": {"type": "array", "items": shape({
+            "id": INT, "name": STR, "role": {"type": "string", "enum": ["narrator", "organiser"]}})}})}}}},
+})
+def list_chronicles_api():
+    """The chronicles of the calling user (a token's owner or the logged-in person), by name, with his
+    role in each (issue 22)."""
+    from larp.services.memberships import chronicles_of
+
+    return jsonify(chronicles=[{"id": c.id, "name": c.name, "role": role} for c, role in chronicles_of(g.user)])

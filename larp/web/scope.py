@@ -33,7 +33,7 @@ ENVIRON_KEY = "larp.chronicle_id"
 #: carry one. The player's card pages find their chronicle from the card's token.
 UNSCOPED = ("static", "auth.", "admin.", "accounts.account", "accounts.change_password",
             "accounts.logout_everywhere", "accounts.create_api_token", "accounts.revoke_api_token",
-            "cards.card_view", "cards.card_live", "api.openapi")
+            "cards.card_view", "cards.card_live", "api.openapi", "api.list_chronicles_api")
 
 
 def unscoped(endpoint: str | None) -> bool:
@@ -140,7 +140,8 @@ def _scope_request():
         if g.get("api_token") is not None and len(mine) > 1:
             listed = "; ".join(f"{chronicle.id}: {chronicle.name}" for chronicle, _ in mine)
             abort(400, description="This token's user works in several chronicles: name one in the path, "
-                                   f"/api/v1/chronicles/{{id}}/... (his chronicles, by id: {listed}).")
+                                   f"/api/v1/chronicles/{{id}}/... (his chronicles, by id: {listed}; "
+                                   "GET /api/v1/chronicles lists them).")
         chronicle = home
         if chronicle is None:
             set_scope(NO_CHRONICLE)

@@ -187,6 +187,8 @@ def test_a_token_names_its_chronicle_when_its_user_is_in_several(app, client, tw
     assert client.get(f"/api/v1/chronicles/{two['a']}/characters", headers=headers).status_code == 404
     with db.connection_context():
         Membership.create(user=two["b_user"], chronicle=two["a"], role="narrator")
+    listed = client.get("/api/v1/chronicles", headers=headers).get_json()["chronicles"]
+    assert [(c["id"], c["role"]) for c in listed] == [(two["a"], "narrator"), (two["b"], "organiser")]
     several = client.get("/api/v1/characters", headers=headers)
     assert several.status_code == 400
     assert f"by id: {two['a']}: Nights of Ashford (demo); {two['b']}: Nights of Brookhaven" in several.get_json()["error"]

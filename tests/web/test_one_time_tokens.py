@@ -61,7 +61,7 @@ def test_the_same_character_form_twice_is_recorded_once(client, auth, dbconn, pa
     before = counts()
     again = client.post(f"/characters/{konrad.id}/{path}", data=data, headers=HX)
     assert again.status_code == 409
-    assert f"already recorded as ruling #{recorded.id} ({recorded.summary})" in again.get_data(as_text=True)
+    assert f"already recorded as ruling #{recorded.id} ({recorded.summary.rstrip('.')})" in again.get_data(as_text=True)
     assert counts() == before
 
 
