@@ -11,6 +11,7 @@ from jinja2 import pass_context
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
     from larp.app import csrf
+    from larp.rules.explain import article
     from larp.services.history import kind_label
     from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
@@ -39,6 +40,7 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_filter(reject_key, "reject_key")
     app.add_template_filter(local_time_filter, "local_time")
     app.add_template_filter(kind_label, "kind_label")
+    app.add_template_filter(article, "with_article")  # "an organiser", "a narrator"
     app.add_template_global(TEXT_LIMITS, "text_limits")
     app.add_template_global(first_to_heal, "first_to_heal")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)

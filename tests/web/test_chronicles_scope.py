@@ -312,3 +312,17 @@ def test_someone_in_no_chronicle_is_offered_no_chronicles_pages(app, client, two
     page = account.get_data(as_text=True)
     assert account.status_code == 200 and 'class="mainnav"' not in page and 'id="code-box"' not in page
     assert "Switch user" in page
+
+
+def test_an_administrator_in_no_chronicle_is_told_where_he_stands(app, client, two):
+    """An administrator made in no chronicle lands on the Chronicles page, which says he is in none yet
+    and how to join one; his account page says so instead of a role."""
+    with db.connection_context():
+        create_user("keeper", "Kim", "organiser", PASSWORD, chronicle=None, admin=True)
+    AuthActions(client).login("keeper", "organiser", PASSWORD)
+    page = client.get("/", follow_redirects=True).get_data(as_text=True)
+    assert "You are in no chronicle yet" in page and "by your user name, keeper" in page
+    account = client.get("/account").get_data(as_text=True)
+    assert "in no chronicle yet · administrator" in account
+    made = client.post(f"/admin/chronicles/{two['b']}/appoint", data={"username": "newbie", "role": "organiser"})
+    assert "newbie is now an organiser of Nights of Brookhaven" in made.get_data(as_text=True)
