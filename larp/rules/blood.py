@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import ceil
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, apply_damage, standing
 from larp.rules.settings import ChronicleSettings

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.health import HealthTrack
 from larp.rules.simple_test import SimpleTest
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require

@@ -14,7 +14,7 @@ from typing import Any
 
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
-from larp.rules.explain import plural, RulesError
+from larp.rules.explain import RulesError, plural
 from larp.rules.healing import (
     AggravatedPlan,
     HealingRuling,

@@ -22,11 +22,11 @@ from larp.grapevine.kept import problems_with
 from larp.grapevine.report import FileReport, build_report
 from larp.grapevine.status import condition_on_import
 from larp.models import Character, Chronicle, ExperienceEntry, PendingImport, Ruling, User, utcnow
+from larp.rules.explain import plural
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.sheet_store import create_characters, unstorable_parts, update_characters
-from larp.rules.explain import plural
 
 #: How long an uploaded file waits for its confirmation.
 PENDING_HOURS = 12

@@ -9,7 +9,7 @@ from peewee import fn
 
 from larp.db import db, for_update
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
-from larp.rules.explain import plural, RulesError
+from larp.rules.explain import RulesError, plural
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping
 from peewee import PostgresqlDatabase
 
 from larp.db import as_id, db
+from larp.rules.explain import plural
 from larp.services.tabletop import end_combats_of
 from larp.models import (
     Character,
@@ -41,7 +42,6 @@ from larp.services.sheet_store import create_character, refuse_duplicate_name, s
 from larp.sheet import CATEGORIES, CharacterSheet
 from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
-from larp.rules.explain import plural
 
 #: Ruling kinds written here. ``created``, ``retire``, ``restore`` and ``deleted`` are not
 #: undone by the undo button (delete, retire and restore undo each other).

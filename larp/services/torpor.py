@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
-from larp.rules.explain import plural, RulesError
+from larp.rules.explain import RulesError, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
 from larp.rules.rulings import rule_given_blood

@@ -54,9 +54,9 @@ from larp.models import (
     UnstorableText,
     User,
 )
+from larp.rules.explain import plural
 from larp.services import ServiceError
 from larp.services.export_shape import check_shape
-from larp.rules.explain import plural
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 2

@@ -19,6 +19,7 @@ from flask import (
 )
 
 from larp.models import Torpor
+from larp.rules.explain import plural
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError, read_number
 from larp.services.characters import get_character
@@ -30,7 +31,6 @@ from larp.services.sheets import scene_extras
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
 from larp.web.auth import role_required
-from larp.rules.explain import plural
 
 bp = Blueprint("board", __name__)
 

@@ -199,7 +199,7 @@ def board_post():
         row = error_row(exc, roster, "attackers")
         context = base_context(roster, error=exc, error_row=row)
         return _shown_at(respond("combat/board.html", "combat/_board.html", status=exc.status, **context),
-                         _board_error_at(exc, row))
+                         _error_at(exc, row, BOARD_PLACES))
     if result is None:
         context = base_context(roster, preview=preview, outcome=_board_outcome(preview, None))
         return _result_in_view(respond("combat/board.html", "combat/_board_result.html", **context))
@@ -231,30 +231,20 @@ def _shown_at(response, anchor: str):
     return response
 
 
-def _board_error_at(error: ServiceError, row: int | None) -> str:
-    """The id of the place on the combat board that shows ``error`` beside its field: the attacker's row,
-    the target's box (his sign, his counter), else the result area."""
-    field = error.field or ""
-    if row is not None:
-        return f"row-{row}"
-    if field.startswith(("target", "defender")):
-        return "target-panel"
-    return "combat-result"
+#: Where a refusal about a field is shown on each combat screen, by the field's start: the box that
+#: holds the field (the attacker's or bystander's row comes first, the result area last).
+BOARD_PLACES = ((("target", "defender"), "target-panel"),)
+STRAY_PLACES = ((("firer",), "firer-panel"), (("target",), "missed-panel"), (("add_q",), "add-box"))
 
 
-def _stray_error_at(error: ServiceError, row: int | None) -> str:
-    """The id of the place on the bystanders screen that shows ``error`` beside its field: the bystander's row,
-    the firer's box (his gun, his sign), the missed target's box, else the result area."""
-    field = error.field or ""
+def _error_at(error: ServiceError, row: int | None, places: tuple[tuple[tuple[str, ...], str], ...]) -> str:
+    """The id of the place on a combat screen that shows ``error`` beside its field: the row of the
+    person it is about, else the box of ``places`` whose field names start the error's field, else
+    the result area."""
     if row is not None:
         return f"row-{row}"
-    if field.startswith("firer"):
-        return "firer-panel"
-    if field.startswith("target"):
-        return "missed-panel"
-    if field == "add_q":
-        return "add-box"
-    return "combat-result"
+    field = error.field or ""
+    return next((anchor for starts, anchor in places if field.startswith(starts)), "combat-result")
 
 
 def _keep_drawn(roster: Roster, throws: Mapping[int, str], preview: Board) -> None:
@@ -382,7 +372,7 @@ def bystanders_post():
         if again is not None:
             return again
         row = error_row(exc, roster, "bystanders")
-        context = _stray_context(roster, error=exc, error_row=row, error_at=_stray_error_at(exc, row))
+        context = _stray_context(roster, error=exc, error_row=row, error_at=_error_at(exc, row, STRAY_PLACES))
         return _shown_at(respond("combat/bystanders.html", "combat/_bystanders.html", status=exc.status, **context),
                          context["error_at"])
     if result is None:

@@ -162,10 +162,13 @@ def _scope_request():
 
 def _several_chronicles() -> bool:
     """Whether the server holds more than one chronicle in use (then every page's URL names its
-    chronicle, so a link shared with someone in another chronicle opens the same page)."""
+    chronicle, so a link shared with someone in another chronicle opens the same page). Read once a
+    request: an API list of rulings asks it for each ruling's address."""
     from larp.models import Chronicle
 
-    return Chronicle.select().where(Chronicle.archived_at.is_null()).limit(2).count() > 1
+    if "_several_chronicles" not in g:
+        g._several_chronicles = Chronicle.select().where(Chronicle.archived_at.is_null()).limit(2).count() > 1
+    return g._several_chronicles
 
 
 def chronicle_or_none():

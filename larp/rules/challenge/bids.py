@@ -41,7 +41,7 @@ from larp.rules.challenge.types import (
     _other,
 )
 from larp.rules.darkness import DarknessEffect, DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import Explanation, plural, RulesError, traits
+from larp.rules.explain import Explanation, RulesError, plural, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 
 from typing import Any
-from larp.rules.explain import plural
 
+from larp.rules.explain import plural
 from larp.rules.health.track import (
     CONDITION_LABELS,
     MARKS,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from larp.rules.blood import BLOOD_CALLS, call_for_blood, drain, give_blood
-from larp.rules.explain import plural, RulesError, Step
+from larp.rules.explain import RulesError, Step, plural
 from larp.rules.health import standing
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, person_track

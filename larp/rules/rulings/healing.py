@@ -7,7 +7,7 @@ vampire does not have (000 "Health Chart": an incapacitated vampire with no bloo
 from __future__ import annotations
 
 from larp.rules.blood import call_for_blood
-from larp.rules.explain import plural, RulesError
+from larp.rules.explain import RulesError, plural
 from larp.rules.healing import (
     AGG_MODELS,
     heal_aggravated,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import plural, RulesError, Step
+from larp.rules.explain import RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 
 _MULTIPLE = '000 "Multiple Actions"'

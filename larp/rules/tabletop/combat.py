@@ -26,7 +26,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from larp.rules.explain import Explanation, plural, RulesError
+from larp.rules.explain import Explanation, RulesError, plural
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.tabletop.actions import ActionSlot
 from larp.rules.tabletop.initiative import Initiative, InitiativeEntry, delayed_order
 from larp.rules.tabletop.maneuvers import Profile

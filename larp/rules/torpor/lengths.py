@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, plural, RulesError, Step
+from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, corresponding_position, tabletop_chart, tabletop_level_names
 from larp.rules.settings import ChronicleSettings
