@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import zxingcpp
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_tool, SCREENSHOTS, shoot
+from tests.e2e.conftest import htmx_settled, open_tool, SCREENSHOTS, shoot
 
 TABLET = {"width": 820, "height": 1180}
 PHONE = {"width": 390, "height": 844}
@@ -196,7 +196,8 @@ def test_narrator_opens_a_card_and_starts_a_challenge(served, browser):
     shoot(page, "card-narrator-390")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.set_viewport_size(TABLET)
-    page.get_by_role("link", name="Start a challenge").click()
+    with htmx_settled(page):  # a boosted link: typing into the search before the swap settles is lost
+        page.get_by_role("link", name="Start a challenge").click()
     expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
     page.wait_for_load_state()  # htmx binds the active search on load; typing earlier is lost
     page.get_by_placeholder("Type a name or code").fill(kon_code)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import htmx_settled, shoot
 
 TABLET = {"width": 820, "height": 1180}
 PHONE = {"width": 390, "height": 844}
@@ -96,8 +96,8 @@ def test_an_appointed_narrator_sees_only_his_chronicle_and_rules_in_it(served, b
     expect(page.locator("details.switcher")).to_have_count(0)
 
     # The challenge, both sides picked by the code on their card.
-    page.get_by_role("link", name="Challenge", exact=True).click()
-    page.wait_for_load_state()  # htmx binds the search boxes on load; typing earlier is lost
+    with htmx_settled(page):  # a boosted link: typing into the search before the swap settles is lost
+        page.get_by_role("link", name="Challenge", exact=True).click()
     for side, code in zip(("challenger", "defender"), served.card_codes("Mara Quell", "Tomas Reyne")):
         box = page.locator(f"#side-{side} input[type=search]")
         box.fill(code)
