@@ -40,8 +40,16 @@ What is where:
 - :mod:`.script`: the challenge as described (:class:`Contestant`, :class:`TestCall`,
   :class:`Challenge`, :data:`ACTIONS`);
 - :mod:`.ruling`: what the ruling says (:class:`ChallengeRuling`, :class:`ChallengeOptions`);
-- :mod:`.bids`, :mod:`.retests`, :mod:`.engine`: the engine (what each side risks and
-  counts; overbids, retests and cancels; the test sequence and the public functions);
+- :mod:`.state`: where a challenge stands while it is played (:class:`ChallengeState`,
+  :class:`SideState`), the one object every phase reads and changes;
+- the phases, plain functions over that state, each in the module named for it:
+  :mod:`.bids` (the setup and what each side risks; :mod:`.totals`, what each side counts
+  in ties and overbids), :mod:`.test` (the throws, ties, the forced darkness retest),
+  :mod:`.overbid`, :mod:`.retest` (and its cancel), :mod:`.surprise` (the second
+  challenge) and :mod:`.outcome` (Traits lost, damage); :mod:`.options` reads from the
+  state what each side may still call, without playing the challenge again;
+- :mod:`.engine`: plays a script through the phases (:func:`play_script`) and the public
+  functions;
 - :mod:`.parsing`: the script as JSON-like data (the stateless API's input).
 
 Every public name is importable from ``larp.rules.challenge`` itself.
@@ -116,11 +124,13 @@ from larp.rules.challenge.ruling import (
     TestRecord,
     TraitsLost,
 )
+from larp.rules.challenge.state import ChallengeState, SideState
 from larp.rules.challenge.engine import (
     allowed_throws,
     bids_required,
     challenge_options,
     play_challenge,
+    play_script,
     resolve_challenge,
     rule_challenge,
 )
@@ -193,10 +203,13 @@ __all__ = [
     "Spent",
     "TestRecord",
     "TraitsLost",
+    "ChallengeState",
+    "SideState",
     "allowed_throws",
     "bids_required",
     "challenge_options",
     "play_challenge",
+    "play_script",
     "resolve_challenge",
     "rule_challenge",
     "challenge_from_dict",

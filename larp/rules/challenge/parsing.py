@@ -33,7 +33,8 @@ def _plain(value: Any) -> Any:
 
 
 def challenge_to_dict(challenge: Challenge) -> dict[str, Any]:
-    """The challenge script as JSON-ready data; :func:`challenge_from_dict` reads it back."""
+    """The challenge script as JSON-ready data; :func:`challenge_from_dict` reads it back (the
+    script of seed 002 "Challenges": setup and tests)."""
     return _plain(challenge)
 
 
@@ -223,7 +224,8 @@ def contestant_from_dict(data: Mapping[str, Any], where: str, sep: str = ".") ->
 
     Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_combat`,
     :mod:`larp.rules.firing_into_groups`), whose sides are contestants too.
-    A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
+    A side may give ``held`` and ``lost_earlier`` and leave out ``traits`` (LotNR
+    Initial Bid, met-reference 1.1).
 
     Raises:
         RulesError: a missing or malformed value; ``field`` is ``<where><sep><key>``
@@ -233,7 +235,8 @@ def contestant_from_dict(data: Mapping[str, Any], where: str, sep: str = ".") ->
 
 
 def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
-    """Read a list of tests (the keys of :class:`TestCall`; throws as ``"rock"``...).
+    """Read a list of tests (the keys of :class:`TestCall`; throws as ``"rock"``...; LotNR The
+    Test, Overbidding, Retests, met-reference 1.2, 1.5, 2.1).
 
     Raises:
         RulesError: not a list, or a malformed test; ``field`` is ``<where>[i].<key>``.

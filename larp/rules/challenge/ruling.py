@@ -15,7 +15,7 @@ from larp.rules.explain import Step
 
 @dataclass(frozen=True)
 class TraitsLost:
-    """Traits a side loses for the rest of the game session."""
+    """Traits a side loses for the rest of the game session (LotNR Outcomes, met-reference 1.3)."""
 
     side: Outcome
     traits: tuple[str, ...]
@@ -23,7 +23,8 @@ class TraitsLost:
 
 @dataclass(frozen=True)
 class DamageDealt:
-    """Damage the ruling inflicts, before soak, halving or armor.
+    """Damage the ruling inflicts, before soak, halving or armor (002 "Damage and Healing";
+    weapon cards, met-reference 3.7).
 
     Attributes:
         target: which side takes it.
@@ -40,7 +41,8 @@ class DamageDealt:
 
 @dataclass(frozen=True)
 class Spent:
-    """What a side spent in the challenge, gone for the game session.
+    """What a side spent in the challenge, gone for the game session (LotNR Retests,
+    met-reference 2.1; 002 "Darkness").
 
     Attributes:
         side: challenger or defender.
@@ -61,7 +63,8 @@ class Spent:
 
 @dataclass(frozen=True)
 class TestRecord:
-    """One step of the test sequence as ruled.
+    """One step of the test sequence as ruled (LotNR The Test, Overbidding, Retests;
+    met-reference 1.2, 1.5, 2.1).
 
     Attributes:
         call: test, overbid, retest or forced retest.
@@ -99,7 +102,8 @@ class TestRecord:
 
 @dataclass(frozen=True)
 class ChallengeRuling:
-    """The result of a challenge, with the steps that reached it.
+    """The result of a challenge, with the steps that reached it (LotNR Outcomes,
+    met-reference 1.3; 002 "Challenges", "Ties").
 
     ``challenger_throw`` and ``defender_throw`` are the first test's throws
     (``None`` when a side relented); ``tests`` has every step. ``totals`` are
@@ -121,11 +125,11 @@ class ChallengeRuling:
     totals: Mapping[Outcome, int] = field(default_factory=dict)
 
     def lost_by(self, side: Outcome) -> tuple[str, ...]:
-        """The Traits ``side`` loses in this ruling."""
+        """The Traits ``side`` loses in this ruling (LotNR Outcomes, met-reference 1.3)."""
         return tuple(t for loss in self.traits_lost if loss.side == side for t in loss.traits)
 
     def spent_by(self, side: Outcome) -> Spent:
-        """What ``side`` spent (an empty :class:`Spent` if nothing)."""
+        """What ``side`` spent (an empty :class:`Spent` if nothing; LotNR Retests, met-reference 2.1)."""
         return next((s for s in self.spent if s.side == side), Spent(side))
 
     def to_dict(self) -> dict[str, Any]:
@@ -201,7 +205,8 @@ class SideOptions:
 
 @dataclass(frozen=True)
 class ChallengeOptions:
-    """Where a challenge stands after the tests so far, and what may follow.
+    """Where a challenge stands after the tests so far, and what may follow (LotNR
+    Overbidding, Retests; met-reference 1.5, 2.1; 002 "Darkness").
 
     Attributes:
         current: who is ahead (challenger, defender, draw), ``None`` before the
@@ -218,7 +223,7 @@ class ChallengeOptions:
     sides: tuple[SideOptions, ...]
 
     def side(self, side: Outcome) -> SideOptions:
-        """The options of ``side`` (empty options for the narrator)."""
+        """The options of ``side`` (empty options for the narrator; met-reference 1.6)."""
         return next((s for s in self.sides if s.side == side), SideOptions(side))
 
     def to_dict(self) -> dict[str, Any]:

@@ -63,7 +63,8 @@ class Category(StrEnum):
 
 
 class Throw(StrEnum):
-    """A throw in the test. The Bomb exists only where a power allows it."""
+    """A throw in the test. The Bomb exists only where a power allows it (LotNR The Test,
+    Vigor and Rapidity; met-reference 1.2)."""
 
     ROCK = "rock"
     PAPER = "paper"
@@ -91,7 +92,8 @@ class Outcome(StrEnum):
     """Who won the challenge; also names a side (``CHALLENGER``, ``DEFENDER``).
 
     ``SUCCESS`` and ``FAILURE`` are the outcomes of static challenges and
-    simple tests, where the other side is a narrator.
+    simple tests, where the other side is a narrator (LotNR Outcomes, Static Challenges;
+    met-reference 1.3, 1.6).
     """
 
     CHALLENGER = "challenger"
@@ -152,7 +154,8 @@ class Lead(StrEnum):
 
 
 class Call(StrEnum):
-    """A step in the test sequence."""
+    """A step in the test sequence (LotNR The Test, Overbidding, Retests, Surprise;
+    met-reference 1.2, 1.5, 2.1, 3.1; 002 "Darkness")."""
 
     TEST = "test"
     OVERBID = "overbid"
@@ -200,7 +203,8 @@ def random_throw(rng: RandomSource, allowed: Sequence[Throw] = BASIC_THROWS) -> 
 
 
 def compare_throws(first: Throw, second: Throw) -> int:
-    """1 if ``first`` beats ``second``, -1 if it loses, 0 on a tie (same throw)."""
+    """1 if ``first`` beats ``second``, -1 if it loses, 0 on a tie (same throw) (LotNR The Test,
+    met-reference 1.2; :data:`BEATS`)."""
     if first == second:
         return 0
     if second in BEATS[first]:
@@ -210,7 +214,9 @@ def compare_throws(first: Throw, second: Throw) -> int:
     raise AssertionError(f"no beats-table entry for {first} against {second}")  # table is total
 
 
-def _other(side: Outcome) -> Outcome:
+def other_side(side: Outcome) -> Outcome:
+    """The opponent of ``side`` in a challenge: the defender's is the challenger, the challenger's
+    the defender (LotNR Initial Bid, met-reference 1.1)."""
     return Outcome.DEFENDER if side is Outcome.CHALLENGER else Outcome.CHALLENGER
 
 
@@ -240,6 +246,8 @@ def parse_source(text: str, field_name: str = "source") -> tuple[str, str]:
     )
 
 
-def _source_key(category: str, name: str) -> str:
+def source_key(category: str, name: str) -> str:
+    """How a retest source is named in scripts and options: ``"willpower"``, ``"might"``,
+    ``"ability:Brawl"``, ``"merit:Lucky"`` (Dark Epics' categories, met-reference 2.2)."""
     return category if category == "willpower" else ("might" if category == "power" else f"{category}:{name}")
 

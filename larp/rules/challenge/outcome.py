@@ -1,0 +1,166 @@
+"""The outcome: who won the challenge, the Traits each side loses for the game session, what it
+spent, and the damage a won attack deals (before soak) (met-reference 1.3, 1.6, 3.1, 3.7;
+seed 002 "Challenges", "Ties", "Damage and Healing").
+
+Part of :mod:`larp.rules.challenge`: :func:`rule_outcome` is the last phase; it reads the
+state and leaves it unchanged, so the options still open can be read from the same state.
+"""
+
+from __future__ import annotations
+
+from larp.rules.challenge.ruling import ChallengeRuling, DamageDealt, Spent, TraitsLost
+from larp.rules.challenge.script import ACTIONS
+from larp.rules.challenge.state import ChallengeState, SideState
+from larp.rules.challenge.types import (
+    R_COMBAT,
+    R_OUTCOME,
+    R_SPEED,
+    R_STATIC,
+    R_SURPRISE,
+    R_TIES,
+    SIDES,
+    Kind,
+    Outcome,
+    other_side,
+)
+from larp.rules.darkness import ability_named
+from larp.rules.explain import Explanation, RulesError
+
+
+def rule_outcome(state: ChallengeState) -> ChallengeRuling:
+    """Rule on the challenge as played so far.
+
+    The final loser loses the Traits still at risk, both sides on a draw, none when a side
+    relented (LotNR Outcomes, Relenting; met-reference 1.1, 1.3; 002 "Ties"); a static
+    challenge or simple test succeeds or fails (met-reference 1.6); a won attack deals its
+    damage (a strike 1 bashing, a bite 1 aggravated, a weapon its card; 002 "Damage and
+    Healing", met-reference 3.7), a defender's counter-attack per ``combat_resolution``
+    unless surprised (LotNR Surprise, 3.1) or pre-empted by a Speed weapon
+    (``speed_weapon_model``).
+
+    Returns:
+        The ruling: outcome, Traits lost and resources spent per side, damage, each test, the
+        totals compared and the steps (those of the state, then the outcome's).
+
+    Raises:
+        RulesError: the script cannot end yet (a forced darkness retest is due, or the first
+            test's throws are missing).
+    """
+    ch = state.challenge
+    if state.forced_due is not None:
+        raise RulesError(f"{state.sides[state.forced_due].name} won in total darkness: add the forced retest's "
+                         f"throws.", field="tests")
+    winner = state.decided
+    if winner is None:
+        raise RulesError("The challenge needs its first test's throws.", field="tests")
+    steps = Explanation()
+    steps.extend(state.steps.steps())
+    relented = any(s.con.relent for s in state.characters())
+    losers = list(SIDES) if winner is Outcome.DRAW else [other_side(winner)]
+    c, d = state.sides[Outcome.CHALLENGER], state.sides[Outcome.DEFENDER]
+    lost = {s.key: list(s.lost) + (list(s.at_risk) if s.key in losers and not relented else []) for s in (c, d)}
+    if winner is Outcome.DRAW and (lost[c.key] or lost[d.key]):
+        steps.add("Draw: " + ", ".join(f"{s.name} loses {', '.join(lost[s.key])}" for s in (c, d) if lost[s.key])
+                  + " for the rest of the game session.", R_TIES)
+    else:
+        for side in (c, d):
+            if lost[side.key]:
+                earlier = " (lost on an earlier test of this challenge)" if side.key == winner else ""
+                steps.add(f"{side.name} loses {', '.join(lost[side.key])} for the rest of the game "
+                          f"session{earlier}.", R_OUTCOME)
+    damage: list[DamageDealt] = []
+    if ch.kind is Kind.CONTESTED and winner in SIDES:
+        damage = _damage(state, winner, steps)
+    if ch.kind is Kind.CONTESTED:
+        outcome = winner
+        head = "Draw" if winner is Outcome.DRAW else f"{state.sides[winner].name} wins"
+    else:
+        outcome = Outcome.SUCCESS if winner is Outcome.CHALLENGER else Outcome.FAILURE
+        head = f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}"
+        steps.add(f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}.", R_STATIC)
+    first = state.records[0] if state.records else None
+    return ChallengeRuling(
+        outcome=outcome,
+        challenger_throw=first.challenger_throw if first else None,
+        defender_throw=first.defender_throw if first else None,
+        traits_lost=tuple(TraitsLost(s.key, tuple(lost[s.key])) for s in (c, d) if lost[s.key]),
+        damage=tuple(damage),
+        steps=steps.steps(),
+        summary=_summary(head, (c, d), lost, damage),
+        kind=ch.kind,
+        tests=tuple(state.records),
+        spent=_spent((c, d)),
+        totals={} if ch.kind is Kind.SIMPLE else {Outcome.CHALLENGER: c.total, Outcome.DEFENDER: d.total},
+    )
+
+
+def _summary(head: str, sides: tuple[SideState, SideState], lost: dict[Outcome, list[str]],
+             damage: list[DamageDealt]) -> str:
+    parts = []
+    for s in sides:
+        hurt = [f"takes {x.levels} {x.damage_type}" for x in damage if x.target is s.key]
+        said = ([f"loses {', '.join(lost[s.key])}"] if lost[s.key] else []) + hurt
+        if said:
+            parts.append(f"{s.name} {' and '.join(said)}")
+    return head + (": " + ", ".join(parts) if parts else "") + "."
+
+
+def _spent(sides: tuple[SideState, SideState]) -> tuple[Spent, ...]:
+    return tuple(
+        Spent(s.key, tuple(sorted((+s.abilities_spent).items())), s.willpower_spent,
+              tuple(sorted((+s.merits_spent).items())))
+        for s in sides if s.con is not None and (+s.abilities_spent or s.willpower_spent or +s.merits_spent)
+    )
+
+
+def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[DamageDealt]:
+    """The winner's attack lands, or the defender's win only stops it (002 "Challenges"; LotNR
+    Combat, Surprise, weapons: Speed; met-reference 3.1, 3.7)."""
+    ch, settings = state.challenge, state.settings
+    side, target = state.sides[winner], state.sides[other_side(winner)]
+    key = ch.action if winner is Outcome.CHALLENGER else ch.defender_action
+    action = ACTIONS[key]
+    if not action["attack"]:
+        if winner is Outcome.DEFENDER and ACTIONS[ch.action]["attack"]:
+            steps.add(f"{target.name}'s attack misses.", R_COMBAT)
+        return []
+    if winner is Outcome.DEFENDER:
+        if ch.surprised and not state.surprise_over:
+            steps.add(f"{side.name} was surprised: this first challenge can only harm {side.name}, so "
+                      f"{side.name}'s win only stops the attack.", R_SURPRISE)
+            return []
+        attacker = state.sides[Outcome.CHALLENGER]
+        if _pre_empts(state, attacker, side) and not _pre_empts(state, side, attacker):
+            steps.add(f"{attacker.name}'s {attacker.con.weapon.name} (Speed, with Melee) pre-empts "
+                      f"{side.name}'s {side.con.weapon.name}: no simultaneous counter-attack, so "
+                      f"{side.name}'s win only stops the attack "
+                      f"({settings.label('speed_weapon_model')}).", R_SPEED, "speed_weapon_model")
+            return []
+        if settings["combat_resolution"] == "sequential":
+            steps.add(f"{side.name}'s win stops the attack; the counter-attack is its own challenge "
+                      f"({settings.label('combat_resolution')}).", R_COMBAT, "combat_resolution")
+            return []
+        steps.add(f"One test for both: the winner hits, so {side.name}'s counter-attack lands "
+                  f"({settings.label('combat_resolution')}).", '002 "Challenges"', "combat_resolution")
+    if key == "weapon":
+        weapon = side.con.weapon
+        assert weapon is not None
+        hit = DamageDealt(target.key, weapon.damage_type, weapon.levels, f"{weapon.name} card (met-reference 3.7)")
+        steps.add(f"{side.name}'s {weapon.name} hits {target.name}.", hit.rule)
+    else:
+        hit = DamageDealt(target.key, action["damage_type"], action["levels"], action["rule"])
+        steps.add(f"{side.name}'s {action['label'].lower()} hits {target.name}.", action["rule"])
+    return [hit]
+
+
+def _pre_empts(state: ChallengeState, side: SideState, other: SideState) -> bool:
+    """LotNR Speed: a Speed weapon used with Melee pre-empts an opponent whose weapon is Clumsy, Heavy
+    or Slow (setting ``speed_weapon_model``; met-reference 3.7)."""
+    con, opp = side.con, other.con
+    if state.settings["speed_weapon_model"] != "lotnr" or con is None or opp is None:
+        return False
+    if con.weapon is None or not con.weapon.has("Speed") or ability_named(con.abilities, "Melee") is None:
+        return False
+    if opp.weapon is None:
+        return False
+    return bool({t.lower() for t in opp.weapon.negative_traits} & {"clumsy", "heavy", "slow"})

@@ -1,0 +1,170 @@
+"""The overbid: the loser of a test risks a new Trait for a new test, made only when its Traits
+reach the chronicle's ratio of the opponent's (LotNR Overbidding, met-reference 1.5; Health,
+4.1).
+
+Part of :mod:`larp.rules.challenge`: :func:`call_overbid` is the phase; the checks
+(:func:`overbid_problem`, :func:`overbid_trait_problem`) and the arithmetic
+(:func:`overbid_ratio`) also tell the options what is still open.
+"""
+
+from __future__ import annotations
+
+from larp.rules.challenge.ruling import TestRecord
+from larp.rules.challenge.script import TestCall
+from larp.rules.challenge.state import ChallengeState, SideState
+from larp.rules.challenge.test import caller, caller_problem, make_test
+from larp.rules.challenge.totals import tell_totals
+from larp.rules.challenge.types import (
+    POTENCE_TRAIT,
+    R_HEALTH,
+    R_OVERBID,
+    Call,
+    Category,
+    Health,
+    Kind,
+    other_side,
+)
+from larp.rules.explain import RulesError, traits
+
+
+def overbid_problem(state: ChallengeState, side: SideState) -> str | None:
+    """Why ``side`` may not call an overbid now (whatever the Trait), or ``None``: not in a
+    simple test or a Virtue Test, only the loser of the last test, once per challenge, never
+    for a side that risks no Trait, and only with a Trait left to risk (LotNR Overbidding,
+    Virtue Tests; met-reference 1.5)."""
+    if state.challenge.kind is Kind.SIMPLE:
+        return "A simple test compares no Traits: no overbid."
+    if state.challenge.category is Category.VIRTUE:
+        return "Overbids are forbidden on Virtue Tests (LotNR)."
+    problem = caller_problem(state, side)
+    if problem:
+        return problem
+    if side.con is not None and side.con.risks_no_trait:
+        return f"{side.name} risks no Trait in this test: no overbid."
+    if side.overbid_used:
+        return f"{side.name} has already overbid in this challenge."
+    if side.con is not None and side.traits_to_risk() < 1:
+        return f"{side.name} has no Trait left to risk."
+    return None
+
+
+def overbid_trait_problem(side: SideState, trait: str, what: str = "to overbid (LotNR Overbidding)"
+                          ) -> str | None:
+    """Why ``side`` may not risk ``trait`` in an overbid (or ``what`` else: a second challenge),
+    or ``None``: a character names a new Trait it still has free to risk, not one already bid
+    or lost earlier this game session; the narrator risks none (LotNR Overbidding, 1.5)."""
+    if side.con is None:
+        return "The narrator risks no Trait to overbid." if trait else None
+    if not trait:
+        return f"{side.name} must risk a new Trait {what}."
+    if side.potence and trait == POTENCE_TRAIT:
+        return f"{POTENCE_TRAIT} is already bid."
+    if side.free is not None and side.free[trait] < 1:
+        why = "lost earlier this game session" if trait in side.con.lost_earlier else "not a Trait left to risk"
+        return f"{side.name} cannot risk {trait}: {why}."
+    return None
+
+
+def lost_here(side: SideState) -> list[str]:
+    """The Traits ``side`` has lost in this challenge, those at risk on the test it lost included
+    (an overbid's caller has lost them: "the original one has already been lost", LotNR
+    Overbidding, met-reference 1.5)."""
+    return list(side.lost) + list(side.at_risk) if side.con is not None else []
+
+
+def overbid_count(state: ChallengeState, side: SideState) -> int:
+    """The Traits ``side`` counts for an overbid: its total without the Traits it has lost in this
+    challenge (LotNR Overbidding, met-reference 1.5; setting ``overbid_counts_lost_bid``)."""
+    lost = lost_here(side)
+    if state.settings["overbid_counts_lost_bid"] or not lost:
+        return side.total
+    return max(0, side.total - len(lost))
+
+
+def overbid_ratio(state: ChallengeState, side: SideState) -> tuple[bool, str]:
+    """Whether an overbid by ``side`` makes a new test, and the arithmetic as a sentence: its
+    Traits at least ``overbid_ratio`` times the opponent's, or always for a Wounded caller under
+    ``wounded_overbid_skips_ratio`` (LotNR Overbidding, Health; met-reference 1.5, 4.1)."""
+    settings = state.settings
+    other = state.sides[other_side(side.key)]
+    if side.health is Health.WOUNDED and settings["wounded_overbid_skips_ratio"]:
+        return True, (f"{side.name} is Wounded and always gets the new test "
+                      f"({settings.label('wounded_overbid_skips_ratio')}).")
+    ratio = float(settings["overbid_ratio"])
+    need = ratio * other.total
+    count = overbid_count(state, side)
+    met = count >= need
+    return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}: "
+                 f"{'at least' if met else 'less than'} {ratio:g} times ({need:g}).")
+
+
+def take_trait(side: SideState, trait: str) -> None:
+    """Take ``trait`` out of the Traits ``side`` has free to risk: it is now risked (LotNR
+    Overbidding, Surprise; met-reference 1.5, 3.1)."""
+    if side.free is not None:
+        side.free[trait] -= 1
+    side.spare -= 1
+
+
+def call_overbid(state: ChallengeState, index: int, call: TestCall) -> None:
+    """The overbid phase: the loser of the last test risks ``call.trait`` and calls an overbid.
+
+    The Traits at risk on the test it lost are lost, whatever follows. When the ratio is met a
+    new test is made with the new Trait at risk; otherwise the result stands, no throws are
+    given, and the new Trait is kept or lost per ``overbid_trait_lost_on_refusal`` (LotNR
+    Overbidding, met-reference 1.5; Health, 4.1).
+
+    Raises:
+        RulesError: the side may not overbid (:func:`overbid_problem`), may not risk that Trait,
+            or gives throws for a refused overbid.
+    """
+    f = f"tests[{index}]"
+    settings = state.settings
+    side = caller(state, index, call)
+    trait = call.trait.strip() if isinstance(call.trait, str) else ""
+    problem = overbid_problem(state, side)
+    if problem:
+        raise RulesError(problem, field=f"{f}.by")
+    problem = overbid_trait_problem(side, trait)
+    if problem:
+        raise RulesError(problem, field=f"{f}.trait")
+    side.overbid_used = True
+    tell_totals(state)
+    met, text = overbid_ratio(state, side)
+    lost_now = lost_here(side)
+    side.lost += side.at_risk
+    side.at_risk = []
+    risk = f"risks {trait} and " if trait else ""
+    skipped = side.health is Health.WOUNDED and settings["wounded_overbid_skips_ratio"]
+    if side.health is Health.WOUNDED and not skipped:
+        state.steps.add(f"{side.name} is Wounded and may always call an overbid; the Traits still decide "
+                        f"whether a new test is made.", R_HEALTH)
+    state.steps.add(f"{side.name} {risk}calls an overbid.", R_OVERBID)
+    if lost_now:
+        counts = settings["overbid_counts_lost_bid"]
+        state.steps.add(f"{side.name} has lost {', '.join(lost_now)} in this challenge"
+                        + (f": {'they still count' if len(lost_now) > 1 else 'it still counts'} for the overbid "
+                           f"({settings.label('overbid_counts_lost_bid')})." if counts else
+                           f"; {'they no longer count' if len(lost_now) > 1 else 'it no longer counts'}."),
+                        R_OVERBID, "overbid_counts_lost_bid")
+    setting = "wounded_overbid_skips_ratio" if skipped else "overbid_ratio"
+    if met:
+        if side.con is not None:
+            take_trait(side, trait)
+            side.at_risk = [trait]
+        state.steps.add(f"{text} A new test is made.", R_HEALTH if skipped else R_OVERBID, setting)
+        make_test(state, index, call, side.key, trait=trait)
+        return
+    if call.challenger_throw is not None or call.defender_throw is not None:
+        raise RulesError(f"The overbid is refused ({text}): no new test is made, so give no throws.",
+                         field=f"{f}.challenger_throw")
+    state.steps.add(f"{text} No new test: the result stands.", R_OVERBID, setting)
+    if trait:
+        if settings["overbid_trait_lost_on_refusal"]:
+            take_trait(side, trait)
+            side.lost.append(trait)
+            state.steps.add(f"{side.name} loses {trait} too.", R_OVERBID, "overbid_trait_lost_on_refusal")
+        else:
+            state.steps.add(f"{side.name} keeps {trait}: no test was made to risk it.", R_OVERBID,
+                            "overbid_trait_lost_on_refusal")
+    state.records.append(TestRecord(Call.OVERBID, side.key, None, None, state.result, made=False, trait=trait))
