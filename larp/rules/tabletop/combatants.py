@@ -28,18 +28,18 @@ DICE_KEYS = ("attack", "abort", "defense", "damage", "soak", "knockdown", "rise"
 RANGES = ("point_blank", "short", "long")
 CALLED_SHOTS = ("head", "heart")
 
-_ATTACK = '000 "Stage Two: Attack"'
-_RESOLUTION = '000 "Stage Three: Resolution"'
-_DEFENSE = '000 "Defensive Maneuvers"'
-_DAMAGE = '000 "Damage Types"'
-_HEALTH = '000 "Health Chart"'
-_KNOCKDOWN = '000 "Knockdown"'
+R_ATTACK = '000 "Stage Two: Attack"'
+R_RESOLUTION = '000 "Stage Three: Resolution"'
+R_DEFENSE = '000 "Defensive Maneuvers"'
+R_DAMAGE = '000 "Damage Types"'
+R_HEALTH = '000 "Health Chart"'
+R_KNOCKDOWN = '000 "Knockdown"'
 #: Under the Dark Ages profile, the general steps cite 004, which states the same rules.
 DARK_AGES_CITATIONS = {
-    _ATTACK: '004 "Stage Two: Attack"',
-    _RESOLUTION: '004 "Stage Three: Resolution"',
-    _DAMAGE: '004 "Stage Three: Resolution"',
-    _DEFENSE: '004 "Target Defends"',
+    R_ATTACK: '004 "Stage Two: Attack"',
+    R_RESOLUTION: '004 "Stage Three: Resolution"',
+    R_DAMAGE: '004 "Stage Three: Resolution"',
+    R_DEFENSE: '004 "Target Defends"',
     '000 "Maneuver Characteristics"': '004 "Combat Complications"',
     '000 "Multiple Actions"': '004 "Multiple Actions"',
     '000 "Soak"': '004 "Soak"',
@@ -102,11 +102,11 @@ class Fighter:
 
     @property
     def creature(self) -> str:
-        """"vampire", "ghoul" or "mortal" (from the track)."""
+        """"vampire", "ghoul" or "mortal" (from the track; 000 "Damage Types" differ by creature)."""
         return self.track.creature
 
     def attribute(self, name: str) -> int:
-        """Dots in the Attribute ``name``.
+        """Dots in the Attribute ``name`` (000 "Stage Two: Attack": Attribute + Ability).
 
         Raises:
             RulesError: the sheet has no tabletop rating for it (field ``<key>.attributes.<name>``).
@@ -118,21 +118,21 @@ class Fighter:
                          field=f"{self.key}.attributes.{name}")
 
     def ability(self, name: str) -> int:
-        """Dots in the Ability ``name`` (0 if none)."""
+        """Dots in the Ability ``name`` (0 if none: the roll defaults to the Attribute, 000 "Stage Two: Attack")."""
         for key, value in self.abilities.items():
             if _norm(key) == _norm(name):
                 return _dots(value, f"{self.key}.abilities.{name}")
         return 0
 
     def discipline(self, name: str) -> int:
-        """Dots in the Discipline ``name`` (0 if none)."""
+        """Dots in the Discipline ``name`` (0 if none; Potence and Fortitude, 000 "Bashing Damage", "Soak")."""
         for key, value in self.disciplines.items():
             if _norm(key) == _norm(name):
                 return _dots(value, f"{self.key}.disciplines.{name}")
         return 0
 
     def has_power(self, name: str) -> bool:
-        """Whether he holds the power ``name``."""
+        """Whether he holds the power ``name`` (Feral Claws..., 000 "Close Combat Maneuvers")."""
         return any(_norm(p) == _norm(name) for p in self.powers)
 
     @property
@@ -148,7 +148,7 @@ class Fighter:
         return None if penalty is None else abs(penalty)
 
     def weapon_card(self) -> Weapon | None:
-        """His tabletop weapon, or ``None``.
+        """His tabletop weapon, or ``None`` (000 "Melee Weapons Chart", "Ranged Weapons Chart").
 
         Raises:
             RulesError: an unknown weapon key.
@@ -259,7 +259,8 @@ class DefenseChoice:
 
 @dataclass(frozen=True)
 class Attack:
-    """One attack: who, on whom, how, in which situation, and the defense."""
+    """One attack: who, on whom, how, in which situation, and the defense (000 "Combat Turns";
+    004 "Step-By-Step Combat Turn")."""
 
     maneuver: str
     attacker: Fighter
@@ -273,7 +274,8 @@ class Attack:
 
 @dataclass(frozen=True)
 class Effect:
-    """Something that follows from the attack.
+    """Something that follows from the attack (000 "Stage Three: Resolution", "Knockdown",
+    "Soak"; 004 "Apply Attack Damage").
 
     Attributes:
         who: the fighter's key.
@@ -300,7 +302,8 @@ class Effect:
 
 @dataclass(frozen=True)
 class AttackRuling:
-    """The outcome of one attack.
+    """The outcome of one attack (000 "Stage Two: Attack", "Stage Three: Resolution"; 004
+    "Step-By-Step Combat Turn").
 
     Attributes:
         maneuver: the maneuver key.
@@ -341,7 +344,7 @@ class AttackRuling:
     dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def has(self, kind: str, who: str | None = None) -> bool:
-        """Whether an effect of ``kind`` (on ``who``, if given) follows."""
+        """Whether an effect of ``kind`` (on ``who``, if given) follows (000 "Stage Three: Resolution")."""
         return any(e.kind == kind and (who is None or e.who == who) for e in self.effects)
 
     def to_dict(self) -> dict[str, Any]:
@@ -362,8 +365,13 @@ class AttackRuling:
 
 # ---------------------------------------------------------------- helpers
 
-class _Dice:
-    """Rolls by name from the given faces or the random source."""
+class DiceRoller:
+    """Rolls by name from the given faces or the random source, and remembers the faces so a
+    ruling can be replayed (000 "Combat Turns"; the roll names are ``DICE_KEYS``).
+
+    Raises:
+        RulesError: a roll name that is not one of ``DICE_KEYS`` (field ``dice.<name>``).
+    """
 
     def __init__(self, given: Mapping[str, Sequence[int]] | None, rng: DiceSource | None,
                  settings: ChronicleSettings, steps: Explanation):
@@ -377,7 +385,12 @@ class _Dice:
 
     def roll(self, name: str, pool: int, difficulty: int, *, can_botch: bool = True, automatic: int = 0,
              who: str = "") -> DiceRoll:
-        """Roll ``name`` from its given faces or the random source, and remember the faces."""
+        """Roll ``name`` from its given faces or the random source, and remember the faces
+        (:func:`larp.rules.tabletop.dice.roll_dice`: 1s cancel successes, 000 "Stage Two: Attack").
+
+        Raises:
+            DiceNeeded: no faces given and no random source.
+        """
         result = roll_dice(pool, difficulty, dice=self.given.get(name), rng=self.rng, can_botch=can_botch,
                            automatic=automatic, settings=self.settings, roll=name, who=who,
                            steps=self.steps.steps())
@@ -385,18 +398,31 @@ class _Dice:
         return result
 
 
-def _plus(steps: Explanation, pool: int, dice: int, text: str, rule: str, setting: str | None = None) -> int:
+def add_dice(steps: Explanation, pool: int, dice: int, text: str, rule: str, setting: str | None = None) -> int:
+    """``pool`` plus ``dice`` (may be negative), told as a step citing ``rule`` when not zero
+    (000 "Stage Two: Attack": the modifiers to a pool)."""
     if dice:
         steps.add(f"{text}: {dice:+d} dice ({pool + dice}).", rule, setting)
     return pool + dice
 
 
-def _count(value: Any, field: str, low: int, high: int) -> int:
+def check_count(value: Any, field: str, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (opponents, turns aiming, dice...;
+    000 "Maneuver Characteristics").
+
+    Raises:
+        RulesError: not a whole number in range (``field`` names it).
+    """
     return whole_number(value, field, low=low, high=high, text=False)
 
 
-def _maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
-    """The weapon the maneuver is made with (``None`` bare-handed), checked against the maneuver."""
+def maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
+    """The weapon the maneuver is made with (``None`` bare-handed), checked against the maneuver
+    (000 "Melee Weapons Chart", "Ranged Weapons Chart").
+
+    Raises:
+        RulesError: the maneuver needs another weapon (field ``weapon``).
+    """
     card = fighter.weapon_card()
     if m.weapon == "none":
         return None
@@ -420,20 +446,28 @@ def _maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
     return card
 
 
-def _state(track: HealthTrack) -> str:
+def fighter_state(track: HealthTrack) -> str:
+    """Why he cannot act, in words: his condition (torpor, Final Death...), "staked", or his
+    tabletop health level (000 "Health Chart")."""
     if track.condition != "active":
         return CONDITION_LABELS[track.condition].lower()
     if track.staked:
         return "staked"
-    return _level(track)
+    return tabletop_level(track)
 
 
-def _level(track: HealthTrack) -> str:
-    """The tabletop health level he stands on ("Hurt", "Incapacitated"...)."""
+def tabletop_level(track: HealthTrack) -> str:
+    """The tabletop health level he stands on ("Hurt", "Incapacitated"...; 000 "Health Chart")."""
     return tabletop_view(track)["level"]
 
 
-def _claw_type(m: Maneuver, fighter: Fighter) -> tuple[str, str]:
+def claw_type(m: Maneuver, fighter: Fighter) -> tuple[str, str]:
+    """(damage type, power) of a claw attack: the first of the maneuver's powers he holds (000
+    "Close Combat Maneuvers": Claw, Feral Claws or Bonecraft).
+
+    Raises:
+        RulesError: he has no power that grows claws (field ``maneuver``).
+    """
     for power, kind in m.powers.items():
         if fighter.has_power(power):
             return kind, power

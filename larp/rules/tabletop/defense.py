@@ -1,17 +1,27 @@
 """A tabletop target's defense: aborting to a defense with Willpower, dodges, blocks and
-parries, and the riposte (000 "Defensive Maneuvers", "Aborting Actions"; 004 "Target
-Defends"). Part of :mod:`larp.rules.tabletop.combat`.
+parries, checked before the attack roll and rolled after it, their successes subtracted
+first, and the riposte (000 "Defensive Maneuvers", "Aborting Actions"; 004 "Target Defends").
+
+Part of :mod:`larp.rules.tabletop.combat`: :func:`prepare_defense` and :func:`subtract_defense`
+are phases over the :class:`.attack_state.AttackState`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from larp.rules.damage import Weapon
 from larp.rules.explain import Explanation, RulesError
 from larp.rules.health import HealthTrack
-from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import slot_dice
+from larp.rules.tabletop.attack_state import AttackState, DefensePlan
+from larp.rules.tabletop.combatants import (
+    R_DAMAGE,
+    R_DEFENSE,
+    R_HEALTH,
+    Circumstances,
+    DefenseChoice,
+    Effect,
+    check_count,
+    tabletop_level,
+)
 from larp.rules.tabletop.dice import (
     DEFAULT_DIFFICULTY,
     DiceRoll,
@@ -19,33 +29,78 @@ from larp.rules.tabletop.dice import (
     check_difficulty,
     roll_step,
 )
-from larp.rules.tabletop.maneuvers import Maneuver, Profile
-from larp.rules.tabletop.combatants import (
-    _DEFENSE,
-    _DAMAGE,
-    _HEALTH,
-    Fighter,
-    Circumstances,
-    DefenseChoice,
-    Attack,
-    _Dice,
-    _count,
-    _level,
-)
-from larp.rules.tabletop.wounds import (
-    _soak_and_mark,
-)
+from larp.rules.tabletop.wounds import soak_and_mark
 
-def _abort(defense: DefenseChoice, t: Fighter, profile: Profile, roller: _Dice,
-           steps: Explanation) -> tuple[DefenseChoice | None, bool]:
+
+def prepare_defense(state: AttackState) -> None:
+    """Check the target's defense before any die is rolled (so bad input changes nothing), and
+    make the Willpower roll or spend the point to abort to it, which comes before the attack
+    roll (000 "Defensive Maneuvers", "Aborting Actions"; 004 "Aborting to Defense"). Under Dark
+    Ages a hold that goes on is resisted with Strength + Brawl, not a declared defense (004
+    "Bear Hug/Clinch"). No defense is planned against an automatic hit.
+
+    Raises:
+        RulesError: a defense the target cannot make, naming the field (``defense.maneuver``...).
+    """
+    m, t = state.maneuver, state.attack.target
+    defense = state.defense
+    if state.continuing and state.profile.key == "dark_ages":
+        if defense is not None:
+            raise RulesError(f"Against a {m.name.lower()} that goes on, {t.name} resists with Strength + Brawl, "
+                             f"not a {defense.maneuver}.", field="defense.maneuver")
+        defense = DefenseChoice("escape")
+    if defense is not None and not state.automatic:
+        state.plan = _plan(state, defense)
+    if defense is not None and defense.abort:
+        if defense.abort not in ("roll", "point"):
+            raise RulesError("Abort by a Willpower roll or by spending a Willpower point.", field="defense.abort")
+        defense, willpower_spent = _abort(state, defense)
+        if willpower_spent:
+            state.effects.append(Effect(t.key, "willpower_spent", f"{t.name} spends a Willpower point to abort."))
+    state.defense = defense
+
+
+def subtract_defense(state: AttackState) -> None:
+    """Roll the planned defense after an attack that succeeded; its successes are subtracted
+    first, and the attack must keep at least one. A hold broken, or an attack cancelled, ends
+    the attack; a parry that beats a Brawl attack with a lethal weapon hurts the attacker (000
+    "Defensive Maneuvers", "Parry"; 004 "Target Defends")."""
+    defense, plan = state.defense, state.plan
+    if defense is None or plan is None:
+        return
+    m, a, t, steps = state.maneuver, state.attack.attacker, state.attack.target, state.steps
+    state.defense_roll = roll = _roll(state, plan)
+    if roll is None:
+        return
+    net = state.net
+    left = net - roll.net
+    if defense.maneuver == "escape":
+        if left < 0:
+            steps.add(f"{t.name} breaks the {m.name.lower()}.", m.source)
+            state.effects.append(Effect(t.key, "hold_broken", f"{t.name} breaks free of {a.name}'s {m.name.lower()}."))
+            state.missed = f"{t.name} breaks free of {a.name}'s {m.name.lower()}."
+            return
+    if left <= 0:
+        steps.add(f"{t.name}'s {roll.net} defense success(es) cancel the attack's {net}: "
+                  f"the attack misses.", R_DEFENSE)
+        if defense.maneuver == "parry" and left < 0:
+            state.attacker_track = _riposte(state, -left)
+        state.missed = f"{t.name} avoids {a.name}'s {m.name.lower()}."
+        return
+    steps.add(f"{t.name}'s {roll.net} defense success(es) leave {left} of {net}.", R_DEFENSE)
+    state.net = left
+
+
+def _abort(state: AttackState, defense: DefenseChoice) -> tuple[DefenseChoice | None, bool]:
     """The Willpower roll or point to abort to a defense (000 "Aborting Actions"; 004 "Aborting to Defense")."""
-    rule = '000 "Aborting Actions"' if profile.key != "dark_ages" else '004 "Aborting to Defense"'
+    t, steps = state.attack.target, state.steps
+    rule = '000 "Aborting Actions"' if state.profile.key != "dark_ages" else '004 "Aborting to Defense"'
     if defense.abort == "point":
         if t.willpower_points is not None and t.willpower_points < 1:
             raise RulesError(f"{t.name} has no Willpower point left to spend.", field="defense.abort")
         steps.add(f"{t.name} spends a Willpower point to abort to a {defense.maneuver}.", rule)
         return defense, True
-    wp = roller.roll("abort", t.willpower, DEFAULT_DIFFICULTY, who=t.name)
+    wp = state.roller.roll("abort", t.willpower, DEFAULT_DIFFICULTY, who=t.name)
     roll_step(wp, f"{t.name}'s Willpower roll to abort", steps, rule)
     if wp.net == 0:
         steps.add(f"The Willpower roll fails: {t.name} must carry out the declared action and cannot "
@@ -54,23 +109,10 @@ def _abort(defense: DefenseChoice, t: Fighter, profile: Profile, roller: _Dice,
     return defense, False
 
 
-@dataclass
-class _DefensePlan:
-    """A defense checked before the attack roll, rolled only if the attack succeeds."""
-
-    name: str
-    source: str
-    pool: int
-    difficulty: int
-    steps: Explanation
-
-
-def _plan_defense(defense: DefenseChoice, attack: Attack, m: Maneuver, card: Weapon | None, profile: Profile,
-                  settings: ChronicleSettings) -> _DefensePlan:
-    """Check the target's defense and work out its pool and difficulty (000 "Defensive Maneuvers"; 004
-    "Defensive Maneuvers"), before any die is rolled, so bad input changes nothing."""
-    t = attack.target
-    sit = profile.situation
+def _plan(state: AttackState, defense: DefenseChoice) -> DefensePlan:
+    """The target's defense checked, with its pool and difficulty (000 "Defensive Maneuvers"; 004
+    "Defensive Maneuvers")."""
+    t, m, profile = state.attack.target, state.maneuver, state.profile
     if t.wound_penalty is None:
         raise RulesError(f"{t.name} can take no action and cannot defend.", field="defense.maneuver")
     if defense.maneuver == "escape":
@@ -82,6 +124,43 @@ def _plan_defense(defense: DefenseChoice, attack: Attack, m: Maneuver, card: Wea
         attr, ability, d_name, d_source = d.attribute, d.abilities[0], d.name.lower(), d.source
         if m.kind not in d.against:
             raise RulesError(f"A {d_name} cannot stop a {m.kind} attack ({d_source}).", field="defense.maneuver")
+    extra = _defense_difficulties(state, defense, d_source)
+    steps = Explanation()
+    attr_dots, ability_dots = t.attribute(attr), t.ability(ability)
+    pool = attr_dots + ability_dots
+    steps.add(f"{t.name} defends with a {d_name}: {attr} {attr_dots} + {ability} {ability_dots} = {pool} dice.",
+              d_source)
+    pool, slot_step = slot_dice(pool, defense.slot, state.settings, t.name)
+    if slot_step:
+        steps.extend([slot_step])
+    if t.wound_penalty:
+        pool -= t.wound_penalty
+        steps.add(f"{t.name} is {tabletop_level(t.track)}: wound penalty -{t.wound_penalty} ({pool}).", R_HEALTH)
+    if attr == "Dexterity":
+        armor_dice, why = t.armor_penalty(profile)
+        if armor_dice:
+            pool -= armor_dice
+            steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).", '000 "Armor Chart"')
+    difficulty = DEFAULT_DIFFICULTY
+    if defense.difficulty is not None:
+        difficulty = check_difficulty(defense.difficulty, "defense.difficulty")
+        steps.add(f"The narrator sets the defense difficulty: {difficulty}.", "Narrator")
+    else:
+        for value, text, rule in extra:
+            if value:
+                difficulty += value
+                steps.add(f"{text}: {value:+d} defense difficulty ({difficulty}).", rule)
+        difficulty = bounded_difficulty(difficulty, steps, "The defense difficulty")
+    return DefensePlan(d_name, d_source, pool, difficulty, steps)
+
+
+def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: str) -> list[tuple[int, str, str]]:
+    """What the defense may meet (a block needs Fortitude or armor against lethal harm, and Brawl
+    against a weapon; a parry needs a blade), and what adds to its difficulty (a blade against
+    a brawler, the Dark Ages dodge table, several attackers, strafing) (000 "Defensive
+    Maneuvers", "Multiple Opponents", "Strafing"; 004 "Dodge Modifiers")."""
+    t, m, card, profile = state.attack.target, state.maneuver, state.card, state.profile
+    sit = profile.situation
     attack_type = card.damage_type if card and m.damage_type == "weapon" else m.damage_type
     uses_weapon = card is not None and m.kind == "close"
     extra: list[tuple[int, str, str]] = []
@@ -111,68 +190,40 @@ def _plan_defense(defense: DefenseChoice, attack: Attack, m: Maneuver, card: Wea
                 raise RulesError(f"\"{row.label}\" applies to {row.kind} attacks only.",
                                  field="defense.dodge_modifiers")
             extra.append((row.difficulty, row.label, '004 "Dodge Modifiers"'))
-    _count(defense.attackers, "defense.attackers", 1, 20)
+    check_count(defense.attackers, "defense.attackers", 1, 20)
     if defense.attackers > 1:
         extra.append((min(defense.attackers - 1, sit.opponents_max), f"{defense.attackers} attackers",
                       '000 "Multiple Opponents"'))
     if m.has("strafing") and defense.maneuver == "dodge":
         extra.append((sit.strafing_dodge_difficulty, "Dodging strafing", '000 "Strafing"'))
-    steps = Explanation()
-    attr_dots, ability_dots = t.attribute(attr), t.ability(ability)
-    pool = attr_dots + ability_dots
-    steps.add(f"{t.name} defends with a {d_name}: {attr} {attr_dots} + {ability} {ability_dots} = {pool} dice.",
-              d_source)
-    pool, slot_step = slot_dice(pool, defense.slot, settings, t.name)
-    if slot_step:
-        steps.extend([slot_step])
-    if t.wound_penalty:
-        pool -= t.wound_penalty
-        steps.add(f"{t.name} is {_level(t.track)}: wound penalty -{t.wound_penalty} ({pool}).", _HEALTH)
-    if attr == "Dexterity":
-        armor_dice, why = t.armor_penalty(profile)
-        if armor_dice:
-            pool -= armor_dice
-            steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).", '000 "Armor Chart"')
-    difficulty = DEFAULT_DIFFICULTY
-    if defense.difficulty is not None:
-        difficulty = check_difficulty(defense.difficulty, "defense.difficulty")
-        steps.add(f"The narrator sets the defense difficulty: {difficulty}.", "Narrator")
-    else:
-        for value, text, rule in extra:
-            if value:
-                difficulty += value
-                steps.add(f"{text}: {value:+d} defense difficulty ({difficulty}).", rule)
-        difficulty = bounded_difficulty(difficulty, steps, "The defense difficulty")
-    return _DefensePlan(d_name, d_source, pool, difficulty, steps)
+    return extra
 
 
-def _defend(plan: _DefensePlan, t: Fighter, roller: _Dice, steps: Explanation) -> DiceRoll | None:
-    """Roll the planned defense (after an attack that succeeded)."""
+def _roll(state: AttackState, plan: DefensePlan) -> DiceRoll | None:
+    """Roll the planned defense (after an attack that succeeded; 000 "Defensive Maneuvers")."""
+    t, steps = state.attack.target, state.steps
     steps.extend(plan.steps.steps())
     if plan.pool <= 0:
-        steps.add(f"{t.name} has no dice left to {plan.name}: the defense fails.", _DEFENSE)
+        steps.add(f"{t.name} has no dice left to {plan.name}: the defense fails.", R_DEFENSE)
         return None
-    result = roller.roll("defense", plan.pool, plan.difficulty, who=t.name)
+    result = state.roller.roll("defense", plan.pool, plan.difficulty, who=t.name)
     roll_step(result, f"{t.name}'s {plan.name} roll", steps, plan.source)
     return result
 
 
-def _riposte(attack: Attack, card: Weapon | None, margin: int, roller: _Dice, settings: ChronicleSettings,
-             steps: Explanation) -> HealthTrack:
+def _riposte(state: AttackState, margin: int) -> HealthTrack:
     """A parry that beats a Brawl attack with a lethal weapon hurts the attacker (000, 003 "Parry")."""
-    a, t = attack.attacker, attack.target
+    a, t, steps = state.attack.attacker, state.attack.target, state.steps
     weapon = t.weapon_card()
-    if card is not None or weapon is None or weapon.damage_type != "lethal" or weapon.strength_bonus is None:
+    if state.card is not None or weapon is None or weapon.damage_type != "lethal" or weapon.strength_bonus is None:
         return a.track
     strength = t.attribute("Strength")
     pool = strength + weapon.strength_bonus + margin
     steps.add(f"{t.name} parries a Brawl attack with a {weapon.name} and rolls {margin} more success(es): "
               f"{a.name} is hurt: Strength {strength} + {weapon.strength_bonus} + {margin} = {pool} damage dice.",
               '000 "Parry"')
-    roll = roller.roll("riposte_damage", pool, DEFAULT_DIFFICULTY, can_botch=False, who=t.name)
-    roll_step(roll, "Damage roll", steps, _DAMAGE)
-    _, track, _ = _soak_and_mark(roll.net, weapon.damage_type, a, weapon, Circumstances(), roller, settings, steps,
-                                 soak_roll="riposte_soak")
+    roll = state.roller.roll("riposte_damage", pool, DEFAULT_DIFFICULTY, can_botch=False, who=t.name)
+    roll_step(roll, "Damage roll", steps, R_DAMAGE)
+    _, track, _ = soak_and_mark(roll.net, weapon.damage_type, a, weapon, Circumstances(), state.roller,
+                                state.settings, steps, soak_roll="riposte_soak")
     return track
-
-

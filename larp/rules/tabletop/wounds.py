@@ -19,17 +19,17 @@ from larp.rules.tabletop.dice import (
 )
 from larp.rules.tabletop.maneuvers import Maneuver, Profile
 from larp.rules.tabletop.combatants import (
-    _RESOLUTION,
-    _DAMAGE,
-    _HEALTH,
-    _KNOCKDOWN,
+    R_RESOLUTION,
+    R_DAMAGE,
+    R_HEALTH,
+    R_KNOCKDOWN,
     Fighter,
     Circumstances,
     Effect,
-    _Dice,
+    DiceRoller,
 )
 
-def _strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) -> int:
+def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) -> int:
     """This target's share of strafing successes (000 "Strafing")."""
     if c.strafe_targets == 1:
         share = net // 2
@@ -45,10 +45,14 @@ def _strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) -
     return share
 
 
-def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Weapon | None, net: int,
-                 profile: Profile, settings: ChronicleSettings, steps: Explanation,
-                 claw_power: str | None) -> tuple[int, int, int | None]:
-    """The damage dice, automatic successes (Potence) and, for firearms read as levels, the levels."""
+def damage_dice(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Weapon | None, net: int,
+                profile: Profile, settings: ChronicleSettings, steps: Explanation,
+                claw_power: str | None) -> tuple[int, int, int | None]:
+    """The damage dice, automatic successes (Potence) and, for firearms read as levels, the levels:
+    Strength + bonus or the weapon's dice, plus net successes beyond the first (not for thrown
+    weapons under Dark Ages), targeting, an immobilized target, less wound penalties on Strength
+    damage, never below one die (000 "Stage Three: Resolution", "Bashing Damage"; 001 "Quick
+    Combat Summary Chart"; 004 "Determine Damage")."""
     sit = profile.situation
     strength_based = m.damage == "strength" or (card is not None and card.strength_bonus is not None)
     if card is not None and card.strength_bonus is not None and (m.damage == "weapon" or m.weapon == "optional"):
@@ -76,7 +80,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
             steps.add(f"Thrown weapon: the {extra} extra success(es) add no damage.", '004 "Determine Damage"')
         else:
             pool += extra
-            steps.add(f"{extra} success(es) beyond the first: +{extra} damage dice ({pool}).", _RESOLUTION)
+            steps.add(f"{extra} success(es) beyond the first: +{extra} damage dice ({pool}).", R_RESOLUTION)
     size_key = profile.called_shots[c.called_shot] if c.called_shot else c.target_size
     if size_key:
         size = profile.target_sizes[size_key]
@@ -94,7 +98,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
         pool -= a.wound_penalty
         steps.add(f"Wound penalties apply to Strength damage: -{a.wound_penalty} ({pool}).", '001 "Note"')
     if pool < 1:
-        steps.add("A damage pool is never below one die once the attack hits: 1 die.", _DAMAGE)
+        steps.add("A damage pool is never below one die once the attack hits: 1 die.", R_DAMAGE)
         pool = 1
     potence = a.discipline("Potence") if strength_based else 0
     if potence:
@@ -102,7 +106,7 @@ def _damage_pool(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: We
     return pool, potence, None
 
 
-def _damage_type(base_type: str, card: Weapon | None, c: Circumstances, steps: Explanation) -> str:
+def attack_damage_type(base_type: str, card: Weapon | None, c: Circumstances, steps: Explanation) -> str:
     """Blunt weapons aimed at the head do lethal damage (000 "Melee Weapons Chart")."""
     if card is not None and card.blunt and base_type == "bashing" and c.called_shot == "head":
         steps.add("A blunt weapon aimed at the head does lethal damage.", '000 "Melee Weapons Chart"')
@@ -110,10 +114,15 @@ def _damage_type(base_type: str, card: Weapon | None, c: Circumstances, steps: E
     return base_type
 
 
-def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Circumstances, roller: _Dice,
-                   settings: ChronicleSettings, steps: Explanation,
-                   soak_roll: str = "soak") -> tuple[SoakRuling | None, HealthTrack, int]:
-    """Soak ``levels`` of ``kind`` and mark what is left on ``t``'s track."""
+def soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Circumstances, roller: DiceRoller,
+                  settings: ChronicleSettings, steps: Explanation,
+                  soak_roll: str = "soak") -> tuple[SoakRuling | None, HealthTrack, int]:
+    """Soak ``levels`` of ``kind`` and mark what is left on ``t``'s track (000 "Soak", "Damage
+    Types", "Health Chart"; :func:`larp.rules.soak.soak_damage`).
+
+    Raises:
+        DiceNeeded: the soak roll has no faces and there is no random source.
+    """
     head_shot = c.called_shot == "head" or (c.called_shot == "heart" and card is not None
                                             and card.bashing_vs_kindred and not card.firearm)
     weapon_key = card.key if card is not None else None
@@ -144,14 +153,15 @@ def _soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: C
     health = soak.apply_to(t.track, settings, t.name)
     steps.extend(marking_details(health.steps, t.name))
     if health.marked:
-        steps.add(damage_line(t.name, health.track), _HEALTH)
+        steps.add(damage_line(t.name, health.track), R_HEALTH)
     return soak, health.track, health.marked
 
 
 def marking_details(steps, who: str) -> list:
     """The marking's steps without its own "takes ... and is now ..." lines (the soak already said what
     he takes, and :func:`damage_line` says where it leaves him, once): what is left is what the marking
-    decided beyond that (torpor, Final Death, a stake, a mark made worse)."""
+    decided beyond that (torpor, Final Death, a stake, a mark made worse) (000 "Applying Damage";
+    met-reference 4.1)."""
     def is_line(step) -> bool:
         text = step.text
         return step.rule == "LotNR Health (met-reference 4.1)" and (
@@ -174,7 +184,7 @@ def damage_line(who: str, track: HealthTrack) -> str:
     return text + "."
 
 
-def _knockdown(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, rise_roll: str, roller: _Dice,
+def knock_down(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, rise_roll: str, roller: DiceRoller,
                settings: ChronicleSettings, steps: Explanation, effects: list[Effect],
                unbalance: bool = False) -> HealthTrack:
     """Dexterity + Athletics to stay up, then to rise (000 "Sweep", "Tackle", "Knockdown")."""
@@ -189,22 +199,22 @@ def _knockdown(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, r
             steps.add(f"{who.name} is unbalanced: +1 difficulty to his actions next turn.", '000 "Tackle"')
             effects.append(Effect(who.key, "unbalanced", f"{who.name} is unbalanced: +1 difficulty next turn."))
         return track
-    steps.add(f"{who.name} is knocked down.", _KNOCKDOWN)
+    steps.add(f"{who.name} is knocked down.", R_KNOCKDOWN)
     effects.append(Effect(who.key, "knocked_down", f"{who.name} is knocked down."))
     rise = roller.roll(rise_roll, pool, DEFAULT_DIFFICULTY, who=who.name)
-    roll_step(rise, f"{who.name}'s Dexterity + Athletics to get up", steps, _KNOCKDOWN)
+    roll_step(rise, f"{who.name}'s Dexterity + Athletics to get up", steps, R_KNOCKDOWN)
     if rise.net:
-        steps.add(f"{who.name} is back on his feet at once, his initiative reduced by two next turn.", _KNOCKDOWN)
+        steps.add(f"{who.name} is back on his feet at once, his initiative reduced by two next turn.", R_KNOCKDOWN)
         effects.append(Effect(who.key, "slowed", f"{who.name}: initiative -2 next turn (rose from a knockdown)."))
         return track
-    steps.add(f"{who.name} spends his next action climbing to his feet, if he chooses to rise.", _KNOCKDOWN)
+    steps.add(f"{who.name} spends his next action climbing to his feet, if he chooses to rise.", R_KNOCKDOWN)
     effects.append(Effect(who.key, "rising", f"{who.name} spends his next action getting up."))
     if rise.botch:
         steps.add(f"A botch: {who.name} lands hard and takes an automatic level of bashing damage.",
                   '003 "Knockdown"', setting="tabletop_botch")
         health = apply_damage(track, "bashing", 1, who.name, settings)
         steps.extend(marking_details(health.steps[1:], who.name))
-        steps.add(damage_line(who.name, health.track), _HEALTH)
+        steps.add(damage_line(who.name, health.track), R_HEALTH)
         return health.track
     return track
 

@@ -1,0 +1,320 @@
+"""Stage Two of a tabletop attack: the maneuver and situation checked, the attack pool, the
+difficulty, an automatic hit, and the attack roll (000 "Stage Two: Attack", "Maneuver
+Characteristics", "Health Chart", "Armor Chart"; 004 "Step-By-Step Combat Turn").
+
+Part of :mod:`larp.rules.tabletop.combat`: :func:`declare_attack` opens the
+:class:`.attack_state.AttackState`; :func:`attack_pool`, :func:`attack_difficulty`,
+:func:`automatic_hit` and :func:`roll_attack` are phases over it.
+"""
+
+from __future__ import annotations
+
+from larp.rules.explain import Explanation, RulesError, plural
+from larp.rules.health import CONDITION_LABELS, tabletop_dice_penalty
+from larp.rules.settings import ChronicleSettings
+from larp.rules.tabletop.actions import slot_dice
+from larp.rules.tabletop.attack_state import AttackState
+from larp.rules.tabletop.combatants import (
+    CALLED_SHOTS,
+    R_ATTACK,
+    R_HEALTH,
+    RANGES,
+    Attack,
+    DiceRoller,
+    Effect,
+    add_dice,
+    check_count,
+    claw_type,
+    fighter_state,
+    maneuver_weapon,
+    tabletop_level,
+)
+from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, bounded_difficulty, check_difficulty, roll_step
+from larp.rules.tabletop.maneuvers import Maneuver, Profile, profile_for
+
+
+def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoller,
+                   steps: Explanation) -> AttackState:
+    """Check the attack as declared and open its state: the maneuver is an attack the attacker
+    can make on this target (vampires only, a hold first, claws), in a situation it allows
+    (range, cover, targeting, aiming, strafing, the off hand, multiple actions, a full clip,
+    a weapon's rate of fire, a stake at the heart), with the weapon it needs; and the damage
+    type it deals (000 "Maneuver Characteristics", "Ranged Weapons Chart", "Stake Through
+    Heart"; 004 "Step-By-Step Combat Turn").
+
+    Raises:
+        RulesError: what the rules cannot adjudicate, naming the field.
+    """
+    profile = profile_for(settings)
+    m = profile.maneuver(attack.maneuver)
+    a, c = attack.attacker, attack.circumstances
+    _check_fighters(attack, profile, m)
+    _check_circumstances(attack, profile, m)
+    card = maneuver_weapon(m, a)
+    state = AttackState(attack, settings, profile, m, roller, steps, a.track, attack.target.track, attack.defense,
+                        card=card)
+    # the damage type and claws first: a character without claws cannot claw
+    if m.damage_type == "power":
+        state.base_type, state.claw_power = claw_type(m, a)
+    elif m.damage_type == "weapon" or (m.weapon == "optional" and card is not None):
+        state.base_type = card.damage_type if card else "bashing"
+    else:
+        state.base_type = m.damage_type
+    if m.has("multiple") and m.key == "multiple_shots" and card is not None:
+        rate = card.details.get("rate")
+        if isinstance(rate, int) and attack.slot.total > rate:
+            raise RulesError(f"A {card.name} fires at most {rate} shots a turn (000 \"Multiple Shots\").",
+                             field="actions.total")
+    if c.stake and (card is None or not card.has("Staking") or c.called_shot != "heart"):
+        raise RulesError("Staking needs a stake (or crossbow) aimed at the heart (000 \"Stake Through Heart\").",
+                         field="stake")
+    return state
+
+
+def _check_fighters(attack: Attack, profile: Profile, m: Maneuver) -> None:
+    """The maneuver is an attack this attacker can make on this target (000 "Maneuver Characteristics")."""
+    a, t, c = attack.attacker, attack.target, attack.circumstances
+    if m.kind == "defensive":
+        raise RulesError(f"{m.name} is a defense: choose it as the target's defense, not as an attack.",
+                         field="maneuver")
+    if a.key == t.key:
+        raise RulesError(f"{a.name} cannot attack themself: choose another target.", field="target")
+    if a.wound_penalty is None:
+        raise RulesError(f"{a.name} can take no action ({fighter_state(a.track)}).", field="attacker")
+    if t.track.destroyed:
+        raise RulesError(f"{t.name} is {CONDITION_LABELS[t.track.condition].lower()}: nothing left to attack.",
+                         field="target")
+    if m.has("vampire_only") and a.creature != "vampire":
+        raise RulesError(f"Only vampires can use {m.name}: {a.name} is a {a.creature}.", field="maneuver")
+    if m.needs_hold and c.prior_hold not in m.needs_hold:
+        held = [profile.maneuvers[k].name.lower() for k in m.needs_hold]
+        names = ", ".join(held[:-1]) + f" or {held[-1]}" if len(held) > 1 else held[0]
+        raise RulesError(f"{m.name} needs a successful {names} on {t.name} in an earlier turn first "
+                         f"({m.source}).", field="prior_hold")
+
+
+def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
+    """The situation is one the maneuver allows (000 "Range", "Cover", "Targeting", "Aiming",
+    "Strafing", "Two Weapons"; 004 "Multiple Actions")."""
+    c = attack.circumstances
+    if c.range not in RANGES:
+        raise RulesError("Range is point_blank, short or long.", field="range")
+    for name, value in (("cover", c.cover), ("attacker_cover", c.attacker_cover)):
+        if value is not None and value not in profile.cover:
+            raise RulesError(f"Cover is one of {', '.join(profile.cover)}.", field=name)
+    if c.target_size is not None and c.target_size not in profile.target_sizes:
+        raise RulesError(f"Target size is one of {', '.join(profile.target_sizes)}.", field="target_size")
+    if c.called_shot is not None and c.called_shot not in CALLED_SHOTS:
+        raise RulesError("A called shot is at the head or the heart.", field="called_shot")
+    if c.called_shot and c.target_size:
+        raise RulesError("Give a called shot or a target size, not both.", field="target_size")
+    if m.has("no_targeting") and (c.called_shot or c.target_size):
+        raise RulesError(f"{m.name} cannot target a specific part of the body ({m.source}).", field="called_shot")
+    if m.kind == "ranged" and c.blind:
+        raise RulesError("Ranged attacks cannot be made blind or in pitch darkness "
+                         "(000 \"Blind Fighting/Fire\"; 004 \"Blind Fighting\").", field="blind")
+    if m.kind == "close" and (c.cover or c.attacker_cover):
+        raise RulesError("Cover changes ranged attacks only (000 \"Cover\").", field="cover")
+    if m.has("needs_clip_half_full") and not c.clip_half_full:
+        raise RulesError(f"{m.name} needs a clip at least half full ({m.source}).", field="clip_half_full")
+    check_count(c.opponents, "opponents", 1, 20)
+    check_count(c.aim_turns, "aim_turns", 0, 10)
+    check_count(c.strafe_targets, "strafe_targets", 1, 10)
+    check_count(c.strafe_extra, "strafe_extra", 0, 10)
+    check_count(c.ambush_dice, "ambush_dice", 0, 20)
+    check_count(c.extra_dice, "extra_dice", -20, 20)
+    check_count(c.extra_difficulty, "extra_difficulty", -8, 8)
+    if c.difficulty is not None:
+        check_difficulty(c.difficulty)
+    if c.aim_turns and not m.has("single_shot"):
+        raise RulesError(f"Aiming adds dice to a single shot, not to {m.name.lower()} (000 \"Aiming\").",
+                         field="aim_turns")
+    if c.scope and not c.aim_turns:
+        raise RulesError("A scope adds dice on the first turn of aiming: aim at least one turn.", field="scope")
+    if (c.strafe_targets > 1 or c.strafe_extra) and not m.has("strafing"):
+        raise RulesError("Targets in the area are for strafing only.", field="strafe_targets")
+    if c.off_hand and not m.has("off_hand"):
+        raise RulesError("The off hand's penalty is for firing two weapons.", field="off_hand")
+    slot = attack.slot
+    slot.check()
+    if m.has("multiple") and slot.total < 2 and not slot.celerity:
+        raise RulesError(f"{m.name} is a multiple action: declare at least two actions ({m.source}).",
+                         field="actions.total")
+
+
+def attack_pool(state: AttackState) -> None:
+    """Set the attack pool: Attribute + Ability (no Ability: the Attribute alone), the
+    multiple-action rule, the maneuver's accuracy, the situation (flank, rear, a held or
+    blinded target, aiming, a scope, an ambush, the narrator), the wound penalty and armor's
+    Dexterity penalty (000 "Stage Two: Attack", "Health Chart", "Armor Chart"; 004
+    "Blindsiding").
+
+    Raises:
+        RulesError: a pool at zero or below (the action cannot be attempted, 000 "Health
+            Chart"; 004 "Multiple Actions"), or aiming without the Ability.
+    """
+    m, a, t = state.maneuver, state.attack.attacker, state.attack.target
+    steps, card = state.steps, state.card
+    ability = m.abilities[0]
+    if len(m.abilities) > 1:
+        ability = m.abilities[1] if card is not None else m.abilities[0]
+    attr_dots = a.attribute(m.attribute)
+    ability_dots = a.ability(ability)
+    base = attr_dots + ability_dots
+    what = f" ({card.name})" if card else ""
+    steps.add(f"{a.name} uses {m.name}{what} against {t.name}.", m.source)
+    if ability_dots:
+        steps.add(f"Attack pool: {m.attribute} {attr_dots} + {ability} {ability_dots} = {base} dice.", R_ATTACK)
+    else:
+        steps.add(f"Attack pool: no {ability}, so {m.attribute} alone: {base} dice.", R_ATTACK)
+    pool, slot_step = slot_dice(base, state.attack.slot, state.settings, a.name)
+    if slot_step:
+        steps.extend([slot_step])
+    pool = add_dice(steps, pool, m.accuracy, f"{m.name}'s accuracy", m.source)
+    pool = _situation_dice(state, pool, ability, ability_dots)
+    penalty = a.wound_penalty or 0
+    if penalty:
+        pool -= penalty
+        steps.add(f"{a.name} is {tabletop_level(a.track)} on the tabletop chart: wound penalty -{penalty} ({pool}).",
+                  R_HEALTH)
+    elif a.ignore_wounds and tabletop_dice_penalty(a.track) != 0:
+        steps.add(f"{a.name} spent a Willpower point this turn: no wound penalty, though he is "
+                  f"{tabletop_level(a.track)} on the tabletop chart.", "LotNR Willpower (met-reference 2.1, 4.1)")
+    if m.attribute == "Dexterity":
+        armor_dice, why = a.armor_penalty(state.profile)
+        if armor_dice:
+            pool -= armor_dice
+            steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).",
+                      '000 "Armor Chart"' if state.profile.key != "dark_ages" else '004 "Armor"')
+    if pool <= 0:
+        if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
+            raise RulesError(f"{a.name}'s wounds ({tabletop_level(a.track)}, -{penalty}) leave his attack pool at "
+                             f"{pool} dice: the action cannot be attempted (000 \"Health Chart\"). A Willpower point "
+                             f"spent this turn ignores the wound penalty (LotNR Willpower).", field="actions")
+        raise RulesError(f"{a.name}'s attack pool comes to {pool} dice: the action cannot be attempted "
+                         f"(004 \"Multiple Actions\").", field="actions")
+    state.pool = pool
+
+
+def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: int) -> int:
+    """The situation's dice: flank or rear (blindsiding), a held or blinded target, aiming and a
+    scope, an ambush's successes, the narrator's modifier (000 "Flank and Rear Attacks",
+    "Immobilization", "Blinded", "Aiming", "Ambush"; 004 "Blindsiding", "Immobilized Targets")."""
+    profile, steps = state.profile, state.steps
+    a, t, c = state.attack.attacker, state.attack.target, state.attack.circumstances
+    sit = profile.situation
+    if c.flank or c.rear:
+        if profile.key == "dark_ages":
+            if c.blindside_spotted:
+                steps.add(f"{t.name} spotted the blindside: no extra die.", '004 "Blindsiding"')
+            else:
+                pool = add_dice(steps, pool, sit.flank_dice, "Blindsiding (flank or rear)", '004 "Blindsiding"')
+        else:
+            extra = sit.rear_dice if c.rear else sit.flank_dice
+            pool = add_dice(steps, pool, extra, "Attack from the rear" if c.rear else "Attack from the flank",
+                            '000 "Flank and Rear Attacks"')
+    if c.target_held:
+        pool = add_dice(steps, pool, sit.held_target_dice, f"{t.name} is held but struggling",
+                        '000 "Immobilization"' if profile.key != "dark_ages" else '004 "Immobilized Targets"')
+    if c.target_blinded:
+        pool = add_dice(steps, pool, sit.blinded_target_dice, f"{t.name} is blinded", '000 "Blinded"')
+    if c.aim_turns:
+        perception = a.attribute("Perception")
+        if ability_dots < 1:
+            raise RulesError(f"Aiming needs {ability} 1 or better; {a.name} has none (000 \"Aiming\").",
+                             field="aim_turns")
+        aimed = min(c.aim_turns, perception)
+        pool = add_dice(steps, pool, aimed,
+                        f"{plural(c.aim_turns, 'turn')} aiming, at most Perception {perception}", '000 "Aiming"')
+        if c.scope:
+            if not sit.scope_dice:
+                raise RulesError("This profile has no scopes.", field="scope")
+            pool = add_dice(steps, pool, sit.scope_dice, "A scope on the first turn of aiming", '000 "Aiming"')
+    pool = add_dice(steps, pool, c.ambush_dice, "Extra successes from the ambush", '000 "Ambush"')
+    return add_dice(steps, pool, c.extra_dice, "The narrator's modifier", "Narrator")
+
+
+def attack_difficulty(state: AttackState) -> None:
+    """Set the attack's difficulty: the narrator's, or 6 (ranged: the range's, point blank 4,
+    short 6, long 8) plus the maneuver, targeting, cover, opponents past the first (at most +4),
+    fighting blind, the off hand, being unbalanced and the narrator's modifier, kept within
+    2..10 (000 "Maneuver Characteristics", "Range", "Targeting", "Cover", "Multiple Opponents")."""
+    c = state.attack.circumstances
+    if c.difficulty is not None:
+        state.difficulty = c.difficulty
+        state.steps.add(f"The narrator sets the difficulty: {state.difficulty}.", "Narrator")
+        return
+    m, a, profile, steps = state.maneuver, state.attack.attacker, state.profile, state.steps
+    sit = profile.situation
+    if m.kind == "ranged":
+        difficulty = profile.ranges[c.range]
+        steps.add(f"{c.range.replace('_', ' ').capitalize()} range: difficulty {difficulty}.", '000 "Range"')
+    else:
+        difficulty = DEFAULT_DIFFICULTY
+        steps.add(f"Base difficulty {difficulty}.", '000 "Maneuver Characteristics"')
+    parts: list[tuple[int, str, str]] = [(m.difficulty, m.name, m.source)]
+    size_key = profile.called_shots[c.called_shot] if c.called_shot else c.target_size
+    if size_key:
+        size = profile.target_sizes[size_key]
+        aim = f"aimed at the {c.called_shot}" if c.called_shot else "targeting"
+        parts.append((size.difficulty, f"{size.label}, {aim}",
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"'))
+    if c.cover:
+        parts.append((profile.cover[c.cover], f"{c.cover.capitalize()} cover", '000 "Cover"'))
+    if c.attacker_cover:
+        parts.append((max(0, profile.cover[c.attacker_cover] - 1), f"Firing back from {c.attacker_cover} cover",
+                      '000 "Cover"'))
+    if c.opponents > 1:
+        extra = min(c.opponents - 1, sit.opponents_max)
+        parts.append((extra, f"{c.opponents} opponents (at most +{sit.opponents_max})", '000 "Multiple Opponents"'))
+    if c.blind:
+        parts.append((sit.blind_difficulty, "Fighting blind", '000 "Blind Fighting/Fire"'))
+    if c.off_hand and not a.ambidextrous:
+        parts.append((sit.off_hand_difficulty, "The off hand", '000 "Two Weapons"'))
+    if c.unbalanced:
+        parts.append((1, "Unbalanced by last turn's tackle", '000 "Tackle"'))
+    if c.extra_difficulty:
+        parts.append((c.extra_difficulty, "The narrator's modifier", "Narrator"))
+    for value, text, rule in parts:
+        if value:
+            difficulty += value
+            steps.add(f"{text}: {value:+d} difficulty ({difficulty}).", rule)
+    state.difficulty = bounded_difficulty(difficulty, steps, "The attack's difficulty")
+
+
+def automatic_hit(state: AttackState) -> None:
+    """A completely immobilized (or staked) target is hit without a roll where the profile says
+    so (000 "Immobilization"); a clinch or hold that goes on inflicts Strength damage
+    automatically (000 "Clinch", "Hold"; under Dark Ages the target resists instead, 004)."""
+    m, a, t = state.maneuver, state.attack.attacker, state.attack.target
+    c, profile = state.attack.circumstances, state.profile
+    state.continuing = m.has("carries_over") and c.prior_hold == m.key and m.damage != "none"
+    if (c.target_immobilized or t.track.staked) and profile.situation.immobilized == "automatic_hit":
+        state.automatic = True
+        state.steps.add(f"{t.name} is completely immobilized: the attack hits automatically.", '000 "Immobilization"')
+    elif state.continuing and profile.key != "dark_ages":
+        state.automatic = True
+        state.steps.add(f"The {m.name.lower()} goes on: {a.name} inflicts Strength damage automatically.", m.source)
+
+
+def roll_attack(state: AttackState) -> None:
+    """Roll the attack (one net success when it hits automatically): 1s cancel successes; a botch
+    fails and the narrator describes what goes wrong; no successes is a miss, and the attack
+    ends (000 "Stage Two: Attack"; setting ``tabletop_botch``)."""
+    a, t, m, steps = state.attack.attacker, state.attack.target, state.maneuver, state.steps
+    if state.automatic:
+        state.net = 1
+        return
+    state.attack_roll = roll = state.roller.roll("attack", state.pool, state.difficulty, who=a.name)
+    roll_step(roll, f"{a.name}'s attack roll", steps, R_ATTACK)
+    if roll.botch:
+        steps.add("A botch: the attack fails and something nasty happens (a jam, a broken blade, an ally "
+                  "hit): the narrator describes it.", R_ATTACK, setting="tabletop_botch")
+        state.effects.append(Effect(a.key, "botch",
+                                    f"{a.name} botched the attack: the narrator describes what goes wrong."))
+        state.missed = f"{a.name} botches {m.name.lower()} against {t.name}."
+        return
+    state.net = roll.net
+    if state.net == 0:
+        steps.add(f"No successes: {a.name} misses.", R_ATTACK)
+        state.missed = f"{a.name}'s {m.name.lower()} misses {t.name}."
