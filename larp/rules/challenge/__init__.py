@@ -49,7 +49,9 @@ What is where:
   challenge) and :mod:`.outcome` (Traits lost, damage); :mod:`.options` reads from the
   state what each side may still call, without playing the challenge again;
 - :mod:`.engine`: plays a script through the phases (:func:`play_script`) and the public
-  functions;
+  functions; a caller that needs both the ruling and the options still open plays once
+  (``state = play_script(...)``) and reads both from the state (:func:`rule_outcome`,
+  :func:`open_options`);
 - :mod:`.parsing`: the script as JSON-like data (the stateless API's input).
 
 Every public name is importable from ``larp.rules.challenge`` itself.
@@ -125,6 +127,8 @@ from larp.rules.challenge.ruling import (
     TraitsLost,
 )
 from larp.rules.challenge.state import ChallengeState, SideState
+from larp.rules.challenge.options import open_options
+from larp.rules.challenge.outcome import rule_outcome
 from larp.rules.challenge.engine import (
     allowed_throws,
     bids_required,
@@ -210,6 +214,8 @@ __all__ = [
     "challenge_options",
     "play_challenge",
     "play_script",
+    "open_options",
+    "rule_outcome",
     "resolve_challenge",
     "rule_challenge",
     "challenge_from_dict",

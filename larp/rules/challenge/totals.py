@@ -11,18 +11,7 @@ from __future__ import annotations
 
 from larp.rules.challenge.state import ChallengeState, SideState
 from larp.rules.challenge.types import (
-    R_BONUS,
-    R_CAP,
-    R_HEALTH,
-    R_MOVE,
-    R_SPEED_DE,
-    R_TIES,
-    Category,
-    Health,
-    Kind,
-    Lead,
-    Outcome,
-    Power,
+    R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome, Power,
 )
 from larp.rules.darkness import ability_named
 from larp.tables import generation_row
