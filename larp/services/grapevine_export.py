@@ -20,12 +20,15 @@ from larp.services.sheet_store import sheet_of
 
 
 def exported_character(character: Character, experience: Sequence[ExperienceEntry] = ()) -> GrapevineCharacter:
-    """``character`` as the Grapevine writer takes him: his sheet, his experience log (oldest line first),
-    Grapevine's status for his condition (:func:`larp.grapevine.status.status_on_export`), his last
-    change as the last-modified date, and what an import kept unused."""
+    """``character`` as the Grapevine writer takes him: his sheet, his experience log (in the order it
+    was recorded), Grapevine's status for his condition and retirement
+    (:func:`larp.grapevine.status.status_on_export`), his last change as the last-modified date (the
+    file's own while he is unchanged since its import: ``kept["version"]``), and what an import kept
+    unused."""
     kept = dict(character.imported_unused or {})
     attributes = kept.get("attributes") or {}
     sheet = sheet_of(character)
+    unchanged = kept.get("version") == str(character.version) and attributes.get("lastmodified")
     return GrapevineCharacter(
         name=character.name, creature=character.creature, sheet=sheet, kept=kept,
         experience=tuple(ExperienceLine(e.kind, e.amount, e.what, e.created_at.replace(microsecond=0))
@@ -33,7 +36,7 @@ def exported_character(character: Character, experience: Sequence[ExperienceEntr
         play_status=status_on_export(character.condition, character.retired_at is not None, character.creature,
                                      attributes.get("status", "")),
         npc=attributes.get("npc", "").lower() == "yes",
-        last_modified=character.updated_at.replace(microsecond=0) if character.updated_at else None,
+        last_modified=None if unchanged or not character.updated_at else character.updated_at.replace(microsecond=0),
     )
 
 
