@@ -58,7 +58,7 @@ _LABELS = {
     "tempconscience": "Temporary Conscience", "tempselfcontrol": "Temporary Self-Control",
     "tempcourage": "Temporary Courage", "truefaith": "True Faith", "association": "Association",
     "generation": "Generation (as written)", "motivation": "Motivation", "temppathtraits": "Temporary Path",
-    "temphumanity": "Temporary Humanity",
+    "temphumanity": "Temporary Humanity", "lastmodified": "Last modified in Grapevine",
 }
 
 

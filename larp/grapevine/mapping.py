@@ -555,6 +555,8 @@ def _keep_absent(record: Record) -> None:
     present = record.element.attrib
     missing = [a for a in ABSENT_ATTRIBUTES[record.element.tag] if not (present.get(a) or "").strip()]
     absent: dict[str, str] = {}
+    if not (present.get("status") or "").strip():
+        absent["status"] = "Active"  # what the export writes for an active character without one
     if missing:
         written = record_attributes(GrapevineCharacter(record.sheet.name, record.sheet.creature, record.sheet),
                                     record.element.tag)
