@@ -327,12 +327,15 @@ def test_export_from_the_cli_the_character_page_and_the_board(client, auth, runn
     assert not (tmp_path / "none.gex").exists()
 
     page = client.get(f"/characters/{character.id}")
-    assert f'/characters/{character.id}/grapevine.gex' in page.get_data(as_text=True)
+    assert f'/characters/{character.id}/grapevine"' in page.get_data(as_text=True)  # the page before the download
+    before = client.get(f"/characters/{character.id}/grapevine").get_data(as_text=True)
+    assert f'/characters/{character.id}/grapevine.gex' in before
     download = client.get(f"/characters/{character.id}/grapevine.gex")
     assert download.status_code == 200 and 'filename="anna.gex"' in download.headers["Content-Disposition"]
     assert download.data == target.read_bytes()
     assert client.get("/characters/999999/grapevine.gex").status_code == 404
-    assert "/board/export.gex" in client.get("/board").get_data(as_text=True)
+    assert "/board/grapevine" in client.get("/board").get_data(as_text=True)
+    assert "/board/export.gex" in client.get("/board/grapevine").get_data(as_text=True)
     board = client.get("/board/export.gex")
     everyone = parse_grapevine(board.data).characters
     assert board.status_code == 200 and len(everyone) == Character.select().count()
