@@ -634,4 +634,5 @@ def test_export_of_hostile_text_still_reads_back_as_one_character():
     written = write_grapevine([GrapevineCharacter(sheet.name, "vampire", sheet, kept=kept)], default_track())
     (back,) = parse_grapevine(written).characters
     assert back.name == 'Bad "<&>]]>  name' and back.sheet.notes == "a]]>b\nc <x>"
-    assert back.kept == {"attributes": {"sire": "xy"}, "biography": "bio", "elements": ["<foo>bar</foo>"]}
+    assert back.kept == {"attributes": {"sire": "xy"}, "biography": "bio", "elements": ["<foo>bar</foo>"],
+                         "absent": {"status": "Active"}}  # written without a status: none read back (issue 27)
