@@ -105,8 +105,9 @@ class Tally:
 
 @dataclass
 class Comparison:
-    """A Grapevine file against the file that came back, by kind of thing (records, attributes,
-    experience entries, list entries, list order, texts in characters)."""
+    """A Grapevine file against the file that came back, by kind of thing (records, attributes, the
+    attributes of each list counting as one, experience entries, list entries, list order, texts in
+    characters)."""
 
     records: Tally = field(default_factory=Tally)
     skipped: Counter = field(default_factory=Counter)
@@ -224,6 +225,11 @@ def _compare_record(out: Comparison, name: str, record: ET.Element, back: ET.Ele
     lists = {}
     for traitlist in record.findall("traitlist"):
         lists.setdefault(traitlist.get("name"), []).extend(traitlist.findall("trait"))
+        came_back = back.find(f"traitlist[@name='{traitlist.get('name')}']") if "'" not in traitlist.get(
+            "name", "") else None
+        out.attributes.add(came_back is not None and dict(came_back.attrib) == dict(traitlist.attrib),
+                           f"{name}: the list {traitlist.get('name')!r} {dict(traitlist.attrib)} came back as "
+                           f"{None if came_back is None else dict(came_back.attrib)}")
     lists_back = {}
     for traitlist in back.findall("traitlist"):
         lists_back.setdefault(traitlist.get("name"), []).extend(traitlist.findall("trait"))
