@@ -341,7 +341,7 @@ def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_n
     from larp.services import ServiceError
     from larp.services.chronicles import scoped_to
     from larp.models import Character
-    from larp.services.grapevine_export import characters_named, export_grapevine
+    from larp.services.grapevine_export import characters_named, export_grapevine, left_out
 
     with db.connection_context():
         chronicle = chosen_chronicle(chronicle_name)
@@ -353,10 +353,18 @@ def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_n
             if chosen is None:
                 chosen = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
             data = export_grapevine(chronicle, chosen)
-    with open(file, "wb") as fh:
-        fh.write(data)
+            missing = left_out(chosen)
+    try:
+        with open(file, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise click.ClickException(_write_failure(exc, "the Grapevine file")) from None
     count = len(chosen)
     click.echo(f"Exported {plural(count, 'character')} to {file} (Grapevine 3 exchange file, Windows-1252).")
+    if missing:
+        click.echo("Not written, Grapevine has no place for it:")
+        for line in missing:
+            click.echo(f"  - {line}")
 
 
 @click.command("export")
@@ -376,8 +384,11 @@ def export_command(file: str, chronicle_name: str | None) -> None:
         chronicle = chosen_chronicle(chronicle_name)
         with scoped_to(chronicle.id):
             data = export_chronicle(chronicle)
-    with open(file, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, ensure_ascii=False, indent=1)
+    try:
+        with open(file, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=1)
+    except OSError as exc:
+        raise click.ClickException(_write_failure(exc, "the export")) from None
     click.echo(f"Exported {data['chronicle']['name']}: {len(data['characters'])} characters, "
                f"{len(data['game_sessions'])} game sessions, {len(data['rulings'])} rulings to {file} "
                f"(format {data['format_version']}; users are not exported).")
@@ -430,6 +441,18 @@ def import_command(file: str, replace: str | None) -> None:
         click.echo(note)
 
 
+def _write_failure(exc: BaseException, what: str) -> str:
+    """Why a file was not written, in words (a full disk above all: issue 27), never a traceback."""
+    import errno
+
+    text = str(exc).lower()
+    if getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in text or "no space left" in text:
+        return f"The disk is full: {what} was not written."
+    if getattr(exc, "errno", None) in (errno.EACCES, errno.EROFS, errno.EPERM):
+        return f"Cannot write there ({getattr(exc, 'strerror', None) or exc}): {what} was not written."
+    return f"{what[0].upper()}{what[1:]} was not written: {getattr(exc, 'strerror', None) or exc}."
+
+
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number a larp export writes")
 
@@ -447,6 +470,8 @@ def backup_command(path: str | None) -> None:
     from datetime import datetime
     from pathlib import Path
 
+    import sqlite3
+
     from larp.services import ServiceError
     from larp.services.transfer import backup_sqlite
 
@@ -456,6 +481,8 @@ def backup_command(path: str | None) -> None:
         written = backup_sqlite(current_app.config["DATABASE_URL"], target)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise click.ClickException(_write_failure(exc, "the backup")) from None
     click.echo(f"Backed up the database to {written} ({written.stat().st_size} bytes).")
     click.echo("To restore it, stop larp and copy it over larp.sqlite3 in the instance folder "
                "(see larp backup --help).")

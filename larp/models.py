@@ -19,6 +19,7 @@ from peewee import (
     BooleanField,
     DateField,
     DateTimeField,
+    DecimalField,
     ForeignKeyField,
     IntegerField,
     JSONField,
@@ -551,18 +552,20 @@ class ExperienceEntry(BaseModel):
     edit that recorded it (undoing the edit removes the line), or the import that brought it.
 
     Grapevine's history also ``lost`` points (taken from earned), ``refunded`` them (taken
-    from spent) and wrote a ``comment`` (no points); an import keeps those kinds, and its
+    from spent), ``set_earned`` and ``set_unspent`` a total, and wrote a ``comment``; an import
+    keeps those kinds (:mod:`larp.rules.experience` says what each does to the totals), and its
     reasons may be long (``what`` up to :data:`NOTES_MAX_CHARS`; the log's form takes 200).
+    ``amount`` is exact (a decimal of two places: Grapevine keeps half points), 0 or more.
     """
 
-    KINDS = ("earned", "spent", "lost", "refunded", "comment")
+    KINDS = ("earned", "spent", "lost", "refunded", "comment", "set_earned", "set_unspent")
 
     character = ForeignKeyField(Character, backref="experience_rows", on_delete="CASCADE")
     game_session = ForeignKeyField(GameSession, backref="experience_rows", null=True, on_delete="SET NULL")
     ruling = ForeignKeyField(Ruling, backref="experience_rows", null=True, on_delete="SET NULL")
     user = ForeignKeyField(User, backref="experience_rows", null=True, on_delete="SET NULL")
-    kind = CharField(max_length=10)
-    amount = IntegerField()
+    kind = CharField(max_length=20)
+    amount = DecimalField(max_digits=10, decimal_places=2)
     what = TextField(default="", max_length=NOTES_MAX_CHARS)
     created_at = DateTimeField(default=utcnow)
 

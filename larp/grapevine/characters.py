@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
+from larp.grapevine.dates import DateOrder
 from larp.rules.explain import RulesError
 from larp.sheet import CharacterSheet
 
@@ -19,8 +21,10 @@ class GrapevineError(RulesError):
         super().__init__(message, field)
 
 
-#: The experience log's kinds (``larp.models.ExperienceEntry.KINDS``): what each does to the totals.
+#: The experience log's kinds (``larp.models.ExperienceEntry.KINDS``; :mod:`larp.rules.experience`
+#: says what each does to the totals).
 EARNED, SPENT, LOST, REFUNDED, COMMENT = "earned", "spent", "lost", "refunded", "comment"
+SET_EARNED, SET_UNSPENT = "set_earned", "set_unspent"
 
 
 @dataclass(frozen=True)
@@ -28,15 +32,16 @@ class ExperienceLine:
     """One line of a character's experience history (Grapevine's ``<entry>``, the log's row).
 
     Attributes:
-        kind: ``earned`` (adds to earned), ``lost`` (takes from earned), ``spent`` (adds to
-            spent), ``refunded`` (takes from spent) or ``comment`` (no points).
-        amount: experience points, 0 or more.
+        kind: one of :data:`larp.rules.experience.KINDS`, Grapevine's entry type as it is
+            (``set_earned`` and ``set_unspent`` stay what they are).
+        amount: experience points, exact (:class:`~decimal.Decimal`, 0.5 stays 0.5), as the file
+            signs it.
         what: the reason as written.
         date: when; :data:`larp.grapevine.dates.NO_DATE` for Grapevine's unset date.
     """
 
     kind: str
-    amount: int
+    amount: Decimal
     what: str
     date: datetime
 
@@ -84,6 +89,8 @@ class GrapevineFile:
 
     Attributes:
         filename: as given by the caller (for messages only).
+        date_order: the day/month order the file's dates were read in, and why
+            (:func:`larp.grapevine.dates.date_order`).
         encoding: the text encoding the file was read in: ``"utf-8"``, ``"cp1252"``
             (Grapevine's own), ``"utf-16"`` (with a byte-order mark) or ``"latin-1"``
             (bytes cp1252 leaves undefined).
@@ -97,6 +104,7 @@ class GrapevineFile:
     characters: tuple[GrapevineCharacter, ...]
     problems: tuple[str, ...] = ()
     left_out: tuple[str, ...] = ()
+    date_order: DateOrder = DateOrder()
 
     @property
     def imported(self) -> list[GrapevineCharacter]:

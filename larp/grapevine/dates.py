@@ -4,12 +4,21 @@ Grapevine (Visual Basic) writes a date in the exporting computer's locale with V
 format: ``8/2/2007`` (a date at midnight), ``8/2/2007 8:20:11 AM`` (date and time), and a date
 that was never set as its zero, 30 December 1899, which prints as the time alone:
 ``12:00:00 AM``. Other tools and locales write ``27/01/2008 18:21:12`` and odd mixtures such as
-``18:21:12 PM`` (real-data README). Reading is lenient; writing is Grapevine's own US format.
+``18:21:12 PM`` (real-data README). Grapevine reads them back with VB's ``CDate`` in the
+locale of the computer that opens the file, so a file holds one order, its writer's.
+
+A file's day/month order is therefore decided once, from all its dates (:func:`date_order`): a
+first number over 12 proves day first, a second number over 12 proves month first; a file with
+no proof is read month first (US Windows, where most files come from), and a file with proofs of
+both is read date by date, each date with a proof by its proof (issue 27). Writing is always
+Grapevine's own US format, month first, so every date of an exported file is in one order.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 #: Visual Basic's date zero: what Grapevine stores for a date never set ("12:00:00 AM").
@@ -19,13 +28,70 @@ _DATE = re.compile(r"\s*(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{1,4})(.*)$")
 _CLOCK = re.compile(r"\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?\s*$")
 
 
-def parse_grapevine_date(text: str) -> datetime | None:
+MONTH_FIRST, DAY_FIRST = "month first", "day first"
+
+
+@dataclass(frozen=True)
+class DateOrder:
+    """How a file writes its dates, decided once from all of them (:func:`date_order`).
+
+    Attributes:
+        order: :data:`MONTH_FIRST` or :data:`DAY_FIRST`: how a date without a proof is read.
+        mixed: the file holds proofs of both orders; each date with a proof is read by it.
+        reason: the sentence the import report shows ("Dates read day first (14/2/2010 ...)").
+    """
+
+    order: str = MONTH_FIRST
+    mixed: bool = False
+    reason: str = ""
+
+    @property
+    def day_first(self) -> bool:
+        """Whether a date without a proof of its own is read day first."""
+        return self.order == DAY_FIRST
+
+
+def _numbers(text: str) -> tuple[int, int] | None:
+    match = _DATE.match(text or "")
+    if not match or int(match.group(1)) > 31:  # year first (ISO-like) proves nothing
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def date_order(texts: Iterable[str]) -> DateOrder:
+    """The day/month order of a file whose dates are ``texts`` (every date it holds: last-modified,
+    start dates, experience entries, boons), with the reason the report gives."""
+    day_proof = month_proof = None
+    for text in texts:
+        numbers = _numbers(text)
+        if numbers is None:
+            continue
+        first, second = numbers
+        if first > 12 and second <= 12 and day_proof is None:
+            day_proof = text.strip()
+        if second > 12 and first <= 12 and month_proof is None:
+            month_proof = text.strip()
+    if day_proof and month_proof:
+        return DateOrder(MONTH_FIRST, True, f"The file's dates are in both orders ({day_proof!r} can only be "
+                         f"day first, {month_proof!r} only month first): each date that shows its order is read "
+                         "by it, the others month first. Check the experience dates.")
+    if day_proof:
+        return DateOrder(DAY_FIRST, False, f"Dates read day first (day/month/year): {day_proof!r} has a first "
+                         "number over 12.")
+    if month_proof:
+        return DateOrder(MONTH_FIRST, False, f"Dates read month first (month/day/year): {month_proof!r} has a "
+                         "second number over 12.")
+    return DateOrder(MONTH_FIRST, False, "Dates read month first (month/day/year), as Grapevine writes them on US "
+                     "Windows: no date in the file shows its order (every day is 12 or less).")
+
+
+def parse_grapevine_date(text: str, order: DateOrder | None = None) -> datetime | None:
     """Read a Grapevine date leniently; ``None`` when it cannot be read.
 
-    Month/day/year is tried first (Grapevine's home locale), day/month/year when the first
-    number cannot be a month. A time alone (``12:00:00 AM``) is Grapevine's unset date: it
-    reads as :data:`NO_DATE` with that time. A time that cannot be read is dropped, keeping the
-    date.
+    The day/month order is ``order``'s (:func:`date_order`; default month first, Grapevine's home
+    locale); a date that can only be read one way (a number over 12) is read that way. A time
+    alone (``12:00:00 AM``) is Grapevine's unset date: it reads as :data:`NO_DATE` with that time.
+    A time that cannot be read is dropped, keeping the date.
     """
     text = text or ""
     clock_only = _CLOCK.match(text)
@@ -40,7 +106,12 @@ def parse_grapevine_date(text: str) -> datetime | None:
         year, month, day = a, b, c
     else:
         year = c + (2000 if c < 50 else 1900) if c < 100 else c
-        month, day = (a, b) if a <= 12 else (b, a)
+        if a > 12:
+            month, day = b, a
+        elif b > 12:
+            month, day = a, b
+        else:
+            month, day = (b, a) if order is not None and order.day_first else (a, b)
     try:
         date = datetime(year, month, day)
     except ValueError:

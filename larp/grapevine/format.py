@@ -5,11 +5,16 @@ Read off the real files in ``../shared/real-data/grapevine/`` (the NPC library, 
 and Grapevine 3.0's stock menus (``grapevine-menus-vampire-subset.json``: tiers, costs, play
 statuses). Nothing here is copied from the menus beyond these names.
 
-A file is ``<?xml version="1.0"?>`` then ``<grapevine version="3">`` holding one element per
+A file is ``<?xml version="1.0"?>`` (our export adds ``encoding="windows-1252"``) then ``<grapevine version="3">`` holding one element per
 character, named after its creature. A character is attributes (scalars) and children in this
 order: ``<experience>`` (with ``<entry>`` lines), the ``<traitlist>``s (each holding ``<trait
 name val note>``), ``<boon>``s, ``<biography>`` and ``<notes>`` (CDATA). Grapevine writes
 Windows-1252 without declaring it, CRLF line ends and two spaces of indent per level.
+
+``larpclan`` is larp's own attribute, not Grapevine's: the free-text clan of a ghoul written as
+Grapevine writes ghouls (``<vampire clan="Ghoul">``), which has no place for it. Grapevine 3's
+reader (``XMLReaderClass``) files every attribute of a tag and asks only for the names it knows,
+so it ignores the attribute; a mortal's is Grapevine's own ``association``.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ CREATURE_LABELS = {"kueijin": "kuei-jin"}
 #: where the temporary value differs from the permanent one.
 ATTRIBUTE_ORDER = {
     "vampire": (
-        "name", "nature", "demeanor", "clan", "sect", "coterie", "sire", "generation", "title", "blood",
+        "name", "nature", "demeanor", "clan", "larpclan", "sect", "coterie", "sire", "generation", "title", "blood",
         "tempblood", "willpower", "tempwillpower", "conscience", "tempconscience", "selfcontrol",
         "tempselfcontrol", "courage", "tempcourage", "path", "pathtraits", "temppathtraits", "aura",
         "physicalmax", "player", "status", "id", "startdate", "narrator", "npc", "lastmodified",
@@ -100,9 +105,9 @@ TIER_BY_LEVEL = {1: ("basic", 3), 2: ("basic", 3), 3: ("int.", 6), 4: ("int.", 6
 #: Grapevine's play statuses (stock menu "Character play status").
 PLAY_STATUSES = ("Absent", "Active", "Dead", "Destroyed", "Harrowing", "Inactive", "Torpor", "Withering")
 
-#: Experience history entry types (real-data README): the log's kind for each. 2 (set earned) and
-#: 5 (set unspent) are read as the change they make; they have no kind of their own.
-EXPERIENCE_KINDS = {0: "earned", 1: "lost", 3: "spent", 4: "refunded", 6: "comment"}
+#: Experience history entry types (real-data README; Grapevine 3's ExperienceClass): the log's kind
+#: for each, both ways. 2 (set earned) and 5 (set unspent) are kinds of their own (issue 27).
+EXPERIENCE_KINDS = {0: "earned", 1: "lost", 2: "set_earned", 3: "spent", 4: "refunded", 5: "set_unspent",
+                    6: "comment"}
 EXPERIENCE_TYPES = {kind: number for number, kind in EXPERIENCE_KINDS.items()}
-SET_EARNED, SET_UNSPENT = 2, 5
 ENTRY_ATTRIBUTES = ("date", "change", "type", "reason", "earned", "unspent")

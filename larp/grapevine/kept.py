@@ -16,6 +16,18 @@ something:
 - ``originals``: per list and entry, what the file wrote where the sheet would write something
   else (``{"Physical": {"Quick": {"note": ["dex", null]}}}``: the file's ``note="dex"``, the sheet's
   none): written back instead while the sheet still gives the same (see :func:`entry_as_written`);
+- ``repeated``: per list, a name the file lists more than once, its entries as the file wrote them
+  and as the sheet gives them (``{"Derangements": {"Phobia": {"file": [{"name": "Phobia", "note":
+  "spiders"}, {...}], "sheet": [...]}}}``): written back as the file had them while the sheet still
+  gives the same, so two entries of one name stay two, each with its note and value (issue 27);
+- ``order``: per list, the file's order of its entries where the export would write another (a name
+  for an entry on the sheet, "" for the next kept one: :func:`arranged`);
+- ``absent``: the core values the file left out (``willpower``, ``blood``, ``path``, ``pathtraits``,
+  ``humanity``, the ``Health Levels`` list), each with what the export would write instead: left out
+  while the sheet still says that, never written as a fact of the file;
+- ``version``: the character's version right after the import: while it is unchanged, the export
+  writes the file's ``lastmodified`` (kept with the attributes) instead of the time larp last
+  changed him;
 - ``list_attributes``: a list's attributes where they are not Grapevine's usual ones;
 - ``list_order``: the file's order of lists, where it is not Grapevine's usual one;
 - ``health_states``: the health chart's closing states, where they are not the usual one;
@@ -37,8 +49,8 @@ KEPT_MAX_CHARS = 400_000
 #: The most characters of one kept text (a biography, a boon's description): as the character's notes.
 TEXT_MAX_CHARS = 20_000
 
-KEYS = ("element", "attributes", "lists", "originals", "list_attributes", "list_order", "health_states",
-        "boons", "biography", "elements")
+KEYS = ("element", "attributes", "lists", "originals", "repeated", "order", "absent", "list_attributes",
+        "list_order", "health_states", "boons", "biography", "elements", "version")
 
 _LABELS = {
     "sire": "Sire", "coterie": "Coterie", "aura": "Aura", "id": "Grapevine id", "narrator": "Narrator",
@@ -46,7 +58,7 @@ _LABELS = {
     "tempconscience": "Temporary Conscience", "tempselfcontrol": "Temporary Self-Control",
     "tempcourage": "Temporary Courage", "truefaith": "True Faith", "association": "Association",
     "generation": "Generation (as written)", "motivation": "Motivation", "temppathtraits": "Temporary Path",
-    "temphumanity": "Temporary Humanity",
+    "temphumanity": "Temporary Humanity", "lastmodified": "Last modified in Grapevine",
 }
 
 
@@ -64,6 +76,36 @@ def entry_as_written(list_name: str, canonical: dict[str, str], kept: dict[str, 
             else:
                 out[attribute] = as_written
     return _ordered(out)
+
+
+def arranged(list_name: str, canonical: list[dict[str, str]], kept_entries: list[dict[str, str]],
+             kept: dict[str, Any]) -> list[tuple[str, dict[str, str]]]:
+    """The entries to write for a list: ``canonical`` (what the sheet gives) as the file wrote them
+    (:func:`entry_as_written`; a repeated name's entries whole, while the sheet gives what it gave at
+    import), then ``kept_entries`` (what the sheet has no place for), in the file's order where
+    ``kept["order"]`` keeps one; entries made since the import come last. Each entry comes with the
+    sheet's name for it ("" for a kept one)."""
+    groups: dict[str, list[dict[str, str]]] = {}
+    for item in canonical:
+        groups.setdefault(item["name"], []).append(item)
+    repeated = (kept.get("repeated") or {}).get(list_name) or {}
+    queues: dict[str, list[tuple[str, dict[str, str]]]] = {}
+    for name, items in groups.items():
+        stored = repeated.get(name)
+        if isinstance(stored, dict) and stored.get("sheet") == items and isinstance(stored.get("file"), list):
+            queues[name] = [(name, dict(entry)) for entry in stored["file"]]
+        else:
+            queues[name] = [(name, entry_as_written(list_name, item, kept)) for item in items]
+    rest = [("", dict(entry)) for entry in kept_entries]
+    order = (kept.get("order") or {}).get(list_name)
+    if not order:
+        return [pair for queue in queues.values() for pair in queue] + rest
+    out = []
+    for token in order:
+        queue = queues.get(token) if token else rest
+        if queue:
+            out.append(queue.pop(0))
+    return out + [pair for queue in queues.values() for pair in queue] + rest
 
 
 def originals_of(list_name: str, written: dict[str, str], canonical: dict[str, str]) -> dict[str, list]:
@@ -107,6 +149,12 @@ def describe(kept: dict[str, Any] | None) -> list[str]:
         lines.append(f"Biography ({len(kept['biography'])} characters)")
     if kept.get("elements"):
         lines.append(f"Other Grapevine elements: {len(kept['elements'])}")
+    for list_name, names in (kept.get("repeated") or {}).items():
+        for name, stored in names.items():
+            entries = stored.get("file") if isinstance(stored, dict) else None
+            if isinstance(entries, list):
+                lines.append(f"{list_name}, as Grapevine lists them: "
+                             + ", ".join(describe_entry(e) for e in entries if isinstance(e, dict)))
     written = sum(len(entries) for entries in (kept.get("originals") or {}).values())
     if written:
         lines.append(f"{written} entr{'y' if written == 1 else 'ies'} kept as Grapevine wrote "

@@ -55,7 +55,10 @@ def read_lists(record: Record) -> dict[str, list[ET.Element]]:
             if attributes != LIST_ATTRIBUTES.get(name):
                 record.kept.setdefault("list_attributes", {})[name] = attributes
         lists[name].extend(traitlist.findall("trait"))
-    if tuple(lists) != LIST_ORDER[record.element.tag]:
+    usual = LIST_ORDER[record.element.tag]
+    # Without a health chart, the usual lists but that one: how our export writes a record whose file
+    # had no chart (``absent``), not an order of the file's own.
+    if tuple(lists) not in (usual, tuple(n for n in usual if n != "Health Levels")):
         record.kept["list_order"] = list(lists)
     return lists
 
@@ -305,6 +308,8 @@ def read_health(record: Record, traits: list[ET.Element], track: tuple[str, ...]
     levels: list[str] = []
     chart: list[str] = []
     states: list[str] = []
+    if not traits:
+        return  # no chart in the file: nothing to keep (the export leaves it out: ``absent``)
     for trait in traits:
         name = (trait.get("name") or "").strip()
         boxes = _count(record, "Health Levels", trait)

@@ -35,18 +35,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from larp.catalogues import sheet_lists
-from larp.grapevine.characters import (COMMENT, EARNED, LOST, REFUNDED, SPENT, ExperienceLine, GrapevineCharacter,
-                                       GrapevineFile)
-from larp.grapevine.dates import NO_DATE, is_set, parse_grapevine_date
+from decimal import Decimal
+
+from larp.grapevine.characters import COMMENT, SET_EARNED, SET_UNSPENT, ExperienceLine, GrapevineCharacter, GrapevineFile
+from larp.grapevine.dates import NO_DATE, DateOrder, date_order, format_grapevine_date, is_set, parse_grapevine_date
 from larp.grapevine.entries import sheet_entries
-from larp.grapevine.format import (CREATURE_ELEMENTS, CREATURE_LABELS, EXPERIENCE_KINDS, POWER_LIST, SET_EARNED,
-                                   SET_UNSPENT, SHEET_ELEMENTS)
-from larp.grapevine.kept import TEXT_MAX_CHARS, originals_of
+from larp.grapevine.format import CREATURE_ELEMENTS, CREATURE_LABELS, EXPERIENCE_KINDS, POWER_LIST, SHEET_ELEMENTS
+from larp.grapevine.kept import arranged, originals_of
 from larp.grapevine.lists import (keep_other_lists, read_abilities, read_backgrounds, read_derangements,
                                   read_equipment, read_health, read_lists, read_qualities, read_traits)
 from larp.grapevine.names import Spellings
 from larp.grapevine.powers import read_powers, whole
 from larp.grapevine.reading import text_of
+from larp.rules import experience as experience_rules
 from larp.rules.numbers import NumberError, decimal_number
 from larp.sheet import CharacterSheet
 from larp.sheet_checks import LIMITS
@@ -54,13 +55,20 @@ from larp.tables import generation_row
 
 #: The largest values the LotNR generation table allows (4th generation): anything above is a typo.
 MOST_WILLPOWER, MOST_BLOOD, GENERATIONS = 20, 50, range(1, 16)
-#: The largest experience change read from one history entry.
-MOST_EXPERIENCE = 100_000
-#: Attributes of a record the sheet holds (or that are written anew, as lastmodified); every other
-#: attribute is kept as written.
+#: The largest experience change read from one history entry (experience points).
+MOST_EXPERIENCE = experience_rules.MOST
+#: Attributes of a record the sheet holds; every other attribute is kept as written (dates
+#: rewritten in Grapevine's US order, so that an export writes every date in one order).
 _ON_THE_SHEET = {"name", "player", "sect", "title", "nature", "demeanor", "willpower", "tempwillpower", "blood",
-                 "tempblood", "conscience", "selfcontrol", "courage", "lastmodified"}
-_ON_THE_SHEET_BY_ELEMENT = {"vampire": {"clan", "generation", "path", "pathtraits"}, "mortal": {"humanity"}}
+                 "tempblood", "conscience", "selfcontrol", "courage"}
+_ON_THE_SHEET_BY_ELEMENT = {"vampire": {"clan", "generation", "path", "pathtraits", "larpclan"},
+                            "mortal": {"humanity", "association"}}
+#: Date attributes kept on the character (and on boons), read in the file's day/month order.
+DATE_ATTRIBUTES = ("startdate", "lastmodified", "date")
+#: The attributes whose absence is kept (:func:`_keep_absent`): the export leaves them out while the
+#: sheet still gives the value used in their place, instead of writing it as a fact of the file.
+ABSENT_ATTRIBUTES = {"vampire": ("willpower", "blood", "path", "pathtraits"), "mortal": ("willpower", "blood",
+                                                                                         "humanity")}
 _VIRTUE_ATTRIBUTES = ("conscience", "selfcontrol", "courage")
 def read_file(root: ET.Element, filename: str, encoding: str, file_problems: list[str], *,
               include_contact: bool, track: tuple[str, ...]) -> GrapevineFile:
@@ -72,15 +80,19 @@ def read_file(root: ET.Element, filename: str, encoding: str, file_problems: lis
     """
     players = _player_contacts(root)
     spellings = Spellings()
+    order = date_order(element.get(key) or "" for element in root.iter() for key in DATE_ATTRIBUTES
+                       if element.get(key))
     characters: list[GrapevineCharacter] = []
     others: dict[str, int] = {}
     for element in root:
         if element.tag in CREATURE_ELEMENTS:
-            characters.append(read_record(element, players, include_contact, track, spellings))
+            characters.append(read_record(element, players, include_contact, track, spellings, order))
         elif isinstance(element.tag, str):
             others[element.tag] = others.get(element.tag, 0) + 1
     left_out = tuple(f"{tag} x{count}" for tag, count in others.items())
-    return GrapevineFile(filename, encoding, tuple(characters), tuple(file_problems), left_out)
+    dated = any(element.get(key) for element in root.iter() for key in DATE_ATTRIBUTES)
+    problems = [order.reason, *file_problems] if dated else list(file_problems)
+    return GrapevineFile(filename, encoding, tuple(characters), tuple(problems), left_out, order)
 
 
 def _player_contacts(root: ET.Element) -> dict[str, str]:
@@ -109,8 +121,11 @@ class Record:
     renamed: list[str] = field(default_factory=list)
     kept: dict[str, Any] = field(default_factory=dict)
     placed: dict[str, list[tuple[ET.Element, str]]] = field(default_factory=dict)
+    kept_traits: dict[str, list[ET.Element]] = field(default_factory=dict)
+    lists_in_file: dict[str, list[ET.Element]] = field(default_factory=dict)
     experience: list[ExperienceLine] = field(default_factory=list)
     pending_missing: dict[str, str] = field(default_factory=dict)
+    order: DateOrder = field(default_factory=DateOrder)
 
     def text(self, attribute: str) -> str:
         """An attribute's text, stripped ("" when absent)."""
@@ -127,11 +142,16 @@ class Record:
         value = whole(raw)
         if value is None:
             try:  # Grapevine sometimes writes "5.0"
-                value = int(decimal_number(raw, attribute))
+                number = decimal_number(raw.replace(",", "."), attribute)
             except NumberError:
                 (self.problems if report is None else report).append(
-                    f"{label or attribute}: {raw!r} is not a number; {kept}.")
+                    f"{label or attribute}: {raw!r} cannot be read as a number; {kept}.")
                 return default
+            value = int(number)
+            if value != number:
+                (self.problems if report is None else report).append(
+                    f"{label or attribute}: {raw!r} is not a whole number; {value} used (Grapevine keeps whole "
+                    "numbers here).")
         if value < 0:
             (self.problems if report is None else report).append(f"{label or attribute}: {raw!r} is negative; {kept}.")
             return default
@@ -152,8 +172,9 @@ class Record:
         return value
 
     def keep(self, list_name: str, trait: ET.Element) -> None:
-        """Keep an entry the sheet has no place for, as written."""
+        """Keep an entry the sheet has no place for, as written (in the file's order: :func:`_keep_order`)."""
         self.kept.setdefault("lists", {}).setdefault(list_name, []).append(dict(trait.attrib))
+        self.kept_traits.setdefault(list_name, []).append(trait)
 
     def place(self, list_name: str, trait: ET.Element, name: str) -> None:
         """Note that ``trait`` went onto the sheet as the entry ``name`` of ``list_name``."""
@@ -161,12 +182,14 @@ class Record:
 
 
 def read_record(element: ET.Element, players: dict[str, str], include_contact: bool, track: tuple[str, ...],
-                spellings: Spellings | None = None) -> GrapevineCharacter:
+                spellings: Spellings | None = None, order: DateOrder | None = None) -> GrapevineCharacter:
     """One character record as a :class:`GrapevineCharacter` (skipped for other creatures, failed
-    with the reason when its reading breaks: one bad record never stops the file)."""
+    with the reason when its reading breaks: one bad record never stops the file). ``order`` is the
+    file's day/month order (:func:`larp.grapevine.dates.date_order`)."""
+    order = order or DateOrder()
     name = (element.get("name") or "").strip()
     creature = CREATURE_LABELS.get(element.tag, element.tag)
-    modified = parse_grapevine_date(element.get("lastmodified") or "")
+    modified = parse_grapevine_date(element.get("lastmodified") or "", order)
     meta = {
         "play_status": (element.get("status") or "").strip(),
         "npc": (element.get("npc") or "").strip().lower() == "yes",
@@ -178,13 +201,14 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
             skipped=f"{creature}: skipped, only vampires, ghouls and mortals are imported", **meta,
         )
     try:
-        record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings())
+        record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings(), order=order)
         if not name:
             record.problems.append("The record has no name; imported as '(no name)'.")
         if element.get("lastmodified") and modified is None:
             record.problems.append(f"Last-modified date {element.get('lastmodified')!r} not understood.")
         _read_identity(record, players, include_contact)
         lists = read_lists(record)
+        record.lists_in_file = {name: list(traits) for name, traits in lists.items()}
         read_traits(record, lists)
         read_abilities(record, lists.pop("Abilities", []))
         power_list = POWER_LIST[element.tag]
@@ -204,6 +228,7 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
         record.sheet.fill_defaults()  # the generation's pool first, so the checks compare real numbers
         _check_pools(record)
         _report_missing(record)
+        _keep_absent(record)
         _keep_originals(record, track)
         if record.sheet.creature == "ghoul":
             record.kept["element"] = element.tag
@@ -245,9 +270,11 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
         clan = record.text("clan")
         if clan.lower() == "ghoul":
             sheet.creature = "ghoul"
+            sheet.clan = record.text("larpclan")  # his free-text clan, kept by our export where Grapevine has none
             used.discard("generation")  # a ghoul has none: what the file says is kept as written
         else:
             sheet.clan = clan
+            used.discard("larpclan")
             generation = record.core("generation", "Generation", "none (so no blood pool or blood per turn comes "
                                                                    "from the generation table)")
             if generation is not None and generation not in GENERATIONS:
@@ -265,6 +292,7 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
     blood = record.core("blood", "Blood pool", None)
     if element.tag == "mortal":
         association = record.text("association")
+        sheet.clan = association  # Grapevine's free text for a mortal's or ghoul's allegiance ("Ventrue (Ghoul)")
         if "ghoul" in association.lower():
             sheet.creature = "ghoul"
         elif blood:
@@ -286,9 +314,24 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
                                    f"set to {sheet_lists().virtue_max}.")
             value = sheet_lists().virtue_max
         sheet.virtues[virtue] = value
-    attributes = {key: value for key, value in element.attrib.items() if key not in used}
+    attributes = {key: _date_as_written(record, key, value) for key, value in element.attrib.items()
+                  if key not in used}
     if attributes:
         record.kept["attributes"] = attributes
+
+
+def _date_as_written(record: Record, key: str, value: str) -> str:
+    """A kept attribute's value; a date (start date, last modified, a boon's date) read in the file's
+    day/month order and written as Grapevine's US format, so that an export holds one order. A date
+    that cannot be read is kept as written."""
+    if key not in DATE_ATTRIBUTES or not value.strip():
+        return value
+    date = parse_grapevine_date(value, record.order)
+    if date is None:
+        if key != "lastmodified":  # its own problem line says so
+            record.problems.append(f"{key}: the date {value!r} not understood; kept as written.")
+        return value
+    return format_grapevine_date(date)
 
 
 def _check_pools(record: Record) -> None:
@@ -306,17 +349,17 @@ def _check_pools(record: Record) -> None:
         most = LIMITS["morality_rating"][1]
         record.problems.append(f"{sheet.morality_name} {sheet.morality_rating} is more than {most}; set to {most}.")
         sheet.morality_rating = most
+    # Above the pool is kept as the file has it (Grapevine allows it), and said: the sheet editor
+    # never clamps tonight's values, and an export writes them back (issue 27).
     if sheet.blood_current is not None and sheet.blood_current > sheet.blood_max:
         record.problems.append(
-            f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; set to {sheet.blood_max}."
+            f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; kept as in the file."
         )
-        sheet.blood_current = sheet.blood_max
     if sheet.willpower_current is not None and sheet.willpower_current > sheet.willpower_permanent:
         record.problems.append(
             f"Current Willpower {sheet.willpower_current} is above permanent {sheet.willpower_permanent}; "
-            f"set to {sheet.willpower_permanent}."
+            "kept as in the file."
         )
-        sheet.willpower_current = sheet.willpower_permanent
     if sheet.creature != "vampire" or sheet.generation is None:
         return
     row = generation_row(sheet.generation)
@@ -355,72 +398,71 @@ def _report_missing(record: Record) -> None:
 
 
 def _read_experience(record: Record) -> None:
-    """The experience history into the log, oldest first (type 0 earn, 1 lose, 2 set earned, 3 spend,
-    4 unspend, 5 set unspent, 6 comment: real-data README); the record's totals checked against it."""
+    """The experience history into the log, oldest first, each entry as what it is (type 0 earn, 1
+    lose, 2 set earned, 3 spend, 4 unspend, 5 set unspent, 6 comment: real-data README) with its
+    exact points and its date read in the file's day/month order; the record's totals checked against
+    the history run as Grapevine runs it (:mod:`larp.rules.experience`)."""
     experience = record.element.find("experience")
     if experience is None:
         return
-    earned = spent = 0
     for entry in experience.findall("entry"):
-        kind_number = whole((entry.get("type") or "").strip())
-        raw_change = (entry.get("change") or "0").strip()
-        change = whole(raw_change.lstrip("-"))
-        if change is None:
-            record.problems.append(f"Experience: the change {raw_change!r} is not a number; 0 used.")
-            change = 0
-        if raw_change.startswith("-"):
-            change = -change
-        change = max(-MOST_EXPERIENCE, min(change, MOST_EXPERIENCE))
+        type_number = whole((entry.get("type") or "").strip())
+        kind = EXPERIENCE_KINDS.get(type_number) if type_number is not None else None
+        if kind is None:
+            record.problems.append(f"Experience: entry type {entry.get('type')!r} not understood; logged as a comment.")
+            kind = COMMENT
+        amount = _points(record, entry.get("change"), "the change")
         what = (entry.get("reason") or "").strip()
-        if len(what) > TEXT_MAX_CHARS:
-            record.problems.append(f"Experience: a reason of {len(what)} characters was cut to {TEXT_MAX_CHARS}.")
-            what = what[:TEXT_MAX_CHARS]
-        date = parse_grapevine_date(entry.get("date") or "")
+        if len(what) > experience_rules.REASON_MAX_CHARS:
+            record.problems.append(f"Experience: a reason of {len(what)} characters was cut to "
+                                   f"{experience_rules.REASON_MAX_CHARS}.")
+            what = what[:experience_rules.REASON_MAX_CHARS]
+        date = parse_grapevine_date(entry.get("date") or "", record.order)
         if date is None:
             if (entry.get("date") or "").strip():
                 record.problems.append(f"Experience: the date {entry.get('date')!r} not understood; no date kept.")
             date = NO_DATE
-        if kind_number == SET_EARNED:
-            change, kind_number = change - earned, 0
-            record.problems.append(f"Experience: an entry of {entry.get('date', '')} sets the earned total; "
-                                   f"logged as the change it makes ({change:+d}).")
-        elif kind_number == SET_UNSPENT:
-            change, kind_number = (earned - spent) - change, 3
-            record.problems.append(f"Experience: an entry of {entry.get('date', '')} sets the unspent total; "
-                                   f"logged as the points it spends ({change:+d}).")
-        kind = EXPERIENCE_KINDS.get(kind_number)
-        if kind is None:
-            record.problems.append(f"Experience: entry type {entry.get('type')!r} not understood; logged as a comment.")
-            kind = COMMENT
-        if change < 0 and kind != COMMENT:
-            kind = {EARNED: LOST, LOST: EARNED, SPENT: REFUNDED, REFUNDED: SPENT}[kind]
-        change = abs(change)
-        earned += {EARNED: change, LOST: -change}.get(kind, 0)
-        spent += {SPENT: change, REFUNDED: -change}.get(kind, 0)
-        record.experience.append(ExperienceLine(kind, change, what, date))
-    file_earned = _signed(experience.get("earned"))
-    file_unspent = _signed(experience.get("unspent"))
-    if file_earned is not None and file_earned != earned:
-        difference = file_earned - earned
-        record.experience.append(ExperienceLine(EARNED if difference > 0 else LOST, abs(difference),
-                                                "Grapevine's earned total at import (not in its history)", NO_DATE))
-        record.problems.append(f"Experience: the file says {file_earned} earned, its history {earned}; a line for "
-                               f"the difference is in the log.")
-        earned = file_earned
-    if file_unspent is not None and file_unspent != earned - spent:
-        difference = (earned - spent) - file_unspent
-        record.experience.append(ExperienceLine(SPENT if difference > 0 else REFUNDED, abs(difference),
-                                                "Grapevine's unspent total at import (not in its history)", NO_DATE))
-        record.problems.append(f"Experience: the file says {file_unspent} unspent, its history {earned - spent}; a "
-                               "line for the difference is in the log.")
+        record.experience.append(ExperienceLine(kind, amount, what, date))
+    earned, unspent = experience_rules.totals(experience_rules.Line(x.kind, x.amount) for x in record.experience)
+    for attribute, total, kind in (("earned", earned, SET_EARNED), ("unspent", unspent, SET_UNSPENT)):
+        raw = (experience.get(attribute) or "").strip()
+        if not raw:
+            continue
+        said = _points(record, raw, f"the {attribute} total")
+        if said != total:
+            record.experience.append(ExperienceLine(kind, said, f"Grapevine's {attribute} total at import (not in "
+                                                                "its history)", NO_DATE))
+            record.problems.append(f"Experience: the file says {experience_rules.points_text(said)} {attribute}, "
+                                   f"its history {experience_rules.points_text(total)}; a line setting the "
+                                   f"{attribute} total is in the log.")
 
 
-def _signed(raw: str | None) -> int | None:
+def _points(record: Record, raw: str | None, label: str) -> Decimal:
+    """Experience points as Grapevine writes them (a single-precision number: ``3``, ``0.5``, ``-2``, a
+    European ``0,5``), exact to two places; what cannot be kept exactly is said."""
     text = (raw or "").strip()
-    value = whole(text.lstrip("-")) if text else None
-    if value is None:
-        return None
-    return max(-MOST_EXPERIENCE, min(-value if text.startswith("-") else value, MOST_EXPERIENCE))
+    if not text:
+        return Decimal(0)
+    try:
+        amount = experience_rules.experience_points(text, "change", low=-MOST_EXPERIENCE, high=MOST_EXPERIENCE,
+                                                    rounded=True)
+    except experience_rules.ExperienceError:
+        try:
+            number = Decimal(text.replace(",", "."))
+        except ArithmeticError:
+            number = None
+        if number is None or not number.is_finite():
+            record.problems.append(f"Experience: {label} {text!r} cannot be read as experience points; 0 used.")
+            return Decimal(0)
+        amount = max(-MOST_EXPERIENCE, min(number, MOST_EXPERIENCE)).quantize(Decimal("0.01"))
+        record.problems.append(f"Experience: {label} {text!r} kept as {experience_rules.points_text(amount)} "
+                               f"(at most {experience_rules.points_text(MOST_EXPERIENCE)} points a line, to "
+                               f"{experience_rules.PLACES} decimal places).")
+        return amount
+    if amount != Decimal(text.replace(",", ".")):
+        record.problems.append(f"Experience: {label} {text} kept as {experience_rules.points_text(amount)} "
+                               f"(points are kept to {experience_rules.PLACES} decimal places).")
+    return amount
 
 
 def _keep_other_elements(record: Record) -> None:
@@ -432,7 +474,8 @@ def _keep_other_elements(record: Record) -> None:
         if child.tag == "biography":
             record.kept["biography"] = text_of(child)
         elif child.tag == "boon":
-            boons.append({"attributes": dict(child.attrib), "description": text_of(child.find("description"))})
+            boons.append({"attributes": {k: _date_as_written(record, k, v) for k, v in child.attrib.items()},
+                          "description": text_of(child.find("description"))})
         elif isinstance(child.tag, str):
             copy = ET.fromstring(ET.tostring(child))
             copy.tail = None
@@ -445,23 +488,80 @@ def _keep_other_elements(record: Record) -> None:
 
 
 def _keep_originals(record: Record, track: Sequence[str]) -> None:
-    """For each entry that went onto the sheet alone, what the file wrote where the sheet would write
-    something else (a note the sheet has no place for, a range of costs, a name with a note in it)."""
+    """For each entry that went onto the sheet, what the file wrote where the sheet would write
+    something else: an entry placed alone, attribute by attribute (``originals``: a note the sheet
+    has no place for, a range of costs, a name with a note in it); a name the file lists more than
+    once, its entries whole (``repeated``: two "Phobia" with their own notes, two "Quick" the sheet
+    counts as Quick x2), so nothing is merged on the way back; and the file's order of each list
+    where the export would write another (``order``)."""
     element = record.element.tag
     canonical = sheet_entries(record.sheet, element, track, record.kept.get("health_states"))
     originals: dict[str, dict[str, dict[str, list]]] = {}
+    repeated: dict[str, dict[str, dict[str, list]]] = {}
     for list_name, placed in record.placed.items():
         by_name: dict[str, list[ET.Element]] = {}
         for trait, name in placed:
             by_name.setdefault(name, []).append(trait)
-        sheet_side = {}
+        sheet_side: dict[str, list[dict[str, str]]] = {}
         for item in canonical.get(list_name, []):
-            sheet_side.setdefault(item["name"], item)
+            sheet_side.setdefault(item["name"], []).append(item)
         for name, traits in by_name.items():
-            if len(traits) != 1 or name not in sheet_side:
-                continue  # two entries added into one: the sheet's entry is the one to write
-            differs = originals_of(list_name, dict(traits[0].attrib), sheet_side[name])
-            if differs:
-                originals.setdefault(list_name, {})[name] = differs
+            if name not in sheet_side:
+                continue
+            if len(traits) == 1 and len(sheet_side[name]) == 1:
+                differs = originals_of(list_name, dict(traits[0].attrib), sheet_side[name][0])
+                if differs:
+                    originals.setdefault(list_name, {})[name] = differs
+            elif [dict(t.attrib) for t in traits] != sheet_side[name]:
+                repeated.setdefault(list_name, {})[name] = {"file": [dict(t.attrib) for t in traits],
+                                                            "sheet": sheet_side[name]}
     if originals:
         record.kept["originals"] = originals
+    if repeated:
+        record.kept["repeated"] = repeated
+    _keep_order(record, canonical)
+
+
+def _keep_order(record: Record, canonical: dict[str, list[dict[str, str]]]) -> None:
+    """Kept entries in the file's order, and the file's order of each list where the export would
+    write another (:func:`larp.grapevine.kept.arranged`): an unsorted list (Disciplines, Equipment,
+    Miscellaneous) comes back as it was."""
+    orders = {}
+    for list_name, traits in record.lists_in_file.items():
+        kept_here = record.kept_traits.get(list_name, [])
+        if kept_here:
+            position = {id(t): i for i, t in enumerate(traits)}
+            kept_here.sort(key=lambda t: position.get(id(t), len(traits)))
+            record.kept["lists"][list_name] = [dict(t.attrib) for t in kept_here]
+        if list_name == "Health Levels":
+            continue  # its boxes, then its closing states, as Grapevine writes the chart
+        placed = {id(trait): name for trait, name in record.placed.get(list_name, [])}
+        kept_ids = {id(t) for t in kept_here}
+        tokens = [placed[id(t)] if id(t) in placed else "" for t in traits if id(t) in placed or id(t) in kept_ids]
+        written = arranged(list_name, canonical.get(list_name, []), [dict(t.attrib) for t in kept_here],
+                           record.kept)
+        if [name for name, _ in written] != tokens:
+            orders[list_name] = tokens
+    if orders:
+        record.kept["order"] = orders
+
+
+def _keep_absent(record: Record) -> None:
+    """The core values the file left out (Willpower, blood, Humanity or Path), each with the value
+    written in its place, so that an export leaves them out while the sheet still says that value
+    (issue 27: a missing Willpower is not exported as ``willpower="0"``)."""
+    from larp.grapevine.writing import record_attributes
+
+    present = record.element.attrib
+    missing = [a for a in ABSENT_ATTRIBUTES[record.element.tag] if not (present.get(a) or "").strip()]
+    absent: dict[str, str] = {}
+    if not (present.get("status") or "").strip():
+        absent["status"] = "Active"  # what the export writes for an active character without one
+    if missing:
+        written = record_attributes(GrapevineCharacter(record.sheet.name, record.sheet.creature, record.sheet),
+                                    record.element.tag)
+        absent.update({a: written[a] for a in missing if a in written})
+    if "Health Levels" not in record.lists_in_file and not record.sheet.health_levels:
+        absent["Health Levels"] = ""
+    if absent:
+        record.kept["absent"] = absent

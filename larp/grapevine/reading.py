@@ -11,6 +11,7 @@ is usually many lines earlier: a ``<trait>`` without its slash is only noticed a
 
 from __future__ import annotations
 
+import codecs
 import re
 import xml.etree.ElementTree as ET  # the tree's types only: parsing goes through defusedxml
 
@@ -26,6 +27,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 #: traitlist, trait) and a few more inside experience and boons.
 MAX_DEPTH = 16
 
+_DECLARED = re.compile(rb"<\?xml[^>]*?\bencoding\s*=\s*[\"']([A-Za-z0-9._-]{1,40})[\"']")
 BINARY_MAGIC = {b"\x04\x00GVBE": "exchange", b"\x04\x00GVBG": "game"}
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
@@ -58,7 +60,7 @@ def read_xml(data: bytes, label: str, max_bytes: int = MAX_FILE_BYTES) -> tuple[
             )
     text, encoding = decode(data)
     problems: list[str] = []
-    cleaned, removed = _CONTROL_CHARS.subn("", text)
+    cleaned, removed = _CONTROL_CHARS.subn("", decode_cdata_references(text))
     if removed:
         problems.append(f"{plural(removed, 'control character')} removed: XML does not allow them.")
     try:
@@ -89,15 +91,48 @@ def read_xml(data: bytes, label: str, max_bytes: int = MAX_FILE_BYTES) -> tuple[
     return root, encoding, problems
 
 
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
+_REFERENCE = re.compile(r"&#(?:x([0-9A-Fa-f]{1,6})|([0-9]{1,7}));")
+
+
+def _character(match: re.Match) -> str:
+    code = int(match.group(1), 16) if match.group(1) else int(match.group(2))
+    if code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF:
+        return chr(code)
+    return match.group(0)  # no character XML may hold: left as written
+
+
+def decode_cdata_references(text: str) -> str:
+    """``text`` with the numeric character references inside its CDATA sections (notes, biography,
+    boons) decoded, as an XML reader decodes them everywhere else.
+
+    Grapevine writes in Windows-1252; a character it cannot hold (→, Ж, an emoji) can only travel
+    as ``&#8594;``, and inside CDATA no XML reader decodes that. Our export writes such characters
+    there as references (and a literal ``&#`` that would read as one as ``&#38;#``), so an import
+    gives back the text that was exported (issue 27)."""
+    if "&#" not in text:
+        return text
+    return _CDATA.sub(lambda m: "<![CDATA[" + _REFERENCE.sub(_character, m.group(1)) + "]]>", text)
+
+
 def decode(data: bytes) -> tuple[str, str]:
-    """``data`` as text and the encoding it was read in (UTF-16 by its mark or its zero bytes, UTF-8,
-    else Grapevine's Windows-1252, else Latin-1, which reads every byte)."""
+    """``data`` as text and the encoding it was read in (UTF-16 by its mark or its zero bytes, the
+    encoding its XML declaration names, UTF-8, else Grapevine's Windows-1252, else Latin-1, which
+    reads every byte)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # re-saved as "Unicode" by a text editor
         return data.decode("utf-16", errors="replace"), "utf-16"
     if len(data) > 1 and (data[0] == 0) != (data[1] == 0):  # "<\0?\0" or "\0<\0?": UTF-16 without its mark
         return data.decode("utf-16-be" if data[0] == 0 else "utf-16-le", errors="replace"), "utf-16"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    declared = _DECLARED.match(data)
+    if declared:  # our export names windows-1252 (Grapevine ignores the declaration: it reads its own code page)
+        try:
+            codec = codecs.lookup(declared.group(1).decode("ascii")).name
+            if codec != "utf-8":
+                return data.decode(codec), "cp1252" if codec == "cp1252" else codec
+        except (LookupError, UnicodeDecodeError):
+            pass  # an unknown or wrong declaration: read as an undeclared file
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:

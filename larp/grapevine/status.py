@@ -5,9 +5,12 @@ Harrowing, Inactive, Torpor, Withering). Three of them are conditions here: Torp
 Destroyed and Dead are Final Death for a vampire and death for a ghoul or mortal. They are applied
 when a character is created and when he is updated by an import, with two exceptions: Final Death
 is final (an import never brings a character back), and an import does not wake a character from
-torpor (the file may be older than tonight; waking is done on Between game sessions). The other
-statuses change nothing and are kept as written. On export the condition gives the status;
-otherwise the status kept from the import is written (Active when there is none).
+torpor (the file may be older than tonight; waking is done on Between game sessions). Inactive is
+retirement both ways (issue 27): an Inactive character comes in retired, on creation and on update,
+and a retired character is written as Inactive; by the same caution an import brings no retired
+character back into play (that is done on his page). The other statuses change nothing and are kept
+as written. On export the condition gives the status; otherwise the status kept from the import is
+written (Active when there is none).
 """
 
 from __future__ import annotations
@@ -51,6 +54,18 @@ def condition_on_import(status: str, creature: str, current: str | None) -> tupl
     return wanted, f"Will {_WORDS[wanted]} ({shown})."
 
 
+def retired_on_import(status: str, retired: bool | None) -> tuple[bool, str]:
+    """Whether an import retires the character (Grapevine's ``status`` Inactive), and the sentence for
+    the preview. ``retired`` is whether he is retired here, ``None`` when he is created."""
+    inactive = status.strip().lower() == "inactive"
+    if inactive and not retired:
+        return True, "Will be retired (Grapevine status Inactive): hidden from the pickers, kept in the record."
+    if retired and not inactive:
+        return False, (f"Stays retired here (Grapevine status {status.strip() or 'none'}): an import brings no one "
+                       "back into play; do it on his page.")
+    return False, ""
+
+
 def status_on_export(condition: str, retired: bool, creature: str, kept_status: str = "") -> str:
     """Grapevine's status for a ``creature`` in ``condition`` (``retired``: out of play), keeping the status
     an import brought where it does not contradict the condition."""
@@ -61,5 +76,5 @@ def status_on_export(condition: str, retired: bool, creature: str, kept_status: 
     if condition in OUT_OF_PLAY:
         return kept if means == condition else ("Destroyed" if condition == "final_death" else "Dead")
     if retired:
-        return kept if kept.lower() in ("inactive", "absent") else "Inactive"
-    return kept if kept and means is None else "Active"
+        return "Inactive"  # what an import reads as retired (retired_on_import), whatever was kept
+    return kept if kept and means is None and kept.lower() != "inactive" else "Active"

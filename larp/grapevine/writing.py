@@ -2,12 +2,21 @@
 
 Pure: :class:`~larp.grapevine.characters.GrapevineCharacter` in (a sheet, its experience history,
 its play status and the data kept from an import), bytes out. The file is what Grapevine 3.0
-writes (``larp.grapevine.format``): ``<?xml version="1.0"?>``, a ``<grapevine version="3">`` root,
+writes (``larp.grapevine.format``): ``<?xml version="1.0" encoding="windows-1252"?>``, a
+``<grapevine version="3">`` root,
 one ``<vampire>`` or ``<mortal>`` per character with Grapevine's attribute names and order, its
 ``<experience>`` history with running totals, every list Grapevine gives that creature (empty ones
-too) with its usual attributes, then boons, biography and notes as CDATA; Windows-1252 without an
-encoding declaration (characters outside it as XML character references), CRLF line ends, two
-spaces of indent. Each field the reader reads is written back, so reading the file gives the same
+too) with its usual attributes, then boons, biography and notes as CDATA; Windows-1252, CRLF line
+ends, two spaces of indent.
+
+The declaration names the encoding, which Grapevine itself does not: Grapevine 3's reader
+(``XMLReaderClass.BeginReading``, public in its VB source) checks only that the first tag starts with
+``<?xml`` and reads every byte in the computer's own code page, so it reads the file as before, while
+a standard XML reader (expat, as crapvine's ``xml.sax`` uses; .NET; libxml2) would otherwise take the
+bytes for UTF-8 and stop at the first "é". A character Windows-1252 cannot hold (→, Ж, an emoji) is
+written as a character reference, in attributes (where every XML reader decodes it) and inside CDATA
+(where our reader decodes it: :func:`larp.grapevine.reading.decode_cdata_references`); Grapevine,
+which decodes no reference, shows it as ``&#8594;`` rather than losing it. Each field the reader reads is written back, so reading the file gives the same
 characters again; what the sheet has no place for comes from the kept data, and an entry the file
 wrote in its own way (a note, a range of costs) is written that way while the sheet still says the
 same (:func:`larp.grapevine.kept.entry_as_written`).
@@ -31,10 +40,12 @@ from larp.grapevine.dates import format_grapevine_date
 from larp.grapevine.entries import element_of, sheet_entries
 from larp.grapevine.format import (ATTRIBUTE_ORDER, EXPERIENCE_TYPES, LIST_ATTRIBUTE_ORDER, LIST_ATTRIBUTES,
                                    LIST_ORDER)
-from larp.grapevine.kept import entry_as_written
+from larp.grapevine.kept import arranged
+from larp.rules.experience import Line, points_text, running_totals
 
-#: Grapevine's encoding (real-data README): Windows-1252, undeclared.
+#: Grapevine's encoding (real-data README): Windows-1252, which our export declares (module docstring).
 ENCODING = "cp1252"
+DECLARATION = '<?xml version="1.0" encoding="windows-1252"?>'
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\r": "&#13;",
                           "\t": "&#9;"})
 
@@ -73,7 +84,7 @@ def write_grapevine(characters: Iterable[GrapevineCharacter], standard_track: Se
     Raises:
         ValueError: a character without a sheet.
     """
-    lines = ['<?xml version="1.0"?>', '<grapevine version="3">']
+    lines = [DECLARATION, '<grapevine version="3">']
     for character in characters:
         if character.sheet is None:
             raise ValueError(f"{character.name} has no sheet to write.")
@@ -92,10 +103,32 @@ def _tag(indent: int, name: str, attributes: dict[str, str], empty: bool) -> str
     return f"{'  ' * indent}<{name}{_attribute_text(attributes)}{'/' if empty else ''}>"
 
 
+_LITERAL_REFERENCE = re.compile(r"&(?=#(?:x[0-9A-Fa-f]{1,6}|[0-9]{1,7});)")
+
+
+def _outside_cp1252(text: str) -> str:
+    """``text`` for a CDATA section: each character Windows-1252 cannot hold as a character reference,
+    and the ``&`` of a literal reference as ``&#38;`` so that the reader does not decode it."""
+    text = _LITERAL_REFERENCE.sub("&#38;", text)
+    try:
+        text.encode(ENCODING)
+        return text
+    except UnicodeEncodeError:
+        return "".join(ch if _fits(ch) else f"&#{ord(ch)};" for ch in text)
+
+
+def _fits(ch: str) -> bool:
+    try:
+        ch.encode(ENCODING)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def _cdata(indent: int, name: str, text: str) -> list[str]:
     # Grapevine writes CRLF inside CDATA too (the NPC library); XML reads either back as one line end.
     body = _clean(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
-    body = body.replace("]]>", "]]]]><![CDATA[>")
+    body = _outside_cp1252(body).replace("]]>", "]]]]><![CDATA[>")
     return [f"{'  ' * indent}<{name}>", f"{'  ' * (indent + 1)}<![CDATA[{body}]]>", f"{'  ' * indent}</{name}>"]
 
 
@@ -113,12 +146,14 @@ def record_attributes(character: GrapevineCharacter, element: str) -> dict[str, 
         for key, value in (("clan", clan), ("sect", sheet.sect)):
             if value:
                 out[key] = value
+        if sheet.creature == "ghoul" and sheet.clan:
+            out["larpclan"] = sheet.clan  # Grapevine's ghoul has no place for it (larp.grapevine.format)
         if sheet.generation is not None:
             out["generation"] = str(sheet.generation)
         if sheet.title:
             out["title"] = sheet.title
     else:
-        for key, value in (("sect", sheet.sect), ("title", sheet.title)):
+        for key, value in (("association", sheet.clan), ("sect", sheet.sect), ("title", sheet.title)):
             if value:
                 out[key] = value
     pools = {"blood": sheet.blood_max, "tempblood": sheet.blood_current,
@@ -147,6 +182,9 @@ def record_attributes(character: GrapevineCharacter, element: str) -> dict[str, 
         out.setdefault(key, value)
     if character.last_modified is not None:
         out["lastmodified"] = format_grapevine_date(character.last_modified)
+    for key, used in (kept.get("absent") or {}).items():
+        if out.get(key) == used:
+            del out[key]  # not in the file, and unchanged since: not written as a fact of it
     order = {key: index for index, key in enumerate(ATTRIBUTE_ORDER[element])}
     unknown = len(order) - 1.5  # attributes Grapevine users' tools added: before lastmodified
     return dict(sorted(out.items(), key=lambda item: order.get(item[0], unknown)))
@@ -163,9 +201,11 @@ def _character_lines(character: GrapevineCharacter, track: tuple[str, ...]) -> l
     for name in [*entries, *kept_lists]:
         if name not in order and not (name == "Health Levels" and kept.get("list_order") and not sheet.health_levels):
             order.append(name)
+    if "Health Levels" in (kept.get("absent") or {}) and not sheet.health_levels:
+        entries.pop("Health Levels", None)  # the file had no chart: the chronicle's is not written as his
+        order = [name for name in order if name != "Health Levels" or kept_lists.get(name)]
     for name in order:
-        written = [entry_as_written(name, item, kept) for item in entries.get(name, [])]
-        written += kept_lists.get(name, [])
+        written = [entry for _, entry in arranged(name, entries.get(name, []), kept_lists.get(name, []), kept)]
         attributes = {"name": name, **((kept.get("list_attributes") or {}).get(name) or LIST_ATTRIBUTES.get(name, {}))}
         ordered = {k: attributes[k] for k in LIST_ATTRIBUTE_ORDER if k in attributes}
         ordered.update({k: v for k, v in attributes.items() if k not in ordered})
@@ -189,23 +229,17 @@ def _character_lines(character: GrapevineCharacter, track: tuple[str, ...]) -> l
 
 
 def _experience_lines(character: GrapevineCharacter) -> list[str]:
-    """``<experience unspent earned>`` with one ``<entry>`` per line of the history and its running totals."""
-    earned = unspent = 0
-    entries = []
-    for line in character.experience:
-        change = line.amount
-        if line.kind == "earned":
-            earned, unspent = earned + change, unspent + change
-        elif line.kind == "lost":
-            earned, unspent = earned - change, unspent - change
-        elif line.kind == "spent":
-            unspent -= change
-        elif line.kind == "refunded":
-            unspent += change
-        entries.append(_tag(3, "entry", {"date": format_grapevine_date(line.date), "change": str(change),
-                                         "type": str(EXPERIENCE_TYPES[line.kind]), "reason": line.what,
-                                         "earned": str(earned), "unspent": str(unspent)}, empty=True))
-    totals = {"unspent": str(unspent), "earned": str(earned)}
+    """``<experience unspent earned>`` with one ``<entry>`` per line of the history, each its own type
+    (a "set earned" stays type 2) and its exact points, and the running totals as Grapevine runs them
+    (:func:`larp.rules.experience.running_totals`)."""
+    lines = list(character.experience)
+    after = running_totals(Line(x.kind, x.amount) for x in lines)
+    entries = [_tag(3, "entry", {"date": format_grapevine_date(line.date), "change": points_text(line.amount),
+                                 "type": str(EXPERIENCE_TYPES[line.kind]), "reason": line.what,
+                                 "earned": points_text(earned), "unspent": points_text(unspent)}, empty=True)
+               for line, (earned, unspent) in zip(lines, after)]
+    earned, unspent = after[-1] if after else (0, 0)
+    totals = {"unspent": points_text(unspent), "earned": points_text(earned)}
     if not entries:
         return [_tag(2, "experience", totals, empty=True)]
     return [_tag(2, "experience", totals, empty=False), *entries, "    </experience>"]

@@ -71,6 +71,12 @@ def _of_field(field: peewee.Field) -> Callable[[Any, str], None]:
                 whole_number(value, where, low=INT_RANGE[0], high=INT_RANGE[1], text=False)
             except NumberError:
                 _refuse(where, "must be a whole number that the database can hold")
+        elif isinstance(field, peewee.DecimalField):
+            # An exact amount: a decimal text ("0.5", format 3) or a number (formats 1 and 2); what it
+            # may be is checked by the import (larp.rules.experience.check_line).
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)) or (
+                    isinstance(value, str) and len(value) > 40):
+                _refuse(where, "must be a number or a decimal text such as \"0.5\"")
         elif isinstance(field, (peewee.DateTimeField, peewee.DateField)):
             kind = datetime if isinstance(field, peewee.DateTimeField) else date
             try:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from larp.grapevine import ExperienceLine, GrapevineCharacter, write_grapevine
 from larp.grapevine.status import status_on_export
 from larp.models import Character, Chronicle, ExperienceEntry
+from larp.rules.explain import plural
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.characters import normalise_code
@@ -20,12 +21,15 @@ from larp.services.sheet_store import sheet_of
 
 
 def exported_character(character: Character, experience: Sequence[ExperienceEntry] = ()) -> GrapevineCharacter:
-    """``character`` as the Grapevine writer takes him: his sheet, his experience log (oldest line first),
-    Grapevine's status for his condition (:func:`larp.grapevine.status.status_on_export`), his last
-    change as the last-modified date, and what an import kept unused."""
+    """``character`` as the Grapevine writer takes him: his sheet, his experience log (in the order it
+    was recorded), Grapevine's status for his condition and retirement
+    (:func:`larp.grapevine.status.status_on_export`), his last change as the last-modified date (the
+    file's own while he is unchanged since its import: ``kept["version"]``), and what an import kept
+    unused."""
     kept = dict(character.imported_unused or {})
     attributes = kept.get("attributes") or {}
     sheet = sheet_of(character)
+    unchanged = kept.get("version") == str(character.version) and attributes.get("lastmodified")
     return GrapevineCharacter(
         name=character.name, creature=character.creature, sheet=sheet, kept=kept,
         experience=tuple(ExperienceLine(e.kind, e.amount, e.what, e.created_at.replace(microsecond=0))
@@ -33,7 +37,7 @@ def exported_character(character: Character, experience: Sequence[ExperienceEntr
         play_status=status_on_export(character.condition, character.retired_at is not None, character.creature,
                                      attributes.get("status", "")),
         npc=attributes.get("npc", "").lower() == "yes",
-        last_modified=character.updated_at.replace(microsecond=0) if character.updated_at else None,
+        last_modified=None if unchanged or not character.updated_at else character.updated_at.replace(microsecond=0),
     )
 
 
@@ -49,6 +53,44 @@ def export_grapevine(chronicle: Chronicle, characters: Iterable[Character] | Non
             logs.setdefault(entry.character_id, []).append(entry)
     track = live_levels(chronicle_settings(chronicle))
     return write_grapevine([exported_character(c, logs.get(c.id, ())) for c in chosen], track)
+
+
+def _names(characters: Sequence[Character]) -> str:
+    shown = ", ".join(c.name for c in characters[:8])
+    return shown + (f" and {len(characters) - 8} more" if len(characters) > 8 else "")
+
+
+def left_out(characters: Sequence[Character]) -> list[str]:
+    """What the Grapevine file of ``characters`` does not hold because Grapevine has no place for it,
+    one sentence each, naming whose (issue 27: the CLI and the page before the download say it).
+
+    Grapevine keeps a health chart, never current damage; it has no tabletop ratings, no narrator
+    notes (those stay in this chronicle on purpose), no players' contact details (likewise), no stake,
+    no unconsciousness, and no game session or narrator for an experience line."""
+    out = []
+    hurt = [c for c in characters if c.damage_aggravated or c.damage_lethal or c.damage_bashing]
+    if hurt:
+        detail = "; ".join(f"{c.name}: " + ", ".join(f"{n} {kind}" for n, kind in (
+            (c.damage_aggravated, "aggravated"), (c.damage_lethal, "lethal"), (c.damage_bashing, "bashing")) if n)
+                           for c in hurt[:8])
+        out.append(f"Current damage ({detail}{' and more' if len(hurt) > 8 else ''}): Grapevine keeps only the "
+                   "health chart.")
+    for label, chosen in (
+        ("Tabletop ratings", [c for c in characters if c.tabletop]),
+        ("Narrator notes (they stay in this chronicle)", [c for c in characters if c.narrator_notes]),
+        ("Players' contact details (they stay in this chronicle)", [c for c in characters if c.player_contact]),
+        ("A stake", [c for c in characters if c.staked]),
+        ("Unconsciousness", [c for c in characters if c.condition == "unconscious"]),
+    ):
+        if chosen:
+            out.append(f"{label}: {_names(chosen)}.")
+    logged = ExperienceEntry.select().where(ExperienceEntry.character.in_([c.id for c in characters])
+                                            & (ExperienceEntry.game_session.is_null(False)
+                                               | ExperienceEntry.user.is_null(False))).count() if characters else 0
+    if logged:
+        out.append(f"The game session and the organiser of {plural(logged, 'experience line')} (Grapevine keeps "
+                   "a date, points and a reason).")
+    return out
 
 
 def characters_named(chronicle: Chronicle, wanted: Sequence[str]) -> list[Character]:
@@ -69,6 +111,10 @@ def characters_named(chronicle: Chronicle, wanted: Sequence[str]) -> list[Charac
         if match not in found:
             found.append(match)
     return found
+
+
+#: The download's type: the bytes are Windows-1252, as the file's declaration says.
+CONTENT_TYPE = "application/xml; charset=windows-1252"
 
 
 def file_name(text: str, suffix: str = ".gex") -> str:

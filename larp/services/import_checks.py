@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from larp.grapevine.kept import problems_with
+from larp.rules import experience as experience_rules
 from larp.models import Character
 from larp.rules.damage import armory
 from larp.services import ServiceError
@@ -151,7 +152,14 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
     if refused:
         raise _fail(index, name, "imported_unused", f"{refused[0][0].upper()}{refused[0][1:]}.")
     state["imported_unused"] = kept
-    for key in ("created_at", "updated_at", "retired_at"):
+    marked = entry.get("agg_blood_marked", 0)
+    state["agg_blood_marked"] = _count(marked if marked is not None else 0, index, name, "agg_blood_marked", 0,
+                                       LIMITS["blood_max"][1], "Blood marked toward an aggravated wound")
+    treated = entry.get("treated", False)
+    if not isinstance(treated, bool):
+        raise _fail(index, name, "treated", "treated (under medical care) must be true or false.")
+    state["treated"] = treated
+    for key in ("created_at", "updated_at", "retired_at", "card_revoked_at"):
         value = entry.get(key)
         if value is None:
             continue
@@ -160,3 +168,28 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
         except (TypeError, ValueError):
             raise _fail(index, name, key, f"{key} {value!r} is not a date and time.") from None
     return ImportedCharacter(sheet, state)
+
+
+def check_experience(entry: Any, index: int, version: int) -> tuple[str, Any, str]:
+    """One line of an export's experience log, checked with the rules every writer of the log uses
+    (:func:`larp.rules.experience.check_line`: a kind of the log, an exact amount, a reason kept
+    whole): a zero-point comment, half a point, a "set unspent" line and a 600-character reason all
+    come back. Format 3 writes amounts as decimal texts (``"0.5"``); formats 1 and 2 as whole numbers.
+
+    Returns:
+        ``(kind, amount, reason)`` to store.
+
+    Raises:
+        ServiceError: 422 naming the line and what is wrong with it; nothing is imported.
+    """
+    if not isinstance(entry, dict):
+        raise ServiceError(f"Experience line {index + 1} is not a table of fields. Nothing was imported.",
+                           field=f"experience.{index}")
+    amount = entry.get("amount")
+    if version < 3 and isinstance(amount, str):
+        amount = None  # formats 1 and 2 wrote whole numbers
+    try:
+        return experience_rules.check_line(entry.get("kind"), amount, entry.get("what", ""), text=version >= 3)
+    except experience_rules.ExperienceError as exc:
+        raise ServiceError(f"Experience line {index + 1}: {exc.message} Nothing was imported.",
+                           field=f"experience.{index}.{exc.field}") from None

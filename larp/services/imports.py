@@ -20,8 +20,9 @@ from larp.db import bulk_insert, db
 from larp.grapevine import MAX_FILE_BYTES, ExperienceLine, GrapevineCharacter, GrapevineError, parse_grapevine
 from larp.grapevine.kept import problems_with
 from larp.grapevine.report import FileReport, build_report
-from larp.grapevine.status import condition_on_import
+from larp.grapevine.status import condition_on_import, retired_on_import
 from larp.models import Character, Chronicle, ExperienceEntry, PendingImport, Ruling, User, utcnow
+from larp.rules.experience import Line, points_text, totals
 from larp.rules.explain import plural
 from larp.rules.health import live_levels
 from larp.services import ServiceError
@@ -38,7 +39,8 @@ class PreviewLine:
 
     ``action`` is ``"create"``, ``"update"`` (same name in the chronicle),
     ``"skip"`` (another creature type) or ``"fail"`` (unreadable record). ``condition``
-    is the condition the import gives him (``None``: created active, or left as it is).
+    is the condition the import gives him (``None``: created active, or left as it is);
+    ``retire``: the import retires him (Grapevine's status Inactive).
     """
 
     index: int
@@ -47,6 +49,7 @@ class PreviewLine:
     existing_id: int | None = None
     notes: list[str] = field(default_factory=list)
     condition: str | None = None
+    retire: bool = False
 
     @property
     def name(self) -> str:
@@ -78,9 +81,9 @@ class ImportPreview:
 def _experience_note(lines: tuple[ExperienceLine, ...], kept_here: int, replaced: int) -> str:
     if not lines and not replaced:
         return ""
-    earned = sum(x.amount for x in lines if x.kind == "earned") - sum(x.amount for x in lines if x.kind == "lost")
-    spent = sum(x.amount for x in lines if x.kind == "spent") - sum(x.amount for x in lines if x.kind == "refunded")
-    text = f"Experience log: {plural(len(lines), 'line')} from the file ({earned} earned, {spent} spent)"
+    earned, unspent = totals(Line(x.kind, x.amount) for x in lines)
+    text = (f"Experience log: {plural(len(lines), 'line')} from the file ({points_text(earned)} earned, "
+            f"{points_text(earned - unspent)} spent)")
     if replaced:
         text += f", in place of the {plural(replaced, 'line')} an earlier import brought"
     if kept_here:
@@ -114,6 +117,8 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
         raise ServiceError(exc.message, field="file") from None
     existing = {name: (cid, condition) for cid, name, condition in Character.select(
         Character.id, Character.name, Character.condition).where(Character.chronicle == chronicle).tuples()}
+    retired_here = {cid for (cid,) in Character.select(Character.id).where(
+        (Character.chronicle == chronicle) & Character.retired_at.is_null(False)).tuples()}
     logs = _import_logs([cid for cid, _ in existing.values()])
     lines: list[PreviewLine] = []
     parsed_records = []
@@ -135,9 +140,10 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
         else:
             cid, current = existing.get(record.name, (None, None))
             condition, note = condition_on_import(record.play_status, record.sheet.creature, current)
+            retire, said = retired_on_import(record.play_status, (cid in retired_here) if cid else None)
             replaced, here = logs.get(cid, (0, 0))
-            notes = [text for text in (note, _experience_note(record.experience, here, replaced)) if text]
-            lines.append(PreviewLine(index, record, "update" if cid else "create", cid, notes, condition))
+            notes = [text for text in (note, said, _experience_note(record.experience, here, replaced)) if text]
+            lines.append(PreviewLine(index, record, "update" if cid else "create", cid, notes, condition, retire))
     return ImportPreview(filename, parsed.encoding, lines, parsed.problems, parsed.left_out, include_contact)
 
 
@@ -192,7 +198,8 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
     What it writes per character: the sheet; the condition the play status gives
     (:func:`larp.grapevine.status.condition_on_import`, on creation and on update alike; the
     condition read again inside the transaction, so a character who met Final Death meanwhile
-    stays dead); the data kept unused; the experience history, in place of the lines an earlier
+    stays dead); retirement for Grapevine's status Inactive (:func:`larp.grapevine.status.retired_on_import`);
+    the data kept unused, with the version the import gives him; the experience history, in place of the lines an earlier
     import brought (lines recorded here stay unless the file holds the same line).
 
     Args:
@@ -210,7 +217,8 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
     if not chosen:
         raise ServiceError("Nothing to import: tick at least one character.", field="selected")
     updated: list[str] = []
-    to_create, to_update, conditions, kept, columns = [], [], {}, {}, {}
+    to_create, to_update, conditions, kept, columns, retiring = [], [], {}, {}, {}, []
+    now = utcnow()
     with db.atomic():
         names = [line.record.sheet.name for line in chosen]
         present = {c.name: c for batch in chunked(names, 500) for c in
@@ -220,15 +228,22 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
             current = present.get(sheet.name)
             if line.action == "update" and current is not None:
                 condition, _ = condition_on_import(record.play_status, sheet.creature, current.condition)
-                columns[current.id] = {"imported_unused": record.kept,
-                                       **({"condition": condition} if condition else {})}
+                retire, _ = retired_on_import(record.play_status, current.retired_at is not None)
+                # The version the update gives him: the export writes the file's lastmodified while it holds.
+                columns[current.id] = {"imported_unused": {**record.kept, "version": str(current.version + 1)},
+                                       **({"condition": condition} if condition else {}),
+                                       **({"retired_at": now} if retire else {})}
+                if retire:
+                    retiring.append(sheet.name)
                 to_update.append((current, sheet))
                 updated.append(sheet.name)
             elif line.action == "create" and current is None:
                 condition, _ = condition_on_import(record.play_status, sheet.creature, None)
                 if condition:
                     conditions[sheet.name] = condition
-                kept[sheet.name] = record.kept
+                if retired_on_import(record.play_status, None)[0]:
+                    retiring.append(sheet.name)
+                kept[sheet.name] = {**record.kept, "version": "1"}
                 to_create.append(sheet)
             else:
                 raise ServiceError(
@@ -243,13 +258,16 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
             kind="import",
             summary=summary,
             inputs={"file": preview.filename, "encoding": preview.encoding},
-            outcome={"created": created, "updated": updated,
+            outcome={"created": created, "updated": updated, "retired": retiring,
                      "conditions": {**conditions, **{c.name: columns[c.id]["condition"] for c, _ in to_update
                                                      if "condition" in columns[c.id]}}},
             steps=[{"text": summary, "rule": "Grapevine 3 XML exchange format (real-data README)"}],
         )
         update_characters(to_update, columns)  # in bulk: the write lock is held briefly
         ids = create_characters(chronicle, to_create, conditions, kept)
+        new_retired = [cid for cid, sheet in zip(ids, to_create) if sheet.name in retiring]
+        if new_retired:
+            Character.update(retired_at=now).where(Character.id.in_(new_retired)).execute()
         by_name = {line.record.sheet.name: line.record.experience for line in chosen}
         history = {cid: by_name[sheet.name] for cid, sheet in zip(ids, to_create)}
         history.update({character.id: by_name[character.name] for character, _ in to_update})

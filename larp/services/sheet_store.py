@@ -231,11 +231,9 @@ def update_characters(pairs: list[tuple[Character, CharacterSheet]], columns: di
         # Tonight's Willpower and blood stay as they are, within the new ratings; a character who
         # was full stays full when a rating rises (a new sheet's Willpower or generation filled in
         # after its creation, Willpower bought with experience): no empty pool out of a sheet edit.
-        values["willpower_current"] = (values["willpower_permanent"]
-                                       if character.willpower_current >= character.willpower_permanent
-                                       else min(character.willpower_current, values["willpower_permanent"]))
-        values["blood_current"] = (values["blood_max"] if character.blood_current >= character.blood_max
-                                   else min(character.blood_current, values["blood_max"]))
+        values["willpower_current"] = current_after(character.willpower_current, character.willpower_permanent,
+                                                    values["willpower_permanent"])
+        values["blood_current"] = current_after(character.blood_current, character.blood_max, values["blood_max"])
         values["version"] = Character.version + 1
         values["updated_at"] = now
         values.update((columns or {}).get(character.id, {}))
@@ -247,6 +245,18 @@ def update_characters(pairs: list[tuple[Character, CharacterSheet]], columns: di
         for model in (Trait, Ability, Power, Background, MeritFlaw, Equipment):
             model.delete().where(model.character.in_(batch)).execute()
     write_rows([sheet_rows(character.id, sheet) for character, sheet in pairs])
+
+
+def current_after(current: int, rating: int, new_rating: int) -> int:
+    """Tonight's Willpower or blood (``current``, of ``rating``) when the sheet's rating becomes
+    ``new_rating``: within a lowered rating; a character who was full is full at a raised one; one
+    above his rating (Grapevine allows it, an import keeps it: issue 27) keeps what he has while the
+    rating stays, and is never brought down by a raised one."""
+    if current < rating:
+        return min(current, new_rating)
+    if new_rating == rating:
+        return current
+    return max(current, new_rating) if new_rating > rating else new_rating
 
 
 def unstorable_parts(sheet: CharacterSheet) -> list[str]:

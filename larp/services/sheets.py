@@ -17,11 +17,13 @@ showed (``seen``), and they are compared with the stored sheet under the write l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
 from peewee import PostgresqlDatabase
 
 from larp.db import as_id, db
+from larp.rules import experience as experience_rules
 from larp.rules.explain import plural
 from larp.services.tabletop import end_combats_of
 from larp.models import (
@@ -34,11 +36,12 @@ from larp.models import (
     User,
     utcnow,
 )
-from larp.services import ServiceError, read_number
+from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
-from larp.services.sheet_store import create_character, refuse_duplicate_name, sheet_of, update_character
+from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
+                                      update_character)
 from larp.sheet import CATEGORIES, CharacterSheet
 from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
@@ -255,7 +258,7 @@ def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
 
 def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, data: Mapping[str, Any], *,
                    seen: Mapping[str, Any] | None = None, expected_version: int | None = None,
-                   xp_spent: int = 0, xp_what: str = "",
+                   xp_spent: Any = 0, xp_what: str = "",
                    request_token: str | None = None) -> tuple[Character, Ruling | None]:
     """Change the sheet fields in ``data`` (the others stay), in one transaction, recorded as a
     ruling of kind "sheet" with each field before and after.
@@ -267,8 +270,9 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
             one of them changed meanwhile the edit is refused as stale.
         expected_version: the character's ``version`` the caller read (the API);
             any change since refuses the edit as stale.
-        xp_spent: experience points this change cost, logged on the sheet with
-            ``xp_what`` (default: the changes themselves) in the open game session.
+        xp_spent: experience points this change cost (0 to 1000, exact to two places: ``2``,
+            ``"0.5"``), logged on the sheet with ``xp_what`` (default: the changes themselves) in
+            the open game session.
         request_token: the form's one-time token (never recorded twice).
 
     Returns:
@@ -279,11 +283,15 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         StaleForm: 409, a field the form showed was changed on another screen.
         ServiceError: 404 unknown character; 409 a duplicate name or a form
             already recorded; 403 a narrator changing what only organisers may;
-            422 a negative experience cost.
+            422 an experience cost that is not a number from 0 to 1000 of at most two places.
     """
     _may_edit(user, chronicle, list(data))
-    if isinstance(xp_spent, bool) or not isinstance(xp_spent, int) or not 0 <= xp_spent <= 1000:
-        raise ServiceError("Experience spent must be a whole number from 0 to 1000.", field="xp_spent")
+    try:
+        xp_spent = experience_rules.experience_points(
+            0 if xp_spent in (None, "") else xp_spent, "xp_spent", high=1000)
+    except experience_rules.ExperienceError:
+        raise ServiceError("Experience spent must be a number from 0 to 1000 (such as 2 or 0.5).",
+                           field="xp_spent") from None
     with db.atomic():
         refuse_if_recorded(request_token)
         character = _lock(get_character(chronicle, character_id))
@@ -302,10 +310,14 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         # Tonight's Willpower and blood stay as they are, within the new maxima.
         willpower, blood = merged.pop("willpower_current", None), merged.pop("blood_current", None)
         sheet = CharacterSheet.from_dict(merged)
+        # Within the new maxima, except a value above its rating that the edit leaves alone (an
+        # import keeps Grapevine's 7 of 4, issue 27); update_character then fills a full pool.
         if isinstance(willpower, int):
-            sheet.willpower_current = min(willpower, sheet.willpower_permanent)
+            sheet.willpower_current = min(willpower, max(sheet.willpower_permanent, current_after(
+                willpower, before.willpower_permanent, sheet.willpower_permanent)))
         if isinstance(blood, int):
-            sheet.blood_current = min(blood, sheet.blood_max)
+            sheet.blood_current = min(blood, max(sheet.blood_max, current_after(blood, before.blood_max,
+                                                                                sheet.blood_max)))
         if sheet.name != character.name:
             refuse_duplicate_name(chronicle, sheet.name, other_than=character.id)
         changes = describe_changes(current, sheet.to_dict())
@@ -317,7 +329,8 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         game_session = open_game_session(chronicle)
         steps = [{"text": text, "rule": _RULE} for text in texts]
         if xp_spent:
-            steps.append({"text": f"{xp_spent} experience spent: {xp_what or '; '.join(texts) or 'the sheet'}.",
+            steps.append({"text": f"{experience_rules.points_text(xp_spent)} experience spent: "
+                                  f"{xp_what or '; '.join(texts) or 'the sheet'}.",
                           "rule": "LotNR Experience"})
         record = record_ruling(chronicle, user, "sheet", summary[:500], steps, [(character, "edited")],
                                game_session=game_session, inputs={"fields": sorted(data)},
@@ -531,25 +544,34 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
 
 @dataclass(frozen=True)
 class ExperienceLog:
-    """A character's experience log, newest first, with the totals in experience points."""
+    """A character's experience log, newest first, with the totals in experience points (exact
+    decimals; :func:`larp.rules.experience.running_totals` runs them in the order recorded)."""
 
     entries: list[ExperienceEntry]
-    earned: int
-    spent: int
+    earned: Decimal
+    unspent: Decimal
 
     @property
-    def unspent(self) -> int:
-        """Experience earned and not spent."""
-        return self.earned - self.spent
+    def spent(self) -> Decimal:
+        """Experience earned and no longer unspent."""
+        return self.earned - self.unspent
+
+    def shown(self, entry: ExperienceEntry) -> str:
+        """How a line's points read on the sheet (``+0.5``, ``unspent set to 3``...)."""
+        return experience_rules.shown(entry.kind, entry.amount)
+
+    def points(self, amount: Decimal) -> str:
+        """A total as a person writes it (``12.5``, ``3``)."""
+        return experience_rules.points_text(amount)
 
 
 def experience_log(character: Character) -> ExperienceLog:
     """The log of ``character`` (earned and spent, on what, in which game session, by whom)."""
-    entries = list(ExperienceEntry.select().where(ExperienceEntry.character == character)
-                   .order_by(ExperienceEntry.created_at.desc(), ExperienceEntry.id.desc()))
-    earned = sum(e.amount for e in entries if e.kind == "earned")
-    spent = sum(e.amount for e in entries if e.kind == "spent")
-    return ExperienceLog(entries, earned, spent)
+    recorded = list(ExperienceEntry.select().where(ExperienceEntry.character == character)
+                    .order_by(ExperienceEntry.id))
+    earned, unspent = experience_rules.totals(experience_rules.Line(e.kind, e.amount) for e in recorded)
+    entries = sorted(recorded, key=lambda e: (e.created_at, e.id), reverse=True)
+    return ExperienceLog(entries, earned, unspent)
 
 
 def record_experience(chronicle: Chronicle, user: User | None, character_id: Any, kind: str, amount: Any,
@@ -563,9 +585,12 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
             amount outside 1..1000 (field ``amount``), an empty or too long ``what``.
     """
     _may_edit(user, chronicle, ["experience"])
-    if kind not in ExperienceEntry.KINDS:
+    if kind not in ("earned", "spent"):
         raise ServiceError("Experience is earned or spent.", field="kind")
-    points = read_number(amount, "amount", low=1, high=1000, required=True, label="Experience points")
+    try:
+        points = experience_rules.experience_points(amount, "amount", low=Decimal("0.01"), high=1000)
+    except experience_rules.ExperienceError as exc:
+        raise ServiceError(exc.message, field="amount") from None
     text = (what or "").strip()
     if not text or len(text) > 200:
         raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
@@ -579,9 +604,10 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
             session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
             if session is None:
                 raise ServiceError("There is no such game session.", field="game_session", status=404)
-        record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {points} experience: {text}",
-                               [{"text": f"{character.name} {kind} {points} experience on {text}.",
+        said = experience_rules.points_text(points)
+        record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
+                               [{"text": f"{character.name} {kind} {said} experience on {text}.",
                                  "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
-                               inputs={"kind": kind, "amount": points, "what": text})
+                               inputs={"kind": kind, "amount": said, "what": text})
         return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
                                       amount=points, what=text)

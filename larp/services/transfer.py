@@ -14,7 +14,18 @@ The file carries ``format_version``; a file from a newer format is refused.
 Format 2 (issue 14) adds the whole sheet (Nature, Demeanor, Virtues,
 Derangements, specialisations, custom powers, Backgrounds, Merits and Flaws,
 weapons and armor, the weapon in hand), retirement, scene extras and the
-experience log; format 1 files are still read.
+experience log. Format 3 (issue 27) writes experience amounts as exact decimal
+texts (``"0.5"``, ``"3"``), with Grapevine's kinds (``set_earned``,
+``set_unspent``, comments of 0 points) and reasons whole, and adds the state
+the export left out (blood marked toward an aggravated wound, medical care,
+when a card was revoked, when the chronicle was archived). Formats 1 and 2 are
+still read. Every value is checked with the rules the app writes it by (the
+experience log's: :func:`larp.rules.experience.check_line`), so whatever the app
+stored comes back.
+
+Not exported: users and memberships (they belong to the install), the one-time
+tokens of forms and API calls, a tabletop combat in progress (its state names
+characters by their database ids on this install).
 
 An install keeps several chronicles (issue 22): an import makes a new one beside the others,
 unless it replaces the chronicle it is told to (``--replace NAME``), or an install's only
@@ -25,6 +36,7 @@ editor's own validator).
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 from datetime import date, datetime
 from pathlib import Path
@@ -54,12 +66,13 @@ from larp.models import (
     UnstorableText,
     User,
 )
+from larp.rules.experience import points_text
 from larp.rules.explain import plural
 from larp.services import ServiceError
 from larp.services.export_shape import check_shape
 
 FORMAT = "larp-chronicle"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 #: Character columns exported as they are (besides the ids).
 CHARACTER_FIELDS = (
@@ -68,12 +81,13 @@ CHARACTER_FIELDS = (
     "damage_aggravated", "damage_lethal", "damage_bashing", "condition", "staked", "health_levels", "tabletop",
     "notes", "narrator_notes", "player_contact", "short_code", "card_token", "version", "created_at", "updated_at",
     "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
-    "imported_unused",
+    "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
 )
 #: Equipment columns exported as they are.
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",
                     "rating", "covers", "negative_traits", "note")
-_DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at", "retired_at"}
+_DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at", "retired_at",
+              "card_revoked_at", "archived_at"}
 _DATES = {"date", "started_on", "wake_on", "ended_on"}
 
 
@@ -129,7 +143,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "users_exported": False,
-        "chronicle": {"name": chronicle.name, "created_at": _out(chronicle.created_at)},
+        "chronicle": {"name": chronicle.name, "created_at": _out(chronicle.created_at),
+                      "archived_at": _out(chronicle.archived_at)},
         "settings": {row.key: row.value for row in ChronicleSetting.select()
                      .where(ChronicleSetting.chronicle == chronicle).order_by(ChronicleSetting.key)},
         "game_sessions": [{"number": s.number, "date": _out(s.date), "opened_at": _out(s.opened_at),
@@ -159,8 +174,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         } for t in Torpor.select().where(Torpor.character.in_(character_ids)).order_by(Torpor.id)],
         "experience": [{
             "character": code[e.character_id], "game_session": number.get(e.game_session_id),
-            "ruling": index.get(e.ruling_id), "user": users.get(e.user_id), "kind": e.kind, "amount": e.amount,
-            "what": e.what, "created_at": _out(e.created_at),
+            "ruling": index.get(e.ruling_id), "user": users.get(e.user_id), "kind": e.kind,
+            "amount": points_text(e.amount), "what": e.what, "created_at": _out(e.created_at),
         } for e in ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids))
             .order_by(ExperienceEntry.id)],
     }
@@ -273,7 +288,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
     """
     from larp.db import lock_name
     from larp.services.characters import new_card_token
-    from larp.services.import_checks import check_character
+    from larp.services.import_checks import check_character, check_experience
     from larp.services.memberships import move_members
     from larp.services.sheet_store import scalar_fields, write_sheet_rows
 
@@ -284,6 +299,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
         _require(data, key, list)
     check_shape(data)
     checked = [check_character(entry, i, data["format_version"]) for i, entry in enumerate(data["characters"])]
+    lines = [check_experience(entry, i, data["format_version"]) for i, entry in enumerate(data.get("experience") or [])]
     notes: list[str] = []
     try:
         with db.atomic():
@@ -325,7 +341,8 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                 return users.get(username) if username else None
 
             created = _in("created_at", info.get("created_at"))
-            chronicle = Chronicle.create(name=name, **({"created_at": created} if created else {}))
+            chronicle = Chronicle.create(name=name, archived_at=_in("archived_at", info.get("archived_at")),
+                                         **({"created_at": created} if created else {}))
             if target is not None:
                 move_members(target, chronicle)
                 target.delete_instance(recursive=True)
@@ -401,14 +418,11 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
-            for entry in data.get("experience") or []:
-                if entry["kind"] not in ExperienceEntry.KINDS:
-                    raise ValueError(f"unknown kind of experience {entry['kind']!r}")
+            for entry, (kind, amount, what) in zip(data.get("experience") or [], lines):
                 ExperienceEntry.create(character=characters[entry["character"]],
                                        game_session=sessions.get(entry.get("game_session")),
                                        ruling=ruling_at(entry.get("ruling")), user=user(entry.get("user")),
-                                       kind=entry["kind"], amount=positive(entry, "amount"),
-                                       what=str(entry.get("what", ""))[:200],
+                                       kind=kind, amount=amount, what=what,
                                        created_at=_in("created_at", entry["created_at"]))
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
@@ -430,7 +444,9 @@ def backup_sqlite(database_url: str, target: Path) -> Path:
     online backup API (a consistent copy even while the app is writing).
 
     Raises:
-        ServiceError: 422 not an SQLite database, the target exists, or its folder cannot be made.
+        ServiceError: 422 not an SQLite database, the target exists, or its folder cannot be made;
+            507 the disk is full ("The disk is full: the backup was not written"; the part written is
+            removed, so no half backup is left to be mistaken for one).
     """
     if not database_url.startswith("sqlite:///"):
         raise ServiceError("Only an SQLite database can be backed up this way; back up PostgreSQL with pg_dump.",
@@ -443,13 +459,35 @@ def backup_sqlite(database_url: str, target: Path) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise ServiceError(DISK_FULL, field="path", status=507) from None
         raise ServiceError(f"Cannot make the folder {target.parent}: {exc.strerror}.", field="path") from None
     src = sqlite3.connect(str(source))
-    dest = sqlite3.connect(str(target))
     try:
-        with dest:
-            src.backup(dest)
+        dest = sqlite3.connect(str(target))
+        try:
+            with dest:
+                src.backup(dest)
+        finally:
+            dest.close()
+    except (sqlite3.Error, OSError) as exc:
+        _remove_partial(target)
+        full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "full" in str(exc).lower()
+        if full:
+            raise ServiceError(DISK_FULL, field="path", status=507) from None
+        raise ServiceError(f"The backup was not written: {exc}.", field="path") from None
     finally:
-        dest.close()
         src.close()
     return target
+
+
+#: What ``larp backup`` says when the disk fills up (issue 27).
+DISK_FULL = "The disk is full: the backup was not written."
+
+
+def _remove_partial(target: Path) -> None:
+    for path in (target, Path(f"{target}-journal"), Path(f"{target}-wal"), Path(f"{target}-shm")):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass

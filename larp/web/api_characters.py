@@ -75,7 +75,8 @@ SCHEMAS.update({
     "CharacterUpdate": {"type": "object", "additionalProperties": False, "properties": {
         **_SHEET_PROPERTIES,
         "version": {"type": "integer", "description": "The version read; the update is refused if it changed."},
-        "xp_spent": {"type": "integer", "minimum": 0, "description": "Experience this change cost (logged)."}}},
+        "xp_spent": {"type": "number", "minimum": 0, "maximum": 1000, "multipleOf": 0.01,
+                     "description": "Experience this change cost (logged), exact to two places: 2 or 0.5."}}},
     "Character": shape({
         "id": INT, "short_code": STR, "version": INT, "retired_at": NULL_STR, "card_issued": BOOL,
         "sheet": ref("CharacterSheet"),
@@ -189,7 +190,7 @@ def update_character_api(character_id: int):
     if unknown:
         raise ApiError(f"{unknown[0]} is tonight's state, changed by rulings, not by the sheet.", unknown[0], 422)
     character, _ = edit_character(get_chronicle(), g.user, character_id, data, expected_version=version,
-                                  xp_spent=xp if isinstance(xp, int) and not isinstance(xp, bool) else -1)
+                                  xp_spent=xp if isinstance(xp, (int, float)) and not isinstance(xp, bool) else -1)
     return jsonify(character_payload(character))
 
 

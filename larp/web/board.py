@@ -194,11 +194,26 @@ def export():
 def export_grapevine_file():
     """Download every character of the chronicle (the retired ones as Grapevine's "Inactive") as a
     Grapevine 3 exchange file (issue 20; :func:`larp.services.grapevine_export.export_grapevine`)."""
-    from larp.services.grapevine_export import export_grapevine, file_name
+    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine, file_name
 
     chronicle = get_chronicle()
-    return Response(export_grapevine(chronicle), mimetype="application/xml",
+    return Response(export_grapevine(chronicle), content_type=CONTENT_TYPE,
                     headers={"Content-Disposition": f'attachment; filename="{file_name(chronicle.name)}"'})
+
+
+@bp.route("/board/grapevine")
+@role_required("organiser")
+def grapevine_page():
+    """Before the download of every character for Grapevine: what the file holds and what Grapevine
+    has no place for, whose (issue 27)."""
+    from larp.models import Character
+    from larp.services.grapevine_export import left_out
+
+    chronicle = get_chronicle()
+    everyone = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
+    return render_template("grapevine/export.html", what=chronicle.name, count=len(everyone),
+                           missing=left_out(everyone), download=url_for("board.export_grapevine_file"),
+                           back=url_for("board.page"))
 
 
 @bp.route("/characters/<int:character_id>/history")

@@ -68,16 +68,39 @@ def export_grapevine_file(character_id: int):
     condition as Grapevine's status and what an import kept unused. Unknown character: 404."""
     from flask import Response
 
-    from larp.services.grapevine_export import export_grapevine, file_name
+    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine, file_name
 
     chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/error.html", title="Unknown character", message=exc.message,
-                               chronicle=chronicle), exc.status
-    return Response(export_grapevine(chronicle, [character]), mimetype="application/xml",
+    character, refusal = _grapevine_character(chronicle, character_id)
+    if refusal:
+        return refusal
+    return Response(export_grapevine(chronicle, [character]), content_type=CONTENT_TYPE,
                     headers={"Content-Disposition": f'attachment; filename="{file_name(character.name)}"'})
+
+
+def _grapevine_character(chronicle, character_id: int):
+    """The character a Grapevine route names, or the 404 page to answer instead."""
+    try:
+        return get_character(chronicle, character_id), None
+    except ServiceError as exc:
+        return None, (render_template("errors/error.html", title="Unknown character", message=exc.message,
+                                      chronicle=chronicle), exc.status)
+
+
+@bp.route("/characters/<int:character_id>/grapevine")
+@role_required("organiser", "narrator")
+def grapevine_page(character_id: int):
+    """Before the download of one character's Grapevine file: what it holds and what Grapevine has no
+    place for (his damage, tabletop ratings, narrator notes, contact details: issue 27). 404 unknown."""
+    from larp.services.grapevine_export import left_out
+
+    chronicle = get_chronicle()
+    character, refusal = _grapevine_character(chronicle, character_id)
+    if refusal:
+        return refusal
+    return render_template("grapevine/export.html", what=character.name, count=1, missing=left_out([character]),
+                           download=url_for("characters.export_grapevine_file", character_id=character.id),
+                           back=url_for("characters.show", character_id=character.id))
 
 
 @bp.route("/characters/<int:character_id>/live")

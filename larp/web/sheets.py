@@ -198,12 +198,8 @@ def save_section(character_id: int, section: str):
         seen = {}
     token = request.form.get("request_token") or None
     try:
-        xp = whole_number(request.form.get("xp_spent"), "xp_spent", default=0)
-    except NumberError:
-        xp = -1
-    try:
         character, record = edit_character(chronicle, g.user, character.id, data, seen=seen if isinstance(seen, dict)
-                                           else None, xp_spent=xp, xp_what=request.form.get("xp_what", "")[:200],
+                                           else None, xp_spent=request.form.get("xp_spent"), xp_what=request.form.get("xp_what", "")[:200],
                                            request_token=token)
     except (ServiceError, SheetError) as exc:
         status = exc.status if isinstance(exc, ServiceError) else 422

@@ -33,6 +33,12 @@ def test_preview_report_kept_data_and_download(served, browser, width):
     expect(page.get_by_role("heading", name="Kept from Grapevine")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # a long custom chart wraps
     shoot(page, f"grapevine-character-{width}")
+    page.get_by_role("link", name="Grapevine file").click()  # the page before the download (issue 27)
+    expect(page.get_by_role("heading", name="Not in the file: Grapevine has no place for it")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shoot(page, f"grapevine-export-{width}")
+    download = page.get_by_role("link", name="Download the Grapevine file")
+    assert download.bounding_box()["height"] >= 44
     with page.expect_download() as caught:
-        page.get_by_role("link", name="Grapevine file").click()
+        download.click()
     assert caught.value.suggested_filename.endswith(".gex")

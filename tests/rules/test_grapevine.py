@@ -287,13 +287,13 @@ def test_one_of_each_skips_other_creatures_with_a_reason():
 
 def test_value_for_everything_current_pools_and_left_out_fields():
     """value_for_everything.gex: blood 12 / tempblood 9; willpower 4 / tempwillpower 7
-    (above permanent: set to 4 and reported); status "Withering", npc="yes";
-    Nature, Demeanor, Virtues and Merits go onto the sheet (issue 20)."""
+    (above permanent: kept as the file has it and reported, issue 27, not clamped); status
+    "Withering", npc="yes"; Nature, Demeanor, Virtues and Merits go onto the sheet (issue 20)."""
     c = load("value_for_everything.gex").characters[0]
     s = c.sheet
     assert (s.blood_max, s.blood_current) == (12, 9)
-    assert (s.willpower_permanent, s.willpower_current) == (4, 4)
-    assert any(p.startswith("Current Willpower 7 is above permanent 4") for p in c.problems)
+    assert (s.willpower_permanent, s.willpower_current) == (4, 7)
+    assert "Current Willpower 7 is above permanent 4; kept as in the file." in c.problems
     assert (c.play_status, c.npc) == ("Withering", True)
     assert c.last_modified.isoformat() == "2008-01-27T06:28:09"
     assert s.player_name == "MoufPlayer" and s.player_contact == ""
@@ -634,4 +634,5 @@ def test_export_of_hostile_text_still_reads_back_as_one_character():
     written = write_grapevine([GrapevineCharacter(sheet.name, "vampire", sheet, kept=kept)], default_track())
     (back,) = parse_grapevine(written).characters
     assert back.name == 'Bad "<&>]]>  name' and back.sheet.notes == "a]]>b\nc <x>"
-    assert back.kept == {"attributes": {"sire": "xy"}, "biography": "bio", "elements": ["<foo>bar</foo>"]}
+    assert back.kept == {"attributes": {"sire": "xy"}, "biography": "bio", "elements": ["<foo>bar</foo>"],
+                         "absent": {"status": "Active"}}  # written without a status: none read back (issue 27)

@@ -162,13 +162,15 @@ def _logical_digest(path: Path) -> str:
 def _comparable(export: dict) -> dict:
     """An export in format 1's shape: without what format 2 (issue 14) adds (the whole sheet,
     retirement, scene extras, the weapon in hand, the experience log; issue 20's data kept from a
-    Grapevine import), nor the rulings' ``narrator_name`` (issue 19)."""
+    Grapevine import), nor the rulings' ``narrator_name`` (issue 19), nor what format 3 (issue 27) adds
+    (blood marked, medical care, a card's revocation, the chronicle's archiving)."""
     for ruling in export.get("rulings", []):
         ruling.pop("narrator_name", None)
     if export.get("format_version", 1) == 1:
         return export
+    export["chronicle"].pop("archived_at", None)
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
-             "merits_flaws", "equipment", "imported_unused")
+             "merits_flaws", "equipment", "imported_unused", "agg_blood_marked", "treated", "card_revoked_at")
     out = {k: v for k, v in export.items() if k != "experience"}
     out["format_version"] = 1
     out["characters"] = []

@@ -63,7 +63,7 @@ def test_export_wipe_import_gives_the_same_export(busy, runner, tmp_path, dbconn
     assert result.exit_code == 0, result.output
     assert "users are not exported" in result.output
     data = json.loads(first.read_text())
-    assert data["format_version"] == 2 and data["settings"] == {"bruised_levels": 2}
+    assert data["format_version"] == 3 and data["settings"] == {"bruised_levels": 2}
     assert len(data["characters"]) == 10 and data["torpors"] and data["trait_losses"]
     assert any(r["undone_at"] for r in data["rulings"]) and any(r["participants"] for r in data["rulings"])
     pim = next(c for c in data["characters"] if c["name"] == "Pim Halloran")
@@ -85,12 +85,12 @@ def test_import_of_a_newer_format_is_refused_and_changes_nothing(busy, runner, t
     path = tmp_path / "future.json"
     run(runner, "export", str(path))
     data = json.loads(path.read_text())
-    data["format_version"] = 3
+    data["format_version"] = 4
     path.write_text(json.dumps(data))
     counts = (Chronicle.select().count(), Character.select().count(), Ruling.select().count())
     result = run(runner, "import", "--replace", "Nights of Ashford (demo)", str(path))
     assert result.exit_code != 0
-    assert "format 3 by a newer larp" in result.output and "Update larp" in result.output
+    assert "format 4 by a newer larp" in result.output and "Update larp" in result.output
     assert (Chronicle.select().count(), Character.select().count(), Ruling.select().count()) == counts
 
 
