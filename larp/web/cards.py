@@ -10,7 +10,9 @@ from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
 from larp.models import Character
 from larp.services import ServiceError
-from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
+from larp.services.cards import (PAPER_SIZES, TOKEN_PATTERN, cards_to_print, character_for_card, revoke_card,
+                                 rotate_card)
+from larp.services.live import seen_by_card
 from larp.services.characters import character_state
 from larp.services.memberships import role_in
 from larp.web.scope import ENVIRON_KEY, member_url
@@ -187,11 +189,16 @@ STOP_POLLING = 286
 def card_live(token: str):
     """What the card page polls every 5 s to follow a narrator's changes (issue 18), public like the card.
 
-    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged: 204
-    with no body. Changed: the "tonight" block with the new fingerprint (the same markup as the page).
+    Query ``v``: the fingerprint of what the page shows (:mod:`larp.services.live`). Unchanged: 204
+    with no body, after one query (issue 29: a game night's phones ask this 200 times a second).
+    Changed: the "tonight" block with the new fingerprint (the same markup as the page).
     A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops htmx
     polling (404 to a plain request). Never cached.
     """
+    wanted = (token or "").strip().upper()
+    seen = seen_by_card(wanted) if TOKEN_PATTERN.fullmatch(wanted) else None
+    if seen is not None and request.args.get("v") == seen.fingerprint:
+        return _no_store(make_response("", 204))
     try:
         character = character_for_card(token)
     except ServiceError as exc:
@@ -199,6 +206,4 @@ def card_live(token: str):
         return _no_store(make_response(render_template("errors/_error.html", title="Card not valid",
                                                        message=exc.message), status))
     state = _card_state(character)
-    if request.args.get("v") == state.fingerprint():
-        return _no_store(make_response("", 204))
     return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token)))

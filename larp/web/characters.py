@@ -11,6 +11,7 @@ from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
+from larp.services.live import seen_in_chronicle
 from larp.web.auth import role_required
 
 bp = Blueprint("characters", __name__)
@@ -85,18 +86,16 @@ def export_grapevine_file(character_id: int):
 def live(character_id: int):
     """What the character page polls every 5 s to follow another narrator's changes (issue 18).
 
-    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged:
-    204 with no body. Changed: the whole character page, from which the poller takes its health,
-    blood, Willpower, condition, Traits and Abilities left (``hx-select-oob``; the forms are left as
-    the narrator filled them). No such character: 404.
+    Query ``v``: the fingerprint of what the page shows (:mod:`larp.services.live`). Unchanged:
+    204 with no body, after one query. Changed: the whole character page, from which the poller
+    takes its health, blood, Willpower, condition, Traits and Abilities left (``hx-select-oob``; the
+    forms are left as the narrator filled them). No such character: 404.
     """
-    chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/_error.html", title="Unknown character", message=exc.message), exc.status
-    state = character_state(character, open_game_session(chronicle), chronicle_settings(chronicle))
-    if request.args.get("v") == state.fingerprint():
+    seen = seen_in_chronicle(get_chronicle().id, character_id)
+    if seen is None:
+        return render_template("errors/_error.html", title="Unknown character",
+                               message="There is no such character in this chronicle."), 404
+    if request.args.get("v") == seen.fingerprint:
         return "", 204
     return _panel(character_id, whole_page=True)
 
