@@ -126,7 +126,9 @@ def seen_by_card(token: str) -> Seen | None:
 
 
 def live_fingerprint(character: Character) -> str:
-    """The fingerprint a page drawn now puts in its poll's address (``v``), for ``character``
-    (of the request's chronicle): the one :func:`seen_in_chronicle` gives until he changes."""
+    """The fingerprint a page puts in its poll's address (``v``) for ``character``: the one
+    :func:`seen_in_chronicle` gives until he changes. Read it BEFORE what the page shows of him:
+    a change made while the page is built then shows at its first poll (read after, the page
+    could carry the new fingerprint with the old state and miss the change until the next)."""
     seen = seen_in_chronicle(character.chronicle_id, character.id)
     return seen.fingerprint if seen else ""

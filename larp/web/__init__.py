@@ -14,7 +14,6 @@ def register_blueprints(app: Flask) -> None:
     from larp.rules.explain import article
     from larp.services.history import kind_label
     from larp.rules.healing import first_to_heal
-    from larp.services.live import live_fingerprint
     from larp.sheet_checks import TEXT_LIMITS
     from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
                           organise, rulings, settings, sheets, submissions)
@@ -44,7 +43,6 @@ def register_blueprints(app: Flask) -> None:
     app.add_template_filter(article, "with_article")  # "an organiser", "a narrator"
     app.add_template_global(TEXT_LIMITS, "text_limits")
     app.add_template_global(first_to_heal, "first_to_heal")
-    app.add_template_global(live_fingerprint, "live_fingerprint")
     app.add_url_rule("/", endpoint="index", view_func=challenges.index)
 
 

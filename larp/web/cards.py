@@ -138,6 +138,7 @@ def card_view(token: str):
     the player's view (issue 22). A malformed, unknown or revoked token is a
     plain 404 with one body for all three. Never cached (``no-store``).
     """
+    fingerprint = _fingerprint_first(token)
     try:
         character = character_for_card(token)
     except ServiceError as exc:
@@ -156,10 +157,21 @@ def card_view(token: str):
                                        & Character.retired_at.is_null()) if before_id else None
         board, board_target = _board_to_join(character)
         page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token,
-                               scanned_before=before, board=board, board_target=board_target)
+                               scanned_before=before, board=board, board_target=board_target, fingerprint=fingerprint)
     else:
-        page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token)
+        page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token,
+                               fingerprint=fingerprint)
     return _no_store(make_response(page))
+
+
+def _fingerprint_first(token: str) -> str:
+    """The live fingerprint of the card's character (:mod:`larp.services.live`), read BEFORE anything
+    the page shows of him: a change made while the page is built then moves the fingerprint past the
+    one the page carries, and its first poll brings the change (read after, it could hide the change
+    until the next one)."""
+    wanted = (token or "").strip().upper()
+    seen = seen_by_card(wanted) if TOKEN_PATTERN.fullmatch(wanted) else None
+    return seen.fingerprint if seen else ""
 
 
 def _board_to_join(character) -> tuple[dict | None, Character | None]:
@@ -195,9 +207,8 @@ def card_live(token: str):
     A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops htmx
     polling (404 to a plain request). Never cached.
     """
-    wanted = (token or "").strip().upper()
-    seen = seen_by_card(wanted) if TOKEN_PATTERN.fullmatch(wanted) else None
-    if seen is not None and request.args.get("v") == seen.fingerprint:
+    fingerprint = _fingerprint_first(token)
+    if fingerprint and request.args.get("v") == fingerprint:
         return _no_store(make_response("", 204))
     try:
         character = character_for_card(token)
@@ -206,4 +217,5 @@ def card_live(token: str):
         return _no_store(make_response(render_template("errors/_error.html", title="Card not valid",
                                                        message=exc.message), status))
     state = _card_state(character)
-    return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token)))
+    return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token,
+                                                   fingerprint=fingerprint)))

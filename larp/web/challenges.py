@@ -140,13 +140,17 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         raw_id = values.get(side)
         state = None
         if raw_id:
+            # The screen's poll carries the fingerprint read before the character (larp.services.live).
+            seen = seen_in_chronicle(chronicle.id, as_id(raw_id)) if as_id(raw_id) else None
             try:
                 state = character_state(get_character(chronicle, raw_id, side), game_session, settings)
             except ServiceError as exc:
                 info["error"] = exc.message
+            info["fingerprint"] = seen.fingerprint if seen else ""
         elif info["query"]:
             results = find_characters(chronicle, info["query"])
             if len(results) == 1:
+                info["fingerprint"] = live_fingerprint(results[0])
                 state = character_state(results[0], game_session, settings)
             else:
                 info["results"] = results
@@ -178,7 +182,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     watched = {key: value for info in chosen if info.get("state")
                for key, value in ((info["name"], info["state"].character.id),
-                                  (f"{info['name']}_v", live_fingerprint(info["state"].character)))}
+                                  (f"{info['name']}_v", info["fingerprint"]))}
     return {
         # What the screen polls to warn, before Resolve, that a side changed meanwhile (issue 18).
         "fresh_url": url_for("challenges.fresh", kind=kind, **watched) if watched else None,

@@ -106,6 +106,10 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.rules.health import health_views
 
     chronicle = get_chronicle()
+    whole = whole_page or not is_partial()
+    # The page's poll carries the fingerprint read BEFORE what the page shows (a change made meanwhile
+    # then shows at the first poll; larp.services.live).
+    seen = seen_in_chronicle(chronicle.id, character_id) if whole else None
     try:
         character = get_character(chronicle, character_id)
     except ServiceError as exc:  # deleted on another screen meanwhile: say so, where the narrator looks
@@ -125,7 +129,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
-    if is_partial() and not whole_page:
+    if not whole:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                .order_by(Ruling.id.desc()).limit(10))
@@ -140,7 +144,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                   kept=describe(character.imported_unused))
     may_edit_sheet = g.user.role == "organiser" or chronicle_settings(chronicle)["narrators_edit_equipment"]
     return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
-                           **context), (error.status if error else 200)
+                           fingerprint=seen.fingerprint if seen else "", **context), (error.status if error else 200)
 
 
 def _mutation(character_id: int, change):
