@@ -109,8 +109,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
             click.echo(f"larp: loaded the demo chronicle “{loaded.name}” (start with `larp serve --empty` "
                        "for an empty one; an organiser can remove the demo under Organise)", err=True)
 
-    from larp.web import scope
+    from larp.web import cards, scope
 
+    cards.mount_nothing_changed(app)  # innermost: the card poll's 204 before Flask (issue 29)
     scope.mount(app)  # inside ProxyFix: the forwarded prefix first, then the chronicle's
     if app.config.get("BEHIND_PROXY"):
         # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
@@ -199,6 +200,9 @@ def _register_database_hooks(app: Flask) -> None:
 #: The request bodies werkzeug reads a form from (``request.form`` is empty for every other one).
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
+#: The answers that carry no content (RFC 9110: 204 No Content, 304 Not Modified).
+_NO_CONTENT = (204, 304)
+
 #: The headers every document gets (a view's own value of one is kept).
 _DOCUMENT_HEADERS = (("Content-Security-Policy", CSP), ("Referrer-Policy", "same-origin"),
                      ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"))
@@ -207,6 +211,10 @@ _DOCUMENT_HEADERS = (("Content-Security-Policy", CSP), ("Referrer-Policy", "same
 def _register_security_headers(app: Flask) -> None:
     @app.after_request
     def _headers(response):
+        if response.status_code in _NO_CONTENT:
+            # No content, no document: none of these headers applies to it (issue 29: a game night's
+            # phones get this answer 200 times a second, and each header costs the server).
+            return response
         headers = response.headers
         present = {name.lower() for name in headers.keys()}  # one look at what the view set (issue 29)
 

@@ -43,8 +43,11 @@ class RefusalsCompressed(Compress):
 
     def after_request(self, response):
         """Compress as flask-compress does, counting a 4xx answer as a 2xx one. An answer shorter than
-        ``COMPRESS_MIN_SIZE`` (a poll's 204, a redirect) only gets flask-compress's ``Vary`` header,
-        without its reading of ``Accept-Encoding`` (issue 29: every request's work counts)."""
+        ``COMPRESS_MIN_SIZE`` (a redirect, a short refusal) only gets flask-compress's ``Vary`` header,
+        without its reading of ``Accept-Encoding``, and an answer with no content (a poll's 204) not even
+        that (issue 29: every request's work counts)."""
+        if response.status_code in (204, 304):  # no content: nothing is encoded, nothing varies with it
+            return response
         if (not response.is_streamed and response.content_length is not None
                 and response.content_length < current_app.config["COMPRESS_MIN_SIZE"]):
             vary = response.headers.get("Vary")

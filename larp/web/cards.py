@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
+import re
+from typing import Any, Callable
+from urllib.parse import parse_qsl, urlparse
 
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
+from larp.db import db
 from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
 from larp.models import Character
@@ -202,14 +205,15 @@ def card_live(token: str):
     """What the card page polls every 5 s to follow a narrator's changes (issue 18), public like the card.
 
     Query ``v``: the fingerprint of what the page shows (:mod:`larp.services.live`). Unchanged: 204
-    with no body, after one query (issue 29: a game night's phones ask this 200 times a second).
-    Changed: the "tonight" block with the new fingerprint (the same markup as the page).
-    A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops htmx
-    polling (404 to a plain request). Never cached.
+    with no body, after one query (issue 29: a game night's phones ask this 200 times a second;
+    :class:`NothingChanged` gives that answer before the request reaches Flask, this view when it
+    could not tell). Changed: the "tonight" block with the new fingerprint (the same markup as the
+    page). A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops
+    htmx polling (404 to a plain request). Never cached.
     """
     fingerprint = _fingerprint_first(token)
     if fingerprint and request.args.get("v") == fingerprint:
-        return _no_store(make_response("", 204))
+        return "", 204, {"Cache-Control": "no-store"}  # no content: nothing to index
     try:
         character = character_for_card(token)
     except ServiceError as exc:
@@ -219,3 +223,51 @@ def card_live(token: str):
     state = _card_state(character)
     return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token,
                                                    fingerprint=fingerprint)))
+
+
+class NothingChanged:
+    """WSGI middleware: a player's card poll that finds nothing changed (:func:`card_live`'s 204) is
+    answered here, after its one query, before Flask builds a request (issue 29, "A light request").
+
+    It is the answer a game night's thousand phones get two hundred times a second, and the same
+    for anyone: it depends on no session, user or chronicle, and carries no content (so none of the
+    page headers: :func:`larp.app._register_security_headers`). Every other case (a change, an
+    unknown or revoked card, a malformed token or query, a database that cannot be read) goes on
+    to :func:`card_live`, which decides it as it always did.
+    """
+
+    _POLL = re.compile(r"/c/([A-Za-z2-7]{32})/live")
+
+    def __init__(self, app: Callable):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable):
+        """Answer 204 when the poll's fingerprint is the card's, else pass the request on."""
+        if environ.get("REQUEST_METHOD") == "GET":
+            match = self._POLL.fullmatch(environ.get("PATH_INFO") or "")
+            if match and self._unchanged(match.group(1).upper(), environ.get("QUERY_STRING") or ""):
+                start_response("204 NO CONTENT", [("Cache-Control", "no-store")])
+                return []
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _unchanged(token: str, query: str) -> bool:
+        seen_v = next((value for key, value in parse_qsl(query, keep_blank_values=True) if key == "v"), None)
+        if not seen_v:
+            return False
+        opened = False
+        try:
+            opened = db.connect(reuse_if_open=True)
+            seen = seen_by_card(token)
+        except Exception:  # noqa: BLE001 - the view meets the same trouble and answers it as it should
+            return False
+        finally:
+            if opened and not db.is_closed():
+                db.close()
+        return seen is not None and seen.fingerprint == seen_v
+
+
+def mount_nothing_changed(app) -> None:
+    """Answer the card poll's "nothing changed" before Flask (:class:`NothingChanged`); call before
+    the chronicle mount wraps the app, so that it sees the path as Flask routes it."""
+    app.wsgi_app = NothingChanged(app.wsgi_app)

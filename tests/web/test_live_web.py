@@ -170,3 +170,20 @@ def test_a_change_made_while_the_card_page_is_drawn_shows_at_its_first_poll(clie
     changed = client.get(poll_url(page, "tonight-live"), headers={"HX-Request": "true"})
     assert changed.status_code == 200
     assert changed.get_data(as_text=True).count('class="box lethal"') == 2
+
+
+def test_nothing_changed_is_answered_before_flask_and_everything_else_by_the_view(app, client, dbconn):
+    """Issue 29: the card poll's 204 is given by larp.web.cards.NothingChanged before Flask builds a
+    request (no session read, no cookie, none of a page's headers); a stale fingerprint, a malformed
+    token and a plain page still reach the view."""
+    konrad = by_name("Konrad Vale")
+    url = poll_url(client.get(f"/C/{konrad.card_token}").get_data(as_text=True), "tonight-live")
+    reached = []
+    view = app.view_functions["cards.card_live"]
+    app.view_functions["cards.card_live"] = lambda token: reached.append(token) or view(token)
+    unchanged = client.get(url, headers={"HX-Request": "true"})
+    assert unchanged.status_code == 204 and reached == []
+    assert "Set-Cookie" not in unchanged.headers and "Vary" not in unchanged.headers
+    assert client.get(url.replace("v=", "v=0"), headers={"HX-Request": "true"}).status_code == 200
+    assert client.get(f"/c/{konrad.card_token[:-1]}/live?v=x", headers={"HX-Request": "true"}).status_code == 286
+    assert len(reached) == 2
