@@ -61,18 +61,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from larp.cli import SERVE_THREADS  # noqa: E402
+from tests.benchmarks.bench_rulings import T5  # noqa: E402  (met-reference T5: a pistol shot, a tie, a retest)
 
-#: met-reference T5: a pistol shot, a tie broken by a retest on Firearms (as bench_rulings.py).
-T5 = {
-    "category": "physical", "action": "weapon",
-    "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",
-                   "weapon": {"name": "pistol", "bonus": 2, "damage_type": "lethal", "levels": 2},
-                   "abilities": {"Firearms": 2}},
-    "defender": {"name": "Michael", "traits": 8, "bid": ["Quick"]},
-    "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"},
-              {"call": "retest", "by": "challenger", "source": "ability:Firearms",
-               "challenger_throw": "scissors", "defender_throw": "paper"}],
-}
 POLL_SECONDS = 5.0
 #: waitress's worker threads, as ``larp serve`` runs it.
 WAITRESS_THREADS = SERVE_THREADS
