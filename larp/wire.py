@@ -208,12 +208,15 @@ class StaticQuietSessionInterface(SecureCookieSessionInterface):
         self._lock = threading.Lock()
 
     def get_signing_serializer(self, app: Flask):
-        """Flask's serializer, made once for the app's keys rather than on every request."""
+        """Flask's serializer, made once for the app's keys rather than on every request (new keys:
+        a new serializer, and no cookie is taken as checked any more)."""
         keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         made = self._serializer
         if made is None or made[0] != keys:
             made = (keys, super().get_signing_serializer(app))
-            self._serializer = made
+            with self._lock:
+                self._checked.clear()
+                self._serializer = made
         return made[1]
 
     def open_session(self, app: Flask, request):
@@ -225,9 +228,9 @@ class StaticQuietSessionInterface(SecureCookieSessionInterface):
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
+        serializer = self.get_signing_serializer(app)
         known = self._checked.get(value)
         if known is None:
-            serializer = self.get_signing_serializer(app)
             try:
                 data, issued = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:

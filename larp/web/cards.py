@@ -233,7 +233,8 @@ class NothingChanged:
     for anyone: it depends on no session, user or chronicle, and carries no content (so none of the
     page headers: :func:`larp.app._register_security_headers`). Every other case (a change, an
     unknown or revoked card, a malformed token or query, a database that cannot be read) goes on
-    to :func:`card_live`, which decides it as it always did.
+    to :func:`card_live`, which decides it as it always did, and so does a path that names a
+    chronicle (``/chronicles/<id>/c/...``, which :mod:`larp.web.scope` refuses to a non-member).
     """
 
     _POLL = re.compile(r"/c/([A-Za-z2-7]{32})/live")
@@ -243,7 +244,8 @@ class NothingChanged:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable):
         """Answer 204 when the poll's fingerprint is the card's, else pass the request on."""
-        if environ.get("REQUEST_METHOD") == "GET":
+        # A path that named a chronicle (never one a card page polls) is the scope's to judge.
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get(ENVIRON_KEY) is None:
             match = self._POLL.fullmatch(environ.get("PATH_INFO") or "")
             if match and self._unchanged(match.group(1).upper(), environ.get("QUERY_STRING") or ""):
                 start_response("204 NO CONTENT", [("Cache-Control", "no-store")])

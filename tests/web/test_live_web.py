@@ -187,3 +187,14 @@ def test_nothing_changed_is_answered_before_flask_and_everything_else_by_the_vie
     assert client.get(url.replace("v=", "v=0"), headers={"HX-Request": "true"}).status_code == 200
     assert client.get(f"/c/{konrad.card_token[:-1]}/live?v=x", headers={"HX-Request": "true"}).status_code == 286
     assert len(reached) == 2
+
+
+def test_a_poll_under_a_chronicle_the_user_is_not_in_is_refused_as_before(app, client, auth, dbconn):
+    """Issue 22 stays true with the shortcut: a path naming a chronicle goes through the chronicle's
+    scope, which answers a logged-in person who is not its member 404, unchanged fingerprint or not."""
+    konrad = by_name("Konrad Vale")
+    url = poll_url(client.get(f"/C/{konrad.card_token}").get_data(as_text=True), "tonight-live")
+    auth.login()
+    other = konrad.chronicle_id + 1000
+    assert client.get(f"/chronicles/{other}{url}", headers={"HX-Request": "true"}).status_code == 404
+    assert client.get(url, headers={"HX-Request": "true"}).status_code == 204
