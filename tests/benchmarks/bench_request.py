@@ -530,7 +530,9 @@ def run(label: str, url: str | None, args) -> None:
 
         empty_postgres(url)
         db.close()
-    print(f"== {label}: preparing {args.phones} characters...", flush=True)
+    print(f"== {label}: preparing {args.phones} characters... (load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores: other work on the machine slows every figure, ours more than the plain app's)",
+          flush=True)
     process, port, info = start_server(folder, url, args.phones)
     try:
         cookie = info["cookie"]
