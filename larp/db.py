@@ -97,11 +97,15 @@ class LarpPooledSqliteDatabase(_PooledSqliteDatabase, LarpSqliteDatabase):
 
     A new SQLite connection costs about 0.4 ms a request before its first query is answered (the
     open, its pragmas, reading the schema again, the close; measured on this schema: 0.47 ms, against
-    0.01 ms for a kept one): more than a plain Flask request's whole work (issue 29). A kept connection still sees every commit of every process at its next statement
-    (each statement outside a transaction reads the newest data), so a logout or a new password
-    in another ``larp serve`` takes effect at the next request all the same. A transaction left
-    open is rolled back when the connection is handed back (peewee's pool). A connection serves
-    one request at a time, from whichever worker thread (``check_same_thread`` off).
+    0.01 ms for a kept one): more than a plain Flask request's whole work (issue 29).
+
+    A kept connection still sees every commit of every process at its next statement (each
+    statement outside a transaction reads the newest data), so a logout or a new password in
+    another ``larp serve`` takes effect at the next request all the same. That holds while no
+    cursor outlives its request: a query read only halfway keeps its connection on the data as it
+    was, so every query is read to its end (``list``, ``first``, ``get``, ``fetchall``). A
+    transaction left open is rolled back when the connection is handed back (peewee's pool). A
+    connection serves one request at a time, from whichever worker thread (``check_same_thread`` off).
     """
 
 

@@ -68,8 +68,9 @@ def current_chronicle() -> Chronicle:
     """The chronicle this request or command works in.
 
     Scoped (every web request, :mod:`larp.web.scope`; a command's ``--chronicle``): that
-    chronicle (in a web request, its row as the request read it at its start). Unscoped (a command on an install, a test calling a service): the install's
-    chronicle when it holds one; with several, the newest (the last created or imported).
+    chronicle (in a web request, its row as the request read it at its start). Unscoped (a
+    command on an install, a test calling a service): the install's chronicle when it holds one;
+    with several, the newest (the last created or imported).
 
     Raises:
         ServiceError: 404 when there is no such chronicle, the person is in none, or the

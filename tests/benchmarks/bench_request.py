@@ -383,7 +383,8 @@ def game_night(port: int, pid: int, cookie: str, characters: list[list], seconds
                 "Cookie": f"session={cookie}", "Content-Type": "application/json"}, body))
             narrator.busy = True  # type: ignore[attr-defined]
             narrator.due += 1.0  # type: ignore[attr-defined]
-        timeout = max(0.0, min(heap[0][0] if heap else now + 0.05, narrator.due) - time.perf_counter())  # type: ignore[attr-defined]
+        next_due = min(heap[0][0] if heap else now + 0.05, narrator.due)  # type: ignore[attr-defined]
+        timeout = max(0.0, next_due - time.perf_counter())
         for key, _ in selector.select(timeout=min(timeout, 0.05)):
             conn = key.data
             answers = conn.receive()
