@@ -109,8 +109,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
             click.echo(f"larp: loaded the demo chronicle “{loaded.name}” (start with `larp serve --empty` "
                        "for an empty one; an organiser can remove the demo under Organise)", err=True)
 
-    from larp.web import scope
+    from larp.web import cards, scope
 
+    cards.mount_nothing_changed(app)  # innermost: the card poll's 204 before Flask (issue 29)
     scope.mount(app)  # inside ProxyFix: the forwarded prefix first, then the chronicle's
     if app.config.get("BEHIND_PROXY"):
         # Only when told: trusting X-Forwarded-* from anyone would let a client fake HTTPS or its address.
@@ -176,7 +177,9 @@ def _register_database_hooks(app: Flask) -> None:
         # the whole query) is refused here, once, naming the field, before any view reads it.
         from larp.models import unstorable_reason
 
-        for source in (request.args, request.form):
+        # werkzeug parses a form only from these two types: any other request has none to check.
+        sources = (request.args, request.form) if request.mimetype in _FORM_TYPES else (request.args,)
+        for source in sources:
             for key, value in source.items(multi=True):
                 why = unstorable_reason(key) or unstorable_reason(value)
                 if why:
@@ -194,19 +197,40 @@ def _register_database_hooks(app: Flask) -> None:
             db.close()
 
 
+#: The request bodies werkzeug reads a form from (``request.form`` is empty for every other one).
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+#: The answers that carry no content (RFC 9110: 204 No Content, 304 Not Modified).
+_NO_CONTENT = (204, 304)
+
+#: The headers every document gets (a view's own value of one is kept).
+_DOCUMENT_HEADERS = (("Content-Security-Policy", CSP), ("Referrer-Policy", "same-origin"),
+                     ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"))
+
+
 def _register_security_headers(app: Flask) -> None:
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if response.status_code in _NO_CONTENT:
+            # No content, no document: none of these headers applies to it (issue 29: a game night's
+            # phones get this answer 200 times a second, and each header costs the server).
+            return response
+        headers = response.headers
+        present = {name.lower() for name in headers.keys()}  # one look at what the view set (issue 29)
+
+        def add(name: str, value: str) -> None:
+            if name.lower() not in present:
+                headers.add(name, value)
+
+        add("X-Content-Type-Options", "nosniff")
         static = request.endpoint == "static"
         if static and response.mimetype in ("text/css", "text/javascript"):
             # A stylesheet or script is not a document: the page's policy governs it.
             return response
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        for name, value in _DOCUMENT_HEADERS:
+            add(name, value)
         # Static files never touch the session: no "Vary: Cookie" or new cookie on files everyone shares.
         if not static and (g.get("user") is not None or session.get("user_id")):
             # Character pages must not linger in a shared tablet's cache.
-            response.headers.setdefault("Cache-Control", "no-store")
+            add("Cache-Control", "no-store")
         return response

@@ -103,6 +103,10 @@ def main() -> None:
     """
 
 
+#: ``larp serve``'s worker threads unless ``--threads`` says otherwise (one pooled database connection each).
+SERVE_THREADS = 8
+
+
 @main.command("serve", with_appcontext=False)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets tablets on the event network connect.")
@@ -110,7 +114,7 @@ def main() -> None:
 @click.option("--database", "database_url", default=None,
               help="Database URL (default: SQLite in the instance folder); postgresql://... for PostgreSQL. "
                    "Give the same URL to the other commands: larp --database URL login-link.")
-@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
+@click.option("--threads", default=SERVE_THREADS, show_default=True, type=int, help="Worker threads.")
 @click.option("--empty", is_flag=True,
               help="Start with an empty chronicle (named on the first page) instead of the demo; "
                    "an untouched demo is replaced.")

@@ -506,6 +506,11 @@ class TraitLoss(BaseModel):
     created_at = DateTimeField(default=utcnow)
     restored_at = DateTimeField(null=True)
 
+    class Meta:
+        # One character's losses in one game session, found without reading the session's others
+        # (the live poll, issue 29: a game night of a thousand characters has thousands).
+        indexes = ((("character", "game_session"), False),)
+
 
 class AbilitySpend(BaseModel):
     """Ability levels expended during a game session (for retests and the like)."""
@@ -517,6 +522,9 @@ class AbilitySpend(BaseModel):
     ruling = ForeignKeyField(Ruling, backref="ability_spends", null=True, on_delete="SET NULL")
     created_at = DateTimeField(default=utcnow)
     restored_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("character", "game_session"), False),)  # as TraitLoss's
 
 
 class Torpor(BaseModel):

@@ -18,15 +18,18 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import mimetypes
 import os
 import threading
+import time
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 from flask_compress import Compress
 from rcssmin import cssmin
 from rjsmin import jsmin
@@ -39,7 +42,20 @@ class RefusalsCompressed(Compress):
     10 attackers; issue 18: a combat-board swap at most 8 KB)."""
 
     def after_request(self, response):
-        """Compress as flask-compress does, counting a 4xx answer as a 2xx one."""
+        """Compress as flask-compress does, counting a 4xx answer as a 2xx one. An answer shorter than
+        ``COMPRESS_MIN_SIZE`` (a redirect, a short refusal) only gets flask-compress's ``Vary`` header,
+        without its reading of ``Accept-Encoding``, and an answer with no content (a poll's 204) not even
+        that (issue 29: every request's work counts)."""
+        if response.status_code in (204, 304):  # no content: nothing is encoded, nothing varies with it
+            return response
+        if (not response.is_streamed and response.content_length is not None
+                and response.content_length < current_app.config["COMPRESS_MIN_SIZE"]):
+            vary = response.headers.get("Vary")
+            if not vary:
+                response.headers["Vary"] = "Accept-Encoding"
+            elif "accept-encoding" not in vary.lower():
+                response.headers["Vary"] = f"{vary}, Accept-Encoding"
+            return response
         status = response.status_code
         if not 400 <= status < 500:
             return super().after_request(response)
@@ -169,18 +185,102 @@ class Minified:
 
 
 class StaticQuietSessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, except that a static file never re-sends the cookie.
+    """Flask's signed-cookie sessions, except that a static file never re-sends the cookie, an
+    unchanged session's cookie is re-sent at most once every :data:`SESSION_REFRESH_SECONDS`, and a
+    cookie already checked is not checked again (issue 29: checking and re-signing the cookie was
+    about a third of an authenticated request's own work).
 
     Flask refreshes a permanent session's cookie on every response and marks it
     ``Vary: Cookie``; on a shared file that is 200 bytes of header and a cache
-    entry tied to one cookie value.
+    entry tied to one cookie value. On every other answer a cookie re-sent each request only
+    moves its 4-day expiry on by seconds: once a minute keeps it sliding all the same.
+
+    What the cookie says is trusted only after its signature was checked once by this process,
+    and only while it is younger than the session lifetime; whether its user may still work
+    (logged out, deactivated, a new password...) is asked of the database on every request
+    (:mod:`larp.services.session_user`), never remembered here.
     """
 
+    def __init__(self):
+        super().__init__()
+        self._serializer: tuple[tuple, object] | None = None
+        self._checked: dict[str, tuple[object, int]] = {}
+        self._lock = threading.Lock()
+
+    def get_signing_serializer(self, app: Flask):
+        """Flask's serializer, made once for the app's keys rather than on every request (new keys:
+        a new serializer, and no cookie is taken as checked any more)."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = self._serializer
+        if made is None or made[0] != keys:
+            made = (keys, super().get_signing_serializer(app))
+            with self._lock:
+                self._checked.clear()
+                self._serializer = made
+        return made[1]
+
+    def open_session(self, app: Flask, request):
+        """The session the cookie holds; a cookie this process checked before is not checked again
+        (a copy of what it held is returned while it is younger than the session lifetime)."""
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not app.secret_key:
+            return None
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        serializer = self.get_signing_serializer(app)
+        known = self._checked.get(value)
+        if known is None:
+            try:
+                data, issued = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            known = (data, int(issued.timestamp()))
+            with self._lock:
+                if len(self._checked) >= CHECKED_COOKIES:
+                    self._checked.clear()
+                self._checked[value] = known
+        data, issued = known
+        if not 0 <= time.time() - issued <= max_age:
+            return self.session_class()
+        # A copy: the request may change its session (a flash, a scene's memory) and the next must
+        # start from what the cookie says. Texts and numbers are shared as they are.
+        session = self.session_class({key: item if isinstance(item, _IMMUTABLE) else copy.deepcopy(item)
+                                      for key, item in data.items()})
+        session.issued_at = issued  # type: ignore[attr-defined]
+        return session
+
+    def save_session(self, app: Flask, session, response) -> None:
+        """Flask's, without its work when nothing is to be written (the common answer)."""
+        if not session.modified and (not session or not self.should_set_cookie(app, session)):
+            if session.accessed:  # as Flask's "Vary: Cookie", without parsing the header into a set
+                vary = response.headers.get("Vary")
+                if not vary:
+                    response.headers["Vary"] = "Cookie"
+                elif "cookie" not in {part.strip().lower() for part in vary.split(",")}:
+                    response.headers["Vary"] = f"{vary}, Cookie"
+            return
+        super().save_session(app, session, response)
+
     def should_set_cookie(self, app: Flask, session) -> bool:
-        """False for static files, else Flask's rule (modified, or permanent and refreshed each request)."""
+        """False for static files; else when the session changed, or (a permanent session, refreshed
+        on use) when its cookie is older than :data:`SESSION_REFRESH_SECONDS`."""
         if request.endpoint == "static":
             return False
-        return super().should_set_cookie(app, session)
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        issued = getattr(session, "issued_at", None)
+        return issued is None or time.time() - issued >= SESSION_REFRESH_SECONDS
+
+
+#: Values a session copy may share with the cookie's checked contents.
+_IMMUTABLE = (str, int, float, bool, type(None))
+#: How often an unchanged permanent session's cookie is re-sent to move its expiry on (seconds).
+SESSION_REFRESH_SECONDS = 60
+#: How many checked session cookies a process remembers (then it starts again).
+CHECKED_COOKIES = 4096
 
 
 def init_wire(app: Flask) -> None:

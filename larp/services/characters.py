@@ -6,7 +6,6 @@ Storing a sheet is :mod:`larp.services.sheet_store`; editing one is :mod:`larp.s
 from __future__ import annotations
 
 import base64
-import hashlib
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -257,24 +256,6 @@ class CharacterState:
     def discipline_level(self, discipline: str) -> int:
         """Highest power level held in ``discipline``."""
         return max((lvl for lvl, _ in self.powers.get(discipline, [])), default=0)
-
-    def fingerprint(self) -> str:
-        """A short digest of everything a screen shows of the character tonight (health, blood,
-        Willpower, condition, Traits and Ability levels left, the game session): it changes whenever
-        any of that changes, so an open screen can ask "still this?" and be told 204 (issue 18)."""
-        ch = self.character
-        shown = (
-            ch.id, ch.version, ch.name, ch.condition, ch.staked, ch.damage_bashing, ch.damage_lethal,
-            ch.damage_aggravated, ch.blood_current, ch.blood_max, ch.blood_per_turn, ch.willpower_current,
-            ch.willpower_permanent, ch.morality_name, ch.morality_rating,
-            self.game_session.id if self.game_session else None,
-            sorted((c, t.name, t.count, t.lost) for c, lines in self.traits.items() for t in lines),
-            sorted((c, n, k) for c, lines in self.negative_traits.items() for n, k in lines),
-            [(a.name, a.level, a.spent) for a in self.abilities],
-            sorted(self.powers.items()),
-            (self.health.kinds(), self.health.marks(), self.health.state()) if self.health else None,
-        )
-        return hashlib.sha256(repr(shown).encode("utf-8")).hexdigest()[:16]
 
 
 def character_state(character: Character, game_session: GameSession | None, settings: ChronicleSettings) -> CharacterState:

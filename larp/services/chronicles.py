@@ -38,6 +38,9 @@ def get_chronicle(chronicle_id: int | None = None) -> Chronicle:
 #: ``NO_CHRONICLE``: the person is in no chronicle, so every chronicle's page is refused.
 _scope: ContextVar[int | None] = ContextVar("larp_chronicle", default=None)
 NO_CHRONICLE = 0
+#: The scoped chronicle's row as the request read it with the user's memberships (issue 29: not
+#: read again by every service of the request).
+_scope_row: ContextVar[Chronicle | None] = ContextVar("larp_chronicle_row", default=None)
 
 
 @contextmanager
@@ -45,24 +48,29 @@ def scoped_to(chronicle_id: int | None) -> Iterator[None]:
     """Within the block, :func:`current_chronicle` is chronicle ``chronicle_id`` (``NO_CHRONICLE``:
     none; ``None``: unscoped, as commands run on a one-chronicle install)."""
     token = _scope.set(chronicle_id)
+    row_token = _scope_row.set(None)
     try:
         yield
     finally:
+        _scope_row.reset(row_token)
         _scope.reset(token)
 
 
-def set_scope(chronicle_id: int | None) -> None:
+def set_scope(chronicle_id: int | None, chronicle: Chronicle | None = None) -> None:
     """Scope the rest of this context (one web request: Flask runs each in its own context) to
-    chronicle ``chronicle_id`` (see :func:`scoped_to`)."""
+    chronicle ``chronicle_id`` (see :func:`scoped_to`); ``chronicle``: its row, when the caller has
+    just read it (the request's scope), which :func:`current_chronicle` then returns as it is."""
     _scope.set(chronicle_id)
+    _scope_row.set(chronicle if chronicle is not None and chronicle.id == chronicle_id else None)
 
 
 def current_chronicle() -> Chronicle:
     """The chronicle this request or command works in.
 
     Scoped (every web request, :mod:`larp.web.scope`; a command's ``--chronicle``): that
-    chronicle. Unscoped (a command on an install, a test calling a service): the install's
-    chronicle when it holds one; with several, the newest (the last created or imported).
+    chronicle (in a web request, its row as the request read it at its start). Unscoped (a
+    command on an install, a test calling a service): the install's chronicle when it holds one;
+    with several, the newest (the last created or imported).
 
     Raises:
         ServiceError: 404 when there is no such chronicle, the person is in none, or the
@@ -72,6 +80,9 @@ def current_chronicle() -> Chronicle:
     if scope == NO_CHRONICLE:
         raise ServiceError("You are not in any chronicle yet: ask an administrator to add you to one.", status=404)
     if scope is not None:
+        chronicle = _scope_row.get()
+        if chronicle is not None and chronicle.id == scope:
+            return chronicle
         chronicle = Chronicle.get_or_none(Chronicle.id == scope)
         if chronicle is None:
             raise ServiceError("There is no such chronicle.", status=404)

@@ -14,6 +14,7 @@ from larp.models import User
 from larp.services import ServiceError
 from larp.db import as_id
 from larp.services.accounts import consume_login_link, end_sessions, log_in
+from larp.services.session_user import session_user
 
 bp = Blueprint("auth", __name__)
 
@@ -37,13 +38,17 @@ def load_logged_in_user() -> None:
         g.user, g.api_token = found if found else (None, None)
         g.bearer_refused = found is None
         return
-    user_id = as_id(session.get("user_id"))
-    user = User.get_or_none((User.id == user_id) & (User.active == True)) if user_id else None  # noqa: E712
-    if user is not None and session.get("generation") != user.session_generation:
-        user = None
-    if user is None and session.get("user_id") is not None:
-        session.clear()
-    g.user = user
+    found = session_user(as_id(session.get("user_id")), session.get("generation")) if "user_id" in session else None
+    if found is None:
+        if session.get("user_id") is not None:
+            session.clear()
+        g.user = None
+        return
+    # One query read him, his chronicles and roles (larp.services.session_user): the request's
+    # scope (larp.web.scope) and the switcher take them from here.
+    g.user = found.user
+    g._my_chronicles = found.chronicles
+    g._several_chronicles = found.several_chronicles
 
 
 def _bearer_token() -> str | None:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
+import re
+from typing import Any, Callable
+from urllib.parse import parse_qsl, urlparse
 
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
+from larp.db import db
 from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
 from larp.models import Character
 from larp.services import ServiceError
-from larp.services.cards import PAPER_SIZES, cards_to_print, character_for_card, revoke_card, rotate_card
+from larp.services.cards import (PAPER_SIZES, TOKEN_PATTERN, cards_to_print, character_for_card, revoke_card,
+                                 rotate_card)
+from larp.services.live import seen_by_card
 from larp.services.characters import character_state
 from larp.services.memberships import role_in
 from larp.web.scope import ENVIRON_KEY, member_url
@@ -136,6 +141,7 @@ def card_view(token: str):
     the player's view (issue 22). A malformed, unknown or revoked token is a
     plain 404 with one body for all three. Never cached (``no-store``).
     """
+    fingerprint = _fingerprint_first(token)
     try:
         character = character_for_card(token)
     except ServiceError as exc:
@@ -154,10 +160,21 @@ def card_view(token: str):
                                        & Character.retired_at.is_null()) if before_id else None
         board, board_target = _board_to_join(character)
         page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token,
-                               scanned_before=before, board=board, board_target=board_target)
+                               scanned_before=before, board=board, board_target=board_target, fingerprint=fingerprint)
     else:
-        page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token)
+        page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token,
+                               fingerprint=fingerprint)
     return _no_store(make_response(page))
+
+
+def _fingerprint_first(token: str) -> str:
+    """The live fingerprint of the card's character (:mod:`larp.services.live`), read BEFORE anything
+    the page shows of him: a change made while the page is built then moves the fingerprint past the
+    one the page carries, and its first poll brings the change (read after, it could hide the change
+    until the next one)."""
+    wanted = (token or "").strip().upper()
+    seen = seen_by_card(wanted) if TOKEN_PATTERN.fullmatch(wanted) else None
+    return seen.fingerprint if seen else ""
 
 
 def _board_to_join(character) -> tuple[dict | None, Character | None]:
@@ -187,11 +204,16 @@ STOP_POLLING = 286
 def card_live(token: str):
     """What the card page polls every 5 s to follow a narrator's changes (issue 18), public like the card.
 
-    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged: 204
-    with no body. Changed: the "tonight" block with the new fingerprint (the same markup as the page).
-    A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops htmx
-    polling (404 to a plain request). Never cached.
+    Query ``v``: the fingerprint of what the page shows (:mod:`larp.services.live`). Unchanged: 204
+    with no body, after one query (issue 29: a game night's phones ask this 200 times a second;
+    :class:`NothingChanged` gives that answer before the request reaches Flask, this view when it
+    could not tell). Changed: the "tonight" block with the new fingerprint (the same markup as the
+    page). A card revoked or rotated meanwhile: 286 with the card's "no longer" message, which stops
+    htmx polling (404 to a plain request). Never cached.
     """
+    fingerprint = _fingerprint_first(token)
+    if fingerprint and request.args.get("v") == fingerprint:
+        return "", 204, {"Cache-Control": "no-store"}  # no content: nothing to index
     try:
         character = character_for_card(token)
     except ServiceError as exc:
@@ -199,6 +221,55 @@ def card_live(token: str):
         return _no_store(make_response(render_template("errors/_error.html", title="Card not valid",
                                                        message=exc.message), status))
     state = _card_state(character)
-    if request.args.get("v") == state.fingerprint():
-        return _no_store(make_response("", 204))
-    return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token)))
+    return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token,
+                                                   fingerprint=fingerprint)))
+
+
+class NothingChanged:
+    """WSGI middleware: a player's card poll that finds nothing changed (:func:`card_live`'s 204) is
+    answered here, after its one query, before Flask builds a request (issue 29, "A light request").
+
+    It is the answer a game night's thousand phones get two hundred times a second, and the same
+    for anyone: it depends on no session, user or chronicle, and carries no content (so none of the
+    page headers: :func:`larp.app._register_security_headers`). Every other case (a change, an
+    unknown or revoked card, a malformed token or query, a database that cannot be read) goes on
+    to :func:`card_live`, which decides it as it always did, and so does a path that names a
+    chronicle (``/chronicles/<id>/c/...``, which :mod:`larp.web.scope` refuses to a non-member).
+    """
+
+    _POLL = re.compile(r"/c/([A-Za-z2-7]{32})/live")
+
+    def __init__(self, app: Callable):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable):
+        """Answer 204 when the poll's fingerprint is the card's, else pass the request on."""
+        # A path that named a chronicle (never one a card page polls) is the scope's to judge.
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get(ENVIRON_KEY) is None:
+            match = self._POLL.fullmatch(environ.get("PATH_INFO") or "")
+            if match and self._unchanged(match.group(1).upper(), environ.get("QUERY_STRING") or ""):
+                start_response("204 NO CONTENT", [("Cache-Control", "no-store")])
+                return []
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _unchanged(token: str, query: str) -> bool:
+        seen_v = next((value for key, value in parse_qsl(query, keep_blank_values=True) if key == "v"), None)
+        if not seen_v:
+            return False
+        opened = False
+        try:
+            opened = db.connect(reuse_if_open=True)
+            seen = seen_by_card(token)
+        except Exception:  # noqa: BLE001 - the view meets the same trouble and answers it as it should
+            return False
+        finally:
+            if opened and not db.is_closed():
+                db.close()
+        return seen is not None and seen.fingerprint == seen_v
+
+
+def mount_nothing_changed(app) -> None:
+    """Answer the card poll's "nothing changed" before Flask (:class:`NothingChanged`); call before
+    the chronicle mount wraps the app, so that it sees the path as Flask routes it."""
+    app.wsgi_app = NothingChanged(app.wsgi_app)

@@ -14,6 +14,7 @@ import secrets
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 
+from larp.db import as_id
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling, utcnow
@@ -32,6 +33,7 @@ from larp.services.challenges import (
 from larp.rules.scene import RangeBand
 from larp.services.history import undo_own_recent
 from larp.services.characters import character_state, find_characters, get_character, person_of
+from larp.services.live import live_fingerprint, seen_in_chronicle
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web.auth import role_required
@@ -138,13 +140,17 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         raw_id = values.get(side)
         state = None
         if raw_id:
+            # The screen's poll carries the fingerprint read before the character (larp.services.live).
+            seen = seen_in_chronicle(chronicle.id, as_id(raw_id)) if as_id(raw_id) else None
             try:
                 state = character_state(get_character(chronicle, raw_id, side), game_session, settings)
             except ServiceError as exc:
                 info["error"] = exc.message
+            info["fingerprint"] = seen.fingerprint if seen else ""
         elif info["query"]:
             results = find_characters(chronicle, info["query"])
             if len(results) == 1:
+                info["fingerprint"] = live_fingerprint(results[0])
                 state = character_state(results[0], game_session, settings)
             else:
                 info["results"] = results
@@ -176,7 +182,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     watched = {key: value for info in chosen if info.get("state")
                for key, value in ((info["name"], info["state"].character.id),
-                                  (f"{info['name']}_v", info["state"].fingerprint()))}
+                                  (f"{info['name']}_v", info["fingerprint"]))}
     return {
         # What the screen polls to warn, before Resolve, that a side changed meanwhile (issue 18).
         "fresh_url": url_for("challenges.fresh", kind=kind, **watched) if watched else None,
@@ -501,23 +507,25 @@ def undo():
 def fresh():
     """What the challenge screen polls every 5 s (issue 18: a narrator about to resolve with stale data is
     told before, not after). Query: ``challenger``/``defender`` (ids) with ``challenger_v``/``defender_v``,
-    the fingerprints the screen was drawn with (``CharacterState.fingerprint``), and ``kind``. Unchanged:
-    204, no body. Changed (another narrator's ruling, damage from the character page, a new game session):
-    a warning naming who changed, with a button that redraws the screen keeping the narrator's choices."""
+    the fingerprints the screen was drawn with (:mod:`larp.services.live`), and ``kind``. Unchanged:
+    204, no body, after one query a side. Changed (another narrator's ruling, damage from the character
+    page, a new game session): a warning naming who changed, with a button that redraws the screen
+    keeping the narrator's choices."""
     chronicle = get_chronicle()
-    settings = chronicle_settings(chronicle)
-    game_session = open_game_session(chronicle)
     changed = []
     for side in SIDES:
         if not request.args.get(side):
             continue
-        try:
-            state = character_state(get_character(chronicle, request.args.get(side), side), game_session, settings)
-        except ServiceError as exc:
-            changed.append(exc.message)
+        wanted = as_id(request.args.get(side))
+        seen = seen_in_chronicle(chronicle.id, wanted) if wanted else None
+        if seen is None:
+            try:
+                get_character(chronicle, request.args.get(side), side)  # says why he cannot be found
+            except ServiceError as exc:
+                changed.append(exc.message)
             continue
-        if state.fingerprint() != request.args.get(f"{side}_v"):
-            changed.append(state.character.name)
+        if seen.fingerprint != request.args.get(f"{side}_v"):
+            changed.append(seen.name)
     if not changed:
         return "", 204
     return render_template("challenges/_stale.html", changed=changed, kind=_kind(request.args.get("kind")))

@@ -11,6 +11,7 @@ from larp.models import Character, Ruling, RulingCharacter
 from larp.services import ServiceError
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
+from larp.services.live import seen_in_chronicle
 from larp.web.auth import role_required
 
 bp = Blueprint("characters", __name__)
@@ -108,18 +109,16 @@ def grapevine_page(character_id: int):
 def live(character_id: int):
     """What the character page polls every 5 s to follow another narrator's changes (issue 18).
 
-    Query ``v``: the fingerprint of what the page shows (``CharacterState.fingerprint``). Unchanged:
-    204 with no body. Changed: the whole character page, from which the poller takes its health,
-    blood, Willpower, condition, Traits and Abilities left (``hx-select-oob``; the forms are left as
-    the narrator filled them). No such character: 404.
+    Query ``v``: the fingerprint of what the page shows (:mod:`larp.services.live`). Unchanged:
+    204 with no body, after one query. Changed: the whole character page, from which the poller
+    takes its health, blood, Willpower, condition, Traits and Abilities left (``hx-select-oob``; the
+    forms are left as the narrator filled them). No such character: 404.
     """
-    chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/_error.html", title="Unknown character", message=exc.message), exc.status
-    state = character_state(character, open_game_session(chronicle), chronicle_settings(chronicle))
-    if request.args.get("v") == state.fingerprint():
+    seen = seen_in_chronicle(get_chronicle().id, character_id)
+    if seen is None:
+        return render_template("errors/_error.html", title="Unknown character",
+                               message="There is no such character in this chronicle."), 404
+    if request.args.get("v") == seen.fingerprint:
         return "", 204
     return _panel(character_id, whole_page=True)
 
@@ -130,6 +129,10 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.rules.health import health_views
 
     chronicle = get_chronicle()
+    whole = whole_page or not is_partial()
+    # The page's poll carries the fingerprint read BEFORE what the page shows (a change made meanwhile
+    # then shows at the first poll; larp.services.live).
+    seen = seen_in_chronicle(chronicle.id, character_id) if whole else None
     try:
         character = get_character(chronicle, character_id)
     except ServiceError as exc:  # deleted on another screen meanwhile: say so, where the narrator looks
@@ -149,7 +152,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],
                    aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
-    if is_partial() and not whole_page:
+    if not whole:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                .order_by(Ruling.id.desc()).limit(10))
@@ -164,7 +167,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                   kept=describe(character.imported_unused))
     may_edit_sheet = g.user.role == "organiser" or chronicle_settings(chronicle)["narrators_edit_equipment"]
     return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
-                           **context), (error.status if error else 200)
+                           fingerprint=seen.fingerprint if seen else "", **context), (error.status if error else 200)
 
 
 def _mutation(character_id: int, change):

@@ -36,11 +36,15 @@ UNSCOPED = ("static", "auth.", "admin.", "accounts.account", "accounts.change_pa
             "cards.card_view", "cards.card_live", "api.openapi", "api.list_chronicles_api")
 
 
+_UNSCOPED_NAMES = frozenset(name for name in UNSCOPED if not name.endswith("."))
+_UNSCOPED_BLUEPRINTS = tuple(name for name in UNSCOPED if name.endswith("."))
+
+
 def unscoped(endpoint: str | None) -> bool:
     """Whether ``endpoint`` belongs to no chronicle (see :data:`UNSCOPED`)."""
     if not endpoint:
         return True
-    return any(endpoint == name or (name.endswith(".") and endpoint.startswith(name)) for name in UNSCOPED)
+    return endpoint in _UNSCOPED_NAMES or endpoint.startswith(_UNSCOPED_BLUEPRINTS)
 
 
 class ChronicleMount:
@@ -102,8 +106,10 @@ def chronicle_url_for(app: Flask, endpoint: str, **values: Any) -> str:
 def _scope_request():
     """Choose the chronicle of this request and the user's role in it (before every view).
 
-    One query reads the user's chronicles with his roles (``chronicles_of``); the rest is
-    decided from it, and the switcher shows the same list.
+    The user's chronicles with his roles come with his session (:mod:`larp.services.session_user`,
+    one query for both) or, for an API token's user, from ``chronicles_of``; the rest is decided
+    from them, and the switcher shows the same list. The chronicle row read there is the one the
+    request's services get (:func:`larp.services.chronicles.current_chronicle`), not read again.
     """
     from larp.services.chronicles import NO_CHRONICLE, set_scope
     from larp.services.memberships import ROLE_RANK, chronicles_of, default_chronicle, remember_chronicle
@@ -119,7 +125,7 @@ def _scope_request():
         # chronicle is read for him meanwhile (a card page finds its chronicle from the card).
         set_scope(named if named is not None and unscoped(endpoint) else NO_CHRONICLE)
         return None
-    mine = chronicles_of(user)
+    mine = g._my_chronicles if "_my_chronicles" in g else chronicles_of(user)
     g._my_chronicles = mine
     roles = {chronicle.id: role for chronicle, role in mine}
     by_id = {chronicle.id: chronicle for chronicle, _ in mine}
@@ -130,7 +136,7 @@ def _scope_request():
         # Nothing of one chronicle is asked for: the title and the switcher show his current one.
         chosen = named if named is not None else (home.id if home else None)
         role = roles[named] if named is not None else max(roles.values() or [user.role], key=ROLE_RANK.get)
-        set_scope(chosen if chosen is not None else NO_CHRONICLE)
+        set_scope(chosen if chosen is not None else NO_CHRONICLE, by_id.get(chosen))
         g.chronicle_id = chosen
         g.user = _acting(user, role)
         return None
@@ -152,7 +158,7 @@ def _scope_request():
                 and (len(mine) > 1 or _several_chronicles())):
             # A page of a chronicle is bookmarked and shared with its chronicle named.
             return redirect(member_url(chronicle.id))
-    set_scope(chronicle.id)
+    set_scope(chronicle.id, chronicle)
     g.chronicle_id = chronicle.id
     g.user = _acting(user, roles[chronicle.id])
     if named is not None and request.method == "GET" and not request.path.startswith("/api/"):

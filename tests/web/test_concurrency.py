@@ -275,3 +275,64 @@ def test_closing_the_game_session_while_narrators_rule(database, n):
     assert statuses(r for i, r in enumerate(replies) if i not in (0, n // 2)) == {201: n - 2}
     assert GameSession.select().where(GameSession.number == open_now.number + 1).count() == 1
     assert Character.get_by_id(target.id).damage_lethal == n - 2
+
+
+def test_who_may_work_is_asked_again_at_the_next_request_on_every_server(database):
+    """Issue 29 ("A light request"): a server keeps its database connections and the session cookies
+    it has checked between requests, yet logout, log out everywhere, a new password, deactivation,
+    demotion, removal from the chronicle and token revocation, made anywhere (here by the test
+    process, or by the other server), refuse the very next request on the second server, each one
+    just after a request that was let in there."""
+    from larp.models import Membership
+    from larp.services.accounts import create_user, end_sessions, set_password
+    from larp.services.api_tokens import create_token, revoke_token
+    from larp.services.memberships import add_member, remove_member, set_role
+
+    first, second = database
+    chronicle = Chronicle.get()
+    user = create_user("warden", "Warden", "organiser", "correct horse battery")
+
+    def answer(path: str, session, **headers) -> int:
+        return call(second, "GET", path, headers=session.headers(**headers) if session else headers).status
+
+    def login() -> object:
+        return log_in(first, "warden", "correct horse battery")
+
+    session = login()
+    assert answer("/cards", session) == 200  # an organiser's page, let in on the other server
+    set_role(chronicle, user, "narrator")
+    assert answer("/cards", session) == 403  # demoted: the narrator's refusal at once
+    assert answer("/characters", session) == 200
+    remove_member(chronicle, user)
+    assert answer("/characters", session) == 404  # in no chronicle now: nothing of it is found
+    add_member(chronicle, user, "organiser")
+    assert answer("/cards", session) == 200
+
+    end_sessions(user)  # "log out everywhere"
+    assert answer("/characters", session) == 302
+    session = login()
+    assert answer("/characters", session) == 200
+    set_password(user, "another correct horse")
+    assert answer("/characters", session) == 302
+    session = log_in(first, "warden", "another correct horse")
+    assert answer("/characters", session) == 200
+    User.update(active=False).where(User.id == user.id).execute()  # deactivated, the generation untouched
+    assert answer("/characters", session) == 302
+    User.update(active=True).where(User.id == user.id).execute()
+    assert answer("/characters", session) == 200  # the same cookie again: only the account decided
+
+    page = call(first, "GET", "/characters", headers=session.headers())
+    csrf = re.search(rb'name="csrf-token" content="([^"]+)"|name="csrf_token" value="([^"]+)"', page.body)
+    token = (csrf.group(1) or csrf.group(2)).decode()
+    cookie = page.headers.get("set-cookie", session.cookie).split(";", 1)[0]
+    logout = call(first, "POST", "/logout", body=urlencode({"csrf_token": token}).encode(), headers={
+        "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    assert logout.status == 303
+    assert answer("/characters", None, Cookie=cookie) == 302  # logged out on the first server
+
+    row, raw = create_token(User.get_by_id(user.id), "scripts", "narrator")
+    bearer = {"Authorization": f"Bearer {raw}"}
+    assert call(second, "GET", "/api/v1/game-sessions", headers=bearer).status == 200
+    revoke_token(User.get_by_id(user.id), row.id)
+    assert call(second, "GET", "/api/v1/game-sessions", headers=bearer).status == 401
+    assert Membership.select().where(Membership.user == user.id).count() == 1

@@ -107,3 +107,95 @@ def test_the_character_poll_needs_a_narrator(client, dbconn):
     konrad = by_name("Konrad Vale")
     response = client.get(f"/characters/{konrad.id}/live?v=x", headers={"HX-Request": "true"})
     assert response.status_code in (302, 303) and "HX-Redirect" in response.headers
+
+
+def test_every_kind_of_row_a_card_shows_moves_its_poll_whoever_writes_it(client, dbconn):
+    """Issue 29: the poll reads the stored rows a screen shows (larp/services/live.py), so a change made
+    by any path, here straight into the tables with no service (and no version moved on), is
+    answered with the block at the next poll; and then 204 again. His notes are not on the card:
+    changing them moves nothing."""
+    from datetime import datetime
+
+    from larp.models import Ability, AbilitySpend, ChronicleSetting, Equipment, GameSession, MeritFlaw, Power, Trait
+    from larp.services.chronicles import open_game_session
+
+    konrad = by_name("Konrad Vale")
+    session = open_game_session(konrad.chronicle)
+    url = poll_url(client.get(f"/C/{konrad.card_token}").get_data(as_text=True), "tonight-live")
+    changes = [
+        ("his row", lambda: Character.update(blood_current=Character.blood_current - 1).where(
+            Character.id == konrad.id).execute()),
+        ("a Trait's count", lambda: Trait.update(count=Trait.count + 1).where(
+            Trait.id == Trait.select(Trait.id).where(Trait.character == konrad).limit(1)).execute()),
+        ("an Ability's level", lambda: Ability.create(character=konrad, name="Occult", level=2)),
+        ("a power", lambda: Power.create(character=konrad, discipline="Obfuscate", name="Cloak of Shadows", level=1)),
+        ("a Merit", lambda: MeritFlaw.create(character=konrad, kind="merit", key="huge_size", name="Huge Size",
+                                             cost=4)),
+        ("armor worn", lambda: Equipment.create(character=konrad, kind="armor", key="ballistic_vest", name="Vest",
+                                                rating=2)),
+        ("an Ability level expended", lambda: AbilitySpend.create(character=konrad, game_session=session,
+                                                                 name="Occult", levels=1)),
+        ("a chronicle setting", lambda: ChronicleSetting.create(chronicle=konrad.chronicle, key="time_zone",
+                                                                value="Europe/Lisbon")),
+        ("the game session closed", lambda: GameSession.update(closed_at=datetime(2030, 1, 1)).where(
+            GameSession.id == session.id).execute()),
+    ]
+    for what, change in changes:
+        change()
+        answer = client.get(url, headers={"HX-Request": "true"})
+        assert answer.status_code == 200, what
+        url = poll_url(answer.get_data(as_text=True), "tonight-live")
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 204, what
+    Character.update(notes="Owes the Prince a boon.").where(Character.id == konrad.id).execute()
+    assert client.get(url, headers={"HX-Request": "true"}).status_code == 204
+
+
+def test_a_change_made_while_the_card_page_is_drawn_shows_at_its_first_poll(client, dbconn, monkeypatch):
+    """Issue 29: the page's fingerprint is read before what it shows, so a narrator's change landing while
+    the page is being built is brought by the first poll (read after, the page would carry the new
+    fingerprint with the old state and miss the change until the next one)."""
+    import larp.web.cards as cards
+
+    konrad = by_name("Konrad Vale")
+    drawn = cards.character_state
+
+    def drawn_then_changed(*args, **kwargs):
+        state = drawn(*args, **kwargs)
+        Character.update(damage_lethal=Character.damage_lethal + 2).where(Character.id == konrad.id).execute()
+        return state
+
+    monkeypatch.setattr(cards, "character_state", drawn_then_changed)
+    page = client.get(f"/C/{konrad.card_token}").get_data(as_text=True)
+    monkeypatch.setattr(cards, "character_state", drawn)
+    assert page.count('class="box lethal"') == 0  # drawn before the blow
+    changed = client.get(poll_url(page, "tonight-live"), headers={"HX-Request": "true"})
+    assert changed.status_code == 200
+    assert changed.get_data(as_text=True).count('class="box lethal"') == 2
+
+
+def test_nothing_changed_is_answered_before_flask_and_everything_else_by_the_view(app, client, dbconn):
+    """Issue 29: the card poll's 204 is given by larp.web.cards.NothingChanged before Flask builds a
+    request (no session read, no cookie, none of a page's headers); a stale fingerprint, a malformed
+    token and a plain page still reach the view."""
+    konrad = by_name("Konrad Vale")
+    url = poll_url(client.get(f"/C/{konrad.card_token}").get_data(as_text=True), "tonight-live")
+    reached = []
+    view = app.view_functions["cards.card_live"]
+    app.view_functions["cards.card_live"] = lambda token: reached.append(token) or view(token)
+    unchanged = client.get(url, headers={"HX-Request": "true"})
+    assert unchanged.status_code == 204 and reached == []
+    assert "Set-Cookie" not in unchanged.headers and "Vary" not in unchanged.headers
+    assert client.get(url.replace("v=", "v=0"), headers={"HX-Request": "true"}).status_code == 200
+    assert client.get(f"/c/{konrad.card_token[:-1]}/live?v=x", headers={"HX-Request": "true"}).status_code == 286
+    assert len(reached) == 2
+
+
+def test_a_poll_under_a_chronicle_the_user_is_not_in_is_refused_as_before(app, client, auth, dbconn):
+    """Issue 22 stays true with the shortcut: a path naming a chronicle goes through the chronicle's
+    scope, which answers a logged-in person who is not its member 404, unchanged fingerprint or not."""
+    konrad = by_name("Konrad Vale")
+    url = poll_url(client.get(f"/C/{konrad.card_token}").get_data(as_text=True), "tonight-live")
+    auth.login()
+    other = konrad.chronicle_id + 1000
+    assert client.get(f"/chronicles/{other}{url}", headers={"HX-Request": "true"}).status_code == 404
+    assert client.get(url, headers={"HX-Request": "true"}).status_code == 204
