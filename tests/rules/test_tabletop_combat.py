@@ -489,7 +489,7 @@ def test_ambush_by_profile():
     t = fighter("t", Perception=2, abilities={"Alertness": 1})
     revised = resolve_ambush(a, t, dice={"stealth": hits(4, 6), "alertness": hits(1, 3)})
     assert (revised.outcome, revised.attack_dice) == ("free_attack", 3)
-    dark = resolve_ambush(a, t, DARK_AGES, dice={"alertness": [8, 2, 9]})
+    dark = resolve_ambush(a, t, DARK_AGES, dice={"preparation": hits(1, 5), "alertness": [8, 2, 9]})
     assert (dark.outcome, dark.target_dice) == ("ambushed", 2)
 
 

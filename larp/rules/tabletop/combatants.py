@@ -317,7 +317,8 @@ class Effect:
         kind: "dazed", "knocked_down", "rising", "slowed", "unbalanced", "holds",
             "hold_broken", "staked", "disarmed", "armor_destroyed", "botch",
             "willpower_spent", "empties_clip", "fired" (rounds spent), "lasting_injury" (a
-            mortal's bashing past Wounded, setting ``mortal_bashing_aftereffects``).
+            mortal's bashing past Wounded, setting ``mortal_bashing_aftereffects``), "dodge_shared"
+            (``count`` successes of his one Dark Ages dodge roll given to this attack).
         text: what it means, for the narrator.
         target: for "holds": the key of the character held (for "fired": shot at); maneuver: the
             holding (or firing) maneuver.
@@ -341,6 +342,8 @@ class Effect:
             data.update(target=self.target, maneuver=self.maneuver)
         if self.kind == "fired":
             data.update(weapon=self.weapon, count=self.count, shots=self.shots)
+        elif self.kind == "dodge_shared":
+            data.update(count=self.count)
         return data
 
 

@@ -548,6 +548,9 @@ def apply_effects(combat: Combat, effects: Iterable[Any]) -> Combat:
         if e.kind == "fired":  # rounds and shots through the turn (000 "Ranged Weapons Chart")
             gun = carried.gun(e.who, e.weapon) or Gun(e.weapon, weapon_card(e.weapon, "tabletop").clip)
             carried = carried.with_gun(e.who, gun.fired(e.count, e.target, e.shots))
+        elif e.kind == "dodge_shared":  # successes of the one Dark Ages dodge roll given (004 "Dodging")
+            left = max(0, carried.dodges.get(e.who, 0) - e.count)
+            carried = replace(carried, dodges=MappingProxyType({**carried.dodges, e.who: left}))
         elif e.kind == "holds":
             holds = [h for h in holds if not (h.holder == e.who and h.target == e.target)]
             holds.append(Hold(e.who, e.target, e.maneuver, combat.turn))

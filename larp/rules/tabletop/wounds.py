@@ -59,7 +59,7 @@ def damage_dice(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Wea
         strength = a.attribute("Strength")
         pool = strength + card.strength_bonus
         steps.add(f"Damage: Strength {strength} + {card.strength_bonus} ({card.name}) = {pool} dice.",
-                  '000 "Melee Weapons Chart"')
+                  '001 "Quick Combat Summary Chart"' if card.archery else '000 "Melee Weapons Chart"')
     elif card is not None and m.damage == "weapon":
         pool = card.damage
         if card.firearm and settings["tabletop_firearm_damage"] == "levels":
@@ -127,13 +127,13 @@ def soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Ci
                                             and card.bashing_vs_kindred and not card.firearm)
     weapon_key = card.key if card is not None else None
     defender = Defender(creature=t.creature, stamina=t.attribute("Stamina"), fortitude=t.discipline("Fortitude"),
-                        armor=t.armor)
+                        armor=t.armor, helmet=t.helmet, shield=t.shield)
     faces = roller.given.get(soak_roll)
     if levels and faces is None and roller.rng is None:
         taken, _ = damage_type_against(kind, t.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
                                        firearm=bool(card and card.firearm), head_shot=head_shot,
                                        firearm_rule=firearm_reading(settings, "tabletop"))
-        pool = soak_pool(defender, taken)[0] if taken else 0
+        pool = soak_pool(defender, taken, settings=settings)[0] if taken else 0
         if pool:
             raise DiceNeeded(soak_roll, pool, soak_difficulty(), steps.steps(), t.name)
     if faces is not None:
