@@ -36,8 +36,10 @@ def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) ->
         steps.add(f"Only one target in the strafed area: half the {net} success(es) affect him: {share}.", m.source)
         return share
     leftover = net % c.strafe_targets
-    if c.strafe_extra > leftover:
-        raise RulesError(f"Only {leftover} leftover success(es) to assign.", field="strafe_extra")
+    if c.strafe_extra > leftover or (net < c.strafe_targets and c.strafe_extra > 1):
+        raise RulesError(f"Only {leftover} leftover success(es) to assign" + (
+            ", one a target when there are fewer successes than targets." if net < c.strafe_targets else "."),
+            field="strafe_extra")
     share = net // c.strafe_targets + c.strafe_extra
     steps.add(f"{net} success(es) divided evenly among {c.strafe_targets} targets"
               + (f", plus {c.strafe_extra} leftover" if c.strafe_extra else "") + f": {share} for this one.",
