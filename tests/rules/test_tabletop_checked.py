@@ -52,6 +52,16 @@ def test_defending_against_several_attackers_is_harder(attackers, difficulty):
     assert ruling.defense_roll.difficulty == difficulty
 
 
+def test_the_several_attackers_penalty_stops_at_four():
+    """000 "Multiple Opponents" ("to a maximum of +4"), seen below the cap of 10: a Dark Ages dodge against an
+    unarmed attacker (-1, 004 "Dodge Modifiers") among nine attackers is 6 + 4 - 1 = 9, not 10."""
+    dodge = DefenseChoice("dodge", attackers=9, dodge_modifiers=("attacker_unarmed",))
+    ruling = resolve_attack(Attack("strike", fighter("a", abilities={"Brawl": 2}), fighter("t", abilities={"Dodge": 2}),
+                                   defense=dodge), DARK_AGES,
+                            dice={"attack": hits(1, 4), "defense": [2] * 4, "damage": [2] * 2})
+    assert ruling.defense_roll.difficulty == 9
+
+
 def test_disarm_is_at_plus_one_and_disarms_past_the_targets_strength():
     """000 "Disarm": an attack at +1 difficulty (7); if the damage successes exceed the opponent's Strength, no
     damage but disarmed; successes equal to his Strength do damage as usual."""
