@@ -9,8 +9,8 @@ Rules:
       generation's maximum (``data/tabletop_generation.toml``: the generation chart the seeds name
       without reproducing it).
     - Blood for Celerity ignores the generation's limit (004 "Activate Celerity") and is not counted
-      against it. Healing with blood in the same turn counts against the same limit (004), and is
-      counted when the service passes it to :func:`spend_blood_on_attributes`'s caller (wiring).
+      against it. Healing with blood in the same turn counts against the same limit (004): the
+      combat's ``carried.blood_spent`` is where a tabletop healing step adds it (wiring pending).
     - Ghouls and mortals burn no blood for Attributes here.
 """
 
