@@ -7,22 +7,16 @@ from __future__ import annotations
 import pytest
 
 from larp.rules.explain import RulesError
-from larp.rules.health import new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.aiming import aim, aim_for
-from larp.rules.tabletop.combat import Attack, Circumstances, Fighter, resolve_attack
+from larp.rules.tabletop.combat import Attack, Circumstances, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
 from larp.rules.tabletop.turn import Combat, begin_turn, declare, new_combat, next_turn, take_action
 
+from tabletop_fighters import fighter
+
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
-ATTRS = ("Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance", "Perception",
-         "Intelligence", "Wits")
-
-
-def fighter(key: str, **ratings) -> Fighter:
-    attributes = {a: ratings.pop(a, 2) for a in ATTRS}
-    return Fighter(key, key.capitalize(), new_track(), attributes, ratings.pop("abilities", {}), **ratings)
 
 
 SNIPER = fighter("s", Dexterity=3, Perception=2, abilities={"Firearms": 2}, weapon="rifle")

@@ -11,27 +11,11 @@ from larp.rules.explain import RulesError
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot
-from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_attack
+from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, resolve_attack
+
+from tabletop_fighters import fighter, hits, texts
 
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
-ATTRS = ("Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance", "Perception",
-         "Intelligence", "Wits")
-
-
-def fighter(key: str, creature: str = "vampire", track: HealthTrack | None = None, **ratings) -> Fighter:
-    """A fighter with every Attribute at 2 unless given; Abilities, Disciplines and gear by keyword."""
-    attributes = {a: ratings.pop(a, 2) for a in ATTRS}
-    return Fighter(key, key.capitalize(), track or new_track(creature), attributes, ratings.pop("abilities", {}),
-                   ratings.pop("disciplines", {}), **ratings)
-
-
-def hits(n: int, pool: int, face: int = 8) -> list[int]:
-    """``pool`` dice with exactly ``n`` successes (at difficulties up to ``face``) and no 1s."""
-    return [face] * n + [2] * (pool - n)
-
-
-def texts(ruling) -> str:
-    return " | ".join(s.text for s in ruling.steps)
 
 
 def test_no_ability_rolls_the_attribute_alone():

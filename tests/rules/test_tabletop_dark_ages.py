@@ -8,19 +8,17 @@ from __future__ import annotations
 import pytest
 
 from larp.rules.explain import RulesError
-from larp.rules.health import new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import Defender, soak_pool
 from larp.rules.tabletop.blood_use import boosted, spend_blood_on_attributes
-from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_ambush, resolve_attack
+from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, resolve_ambush, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
 from larp.rules.tabletop.shared_dodge import dodge_against, roll_shared_dodge
 from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, declare, new_combat, next_turn
 from larp.rules.tabletop.turn_end import end_turn, schedule
 
-ATTRS = ("Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance", "Perception",
-         "Intelligence", "Wits")
+from tabletop_fighters import fighter, hits
 
 
 def settings(**values) -> ChronicleSettings:
@@ -28,16 +26,6 @@ def settings(**values) -> ChronicleSettings:
 
 
 DARK_AGES = settings()
-
-
-def fighter(key: str, creature: str = "vampire", **ratings) -> Fighter:
-    attributes = {a: ratings.pop(a, 2) for a in ATTRS}
-    return Fighter(key, key.capitalize(), new_track(creature), attributes, ratings.pop("abilities", {}),
-                   ratings.pop("disciplines", {}), **ratings)
-
-
-def hits(n: int, pool: int, face: int = 9) -> list[int]:
-    return [face] * n + [2] * (pool - n)
 
 
 def started(declarations=None, celerity=None, profile="dark_ages", blood=None, rules=DARK_AGES) -> Combat:

@@ -7,25 +7,18 @@ from __future__ import annotations
 import pytest
 
 from larp.rules.explain import RulesError
-from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot
 from larp.rules.tabletop.aiming import aim
-from larp.rules.tabletop.combat import Attack, Circumstances, Fighter, resolve_attack
+from larp.rules.tabletop.combat import Attack, Circumstances, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.movement import movement_allowance, move, plan_move
-from larp.rules.tabletop.turn import Declaration, begin_turn, declare, new_combat
+from larp.rules.tabletop.turn import begin_turn, declare, new_combat
 from larp.rules.tabletop.maneuvers import tabletop_profile
 
+from tabletop_fighters import fighter
+
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
-ATTRS = ("Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance", "Perception",
-         "Intelligence", "Wits")
-
-
-def fighter(key: str = "a", damage: int = 0, **ratings) -> Fighter:
-    attributes = {a: ratings.pop(a, 2) for a in ATTRS}
-    track = HealthTrack(levels=new_track().levels, lethal=damage)
-    return Fighter(key, key.capitalize(), track, attributes, ratings.pop("abilities", {}), **ratings)
 
 
 def test_distances_by_dexterity_and_half_the_run_with_an_action():

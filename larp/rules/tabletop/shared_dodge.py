@@ -16,7 +16,6 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from larp.rules.explain import Explanation, RulesError, Step, plural
-from larp.rules.health import tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.actions import slot_dice

@@ -286,7 +286,7 @@ def vital_blow_type(state: AttackState, kind: str) -> str:
         return kind
     if model == "mortals" and t.creature == "vampire":
         return kind
-    state.steps.add(f"A blunt blow aimed at a vital part does lethal damage"
+    state.steps.add("A blunt blow aimed at a vital part does lethal damage"
                     + (" to a mortal." if model == "mortals" else "."), R_VITAL, setting="tabletop_blunt_vital_lethal")
     return "lethal"
 
