@@ -164,3 +164,13 @@ def test_the_guns_survive_the_json_round_trip():
     again = Combat.from_dict(combat.to_dict())
     assert again.carried.gun("s", "pistol_light") == Gun("pistol_light", 17, 1, ("t",))
     assert Combat.from_dict({**combat.to_dict(), "carried": None}).carried.guns == {}
+
+
+def test_a_gun_state_that_is_not_one_is_refused():
+    """000 "Ranged Weapons Chart": the gun's state is the weapon's own, as the combat carries it; anything else is a
+    clear error naming the field, never a crash."""
+    s = fighter("s", weapon="pistol_light")
+    for gun in ("six rounds", Gun("rifle", 5)):
+        with pytest.raises(RulesError) as err:
+            resolve_attack(Attack("shoot", s, fighter("t"), Circumstances(gun=gun)), dice={"attack": [2] * 6})
+        assert err.value.field == "gun"

@@ -18,6 +18,7 @@ from larp.rules.damage import armor as armor_card
 from larp.rules.explain import RulesError, plural
 from larp.rules.tabletop.ammunition import check_fire
 from larp.rules.tabletop.attack_state import AttackState
+from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.combatants import Attack, Effect, Fighter, add_dice, check_count, tabletop_level
 from larp.rules.tabletop.maneuvers import Profile
 from larp.rules.tabletop.movement import movement_allowance
@@ -112,6 +113,9 @@ def fire(state: AttackState) -> None:
         RulesError: as :func:`larp.rules.tabletop.ammunition.check_fire`.
     """
     c, card, m = state.attack.circumstances, state.card, state.maneuver
+    if c.gun is not None and not isinstance(c.gun, Gun):
+        raise RulesError("The gun's state is its weapon, rounds and shots this turn, as the combat carries it.",
+                         field="gun")
     if c.gun is None or card is None or m.kind != "ranged" or m.has("thrown"):
         return
     if c.gun.weapon != card.key:
