@@ -191,3 +191,18 @@ def test_wound_penalties_take_action_dice_but_not_soak_nor_the_willpower_roll_to
     assert ruling.dice["abort"] and len(ruling.dice["abort"]) == 5
     assert ruling.defense_roll.pool == 4
     assert ruling.soak.pool == 4
+
+
+def test_wound_penalties_take_strength_damage_dice_but_not_a_firearms():
+    """001 "Note": "The health level penalties do apply to damage rolls for Strength-based attacks, but not for
+    mechanical weapons like firearms": a Wounded (-2) Strength 4 punch rolls 4 - 2 = 2 damage dice; a Wounded
+    shooter's light pistol keeps its 4."""
+    wounded = HealthTrack(levels=new_track().levels, lethal=4)
+    boxer = fighter("a", Strength=4, Dexterity=3, abilities={"Brawl": 3}, track=wounded)
+    punch = resolve_attack(Attack("strike", boxer, fighter("t", Stamina=0)),
+                           dice={"attack": hits(1, 4), "damage": [2] * 2})
+    assert punch.damage_pool == 2
+    shooter = fighter("s", Dexterity=3, abilities={"Firearms": 3}, weapon="pistol_light", track=wounded)
+    shot = resolve_attack(Attack("shoot", shooter, fighter("t", Stamina=0)),
+                          dice={"attack": hits(1, 4), "damage": [2] * 4})
+    assert shot.damage_pool == 4
