@@ -5,7 +5,7 @@ the 000 charts for the tabletop). Every name here is importable from :mod:`larp.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -54,6 +54,12 @@ class Weapon:
         spray: adjacent targets a Spray reaches (0 if none).
         details: other chart columns (range, rate, clip, conceal, example).
         source: where the numbers come from.
+        length: tabletop melee weapons: how far it fends an attacker off (0 bare hands, 1 a knife,
+            2 a sword, 3 a staff): a shorter weapon closing in loses a die (000 "Weapon Length").
+        archery: a bow or crossbow, fired with Dexterity + Archery in every profile (001 "Quick
+            Combat Summary Chart"; 004 "Ranged Combat").
+        reload_turns: turns of reloading to fill it again (1; the crossbow 5; 0: reloading is part
+            of the shot, a bow) (000 "Reloading", "Ranged Weapons Chart").
     """
 
     key: str
@@ -72,10 +78,30 @@ class Weapon:
     spray: int
     details: Mapping[str, Any]
     source: str
+    length: int = 0
+    archery: bool = False
+    reload_turns: int = 1
 
     def has(self, special: str) -> bool:
         """Whether the weapon has the special ability ``special``."""
         return special in self.specials
+
+    @property
+    def clip(self) -> int | None:
+        """Rounds it holds when loaded, the round in the chamber included ("17+1" holds 18), or
+        ``None`` when its chart gives no clip (000 "Ranged Weapons Chart": "The +1 indicates a bullet
+        can be held in the chamber")."""
+        text = self.details.get("clip")
+        if text is None:
+            return None
+        return sum(int(part) for part in str(text).split("+"))
+
+    @property
+    def rate(self) -> int | None:
+        """Shots (or three-round bursts) it can fire in a turn, ``None`` when not said (000 "Ranged
+        Weapons Chart": "This rate does not apply to full-auto or spray attacks")."""
+        rate = self.details.get("rate")
+        return rate if isinstance(rate, int) else None
 
 
 @dataclass(frozen=True)
@@ -87,6 +113,11 @@ class Armor:
             3.7); tabletop: dice added to soak (000 "Armor").
         penalty: tabletop: dice subtracted from Dexterity-based pools (0 live).
         covers: what it protects, among ``ARMOR_COVERS`` (empty: not said).
+        strength: tabletop: the Strength its wearer needs; Strength (+ Potence) of twice that halves
+            the penalty (004 "Armor"; 0: none given).
+        kind: "body" armor, a "helmet" (adds its rating, not counted when the armor is destroyed,
+            004 "Armor") or a "shield" (adds its rating from the front and one flank only, 004
+            "Blindsiding").
     """
 
     key: str
@@ -97,14 +128,19 @@ class Armor:
     negative_traits: tuple[str, ...]
     source: str
     covers: tuple[str, ...] = ()
+    strength: int = 0
+    kind: str = "body"
 
 
 @dataclass(frozen=True)
 class Armory:
-    """The weapons and armor of one rules profile, keyed by armory key."""
+    """The weapons and armor of one rules profile, keyed by armory key; helmets and shields apart
+    from body armor (004 "Armor", "Blindsiding")."""
 
     weapons: Mapping[str, Weapon]
     armor: Mapping[str, Armor]
+    helmets: Mapping[str, Armor] = field(default_factory=dict)
+    shields: Mapping[str, Armor] = field(default_factory=dict)
 
 
 def _strings(entry: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -157,6 +193,8 @@ def armory(profile: str = "live") -> Armory:
         if profile == "tabletop" and strength_bonus is None and damage < 1:
             raise TableError(f"{where}: needs 'damage' dice or a 'strength_bonus'")
         details = {k: entry[k] for k in ("range", "rate", "clip", "conceal", "example") if k in entry}
+        if "clip" in details and not all(part.isdigit() for part in str(details["clip"]).split("+")):
+            raise TableError(f"{where}: 'clip' is a number of rounds, with '+1' for the chamber (\"17+1\")")
         firearm = _bool(entry, "firearm", where)
         weapons[key] = Weapon(
             key=key, name=require(entry, "name", str, where), profile=profile, damage_type=damage_type,
@@ -165,26 +203,33 @@ def armory(profile: str = "live") -> Armory:
             bashing_vs_kindred=firearm or _bool(entry, "bashing_vs_kindred", where),
             blunt=_bool(entry, "blunt", where), melee=_bool(entry, "melee", where),
             spray=_int(entry, "spray", where), details=MappingProxyType(details),
-            source=require(entry, "source", str, where),
+            source=require(entry, "source", str, where), length=_int(entry, "length", where),
+            archery=_bool(entry, "archery", where), reload_turns=_int(entry, "reload_turns", where, 1),
         )
-    armor: dict[str, Armor] = {}
-    for key, entry in raw.get("armor", {}).items():
-        where = f"data/armory.toml [{profile}.armor.{key}]"
-        rating = require(entry, "rating", int, where)
-        if rating < 1:
-            raise TableError(f"{where}: 'rating' must be at least 1")
-        covers = _strings(entry, "covers", where)
-        unknown = [c for c in covers if c not in ARMOR_COVERS]
-        if unknown:
-            raise TableError(f"{where}: unknown part {unknown[0]!r} in 'covers' ({', '.join(ARMOR_COVERS)})")
-        armor[key] = Armor(
-            key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
-            penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
-            source=require(entry, "source", str, where), covers=covers,
-        )
-    if not weapons or not armor:
+        if weapons[key].length < 0 or weapons[key].reload_turns < 0:
+            raise TableError(f"{where}: 'length' and 'reload_turns' cannot be negative")
+    pieces: dict[str, dict[str, Armor]] = {}
+    for section, kind in (("armor", "body"), ("helmets", "helmet"), ("shields", "shield")):
+        pieces[section] = {}
+        for key, entry in raw.get(section, {}).items():
+            where = f"data/armory.toml [{profile}.{section}.{key}]"
+            rating = require(entry, "rating", int, where)
+            if rating < 1:
+                raise TableError(f"{where}: 'rating' must be at least 1")
+            covers = _strings(entry, "covers", where)
+            unknown = [c for c in covers if c not in ARMOR_COVERS]
+            if unknown:
+                raise TableError(f"{where}: unknown part {unknown[0]!r} in 'covers' ({', '.join(ARMOR_COVERS)})")
+            pieces[section][key] = Armor(
+                key=key, name=require(entry, "name", str, where), profile=profile, rating=rating,
+                penalty=_int(entry, "penalty", where), negative_traits=_strings(entry, "negative_traits", where),
+                source=require(entry, "source", str, where), covers=covers, strength=_int(entry, "strength", where),
+                kind=kind,
+            )
+    if not weapons or not pieces["armor"]:
         raise TableError(f"data/armory.toml [{profile}]: needs weapons and armor")
-    return Armory(MappingProxyType(weapons), MappingProxyType(armor))
+    return Armory(MappingProxyType(weapons), MappingProxyType(pieces["armor"]),
+                  MappingProxyType(pieces["helmets"]), MappingProxyType(pieces["shields"]))
 
 
 def weapon(key: str, profile: str = "live") -> Weapon:
@@ -199,15 +244,18 @@ def weapon(key: str, profile: str = "live") -> Weapon:
     return weapons[key]
 
 
-def armor(key: str, profile: str = "live") -> Armor:
-    """The armor ``key`` of ``profile``.
+def armor(key: str, profile: str = "live", kind: str = "body") -> Armor:
+    """The armor ``key`` of ``profile``: body armor, or a "helmet" or "shield" (004 "Armor").
 
     Raises:
-        RulesError: no such armor (``field`` "armor").
+        RulesError: no such piece (``field`` "armor", "helmet" or "shield").
     """
-    armors = armory(profile).armor
-    if key not in armors:
-        raise RulesError(f"There is no {profile} armor {key!r} in the armory.", field="armor")
-    return armors[key]
+    arms = armory(profile)
+    pieces = {"body": arms.armor, "helmet": arms.helmets, "shield": arms.shields}[kind]
+    if key not in pieces:
+        what = "armor" if kind == "body" else kind
+        raise RulesError(f"There is no {profile} {what} {key!r} in the armory.",
+                         field="armor" if kind == "body" else kind)
+    return pieces[key]
 
 

@@ -76,7 +76,9 @@ class Darkness:
 class Reduction:
     """One row of ``data/darkness.toml`` ``[reductions]``: what it removes, in Traits, and what
     gives it (a Discipline ``power``, a ``merit`` key, or a level of the Ability ``per_level_of``;
-    ``unless_setting`` names a chronicle setting that turns it off)."""
+    ``unless_setting`` names a chronicle setting that turns it off; ``natural_setting`` and
+    ``shroud_setting`` the chronicle settings that hold its values, so a chronicle sets 002's
+    missing lists itself, ``data/settings/darkness_lists.toml``)."""
 
     key: str
     label: str
@@ -88,11 +90,17 @@ class Reduction:
     power: str = ""
     merit: str = ""
     unless_setting: str = ""
+    shroud_setting: str = ""
+
+    def setting(self, source: DarknessSource) -> str | None:
+        """The chronicle setting that holds its value in ``source`` darkness, if any."""
+        return (self.shroud_setting if source is DarknessSource.SHROUD else self.natural_setting) or None
 
     def traits(self, source: DarknessSource, settings: ChronicleSettings) -> int:
-        """Penalty Traits removed in ``source`` darkness (per level for per-level rows)."""
+        """Penalty Traits removed in ``source`` darkness (per level for per-level rows): the
+        chronicle's setting when the row names one, else the table's value (002 "Darkness")."""
         if source is DarknessSource.SHROUD:
-            return self.shroud
+            return int(settings[self.shroud_setting]) if self.shroud_setting else self.shroud
         if self.natural_setting:
             return int(settings[self.natural_setting])
         return self.natural
@@ -151,6 +159,7 @@ def darkness_table() -> DarknessTable:
             power=entry.get("power", ""),
             merit=entry.get("merit", ""),
             unless_setting=entry.get("unless_setting", ""),
+            shroud_setting=entry.get("shroud_setting", ""),
         )
         if row.natural < 0 or row.shroud < 0:
             raise TableError(f"{here}: reductions cannot be negative")
@@ -248,8 +257,8 @@ def darkness_effect(
             continue  # counted below from the Ability levels
         value = row.traits(darkness.source, settings)
         reduction += value
-        setting = row.natural_setting if darkness.source is DarknessSource.NATURAL and row.natural_setting else None
-        steps.add(f"{row.label} removes {_penalty(value)} in {where}.", f"{TABLE_RULE}; {row.source}", setting)
+        steps.add(f"{row.label} removes {_penalty(value)} in {where}.", f"{TABLE_RULE}; {row.source}",
+                  row.setting(darkness.source))
     for row in table.reductions.values():
         if not row.per_level_of:
             continue
@@ -262,7 +271,8 @@ def darkness_effect(
         if levels > 0:
             value = row.traits(darkness.source, settings) * levels
             reduction += value
-            steps.add(f"{row.label} x{levels} removes {_penalty(value)}.", f"{TABLE_RULE}; {row.source}")
+            steps.add(f"{row.label} x{levels} removes {_penalty(value)}.", f"{TABLE_RULE}; {row.source}",
+                      row.setting(darkness.source))
     if darkness.waive_retest and not waiver_allowed(darkness.waive_retest):
         raise RulesError(f"{who}: expending {darkness.waive_retest} does not skip the forced retest of total "
                          f"darkness (allowed: {', '.join(table.waiver_abilities)}).", field=field)

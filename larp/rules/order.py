@@ -44,6 +44,21 @@ R_MASS = '002 "Mass Combat"'
 ALACRITY, SWIFTNESS, LEGERITY = 1, 2, 4
 
 
+def alacrity_level(celerity: int, surprised: bool = False) -> int:
+    """The Celerity with which a character pre-empts (0: he cannot pre-empt).
+
+    Alacrity (Celerity 1) pre-empts any physical action the character is aware of; between
+    pre-empters the higher Celerity acts first and equal levels cancel out (002 "Order of
+    Challenges", "Challenges"; LotNR Alacrity, met-reference 3.3). A surprised character cannot
+    use Celerity in the first challenge (LotNR Surprise, met-reference 3.1).
+
+    Args:
+        celerity: the Celerity level active this turn (blood spent), 0 to 5.
+        surprised: he is surprised in this first challenge.
+    """
+    return 0 if surprised or celerity < ALACRITY else celerity
+
+
 @dataclass(frozen=True)
 class Participant:
     """Someone acting in this turn.
@@ -182,7 +197,7 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
             attackers.setdefault(p.target, []).append(p)
 
     def pre_empt(p: Participant) -> int:
-        return 0 if p.surprised else p.celerity
+        return alacrity_level(p.celerity, p.surprised)
 
     for p in participants:
         if p.surprised and p.celerity >= ALACRITY:

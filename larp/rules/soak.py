@@ -87,21 +87,29 @@ class Defender:
         stamina: Stamina dots.
         fortitude: Fortitude dots.
         armor: a tabletop armory key ("class_three"...), or ``None``.
+        helmet, shield: tabletop helmet and shield keys, or ``None``: each adds its rating where
+            armor protects (004 "Armor"; the shield only where it covers, which the caller decides).
     """
 
     creature: str = "vampire"
     stamina: int = 1
     fortitude: int = 0
     armor: str | None = None
+    helmet: str | None = None
+    shield: str | None = None
 
 
-def soak_pool(defender: Defender, damage_type: str, source: str = "other") -> tuple[int, tuple[Step, ...]]:
+def soak_pool(defender: Defender, damage_type: str, source: str = "other",
+              settings: ChronicleSettings | None = None) -> tuple[int, tuple[Step, ...]]:
     """The soak dice pool of ``defender`` against ``damage_type`` (after the type
     against his kind: a mortal's aggravated damage is already lethal).
 
     Rules: 004 "Soak" table; Fortitude adds to Stamina against bashing and
     lethal and alone soaks aggravated damage; armor adds its rating except
-    against fire and sunlight (000 "Soak", "Armor").
+    against fire and sunlight (000 "Soak", "Armor"), a helmet and a shield theirs too (004
+    "Armor"). Under the Dark Ages profile, the setting ``dark_ages_fire_soak`` may read 004's
+    step-by-step list instead of its table: Stamina + Fortitude against fire and sunlight for a
+    vampire with Fortitude.
 
     Raises:
         RulesError: negative ratings, unknown armor, or a damage type the
@@ -117,18 +125,26 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other") -> tu
     if kind not in rows:
         raise RulesError(f"The soak table has no {kind} row for a {row_name}.", field="damage_type")
     row = rows[kind]
+    steps = Explanation()
+    settings = settings or ChronicleSettings.defaults()
+    if (kind == "aggravated_fire_sunlight" and row_name == "vampire" and defender.fortitude
+            and settings["tabletop_profile"] == "dark_ages" and settings["dark_ages_fire_soak"] == "step_by_step"):
+        row = SoakRow(("Stamina", "Fortitude"), row.armor)
+        steps.add("Dark Ages, 004's step-by-step list: a vampire with Fortitude soaks fire and sunlight with Stamina "
+                  "+ Fortitude.", '004 "Roll Soak"', setting="dark_ages_fire_soak")
     ratings = {"Stamina": defender.stamina, "Fortitude": defender.fortitude}
     parts = [f"{name} {ratings[name]}" for name in row.pool if ratings[name] or name == "Stamina"]
     dice = sum(ratings[name] for name in row.pool)
-    steps = Explanation()
     worn = armor(defender.armor, "tabletop") if defender.armor else None
-    if worn is not None:
+    extra = [armor(key, "tabletop", kind) for key, kind in ((defender.helmet, "helmet"), (defender.shield, "shield"))
+             if key]
+    for piece in ([worn] if worn is not None else []) + extra:
         if row.armor:
-            dice += worn.rating
-            parts.append(f"{worn.name} {worn.rating}")
+            dice += piece.rating
+            parts.append(f"{piece.name} {piece.rating}")
         else:
-            steps.add(f"{worn.name} does not protect against fire or sunlight.", '000 "Armor"')
-    if not row.pool and not (worn is not None and row.armor and dice):
+            steps.add(f"{piece.name} does not protect against fire or sunlight.", '000 "Armor"')
+    if not row.pool and not ((worn is not None or extra) and row.armor and dice):
         who = "a mortal" if row_name == "mortal" else "a vampire"
         steps.add(f"{damage_type.capitalize()} damage cannot be soaked by {who}.", _TABLE)
         return 0, steps.steps()
@@ -287,7 +303,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     vampire = defender.creature == "vampire"
     if kind is None:
         return SoakRuling(None, levels, 0, None, 0, 0, False, False, False, steps.steps())
-    pool, pool_steps = soak_pool(defender, kind, source)
+    pool, pool_steps = soak_pool(defender, kind, source, settings)
     steps.extend(pool_steps)
     roll = None
     past = levels
@@ -313,8 +329,9 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     worn = armor(defender.armor, "tabletop") if defender.armor else None
     if worn is not None and source not in ("fire", "sunlight") and levels >= 2 * worn.rating:
         armor_destroyed = True
-        steps.add(f"The damage rolled ({levels}) reaches twice the armor's rating ({worn.rating}): "
-                  f"{worn.name} is destroyed.", '000 "Armor"')
+        helmet = " (the helmet's bonus not counted)" if defender.helmet else ""
+        steps.add(f"The damage rolled ({levels}) reaches twice the armor's rating ({worn.rating}){helmet}: "
+                  f"{worn.name} is destroyed.", '000 "Armor"' + ('; 004 "Armor"' if helmet else ""))
     threshold = defender.stamina + (2 if vampire else 0)
     dazed = past > threshold
     if dazed:

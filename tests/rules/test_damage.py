@@ -50,7 +50,8 @@ def test_tabletop_charts_are_data():
     assert weapon("axe", "tabletop").strength_bonus == 3
     assert weapon("revolver_heavy", "tabletop").damage == 6
     assert weapon("crossbow", "tabletop").bashing_vs_kindred and not weapon("crossbow", "tabletop").firearm
-    assert [(a.rating, a.penalty) for a in armory("tabletop").armor.values()] == [(1, 0), (2, 1), (3, 1), (4, 2), (5, 3)]
+    chart = [a for a in armory("tabletop").armor.values() if a.key.startswith("class_")]
+    assert [(a.rating, a.penalty) for a in chart] == [(1, 0), (2, 1), (3, 1), (4, 2), (5, 3)]
 
 
 def test_unknown_weapon_names_the_field():

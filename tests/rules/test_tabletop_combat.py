@@ -415,11 +415,12 @@ def test_blocking_lethal_needs_fortitude_or_armor_and_parrying_needs_a_blade():
 
 def test_a_parry_that_beats_a_punch_cuts_the_attacker():
     """000 "Parry": parrying a Brawl attack with a lethal weapon and rolling more successes: the defender
-    rolls the weapon's base damage plus the extra successes against the attacker."""
+    rolls the weapon's base damage plus the extra successes against the attacker. (The boxer closes in on the
+    longer sword and loses a die, 000 "Weapon Length": 3 dice.)"""
     boxer = fighter("a", Stamina=1, abilities={"Brawl": 2})
     swordsman = fighter("t", Strength=3, abilities={"Melee": 3}, weapon="sword")
     ruling = resolve_attack(Attack("strike", boxer, swordsman, defense=DefenseChoice("parry")),
-                            dice={"attack": hits(1, 4), "defense": hits(3, 5), "riposte_damage": [8] * 7,
+                            dice={"attack": hits(1, 3), "defense": hits(3, 5), "riposte_damage": [8] * 7,
                                   "riposte_soak": [2]})
     assert not ruling.hit
     assert ruling.attacker_track.lethal == 7
@@ -488,7 +489,7 @@ def test_ambush_by_profile():
     t = fighter("t", Perception=2, abilities={"Alertness": 1})
     revised = resolve_ambush(a, t, dice={"stealth": hits(4, 6), "alertness": hits(1, 3)})
     assert (revised.outcome, revised.attack_dice) == ("free_attack", 3)
-    dark = resolve_ambush(a, t, DARK_AGES, dice={"alertness": [8, 2, 9]})
+    dark = resolve_ambush(a, t, DARK_AGES, dice={"preparation": hits(1, 5), "alertness": [8, 2, 9]})
     assert (dark.outcome, dark.target_dice) == ("ambushed", 2)
 
 

@@ -207,6 +207,8 @@ def _check_numbers(con: Contestant, name: str, p: str) -> None:
     for power in con.powers:
         if not isinstance(power, Power):
             raise RulesError(f"{name}: unknown power {power!r}.", field=f"{p}_powers")
+    if isinstance(con.celerity, bool) or not isinstance(con.celerity, int) or not 0 <= con.celerity <= 5:
+        raise RulesError(f"{name}: the Celerity active this turn is a level from 0 to 5.", field=f"{p}_celerity")
 
 
 def _check_traits_held(con: Contestant, name: str, p: str, category: Category) -> None:

@@ -19,12 +19,16 @@ from larp.rules.challenge.types import (
     R_SURPRISE,
     R_TIES,
     SIDES,
+    Category,
     Kind,
     Outcome,
     other_side,
 )
 from larp.rules.darkness import ability_named
 from larp.rules.explain import Explanation, RulesError
+from larp.rules.order import alacrity_level
+
+R_ALACRITY = '002 "Order of Challenges", "Challenges"; LotNR Alacrity (met-reference 3.3)'
 
 
 def rule_outcome(state: ChallengeState) -> ChallengeRuling:
@@ -35,8 +39,9 @@ def rule_outcome(state: ChallengeState) -> ChallengeRuling:
     challenge or simple test succeeds or fails (met-reference 1.6); a won attack deals its
     damage (a strike 1 bashing, a bite 1 aggravated, a weapon its card; 002 "Damage and
     Healing", met-reference 3.7), a defender's counter-attack per ``combat_resolution``
-    unless surprised (LotNR Surprise, 3.1) or pre-empted by a Speed weapon
-    (``speed_weapon_model``).
+    unless surprised (LotNR Surprise, 3.1), or either side pre-empts: Celerity's Alacrity
+    (higher Celerity first, equal levels cancel out; 002 "Challenges", LotNR Alacrity, 3.3) or
+    a Speed weapon (``speed_weapon_model``).
 
     Returns:
         The ruling: outcome, Traits lost and resources spent per side, damage, each test, the
@@ -130,6 +135,16 @@ def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[
                       f"{side.name}'s win only stops the attack.", R_SURPRISE)
             return []
         attacker = state.sides[Outcome.CHALLENGER]
+        faster = _alacrity_pre_empts(state, attacker, side)
+        if faster is attacker:
+            steps.add(f"{attacker.name}'s Alacrity (Celerity {attacker.con.celerity}) pre-empts {side.name}: no "
+                      f"simultaneous counter-attack, so {side.name}'s win only stops the attack.", R_ALACRITY)
+            return []
+        if faster is side:
+            steps.add(f"{side.name}'s Alacrity (Celerity {side.con.celerity}) pre-empts {attacker.name}: "
+                      f"{side.name}'s attack is a challenge of its own, resolved before this one, so no "
+                      f"simultaneous counter-attack here; {side.name}'s win only stops the attack.", R_ALACRITY)
+            return []
         if _pre_empts(state, attacker, side) and not _pre_empts(state, side, attacker):
             steps.add(f"{attacker.name}'s {attacker.con.weapon.name} (Speed, with Melee) pre-empts "
                       f"{side.name}'s {side.con.weapon.name}: no simultaneous counter-attack, so "
@@ -151,6 +166,21 @@ def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[
         hit = DamageDealt(target.key, action["damage_type"], action["levels"], action["rule"])
         steps.add(f"{side.name}'s {action['label'].lower()} hits {target.name}.", action["rule"])
     return [hit]
+
+
+def _alacrity_pre_empts(state: ChallengeState, attacker: SideState, defender: SideState) -> SideState | None:
+    """The side whose Alacrity pre-empts the other in a one-on-one physical challenge, or ``None``
+    when neither can or their Celerity is equal (the pre-empts cancel out); a surprised defender
+    uses no Celerity in the first challenge (002 "Challenges", "Order of Challenges"; LotNR
+    Alacrity and Surprise, met-reference 3.1, 3.3). Mass combat orders its actions itself."""
+    ch = state.challenge
+    if ch.category is not Category.PHYSICAL or ch.mass or attacker.con is None or defender.con is None:
+        return None
+    a = alacrity_level(attacker.con.celerity)
+    d = alacrity_level(defender.con.celerity, surprised=ch.surprised and not state.surprise_over)
+    if a == d:
+        return None
+    return attacker if a > d else defender
 
 
 def _pre_empts(state: ChallengeState, side: SideState, other: SideState) -> bool:

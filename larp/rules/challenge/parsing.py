@@ -131,7 +131,7 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("abilities", "merits"):
         if key in data:
             kwargs[key] = _levels(data[key], f(key))
-    for key in ("willpower", "generation", "steps_moved", "extra_bid"):
+    for key in ("willpower", "generation", "steps_moved", "extra_bid", "celerity"):
         if key in data:
             kwargs[key] = _int(data[key], f(key), optional=key == "generation")
     for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):

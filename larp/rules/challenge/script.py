@@ -114,6 +114,10 @@ class Contestant:
         extra_bid: extra Traits a narrator's difficulty requires to be risked.
         relent: the side relents before the test.
         darkness: the darkness this side suffers.
+        celerity: the Celerity level active this turn (Blood spent), 0 to 5: Alacrity (1 or more)
+            pre-empts the other side's physical action, so a defender may answer with a
+            simultaneous attack only when neither side pre-empts or their levels are equal
+            (002 "Challenges"; LotNR Alacrity, met-reference 3.3).
     """
 
     name: str
@@ -143,6 +147,7 @@ class Contestant:
     both_hands: bool = False
     bomb_announced: bool = False
     risks_no_trait: bool = False
+    celerity: int = 0
 
 
 @dataclass(frozen=True)

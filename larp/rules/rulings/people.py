@@ -386,6 +386,16 @@ def challenge_powers(person: Person, celerity: int | None) -> frozenset[Power]:
     return frozenset(powers)
 
 
+def active_celerity(person: Person, celerity: int | None) -> int:
+    """The Celerity level he has active this turn, for Alacrity's pre-empt (LotNR Alacrity,
+    met-reference 3.3; 002 "Challenges"): as given; ``None``: the powers he holds count as active,
+    so his Celerity level (a person described by the powers in play)."""
+    if celerity is not None:
+        return celerity
+    level = person.discipline("Celerity")
+    return max(level, 1) if person.holds("alacrity") else level
+
+
 def sight_reductions(person: Person, side: SideScene) -> tuple[str, ...]:
     """The darkness reductions he has active (``data/darkness.toml`` keys): each sight power
     and Merit (Acute Sense, Concentration) he holds unless the narrator turned it off for this
@@ -485,6 +495,7 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         two_weapon=person.two_weapon if choice.two_weapon is None else choice.two_weapon,
         both_hands=choice.both_hands,
         bomb_announced=choice.bomb_announced,
+        celerity=active_celerity(person, choice.celerity),
     )
 
 

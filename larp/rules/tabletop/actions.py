@@ -10,7 +10,8 @@
   actions" says no more).
 - A house reading ("smallest_cumulative"): every action of the turn starts from the smallest of its
   pools and loses dice as 000 says (pools of 7 and 9, two actions: 5 dice, then 4).
-- Celerity's extra actions cost no dice (000; 004: they are not themselves split).
+- Celerity's extra actions cost no dice (000; 004: they are not themselves split); they cost
+  blood (004 "Activate Celerity": one blood point each; setting ``tabletop_celerity_blood``).
 - Full defense: the whole turn spent defending: the full pool for the first
   defense, one die fewer, cumulative, for each further one (000, 003).
 """
@@ -190,3 +191,31 @@ def full_defense_pools(pool: int, attacks: int) -> tuple[int, ...]:
     if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 0:
         raise RulesError("The number of attacks is a whole number, at least 0.", field="attacks")
     return tuple(max(0, pool - i) for i in range(attacks))
+
+
+def celerity_blood(extra: int, profile: str, settings: ChronicleSettings | None = None,
+                   who: str = "The character") -> tuple[int, Step]:
+    """Blood points Celerity's ``extra`` actions cost this turn, and the step that says so.
+
+    Rules (setting ``tabletop_celerity_blood``): Dark Ages, one blood point for each extra action,
+    ignoring the generation's limit (004 "Activate Celerity"); the revised and V20 profiles, one
+    blood point for all of them (000 refers to the Discipline's text, which it does not reproduce:
+    the Laws of the Night rule, met-reference 3.3); or none (the narrator keeps count).
+
+    Args:
+        extra: Celerity's extra actions declared this turn (at least 1).
+        profile: the tabletop profile's key ("revised", "dark_ages", "v20").
+    """
+    settings = settings or ChronicleSettings.defaults()
+    model = settings["tabletop_celerity_blood"]
+    if model == "by_profile":
+        model = "per_action" if profile == "dark_ages" else "per_turn"
+    if model == "none":
+        return 0, Step(f"{who}'s Celerity costs no blood here: the narrator keeps count.",
+                       '004 "Activate Celerity"', setting="tabletop_celerity_blood")
+    if model == "per_action":
+        return extra, Step(f"{who} burns {plural(extra, 'blood point')} for Celerity's "
+                           f"{plural(extra, 'extra action')}, one each, whatever the generation's limit.",
+                           '004 "Activate Celerity"', setting="tabletop_celerity_blood")
+    return 1, Step(f"{who} burns 1 blood point: Celerity is active for the turn ({plural(extra, 'extra action')}).",
+                   "LotNR Celerity (met-reference 3.3); 000 \"Multiple Actions\"", setting="tabletop_celerity_blood")

@@ -31,6 +31,18 @@ from larp.rules.tabletop.combatants import (
 )
 from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, bounded_difficulty, check_difficulty, roll_step
 from larp.rules.tabletop.maneuvers import Maneuver, Profile, profile_for
+from larp.rules.tabletop.situation import (
+    blind_difficulty,
+    blinded_target_dice,
+    blindside_dice,
+    check_blind_ranged,
+    check_move,
+    clip_half_full,
+    fire,
+    normalized,
+    passive_parry,
+    reach_dice,
+)
 
 
 def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoller,
@@ -47,12 +59,19 @@ def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoll
     """
     profile = profile_for(settings)
     m = profile.maneuver(attack.maneuver)
+    attack = normalized(attack, profile)
     a, c = attack.attacker, attack.circumstances
     _check_fighters(attack, profile, m)
     _check_circumstances(attack, profile, m)
     card = maneuver_weapon(m, a)
     state = AttackState(attack, settings, profile, m, roller, steps, a.track, attack.target.track, attack.defense,
                         card=card)
+    check_blind_ranged(state)
+    if m.has("needs_clip_half_full") and not clip_half_full(state):
+        raise RulesError(f"{m.name} needs a clip at least half full ({m.source}).", field="clip_half_full")
+    if m.has("mutual") and c.prior_hold == m.key:
+        raise RulesError(f"A {m.name.lower()} that goes on is its own turn: both roll resisted Strength + Brawl and "
+                         f"both take damage (resolve_clinch_turn; {m.source}).", field="maneuver")
     # the damage type and claws first: a character without claws cannot claw
     if m.damage_type == "power":
         state.base_type, state.claw_power = claw_type(m, a)
@@ -68,6 +87,8 @@ def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoll
     if c.stake and (card is None or not card.has("Staking") or c.called_shot != "heart"):
         raise RulesError("Staking needs a stake (or crossbow) aimed at the heart (000 \"Stake Through Heart\").",
                          field="stake")
+    check_move(state)
+    fire(state)
     return state
 
 
@@ -110,13 +131,8 @@ def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
         raise RulesError("Give a called shot or a target size, not both.", field="target_size")
     if m.has("no_targeting") and (c.called_shot or c.target_size):
         raise RulesError(f"{m.name} cannot target a specific part of the body ({m.source}).", field="called_shot")
-    if m.kind == "ranged" and c.blind:
-        raise RulesError("Ranged attacks cannot be made blind or in pitch darkness "
-                         "(000 \"Blind Fighting/Fire\"; 004 \"Blind Fighting\").", field="blind")
     if m.kind == "close" and (c.cover or c.attacker_cover):
         raise RulesError("Cover changes ranged attacks only (000 \"Cover\").", field="cover")
-    if m.has("needs_clip_half_full") and not c.clip_half_full:
-        raise RulesError(f"{m.name} needs a clip at least half full ({m.source}).", field="clip_half_full")
     check_count(c.opponents, "opponents", 1, 20)
     check_count(c.aim_turns, "aim_turns", 0, 10)
     check_count(c.strafe_targets, "strafe_targets", 1, 10)
@@ -158,6 +174,8 @@ def attack_pool(state: AttackState) -> None:
     ability = m.abilities[0]
     if len(m.abilities) > 1:
         ability = m.abilities[1] if card is not None else m.abilities[0]
+    if card is not None and card.archery and m.kind == "ranged":
+        ability = "Archery"  # bows and crossbows in every profile (001 "Quick Combat Summary Chart"; 004)
     attr_dots = a.attribute(m.attribute)
     ability_dots = a.ability(ability)
     base = attr_dots + ability_dots
@@ -205,10 +223,7 @@ def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: i
     sit = profile.situation
     if c.flank or c.rear:
         if profile.key == "dark_ages":
-            if c.blindside_spotted:
-                steps.add(f"{t.name} spotted the blindside: no extra die.", '004 "Blindsiding"')
-            else:
-                pool = add_dice(steps, pool, sit.flank_dice, "Blindsiding (flank or rear)", '004 "Blindsiding"')
+            pool = blindside_dice(state, pool)
         else:
             extra = sit.rear_dice if c.rear else sit.flank_dice
             pool = add_dice(steps, pool, extra, "Attack from the rear" if c.rear else "Attack from the flank",
@@ -216,8 +231,8 @@ def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: i
     if c.target_held:
         pool = add_dice(steps, pool, sit.held_target_dice, f"{t.name} is held but struggling",
                         '000 "Immobilization"' if profile.key != "dark_ages" else '004 "Immobilized Targets"')
-    if c.target_blinded:
-        pool = add_dice(steps, pool, sit.blinded_target_dice, f"{t.name} is blinded", '000 "Blinded"')
+    pool = blinded_target_dice(state, pool)
+    pool = reach_dice(state, pool)
     if c.aim_turns:
         perception = a.attribute("Perception")
         if ability_dots < 1:
@@ -268,7 +283,10 @@ def attack_difficulty(state: AttackState) -> None:
         extra = min(c.opponents - 1, sit.opponents_max)
         parts.append((extra, f"{c.opponents} opponents (at most +{sit.opponents_max})", '000 "Multiple Opponents"'))
     if c.blind:
-        parts.append((sit.blind_difficulty, "Fighting blind", '000 "Blind Fighting/Fire"'))
+        parts.append(blind_difficulty(state))
+    parry = passive_parry(state)
+    if parry:
+        parts.append(parry)
     if c.off_hand and not a.ambidextrous:
         parts.append((sit.off_hand_difficulty, "The off hand", '000 "Two Weapons"'))
     if c.unbalanced:

@@ -12,7 +12,7 @@ follows: dazed, knocked down, held, staked, disarmed, armor destroyed.
 
 Dice come from ``dice`` (by roll name: attack, abort, defense, damage, soak,
 knockdown, rise, knockdown_attacker, rise_attacker, riposte_damage,
-riposte_soak) or from ``rng``; with neither, the roll raises
+riposte_soak, blindside) or from ``rng``; with neither, the roll raises
 :class:`~larp.rules.tabletop.dice.DiceNeeded` naming it, and nothing is decided.
 
 The attack is resolved in plain phases over one :class:`.attack_state.AttackState`
@@ -110,6 +110,15 @@ def resolve_attack(attack: Attack, settings: ChronicleSettings | None = None, *,
           :func:`larp.rules.health.apply_damage`; dazed, armor destroyed, staking.
         - Knockdown (sweep, tackle: 000 "Knockdown"), holds (clinch, hold,
           tackle, bear hug, grapple), disarm.
+        - Issue 37 (:mod:`.situation`): a move before the attack within the allowance (000, 004
+          "Movement"; 001: Wounded moves are actions of their own); weapon length (-1 die, 000);
+          the gun's rounds and rate through the turn (000 "Ranged Weapons Chart"); bows and
+          crossbows with Archery (001); blind fighting less the sight powers, for attacks and
+          defenses (000 "Blind Fighting/Fire", "Blinded"); the Dark Ages blindside roll, passive
+          parry, shared dodge, shields and the armor's Strength (004); an aim at an unprotected
+          part ignoring the armor (000 "Armor Chart"); blunt blows at a vital part (setting
+          ``tabletop_blunt_vital_lethal``); a mortal's lasting injury (setting
+          ``mortal_bashing_aftereffects``).
 
     Args:
         dice: faces by roll name (see ``DICE_KEYS``); rolls not given come from ``rng``.

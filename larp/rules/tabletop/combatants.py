@@ -16,6 +16,7 @@ from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penal
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource, SoakRuling
 from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.dice import (
     DiceRoll,
     roll_dice,
@@ -24,7 +25,7 @@ from larp.rules.tabletop.maneuvers import Maneuver, Profile
 
 
 DICE_KEYS = ("attack", "abort", "defense", "damage", "soak", "knockdown", "rise", "knockdown_attacker",
-             "rise_attacker", "riposte_damage", "riposte_soak")
+             "rise_attacker", "riposte_damage", "riposte_soak", "blindside")
 RANGES = ("point_blank", "short", "long")
 CALLED_SHOTS = ("head", "heart")
 
@@ -83,6 +84,10 @@ class Fighter:
             and including Incapacitated (LotNR Willpower, met-reference 2.1, 4.1).
         converted: the ratings converted from his live Traits because the sheet has no tabletop
             dots for them (LotNR Converting Characters, met-reference 4.3), in words.
+        helmet, shield: the tabletop armory keys of his helmet and shield, or ``None`` (004 "Armor",
+            "Blindsiding", "Parrying").
+        generation: a vampire's generation (his limit on blood a turn and on Attributes; ``None``:
+            13th), and blood: blood points in his pool (``None``: not counted) (004 "Spend Blood").
     """
 
     key: str
@@ -99,6 +104,10 @@ class Fighter:
     ambidextrous: bool = False
     ignore_wounds: bool = False
     converted: tuple[str, ...] = ()
+    helmet: str | None = None
+    shield: str | None = None
+    generation: int | None = None
+    blood: int | None = None
 
     @property
     def creature(self) -> str:
@@ -163,7 +172,8 @@ class Fighter:
 
     def armor_penalty(self, profile: Profile) -> tuple[int, str]:
         """Dice his armor takes from Dexterity-based pools, and the reason (000 "Armor Chart";
-        004 "Armor": Melee 3 or more halves it, rounding down)."""
+        004 "Armor": Melee 3 or more, or Strength (+ Potence) twice what the armor requires, halves
+        it, rounding down)."""
         if not self.armor:
             return 0, ""
         card = armor_card(self.armor, "tabletop")
@@ -171,6 +181,12 @@ class Fighter:
         at = profile.situation.armor_penalty_halved_at_melee
         if penalty and at and self.ability("Melee") >= at:
             return penalty // 2, f"{card.name}: penalty {penalty} halved for Melee {self.ability('Melee')}"
+        if penalty and at and card.strength:
+            strength, potence = self.attribute("Strength"), self.discipline("Potence")
+            if strength + potence >= 2 * card.strength:
+                why = f"Strength {strength}" + (f" + Potence {potence}" if potence else "")
+                return penalty // 2, (f"{card.name}: penalty {penalty} halved for {why}, twice the Strength "
+                                      f"{card.strength} it needs")
         return penalty, card.name
 
 
@@ -205,6 +221,14 @@ class Circumstances:
             an earlier turn ("clinch", "hold", "tackle"...), if any.
         extra_dice, extra_difficulty: the narrator's own modifiers.
         difficulty: the narrator sets the difficulty outright (2 to 10).
+        moved_yards: yards the attacker moved this turn before attacking (000, 004 "Movement").
+        inside_reach: the attacker is already inside the target's longer weapon (000 "Weapon Length").
+        aimed_part: the part of the body aimed at ("head", "torso", "arms", "legs") to get round the
+            armor (000 "Armor Chart"); its targeting difficulty is a limb's or the head's unless a
+            size or called shot is given.
+        shield_side: a flank attack comes from the side the target's shield covers (004 "Blindsiding").
+        gun: the attacker's gun as the combat carries it (rounds, shots this turn; 000 "Ranged
+            Weapons Chart"); ``None``: rounds and rate through the turn are not counted.
     """
 
     range: str = "short"
@@ -233,6 +257,11 @@ class Circumstances:
     extra_dice: int = 0
     extra_difficulty: int = 0
     difficulty: int | None = None
+    moved_yards: int = 0
+    inside_reach: bool = False
+    aimed_part: str | None = None
+    shield_side: bool = False
+    gun: Gun | None = None
 
 
 @dataclass(frozen=True)
@@ -240,13 +269,17 @@ class DefenseChoice:
     """The target's defense against this attack.
 
     Attributes:
-        maneuver: "dodge", "block" or "parry".
+        maneuver: "dodge", "block" or "parry"; Dark Ages also "passive_parry" (no roll, no action:
+            the attack's difficulty rises, 004).
         slot: which of his actions it uses (multiple actions, full defense).
         abort: ``None`` (a declared defense), "roll" (abort by a Willpower roll,
             difficulty 6) or "point" (abort by spending a Willpower point).
         attackers: attackers he defends against this turn (+1 per extra, at most +4).
         dodge_modifiers: Dark Ages dodge modifier keys (004 "Dodge Modifiers").
         difficulty: the narrator sets the difficulty outright.
+        shared: Dark Ages: the successes of his one dodge roll this turn that he gives this attack
+            (no roll of its own, 004 "Dodging"); ``None``: a roll of its own.
+        with_shield: he parries with his shield rather than his weapon (004 "Parrying").
     """
 
     maneuver: str
@@ -255,6 +288,8 @@ class DefenseChoice:
     attackers: int = 1
     dodge_modifiers: tuple[str, ...] = ()
     difficulty: int | None = None
+    shared: int | None = None
+    with_shield: bool = False
 
 
 @dataclass(frozen=True)
@@ -281,9 +316,14 @@ class Effect:
         who: the fighter's key.
         kind: "dazed", "knocked_down", "rising", "slowed", "unbalanced", "holds",
             "hold_broken", "staked", "disarmed", "armor_destroyed", "botch",
-            "willpower_spent", "empties_clip".
+            "willpower_spent", "empties_clip", "fired" (rounds spent), "lasting_injury" (a
+            mortal's bashing past Wounded, setting ``mortal_bashing_aftereffects``), "dodge_shared"
+            (``count`` successes of his one Dark Ages dodge roll given to this attack).
         text: what it means, for the narrator.
-        target: for "holds": the key of the character held; maneuver: the holding maneuver.
+        target: for "holds": the key of the character held (for "fired": shot at); maneuver: the
+            holding (or firing) maneuver.
+        weapon, count, shots: for "fired": the weapon's key, the rounds spent and the shots counted
+            against its rate (000 "Ranged Weapons Chart").
     """
 
     who: str
@@ -291,12 +331,19 @@ class Effect:
     text: str
     target: str | None = None
     maneuver: str | None = None
+    weapon: str | None = None
+    count: int = 0
+    shots: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
-        data = {"who": self.who, "kind": self.kind, "text": self.text}
+        data: dict[str, Any] = {"who": self.who, "kind": self.kind, "text": self.text}
         if self.target:
             data.update(target=self.target, maneuver=self.maneuver)
+        if self.kind == "fired":
+            data.update(weapon=self.weapon, count=self.count, shots=self.shots)
+        elif self.kind == "dodge_shared":
+            data.update(count=self.count)
         return data
 
 

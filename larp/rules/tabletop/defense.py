@@ -29,7 +29,10 @@ from larp.rules.tabletop.dice import (
     check_difficulty,
     roll_step,
 )
+from larp.rules.tabletop.situation import blinded_defense
 from larp.rules.tabletop.wounds import soak_and_mark
+
+R_SHARED = '004 "Dodging"'
 
 
 def prepare_defense(state: AttackState) -> None:
@@ -49,7 +52,12 @@ def prepare_defense(state: AttackState) -> None:
             raise RulesError(f"Against a {m.name.lower()} that goes on, {t.name} resists with Strength + Brawl, "
                              f"not a {defense.maneuver}.", field="defense.maneuver")
         defense = DefenseChoice("escape")
-    if defense is not None and not state.automatic:
+    if defense is not None and defense.maneuver == "passive_parry":
+        state.defense = None  # no roll and no action: it raised the attack's difficulty (004)
+        return
+    if defense is not None and defense.shared is not None:
+        _check_shared(state, defense)
+    elif defense is not None and not state.automatic:
         state.plan = _plan(state, defense)
     if defense is not None and defense.abort:
         if defense.abort not in ("roll", "point"):
@@ -66,14 +74,21 @@ def subtract_defense(state: AttackState) -> None:
     the attack; a parry that beats a Brawl attack with a lethal weapon hurts the attacker (000
     "Defensive Maneuvers", "Parry"; 004 "Target Defends")."""
     defense, plan = state.defense, state.plan
-    if defense is None or plan is None:
-        return
     m, a, t, steps = state.maneuver, state.attack.attacker, state.attack.target, state.steps
-    state.defense_roll = roll = _roll(state, plan)
-    if roll is None:
-        return
+    if defense is not None and defense.shared is not None and not state.automatic:
+        got = defense.shared
+        steps.add(f"{t.name} gives this attack {got} of the successes of the one dodge roll made this turn.",
+                  R_SHARED)
+        state.effects.append(Effect(t.key, "dodge_shared", steps.steps()[-1].text, count=got))
+    else:
+        if defense is None or plan is None:
+            return
+        state.defense_roll = roll = _roll(state, plan)
+        if roll is None:
+            return
+        got = roll.net
     net = state.net
-    left = net - roll.net
+    left = net - got
     if defense.maneuver == "escape":
         if left < 0:
             steps.add(f"{t.name} breaks the {m.name.lower()}.", m.source)
@@ -81,14 +96,30 @@ def subtract_defense(state: AttackState) -> None:
             state.missed = f"{t.name} breaks free of {a.name}'s {m.name.lower()}."
             return
     if left <= 0:
-        steps.add(f"{t.name}'s {roll.net} defense success(es) cancel the attack's {net}: "
+        steps.add(f"{t.name}'s {got} defense success(es) cancel the attack's {net}: "
                   f"the attack misses.", R_DEFENSE)
         if defense.maneuver == "parry" and left < 0:
             state.attacker_track = _riposte(state, -left)
         state.missed = f"{t.name} avoids {a.name}'s {m.name.lower()}."
         return
-    steps.add(f"{t.name}'s {roll.net} defense success(es) leave {left} of {net}.", R_DEFENSE)
+    steps.add(f"{t.name}'s {got} defense success(es) leave {left} of {net}.", R_DEFENSE)
     state.net = left
+
+
+def _check_shared(state: AttackState, defense: DefenseChoice) -> None:
+    """Dark Ages: a defender facing several attacks may divide the successes of one Dexterity +
+    Dodge roll between the attackers (004 "Dodging"; the roll: :mod:`.shared_dodge`).
+
+    Raises:
+        RulesError: outside the Dark Ages profile, not a dodge, or not a whole number of successes.
+    """
+    if state.profile.key != "dark_ages" or defense.maneuver != "dodge":
+        raise RulesError("Dividing one dodge roll's successes between attackers is the Dark Ages dodge (004).",
+                         field="defense.shared")
+    check_count(defense.shared, "defense.shared", 0, 30)
+    if state.attack.target.wound_penalty is None:
+        raise RulesError(f"{state.attack.target.name} can take no action and cannot defend.",
+                         field="defense.maneuver")
 
 
 def _abort(state: AttackState, defense: DefenseChoice) -> tuple[DefenseChoice | None, bool]:
@@ -174,9 +205,13 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
                              f"may block a melee weapon ({d_source}).", field="defense.maneuver")
     if defense.maneuver == "parry":
         blade = t.weapon_card()
-        if blade is None or not blade.melee:
-            raise RulesError(f"{t.name} has no melee weapon to parry with.", field="defense.maneuver")
-        if not uses_weapon and sit.parry_brawl_difficulty:
+        if defense.with_shield:
+            if t.shield is None:
+                raise RulesError(f"{t.name} has no shield to parry with.", field="defense.with_shield")
+        elif blade is None or not blade.melee:
+            raise RulesError(f"{t.name} has no melee weapon to parry with"
+                             + (" (parry with the shield)." if t.shield else "."), field="defense.maneuver")
+        if not uses_weapon and sit.parry_brawl_difficulty and not defense.with_shield:
             extra.append((sit.parry_brawl_difficulty, "A weapon parrying a brawling attack", d_source))
     if defense.dodge_modifiers:
         if defense.maneuver != "dodge" or not profile.dodge_modifiers:
@@ -196,6 +231,9 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
                       '000 "Multiple Opponents"'))
     if m.has("strafing") and defense.maneuver == "dodge":
         extra.append((sit.strafing_dodge_difficulty, "Dodging strafing", '000 "Strafing"'))
+    blind = blinded_defense(state)
+    if blind[0]:
+        extra.append(blind)
     return extra
 
 
@@ -217,6 +255,8 @@ def _riposte(state: AttackState, margin: int) -> HealthTrack:
     weapon = t.weapon_card()
     if state.card is not None or weapon is None or weapon.damage_type != "lethal" or weapon.strength_bonus is None:
         return a.track
+    if state.defense is not None and state.defense.with_shield:
+        return a.track  # a shield stops the blow; only a lethal blade cuts the brawler
     strength = t.attribute("Strength")
     pool = strength + weapon.strength_bonus + margin
     steps.add(f"{t.name} parries a Brawl attack with a {weapon.name} and rolls {margin} more success(es): "

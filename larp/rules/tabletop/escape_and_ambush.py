@@ -90,7 +90,8 @@ class AmbushRuling:
 
     Attributes:
         outcome: revised: "free_attack", "first_strike" (a tie: the target may defend)
-            or "spotted"; dark_ages: "ambushed" (the attacker wins initiative).
+            or "spotted"; dark_ages: "ambushed" (the attacker wins initiative) or "not_prepared"
+            (the Wits + Stealth roll to prepare it failed: initiative as usual).
         attack_dice: extra dice for the free attack (revised: the extra successes).
         target_dice: dark_ages: the dice the target has that first turn.
         rolls: each roll by name.
@@ -110,34 +111,52 @@ class AmbushRuling:
 
 
 def resolve_ambush(attacker: Fighter, target: Fighter, settings: ChronicleSettings | None = None, *,
-                   dice: Mapping[str, Sequence[int]] | None = None, rng: DiceSource | None = None) -> AmbushRuling:
+                   dice: Mapping[str, Sequence[int]] | None = None, rng: DiceSource | None = None,
+                   cover: bool = True, in_combat: bool = False) -> AmbushRuling:
     """Resolve an ambush by the chronicle's profile.
 
     Revised (000 "Ambush"): Dexterity + Stealth resisted by Perception + Alertness;
     more successes: a free attack with the extra successes added to its pool; a
     tie: the attacker still strikes first, the target may defend; fewer: spotted,
-    initiative as usual. Dark Ages (004 "Ambush"): the attacker wins initiative;
+    initiative as usual. Dark Ages (004 "Ambush"): preparing it takes proper cover
+    and a Wits + Stealth roll (difficulty 6); then the attacker wins initiative;
     the target rolls Perception + Alertness (difficulty 8) and has that many dice
-    the first turn.
+    the first turn. Targets already in combat cannot be ambushed (000).
 
     Args:
-        dice: faces for "stealth" and "alertness".
+        dice: faces for "stealth", "alertness" and (Dark Ages) "preparation".
+        cover: the ambusher has proper cover (Dark Ages: needed to prepare the ambush).
+        in_combat: the target is already involved in combat.
 
     Raises:
-        RulesError, DiceNeeded: as :func:`roll_dice`.
+        RulesError: a target already in combat, a Dark Ages ambush without cover (fields
+            ``target``, ``cover``); DiceNeeded: as :func:`roll_dice`.
     """
     settings = settings or ChronicleSettings.defaults()
     profile = profile_for(settings)
     given = dict(dice or {})
     steps = Explanation()
+    if in_combat:
+        raise RulesError(f"{target.name} is already involved in combat and cannot be ambushed (000 \"Ambush\").",
+                         field="target")
     alert_pool = target.attribute("Perception") + target.ability("Alertness")
     if profile.key == "dark_ages":
+        if not cover:
+            raise RulesError("Preparing an ambush needs proper cover (004 \"Ambush\").", field="cover")
+        prep_pool = attacker.attribute("Wits") + attacker.ability("Stealth")
+        prep = roll_dice(prep_pool, DEFAULT_DIFFICULTY, dice=given.get("preparation"), rng=rng, settings=settings,
+                         roll="preparation", who=attacker.name)
+        roll_step(prep, f"{attacker.name}'s Wits + Stealth to prepare the ambush, with cover", steps, '004 "Ambush"')
+        if prep.net == 0:
+            steps.add(f"The ambush is not prepared: {target.name} is not surprised, initiative as usual.",
+                      '004 "Ambush"')
+            return AmbushRuling("not_prepared", 0, None, {"preparation": prep}, steps.steps())
         steps.add(f"{attacker.name} ambushes {target.name} and wins initiative.", '004 "Ambush"')
         alert = roll_dice(alert_pool, 8, dice=given.get("alertness"), rng=rng, settings=settings, roll="alertness",
                           who=target.name)
         roll_step(alert, f"{target.name}'s Perception + Alertness", steps, '004 "Ambush"')
         steps.add(f"{target.name} has {alert.net} dice to act with this first turn.", '004 "Ambush"')
-        return AmbushRuling("ambushed", 0, alert.net, {"alertness": alert}, steps.steps())
+        return AmbushRuling("ambushed", 0, alert.net, {"preparation": prep, "alertness": alert}, steps.steps())
     stealth_pool = attacker.attribute("Dexterity") + attacker.ability("Stealth")
     stealth = roll_dice(stealth_pool, DEFAULT_DIFFICULTY, dice=given.get("stealth"), rng=rng, settings=settings,
                         roll="stealth", who=attacker.name)

@@ -12,7 +12,7 @@ naming the file and the entry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -30,6 +30,7 @@ WEAPON_USES = ("none", "melee", "ranged", "thrown", "optional")
 FLAGS = (
     "vampire_only", "holds", "carries_over", "knockdown", "both_knockdown", "unbalances", "single_shot",
     "no_targeting", "needs_clip_half_full", "empties_clip", "strafing", "disarm", "thrown", "multiple", "off_hand",
+    "mutual",
 )
 _FILE = "data/maneuvers.toml"
 
@@ -170,6 +171,18 @@ class Profile:
     called_shots: Mapping[str, str]
     situation: Situation
     dodge_modifiers: Mapping[str, DodgeModifier]
+    sight: Mapping[str, int] = field(default_factory=dict)
+
+    def sight_reduction(self, powers: tuple[str, ...]) -> tuple[int, str]:
+        """The most that ``powers`` take off the difficulty of fighting blind, and the power (000
+        "Blind Fighting/Fire"; 004 "Blind Fighting"; ``[<profile>.sight]``): the best one counts, the
+        reductions do not add up."""
+        held = {p.strip().lower() for p in powers}
+        best, name = 0, ""
+        for power, value in self.sight.items():
+            if power.lower() in held and value > best:
+                best, name = value, power
+        return best, name
 
     def maneuver(self, key: str, field: str = "maneuver") -> Maneuver:
         """The maneuver ``key``.
@@ -262,6 +275,16 @@ def _situation(profile: str, raw: Any) -> Situation:
     return Situation(**values)
 
 
+def _sight(profile: str, raw: Any) -> Mapping[str, int]:
+    where = f"{_FILE} [{profile}.sight]"
+    if not isinstance(raw, dict):
+        raise TableError(f"{where}: maps a power to the difficulty it removes")
+    for power, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
+            raise TableError(f"{where}.{power}: a difficulty removed, 0 to 4")
+    return MappingProxyType(dict(raw))
+
+
 def _merged(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``own``'s entries laid over it, table by table (a maneuver's fields too)."""
     out = dict(base)
@@ -330,6 +353,7 @@ def tabletop_profile(key: str = "revised") -> Profile:
         maneuvers=MappingProxyType(maneuvers), ranges=ranges, cover=_ints(raw.get("cover"), f"{_FILE} [{key}.cover]"),
         target_sizes=MappingProxyType(sizes), called_shots=MappingProxyType(dict(called)),
         situation=_situation(key, raw.get("situation")), dodge_modifiers=MappingProxyType(dodge),
+        sight=_sight(key, raw.get("sight", {})),
     )
 
 

@@ -9,10 +9,13 @@ Part of :mod:`larp.rules.tabletop.combat`: :func:`share_strafing`, :func:`land_h
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from larp.rules.explain import plural
 from larp.rules.tabletop.attack_state import AttackState
 from larp.rules.tabletop.combatants import R_DAMAGE, R_RESOLUTION, AttackRuling, Effect
 from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, roll_step
+from larp.rules.tabletop.situation import lasting_injury, soaking_target, vital_blow_type
 from larp.rules.tabletop.wounds import attack_damage_type, damage_dice, knock_down, soak_and_mark, strafe_share
 
 
@@ -46,9 +49,13 @@ def land_hit(state: AttackState) -> None:
 
 def deal_damage(state: AttackState) -> None:
     """Roll the damage (it cannot botch; firearms may be read as levels, setting
-    ``tabletop_firearm_damage``), disarm when the successes exceed the target's Strength, then
-    soak and mark what is left on the target's track: dazed, armor destroyed, staked (000
-    "Stage Three: Resolution", "Soak", "Disarm", "Applying Damage"; 004 "Apply Attack Damage").
+    ``tabletop_firearm_damage``; the crossbow's dice or Strength, ``tabletop_crossbow_damage``),
+    disarm when the successes exceed the target's Strength, the damage type (a blunt weapon at the
+    head, a blunt blow at a vital part by ``tabletop_blunt_vital_lethal``), then soak with the
+    armor, helmet and shield that cover the blow and mark what is left on the target's track:
+    dazed, armor destroyed, staked, a mortal's lasting injury (000 "Stage Three: Resolution",
+    "Soak", "Disarm", "Armor Chart", "Lethal Damage", "Applying Damage"; 001 "Quick Combat Summary
+    Chart"; 004 "Apply Attack Damage", "Blindsiding").
 
     Raises:
         DiceNeeded: a roll has no faces and there is no random source.
@@ -58,8 +65,14 @@ def deal_damage(state: AttackState) -> None:
     if m.damage == "none":
         steps.add(f"{m.name} does no damage.", m.source)
         return
+    dice_card = card
+    if card is not None and card.archery and card.strength_bonus is None \
+            and state.settings["tabletop_crossbow_damage"] == "strength":
+        dice_card = replace(card, strength_bonus=0)
+        steps.add(f"The {card.name} does Strength damage, as a bow.", '001 "Quick Combat Summary Chart"',
+                  setting="tabletop_crossbow_damage")
     state.damage_pool, automatic_successes, levels_direct = damage_dice(
-        m, a, t, c, card, state.net, state.profile, state.settings, steps, state.claw_power)
+        m, a, t, c, dice_card, state.net, state.profile, state.settings, steps, state.claw_power)
     if levels_direct is not None:
         inflicted = levels_direct
     else:
@@ -74,9 +87,9 @@ def deal_damage(state: AttackState) -> None:
                   f"{t.name} is disarmed and takes no damage.", m.source)
         state.effects.append(Effect(t.key, "disarmed", f"{t.name} is disarmed."))
         inflicted = 0
-    kind = attack_damage_type(state.base_type, card, c, steps)
-    soak, state.target_track, state.levels = soak_and_mark(inflicted, kind, t, card, c, state.roller,
-                                                            state.settings, steps)
+    kind = vital_blow_type(state, attack_damage_type(state.base_type, card, c, steps))
+    soak, state.target_track, state.levels = soak_and_mark(inflicted, kind, soaking_target(state), card, c,
+                                                            state.roller, state.settings, steps)
     state.soak = soak
     if soak is not None:
         if soak.dazed:
@@ -85,6 +98,7 @@ def deal_damage(state: AttackState) -> None:
             state.effects.append(Effect(t.key, "armor_destroyed", f"{t.name}'s armor is destroyed."))
         if soak.staked:
             state.effects.append(Effect(t.key, "staked", f"{t.name} is staked: paralysed until the stake is removed."))
+    lasting_injury(state)
 
 
 def knock_down_after_hit(state: AttackState) -> None:

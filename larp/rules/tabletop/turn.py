@@ -26,7 +26,10 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from larp.rules.explain import Explanation, RulesError, Step, plural
-from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.settings import ChronicleSettings
+from larp.rules.tabletop.actions import ActionSlot, celerity_blood
+from larp.rules.damage import weapon as weapon_card
+from larp.rules.tabletop.carried import Carried, Gun
 from larp.rules.tabletop.initiative import Initiative, InitiativeEntry, delayed_order
 from larp.rules.tabletop.maneuvers import Profile
 
@@ -149,6 +152,8 @@ class Combat:
         log: one line per thing that happened this turn (newest last).
         willpower: keys who spent a Willpower point this turn to ignore their wound penalties
             (LotNR Willpower, met-reference 2.1, 4.1).
+        carried: guns, aims, blood, the Dark Ages dodge and the effects due at the end of a turn
+            (:class:`~larp.rules.tabletop.carried.Carried`, issue 37).
     """
 
     fighters: tuple[str, ...]
@@ -166,6 +171,7 @@ class Combat:
     conditions: tuple[Condition, ...] = ()
     log: tuple[str, ...] = ()
     willpower: tuple[str, ...] = ()
+    carried: Carried = field(default_factory=Carried)
 
     # -------------------------------------------------------------- reading
 
@@ -303,7 +309,7 @@ class Combat:
             "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
             "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
             "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
-            "willpower": list(self.willpower),
+            "willpower": list(self.willpower), "carried": self.carried.to_dict(),
         }
 
     @classmethod
@@ -327,6 +333,7 @@ class Combat:
                 holds=tuple(Hold(**h) for h in data.get("holds", [])),
                 conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
                 log=tuple(data.get("log", [])), willpower=tuple(str(k) for k in data.get("willpower", [])),
+                carried=Carried.from_dict(data.get("carried")),
             )
         except (KeyError, TypeError, ValueError):
             raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
@@ -391,7 +398,8 @@ def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] 
 
 
 def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: Mapping[str, int],
-            profile: Profile) -> tuple[Combat, tuple[Step, ...]]:
+            profile: Profile, blood: Mapping[str, int | None] | None = None,
+            settings: ChronicleSettings | None = None) -> tuple[Combat, tuple[Step, ...]]:
     """Record every acting fighter's declaration and start the actions.
 
     Rules: declarations in reverse order of initiative (000); multiple actions
@@ -399,9 +407,15 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
     up to his rating); a fighter getting up from a knockdown spends his first
     action on it (000 "Knockdown").
 
+    Celerity's extra actions cost blood (004 "Activate Celerity", setting
+    ``tabletop_celerity_blood``), paid now and kept in ``carried.celerity_paid``; the cost
+    ignores the generation's limit.
+
     Args:
         declarations: key -> declaration (missing: a single action).
         celerity: key -> Celerity dots.
+        blood: key -> blood points in his pool (``None``, or the mapping left out: not counted).
+        settings: the chronicle's settings (defaults if omitted).
 
     Raises:
         RulesError: not the declaration phase, or an impossible declaration
@@ -413,6 +427,7 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
     result: dict[str, Declaration] = {}
     used: dict[str, int] = {}
     taken: dict[str, int] = {}
+    paid: dict[str, int] = {}
     for entry in reversed(combat.initiative):
         key = entry.key
         if key in combat.out:
@@ -455,6 +470,15 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
                 if d.target:
                     text += f" on {combat.name(d.target)}"
         steps.add(text + ".", _TURN)
+        if d.celerity:
+            cost, step = celerity_blood(d.celerity, profile.key, settings, who)
+            pool = (blood or {}).get(key)
+            if pool is not None and cost > pool:
+                raise RulesError(f"{who} has {plural(pool, 'blood point')} and Celerity's "
+                                 f"{plural(d.celerity, 'extra action')} cost {cost}.", field=f"{key}.celerity")
+            steps.extend([step])
+            if cost:
+                paid[key] = cost
         result[key] = d
         if combat.has_condition(key, "rising") and d.offense:
             used[key] = 1
@@ -462,7 +486,8 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             steps.add(f"{who} spends the first action getting up.", '000 "Knockdown"')
     log = combat.log + tuple(s.text for s in steps.steps())
     new = replace(combat, phase="act", declarations=MappingProxyType(result), used=MappingProxyType(used),
-                  taken=MappingProxyType(taken), log=log)
+                  taken=MappingProxyType(taken), log=log,
+                  carried=replace(combat.carried, celerity_paid=MappingProxyType(paid)))
     return new, steps.steps()
 
 
@@ -482,7 +507,9 @@ def take_action(combat: Combat, key: str, summary: str) -> Combat:
         raise RulesError("Declare the actions first.", field="phase")
     if combat.offense_left(key) < 1:
         raise RulesError(f"{combat.name(key)} has no action left to take this turn.", field="character")
-    return replace(combat, used=_bump(combat.used, key), taken=_bump(combat.taken, key), log=combat.log + (summary,))
+    # anything else he does ends his aim, and the aimed shot spends it (000 "Aiming")
+    return replace(combat, used=_bump(combat.used, key), taken=_bump(combat.taken, key), log=combat.log + (summary,),
+                   carried=combat.carried.with_aim(key, None))
 
 
 def use_defense(combat: Combat, key: str, abort: bool, profile: Profile) -> Combat:
@@ -502,27 +529,36 @@ def use_defense(combat: Combat, key: str, abort: bool, profile: Profile) -> Comb
         raise RulesError(f"{combat.name(key)} kept no defense for this turn: abort by Willpower instead.",
                          field="defense.maneuver")
     used = combat.used if combat.declaration(key).full_defense else _bump(combat.used, key)
-    return replace(combat, used=used, defended=_bump(combat.defended, key))
+    return replace(combat, used=used, defended=_bump(combat.defended, key),
+                   carried=combat.carried.with_aim(key, None))
 
 
 def apply_effects(combat: Combat, effects: Iterable[Any]) -> Combat:
-    """Carry an attack's effects into the combat: holds made or broken, and the
-    conditions that last into the next turn (dazed, getting up, slowed, unbalanced).
+    """Carry an attack's effects into the combat: holds made or broken, the
+    conditions that last into the next turn (dazed, getting up, slowed, unbalanced), and the
+    rounds and shots a gun fired (000 "Ranged Weapons Chart").
 
     Args:
         effects: :class:`~larp.rules.tabletop.combat.Effect` values.
     """
     holds = list(combat.holds)
     conditions = list(combat.conditions)
+    carried = combat.carried
     for e in effects:
-        if e.kind == "holds":
+        if e.kind == "fired":  # rounds and shots through the turn (000 "Ranged Weapons Chart")
+            gun = carried.gun(e.who, e.weapon) or Gun(e.weapon, weapon_card(e.weapon, "tabletop").clip)
+            carried = carried.with_gun(e.who, gun.fired(e.count, e.target, e.shots))
+        elif e.kind == "dodge_shared":  # successes of the one Dark Ages dodge roll given (004 "Dodging")
+            left = max(0, carried.dodges.get(e.who, 0) - e.count)
+            carried = replace(carried, dodges=MappingProxyType({**carried.dodges, e.who: left}))
+        elif e.kind == "holds":
             holds = [h for h in holds if not (h.holder == e.who and h.target == e.target)]
             holds.append(Hold(e.who, e.target, e.maneuver, combat.turn))
         elif e.kind == "hold_broken":
             holds = [h for h in holds if h.target != e.who]
         elif e.kind in CONDITIONS:
             conditions.append(Condition(e.who, e.kind, combat.turn + 1))
-    return replace(combat, holds=tuple(holds), conditions=tuple(conditions))
+    return replace(combat, holds=tuple(holds), conditions=tuple(conditions), carried=carried)
 
 
 def release(combat: Combat, target: str) -> Combat:
@@ -543,4 +579,4 @@ def next_turn(combat: Combat) -> Combat:
     return replace(combat, turn=combat.turn + 1, phase="initiative", initiative=(), out=(),
                    declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                    defended=MappingProxyType({}), aborted=MappingProxyType({}), conditions=conditions,
-                   log=combat.log[-1:] if combat.log else (), willpower=())
+                   log=combat.log[-1:] if combat.log else (), willpower=(), carried=combat.carried.new_turn())

@@ -36,8 +36,10 @@ def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) ->
         steps.add(f"Only one target in the strafed area: half the {net} success(es) affect him: {share}.", m.source)
         return share
     leftover = net % c.strafe_targets
-    if c.strafe_extra > leftover:
-        raise RulesError(f"Only {leftover} leftover success(es) to assign.", field="strafe_extra")
+    if c.strafe_extra > leftover or (net < c.strafe_targets and c.strafe_extra > 1):
+        raise RulesError(f"Only {leftover} leftover success(es) to assign" + (
+            ", one a target when there are fewer successes than targets." if net < c.strafe_targets else "."),
+            field="strafe_extra")
     share = net // c.strafe_targets + c.strafe_extra
     steps.add(f"{net} success(es) divided evenly among {c.strafe_targets} targets"
               + (f", plus {c.strafe_extra} leftover" if c.strafe_extra else "") + f": {share} for this one.",
@@ -59,7 +61,7 @@ def damage_dice(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Wea
         strength = a.attribute("Strength")
         pool = strength + card.strength_bonus
         steps.add(f"Damage: Strength {strength} + {card.strength_bonus} ({card.name}) = {pool} dice.",
-                  '000 "Melee Weapons Chart"')
+                  '001 "Quick Combat Summary Chart"' if card.archery else '000 "Melee Weapons Chart"')
     elif card is not None and m.damage == "weapon":
         pool = card.damage
         if card.firearm and settings["tabletop_firearm_damage"] == "levels":
@@ -127,13 +129,13 @@ def soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Ci
                                             and card.bashing_vs_kindred and not card.firearm)
     weapon_key = card.key if card is not None else None
     defender = Defender(creature=t.creature, stamina=t.attribute("Stamina"), fortitude=t.discipline("Fortitude"),
-                        armor=t.armor)
+                        armor=t.armor, helmet=t.helmet, shield=t.shield)
     faces = roller.given.get(soak_roll)
     if levels and faces is None and roller.rng is None:
         taken, _ = damage_type_against(kind, t.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
                                        firearm=bool(card and card.firearm), head_shot=head_shot,
                                        firearm_rule=firearm_reading(settings, "tabletop"))
-        pool = soak_pool(defender, taken)[0] if taken else 0
+        pool = soak_pool(defender, taken, settings=settings)[0] if taken else 0
         if pool:
             raise DiceNeeded(soak_roll, pool, soak_difficulty(), steps.steps(), t.name)
     if faces is not None:

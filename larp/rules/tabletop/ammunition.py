@@ -1,0 +1,150 @@
+"""Ammunition, rate of fire and reloading at the tabletop (issue 37 item 3).
+
+Rules:
+    - A gun holds its clip, plus one round in the chamber where the chart says "+1" (000 "Ranged
+      Weapons Chart"). A combat starts with every gun loaded.
+    - A single shot spends a round; a three-round burst three (000 "Three-Round Burst"); automatic
+      fire and strafing empty the clip (000 "Automatic Fire", "Strafing"), automatic fire only from
+      a clip at least half full.
+    - Rate: the most shots or three-round bursts a gun fires in one turn, counted through the
+      turn; it does not apply to full-auto or spray attacks (000 "Ranged Weapons Chart",
+      "Multiple Shots"). Under the V20-era profile, multiple shots go at different targets
+      (003 "Multiple Shots": "at a similar number of targets"; the same target is what automatic
+      fire and bursts are for).
+    - Reloading takes one turn and can be part of a multiple action (000, 003 "Reloading"); the
+      crossbow takes five turns (000 "Ranged Weapons Chart"); a bow's arrow is nocked as part of
+      the shot. One turn of reloading a turn.
+
+The attack checks a shot against the gun's state (:func:`check_fire`, from
+``Circumstances.gun``) and says what it spent (an effect "fired"), which
+:func:`larp.rules.tabletop.turn.apply_effects` carries into the combat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from larp.rules.damage import Weapon, weapon as weapon_card
+from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.tabletop.carried import Gun
+from larp.rules.tabletop.maneuvers import Maneuver, Profile
+from larp.rules.tabletop.turn import Combat, take_action
+
+R_CHART = '000 "Ranged Weapons Chart"'
+R_RELOAD = '000 "Reloading"'
+
+
+def loaded(card: Weapon) -> Gun:
+    """``card`` fully loaded (000 "Ranged Weapons Chart": the clip, and the "+1" in the chamber)."""
+    return Gun(card.key, card.clip)
+
+
+def gun_for(combat: Combat, key: str, card: Weapon) -> Gun:
+    """``key``'s state of ``card`` in ``combat``: as carried, or fully loaded before he first uses it
+    (000 "Ranged Weapons Chart")."""
+    return combat.carried.gun(key, card.key) or loaded(card)
+
+
+@dataclass(frozen=True)
+class Firing:
+    """What a shot spends: ``rounds`` from the clip and ``shots`` counted against the rate."""
+
+    rounds: int
+    shots: int
+    steps: tuple[Step, ...]
+
+
+def check_fire(gun: Gun, card: Weapon, m: Maneuver, target: str, profile: Profile,
+               who: str = "The shooter") -> Firing:
+    """Check a shot of maneuver ``m`` at ``target`` against the gun's state and say what it spends
+    (000 "Ranged Weapons Chart", "Automatic Fire", "Three-Round Burst", "Strafing", "Multiple
+    Shots"; 003 "Multiple Shots").
+
+    Raises:
+        RulesError: the clip is empty (or too low for a burst or automatic fire), the rate is
+            reached this turn, or (V20) multiple shots at a target already shot at this turn
+            (field ``gun``).
+    """
+    steps = Explanation()
+    rate = card.rate
+    if m.has("empties_clip"):
+        counted = 0
+        needed = 1
+        if m.has("needs_clip_half_full") and gun.rounds is not None and card.clip:
+            needed = max(1, -(-card.clip // 2))
+            if gun.rounds < needed:
+                raise RulesError(f"{who}'s {card.name} holds {plural(gun.rounds, 'round')} of {card.clip}: "
+                                 f"{m.name.lower()} needs a clip at least half full ({m.source}).", field="gun")
+        rounds = gun.rounds if gun.rounds is not None else 0
+    else:
+        counted = 1
+        needed = rounds = 3 if m.key == "three_round_burst" else 1
+    if gun.rounds is not None and gun.rounds < needed:
+        what = "is empty" if gun.rounds == 0 else f"holds {plural(gun.rounds, 'round')}"
+        raise RulesError(f"{who}'s {card.name} {what}: reload it first ({R_RELOAD}).", field="gun")
+    if counted and rate is not None and gun.shots + counted > rate:
+        raise RulesError(f"A {card.name} fires at most {plural(rate, 'shot')} (or bursts) a turn; {who} has fired "
+                         f"{gun.shots} this turn ({R_CHART}).", field="gun")
+    if profile.key == "v20" and m.key == "multiple_shots" and target in gun.shot_at:
+        raise RulesError(f"{who} has already fired at that target this turn: multiple shots go at different "
+                         f"targets (003 \"Multiple Shots\"; automatic fire or a burst for one target).", field="target")
+    if m.has("empties_clip"):
+        steps.add(f"{m.name} empties the {card.name}'s clip ({plural(rounds, 'round')}).", m.source)
+    else:
+        left = "" if gun.rounds is None else f"; {plural(gun.rounds - rounds, 'round')} left"
+        steps.add(f"{who} fires {plural(rounds, 'round')}{left}"
+                  + (f"; shot {gun.shots + counted} of {rate} this turn." if rate is not None else "."), R_CHART)
+    return Firing(rounds, counted, steps.steps())
+
+
+@dataclass(frozen=True)
+class ReloadRuling:
+    """A turn of reloading: the gun after it, whether it is loaded now, and the steps."""
+
+    gun: Gun
+    loaded: bool
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"gun": self.gun.to_dict(), "loaded": self.loaded, "steps": [s.to_dict() for s in self.steps]}
+
+
+def reload_turn(gun: Gun, card: Weapon, turn: int, who: str = "The shooter") -> ReloadRuling:
+    """One turn of reloading ``card`` in turn ``turn`` (000, 003 "Reloading": one turn, part of a
+    multiple action if he likes; the crossbow five turns, 000 "Ranged Weapons Chart").
+
+    Raises:
+        RulesError: the weapon needs no reloading (a bow), is full, or was reloaded this turn
+            already (field ``reload``).
+    """
+    if card.reload_turns == 0 or card.clip is None:
+        raise RulesError(f"A {card.name} needs no reloading: the shot includes it.", field="reload")
+    if gun.rounds is not None and gun.rounds >= card.clip:
+        raise RulesError(f"{who}'s {card.name} is fully loaded.", field="reload")
+    if gun.reloaded_in == turn and gun.reloading:
+        raise RulesError(f"{who} has reloaded this turn already: one turn of reloading a turn.", field="reload")
+    done = gun.reloading + 1
+    steps = Explanation()
+    if done >= card.reload_turns:
+        gun = replace(gun, rounds=card.clip, reloading=0, reloaded_in=turn)
+        steps.add(f"{who} reloads the {card.name}: {plural(card.clip, 'round')} ready"
+                  + (f" after {card.reload_turns} turns." if card.reload_turns > 1 else "."),
+                  R_CHART if card.reload_turns > 1 else R_RELOAD)
+        return ReloadRuling(gun, True, steps.steps())
+    gun = replace(gun, reloading=done, reloaded_in=turn)
+    steps.add(f"{who} reloads the {card.name}: turn {done} of {card.reload_turns}.", R_CHART)
+    return ReloadRuling(gun, False, steps.steps())
+
+
+def reload(combat: Combat, key: str, weapon: str) -> tuple[Combat, ReloadRuling]:
+    """``key`` spends his next staged action reloading the tabletop weapon ``weapon`` (000 "Reloading").
+
+    Raises:
+        RulesError: as :func:`reload_turn`, an unknown weapon, or no action left.
+    """
+    card = weapon_card(weapon, "tabletop")
+    ruling = reload_turn(gun_for(combat, key, card), card, combat.turn, combat.name(key))
+    combat = take_action(combat, key, ruling.steps[-1].text)
+    return replace(combat, carried=combat.carried.with_gun(key, ruling.gun)), ruling
