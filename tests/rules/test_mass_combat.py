@@ -183,6 +183,23 @@ def test_relented_challenges_are_resolved_first_whatever_the_initiative():
     assert ruling.hits[0].steps and ruling.hits[1].applied
 
 
+def test_wounds_from_a_relented_blow_count_in_the_ties_that_follow():
+    """Issue 30 item 1; 002 "Mass Combat" and LotNR "The Mob Scene" (met-reference 3.2): "the relented challenges
+    are resolved first". Dana (5 Physical) relents to X, whose ax (2 lethal) leaves her Bruised, and bids against Y
+    and Z (4 Traits each): both throws tie, and Bruised she counts 5 - 1 = 4 against 4: two draws (002 "Ties"),
+    each side losing its bid. Judged at her health before the relented hit, she would win both ties 5 to 4."""
+    d = defender(2, traits=5, throw=Throw.ROCK, relents_to=("X",))
+    ruling = rule_mass_challenge(mass(d, attacker("X", traits=4, attack=Attack("weapon", "ax")),
+                                      attacker("Y", Throw.ROCK, traits=4), attacker("Z", Throw.ROCK, traits=4)))
+    assert ruling.tracks["Dana"].lethal == 2 and ruling.tracks["Dana"].state() == "Bruised"
+    for name in ("Y", "Z"):
+        pair = ruling.pair(name)
+        assert pair.outcome is Outcome.DRAW, name
+        assert pair.ruling.totals == {Outcome.CHALLENGER: 4, Outcome.DEFENDER: 4}
+        assert any("Dana is Bruised: one Trait down on ties." == s.text for s in pair.ruling.steps)
+    assert ruling.traits_lost == {"Dana": ("Brawny", "Ferocious"), "Y": ("Quick",), "Z": ("Quick",)}
+
+
 # ----- "If the defender survives, he and all remaining attackers then engage in a single simultaneous challenge."
 
 
