@@ -173,7 +173,12 @@ def _rulings():
                                                 tuple(BystanderSide(b.side, throw=b.throw) for b in near),
                                                 firer_throw="rock"), Scene(range=RangeBand.FAR), rng=rng))
     add("shotgun too close to spray", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
-                                                             near), Scene(range=RangeBand.MID), rng=rng))
+                                                             near, deliberate_spray=True), Scene(range=RangeBand.MID),
+                                                             rng=rng))
+    add("missed shotgun blast up close", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")),
+                                                                "Konrad", tuple(BystanderSide(b.side, throw=b.throw)
+                                                                                for b in near), firer_throw="rock"),
+                                                                Scene(range=RangeBand.CLOSE), rng=rng))
     add("damage by hand", lambda: rule_damage_by_hand(person("Bea", 7, lethal=6), HandDamage("lethal", 2), rng=rng))
     add("bashing by hand past Incapacitated", lambda: rule_damage_by_hand(person("Bea", 7, bashing=7),
                                                                   HandDamage("bashing", 2), rng=rng))

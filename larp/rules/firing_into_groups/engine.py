@@ -49,6 +49,7 @@ from larp.rules.firing_into_groups.types import (
     StrayRuling,
     fire_of,
     spray_limits,
+    stray_spray_at_any_range,
 )
 
 class _Stray:
@@ -103,7 +104,13 @@ class _Stray:
                 raise RulesError(f"{name} is already listed as a bystander.", field=f"{where}.name")
             seen.add(name)
             self.tracks[name] = track_of(b.body, self.settings, name, f"{where}.body")
-        self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings)
+        if not isinstance(shot.deliberate_spray, bool):
+            raise RulesError("Say whether the firer sprays the group on purpose: true or false.",
+                             field="deliberate_spray")
+        if shot.deliberate_spray and not card.has("Spray"):
+            raise RulesError(f"A {card.name} has no Spray: only a shotgun or an automatic weapon sprays a group "
+                             f"(met-reference 6.2).", field="deliberate_spray")
+        self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings, shot.deliberate_spray)
         self.target = target
         single = self.fire is Fire.SINGLE
         if not single and (shot.careful_aim or shot.extra_traits or shot.excluded):
@@ -248,9 +255,16 @@ class _Stray:
         if self.card.has("Spray") and self.fire is Fire.SINGLE and (shot.bursts or not self.card.has("Full-Auto")):
             feet, _most = spray_limits(shot.weapon, self.settings)
             where = shot.range.label if shot.range is not None else "at a range not said"
-            self.steps.add(f"{article(self.card.name).capitalize()} sprays only at targets more than {feet} feet "
-                           f"away; {where}, this is a single shot ({self.settings.label('spray_limits')}).",
-                           R_SPRAY, "spray_limits")
+            what = "A deliberate Spray" if shot.deliberate_spray and stray_spray_at_any_range(self.settings) else \
+                article(self.card.name).capitalize()
+            self.steps.add(f"{what} sprays only at targets more than {feet} feet away; {where}, this is a single "
+                           f"shot ({self.settings.label('spray_limits')}).", R_SPRAY, "spray_limits")
+        elif self.card.has("Spray") and self.fire is Fire.GROUP and not shot.deliberate_spray \
+                and stray_spray_at_any_range(self.settings):
+            blast = "burst" if self.card.has("Full-Auto") or self.card.has("Burst") else "blast"
+            self.steps.add(f"A missed {self.card.name} {blast} is one mass challenge against the people near the "
+                           f"target, whatever the range ({self.settings.label('spray_limits')}).", R_GROUPS,
+                           "spray_limits")
         if at_risk or self.fire is Fire.GROUP:
             self._costs()
         firer = replace(self.firer_after_shot(), weapon=weapon)

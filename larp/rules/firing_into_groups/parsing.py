@@ -70,7 +70,8 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
     flags = {}
-    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False)):
+    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False),
+                         ("deliberate_spray", False)):
         value = data.get(key, default)
         if not isinstance(value, bool):
             raise RulesError("Give true or false.", field=key)

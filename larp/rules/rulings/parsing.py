@@ -328,7 +328,7 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
                                     b.tests))
     volley = Volley(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
                     bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
-                    extra_traits=shot.extra_traits, excluded=shot.excluded)
+                    extra_traits=shot.extra_traits, excluded=shot.excluded, deliberate_spray=shot.deliberate_spray)
     return volley, scene_with(scene, own)
 
 
