@@ -29,6 +29,7 @@ from larp.rules.damage import Armor
 from larp.rules.damage import armor as armor_card
 from larp.rules.darkness import DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError
+from larp.rules.senses import sense_named
 
 R_COVER = "LotNR cover (met-reference 3.9)"
 R_ARMOR = "LotNR armor (met-reference 3.7)"
@@ -148,12 +149,17 @@ class Scene:
         range: how far apart the sides are; ``None`` when nobody said (no
             range-dependent rule applies).
         sides: what differs for each side, by the character's name.
+        sense: the sense the ruling's challenges depend on, as the narrator names it (a key of
+            ``data/senses.toml``; ``""``: none named): a side with Acute Sense for it is two
+            Traits up, in light as in darkness (LotNR Acute Sense, met-reference 1.3; setting
+            ``darkness_merits``).
     """
 
     darkness: DarknessLevel = DarknessLevel.NONE
     darkness_source: DarknessSource = DarknessSource.NATURAL
     range: RangeBand | None = None
     sides: Mapping[str, SideScene] = field(default_factory=dict)
+    sense: str = ""
 
     def side(self, name: str) -> SideScene:
         """What the scene is for the character called ``name`` (empty if nothing differs)."""
@@ -186,6 +192,8 @@ class Scene:
         """JSON-ready data (the record keeps it with the ruling's inputs)."""
         out: dict[str, Any] = {"darkness": self.darkness.value, "darkness_source": self.darkness_source.value,
                                "range": self.range.value if self.range else None}
+        if self.sense:
+            out["sense"] = self.sense
         sides = {}
         for name, s in self.sides.items():
             entry: dict[str, Any] = {}
@@ -339,7 +347,7 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
 
 def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     """A scene from JSON-like data: ``{"darkness": "total", "darkness_source": "natural",
-    "range": "close", "sides": {"<name>": {<the keys of SideScene>}}}``.
+    "range": "close", "sense": "hearing", "sides": {"<name>": {<the keys of SideScene>}}}``.
 
     Raises:
         RulesError: a malformed value, naming the field (``scene.darkness``...).
@@ -350,7 +358,7 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
         return data
     if not isinstance(data, Mapping):
         raise RulesError("Give the scene as an object.", field=where)
-    unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides"})
+    unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides", "sense"})
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
     kwargs: dict[str, Any] = {}
@@ -361,4 +369,4 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     if not isinstance(raw_sides, Mapping):
         raise RulesError("Give the sides' scenes as an object by name.", field=f"{where}.sides")
     sides = {str(name): side_scene_from_dict(raw, f"{where}.sides.{name}") for name, raw in raw_sides.items()}
-    return Scene(sides=sides, **kwargs)
+    return Scene(sides=sides, sense=sense_named(data.get("sense"), f"{where}.sense"), **kwargs)

@@ -185,18 +185,21 @@ def _tie_in_the_dark(mara: Person, scene: Scene, **kw):
 
 @pytest.mark.parametrize("merit", ["concentration", "acute_sense"])
 def test_5_concentration_and_acute_sense_reduce_the_penalty(merit):
-    """Issue 16 item 5; 002 "Darkness" (its lists are missing; data/darkness.toml): the Merit Concentration or
-    Acute Sense on the sheet removes one penalty Trait in natural darkness: Mara's 9 Traits count 8 (7 without
+    """Issue 16 item 5; 002 "Darkness" (its lists are missing; data/darkness.toml): under the setting
+    darkness_merits = one_trait (the tool's reading before issue 30, kept as a choice), the Merit Concentration
+    or Acute Sense on the sheet removes one penalty Trait in natural darkness: Mara's 9 Traits count 8 (7 without
     it), a draw against Bo's 8; the narrator may turn it off for the ruling; inside a Shroud of Night it does
-    nothing (only the powers LotNR names pierce it)."""
+    nothing (only the powers LotNR names pierce it). The LotNR default: tests/rules/test_darkness.py."""
+    one = settings(darkness_merits="one_trait")
     dark = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL)})
-    with_merit = _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), dark)
+    with_merit = _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), dark, settings=one)
     assert with_merit.ruling.totals[C] == 8 and with_merit.ruling.outcome is Outcome.DRAW
-    assert _tie_in_the_dark(person("Mara", 9), dark).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9), dark, settings=one).ruling.totals[C] == 7
     off = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL, sight={merit: False})})
-    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), off).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), off, settings=one).ruling.totals[C] == 7
     shroud = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL, darkness_source=DarknessSource.SHROUD)})
-    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), shroud).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), shroud,
+                            settings=one).ruling.totals[C] == 7
 
 
 def test_5_blindfighting_removes_penalty_traits_unless_the_setting_gives_it_only_the_retest():

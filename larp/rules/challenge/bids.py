@@ -41,6 +41,7 @@ from larp.rules.challenge.types import (
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
 from larp.rules.explain import RulesError, plural, traits
 from larp.rules.health import DAMAGE_TYPES
+from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
 
 
@@ -144,6 +145,12 @@ def _check_script(ch: Challenge) -> None:
     for key, con in ((Outcome.CHALLENGER, ch.challenger), (Outcome.DEFENDER, ch.defender)):
         if con is not None and not isinstance(con, Contestant):
             raise RulesError(f"The {key.value} is missing.", field=key.value)
+        if con is not None and (not isinstance(con.acute_senses, frozenset)
+                                or any(sense_named(s, f"{key.value}_acute_senses") != s for s in con.acute_senses)):
+            raise RulesError(f"{key.value.capitalize()}: give the senses of Acute Sense by name (sight, hearing...).",
+                             field=f"{key.value}_acute_senses")
+    if sense_named(ch.sense) != ch.sense:
+        raise RulesError(f"Name the sense by its key ({sense_named(ch.sense)!r}).", field="sense")
 
 
 def _header(state: ChallengeState) -> None:

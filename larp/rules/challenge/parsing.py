@@ -17,6 +17,7 @@ from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.numbers import REQUIRED, whole_number
+from larp.rules.senses import sense_named, senses_named
 
 def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
@@ -137,6 +138,8 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):
         if key in data:
             kwargs[key] = _bool(data[key], f(key))
+    if data.get("acute_senses") is not None:
+        kwargs["acute_senses"] = senses_named(data["acute_senses"], f("acute_senses"))
     if data.get("darkness") is not None:
         dk = _known(data["darkness"], Darkness, f("darkness"))
         kwargs["darkness"] = Darkness(
@@ -167,6 +170,8 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
     ``action`` defaults to ``"strike"`` in a contested challenge and ``"other"``
     otherwise. The rules themselves are checked by :func:`rule_challenge`.
+    ``sense`` names the sense the challenge depends on (``"hearing"``) and a side's
+    ``acute_senses`` the senses of its Acute Sense Merits (two Traits up, LotNR Acute Sense).
     A weapon card may say ``"ranged": true`` (fired or thrown: no Might), its ``specials``
     and ``negative_traits``; a side ``bomb_announced`` (the Bomb exists only when announced
     before the challenge, LotNR Vigor), ``ambidextrous``, ``two_weapon``, ``both_hands``
@@ -214,6 +219,7 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         needs_win=_bool(data.get("needs_win", False), "needs_win"),
         needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
         surprised=_bool(data.get("surprised", False), "surprised"),
+        sense=sense_named(data.get("sense"), "sense"),
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )

@@ -114,6 +114,9 @@ class Contestant:
         extra_bid: extra Traits a narrator's difficulty requires to be risked.
         relent: the side relents before the test.
         darkness: the darkness this side suffers.
+        acute_senses: the senses of the side's Acute Sense Merits (``"hearing"``...; keys of
+            ``data/senses.toml``): two Traits up in a challenge that depends on one of them
+            (LotNR Acute Sense, met-reference 1.3; setting ``darkness_merits``).
     """
 
     name: str
@@ -143,6 +146,7 @@ class Contestant:
     both_hands: bool = False
     bomb_announced: bool = False
     risks_no_trait: bool = False
+    acute_senses: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -252,6 +256,9 @@ class Challenge:
         tests: the test sequence, first throws first.
         mass: one pair of a mass challenge (002 "Mass Combat": Intensity against any
             attacker, setting ``intensity_in_mobs``).
+        sense: the sense the challenge depends on, as the narrator names it (a key of
+            ``data/senses.toml``: ``"sight"``, ``"hearing"``...; ``""``: none named): a side with
+            Acute Sense for it is two Traits up (LotNR Acute Sense, met-reference 1.3).
     """
 
     category: Category
@@ -267,4 +274,5 @@ class Challenge:
     negative_calls: tuple[NegativeCall, ...] = ()
     tests: tuple[TestCall, ...] = ()
     mass: bool = False
+    sense: str = ""
 

@@ -14,6 +14,7 @@ from larp.rules.challenge.types import (
     R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome, Power,
 )
 from larp.rules.darkness import ability_named
+from larp.rules.senses import R_ACUTE, acute_sense_bonus
 from larp.tables import generation_row
 
 
@@ -21,7 +22,8 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     """Set ``side.total``, the Traits it counts in ties and overbids, and the arithmetic.
 
     Current Traits (or those declared, never more; LotNR ties, met-reference 1.3), plus bonus
-    Traits (cover, a weapon card, Speed under ``speed_weapon_model = dark_epics``, unmatched
+    Traits (cover, a weapon card, Speed under ``speed_weapon_model = dark_epics``, Acute Sense
+    for the sense the challenge depends on under ``darkness_merits = lotnr``, unmatched
     Negative Traits), minus penalties (One Eye..., Bruised under ``wound_penalty_model = lotnr``,
     two or three steps moved, darkness), capped at twice the generation's Trait maximum
     (``trait_total_cap``) and never below 0 (LotNR Bonus Traits, Health, three-step rule;
@@ -45,6 +47,13 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
         terms.append("+1 Speed")
         state.steps.add(f"{side.name}'s {con.weapon.name} has Speed and {side.name} has Melee: one bonus Trait "
                         f"({settings.label('speed_weapon_model')}).", R_SPEED_DE, "speed_weapon_model")
+    acute = acute_sense_bonus(ch.sense, con.acute_senses, settings)
+    if acute:
+        total += acute
+        terms.append(f"+{acute} Acute Sense ({ch.sense})")
+        state.steps.add(f"The challenge depends on {ch.sense} and {side.name} has Acute Sense ({ch.sense}): "
+                        f"{side.name} is {acute} Traits up ({settings.label('darkness_merits')}).", R_ACUTE,
+                        "darkness_merits")
     if side.neg_bonus:
         total += side.neg_bonus
         terms.append(f"+{side.neg_bonus} unmatched Negative Traits")

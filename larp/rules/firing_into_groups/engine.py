@@ -212,7 +212,8 @@ class _Stray:
         if not self.firer_risks():
             firer = replace(firer, bid=(), risks_no_trait=True)
         return Challenge(category=self.shot.category, challenger=firer, defender=self.bystander_side(index, b),
-                         action="weapon", defender_action="defend", tests=(first,) + tuple(b.tests))
+                         action="weapon", defender_action="defend", tests=(first,) + tuple(b.tests),
+                         sense=self.shot.sense)
 
     def _costs(self) -> None:
         """Say what the bystander tests cost (002; settings ``stray_tests_cost_firer``,

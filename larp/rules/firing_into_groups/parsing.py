@@ -13,6 +13,7 @@ from larp.rules.challenge import (
     test_calls_from_list,
 )
 from larp.rules.explain import RulesError
+from larp.rules.senses import sense_named
 from larp.rules.scene import RangeBand
 from larp.rules.mass_combat import (
     body_from_dict,
@@ -99,5 +100,5 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
         firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
-        range=band, **flags, **names,
+        range=band, sense=sense_named(data.get("sense"), "sense"), **flags, **names,
     )

@@ -94,6 +94,8 @@ class StrayShot:
             6.2, T24) rather than missing a target: the Spray's distances decide whether it sprays
             under every reading of ``spray_limits`` (a missed blast or burst is a mass challenge at
             any range under 002's).
+        sense: the sense the bystander tests depend on (``""``: none named): Acute Sense for it is
+            two Traits up (LotNR Acute Sense, met-reference 1.3).
     """
 
     firer: Contestant
@@ -109,6 +111,7 @@ class StrayShot:
     category: Category = Category.PHYSICAL
     range: RangeBand | None = None
     deliberate_spray: bool = False
+    sense: str = ""
 
 
 @dataclass(frozen=True)

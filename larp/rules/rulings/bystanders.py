@@ -190,7 +190,7 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
                      excluded=excluded, careful_aim=volley.careful_aim,
                      close_range=volley.close_range or (band is not None and band.within_five_feet),
                      extra_traits=tuple(volley.extra_traits), range=band,
-                     deliberate_spray=volley.deliberate_spray)
+                     deliberate_spray=volley.deliberate_spray, sense=scene.sense)
     cat = category.value
     lead = firer_con.bid[0] if firer_con.bid else ""
     if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not volley.extra_traits:

@@ -230,7 +230,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         difficulty=one.difficulty if one.kind is Kind.STATIC else None,
         needs_win=one.needs_win if one.kind is Kind.SIMPLE else False,
         needs_sight=one.needs_sight, surprised=one.surprised if one.kind is Kind.CONTESTED else False,
-        negative_calls=tuple(calls),
+        negative_calls=tuple(calls), sense=scene.sense,
     )
     required = bids_required(challenge, settings)
     for key, side in sides:

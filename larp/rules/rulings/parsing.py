@@ -146,6 +146,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         armor=armor, weapon=weapon_key or "",
         qualities=frozenset(q.strip().lower() for q in qualities),
         specialisations={str(k): tuple(v) for k, v in specs.items()},
+        acute_senses=con.acute_senses,
     )
     dark = con.darkness
     waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
@@ -182,7 +183,7 @@ def scene_with(scene: Scene, sides: Mapping[str, SideScene | None]) -> Scene:
     for name, own in sides.items():
         if own is not None:
             merged[name] = own
-    return Scene(scene.darkness, scene.darkness_source, scene.range, merged)
+    return replace(scene, sides=merged)
 
 
 def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
@@ -212,6 +213,8 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
         plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
     challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
+    if challenge.sense and not scene.sense:  # the sense said beside the challenge or in its scene
+        scene = replace(scene, sense=challenge.sense)
     sides: dict[str, Side] = {}
     own: dict[str, SideScene | None] = {}
     for key, raw in sides_raw.items():
@@ -271,6 +274,8 @@ def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = 
         plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
     mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
+    if mass.sense and not scene.sense:
+        scene = replace(scene, sense=mass.sense)
     own: dict[str, SideScene | None] = {}
     raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
     target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
@@ -312,6 +317,8 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
         plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
     shot = stray_shot_from_dict(plain, settings)  # the engine's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
+    if shot.sense and not scene.sense:
+        scene = replace(scene, sense=shot.sense)
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
     firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)

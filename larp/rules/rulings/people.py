@@ -100,6 +100,9 @@ class Person:
         agg_marked: Blood Traits already put toward his aggravated wounds (``agg_heal_model``
             "lotnr_instalments", met-reference 5.1).
         willpower_max: his permanent Willpower.
+        acute_senses: the senses of his Acute Sense Merits (keys of ``data/senses.toml``; the
+            Merit's note says which, :func:`larp.rules.senses.senses_in_note`): two Traits up in a
+            challenge that depends on one of them (LotNR Acute Sense, met-reference 1.3).
     """
 
     name: str
@@ -138,6 +141,7 @@ class Person:
     blood_per_turn: int = 1
     agg_marked: int = 0
     willpower_max: int = 0
+    acute_senses: frozenset[str] = frozenset()
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
@@ -485,6 +489,7 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         two_weapon=person.two_weapon if choice.two_weapon is None else choice.two_weapon,
         both_hands=choice.both_hands,
         bomb_announced=choice.bomb_announced,
+        acute_senses=frozenset(person.acute_senses),
     )
 
 
