@@ -106,6 +106,35 @@ def test_liselle_soaks_a_knife():
     assert ruling.target_track.lethal == 1
 
 
+def test_fire_at_the_tabletop_is_soaked_by_fortitude_alone():
+    """Issue 30 item 6; 000 "Soak" ("Aggravated damage cannot be soaked except with Fortitude") and "Armor" (it
+    "does not protect against fire or sunlight"): a ghoul swings a burning brand (source fire) at Liselle
+    (Stamina 3, Fortitude 1, in class two armor): three damage successes are aggravated, she soaks with
+    Fortitude's one die alone (no Stamina, no armor), rolls a 9 and takes two aggravated levels."""
+    thug = fighter("thug", "The ghoul", creature="ghoul", Strength=3)
+    ruling = resolve_attack(Attack("strike", thug, liselle(armor="class_two"), Circumstances(source="fire")),
+                            dice={"attack": hits(1, 2), "damage": [7, 8, 9], "soak": [9]})
+    assert (ruling.soak.damage_type, ruling.soak.pool, ruling.levels) == ("aggravated", 1, 2)
+    assert ruling.target_track.aggravated == 2 and ruling.target_track.bashing == 0
+    assert any("does not protect against fire or sunlight" in s.text for s in ruling.steps)
+    plain = resolve_attack(Attack("strike", thug, liselle(armor="class_two")),
+                           dice={"attack": hits(1, 2), "damage": [7, 8, 9], "soak": [2] * 6})
+    assert plain.soak.pool == 6  # Stamina 3 + Fortitude 1 + armor 2 against an ordinary blow
+
+
+def test_sunlight_at_the_tabletop_spares_a_mortal_and_a_bad_source_is_refused():
+    """Issue 30 item 6; 000 "Aggravated Damage": "Mortals may ignore sunlight"; a source that is neither fire nor
+    sunlight nor other is refused with its field named."""
+    human = fighter("ann", "Ann", creature="mortal", Stamina=2)
+    thug = fighter("thug", Strength=3)
+    ruling = resolve_attack(Attack("strike", thug, human, Circumstances(source="sunlight")),
+                            dice={"attack": hits(1, 2), "damage": [7, 8, 9]})
+    assert ruling.levels == 0 and ruling.target_track.marked == 0
+    with pytest.raises(RulesError) as err:
+        resolve_attack(Attack("strike", thug, human, Circumstances(source="acid")), dice={"attack": hits(1, 2)})
+    assert err.value.field == "source"
+
+
 def test_liselle_as_a_mortal_takes_the_whole_knife():
     """000 "Soak": had Liselle been merely human, she takes all three levels of the lethal knife wound."""
     thug = fighter("thug", Strength=2, abilities={"Melee": 2}, weapon="knife")

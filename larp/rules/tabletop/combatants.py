@@ -205,6 +205,9 @@ class Circumstances:
             an earlier turn ("clinch", "hold", "tackle"...), if any.
         extra_dice, extra_difficulty: the narrator's own modifiers.
         difficulty: the narrator sets the difficulty outright (2 to 10).
+        source: what the damage is: ``"other"``, ``"fire"`` (a torch, a burning brand) or
+            ``"sunlight"``: fire and sunlight are aggravated to a vampire, only Fortitude soaks them
+            and armor does not protect (000 "Damage Types", "Soak", "Armor").
     """
 
     range: str = "short"
@@ -233,6 +236,7 @@ class Circumstances:
     extra_dice: int = 0
     extra_difficulty: int = 0
     difficulty: int | None = None
+    source: str = "other"
 
 
 @dataclass(frozen=True)
