@@ -37,6 +37,7 @@ class Attack:
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet (Full-Auto adds a level; Mass-Trauma too, against one target).
         spread: the hit is one of a Spray's or a burst's several targets (no Mass-Trauma level).
+        full_auto: fired on full auto, emptying the clip (Full-Auto's level within five feet).
         card: a weapon card given outright instead of an armory key (the stateless
             API's card): its levels and type are the damage, with no specials.
         stake: the attacker drives his Staking weapon at the heart: two simple tests won
@@ -56,6 +57,7 @@ class Attack:
     stake: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
+    full_auto: bool = False
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
@@ -63,7 +65,7 @@ class Attack:
         return Strike(weapon=self.weapon if weapon else None, bite=self.action == "bite",
                       potence=self.potence, lethal_by_prowess=self.lethal_by_prowess,
                       head_shot=self.head_shot, close_range=self.close_range, spread=self.spread,
-                      stake_attempt=self.stake and weapon, high_caliber_test=self.high_caliber_test,
+                      full_auto=self.full_auto and weapon, stake_attempt=self.stake and weapon, high_caliber_test=self.high_caliber_test,
                       staking_tests=tuple(self.staking_tests))
 
 
@@ -250,7 +252,7 @@ def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> 
                   potence=_level(data, "potence", where, 10),
                   lethal_by_prowess=_flag(data, "lethal_by_prowess", where),
                   head_shot=_flag(data, "head_shot", where), close_range=_flag(data, "close_range", where),
-                  stake=_flag(data, "stake", where),
+                  stake=_flag(data, "stake", where), full_auto=_flag(data, "full_auto", where),
                   high_caliber_test=simple_test_from_dict(data.get("high_caliber_test"),
                                                           f"{where}.high_caliber_test", rng),
                   staking_tests=tuple(simple_test_from_dict(t, f"{where}.staking_tests[{i}]", rng)

@@ -122,15 +122,16 @@ def test_the_scene_puts_darkness_on_one_side_only():
 
 
 def test_full_auto_adds_a_level_within_five_feet_of_the_scene():
-    """met-reference 3.7: Full-Auto adds a level within five feet; the scene's range band says how far."""
+    """met-reference 3.7: Full-Auto adds a level within five feet when the clip is emptied (issue 30); the scene's
+    range band says how far."""
     smg = Person("Gunner", traits={"physical": ("Quick", "Steady")}, weapon="smg")
     target = person("Target", creature="mortal")
-    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",))), Side(target, Choice(bid=("Quick",))),
-                   action="weapon", tests=(first("rock", "scissors"),))
+    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",), full_auto=True)),
+                   Side(target, Choice(bid=("Quick",))), action="weapon", tests=(first("rock", "scissors"),))
     far = rule_one_on_one(one, Scene(range=RangeBand.FAR), SETTINGS)
     close = rule_one_on_one(one, Scene(range=RangeBand.CLOSE), SETTINGS)
     assert close.hits[0].levels == far.hits[0].levels + 1
-    assert any("Full-Auto within five feet" in s.text for s in close.steps)
+    assert any("Full-Auto, the clip emptied within five feet" in s.text for s in close.steps)
 
 
 def test_armor_piercing_rounds_and_fire_ignore_armor_by_hand():

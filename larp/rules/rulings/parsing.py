@@ -164,6 +164,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
         staking_tests=attack.staking_tests if attack else (),
         ignore_wounds=_flag(data, "ignore_wounds", where),
+        full_auto=bool(attack and attack.full_auto),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:

@@ -207,6 +207,8 @@ class Choice:
             table (``None`` or left out: drawn by the app, and the record says so).
         ignore_wounds: he spends a Willpower Trait to ignore his wound penalties, up to and
             including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1, 4.1).
+        full_auto: he fires his Full-Auto weapon on full auto, emptying the clip (its extra level
+            within five feet, then an action to reload; met-reference 3.7).
     """
 
     bid: tuple[str, ...] = ()
@@ -235,6 +237,7 @@ class Choice:
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
     ignore_wounds: bool = False
+    full_auto: bool = False
 
 
 @dataclass(frozen=True)
@@ -538,7 +541,7 @@ def attack_of(side: Side, action: str, scene: Scene) -> Attack:
                   close_range=band is not None and band.within_five_feet,
                   card=choice.card if action == "weapon" and not key else None,
                   stake=choice.stake and action == "weapon", high_caliber_test=choice.high_caliber_test,
-                  staking_tests=tuple(choice.staking_tests))
+                  staking_tests=tuple(choice.staking_tests), full_auto=choice.full_auto and action == "weapon")
 
 
 def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
