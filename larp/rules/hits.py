@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from larp.rules.challenge import (
+    ChallengeRuling,
+    Outcome,
     RandomSource,
     Weapon,
 )
@@ -176,6 +178,21 @@ def track_of(body: Body, settings: ChronicleSettings, name: str, where: str) -> 
 def can_fight(track: HealthTrack) -> bool:
     """Still in the fight: active and above Incapacitated (LotNR Health, met-reference 4.1)."""
     return track.condition == "active" and track.marked < track.size - 1
+
+
+def damage_as_dealt(ruling: ChallengeRuling, dealt: Mapping[Outcome, Hit]) -> ChallengeRuling:
+    """``ruling`` with each ``damage`` entry giving the levels its hit dealt (``dealt``: the hit on
+    each side): the card with its additions (Puissance, Mass-Trauma, Full-Auto, High-Caliber), the
+    number the ruling's hits show, never the bare card beside it (met-reference 3.4, 3.7). A hit that
+    was not applied (the target had dropped) leaves the entry as the card says."""
+    damage = []
+    for entry in ruling.damage:
+        hit = dealt.get(entry.target)
+        if hit is None or not hit.applied or hit.levels == entry.levels:
+            damage.append(entry)
+        else:
+            damage.append(replace(entry, levels=hit.levels, rule=f"{entry.rule} with its additions"))
+    return replace(ruling, damage=tuple(damage))
 
 
 def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrack, armor_left: int | None,

@@ -518,3 +518,13 @@ def test_a_pair_waits_for_its_forced_darkness_retest():
     forced = (TCall(Call.FORCED_RETEST, Throw.ROCK, Throw.PAPER, by=Outcome.CHALLENGER),)
     decided = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), replace(a, tests=forced)))
     assert decided.pending == () and decided.pair("A").outcome is Outcome.DEFENDER
+
+
+def test_a_pairs_damage_is_what_its_hit_dealt():
+    """Issue 30 (oddities); LotNR Potence: Puissance (met-reference 3.4): A's bare-handed strike with Puissance
+    deals 1 + 1 = 2 levels; the pair's ruling says 2, as the hit does, not the bare strike's 1."""
+    a = attacker("A", Throw.ROCK, traits=8, attack=Attack("strike", potence=5))
+    ruling = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), a))
+    hit = next(h for h in ruling.hits if h.by == "A")
+    assert hit.levels == 2
+    assert [d.levels for d in ruling.pair("A").ruling.damage] == [2]

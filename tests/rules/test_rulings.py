@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from larp.rules.challenge import Category, Health, Kind, Lead
+from larp.rules.challenge import Category, Health, Kind, Lead, Outcome
 from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.fortitude import FortitudeTest
@@ -193,3 +193,35 @@ def test_a_wounded_person_given_outright_keeps_his_level():
     b = Side(Person("Ben", traits={"physical": ("Tough", "Quick")}, health=Health.WOUNDED), Choice(bid=("Tough",)))
     result = rule_one_on_one(OneOnOne(Category.PHYSICAL, a, b, tests=(first("rock", "rock"),)), Scene(), SETTINGS)
     assert result.challenge.defender.health is Health.WOUNDED and len(result.challenge.defender.bid) == 2
+
+
+def test_the_rulings_damage_is_the_number_that_landed():
+    """Issue 30 (oddities): a ruling's ``damage`` says what the hit dealt, as ``hits`` does: a submachine gun
+    emptied within five feet deals its card's 2 levels plus Full-Auto's (met-reference 3.7): 3 in both, in the
+    ruling and in its JSON."""
+    smg = Person("Gunner", traits={"physical": ("Quick", "Steady")}, weapon="smg")
+    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",), full_auto=True)),
+                   Side(person("Target", creature="mortal"), Choice(bid=("Quick",))), action="weapon",
+                   tests=(first("rock", "scissors"),))
+    result = rule_one_on_one(one, Scene(range=RangeBand.CLOSE))
+    assert result.hits[0].levels == 3
+    assert [d.levels for d in result.ruling.damage] == [3]
+    data = result.to_dict()
+    assert data["damage"][0]["levels"] == data["hits"][0]["levels"] == 3
+    assert result.ruling.damage[0].rule.endswith("with its additions")
+
+
+def test_willpower_spent_against_wounds_is_in_the_rulings_spent():
+    """Issue 30 (oddities); LotNR Willpower (met-reference 2.1, 4.1): a Willpower Trait spent to ignore the
+    wounds for this turn is in ``ruling.spent`` as it is in the consequences, beside what the challenge spent
+    (a Brawl retest here)."""
+    hurt = person("Ann", lethal=5, willpower=2, abilities={"Brawl": 1})
+    one = OneOnOne(Category.PHYSICAL, Side(hurt, Choice(bid=("Quick",), ignore_wounds=True)),
+                   Side(person("Bo"), Choice(bid=("Quick",))),
+                   tests=(first("rock", "paper"), {"call": "retest", "by": "challenger", "source": "ability:Brawl",
+                                                  "challenger_throw": "rock", "defender_throw": "scissors"}))
+    result = rule_one_on_one(one)
+    spent = result.ruling.spent_by(Outcome.CHALLENGER)
+    assert (spent.willpower, dict(spent.abilities)) == (1, {"Brawl": 1})
+    assert result.to_dict()["spent"]["challenger"]["willpower"] == 1
+    assert result.consequences.of("Ann").willpower == 1

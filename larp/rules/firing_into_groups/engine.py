@@ -35,7 +35,7 @@ from larp.rules.mass_combat import (
     track_of,
     weapon_card,
 )
-from larp.rules.hits import armor_key
+from larp.rules.hits import armor_key, damage_as_dealt
 from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
@@ -282,6 +282,9 @@ class _Stray:
             results, hits = self._group(firer)
         else:
             results, hits = self._single(firer)
+        by_target = {h.target: h for h in hits}
+        results = [replace(r, ruling=damage_as_dealt(r.ruling, {Outcome.DEFENDER: by_target[r.name]}))
+                   if r.ruling is not None and r.name in by_target else r for r in results]
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
         landed = [h.target for h in hits]
         summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "

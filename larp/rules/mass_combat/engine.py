@@ -43,7 +43,7 @@ from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import RulesError, Step, plural
 from larp.rules.explain import times as times_said
 from larp.rules.health import HealthTrack
-from larp.rules.hits import Attack, Hit, armor_key, can_fight, land_hit
+from larp.rules.hits import Attack, Hit, armor_key, can_fight, damage_as_dealt, land_hit
 from larp.rules.mass_combat.bids import _check, _Pairs
 from larp.rules.mass_combat.types import R_MASS, R_MOB, MassChallenge, MassRuling, PairResult, Range
 from larp.rules.order import LEGERITY, SWIFTNESS, Participant, order_of_actions
@@ -132,11 +132,25 @@ class _Mass(_Pairs):
                 self.results[a.side.name] = PairResult(a.side.name, a.range, False, False, None)
         elif defended:
             hits += self._in_order(built, counts_as, defended)
-        pairs = tuple(self.results[a.side.name] for a in mass.attackers)
+        pairs = tuple(self._as_dealt(self.results[a.side.name], hits) for a in mass.attackers)
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
         return MassRuling(pairs, tuple(hits), dict(self.tracks), traits_lost, spendings(self.spent),
                           actions_of(d.celerity), self.steps.steps(), self._summary(pairs, hits),
                           tuple(self.pending), dict(self.armor_used))
+
+    def _as_dealt(self, pair: PairResult, hits: Sequence[Hit]) -> PairResult:
+        """The pair with its ruling's damage as the hits dealt it (the card with its additions;
+        :func:`larp.rules.hits.damage_as_dealt`): the attacker's hit on the defender, the defender's
+        counter-attack on him."""
+        if pair.ruling is None:
+            return pair
+        dealt = {}
+        for hit in hits:
+            if hit.by == pair.attacker and hit.target == self.name:
+                dealt[Outcome.DEFENDER] = hit
+            elif hit.by == self.name and hit.target == pair.attacker:
+                dealt[Outcome.CHALLENGER] = hit
+        return replace(pair, ruling=damage_as_dealt(pair.ruling, dealt))
 
     def _scripts(self, built: list[Challenge], counts_as: Mapping[str, Throw | None],
                  defended: list[int]) -> dict[int, Challenge]:
