@@ -225,3 +225,24 @@ def test_willpower_spent_against_wounds_is_in_the_rulings_spent():
     assert (spent.willpower, dict(spent.abilities)) == (1, {"Brawl": 1})
     assert result.to_dict()["spent"]["challenger"]["willpower"] == 1
     assert result.consequences.of("Ann").willpower == 1
+
+
+def test_a_specialisation_needs_a_level_of_its_ability_left_tonight():
+    """Issue 30 (oddities); LotNR Abilities, specialisations (met-reference 1.3: "+1"): the bonus Trait comes with
+    using the Ability, so a character with no level of it left tonight gets none. Ann (Melee: Fencing) counts
+    4 + 1 = 5 with a Melee level left and wins the tie against Bo's 4; with Melee spent, 4: a draw, and the step
+    says why. Named outright, the same; given by a narrator for a sheet that names no specialisation, it
+    stands."""
+    def tie(ann: Person, spec) -> object:
+        one = OneOnOne(Category.PHYSICAL, Side(ann, Choice(bid=("Quick",), specialisation=spec)),
+                       Side(person("Bo"), Choice(bid=("Quick",))), tests=(first("rock", "rock"),))
+        return rule_one_on_one(one).ruling
+
+    fencer = person("Ann", abilities={"Melee": 1}, specialisations={"Melee": ("Fencing",)})
+    assert tie(fencer, True).totals[Outcome.CHALLENGER] == 5 and tie(fencer, True).outcome is Outcome.CHALLENGER
+    spent = person("Ann", abilities={"Melee": 0}, specialisations={"Melee": ("Fencing",)})
+    ruling = tie(spent, True)
+    assert ruling.totals[Outcome.CHALLENGER] == 4 and ruling.outcome is Outcome.DRAW
+    assert any("no level of Melee left tonight" in s.text for s in ruling.steps)
+    assert tie(person("Ann", abilities={"Brawl": 2}), "Melee").totals[Outcome.CHALLENGER] == 4
+    assert tie(person("Ann"), True).totals[Outcome.CHALLENGER] == 5

@@ -207,6 +207,8 @@ def _check_numbers(con: Contestant, name: str, p: str) -> None:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RulesError(f"{name}: {item} must have a whole number of at least 0 left.",
                                  field=f"{p}_{attr}")
+    if not isinstance(con.specialisation, (str, bool)):
+        raise RulesError(f"{name}: name the Ability of the specialisation.", field=f"{p}_specialisation")
     for attr in ("bonuses", "penalties"):
         for mod in getattr(con, attr):
             if isinstance(mod.traits, bool) or not isinstance(mod.traits, int) or mod.traits < 0:

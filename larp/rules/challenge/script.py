@@ -114,6 +114,10 @@ class Contestant:
         extra_bid: extra Traits a narrator's difficulty requires to be risked.
         relent: the side relents before the test.
         darkness: the darkness this side suffers.
+        specialisation: an Ability specialisation applies: the Ability's name (one bonus Trait
+            in ties and overbids while the side has a level of that Ability left tonight; LotNR
+            Abilities, met-reference 1.3), or ``True`` when the narrator gives it without naming
+            the Ability; ``""`` none.
         acute_senses: the senses of the side's Acute Sense Merits (``"hearing"``...; keys of
             ``data/senses.toml``): two Traits up in a challenge that depends on one of them
             (LotNR Acute Sense, met-reference 1.3; setting ``darkness_merits``).
@@ -147,6 +151,7 @@ class Contestant:
     bomb_announced: bool = False
     risks_no_trait: bool = False
     acute_senses: frozenset[str] = frozenset()
+    specialisation: str | bool = ""
 
 
 @dataclass(frozen=True)

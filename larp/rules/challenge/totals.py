@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from larp.rules.challenge.state import ChallengeState, SideState
 from larp.rules.challenge.types import (
-    R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome, Power,
+    R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPECIALISATION, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome,
+    Power,
 )
 from larp.rules.darkness import ability_named
 from larp.rules.senses import R_ACUTE, acute_sense_bonus
@@ -42,6 +43,9 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     if con.weapon is not None and con.weapon.bonus:
         total += con.weapon.bonus
         terms.append(f"+{con.weapon.bonus} {con.weapon.name}")
+    if _specialisation(state, side):
+        total += 1
+        terms.append("+1 specialisation" + (f" ({con.specialisation})" if isinstance(con.specialisation, str) else ""))
     if _speed_bonus(state, side):
         total += 1
         terms.append("+1 Speed")
@@ -60,7 +64,8 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     for mod in con.penalties:
         total -= mod.traits
         terms.append(f"-{mod.traits} {mod.source}")
-    if any(b.traits for b in con.bonuses) or (con.weapon is not None and con.weapon.bonus):
+    if any(b.traits for b in con.bonuses) or (con.weapon is not None and con.weapon.bonus) or \
+            any(t.startswith("+1 specialisation") for t in terms):
         state.steps.add(f"{side.name}'s bonus Traits count in ties and overbids but are never bid.", R_BONUS)
     if settings["wound_penalty_model"] == "lotnr" and side.health is Health.BRUISED \
             and ch.category is not Category.VIRTUE:
@@ -83,6 +88,23 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
                             R_CAP, "trait_total_cap")
     side.total = max(0, total)
     side.terms = terms
+
+
+def _specialisation(state: ChallengeState, side: SideState) -> bool:
+    """Whether the side's Ability specialisation gives its bonus Trait: only while it has a level of the
+    Ability left tonight, since a specialisation is a use of the Ability (LotNR Abilities; met-reference
+    1.3); a specialisation the narrator gives without naming the Ability always does."""
+    spec = side.con.specialisation
+    if not spec:
+        return False
+    if not isinstance(spec, str):
+        return True
+    key = ability_named(side.con.abilities, spec)
+    if key is None or side.con.abilities[key] < 1:
+        state.steps.add(f"{side.name} has no level of {spec} left tonight: the {spec} specialisation gives no "
+                        f"bonus Trait.", R_SPECIALISATION)
+        return False
+    return True
 
 
 def _speed_bonus(state: ChallengeState, side: SideState) -> bool:

@@ -71,6 +71,16 @@ def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
     return value
 
 
+def _specialisation(data: Mapping[str, Any], where: str) -> bool | str:
+    """``specialisation``: true, false, or the name of the Ability whose specialisation applies."""
+    value = data.get("specialisation", False)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if not isinstance(value, bool):
+        raise RulesError("Give true or false, or the Ability's name.", field=f"{where}.specialisation")
+    return value
+
+
 def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
                    celerity_default: int | None = None,
                    settings: ChronicleSettings | None = None) -> tuple[Side, SideScene | None]:
@@ -153,7 +163,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
     choice = Choice(
         bid=con.bid, lead=con.lead if "lead" in base else None, bid_category=con.category, card=con.weapon,
         declared=con.declared, bonuses=con.bonuses, penalties=con.penalties,
-        specialisation=_flag(data, "specialisation", where), steps_moved=con.steps_moved, off_hand=con.off_hand,
+        specialisation=_specialisation(data, where), steps_moved=con.steps_moved, off_hand=con.off_hand,
         extra_bid=con.extra_bid, relent=con.relent, calls_negative=calls.strip(), celerity=celerity,
         waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
         lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),

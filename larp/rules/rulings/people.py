@@ -186,7 +186,9 @@ class Choice:
             ``None``: the card of the weapon he carries (the scene or the sheet).
         declared: Traits declared in ties and overbids, if he under-declares.
         bonuses, penalties: other bonus and penalty Traits (Merits, One Eye...).
-        specialisation: an Ability specialisation applies (+1 bonus Trait).
+        specialisation: an Ability specialisation applies (+1 bonus Trait while he has a level of
+            its Ability left tonight): the Ability's name, or ``True`` for the one his sheet
+            specialises (:func:`specialised_ability`).
         steps_moved: steps taken this turn before acting (0 to 3).
         off_hand: attacking with the off hand.
         extra_bid: extra Traits a narrator's difficulty makes him risk.
@@ -218,7 +220,7 @@ class Choice:
     declared: int | None = None
     bonuses: tuple[Modifier, ...] = ()
     penalties: tuple[Modifier, ...] = ()
-    specialisation: bool = False
+    specialisation: bool | str = False
     steps_moved: int = 0
     off_hand: bool = False
     extra_bid: int = 0
@@ -454,8 +456,6 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
     bonuses = []
     if own.cover:
         bonuses.append(Modifier("cover", own.cover))
-    if choice.specialisation:
-        bonuses.append(Modifier("specialisation", 1))
     bonuses.extend(choice.bonuses)
     waiver = ""
     if choice.waive_darkness:
@@ -493,7 +493,24 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         both_hands=choice.both_hands,
         bomb_announced=choice.bomb_announced,
         acute_senses=frozenset(person.acute_senses),
+        specialisation=specialised_ability(person, choice.specialisation),
     )
+
+
+def specialised_ability(person: Person, chosen: bool | str) -> str | bool:
+    """The Ability whose specialisation the narrator applies (LotNR Abilities, met-reference 1.3): the one
+    named; with ``True``, the Ability his sheet specialises (the one with a level left tonight first,
+    then alphabetically), or ``True`` itself when the sheet names none (the narrator's word); ``""`` for
+    none."""
+    if not chosen:
+        return ""
+    if isinstance(chosen, str):
+        return chosen.strip()
+    specialised = sorted(name for name, specs in person.specialisations.items() if specs)
+    if not specialised:
+        return True
+    left = [name for name in specialised if person.abilities.get(name, 0) > 0]
+    return (left or specialised)[0]
 
 
 def filled_bid(side: Side, category: Category, count: int | None) -> tuple[str, ...]:
