@@ -61,6 +61,12 @@ class RangeBand(StrEnum):
         return {"hand_to_hand": 0, "close": 0, "near": 5, "mid": 10, "far": 20}[self.value] >= feet
 
     @property
+    def beyond_reach(self) -> bool:
+        """More than five feet: no hand weapon, fist or fang reaches; an attack is a ranged one
+        (LotNR Potence: Might "not at range", met-reference 3.4)."""
+        return self in (RangeBand.NEAR, RangeBand.MID, RangeBand.FAR)
+
+    @property
     def within_five_feet(self) -> bool:
         """Hand to hand or close: Full-Auto's extra level applies (met-reference 3.7)."""
         return self in (RangeBand.HAND_TO_HAND, RangeBand.CLOSE)

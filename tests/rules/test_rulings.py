@@ -246,3 +246,18 @@ def test_a_specialisation_needs_a_level_of_its_ability_left_tonight():
     assert any("no level of Melee left tonight" in s.text for s in ruling.steps)
     assert tie(person("Ann", abilities={"Brawl": 2}), "Melee").totals[Outcome.CHALLENGER] == 4
     assert tie(person("Ann"), True).totals[Outcome.CHALLENGER] == 5
+
+
+def test_no_might_at_range_whatever_the_card():
+    """Issue 30 (oddities); LotNR Potence: Might (met-reference 3.4): "not at range and not for throwing". A club
+    (not marked ranged) used past twenty feet (a thrown club, or a narrator's range) is a ranged attack: the
+    Might retest is refused; hand to hand it is allowed."""
+    brute = person("Ann", powers=frozenset({"might"}), weapon="club")
+    one = OneOnOne(Category.PHYSICAL, Side(brute, Choice(bid=("Brawny",))), Side(person("Bo"), Choice(bid=("Quick",))),
+                   action="weapon", tests=(first("rock", "paper"), {"call": "retest", "by": "challenger",
+                                                                    "source": "might", "challenger_throw": "rock",
+                                                                    "defender_throw": "scissors"}))
+    with pytest.raises(RulesError) as err:
+        rule_one_on_one(one, Scene(range=RangeBand.FAR))
+    assert "beyond reach" in err.value.message
+    assert rule_one_on_one(one, Scene(range=RangeBand.HAND_TO_HAND)).ruling.outcome is Outcome.CHALLENGER

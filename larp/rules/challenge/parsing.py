@@ -220,6 +220,7 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
         surprised=_bool(data.get("surprised", False), "surprised"),
         sense=sense_named(data.get("sense"), "sense"),
+        at_range=_bool(data.get("at_range", False), "at_range"),
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )

@@ -261,6 +261,9 @@ class Challenge:
         tests: the test sequence, first throws first.
         mass: one pair of a mass challenge (002 "Mass Combat": Intensity against any
             attacker, setting ``intensity_in_mobs``).
+        at_range: the sides are beyond reach of each other (the scene's range: more than five feet),
+            so an attack is a ranged one whatever its card says: no Might (LotNR Potence: "not at
+            range and not for throwing", met-reference 3.4).
         sense: the sense the challenge depends on, as the narrator names it (a key of
             ``data/senses.toml``: ``"sight"``, ``"hearing"``...; ``""``: none named): a side with
             Acute Sense for it is two Traits up (LotNR Acute Sense, met-reference 1.3).
@@ -280,4 +283,5 @@ class Challenge:
     tests: tuple[TestCall, ...] = ()
     mass: bool = False
     sense: str = ""
+    at_range: bool = False
 

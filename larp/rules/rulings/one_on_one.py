@@ -231,7 +231,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         difficulty=one.difficulty if one.kind is Kind.STATIC else None,
         needs_win=one.needs_win if one.kind is Kind.SIMPLE else False,
         needs_sight=one.needs_sight, surprised=one.surprised if one.kind is Kind.CONTESTED else False,
-        negative_calls=tuple(calls), sense=scene.sense,
+        negative_calls=tuple(calls), sense=scene.sense, at_range=_at_range(one, scene),
     )
     required = bids_required(challenge, settings)
     for key, side in sides:
@@ -241,6 +241,14 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         if bid != con.bid:
             challenge = replace(challenge, **{attr: replace(con, bid=bid)})
     return challenge
+
+
+def _at_range(one: OneOnOne, scene: Scene) -> bool:
+    """Whether the scene puts the two sides beyond reach of each other (more than five feet)."""
+    if one.kind is not Kind.CONTESTED or one.defender is None:
+        return False
+    bands = (scene.range_for(one.challenger.name), scene.range_for(one.defender.name))
+    return any(band is not None and band.beyond_reach for band in bands)
 
 
 def decision_left(options: ChallengeOptions) -> bool:
