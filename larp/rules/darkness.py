@@ -279,7 +279,7 @@ def darkness_effect(
     where = "Shroud of Night" if darkness.source is DarknessSource.SHROUD else "natural darkness"
     steps.add(f"{who} is in {darkness.level.value} darkness ({where}): {base} Traits down for ties and "
               f"overbids, no extra Traits risked"
-              + ("; every successful action is retested once." if darkness.level is DarknessLevel.TOTAL else "."),
+              + ".",
               RULE)
     reduction = 0   # counts toward full negation (the forced retest too)
     penalty_cut = 0  # removes penalty Traits only (Concentration under LotNR)

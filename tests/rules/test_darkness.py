@@ -325,3 +325,18 @@ def test_every_ruling_reads_the_sense_from_the_scene():
     mob = Mob(MobTarget(Side(ears, Choice(bid=("Quick",))), "rock"),
               (MobAttacker(Side(person("Bo", 9), Choice(bid=("Quick",))), throw="rock"),))
     assert rule_mob(mob, Scene(sense="hearing")).ruling.pair("Bo").ruling.totals[D] == 10
+
+
+def test_no_step_promises_a_forced_retest_that_does_not_come():
+    """Issue 30 (oddities); 002 "Darkness" and Dark Epics p.71 (setting both_blind_forced_retest = no_retest):
+    when both sides suffer the same total darkness, no step says a success "is retested once"; the one that
+    decides says there is none. With one side blind, the step says his success is retested."""
+    no_retest = ChronicleSettings.from_overrides({"both_blind_forced_retest": "no_retest"})
+    both = rule_challenge(fight(TOTAL, first(R, S), b_dark=TOTAL), no_retest)
+    texts = [s.text for s in both.steps]
+    assert not any("retested once" in t for t in texts), texts
+    assert any("no forced retest for either" in t for t in texts)
+    alone = challenge_options(fight(TOTAL, first(R, S)))
+    assert alone.forced_retest is C
+    one = rule_challenge(fight(TOTAL, first(R, S), forced(S, P)))
+    assert any(t.text == "A is in total darkness: a success by A is retested once." for t in one.steps)

@@ -453,6 +453,9 @@ def _darkness(state: ChallengeState) -> None:
         else:
             state.steps.add(f"Both sides suffer total darkness: a success by either is still retested once "
                             f"({label}).", R_DARK, "both_blind_forced_retest")
+    elif c.dark_forced or d.dark_forced:
+        blind = c if c.dark_forced else d
+        state.steps.add(f"{blind.name} is in total darkness: a success by {blind.name} is retested once.", R_DARK)
 
 
 def _relent(state: ChallengeState) -> None:
