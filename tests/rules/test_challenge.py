@@ -739,8 +739,9 @@ def test_narrator_throws_come_from_the_injected_random_source():
 
 
 def test_t15_frenzy_virtue_test_with_no_self_control_loses_a_tie():
-    """met-reference T15 (LotNR frenzy): a Self-Control test against a 2-Trait stimulus with effective
-    Self-Control 0: a tie loses (0 against 2). A Virtue Test risks no Trait and allows no overbid."""
+    """met-reference T15 (LotNR frenzy), the challenge engine's part: a static Virtue challenge against a 2-Trait
+    stimulus with effective Self-Control 0: a tie loses (0 against 2); it risks no Trait and allows no overbid.
+    The frenzy and its Negative Trait: tests/rules/test_frenzy.py (issue 30 item 8)."""
     frenzy = static(0, 2, first(R, R), category=Category.VIRTUE, bid=())
     ruling = rule_challenge(frenzy)
     assert ruling.outcome is Outcome.FAILURE

@@ -28,6 +28,7 @@ from larp.rules.challenge.types import (
     R_RELENT,
     R_STATIC,
     R_WOUNDS_OLD,
+    R_FRENZY,
     SIDES,
     Category,
     Health,
@@ -266,6 +267,11 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
         raise RulesError(f"{name} can move at most three steps and still act (LotNR three-step rule).",
                          field=f"{p}_steps_moved")
     health = con.health
+    if con.frenzy not in ("", "frenzy", "rotschreck"):
+        raise RulesError(f"{name}: frenzy is frenzy, rotschreck or none.", field=f"{p}_frenzy")
+    if con.frenzy == "frenzy" and health in (Health.BRUISED, Health.WOUNDED):
+        state.steps.add(f"{name} is in frenzy and suffers no wound penalty ({health.value.capitalize()}).", R_FRENZY)
+        return SideState(key, con, name, category, health=Health.HEALTHY)
     if health is Health.WOUNDED and Power.ENDURANCE in con.powers:
         health = Health.BRUISED
         state.steps.add(f"{name} is Wounded but has Endurance: only the Bruised penalty applies.", R_ENDURANCE)
@@ -284,6 +290,11 @@ def _requirements(state: ChallengeState, side: SideState) -> None:
         return
     if con.risks_no_trait:
         side.required = 0  # a test, not a challenge: nothing is risked (002 "Firing Guns into Groups of People")
+        return
+    if con.frenzy == "frenzy" and side.key is Outcome.DEFENDER and ch.category is Category.SOCIAL and not con.bid:
+        side.required = 0
+        state.steps.add(f"{side.name} is in frenzy and need not risk a Trait when someone starts a Social challenge "
+                        f"against {side.name}.", R_FRENZY)
         return
     required = 0 if ch.category is Category.VIRTUE else 1
     if con.extra_bid:

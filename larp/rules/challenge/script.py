@@ -118,6 +118,9 @@ class Contestant:
             in ties and overbids while the side has a level of that Ability left tonight; LotNR
             Abilities, met-reference 1.3), or ``True`` when the narrator gives it without naming
             the Ability; ``""`` none.
+        frenzy: the side is in ``"frenzy"`` or ``"rotschreck"`` (``""``: neither;
+            :mod:`larp.rules.frenzy`): in frenzy he suffers no wound penalty, and he need not risk a
+            Trait when someone starts a Social challenge against him (LotNR Frenzy).
         acute_senses: the senses of the side's Acute Sense Merits (``"hearing"``...; keys of
             ``data/senses.toml``): two Traits up in a challenge that depends on one of them
             (LotNR Acute Sense, met-reference 1.3; setting ``darkness_merits``).
@@ -152,6 +155,7 @@ class Contestant:
     risks_no_trait: bool = False
     acute_senses: frozenset[str] = frozenset()
     specialisation: str | bool = ""
+    frenzy: str = ""
 
 
 @dataclass(frozen=True)

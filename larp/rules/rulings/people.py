@@ -100,6 +100,9 @@ class Person:
         agg_marked: Blood Traits already put toward his aggravated wounds (``agg_heal_model``
             "lotnr_instalments", met-reference 5.1).
         willpower_max: his permanent Willpower.
+        frenzy: he is in ``"frenzy"`` or ``"rotschreck"`` (``""``: neither), as the Virtue Test left him
+            (:mod:`larp.rules.frenzy`; the stored state comes later): in frenzy no wound penalty, not
+            even Incapacitated's, holds him back until torpor (LotNR Frenzy).
         acute_senses: the senses of his Acute Sense Merits (keys of ``data/senses.toml``; the
             Merit's note says which, :func:`larp.rules.senses.senses_in_note`): two Traits up in a
             challenge that depends on one of them (LotNR Acute Sense, met-reference 1.3).
@@ -142,6 +145,7 @@ class Person:
     agg_marked: int = 0
     willpower_max: int = 0
     acute_senses: frozenset[str] = frozenset()
+    frenzy: str = ""
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
@@ -323,7 +327,7 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
         reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
                   "dead": "is dead"}.get(track.condition, track.condition)
         raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
-    if not ignore_wounds and (person.health is Health.INCAPACITATED
+    if not ignore_wounds and person.frenzy != "frenzy" and (person.health is Health.INCAPACITATED
                               or (person.health is None and track.marked >= track.size - 1)):
         raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed, unless he "
                          f"spends a Willpower Trait to ignore his wounds for this turn ({R_WILLPOWER}).", field=field)
@@ -494,6 +498,7 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         bomb_announced=choice.bomb_announced,
         acute_senses=frozenset(person.acute_senses),
         specialisation=specialised_ability(person, choice.specialisation),
+        frenzy=person.frenzy,
     )
 
 
