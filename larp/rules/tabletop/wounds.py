@@ -174,7 +174,7 @@ def marking_details(steps, who: str) -> list:
         text = step.text
         return step.rule == "LotNR Health (met-reference 4.1)" and (
             (text.startswith(f"{who} is ") and " and takes " in text)
-            or (text.startswith(f"{who} takes ") and " and is now " in text))
+            or (text.startswith(f"{who} takes ") and (" and is now " in text or " marked; " in text)))
     return [step for step in steps if not is_line(step)]
 
 
