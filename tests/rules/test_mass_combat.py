@@ -374,11 +374,13 @@ def test_results_are_applied_in_order_and_a_dropped_defender_takes_no_more():
 
 def test_equal_initiative_results_land_together():
     """LotNR order of challenges (met-reference 3.1): equal counts act at the same time, so both hits of two
-    8-Trait attackers land even though the first already drops her."""
+    8-Trait attackers land even though the first already drops her: A's ax (2 lethal) sends Dana, at 6 lethal,
+    into torpor, and B's blow, at the same moment, is applied too (issue 30: the test passed with no hit)."""
     d = defender(2, throw=Throw.SCISSORS, body=_hurt(lethal=6))
-    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=8, attack=Attack("weapon", "knife")),
+    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=8, attack=Attack("weapon", "ax")),
                                       attacker("B", Throw.ROCK, traits=8)))
-    assert all(h.applied for h in ruling.hits)
+    assert [(h.by, h.applied) for h in ruling.hits] == [("A", True), ("B", True)]
+    assert ruling.hits[0].condition == "torpor" and ruling.tracks["Dana"].condition == "torpor"
 
 
 def test_the_defenders_counter_attack_is_lost_if_he_drops_first():
