@@ -750,6 +750,23 @@ def test_t15_frenzy_virtue_test_with_no_self_control_loses_a_tie():
         rule_challenge(static(0, 2, first(R, P), overbid(C, "Self-Control", R, R), category=Category.VIRTUE, bid=()))
 
 
+def test_wounds_change_no_virtue_test():
+    """001 "Note" ("Dice pool penalties from health level loss ... don't apply to ... most Virtue checks") and LotNR
+    Virtue Tests (no Trait risked): a Wounded or Bruised side risks no extra Trait in a Virtue Test, is not one
+    Trait down on the tie and does not lose it for being Wounded: 4 Self-Control against a 3-Trait stimulus, a
+    tie, succeeds either way. In a Mental static challenge the same wounds do count (issue 30: breaking either
+    rule failed no test)."""
+    for health in (Health.BRUISED, Health.WOUNDED):
+        virtue = rule_challenge(static(4, 3, first(R, R), category=Category.VIRTUE, bid=(), health=health))
+        assert virtue.outcome is Outcome.SUCCESS and virtue.totals[C] == 4, health
+        assert not any(s.rule == "LotNR Health (met-reference 4.1)" for s in virtue.steps), health
+    bruised = rule_challenge(static(4, 3, first(R, R), category=Category.MENTAL, health=Health.BRUISED))
+    assert bruised.totals[C] == 3 and bruised.outcome is Outcome.FAILURE
+    wounded = rule_challenge(static(4, 3, first(R, R), category=Category.MENTAL, bid=("Clever", "Wily"),
+                                    health=Health.WOUNDED))
+    assert wounded.outcome is Outcome.FAILURE  # the Wounded side loses the tie
+
+
 # ----- combat ----------------------------------------------------------------
 
 

@@ -42,8 +42,12 @@ def test_t18_thirteenth_generation_heals_over_turns():
     take 2 blood over 2 turns; under ch.3 a turn of concentration each."""
     lethal = heal_with_blood(HealthTrack(LEVELS, lethal=3), "lethal", 3, blood_available=10, blood_per_turn=1)
     assert (lethal.blood_spent, lethal.turns, lethal.actions_used) == (3, 3, 0)
+    assert lethal.track == HealthTrack(LEVELS) and lethal.healed == {"lethal": 3}  # the track itself is healed
     bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, blood_available=10, blood_per_turn=1)
     assert (bashing.blood_spent, bashing.turns) == (2, 2)
+    assert bashing.track == HealthTrack(LEVELS) and bashing.healed == {"bashing": 4}
+    partly = heal_with_blood(HealthTrack(LEVELS, lethal=3), "lethal", 2, blood_available=10, blood_per_turn=1)
+    assert (partly.track.lethal, partly.blood_spent, partly.turns) == (1, 2, 2)
     ch3 = ChronicleSettings.from_overrides({"heal_action": "full_turn"})
     bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, 10, 1, ch3)
     assert bashing.actions_used == 2

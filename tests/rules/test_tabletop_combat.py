@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import random
 
 import pytest
@@ -224,6 +225,26 @@ def test_wound_penalty_reduces_the_attack_pool():
     assert tabletop_view(hurt)["level"] == "Wounded" and tabletop_view(hurt)["dice_penalty"] == -2
     ruling = resolve_attack(Attack("strike", a, fighter("t")), dice={"attack": [2, 2, 2, 2]})
     assert ruling.attack_pool == 4
+
+
+def test_wound_penalties_cut_strength_damage_but_not_a_firearms():
+    """001 "Note": "The health level penalties do apply to damage rolls for Strength-based attacks, but not for
+    mechanical weapons like firearms." A vampire with four lethal levels (Wounded, -2 dice) strikes with Strength 4:
+    two damage dice; the same vampire fires a heavy pistol: its five. Unhurt, the strike rolls four (issue 30:
+    breaking either rule failed no test)."""
+    hurt = replace(new_track("vampire"), lethal=4)
+    brawler = fighter("a", track=hurt, Strength=4, Dexterity=4, abilities={"Brawl": 2, "Firearms": 3},
+                      weapon="pistol_heavy")
+    strike = resolve_attack(Attack("strike", brawler, fighter("t")), dice={"attack": hits(1, 4), "damage": [2, 2],
+                                                                           "soak": []})
+    assert strike.damage_pool == 2
+    assert any(s.rule == '001 "Note"' and "-2" in s.text for s in strike.steps)
+    shot = resolve_attack(Attack("shoot", brawler, fighter("t")), dice={"attack": hits(1, 5), "damage": [2] * 5,
+                                                                        "soak": []})
+    assert shot.damage_pool == 5 and not any(s.rule == '001 "Note"' for s in shot.steps)
+    unhurt = fighter("a", Strength=4, Dexterity=4, abilities={"Brawl": 2})
+    assert resolve_attack(Attack("strike", unhurt, fighter("t")),
+                          dice={"attack": hits(1, 6), "damage": [2] * 4, "soak": []}).damage_pool == 4
 
 
 def test_range_difficulties():
