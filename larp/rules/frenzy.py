@@ -54,8 +54,9 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.challenge.script import Modifier
-from larp.rules.challenge.types import Outcome, Throw, compare_throws, parse_throw
+from larp.rules.challenge.engine import rule_challenge
+from larp.rules.challenge.script import Challenge, Contestant, Modifier, TestCall
+from larp.rules.challenge.types import Call, Category, Kind, Outcome, Throw
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -357,16 +358,13 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     if test.virtue is Virtue.INSTINCT and not ending:
         return _instinct(name, traits, difficulty, test, steps, table)
 
-    counted = traits
+    base = traits
     if test.virtue is not Virtue.COURAGE and blood is not None and blood < traits:
-        counted = blood
-        steps.add(f"{name} counts no more {test.virtue.label} Traits than Blood Traits: {counted} of {traits}.",
+        base = blood
+        steps.add(f"{name} counts no more {test.virtue.label} Traits than Blood Traits: {base} of {traits}.",
                   R_SELF_CONTROL)
-    for mod in test.bonuses:
-        counted += _count(mod.traits, mod.source, "bonuses")
-    for mod in test.penalties:
-        counted -= _count(mod.traits, mod.source, "penalties")
-    counted = max(counted, 0)
+    counted = max(base + sum(_count(m.traits, m.source, "bonuses") for m in test.bonuses)
+                  - sum(_count(m.traits, m.source, "penalties") for m in test.penalties), 0)
     steps.add(f"{name} makes a static {test.virtue.label} test against {said} ({plural(difficulty, 'Trait')}): "
               f"no Trait is risked and no overbid is allowed.", R_VIRTUE)
     steps.add("Wound penalties do not apply to a Virtue Test.", R_NOTE)
@@ -384,7 +382,8 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
                             summary=f"{name} gives in and enters {what}.")
 
     records: list[tuple[Throw, Throw, Outcome]] = []
-    result = _throw(name, test.throw, test.narrator_throw, counted, difficulty, settings, steps, records, "")
+    result, counted = _throw(name, test.throw, test.narrator_throw, test, base, difficulty, settings, steps, records,
+                             "")
     virtue_lost = 0
     derangement = False
     if result is Outcome.FAILURE and test.retest is not None:
@@ -393,8 +392,8 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
         if not isinstance(test.retest, tuple) or len(test.retest) != 2:
             raise RulesError("Give the retest's two signs: the player's and the narrator's.", field="retest")
         steps.add(f"{name} risks a {test.virtue.label} Trait for the one retest.", R_VIRTUE)
-        result = _throw(name, test.retest[0], test.retest[1], counted, difficulty, settings, steps, records,
-                        "retest.")
+        result, counted = _throw(name, test.retest[0], test.retest[1], test, base, difficulty, settings, steps,
+                                 records, "retest.")
         virtue_lost = 1
         if result is Outcome.SUCCESS:
             steps.add(f"{name} holds, but loses the risked {test.virtue.label} Trait for the rest of the game "
@@ -424,42 +423,33 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
                         immune=not ending, tests=tuple(records), steps=steps.steps(), summary=summary)
 
 
-def _throw(name: str, player: Throw | None, narrator: Throw | None, counted: int, difficulty: int,
-           settings: ChronicleSettings, steps: Explanation, records: list, prefix: str) -> Outcome:
-    """One static test: the signs, and a tie by the Traits (met-reference 1.6; ``static_equal_tie``)."""
+def _throw(name: str, player: Throw | None, narrator: Throw | None, test: VirtueTest, base: int, difficulty: int,
+           settings: ChronicleSettings, steps: Explanation, records: list, prefix: str) -> tuple[Outcome, int]:
+    """One static test, ruled by the challenge engine like any static challenge of the Virtue category (the
+    signs; a tie by the Traits counted against the stimulus's, equal per ``static_equal_tie``; no Trait risked,
+    no wound penalty: met-reference 1.6; :func:`larp.rules.challenge.rule_challenge`). Returns the outcome and
+    the Traits counted (bonus and penalty Traits included).
+
+    Raises:
+        RulesError: a sign missing or malformed, or the Bomb (naming ``<prefix>throw`` or
+            ``<prefix>narrator_throw``).
+    """
+    fields = {"challenger_throw": f"{prefix}throw", "defender_throw": f"{prefix}narrator_throw"}
     if player is None:
-        raise RulesError(f"Choose {name}'s sign.", field=f"{prefix}throw" if prefix else "throw")
+        raise RulesError(f"Choose {name}'s sign.", field=fields["challenger_throw"])
     if narrator is None:
-        raise RulesError("Choose the narrator's sign.", field=f"{prefix}narrator_throw" if prefix else "narrator_throw")
-    p = parse_throw(player, f"{prefix}throw")
-    n = parse_throw(narrator, f"{prefix}narrator_throw")
-    if Throw.BOMB in (p, n):
-        raise RulesError("No Bomb in a Virtue Test: it is no challenge of strength or speed.", field=f"{prefix}throw")
-    compared = compare_throws(p, n)
-    if compared > 0:
-        steps.add(f"{p.label} beats {n.label}: {name} wins the test.", R_VIRTUE)
-        result = Outcome.SUCCESS
-    elif compared < 0:
-        steps.add(f"{n.label} beats {p.label}: {name} loses the test.", R_VIRTUE)
-        result = Outcome.FAILURE
-    elif counted > difficulty:
-        steps.add(f"Both throw {p.label}: a tie; {name}'s {counted} Traits beat the stimulus's {difficulty}.",
-                  R_VIRTUE)
-        result = Outcome.SUCCESS
-    elif counted < difficulty:
-        steps.add(f"Both throw {p.label}: a tie; {name}'s {counted} Traits fall short of the stimulus's "
-                  f"{difficulty}.", R_VIRTUE)
-        result = Outcome.FAILURE
-    elif settings["static_equal_tie"] == "succeed":
-        steps.add(f"Both throw {p.label}: a tie at {counted} Traits each; {name} holds "
-                  f"({settings.label('static_equal_tie')}).", R_VIRTUE, "static_equal_tie")
-        result = Outcome.SUCCESS
-    else:
-        steps.add(f"Both throw {p.label}: a tie at {counted} Traits each, a draw, so {name} fails "
-                  f"({settings.label('static_equal_tie')}).", R_VIRTUE, "static_equal_tie")
-        result = Outcome.FAILURE
-    records.append((p, n, result))
-    return result
+        raise RulesError("Choose the narrator's sign.", field=fields["defender_throw"])
+    side = Contestant(name, base, (), bonuses=tuple(test.bonuses), penalties=tuple(test.penalties))
+    challenge = Challenge(Category.VIRTUE, side, kind=Kind.STATIC, difficulty=difficulty, action="other",
+                          tests=(TestCall(Call.TEST, player, narrator),))
+    try:
+        ruling = rule_challenge(challenge, settings)
+    except RulesError as exc:
+        field = next((f for key, f in fields.items() if exc.field and exc.field.endswith(key)), exc.field)
+        raise RulesError(exc.message, field=field) from None
+    steps.extend(ruling.steps[1:])  # the engine's header says "bids no Trait"; ours said what the test is
+    records.append((ruling.challenger_throw, ruling.defender_throw, ruling.outcome))
+    return ruling.outcome, ruling.totals[Outcome.CHALLENGER]
 
 
 def _lost(name: str, counted: int, difficulty: int, condition: str, table: VirtueTable, steps: Explanation,

@@ -288,22 +288,20 @@ def test_acute_sense_is_two_traits_up_on_tests_of_its_sense_in_light_too():
 
 def test_the_sense_is_read_from_the_words_a_sheet_uses():
     """Issue 30 item 3; LotNR Acute Sense ("specify which one"): the senses are data/senses.toml; a Merit's note
-    "Keen ears and smell" names hearing and smell, and an unknown sense is refused with its field named."""
-    from larp.rules.challenge import challenge_from_dict
-    from larp.rules.senses import sense_named, senses_in_note
+    "Keen ears and smell" names hearing and smell, "Sight" names sight; an unknown sense is refused with its field
+    named, and a challenge names its sense by key."""
+    from larp.rules.senses import sense_named, senses_in_note, senses_named
 
     assert senses_in_note("Keen ears and smell") == {"hearing", "smell"}
+    assert senses_named(["Sight", "ears"]) == {"sight", "hearing"}
     assert sense_named("Sight") == "sight" and sense_named("") == ""
     with pytest.raises(RulesError) as err:
         sense_named("echolocation", "scene.sense")
     assert err.value.field == "scene.sense"
-    data = {"category": "mental", "action": "other", "sense": "ears",
-            "challenger": {"name": "A", "traits": 8, "bid": ["Alert"], "acute_senses": ["Hearing"]},
-            "defender": {"name": "B", "traits": 9, "bid": ["Clever"]},
-            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "rock"}]}
-    assert rule_challenge(challenge_from_dict(data)).outcome is C
+    a = Contestant("A", 8, ("Alert",), acute_senses=frozenset({"hearing"}))
     with pytest.raises(RulesError) as err:
-        challenge_from_dict({**data, "sense": "sixth"})
+        rule_challenge(Challenge(Category.MENTAL, a, Contestant("B", 9, ("Clever",)), action="other", sense="ears",
+                                 tests=(first(R, R),)))
     assert err.value.field == "sense"
 
 

@@ -8,7 +8,7 @@ Part of :mod:`larp.rules.challenge`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum, StrEnum
 from typing import Any, Mapping
 
@@ -17,11 +17,27 @@ from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.numbers import REQUIRED, whole_number
-from larp.rules.senses import sense_named, senses_named
+
+#: Fields of the core's types that the JSON readers do not read yet: the stateless API documents what it
+#: reads (tests/web/test_api_schema_truth.py), and these inputs reach the API with the next phase's wiring
+#: (issue 30: the sense a challenge depends on, Acute Sense's senses, the Ability of a specialisation, the
+#: frenzy a side is in, the sides beyond reach). Given now, they are refused as unknown, never ignored.
+NOT_READ_YET: dict[type, frozenset[str]] = {
+    Challenge: frozenset({"sense", "at_range"}),
+    Contestant: frozenset({"acute_senses", "specialisation", "frenzy"}),
+}
+
+
+def _default(f: Any) -> Any:
+    """A dataclass field's default value (its factory's product when it has one)."""
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
 
 def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        unread = NOT_READ_YET.get(type(value), frozenset())
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
+                if f.name not in unread or getattr(value, f.name) != _default(f)}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (frozenset, set)):
@@ -42,7 +58,7 @@ def challenge_to_dict(challenge: Challenge) -> dict[str, Any]:
 def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
         raise RulesError(f"{where or 'The challenge'} must be an object.", field=where or "challenge")
-    unknown = sorted(set(data) - {f.name for f in fields(cls)})
+    unknown = sorted(set(data) - ({f.name for f in fields(cls)} - NOT_READ_YET.get(cls, frozenset())))
     if unknown:
         name = f"{where}_{unknown[0]}" if where else unknown[0]
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=name)
@@ -138,8 +154,6 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):
         if key in data:
             kwargs[key] = _bool(data[key], f(key))
-    if data.get("acute_senses") is not None:
-        kwargs["acute_senses"] = senses_named(data["acute_senses"], f("acute_senses"))
     if data.get("darkness") is not None:
         dk = _known(data["darkness"], Darkness, f("darkness"))
         kwargs["darkness"] = Darkness(
@@ -170,8 +184,6 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits``.
     ``action`` defaults to ``"strike"`` in a contested challenge and ``"other"``
     otherwise. The rules themselves are checked by :func:`rule_challenge`.
-    ``sense`` names the sense the challenge depends on (``"hearing"``) and a side's
-    ``acute_senses`` the senses of its Acute Sense Merits (two Traits up, LotNR Acute Sense).
     A weapon card may say ``"ranged": true`` (fired or thrown: no Might), its ``specials``
     and ``negative_traits``; a side ``bomb_announced`` (the Bomb exists only when announced
     before the challenge, LotNR Vigor), ``ambidextrous``, ``two_weapon``, ``both_hands``
@@ -219,8 +231,6 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         needs_win=_bool(data.get("needs_win", False), "needs_win"),
         needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
         surprised=_bool(data.get("surprised", False), "surprised"),
-        sense=sense_named(data.get("sense"), "sense"),
-        at_range=_bool(data.get("at_range", False), "at_range"),
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )

@@ -13,7 +13,6 @@ from larp.rules.challenge import (
     test_calls_from_list,
 )
 from larp.rules.explain import RulesError
-from larp.rules.senses import sense_named
 from larp.rules.scene import RangeBand
 from larp.rules.mass_combat import (
     body_from_dict,
@@ -45,7 +44,7 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
     """
     if not isinstance(data, Mapping):
         raise RulesError("The shot must be an object.", field="shot")
-    known = set(StrayShot.__dataclass_fields__)
+    known = set(StrayShot.__dataclass_fields__) - {"deliberate_spray", "sense"}  # not read yet (issue 30 wiring)
     unknown = sorted(set(data) - known)
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
@@ -71,8 +70,7 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
     flags = {}
-    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False),
-                         ("deliberate_spray", False)):
+    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False)):
         value = data.get(key, default)
         if not isinstance(value, bool):
             raise RulesError("Give true or false.", field=key)
@@ -100,5 +98,5 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
         firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
-        range=band, sense=sense_named(data.get("sense"), "sense"), **flags, **names,
+        range=band, **flags, **names,
     )

@@ -15,7 +15,6 @@ from larp.rules.challenge import (
     test_calls_from_list,
 )
 from larp.rules.explain import RulesError
-from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
 
 from larp.rules.hits import (
@@ -76,7 +75,7 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
     """
     if not isinstance(data, Mapping):
         raise RulesError("The mass challenge must be an object.", field="mass")
-    unknown = sorted(set(data) - {"defender", "attackers", "category", "sense"})
+    unknown = sorted(set(data) - {"defender", "attackers", "category"})
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
     raw_d = data.get("defender")
@@ -114,5 +113,4 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
             strength=_flag(raw, "strength", where, True), celerity=_level(raw, "celerity", where, 5),
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
-    return MassChallenge(defender=defender, attackers=tuple(attackers), category=category,
-                         sense=sense_named(data.get("sense"), "sense"))
+    return MassChallenge(defender=defender, attackers=tuple(attackers), category=category)

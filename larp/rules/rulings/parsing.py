@@ -71,16 +71,6 @@ def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
     return value
 
 
-def _specialisation(data: Mapping[str, Any], where: str) -> bool | str:
-    """``specialisation``: true, false, or the name of the Ability whose specialisation applies."""
-    value = data.get("specialisation", False)
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if not isinstance(value, bool):
-        raise RulesError("Give true or false, or the Ability's name.", field=f"{where}.specialisation")
-    return value
-
-
 def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
                    celerity_default: int | None = None,
                    settings: ChronicleSettings | None = None) -> tuple[Side, SideScene | None]:
@@ -156,14 +146,13 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         armor=armor, weapon=weapon_key or "",
         qualities=frozenset(q.strip().lower() for q in qualities),
         specialisations={str(k): tuple(v) for k, v in specs.items()},
-        acute_senses=con.acute_senses,
     )
     dark = con.darkness
     waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
     choice = Choice(
         bid=con.bid, lead=con.lead if "lead" in base else None, bid_category=con.category, card=con.weapon,
         declared=con.declared, bonuses=con.bonuses, penalties=con.penalties,
-        specialisation=_specialisation(data, where), steps_moved=con.steps_moved, off_hand=con.off_hand,
+        specialisation=_flag(data, "specialisation", where), steps_moved=con.steps_moved, off_hand=con.off_hand,
         extra_bid=con.extra_bid, relent=con.relent, calls_negative=calls.strip(), celerity=celerity,
         waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
         lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),
@@ -174,7 +163,6 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
         staking_tests=attack.staking_tests if attack else (),
         ignore_wounds=_flag(data, "ignore_wounds", where),
-        full_auto=bool(attack and attack.full_auto),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:
@@ -224,8 +212,6 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
         plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
     challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
-    if challenge.sense and not scene.sense:  # the sense said beside the challenge or in its scene
-        scene = replace(scene, sense=challenge.sense)
     sides: dict[str, Side] = {}
     own: dict[str, SideScene | None] = {}
     for key, raw in sides_raw.items():
@@ -285,8 +271,6 @@ def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = 
         plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
     mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
-    if mass.sense and not scene.sense:
-        scene = replace(scene, sense=mass.sense)
     own: dict[str, SideScene | None] = {}
     raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
     target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
@@ -328,8 +312,6 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
         plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
     shot = stray_shot_from_dict(plain, settings)  # the engine's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
-    if shot.sense and not scene.sense:
-        scene = replace(scene, sense=shot.sense)
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
     firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)
@@ -346,7 +328,7 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
                                     b.tests))
     volley = Volley(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
                     bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
-                    extra_traits=shot.extra_traits, excluded=shot.excluded, deliberate_spray=shot.deliberate_spray)
+                    extra_traits=shot.extra_traits, excluded=shot.excluded)
     return volley, scene_with(scene, own)
 
 
