@@ -14,6 +14,10 @@ Tabletop to live (LotNR "Converting Characters from Tabletop Play"):
   to the 10th generation's table maximum (10) would give 7, so this takes one
   Trait per two dots, rounded up, capped at the generation's maximum - which
   gives T25's 4. It is marked approximate.
+- Torpor: the length a torpor from wounds would last follows from the converted
+  Morality on the chronicle's table (``torpor_table``: LotNR's by MET Traits, T20:
+  tabletop Humanity 7 is MET 4, a week; or the tabletop chart by the dots themselves,
+  two weeks), read as ``torpor_table_shift`` says (met-reference 5.2).
 - Health: the tabletop chart and the live track both reach Incapacitated after
   seven levels, so the damage counts map one to one on the default track; with
   another number of Bruised levels or Mettle the character keeps his level
@@ -76,6 +80,8 @@ class LiveCharacter:
         willpower: Willpower Traits.
         approximate: what the conversion could only estimate.
         steps: the explanation.
+        torpor: how long a torpor from wounds lasts at the converted Morality, as the chronicle's
+            torpor table says it ("a week"); ``None`` without a Morality rating.
     """
 
     traits: dict[str, int]
@@ -85,6 +91,7 @@ class LiveCharacter:
     willpower: int | None
     approximate: tuple[str, ...]
     steps: tuple[Step, ...]
+    torpor: str | None = None
 
 
 def _dots(name: str, value: Any, low: int, field_name: str) -> int:
@@ -93,8 +100,14 @@ def _dots(name: str, value: Any, low: int, field_name: str) -> int:
     return value
 
 
-def tabletop_to_live(character: TabletopCharacter) -> LiveCharacter:
-    """Convert a tabletop character's ratings to the live game's counts (LotNR; met-reference 4.3, T25).
+def tabletop_to_live(character: TabletopCharacter, settings: ChronicleSettings | None = None) -> LiveCharacter:
+    """Convert a tabletop character's ratings to the live game's counts (LotNR; met-reference 4.3, T25),
+    and say how long a torpor from wounds would last at the converted Morality (the chronicle's
+    ``torpor_table`` and ``torpor_table_shift``; met-reference 5.2, T20).
+
+    Args:
+        character: the tabletop ratings, in dots.
+        settings: the chronicle's settings (defaults if ``None``), for the torpor table.
 
     Raises:
         RulesError: an unknown Attribute, or ratings outside their range.
@@ -122,10 +135,12 @@ def tabletop_to_live(character: TabletopCharacter) -> LiveCharacter:
         steps.add(f"Abilities convert one level per dot ({len(abilities)} Abilities).", _RULE)
     approximate = ["Abilities: one level per dot (assumed; the stored LotNR text breaks off)"] if abilities else []
     morality = None
+    torpor = None
     if character.morality is not None:
         dots = _dots("Morality", character.morality, 0, "morality")
         morality = ceil(dots / 2)
         steps.add(f"Morality {dots} dots: one Trait per two dots, rounded up: {morality}.", _RULE)
+        torpor = _torpor_after(morality, dots, settings or ChronicleSettings.defaults(), steps)
     willpower = None
     if character.willpower is not None:
         dots = _dots("Willpower", character.willpower, 0, "willpower")
@@ -138,7 +153,21 @@ def tabletop_to_live(character: TabletopCharacter) -> LiveCharacter:
         steps.add(text + ".", _RULE)
         approximate.append("Willpower: halved, rounded up, within the generation's maximum")
     return LiveCharacter(traits, {k: tuple(v) for k, v in owed.items()}, abilities, morality, willpower,
-                         tuple(approximate), steps.steps())
+                         tuple(approximate), steps.steps(), torpor)
+
+
+def _torpor_after(met_rating: int, dots: int, settings: ChronicleSettings, steps: Explanation) -> str:
+    """The length of a torpor from wounds at the converted Morality, on the chronicle's table
+    (met-reference 5.2, T20): LotNR's reads the MET Traits, the tabletop chart the dots."""
+    from larp.rules.torpor.lengths import torpor_row, torpor_table
+
+    table = torpor_table(settings["torpor_table"])
+    rating = met_rating if table.key == "live" else min(dots, table.highest)
+    row = torpor_row(rating, table, settings["torpor_table_shift"])
+    scale = "MET Traits" if table.key == "live" else "dots"
+    steps.add(f"Torpor from wounds at {rating} {scale}: {row.text} ({settings.label('torpor_table')}).",
+              table.source, "torpor_table")
+    return row.text
 
 
 def live_to_tabletop(traits: Mapping[str, int], abilities: Mapping[str, int] | None = None,

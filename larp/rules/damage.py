@@ -145,6 +145,8 @@ class Strike:
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet, for Full-Auto and Mass-Trauma.
         spread: one of several targets of a Spray or a burst (Mass-Trauma needs a single target).
+        full_auto: the attacker fired on full auto, emptying the clip (LotNR Fully Automatic: the
+            extra level within five feet, then an action to reload; met-reference 3.7).
         stake_attempt: the attacker drives a stake at the heart (Staking).
         high_caliber_test: the simple test after a High-Caliber hit (drawn from
             the random source if omitted).
@@ -158,6 +160,7 @@ class Strike:
     head_shot: bool = False
     close_range: bool = False
     spread: bool = False
+    full_auto: bool = False
     stake_attempt: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
@@ -218,7 +221,8 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
           Prowess may make a blunt weapon's bashing lethal.
         - +1 level each: Puissance on bare-handed or melee strikes; Mass-Trauma against a
           single target within five feet (never a Spray's several targets, met-reference T24);
-          Full-Auto within five feet; High-Caliber on a won simple test (a tie
+          Full-Auto within five feet when the clip was emptied (``full_auto``; LotNR Fully
+          Automatic: "+1 level at five feet, then an action to reload"); High-Caliber on a won simple test (a tie
           too under ``high_caliber_tie_counts``) (met-reference 3.4, 3.7).
         - Staking: after a hit, two simple tests in a row won or tied drive the
           stake home (met-reference 3.7).
@@ -270,9 +274,16 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         else:
             steps.add("Mass-Trauma adds its level only to a single target within five feet: none here.",
                       _WEAPON_RULE)
-    if card is not None and card.has("Full-Auto") and strike.close_range:
-        levels += 1
-        steps.add("Full-Auto within five feet: +1 level (then an action to reload).", _WEAPON_RULE)
+    if strike.full_auto and (card is None or not card.has("Full-Auto")):
+        raise RulesError("Only a weapon with Full-Auto fires on full auto.", field="full_auto")
+    if card is not None and card.has("Full-Auto") and strike.full_auto:
+        if strike.close_range:
+            levels += 1
+            steps.add("Full-Auto, the clip emptied within five feet: +1 level (then an action to reload).",
+                      _WEAPON_RULE)
+        else:
+            steps.add("Full-Auto adds its level only within five feet: none here (the clip is empty: an action "
+                      "to reload).", _WEAPON_RULE)
     if card is not None and card.has("High-Caliber"):
         test = _test(strike.high_caliber_test, rng, "high_caliber_test")
         ties = settings["high_caliber_tie_counts"]

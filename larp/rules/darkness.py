@@ -17,7 +17,7 @@ is decided by :mod:`larp.rules.challenge`, which sees both sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
@@ -78,7 +78,14 @@ class Reduction:
     gives it (a Discipline ``power``, a ``merit`` key, or a level of the Ability ``per_level_of``;
     ``unless_setting`` names a chronicle setting that turns it off; ``natural_setting`` and
     ``shroud_setting`` the chronicle settings that hold its values, so a chronicle sets 002's
-    missing lists itself, ``data/settings/darkness_lists.toml``)."""
+    missing lists itself, ``data/settings/darkness_lists.toml``).
+
+    ``all_penalty``: in natural darkness it removes every penalty Trait (LotNR Concentration: "none
+    of the penalty"). ``penalty_only``: it removes penalty Traits but does not count toward the
+    total that removes the forced retest too (002 "Darkness": the retest is no penalty Trait).
+    ``choice_setting`` and ``choices``: a chronicle choice setting whose value picks overrides of
+    ``natural``, ``shroud``, ``all_penalty`` and ``penalty_only`` (see :meth:`under`).
+    """
 
     key: str
     label: str
@@ -91,16 +98,31 @@ class Reduction:
     merit: str = ""
     unless_setting: str = ""
     shroud_setting: str = ""
+    all_penalty: bool = False
+    penalty_only: bool = False
+    choice_setting: str = ""
+    choices: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
 
     def setting(self, source: DarknessSource) -> str | None:
         """The chronicle setting that holds its value in ``source`` darkness, if any."""
         return (self.shroud_setting if source is DarknessSource.SHROUD else self.natural_setting) or None
 
-    def traits(self, source: DarknessSource, settings: ChronicleSettings) -> int:
+    def under(self, settings: ChronicleSettings) -> "Reduction":
+        """The row as the chronicle's ``choice_setting`` reads it (the overrides of its value's
+        ``choices`` table applied; the row itself when it has none)."""
+        if not self.choice_setting:
+            return self
+        return replace(self, **dict(self.choices.get(settings[self.choice_setting], {})))
+
+    def traits(self, source: DarknessSource, settings: ChronicleSettings, penalty: int = 0) -> int:
         """Penalty Traits removed in ``source`` darkness (per level for per-level rows): the
-        chronicle's setting when the row names one, else the table's value (002 "Darkness")."""
+        chronicle's setting when the row names one, else the table's value (002 "Darkness");
+        ``penalty``: the darkness's penalty, all of which an ``all_penalty`` row removes in
+        natural darkness."""
         if source is DarknessSource.SHROUD:
             return int(settings[self.shroud_setting]) if self.shroud_setting else self.shroud
+        if self.all_penalty:
+            return penalty
         if self.natural_setting:
             return int(settings[self.natural_setting])
         return self.natural
@@ -144,10 +166,27 @@ def darkness_table() -> DarknessTable:
     if not all(isinstance(w, str) and w for w in waivers):
         raise TableError(f"{where} [forced_retest]: waiver_abilities must be Ability names")
     rows: dict[str, Reduction] = {}
+    overridable = {"natural": int, "shroud": int, "all_penalty": bool, "penalty_only": bool}
     for key, entry in (raw.get("reductions") or {}).items():
         here = f"{where} [reductions.{key}]"
         if not isinstance(entry, dict):
             raise TableError(f"{here}: must be a table")
+        choices = entry.get("choices", {})
+        if not isinstance(choices, dict) or (choices and not entry.get("choice_setting")):
+            raise TableError(f"{here}: 'choices' must be tables of overrides, with a 'choice_setting'")
+        for value, override in choices.items():
+            unknown = sorted(set(override) - set(overridable)) if isinstance(override, dict) else ["?"]
+            if unknown:
+                raise TableError(f"{here} choices.{value}: only {', '.join(overridable)} may be overridden")
+            for name, kind in overridable.items():
+                if name in override and (not isinstance(override[name], kind)
+                                         or (kind is int and isinstance(override[name], bool))):
+                    raise TableError(f"{here} choices.{value}: '{name}' has the wrong type")
+        flags = {}
+        for name in ("all_penalty", "penalty_only"):
+            flags[name] = entry.get(name, False)
+            if not isinstance(flags[name], bool):
+                raise TableError(f"{here}: '{name}' must be true or false")
         row = Reduction(
             key=key,
             label=require(entry, "label", str, here),
@@ -160,8 +199,13 @@ def darkness_table() -> DarknessTable:
             merit=entry.get("merit", ""),
             unless_setting=entry.get("unless_setting", ""),
             shroud_setting=entry.get("shroud_setting", ""),
+            choice_setting=entry.get("choice_setting", ""),
+            choices=MappingProxyType({str(v): MappingProxyType(dict(o)) for v, o in choices.items()}),
+            **flags,
         )
-        if row.natural < 0 or row.shroud < 0:
+        if row.natural < 0 or row.shroud < 0 or any(
+                isinstance(o.get(n), int) and not isinstance(o.get(n), bool) and o[n] < 0
+                for o in row.choices.values() for n in ("natural", "shroud")):
             raise TableError(f"{here}: reductions cannot be negative")
         rows[key] = row
     if not rows:
@@ -245,9 +289,10 @@ def darkness_effect(
     where = "Shroud of Night" if darkness.source is DarknessSource.SHROUD else "natural darkness"
     steps.add(f"{who} is in {darkness.level.value} darkness ({where}): {base} Traits down for ties and "
               f"overbids, no extra Traits risked"
-              + ("; every successful action is retested once." if darkness.level is DarknessLevel.TOTAL else "."),
+              + ".",
               RULE)
-    reduction = 0
+    reduction = 0   # counts toward full negation (the forced retest too)
+    penalty_cut = 0  # removes penalty Traits only (Concentration under LotNR)
     for key in darkness.reductions:
         row = table.reductions.get(key)
         if row is None:
@@ -255,10 +300,23 @@ def darkness_effect(
                              f"{', '.join(sorted(table.reductions))}).", field=field)
         if row.per_level_of:
             continue  # counted below from the Ability levels
-        value = row.traits(darkness.source, settings)
+        row = row.under(settings)
+        value = row.traits(darkness.source, settings, base)
+        setting = row.setting(darkness.source)
+        if row.choice_setting:
+            if not value:
+                continue  # this reading gives it no darkness value (Acute Sense's +2 is its sense's)
+            setting = row.choice_setting
+        if row.penalty_only:
+            penalty_cut += value
+            steps.add(f"{row.label} removes {_penalty(value)} in {where}, but not the forced retest of total "
+                      f"darkness" + (f" ({settings.label(setting)})." if row.choice_setting else "."),
+                      f"{TABLE_RULE}; {row.source}", setting)
+            continue
         reduction += value
-        steps.add(f"{row.label} removes {_penalty(value)} in {where}.", f"{TABLE_RULE}; {row.source}",
-                  row.setting(darkness.source))
+        steps.add(f"{row.label} removes {_penalty(value)} in {where}"
+                  + (f" ({settings.label(setting)})." if row.choice_setting else "."),
+                  f"{TABLE_RULE}; {row.source}", setting)
     for row in table.reductions.values():
         if not row.per_level_of:
             continue
@@ -269,21 +327,21 @@ def darkness_effect(
                       f"{TABLE_RULE}; {row.source}", row.unless_setting)
             continue
         if levels > 0:
-            value = row.traits(darkness.source, settings) * levels
+            value = row.traits(darkness.source, settings, base) * levels
             reduction += value
             steps.add(f"{row.label} x{levels} removes {_penalty(value)}.", f"{TABLE_RULE}; {row.source}",
                       row.setting(darkness.source))
     if darkness.waive_retest and not waiver_allowed(darkness.waive_retest):
         raise RulesError(f"{who}: expending {darkness.waive_retest} does not skip the forced retest of total "
                          f"darkness (allowed: {', '.join(table.waiver_abilities)}).", field=field)
-    penalty = max(0, base - reduction)
+    penalty = max(0, base - reduction - penalty_cut)
     forced = darkness.level is DarknessLevel.TOTAL and reduction < table.full_negation
     if darkness.level is DarknessLevel.TOTAL and not forced:
         steps.add(f"Reductions worth {reduction} Traits (at least {table.full_negation}): no penalty for total "
                   f"darkness, no forced retest.", RULE)
-    elif reduction:
+    elif reduction or penalty_cut:
         steps.add(f"{who} is {penalty} Trait{'' if penalty == 1 else 's'} down for darkness.", RULE)
-    return DarknessEffect(darkness.level, penalty, reduction, forced, steps.steps())
+    return DarknessEffect(darkness.level, penalty, reduction + penalty_cut, forced, steps.steps())
 
 
 def _penalty(count: int) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from larp.rules.challenge import (
+    ChallengeRuling,
+    Outcome,
     RandomSource,
     Weapon,
 )
@@ -37,6 +39,7 @@ class Attack:
         head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet (Full-Auto adds a level; Mass-Trauma too, against one target).
         spread: the hit is one of a Spray's or a burst's several targets (no Mass-Trauma level).
+        full_auto: fired on full auto, emptying the clip (Full-Auto's level within five feet).
         card: a weapon card given outright instead of an armory key (the stateless
             API's card): its levels and type are the damage, with no specials.
         stake: the attacker drives his Staking weapon at the heart: two simple tests won
@@ -56,6 +59,7 @@ class Attack:
     stake: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
+    full_auto: bool = False
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""
@@ -63,7 +67,7 @@ class Attack:
         return Strike(weapon=self.weapon if weapon else None, bite=self.action == "bite",
                       potence=self.potence, lethal_by_prowess=self.lethal_by_prowess,
                       head_shot=self.head_shot, close_range=self.close_range, spread=self.spread,
-                      stake_attempt=self.stake and weapon, high_caliber_test=self.high_caliber_test,
+                      full_auto=self.full_auto and weapon, stake_attempt=self.stake and weapon, high_caliber_test=self.high_caliber_test,
                       staking_tests=tuple(self.staking_tests))
 
 
@@ -176,6 +180,21 @@ def can_fight(track: HealthTrack) -> bool:
     return track.condition == "active" and track.marked < track.size - 1
 
 
+def damage_as_dealt(ruling: ChallengeRuling, dealt: Mapping[Outcome, Hit]) -> ChallengeRuling:
+    """``ruling`` with each ``damage`` entry giving the levels its hit dealt (``dealt``: the hit on
+    each side): the card with its additions (Puissance, Mass-Trauma, Full-Auto, High-Caliber), the
+    number the ruling's hits show, never the bare card beside it (met-reference 3.4, 3.7). A hit that
+    was not applied (the target had dropped) leaves the entry as the card says."""
+    damage = []
+    for entry in ruling.damage:
+        hit = dealt.get(entry.target)
+        if hit is None or not hit.applied or hit.levels == entry.levels:
+            damage.append(entry)
+        else:
+            damage.append(replace(entry, levels=hit.levels, rule=f"{entry.rule} with its additions"))
+    return replace(ruling, damage=tuple(damage))
+
+
 def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrack, armor_left: int | None,
              settings: ChronicleSettings, rng: RandomSource | None) -> tuple[Hit, HealthTrack, int | None]:
     """Apply one successful attack: the damage rules, then the health track.
@@ -233,7 +252,7 @@ def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> 
     """
     if not isinstance(data, Mapping):
         raise RulesError("Give the attack as an object (action, weapon...).", field=where)
-    unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card"}))
+    unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card", "full_auto"}))  # full_auto: not yet
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
     staking = data.get("staking_tests") or []

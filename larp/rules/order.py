@@ -272,3 +272,71 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
                       f"action" + (", resolved together." if len(extra) > 1 else "."), R_EXTRA)
             slots.extend(ActionSlot(position, p.name, kind, p.target) for p in extra)
     return TurnOrder(tuple(slots), steps.steps())
+
+
+R_TWO_HANDS = "LotNR Two-Gun Mojo (met-reference 3.3, T23)"
+
+
+@dataclass(frozen=True)
+class HandActions:
+    """A character's actions this turn and how they split between his hands.
+
+    Attributes:
+        total: every action this turn: his normal one, Celerity's (Swiftness and Legerity),
+            and one for the second hand when he fights with both.
+        other: the actions he takes doing other things.
+        main_hand, off_hand: the actions each hand takes.
+        steps: the explanation.
+    """
+
+    total: int
+    other: int
+    main_hand: int
+    off_hand: int
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"total": self.total, "other": self.other, "main_hand": self.main_hand, "off_hand": self.off_hand,
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def hand_actions(celerity: int, both_hands: bool = True, other: int = 0, who: str = "The character") -> HandActions:
+    """How many actions a character has this turn and how they fall between his hands.
+
+    His normal action, one more for Swiftness (Celerity 2) and one for Legerity (Celerity 4) when
+    Celerity is active (LotNR Celerity, met-reference 3.3); using both hands gives "only one extra
+    action, regardless of Celerity". The actions left after those taken doing other things are
+    split evenly between the hands, a leftover one to the primary hand (LotNR "Two-Gun Mojo";
+    met-reference T23: Legerity and both hands, four actions, two a hand).
+
+    Args:
+        celerity: the Celerity level active this turn (0 to 5).
+        both_hands: he fights with a weapon in each hand.
+        other: actions he spends on other things (0 or more, at most his actions).
+        who: his name, for the explanation.
+
+    Raises:
+        RulesError: a Celerity level outside 0 to 5 (``celerity``), or more other actions than he has
+            (``other``).
+    """
+    if isinstance(celerity, bool) or not isinstance(celerity, int) or not 0 <= celerity <= 5:
+        raise RulesError("Celerity is a level from 0 to 5.", field="celerity")
+    steps = Explanation()
+    speed = (celerity >= SWIFTNESS) + (celerity >= LEGERITY)
+    total = 1 + speed + (1 if both_hands else 0)
+    if isinstance(other, bool) or not isinstance(other, int) or not 0 <= other <= total:
+        raise RulesError(f"{who} has {total} actions this turn: at most {total} go to other things.", field="other")
+    parts = ["his normal action"] + (["Swiftness's"] if celerity >= SWIFTNESS else []) + \
+        (["Legerity's"] if celerity >= LEGERITY else [])
+    if not both_hands:
+        steps.add(f"{who} has {total} action{'s' if total != 1 else ''} this turn: {', '.join(parts)}.", R_EXTRA)
+        return HandActions(total, other, total - other, 0, steps.steps())
+    steps.add(f"{who} fights with both hands: {', '.join(parts)} and one for the second hand, only one whatever "
+              f"his Celerity: {total} actions.", R_TWO_HANDS)
+    left = total - other
+    main, off = left - left // 2, left // 2
+    said = f"{other} to other things; " if other else ""
+    steps.add(f"{said}the {left} left split evenly between the hands, a leftover one to the primary hand: "
+              f"{main} with the primary hand, {off} with the other.", R_TWO_HANDS)
+    return HandActions(total, other, main, off, steps.steps())

@@ -60,6 +60,12 @@ class RangeBand(StrEnum):
         return {"hand_to_hand": 0, "close": 0, "near": 5, "mid": 10, "far": 20}[self.value] >= feet
 
     @property
+    def beyond_reach(self) -> bool:
+        """More than five feet: no hand weapon, fist or fang reaches; an attack is a ranged one
+        (LotNR Potence: Might "not at range", met-reference 3.4)."""
+        return self in (RangeBand.NEAR, RangeBand.MID, RangeBand.FAR)
+
+    @property
     def within_five_feet(self) -> bool:
         """Hand to hand or close: Full-Auto's extra level applies (met-reference 3.7)."""
         return self in (RangeBand.HAND_TO_HAND, RangeBand.CLOSE)
@@ -148,12 +154,17 @@ class Scene:
         range: how far apart the sides are; ``None`` when nobody said (no
             range-dependent rule applies).
         sides: what differs for each side, by the character's name.
+        sense: the sense the ruling's challenges depend on, as the narrator names it (a key of
+            ``data/senses.toml``; ``""``: none named): a side with Acute Sense for it is two
+            Traits up, in light as in darkness (LotNR Acute Sense, met-reference 1.3; setting
+            ``darkness_merits``).
     """
 
     darkness: DarknessLevel = DarknessLevel.NONE
     darkness_source: DarknessSource = DarknessSource.NATURAL
     range: RangeBand | None = None
     sides: Mapping[str, SideScene] = field(default_factory=dict)
+    sense: str = ""
 
     def side(self, name: str) -> SideScene:
         """What the scene is for the character called ``name`` (empty if nothing differs)."""
@@ -186,6 +197,8 @@ class Scene:
         """JSON-ready data (the record keeps it with the ruling's inputs)."""
         out: dict[str, Any] = {"darkness": self.darkness.value, "darkness_source": self.darkness_source.value,
                                "range": self.range.value if self.range else None}
+        if self.sense:
+            out["sense"] = self.sense
         sides = {}
         for name, s in self.sides.items():
             entry: dict[str, Any] = {}
@@ -339,7 +352,8 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
 
 def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     """A scene from JSON-like data: ``{"darkness": "total", "darkness_source": "natural",
-    "range": "close", "sides": {"<name>": {<the keys of SideScene>}}}``.
+    "range": "close", "sides": {"<name>": {<the keys of SideScene>}}}`` (the scene's ``sense`` is not
+    read yet: it reaches the API with the next phase's wiring, issue 30).
 
     Raises:
         RulesError: a malformed value, naming the field (``scene.darkness``...).

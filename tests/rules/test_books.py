@@ -4,6 +4,8 @@ Dark Epics via met-reference); each failed before the change it tests."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from larp.rules.challenge import (
@@ -183,18 +185,21 @@ def _tie_in_the_dark(mara: Person, scene: Scene, **kw):
 
 @pytest.mark.parametrize("merit", ["concentration", "acute_sense"])
 def test_5_concentration_and_acute_sense_reduce_the_penalty(merit):
-    """Issue 16 item 5; 002 "Darkness" (its lists are missing; data/darkness.toml): the Merit Concentration or
-    Acute Sense on the sheet removes one penalty Trait in natural darkness: Mara's 9 Traits count 8 (7 without
+    """Issue 16 item 5; 002 "Darkness" (its lists are missing; data/darkness.toml): under the setting
+    darkness_merits = one_trait (the tool's reading before issue 30, kept as a choice), the Merit Concentration
+    or Acute Sense on the sheet removes one penalty Trait in natural darkness: Mara's 9 Traits count 8 (7 without
     it), a draw against Bo's 8; the narrator may turn it off for the ruling; inside a Shroud of Night it does
-    nothing (only the powers LotNR names pierce it)."""
+    nothing (only the powers LotNR names pierce it). The LotNR default: tests/rules/test_darkness.py."""
+    one = settings(darkness_merits="one_trait")
     dark = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL)})
-    with_merit = _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), dark)
+    with_merit = _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), dark, settings=one)
     assert with_merit.ruling.totals[C] == 8 and with_merit.ruling.outcome is Outcome.DRAW
-    assert _tie_in_the_dark(person("Mara", 9), dark).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9), dark, settings=one).ruling.totals[C] == 7
     off = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL, sight={merit: False})})
-    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), off).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), off, settings=one).ruling.totals[C] == 7
     shroud = Scene(sides={"Mara": SideScene(darkness=DarknessLevel.PARTIAL, darkness_source=DarknessSource.SHROUD)})
-    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), shroud).ruling.totals[C] == 7
+    assert _tie_in_the_dark(person("Mara", 9, qualities=frozenset({merit})), shroud,
+                            settings=one).ruling.totals[C] == 7
 
 
 def test_5_blindfighting_removes_penalty_traits_unless_the_setting_gives_it_only_the_retest():
@@ -244,34 +249,41 @@ def test_6_spray_victims_take_the_cards_damage_as_applied():
 
 
 def test_7_a_spray_needs_its_distance_closer_it_is_one_shot():
-    """Issue 16 item 7; met-reference 6.2 (LotNR Spray): a shotgun sprays only at targets more than twenty feet
-    away, a submachine gun only beyond ten feet; closer (or at a range not said), it is an ordinary
-    single-target shot. Dark Epics (setting spray_limits): more than five feet, three targets at most."""
-    assert fire_of("shotgun", band=RangeBand.MID) is Fire.SINGLE
-    assert fire_of("shotgun", band=RangeBand.FAR) is Fire.GROUP
-    assert fire_of("shotgun") is Fire.SINGLE
-    assert fire_of("smg", band=RangeBand.NEAR) is Fire.SINGLE
-    assert fire_of("smg", band=RangeBand.MID) is Fire.GROUP
+    """Issue 16 item 7; met-reference 6.2 (LotNR Spray): a deliberate Spray from a shotgun reaches targets more
+    than twenty feet away, from a submachine gun beyond ten feet; closer (or at a range not said), it is an
+    ordinary single-target shot. Dark Epics (setting spray_limits): more than five feet, three targets at most.
+    (Issue 30 item 2: a missed blast or burst is a mass challenge at any range under 002's reading, the default;
+    the distances are a deliberate Spray's, and every Spray's under the LotNR and Dark Epics readings.)"""
+    assert fire_of("shotgun", band=RangeBand.MID, deliberate=True) is Fire.SINGLE
+    assert fire_of("shotgun", band=RangeBand.FAR, deliberate=True) is Fire.GROUP
+    assert fire_of("shotgun", deliberate=True) is Fire.SINGLE
+    assert fire_of("smg", band=RangeBand.NEAR, deliberate=True) is Fire.SINGLE
+    assert fire_of("smg", band=RangeBand.MID, deliberate=True) is Fire.GROUP
+    lotnr = settings(spray_limits="lotnr")
+    assert fire_of("shotgun", band=RangeBand.MID, settings=lotnr) is Fire.SINGLE
     de = settings(spray_limits="dark_epics")
     assert fire_of("shotgun", band=RangeBand.NEAR, settings=de) is Fire.GROUP
     assert fire_of("smg", band=RangeBand.CLOSE, settings=de) is Fire.SINGLE
     five = tuple(Bystander(Contestant(n, 5, ("Quick",)), throw=S) for n in "ABCDE")
-    lotnr = rule_stray_shot(StrayShot(Contestant("Ruth", 8, ("Steady",) * 5), "smg", "Konrad", five,
-                                      firer_throw=R, range=RangeBand.FAR))
-    assert [b.tested for b in lotnr.bystanders] == [True] * 5
+    lotnr_reach = rule_stray_shot(StrayShot(Contestant("Ruth", 8, ("Steady",) * 5), "smg", "Konrad", five,
+                                            firer_throw=R, range=RangeBand.FAR))
+    assert [b.tested for b in lotnr_reach.bystanders] == [True] * 5
     dark_epics = rule_stray_shot(StrayShot(Contestant("Ruth", 8, ("Steady",) * 3), "smg", "Konrad", five,
                                            firer_throw=R, range=RangeBand.FAR), de)
     assert [b.tested for b in dark_epics.bystanders] == [True, True, True, False, False]
 
 
 def test_7_the_bystanders_screen_path_reads_the_range_from_the_scene():
-    """Issue 16 item 7 (met-reference 6.2): through the rulings entry point, a shotgun fired at a group fifteen
-    feet away makes single tests, closest first; the step says why."""
-    volley = Volley(firer=Side(person("Anton", weapon="shotgun")), target="Konrad",
+    """Issue 16 item 7 (met-reference 6.2): through the rulings entry point, a shotgun's deliberate Spray at a
+    group fifteen feet away makes single tests, closest first; the step says why. Issue 30 item 2: missed, the
+    same blast is one mass challenge (002's reading of spray_limits, the default)."""
+    volley = Volley(firer=Side(person("Anton", weapon="shotgun")), target="Konrad", deliberate_spray=True,
                     bystanders=(BystanderSide(Side(person("A", 5)), throw="scissors", firer_throw="rock"),))
     ruled = rule_bystanders(volley, Scene(range=RangeBand.MID))
     assert ruled.ruling.fire is Fire.SINGLE
     assert "sprays only at targets more than 20 feet away" in texts(ruled.ruling.steps)
+    missed = rule_bystanders(replace(volley, deliberate_spray=False, firer_throw="rock"), Scene(range=RangeBand.MID))
+    assert missed.ruling.fire is Fire.GROUP
 
 
 # ----- 8. Bystander tests cost nothing unless a setting says so ------------------------------------------------

@@ -111,3 +111,15 @@ def test_chart_to_a_shorter_live_track_keeps_the_level():
     assert "approximately" in steps[0].text
     with pytest.raises(RulesError):
         tabletop_chart_to_live(lethal=8)
+
+
+def test_t20_the_converted_morality_gives_the_torpor_length():
+    """Issue 30 item 7; met-reference T20 and 5.2: tabletop Humanity 7 converts to MET Humanity 4, whose torpor
+    from wounds lasts a week on LotNR's table (the default torpor_table); on the tabletop chart the dots
+    themselves are read: two weeks. No Morality, no length."""
+    live = tabletop_to_live(TabletopCharacter(morality=7))
+    assert (live.morality, live.torpor) == (4, "a week")
+    assert any(s.setting == "torpor_table" and "a week" in s.text for s in live.steps)
+    chart = tabletop_to_live(TabletopCharacter(morality=7), ChronicleSettings.from_overrides({"torpor_table": "tabletop"}))
+    assert chart.torpor == "two weeks"
+    assert tabletop_to_live(TabletopCharacter(willpower=3)).torpor is None

@@ -128,12 +128,28 @@ def test_prowess_makes_bare_hands_lethal():
 
 def test_puissance_mass_trauma_full_auto_add_a_level():
     """met-reference 3.4, 3.7: +1 level for Puissance, Mass-Trauma (a single target within five feet, issue 16),
-    Full-Auto within five feet."""
+    Full-Auto within five feet when the clip is emptied (issue 30)."""
     assert strike_damage(Strike(weapon="knife", potence=5)).levels == 2
     assert strike_damage(Strike(weapon="pistol", potence=5)).levels == 2  # strength does not matter
     assert strike_damage(Strike(weapon="shotgun", close_range=True)).levels == 3
     assert strike_damage(Strike(weapon="smg")).levels == 2
-    assert strike_damage(Strike(weapon="smg", close_range=True)).levels == 3
+    assert strike_damage(Strike(weapon="smg", close_range=True, full_auto=True)).levels == 3
+
+
+def test_full_auto_needs_the_clip_emptied():
+    """Issue 30 (oddities); LotNR Fully Automatic (met-reference 3.7): "+1 level at five feet, then an action to
+    reload": the level comes with emptying the clip, not with any submachine-gun hit within five feet. A single
+    burst up close deals the card's 2; emptied up close, 3 and a reload; emptied beyond five feet, 2; a weapon
+    without Full-Auto cannot fire on full auto."""
+    plain = strike_damage(Strike(weapon="smg", close_range=True))
+    assert plain.levels == 2 and not any("Full-Auto" in s.text for s in plain.steps)
+    emptied = strike_damage(Strike(weapon="smg", close_range=True, full_auto=True))
+    assert emptied.levels == 3 and any("then an action to reload" in s.text for s in emptied.steps)
+    far = strike_damage(Strike(weapon="smg", full_auto=True))
+    assert far.levels == 2 and any("only within five feet" in s.text for s in far.steps)
+    with pytest.raises(RulesError) as err:
+        strike_damage(Strike(weapon="pistol", full_auto=True))
+    assert err.value.field == "full_auto"
 
 
 def test_high_caliber_win_adds_a_level_tie_by_setting():

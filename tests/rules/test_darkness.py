@@ -222,3 +222,119 @@ def test_might_in_total_darkness_still_gets_the_forced_retest():
     with pytest.raises(RulesError):
         rule_challenge(Challenge(Category.PHYSICAL, mighty, b, tests=(
             first(R, P), might, forced(S, P), TCall(Call.RETEST, P, R, by=D, source="ability:Brawl"))))
+
+
+# ----- issue 30 item 3: Concentration and Acute Sense by LotNR (setting darkness_merits) ---------------------
+
+
+def test_concentration_suffers_none_of_the_penalty_in_natural_darkness():
+    """Issue 30 item 3; LotNR Merits, Concentration: "Whenever penalty Traits are assigned for some outside
+    phenomenon ... you suffer none of the penalty" (setting darkness_merits, default lotnr): in total natural
+    darkness A (9) counts 9 against B's 8 and wins the tie. The forced retest is no penalty Trait: it stays, and
+    Concentration does not count toward the four Traits that would remove it. Inside a Shroud of Night it
+    removes nothing."""
+    total = Darkness(DarknessLevel.TOTAL, reductions=("concentration",))
+    ruling_opts = challenge_options(fight(total, first(R, R)))
+    assert ruling_opts.forced_retest is C
+    ruling = rule_challenge(fight(total, first(R, R), forced(R, S)))
+    assert ruling.totals[C] == 9 and ruling.outcome is C
+    step = next(s for s in ruling.steps if s.setting == "darkness_merits")
+    assert "removes 2 penalty Traits" in step.text and "not the forced retest" in step.text
+    with_more = darkness_effect(Darkness(DarknessLevel.TOTAL, reductions=("concentration", "heightened_senses")),
+                                {"Blindfighting": 1}, DEFAULTS, "A")
+    assert (with_more.penalty, with_more.forced_retest) == (0, True)  # 1 + 1 counted toward 4, not Concentration
+    shroud = darkness_effect(Darkness(DarknessLevel.PARTIAL, DarknessSource.SHROUD, ("concentration",)), {},
+                             DEFAULTS, "A")
+    assert shroud.penalty == 2
+
+
+def test_the_tools_earlier_values_stay_a_choice():
+    """Issue 30 item 3: darkness_merits = one_trait keeps the values before: Concentration and Acute Sense each
+    remove one penalty Trait in natural darkness, and Acute Sense gives no bonus of its own."""
+    one = ChronicleSettings.from_overrides({"darkness_merits": "one_trait"})
+    for key in ("concentration", "acute_sense"):
+        effect = darkness_effect(Darkness(DarknessLevel.TOTAL, reductions=(key,)), {}, one, "A")
+        assert (effect.penalty, effect.forced_retest) == (1, True), key
+    a = Contestant("A", 8, ("Quick",), acute_senses=frozenset({"hearing"}))
+    b = Contestant("B", 8, ("Brawny",))
+    heard = Challenge(Category.MENTAL, a, b, action="other", sense="hearing", tests=(first(R, R),))
+    assert rule_challenge(heard, one).outcome is Outcome.DRAW
+
+
+def test_acute_sense_is_two_traits_up_on_tests_of_its_sense_in_light_too():
+    """Issue 30 item 3; LotNR Merits, Acute Sense: "In all tests with that sense, you are two Traits up on
+    challenge-resolution" (met-reference 1.3 "Acute Senses (+2)"), for any sense, in light as in darkness, when
+    the narrator names the sense the challenge depends on: A (8, Acute Sense: hearing) against B (9) in a
+    hearing test counts 10 and wins the tie; in a sight test, or with no sense named, 8 and loses. In natural
+    darkness the Merit itself removes no penalty Trait under LotNR: a sight test with Acute Sense (sight) in
+    total darkness counts 8 - 2 + 2 = 8."""
+    a = Contestant("A", 8, ("Quick",), acute_senses=frozenset({"hearing"}))
+    b = Contestant("B", 9, ("Brawny",))
+
+    def tie(sense, side=a):
+        return rule_challenge(Challenge(Category.MENTAL, side, b, action="other", sense=sense, tests=(first(R, R),)))
+
+    heard = tie("hearing")
+    assert heard.totals[C] == 10 and heard.outcome is C
+    assert any(s.setting == "darkness_merits" and "A is 2 Traits up" in s.text for s in heard.steps)
+    assert tie("sight").totals[C] == 8 and tie("sight").outcome is D
+    assert tie("").outcome is D
+    eyes = Contestant("A", 8, ("Quick",), acute_senses=frozenset({"sight"}),
+                      darkness=Darkness(DarknessLevel.TOTAL, reductions=("acute_sense",)))
+    dark = tie("sight", eyes)
+    assert dark.totals[C] == 8
+    assert darkness_effect(Darkness(DarknessLevel.TOTAL, reductions=("acute_sense",)), {}, DEFAULTS).penalty == 2
+
+
+def test_the_sense_is_read_from_the_words_a_sheet_uses():
+    """Issue 30 item 3; LotNR Acute Sense ("specify which one"): the senses are data/senses.toml; a Merit's note
+    "Keen ears and smell" names hearing and smell, "Sight" names sight; an unknown sense is refused with its field
+    named, and a challenge names its sense by key."""
+    from larp.rules.senses import sense_named, senses_in_note, senses_named
+
+    assert senses_in_note("Keen ears and smell") == {"hearing", "smell"}
+    assert senses_named(["Sight", "ears"]) == {"sight", "hearing"}
+    assert sense_named("Sight") == "sight" and sense_named("") == ""
+    with pytest.raises(RulesError) as err:
+        sense_named("echolocation", "scene.sense")
+    assert err.value.field == "scene.sense"
+    a = Contestant("A", 8, ("Alert",), acute_senses=frozenset({"hearing"}))
+    with pytest.raises(RulesError) as err:
+        rule_challenge(Challenge(Category.MENTAL, a, Contestant("B", 9, ("Clever",)), action="other", sense="ears",
+                                 tests=(first(R, R),)))
+    assert err.value.field == "sense"
+
+
+def test_every_ruling_reads_the_sense_from_the_scene():
+    """Issue 30 item 3 (one composition path): the scene names the sense; a one-on-one challenge and each pair of
+    a mass challenge give the side with Acute Sense for it two Traits up (LotNR Acute Sense)."""
+    from larp.rules.rulings import Choice, Mob, MobAttacker, MobTarget, OneOnOne, Person, Side, rule_mob, \
+        rule_one_on_one
+    from larp.rules.scene import Scene
+
+    def person(name, n, **kw):
+        return Person(name, traits={"mental": ("Alert",) * n, "physical": ("Quick",) * n}, **kw)
+
+    ears = person("Ida", 8, acute_senses=frozenset({"hearing"}))
+    one = OneOnOne(Category.MENTAL, Side(ears, Choice(bid=("Alert",))), Side(person("Bo", 9), Choice(bid=("Alert",))),
+                   action="other", tests=({"call": "test", "challenger_throw": "rock", "defender_throw": "rock"},))
+    assert rule_one_on_one(one, Scene(sense="hearing")).ruling.totals[C] == 10
+    assert rule_one_on_one(one, Scene()).ruling.totals[C] == 8
+    mob = Mob(MobTarget(Side(ears, Choice(bid=("Quick",))), "rock"),
+              (MobAttacker(Side(person("Bo", 9), Choice(bid=("Quick",))), throw="rock"),))
+    assert rule_mob(mob, Scene(sense="hearing")).ruling.pair("Bo").ruling.totals[D] == 10
+
+
+def test_no_step_promises_a_forced_retest_that_does_not_come():
+    """Issue 30 (oddities); 002 "Darkness" and Dark Epics p.71 (setting both_blind_forced_retest = no_retest):
+    when both sides suffer the same total darkness, no step says a success "is retested once"; the one that
+    decides says there is none. With one side blind, the step says his success is retested."""
+    no_retest = ChronicleSettings.from_overrides({"both_blind_forced_retest": "no_retest"})
+    both = rule_challenge(fight(TOTAL, first(R, S), b_dark=TOTAL), no_retest)
+    texts = [s.text for s in both.steps]
+    assert not any("retested once" in t for t in texts), texts
+    assert any("no forced retest for either" in t for t in texts)
+    alone = challenge_options(fight(TOTAL, first(R, S)))
+    assert alone.forced_retest is C
+    one = rule_challenge(fight(TOTAL, first(R, S), forced(S, P)))
+    assert any(t.text == "A is in total darkness: a success by A is retested once." for t in one.steps)

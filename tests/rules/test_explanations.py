@@ -173,7 +173,12 @@ def _rulings():
                                                 tuple(BystanderSide(b.side, throw=b.throw) for b in near),
                                                 firer_throw="rock"), Scene(range=RangeBand.FAR), rng=rng))
     add("shotgun too close to spray", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
-                                                             near), Scene(range=RangeBand.MID), rng=rng))
+                                                             near, deliberate_spray=True), Scene(range=RangeBand.MID),
+                                                             rng=rng))
+    add("missed shotgun blast up close", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")),
+                                                                "Konrad", tuple(BystanderSide(b.side, throw=b.throw)
+                                                                                for b in near), firer_throw="rock"),
+                                                                Scene(range=RangeBand.CLOSE), rng=rng))
     add("damage by hand", lambda: rule_damage_by_hand(person("Bea", 7, lethal=6), HandDamage("lethal", 2), rng=rng))
     add("bashing by hand past Incapacitated", lambda: rule_damage_by_hand(person("Bea", 7, bashing=7),
                                                                   HandDamage("bashing", 2), rng=rng))
@@ -213,10 +218,37 @@ def test_15_a_setting_tag_names_a_setting_and_no_step_contradicts_another(label)
         assert isinstance(step, Step)
         if step.setting:
             assert step.setting in known, f"{label}: unknown setting {step.setting!r}"
-    text = " ".join(s.text for s in steps)
-    for called in re.finditer(r"lethal damage\W+([A-Z]\w+) takes it", text):
-        assert not re.search(rf"\b{called.group(1)} takes \d+ (level\S* of )?bashing", text), \
-            f"{label}: lethal, then bashing"
+    for called, taken in lethal_then_bashing(steps):
+        between = [s.text for s in steps[called + 1:taken]]
+        assert any(WHY_BASHING.search(t) for t in between), f"{label}: called lethal, then taken as bashing"
+
+
+#: A step that says why a hit called lethal is taken as bashing (002 "Damage and Healing": firearms against
+#: vampires; 000: the tabletop charts).
+WHY_BASHING = re.compile(r"\bdo bashing damage\b")
+
+
+def lethal_then_bashing(steps) -> list[tuple[int, int]]:
+    """Each (step that calls a hit lethal, later step where its target takes bashing damage), by index: "Marcus
+    hits with a Pistol: 2 levels of lethal damage by its card." then "Bea takes 2 levels of bashing damage"."""
+    pairs = []
+    texts = [s.text for s in steps]
+    for i, text in enumerate(texts):
+        if re.search(r"\d+ levels? of lethal damage", text):
+            pairs.extend((i, j) for j in range(i + 1, len(texts))
+                         if re.search(r"\b[A-Z]\w* takes \d+ levels? of bashing damage", texts[j]))
+    return pairs
+
+
+def test_15_the_lethal_then_bashing_check_finds_what_it_checks():
+    """Issue 30 (tests that cannot fail): the check above matches the rules' own wording. In "pistol hit on a
+    vampire" the card calls the hit lethal and Bea takes bashing, with the step that says why between them (002
+    "Damage and Healing": firearms against vampires); without that step the check would fail."""
+    steps, _summary = ruled("pistol hit on a vampire")
+    pairs = lethal_then_bashing(steps)
+    assert len(pairs) == 1
+    called, taken = pairs[0]
+    assert any(WHY_BASHING.search(s.text) for s in steps[called + 1:taken])
 
 
 def test_15_no_tests_in_order_when_every_bystander_is_excluded():

@@ -251,6 +251,69 @@ def test_the_options_are_only_for_single_shots(weapon, kw, field):
     assert single.fire is Fire.SINGLE and single.hits == ()
 
 
+@pytest.mark.parametrize("weapon,band,kw", [
+    ("shotgun", None, {"careful_aim": True}),
+    ("shotgun", RangeBand.CLOSE, {"careful_aim": True}),
+    ("shotgun", RangeBand.NEAR, {"extra_traits": ("Quick",), "excluded": ("A",)}),
+    ("shotgun", RangeBand.MID, {"careful_aim": True}),
+    ("smg", RangeBand.CLOSE, {"careful_aim": True}),
+    ("smg", RangeBand.HAND_TO_HAND, {"extra_traits": ("Quick",), "excluded": ("A",)}),
+])
+def test_careful_aim_and_extra_traits_are_refused_with_a_blast_or_burst_at_any_range(weapon, band, kw):
+    """Issue 30 item 2; 002 "Firing Guns into Groups of People": "These two options can only be taken when firing
+    one shot at a time (not when firing shotguns or bursts from automatic weapons)", with no distance: under the
+    default reading of spray_limits (002) a shotgun or a burst is refused at any range, the range not said
+    included. LotNR's Spray distances (met-reference 6.2) no longer turn a close blast into a single shot."""
+    with pytest.raises(RulesError) as err:
+        rule_stray_shot(shot(weapon, near("A"), bids=0, range=band, **kw))
+    assert "one shot at a time" in err.value.message
+    assert ChronicleSettings.defaults()["spray_limits"] == "house_002"
+
+
+@pytest.mark.parametrize("weapon,band", [("shotgun", None), ("shotgun", RangeBand.CLOSE), ("shotgun", RangeBand.MID),
+                                         ("smg", RangeBand.CLOSE), ("smg", RangeBand.NEAR)])
+def test_a_missed_blast_or_burst_is_one_mass_challenge_at_any_range(weapon, band):
+    """Issue 30 item 2; 002 "Firing Guns into Groups of People": "In the event that the weapon is firing multiple
+    rounds (a submachine gun or assault rifle) or has an area effect (shotguns) then have the firer perform a
+    mass challenge instead": one sign against everyone near the target, at any range (setting spray_limits,
+    default 002). A wins his pair (Paper against Rock), B loses and is hit."""
+    ruling = rule_stray_shot(shot(weapon, near("A", Throw.PAPER), near("B"), range=band, firer_throw=Throw.ROCK))
+    assert ruling.fire is Fire.GROUP
+    assert [(b.name, b.tested, b.hit) for b in ruling.bystanders] == [("A", True, False), ("B", True, True)]
+    assert [b.firer_throw for b in ruling.bystanders] == [Throw.ROCK, Throw.ROCK]
+    decided = [s for s in ruling.steps if s.setting == "spray_limits"]
+    assert decided and "whatever the range" in decided[0].text
+
+
+def test_a_deliberate_spray_keeps_its_distances():
+    """Issue 30 item 2; met-reference 6.2 and T24 (LotNR Spray): a deliberate Spray at a chosen group keeps its
+    distances under 002's reading: a shotgun sprays only beyond twenty feet (T24's 25 feet: one mass challenge),
+    a submachine gun beyond ten; closer, it is an ordinary single shot."""
+    assert fire_of("shotgun", band=RangeBand.FAR, deliberate=True) is Fire.GROUP
+    assert fire_of("shotgun", band=RangeBand.MID, deliberate=True) is Fire.SINGLE
+    assert fire_of("smg", band=RangeBand.NEAR, deliberate=True) is Fire.SINGLE
+    assert fire_of("smg", band=RangeBand.MID, deliberate=True) is Fire.GROUP
+    assert fire_of("shotgun", band=RangeBand.MID) is Fire.GROUP  # the same blast, missed: a mass challenge (002)
+    close = rule_stray_shot(shot("shotgun", near("A"), range=RangeBand.MID, deliberate_spray=True))
+    assert close.fire is Fire.SINGLE and close.hits[0].target == "A"
+    assert any("A deliberate Spray sprays only at targets more than 20 feet away" in s.text for s in close.steps)
+    t24 = rule_stray_shot(shot("shotgun", near("A"), near("B"), near("C", Throw.PAPER), deliberate_spray=True,
+                               firer_throw=Throw.ROCK))
+    assert t24.fire is Fire.GROUP and [h.target for h in t24.hits] == ["A", "B"]
+    with pytest.raises(RulesError) as err:
+        rule_stray_shot(shot("pistol", near("A"), deliberate_spray=True))
+    assert err.value.field == "deliberate_spray"
+
+
+def test_under_lotnr_a_close_blast_is_still_a_single_shot():
+    """Issue 30 item 2: the LotNR reading of spray_limits (met-reference 6.2) stays a choice: a shotgun within
+    twenty feet, missed or deliberate, is an ordinary single shot, and careful aim is accepted with it."""
+    lotnr = ChronicleSettings.from_overrides({"spray_limits": "lotnr"})
+    assert fire_of("shotgun", band=RangeBand.CLOSE, settings=lotnr) is Fire.SINGLE
+    ruling = rule_stray_shot(shot("shotgun", near("A"), bids=0, range=RangeBand.CLOSE, careful_aim=True), lotnr)
+    assert ruling.fire is Fire.SINGLE and ruling.hits == () and ruling.result("A").note == "careful aim"
+
+
 # ----- "If the firer does not have enough traits to bid for the first option (or doesn't want to bid a lot of
 #        traits), he may choose to bid less traits to eliminate some bystanders from possibly being hit by stray
 #        rounds (i.e. If five bystanders are close to the target he could choose to bid only three traits,

@@ -2,6 +2,7 @@
 
 import pytest
 from hypothesis import assume, given
+from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from larp.rules.explain import RulesError
@@ -42,8 +43,12 @@ def test_t18_thirteenth_generation_heals_over_turns():
     take 2 blood over 2 turns; under ch.3 a turn of concentration each."""
     lethal = heal_with_blood(HealthTrack(LEVELS, lethal=3), "lethal", 3, blood_available=10, blood_per_turn=1)
     assert (lethal.blood_spent, lethal.turns, lethal.actions_used) == (3, 3, 0)
+    assert lethal.track == HealthTrack(LEVELS) and lethal.healed == {"lethal": 3}  # the track itself is healed
     bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, blood_available=10, blood_per_turn=1)
     assert (bashing.blood_spent, bashing.turns) == (2, 2)
+    assert bashing.track == HealthTrack(LEVELS) and bashing.healed == {"bashing": 4}
+    partly = heal_with_blood(HealthTrack(LEVELS, lethal=3), "lethal", 2, blood_available=10, blood_per_turn=1)
+    assert (partly.track.lethal, partly.blood_spent, partly.turns) == (1, 2, 2)
     ch3 = ChronicleSettings.from_overrides({"heal_action": "full_turn"})
     bashing = heal_with_blood(HealthTrack(LEVELS, bashing=4), "bashing", 4, 10, 1, ch3)
     assert bashing.actions_used == 2
@@ -204,19 +209,41 @@ def test_property_damage_then_healing_restores_the_track(a0, l0, b0, a, l, b):
     assert track == start
 
 
-@given(st.integers(0, 8), st.integers(0, 8), st.integers(0, 8), st.sampled_from(["bashing", "lethal", "aggravated"]),
-       st.integers(1, 8), st.integers(0, 20))
-def test_property_ordinary_blood_never_heals_aggravated(a, l, b, kind, levels, blood):
-    """002 "Damage and Healing": spending blood on bashing or lethal damage never removes aggravated damage."""
-    assume(a + l + b <= len(LEVELS))
-    track = HealthTrack(LEVELS, aggravated=a, lethal=l, bashing=b)
-    calls = [lambda: heal_with_blood(track, kind, levels, blood, 2), lambda: heal_automatically(track, blood, 2)]
-    for call in calls:
-        try:
-            ruling = call()
-        except RulesError:
-            continue
-        assert ruling.track.aggravated == a and "aggravated" not in ruling.healed
+@st.composite
+def blood_healing(draw):
+    """A vampire's track with aggravated damage and something blood can heal, and a healing he can pay for: by
+    choice when he can act, automatically when he is Incapacitated (002 "Damage and Healing")."""
+    kind = draw(st.sampled_from(["bashing", "lethal"]))
+    agg = draw(st.integers(1, len(LEVELS) - 2))
+    present = draw(st.integers(1, len(LEVELS) - 1 - agg))
+    other = draw(st.integers(0, len(LEVELS) - 1 - agg - present))
+    counts = {kind: present, ("lethal" if kind == "bashing" else "bashing"): other}
+    track = HealthTrack(LEVELS, aggravated=agg, **counts)
+    levels = draw(st.integers(1, present))
+    blood = draw(st.integers(levels, 20))
+    return track, kind, levels, blood
+
+
+def test_property_ordinary_blood_never_heals_aggravated():
+    """002 "Damage and Healing": spending blood on bashing or lethal damage, by choice or automatically while
+    Incapacitated, never removes aggravated damage. Every example is a healing the vampire can pay for, so every
+    one is ruled: at least 195 of 200 (issue 30: 171 of 200 were refused)."""
+    ruled = []
+
+    @hyp_settings(max_examples=200, deadline=None)
+    @given(blood_healing())
+    def check(case):
+        track, kind, levels, blood = case
+        if track.marked >= len(LEVELS) - 1:
+            ruling = heal_automatically(track, blood, 2)
+        else:
+            ruling = heal_with_blood(track, kind, levels, blood, 2)
+            assert ruling.healed == {kind: levels}
+        assert ruling.track.aggravated == track.aggravated and "aggravated" not in ruling.healed
+        ruled.append(1)
+
+    check()
+    assert len(ruled) >= 195
 
 
 @given(st.lists(st.tuples(st.sampled_from(["bashing", "lethal", "aggravated"]), st.integers(1, 3)), max_size=5))

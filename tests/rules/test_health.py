@@ -351,3 +351,18 @@ def test_property_final_death_is_final(steps, kind, levels):
     with pytest.raises(RulesError):
         apply_damage(track, kind, levels)
     assert track == before
+
+
+def test_each_marking_says_which_level_it_marked():
+    """Issue 30 (oddities); LotNR Health (met-reference 4.1, T9: "2nd Healthy, then 2nd Bruised"): two hits of one
+    bashing level read as two marks, not as "Healthy" then "Bruised" with nothing between: the first marks the
+    first Healthy level and leaves her still Healthy, the second marks the second and leaves her Bruised; three
+    lethal then mark the first to the third Bruised levels."""
+    first = apply_damage(new_track(), "bashing", 1, "Dana")
+    assert first.steps[-1].text == ("Dana takes 1 level of bashing damage: the first Healthy level is marked; "
+                                    "Dana is still Healthy.")
+    second = apply_damage(first.track, "bashing", 1, "Dana")
+    assert second.steps[-1].text == ("Dana takes 1 level of bashing damage: the second Healthy level is marked; "
+                                     "Dana is now Bruised.")
+    third = apply_damage(second.track, "lethal", 3, "Dana")
+    assert third.steps[-1].text.endswith("the first to the third Bruised levels are marked; Dana is now Wounded.")

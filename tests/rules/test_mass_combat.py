@@ -183,6 +183,23 @@ def test_relented_challenges_are_resolved_first_whatever_the_initiative():
     assert ruling.hits[0].steps and ruling.hits[1].applied
 
 
+def test_wounds_from_a_relented_blow_count_in_the_ties_that_follow():
+    """Issue 30 item 1; 002 "Mass Combat" and LotNR "The Mob Scene" (met-reference 3.2): "the relented challenges
+    are resolved first". Dana (5 Physical) relents to X, whose ax (2 lethal) leaves her Bruised, and bids against Y
+    and Z (4 Traits each): both throws tie, and Bruised she counts 5 - 1 = 4 against 4: two draws (002 "Ties"),
+    each side losing its bid. Judged at her health before the relented hit, she would win both ties 5 to 4."""
+    d = defender(2, traits=5, throw=Throw.ROCK, relents_to=("X",))
+    ruling = rule_mass_challenge(mass(d, attacker("X", traits=4, attack=Attack("weapon", "ax")),
+                                      attacker("Y", Throw.ROCK, traits=4), attacker("Z", Throw.ROCK, traits=4)))
+    assert ruling.tracks["Dana"].lethal == 2 and ruling.tracks["Dana"].state() == "Bruised"
+    for name in ("Y", "Z"):
+        pair = ruling.pair(name)
+        assert pair.outcome is Outcome.DRAW, name
+        assert pair.ruling.totals == {Outcome.CHALLENGER: 4, Outcome.DEFENDER: 4}
+        assert any("Dana is Bruised: one Trait down on ties." == s.text for s in pair.ruling.steps)
+    assert ruling.traits_lost == {"Dana": ("Brawny", "Ferocious"), "Y": ("Quick",), "Z": ("Quick",)}
+
+
 # ----- "If the defender survives, he and all remaining attackers then engage in a single simultaneous challenge."
 
 
@@ -357,11 +374,13 @@ def test_results_are_applied_in_order_and_a_dropped_defender_takes_no_more():
 
 def test_equal_initiative_results_land_together():
     """LotNR order of challenges (met-reference 3.1): equal counts act at the same time, so both hits of two
-    8-Trait attackers land even though the first already drops her."""
+    8-Trait attackers land even though the first already drops her: A's ax (2 lethal) sends Dana, at 6 lethal,
+    into torpor, and B's blow, at the same moment, is applied too (issue 30: the test passed with no hit)."""
     d = defender(2, throw=Throw.SCISSORS, body=_hurt(lethal=6))
-    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=8, attack=Attack("weapon", "knife")),
+    ruling = rule_mass_challenge(mass(d, attacker("A", Throw.ROCK, traits=8, attack=Attack("weapon", "ax")),
                                       attacker("B", Throw.ROCK, traits=8)))
-    assert all(h.applied for h in ruling.hits)
+    assert [(h.by, h.applied) for h in ruling.hits] == [("A", True), ("B", True)]
+    assert ruling.hits[0].condition == "torpor" and ruling.tracks["Dana"].condition == "torpor"
 
 
 def test_the_defenders_counter_attack_is_lost_if_he_drops_first():
@@ -501,3 +520,13 @@ def test_a_pair_waits_for_its_forced_darkness_retest():
     forced = (TCall(Call.FORCED_RETEST, Throw.ROCK, Throw.PAPER, by=Outcome.CHALLENGER),)
     decided = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), replace(a, tests=forced)))
     assert decided.pending == () and decided.pair("A").outcome is Outcome.DEFENDER
+
+
+def test_a_pairs_damage_is_what_its_hit_dealt():
+    """Issue 30 (oddities); LotNR Potence: Puissance (met-reference 3.4): A's bare-handed strike with Puissance
+    deals 1 + 1 = 2 levels; the pair's ruling says 2, as the hit does, not the bare strike's 1."""
+    a = attacker("A", Throw.ROCK, traits=8, attack=Attack("strike", potence=5))
+    ruling = rule_mass_challenge(mass(defender(1, throw=Throw.SCISSORS), a))
+    hit = next(h for h in ruling.hits if h.by == "A")
+    assert hit.levels == 2
+    assert [d.levels for d in ruling.pair("A").ruling.damage] == [2]

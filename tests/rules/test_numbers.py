@@ -66,12 +66,41 @@ def test_decimal_numbers():
             decimal_number(value, "overbid_ratio")
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(st.text(max_size=30), st.integers(), st.floats(), st.booleans(), st.none()))
-def test_anything_is_read_or_refused_never_crashes(value):
-    """Issue 19 item 8: whatever comes in, the reader gives an int in range or a NumberError, nothing else."""
-    try:
-        number = whole_number(value, "x", low=-5, high=5, default=0)
-    except NumberError:
-        return
-    assert isinstance(number, int) and not isinstance(number, bool) and -5 <= number <= 5
+#: A whole number from -5 to 5 as a form or JSON body may carry it, with the number it says.
+IN_RANGE = st.integers(-5, 5).flatmap(lambda n: st.tuples(st.sampled_from(
+    [n, str(n), f" {n}\t", f"{n:+d}", f"0{n}" if n >= 0 else f"-0{-n}", f"\n{n} "]), st.just(n)))
+#: A value the reader must refuse: out of range, a fraction, other scripts' digits, words, true or false.
+REFUSED = st.one_of(st.integers().filter(lambda n: not -5 <= n <= 5),
+                    st.integers(6, 99).map(str), st.floats(), st.booleans(), st.sampled_from(
+                        ["1.5", "٣", "²", "1_0", "three", "3 4", "--2", "0x3", "+", "-"]),
+                    st.text(alphabet="abcxyz .,;", min_size=1, max_size=8).filter(lambda t: t.strip(" ")))
+
+
+def test_anything_is_read_or_refused_never_crashes():
+    """Issue 19 item 8: whatever comes in, the reader gives an int in range or a NumberError, nothing else; a
+    whole number in range, however a form writes it, is read as that number; missing gives the default. At least
+    60 of the 300 examples are read and checked against the number they say (about 100 in practice; issue 30: 296
+    of 300 were refused)."""
+    read, refused = [], []
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(IN_RANGE, IN_RANGE, REFUSED, st.sampled_from([None, "", "  "])))  # in range: twice the weight
+    def check(value):
+        if isinstance(value, tuple):
+            value, expected = value
+        elif value is None or (isinstance(value, str) and not value.strip()):
+            expected = 0
+        else:
+            expected = None
+        try:
+            number = whole_number(value, "x", low=-5, high=5, default=0)
+        except NumberError:
+            assert expected is None, f"{value!r} should read as {expected}"
+            refused.append(1)
+            return
+        assert expected is not None, f"{value!r} should be refused"
+        assert number == expected and isinstance(number, int) and not isinstance(number, bool)
+        read.append(1)
+
+    check()
+    assert len(read) >= 60 and len(refused) >= 50, (len(read), len(refused))

@@ -104,3 +104,22 @@ def test_bad_participants_are_errors_naming_the_field():
     order = order_of_actions([Participant.from_dict({"name": "A", "traits": 3, "target": "B"}),
                               Participant("B", 2)])
     assert order.to_dict()["slots"][0]["actor"] == "A"
+
+
+def test_t23_two_hands_with_legerity_four_actions():
+    """met-reference T23; LotNR "Two-Gun Mojo": "if you have Legerity good for two bonus actions and you're using
+    both hands, you get your normal action, your two Celerity actions and your extra hand action, for a total of
+    four actions ... split up to two actions with each hand; if you took an action or two to do other things,
+    you'd split the remainder evenly. A leftover action is automatically applied to your primary hand." Both hands
+    give one extra action only, whatever the Celerity."""
+    from larp.rules.order import hand_actions
+
+    legerity = hand_actions(4)
+    assert (legerity.total, legerity.main_hand, legerity.off_hand) == (4, 2, 2)
+    assert (hand_actions(4, other=1).main_hand, hand_actions(4, other=1).off_hand) == (2, 1)
+    assert (hand_actions(2).total, hand_actions(2).main_hand, hand_actions(2).off_hand) == (3, 2, 1)
+    assert (hand_actions(0).total, hand_actions(5).total) == (2, 4)
+    assert (hand_actions(4, both_hands=False).total, hand_actions(4, both_hands=False).off_hand) == (3, 0)
+    with pytest.raises(RulesError) as err:
+        hand_actions(4, other=5)
+    assert err.value.field == "other"

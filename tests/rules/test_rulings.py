@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from larp.rules.challenge import Category, Health, Kind, Lead
+from larp.rules.challenge import Category, Health, Kind, Lead, Outcome
 from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.fortitude import FortitudeTest
@@ -122,15 +122,16 @@ def test_the_scene_puts_darkness_on_one_side_only():
 
 
 def test_full_auto_adds_a_level_within_five_feet_of_the_scene():
-    """met-reference 3.7: Full-Auto adds a level within five feet; the scene's range band says how far."""
+    """met-reference 3.7: Full-Auto adds a level within five feet when the clip is emptied (issue 30); the scene's
+    range band says how far."""
     smg = Person("Gunner", traits={"physical": ("Quick", "Steady")}, weapon="smg")
     target = person("Target", creature="mortal")
-    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",))), Side(target, Choice(bid=("Quick",))),
-                   action="weapon", tests=(first("rock", "scissors"),))
+    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",), full_auto=True)),
+                   Side(target, Choice(bid=("Quick",))), action="weapon", tests=(first("rock", "scissors"),))
     far = rule_one_on_one(one, Scene(range=RangeBand.FAR), SETTINGS)
     close = rule_one_on_one(one, Scene(range=RangeBand.CLOSE), SETTINGS)
     assert close.hits[0].levels == far.hits[0].levels + 1
-    assert any("Full-Auto within five feet" in s.text for s in close.steps)
+    assert any("Full-Auto, the clip emptied within five feet" in s.text for s in close.steps)
 
 
 def test_armor_piercing_rounds_and_fire_ignore_armor_by_hand():
@@ -192,3 +193,71 @@ def test_a_wounded_person_given_outright_keeps_his_level():
     b = Side(Person("Ben", traits={"physical": ("Tough", "Quick")}, health=Health.WOUNDED), Choice(bid=("Tough",)))
     result = rule_one_on_one(OneOnOne(Category.PHYSICAL, a, b, tests=(first("rock", "rock"),)), Scene(), SETTINGS)
     assert result.challenge.defender.health is Health.WOUNDED and len(result.challenge.defender.bid) == 2
+
+
+def test_the_rulings_damage_is_the_number_that_landed():
+    """Issue 30 (oddities): a ruling's ``damage`` says what the hit dealt, as ``hits`` does: a submachine gun
+    emptied within five feet deals its card's 2 levels plus Full-Auto's (met-reference 3.7): 3 in both, in the
+    ruling and in its JSON."""
+    smg = Person("Gunner", traits={"physical": ("Quick", "Steady")}, weapon="smg")
+    one = OneOnOne(Category.PHYSICAL, Side(smg, Choice(bid=("Quick",), full_auto=True)),
+                   Side(person("Target", creature="mortal"), Choice(bid=("Quick",))), action="weapon",
+                   tests=(first("rock", "scissors"),))
+    result = rule_one_on_one(one, Scene(range=RangeBand.CLOSE))
+    assert result.hits[0].levels == 3
+    assert [d.levels for d in result.ruling.damage] == [3]
+    data = result.to_dict()
+    assert data["damage"][0]["levels"] == data["hits"][0]["levels"] == 3
+    assert result.ruling.damage[0].rule.endswith("with its additions")
+
+
+def test_willpower_spent_against_wounds_is_in_the_rulings_spent():
+    """Issue 30 (oddities); LotNR Willpower (met-reference 2.1, 4.1): a Willpower Trait spent to ignore the
+    wounds for this turn is in ``ruling.spent`` as it is in the consequences, beside what the challenge spent
+    (a Brawl retest here)."""
+    hurt = person("Ann", lethal=5, willpower=2, abilities={"Brawl": 1})
+    one = OneOnOne(Category.PHYSICAL, Side(hurt, Choice(bid=("Quick",), ignore_wounds=True)),
+                   Side(person("Bo"), Choice(bid=("Quick",))),
+                   tests=(first("rock", "paper"), {"call": "retest", "by": "challenger", "source": "ability:Brawl",
+                                                  "challenger_throw": "rock", "defender_throw": "scissors"}))
+    result = rule_one_on_one(one)
+    spent = result.ruling.spent_by(Outcome.CHALLENGER)
+    assert (spent.willpower, dict(spent.abilities)) == (1, {"Brawl": 1})
+    assert result.to_dict()["spent"]["challenger"]["willpower"] == 1
+    assert result.consequences.of("Ann").willpower == 1
+
+
+def test_a_specialisation_needs_a_level_of_its_ability_left_tonight():
+    """Issue 30 (oddities); LotNR Abilities, specialisations (met-reference 1.3: "+1"): the bonus Trait comes with
+    using the Ability, so a character with no level of it left tonight gets none. Ann (Melee: Fencing) counts
+    4 + 1 = 5 with a Melee level left and wins the tie against Bo's 4; with Melee spent, 4: a draw, and the step
+    says why. Named outright, the same; given by a narrator for a sheet that names no specialisation, it
+    stands."""
+    def tie(ann: Person, spec) -> object:
+        one = OneOnOne(Category.PHYSICAL, Side(ann, Choice(bid=("Quick",), specialisation=spec)),
+                       Side(person("Bo"), Choice(bid=("Quick",))), tests=(first("rock", "rock"),))
+        return rule_one_on_one(one).ruling
+
+    fencer = person("Ann", abilities={"Melee": 1}, specialisations={"Melee": ("Fencing",)})
+    assert tie(fencer, True).totals[Outcome.CHALLENGER] == 5 and tie(fencer, True).outcome is Outcome.CHALLENGER
+    spent = person("Ann", abilities={"Melee": 0}, specialisations={"Melee": ("Fencing",)})
+    ruling = tie(spent, True)
+    assert ruling.totals[Outcome.CHALLENGER] == 4 and ruling.outcome is Outcome.DRAW
+    assert any("no level of Melee left tonight" in s.text for s in ruling.steps)
+    assert tie(person("Ann", abilities={"Brawl": 2}), "Melee").totals[Outcome.CHALLENGER] == 4
+    assert tie(person("Ann"), True).totals[Outcome.CHALLENGER] == 5
+
+
+def test_no_might_at_range_whatever_the_card():
+    """Issue 30 (oddities); LotNR Potence: Might (met-reference 3.4): "not at range and not for throwing". A club
+    (not marked ranged) used past twenty feet (a thrown club, or a narrator's range) is a ranged attack: the
+    Might retest is refused; hand to hand it is allowed."""
+    brute = person("Ann", powers=frozenset({"might"}), weapon="club")
+    one = OneOnOne(Category.PHYSICAL, Side(brute, Choice(bid=("Brawny",))), Side(person("Bo"), Choice(bid=("Quick",))),
+                   action="weapon", tests=(first("rock", "paper"), {"call": "retest", "by": "challenger",
+                                                                    "source": "might", "challenger_throw": "rock",
+                                                                    "defender_throw": "scissors"}))
+    with pytest.raises(RulesError) as err:
+        rule_one_on_one(one, Scene(range=RangeBand.FAR))
+    assert "beyond reach" in err.value.message
+    assert rule_one_on_one(one, Scene(range=RangeBand.HAND_TO_HAND)).ruling.outcome is Outcome.CHALLENGER

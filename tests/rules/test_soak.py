@@ -157,3 +157,13 @@ def test_soak_cannot_botch():
     """000 "Soak": soak rolls may not botch, only fail: more 1s than successes leave zero."""
     roll = roll_soak(3, dice=[1, 1, 7])
     assert (roll.successes, roll.ones, roll.net) == (1, 2, 0)
+
+
+def test_a_soak_die_equal_to_the_difficulty_is_a_success():
+    """000 "Soak" (difficulty 6) and the dice rule (a die at or above the difficulty succeeds, 000 "Stage Two:
+    Attack"): a 6 soaks; a 5 does not. A vampire's Stamina 4 + Fortitude 1 roll 6, 6, 5, 2, 3 against three levels
+    of lethal damage: two successes, one level past soak (issue 30: no soak test rolled a 6)."""
+    roll = roll_soak(5, dice=[6, 6, 5, 2, 3])
+    assert (roll.successes, roll.net) == (2, 2)
+    ruled = soak_damage(3, "lethal", Defender(stamina=4, fortitude=1), dice=[6, 6, 5, 2, 3])
+    assert (ruled.past_soak, ruled.levels) == (1, 1)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import random
 
 import pytest
@@ -106,6 +107,35 @@ def test_liselle_soaks_a_knife():
     assert ruling.target_track.lethal == 1
 
 
+def test_fire_at_the_tabletop_is_soaked_by_fortitude_alone():
+    """Issue 30 item 6; 000 "Soak" ("Aggravated damage cannot be soaked except with Fortitude") and "Armor" (it
+    "does not protect against fire or sunlight"): a ghoul swings a burning brand (source fire) at Liselle
+    (Stamina 3, Fortitude 1, in class two armor): three damage successes are aggravated, she soaks with
+    Fortitude's one die alone (no Stamina, no armor), rolls a 9 and takes two aggravated levels."""
+    thug = fighter("thug", "The ghoul", creature="ghoul", Strength=3)
+    ruling = resolve_attack(Attack("strike", thug, liselle(armor="class_two"), Circumstances(source="fire")),
+                            dice={"attack": hits(1, 2), "damage": [7, 8, 9], "soak": [9]})
+    assert (ruling.soak.damage_type, ruling.soak.pool, ruling.levels) == ("aggravated", 1, 2)
+    assert ruling.target_track.aggravated == 2 and ruling.target_track.bashing == 0
+    assert any("does not protect against fire or sunlight" in s.text for s in ruling.steps)
+    plain = resolve_attack(Attack("strike", thug, liselle(armor="class_two")),
+                           dice={"attack": hits(1, 2), "damage": [7, 8, 9], "soak": [2] * 6})
+    assert plain.soak.pool == 6  # Stamina 3 + Fortitude 1 + armor 2 against an ordinary blow
+
+
+def test_sunlight_at_the_tabletop_spares_a_mortal_and_a_bad_source_is_refused():
+    """Issue 30 item 6; 000 "Aggravated Damage": "Mortals may ignore sunlight"; a source that is neither fire nor
+    sunlight nor other is refused with its field named."""
+    human = fighter("ann", "Ann", creature="mortal", Stamina=2)
+    thug = fighter("thug", Strength=3)
+    ruling = resolve_attack(Attack("strike", thug, human, Circumstances(source="sunlight")),
+                            dice={"attack": hits(1, 2), "damage": [7, 8, 9]})
+    assert ruling.levels == 0 and ruling.target_track.marked == 0
+    with pytest.raises(RulesError) as err:
+        resolve_attack(Attack("strike", thug, human, Circumstances(source="acid")), dice={"attack": hits(1, 2)})
+    assert err.value.field == "source"
+
+
 def test_liselle_as_a_mortal_takes_the_whole_knife():
     """000 "Soak": had Liselle been merely human, she takes all three levels of the lethal knife wound."""
     thug = fighter("thug", Strength=2, abilities={"Melee": 2}, weapon="knife")
@@ -195,6 +225,26 @@ def test_wound_penalty_reduces_the_attack_pool():
     assert tabletop_view(hurt)["level"] == "Wounded" and tabletop_view(hurt)["dice_penalty"] == -2
     ruling = resolve_attack(Attack("strike", a, fighter("t")), dice={"attack": [2, 2, 2, 2]})
     assert ruling.attack_pool == 4
+
+
+def test_wound_penalties_cut_strength_damage_but_not_a_firearms():
+    """001 "Note": "The health level penalties do apply to damage rolls for Strength-based attacks, but not for
+    mechanical weapons like firearms." A vampire with four lethal levels (Wounded, -2 dice) strikes with Strength 4:
+    two damage dice; the same vampire fires a heavy pistol: its five. Unhurt, the strike rolls four (issue 30:
+    breaking either rule failed no test)."""
+    hurt = replace(new_track("vampire"), lethal=4)
+    brawler = fighter("a", track=hurt, Strength=4, Dexterity=4, abilities={"Brawl": 2, "Firearms": 3},
+                      weapon="pistol_heavy")
+    strike = resolve_attack(Attack("strike", brawler, fighter("t")), dice={"attack": hits(1, 4), "damage": [2, 2],
+                                                                           "soak": []})
+    assert strike.damage_pool == 2
+    assert any(s.rule == '001 "Note"' and "-2" in s.text for s in strike.steps)
+    shot = resolve_attack(Attack("shoot", brawler, fighter("t")), dice={"attack": hits(1, 5), "damage": [2] * 5,
+                                                                        "soak": []})
+    assert shot.damage_pool == 5 and not any(s.rule == '001 "Note"' for s in shot.steps)
+    unhurt = fighter("a", Strength=4, Dexterity=4, abilities={"Brawl": 2})
+    assert resolve_attack(Attack("strike", unhurt, fighter("t")),
+                          dice={"attack": hits(1, 6), "damage": [2] * 4, "soak": []}).damage_pool == 4
 
 
 def test_range_difficulties():

@@ -182,7 +182,8 @@ def test_13_and_5_ambidextrous_two_weapon_and_concentration_are_read_from_the_sh
     """Issue 16 items 13 and 5; LotNR off hand (met-reference 3.8) and 002 "Darkness" (data/darkness.toml): the
     sheet editor stores Merits by catalogue key and Ability specialisations; the stored flow reads them: an
     off-hand strike risks one Trait with Ambidextrous (three without), two with Two-Weapon (Florentine); in
-    partial darkness Concentration takes one penalty Trait off the tie count."""
+    partial darkness Concentration takes the penalty off the tie count (issue 30 item 3: LotNR Concentration,
+    "you suffer none of the penalty", the default of darkness_merits; it was one Trait before)."""
     from larp.models import Ability, MeritFlaw
 
     auth.login()
@@ -217,4 +218,4 @@ def test_13_and_5_ambidextrous_two_weapon_and_concentration_are_read_from_the_sh
 
     assert tie_count("Wiry", "Vivienne Ashcombe") == -2
     MeritFlaw.create(character=konrad, kind="merit", key="concentration", name="Concentration", cost=1)
-    assert tie_count("Stalwart", "Lys Moreau") == -1
+    assert tie_count("Stalwart", "Lys Moreau") == 0

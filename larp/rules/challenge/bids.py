@@ -28,6 +28,7 @@ from larp.rules.challenge.types import (
     R_RELENT,
     R_STATIC,
     R_WOUNDS_OLD,
+    R_FRENZY,
     SIDES,
     Category,
     Health,
@@ -41,6 +42,7 @@ from larp.rules.challenge.types import (
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
 from larp.rules.explain import RulesError, plural, traits
 from larp.rules.health import DAMAGE_TYPES
+from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
 
 
@@ -144,6 +146,12 @@ def _check_script(ch: Challenge) -> None:
     for key, con in ((Outcome.CHALLENGER, ch.challenger), (Outcome.DEFENDER, ch.defender)):
         if con is not None and not isinstance(con, Contestant):
             raise RulesError(f"The {key.value} is missing.", field=key.value)
+        if con is not None and (not isinstance(con.acute_senses, frozenset)
+                                or any(sense_named(s, f"{key.value}_acute_senses") != s for s in con.acute_senses)):
+            raise RulesError(f"{key.value.capitalize()}: give the senses of Acute Sense by name (sight, hearing...).",
+                             field=f"{key.value}_acute_senses")
+    if sense_named(ch.sense) != ch.sense:
+        raise RulesError(f"Name the sense by its key ({sense_named(ch.sense)!r}).", field="sense")
 
 
 def _header(state: ChallengeState) -> None:
@@ -200,6 +208,8 @@ def _check_numbers(con: Contestant, name: str, p: str) -> None:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RulesError(f"{name}: {item} must have a whole number of at least 0 left.",
                                  field=f"{p}_{attr}")
+    if not isinstance(con.specialisation, (str, bool)):
+        raise RulesError(f"{name}: name the Ability of the specialisation.", field=f"{p}_specialisation")
     for attr in ("bonuses", "penalties"):
         for mod in getattr(con, attr):
             if isinstance(mod.traits, bool) or not isinstance(mod.traits, int) or mod.traits < 0:
@@ -259,6 +269,11 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
         raise RulesError(f"{name} can move at most three steps and still act (LotNR three-step rule).",
                          field=f"{p}_steps_moved")
     health = con.health
+    if con.frenzy not in ("", "frenzy", "rotschreck"):
+        raise RulesError(f"{name}: frenzy is frenzy, rotschreck or none.", field=f"{p}_frenzy")
+    if con.frenzy == "frenzy" and health in (Health.BRUISED, Health.WOUNDED):
+        state.steps.add(f"{name} is in frenzy and suffers no wound penalty ({health.value.capitalize()}).", R_FRENZY)
+        return SideState(key, con, name, category, health=Health.HEALTHY)
     if health is Health.WOUNDED and Power.ENDURANCE in con.powers:
         health = Health.BRUISED
         state.steps.add(f"{name} is Wounded but has Endurance: only the Bruised penalty applies.", R_ENDURANCE)
@@ -277,6 +292,11 @@ def _requirements(state: ChallengeState, side: SideState) -> None:
         return
     if con.risks_no_trait:
         side.required = 0  # a test, not a challenge: nothing is risked (002 "Firing Guns into Groups of People")
+        return
+    if con.frenzy == "frenzy" and side.key is Outcome.DEFENDER and ch.category is Category.SOCIAL and not con.bid:
+        side.required = 0
+        state.steps.add(f"{side.name} is in frenzy and need not risk a Trait when someone starts a Social challenge "
+                        f"against {side.name}.", R_FRENZY)
         return
     required = 0 if ch.category is Category.VIRTUE else 1
     if con.extra_bid:
@@ -446,6 +466,9 @@ def _darkness(state: ChallengeState) -> None:
         else:
             state.steps.add(f"Both sides suffer total darkness: a success by either is still retested once "
                             f"({label}).", R_DARK, "both_blind_forced_retest")
+    elif c.dark_forced or d.dark_forced:
+        blind = c if c.dark_forced else d
+        state.steps.add(f"{blind.name} is in total darkness: a success by {blind.name} is retested once.", R_DARK)
 
 
 def _relent(state: ChallengeState) -> None:

@@ -8,7 +8,7 @@ Part of :mod:`larp.rules.challenge`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum, StrEnum
 from typing import Any, Mapping
 
@@ -18,9 +18,26 @@ from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.numbers import REQUIRED, whole_number
 
+#: Fields of the core's types that the JSON readers do not read yet: the stateless API documents what it
+#: reads (tests/web/test_api_schema_truth.py), and these inputs reach the API with the next phase's wiring
+#: (issue 30: the sense a challenge depends on, Acute Sense's senses, the Ability of a specialisation, the
+#: frenzy a side is in, the sides beyond reach). Given now, they are refused as unknown, never ignored.
+NOT_READ_YET: dict[type, frozenset[str]] = {
+    Challenge: frozenset({"sense", "at_range"}),
+    Contestant: frozenset({"acute_senses", "specialisation", "frenzy"}),
+}
+
+
+def _default(f: Any) -> Any:
+    """A dataclass field's default value (its factory's product when it has one)."""
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
+
 def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        unread = NOT_READ_YET.get(type(value), frozenset())
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
+                if f.name not in unread or getattr(value, f.name) != _default(f)}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (frozenset, set)):
@@ -41,7 +58,7 @@ def challenge_to_dict(challenge: Challenge) -> dict[str, Any]:
 def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
         raise RulesError(f"{where or 'The challenge'} must be an object.", field=where or "challenge")
-    unknown = sorted(set(data) - {f.name for f in fields(cls)})
+    unknown = sorted(set(data) - ({f.name for f in fields(cls)} - NOT_READ_YET.get(cls, frozenset())))
     if unknown:
         name = f"{where}_{unknown[0]}" if where else unknown[0]
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=name)

@@ -96,6 +96,9 @@ def retest_problem(state: ChallengeState, side: SideState, category: str, name: 
                 and ch.category in (Category.MENTAL, Category.SOCIAL)):
             return (f"Willpower buys a retest only when defending against a Mental or Social challenge "
                     f"({settings.label('willpower_retest_scope')})."), name
+    if category == "power" and state.challenge.at_range:
+        return ("Might retests only feats of sheer strength in brawling and melee; the sides are beyond reach of "
+                "each other, so this is a ranged attack whatever the weapon (LotNR Potence).", name)
     if category == "power" and _ranged(state):
         return ("Might retests only feats of sheer strength in brawling and melee, never a firearm shot, a thrown "
                 "object or another ranged attack (LotNR Potence).", name)

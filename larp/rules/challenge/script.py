@@ -118,6 +118,16 @@ class Contestant:
             pre-empts the other side's physical action, so a defender may answer with a
             simultaneous attack only when neither side pre-empts or their levels are equal
             (002 "Challenges"; LotNR Alacrity, met-reference 3.3).
+        specialisation: an Ability specialisation applies: the Ability's name (one bonus Trait
+            in ties and overbids while the side has a level of that Ability left tonight; LotNR
+            Abilities, met-reference 1.3), or ``True`` when the narrator gives it without naming
+            the Ability; ``""`` none.
+        frenzy: the side is in ``"frenzy"`` or ``"rotschreck"`` (``""``: neither;
+            :mod:`larp.rules.frenzy`): in frenzy he suffers no wound penalty, and he need not risk a
+            Trait when someone starts a Social challenge against him (LotNR Frenzy).
+        acute_senses: the senses of the side's Acute Sense Merits (``"hearing"``...; keys of
+            ``data/senses.toml``): two Traits up in a challenge that depends on one of them
+            (LotNR Acute Sense, met-reference 1.3; setting ``darkness_merits``).
     """
 
     name: str
@@ -148,6 +158,9 @@ class Contestant:
     bomb_announced: bool = False
     risks_no_trait: bool = False
     celerity: int = 0
+    acute_senses: frozenset[str] = frozenset()
+    specialisation: str | bool = ""
+    frenzy: str = ""
 
 
 @dataclass(frozen=True)
@@ -257,6 +270,12 @@ class Challenge:
         tests: the test sequence, first throws first.
         mass: one pair of a mass challenge (002 "Mass Combat": Intensity against any
             attacker, setting ``intensity_in_mobs``).
+        at_range: the sides are beyond reach of each other (the scene's range: more than five feet),
+            so an attack is a ranged one whatever its card says: no Might (LotNR Potence: "not at
+            range and not for throwing", met-reference 3.4).
+        sense: the sense the challenge depends on, as the narrator names it (a key of
+            ``data/senses.toml``: ``"sight"``, ``"hearing"``...; ``""``: none named): a side with
+            Acute Sense for it is two Traits up (LotNR Acute Sense, met-reference 1.3).
     """
 
     category: Category
@@ -272,4 +291,6 @@ class Challenge:
     negative_calls: tuple[NegativeCall, ...] = ()
     tests: tuple[TestCall, ...] = ()
     mass: bool = False
+    sense: str = ""
+    at_range: bool = False
 

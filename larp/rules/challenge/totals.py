@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from larp.rules.challenge.state import ChallengeState, SideState
 from larp.rules.challenge.types import (
-    R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome, Power,
+    R_BONUS, R_CAP, R_HEALTH, R_MOVE, R_SPECIALISATION, R_SPEED_DE, R_TIES, Category, Health, Kind, Lead, Outcome,
+    Power,
 )
 from larp.rules.darkness import ability_named
+from larp.rules.senses import R_ACUTE, acute_sense_bonus
 from larp.tables import generation_row
 
 
@@ -21,7 +23,8 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     """Set ``side.total``, the Traits it counts in ties and overbids, and the arithmetic.
 
     Current Traits (or those declared, never more; LotNR ties, met-reference 1.3), plus bonus
-    Traits (cover, a weapon card, Speed under ``speed_weapon_model = dark_epics``, unmatched
+    Traits (cover, a weapon card, Speed under ``speed_weapon_model = dark_epics``, Acute Sense
+    for the sense the challenge depends on under ``darkness_merits = lotnr``, unmatched
     Negative Traits), minus penalties (One Eye..., Bruised under ``wound_penalty_model = lotnr``,
     two or three steps moved, darkness), capped at twice the generation's Trait maximum
     (``trait_total_cap``) and never below 0 (LotNR Bonus Traits, Health, three-step rule;
@@ -40,18 +43,29 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     if con.weapon is not None and con.weapon.bonus:
         total += con.weapon.bonus
         terms.append(f"+{con.weapon.bonus} {con.weapon.name}")
+    if _specialisation(state, side):
+        total += 1
+        terms.append("+1 specialisation" + (f" ({con.specialisation})" if isinstance(con.specialisation, str) else ""))
     if _speed_bonus(state, side):
         total += 1
         terms.append("+1 Speed")
         state.steps.add(f"{side.name}'s {con.weapon.name} has Speed and {side.name} has Melee: one bonus Trait "
                         f"({settings.label('speed_weapon_model')}).", R_SPEED_DE, "speed_weapon_model")
+    acute = acute_sense_bonus(ch.sense, con.acute_senses, settings)
+    if acute:
+        total += acute
+        terms.append(f"+{acute} Acute Sense ({ch.sense})")
+        state.steps.add(f"The challenge depends on {ch.sense} and {side.name} has Acute Sense ({ch.sense}): "
+                        f"{side.name} is {acute} Traits up ({settings.label('darkness_merits')}).", R_ACUTE,
+                        "darkness_merits")
     if side.neg_bonus:
         total += side.neg_bonus
         terms.append(f"+{side.neg_bonus} unmatched Negative Traits")
     for mod in con.penalties:
         total -= mod.traits
         terms.append(f"-{mod.traits} {mod.source}")
-    if any(b.traits for b in con.bonuses) or (con.weapon is not None and con.weapon.bonus):
+    if any(b.traits for b in con.bonuses) or (con.weapon is not None and con.weapon.bonus) or \
+            any(t.startswith("+1 specialisation") for t in terms):
         state.steps.add(f"{side.name}'s bonus Traits count in ties and overbids but are never bid.", R_BONUS)
     if settings["wound_penalty_model"] == "lotnr" and side.health is Health.BRUISED \
             and ch.category is not Category.VIRTUE:
@@ -74,6 +88,23 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
                             R_CAP, "trait_total_cap")
     side.total = max(0, total)
     side.terms = terms
+
+
+def _specialisation(state: ChallengeState, side: SideState) -> bool:
+    """Whether the side's Ability specialisation gives its bonus Trait: only while it has a level of the
+    Ability left tonight, since a specialisation is a use of the Ability (LotNR Abilities; met-reference
+    1.3); a specialisation the narrator gives without naming the Ability always does."""
+    spec = side.con.specialisation
+    if not spec:
+        return False
+    if not isinstance(spec, str):
+        return True
+    key = ability_named(side.con.abilities, spec)
+    if key is None or side.con.abilities[key] < 1:
+        state.steps.add(f"{side.name} has no level of {spec} left tonight: the {spec} specialisation gives no "
+                        f"bonus Trait.", R_SPECIALISATION)
+        return False
+    return True
 
 
 def _speed_bonus(state: ChallengeState, side: SideState) -> bool:

@@ -42,6 +42,8 @@ R_WOUNDS_OLD = "Older MET health levels (met-reference 4.2)"
 R_DARK = '002 "Darkness"'
 R_DARK_DE = '002 "Darkness"; Dark Epics p.71 (met-reference 6.1)'
 R_VIRTUE = "LotNR Virtue Tests (met-reference 1.5, 2.1)"
+R_SPECIALISATION = "LotNR Abilities: specialisations (met-reference 1.3)"
+R_FRENZY = "LotNR Frenzy (met-reference 4.1)"
 
 
 class Category(StrEnum):

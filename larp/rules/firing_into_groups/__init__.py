@@ -20,16 +20,20 @@ The rules (002 unless said otherwise):
    rifle) or with an area effect (a shotgun): one mass challenge against the
    bystanders instead: the firer's one sign against each bystander's, each
    pair by the normal rules; every bystander who loses is hit; the firer risks
-   one Trait per bystander (met-reference 6.2 and T24). A Spray fires so only
-   at targets farther than its distance (a shotgun 20 feet, a submachine gun
-   10; Dark Epics 5: setting ``spray_limits``) and reaches at most its number
-   of people (met-reference 6.2); closer, it is an ordinary single shot. A spray
-   victim takes the card's damage without Mass-Trauma's level.
+   one Trait per bystander (met-reference 6.2 and T24). Under 002's reading
+   (setting ``spray_limits = house_002``, the default) a missed blast or burst is
+   so at any range; a deliberate Spray at a chosen group (``deliberate_spray``),
+   and every Spray under the LotNR and Dark Epics readings, fires so only at
+   targets farther than its distance (a shotgun 20 feet, a submachine gun 10;
+   Dark Epics 5) and closer it is an ordinary single shot. A Spray reaches at most
+   its number of people (met-reference 6.2). A spray victim takes the card's
+   damage without Mass-Trauma's level.
 3. To avoid bystanders if he misses, the firer bids one extra Trait per
    bystander with the shot (five bystanders: six Traits in all), or fewer and
    names the bystanders they exclude; or he takes careful aim and fires every
-   other round, risking no extra Trait. Only for single shots. The extra
-   Traits were lost with the missed shot.
+   other round, risking no extra Trait. Only for single shots, never with a
+   shotgun's blast or a burst (002), whatever the range under 002's reading. The
+   extra Traits were lost with the missed shot.
 
 What is where: :mod:`.types` (the inputs and the ruling), :mod:`.engine` (the rules),
 :mod:`.parsing` (JSON in). Every name is importable from ``larp.rules.firing_into_groups``.
@@ -47,6 +51,7 @@ from larp.rules.firing_into_groups.types import (
     StrayRuling,
     fire_of,
     spray_limits,
+    stray_spray_at_any_range,
 )
 from larp.rules.firing_into_groups.engine import (
     firer_bid_count,
@@ -66,6 +71,7 @@ __all__ = [
     "StrayRuling",
     "fire_of",
     "spray_limits",
+    "stray_spray_at_any_range",
     "firer_bid_count",
     "rule_stray_shot",
     "stray_shot_from_dict",

@@ -35,7 +35,7 @@ from larp.rules.mass_combat import (
     track_of,
     weapon_card,
 )
-from larp.rules.hits import armor_key
+from larp.rules.hits import armor_key, damage_as_dealt
 from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
@@ -49,6 +49,7 @@ from larp.rules.firing_into_groups.types import (
     StrayRuling,
     fire_of,
     spray_limits,
+    stray_spray_at_any_range,
 )
 
 class _Stray:
@@ -103,7 +104,13 @@ class _Stray:
                 raise RulesError(f"{name} is already listed as a bystander.", field=f"{where}.name")
             seen.add(name)
             self.tracks[name] = track_of(b.body, self.settings, name, f"{where}.body")
-        self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings)
+        if not isinstance(shot.deliberate_spray, bool):
+            raise RulesError("Say whether the firer sprays the group on purpose: true or false.",
+                             field="deliberate_spray")
+        if shot.deliberate_spray and not card.has("Spray"):
+            raise RulesError(f"A {card.name} has no Spray: only a shotgun or an automatic weapon sprays a group "
+                             f"(met-reference 6.2).", field="deliberate_spray")
+        self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings, shot.deliberate_spray)
         self.target = target
         single = self.fire is Fire.SINGLE
         if not single and (shot.careful_aim or shot.extra_traits or shot.excluded):
@@ -205,7 +212,8 @@ class _Stray:
         if not self.firer_risks():
             firer = replace(firer, bid=(), risks_no_trait=True)
         return Challenge(category=self.shot.category, challenger=firer, defender=self.bystander_side(index, b),
-                         action="weapon", defender_action="defend", tests=(first,) + tuple(b.tests))
+                         action="weapon", defender_action="defend", tests=(first,) + tuple(b.tests),
+                         sense=self.shot.sense)
 
     def _costs(self) -> None:
         """Say what the bystander tests cost (002; settings ``stray_tests_cost_firer``,
@@ -248,9 +256,16 @@ class _Stray:
         if self.card.has("Spray") and self.fire is Fire.SINGLE and (shot.bursts or not self.card.has("Full-Auto")):
             feet, _most = spray_limits(shot.weapon, self.settings)
             where = shot.range.label if shot.range is not None else "at a range not said"
-            self.steps.add(f"{article(self.card.name).capitalize()} sprays only at targets more than {feet} feet "
-                           f"away; {where}, this is a single shot ({self.settings.label('spray_limits')}).",
-                           R_SPRAY, "spray_limits")
+            what = "A deliberate Spray" if shot.deliberate_spray and stray_spray_at_any_range(self.settings) else \
+                article(self.card.name).capitalize()
+            self.steps.add(f"{what} sprays only at targets more than {feet} feet away; {where}, this is a single "
+                           f"shot ({self.settings.label('spray_limits')}).", R_SPRAY, "spray_limits")
+        elif self.card.has("Spray") and self.fire is Fire.GROUP and not shot.deliberate_spray \
+                and stray_spray_at_any_range(self.settings):
+            blast = "burst" if self.card.has("Full-Auto") or self.card.has("Burst") else "blast"
+            self.steps.add(f"A missed {self.card.name} {blast} is one mass challenge against the people near the "
+                           f"target, whatever the range ({self.settings.label('spray_limits')}).", R_GROUPS,
+                           "spray_limits")
         if at_risk or self.fire is Fire.GROUP:
             self._costs()
         firer = replace(self.firer_after_shot(), weapon=weapon)
@@ -267,6 +282,9 @@ class _Stray:
             results, hits = self._group(firer)
         else:
             results, hits = self._single(firer)
+        by_target = {h.target: h for h in hits}
+        results = [replace(r, ruling=damage_as_dealt(r.ruling, {Outcome.DEFENDER: by_target[r.name]}))
+                   if r.ruling is not None and r.name in by_target else r for r in results]
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
         landed = [h.target for h in hits]
         summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "

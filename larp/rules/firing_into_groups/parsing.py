@@ -44,7 +44,7 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
     """
     if not isinstance(data, Mapping):
         raise RulesError("The shot must be an object.", field="shot")
-    known = set(StrayShot.__dataclass_fields__)
+    known = set(StrayShot.__dataclass_fields__) - {"deliberate_spray", "sense"}  # not read yet (issue 30 wiring)
     unknown = sorted(set(data) - known)
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])

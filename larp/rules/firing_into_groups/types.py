@@ -90,6 +90,12 @@ class StrayShot:
         category: the challenge's category (Physical).
         range: how far the group is from the firer (a Spray needs distance, met-reference 6.2);
             ``None``: not said.
+        deliberate_spray: the firer sprays a chosen group on purpose (LotNR Spray, met-reference
+            6.2, T24) rather than missing a target: the Spray's distances decide whether it sprays
+            under every reading of ``spray_limits`` (a missed blast or burst is a mass challenge at
+            any range under 002's).
+        sense: the sense the bystander tests depend on (``""``: none named): Acute Sense for it is
+            two Traits up (LotNR Acute Sense, met-reference 1.3).
     """
 
     firer: Contestant
@@ -104,6 +110,8 @@ class StrayShot:
     close_range: bool = False
     category: Category = Category.PHYSICAL
     range: RangeBand | None = None
+    deliberate_spray: bool = False
+    sense: str = ""
 
 
 @dataclass(frozen=True)
@@ -195,13 +203,16 @@ class StrayRuling:
 
 #: How far away (in feet, more than) and how many adjacent targets a Spray needs and reaches:
 #: LotNR: a shotgun 3 beyond 20 ft, a submachine gun 5 beyond 10 ft (by its card's ``spray``);
-#: Dark Epics: 3 closely grouped beyond 5 ft (met-reference 6.2; setting ``spray_limits``).
+#: Dark Epics: 3 closely grouped beyond 5 ft (met-reference 6.2; setting ``spray_limits``; its
+#: default, 002's reading, keeps LotNR's for a deliberate Spray).
 SPRAY_BEYOND_FEET = {"lotnr": {"shotgun": 20, "smg": 10}, "dark_epics": 5}
 DARK_EPICS_SPRAY_TARGETS = 3
 
 
 def spray_limits(weapon_key: str, settings: ChronicleSettings) -> tuple[int, int]:
-    """(feet the targets must be beyond, most targets reached) for a Spray weapon (met-reference 6.2).
+    """(feet the targets must be beyond, most targets reached) for a Spray weapon (met-reference 6.2):
+    Dark Epics' under ``spray_limits = dark_epics``, LotNR's otherwise (002's reading keeps them for a
+    deliberate Spray and for the reach of a missed blast).
 
     Raises:
         RulesError: no such weapon.
@@ -214,25 +225,39 @@ def spray_limits(weapon_key: str, settings: ChronicleSettings) -> tuple[int, int
     return feet, card.spray
 
 
+def stray_spray_at_any_range(settings: ChronicleSettings) -> bool:
+    """Whether a missed shotgun blast or burst is one mass challenge against the group whatever the
+    range (``spray_limits = house_002``, the default: 002 "Firing Guns into Groups of People" names
+    shotguns and bursts with no distance), rather than only beyond the Spray's distance (LotNR, Dark
+    Epics; met-reference 6.2)."""
+    return settings["spray_limits"] == "house_002"
+
+
 def fire_of(weapon_key: str, bursts: bool = True, band: RangeBand | None = None,
-            settings: ChronicleSettings | None = None) -> Fire:
-    """How ``weapon_key`` fires at the group ``band`` away: a Spray (a shotgun's spread, a
-    submachine gun's burst) only at targets farther than its distance, else an ordinary
-    single-target shot; another automatic weapon (Full-Auto, Burst) firing bursts fires
-    several rounds; both are one mass challenge; anything else fires single shots (002
-    "Firing Guns into Groups of People"; met-reference 3.7, 6.2, setting ``spray_limits``).
-    A range not said is not "farther": a single shot.
+            settings: ChronicleSettings | None = None, deliberate: bool = False) -> Fire:
+    """How ``weapon_key`` fires at the group ``band`` away.
+
+    A shotgun's spread or a submachine gun's burst (a Spray card): under 002's reading (setting
+    ``spray_limits = house_002``, the default) a missed blast or burst is one mass challenge
+    against the people near the target at any range (002 "Firing Guns into Groups of People":
+    "have the firer perform a mass challenge instead"); a ``deliberate`` Spray at a chosen group,
+    and any Spray under the LotNR and Dark Epics readings, sprays only at targets farther than its
+    distance (met-reference 6.2, T24), else it is an ordinary single-target shot, and a range not
+    said is not "farther". Another automatic weapon (Full-Auto, Burst) firing bursts fires several
+    rounds: one mass challenge; anything else, or an automatic weapon fired one shot at a time, fires
+    single shots (002; met-reference 3.7).
 
     Raises:
         RulesError: no such weapon (``field`` "weapon").
     """
+    settings = settings or ChronicleSettings.defaults()
     card = armory_weapon(weapon_key, "live")
     automatic = card.has("Full-Auto") or card.has("Burst")
     if automatic and not bursts:
         return Fire.SINGLE
     if card.has("Spray"):
-        feet, _most = spray_limits(weapon_key, settings or ChronicleSettings.defaults())
+        if not deliberate and stray_spray_at_any_range(settings):
+            return Fire.GROUP
+        feet, _most = spray_limits(weapon_key, settings)
         return Fire.GROUP if band is not None and band.beyond(feet) else Fire.SINGLE
     return Fire.GROUP if automatic else Fire.SINGLE
-
-

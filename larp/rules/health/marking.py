@@ -254,7 +254,12 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
     summary = f"{who} takes {levels_of(changed)} of {kind} damage"
     if overflow:
         summary += f" ({overflow} more had no further effect)"
-    steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
+    marked = _boxes_marked(track, new)
+    if marked and new.condition == "active" and track.condition == "active":
+        still = "still" if new.state() == track.state() else "now"
+        steps.add(f"{summary}: {marked}; {who} is {still} {_where(new)}.", _APPLYING)
+    else:
+        steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
     if stake and not new.destroyed:
         if new.is_vampire:
             new = replace(new, staked=True)
@@ -264,6 +269,37 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             steps.add(f"A stake paralyses only vampires; {who} simply takes the wound.", '000 "Stake Through Heart"')
     first = Step(f"{who} is {_where(track)} and takes {levels_of(levels)} of {damage_type} damage.", _APPLYING)
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _nth(track: HealthTrack, index: int) -> str:
+    """The box at ``index``'s place among the boxes of its name: "second"."""
+    nth = track.levels[:index + 1].count(track.levels[index])
+    return _ORDINALS[nth - 1] if nth <= len(_ORDINALS) else f"{nth}th"
+
+
+def _box(track: HealthTrack, index: int) -> str:
+    """The box at ``index`` as a narrator names it: "the second Healthy level"."""
+    return f"the {_nth(track, index)} {track.levels[index]} level"
+
+
+def _boxes_marked(before: HealthTrack, after: HealthTrack) -> str:
+    """Which boxes a marking filled, in words ("the first Healthy level is marked", "the second
+    Healthy to the first Bruised level are marked"), so that two hits that leave a character on the
+    same level read as two marks, not as a level that did not change (met-reference 4.1, T9); ``""``
+    when no new box was filled (a mark made worse on a full track)."""
+    if after.marked <= before.marked or after.levels != before.levels:
+        return ""
+    first, last = before.marked, min(after.marked, len(after.levels)) - 1
+    if first > last:
+        return ""
+    if first == last:
+        return f"{_box(after, first)} is marked"
+    if after.levels[first] == after.levels[last]:
+        return f"the {_nth(after, first)} to the {_nth(after, last)} {after.levels[first]} levels are marked"
+    return f"{_box(after, first)} to {_box(after, last)} are marked"
 
 
 def standing(track: HealthTrack) -> str:

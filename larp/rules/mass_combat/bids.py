@@ -225,7 +225,8 @@ class _Pairs:
             pair_d = replace(d_side, bid=(), held=(), lost_earlier=(), lead=lead, relent=name in self.relented)
             counts_as[name] = mapped
             built.append(Challenge(category=mass.category, challenger=side, defender=pair_d,
-                                   action=a.attack.action, defender_action=defender_action, mass=True))
+                                   action=a.attack.action, defender_action=defender_action, mass=True,
+                                   sense=mass.sense))
         return built, counts_as
 
     def required(self, built: list[Challenge]) -> list[int]:

@@ -10,8 +10,11 @@ attackers whose results come after (LotNR order of challenges: the higher Trait 
 first, pre-empts before, equal counts at the same time). A defender with 10 Traits who
 lost 2 to the first two attackers and is Bruised counts 10 - 2 - 1 = 7 on the third
 pair's tie; one whom the earlier hits made Wounded risks one more Trait in the later
-pairs. Once he drops (Incapacitated, unconscious, torpor), the pairs left are judged on
-him as he last stood, and their hits are not applied.
+pairs. The relented challenges come first of all (LotNR "The Mob Scene"), so a wound from a
+relented blow counts in every tie after it: a defender with 5 Traits whom a relented ax left
+Bruised counts 4 on the ties of the simultaneous challenge. Once he drops (Incapacitated,
+unconscious, torpor), the pairs left are judged on him as he last stood, and their hits are
+not applied.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import RulesError, Step, plural
 from larp.rules.explain import times as times_said
 from larp.rules.health import HealthTrack
-from larp.rules.hits import Attack, Hit, armor_key, can_fight, land_hit
+from larp.rules.hits import Attack, Hit, armor_key, can_fight, damage_as_dealt, land_hit
 from larp.rules.mass_combat.bids import _check, _Pairs
 from larp.rules.mass_combat.types import R_MASS, R_MOB, MassChallenge, MassRuling, PairResult, Range
 from larp.rules.order import LEGERITY, SWIFTNESS, Participant, order_of_actions
@@ -87,6 +90,7 @@ class _Mass(_Pairs):
         self.extras: list[str] = []
         self.history: list[tuple[int, HealthTrack]] = []
         self.armor_used: dict[str, tuple[str, int]] = {}
+        self.before: HealthTrack | None = None
 
     # ----- the ruling --------------------------------------------------------
 
@@ -94,6 +98,7 @@ class _Mass(_Pairs):
         """The whole ruling: relented challenges first, then the others in order (module docstring)."""
         _check(self.mass, self.settings)
         self.setup()
+        self.before = self.tracks[self.name]  # his track as he came into the mass challenge
         mass, d = self.mass, self.d
         built, counts_as = self.pairs()
         built = self.assign_bids(built)
@@ -127,11 +132,25 @@ class _Mass(_Pairs):
                 self.results[a.side.name] = PairResult(a.side.name, a.range, False, False, None)
         elif defended:
             hits += self._in_order(built, counts_as, defended)
-        pairs = tuple(self.results[a.side.name] for a in mass.attackers)
+        pairs = tuple(self._as_dealt(self.results[a.side.name], hits) for a in mass.attackers)
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
         return MassRuling(pairs, tuple(hits), dict(self.tracks), traits_lost, spendings(self.spent),
                           actions_of(d.celerity), self.steps.steps(), self._summary(pairs, hits),
                           tuple(self.pending), dict(self.armor_used))
+
+    def _as_dealt(self, pair: PairResult, hits: Sequence[Hit]) -> PairResult:
+        """The pair with its ruling's damage as the hits dealt it (the card with its additions;
+        :func:`larp.rules.hits.damage_as_dealt`): the attacker's hit on the defender, the defender's
+        counter-attack on him."""
+        if pair.ruling is None:
+            return pair
+        dealt = {}
+        for hit in hits:
+            if hit.by == pair.attacker and hit.target == self.name:
+                dealt[Outcome.DEFENDER] = hit
+            elif hit.by == self.name and hit.target == pair.attacker:
+                dealt[Outcome.CHALLENGER] = hit
+        return replace(pair, ruling=damage_as_dealt(pair.ruling, dealt))
 
     def _scripts(self, built: list[Challenge], counts_as: Mapping[str, Throw | None],
                  defended: list[int]) -> dict[int, Challenge]:
@@ -179,7 +198,10 @@ class _Mass(_Pairs):
                            f"{self.name}: the Traits lost and the wounds taken count in the later pairs' ties and bids.",
                            R_IN_ORDER)
         by_position = sorted(defended, key=lambda i: order[mass.attackers[i].side.name])
+        # The wounds of every result before a pair count in it, the relented hits first of all (002 "Mass
+        # Combat"; LotNR "The Mob Scene"): compare with his track as he came in, not as the relented hits left it.
         start_track = self.tracks[self.name]
+        came_in = self.before
         judged_traits, judged_health = d.side.traits, d.side.health
         lost_so_far = 0
         played: dict[int, Challenge] = {}
@@ -193,7 +215,7 @@ class _Mass(_Pairs):
             track = self.tracks[self.name]
             if can_fight(track):
                 judged_traits = max(d.side.traits - lost_so_far, 0)
-                if track != start_track:
+                if track != came_in:
                     now = _wound(track)
                     judged_health = now if _SEVERITY[now] > _SEVERITY[d.side.health] else d.side.health
             elif not dropped_told:

@@ -124,11 +124,14 @@ class MassChallenge:
         attackers: the attackers, in the order the narrator lists them (that
             order breaks ties of initiative and assigns the defender's bids).
         category: the Traits' category (Physical for combat).
+        sense: the sense every pair depends on, as the narrator names it (``""``: none): a side
+            with Acute Sense for it is two Traits up (LotNR Acute Sense, met-reference 1.3).
     """
 
     defender: Defender
     attackers: tuple[Attacker, ...]
     category: Category = Category.PHYSICAL
+    sense: str = ""
 
 
 

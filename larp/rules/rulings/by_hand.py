@@ -25,10 +25,12 @@ from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
+from larp.rules.sunlight import SunlightExposure, sunlight_exposure
 from larp.tables import trait_leads
 
 R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
 R_KILLING_BLOW = "Dark Epics killing blow (met-reference 4.1, 5.3)"
+R_FIRE = "LotNR Aggravated Wounds: Fire (met-reference 3.7)"
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,11 @@ class HandDamage:
         firearm: the damage comes from a firearm (002: bashing against vampires unless
             aimed at the head, and not halved).
         head_shot: aimed at the head.
-        source: ``other``, ``fire`` or ``sunlight`` (armor stops neither fire nor sunlight).
+        source: ``other``, ``fire`` or ``sunlight`` (armor stops neither fire nor sunlight); fire and
+            sunlight are aggravated whatever ``damage_type`` says (LotNR Aggravated Wounds).
+        exposure: sunlight's exposure, ``indirect`` (one level a turn) or ``direct`` (three): sunlight's
+            levels come from it and ``turns``, not from ``levels`` (LotNR Sunlight, met-reference T26).
+        turns: turns of sunlight.
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
         armor_piercing: armor-piercing rounds: armor is ignored (met-reference 3.7).
@@ -70,6 +76,20 @@ class HandDamage:
     stamina: bool = False
     killing_blow: bool = False
     high_caliber_test: SimpleTest | None = None
+    exposure: str = ""
+    turns: int = 1
+
+    def sunlight(self, who: str = "The vampire") -> SunlightExposure | None:
+        """Sunlight's levels and Courage test, for a ``sunlight`` source (LotNR Sunlight, met-reference T26).
+
+        Raises:
+            RulesError: sunlight without its exposure (``exposure``), or exposure without sunlight.
+        """
+        if self.source != "sunlight":
+            if self.exposure:
+                raise RulesError("An exposure is sunlight's: choose sunlight as the source.", field="exposure")
+            return None
+        return sunlight_exposure(self.exposure, self.turns, who)
 
     def damage(self, settings: ChronicleSettings, rng: RandomSource | None, close_range: bool = False) -> Damage:
         """The damage the attack inflicts (002 "Damage and Healing"; met-reference 3.7); ``close_range``:
@@ -84,8 +104,15 @@ class HandDamage:
                                           close_range=close_range, high_caliber_test=self.high_caliber_test),
                                    settings, rng)
             return replace(damage, armor_piercing=damage.armor_piercing or self.armor_piercing)
+        sun = self.sunlight()
+        if sun is not None:
+            return Damage(levels=sun.levels, damage_type="aggravated", source="sunlight", steps=sun.steps[:1])
         if self.levels < 1:
             raise RulesError("No damage to apply: give at least one health level.", field="levels")
+        if self.source == "fire":
+            fire = (Step("Fire does aggravated damage.", R_FIRE),) if self.damage_type != "aggravated" else ()
+            return Damage(levels=self.levels, damage_type="aggravated", source="fire", steps=fire,
+                          armor_piercing=self.armor_piercing)
         return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
                       firearm=self.firearm, head_shot=self.head_shot, source=self.source,
                       armor_piercing=self.armor_piercing)
@@ -101,6 +128,8 @@ class HandRuling:
         stamina_trait: the stamina-related Physical Trait spent on a Fortitude test, if any.
         consequences: what changes for him.
         summary: one sentence.
+        courage_difficulty: the Traits of the static Courage test against Rötschreck the damage calls
+            for (sunlight on a vampire, LotNR Sunlight); ``None`` when none is due.
     """
 
     taken: DamageRuling
@@ -109,11 +138,13 @@ class HandRuling:
     consequences: Consequences
     summary: str
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    courage_difficulty: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: the record keeps it, the API answers with it."""
         return {"taken": self.taken.to_dict(), "health": self.health.to_dict(), "stamina_trait": self.stamina_trait,
-                "summary": self.summary, "consequences": self.consequences.to_dict()}
+                "summary": self.summary, "consequences": self.consequences.to_dict(),
+                "courage_difficulty": self.courage_difficulty}
 
 
 def stamina_trait(person: Person) -> str | None:
@@ -194,4 +225,10 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     if spent:
         steps += (Step(f"{person.name} spends {spent}, a stamina-related Physical Trait, on the Fortitude test.",
                        R_FORTITUDE),)
-    return HandRuling(taken, result, spent, tally.consequences(), summary, steps)
+    sun = hand.sunlight(person.name)
+    courage = None
+    if sun is not None and person.creature == "vampire" and not result.track.destroyed:
+        courage = sun.courage_difficulty
+        steps += sun.steps[1:]
+        summary = summary[:-1] + f"; a Courage test against {courage} Traits or Rötschreck."
+    return HandRuling(taken, result, spent, tally.consequences(), summary, steps, courage)

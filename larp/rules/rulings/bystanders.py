@@ -78,6 +78,8 @@ class Volley:
         extra_traits: the extra Traits bid with the shot, given outright (the stateless API);
             empty: the tool picks one per bystander excluded.
         excluded: names of bystanders excluded, given outright (with those marked ``excluded``).
+        deliberate_spray: the firer sprays a chosen group on purpose (LotNR Spray, met-reference 6.2):
+            the Spray's distances decide (setting ``spray_limits``).
     """
 
     firer: Side
@@ -89,6 +91,7 @@ class Volley:
     close_range: bool = False
     extra_traits: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()
+    deliberate_spray: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
         raise RulesError("Choose the gun that fired.", field="firer_weapon")
     band = scene.range_for(firer.name)
     try:
-        fire = fire_of(weapon, volley.bursts, band, settings)
+        fire = fire_of(weapon, volley.bursts, band, settings, volley.deliberate_spray)
     except RulesError:
         raise RulesError(f"There is no gun {weapon!r} in the armory.", field="firer_weapon") from None
     single = fire is Fire.SINGLE
@@ -186,7 +189,8 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
                      bystanders=tuple(bystanders), firer_throw=group_throw, bursts=volley.bursts,
                      excluded=excluded, careful_aim=volley.careful_aim,
                      close_range=volley.close_range or (band is not None and band.within_five_feet),
-                     extra_traits=tuple(volley.extra_traits), range=band)
+                     extra_traits=tuple(volley.extra_traits), range=band,
+                     deliberate_spray=volley.deliberate_spray, sense=scene.sense)
     cat = category.value
     lead = firer_con.bid[0] if firer_con.bid else ""
     if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not volley.extra_traits:

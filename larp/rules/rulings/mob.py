@@ -251,7 +251,7 @@ def build_mob(mob: Mob, scene: Scene, settings: ChronicleSettings, rng: RandomSo
         side=d_con, throw=d_throw, relents_to=tuple(a.side.name for a in mob.attackers if a.relented),
         attack=None if t.counter == "defend" else attack_of(t_side, t.counter, scene), injures=tuple(t.injures),
         celerity=t_side.choice.celerity or 0, body=body_of(t_side.person, scene, settings))
-    mass = MassChallenge(defender, tuple(built), category)
+    mass = MassChallenge(defender, tuple(built), category, sense=scene.sense)
     cat = (t_side.choice.bid_category or category).value
     if t_side.person.names_known(cat) and len(d_con.bid) == 1:
         count = defender_bid_count(mass, settings)

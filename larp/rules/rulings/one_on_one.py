@@ -27,6 +27,7 @@ from larp.rules.challenge import (
     Kind,
     SideOptions,
     NegativeCall,
+    Spent,
     Outcome,
     RandomSource,
     TestCall,
@@ -38,7 +39,7 @@ from larp.rules.challenge import (
     random_throw,
 )
 from larp.rules.explain import RulesError, Step
-from larp.rules.hits import Hit, armor_key, land_hit
+from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
     Side,
@@ -230,7 +231,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         difficulty=one.difficulty if one.kind is Kind.STATIC else None,
         needs_win=one.needs_win if one.kind is Kind.SIMPLE else False,
         needs_sight=one.needs_sight, surprised=one.surprised if one.kind is Kind.CONTESTED else False,
-        negative_calls=tuple(calls),
+        negative_calls=tuple(calls), sense=scene.sense, at_range=_at_range(one, scene),
     )
     required = bids_required(challenge, settings)
     for key, side in sides:
@@ -240,6 +241,14 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         if bid != con.bid:
             challenge = replace(challenge, **{attr: replace(con, bid=bid)})
     return challenge
+
+
+def _at_range(one: OneOnOne, scene: Scene) -> bool:
+    """Whether the scene puts the two sides beyond reach of each other (more than five feet)."""
+    if one.kind is not Kind.CONTESTED or one.defender is None:
+        return False
+    bands = (scene.range_for(one.challenger.name), scene.range_for(one.defender.name))
+    return any(band is not None and band.beyond_reach for band in bands)
 
 
 def decision_left(options: ChallengeOptions) -> bool:
@@ -366,8 +375,27 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         hits.append(hit)
         damage_steps.extend(hit.steps)
     all_steps = tuple(willpower_steps) + tuple(ruling.steps) + tuple(damage_steps)
+    willpower = {key: 1 for key, side in sides.items() if side.choice.ignore_wounds}
+    ruling = as_applied(ruling, hits, {k: s.name for k, s in sides.items()}, willpower)
     return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, tally.consequences(),
                           _summary(ruling, challenge, hits), needs)
+
+
+def as_applied(ruling: ChallengeRuling, hits: Sequence[Hit], names: Mapping[Outcome, str],
+               willpower: Mapping[Outcome, int]) -> ChallengeRuling:
+    """The challenge's ruling saying what the ruling as a whole did: each ``damage`` entry gives the
+    levels the hit dealt (the card with its additions: Puissance, Mass-Trauma, Full-Auto, High-Caliber),
+    the number ``hits`` shows, not the bare card; and ``spent`` counts the Willpower Trait a side spent
+    to ignore his wounds this turn beside what the challenge spent (met-reference 2.1, 3.4, 3.7, 4.1).
+    """
+    by_target = {hit.target: hit for hit in hits}
+    ruling = damage_as_dealt(ruling, {side: by_target[name] for side, name in names.items() if name in by_target})
+    spent = {s.side: s for s in ruling.spent}
+    for side, wp in willpower.items():
+        if wp:
+            old = spent.get(side, Spent(side))
+            spent[side] = replace(old, willpower=old.willpower + wp)
+    return replace(ruling, spent=tuple(spent[s] for s in SIDES if s in spent))
 
 
 def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,

@@ -182,7 +182,7 @@ def scene_with(scene: Scene, sides: Mapping[str, SideScene | None]) -> Scene:
     for name, own in sides.items():
         if own is not None:
             merged[name] = own
-    return Scene(scene.darkness, scene.darkness_source, scene.range, merged)
+    return replace(scene, sides=merged)
 
 
 def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:

@@ -100,6 +100,12 @@ class Person:
         agg_marked: Blood Traits already put toward his aggravated wounds (``agg_heal_model``
             "lotnr_instalments", met-reference 5.1).
         willpower_max: his permanent Willpower.
+        frenzy: he is in ``"frenzy"`` or ``"rotschreck"`` (``""``: neither), as the Virtue Test left him
+            (:mod:`larp.rules.frenzy`; the stored state comes later): in frenzy no wound penalty, not
+            even Incapacitated's, holds him back until torpor (LotNR Frenzy).
+        acute_senses: the senses of his Acute Sense Merits (keys of ``data/senses.toml``; the
+            Merit's note says which, :func:`larp.rules.senses.senses_in_note`): two Traits up in a
+            challenge that depends on one of them (LotNR Acute Sense, met-reference 1.3).
     """
 
     name: str
@@ -138,6 +144,8 @@ class Person:
     blood_per_turn: int = 1
     agg_marked: int = 0
     willpower_max: int = 0
+    acute_senses: frozenset[str] = frozenset()
+    frenzy: str = ""
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""
@@ -182,7 +190,9 @@ class Choice:
             ``None``: the card of the weapon he carries (the scene or the sheet).
         declared: Traits declared in ties and overbids, if he under-declares.
         bonuses, penalties: other bonus and penalty Traits (Merits, One Eye...).
-        specialisation: an Ability specialisation applies (+1 bonus Trait).
+        specialisation: an Ability specialisation applies (+1 bonus Trait while he has a level of
+            its Ability left tonight): the Ability's name, or ``True`` for the one his sheet
+            specialises (:func:`specialised_ability`).
         steps_moved: steps taken this turn before acting (0 to 3).
         off_hand: attacking with the off hand.
         extra_bid: extra Traits a narrator's difficulty makes him risk.
@@ -203,6 +213,8 @@ class Choice:
             table (``None`` or left out: drawn by the app, and the record says so).
         ignore_wounds: he spends a Willpower Trait to ignore his wound penalties, up to and
             including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1, 4.1).
+        full_auto: he fires his Full-Auto weapon on full auto, emptying the clip (its extra level
+            within five feet, then an action to reload; met-reference 3.7).
     """
 
     bid: tuple[str, ...] = ()
@@ -212,7 +224,7 @@ class Choice:
     declared: int | None = None
     bonuses: tuple[Modifier, ...] = ()
     penalties: tuple[Modifier, ...] = ()
-    specialisation: bool = False
+    specialisation: bool | str = False
     steps_moved: int = 0
     off_hand: bool = False
     extra_bid: int = 0
@@ -231,6 +243,7 @@ class Choice:
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
     ignore_wounds: bool = False
+    full_auto: bool = False
 
 
 @dataclass(frozen=True)
@@ -314,7 +327,7 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
         reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
                   "dead": "is dead"}.get(track.condition, track.condition)
         raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
-    if not ignore_wounds and (person.health is Health.INCAPACITATED
+    if not ignore_wounds and person.frenzy != "frenzy" and (person.health is Health.INCAPACITATED
                               or (person.health is None and track.marked >= track.size - 1)):
         raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed, unless he "
                          f"spends a Willpower Trait to ignore his wounds for this turn ({R_WILLPOWER}).", field=field)
@@ -457,8 +470,6 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
     bonuses = []
     if own.cover:
         bonuses.append(Modifier("cover", own.cover))
-    if choice.specialisation:
-        bonuses.append(Modifier("specialisation", 1))
     bonuses.extend(choice.bonuses)
     waiver = ""
     if choice.waive_darkness:
@@ -496,7 +507,26 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
         both_hands=choice.both_hands,
         bomb_announced=choice.bomb_announced,
         celerity=active_celerity(person, choice.celerity),
+        acute_senses=frozenset(person.acute_senses),
+        specialisation=specialised_ability(person, choice.specialisation),
+        frenzy=person.frenzy,
     )
+
+
+def specialised_ability(person: Person, chosen: bool | str) -> str | bool:
+    """The Ability whose specialisation the narrator applies (LotNR Abilities, met-reference 1.3): the one
+    named; with ``True``, the Ability his sheet specialises (the one with a level left tonight first,
+    then alphabetically), or ``True`` itself when the sheet names none (the narrator's word); ``""`` for
+    none."""
+    if not chosen:
+        return ""
+    if isinstance(chosen, str):
+        return chosen.strip()
+    specialised = sorted(name for name, specs in person.specialisations.items() if specs)
+    if not specialised:
+        return True
+    left = [name for name in specialised if person.abilities.get(name, 0) > 0]
+    return (left or specialised)[0]
 
 
 def filled_bid(side: Side, category: Category, count: int | None) -> tuple[str, ...]:
@@ -544,7 +574,7 @@ def attack_of(side: Side, action: str, scene: Scene) -> Attack:
                   close_range=band is not None and band.within_five_feet,
                   card=choice.card if action == "weapon" and not key else None,
                   stake=choice.stake and action == "weapon", high_caliber_test=choice.high_caliber_test,
-                  staking_tests=tuple(choice.staking_tests))
+                  staking_tests=tuple(choice.staking_tests), full_auto=choice.full_auto and action == "weapon")
 
 
 def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:

@@ -9,6 +9,7 @@ Part of :mod:`larp.rules.tabletop.combat`: :func:`declare_attack` opens the
 
 from __future__ import annotations
 
+from larp.rules.damage import SOURCES
 from larp.rules.explain import Explanation, RulesError, plural
 from larp.rules.health import CONDITION_LABELS, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
@@ -120,6 +121,8 @@ def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
     c = attack.circumstances
     if c.range not in RANGES:
         raise RulesError("Range is point_blank, short or long.", field="range")
+    if c.source not in SOURCES:
+        raise RulesError(f"The damage's source is one of {', '.join(SOURCES)}.", field="source")
     for name, value in (("cover", c.cover), ("attacker_cover", c.attacker_cover)):
         if value is not None and value not in profile.cover:
             raise RulesError(f"Cover is one of {', '.join(profile.cover)}.", field=name)

@@ -229,6 +229,9 @@ class Circumstances:
         shield_side: a flank attack comes from the side the target's shield covers (004 "Blindsiding").
         gun: the attacker's gun as the combat carries it (rounds, shots this turn; 000 "Ranged
             Weapons Chart"); ``None``: rounds and rate through the turn are not counted.
+        source: what the damage is: ``"other"``, ``"fire"`` (a torch, a burning brand) or
+            ``"sunlight"``: fire and sunlight are aggravated to a vampire, only Fortitude soaks them
+            and armor does not protect (000 "Damage Types", "Soak", "Armor").
     """
 
     range: str = "short"
@@ -262,6 +265,7 @@ class Circumstances:
     aimed_part: str | None = None
     shield_side: bool = False
     gun: Gun | None = None
+    source: str = "other"
 
 
 @dataclass(frozen=True)

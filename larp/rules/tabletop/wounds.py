@@ -109,7 +109,12 @@ def damage_dice(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Wea
 
 
 def attack_damage_type(base_type: str, card: Weapon | None, c: Circumstances, steps: Explanation) -> str:
-    """Blunt weapons aimed at the head do lethal damage (000 "Melee Weapons Chart")."""
+    """Fire and sunlight do aggravated damage (000 "Damage Types": "Fire, sunlight ... are considered
+    aggravated damage"); blunt weapons aimed at the head do lethal damage (000 "Melee Weapons Chart")."""
+    if c.source in ("fire", "sunlight"):
+        if base_type != "aggravated":
+            steps.add(f"The {c.source} does aggravated damage.", '000 "Damage Types"')
+        return "aggravated"
     if card is not None and card.blunt and base_type == "bashing" and c.called_shot == "head":
         steps.add("A blunt weapon aimed at the head does lethal damage.", '000 "Melee Weapons Chart"')
         return "lethal"
@@ -120,7 +125,10 @@ def soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Ci
                   settings: ChronicleSettings, steps: Explanation,
                   soak_roll: str = "soak") -> tuple[SoakRuling | None, HealthTrack, int]:
     """Soak ``levels`` of ``kind`` and mark what is left on ``t``'s track (000 "Soak", "Damage
-    Types", "Health Chart"; :func:`larp.rules.soak.soak_damage`).
+    Types", "Health Chart"; :func:`larp.rules.soak.soak_damage`). The damage's source
+    (``c.source``: fire, sunlight) goes with it: only Fortitude soaks aggravated fire or
+    sunlight, armor does not protect against them, and sunlight does not harm a mortal
+    (000 "Soak", "Armor", "Aggravated Damage").
 
     Raises:
         DiceNeeded: the soak roll has no faces and there is no random source.
@@ -134,14 +142,14 @@ def soak_and_mark(levels: int, kind: str, t: Fighter, card: Weapon | None, c: Ci
     if levels and faces is None and roller.rng is None:
         taken, _ = damage_type_against(kind, t.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
                                        firearm=bool(card and card.firearm), head_shot=head_shot,
-                                       firearm_rule=firearm_reading(settings, "tabletop"))
-        pool = soak_pool(defender, taken, settings=settings)[0] if taken else 0
+                                       source=c.source, firearm_rule=firearm_reading(settings, "tabletop"))
+        pool = soak_pool(defender, taken, c.source, settings=settings)[0] if taken else 0
         if pool:
             raise DiceNeeded(soak_roll, pool, soak_difficulty(), steps.steps(), t.name)
     if faces is not None:
         check_faces(faces, len(faces), f"dice.{soak_roll}")
     try:
-        soak = soak_damage(levels, kind, defender, weapon_key=weapon_key, head_shot=head_shot,
+        soak = soak_damage(levels, kind, defender, weapon_key=weapon_key, head_shot=head_shot, source=c.source,
                            stake_at_heart=c.stake, dice=faces, rng=roller.rng, who=t.name, settings=settings)
     except RulesError as exc:
         if exc.field == "dice":
@@ -168,7 +176,7 @@ def marking_details(steps, who: str) -> list:
         text = step.text
         return step.rule == "LotNR Health (met-reference 4.1)" and (
             (text.startswith(f"{who} is ") and " and takes " in text)
-            or (text.startswith(f"{who} takes ") and " and is now " in text))
+            or (text.startswith(f"{who} takes ") and (" and is now " in text or " marked; " in text)))
     return [step for step in steps if not is_line(step)]
 
 
