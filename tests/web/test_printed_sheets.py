@@ -219,12 +219,14 @@ def test_a_narrator_scanning_an_old_sheet_reads_what_changed_since(organiser, cl
     assert "Start a challenge" in page  # the narrator's page, with the notice on top
     current = organiser.get(f"/C/{token}/E4").get_data(as_text=True)
     assert "This sheet is edition 4, the current one." in current and "newer sheet" not in current
+    ahead = organiser.get(f"/C/{token}/E9").get_data(as_text=True)
+    assert "This sheet says edition 9, but Konrad Vale's sheet is at edition 4" in html.unescape(ahead)
     plain = organiser.get(f"/C/{token}").get_data(as_text=True)
     assert "sheet-notice" not in plain and "Start a challenge" in plain
     # Anyone else: the player's page as today, with one line, and nothing of what changed.
     auth.logout()
     player = client.get(f"/C/{token}/E{printed_edition}").get_data(as_text=True)
-    assert "A newer sheet exists: ask an organiser for a new print." in player
+    assert "A newer sheet exists: ask for a new print." in player
     assert "Brawny" not in re.search(r'<header class="player-head">(.*?)</header>', player, re.S).group(1)
     assert "changed since" not in player and "edition" not in player
     assert "newer sheet" not in client.get(f"/C/{token}/E4").get_data(as_text=True)
