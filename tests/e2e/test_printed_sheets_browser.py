@@ -43,6 +43,16 @@ def sheet_rows(served, name: str) -> dict:
     return {"id": cid, "token": token, "edition": edition, "abilities": abilities, "powers": powers}
 
 
+def log_experience(page, served, character_id: int, points: str, what: str) -> None:
+    """Earn ``points`` experience for ``what`` on the sheet editor's Experience log (a change of the sheet)."""
+    page.goto(f"{served.base_url}/characters/{character_id}/edit#experience")
+    log = page.locator("#experience")
+    log.get_by_label("Points").fill(points)
+    log.get_by_label("On what").fill(what)
+    log.get_by_role("button", name="Log it").click()
+    expect(page.get_by_text("Logged in the experience log.")).to_be_visible()
+
+
 def pages_text(pdf: bytes) -> list[str]:
     """Each page's text, as a PDF reader extracts it (spaces collapsed)."""
     out = []
@@ -99,12 +109,7 @@ def test_an_organiser_prints_sheets_and_a_scan_knows_they_are_out_of_date(served
 
     # A change of Vivienne's sheet: a line of her experience log (edition 2).
     viv_id = sheet_rows(served, "Vivienne Ashcombe")["id"]
-    page.goto(f"{served.base_url}/characters/{viv_id}/edit#experience")
-    log = page.locator("#experience")
-    log.get_by_label("Points").fill("2")
-    log.get_by_label("On what").fill("attendance")
-    log.get_by_role("button", name="Log it").click()
-    expect(page.get_by_text("Logged in the experience log.")).to_be_visible()
+    log_experience(page, served, viv_id, "2", "attendance")
     viv, elder = sheet_rows(served, "Vivienne Ashcombe"), sheet_rows(served, ELDER)
     assert (viv["edition"], elder["edition"]) == (2, 1)
 
@@ -144,12 +149,7 @@ def test_an_organiser_prints_sheets_and_a_scan_knows_they_are_out_of_date(served
     expect(page.locator(f"#print-row-{elder['id']}")).to_contain_text("current")
 
     # Another change of Vivienne's sheet (edition 3): her printed sheet is out of date.
-    page.goto(f"{served.base_url}/characters/{viv_id}/edit#experience")
-    log = page.locator("#experience")
-    log.get_by_label("Points").fill("1")
-    log.get_by_label("On what").fill("a scene well played")
-    log.get_by_role("button", name="Log it").click()
-    expect(page.get_by_text("Logged in the experience log.")).to_be_visible()
+    log_experience(page, served, viv_id, "1", "a scene well played")
     old_sheet = f"{served.base_url}/C/{viv['token']}/E2"
 
     # The player scans it on a phone: the card page as today, with one line that fits above the fold.
