@@ -31,7 +31,8 @@ from larp.services.characters import has_mettle, health_track, merit_health_leve
 from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import experience_log
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.catalogues import sheet_lists
+from larp.sheet import CATEGORIES, TABLETOP_ATTRIBUTES, CharacterSheet
 
 #: The papers a sheet is laid out for (chronicle setting ``sheet_paper``).
 PAPERS = {"a4": "A4", "letter": "US Letter"}
@@ -69,6 +70,9 @@ class PrintedSheet:
         powers: the Discipline powers by Discipline.
         earned, spent, unspent: the experience totals, as written ("12.5").
         narrator_notes: the narrator notes on an organiser's copy, else ``None``.
+        virtues: ``(Virtue, rating)`` in the books' order (Conscience or Conviction, Self-Control or
+            Instinct, Courage), whatever order the database returns them in.
+        tabletop: ``(rating, dots)`` in the sheet's order (Attributes as the editor lists them, then the rest).
     """
 
     character: Character
@@ -83,6 +87,8 @@ class PrintedSheet:
     spent: str
     unspent: str
     narrator_notes: str | None = None
+    virtues: tuple[tuple[str, int], ...] = ()
+    tabletop: tuple[tuple[str, int], ...] = ()
     categories: tuple[str, ...] = field(default=CATEGORIES)
 
     @property
@@ -121,7 +127,22 @@ def printed_sheet(character: Character, settings: ChronicleSettings, base_url: s
         character=character, sheet=sheet, edition=edition, as_of=as_of, url=url, svg=qr_svg(url) if url else None,
         health_levels=tuple(track.levels), powers=groups, earned=points_text(log.earned),
         spent=points_text(log.spent), unspent=points_text(log.unspent),
-        narrator_notes=(sheet.narrator_notes or "") if narrator_copy else None)
+        narrator_notes=(sheet.narrator_notes or "") if narrator_copy else None,
+        virtues=tuple(sorted(sheet.virtues.items(), key=lambda item: (_virtue_place(item[0]), item[0]))),
+        tabletop=tuple(sorted(sheet.tabletop.items(), key=lambda item: (_tabletop_place(item[0]), item[0]))))
+
+
+def _virtue_place(name: str) -> int:
+    # A JSON object's keys come back in another order from PostgreSQL (jsonb): print the books' order.
+    lists = sheet_lists()
+    for group in (lists.humanity_virtues, lists.path_virtues):
+        if name in group:
+            return group.index(name)
+    return len(lists.virtues)
+
+
+def _tabletop_place(name: str) -> int:
+    return TABLETOP_ATTRIBUTES.index(name) if name in TABLETOP_ATTRIBUTES else len(TABLETOP_ATTRIBUTES)
 
 
 # ---------------------------------------------------------------- which sheets a batch prints
