@@ -345,6 +345,12 @@ class Character(BaseModel):
     treated = BooleanField(default=False)
     imported_unused = JSONField(default=dict)
     card_revoked_at = DateTimeField(null=True)
+    #: The printed sheet's edition (issue 34): 1 when created, one more with each change of the sheet
+    #: itself (:mod:`larp.services.editions`); damage, healing and other rulings leave it alone.
+    sheet_edition = IntegerField(default=1)
+    #: When the sheet was last printed, and the edition printed then (``None``: never printed).
+    sheet_printed_at = DateTimeField(null=True)
+    sheet_printed_edition = IntegerField(null=True)
 
     class Meta:
         # Card codes are unique within a chronicle (issue 22): two chronicles may both hold a VIV-1.

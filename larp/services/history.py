@@ -29,6 +29,7 @@ from larp.models import (
 )
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
+from larp.services.editions import EDITION_KEY, EDITION_KINDS, next_edition, raise_edition
 from larp.services.records import SNAPSHOT_FIELDS, lock_characters, record_ruling
 
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
@@ -200,9 +201,13 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             steps.append({"text": f"{character.name} put back as before ruling #{ruling.id}: "
                                   + ("; ".join(changes) if changes else "no state to restore") + ".",
                           "rule": "Undo (issue 7)"})
+        # The undo of a change of the sheet itself is a new edition of the printed sheet (issue 34).
+        new_edition = ruling.kind in EDITION_KINDS
         record = record_ruling(chronicle, organiser, "undo", f"Undo of #{ruling.id}: {ruling.summary.rstrip('.')}", steps,
                                [(c, "subject") for c in characters], game_session=game_session,
-                               inputs={"ruling": ruling.id}, outcome={"undone": ruling.id})
+                               inputs={"ruling": ruling.id},
+                               outcome={"undone": ruling.id, **({EDITION_KEY: next_edition(characters[0])}
+                                                                if new_edition and len(characters) == 1 else {})})
         for link, character in zip(links, characters):
             restored = {key: value for key, value in link.before.items() if key in SNAPSHOT_FIELDS and key != "version"}
             # The version moves on (never back), so a form read before the undo is still stale.
@@ -211,7 +216,9 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             if "sheet" in link.before:
                 from larp.services.sheets import restore_sheet
 
-                restore_sheet(Character.get_by_id(character.id), link.before["sheet"])
+                restore_sheet(Character.get_by_id(character.id), link.before["sheet"])  # raises the edition
+            elif new_edition:
+                raise_edition([character.id])  # an experience line taken back
         ExperienceEntry.delete().where(ExperienceEntry.ruling == ruling).execute()
         TraitLoss.delete().where(TraitLoss.ruling == ruling).execute()
         AbilitySpend.delete().where(AbilitySpend.ruling == ruling).execute()

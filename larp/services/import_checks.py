@@ -147,6 +147,15 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
         raise _fail(index, name, "card_token", "the card token is not 32 base32 characters.")
     state["card_token"] = token
     state["version"] = _count(entry.get("version", 1), index, name, "version", 1, 2**31 - 1, "The version")
+    # The printed sheet's edition and its last print (issue 34); an export from before editions has
+    # none, and the import counts it from the History (larp.services.editions.editions_from_history).
+    if "sheet_edition" in entry:
+        state["sheet_edition"] = _count(entry["sheet_edition"], index, name, "sheet_edition", 1, 2**31 - 1,
+                                        "The sheet's edition")
+    printed = entry.get("sheet_printed_edition")
+    if printed is not None:
+        state["sheet_printed_edition"] = _count(printed, index, name, "sheet_printed_edition", 1, 2**31 - 1,
+                                                "The edition last printed")
     kept = entry.get("imported_unused") or {}
     refused = problems_with(kept)  # what a Grapevine import kept unused (larp.grapevine.kept)
     if refused:
@@ -159,7 +168,7 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
     if not isinstance(treated, bool):
         raise _fail(index, name, "treated", "treated (under medical care) must be true or false.")
     state["treated"] = treated
-    for key in ("created_at", "updated_at", "retired_at", "card_revoked_at"):
+    for key in ("created_at", "updated_at", "retired_at", "card_revoked_at", "sheet_printed_at"):
         value = entry.get(key)
         if value is None:
             continue

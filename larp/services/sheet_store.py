@@ -235,6 +235,9 @@ def update_characters(pairs: list[tuple[Character, CharacterSheet]], columns: di
                                                     values["willpower_permanent"])
         values["blood_current"] = current_after(character.blood_current, character.blood_max, values["blood_max"])
         values["version"] = Character.version + 1
+        # Every rewrite of a sheet (an edit, an undo putting one back, an import) is a new edition of
+        # the printed sheet (issue 34, larp.services.editions), in this same transaction.
+        values["sheet_edition"] = Character.sheet_edition + 1
         values["updated_at"] = now
         values.update((columns or {}).get(character.id, {}))
         try:

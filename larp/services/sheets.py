@@ -39,6 +39,7 @@ from larp.models import (
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
+from larp.services.editions import EDITION_KEY, next_edition, raise_edition
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
                                       update_character)
@@ -334,7 +335,9 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
                           "rule": "LotNR Experience"})
         record = record_ruling(chronicle, user, "sheet", summary[:500], steps, [(character, "edited")],
                                game_session=game_session, inputs={"fields": sorted(data)},
-                               outcome={"changes": [c.to_dict() for c in changes]}, request_token=request_token)
+                               outcome={"changes": [c.to_dict() for c in changes],
+                                        EDITION_KEY: next_edition(character)},  # update_character raises it
+                               request_token=request_token)
         RulingCharacter.update(before={**snapshot(character), "sheet": current}).where(
             RulingCharacter.ruling == record).execute()
         stored = update_character(character, sheet)
@@ -608,6 +611,8 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
         record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
                                [{"text": f"{character.name} {kind} {said} experience on {text}.",
                                  "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
-                               inputs={"kind": kind, "amount": said, "what": text})
+                               inputs={"kind": kind, "amount": said, "what": text},
+                               outcome={EDITION_KEY: next_edition(character)})
+        raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
         return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
                                       amount=points, what=text)

@@ -18,8 +18,10 @@ experience log. Format 3 (issue 27) writes experience amounts as exact decimal
 texts (``"0.5"``, ``"3"``), with Grapevine's kinds (``set_earned``,
 ``set_unspent``, comments of 0 points) and reasons whole, and adds the state
 the export left out (blood marked toward an aggravated wound, medical care,
-when a card was revoked, when the chronicle was archived). Formats 1 and 2 are
-still read. Every value is checked with the rules the app writes it by (the
+when a card was revoked, when the chronicle was archived). Issue 34 adds to format 3,
+as optional keys a reader of format 3 may ignore, each character's sheet edition and
+its last print (when, and the edition printed); a file without them gets the edition
+counted from its History. Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
 experience log's: :func:`larp.rules.experience.check_line`), so whatever the app
 stored comes back.
 
@@ -82,12 +84,13 @@ CHARACTER_FIELDS = (
     "notes", "narrator_notes", "player_contact", "short_code", "card_token", "version", "created_at", "updated_at",
     "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
     "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
+    "sheet_edition", "sheet_printed_at", "sheet_printed_edition",
 )
 #: Equipment columns exported as they are.
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",
                     "rating", "covers", "negative_traits", "note")
 _DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at", "retired_at",
-              "card_revoked_at", "archived_at"}
+              "card_revoked_at", "archived_at", "sheet_printed_at"}
 _DATES = {"date", "started_on", "wake_on", "ended_on"}
 
 
@@ -389,6 +392,14 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                     RulingCharacter.create(ruling=ruling, character=characters[part["character"]], role=part["role"],
                                            before=part.get("before"))
                 rulings.append(ruling)
+
+            uncounted = [characters[item.state["short_code"]].id for item in checked
+                         if "sheet_edition" not in item.state]
+            if uncounted:  # an export from before editions (issue 34): counted from the History, as 0014 does
+                from larp.services.editions import editions_from_history
+
+                for character_id, edition in editions_from_history(uncounted).items():
+                    Character.update(sheet_edition=edition).where(Character.id == character_id).execute()
 
             def ruling_at(position: int | None) -> Ruling | None:
                 return rulings[position] if position is not None else None

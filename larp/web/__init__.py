@@ -16,7 +16,7 @@ def register_blueprints(app: Flask) -> None:
     from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
     from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, rulings, settings, sheets, submissions)
+                          organise, prints, rulings, settings, sheets, submissions)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
@@ -35,6 +35,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(imports.bp)
     app.register_blueprint(tabletop.bp)
     app.register_blueprint(board.bp)
+    app.register_blueprint(prints.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

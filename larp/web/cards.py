@@ -13,8 +13,9 @@ from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
 from larp.models import Character
 from larp.services import ServiceError
-from larp.services.cards import (PAPER_SIZES, TOKEN_PATTERN, cards_to_print, character_for_card, revoke_card,
-                                 rotate_card)
+from larp.services.cards import (PAPER_SIZES, TOKEN_PATTERN, UNKNOWN_CARD, cards_to_print, character_for_card,
+                                 revoke_card, rotate_card)
+from larp.services.editions import sheet_notice
 from larp.services.live import seen_by_card
 from larp.services.characters import character_state
 from larp.services.memberships import role_in
@@ -28,7 +29,7 @@ bp = Blueprint("cards", __name__)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
-def _base_url(chronicle) -> tuple[str, bool]:
+def card_base_url(chronicle) -> tuple[str, bool]:
     """The address the QR codes start with, and whether it is the chronicle setting (else this page's)."""
     configured = chronicle_settings(chronicle)["card_base_url"]
     if configured:
@@ -38,7 +39,7 @@ def _base_url(chronicle) -> tuple[str, bool]:
 
 def _list_page(status: int = 200, error: ServiceError | None = None, form: dict | None = None):
     chronicle = get_chronicle()
-    base_url, configured = _base_url(chronicle)
+    base_url, configured = card_base_url(chronicle)
     characters = list(Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null())
                       .order_by(Character.name))  # retired characters get no card (issue 14)
     return render("cards/list.html", "cards/list.html", status=status, chronicle=chronicle,
@@ -109,7 +110,7 @@ def sheet():
     chronicle = get_chronicle()
     paper = request.args.get("paper", "a4") if request.args.get("paper") in PAPER_SIZES else "a4"
     chosen = None if request.args.get("all") else request.args.getlist("character")
-    base_url, configured = _base_url(chronicle)
+    base_url, configured = card_base_url(chronicle)
     try:
         pages = cards_to_print(chronicle, chosen, base_url)
     except ServiceError as exc:
@@ -130,7 +131,9 @@ def _no_store(response):
 
 @bp.route("/c/<token>")
 @bp.route("/C/<token>")
-def card_view(token: str):
+@bp.route("/c/<token>/<edition>")
+@bp.route("/C/<token>/<edition>")
+def card_view(token: str, edition: str | None = None):
     """What a card's QR code opens (public: the card is the key).
 
     Anyone: the player's view of that one character as it stands tonight
@@ -140,12 +143,21 @@ def card_view(token: str):
     (a redirect to ``/chronicles/<id>/c/<token>``); anyone else logged in gets
     the player's view (issue 22). A malformed, unknown or revoked token is a
     plain 404 with one body for all three. Never cached (``no-store``).
+
+    A printed sheet's QR code adds its edition (``/C/<token>/E<edition>``, issue 34): a narrator
+    or organiser reads "This sheet is edition 12; the character is now at edition 14: changed
+    since: ..." (:func:`larp.services.editions.sheet_notice`), anyone else "a newer sheet exists"
+    when one does. An edition that is not ``E`` and a number is the same 404.
     """
+    printed = _printed_edition(edition)
     fingerprint = _fingerprint_first(token)
     try:
+        if printed == 0:
+            raise ServiceError(UNKNOWN_CARD, status=404)
         character = character_for_card(token)
     except ServiceError as exc:
         return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
+    notice = sheet_notice(character, printed) if printed else None
     chronicle = character.chronicle
     if (g.get("user") is not None and role_in(g.user, chronicle) is not None and g.get("chronicle_id") != chronicle.id
             and request.environ.get(ENVIRON_KEY) is None):
@@ -160,10 +172,11 @@ def card_view(token: str):
                                        & Character.retired_at.is_null()) if before_id else None
         board, board_target = _board_to_join(character)
         page = render_template("cards/narrator_view.html", chronicle=chronicle, state=state, token=token,
-                               scanned_before=before, board=board, board_target=board_target, fingerprint=fingerprint)
+                               scanned_before=before, board=board, board_target=board_target, notice=notice,
+                               fingerprint=fingerprint)
     else:
         page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token,
-                               fingerprint=fingerprint)
+                               notice=notice, fingerprint=fingerprint)
     return _no_store(make_response(page))
 
 
@@ -175,6 +188,15 @@ def _fingerprint_first(token: str) -> str:
     wanted = (token or "").strip().upper()
     seen = seen_by_card(wanted) if TOKEN_PATTERN.fullmatch(wanted) else None
     return seen.fingerprint if seen else ""
+
+
+def _printed_edition(part: str | None) -> int | None:
+    """The edition a printed sheet's address names (``E12`` → 12); ``None`` for a card's address
+    (no edition), 0 for anything else (the address is not one larp prints)."""
+    if part is None:
+        return None
+    match = re.fullmatch(r"[Ee]([1-9][0-9]{0,8})", part)
+    return int(match.group(1)) if match else 0
 
 
 def _board_to_join(character) -> tuple[dict | None, Character | None]:

@@ -20,6 +20,7 @@ TOOLS = (
     ("characters.list_characters", "Characters", "Every sheet: edit, copy (scene extras), retire, restore, delete."),
     ("board.page", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
     ("cards.list_cards", "Character cards", "Print QR-coded cards, rotate or revoke a lost card, set the card address."),
+    ("prints.print_list_page", "Print character sheets", "Whole sheets for the players, with their edition: a selection, or every sheet changed since its last print."),
     ("accounts.users", "Users", "This chronicle's narrators and organisers, one-time login links."),
     ("imports.upload", "Import from Grapevine", "Bring characters in from Grapevine 3 XML files, with a preview."),
     ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),

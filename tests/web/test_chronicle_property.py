@@ -96,6 +96,7 @@ def chronicles(draw) -> dict:
             "retired_at": draw(st.none() | MOMENT), "treated": draw(st.booleans()),
             "agg_blood_marked": draw(st.integers(0, 10)),
             "card": draw(st.sampled_from(("issued", "revoked", "never"))),
+            "edition": draw(st.integers(1, 60)), "printed": draw(st.none() | st.tuples(MOMENT, st.integers(1, 60))),
             "kept": draw(st.sampled_from(({}, {"attributes": {"sire": "Etrius", "lastmodified": "2/14/2010"},
                                                "repeated": {"Derangements": {"Phobia": {
                                                    "file": [{"name": "Phobia", "note": "fire"},
@@ -135,6 +136,8 @@ def build(plan: dict, name: str) -> Chronicle:
             staked=person["staked"], willpower_current=person["willpower_current"],
             blood_current=person["blood_current"], retired_at=person["retired_at"], treated=person["treated"],
             agg_blood_marked=person["agg_blood_marked"], imported_unused=person["kept"],
+            sheet_edition=person["edition"], sheet_printed_at=person["printed"] and person["printed"][0],
+            sheet_printed_edition=person["printed"] and person["printed"][1],
             **({"card_token": None, "card_revoked_at": datetime(2031, 1, 1)} if person["card"] == "revoked" else {}),
         ).where(Character.id == character.id).execute()
         characters.append(character)
