@@ -37,3 +37,16 @@ def dbconn(app):
     """An open database connection for tests that query models directly."""
     with db.connection_context():
         yield db
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes():
+    """scrypt at n=2**10 instead of werkzeug's 2**15 for the apps the tests run in their own process:
+    the same algorithm and checks, 32 times less work for each of the suite's thousand logins (the
+    served apps of tests/e2e and tests/web/test_concurrency.py keep the full cost;
+    test_password_cost.py checks it)."""
+    from larp.services import passwords
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "METHOD", "scrypt:1024:8:1")
+        yield
