@@ -14,6 +14,8 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+from jinja2 import BytecodeCache
+
 from larp import create_app
 from larp.db import bind, db, sqlite_url
 
@@ -166,10 +168,32 @@ def make_test_app(tmp_path: Path, **overrides):
     }
     config.update(overrides)
     app = create_app(config)
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE
     from tests.web.api_conformance import ConformingClient
 
     app.test_client_class = ConformingClient  # every /api/v1 answer is checked against the document
     return app
+
+
+class SharedTemplateCode(BytecodeCache):
+    """Jinja's bytecode cache, kept in memory for the apps of one test process: a template is
+    compiled once, not once per test's app (about a third of a web test's time). Each entry is
+    keyed by the template's name and the checksum of its source, as in any Jinja bytecode cache,
+    and every test app has the same Jinja environment settings (``create_app``'s)."""
+
+    def __init__(self):
+        self._code: dict[tuple[str, str], object] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        """Give ``bucket`` the code compiled before from the same source, if any."""
+        bucket.code = self._code.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket) -> None:
+        """Keep the code Jinja has just compiled into ``bucket``."""
+        self._code[(bucket.key, bucket.checksum)] = bucket.code
+
+
+TEMPLATE_CODE = SharedTemplateCode()
 
 
 class AuthActions:
