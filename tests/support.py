@@ -167,6 +167,7 @@ def make_test_app(tmp_path: Path, **overrides):
         "RANDOM_SOURCE": lambda: random.Random(7),
     }
     config.update(overrides)
+    share_url_builders()
     app = create_app(config)
     app.jinja_env.bytecode_cache = TEMPLATE_CODE
     from tests.web.api_conformance import ConformingClient
@@ -194,6 +195,33 @@ class SharedTemplateCode(BytecodeCache):
 
 
 TEMPLATE_CODE = SharedTemplateCode()
+
+
+def share_url_builders() -> None:
+    """Let the apps of this test process share werkzeug's URL builders: werkzeug compiles two
+    Python functions for every route of every app (about half of building an app, which each web
+    test does); here each is compiled once per distinct route. A builder is a plain function of
+    the route's text and parts, bound to its rule when called, so sharing it changes nothing.
+    Done only on the werkzeug release this was checked on (3.1): another builds them as usual."""
+    from importlib.metadata import version
+
+    from werkzeug.routing.rules import Rule
+
+    if not version("werkzeug").startswith("3.1.") or getattr(Rule, "_larp_shared_builders", False):
+        return
+    compile_builder = Rule._compile_builder
+    builders: dict[tuple, object] = {}
+
+    def shared_builder(self, append_unknown: bool = True):
+        if self.defaults:  # a default is built into the function: not shared
+            return compile_builder(self, append_unknown)
+        key = (self.rule, tuple(self._trace), append_unknown)
+        if key not in builders:
+            builders[key] = compile_builder(self, append_unknown)
+        return builders[key]
+
+    Rule._compile_builder = shared_builder
+    Rule._larp_shared_builders = True
 
 
 class AuthActions:
