@@ -30,6 +30,7 @@ def migrated_template() -> Path:
     """An SQLite file built once per test process by the migrations (never by ``create_tables``),
     that each test copies: every test database goes through the real upgrade path."""
     if "sqlite" not in _TEMPLATE:
+        from larp.db import use_wal
         from larp.schema import upgrade
 
         folder = Path(tempfile.mkdtemp(prefix="larp-template-"))
@@ -37,6 +38,7 @@ def migrated_template() -> Path:
         database = bind(sqlite_url(path))
         with db.connection_context():
             upgrade(database)
+            use_wal(database)  # in the file: each copy is in WAL mode already, as the app leaves it
         database.close()
         _TEMPLATE["sqlite"] = path
     return _TEMPLATE["sqlite"]
