@@ -1,27 +1,27 @@
-"""Shared fixtures: an app on a temporary SQLite file with the demo chronicle loaded."""
+"""What every test run does first: with ``LARP_TEST_DATABASE_URL`` set, check that the PostgreSQL
+database answers, and give each pytest-xdist worker a database of its own. The web fixtures are in
+``tests/web/conftest.py`` and what tests and benchmarks share in ``tests/support.py``:
+``tests/rules`` runs without Flask, peewee or a database."""
 
 from __future__ import annotations
 
 import os
-import random
-import shutil
-from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from larp import create_app
-from larp.db import bind, db, sqlite_url
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-
-_TEMPLATE: dict[str, Path] = {}
+#: The database the run was given, before a worker's own replaced it in the environment.
+_GIVEN: dict[str, str] = {}
 
 
 def pytest_sessionstart(session):
     """With ``LARP_TEST_DATABASE_URL`` set, the suite runs on that PostgreSQL database, or not at
     all: a server that cannot be reached (or a missing driver) stops the run with an error, never
-    a silent fallback to SQLite or a skip (issue 13: CI runs both engines)."""
+    a silent fallback to SQLite or a skip (issue 13: CI runs both engines).
+
+    Under pytest-xdist each worker runs on its own database beside that one, made afresh
+    (``<name>_gw0``, ``<name>_gw1``, ...; dropped at the end): the tests empty and fill their
+    database, and test files on two workers must not share one."""
     url = os.environ.get("LARP_TEST_DATABASE_URL")
     if not url:
         return
@@ -30,127 +30,39 @@ def pytest_sessionstart(session):
     try:
         database = make_database(url)
         database.connect()
-        database.close()
     except Exception as exc:  # noqa: BLE001 - whatever it is, the run must stop here
         raise pytest.UsageError(f"LARP_TEST_DATABASE_URL is set, but that database cannot be reached: "
                                 f"{type(exc).__name__}: {exc}".strip()) from None
-
-
-def migrated_template() -> Path:
-    """An SQLite file built once per test run by the migrations (never by ``create_tables``), that
-    each test copies: every test database goes through the real upgrade path."""
-    if "sqlite" not in _TEMPLATE:
-        import tempfile
-
-        from larp.schema import upgrade
-
-        folder = Path(tempfile.mkdtemp(prefix="larp-template-"))
-        path = folder / "template.db"
-        database = bind(sqlite_url(path))
-        with db.connection_context():
-            upgrade(database)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    try:
+        if worker:
+            own = worker_database_url(url, worker)
+            name = urlsplit(own).path.lstrip("/")
+            database.execute_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            database.execute_sql(f'CREATE DATABASE "{name}"')
+            _GIVEN["url"] = url
+            os.environ["LARP_TEST_DATABASE_URL"] = own
+    finally:
         database.close()
-        _TEMPLATE["sqlite"] = path
-    return _TEMPLATE["sqlite"]
 
 
-def empty_postgres(url: str) -> None:
-    """Empty the PostgreSQL database at ``url``: drop every table (the next app start migrates it)."""
-    database = bind(url)
-    with db.connection_context():
-        tables = database.get_tables()
-        if tables:
-            database.execute_sql("DROP TABLE " + ", ".join(f'"{t}"' for t in tables) + " CASCADE")
+def pytest_sessionfinish(session):
+    """Drop the worker's own database (see :func:`pytest_sessionstart`)."""
+    if "url" not in _GIVEN:
+        return
+    from larp.db import make_database
+
+    own = os.environ["LARP_TEST_DATABASE_URL"]
+    database = make_database(_GIVEN["url"])
+    database.connect()
+    try:
+        database.execute_sql(f'DROP DATABASE IF EXISTS "{urlsplit(own).path.lstrip("/")}" WITH (FORCE)')
+    finally:
+        database.close()
+        os.environ["LARP_TEST_DATABASE_URL"] = _GIVEN.pop("url")
 
 
-def fresh_database_url(tmp_path: Path) -> str:
-    """A new database for one test, at the current schema with no rows: a copy of the migrated
-    SQLite template in ``tmp_path``, or the PostgreSQL database named by ``LARP_TEST_DATABASE_URL``
-    (to run the suite against PostgreSQL too) with every row deleted (or, when its schema is not
-    the current one, every table dropped, so that the app start migrates it)."""
-    url = os.environ.get("LARP_TEST_DATABASE_URL")
-    if not url:
-        tmp_path.mkdir(parents=True, exist_ok=True)
-        path = tmp_path / "test.db"
-        shutil.copyfile(migrated_template(), path)
-        return sqlite_url(path)
-    from larp.schema import inspect_schema
-
-    database = bind(url)
-    with db.connection_context():
-        state = inspect_schema(database)
-        if state.current:
-            tables = [t for t in database.get_tables() if t != "schema_migration"]
-            database.execute_sql("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE")
-            return url
-    empty_postgres(url)
-    return url
-
-
-def make_test_app(tmp_path: Path, **overrides):
-    """An app on a fresh database with the demo chronicle, CSRF off, seeded randomness."""
-    config = {
-        "TESTING": True,
-        "SECRET_KEY": "test-secret",
-        "DATABASE_URL": fresh_database_url(tmp_path),
-        "INSTANCE_PATH": tmp_path / "instance",
-        "WTF_CSRF_ENABLED": False,
-        "LOAD_DEMO": True,
-        "CREATE_DATABASE": True,
-        "RANDOM_SOURCE": lambda: random.Random(7),
-    }
-    config.update(overrides)
-    app = create_app(config)
-    from tests.web.api_conformance import ConformingClient
-
-    app.test_client_class = ConformingClient  # every /api/v1 answer is checked against the document
-    return app
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_test_app(tmp_path)
-    yield app
-    if not db.is_closed():
-        db.close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def runner(app):
-    return app.test_cli_runner()
-
-
-class AuthActions:
-    """Log the test client in as a narrator or organiser (accounts made on demand)."""
-
-    def __init__(self, client):
-        self._client = client
-
-    def login(self, username: str = "narrator1", role: str = "narrator", password: str = "correct horse"):
-        from larp.models import User
-        from larp.services.accounts import create_user
-
-        with db.connection_context():
-            if not User.select().where(User.username == username).exists():
-                create_user(username, username.title(), role, password)
-        return self._client.post("/login", data={"username": username, "password": password})
-
-    def logout(self):
-        return self._client.post("/logout")
-
-
-@pytest.fixture
-def auth(client):
-    return AuthActions(client)
-
-
-@pytest.fixture
-def dbconn(app):
-    """An open database connection for tests that query models directly."""
-    with db.connection_context():
-        yield db
+def worker_database_url(url: str, worker: str) -> str:
+    """``url`` naming the database ``<its database>_<worker>`` on the same server."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}_{worker}"))

@@ -1,5 +1,6 @@
-"""Several ``larp serve`` processes on one database, as an organisation runs it behind a proxy
-(issue 13). Used by ``tests/web/test_concurrency.py`` and ``tests/benchmarks/bench_concurrency.py``."""
+"""``larp serve`` in a subprocess: several on one database, as an organisation runs it behind a proxy
+(issue 13; ``tests/web/test_concurrency.py``, ``tests/benchmarks/bench_concurrency.py``), and the one
+the browser tests and browser benchmarks drive (:class:`ServedApp`)."""
 
 from __future__ import annotations
 
@@ -192,3 +193,28 @@ def log_in(server: Server, username: str, password: str) -> Session:
     if reply.status != 303:
         raise RuntimeError(f"login as {username} answered {reply.status}")
     return Session(cookie=reply.headers["set-cookie"].split(";", 1)[0])
+
+
+class ServedApp(Server):
+    """``larp serve`` running in a subprocess (a :class:`Server`), up once it has
+    printed the one-time login link, with the console output it printed."""
+
+    def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str, env: dict[str, str] | None = None):
+        super().__init__(instance, threads=None, host=host, args=args, env=env)
+        self.wait()
+
+    def _ready(self) -> bool:
+        return self.login_path() is not None
+
+    def login_link(self) -> str | None:
+        """The whole one-time login link it printed, if any."""
+        path = self.login_path()
+        return path and self.base_url + path
+
+    def card_codes(self, *names: str) -> list[str]:
+        """The card codes of the characters called ``names`` in the served app's SQLite database."""
+        import sqlite3
+
+        with sqlite3.connect(self.instance / "larp.sqlite3") as con:
+            return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0]
+                    for n in names]

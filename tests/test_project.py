@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import base64
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +54,26 @@ def test_rules_core_imports_neither_flask_nor_peewee():
     pattern = re.compile(r"^\s*(from|import)\s+(flask|peewee|playhouse|werkzeug|htmx_flask)\b", re.M)
     offenders = [str(p) for p in (ROOT / "larp" / "rules").rglob("*.py") if pattern.search(p.read_text())]
     assert offenders == []
+
+
+def test_the_rules_tests_run_without_the_database_stack():
+    """Issue 29 item 5: the root conftest and every module of tests/rules import neither Flask nor
+    peewee nor larp's database (the web fixtures are in tests/web/conftest.py, tests/support.py)."""
+    script = (
+        "import importlib.util, json, pathlib, sys\n"
+        "root = pathlib.Path(sys.argv[1])\n"
+        "for i, path in enumerate([root / 'tests' / 'conftest.py', *sorted((root / 'tests' / 'rules').glob('*.py'))]):\n"
+        "    spec = importlib.util.spec_from_file_location(f'checked_{i}', path)\n"
+        "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "print(json.dumps(sorted(sys.modules)))\n")
+    env = {k: v for k, v in os.environ.items() if k != "LARP_TEST_DATABASE_URL"}
+    run = subprocess.run([sys.executable, "-c", script, str(ROOT)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout.splitlines()[-1])
+    stack = ("flask", "peewee", "playhouse", "werkzeug", "htmx_flask", "larp.db", "larp.models", "larp.app",
+             "larp.web", "larp.services", "tests.support")
+    assert [m for m in loaded if m in stack or m.startswith(tuple(f"{s}." for s in stack))] == []
 
 
 def test_templates_have_no_inline_script_or_style():

@@ -6,11 +6,12 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import check_password_hash
 
 from larp.db import as_id, db, lock_name
 from larp.models import Chronicle, LoginLink, User, utcnow
 from larp.services import ServiceError
+from larp.services.passwords import hash_password
 
 FIRST_ORGANISER = "organiser"
 MIN_PASSWORD_LENGTH = 8
@@ -132,7 +133,7 @@ def set_password(user: User, password: str) -> None:
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():
-        User.update(password_hash=generate_password_hash(password),
+        User.update(password_hash=hash_password(password),
                     session_generation=User.session_generation + 1).where(User.id == user.id).execute()
 
 
@@ -165,7 +166,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
             username=name,
             display_name=(display_name or "").strip() or name,
             role=role,
-            password_hash=generate_password_hash(password) if password else None,
+            password_hash=hash_password(password) if password else None,
             is_admin=admin,
         )
         if chronicle is True:

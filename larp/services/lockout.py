@@ -36,15 +36,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import peewee
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import check_password_hash
 
 from larp.db import FULL, READ_ONLY, database_trouble, db
 from larp.models import LoginFailure, User, utcnow
 from larp.services import ServiceError
+from larp.services.passwords import dummy_hash
 
-#: Checked against when the name has no account (or no password yet), so that a made-up name
-#: costs what a real one costs. Made once per process with the real hashes' method.
-_DUMMY_HASH = generate_password_hash("not a password anyone has")
 #: The most names an address row remembers (its back-off keeps the real number far lower).
 _NAMES_KEPT = 200
 
@@ -97,7 +95,7 @@ def _wait(row: LoginFailure, now: datetime, rules: LockoutRules) -> int:
 
 def _password_matches(user: User | None, password: str) -> bool:
     if user is None or not user.password_hash:
-        check_password_hash(_DUMMY_HASH, password or "")  # the same cost as a real check
+        check_password_hash(dummy_hash(), password or "")  # the same cost as a real check
         return False
     return check_password_hash(user.password_hash, password or "")
 

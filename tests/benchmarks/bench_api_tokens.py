@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from larp.db import db  # noqa: E402
-from tests.conftest import make_test_app  # noqa: E402
+from tests.support import make_test_app  # noqa: E402
 
 RULE = {"kind": "static", "category": "mental", "difficulty": 6,
         "challenger": {"name": "Favian", "traits": 6, "bid": ["Clever"]},

@@ -48,7 +48,7 @@ UNCOUNTED = ("PRAGMA", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "S
 def make_app(url: str | None):
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-chronicles-"))
     if url:
-        from tests.conftest import empty_postgres
+        from tests.support import empty_postgres
 
         empty_postgres(url)
         db.close()

@@ -123,7 +123,7 @@ def main() -> None:
     if args.no_postgres:
         return
     if args.postgres:
-        from tests.conftest import empty_postgres
+        from tests.support import empty_postgres
 
         empty_postgres(args.postgres)
         db.close()

@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--characters", type=int, default=1000)
     parser.add_argument("--database", default=None, help="a PostgreSQL URL (emptied); default: a new SQLite file")
     args = parser.parse_args()
-    from tests.conftest import empty_postgres, make_test_app
+    from tests.support import empty_postgres, make_test_app
 
     if args.database:
         empty_postgres(args.database)

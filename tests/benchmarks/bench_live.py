@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import ServedApp  # noqa: E402
+from tests.servers import ServedApp  # noqa: E402
 
 INTERVAL = 5.0
 

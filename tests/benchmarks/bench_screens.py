@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 from larp.rules.mass_combat.types import MAX_PER_RANGE  # noqa: E402
 from tests.benchmarks import bench_wire  # noqa: E402
 from tests.benchmarks.bench_wire import GOALS, KB, LAUNCH_ARGS, Wire  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, ServedApp  # noqa: E402
+from tests.servers import ServedApp  # noqa: E402
+from tests.support import CHROMIUM  # noqa: E402
 
 THINK_MS = 1000  # before each tap
 KEY_MS = 250  # each key

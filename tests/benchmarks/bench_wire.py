@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import CHROMIUM, ServedApp  # noqa: E402
+from tests.servers import ServedApp  # noqa: E402
+from tests.support import CHROMIUM  # noqa: E402
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run", "--disable-quic"]

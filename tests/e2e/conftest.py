@@ -6,16 +6,14 @@ Playwright is pinned to the release whose Chromium major matches Debian's
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.servers import Server
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+from tests.servers import ServedApp
+from tests.support import CHROMIUM
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
 pytestmark = pytest.mark.e2e
@@ -43,31 +41,6 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-sync", "--no-first-run", "--disable-quic",
         ],
     }
-
-
-class ServedApp(Server):
-    """``larp serve`` running in a subprocess (tests/servers.py's :class:`Server`), up once it has
-    printed the one-time login link, with the console output it printed."""
-
-    def __init__(self, instance: Path, host: str = "127.0.0.1", *args: str, env: dict[str, str] | None = None):
-        super().__init__(instance, threads=None, host=host, args=args, env=env)
-        self.wait()
-
-    def _ready(self) -> bool:
-        return self.login_path() is not None
-
-    def login_link(self) -> str | None:
-        """The whole one-time login link it printed, if any."""
-        path = self.login_path()
-        return path and self.base_url + path
-
-    def card_codes(self, *names: str) -> list[str]:
-        """The card codes of the characters called ``names`` in the served app's SQLite database."""
-        import sqlite3
-
-        with sqlite3.connect(self.instance / "larp.sqlite3") as con:
-            return [con.execute("select short_code from character where name = ?", (n,)).fetchone()[0]
-                    for n in names]
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import sqlite3
 from playwright.sync_api import expect
 
 from larp.db import sqlite_url
-from tests.e2e.conftest import ServedApp, shoot
+from tests.e2e.conftest import shoot
+from tests.servers import ServedApp
 
 TABLET = {"width": 820, "height": 1180}
 

@@ -118,6 +118,9 @@ def test_organiser_prints_cards_and_every_code_opens_its_character(served, brows
     # The same sheet on US Letter paper.
     page.emulate_media(media="screen")
     page.get_by_role("link", name="Switch to US Letter").click()
+    # A plain link: print once the Letter page has loaded (a PDF taken during the navigation has one page).
+    expect(page.locator(".sheet-page.paper-letter")).to_have_count(2)
+    page.wait_for_load_state()
     page.emulate_media(media="print")
     letter = page.pdf(prefer_css_page_size=True)
     assert page_sizes_mm(letter) == [(216, 279), (216, 279)]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.conftest import SHARED
 from tests.e2e.conftest import open_tool, shoot
+from tests.support import SHARED
 
 GEX = SHARED / "real-data" / "grapevine" / "vampires_camarilla.gex"
 

@@ -2,7 +2,7 @@
 OpenAPI document, with schemathesis' response conformance check (jsonschema_rs underneath): its
 status must be one the operation documents, and its body must match that response's schema.
 
-:class:`ConformingClient` is the test client of every test app (tests/conftest.py), so the API
+:class:`ConformingClient` is the test client of every test app (tests/support.py), so the API
 tests, the schema-truth test and the fuzz all check what they receive without asking.
 """
 

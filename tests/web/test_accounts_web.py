@@ -12,7 +12,7 @@ from werkzeug.security import check_password_hash
 from larp.cli import main
 from larp.models import LoginFailure, LoginLink, User, utcnow
 from larp.services.accounts import create_login_link
-from tests.conftest import AuthActions, make_test_app
+from tests.support import AuthActions, make_test_app
 
 
 def user(name: str) -> User:

@@ -8,8 +8,8 @@ import sys
 
 from larp.db import bind, db, sqlite_url
 from larp.models import Character, GameSession, Ruling
-from tests.conftest import empty_postgres
 from tests.servers import ROOT, Server
+from tests.support import empty_postgres
 
 
 def test_the_worked_client_runs_against_a_live_server(tmp_path):

@@ -289,7 +289,7 @@ class Alternating:
 def test_a_random_throw_is_drawn_once_and_recorded_as_shown(tmp_path):
     """The narrator's random throw is drawn once: the ruling shown is the ruling recorded (a second
     draw could turn a success into an unexplained failure)."""
-    from tests.conftest import AuthActions, make_test_app
+    from tests.support import AuthActions, make_test_app
 
     app = make_test_app(tmp_path, RANDOM_SOURCE=Alternating)
     client = app.test_client()

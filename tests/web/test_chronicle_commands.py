@@ -10,7 +10,7 @@ import pytest
 
 from larp.models import Character, Chronicle, Membership, User
 from larp.services.memberships import create_chronicle, role_in
-from tests.conftest import SHARED
+from tests.support import SHARED
 
 ONE_OF_EACH = SHARED / "real-data" / "grapevine" / "one_of_each.gex"
 DEMO = "Nights of Ashford (demo)"

@@ -14,7 +14,7 @@ from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling
 from larp.services.chronicles import get_chronicle, untouched_demo
 from larp.services.transfer import export_chronicle
-from tests.conftest import AuthActions, make_test_app
+from tests.support import AuthActions, make_test_app
 
 DEMO = "Nights of Ashford (demo)"
 

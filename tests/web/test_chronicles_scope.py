@@ -19,7 +19,7 @@ from larp.services.accounts import create_user
 from larp.services.api_tokens import create_token
 from larp.services.memberships import create_chronicle
 from larp.services.sheets import new_character
-from tests.conftest import AuthActions
+from tests.support import AuthActions
 from tests.web.test_security import every_request
 
 PASSWORD = "correct horse"

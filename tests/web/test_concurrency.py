@@ -22,8 +22,8 @@ from peewee import fn
 
 from larp.db import bind, db, sqlite_url
 from larp.models import AbilitySpend, Character, Chronicle, LoginFailure, LoginLink, Ruling, TraitLoss, User
-from tests.conftest import empty_postgres
 from tests.servers import anonymous, at_once, call, log_in, start_servers
+from tests.support import empty_postgres
 
 SIZES = (20, 100)
 LOCKOUT = 5  # LOGIN_LOCKOUT_FAILURES's default (larp/config.py)

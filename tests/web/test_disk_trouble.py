@@ -25,7 +25,7 @@ import pytest
 
 from larp.db import FULL, SQLITE_PRAGMAS, database_trouble, db, sqlite_url
 from larp.models import Character, Ruling
-from tests.conftest import make_test_app
+from tests.support import make_test_app
 
 on_sqlite = not os.environ.get("LARP_TEST_DATABASE_URL")
 sqlite_only = pytest.mark.skipif(not on_sqlite, reason="SQLite files; the engine-neutral tests run on both")
@@ -96,7 +96,7 @@ def read_only_copy(tmp_path: Path, source_url: str):
 
 
 def login(client, username="boss", role="organiser"):
-    from tests.conftest import AuthActions
+    from tests.support import AuthActions
 
     return AuthActions(client).login(username, role)
 

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from larp.db import db
 from larp.models import MODELS
-from tests.conftest import SHARED, make_test_app
+from tests.support import SHARED, make_test_app
 
 #: 5,000 on SQLite (the README's test command); 1,500 more in CI's second run on PostgreSQL, which is
 #: there for what only that engine refuses (a NUL in a query was one), inside CI's 20 minutes.

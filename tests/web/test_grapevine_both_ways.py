@@ -16,7 +16,7 @@ import pytest
 
 from larp.grapevine import parse_grapevine
 from larp.models import Character, ExperienceEntry
-from tests.conftest import SHARED
+from tests.support import SHARED
 
 GRAPEVINE = SHARED / "real-data" / "grapevine"
 NPC_FILES = ("vampires_camarilla.gex", "vampires_sabbat.gex", "vampires_other.gex")

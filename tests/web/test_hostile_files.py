@@ -15,7 +15,7 @@ import pytest
 
 from larp.db import db
 from larp.models import MODELS
-from tests.conftest import make_test_app
+from tests.support import make_test_app
 
 LAUGHS = ('<?xml version="1.0"?><!DOCTYPE grapevine [<!ENTITY a "ha">'
           + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8))
@@ -67,7 +67,7 @@ def table_counts() -> dict[str, int]:
 def organiser_app(tmp_path):
     app = make_test_app(tmp_path, GRAPEVINE_MAX_BYTES=1024 * 1024, CHRONICLE_MAX_BYTES=1024 * 1024)
     client = app.test_client()
-    from tests.conftest import AuthActions
+    from tests.support import AuthActions
 
     AuthActions(client).login("boss", "organiser")
     return app, client

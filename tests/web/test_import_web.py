@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from larp.models import Character, PendingImport, Ruling, Trait
-from tests.conftest import SHARED
+from tests.support import SHARED
 
 GRAPEVINE = SHARED / "real-data" / "grapevine"
 NPC_FILES = ("vampires_camarilla.gex", "vampires_sabbat.gex", "vampires_other.gex")

@@ -8,7 +8,7 @@ import pytest
 
 from larp.db import db
 from larp.models import LoginFailure, utcnow
-from tests.conftest import make_test_app
+from tests.support import make_test_app
 
 OWNER, ATTACKER, OTHER = "10.0.0.5", "10.0.0.66", "10.0.0.77"
 

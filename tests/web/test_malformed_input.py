@@ -10,7 +10,7 @@ from io import BytesIO
 import pytest
 
 from larp.models import Character, PendingImport, Ruling, TraitLoss, User
-from tests.conftest import SHARED
+from tests.support import SHARED
 
 GRAPEVINE = SHARED / "real-data" / "grapevine"
 HUGE_QUERY = "a" * 50_001  # past SQLite's LIKE pattern limit (50,000 bytes)

@@ -38,7 +38,7 @@ from larp.schema import (
     schema_drift,
     upgrade,
 )
-from tests.conftest import AuthActions, empty_postgres, fresh_database_url
+from tests.support import AuthActions, empty_postgres, fresh_database_url
 from tests.web.test_challenge_web import post
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from larp.models import Character, Chronicle, User
-from tests.conftest import AuthActions, make_test_app
+from tests.support import AuthActions, make_test_app
 
 #: The only endpoints anyone may reach without logging in. A new public route must be added
 #: here on purpose; every other route is checked by the walk below automatically.

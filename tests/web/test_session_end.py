@@ -4,7 +4,7 @@ change or a deactivation no longer opens anything, and "Log out everywhere" ends
 from __future__ import annotations
 
 from larp.models import User
-from tests.conftest import AuthActions
+from tests.support import AuthActions
 
 
 def copy_of(client, app):

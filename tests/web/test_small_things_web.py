@@ -16,7 +16,7 @@ from larp.models import Character, Ruling
 from larp.rules.explain import RulesError
 from larp.rules.settings import setting_definitions
 from larp.services.chronicles import chronicle_settings, get_chronicle, local_time
-from tests.conftest import fresh_database_url
+from tests.support import fresh_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
