@@ -56,7 +56,7 @@ def round_trip(tmp_path: Path, name: str, data: bytes) -> Trip:
     Raises:
         TripFailed: a command exited with an error (the restore refused, say).
     """
-    from tests.conftest import make_test_app
+    from tests.support import make_test_app
 
     outputs = []
 

@@ -447,7 +447,7 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
 
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-request-"))
     if url:
-        from tests.conftest import empty_postgres
+        from tests.support import empty_postgres
 
         empty_postgres(url)
     statements: list[list[str]] = [[]]
@@ -549,7 +549,7 @@ def run(label: str, url: str | None, args) -> None:
     folder = Path(tempfile.mkdtemp(prefix="larp-bench-request-"))
     if url:
         from larp.db import db
-        from tests.conftest import empty_postgres
+        from tests.support import empty_postgres
 
         empty_postgres(url)
         db.close()

@@ -13,7 +13,7 @@ import sys
 import pypdfium2 as pdfium
 from playwright.sync_api import expect
 
-from tests.conftest import SHARED
+from tests.support import SHARED
 from tests.e2e.conftest import open_tool, shoot
 from tests.e2e.test_cards import PHONE, SCREENSHOTS, TABLET, page_sizes_mm, scan_pdf
 from tests.servers import ROOT

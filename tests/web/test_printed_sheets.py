@@ -21,7 +21,7 @@ from larp.services.imports import apply_import, preview_file
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import edit_character, new_character, record_experience
 from larp.services.transfer import export_chronicle, import_chronicle
-from tests.conftest import SHARED
+from tests.support import SHARED
 from tests.web.sheet_fixtures import FULL
 from tests.web.test_cards_web import decode_svg
 from tests.web.test_challenge_web import post

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from larp.db import db
-from tests.conftest import SHARED, make_test_app
+from tests.support import SHARED, make_test_app
 from tests.grapevine_trip import compare, round_trip
 
 GRAPEVINE = SHARED / "real-data" / "grapevine"
