@@ -14,7 +14,7 @@ from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
 from larp.rules.tabletop.turn import Combat, begin_turn, declare, new_combat, next_turn, take_action
 
-from tabletop_fighters import fighter
+from tests.rules.tabletop_fighters import fighter
 
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
 

@@ -18,7 +18,7 @@ from larp.rules.tabletop.shared_dodge import dodge_against, roll_shared_dodge
 from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, declare, new_combat, next_turn
 from larp.rules.tabletop.turn_end import end_turn, schedule
 
-from tabletop_fighters import fighter, hits
+from tests.rules.tabletop_fighters import fighter, hits
 
 
 def settings(**values) -> ChronicleSettings:

@@ -16,7 +16,7 @@ from larp.rules.tabletop.movement import movement_allowance, move, plan_move
 from larp.rules.tabletop.turn import begin_turn, declare, new_combat
 from larp.rules.tabletop.maneuvers import tabletop_profile
 
-from tabletop_fighters import fighter
+from tests.rules.tabletop_fighters import fighter
 
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
 

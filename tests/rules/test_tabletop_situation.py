@@ -11,7 +11,7 @@ from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, resolve_attack
 
-from tabletop_fighters import fighter, hits, texts
+from tests.rules.tabletop_fighters import fighter, hits, texts
 
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
 
