@@ -57,6 +57,12 @@ def set_scope(chronicle_id: int | None) -> None:
     _scope.set(chronicle_id)
 
 
+def scoped_chronicle_id() -> int | None:
+    """The id of the chronicle this request or command is scoped to, without reading it from the
+    database (``None``: unscoped, or the person is in no chronicle)."""
+    return _scope.get() or None
+
+
 def current_chronicle() -> Chronicle:
     """The chronicle this request or command works in.
 

@@ -61,9 +61,12 @@ IDEMPOTENCY_PARAMETER: dict[str, Any] = {
     "in": "header",
     "required": False,
     "description": "A one-time key chosen by the client for this call (1 to 64 visible ASCII characters, e.g. "
-                   "a random UUID). The ruling is recorded with it; the same key again is refused with a 409 "
-                   "naming the ruling recorded the first time, so a call whose reply was lost can be retried "
-                   "safely. GET /rulings/by-token/{key} says whether it was recorded.",
+                   "a random UUID). The ruling is recorded with it; the same call again with the same key is "
+                   "refused with a 409 naming the ruling recorded the first time, so a call whose reply was lost "
+                   "can be retried safely (also with another token of the same account). A key is the account's "
+                   "own in the chronicle: another account, or another chronicle, may use the same key. The same "
+                   "key with another call (another body, path or method) is a 422. "
+                   "GET /rulings/by-token/{key} says whether it was recorded.",
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN_LENGTH, "pattern": "^[!-~]+$"},
 }
 
