@@ -22,7 +22,7 @@ from flask import Blueprint, g, jsonify, request
 from larp.models import first_unstorable
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.submissions import IDEMPOTENCY_HEADER
 
@@ -100,10 +100,14 @@ def _guard():
                               "Account page), or use the web app's session.", None, 401)
     if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
         return error_response("Only organisers and narrators use the API.", None, 403)
-    if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
+    writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
+    if writes and not request.is_json:
         return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
     allowed = _documented_fields(request.endpoint)
-    body = request.get_json(silent=True) if request.is_json else None
+    try:
+        body = _parsed_body() if writes else None
+    except ApiError as exc:  # nested too deep, or not JSON at all: said once, here (issue 28 item 4)
+        return error_response(exc.message, exc.field, exc.status)
     if allowed is not None and isinstance(body, dict):
         unknown = sorted(set(body) - allowed)
         if unknown:
@@ -155,14 +159,33 @@ def _rules_error(exc: RulesError):
     return error_response(exc.message, exc.field, 422)
 
 
+def _parsed_body() -> Any:
+    """The request's body parsed as JSON, once a request (``None`` when it is empty), by the app's
+    one reader of outside JSON (:func:`larp.services.read_json`: at most 64 levels deep).
+
+    Raises:
+        ApiError: 400 naming the body: not UTF-8, not JSON, or nested too deep.
+    """
+    if "_api_body" not in g:
+        raw = request.get_data(cache=True)
+        try:
+            g._api_body = (read_json(raw, None, label="The body") if raw.strip() else None), None
+        except ServiceError as exc:
+            g._api_body = None, ApiError(exc.message, exc.field, exc.status)
+    value, refusal = g._api_body
+    if refusal is not None:
+        raise refusal
+    return value
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object.
 
     Raises:
-        ApiError: 400 when the body is not valid JSON or not an object; 422 naming the place of a
-            text no database takes (a NUL character, an unpaired surrogate).
+        ApiError: 400 when the body is not valid JSON, nested too deep, or not an object; 422 naming
+            the place of a text no database takes (a NUL character, an unpaired surrogate).
     """
-    data = request.get_json(silent=True)
+    data = _parsed_body()
     if not isinstance(data, dict):
         raise ApiError("The body must be a JSON object.", None, 400)
     bad = first_unstorable(data)
@@ -244,7 +267,7 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         several = ("the token's user is in several chronicles and the path names none "
                    "(use /api/v1/chronicles/{chronicle_id}/...)")
         if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
-            common += [("400", f"The body is not a JSON object, or {several}."),
+            common += [("400", f"The body is not a JSON object (or nests more than 64 levels deep), or {several}."),
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
         elif path != "/openapi.json":
             common.append(("400", several[0].upper() + several[1:] + "."))
