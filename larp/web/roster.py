@@ -143,7 +143,8 @@ class Roster:
 
         Every value that goes back into the screen's address (:meth:`query`) is checked against its
         choices (:func:`refusal`; issue 28 item 5: a 70,000-character ``range`` became a 70 kB
-        ``Location`` header). A picker's text longer than any name is left out of it (it finds nobody).
+        ``Location`` header). A picker's text longer than any name is left out of the address
+        (:meth:`query`; it finds nobody).
 
         Args:
             strict: refuse a value that is not one of its choices (a form); otherwise leave it out,
@@ -166,8 +167,7 @@ class Roster:
 
         for name in picks:
             roster.picks[name] = _id(values.get(name))
-            query = (values.get(f"{name}_q") or "").strip()
-            roster.queries[name] = query if len(query) <= LONGEST_NAME else ""
+            roster.queries[name] = (values.get(f"{name}_q") or "").strip()
         scene_keys = {key for key in text if key in SCENE_TEXT}
         for key in text:
             base = key if key in scene_keys else key.split("_", 1)[1] if key.startswith(("target_", "firer_")) else key
@@ -207,8 +207,8 @@ class Roster:
         for name, cid in self.picks.items():
             if cid is not None:
                 out[name] = cid
-            elif self.queries.get(name):
-                out[f"{name}_q"] = self.queries[name]
+            elif self.queries.get(name) and len(self.queries[name]) <= LONGEST_NAME:
+                out[f"{name}_q"] = self.queries[name]  # longer finds nobody: never in the address
         out.update({k: v for k, v in self.fields.items() if v})
         out[self.prefix] = self.ids()
         for row in self.rows:

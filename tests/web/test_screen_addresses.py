@@ -106,3 +106,13 @@ def _check(name: str, values: list[str]) -> int:
         if value:
             assert refusal(name, base.removeprefix("firer_"), value, in_row) is None, (name, value)
     return len(values)
+
+
+def test_a_pickers_text_longer_than_any_name_stays_out_of_the_address(narrator, dbconn):
+    """Issue 28 item 5: the pickers' text (a name or card code typed) is not a choice, but a text
+    longer than any character's name finds nobody and never goes into the address."""
+    path, form = screens()[0]
+    response = narrator.post(path, data={k: v for k, v in form.items() if k != "target"} | {"target_q": HUGE})
+    assert response.status_code == 303 and len(response.headers["Location"]) < 2_000
+    response = narrator.post(path, data={k: v for k, v in form.items() if k != "target"} | {"target_q": "Konrad"})
+    assert "target_q=Konrad" in response.headers["Location"]
