@@ -290,7 +290,10 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
 
 
 def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document describing every registered endpoint."""
+    """The OpenAPI 3.1 document describing every registered endpoint, each with a worked example
+    (:mod:`larp.web.api_examples`)."""
+    from larp.web.api_examples import with_examples
+
     return {
         "openapi": "3.1.0",
         "info": {
@@ -307,12 +310,13 @@ def openapi_document() -> dict[str, Any]:
                            "`/api/v1/chronicles/{chronicle_id}/...` (the second server below), which a token "
                            "whose user is in several chronicles must use (400 otherwise); a chronicle the "
                            "token's user is not in answers 404, and in each chronicle the token's role is "
-                           "at most its user's role there.",
+                           "at most its user's role there. Every operation has an example that works on the demo chronicle "
+                           "after `larp demo-downtime` (its dates stand for the day it is sent).",
         },
         "servers": [{"url": "/api/v1"},
                     {"url": "/api/v1/chronicles/{chronicle_id}", "description": "In one chronicle (several on the server).",
                      "variables": {"chronicle_id": {"default": "1", "description": "The chronicle's id."}}}],
-        "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
+        "paths": with_examples({path: dict(ops) for path, ops in sorted(OPERATIONS.items())}),
         "components": {
             "schemas": SCHEMAS,
             "parameters": {"IdempotencyKey": IDEMPOTENCY_PARAMETER},
