@@ -101,3 +101,29 @@ def test_a_browsers_keep_alive_connection_is_given_up_before_its_request_is(serv
     finally:
         for sock in held:
             sock.close()
+
+
+@pytest.mark.parametrize("env, options, expected", [
+    ({}, [], {"per_address": 24, "connection_limit": 400}),
+    ({"LARP_BEHIND_PROXY": "1"}, [], {"per_address": 0, "connection_limit": 400}),
+    ({}, ["--connections-per-address", "6", "--connection-limit", "50"], {"per_address": 6, "connection_limit": 50}),
+])
+def test_larp_serve_caps_each_address_unless_behind_a_proxy(tmp_path, monkeypatch, env, options, expected):
+    """Issue 28 item 2: ``larp serve`` keeps 24 connections per address by default; behind a reverse proxy
+    (LARP_BEHIND_PROXY, where every connection comes from the proxy) the cap is off unless asked for."""
+    from click.testing import CliRunner
+
+    from larp import serving
+    from larp.cli import main
+    from tests.conftest import fresh_database_url
+
+    served = []
+    monkeypatch.setattr(serving, "serve", lambda app, **kw: served.append(kw))
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("SECRET_KEY = 'x'\n")
+    result = CliRunner().invoke(main, ["serve", "--port", "1", *options], catch_exceptions=False,
+                                env={"LARP_INSTANCE_PATH": str(instance),
+                                     "LARP_DATABASE_URL": fresh_database_url(tmp_path / "db"), **env})
+    assert result.exit_code == 0, result.output
+    assert {key: served[0][key] for key in expected} == expected
