@@ -12,7 +12,8 @@ without it): silent ones, then ones that sent half a request, then silent ones t
 again as soon as the server closes one (a flood of new connections, thousands a second: the hardest
 case, beyond the issue's). The holder runs in its own process. It prints each phase's requests,
 p50, p95 and worst time, the requests that got no answer within 5 s, and how many of the held
-connections the server kept open, against the goal (p95 under 100 ms).
+connections are still open to the holder (those waiting in the server's accept queue count), against
+the goal (p95 under 100 ms).
 
 On one machine "another address" is 127.0.0.2 (all of 127/8 is the machine itself on Linux).
 """
