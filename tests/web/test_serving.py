@@ -21,10 +21,12 @@ from tests.servers import Server
 LIMIT = 40
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def server(tmp_path_factory):
+    """``larp serve`` with a limit of 40 connections, one for each test: what another test held open is
+    not still closing when it starts."""
     served = Server(tmp_path_factory.mktemp("serving") / "instance", threads=4,
-                    args=("--connection-limit", str(LIMIT)))
+                    args=("--empty", "--connection-limit", str(LIMIT)))
     try:
         served.wait()
         yield served
