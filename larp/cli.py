@@ -19,6 +19,7 @@ from flask.cli import FlaskGroup, with_appcontext
 
 from larp.db import db
 from larp.rules.explain import plural
+from larp.serving import CONNECTION_LIMIT
 
 
 def _make_app():
@@ -118,13 +119,15 @@ SERVE_THREADS = 8
 @click.option("--empty", is_flag=True,
               help="Start with an empty chronicle (named on the first page) instead of the demo; "
                    "an untouched demo is replaced.")
-def serve(host: str, port: int, database_url: str | None, threads: int, empty: bool) -> None:
+@click.option("--connection-limit", default=CONNECTION_LIMIT, show_default=True, type=click.IntRange(10), metavar="N",
+              help="Open connections at most; when full, a newcomer takes the place of an idle connection of "
+                   "the address holding the most.")
+def serve(host: str, port: int, database_url: str | None, threads: int, empty: bool, connection_limit: int) -> None:
     """Serve the app with waitress. The first start creates the database, loads the
     demo chronicle (or, with --empty, an empty one) and prints a one-time login link
-    for the first organiser."""
-    import waitress
-
-    from larp import create_app
+    for the first organiser. Connections held open without a request give way to
+    newcomers (larp/serving.py), so no phone on the network can hold the server."""
+    from larp import create_app, serving
     from larp.services.accounts import ensure_first_organiser, organiser_needs_console_link
 
     from larp.schema import SchemaError
@@ -162,7 +165,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
+    serving.serve(app, host=host, port=port, threads=threads, ident="larp", connection_limit=connection_limit)
 
 
 #: Where ``larp serve`` writes the addresses it serves on, for ``larp login-link`` to read.

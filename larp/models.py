@@ -467,9 +467,14 @@ class Ruling(BaseModel):
     steps = JSONField(default=list)
     undone_at = DateTimeField(null=True)
     undone_by = ForeignKeyField(User, null=True, on_delete="SET NULL", backref="undone_rulings")
-    #: The one-time token of the form that asked for this ruling: the same form posted
-    #: twice (a double tap, a replayed request) cannot record it twice.
-    request_token = CharField(max_length=64, null=True, unique=True)
+    #: The one-time token of the form (or the API call's ``Idempotency-Key``) that asked for this
+    #: ruling: the same form posted twice (a double tap, a replayed request) cannot record it twice.
+    #: Unique per chronicle and narrator (the person who sent it: an API token's owner), so two
+    #: chronicles' programs may number their keys alike (issue 28 item 1).
+    request_token = CharField(max_length=64, null=True)
+    #: The SHA-256 of the API call that carried the key (method, path and body), so the same key
+    #: sent with another call is told apart from a retry (``None``: a form's token, drawn per form).
+    request_hash = CharField(max_length=64, null=True)
     #: The narrator's name as it was when the ruling was made: kept when the account is gone or
     #: was never on this installation (a chronicle imported from another one).
     narrator_name = CharField(max_length=120, default="")
@@ -484,6 +489,9 @@ class Ruling(BaseModel):
     def narrator_label(self) -> str:
         """Who made the ruling, for the screen ("" when no narrator was recorded)."""
         return self.narrator_name or (self.narrator.display_name if self.narrator_id is not None else "")
+
+    class Meta:
+        indexes = ((("chronicle", "narrator", "request_token"), True),)
 
 
 class RulingCharacter(BaseModel):

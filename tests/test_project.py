@@ -91,3 +91,23 @@ def test_wheel_carries_templates_static_and_data():
     text = (ROOT / "pyproject.toml").read_text()
     for folder in ("templates", "static", "data"):
         assert f'"{folder}" = "larp/{folder}"' in text
+
+
+def test_browser_tests_without_chromium_skip_but_fail_in_ci():
+    """Issue 28: without Chromium the browser tests are skipped with a message, which hid in CI that they
+    never ran; with ``CI=true`` the run fails instead, saying why."""
+    import os
+    import subprocess
+    import sys
+
+    def run(**env: str) -> subprocess.CompletedProcess:
+        environ = {k: v for k, v in os.environ.items() if k != "CI"} | {"CHROMIUM": "/nonexistent/chromium", **env}
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly",
+                               "tests/e2e/test_walking_skeleton.py"], cwd=ROOT, env=environ,
+                              capture_output=True, text=True, timeout=120)
+
+    locally = run()
+    assert locally.returncode == 0 and "skipped" in locally.stdout and "failed" not in locally.stdout
+    in_ci = run(CI="true")
+    assert in_ci.returncode != 0
+    assert "CI is set and Chromium was not found at /nonexistent/chromium" in in_ci.stdout + in_ci.stderr

@@ -47,3 +47,49 @@ def read_number(value, field: str, *, low: int | None = None, high: int | None =
                             text=text, label=label)
     except NumberError as exc:
         raise ServiceError(exc.message, field=exc.field, status=status) from None
+
+
+#: The deepest nesting of arrays and objects taken in JSON from outside (an API body, an uploaded
+#: chronicle export, a form's hidden JSON field). Ours nest at most about ten levels; deeper text is
+#: refused before anything walks it, so no reader or writer of it can run out of stack (issue 28 item 4).
+MAX_JSON_DEPTH = 64
+
+
+def read_json(text: str | bytes, field: str | None, *, label: str, status: int = 400,
+              max_depth: int = MAX_JSON_DEPTH, **loads_options):
+    """JSON text from outside, parsed, by the app's one reader of it: nested at most ``max_depth``
+    levels of arrays and objects (100,000 brackets gave a RecursionError, a 500).
+
+    Args:
+        text: the JSON text (bytes are read as UTF-8, with or without a byte-order mark).
+        field: the input's name (the error names it); ``None`` for a whole body.
+        label: how the message names the input ("The body", "This file").
+        status: the HTTP status of the refusal.
+        loads_options: passed to :func:`json.loads` (``parse_constant``...).
+
+    Raises:
+        ServiceError: ``status`` naming ``field``: not UTF-8, not JSON, or nested too deep.
+    """
+    import json
+
+    too_deep = ServiceError(f"{label} nests arrays and objects more than {max_depth} levels deep: it is not "
+                            "something this app writes or reads.", field=field, status=status)
+    try:
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8-sig")
+        value = json.loads(text, **loads_options)
+    except RecursionError:
+        raise too_deep from None
+    except ValueError as exc:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
+        raise ServiceError(f"{label} is not readable JSON ({str(exc)[:200]}).", field=field, status=status) from None
+    if isinstance(value, (dict, list)):
+        # Iterative, so that checking the depth cannot itself run out of stack.
+        stack = [(value, 1)]
+        while stack:
+            item, depth = stack.pop()
+            if depth > max_depth:
+                raise too_deep
+            for child in (item.values() if isinstance(item, dict) else item):
+                if isinstance(child, (dict, list)):
+                    stack.append((child, depth + 1))
+    return value

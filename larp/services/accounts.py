@@ -9,7 +9,7 @@ from datetime import timedelta
 from werkzeug.security import check_password_hash
 
 from larp.db import as_id, db, lock_name
-from larp.models import Chronicle, LoginLink, User, utcnow
+from larp.models import ApiToken, Chronicle, LoginLink, User, utcnow
 from larp.services import ServiceError
 from larp.services.passwords import hash_password
 
@@ -218,9 +218,11 @@ def get_user(user_id: int | str | None) -> User:
 def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
     """Deactivate (``active`` False) or reactivate an account; an organiser's action.
 
-    A deactivated account cannot log in, its login links stop working and
-    every session of it ends (at its next click). Its rulings stay in the
-    record under its name.
+    A deactivated account cannot log in, and everything that let it in ends for good (issue 28
+    item 6): every session (at its next click), its unused login links and its API tokens (revoked,
+    as the Account page then lists them). Reactivating it gives none of them back: it logs in
+    with its password or a new link, and makes new tokens. Its rulings stay in the record under
+    its name.
 
     Raises:
         ServiceError: 404 unknown account; 409 when ``actor`` tries to
@@ -233,6 +235,10 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
             raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
         changes = {"active": active}
         if not active:
+            now = utcnow()
             changes["session_generation"] = User.session_generation + 1
+            ApiToken.update(revoked_at=now).where((ApiToken.user == user) & ApiToken.revoked_at.is_null()).execute()
+            LoginLink.update(expires_at=now).where((LoginLink.user == user) & LoginLink.used_at.is_null()
+                                                   & (LoginLink.expires_at > now)).execute()
         User.update(**changes).where(User.id == user.id).execute()
         return User.get_by_id(user.id)

@@ -64,6 +64,12 @@ def set_scope(chronicle_id: int | None, chronicle: Chronicle | None = None) -> N
     _scope_row.set(chronicle if chronicle is not None and chronicle.id == chronicle_id else None)
 
 
+def scoped_chronicle_id() -> int | None:
+    """The id of the chronicle this request or command is scoped to, without reading it from the
+    database (``None``: unscoped, or the person is in no chronicle)."""
+    return _scope.get() or None
+
+
 def current_chronicle() -> Chronicle:
     """The chronicle this request or command works in.
 

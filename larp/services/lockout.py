@@ -6,7 +6,12 @@ Three counts, each kept in one row per attempt window (:class:`larp.models.Login
   ``address_failures`` wrong passwords are free within the window; after that each further
   attempt from the address must wait twice as long as the one before (``backoff_seconds``,
   then 2, 4, ... up to the window), and an attempt during the wait is refused without being
-  checked. Guessing costs the guesser time, whichever names he tries.
+  checked. Guessing costs the guesser time, whichever names he tries. As for the name's lock,
+  the wait is only for browsers new to the name (issue 28 item 3): everyone behind an event's
+  NAT shares one address, and a browser the account has logged in from before is checked
+  (against its own count) during the wait, so one guesser on the network locks nobody out of
+  his own tablet. Nobody is made to wait by holding a worker thread: a refusal says how long
+  to wait, and answers at once.
 - **per name**: ``name_failures`` wrong passwords within the window lock the name, even against
   the right password, for every browser the account has not logged in from. A real name's count
   is kept on its account's row (every address adds to it); a made-up name's on the address row,
@@ -148,10 +153,12 @@ def _rows(user: User | None, address: str | None, now: datetime, rules: LockoutR
 def _refuse_if_locked(rows, name: str, device: str | None, now: datetime, rules: LockoutRules) -> None:
     by_address, by_user = rows
     wait = _wait(by_address, now, rules)
-    if wait:
-        raise ServiceError(f"Too many wrong passwords from this device's network address: wait {wait} "
-                           f"second{'s' if wait != 1 else ''} before the next try.", field="password", status=429)
-    if device is not None and by_user is not None:
+    trusted = device is not None and by_user is not None  # this browser logged in as this name before
+    if wait and not trusted:
+        raise ServiceError(f"Too many wrong passwords from this network address: wait {wait} "
+                           f"second{'s' if wait != 1 else ''} before the next try from this browser, or ask an "
+                           "organiser for a one-time login link.", field="password", status=429)
+    if trusted:
         failures = int((by_user.devices or {}).get(device, 0))
     elif by_user is not None:
         failures = by_user.failures

@@ -22,7 +22,13 @@ issue 13), inside the use case's transaction:
 - **once**: the form's one-time ``request_token`` (or the API call's
   ``Idempotency-Key``) is stored with the ruling under a unique index; a
   second ruling with the same token is refused with a 409 naming the first
-  (:class:`AlreadyRecorded`), exactly, on both engines;
+  (:class:`AlreadyRecorded`), exactly, on both engines. A key belongs to the
+  person who sent it in the chronicle he sent it in (issue 28 item 1): the
+  index is on (chronicle, narrator, token), every lookup is made in that
+  scope, so two chronicles' programs may number their keys alike and a
+  refusal never names another chronicle's ruling. An API call's key is kept
+  with the SHA-256 of the call (method, path, body): the same key sent with
+  another call is a 422 (:class:`KeyReused`), not a retry;
 - **as seen**: a form that relied on something about a character (the
   condition it showed, a stake, a field of the sheet) is refused as stale
   when that has changed since its page was drawn (:class:`StaleForm`).
@@ -77,12 +83,18 @@ class Submission:
             text (``{"condition": "active", "staked": "0"}``); only these are checked.
         ruling_id: the first ruling recorded for it (it carries the token).
         token_checked: whether a use case has looked for an earlier ruling with the token.
+        user_id: who sent it (an API token's owner); his keys are his own (``None``: not known,
+            as in a command or a test calling a service: then the chronicle's rulings are looked at).
+        call_hash: the SHA-256 of the API call that carried an ``Idempotency-Key`` (``None`` for a
+            form, whose token is drawn for that form alone).
     """
 
     token: str | None = None
     seen: dict[int, dict[str, str]] = field(default_factory=dict)
     ruling_id: int | None = None
     token_checked: bool = False
+    user_id: int | None = None
+    call_hash: str | None = None
 
 
 _SUBMISSION: ContextVar[Submission | None] = ContextVar("larp_submission", default=None)
@@ -98,11 +110,14 @@ def one_time_token(token: str | None) -> str | None:
     return token
 
 
-def open_submission(token: str | None = None, seen: Mapping[int, Mapping[str, str]] | None = None) -> Token:
-    """Declare the form or API call this thread now handles (see the module docstring);
-    returns the handle :func:`close_submission` takes when the request ends."""
+def open_submission(token: str | None = None, seen: Mapping[int, Mapping[str, str]] | None = None, *,
+                    user_id: int | None = None, call_hash: str | None = None) -> Token:
+    """Declare the form or API call this thread now handles (see the module docstring and
+    :class:`Submission` for the arguments); returns the handle :func:`close_submission` takes
+    when the request ends."""
     return _SUBMISSION.set(Submission(token=one_time_token(token),
-                                      seen={k: dict(v) for k, v in (seen or {}).items()}))
+                                      seen={k: dict(v) for k, v in (seen or {}).items()},
+                                      user_id=user_id, call_hash=call_hash))
 
 
 def close_submission(handle: Token) -> None:
@@ -122,6 +137,28 @@ class AlreadyRecorded(ServiceError):
         super().__init__(f"This was already recorded as ruling #{ruling.id} ({ruling.summary.rstrip('.')}). "
                          "Nothing was recorded twice.", field="request_token", status=409)
         self.ruling = ruling
+
+
+class KeyReused(ServiceError):
+    """The same ``Idempotency-Key`` came with another call (another body, endpoint or method) than
+    the one it recorded as ``ruling`` (422): it is not a retry, and nothing was applied."""
+
+    def __init__(self, ruling: Ruling):
+        super().__init__(f"This Idempotency-Key was already used for another call (ruling #{ruling.id}); nothing "
+                         "was recorded. Send a new key with each new call, and the same key only to retry the "
+                         "very same call.", field="Idempotency-Key", status=422)
+        self.ruling = ruling
+
+
+def repeat_refusal(earlier: Ruling, current: Submission | None = None) -> ServiceError:
+    """The refusal of a form or call whose one-time token recorded ``earlier`` already: a 409 naming it
+    (:class:`AlreadyRecorded`), or a 422 (:class:`KeyReused`) when the API call is not the one that
+    recorded it."""
+    current = current if current is not None else current_submission()
+    if current is not None and current.call_hash and earlier.request_hash \
+            and earlier.request_hash != current.call_hash:
+        return KeyReused(earlier)
+    return AlreadyRecorded(earlier)
 
 
 class StaleForm(ServiceError):
@@ -148,15 +185,37 @@ def ruling_in(chronicle, ruling_id: int | str | None) -> Ruling | None:
     return Ruling.get_or_none((Ruling.id == wanted) & (Ruling.chronicle == chronicle))
 
 
-def ruling_for_token(token: str | None) -> Ruling | None:
-    """The ruling recorded with the one-time token ``token``, or ``None`` when none was (yet).
+def _scoped_chronicle_id() -> int | None:
+    from larp.services.chronicles import current_chronicle, scoped_chronicle_id
+
+    return scoped_chronicle_id() or current_chronicle().id
+
+
+def ruling_for_token(token: str | None, chronicle: Chronicle | int | None = None,
+                     user_id: int | None = None) -> Ruling | None:
+    """The ruling recorded with the one-time token ``token`` by user ``user_id`` in ``chronicle``,
+    or ``None`` when none was (yet). A token is looked up only where it belongs (issue 28 item 1):
+    another chronicle's rulings, or another person's, are never found.
 
     This is how a screen that lost the reply to a form learns whether it was recorded.
+
+    Args:
+        chronicle: the chronicle (or its id); default, the one this request works in.
+        user_id: who sent the token; default, the sender the web layer declared
+            (:func:`open_submission`). When nobody is known (a command), the chronicle's rulings.
     """
     token = one_time_token(token)
     if token is None:
         return None  # no token is ever stored like this (and PostgreSQL takes no NUL in a query)
-    return Ruling.get_or_none(Ruling.request_token == token)
+    if user_id is None:
+        current = current_submission()
+        user_id = current.user_id if current is not None else None
+    chronicle_id = as_id(chronicle.id if isinstance(chronicle, Chronicle) else chronicle) \
+        if chronicle is not None else _scoped_chronicle_id()
+    query = Ruling.select().where((Ruling.request_token == token) & (Ruling.chronicle == chronicle_id))
+    if user_id is not None:
+        query = query.where(Ruling.narrator == user_id)
+    return query.order_by(Ruling.id).first()
 
 
 def refuse_if_recorded(request_token: str | None = None) -> None:
@@ -171,6 +230,7 @@ def refuse_if_recorded(request_token: str | None = None) -> None:
 
     Raises:
         AlreadyRecorded: 409 naming the ruling that used the token.
+        KeyReused: 422 when an API call's key recorded another call.
     """
     current = current_submission()
     if request_token is None and current is not None:
@@ -179,7 +239,7 @@ def refuse_if_recorded(request_token: str | None = None) -> None:
         request_token = current.token
     earlier = ruling_for_token(request_token)
     if earlier is not None:
-        raise AlreadyRecorded(earlier)
+        raise repeat_refusal(earlier, current)
 
 
 def lock_characters(character_ids: Iterable[Any]) -> None:
@@ -209,6 +269,7 @@ def check_submission(characters: Iterable[Character]) -> None:
 
     Raises:
         AlreadyRecorded: 409, that form was recorded already.
+        KeyReused: 422, an API call's key recorded another call.
         StaleForm: 409, the form relied on something that has changed since.
     """
     current = current_submission()
@@ -217,7 +278,7 @@ def check_submission(characters: Iterable[Character]) -> None:
     if current.token and not current.token_checked:
         earlier = ruling_for_token(current.token)
         if earlier is not None:
-            raise AlreadyRecorded(earlier)
+            raise repeat_refusal(earlier, current)
         current.token_checked = True
     if current.seen:
         refuse_if_stale([(character, "") for character in characters], current.seen)
@@ -264,7 +325,7 @@ def refuse_if_stale(participants: Iterable[tuple[Character, str]], seen: Mapping
             current = current_submission()
             earlier = ruling_for_token(current.token) if current is not None else None
             if earlier is not None and earlier.id != current.ruling_id:
-                raise AlreadyRecorded(earlier)
+                raise repeat_refusal(earlier, current)
             raise StaleForm(character, changes)
 
 
@@ -280,21 +341,23 @@ def _already_recorded(current: Submission) -> bool:
     return query.exists()
 
 
-def _create_ruling(values: dict[str, Any], token: str | None) -> Ruling:
+def _create_ruling(values: dict[str, Any], token: str | None, call_hash: str | None = None) -> Ruling:
     if not token:
         return Ruling.create(**values)
-    # Check-then-write made exact by the unique index on request_token: the INSERT itself is the
-    # check. On PostgreSQL a second transaction with the same token waits on the first's index
-    # entry and fails once it commits; the savepoint keeps that failure from ending the
-    # transaction, so the refusal can name the earlier ruling. SQLite serialises writers anyway.
+    # Check-then-write made exact by the unique index on (chronicle, narrator, request_token): the
+    # INSERT itself is the check. On PostgreSQL a second transaction with the same token waits on
+    # the first's index entry and fails once it commits; the savepoint keeps that failure from
+    # ending the transaction, so the refusal can name the earlier ruling. SQLite serialises
+    # writers anyway.
     try:
         with db.atomic():
-            return Ruling.create(request_token=token, **values)
+            return Ruling.create(request_token=token, request_hash=call_hash, **values)
     except IntegrityError:
-        earlier = ruling_for_token(token)
+        narrator = values.get("narrator")
+        earlier = ruling_for_token(token, values["chronicle"], narrator.id if narrator is not None else None)
         if earlier is None:
             raise
-        raise AlreadyRecorded(earlier) from None
+        raise repeat_refusal(earlier) from None
 
 
 def record_ruling(
@@ -320,21 +383,26 @@ def record_ruling(
         participants: (character as loaded before the change, role) pairs.
         request_token: the one-time token of the form or API call (default: the one the
             web layer declared, :func:`open_submission`); a second ruling with the same
-            token is refused.
+            token by the same ``narrator`` in ``chronicle`` is refused.
 
     Also refuses the ruling when the form's page showed one of the ``participants``
     otherwise than he now stands (:func:`refuse_if_stale`).
 
     Raises:
         AlreadyRecorded: 409 when the token was already recorded (naming that ruling).
+        KeyReused: 422 when an API call's key recorded another call.
         StaleForm: 409 when the form relied on something that has changed since.
     """
     participants = list(participants)
     current = current_submission()
     token = one_time_token(request_token)
     first = current is not None and not _already_recorded(current)
+    call_hash = None
+    if current is not None and current.user_id is None and narrator is not None:
+        current.user_id = narrator.id  # the sender, for the lookups of the rest of the request
     if current is not None and current.token:
         token = current.token if first else None
+        call_hash = current.call_hash if first else None
     step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
     record = _create_ruling(dict(
         chronicle=chronicle,
@@ -346,7 +414,7 @@ def record_ruling(
         inputs=inputs or {},
         outcome=outcome or {},
         steps=step_dicts,
-    ), token)
+    ), token, call_hash)
     if first:
         current.ruling_id = record.id
         refuse_if_stale(participants, current.seen)  # after the token: a repeat is named as one

@@ -22,7 +22,7 @@ from flask import Blueprint, g, jsonify, request
 from larp.models import first_unstorable
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.submissions import IDEMPOTENCY_HEADER
 
@@ -61,9 +61,12 @@ IDEMPOTENCY_PARAMETER: dict[str, Any] = {
     "in": "header",
     "required": False,
     "description": "A one-time key chosen by the client for this call (1 to 64 visible ASCII characters, e.g. "
-                   "a random UUID). The ruling is recorded with it; the same key again is refused with a 409 "
-                   "naming the ruling recorded the first time, so a call whose reply was lost can be retried "
-                   "safely. GET /rulings/by-token/{key} says whether it was recorded.",
+                   "a random UUID). The ruling is recorded with it; the same call again with the same key is "
+                   "refused with a 409 naming the ruling recorded the first time, so a call whose reply was lost "
+                   "can be retried safely (also with another token of the same account). A key is the account's "
+                   "own in the chronicle: another account, or another chronicle, may use the same key. The same "
+                   "key with another call (another body, path or method) is a 422. "
+                   "GET /rulings/by-token/{key} says whether it was recorded.",
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN_LENGTH, "pattern": "^[!-~]+$"},
 }
 
@@ -97,10 +100,14 @@ def _guard():
                               "Account page), or use the web app's session.", None, 401)
     if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
         return error_response("Only organisers and narrators use the API.", None, 403)
-    if request.method in ("POST", "PUT", "PATCH", "DELETE") and not request.is_json:
+    writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
+    if writes and not request.is_json:
         return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
     allowed = _documented_fields(request.endpoint)
-    body = request.get_json(silent=True) if request.is_json else None
+    try:
+        body = _parsed_body() if writes else None
+    except ApiError as exc:  # nested too deep, or not JSON at all: said once, here (issue 28 item 4)
+        return error_response(exc.message, exc.field, exc.status)
     if allowed is not None and isinstance(body, dict):
         unknown = sorted(set(body) - allowed)
         if unknown:
@@ -152,14 +159,33 @@ def _rules_error(exc: RulesError):
     return error_response(exc.message, exc.field, 422)
 
 
+def _parsed_body() -> Any:
+    """The request's body parsed as JSON, once a request (``None`` when it is empty), by the app's
+    one reader of outside JSON (:func:`larp.services.read_json`: at most 64 levels deep).
+
+    Raises:
+        ApiError: 400 naming the body: not UTF-8, not JSON, or nested too deep.
+    """
+    if "_api_body" not in g:
+        raw = request.get_data(cache=True)
+        try:
+            g._api_body = (read_json(raw, None, label="The body") if raw.strip() else None), None
+        except ServiceError as exc:
+            g._api_body = None, ApiError(exc.message, exc.field, exc.status)
+    value, refusal = g._api_body
+    if refusal is not None:
+        raise refusal
+    return value
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object.
 
     Raises:
-        ApiError: 400 when the body is not valid JSON or not an object; 422 naming the place of a
-            text no database takes (a NUL character, an unpaired surrogate).
+        ApiError: 400 when the body is not valid JSON, nested too deep, or not an object; 422 naming
+            the place of a text no database takes (a NUL character, an unpaired surrogate).
     """
-    data = request.get_json(silent=True)
+    data = _parsed_body()
     if not isinstance(data, dict):
         raise ApiError("The body must be a JSON object.", None, 400)
     bad = first_unstorable(data)
@@ -241,7 +267,7 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
         several = ("the token's user is in several chronicles and the path names none "
                    "(use /api/v1/chronicles/{chronicle_id}/...)")
         if method.lower() != "get":  # what _guard and json_body refuse before the endpoint's own checks
-            common += [("400", f"The body is not a JSON object, or {several}."),
+            common += [("400", f"The body is not a JSON object (or nests more than 64 levels deep), or {several}."),
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
         elif path != "/openapi.json":
             common.append(("400", several[0].upper() + several[1:] + "."))
@@ -264,7 +290,10 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
 
 
 def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document describing every registered endpoint."""
+    """The OpenAPI 3.1 document describing every registered endpoint, each with a worked example
+    (:mod:`larp.web.api_examples`)."""
+    from larp.web.api_examples import with_examples
+
     return {
         "openapi": "3.1.0",
         "info": {
@@ -281,12 +310,13 @@ def openapi_document() -> dict[str, Any]:
                            "`/api/v1/chronicles/{chronicle_id}/...` (the second server below), which a token "
                            "whose user is in several chronicles must use (400 otherwise); a chronicle the "
                            "token's user is not in answers 404, and in each chronicle the token's role is "
-                           "at most its user's role there.",
+                           "at most its user's role there. Every operation has an example that works on the demo chronicle "
+                           "after `larp demo-downtime` (its dates stand for the day it is sent).",
         },
         "servers": [{"url": "/api/v1"},
                     {"url": "/api/v1/chronicles/{chronicle_id}", "description": "In one chronicle (several on the server).",
                      "variables": {"chronicle_id": {"default": "1", "description": "The chronicle's id."}}}],
-        "paths": {path: dict(ops) for path, ops in sorted(OPERATIONS.items())},
+        "paths": with_examples({path: dict(ops) for path, ops in sorted(OPERATIONS.items())}),
         "components": {
             "schemas": SCHEMAS,
             "parameters": {"IdempotencyKey": IDEMPOTENCY_PARAMETER},

@@ -133,9 +133,10 @@ def read_ruling_api(ruling_id: int):
                   "404": {"description": "Nothing recorded with it.", **_ERROR}},
 })
 def ruling_by_token_api(token: str):
-    """The ruling recorded with the one-time key ``token`` (issue 13), or 404."""
-    ruling = ruling_for_token(token)
-    if ruling is None or ruling.chronicle_id != get_chronicle().id:
+    """The ruling recorded with the one-time key ``token`` (issue 13) by the token's owner in this
+    chronicle (issue 28: keys are his own there), or 404."""
+    ruling = ruling_for_token(token, get_chronicle(), g.user.id)
+    if ruling is None:
         raise ApiError("Nothing was recorded with this key: it is safe to send the call again.", "token", 404)
     return jsonify(ruling_payload(ruling, full=True))
 

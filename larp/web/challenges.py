@@ -8,7 +8,6 @@ the character can still pay for; otherwise the ruling is recorded at once.
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
@@ -20,7 +19,7 @@ from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling, utcnow
 from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
 from larp.rules.damage import armory
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.services.challenges import (
     CHALLENGE_POWERS,
     Adjudication,
@@ -352,8 +351,8 @@ def search():
 def _tests_so_far(form) -> list[dict]:
     raw = form.get("tests_json") or "[]"
     try:
-        tests = json.loads(raw)
-    except ValueError:
+        tests = read_json(raw, "tests", label="The challenge in progress")
+    except ServiceError:
         raise ServiceError("The challenge in progress could not be read; resolve it again.", field="tests") from None
     if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
         raise ServiceError("The challenge in progress could not be read; resolve it again.", field="tests")
@@ -472,8 +471,8 @@ def _restored_choices(form) -> dict[str, str] | None:
     """The choices an Undo button carried (``undo_form``, see :func:`_choices`), or None when there are none
     or they cannot be read (the screen then asks to choose again)."""
     try:
-        restored = json.loads(form.get("undo_form") or "null")
-    except ValueError:
+        restored = read_json(form.get("undo_form") or "null", "undo_form", label="The choices to restore")
+    except ServiceError:
         return None
     if not isinstance(restored, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in restored.items()):
         return None

@@ -68,8 +68,8 @@ TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT) + SCENE_TEXT
 TARGET_FLAG_FIELDS = tuple(f"target_{k}" for k in TARGET_FLAGS)
 
 
-def _board_roster(values: Mapping[str, Any]) -> Roster:
-    return Roster.read(values, "a", TARGET_PICK, TARGET_FIELDS, TARGET_FLAG_FIELDS, ROW_TEXT, ROW_FLAGS)
+def _board_roster(values: Mapping[str, Any], strict: bool = True) -> Roster:
+    return Roster.read(values, "a", TARGET_PICK, TARGET_FIELDS, TARGET_FLAG_FIELDS, ROW_TEXT, ROW_FLAGS, strict=strict)
 
 
 def _mass_request(roster: Roster) -> MassRequest:
@@ -136,7 +136,7 @@ def board():
     ``a<id>_throw`` and flags; the target's ``target_throw``, ``target_counter``...;
     ``ruling`` (a recorded mass challenge to show).
     """
-    roster = _board_roster(request.args)
+    roster = _board_roster(request.args, strict=False)
     recorded = None
     if request.args.get("ruling"):
         recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
@@ -160,7 +160,7 @@ def board_post():
     try:
         roster = _board_roster(form)
     except ServiceError as exc:
-        roster = _board_roster({k: v for k, v in form.items() if k != "tests_json"})
+        roster = _board_roster(form, strict=False)
         return respond("combat/board.html", "combat/_board.html", status=exc.status,
                         **base_context(roster, error=exc))
     if step not in ("resolve", "retest", "record"):
@@ -263,8 +263,9 @@ STRAY_FIELDS = tuple(f"firer_{k}" for k in FIRER_TEXT) + SCENE_TEXT
 STRAY_FLAG_FIELDS = tuple(f"firer_{k}" for k in FIRER_FLAGS)
 
 
-def _stray_roster(values: Mapping[str, Any]) -> Roster:
-    return Roster.read(values, "b", STRAY_PICKS, STRAY_FIELDS, STRAY_FLAG_FIELDS, BYSTANDER_TEXT, BYSTANDER_FLAGS)
+def _stray_roster(values: Mapping[str, Any], strict: bool = True) -> Roster:
+    return Roster.read(values, "b", STRAY_PICKS, STRAY_FIELDS, STRAY_FLAG_FIELDS, BYSTANDER_TEXT, BYSTANDER_FLAGS,
+                       strict=strict)
 
 
 def _stray_request(roster: Roster) -> StrayRequest:
@@ -310,7 +311,7 @@ def _stray_context(roster: Roster, **extra: Any) -> dict[str, Any]:
 def bystanders():
     """The bystanders of a missed shot: the firer, his gun, the target missed and the people
     near it, closest first (``b`` ids in order; ``b<id>_throw``, ``b<id>_firer_throw``...)."""
-    roster = _stray_roster(request.args)
+    roster = _stray_roster(request.args, strict=False)
     recorded = None
     if request.args.get("ruling"):
         recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
@@ -329,7 +330,7 @@ def bystanders_post():
     try:
         roster = _stray_roster(form)
     except ServiceError as exc:
-        roster = _stray_roster({k: v for k, v in form.items() if k != "tests_json"})
+        roster = _stray_roster(form, strict=False)
         return respond("combat/bystanders.html", "combat/_bystanders.html", status=exc.status,
                         **_stray_context(roster, error=exc))
     if step not in ("resolve", "retest", "record"):

@@ -3,12 +3,11 @@ the demo and importing a chronicle export (issue 14)."""
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.services.chronicles import get_chronicle, name_chronicle, remove_demo, untouched_demo
 from larp.web.auth import role_required
 
@@ -108,10 +107,7 @@ def import_export():
             raw = upload.read() if upload else b""
             if not raw:
                 raise ServiceError("Choose the export file (.json) to import.", field="file")
-            try:
-                data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError) as exc:
-                raise ServiceError(f"This file is not readable JSON ({exc}).", field="file") from None
+            data = read_json(raw, "file", label="This file", status=422)
             if replace and request.form.get("confirm_name", "").strip() != chronicle.name:
                 raise ServiceError(f"To replace “{chronicle.name}”, type its name exactly.", field="confirm_name")
             imported, notes = import_chronicle(data, replace=chronicle if replace else None, into=chronicle,

@@ -8,7 +8,6 @@ parameters. Nothing here rules: the services and the rules core do.
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from collections.abc import Mapping
@@ -23,7 +22,7 @@ from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.db import as_id
 from larp.rules.mass_combat import MAX_PER_RANGE
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.rules.scene import RangeBand, SideScene
 from larp.services.characters import (
     character_state,
@@ -56,6 +55,42 @@ FIRER_FLAGS = ("single", "careful_aim", "close_range", "sight_off", "shroud")
 #: The whole scene: its darkness and the range (kept in the screen's form and address).
 SCENE_TEXT = ("darkness", "range")
 DARKNESS = (("none", "Light"), ("partial", "Partial dark"), ("total", "Total dark"))
+#: The longest Trait name a sheet holds (``Trait.name``): a bid typed longer names no Trait.
+LONGEST_TRAIT = 80
+#: The longest character name (``Character.name``): a picker's text longer than that finds nobody.
+LONGEST_NAME = 120
+
+
+def _choices(base: str, in_row: bool) -> frozenset[str] | int:
+    """What a screen's value called ``base`` (``range``, ``darkness``, ``throw``...) may be: its
+    choices, or the most characters of a typed text (a bid is a Trait name)."""
+    if base == "range":
+        return frozenset(k for k, _ in RANGES) if in_row else frozenset(band.value for band in RangeBand)
+    if base == "darkness":
+        return frozenset(k for k, _ in DARKNESS)
+    if base == "throw":
+        return frozenset(k for k, _ in THROWS) | {"bomb", "random"}
+    if base == "counter":
+        return frozenset(k for k, _ in COUNTERS)
+    if base == "weapon":
+        return frozenset(armory("live").weapons)
+    if base == "armor":
+        return frozenset(armory("live").armor) | {"none"}
+    if base == "armor_left":
+        return frozenset(str(n) for n in range(100))
+    return LONGEST_TRAIT  # a bid
+
+
+def refusal(name: str, base: str, value: str, in_row: bool) -> str | None:
+    """Why the value ``value`` of the screen's field ``name`` cannot go into the screen's address (it
+    is not one of its choices, or longer than any Trait), or ``None`` when it can (issue 28 item 5)."""
+    allowed = _choices(base, in_row)
+    if isinstance(allowed, int):
+        return None if len(value) <= allowed else f"“{name}” is longer than any Trait ({allowed} characters)."
+    if value in allowed:
+        return None
+    shown = ", ".join(sorted(allowed)) if len(allowed) <= 12 else "the choices on the screen"
+    return f"“{name}” is not one of this screen's choices ({shown})."
 
 
 def _getlist(values: Mapping[str, Any], key: str) -> list[str]:
@@ -71,8 +106,8 @@ def _id(value: Any) -> int | None:
 
 def _json(values: Mapping[str, Any], key: str) -> dict[str, list[dict]]:
     try:
-        data = json.loads(values.get(key) or "{}")
-    except ValueError:
+        data = read_json(values.get(key) or "{}", key, label="The fight in progress")
+    except ServiceError:
         raise ServiceError("The fight in progress could not be read; resolve it again.", field=key) from None
     if not isinstance(data, dict) or not all(isinstance(v, list) and all(isinstance(t, dict) for t in v)
                                              for v in data.values()):
@@ -102,14 +137,41 @@ class Roster:
 
     @classmethod
     def read(cls, values: Mapping[str, Any], prefix: str, picks: tuple[str, ...], text: tuple[str, ...],
-             flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...]) -> Roster:
-        """The state a form or query describes."""
+             flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...], *,
+             strict: bool = True) -> Roster:
+        """The state a form or query describes.
+
+        Every value that goes back into the screen's address (:meth:`query`) is checked against its
+        choices (:func:`refusal`; issue 28 item 5: a 70,000-character ``range`` became a 70 kB
+        ``Location`` header). A picker's text longer than any name is left out of the address
+        (:meth:`query`; it finds nobody).
+
+        Args:
+            strict: refuse a value that is not one of its choices (a form); otherwise leave it out,
+                and leave out a fight in progress that cannot be read (an address, or the screen
+                drawn again around a refusal).
+
+        Raises:
+            ServiceError: 422 naming the field of a value that is not one of its choices, or of a
+                fight in progress (``tests_json``) that cannot be read (only when ``strict``).
+        """
         roster = cls(prefix, row_text, row_flags)
+
+        def checked(name: str, base: str, value: str, in_row: bool) -> str:
+            why = refusal(name, base, value, in_row) if value else None
+            if why is None:
+                return value
+            if strict:
+                raise ServiceError(why + " Choose again on the screen.", field=name)
+            return ""
+
         for name in picks:
             roster.picks[name] = _id(values.get(name))
             roster.queries[name] = (values.get(f"{name}_q") or "").strip()
+        scene_keys = {key for key in text if key in SCENE_TEXT}
         for key in text:
-            roster.fields[key] = (values.get(key) or "").strip()
+            base = key if key in scene_keys else key.split("_", 1)[1] if key.startswith(("target_", "firer_")) else key
+            roster.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
         for key in flags:
             roster.fields[key] = "on" if flag(values.get(key)) else ""
         seen = set()
@@ -120,13 +182,19 @@ class Roster:
             seen.add(cid)
             row: dict[str, Any] = {"id": cid}
             for key in row_text:
-                row[key] = (values.get(f"{prefix}{cid}_{key}") or "").strip()
+                name = f"{prefix}{cid}_{key}"
+                row[key] = checked(name, key.removeprefix("firer_"), (values.get(name) or "").strip(), True)
             for key in row_flags:
                 row[key] = flag(values.get(f"{prefix}{cid}_{key}"))
             roster.rows.append(row)
         roster.add_q = (values.get("add_q") or "").strip()
         roster.injures = (values.get("injures") or "").strip()
-        roster.tests = _json(values, "tests_json") if values.get("tests_json") else {}
+        try:
+            roster.tests = _json(values, "tests_json") if values.get("tests_json") else {}
+        except ServiceError:
+            if strict:
+                raise
+            roster.tests = {}
         return roster
 
     def ids(self) -> list[int]:
@@ -139,8 +207,8 @@ class Roster:
         for name, cid in self.picks.items():
             if cid is not None:
                 out[name] = cid
-            elif self.queries.get(name):
-                out[f"{name}_q"] = self.queries[name]
+            elif self.queries.get(name) and len(self.queries[name]) <= LONGEST_NAME:
+                out[f"{name}_q"] = self.queries[name]  # longer finds nobody: never in the address
         out.update({k: v for k, v in self.fields.items() if v})
         out[self.prefix] = self.ids()
         for row in self.rows:

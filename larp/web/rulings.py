@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template, url_for
+from flask import Blueprint, abort, g, jsonify, render_template, url_for
 
 from larp.models import Ruling, RulingCharacter
 from larp.services.chronicles import get_chronicle
@@ -38,10 +38,10 @@ def show(ruling_id: int):
 def by_token(token: str):
     """Whether the form or API call with the one-time token ``token`` was recorded (issue 19,
     item 2): JSON ``{"id", "summary", "kind", "created_at", "url"}`` of its ruling, or a 404
-    ``{"error"}`` when nothing was recorded with it (yet). Read-only: a screen that lost the
+    ``{"error"}`` when nothing was recorded with it (yet) by this user in this chronicle (issue 28). Read-only: a screen that lost the
     reply to a form asks this before it offers to send it again."""
-    ruling = ruling_for_token(token)
-    if ruling is None or ruling.chronicle_id != get_chronicle().id:
+    ruling = ruling_for_token(token, get_chronicle(), g.user.id)  # his own, in this chronicle
+    if ruling is None:
         return jsonify(error="Nothing was recorded with this token: it is safe to send the form again."), 404
     return jsonify(id=ruling.id, summary=ruling.summary, kind=ruling.kind,
                    created_at=ruling.created_at.isoformat(timespec="seconds") + "Z",

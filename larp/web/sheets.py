@@ -23,7 +23,7 @@ from larp.models import Character, GameSession
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.numbers import NumberError, whole_number
-from larp.services import ServiceError
+from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
@@ -192,12 +192,11 @@ def save_section(character_id: int, section: str):
     data = form.data
     if section == "notes" and g.user.role != "organiser":
         data = {k: v for k, v in data.items() if k in NARRATOR_FIELDS}
-    try:
-        seen = json.loads(request.form.get("seen") or "{}")
-    except ValueError:
-        seen = {}
     token = request.form.get("request_token") or None
     try:
+        # What the page showed of the sheet, for the stale check; the page writes it as JSON, and text
+        # that is not (or nests too deep: issue 28 item 4) is refused naming it, changing nothing.
+        seen = read_json(request.form.get("seen") or "{}", "seen", label="The “seen” field", status=422)
         character, record = edit_character(chronicle, g.user, character.id, data, seen=seen if isinstance(seen, dict)
                                            else None, xp_spent=request.form.get("xp_spent"), xp_what=request.form.get("xp_what", "")[:200],
                                            request_token=token)

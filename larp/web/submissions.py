@@ -13,6 +13,7 @@ Both are kept by :func:`larp.services.records.record_ruling` inside the use case
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -68,6 +69,15 @@ def shown_where_it_was_recorded(exc: BaseException, endpoint: str = "rulings.sho
     return redirect(url_for(endpoint, ruling=exc.ruling.id, again=1, _anchor="ruling", **values), code=303)
 
 
+def call_hash() -> str:
+    """The SHA-256 (hex) of this API call as its ``Idempotency-Key`` is kept with (issue 28 item 1):
+    method, path (without the chronicle's prefix, so a retry by either path is the same call) and
+    body, byte for byte."""
+    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode("utf-8", "surrogateescape"))
+    digest.update(request.get_data(cache=True))
+    return digest.hexdigest()
+
+
 def _seen() -> dict[int, dict[str, str]]:
     shown = {key[len("seen_"):]: value for key, value in request.form.items() if key.startswith("seen_")}
     character_id = as_id((request.view_args or {}).get("character_id") or request.form.get("character"))
@@ -75,12 +85,15 @@ def _seen() -> dict[int, dict[str, str]]:
 
 
 def register(app: Flask) -> None:
-    """Declare each mutating request's promises before its view runs, and end them after."""
+    """Declare each mutating request's promises before its view runs, and end them after. The
+    sender is the logged-in user (an API token's owner): a one-time token is his in the request's
+    chronicle (:mod:`larp.services.records`)."""
 
     @app.before_request
     def _declare_submission():
         if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
             return None
+        user_id = getattr(g.get("user"), "id", None)
         if request.blueprint == "api":
             key = request.headers.get(IDEMPOTENCY_HEADER)
             if key is not None and not valid_key(key):
@@ -88,9 +101,9 @@ def register(app: Flask) -> None:
 
                 return error_response(f"{IDEMPOTENCY_HEADER} is 1 to {MAX_TOKEN_LENGTH} visible ASCII characters.",
                                       IDEMPOTENCY_HEADER, 422)
-            g._submission = open_submission(key)
+            g._submission = open_submission(key, user_id=user_id, call_hash=call_hash() if key else None)
         else:
-            g._submission = open_submission(request.form.get("request_token"), _seen())
+            g._submission = open_submission(request.form.get("request_token"), _seen(), user_id=user_id)
         return None
 
     @app.teardown_request

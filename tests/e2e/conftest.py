@@ -24,11 +24,22 @@ expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(config, items):
-    if not Path(CHROMIUM).exists():
-        skip = pytest.mark.skip(reason=f"Chromium not found at {CHROMIUM}: install Debian's chromium (see .ci/run)")
-        for item in items:
-            if "e2e" in item.keywords:
-                item.add_marker(skip)
+    """Without Chromium the browser tests are skipped with a message, except in CI (``CI=true``, as CI
+    services set it and .ci/run does), where a skip would hide that they never ran: the run stops with
+    an error instead (issue 28)."""
+    if Path(CHROMIUM).exists():
+        return
+    browser_tests = [item for item in items if "e2e" in item.keywords]
+    if not browser_tests:
+        return
+    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
+        raise pytest.UsageError(
+            f"CI is set and Chromium was not found at {CHROMIUM}: the {len(browser_tests)} browser tests cannot "
+            "run, and in CI that is a failure, not a skip (.ci/run installs Debian's chromium; set CHROMIUM=/path "
+            "to use another).")
+    skip = pytest.mark.skip(reason=f"Chromium not found at {CHROMIUM}: install Debian's chromium (see .ci/run)")
+    for item in browser_tests:
+        item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

@@ -244,7 +244,8 @@ def test_a_card_rotated_twice_with_one_key_rotates_once(api, client, downtime):
 
 def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
     """Issue 21: every mutating endpoint that records a ruling documents the Idempotency-Key (card tokens'
-    included); a sheet change sent twice with one key is applied once (409 naming it)."""
+    included); a sheet change sent twice with one key is applied once (409 naming it); the key with another
+    change is a 422 (issue 28 item 1)."""
     from larp.web.api import openapi_document
 
     without = sorted(f"{method.upper()} {path}" for path, ops in openapi_document()["paths"].items()
@@ -254,8 +255,10 @@ def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
     konrad = char("Konrad Vale")
     first = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks."}, key="patch-1")
     assert first.status_code == 200, first.get_json()
-    again = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks twice."}, key="patch-1")
+    again = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks."}, key="patch-1")
     assert again.status_code == 409 and again.get_json()["field"] == "Idempotency-Key"
+    other = api("PATCH", f"/characters/{konrad.id}", {"narrator_notes": "Seen at the docks twice."}, key="patch-1")
+    assert other.status_code == 422 and other.get_json()["field"] == "Idempotency-Key"  # not a retry (issue 28)
     assert char("Konrad Vale").narrator_notes == "Seen at the docks."
 
 

@@ -208,3 +208,37 @@ def test_the_session_cookie_still_works_and_web_pages_ignore_a_bearer_header(cli
     assert client.get("/account", headers=bearer(raw)).status_code == 302  # to the login page
     auth.login()
     assert client.get("/api/v1/characters").status_code == 200
+
+
+def test_deactivation_ends_tokens_for_good(client, auth, dbconn):
+    """Issue 28 item 6: deactivating an account (Users page) ends its API tokens as it ends its
+    sessions, and reactivating it gives none of them back: the account page lists them as revoked,
+    and a new token must be made."""
+    raw = make_token(client, auth)
+    assert client.get("/api/v1/characters", headers=bearer(raw)).status_code == 200
+    narrator = User.get(User.username == "narrator1")
+    auth.login("boss", "organiser")
+    assert client.post(f"/users/{narrator.id}/deactivate").status_code == 303
+    assert client.get("/api/v1/characters", headers=bearer(raw)).status_code == 401
+    assert client.post(f"/users/{narrator.id}/activate").status_code == 303
+    assert User.get_by_id(narrator.id).active
+    assert client.get("/api/v1/characters", headers=bearer(raw)).status_code == 401
+    assert ApiToken.get(ApiToken.user == narrator).revoked_at is not None
+    fresh = make_token(client, auth)  # he makes a new one, which works
+    assert client.get("/api/v1/characters", headers=bearer(fresh)).status_code == 200
+
+
+def test_deactivation_ends_unused_login_links_for_good(client, auth, dbconn):
+    """Issue 28 item 6 (the same rule for login links): a link made before the deactivation does not
+    log the reactivated account in; a new one does."""
+    from larp.services.accounts import create_login_link, set_user_active
+
+    auth.login("boss", "organiser")  # the accounts are made on demand
+    auth.login("narrator1", "narrator")
+    auth.logout()
+    narrator, boss = User.get(User.username == "narrator1"), User.get(User.username == "boss")
+    link = create_login_link(narrator)
+    set_user_active(boss, narrator.id, False)
+    set_user_active(boss, narrator.id, True)
+    assert client.get(f"/login/link/{link}").status_code == 404
+    assert client.get(f"/login/link/{create_login_link(narrator)}").status_code == 303

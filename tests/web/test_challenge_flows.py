@@ -168,12 +168,17 @@ def test_wounded_side_risks_an_extra_trait_chosen_by_the_tool(client, auth, dbco
 
 def test_endurance_treats_wounded_as_bruised(client, auth, dbconn):
     """met-reference 3.5, T11: a Wounded character with Endurance takes only the Bruised penalty:
-    one Trait bid."""
+    one Trait bid, so on a loss she loses that one Trait (a Wounded character without Endurance loses
+    two: test_wounded_side_risks_an_extra_trait_chosen_by_the_tool), and the ruling says why.
+    (Issue 28: the test checked only the bid echoed in the inputs.)"""
     auth.login()
     Character.update(damage_lethal=5).where(Character.name == "Lys Moreau").execute()
     post(client, **base("Lys Moreau", "Pim Halloran", challenger_bid="Agile", defender_bid="Nimble",
                         challenger_throw="rock", defender_throw="paper"))
-    assert Ruling.get().inputs["challenger"]["bid"] == ["Agile"]
+    ruling = Ruling.get()
+    assert ruling.outcome["outcome"] == "defender"
+    assert [(l.character.name, l.name) for l in TraitLoss.select()] == [("Lys Moreau", "Agile")]
+    assert any("Endurance" in step["text"] for step in ruling.steps)
 
 
 def test_carried_weapon_prefills_the_challenge(client, auth, dbconn):
@@ -210,18 +215,49 @@ def test_social_and_mental_challenges_hurt_nobody(client, auth, dbconn):
     assert Ruling.select().count() == before
 
 
+def page_text(html_text: str) -> str:
+    """A page's words as read on screen: tags dropped, entities read, spaces collapsed."""
+    import html
+    import re
+
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", html_text)))
+
+
 def test_every_kind_of_recorded_challenge_has_a_readable_record(client, auth, dbconn):
-    """The record page shows every test of a static challenge, a simple test and a retested challenge."""
+    """The record page shows every test of a static challenge, a simple test and a retested challenge
+    (issue 28: the retested challenge was promised and never posted): each test's throws, and the
+    retest with who called it and what it cost."""
     auth.login()
     post(client, kind="static", challenger=cid("Pim Halloran"), category="mental", challenger_bid="Creative",
          challenger_throw="rock", defender_throw="rock", difficulty="4")
     post(client, kind="simple", challenger=cid("Ruth Calder"), category="mental", challenger_throw="rock",
          defender_throw="scissors")
-    for ruling in Ruling.select():
+    fields = base("Vivienne Ashcombe", "Konrad Vale", challenger_bid="Quick", defender_bid="Brawny",
+                  challenger_throw="rock", defender_throw="scissors")
+    script = script_in_progress(post(client, record=False, **fields).get_data(as_text=True))
+    response = client.post("/challenge", data={**fields, "step": "call", "tests_json": script, "next_by": "defender",
+                                               "next_source": "ability:Dodge", "next_challenger_throw": "rock",
+                                               "next_defender_throw": "paper"})
+    if script_in_progress(response.get_data(as_text=True)):  # Vivienne could retest in turn: as it stands
+        client.post("/challenge", data={**fields, "step": "record",
+                                        "tests_json": script_in_progress(response.get_data(as_text=True))})
+    expected = {"Pim Halloran": ["Test: Pim Halloran Rock · Narrator Rock"],
+                "Ruth Calder": ["Test: Ruth Calder Rock · Narrator Scissors"],
+                "Konrad Vale": ["Test: Vivienne Ashcombe Rock · Konrad Vale Scissors",
+                                "Retest by Konrad Vale (Dodge): Vivienne Ashcombe Rock · Konrad Vale Paper",
+                                "Konrad Vale expends a level of Dodge to retest."]}
+    rulings = list(Ruling.select().order_by(Ruling.id))
+    assert [r.kind for r in rulings] == ["challenge"] * 3 and len(rulings[2].inputs["tests"]) == 2
+    for ruling, (who, lines) in zip(rulings, expected.items()):
+        assert ruling.summary.startswith(who)
         for htmx in (False, True):
             response = client.get(f"/rulings/{ruling.id}", headers={"HX-Request": "true"} if htmx else {})
             assert response.status_code == 200
-            assert "Narrator <strong>" in response.get_data(as_text=True)
+            if who != "Konrad Vale":  # the narrator is the other side of a static challenge or simple test
+                assert "Narrator <strong>" in response.get_data(as_text=True)
+            shown = page_text(response.get_data(as_text=True))
+            for line in lines:
+                assert line in shown, (ruling.summary, line)
         page = client.get(f"/challenge?ruling={ruling.id}").get_data(as_text=True)
         assert ruling.summary.replace("'", "&#39;") in page
 

@@ -101,6 +101,8 @@ def login(client, username="boss", role="organiser"):
     return AuthActions(client).login(username, role)
 
 
+
+
 def reads_work(client, character: Character) -> None:
     """The character page, the player's card and the record all answer."""
     assert client.get(f"/characters/{character.id}").status_code == 200
@@ -111,6 +113,25 @@ def reads_work(client, character: Character) -> None:
 def damage(client, character: Character, htmx=False):
     return client.post(f"/characters/{character.id}/damage", data={"damage_type": "lethal", "levels": "1"},
                        headers={"HX-Request": "true"} if htmx else {})
+
+
+def reads_and_refuses_a_change(app, session_cookie: str, why: str) -> None:
+    """With an organiser's session (made before the database was copied: logging in is not what these
+    tests are about), every page reads, and a change (damage, plain and htmx) is a 503 saying ``why``,
+    with nothing recorded. (Issue 28: the tests tried only a wrong password, a 401, so the 503 they
+    promise was never shown.)"""
+    client = app.test_client()
+    client.set_cookie("session", session_cookie)
+    with db.connection_context():
+        character = Character.select().order_by(Character.id).first()
+        before = counts()
+    reads_work(client, character)
+    for htmx in (False, True):
+        response = damage(client, character, htmx=htmx)
+        assert response.status_code == 503, response.get_data(as_text=True)[:300]
+        assert why in response.get_data(as_text=True)
+    with db.connection_context():
+        assert counts() == before
 
 
 def counts():
@@ -177,8 +198,9 @@ def test_a_really_full_disk_after_a_restart_still_reads(tmp_path):
     SQLite cannot make the WAL index there, so the normal open fails even to read; larp reopens the
     file read-only, pages answer, and a write is a 503 saying the disk is full."""
     source = make_test_app(tmp_path / "source")
-    with db.connection_context():
-        source_url = source.config["DATABASE_URL"]
+    source_url = source.config["DATABASE_URL"]
+    cookie_client = source.test_client()
+    assert login(cookie_client).status_code == 303  # the organiser's session, made before the disk filled up
     folder = tmp_path / "full"
     with tmpfs(folder, "8m"):
         closed_copy(source_url, folder / "larp.sqlite3")
@@ -190,29 +212,20 @@ def test_a_really_full_disk_after_a_restart_still_reads(tmp_path):
         except OSError:  # no space left on device: the disk is full to the last byte
             pass
         app = make_test_app(tmp_path / "app", DATABASE_URL=sqlite_url(folder / "larp.sqlite3"))
-        client = app.test_client()
-        with db.connection_context():
-            character = Character.select().order_by(Character.id).first()
-        # Not logged in: the player's card (logging in would be a write).
-        assert client.get(f"/C/{character.card_token}").status_code == 200
-        response = client.post("/login", data={"username": "nobody", "password": "wrong password"})
-        assert response.status_code in (401, 503)
-        assert response.status_code != 500
+        reads_and_refuses_a_change(app, cookie_client.get_cookie("session").value, "disk is full")
 
 
 @sqlite_only
 def test_a_read_only_copy_is_served_read_only(tmp_path, app):
     """Issue 19 item 7: a copy of the database on read-only files (a clean copy: no -wal, no -shm):
     every page reads, every change is a 503 saying the files are read-only, the file is untouched."""
+    source = app.test_client()
+    assert login(source).status_code == 303  # the organiser's session, made before the copy
+    session_cookie = source.get_cookie("session").value
     with read_only_copy(tmp_path, app.config["DATABASE_URL"]) as path:
         before = path.read_bytes()
         ro_app = make_test_app(tmp_path / "ro", DATABASE_URL=sqlite_url(path), LOAD_DEMO=True)
-        client = ro_app.test_client()
-        with db.connection_context():
-            character = Character.select().order_by(Character.id).first()
-        assert client.get(f"/C/{character.card_token}").status_code == 200
-        response = client.post("/login", data={"username": "nobody", "password": "wrong password"})
-        assert response.status_code in (401, 503)
+        reads_and_refuses_a_change(ro_app, session_cookie, "read-only")
         assert path.read_bytes() == before
 
 
@@ -220,13 +233,13 @@ def test_a_read_only_copy_is_served_read_only(tmp_path, app):
 def test_larp_serve_on_read_only_files_starts_with_a_clear_message(tmp_path, app, monkeypatch):
     """Issue 19 item 7: `larp serve` where the database is read-only: one plain line saying it serves
     read-only, then it serves (no traceback, no login link it could not store)."""
-    import waitress
     from click.testing import CliRunner
 
+    from larp import serving
     from larp.cli import main
 
     served = []
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(serving, "serve", lambda app, **kw: served.append(kw))
     with read_only_copy(tmp_path, app.config["DATABASE_URL"]) as path:
         instance = tmp_path / "instance-ro"
         instance.mkdir()

@@ -12,6 +12,14 @@ as a plain post or an htmx one. For every request: no 5xx; and when it is refuse
 database is exactly as before (triggers count every committed row change; the login lockout's
 own bookkeeping is left out). The budget is fixed: ``FUZZ_REQUESTS`` requests (5,000 on SQLite,
 1,500 on PostgreSQL; the environment variable ``LARP_FUZZ_REQUESTS`` changes it), with a fixed seed.
+
+A destructive form (:data:`DESTRUCTIVE`: archive or delete a chronicle, remove the demo, import a
+chronicle in its place, delete a character, undo, end a tabletop fight, take someone out...) is
+sent on its own fresh data (issue 28 item 7): each of its requests runs inside a transaction that
+is rolled back afterwards, so it is fuzzed as often as the others and cannot take the chronicle
+(and the forms after it) away. Every form found must be reached: at least one of its requests got
+past the chronicle's gate, the CSRF check and the role check into the form's own view (a request
+for a chronicle that is gone is refused before it); the test prints how many were.
 """
 
 from __future__ import annotations
@@ -41,6 +49,16 @@ SKIP = ("/logout", "/account/logout-everywhere", "/static/", "/login", "/C/", "/
 #: Tables whose rows a refusal may write: the login lockout counts wrong passwords (a 401/429).
 UNCHECKED_TABLES = {"loginfailure"}
 PAGES_PER_KIND = 2
+#: Forms whose success takes away what other forms work on (a chronicle, a character, a fight, a
+#: person's place, a pending import, the ruling an undo names), or changes the chronicle the short
+#: paths work in (a new chronicle): each request of theirs runs on its own fresh data (a transaction
+#: rolled back after it), by the form's path with ids as ``{id}`` and without the chronicle's prefix.
+DESTRUCTIVE = re.compile(r"^/(organise/remove-demo|organise/import|admin/chronicles(/\{id\}/(archive|delete|appoint))?"
+                         r"|characters/\{id\}/(delete|undo|retire)|characters/extras/remove|challenge/undo|import/.+"
+                         r"|board/next-session|tabletop/\{id\}/end|users/\{id\}/(remove|deactivate|role)|users/add"
+                         r"|account/tokens/\{id\}/revoke)$")
+#: The prefix that names the chronicle in a page's path (``/chronicles/<id>/...``, issue 22).
+MOUNT = re.compile(r"^/chronicles/\d+(?=/)")
 
 HOSTILE: list[bytes] = [
     b"", b" ", b"0", b"-1", b"-999999999999999999999999", b"99999999999999999999999999999", b"2147483648",
@@ -64,7 +82,9 @@ class Form:
     files: list[str] = field(default_factory=list)
 
     def key(self) -> tuple:
-        return (self.method, re.sub(r"\d+", "{id}", urlsplit(self.action).path),
+        """The same form at the same place: by method, path (ids as ``{id}``, without the chronicle's
+        prefix: the same form at ``/chronicles/1/...`` is this one) and field names."""
+        return (self.method, re.sub(r"\d+", "{id}", MOUNT.sub("", urlsplit(self.action).path)),
                 tuple(sorted({name for name, _ in self.fields} | set(self.choices) | set(self.files))))
 
 
@@ -79,6 +99,7 @@ class _FormReader(HTMLParser):
         self._form: Form | None = None
         self._select: str | None = None
         self._textarea: str | None = None
+        self._other_actions: list[tuple[str, str, str, str]] = []  # buttons that send the form elsewhere
 
     def handle_starttag(self, tag, attrs):
         a = {k: (v or "") for k, v in attrs}
@@ -96,6 +117,11 @@ class _FormReader(HTMLParser):
                        False, [(name, a.get("value", ""))])
             self.forms.append(own)
         form = self._form
+        if tag == "option" and form is not None and self._select:
+            # An option has no name of its own (its select's): the one selected first, as the page shows it.
+            options = form.choices[self._select]
+            options.insert(0, a.get("value", "")) if "selected" in a else options.append(a.get("value", ""))
+            return
         if form is None or not name:
             return
         if tag == "input":
@@ -108,19 +134,26 @@ class _FormReader(HTMLParser):
                     form.fields.append((name, a.get("value", "on")))
             elif kind not in ("submit", "button", "image", "reset"):
                 form.fields.append((name, a.get("value", "")))
+        elif tag == "button" and a.get("formaction"):
+            # The same form sent to another address by this button (the challenge screen's Undo).
+            self._other_actions.append((a.get("formmethod", "post").lower(), urljoin(self.url, a["formaction"]),
+                                        name, a.get("value", "")))
         elif tag == "button" and a.get("value") is not None:
             form.choices.setdefault(name, []).append(a.get("value", ""))
         elif tag == "select":
             self._select = name
             form.choices.setdefault(name, [])
-        elif tag == "option" and self._select:
-            form.choices[self._select].append(a.get("value", ""))
         elif tag == "textarea":
             self._textarea = name
             form.fields.append((name, ""))
 
     def handle_endtag(self, tag):
-        if tag == "form":
+        if tag == "form" and self._form is not None:
+            form = self._form
+            for method, action, name, value in self._other_actions:
+                self.forms.append(Form(method, action, form.multipart, [*form.fields, (name, value)],
+                                       dict(form.choices), list(form.files)))
+            self._other_actions = []
             self._form = None
         elif tag == "select":
             self._select = None
@@ -194,9 +227,13 @@ def encode(pairs: list[tuple[str, bytes]]) -> bytes:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """An organiser logged in on the demo chronicle after a fortnight (the board has torpor, wounds),
-    one upload waiting for its preview, CSRF on; the forms found; the change counter installed."""
+    """An organiser (and administrator) logged in on the demo chronicle after a fortnight (the board has
+    torpor, wounds), with a narrator beside him, an API token, a challenge just recorded (its Undo on
+    the screen), one upload waiting for its preview and a tabletop fight, CSRF on; the forms found; the
+    change counter installed."""
     app = make_test_app(tmp_path_factory.mktemp("fuzz"), WTF_CSRF_ENABLED=True)
+    for endpoint, view in list(app.view_functions.items()):  # which requests reach their form's own view
+        app.view_functions[endpoint] = _noting_entry(view)
     with app.app_context(), db.connection_context():
         from datetime import date
 
@@ -210,7 +247,10 @@ def site(tmp_path_factory):
     with db.connection_context():
         from larp.services.accounts import create_user
 
-        create_user("fuzzer", "Fuzzer", "organiser", "correct horse")
+        from larp.services.api_tokens import create_token
+
+        create_token(create_user("fuzzer", "Fuzzer", "organiser", "correct horse", admin=True), "Fuzz bot", "narrator")
+        create_user("nell", "Nell", "narrator", "correct horse")  # the Users page's forms about someone else
     assert client.post("/login", data={"username": "fuzzer", "password": "correct horse",
                                        "csrf_token": token}).status_code == 303
     gex = (SHARED / "real-data" / "grapevine" / "vampire_default_categories.gex").read_bytes()
@@ -223,17 +263,27 @@ def site(tmp_path_factory):
 
         one, two, three = [c.id for c in Character.select().where(Character.condition == "active")
                            .order_by(Character.id).limit(3)]
+        ruth = Character.get(Character.name == "Ruth Calder").id
     page = client.get("/tabletop").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     client.post("/tabletop/start", data={"characters": [str(one), str(two)], "csrf_token": token})
+    recorded = client.post("/challenge", data={
+        "csrf_token": token, "kind": "static", "category": "mental", "action": "other", "challenger": str(ruth),
+        "challenger_bid": "Shrewd", "challenger_throw": "rock", "defender_throw": "scissors", "difficulty": "2"})
+    assert recorded.status_code == 303, recorded.get_data(as_text=True)[:300]
     # Pages in the middle of their work, which show more forms than when empty.
     seeds = [f"/challenge?challenger={one}&defender={two}", f"/challenge?challenger={one}&kind=static",
+             recorded.headers["Location"],  # the challenge just recorded, with its Undo
              f"/combat?target={one}&a={two}&a={three}", f"/combat/bystanders?firer={one}&target={two}&b={three}",
-             "/tabletop"]
+             "/tabletop", "/admin/chronicles", "/users", "/account"]
     forms = crawl(client, seeds)
     extra = crawl_one(client, preview)
     forms += [f for f in extra if f.key() not in {g.key() for g in forms}
               and not any(urlsplit(f.action).path.startswith(s) for s in SKIP)]
+    with db.connection_context():
+        typed = {("/code", "code"): Character.get_by_id(one).short_code, ("/users/add", "username"): "nell"}
+    for form in forms:  # what someone types into a box the page shows empty, where only a real one is found
+        form.fields = [(name, typed.get((form_path(form), name), value)) for name, value in form.fields]
     with db.connection_context():
         count_changes(db)
     yield app, client, forms
@@ -241,6 +291,21 @@ def site(tmp_path_factory):
         drop_change_counter(db)
     if not db.is_closed():
         db.close()
+
+
+#: Set when a request reaches its view (past the chronicle's gate and the CSRF check, which refuse before it).
+ENTERED: list[bool] = []
+
+
+def _noting_entry(view):
+    import functools
+
+    @functools.wraps(view)
+    def noted(*args, **kwargs):
+        ENTERED.append(True)
+        return view(*args, **kwargs)
+
+    return noted
 
 
 def crawl_one(client, url: str) -> list[Form]:
@@ -251,16 +316,29 @@ def crawl_one(client, url: str) -> list[Form]:
 
 def test_the_walk_finds_the_app_forms(site):
     """The walk reaches the forms that matter: damage, healing, the challenge, the combat board, the
-    board's close-the-session, settings, users, cards, the import and its preview (so a form it
-    cannot reach would be noticed here)."""
+    board's close-the-session, settings, users, cards, the import and its preview, and the destructive
+    ones (so a form it cannot reach would be noticed here)."""
     _, _, forms = site
-    paths = {re.sub(r"\d+", "{id}", urlsplit(f.action).path) for f in forms if f.method == "post"}
+    paths = {form_path(f) for f in forms if f.method == "post"}
     for expected in ("/characters/{id}/damage", "/characters/{id}/heal", "/challenge", "/combat",
                      "/combat/bystanders", "/board/next-session", "/settings", "/users", "/cards/base-url",
-                     "/import", "/import/", "/account", "/tabletop/"):
+                     "/import", "/import/", "/account", "/tabletop/",
+                     "/organise/remove-demo", "/organise/import", "/admin/chronicles/{id}/archive",
+                     "/admin/chronicles/{id}/delete", "/characters/{id}/delete", "/characters/{id}/undo",
+                     "/challenge/undo", "/tabletop/{id}/end", "/users/{id}/remove", "/users/{id}/deactivate"):
         assert any(p == expected or p.startswith(expected) and expected.endswith("/") for p in paths), \
             (expected, sorted(paths))
     assert len(forms) >= 30
+
+
+def form_path(form: Form) -> str:
+    """The form's path with its ids as ``{id}``, without the chronicle's prefix."""
+    return re.sub(r"\d+", "{id}", MOUNT.sub("", urlsplit(form.action).path))
+
+
+def destructive(form: Form) -> bool:
+    """Whether ``form`` is sent on its own fresh data (:data:`DESTRUCTIVE`)."""
+    return form.method == "post" and DESTRUCTIVE.match(form_path(form)) is not None
 
 
 STATS: Counter = Counter()
@@ -281,13 +359,18 @@ def fresh(form: Form, pairs: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]
 
 
 def request_strategy(forms: list[Form]):
-    """One request: a form, and for each field its value as shown, a hostile one, none, or two."""
+    """One request: a form (an address first, each as likely as the others, then one of its forms: the
+    challenge screen's fifty chips do not take half the budget), and for each field its value as
+    shown, a hostile one, none, or two."""
     hostile = st.one_of(st.sampled_from(HOSTILE), st.binary(max_size=40),
                         st.integers(min_value=-(2**70), max_value=2**70).map(lambda n: str(n).encode()))
+    by_address: dict[tuple[str, str], list[Form]] = {}
+    for form in forms:
+        by_address.setdefault((form.method, form_path(form)), []).append(form)
 
     @st.composite
     def build(draw):
-        form = draw(st.sampled_from(forms))
+        form = draw(st.sampled_from(by_address[draw(st.sampled_from(sorted(by_address)))]))
         pairs: list[tuple[str, bytes]] = []
         names = [(name, value) for name, value in form.fields]
         names += [(name, draw(st.sampled_from(options))) for name, options in form.choices.items() if options]
@@ -312,19 +395,34 @@ def request_strategy(forms: list[Form]):
 
 def test_no_form_input_makes_a_server_error_or_a_half_change(site):
     """Issue 19: every form with hostile fields: never a 5xx; a refusal (4xx) leaves the database
-    exactly as it was. At least 5,000 requests on SQLite (a fixed budget and seed)."""
+    exactly as it was. At least 5,000 requests on SQLite (a fixed budget and seed): first every form once
+    as the page shows it, then the fuzzed ones. Destructive forms run each request on fresh data (a
+    transaction rolled back after it), and every form found is reached."""
     app, client, forms = site
     sent: list[int] = []
+    answers: dict[tuple, Counter] = {form.key(): Counter() for form in forms}
+    reached: set[tuple] = set()
 
     @seed(19)
-    @settings(max_examples=FUZZ_REQUESTS, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=FUZZ_REQUESTS - len(forms), deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(request=request_strategy(forms))
     def send(request):
-        form, pairs, files, htmx = request
+        sent_as(*request)
+
+    def sent_as(form, pairs, files, htmx):
         headers = {"HX-Request": "true"} if htmx else {}
         pairs = fresh(form, pairs)
+        if destructive(form):
+            with db.atomic() as own_data:  # its own fresh data: whatever it did is rolled back after it
+                answer(form, pairs, files, headers)
+                own_data.rollback()
+        else:
+            answer(form, pairs, files, headers)
+
+    def answer(form, pairs, files, headers):
         before = changes(db)
+        ENTERED.clear()
         if form.method == "get":
             response = client.get(form.action.split("?")[0] + "?" + encode(pairs).decode(), headers=headers)
         elif form.multipart or files:
@@ -338,18 +436,31 @@ def test_no_form_input_makes_a_server_error_or_a_half_change(site):
             response = client.post(form.action, data=encode(pairs), headers=headers,
                                    content_type="application/x-www-form-urlencoded")
         sent.append(response.status_code)
-        STATS[(form.method, re.sub(r"\d+", "{id}", urlsplit(form.action).path), response.status_code)] += 1
+        answers[form.key()][response.status_code] += 1
+        if ENTERED and response.status_code != 403:  # in its view, and not refused for the role there
+            reached.add(form.key())
+        STATS[(form.method, form_path(form), response.status_code)] += 1
         assert response.status_code < 500, (form.action, pairs[:6], response.get_data(as_text=True)[:400])
         if form.method == "post" and 400 <= response.status_code < 500:
             assert changes(db) == before, (form.action, response.status_code, pairs[:6])
 
     with db.connection_context():  # one connection for the run (the app reuses it): twice as fast
+        for form in forms:  # each as the page shows it (its first choice ticked), so every one is sent
+            shown = [*form.fields, *((name, options[0]) for name, options in form.choices.items() if options)]
+            sent_as(form, [(name, value.encode()) for name, value in shown], {name: b"" for name in form.files}, False)
         send()
     counts = Counter(status // 100 for status in sent)
-    print(f"\nform fuzz: {len(sent)} requests over {len(forms)} forms; "
-          + ", ".join(f"{k}xx: {v}" for k, v in sorted(counts.items())))
+    reached_forms = [form for form in forms if form.key() in reached]
+    print(f"\nform fuzz: {len(sent)} requests over {len(forms)} forms ({sum(map(destructive, forms))} destructive, "
+          f"each request of theirs on fresh data); {len(reached_forms)} of {len(forms)} forms reached; "
+          + ", ".join(f"{k}xx: {v}" for k, v in sorted(counts.items())) + f"; answers of 500: {sent.count(500)}")
     for (method, path, status), n in sorted(STATS.items()):
         print(f"  {method:4} {path:40} {status} x{n}")
+    for form in forms:
+        if form.key() not in reached:
+            print(f"  NOT REACHED: {form.method} {form_path(form)} {dict(answers[form.key()])}")
     assert len(sent) >= FUZZ_REQUESTS
     assert counts[2] + counts[3] > 0 and counts[4] > 0  # both accepted and refused requests were made
+    assert len(reached_forms) == len(forms), [(f.method, form_path(f), dict(answers[f.key()])) for f in forms
+                                              if f.key() not in reached]
 

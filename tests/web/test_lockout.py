@@ -126,3 +126,51 @@ def test_a_lock_ends_with_its_window(lock_app):
         LoginFailure.update(window_start=utcnow() - timedelta(minutes=16),
                             last_at=utcnow() - timedelta(minutes=16)).execute()
     assert attempt(attacker, ATTACKER, "the right password").status_code == 303
+
+
+NAT = "192.0.2.1"  # everyone at the event, behind one router
+
+
+def test_guessing_behind_a_shared_address_does_not_lock_out_the_people_who_logged_in_before(lock_app, monkeypatch):
+    """Issue 28 item 3: 20 wrong passwords from one address (an event's NAT) made every other right
+    password from it a 429. As the per-name lock does: during the address's back-off a right password
+    from a browser that has logged in as that name before is admitted; a browser new to the name
+    waits (checked: no password hash is computed for it); a one-time login link always works; and
+    nobody is made to wait by holding a worker thread (no sleep anywhere in a refusal)."""
+    import time
+
+    from larp.services.accounts import create_login_link, create_user
+
+    tablet = lock_app.test_client()
+    assert attempt(tablet, NAT, "the right password").status_code == 303  # Orla's own tablet, before
+    tablet.post("/logout")
+    guesser = lock_app.test_client()
+    for i in range(20):
+        assert attempt(guesser, NAT, username=f"guess-{i}").status_code == 401
+    slept = []
+    monkeypatch.setattr(time, "sleep", lambda seconds: slept.append(seconds))
+    assert attempt(guesser, NAT, username="guess-x").status_code == 429
+    assert attempt(tablet, NAT, "the right password").status_code == 303  # it was a 429
+    tablet.post("/logout")
+    with db.connection_context():
+        create_user("narrator7", "Nia", "narrator", "her right password")
+        link = create_login_link(create_user("narrator8", "Noor", "narrator"))
+    newcomer = lock_app.test_client()
+    refused = attempt(newcomer, NAT, "her right password", username="narrator7")
+    assert refused.status_code == 429 and "wait" in refused.get_data(as_text=True)
+    assert newcomer.get(f"/login/link/{link}", environ_base={"REMOTE_ADDR": NAT}).status_code == 303
+    assert slept == []
+
+
+def test_a_trusted_browser_in_the_back_off_still_has_its_own_count(lock_app):
+    """Issue 28 item 3: the way through the address's back-off is no way to guess: wrong passwords from
+    the owner's tablet during it are checked and counted, and lock that tablet after 5."""
+    tablet = lock_app.test_client()
+    assert attempt(tablet, NAT, "the right password").status_code == 303
+    tablet.post("/logout")
+    guesser = lock_app.test_client()
+    for i in range(20):
+        attempt(guesser, NAT, username=f"guess-{i}")
+    for _ in range(5):
+        assert attempt(tablet, NAT).status_code == 401
+    assert attempt(tablet, NAT, "the right password").status_code == 429

@@ -193,11 +193,35 @@ def test_a_form_of_a_character_deleted_meanwhile_is_a_404(organiser, dbconn):
             assert "There is no such character" in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("section, field", [("abilities", "abilities.\u00b2.name"), ("backgrounds", "backgrounds.\u00b2.name"),
-                                            ("equipment", "weapons.\u00b9\u00b2.name")])
-def test_a_superscript_row_number_in_a_sheet_form_is_ignored_not_a_500(organiser, dbconn, section, field):
+@pytest.mark.parametrize("section, odd, new, found", [
+    ("abilities", {"abilities.\u00b2.name": "Occult", "abilities.\u00b2.level": "2"},
+     {"name": "Dodge", "level": "1"}, lambda sheet: (sheet["abilities"].get("Dodge"), "Occult" in sheet["abilities"])),
+    ("qualities", {"backgrounds.\u00b2.name": "Herd", "backgrounds.\u00b2.rating": "2"},
+     {"name": "Contacts", "rating": "1"},
+     lambda sheet: (sheet["backgrounds"].get("Contacts"), "Herd" in sheet["backgrounds"])),
+    ("equipment", {"weapons.\u00b9\u00b2.key": "stake"}, {"key": "knife"},
+     lambda sheet: (len([w for w in sheet["weapons"] if w["key"] == "knife"]) or None,
+                    any(w["key"] == "stake" for w in sheet["weapons"])))])
+def test_a_superscript_row_number_in_a_sheet_form_is_ignored_not_a_500(organiser, dbconn, section, odd, new, found):
     """Issue 19 item 8 (in the sheet editor, issue 14): a row number ``²`` in a field's name passed
-    ``isdigit()`` and failed ``int()``; such a row is not one the form sent, so it is left out."""
-    character = a_character()
-    response = organiser.post(f"/characters/{character.id}/sheet/{section}", data={field: "Brawl", "version": "1"})
-    assert response.status_code < 500
+    ``isdigit()`` and failed ``int()``; such a row is not one the form sent, so it is left out. The
+    section's own form is sent with a new row and a superscript one (issue 28: the test posted
+    Backgrounds to a section that does not exist and passed on a 404): the new row is saved, the
+    superscript one is not, and the rest of the section is as it was."""
+    from tests.web.sheet_fixtures import section_forms, seen_of, sheet_without_state
+
+    character = Character.get(Character.name == "Konrad Vale")
+    before = sheet_without_state(character)
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    form = section_forms(before)[section]
+    kind = next(iter(odd)).split(".")[0]
+    rows = len({key.split(".")[1] for key in form if key.startswith(kind + ".")})
+    form.update({f"{kind}.{rows}.{key}": value for key, value in new.items()})
+    response = organiser.post(f"/characters/{character.id}/sheet/{section}",
+                              data={**form, **odd, "seen": seen_of(page, section)})
+    assert response.status_code == 303, response.get_data(as_text=True)[:400]
+    after = sheet_without_state(Character.get_by_id(character.id))
+    saved, superscript_saved = found(after)
+    assert saved and not superscript_saved
+    assert {k: v for k, v in after.items() if k not in ("abilities", "backgrounds", "weapons", "specialisations")} \
+        == {k: v for k, v in before.items() if k not in ("abilities", "backgrounds", "weapons", "specialisations")}

@@ -105,8 +105,8 @@ def test_the_api_takes_an_idempotency_key(client, auth, dbconn):
     assert first.status_code == 201
     ruling_id = first.get_json()["ruling_id"]
     before = counts()
-    again = client.post(f"/api/v1/characters/{konrad.id}/heal", json={"kind": "lethal", "levels": 1},
-                        headers=headers)
+    again = client.post(f"/api/v1/characters/{konrad.id}/damage", json={"damage_type": "lethal", "levels": 1},
+                        headers=headers)  # the same call again: a retry after a lost reply
     assert again.status_code == 409
     body = again.get_json()
     assert (body["ruling_id"], body["ruling_url"], body["field"]) == (ruling_id, f"/rulings/{ruling_id}",

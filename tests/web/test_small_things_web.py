@@ -92,13 +92,14 @@ def test_login_link_prints_the_addresses_the_server_announced(tmp_path, monkeypa
     login-link` in the same instance folder prints the link at 127.0.0.1:9123 and at the LAN address, as
     the server's console did; an explicit --base-url still wins."""
     from click.testing import CliRunner
-    import waitress
+
+    from larp import serving
 
     monkeypatch.setenv("LARP_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.setenv("LARP_DATABASE_URL", fresh_database_url(tmp_path))
     monkeypatch.setattr("larp.cli.lan_address", lambda: "192.168.1.20")
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(options))
+    monkeypatch.setattr(serving, "serve", lambda app, **options: served.update(options))
     runner = CliRunner()
     started = runner.invoke(main, ["serve", "--host", "0.0.0.0", "--port", "9123"])
     assert started.exit_code == 0, started.output
