@@ -6,6 +6,7 @@ Playwright is pinned to the release whose Chromium major matches Debian's
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.servers import ServedApp
 from tests.support import CHROMIUM
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
 pytestmark = pytest.mark.e2e
