@@ -191,6 +191,7 @@ NOT_EXPORTED = {
     "ended_by": "named by place", "narrator": "named by user name", "undone_by": "named by user name",
     "user": "named by user name",
     "request_token": "a one-time token of a form (never recorded twice on this install)",
+    "request_hash": "the hash of the API call that carried a one-time token (goes with request_token)",
     "is_demo": "whether this install loaded it as its demo", "needs_name": "this install's first page",
 }
 
