@@ -130,7 +130,8 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True, start_empty=empty, database_pool=threads)
+        # One PostgreSQL connection per waitress thread, and one for the webhook worker (issue 35).
+        app = create_app(create_database=True, start_empty=empty, database_pool=threads + 1)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
@@ -158,6 +159,10 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
+    if blocker is None:  # issue 35: events go out after their commit, from this process's worker
+        from larp.webhooks.worker import start_worker
+
+        start_worker(app)
     waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
 
 
