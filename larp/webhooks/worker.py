@@ -56,8 +56,9 @@ class DeliveryWorker:
 
     def __init__(self, config: Any, *, now: Callable[[], datetime] = utcnow, poster: Callable[..., Answer] = post):
         policy = Policy.from_config(config)
-        # A claim must outlast the longest exchange (twice the timeout), or a slow answer would be sent twice.
-        self.policy = Policy(**{**policy.__dict__, "lease": max(policy.lease, 2 * policy.timeout + 5)})
+        # A claim must outlast the longest exchange (twice the timeout) and the writing of its answer,
+        # or a slow answer would be sent twice.
+        self.policy = Policy(**{**policy.__dict__, "lease": max(policy.lease, 3 * policy.timeout)})
         self.threads = max(1, int(config.get("WEBHOOK_THREADS", 4)))
         self.poll = float(config.get("WEBHOOK_POLL_SECONDS", 2.0))
         self.name = worker_name()

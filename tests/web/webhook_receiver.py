@@ -20,6 +20,7 @@ class Received:
     headers: dict[str, str]
     body: bytes
     at: float
+    answered: int | None = None  # the status the sender was given (None: its connection was gone)
 
     @property
     def json(self) -> Any:
@@ -66,7 +67,8 @@ class Receiver:
                 with receiver._lock:
                     receiver._in_flight[path] += 1
                     receiver.overlap = max(receiver.overlap, receiver._in_flight[path])
-                    receiver.requests.append(Received(path, dict(self.headers), body, time.monotonic()))
+                    received = Received(path, dict(self.headers), body, time.monotonic())
+                    receiver.requests.append(received)
                     script = receiver._scripts[path]
                     reply = script.popleft() if script else receiver.default
                 try:
@@ -79,6 +81,8 @@ class Receiver:
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
+                    self.wfile.flush()
+                    received.answered = reply.status
                 except OSError:
                     pass  # the sender gave up (a timeout): nothing more to say
                 finally:
