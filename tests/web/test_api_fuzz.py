@@ -11,6 +11,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop  # noqa: F401 - they document the API
+from larp.web import api_webhooks  # noqa: F401 - it documents the API (issue 35)
 from larp.web.api import openapi_document
 
 OPERATIONS = [result.ok() for result in schemathesis.openapi.from_dict(openapi_document()).get_all_operations()]

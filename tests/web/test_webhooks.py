@@ -469,3 +469,34 @@ def test_the_readme_lists_every_events_fields_at_each_level():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     for key, label, staff, public in field_table():
         assert f"| {label} (`{key}`) | {staff} | {public} |" in readme, key
+
+
+def test_hostile_values_in_the_webhook_forms_never_make_a_server_error_nor_a_half_change(organiser, receiver):
+    """Issue 19's form fuzz reaches the new-webhook form from the settings page; a webhook's own page
+    exists only once one is made, so its forms are fuzzed here: every field hostile in turn (the
+    fuzz's own values), as a browser sends them; no 5xx, and a refusal changes nothing."""
+    from urllib.parse import quote_from_bytes
+
+    from tests.web.test_form_fuzz import HOSTILE
+
+    with db.connection_context():
+        made = hook(receiver, "/fuzz", events=["final_death"])
+    good = {b"name": b"Fuzzed", b"url": b"", b"events": b"final_death", b"privacy": b"staff", b"format": b"json",
+            b"local_network": b"on", b"enabled": b"on"}
+
+    def stored():
+        with db.connection_context():
+            return dict(Webhook.get_by_id(made.id).__data__)
+
+    for field in good:
+        for value in HOSTILE:
+            before = stored()
+            body = "&".join(f"{quote_from_bytes(k)}={quote_from_bytes(value if k == field else v)}"
+                            for k, v in good.items())
+            reply = organiser.post(f"/settings/webhooks/{made.id}", data=body.encode(),
+                                   content_type="application/x-www-form-urlencoded")
+            assert reply.status_code < 500, (field, value[:40])
+            if reply.status_code >= 400:
+                assert stored() == before, (field, value[:40])
+    for action in ("test", "secret"):
+        assert organiser.post(f"/settings/webhooks/{made.id}/{action}", data={"request_token": "\x00"}).status_code < 500
