@@ -15,7 +15,7 @@ from larp.db import db
 from larp.models import Character, Ruling, Webhook, WebhookDelivery, WebhookEvent, utcnow
 from larp.services.records import record_ruling
 from larp.services.webhooks import create_webhook, update_webhook
-from larp.webhooks.outbox import claim_jobs, emit
+from larp.webhooks.outbox import claim, claim_jobs, emit, heads
 from larp.webhooks.worker import DeliveryWorker
 from tests.conftest import AuthActions, make_test_app
 from tests.web.webhook_receiver import Receiver, Reply, first_arrivals
@@ -304,6 +304,10 @@ def test_one_worker_claims_a_delivery_and_another_takes_it_over_after_its_lease(
     with db.connection_context():
         (job,) = claim_jobs(one.name, clock(), one.policy)
         assert claim_jobs(two.name, clock(), two.policy) == []
+        head = WebhookDelivery.get_by_id(job.delivery_id)
+        assert not claim(head, two.name, clock(), two.policy)  # the UPDATE itself refuses a live claim
+        second = WebhookDelivery.select().where(WebhookDelivery.id != head.id).get()
+        assert [d.id for d in heads(clock())] == [] and second.state == "pending"  # not a head while the first waits
         clock.move(one.policy.lease + 1)
         (taken,) = claim_jobs(two.name, clock(), two.policy)
         assert taken.delivery_id == job.delivery_id
