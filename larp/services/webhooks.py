@@ -268,10 +268,20 @@ def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> t
     return Webhook.get_by_id(hook.id), secret
 
 
+#: What an answer to the test would mean for the events (by :func:`larp.webhooks.messages.classify`'s state).
+TEST_MEANINGS = {
+    "delivered": "it works.",
+    "rate_limited": "it asks to slow down: events wait as long as it says (not a failure).",
+    "retry": "events would be tried again with growing waits for a day.",
+    "failed": "it refuses this event: an event it refuses is not tried again.",
+    "stopped": "events would stop here until the webhook is fixed and resumed.",
+}
+
+
 @dataclass
 class TestResult:
-    """The answer to "Send a test": the HTTP status (``None``: no answer), what it means, the start
-    of what the receiver said, how long it took."""
+    """The answer to "Send a test": the HTTP status (``None``: no answer, ``error`` says why), what it
+    would mean for the events (``meaning``), the start of what the receiver said, how long it took."""
 
     status: int | None
     reason: str
@@ -280,11 +290,13 @@ class TestResult:
     error: str
     seconds: float
     sent_as: str
+    meaning: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """As the API answers it."""
         return {"ok": self.ok, "status": self.status, "reason": self.reason, "answer": self.said,
-                "error": self.error or None, "seconds": round(self.seconds, 3), "format": self.sent_as}
+                "error": self.error or None, "seconds": round(self.seconds, 3), "format": self.sent_as,
+                "meaning": self.meaning}
 
 
 def send_test(chronicle: Chronicle, webhook_id: Any, policy: Policy, poster=post) -> TestResult:
@@ -307,7 +319,7 @@ def send_test(chronicle: Chronicle, webhook_id: Any, policy: Policy, poster=post
     said = answer.body[:600].decode("utf-8", "replace")
     return TestResult(answer.status, answer.reason, outcome.state == "delivered", said[:500],
                       "" if outcome.state == "delivered" else outcome.error, answer.seconds,
-                      sends_as(hook.format, hook.url))
+                      sends_as(hook.format, hook.url), TEST_MEANINGS[outcome.state])
 
 
 @dataclass

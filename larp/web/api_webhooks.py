@@ -52,7 +52,8 @@ SCHEMAS.update({
     "WebhookTest": shape({
         "ok": BOOL, "status": NULL_INT, "reason": STR, "answer": {"type": "string", "description": "The start of "
                                                                   "what the receiver said."},
-        "error": NULL_STR, "seconds": {"type": "number"}, "format": {"type": "string", "enum": ["discord", "json"]}}),
+        "error": NULL_STR, "seconds": {"type": "number"}, "format": {"type": "string", "enum": ["discord", "json"]},
+        "meaning": {"type": "string", "description": "What such an answer would mean for the events."}}),
 })
 _ONE = {"content": {"application/json": {"schema": shape({"webhook": ref("Webhook")}, {"ruling_id": NULL_INT})}}}
 _WITH_SECRET = {"content": {"application/json": {"schema": shape({
