@@ -504,3 +504,34 @@ def test_hostile_values_in_the_webhook_forms_never_make_a_server_error_nor_a_hal
                 assert stored() == before, (field, value[:40])
     for action in ("test", "secret"):
         assert organiser.post(f"/settings/webhooks/{made.id}/{action}", data={"request_token": "\x00"}).status_code < 500
+
+
+def test_check_in_and_approved_experience_have_their_event_ready(dbconn, receiver):
+    """Issues 32 and 33 only call announce_check_in / announce_experience_approved in their
+    transactions: the events, their fields at each level, already exist."""
+    from larp.models import GameSession, User
+    from larp.services.accounts import create_user
+    from larp.webhooks.kinds import PUBLIC, STAFF, shaped
+    from larp.webhooks.outbox import announce_check_in, announce_experience_approved
+
+    hook(receiver, "/door", events=["check_in", "experience_approved"])
+    organiser = create_user("door", "Door Keeper", "organiser", "correct horse")
+    session = GameSession.get()
+    selene = character("Vivienne Ashcombe")
+    with db.atomic():
+        door = announce_check_in(selene, session, organiser)
+        spent = announce_experience_approved(selene, "2.5", "Dominate 2", session, User.get_by_id(organiser.id))
+    assert door.payload["character"] == {"id": selene.id, "name": "Vivienne Ashcombe"}
+    assert door.payload["player_name"] == "Dana Whitlock" and door.payload["checked_in_by"] == "Door Keeper"
+    assert shaped(door.payload, PUBLIC)["character"] == {"name": "Vivienne Ashcombe"}
+    assert "player_name" not in shaped(door.payload, PUBLIC)
+    assert shaped(spent.payload, STAFF)["amount"] == "2.5" and shaped(spent.payload, PUBLIC) is None
+    assert WebhookDelivery.select().count() == 2
+
+
+def test_deleting_a_chronicle_takes_its_webhooks_and_events(dbconn, receiver):
+    hook(receiver, "/gone-with-it", events=["ruling_recorded"])
+    with db.atomic():
+        record_ruling(chronicle(), None, "damage", "x", [], [])
+    chronicle().delete_instance(recursive=True)
+    assert (Webhook.select().count(), WebhookEvent.select().count(), WebhookDelivery.select().count()) == (0, 0, 0)
