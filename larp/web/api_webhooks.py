@@ -172,8 +172,8 @@ def webhook_secret_api(webhook_id: int):
 @documented("/webhooks/{webhook_id}/test", "post", {
     "summary": "Send a webhook a sample event now (organisers)",
     "description": "With every check a delivery has (address, timeout, no redirect); `\"test\": true` in the "
-                   "event. Nothing is queued or recorded.",
-    "parameters": _ID,
+                   "event. Nothing is queued or recorded (so it takes no Idempotency-Key).",
+    "parameters": _ID, "x-records-nothing": True,
     "responses": {"200": {"description": "What it answered.", "content": {"application/json": {
         "schema": ref("WebhookTest")}}}, **_ORGANISERS},
 })
