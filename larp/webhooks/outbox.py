@@ -389,7 +389,14 @@ def claim_jobs(worker: str, now: datetime, policy: Policy, skip: Iterable[int] =
             continue
         hook = Webhook.select(Webhook, Chronicle).join(Chronicle).where(Webhook.id == delivery.webhook_id).get()
         event = WebhookEvent.get_by_id(delivery.event_id)
-        message = message_for(hook, _sealed_payload(event), policy)
+        try:
+            message = message_for(hook, _sealed_payload(event), policy)
+        except Exception as exc:  # noqa: BLE001 - an event that cannot be made into a message must not block the rest
+            error = f"Not sent: this event could not be made into a message ({type(exc).__name__})."
+            WebhookDelivery.update(state=FAILED, claimed_by=None, lease_until=None, last_error=error).where(
+                WebhookDelivery.id == delivery.id).execute()
+            Webhook.update(last_error=error, last_error_at=now).where(Webhook.id == hook.id).execute()
+            continue
         if message is None:
             WebhookDelivery.update(state=DROPPED, claimed_by=None, lease_until=None,
                                    last_error="Not sent: the webhook is public now, and this event is for staff.").where(

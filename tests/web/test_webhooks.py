@@ -536,3 +536,22 @@ def test_deleting_a_chronicle_takes_its_webhooks_and_events(dbconn, receiver):
         record_ruling(chronicle(), None, "damage", "x", [], [])
     chronicle().delete_instance(recursive=True)
     assert (Webhook.select().count(), WebhookEvent.select().count(), WebhookDelivery.select().count()) == (0, 0, 0)
+
+
+def test_an_event_that_cannot_be_made_into_a_message_fails_alone(organiser, receiver, worker, clock, monkeypatch):
+    """A bug in making one event's message fails that event (its error on the settings page); the
+    webhook's later events go on."""
+    import larp.webhooks.outbox as outbox
+
+    with db.connection_context():
+        hook(receiver, "/bug", events=["ruling_recorded"])
+    damage(organiser, "Konrad Vale")
+    real = outbox.message_for
+    monkeypatch.setattr(outbox, "message_for", lambda *a: 1 / 0)
+    with db.connection_context():
+        assert worker.run_once() == 0
+    monkeypatch.setattr(outbox, "message_for", real)
+    second = damage(organiser, "Konrad Vale")["ruling_id"]
+    drain(worker, clock)
+    assert [r.json["ruling"]["id"] for r in receiver.on("/bug")] == [second]
+    assert "could not be made into a message (ZeroDivisionError)" in organiser.get("/settings").get_data(as_text=True)
