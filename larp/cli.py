@@ -159,11 +159,14 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
-    if blocker is None:  # issue 35: events go out after their commit, from this process's worker
-        from larp.webhooks.worker import start_worker
+    from larp.webhooks.worker import start_worker
 
-        start_worker(app)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
+    worker = start_worker(app) if blocker is None else None  # issue 35: events go out after their commit
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, ident="larp")
+    finally:
+        if worker is not None:
+            worker.stop()
 
 
 #: Where ``larp serve`` writes the addresses it serves on, for ``larp login-link`` to read.

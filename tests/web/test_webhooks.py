@@ -555,3 +555,24 @@ def test_an_event_that_cannot_be_made_into_a_message_fails_alone(organiser, rece
     drain(worker, clock)
     assert [r.json["ruling"]["id"] for r in receiver.on("/bug")] == [second]
     assert "could not be made into a message (ZeroDivisionError)" in organiser.get("/settings").get_data(as_text=True)
+
+
+def test_larp_serve_runs_its_worker_while_it_serves_and_stops_it_after(tmp_path, monkeypatch):
+    """The worker lives as long as waitress serves (here a stand-in that looks for it, then returns):
+    a `larp serve` run in-process (as some tests do) leaves no worker behind to take other tests' events."""
+    import threading
+
+    import waitress
+    from click.testing import CliRunner
+
+    from larp.cli import main
+    from tests.conftest import fresh_database_url
+
+    monkeypatch.setenv("LARP_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("LARP_DATABASE_URL", fresh_database_url(tmp_path))
+    seen = []
+    monkeypatch.setattr(waitress, "serve", lambda app, **options: seen.append(
+        [t.name for t in threading.enumerate() if t.name == "larp-webhooks" and t.is_alive()]))
+    assert CliRunner().invoke(main, ["serve", "--port", "1"]).exit_code == 0
+    assert seen == [["larp-webhooks"]]
+    assert not [t for t in threading.enumerate() if t.name == "larp-webhooks" and t.is_alive()]
