@@ -137,7 +137,8 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     if database_url:
         os.environ["LARP_DATABASE_URL"] = database_url
     try:
-        app = create_app(create_database=True, start_empty=empty, database_pool=threads)
+        # One PostgreSQL connection per waitress thread, and one for the webhook worker (issue 35).
+        app = create_app(create_database=True, start_empty=empty, database_pool=threads + 1)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
@@ -165,7 +166,14 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         if blocker is None and organiser_needs_console_link():
             for line in _login_link_lines(bases):
                 click.echo(line)
-    serving.serve(app, host=host, port=port, threads=threads, ident="larp", connection_limit=connection_limit)
+    from larp.webhooks.worker import start_worker
+
+    worker = start_worker(app) if blocker is None else None  # issue 35: events go out after their commit
+    try:
+        serving.serve(app, host=host, port=port, threads=threads, ident="larp", connection_limit=connection_limit)
+    finally:
+        if worker is not None:
+            worker.stop()
 
 
 #: Where ``larp serve`` writes the addresses it serves on, for ``larp login-link`` to read.

@@ -44,6 +44,23 @@ DEFAULTS: dict[str, Any] = {
     # Behind a reverse proxy (LARP_BEHIND_PROXY=1) trust one hop of X-Forwarded-For/-Proto/-Host.
     "BEHIND_PROXY": False,
     "LOAD_DEMO": True,
+    # Webhooks (issue 35, larp/webhooks/): the worker of `larp serve` polls for events every so many
+    # seconds (it is woken at once by this process's own), sends with this many threads, claims a
+    # delivery for the lease, retries a failure after RETRY doubling up to RETRY_MAX, gives up a day
+    # after the event; each socket operation has the timeout. WEBHOOKS_LOCAL_NETWORK false (or
+    # LARP_WEBHOOKS_LOCAL_NETWORK=0) refuses every address that is not public, whatever a webhook says:
+    # an organisation's server whose organisers must not reach its own network.
+    "WEBHOOK_WORKER": True,
+    "WEBHOOK_POLL_SECONDS": 2.0,
+    "WEBHOOK_THREADS": 4,
+    "WEBHOOK_LEASE_SECONDS": 60.0,
+    "WEBHOOK_RETRY_SECONDS": 10.0,
+    "WEBHOOK_RETRY_MAX_SECONDS": 900.0,
+    "WEBHOOK_GIVE_UP_SECONDS": 86400.0,
+    "WEBHOOK_TIMEOUT_SECONDS": 5.0,
+    "WEBHOOK_MAX_BODY_BYTES": 128 * 1024,
+    "WEBHOOK_MAX_ANSWER_BYTES": 64 * 1024,
+    "WEBHOOKS_LOCAL_NETWORK": True,
 }
 
 
@@ -88,6 +105,8 @@ def environment_overrides(instance_path: Path) -> dict[str, Any]:
         values["SESSION_COOKIE_SECURE"] = True
     if os.environ.get("LARP_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
         values["BEHIND_PROXY"] = True
+    if os.environ.get("LARP_WEBHOOKS_LOCAL_NETWORK", "").lower() in ("0", "false", "no"):
+        values["WEBHOOKS_LOCAL_NETWORK"] = False
     return values
 
 

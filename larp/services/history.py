@@ -50,6 +50,8 @@ KIND_LABELS = {
     "firing_into_group": "Firing into a group", "tabletop": "Tabletop combat", "session": "Game session",
     "narrator": "Narrator's ruling", "aegis": "Aegis", "treatment": "Treatment", "blood": "Blood",
     "import": "Import", "settings": "Settings",
+    "webhook_made": "Webhook made", "webhook_changed": "Webhook changed", "webhook_deleted": "Webhook deleted",
+    "webhook_secret": "Webhook's new secret",
 }
 
 

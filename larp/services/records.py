@@ -55,6 +55,7 @@ from larp.rules.health import HealthTrack
 from larp.rules.rulings.consequences import Consequences
 from larp.services import ServiceError
 from larp.services.torpor_records import torpor_condition_changed
+from larp.webhooks.outbox import announce_condition, announce_ruling
 
 T = TypeVar("T")
 
@@ -421,6 +422,7 @@ def record_ruling(
     rows = [dict(ruling=record, character=c, role=role, before=snapshot(c)) for c, role in participants]
     if rows:
         RulingCharacter.insert_many(rows).execute()
+    announce_ruling(record, participants)  # issue 35: its webhook event, in this transaction
     return record
 
 
@@ -572,6 +574,8 @@ def store_state(character: Character, *, track: HealthTrack | None = None, blood
     if track is not None and track.condition != character.condition and "torpor" in (track.condition,
                                                                                      character.condition):
         torpor_condition_changed(stored, character.condition, ruling, torpor_cause or "wounds")
+    if track is not None and track.condition != character.condition:
+        announce_condition(stored, character.condition, ruling)  # issue 35: torpor, Final Death
     return stored
 
 

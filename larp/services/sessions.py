@@ -15,6 +15,7 @@ from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
 from larp.services.records import check_submission, record_ruling, store_state
 from larp.services.sheets import delete_scene_extras
+from larp.webhooks.outbox import announce_game_session
 
 
 def latest_game_session(chronicle: Chronicle) -> GameSession | None:
@@ -151,4 +152,5 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
             session_ruling.steps.append({"text": f"Scene extras removed as the game session closed: {', '.join(extras)}.",
                                          "rule": "Scene extras (README, From an empty install, step 4)"})
         session_ruling.save()
+        announce_game_session(chronicle, current, new, session_ruling)  # issue 35: its webhook event
         return new, rulings

@@ -16,8 +16,9 @@ def register_blueprints(app: Flask) -> None:
     from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
     from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, prints, rulings, settings, sheets, submissions)
+                          organise, prints, rulings, settings, sheets, submissions, webhooks)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
+    from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -32,6 +33,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
+    app.register_blueprint(webhooks.bp)
     app.register_blueprint(imports.bp)
     app.register_blueprint(tabletop.bp)
     app.register_blueprint(board.bp)

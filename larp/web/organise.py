@@ -23,7 +23,7 @@ TOOLS = (
     ("accounts.users", "Users", "This chronicle's narrators and organisers, one-time login links."),
     ("imports.upload", "Import from Grapevine", "Bring characters in from Grapevine 3 XML files, with a preview."),
     ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),
-    ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources."),
+    ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources; webhooks to Discord."),
 )
 
 

@@ -44,6 +44,15 @@ def edit():
         else:
             flash(record.summary if record else "No setting changed.")
             return redirect(url_for("settings.edit"), code=303)
-    settings = chronicle_settings(chronicle)
+    return page(chronicle, error=error, status=error.status if error else 200)
+
+
+def page(chronicle, *, error: ServiceError | None = None, status: int = 200, **extra):
+    """The settings page of ``chronicle`` (with its webhooks section, issue 35: ``extra`` is what the
+    webhook views show there) and its status."""
+    from larp.services.webhooks import webhook_views
+    from larp.web.webhooks import section_context
+
     return render_template("settings/page.html", chronicle=chronicle, families=_families(),
-                           settings=settings, error=error, form=request.form), (error.status if error else 200)
+                           settings=chronicle_settings(chronicle), error=error, form=request.form,
+                           webhooks=webhook_views(chronicle), **{**section_context(), **extra}), status

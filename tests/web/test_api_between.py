@@ -250,6 +250,7 @@ def test_every_call_that_records_takes_the_idempotency_key(api, downtime):
 
     without = sorted(f"{method.upper()} {path}" for path, ops in openapi_document()["paths"].items()
                      for method, op in ops.items() if method != "get" and not op.get("x-stateless")
+                     and not op.get("x-records-nothing")  # a webhook's test send (issue 35)
                      and {"$ref": "#/components/parameters/IdempotencyKey"} not in op.get("parameters", []))
     assert without == []
     konrad = char("Konrad Vale")

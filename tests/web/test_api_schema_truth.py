@@ -19,10 +19,12 @@ import pytest
 from larp.web import api as api_module
 from larp.web import (api_between, api_challenges, api_characters, api_combat, api_health, api_record,  # noqa: F401
                       api_tabletop)
+from larp.web import api_webhooks  # noqa: F401 - issue 35
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
-MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop)
+MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
+           api_webhooks)
 
 
 class Reading(dict):
@@ -151,6 +153,8 @@ BODIES.update({
     ("/characters/{character_id}/feed", "post"): [{"blood": 1}],
     ("/characters/{character_id}/feed-on", "post"): [{"victim": 1, "blood": 1}],
     ("/characters/{character_id}/healing-nights", "post"): [{"levels": 1, "medical_care": True}],
+    ("/webhooks", "post"): [{"name": "Schema truth", "url": "https://example.org/hook", "events": ["final_death"],
+                             "privacy": "public", "format": "json", "local_network": False}],
 })
 
 
@@ -172,6 +176,7 @@ NOT_SENT = {
     ("/characters/{character_id}", "patch"),  # the sheet editor's own checks (tests/web/test_api_characters.py)
     ("/characters/{character_id}/copy", "post"),
     ("/mass-challenges", "post"), ("/firing-into-groups", "post"),  # stored forms of the two stateless ones
+    ("/webhooks/{webhook_id}", "patch"),  # a PATCH (this check posts): tests/web/test_webhooks.py sends it
 }
 
 

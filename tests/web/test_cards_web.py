@@ -247,7 +247,8 @@ def test_code_box_on_every_narrator_page_finds_the_character(app, client, auth, 
         challenger=viv.id, defender=by_name("Konrad Vale").id, category="physical", challenger_bid="Quick",
         defender_bid="Brawny", challenger_throw="rock", defender_throw="scissors", action="strike"))
     arguments = {"character_id": viv.id, "ruling_id": 1, "token": viv.card_token, "user_id": 1, "chronicle_id": 1,
-                 "filename": "css/app.css", "edition": "E1"}  # a printed sheet's code (issue 34)
+                 "filename": "css/app.css", "edition": "E1",  # a printed sheet's code (issue 34)
+                 "webhook_id": 1}
     pages = 0
     for rule in app.url_map.iter_rules():
         # cards.card_live is the card page's poll (a fragment, for players), not a page; by_token answers JSON;

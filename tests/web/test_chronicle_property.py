@@ -221,3 +221,26 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)
         assert not missing, f"{model.__name__}: {sorted(missing)} neither exported nor said not to be"
+
+
+#: Tables of a chronicle the export leaves out whole, and why (issue 35).
+NOT_EXPORTED_TABLES = {
+    "webhook": "a webhook's URL and signing secret are secrets (anyone holding a Discord URL can post to its "
+               "channel): never exported; the organisers of a restored or imported chronicle make its webhooks again",
+    "webhookevent": "events this install has sent or is sending to its own webhooks",
+    "webhookdelivery": "this install's deliveries of those events",
+}
+
+
+def test_a_chronicles_webhooks_are_not_exported(dbconn):
+    """Issue 35: nothing of a webhook (its URL, its secret, its events) is in the export."""
+    from larp.models import MODELS
+    from larp.services.webhooks import create_webhook
+
+    chronicle = build({"sessions": [date(2026, 1, 1)], "people": [], "rulings": [], "settings": {},
+                       "archived": False}, "Hooked")
+    hook, secret = create_webhook(chronicle, None, {"name": "Staff", "url": "https://discord.com/api/webhooks/1/TOKEN99",
+                                                    "events": ["ruling_recorded"]})
+    text = json.dumps(export_chronicle(chronicle))
+    assert "TOKEN99" not in text and secret not in text and "webhook\"" not in text
+    assert {m._meta.table_name for m in MODELS} >= set(NOT_EXPORTED_TABLES)
