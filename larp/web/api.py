@@ -101,7 +101,11 @@ def _guard():
     if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
         return error_response("Only organisers and narrators use the API.", None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
-    if writes and not request.is_json:
+    # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
+    # session from being used by another site); a DELETE without a body has nothing to say, and no
+    # form can send one.
+    bodiless_delete = request.method == "DELETE" and not request.content_length and not request.get_data(cache=True)
+    if writes and not request.is_json and not bodiless_delete:
         return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
     allowed = _documented_fields(request.endpoint)
     try:

@@ -23,6 +23,7 @@ from larp.services.records import AlreadyRecorded, current_submission, ruling_fo
 from larp.web.scope import chronicle_page
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
+from larp.web.api_responses import NO_BODY
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _RULING_ID = [{"name": "ruling_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
@@ -207,10 +208,6 @@ def read_card_api(character_id: int):
     return jsonify(_card(get_character(get_chronicle(), character_id)))
 
 
-_NO_BODY = {"required": False, "content": {"application/json": {
-    "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
-
-
 def _card_changed(character, ruling_id: int | None):
     return jsonify({**_card(character), "ruling_id": ruling_id}), 201
 
@@ -221,7 +218,7 @@ def _card_changed(character, ruling_id: int | None):
     "description": "Recorded as a ruling of kind `card_rotated` (the record never shows the token). The same "
                    "Idempotency-Key again rotates nothing: it is a 409 naming that ruling, and it cannot show "
                    "the token again; GET /characters/{character_id}/card reads the one that works.",
-    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "parameters": _CHARACTER_ID, "requestBody": NO_BODY,
     "responses": _card_change_responses("Rotated and recorded: the new card token.")})
 def rotate_card_api(character_id: int):
     """Rotate the card token (:func:`larp.services.cards.rotate_card`), once per Idempotency-Key."""
@@ -240,7 +237,7 @@ def rotate_card_api(character_id: int):
     "summary": "Revoke the card token: the printed card opens nothing (organisers)",
     "description": "Recorded as a ruling of kind `card_revoked`; the same Idempotency-Key again is a 409 "
                    "naming it.",
-    "parameters": _CHARACTER_ID, "requestBody": _NO_BODY,
+    "parameters": _CHARACTER_ID, "requestBody": NO_BODY,
     "responses": _card_change_responses("Revoked and recorded.")})
 def revoke_card_api(character_id: int):
     """Revoke the card token (:func:`larp.services.cards.revoke_card`), once per Idempotency-Key."""

@@ -93,3 +93,8 @@ SCHEMAS.update({
                             description="Applied and recorded: the ruling and the character after it."),
 })
 CONSEQUENCES = by_name(ref("Consequence"), "By character name: what the ruling changes for him.")
+
+
+#: The body of a call that takes none: ``{}`` (a JSON body still says it is JSON).
+NO_BODY = {"required": False, "content": {"application/json": {
+    "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}

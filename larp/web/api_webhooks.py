@@ -21,7 +21,7 @@ from larp.services.webhooks import (change_secret, create_webhook, delete_webhoo
                                     update_webhook, webhook_views)
 from larp.web.api import SCHEMAS, bp, documented, json_body
 from larp.web.api_between import organisers_only
-from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STR, ref, shape
+from larp.web.api_responses import BOOL, INT, NO_BODY, NULL_INT, NULL_STR, STR, ref, shape
 from larp.web.webhooks import site_root
 from larp.webhooks.kinds import EVENTS
 from larp.webhooks.outbox import Policy
@@ -141,8 +141,7 @@ def update_webhook_api(webhook_id: int):
 @bp.delete("/webhooks/<int:webhook_id>")
 @documented("/webhooks/{webhook_id}", "delete", {
     "summary": "Delete a webhook (organisers)",
-    "description": "Its events not yet sent go with it. Like every call that changes something, it is sent with "
-                   "Content-Type: application/json (the body may be empty).",
+    "description": "Its events not yet sent go with it. It takes no body.",
     "parameters": _ID, "x-records-ruling": True,
     "responses": {"200": {"description": "Deleted.", "content": {"application/json": {"schema": shape(
         {"deleted": INT, "ruling_id": INT})}}}, **_ORGANISERS},
@@ -158,7 +157,7 @@ def delete_webhook_api(webhook_id: int):
 @documented("/webhooks/{webhook_id}/secret", "post", {
     "summary": "A new signing secret (organisers)",
     "description": "The old one stops signing at once; the new one is in this answer only.",
-    "parameters": _ID, "x-records-ruling": True,
+    "parameters": _ID, "x-records-ruling": True, "requestBody": NO_BODY,
     "responses": {"200": {"description": "The new secret.", **_WITH_SECRET}, **_ORGANISERS},
 })
 def webhook_secret_api(webhook_id: int):
@@ -173,7 +172,7 @@ def webhook_secret_api(webhook_id: int):
     "summary": "Send a webhook a sample event now (organisers)",
     "description": "With every check a delivery has (address, timeout, no redirect); `\"test\": true` in the "
                    "event. Nothing is queued or recorded (so it takes no Idempotency-Key).",
-    "parameters": _ID, "x-records-nothing": True,
+    "parameters": _ID, "x-records-nothing": True, "requestBody": NO_BODY,
     "responses": {"200": {"description": "What it answered.", "content": {"application/json": {
         "schema": ref("WebhookTest")}}}, **_ORGANISERS},
 })
