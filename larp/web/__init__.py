@@ -15,8 +15,8 @@ def register_blueprints(app: Flask) -> None:
     from larp.services.history import kind_label
     from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
-    from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, prints, rulings, settings, sheets, submissions)
+    from larp.web import (accounts, admin, api, auth, between_sessions, cards, challenges, characters, combat_board,
+                          errors, imports, organise, prints, rulings, settings, sheets, stray_shot, submissions)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
 
     app.register_blueprint(auth.bp)
@@ -27,14 +27,15 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(challenges.bp)
-    app.register_blueprint(combat.bp)
+    app.register_blueprint(combat_board.bp)
+    app.register_blueprint(stray_shot.bp)
     app.register_blueprint(characters.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(rulings.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(imports.bp)
     app.register_blueprint(tabletop.bp)
-    app.register_blueprint(board.bp)
+    app.register_blueprint(between_sessions.bp)
     app.register_blueprint(prints.bp)
     errors.register(app)
     submissions.register(app)
