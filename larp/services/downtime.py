@@ -258,7 +258,7 @@ class StatusLine:
 
 
 @dataclass
-class Board:
+class BetweenSessions:
     """Everything the organiser's board shows for the open game session."""
 
     chronicle: Chronicle
@@ -313,14 +313,14 @@ def _torpor_line(character: Character, session: GameSession, settings: Chronicle
     return line
 
 
-def build_board(chronicle: Chronicle) -> Board:
+def build_between_sessions(chronicle: Chronicle) -> BetweenSessions:
     """The organiser's board for the open game session (read only)."""
     settings = chronicle_settings(chronicle)
     session = open_game_session(chronicle)
     previous = previous_game_session(session) if session else latest_game_session(chronicle)
     nights = nights_before(session) if session else 0
     base = session.date if session else (previous.date if previous else date.today())
-    board = Board(chronicle, settings, session, previous, nights, base + timedelta(days=DEFAULT_GAP_DAYS))
+    board = BetweenSessions(chronicle, settings, session, previous, nights, base + timedelta(days=DEFAULT_GAP_DAYS))
     characters = list(Character.select().where((Character.chronicle == chronicle) & Character.retired_at.is_null())
                       .order_by(Character.name))  # retired characters are off the board (issue 14)
     for character in characters:

@@ -1,10 +1,10 @@
-"""A missed shot into a group of stored characters (issue 4): the bystanders screen and the stateful API.
+"""A missed shot into a group of stored characters (issue 4): the stray-shot screen and the stateful API.
 
 The narrator names the firer, his gun, the target he missed and the people
 near the target closest first, with the signs, the firer's options (extra
 Traits naming the bystanders they exclude, or careful aim) and the scene; this
 module loads the characters (two queries), calls the rules core once
-(:func:`larp.rules.rulings.rule_bystanders`), and either previews the ruling or
+(:func:`larp.rules.rulings.rule_firing_into_groups`), and either previews the ruling or
 records ONE ruling (kind ``firing_into_group``) naming every character and writes
 the consequences the core computed, in one transaction.
 """
@@ -19,14 +19,14 @@ from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError
-from larp.rules.firing_into_groups import StrayRuling, StrayShot
-from larp.rules.rulings import BystanderSide, Choice, Side, Volley as CoreVolley, VolleyRuling, rule_bystanders
+from larp.rules.firing_into_groups import ShotIntoGroupRuling, ShotIntoGroup
+from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.mass_combat import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
+from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import flag, scene_of, side_scene
 
@@ -57,7 +57,7 @@ class BystanderRequest:
 
 
 @dataclass(frozen=True)
-class StrayRequest:
+class FiringIntoGroupsRequest:
     """A missed shot as the narrator (or the stateful API) describes it.
 
     Attributes:
@@ -80,7 +80,7 @@ class StrayRequest:
 
 
 @dataclass
-class Volley:
+class StoredFiringIntoGroups:
     """A missed shot ruled on stored characters (not yet applied, or applied).
 
     Attributes:
@@ -91,7 +91,7 @@ class Volley:
         scene: the scene it was ruled in.
     """
 
-    result: VolleyRuling
+    result: FiringIntoGroupsRuling
     firer: Fighter
     target: Character
     bystanders: list[Fighter]
@@ -100,12 +100,12 @@ class Volley:
     scene: Scene | None = None
 
     @property
-    def shot(self) -> StrayShot:
+    def shot(self) -> ShotIntoGroup:
         """The stray shot as the core built it."""
         return self.result.shot
 
     @property
-    def ruling(self) -> StrayRuling:
+    def ruling(self) -> ShotIntoGroupRuling:
         """The core's ruling."""
         return self.result.ruling
 
@@ -119,8 +119,8 @@ class Volley:
         return self.result.retests(name)
 
 
-def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSession | None,
-           settings: ChronicleSettings, rng: RandomSource) -> Volley:
+def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session: GameSession | None,
+           settings: ChronicleSettings, rng: RandomSource) -> StoredFiringIntoGroups:
     """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
     if not request.firer.weapon:
         raise ServiceError("Choose the gun that fired.", field="firer_weapon")
@@ -153,36 +153,36 @@ def _build(chronicle: Chronicle, request: StrayRequest, game_session: GameSessio
                       firer_throw=b.firer_throw, saw_it_coming=b.saw_it_coming, excluded=b.excluded,
                       tests=tuple(b.tests))
         for f, b in zip(people, request.bystanders))
-    core = CoreVolley(firer=fighter_side(firer), target=target.name, bystanders=bystanders,
+    core = FiringIntoGroupsCall(firer=fighter_side(firer), target=target.name, bystanders=bystanders,
                       firer_throw=request.firer.throw, bursts=request.bursts, careful_aim=request.careful_aim,
                       close_range=request.close_range)
     sides = {firer.character.name: fighter_scene(firer)}
     sides.update({f.character.name: f.request.scene for f in people})
     scene = scene_of(request.scene_fields, sides)
     try:
-        result = rule_bystanders(core, scene, settings, rng)
+        result = rule_firing_into_groups(core, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
     if "firer" in result.throws:
         throws["firer"] = dict(result.throws["firer"])
-    return Volley(result, firer, target, people, throws, scene=scene)
+    return StoredFiringIntoGroups(result, firer, target, people, throws, scene=scene)
 
 
-def preview_stray_shot(chronicle: Chronicle, request: StrayRequest, rng: RandomSource) -> Volley:
+def preview_firing_into_groups(chronicle: Chronicle, request: FiringIntoGroupsRequest, rng: RandomSource) -> StoredFiringIntoGroups:
     """Rule on the missed shot without writing anything.
 
     Raises:
-        ServiceError: as :func:`run_stray_shot`.
+        ServiceError: as :func:`run_firing_into_groups`.
     """
     return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
 
 
-def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,
-                   request_token: str | None = None) -> Volley:
+def run_firing_into_groups(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest, rng: RandomSource,
+                   request_token: str | None = None) -> StoredFiringIntoGroups:
     """Rule on a missed shot into a group of stored characters and apply it, in one transaction.
 
-    Rules: :func:`larp.rules.rulings.rule_bystanders` (002 "Firing Guns into Groups of People").
+    Rules: :func:`larp.rules.rulings.rule_firing_into_groups` (002 "Firing Guns into Groups of People").
     One record of kind ``firing_into_group`` with every character as a participant (``firer``,
     ``missed target``, ``bystander``); the consequences the core computed (Traits lost, the
     extra Traits among them, Dodge and Firearms levels expended, the bystanders' tracks after
@@ -199,47 +199,47 @@ def run_stray_shot(chronicle: Chronicle, narrator: User | None, request: StrayRe
     return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
 
 
-def _apply(chronicle: Chronicle, narrator: User | None, request: StrayRequest, rng: RandomSource,
-           settings: ChronicleSettings, request_token: str | None = None) -> Volley:
+def _apply(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest, rng: RandomSource,
+           settings: ChronicleSettings, request_token: str | None = None) -> StoredFiringIntoGroups:
     with db.atomic():
         refuse_if_recorded(request_token)
         game_session = current_game_session(chronicle)
-        volley = _build(chronicle, request, game_session, settings, rng)
-        ruling, shot = volley.ruling, volley.shot
+        firing = _build(chronicle, request, game_session, settings, rng)
+        ruling, shot = firing.ruling, firing.shot
         if ruling.pending:
             raise ServiceError(f"The forced darkness retest in {', '.join(ruling.pending)}'s test is due: make it "
                                "before recording.", field="retest", status=409)
-        roles = [(volley.firer.character, "firer"), (volley.target, "missed target")]
-        roles += [(f.character, "bystander") for f in volley.bystanders]
+        roles = [(firing.firer.character, "firer"), (firing.target, "missed target")]
+        roles += [(f.character, "bystander") for f in firing.bystanders]
         inputs = {
-            "firer": {"id": volley.firer.character.id, "name": volley.firer.character.name,
+            "firer": {"id": firing.firer.character.id, "name": firing.firer.character.name,
                       "bid": list(shot.firer.bid), "traits": shot.firer.traits},
-            "weapon": shot.weapon, "fire": ruling.fire.value, "target": {"id": volley.target.id,
-                                                                          "name": volley.target.name},
+            "weapon": shot.weapon, "fire": ruling.fire.value, "target": {"id": firing.target.id,
+                                                                          "name": firing.target.name},
             "bystanders": [{"id": f.character.id, "name": f.character.name, "bid": list(b.side.bid),
-                            "saw_it_coming": b.saw_it_coming, "throws": volley.throws.get(str(f.character.id), {}),
+                            "saw_it_coming": b.saw_it_coming, "throws": firing.throws.get(str(f.character.id), {}),
                             "tests": list(r.tests)}
-                           for f, b, r in zip(volley.bystanders, shot.bystanders, request.bystanders)],
+                           for f, b, r in zip(firing.bystanders, shot.bystanders, request.bystanders)],
             "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
             "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
             "careful_aim": shot.careful_aim, "bursts": shot.bursts,
-            "scene": volley.scene.to_dict() if volley.scene is not None else None,
+            "scene": firing.scene.to_dict() if firing.scene is not None else None,
         }
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
                                request_token=request_token,
-                               game_session=game_session, inputs=inputs, outcome=volley.result.to_dict())
-        apply_consequences({f.character.name: f.character for f in [volley.firer, *volley.bystanders]},
-                           game_session, record, volley.result.consequences)
-        volley.record = record
-        return volley
+                               game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
+        apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
+                           game_session, record, firing.result.consequences)
+        firing.record = record
+        return firing
 
 
-def stray_request_from_json(data: Mapping[str, Any]) -> StrayRequest:
+def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoGroupsRequest:
     """The stateful API's missed shot between stored characters.
 
     ``{"firer": {"character_id": 9, "weapon": "pistol"}, "target_id": 2,
     "bystanders": [{"character_id": 7, "throw": "paper", "firer_throw": "rock"}]}``
-    plus the optional fields of :class:`StrayRequest` and :class:`BystanderRequest`.
+    plus the optional fields of :class:`FiringIntoGroupsRequest` and :class:`BystanderRequest`.
 
     Raises:
         ServiceError: 422 naming a missing or malformed field.
@@ -268,7 +268,7 @@ def stray_request_from_json(data: Mapping[str, Any]) -> StrayRequest:
             excluded=flag(b.get("excluded")), bid=str(b.get("bid") or "").strip(),
             tests=tuple(dict(t) for t in tests),
             scene=side_scene(lambda key, b=b: b.get(key) if key in scene_keys else None, "", f"{where}.")))
-    return StrayRequest(
+    return FiringIntoGroupsRequest(
         firer=fighter_from_mapping(data["firer"], "firer"), target_id=data.get("target_id"),
         bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
         careful_aim=flag(data.get("careful_aim")), close_range=flag(data.get("close_range")),

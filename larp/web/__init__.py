@@ -15,8 +15,9 @@ def register_blueprints(app: Flask) -> None:
     from larp.services.history import kind_label
     from larp.rules.healing import first_to_heal
     from larp.sheet_checks import TEXT_LIMITS
-    from larp.web import (accounts, admin, api, auth, board, cards, challenges, characters, combat, errors, imports,
-                          organise, prints, rulings, settings, sheets, submissions, webhooks)
+    from larp.web import (accounts, admin, api, auth, between_sessions, cards, challenges, characters, combat_board,
+                          errors, imports, organise, prints, rulings, settings, sheets, stray_shot, submissions,
+                          webhooks)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
     from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
 
@@ -28,7 +29,8 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(challenges.bp)
-    app.register_blueprint(combat.bp)
+    app.register_blueprint(combat_board.bp)
+    app.register_blueprint(stray_shot.bp)
     app.register_blueprint(characters.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(rulings.bp)
@@ -36,7 +38,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(imports.bp)
     app.register_blueprint(tabletop.bp)
-    app.register_blueprint(board.bp)
+    app.register_blueprint(between_sessions.bp)
     app.register_blueprint(prints.bp)
     errors.register(app)
     submissions.register(app)

@@ -2,7 +2,7 @@
 healing nights, medical care, and the organiser's board.
 
 Every mutating endpoint calls the very service function the board's form calls
-(:mod:`larp.web.board`), so the same rules, checks, locks and record apply; each records a
+(:mod:`larp.web.between_sessions`), so the same rules, checks, locks and record apply; each records a
 ruling, so each takes the ``Idempotency-Key`` header. Organisers only, as the board is.
 """
 
@@ -17,7 +17,7 @@ from larp.models import GameSession, Ruling
 from larp.services import read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
-from larp.services.downtime import apply_healing_nights, build_board, set_treated
+from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.sessions import close_and_open
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
@@ -39,7 +39,7 @@ SCHEMAS.update({
     "GameSession": _SESSION,
 })
 _NULL_DATE = {"type": ["string", "null"], "format": "date"}
-#: The board's lines (larp.services.downtime.build_board), each with the character's id and name.
+#: The board's lines (larp.services.downtime.build_between_sessions), each with the character's id and name.
 _BOARD_LINES = {
     "torpor": shape({"id": INT, "name": STR, "status": STR, "cause": NULL_STR, "until": NULL_STR, "tried": INT,
                      "first_night": _NULL_DATE, "last_night": _NULL_DATE}),
@@ -306,9 +306,9 @@ def _line(character, **extra) -> dict[str, Any]:
                   "403": {"description": "Not an organiser.", **_ERROR}},
 })
 def board_api():
-    """The board's summary (:func:`larp.services.downtime.build_board`, read only)."""
+    """The board's summary (:func:`larp.services.downtime.build_between_sessions`, read only)."""
     organisers_only()
-    board = build_board(get_chronicle())
+    board = build_between_sessions(get_chronicle())
     iso = lambda d: d.isoformat() if d else None  # noqa: E731
     return jsonify(
         game_session=session_payload(board.session) if board.session else None,

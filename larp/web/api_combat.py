@@ -1,4 +1,4 @@
-"""Mass combat and firing-into-groups endpoints of the JSON API (issue 4).
+"""Mass challenge and firing-into-groups endpoints of the JSON API (issue 4).
 
 - ``POST /api/v1/mass-challenges/rule``: stateless. A complete mass challenge
   in (the target, up to five attackers hand to hand and five at range, signs,
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
-from larp.rules.rulings import rule_bystanders, rule_mob
-from larp.rules.rulings.parsing import mob_from_dict, volley_from_dict
+from larp.rules.rulings import rule_firing_into_groups, rule_mass_challenge
+from larp.rules.rulings.parsing import mass_challenge_call_from_dict, firing_into_groups_call_from_dict
 from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
-from larp.services.firing_into_groups import run_stray_shot, stray_request_from_json
-from larp.services.mass_combat import mass_request_from_json, run_mass_combat
+from larp.services.firing_into_groups import run_firing_into_groups, firing_into_groups_request_from_json
+from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
 from larp.web.api_challenges import ATTACK, SCENE, SIDE_SCENE
@@ -82,7 +82,7 @@ SCHEMAS.update({
         "throw": _THROW, "firer_throw": _THROW, "saw_it_coming": {"type": "boolean"},
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}}, "body": _BODY,
         "scene": SIDE_SCENE}}]},
-    "StrayShot": {"type": "object", "required": ["firer", "weapon", "target", "bystanders"], "properties": {
+    "ShotIntoGroup": {"type": "object", "required": ["firer", "weapon", "target", "bystanders"], "properties": {
         "firer": {"$ref": "#/components/schemas/Contestant"},
         "weapon": {"type": "string", "description": "The gun's live armory key."},
         "target": {"type": "string", "description": "The name of the character the shot missed."},
@@ -95,7 +95,7 @@ SCHEMAS.update({
         "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
                   "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
         "scene": SCENE, "settings": _SETTINGS}},
-    "StrayRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
+    "ShotIntoGroupRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
         "bystanders": {"type": "array", "items": shape({
             "name": STR, "tested": BOOL, "excluded": BOOL, "note": STR, "outcome": NULL_STR, "hit": BOOL,
@@ -153,13 +153,13 @@ def _created(schema: str) -> dict:
         "schema": {"$ref": "#/components/schemas/MassChallenge"}}}},
     "responses": _ok("#/components/schemas/MassRuling", "The ruling on every pair and the hits in order."),
 })
-def rule_mass_stateless():
+def rule_mass_challenge_stateless():
     """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing:
-    the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mob`)."""
+    the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mass_challenge`)."""
     data = json_body()
     settings = _overrides(data)
-    mob, scene = mob_from_dict(data, settings)
-    return jsonify(ruling=rule_mob(mob, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    mass_call, scene = mass_challenge_call_from_dict(data, settings)
+    return jsonify(ruling=rule_mass_challenge(mass_call, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
 
 
 @bp.post("/firing-into-groups/rule")
@@ -169,16 +169,16 @@ def rule_mass_stateless():
                    "Groups of People\"); bursts and shotguns make one mass challenge instead; extra Traits or "
                    "careful aim keep bystanders safe for single shots. Touches no stored data.",
     "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/StrayShot"}}}},
-    "responses": _ok("#/components/schemas/StrayRuling", "The ruling on each bystander and the hits."),
+        "schema": {"$ref": "#/components/schemas/ShotIntoGroup"}}}},
+    "responses": _ok("#/components/schemas/ShotIntoGroupRuling", "The ruling on each bystander and the hits."),
 })
-def rule_stray_stateless():
+def rule_firing_into_groups_stateless():
     """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing:
-    the same rules core entry point as the bystanders screen (:func:`larp.rules.rulings.rule_bystanders`)."""
+    the same rules core entry point as the stray-shot screen (:func:`larp.rules.rulings.rule_firing_into_groups`)."""
     data = json_body()
     settings = _overrides(data)
-    volley, scene = volley_from_dict(data, settings)
-    return jsonify(ruling=rule_bystanders(volley, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    firing, scene = firing_into_groups_call_from_dict(data, settings)
+    return jsonify(ruling=rule_firing_into_groups(firing, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
 
 
 @bp.post("/mass-challenges")
@@ -199,9 +199,9 @@ def rule_stray_stateless():
             "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
-def run_mass_stateful():
+def run_mass_challenge_stateful():
     """Apply a mass challenge between stored characters and record it (002 "Mass Combat")."""
-    result = run_mass_combat(get_chronicle(), g.user, mass_request_from_json(json_body()),
+    result = run_mass_challenge(get_chronicle(), g.user, mass_request_from_json(json_body()),
                              current_app.config["RANDOM_SOURCE"]())
     return jsonify(ruling_id=result.record.id, ruling=result.record.outcome), 201
 
@@ -226,10 +226,10 @@ def run_mass_stateful():
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "scene": SCENE}}}}},
-    "responses": _created("#/components/schemas/StrayRuling"),
+    "responses": _created("#/components/schemas/ShotIntoGroupRuling"),
 })
-def run_stray_stateful():
+def run_firing_into_groups_stateful():
     """Apply a missed shot into a group of stored characters and record it (002)."""
-    result = run_stray_shot(get_chronicle(), g.user, stray_request_from_json(json_body()),
+    result = run_firing_into_groups(get_chronicle(), g.user, firing_into_groups_request_from_json(json_body()),
                             current_app.config["RANDOM_SOURCE"]())
     return jsonify(ruling_id=result.record.id, ruling=result.record.outcome), 201

@@ -58,7 +58,7 @@ def recent(exclude: Iterable[int] = (), now: float | None = None) -> list[int]:
 
 
 def remember_board(query: dict, now: float | None = None) -> None:
-    """Keep the combat board being set up (``Roster.query()``: its target, attackers and fields), so the next
+    """Keep the combat board being set up (``PeopleForm.query()``: its target, attackers and fields), so the next
     card scanned can join the attack in one tap (issue 18). A board without a target is no mass challenge."""
     now = time.time() if now is None else now
     if query.get("target"):

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from larp.rules.mass_combat.types import MAX_PER_RANGE  # noqa: E402
+from larp.rules.mass_challenge.types import MAX_PER_RANGE  # noqa: E402
 from tests.benchmarks import bench_wire  # noqa: E402
 from tests.benchmarks.bench_wire import GOALS, KB, LAUNCH_ARGS, Wire  # noqa: E402
 from tests.servers import ServedApp  # noqa: E402

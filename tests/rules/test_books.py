@@ -27,10 +27,10 @@ from larp.rules.challenge import (
 from larp.rules.challenge import TestCall as TCall
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
-from larp.rules.firing_into_groups import Bystander, Fire, StrayShot, fire_of, rule_stray_shot
-from larp.rules.mass_combat import Attacker, Defender, MassChallenge, rule_mass_challenge
-from larp.rules.rulings import Choice, OneOnOne, Person, Side, rule_bystanders, rule_one_on_one
-from larp.rules.rulings.bystanders import BystanderSide, Volley
+from larp.rules.firing_into_groups import Bystander, Fire, ShotIntoGroup, fire_of, play_shot_into_group
+from larp.rules.mass_challenge import Attacker, Defender, MassChallenge, play_mass_challenge
+from larp.rules.rulings import Choice, OneOnOne, Person, Side, rule_firing_into_groups, rule_one_on_one
+from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall
 from larp.rules.scene import RangeBand, Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 
@@ -235,10 +235,10 @@ def test_6_mass_trauma_adds_its_level_only_to_a_single_target_within_five_feet()
 def test_6_spray_victims_take_the_cards_damage_as_applied():
     """Issue 16 item 6; met-reference T24: a shotgun's Spray at three people 25 feet away; the two hit take the
     card's 2 levels each on their tracks (mortals: lethal), never Mass-Trauma's third."""
-    volley = Volley(firer=Side(person("Anton", weapon="shotgun")), target="Konrad", firer_throw="rock",
+    firing = FiringIntoGroupsCall(firer=Side(person("Anton", weapon="shotgun")), target="Konrad", firer_throw="rock",
                     bystanders=tuple(BystanderSide(Side(person(n, 5, creature="mortal")), throw=t)
                                      for n, t in (("A", "scissors"), ("B", "scissors"), ("C", "paper"))))
-    ruled = rule_bystanders(volley, Scene(range=RangeBand.FAR))
+    ruled = rule_firing_into_groups(firing, Scene(range=RangeBand.FAR))
     assert ruled.ruling.fire is Fire.GROUP
     assert [(h.target, h.taken) for h in ruled.ruling.hits] == [("A", (("lethal", 2),)), ("B", (("lethal", 2),))]
     assert [ruled.consequences.of(n).track.lethal for n in ("A", "B")] == [2, 2]
@@ -265,10 +265,10 @@ def test_7_a_spray_needs_its_distance_closer_it_is_one_shot():
     assert fire_of("shotgun", band=RangeBand.NEAR, settings=de) is Fire.GROUP
     assert fire_of("smg", band=RangeBand.CLOSE, settings=de) is Fire.SINGLE
     five = tuple(Bystander(Contestant(n, 5, ("Quick",)), throw=S) for n in "ABCDE")
-    lotnr_reach = rule_stray_shot(StrayShot(Contestant("Ruth", 8, ("Steady",) * 5), "smg", "Konrad", five,
+    lotnr_reach = play_shot_into_group(ShotIntoGroup(Contestant("Ruth", 8, ("Steady",) * 5), "smg", "Konrad", five,
                                             firer_throw=R, range=RangeBand.FAR))
     assert [b.tested for b in lotnr_reach.bystanders] == [True] * 5
-    dark_epics = rule_stray_shot(StrayShot(Contestant("Ruth", 8, ("Steady",) * 3), "smg", "Konrad", five,
+    dark_epics = play_shot_into_group(ShotIntoGroup(Contestant("Ruth", 8, ("Steady",) * 3), "smg", "Konrad", five,
                                            firer_throw=R, range=RangeBand.FAR), de)
     assert [b.tested for b in dark_epics.bystanders] == [True, True, True, False, False]
 
@@ -277,20 +277,20 @@ def test_7_the_bystanders_screen_path_reads_the_range_from_the_scene():
     """Issue 16 item 7 (met-reference 6.2): through the rulings entry point, a shotgun's deliberate Spray at a
     group fifteen feet away makes single tests, closest first; the step says why. Issue 30 item 2: missed, the
     same blast is one mass challenge (002's reading of spray_limits, the default)."""
-    volley = Volley(firer=Side(person("Anton", weapon="shotgun")), target="Konrad", deliberate_spray=True,
+    firing = FiringIntoGroupsCall(firer=Side(person("Anton", weapon="shotgun")), target="Konrad", deliberate_spray=True,
                     bystanders=(BystanderSide(Side(person("A", 5)), throw="scissors", firer_throw="rock"),))
-    ruled = rule_bystanders(volley, Scene(range=RangeBand.MID))
+    ruled = rule_firing_into_groups(firing, Scene(range=RangeBand.MID))
     assert ruled.ruling.fire is Fire.SINGLE
     assert "sprays only at targets more than 20 feet away" in texts(ruled.ruling.steps)
-    missed = rule_bystanders(replace(volley, deliberate_spray=False, firer_throw="rock"), Scene(range=RangeBand.MID))
+    missed = rule_firing_into_groups(replace(firing, deliberate_spray=False, firer_throw="rock"), Scene(range=RangeBand.MID))
     assert missed.ruling.fire is Fire.GROUP
 
 
 # ----- 8. Bystander tests cost nothing unless a setting says so ------------------------------------------------
 
 
-def _two_near(**kw) -> StrayShot:
-    return StrayShot(Contestant("Ruth", 0, ()), "pistol", "Konrad",
+def _two_near(**kw) -> ShotIntoGroup:
+    return ShotIntoGroup(Contestant("Ruth", 0, ()), "pistol", "Konrad",
                      (Bystander(Contestant("Pim", 5, ("Quick",)), throw=P, firer_throw=R),
                       Bystander(Contestant("Lys", 5, ("Nimble",)), throw=S, firer_throw=R)), **kw)
 
@@ -299,7 +299,7 @@ def test_8_a_firer_with_no_traits_left_still_has_the_bystanders_tested():
     """Issue 16 item 8; 002 "Firing Guns into Groups of People": "have the firer perform a test against each
     person": a test, so Ruth, who spent her last Physical Trait on the missed shot, still has Pim and Lys
     tested; Lys is hit and takes the damage; nobody loses a Trait."""
-    ruling = rule_stray_shot(_two_near())
+    ruling = play_shot_into_group(_two_near())
     assert [(b.name, b.tested, b.hit) for b in ruling.bystanders] == [("Pim", True, False), ("Lys", True, True)]
     assert ruling.traits_lost == {}
     assert any(s.setting == "stray_tests_cost_firer" and "risks no Trait" in s.text for s in ruling.steps)
@@ -309,8 +309,8 @@ def test_8_the_settings_make_the_firer_and_the_bystanders_pay():
     """Issue 16 item 8: under stray_tests_cost_firer the firer risks a Trait in each test (Ruth has none left:
     refused); under stray_hit_costs_bystander the bystander hit loses the Trait bid."""
     with pytest.raises(RulesError):
-        rule_stray_shot(_two_near(), settings(stray_tests_cost_firer=True))
-    ruling = rule_stray_shot(_two_near(), settings(stray_hit_costs_bystander=True))
+        play_shot_into_group(_two_near(), settings(stray_tests_cost_firer=True))
+    ruling = play_shot_into_group(_two_near(), settings(stray_hit_costs_bystander=True))
     assert ruling.traits_lost == {"Lys": ("Nimble",)}
 
 
@@ -327,11 +327,11 @@ def test_9_a_sixth_attacker_waits_or_picks_another_target():
     hand": the sixth waits, or picks another target (not "another challenge"); with Dark Epics' one Physical
     challenge per target per turn (setting), the sixth waits for the next turn."""
     with pytest.raises(RulesError) as err:
-        rule_mass_challenge(_six_hand_to_hand())
+        play_mass_challenge(_six_hand_to_hand())
     assert "A5 would be the 6th. A5 waits, or picks another target." in err.value.message
     assert "another challenge" not in err.value.message
     with pytest.raises(RulesError) as err:
-        rule_mass_challenge(_six_hand_to_hand(), settings(one_physical_challenge_per_turn=True))
+        play_mass_challenge(_six_hand_to_hand(), settings(one_physical_challenge_per_turn=True))
     assert "waits for the next turn" in err.value.message
 
 
@@ -359,11 +359,11 @@ def test_10_a_mobs_target_uses_intensity_against_any_attackers():
     """Issue 16 item 10; 002 "Mass Combat": the target bids "one less than this if he has Intensity from
     Potence", with no condition: Dana, leading with Quick, bids Potence and one real Trait against two
     attackers; Potence is never lost. The strength-only reading (LotNR Intensity) is the setting."""
-    ruling = rule_mass_challenge(_intensity_mob())
+    ruling = play_mass_challenge(_intensity_mob())
     assert "Potence" not in ruling.traits_lost.get("Dana", ())
     assert any(s.setting == "intensity_in_mobs" for s in ruling.steps)
     with pytest.raises(RulesError) as err:
-        rule_mass_challenge(_intensity_mob(), settings(intensity_in_mobs="strength"))
+        play_mass_challenge(_intensity_mob(), settings(intensity_in_mobs="strength"))
     assert err.value.field == "defender.bid"
 
 

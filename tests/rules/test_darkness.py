@@ -308,7 +308,7 @@ def test_the_sense_is_read_from_the_words_a_sheet_uses():
 def test_every_ruling_reads_the_sense_from_the_scene():
     """Issue 30 item 3 (one composition path): the scene names the sense; a one-on-one challenge and each pair of
     a mass challenge give the side with Acute Sense for it two Traits up (LotNR Acute Sense)."""
-    from larp.rules.rulings import Choice, Mob, MobAttacker, MobTarget, OneOnOne, Person, Side, rule_mob, \
+    from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassTarget, OneOnOne, Person, Side, rule_mass_challenge, \
         rule_one_on_one
     from larp.rules.scene import Scene
 
@@ -320,9 +320,9 @@ def test_every_ruling_reads_the_sense_from_the_scene():
                    action="other", tests=({"call": "test", "challenger_throw": "rock", "defender_throw": "rock"},))
     assert rule_one_on_one(one, Scene(sense="hearing")).ruling.totals[C] == 10
     assert rule_one_on_one(one, Scene()).ruling.totals[C] == 8
-    mob = Mob(MobTarget(Side(ears, Choice(bid=("Quick",))), "rock"),
-              (MobAttacker(Side(person("Bo", 9), Choice(bid=("Quick",))), throw="rock"),))
-    assert rule_mob(mob, Scene(sense="hearing")).ruling.pair("Bo").ruling.totals[D] == 10
+    mass_call = MassChallengeCall(MassTarget(Side(ears, Choice(bid=("Quick",))), "rock"),
+              (MassAttacker(Side(person("Bo", 9), Choice(bid=("Quick",))), throw="rock"),))
+    assert rule_mass_challenge(mass_call, Scene(sense="hearing")).ruling.pair("Bo").ruling.totals[D] == 10
 
 
 def test_no_step_promises_a_forced_retest_that_does_not_come():

@@ -14,23 +14,23 @@ import pytest
 from larp.rules.challenge import Category, Kind, Lead
 from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import Step
-from larp.rules.mass_combat import Range
+from larp.rules.mass_challenge import Range
 from larp.rules.rulings import (
     Choice,
     HandDamage,
-    Mob,
-    MobAttacker,
-    MobTarget,
+    MassChallengeCall,
+    MassAttacker,
+    MassTarget,
     OneOnOne,
     Person,
     Side,
-    rule_bystanders,
+    rule_firing_into_groups,
     rule_damage_by_hand,
-    rule_mob,
+    rule_mass_challenge,
     rule_one_on_one,
     rule_static,
 )
-from larp.rules.rulings.bystanders import BystanderSide, Volley
+from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall
 from larp.rules.scene import RangeBand, Scene, SideScene, Worn
 from larp.rules.settings import ChronicleSettings, setting_definitions
 
@@ -145,37 +145,37 @@ def _rulings():
                                                                   "defender_throw": "paper"})), rng=rng))
     add("simple test", lambda: rule_static(OneOnOne(Category.MENTAL, side(person("Ana"), "Clever"), kind=Kind.SIMPLE,
                                             action="other", tests=(throws("rock", "rock"),)), rng=rng))
-    mob = Mob(MobTarget(side(person("Dana", 9, powers=frozenset({"intensity"}))), "scissors", "strike"),
-              tuple(MobAttacker(side(person(n, 7)), throw=t) for n, t in
+    mass_call = MassChallengeCall(MassTarget(side(person("Dana", 9, powers=frozenset({"intensity"}))), "scissors", "strike"),
+              tuple(MassAttacker(side(person(n, 7)), throw=t) for n, t in
                     (("A1", "paper"), ("A2", "scissors"), ("A3", "rock"))) +
-              (MobAttacker(side(person("G", 6, weapon="pistol")), Range.RANGED, "weapon", "paper"),))
-    add("mob with a counter-attack", lambda: rule_mob(mob, rng=rng))
-    add("mob in total darkness", lambda: rule_mob(Mob(MobTarget(side(person("Dana", 9)), "rock"),
-                                              (MobAttacker(side(person("A1", 7)), throw="scissors"),
-                                               MobAttacker(side(person("A2", 7)), throw="scissors"))),
+              (MassAttacker(side(person("G", 6, weapon="pistol")), Range.RANGED, "weapon", "paper"),))
+    add("mass challenge with a counter-attack", lambda: rule_mass_challenge(mass_call, rng=rng))
+    add("mass challenge in total darkness", lambda: rule_mass_challenge(MassChallengeCall(MassTarget(side(person("Dana", 9)), "rock"),
+                                              (MassAttacker(side(person("A1", 7)), throw="scissors"),
+                                               MassAttacker(side(person("A2", 7)), throw="scissors"))),
                                           Scene(darkness=DarknessLevel.TOTAL), rng=rng))
-    add("mob: the target drops", lambda: rule_mob(Mob(MobTarget(side(person("Dana", 8, lethal=5)), "paper", "strike"),
-                                                      tuple(MobAttacker(side(person(n, 7)), throw="scissors")
+    add("mass challenge: the target drops", lambda: rule_mass_challenge(MassChallengeCall(MassTarget(side(person("Dana", 8, lethal=5)), "paper", "strike"),
+                                                      tuple(MassAttacker(side(person(n, 7)), throw="scissors")
                                                             for n in ("A1", "A2", "A3"))), rng=rng))
-    add("mob: defender relents, Swiftness", lambda: rule_mob(Mob(MobTarget(side(person(
+    add("mass challenge: defender relents, Swiftness", lambda: rule_mass_challenge(MassChallengeCall(MassTarget(side(person(
         "Dana", 9, disciplines={"Celerity": 2}), celerity=2), "rock", "strike"),
-        (MobAttacker(side(person("A1", 7)), throw="scissors"), MobAttacker(side(person("A2", 7)), throw="scissors"),
-         MobAttacker(side(person("A3", 7)), relented=True))), rng=rng))
+        (MassAttacker(side(person("A1", 7)), throw="scissors"), MassAttacker(side(person("A2", 7)), throw="scissors"),
+         MassAttacker(side(person("A3", 7)), relented=True))), rng=rng))
     near = tuple(BystanderSide(Side(person(n, 5)), throw=t, firer_throw="rock")
                  for n, t in (("Pim", "paper"), ("Lys", "scissors"), ("Agathe", "scissors")))
-    add("stray pistol round", lambda: rule_bystanders(Volley(Side(person("Ruth", 4, weapon="pistol")), "Konrad", near),
+    add("stray pistol round", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 4, weapon="pistol")), "Konrad", near),
                                               rng=rng))
-    add("all excluded", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="pistol")), "Konrad",
+    add("all excluded", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 6, weapon="pistol")), "Konrad",
                                                tuple(BystanderSide(b.side, excluded=True) for b in near)), rng=rng))
-    add("careful aim", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="pistol")), "Konrad", near,
+    add("careful aim", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 6, weapon="pistol")), "Konrad", near,
                                               careful_aim=True), rng=rng))
-    add("shotgun spray", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
+    add("shotgun spray", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
                                                 tuple(BystanderSide(b.side, throw=b.throw) for b in near),
                                                 firer_throw="rock"), Scene(range=RangeBand.FAR), rng=rng))
-    add("shotgun too close to spray", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
+    add("shotgun too close to spray", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 6, weapon="shotgun")), "Konrad",
                                                              near, deliberate_spray=True), Scene(range=RangeBand.MID),
                                                              rng=rng))
-    add("missed shotgun blast up close", lambda: rule_bystanders(Volley(Side(person("Ruth", 6, weapon="shotgun")),
+    add("missed shotgun blast up close", lambda: rule_firing_into_groups(FiringIntoGroupsCall(Side(person("Ruth", 6, weapon="shotgun")),
                                                                 "Konrad", tuple(BystanderSide(b.side, throw=b.throw)
                                                                                 for b in near), firer_throw="rock"),
                                                                 Scene(range=RangeBand.CLOSE), rng=rng))

@@ -1,5 +1,5 @@
 """Between game sessions, the record and cards in the JSON API (issue 21), with API tokens: each
-endpoint with good input (the same outcome as the board's form, tests/web/test_board_web.py) and bad
+endpoint with good input (the same outcome as the board's form, tests/web/test_between_sessions_web.py) and bad
 input (a 4xx naming the field, nothing changed), the Idempotency-Key, and the organisers-only walk."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def snapshot() -> tuple:
 
 
 def test_the_board_summary_is_the_boards(api, downtime):
-    """The board's read model (larp.services.downtime.build_board): Pim may wake, Ines sleeps a year
+    """The board's read model (larp.services.downtime.build_between_sessions): Pim may wake, Ines sleeps a year
     unless fed (blood loss), Aldous has aggravated damage to heal, Marcus (a ghoul) is hurt."""
     data = api("GET", "/board").get_json()
     assert data["game_session"]["number"] == 2 and data["previous"]["number"] == 1 and data["nights"] == 14
@@ -67,7 +67,7 @@ def test_the_board_summary_is_the_boards(api, downtime):
 
 
 def test_narrators_tokens_do_not_do_the_boards_work(api, downtime):
-    """The board is for organisers (larp.web.board's role_required), so is its API: 403, nothing changed."""
+    """The board is for organisers (larp.web.between_sessions's role_required), so is its API: 403, nothing changed."""
     before = snapshot()
     pim = char("Pim Halloran")
     for method, path, body in (("GET", "/board", None), ("POST", "/game-sessions", {"date": today().isoformat()}),

@@ -162,5 +162,5 @@ def test_openapi_documents_the_endpoints(client, auth):
     for path in ("/mass-challenges/rule", "/firing-into-groups/rule", "/mass-challenges", "/firing-into-groups"):
         assert "post" in doc["paths"][path]
         assert "422" in doc["paths"][path]["post"]["responses"]
-    for schema in ("MassChallenge", "MassRuling", "StrayShot", "StrayRuling", "Hit"):
+    for schema in ("MassChallenge", "MassRuling", "ShotIntoGroup", "ShotIntoGroupRuling", "Hit"):
         assert schema in doc["components"]["schemas"]

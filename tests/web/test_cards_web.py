@@ -256,7 +256,7 @@ def test_code_box_on_every_narrator_page_finds_the_character(app, client, auth, 
         # warning fragment)
         if "GET" not in rule.methods or rule.endpoint in ("static", "auth.login_link", "cards.card_live",
                                                           "rulings.by_token", "characters.export_grapevine_file",
-                                                          "board.export_grapevine_file", "challenges.fresh") \
+                                                          "between_sessions.export_grapevine_file", "challenges.fresh") \
                 or rule.rule.startswith(("/api/", "/admin/")):  # the administrators' pages are no narrator's
             continue
         unknown = set(rule.arguments) - set(arguments)

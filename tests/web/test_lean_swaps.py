@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from larp.models import Character
-from tests.web.test_combat_web import board_fields, cast, in_progress  # noqa: F401 (cast: a fixture)
+from tests.web.test_combat_board_web import board_fields, cast, in_progress  # noqa: F401 (cast: a fixture)
 from tests.web.test_screen_flow import cid
 
 HX = {"HX-Request": "true"}

@@ -173,7 +173,7 @@ def test_stray_shot_is_the_same_ruling_on_the_bystanders_screen_and_both_apis(cl
     """002 "Firing Guns into Groups of People" in partial darkness: Marcus's missed pistol shot; Ines,
     closest, in a ballistic vest with one level left, loses her test and is hit (2 bashing from a firearm
     against a vampire, 002; the vest takes one); the round stops in her (setting
-    stray_round_stops_at_first_hit). Bystanders screen, stored API and stateless API agree."""
+    stray_round_stops_at_first_hit). Stray-shot screen, stored API and stateless API agree."""
     auth.login()
     auth.login("boss", "organiser")
     marcus, konrad = char("Marcus Hale").id, char("Konrad Vale").id

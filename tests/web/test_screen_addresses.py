@@ -14,7 +14,7 @@ import re
 import pytest
 
 from larp.models import Character, Ruling
-from larp.web.roster import refusal
+from larp.web.people_form import refusal
 
 HUGE = "x" * 70_000
 

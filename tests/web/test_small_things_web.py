@@ -127,7 +127,7 @@ def test_the_readme_calls_the_organisers_page_what_the_app_calls_it(client, auth
     the README, the Organise tile, the page's title and its heading all say the same."""
     from larp.web.organise import TOOLS
 
-    title = next(t for endpoint, t, _ in TOOLS if endpoint == "board.page")
+    title = next(t for endpoint, t, _ in TOOLS if endpoint == "between_sessions.page")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"**{title}** (`/board`)" in readme
     assert not re.search(r"\bBoard\b", readme)

@@ -239,7 +239,7 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
 def contestant_from_dict(data: Mapping[str, Any], where: str, sep: str = ".") -> Contestant:
     """Read one side from JSON-like data (the keys of :class:`Contestant`).
 
-    Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_combat`,
+    Used by the mass challenge and the shot into a group (:mod:`larp.rules.mass_challenge`,
     :mod:`larp.rules.firing_into_groups`), whose sides are contestants too.
     A side may give ``held`` and ``lost_earlier`` and leave out ``traits`` (LotNR
     Initial Bid, met-reference 1.1).

@@ -3,9 +3,9 @@ Spray, met-reference 6.2).
 
 When a shot misses its target and people stand near it (within three feet,
 or down range past it), the round may hit one of them. Plain data in (a
-:class:`StrayShot`: the firer, his weapon, the people near the target closest
-first, the signs), a :class:`StrayRuling` out; :func:`rule_stray_shot` rules,
-:func:`stray_shot_from_dict` reads JSON.
+:class:`ShotIntoGroup`: the firer, his weapon, the people near the target closest
+first, the signs), a :class:`ShotIntoGroupRuling` out; :func:`play_shot_into_group` rules,
+:func:`shot_into_group_from_dict` reads JSON.
 
 The rules (002 unless said otherwise):
 
@@ -46,19 +46,19 @@ from larp.rules.firing_into_groups.types import (
     R_SPRAY,
     Fire,
     Bystander,
-    StrayShot,
+    ShotIntoGroup,
     BystanderResult,
-    StrayRuling,
+    ShotIntoGroupRuling,
     fire_of,
     spray_limits,
     stray_spray_at_any_range,
 )
 from larp.rules.firing_into_groups.engine import (
     firer_bid_count,
-    rule_stray_shot,
+    play_shot_into_group,
 )
 from larp.rules.firing_into_groups.parsing import (
-    stray_shot_from_dict,
+    shot_into_group_from_dict,
 )
 
 __all__ = [
@@ -66,13 +66,13 @@ __all__ = [
     "R_SPRAY",
     "Fire",
     "Bystander",
-    "StrayShot",
+    "ShotIntoGroup",
     "BystanderResult",
-    "StrayRuling",
+    "ShotIntoGroupRuling",
     "fire_of",
     "spray_limits",
     "stray_spray_at_any_range",
     "firer_bid_count",
-    "rule_stray_shot",
-    "stray_shot_from_dict",
+    "play_shot_into_group",
+    "shot_into_group_from_dict",
 ]

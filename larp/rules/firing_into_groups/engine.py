@@ -1,4 +1,4 @@
-"""Rules on a missed shot into a group (:func:`rule_stray_shot`, :func:`firer_bid_count`):
+"""Rules on a missed shot into a group (:func:`play_shot_into_group`, :func:`firer_bid_count`):
 the avoiding options, then a test per bystander closest first or one mass challenge
 (002 "Firing Guns into Groups of People"; Spray, met-reference 6.2). Part of
 :mod:`larp.rules.firing_into_groups`.
@@ -25,7 +25,7 @@ from larp.rules.challenge import (
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import Explanation, RulesError, article, plural
 from larp.rules.health import HealthTrack
-from larp.rules.mass_combat import (
+from larp.rules.mass_challenge import (
     Attack,
     Hit,
     add_spending,
@@ -44,18 +44,18 @@ from larp.rules.firing_into_groups.types import (
     R_SPRAY,
     Fire,
     Bystander,
-    StrayShot,
+    ShotIntoGroup,
     BystanderResult,
-    StrayRuling,
+    ShotIntoGroupRuling,
     fire_of,
     spray_limits,
     stray_spray_at_any_range,
 )
 
-class _Stray:
-    """Rules on one missed shot (internal; see :func:`rule_stray_shot`)."""
+class _ShotIntoGroup:
+    """Rules on one missed shot (internal; see :func:`play_shot_into_group`)."""
 
-    def __init__(self, shot: StrayShot, settings: ChronicleSettings, rng: RandomSource | None):
+    def __init__(self, shot: ShotIntoGroup, settings: ChronicleSettings, rng: RandomSource | None):
         self.shot, self.settings, self.rng = shot, settings, rng
         self.steps = Explanation()
         self.tracks: dict[str, HealthTrack] = {}
@@ -243,7 +243,7 @@ class _Stray:
         self.steps.extend(hit.steps)
         return hit
 
-    def run(self) -> StrayRuling:
+    def run(self) -> ShotIntoGroupRuling:
         """The whole ruling: the avoiding options, then single tests or one mass challenge."""
         self.check()
         shot = self.shot
@@ -289,7 +289,7 @@ class _Stray:
         landed = [h.target for h in hits]
         summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "
                    f"{', '.join(landed)}." if landed else f"{self.firer}'s stray fire hits nobody.")
-        return StrayRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
+        return ShotIntoGroupRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
                            spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
                            dict(self.armor_left))
 
@@ -418,16 +418,16 @@ class _Stray:
         return results, hits
 
 
-def firer_bid_count(shot: StrayShot, settings: ChronicleSettings | None = None) -> int:
+def firer_bid_count(shot: ShotIntoGroup, settings: ChronicleSettings | None = None) -> int:
     """How many Traits the firer risks in the bystander tests: one per bystander at risk
     (every one not excluded, none with careful aim; with several rounds or an area effect,
     everyone the fire reaches), more in each if he is Wounded (002; met-reference 6.2). The
     narrator's screen uses it to pick his Traits.
 
     Raises:
-        RulesError: as :func:`rule_stray_shot`, for what is wrong before any test.
+        RulesError: as :func:`play_shot_into_group`, for what is wrong before any test.
     """
-    run = _Stray(shot, settings or ChronicleSettings.defaults(), None)
+    run = _ShotIntoGroup(shot, settings or ChronicleSettings.defaults(), None)
     run.check()
     firer = run.firer_after_shot()
     if run.fire is Fire.GROUP:
@@ -444,8 +444,8 @@ def firer_bid_count(shot: StrayShot, settings: ChronicleSettings | None = None) 
     return total
 
 
-def rule_stray_shot(shot: StrayShot, settings: ChronicleSettings | None = None,
-                    rng: RandomSource | None = None) -> StrayRuling:
+def play_shot_into_group(shot: ShotIntoGroup, settings: ChronicleSettings | None = None,
+                    rng: RandomSource | None = None) -> ShotIntoGroupRuling:
     """Rule on a missed shot into a group of people (rules in the module docstring).
 
     Args:
@@ -466,6 +466,6 @@ def rule_stray_shot(shot: StrayShot, settings: ChronicleSettings | None = None,
             with bursts or a shotgun, a retest other than Dodge by a bystander
             (or Dodge when he could not see it coming), a missing sign...
     """
-    return _Stray(shot, settings or ChronicleSettings.defaults(), rng).run()
+    return _ShotIntoGroup(shot, settings or ChronicleSettings.defaults(), rng).run()
 
 

@@ -1,5 +1,5 @@
 """A missed shot into a group from JSON-like data (the stateless API's input):
-:func:`stray_shot_from_dict`. Part of :mod:`larp.rules.firing_into_groups`.
+:func:`shot_into_group_from_dict`. Part of :mod:`larp.rules.firing_into_groups`.
 """
 
 from __future__ import annotations
@@ -14,20 +14,20 @@ from larp.rules.challenge import (
 )
 from larp.rules.explain import RulesError
 from larp.rules.scene import RangeBand
-from larp.rules.mass_combat import (
+from larp.rules.mass_challenge import (
     body_from_dict,
 )
 from larp.rules.settings import ChronicleSettings
 
 from larp.rules.firing_into_groups.types import (
     Bystander,
-    StrayShot,
+    ShotIntoGroup,
 )
 
-def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None) -> StrayShot:
+def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None) -> ShotIntoGroup:
     """Read a missed shot into a group from JSON-like data (the stateless API's input).
 
-    Keys as :class:`StrayShot`; ``firer`` and each bystander are objects with
+    Keys as :class:`ShotIntoGroup`; ``firer`` and each bystander are objects with
     the keys of :class:`~larp.rules.challenge.Contestant`, a bystander adding
     ``throw``, ``firer_throw``, ``saw_it_coming``, ``tests`` and ``body``
     (``{"creature": "mortal", "lethal": 1}``). Example, a pistol's stray round::
@@ -44,7 +44,7 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
     """
     if not isinstance(data, Mapping):
         raise RulesError("The shot must be an object.", field="shot")
-    known = set(StrayShot.__dataclass_fields__) - {"deliberate_spray", "sense"}  # not read yet (issue 30 wiring)
+    known = set(ShotIntoGroup.__dataclass_fields__) - {"deliberate_spray", "sense"}  # not read yet (issue 30 wiring)
     unknown = sorted(set(data) - known)
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
@@ -94,7 +94,7 @@ def stray_shot_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | 
         except ValueError:
             raise RulesError(f"{data['range']!r} is not one of: {', '.join(r.value for r in RangeBand)}.",
                              field="range") from None
-    return StrayShot(
+    return ShotIntoGroup(
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
         firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),

@@ -24,7 +24,7 @@ from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
 from larp.rules.scene import RangeBand
 from larp.rules.settings import ChronicleSettings
-from larp.rules.mass_combat import (
+from larp.rules.mass_challenge import (
     Body,
     Hit,
     Spending,
@@ -68,7 +68,7 @@ class Bystander:
 
 
 @dataclass(frozen=True)
-class StrayShot:
+class ShotIntoGroup:
     """A missed shot into a group of people.
 
     Attributes:
@@ -152,7 +152,7 @@ class BystanderResult:
 
 
 @dataclass(frozen=True)
-class StrayRuling:
+class ShotIntoGroupRuling:
     """The ruling on a missed shot into a group.
 
     Attributes:

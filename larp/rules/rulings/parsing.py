@@ -248,19 +248,19 @@ def _plain_side(raw: Any, own_extras: tuple[str, ...]) -> Any:
     return out
 
 
-def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
     """A mass challenge from JSON-like data: the keys of
-    :func:`larp.rules.mass_combat.mass_challenge_from_dict`, each side also with the keys of
+    :func:`larp.rules.mass_challenge.mass_challenge_from_dict`, each side also with the keys of
     the module docstring (``scene``, ``negative_traits``...), and a top-level ``scene``.
 
     Returns:
-        The :class:`~larp.rules.rulings.mob.Mob` and the :class:`~larp.rules.scene.Scene`.
+        The :class:`~larp.rules.rulings.mass_challenge.MassChallengeCall` and the :class:`~larp.rules.scene.Scene`.
 
     Raises:
         RulesError: a missing or malformed value, naming the field (``attackers[2].throw``...).
     """
-    from larp.rules.mass_combat import mass_challenge_from_dict
-    from larp.rules.rulings.mob import Mob, MobAttacker, MobTarget
+    from larp.rules.mass_challenge import mass_challenge_from_dict
+    from larp.rules.rulings.mass_challenge import MassChallengeCall, MassAttacker, MassTarget
 
     if not isinstance(data, Mapping):
         raise RulesError("The mass challenge must be an object.", field="mass")
@@ -276,7 +276,7 @@ def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = 
     target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
     own[target_side.name] = part
     d = mass.defender
-    target = MobTarget(target_side, d.throw, d.attack.action if d.attack is not None else "defend", d.injures)
+    target = MassTarget(target_side, d.throw, d.attack.action if d.attack is not None else "defend", d.injures)
     attackers = []
     for index, (raw, a) in enumerate(zip(data["attackers"], mass.attackers)):
         side, part = side_from_dict({k: v for k, v in raw.items() if k not in _ATTACKER_OWN}, f"attackers[{index}]",
@@ -284,24 +284,24 @@ def mob_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = 
         if a.attack.close_range:
             part = SideScene(**{**(part or SideScene()).__dict__, "range": RangeBand.CLOSE})
         own[side.name] = part
-        attackers.append(MobAttacker(side, a.range, a.attack.action, a.throw, a.tests, a.strength,
+        attackers.append(MassAttacker(side, a.range, a.attack.action, a.throw, a.tests, a.strength,
                                      side.name in d.relents_to))
-    return Mob(target, tuple(attackers), mass.category), scene_with(scene, own)
+    return MassChallengeCall(target, tuple(attackers), mass.category), scene_with(scene, own)
 
 
-def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
+def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
     """A missed shot into a group from JSON-like data: the keys of
-    :func:`larp.rules.firing_into_groups.stray_shot_from_dict`, each side also with the keys
+    :func:`larp.rules.firing_into_groups.shot_into_group_from_dict`, each side also with the keys
     of the module docstring, and a top-level ``scene``.
 
     Returns:
-        The :class:`~larp.rules.rulings.bystanders.Volley` and the :class:`~larp.rules.scene.Scene`.
+        The :class:`~larp.rules.rulings.firing_into_groups.FiringIntoGroupsCall` and the :class:`~larp.rules.scene.Scene`.
 
     Raises:
         RulesError: a missing or malformed value, naming the field (``bystanders[1].throw``...).
     """
-    from larp.rules.firing_into_groups import stray_shot_from_dict
-    from larp.rules.rulings.bystanders import BystanderSide, Volley
+    from larp.rules.firing_into_groups import shot_into_group_from_dict
+    from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall
 
     if not isinstance(data, Mapping):
         raise RulesError("The shot must be an object.", field="shot")
@@ -310,7 +310,7 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
         plain["firer"] = _plain_side(plain["firer"], ())
     if isinstance(plain.get("bystanders"), list):
         plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
-    shot = stray_shot_from_dict(plain, settings)  # the engine's own checks, with their field names
+    shot = shot_into_group_from_dict(plain, settings)  # the engine's own checks, with their field names
     scene = scene_from_dict(data.get("scene"))
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
@@ -326,10 +326,10 @@ def volley_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None
         own[side.name] = part
         people.append(BystanderSide(side, b.throw, b.firer_throw, b.saw_it_coming, side.name in shot.excluded,
                                     b.tests))
-    volley = Volley(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
+    firing = FiringIntoGroupsCall(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
                     bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
                     extra_traits=shot.extra_traits, excluded=shot.excluded)
-    return volley, scene_with(scene, own)
+    return firing, scene_with(scene, own)
 
 
 def person_from_track(track: Any, fortitude: int, name: str = "The character", armor: Any = None,

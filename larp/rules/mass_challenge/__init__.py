@@ -1,11 +1,11 @@
-"""Mass combat: several attackers against one target (seed 002 "Mass Combat";
+"""The mass challenge: several attackers against one target (seed 002 "Mass Combat";
 LotNR Mob Scene, met-reference 3.2).
 
 Plain data in, a :class:`MassRuling` out. A :class:`MassChallenge` is the
 defender (his Traits bid, one per attacker he defends against, his sign, whom
 he relents to, his counter-attack) and up to five attackers hand to hand plus
 five at range (each with his bid, sign, weapon and any retests of his pair).
-:func:`rule_mass_challenge` rules on it and applies the results in order to
+:func:`play_mass_challenge` rules on it and applies the results in order to
 the health tracks; :func:`mass_challenge_from_dict` reads it from JSON.
 
 The rules, from 002 "Mass Combat" with LotNR where 002 is silent:
@@ -42,7 +42,7 @@ card, Potence, firearms against vampires, halving, armor, then the health track.
 
 What is where: :mod:`.types` (the inputs and the ruling), :mod:`.engine` (the rules),
 :mod:`.parsing` (JSON in); the hits are :mod:`larp.rules.hits`, the pairs played in
-order :mod:`larp.rules.pairs`. Every name is importable from ``larp.rules.mass_combat``.
+order :mod:`larp.rules.pairs`. Every name is importable from ``larp.rules.mass_challenge``.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from larp.rules.pairs import (
     spendings,
     check_bid_names,
 )
-from larp.rules.mass_combat.types import (
+from larp.rules.mass_challenge.types import (
     R_MASS,
     R_MOB,
     R_INTENSITY,
@@ -77,13 +77,13 @@ from larp.rules.mass_combat.types import (
     PairResult,
     MassRuling,
 )
-from larp.rules.mass_combat.engine import (
+from larp.rules.mass_challenge.engine import (
     actions_of,
     missed_hit,
-    rule_mass_challenge,
+    play_mass_challenge,
     defender_bid_count,
 )
-from larp.rules.mass_combat.parsing import (
+from larp.rules.mass_challenge.parsing import (
     mass_challenge_from_dict,
 )
 
@@ -114,7 +114,7 @@ __all__ = [
     "MassRuling",
     "actions_of",
     "missed_hit",
-    "rule_mass_challenge",
+    "play_mass_challenge",
     "defender_bid_count",
     "mass_challenge_from_dict",
 ]

@@ -2,11 +2,11 @@
 built like a one-on-one challenge from the people as they stand tonight and the scene,
 with every consequence (002 "Firing Guns into Groups of People"; Spray, met-reference 6.2).
 
-:func:`rule_bystanders` builds the firer and each bystander
+:func:`rule_firing_into_groups` builds the firer and each bystander
 (:mod:`larp.rules.rulings.people`: Traits, wound level, darkness and sight powers, the
 armor each wears, the gun the firer carries), draws the signs asked for at random,
 picks the Traits the firer risks (one per test, the extra Traits that exclude
-bystanders), and rules with :func:`larp.rules.firing_into_groups.rule_stray_shot`.
+bystanders), and rules with :func:`larp.rules.firing_into_groups.play_shot_into_group`.
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from larp.rules.explain import RulesError
 from larp.rules.firing_into_groups import (
     Bystander,
     Fire,
-    StrayRuling,
-    StrayShot,
+    ShotIntoGroupRuling,
+    ShotIntoGroup,
     fire_of,
     firer_bid_count,
-    rule_stray_shot,
+    play_shot_into_group,
 )
 from larp.rules.rulings.consequences import Consequences, Tally
-from larp.rules.rulings.mob import draw_sign, later_tests, lead_bid
+from larp.rules.rulings.mass_challenge import draw_sign, later_tests, lead_bid
 from larp.rules.rulings.people import (
     Side,
     bid_for,
@@ -64,7 +64,7 @@ class BystanderSide:
 
 
 @dataclass(frozen=True)
-class Volley:
+class FiringIntoGroupsCall:
     """A missed shot as the narrator describes it.
 
     Attributes:
@@ -95,7 +95,7 @@ class Volley:
 
 
 @dataclass(frozen=True)
-class VolleyRuling:
+class FiringIntoGroupsRuling:
     """A missed shot ruled, with everything it changes.
 
     Attributes:
@@ -106,8 +106,8 @@ class VolleyRuling:
         consequences: what changes for each character.
     """
 
-    shot: StrayShot
-    ruling: StrayRuling
+    shot: ShotIntoGroup
+    ruling: ShotIntoGroupRuling
     throws: Mapping[str, Mapping[str, str]]
     consequences: Consequences
     suitable: Mapping[Outcome, set[str] | None] = field(default_factory=dict)
@@ -134,8 +134,8 @@ class VolleyRuling:
                 "consequences": self.consequences.to_dict()}
 
 
-def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
-                 ) -> tuple[StrayShot, dict[str, dict[str, str]]]:
+def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
+                 ) -> tuple[ShotIntoGroup, dict[str, dict[str, str]]]:
     """The stray shot the engine rules on, and the signs used (random ones drawn).
 
     Raises:
@@ -143,25 +143,25 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
             for the extra Traits, naming the field.
     """
     category = Category.PHYSICAL
-    firer = lead_bid(volley.firer, category)
+    firer = lead_bid(firing.firer, category)
     check_can_act(firer.person, person_track(firer.person, settings), "firer")
     weapon = carried_weapon(firer.person, scene)
     if not weapon:
         raise RulesError("Choose the gun that fired.", field="firer_weapon")
     band = scene.range_for(firer.name)
     try:
-        fire = fire_of(weapon, volley.bursts, band, settings, volley.deliberate_spray)
+        fire = fire_of(weapon, firing.bursts, band, settings, firing.deliberate_spray)
     except RulesError:
         raise RulesError(f"There is no gun {weapon!r} in the armory.", field="firer_weapon") from None
     single = fire is Fire.SINGLE
     throws: dict[str, dict[str, str]] = {}
     bystanders = []
-    for index, b in enumerate(volley.bystanders):
+    for index, b in enumerate(firing.bystanders):
         where = f"bystanders[{index}]"
         side = lead_bid(b.side, category)
         check_can_act(side.person, person_track(side.person, settings), where)
         drawn: dict[str, str] = {}
-        at_risk = not (single and (volley.careful_aim or b.excluded or side.name in volley.excluded))
+        at_risk = not (single and (firing.careful_aim or b.excluded or side.name in firing.excluded))
         throw = firer_throw = None
         if at_risk:
             throw, _ = draw_sign(b.throw, f"{where}.throw", rng)
@@ -179,21 +179,21 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
                                     body=body_of(side.person, scene, settings)))
     group_throw = None
     if not single:
-        group_throw, _ = draw_sign(volley.firer_throw, "firer_throw", rng)
+        group_throw, _ = draw_sign(firing.firer_throw, "firer_throw", rng)
         if group_throw is not None:
             throws["firer"] = {"throw": group_throw.value}
-    excluded = tuple(b.side.name for b in volley.bystanders if b.excluded)
-    excluded += tuple(name for name in volley.excluded if name not in excluded)
+    excluded = tuple(b.side.name for b in firing.bystanders if b.excluded)
+    excluded += tuple(name for name in firing.excluded if name not in excluded)
     firer_con = contestant_for(firer, category, scene, settings, "firer_")
-    shot = StrayShot(firer=replace(firer_con, bid=()), weapon=weapon, target=volley.target,
-                     bystanders=tuple(bystanders), firer_throw=group_throw, bursts=volley.bursts,
-                     excluded=excluded, careful_aim=volley.careful_aim,
-                     close_range=volley.close_range or (band is not None and band.within_five_feet),
-                     extra_traits=tuple(volley.extra_traits), range=band,
-                     deliberate_spray=volley.deliberate_spray, sense=scene.sense)
+    shot = ShotIntoGroup(firer=replace(firer_con, bid=()), weapon=weapon, target=firing.target,
+                     bystanders=tuple(bystanders), firer_throw=group_throw, bursts=firing.bursts,
+                     excluded=excluded, careful_aim=firing.careful_aim,
+                     close_range=firing.close_range or (band is not None and band.within_five_feet),
+                     extra_traits=tuple(firing.extra_traits), range=band,
+                     deliberate_spray=firing.deliberate_spray, sense=scene.sense)
     cat = category.value
     lead = firer_con.bid[0] if firer_con.bid else ""
-    if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not volley.extra_traits:
+    if firer.person.names_known(cat) and len(firer_con.bid) <= 1 and not firing.extra_traits:
         # One extra Trait per bystander excluded went with the missed shot; the tests take the rest.
         extra = choose_bid(firer.person, cat, lead, len(excluded)) if excluded and lead else ()
         if len(extra) < len(excluded):
@@ -207,8 +207,8 @@ def build_volley(volley: Volley, scene: Scene, settings: ChronicleSettings, rng:
     return shot, throws
 
 
-def rule_bystanders(volley: Volley, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-                    rng: RandomSource | None = None) -> VolleyRuling:
+def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
+                    rng: RandomSource | None = None) -> FiringIntoGroupsRuling:
     """Rule on a missed shot into a group and compute everything it changes.
 
     Each bystander's test is a challenge built like a one-on-one (darkness per side with the
@@ -217,7 +217,7 @@ def rule_bystanders(volley: Volley, scene: Scene | None = None, settings: Chroni
     into Groups of People", "Damage and Healing"; met-reference 3.7, 6.2).
 
     Args:
-        volley: the firer, the target missed, the people near it closest first, the signs.
+        firing: the firer, the target missed, the people near it closest first, the signs.
         scene: darkness per side, sight powers, range, cover, armor, the firer's gun.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
@@ -227,10 +227,10 @@ def rule_bystanders(volley: Volley, scene: Scene | None = None, settings: Chroni
     """
     scene = scene or Scene()
     settings = settings or ChronicleSettings.defaults()
-    shot, throws = build_volley(volley, scene, settings, rng)
-    ruling = rule_stray_shot(shot, settings, rng)
+    shot, throws = build_firing_into_groups(firing, scene, settings, rng)
+    ruling = play_shot_into_group(shot, settings, rng)
     tally = Tally()
-    sides = [volley.firer] + [b.side for b in volley.bystanders]
+    sides = [firing.firer] + [b.side for b in firing.bystanders]
     for side in sides:
         tally.person(side.name, person_track(side.person, settings))
     for side in sides:
@@ -244,4 +244,4 @@ def rule_bystanders(volley: Volley, scene: Scene | None = None, settings: Chroni
     dark = scene.dark()
     suitable = {Outcome.CHALLENGER: suitable_abilities(shot.category, shot.weapon, False, dark),
                 Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
-    return VolleyRuling(shot, ruling, throws, tally.consequences(), suitable)
+    return FiringIntoGroupsRuling(shot, ruling, throws, tally.consequences(), suitable)

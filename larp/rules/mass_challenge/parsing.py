@@ -1,5 +1,5 @@
 """A mass challenge from JSON-like data (the stateless API's input):
-:func:`mass_challenge_from_dict`. Part of :mod:`larp.rules.mass_combat`.
+:func:`mass_challenge_from_dict`. Part of :mod:`larp.rules.mass_challenge`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from larp.rules.hits import (
     attack_from_dict,
     body_from_dict,
 )
-from larp.rules.mass_combat.types import (
+from larp.rules.mass_challenge.types import (
     Range,
     Attacker,
     Defender,

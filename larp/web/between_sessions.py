@@ -24,7 +24,7 @@ from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError, read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
-from larp.services.downtime import apply_healing_nights, build_board, set_treated
+from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.history import timeline, undo_ruling
 from larp.services.sessions import close_and_open, extras_removed_opening
 from larp.services.sheets import scene_extras
@@ -32,7 +32,7 @@ from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
 from larp.web.auth import role_required
 
-bp = Blueprint("board", __name__)
+bp = Blueprint("between_sessions", __name__)
 
 
 def _date(name: str, default: date | None = None) -> date:
@@ -51,9 +51,9 @@ def _int(name: str, default: int | None = None) -> int | None:
 
 def _page(error: ServiceError | None = None, target: str = ""):
     chronicle = get_chronicle()
-    board = build_board(chronicle)
+    board = build_between_sessions(chronicle)
     status = error.status if error else 200
-    return render_template("board/page.html", chronicle=chronicle, board=board, error=error, target=target,
+    return render_template("between_sessions/page.html", chronicle=chronicle, board=board, error=error, target=target,
                            causes=TORPOR_CAUSES, today=date.today(), form=request.form,
                            extras=scene_extras(chronicle)), status
 
@@ -77,7 +77,7 @@ def _act(target: str, action):
     # Closing a game session says so inside its own panel, where the board opens (issue 18), not at the
     # top of the page above the anchor.
     flash(message, "session" if target == "session" else "message")
-    return redirect(url_for("board.page") + (f"#{target}" if target else ""), code=303)
+    return redirect(url_for("between_sessions.page") + (f"#{target}" if target else ""), code=303)
 
 
 def _ticked(tick: str, what: str) -> None:
@@ -212,8 +212,8 @@ def grapevine_page():
     chronicle = get_chronicle()
     everyone = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
     return render_template("grapevine/export.html", what=chronicle.name, count=len(everyone),
-                           missing=left_out(everyone), download=url_for("board.export_grapevine_file"),
-                           back=url_for("board.page"))
+                           missing=left_out(everyone), download=url_for("between_sessions.export_grapevine_file"),
+                           back=url_for("between_sessions.page"))
 
 
 @bp.route("/characters/<int:character_id>/history")
@@ -231,7 +231,7 @@ def _history(character_id: int, error: ServiceError | None = None):
         return render_template("errors/error.html", title="Unknown character", message=exc.message,
                                chronicle=chronicle), exc.status
     torpors = list(Torpor.select().where(Torpor.character == character).order_by(Torpor.id.desc()))
-    return render_template("board/history.html", chronicle=chronicle, character=character,
+    return render_template("between_sessions/history.html", chronicle=chronicle, character=character,
                            entries=timeline(character), torpors=torpors, error=error), (error.status if error else 200)
 
 
@@ -245,4 +245,4 @@ def undo(character_id: int):
     except ServiceError as exc:
         return _history(character_id, exc)
     flash(record.summary + ".")
-    return redirect(url_for("board.history", character_id=character_id), code=303)
+    return redirect(url_for("between_sessions.history", character_id=character_id), code=303)

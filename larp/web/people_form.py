@@ -1,8 +1,8 @@
-"""The state of the combat board and the bystanders screen (issue 4): who is chosen, each
+"""The state of the combat board and the stray-shot screen (issue 4): who is chosen, each
 person's fields, the pickers' text, the scene, and the edits that change them.
 
 Everything a screen shows lives in its form and its address, so it works without
-JavaScript: :class:`Roster` reads it from either and writes it back as query
+JavaScript: :class:`PeopleForm` reads it from either and writes it back as query
 parameters. Nothing here rules: the services and the rules core do.
 """
 
@@ -21,7 +21,7 @@ from larp.models import Character
 from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.db import as_id
-from larp.rules.mass_combat import MAX_PER_RANGE
+from larp.rules.mass_challenge import MAX_PER_RANGE
 from larp.services import ServiceError, read_json
 from larp.rules.scene import RangeBand, SideScene
 from larp.services.characters import (
@@ -33,7 +33,7 @@ from larp.services.characters import (
 )
 from larp.services.challenges import check_can_act
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
-from larp.services.mass_combat import default_lead, flag
+from larp.services.mass_challenge import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
 from larp.web.scene_memory import recent
 
@@ -116,7 +116,7 @@ def _json(values: Mapping[str, Any], key: str) -> dict[str, list[dict]]:
 
 
 @dataclass
-class Roster:
+class PeopleForm:
     """A screen's state: the chosen characters, their per-row fields, the pickers' text.
 
     ``picks`` are single characters (``target``; ``firer``), ``fields`` the
@@ -138,7 +138,7 @@ class Roster:
     @classmethod
     def read(cls, values: Mapping[str, Any], prefix: str, picks: tuple[str, ...], text: tuple[str, ...],
              flags: tuple[str, ...], row_text: tuple[str, ...], row_flags: tuple[str, ...], *,
-             strict: bool = True) -> Roster:
+             strict: bool = True) -> PeopleForm:
         """The state a form or query describes.
 
         Every value that goes back into the screen's address (:meth:`query`) is checked against its
@@ -155,7 +155,7 @@ class Roster:
             ServiceError: 422 naming the field of a value that is not one of its choices, or of a
                 fight in progress (``tests_json``) that cannot be read (only when ``strict``).
         """
-        roster = cls(prefix, row_text, row_flags)
+        people_form = cls(prefix, row_text, row_flags)
 
         def checked(name: str, base: str, value: str, in_row: bool) -> str:
             why = refusal(name, base, value, in_row) if value else None
@@ -166,14 +166,14 @@ class Roster:
             return ""
 
         for name in picks:
-            roster.picks[name] = _id(values.get(name))
-            roster.queries[name] = (values.get(f"{name}_q") or "").strip()
+            people_form.picks[name] = _id(values.get(name))
+            people_form.queries[name] = (values.get(f"{name}_q") or "").strip()
         scene_keys = {key for key in text if key in SCENE_TEXT}
         for key in text:
             base = key if key in scene_keys else key.split("_", 1)[1] if key.startswith(("target_", "firer_")) else key
-            roster.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
+            people_form.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
         for key in flags:
-            roster.fields[key] = "on" if flag(values.get(key)) else ""
+            people_form.fields[key] = "on" if flag(values.get(key)) else ""
         seen = set()
         for raw in _getlist(values, prefix):
             cid = _id(raw)
@@ -186,16 +186,16 @@ class Roster:
                 row[key] = checked(name, key.removeprefix("firer_"), (values.get(name) or "").strip(), True)
             for key in row_flags:
                 row[key] = flag(values.get(f"{prefix}{cid}_{key}"))
-            roster.rows.append(row)
-        roster.add_q = (values.get("add_q") or "").strip()
-        roster.injures = (values.get("injures") or "").strip()
+            people_form.rows.append(row)
+        people_form.add_q = (values.get("add_q") or "").strip()
+        people_form.injures = (values.get("injures") or "").strip()
         try:
-            roster.tests = _json(values, "tests_json") if values.get("tests_json") else {}
+            people_form.tests = _json(values, "tests_json") if values.get("tests_json") else {}
         except ServiceError:
             if strict:
                 raise
-            roster.tests = {}
-        return roster
+            people_form.tests = {}
+        return people_form
 
     def ids(self) -> list[int]:
         """The listed people's ids, in order."""
@@ -249,7 +249,7 @@ class EditError(ServiceError):
     """An edit of the screen that cannot be made (nothing changes)."""
 
 
-def _add(roster: Roster, chronicle, cids: list[int], defaults: dict[str, Any], blocked: dict[int, str],
+def _add(people_form: PeopleForm, chronicle, cids: list[int], defaults: dict[str, Any], blocked: dict[int, str],
          limit: tuple[str, int] | None = None) -> None:
     for cid in cids:
         character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle))
@@ -257,37 +257,37 @@ def _add(roster: Roster, chronicle, cids: list[int], defaults: dict[str, Any], b
             raise EditError("There is no such character in this chronicle.", field="add_q")
         if cid in blocked:
             raise EditError(blocked[cid].format(name=character.name), field="add_q")
-        if cid in roster.ids():
+        if cid in people_form.ids():
             raise EditError(f"{character.name} is already on the list.", field="add_q")
         if limit is not None:
             key, most = limit
             kind = defaults.get(key) or "hand_to_hand"
-            same = [r for r in roster.rows if (r.get(key) or "hand_to_hand") == kind]
+            same = [r for r in people_form.rows if (r.get(key) or "hand_to_hand") == kind]
             if len(same) >= most:
                 what = "hand to hand" if kind == "hand_to_hand" else "with ranged weapons"
                 raise EditError(f"At most {most} characters can engage one target {what} (002 \"Mass Combat\"): "
                                 f"{character.name} would be the {most + 1}th. Resolve that attack in another challenge.",
                                 field="add_q")
-        row = {"id": cid, **{k: "" for k in roster.row_text}, **{k: False for k in roster.row_flags}}
+        row = {"id": cid, **{k: "" for k in people_form.row_text}, **{k: False for k in people_form.row_flags}}
         row.update(defaults)
-        roster.rows.append(row)
+        people_form.rows.append(row)
 
 
-def edit(roster: Roster, chronicle, step: str, pickers: tuple[str, ...], blocked: dict[int, str],
+def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...], blocked: dict[int, str],
           add_limit: bool) -> dict[str, Any]:
-    """Apply one edit ``step`` to ``roster``; returns what the screen should show (search results)."""
+    """Apply one edit ``step`` to ``people_form``; returns what the screen should show (search results)."""
     kind, _, arg = step.partition(":")
     shown: dict[str, Any] = {}
     if kind == "enter":
-        open_pick = next((p for p in pickers if roster.picks.get(p) is None and roster.queries.get(p)), None)
-        if roster.add_q:
+        open_pick = next((p for p in pickers if people_form.picks.get(p) is None and people_form.queries.get(p)), None)
+        if people_form.add_q:
             kind, arg = "add", "hand_to_hand"
         elif open_pick:
             kind, arg = "find", open_pick
         else:
             return shown
     if kind == "find" and arg in pickers:
-        text = roster.queries.get(arg, "")
+        text = people_form.queries.get(arg, "")
         found = find_characters(chronicle, text) if text else []
         if len(found) == 1:
             kind, arg = "set", f"{arg}:{found[0].id}"
@@ -301,63 +301,63 @@ def edit(roster: Roster, chronicle, step: str, pickers: tuple[str, ...], blocked
         name, _, cid = arg.partition(":")
         if name in pickers and _id(cid) is not None:
             character = get_character(chronicle, cid, f"{name}_q")
-            if character.id in roster.ids():
+            if character.id in people_form.ids():
                 raise EditError(f"{character.name} is already on the list below: remove him there first.",
                                 field=f"{name}_q")
-            roster.picks[name] = character.id
-            roster.queries[name] = ""
+            people_form.picks[name] = character.id
+            people_form.queries[name] = ""
             shown["focus_add"] = True
         return shown
     if kind == "clear" and arg in pickers:
-        roster.picks[arg] = None
+        people_form.picks[arg] = None
         return shown
     if kind in ("add", "pick"):
         if kind == "pick":
             listed, _, arg = arg.partition(":")  # one id, or several ("All of them attack")
             cids = [i for i in (_id(cid) for cid in listed.split(",")) if i is not None]
         else:
-            if not roster.add_q:
+            if not people_form.add_q:
                 raise EditError("Type a name or a card code (several codes at once, separated by spaces).",
                                 field="add_q")
-            found, all_codes = _matches(chronicle, roster.add_q)
+            found, all_codes = _matches(chronicle, people_form.add_q)
             if not found:
-                raise EditError(f"No character matches “{roster.add_q}”.", field="add_q")
+                raise EditError(f"No character matches “{people_form.add_q}”.", field="add_q")
             if len(found) > 1 and not all_codes:
                 shown["add_results"], shown["add_range"] = found, arg
                 return shown
             cids = [c.id for c in found]
         defaults = {"range": "ranged"} if add_limit and arg == "ranged" else {}
-        _add(roster, chronicle, cids, defaults, blocked, ("range", MAX_PER_RANGE) if add_limit else None)
-        roster.add_q = ""
+        _add(people_form, chronicle, cids, defaults, blocked, ("range", MAX_PER_RANGE) if add_limit else None)
+        people_form.add_q = ""
         shown["focus_add"] = True
         return shown
     cid = _id(arg)
-    index = next((i for i, r in enumerate(roster.rows) if r["id"] == cid), None)
+    index = next((i for i, r in enumerate(people_form.rows) if r["id"] == cid), None)
     if index is None:
         return shown
     if kind == "remove":
-        roster.rows.pop(index)
-        roster.tests.pop(str(cid), None)
+        people_form.rows.pop(index)
+        people_form.tests.pop(str(cid), None)
     elif kind == "up" and index > 0:
-        roster.rows[index - 1], roster.rows[index] = roster.rows[index], roster.rows[index - 1]
-    elif kind == "down" and index < len(roster.rows) - 1:
-        roster.rows[index + 1], roster.rows[index] = roster.rows[index], roster.rows[index + 1]
+        people_form.rows[index - 1], people_form.rows[index] = people_form.rows[index], people_form.rows[index - 1]
+    elif kind == "down" and index < len(people_form.rows) - 1:
+        people_form.rows[index + 1], people_form.rows[index] = people_form.rows[index], people_form.rows[index + 1]
     return shown
 
 
-def _states(roster: Roster, chronicle, game_session, settings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _states(people_form: PeopleForm, chronicle, game_session, settings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     picks = {}
-    for name, cid in roster.picks.items():
+    for name, cid in people_form.picks.items():
         if cid is not None:
             try:
                 picks[name] = character_state(get_character(chronicle, cid, name), game_session, settings)
             except ServiceError:
-                roster.picks[name] = None
+                people_form.picks[name] = None
     rows = []
-    for row in list(roster.rows):
+    for row in list(people_form.rows):
         character = Character.get_or_none((Character.id == row["id"]) & (Character.chronicle == chronicle))
         if character is None:
-            roster.rows.remove(row)
+            people_form.rows.remove(row)
             continue
         rows.append({"row": row, "state": character_state(character, game_session, settings)})
     return picks, rows
@@ -415,27 +415,27 @@ def with_armor_steps(outcome: dict[str, Any]) -> dict[str, Any]:
     return {**outcome, "hits": hits}
 
 
-def scene_fields(roster: "Roster") -> dict[str, Any]:
+def scene_fields(people_form: "PeopleForm") -> dict[str, Any]:
     """The whole scene as the screen set it (``darkness``, ``range``)."""
-    return {key: roster.fields[key] for key in SCENE_TEXT if roster.fields.get(key)}
+    return {key: people_form.fields[key] for key in SCENE_TEXT if people_form.fields.get(key)}
 
 
-def error_row(error: ServiceError | None, roster: Roster, list_key: str) -> int | None:
+def error_row(error: ServiceError | None, people_form: PeopleForm, list_key: str) -> int | None:
     """The id of the listed person an error's field names (``attackers[2].bid``), to show it on his row."""
     if error is None or not error.field:
         return None
     match = re.match(rf"{list_key}\[(\d+)\]", error.field)
-    if match and int(match.group(1)) < len(roster.rows):
-        return roster.rows[int(match.group(1))]["id"]
+    if match and int(match.group(1)) < len(people_form.rows):
+        return people_form.rows[int(match.group(1))]["id"]
     return None
 
 
-def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
+def base_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
     """What both screens show: the chosen people as they stand tonight, the armory, the scene's choices."""
     chronicle = get_chronicle()
     settings = chronicle_settings(chronicle)
     game_session = open_game_session(chronicle)
-    picks, rows = _states(roster, chronicle, game_session, settings)
+    picks, rows = _states(people_form, chronicle, game_session, settings)
     for line in rows:
         line["cannot_act"] = cannot_act(line["state"], "row")
     weapons = armory("live").weapons
@@ -445,7 +445,7 @@ def base_context(roster: Roster, **extra: Any) -> dict[str, Any]:
     return {
         # The characters already in this scene, one tap away in the pickers (issue 18).
         "in_scene": [near[i] for i in recent(exclude=picked) if i in near],
-        "chronicle": chronicle, "game_session": game_session, "roster": roster, "picks": picks, "rows": rows,
+        "chronicle": chronicle, "game_session": game_session, "people_form": people_form, "picks": picks, "rows": rows,
         "extras": extras, "throws": THROWS, "ranges": RANGES, "counters": COUNTERS,
         "melee_weapons": {k: w for k, w in weapons.items() if w.melee},
         "ranged_weapons": {k: w for k, w in weapons.items() if not w.melee},
@@ -471,3 +471,57 @@ def respond(full: str, partial: str, status: int = 200, url: str | None = None, 
     return response
 
 
+def retests_chosen(values: Mapping[str, Any], people_form: PeopleForm, names: tuple[str, str]) -> None:
+    """Add each retest the narrator chose on the result so far to its pair's tests."""
+    added = False
+    for row in people_form.rows:
+        cid = row["id"]
+        choice = (values.get(f"r{cid}_source") or "").strip()
+        if not choice:
+            continue
+        by, _, source = choice.partition("|")
+        first, second = (values.get(f"r{cid}_{names[0]}") or "").strip(), (values.get(f"r{cid}_{names[1]}") or "").strip()
+        if not first or not second:
+            raise ServiceError("Choose both signs for the retest.", field=f"r{cid}_source")
+        if source == "forced":  # the forced retest of total darkness (002 "Darkness")
+            call = {"call": "forced_retest", "by": by, "challenger_throw": first, "defender_throw": second}
+        else:
+            call = {"call": "retest", "by": by, "source": source, "challenger_throw": first, "defender_throw": second}
+        people_form.tests.setdefault(str(cid), []).append(call)
+        added = True
+    if not added:
+        raise ServiceError("Choose a retest and its signs, or record the fight as it stands.", field="retest")
+
+
+def result_in_view(response, whole_form: bool = False):
+    """The result of Resolve, a retest or Record (htmx gets ``combat_board/_board_result.html``: the result and, out of
+    band, only the parts of the board the fight changed; issue 18) replaces the result area and goes to the
+    top of the viewport (the ruling in view), where its summary, the retests on offer and "Record as it
+    stands" are. ``whole_form``: the answer is the whole form (the stray-shot screen), swapped as it asked,
+    and only scrolled to the result."""
+    if not whole_form:
+        response.headers["HX-Retarget"] = "#combat-result"
+    return shown_at(response, "combat-result")
+
+
+def shown_at(response, anchor: str):
+    """An htmx answer swapped as asked, then scrolled so the element ``anchor`` (an id) is at the top of the
+    viewport: where the result or the message about a field is."""
+    response.headers["HX-Reswap"] = f"outerHTML show:#{anchor}:top"
+    return response
+
+
+#: Where a refusal about a field is shown on each combat screen, by the field's start: the box that
+#: holds the field (the attacker's or bystander's row comes first, the result area last).
+BOARD_PLACES = ((("target", "defender"), "target-panel"),)
+STRAY_PLACES = ((("firer",), "firer-panel"), (("target",), "missed-panel"), (("add_q",), "add-box"))
+
+
+def error_at(error: ServiceError, row: int | None, places: tuple[tuple[tuple[str, ...], str], ...]) -> str:
+    """The id of the place on a combat screen that shows ``error`` beside its field: the row of the
+    person it is about, else the box of ``places`` whose field names start the error's field, else
+    the result area."""
+    if row is not None:
+        return f"row-{row}"
+    field = error.field or ""
+    return next((anchor for starts, anchor in places if field.startswith(starts)), "combat-result")

@@ -1,6 +1,6 @@
 """A mass challenge's inputs and ruling: the attackers (hand to hand or at range), the
 defender, each pair's result and the whole ruling (002 "Mass Combat"; LotNR Mob Scene,
-met-reference 3.2). Part of :mod:`larp.rules.mass_combat`.
+met-reference 3.2). Part of :mod:`larp.rules.mass_challenge`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A mass challenge's pairs: the checks, each attacker's challenge against the defender
 (leads, the strength Bomb counting as Paper, Rapidity), and the defender's bid shared
 out, one Trait per attacker he defends against (002 "Mass Combat"; LotNR Mob Scene,
-met-reference 3.2; LotNR Potence: Intensity). Part of :mod:`larp.rules.mass_combat`.
+met-reference 3.2; LotNR Potence: Intensity). Part of :mod:`larp.rules.mass_challenge`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from larp.rules.explain import Explanation, RulesError, article
 from larp.rules.explain import traits as traits_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Body, can_fight, track_of, weapon_card
-from larp.rules.mass_combat.types import (
+from larp.rules.mass_challenge.types import (
     MAX_PER_RANGE,
     R_INTENSITY,
     R_MASS,
@@ -133,7 +133,7 @@ def _without_rapidity(con: Contestant, celerity: int) -> Contestant:
 
 class _Pairs:
     """A mass challenge's pairs and the defender's bids (internal; the first half of
-    :class:`larp.rules.mass_combat.engine._Mass`)."""
+    :class:`larp.rules.mass_challenge.engine._Mass`)."""
 
     def __init__(self, mass: MassChallenge, settings: ChronicleSettings, rng: RandomSource | None):
         self.mass, self.settings, self.rng = mass, settings, rng

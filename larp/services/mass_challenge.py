@@ -1,16 +1,16 @@
-"""Mass combat between stored characters (issue 4): the narrator's combat board and the stateful API.
+"""A mass challenge between stored characters (issue 4): the narrator's combat board and the stateful API.
 
 The board names the target and up to five attackers hand to hand and five at
 range, their signs, weapons, whom the target relents to, and the scene; this
 module loads the characters as they stand tonight (two queries), calls the rules
-core once (:func:`larp.rules.rulings.rule_mob`: each pair built like a one-on-one
+core once (:func:`larp.rules.rulings.rule_mass_challenge`: each pair built like a one-on-one
 challenge, judged in order, every hit through the damage rules and armor), and
 either
 
-- :func:`preview_mass_combat`: returns the ruling and what may still be called
+- :func:`preview_mass_challenge`: returns the ruling and what may still be called
   (retests of each pair, a forced darkness retest, whom the target injures),
   writing nothing; or
-- :func:`run_mass_combat`: records ONE ruling (kind ``mass_combat``) with every
+- :func:`run_mass_challenge`: records ONE ruling (kind ``mass_combat``) with every
   character as a participant and writes the consequences the core computed, in
   one transaction.
 """
@@ -25,8 +25,8 @@ from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import POTENCE_TRAIT, Category, RandomSource
 from larp.rules.explain import RulesError
-from larp.rules.mass_combat import MassChallenge, MassRuling, Range
-from larp.rules.rulings import Choice, Mob, MobAttacker, MobRuling, MobTarget, Side, rule_mob
+from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
+from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
@@ -110,7 +110,7 @@ class Fighter:
 
 
 @dataclass
-class Board:
+class StoredMassChallenge:
     """A mass challenge ruled on stored characters (not yet applied, or applied).
 
     Attributes:
@@ -121,7 +121,7 @@ class Board:
         scene: the scene it was ruled in.
     """
 
-    result: MobRuling
+    result: MassChallengeRuling
     target: Fighter
     attackers: list[Fighter]
     throws: dict[int, str]
@@ -149,7 +149,7 @@ class Board:
 
     def retests(self, attacker: str) -> list[tuple[str, str]]:
         """The retests the side behind in ``attacker``'s pair may call now, as ``(by, source)``
-        (the core's :meth:`larp.rules.rulings.MobRuling.retests`)."""
+        (the core's :meth:`larp.rules.rulings.MassChallengeRuling.retests`)."""
         return self.result.retests(attacker)
 
     def injure_choice(self) -> list[str]:
@@ -212,7 +212,7 @@ def _load(chronicle: Chronicle, request: MassRequest, game_session: GameSession 
 
 
 def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession | None, settings: ChronicleSettings,
-           rng: RandomSource) -> Board:
+           rng: RandomSource) -> StoredMassChallenge:
     """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
     category = _category(request.category)
     target, attackers = _load(chronicle, request, game_session, settings)
@@ -227,7 +227,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
         except ValueError:
             raise ServiceError("An attacker fights hand to hand or at range.", field=f"attackers[{index}].range") \
                 from None
-        built.append(MobAttacker(side=fighter_side(f), range=band,
+        built.append(MassAttacker(side=fighter_side(f), range=band,
                                  action="weapon" if r.weapon else ("bite" if r.bite else "strike"),
                                  throw=r.throw, tests=tuple(r.tests), strength=r.strength, relented=r.relented))
     names = {f.character.id: f.character.name for f in attackers}
@@ -237,11 +237,11 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
             injures.append(names[int(cid)])
         except (KeyError, TypeError, ValueError):
             raise ServiceError("The target can injure only one of the attackers.", field="injures") from None
-    mob = Mob(MobTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
+    mass_call = MassChallengeCall(MassTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
     try:
-        result = rule_mob(mob, scene, settings, rng)
+        result = rule_mass_challenge(mass_call, scene, settings, rng)
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     throws = {}
@@ -251,23 +251,23 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
             throws[f.character.id] = result.throws[name]
         if name in result.drawn:
             f.random_throws.append(result.throws[name])
-    return Board(result, target, attackers, throws, scene=scene)
+    return StoredMassChallenge(result, target, attackers, throws, scene=scene)
 
 
-def preview_mass_combat(chronicle: Chronicle, request: MassRequest, rng: RandomSource) -> Board:
+def preview_mass_challenge(chronicle: Chronicle, request: MassRequest, rng: RandomSource) -> StoredMassChallenge:
     """Rule on the board without writing anything, and say whether a decision is left.
 
     Raises:
-        ServiceError: as :func:`run_mass_combat`.
+        ServiceError: as :func:`run_mass_challenge`.
     """
     return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
 
 
-def run_mass_combat(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
-                    request_token: str | None = None) -> Board:
+def run_mass_challenge(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
+                    request_token: str | None = None) -> StoredMassChallenge:
     """Rule on a mass challenge between stored characters and apply it, in one transaction.
 
-    Rules: :func:`larp.rules.rulings.rule_mob` (002 "Mass Combat"; LotNR Mob Scene: each pair
+    Rules: :func:`larp.rules.rulings.rule_mass_challenge` (002 "Mass Combat"; LotNR Mob Scene: each pair
     judged in order on the target as he stands after the results before it). One record of
     kind ``mass_combat``: its outcome holds every pair, every hit (applied or not, with the
     weapon and damage type) and the tracks; every character is a participant (``target``,
@@ -295,7 +295,7 @@ def _check_leads(target: Fighter, attackers: list[Fighter], category: str) -> No
 
 
 def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
-           settings: ChronicleSettings, request_token: str | None = None) -> Board:
+           settings: ChronicleSettings, request_token: str | None = None) -> StoredMassChallenge:
     with db.atomic():
         refuse_if_recorded(request_token)
         game_session = current_game_session(chronicle)

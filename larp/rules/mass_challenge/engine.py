@@ -1,8 +1,8 @@
-"""Rules on a mass challenge (:func:`rule_mass_challenge`, :func:`defender_bid_count`):
+"""Rules on a mass challenge (:func:`play_mass_challenge`, :func:`defender_bid_count`):
 relented challenges first, then the one simultaneous challenge, each pair judged in the
 order of challenges on the defender as he stands after the results before it, and the
 results applied in that order (002 "Mass Combat"; LotNR Mob Scene, met-reference 3.2).
-The pairs and the defender's bids are :mod:`.bids`. Part of :mod:`larp.rules.mass_combat`.
+The pairs and the defender's bids are :mod:`.bids`. Part of :mod:`larp.rules.mass_challenge`.
 
 In order: the defender throws one sign against every attacker at once, but the Traits
 he loses to one attacker and the wounds one attacker's hit gives him count against the
@@ -44,8 +44,8 @@ from larp.rules.explain import RulesError, Step, plural
 from larp.rules.explain import times as times_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Hit, armor_key, can_fight, damage_as_dealt, land_hit
-from larp.rules.mass_combat.bids import _check, _Pairs
-from larp.rules.mass_combat.types import R_MASS, R_MOB, MassChallenge, MassRuling, PairResult, Range
+from larp.rules.mass_challenge.bids import _check, _Pairs
+from larp.rules.mass_challenge.types import R_MASS, R_MOB, MassChallenge, MassRuling, PairResult, Range
 from larp.rules.order import LEGERITY, SWIFTNESS, Participant, order_of_actions
 from larp.rules.order import R_MASS as ORDER_MASS
 from larp.rules.pairs import Shared, add_spending, check_bid_names, play_pair, spendings
@@ -78,7 +78,7 @@ def _wound(track: HealthTrack) -> Health:
 
 
 class _Mass(_Pairs):
-    """Rules on one mass challenge (internal; see :func:`rule_mass_challenge`)."""
+    """Rules on one mass challenge (internal; see :func:`play_mass_challenge`)."""
 
     def __init__(self, mass: MassChallenge, settings: ChronicleSettings, rng: RandomSource | None):
         super().__init__(mass, settings, rng)
@@ -486,7 +486,7 @@ class _Mass(_Pairs):
         return f"{self.name} against {len(pairs)}: " + "; ".join(parts) + f". {end}."
 
 
-def rule_mass_challenge(mass: MassChallenge, settings: ChronicleSettings | None = None,
+def play_mass_challenge(mass: MassChallenge, settings: ChronicleSettings | None = None,
                         rng: RandomSource | None = None) -> MassRuling:
     """Rule on a mass challenge and apply its results in order (rules in the module docstring).
 

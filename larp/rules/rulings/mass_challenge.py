@@ -3,11 +3,11 @@ five at range, each pair built like a one-on-one challenge from the people as th
 stand tonight and the scene, judged in order, with every consequence (002 "Mass
 Combat"; LotNR Mob Scene, met-reference 3.2).
 
-:func:`rule_mob` builds each side (:mod:`larp.rules.rulings.people`: Traits, powers,
+:func:`rule_mass_challenge` builds each side (:mod:`larp.rules.rulings.people`: Traits, powers,
 lead, wound level, darkness and sight powers, armor, weapon, Potence, Fortitude),
 draws the signs asked for at random, completes the bids (one Trait per attacker the
 target defends against, the extra Traits a Wounded side risks), and rules with
-:func:`larp.rules.mass_combat.rule_mass_challenge`.
+:func:`larp.rules.mass_challenge.play_mass_challenge`.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from larp.rules.challenge import (
     test_calls_from_list,
 )
 from larp.rules.explain import RulesError
-from larp.rules.mass_combat import (
+from larp.rules.mass_challenge import (
     Attacker,
     Defender,
     MassChallenge,
     MassRuling,
     Range,
     defender_bid_count,
-    rule_mass_challenge,
+    play_mass_challenge,
 )
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
@@ -57,7 +57,7 @@ COUNTERS = ("defend", "strike", "bite", "weapon")
 
 
 @dataclass(frozen=True)
-class MobAttacker:
+class MassAttacker:
     """One attacker of a mass challenge.
 
     Attributes:
@@ -82,7 +82,7 @@ class MobAttacker:
 
 
 @dataclass(frozen=True)
-class MobTarget:
+class MassTarget:
     """The target of a mass challenge.
 
     Attributes:
@@ -100,17 +100,17 @@ class MobTarget:
 
 
 @dataclass(frozen=True)
-class Mob:
+class MassChallengeCall:
     """A mass challenge as the narrator describes it: the target, the attackers in the
     narrator's order (it breaks ties of initiative and shares out the target's bid), the category."""
 
-    target: MobTarget
-    attackers: tuple[MobAttacker, ...]
+    target: MassTarget
+    attackers: tuple[MassAttacker, ...]
     category: Category = Category.PHYSICAL
 
 
 @dataclass(frozen=True)
-class MobRuling:
+class MassChallengeRuling:
     """A mass challenge ruled, with everything it changes.
 
     Attributes:
@@ -201,7 +201,7 @@ def lead_bid(side: Side, category: Category) -> Side:
     return replace(side, choice=replace(side.choice, bid=(lead,) if lead else ()))
 
 
-def build_mob(mob: Mob, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
+def build_mass_challenge(mass_call: MassChallengeCall, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
               ) -> tuple[MassChallenge, dict[str, str], set[str]]:
     """The mass challenge the engine rules on, the signs by name (random ones drawn) and the
     names whose sign was drawn.
@@ -210,18 +210,18 @@ def build_mob(mob: Mob, scene: Scene, settings: ChronicleSettings, rng: RandomSo
         RulesError: someone who cannot act, an unknown counter-attack, a malformed sign or
             test, naming the field (``target``, ``attackers[2].throw``...).
     """
-    category = mob.category
-    if not mob.attackers:
+    category = mass_call.category
+    if not mass_call.attackers:
         raise RulesError("Add at least one attacker.", field="attackers")
-    if mob.target.counter not in COUNTERS:
+    if mass_call.target.counter not in COUNTERS:
         raise RulesError("The target defends, strikes, bites or uses a weapon.", field="target_counter")
-    people = [("target", mob.target.side)] + [(f"attackers[{i}]", a.side) for i, a in enumerate(mob.attackers)]
+    people = [("target", mass_call.target.side)] + [(f"attackers[{i}]", a.side) for i, a in enumerate(mass_call.attackers)]
     for where, side in people:
         check_can_act(side.person, person_track(side.person, settings), where)
     throws: dict[str, str] = {}
     drawn: set[str] = set()
     built = []
-    for index, a in enumerate(mob.attackers):
+    for index, a in enumerate(mass_call.attackers):
         where = f"attackers[{index}]"
         side = lead_bid(a.side, category)
         con = contestant_for(side, category, scene, settings, f"{where}.")
@@ -237,18 +237,18 @@ def build_mob(mob: Mob, scene: Scene, settings: ChronicleSettings, rng: RandomSo
         built.append(Attacker(side=con, range=a.range, attack=attack, throw=throw,
                               tests=later_tests(tuple(a.tests), f"{where}.tests"), strength=a.strength,
                               celerity=side.choice.celerity or 0, body=body_of(side.person, scene, settings)))
-    t = mob.target
+    t = mass_call.target
     t_side = lead_bid(t.side, category)
     d_con = contestant_for(t_side, category, scene, settings, "target_")
     d_throw = None
-    if any(not a.relented for a in mob.attackers):
+    if any(not a.relented for a in mass_call.attackers):
         d_throw, was_drawn = draw_sign(t.throw, "target_throw", rng)
         if d_throw is not None:
             throws[t_side.name] = d_throw.value
         if was_drawn:
             drawn.add(t_side.name)
     defender = Defender(
-        side=d_con, throw=d_throw, relents_to=tuple(a.side.name for a in mob.attackers if a.relented),
+        side=d_con, throw=d_throw, relents_to=tuple(a.side.name for a in mass_call.attackers if a.relented),
         attack=None if t.counter == "defend" else attack_of(t_side, t.counter, scene), injures=tuple(t.injures),
         celerity=t_side.choice.celerity or 0, body=body_of(t_side.person, scene, settings))
     mass = MassChallenge(defender, tuple(built), category, sense=scene.sense)
@@ -260,19 +260,19 @@ def build_mob(mob: Mob, scene: Scene, settings: ChronicleSettings, rng: RandomSo
     return mass, throws, drawn
 
 
-def rule_mob(mob: Mob, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-             rng: RandomSource | None = None) -> MobRuling:
+def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
+             rng: RandomSource | None = None) -> MassChallengeRuling:
     """Rule on a mass challenge and compute everything it changes.
 
     Each pair is a challenge built like a one-on-one (:func:`larp.rules.rulings.people.contestant_for`:
     darkness per side with the sight powers, cover, weapons, wound levels, Mettle), judged in
     the order of challenges on the target as the results before it left him (002 "Mass
-    Combat"; LotNR Mob Scene; :mod:`larp.rules.mass_combat.engine`), every hit landing through
+    Combat"; LotNR Mob Scene; :mod:`larp.rules.mass_challenge.engine`), every hit landing through
     the damage rules and the armor each wears (met-reference 3.7). Consequences: Traits lost,
     Ability levels and Willpower spent, new tracks and conditions, armor left.
 
     Args:
-        mob: the target and the attackers as they stand tonight, their signs and later tests.
+        mass_call: the target and the attackers as they stand tonight, their signs and later tests.
         scene: darkness per side, sight powers, range, cover, armor, weapons.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
@@ -282,10 +282,10 @@ def rule_mob(mob: Mob, scene: Scene | None = None, settings: ChronicleSettings |
     """
     scene = scene or Scene()
     settings = settings or ChronicleSettings.defaults()
-    mass, throws, drawn = build_mob(mob, scene, settings, rng)
-    ruling = rule_mass_challenge(mass, settings, rng)
+    mass, throws, drawn = build_mass_challenge(mass_call, scene, settings, rng)
+    ruling = play_mass_challenge(mass, settings, rng)
     tally = Tally()
-    sides = [mob.target.side] + [a.side for a in mob.attackers]
+    sides = [mass_call.target.side] + [a.side for a in mass_call.attackers]
     for side in sides:
         tally.person(side.name, person_track(side.person, settings))
     cat = mass.category.value
@@ -298,13 +298,13 @@ def rule_mob(mob: Mob, scene: Scene | None = None, settings: ChronicleSettings |
             armor, left = ruling.armor_left.get(side.name, (None, None))
             tally.hurt(side.name, ruling.tracks[side.name], armor, left)
     suitable = {}
-    for a, built in zip(mob.attackers, mass.attackers):
+    for a, built in zip(mass_call.attackers, mass.attackers):
         weapon = carried_weapon(a.side.person, scene) if a.action == "weapon" else ""
-        t_weapon = carried_weapon(mob.target.side.person, scene) if mob.target.counter == "weapon" else ""
+        t_weapon = carried_weapon(mass_call.target.side.person, scene) if mass_call.target.counter == "weapon" else ""
         suitable[a.side.name] = {
             Outcome.CHALLENGER: suitable_abilities(mass.category, weapon, False,
                                                    built.side.darkness.level.value != "none"),
             Outcome.DEFENDER: suitable_abilities(mass.category, t_weapon, True,
                                                  mass.defender.side.darkness.level.value != "none"),
         }
-    return MobRuling(mass, ruling, throws, frozenset(drawn), tally.consequences(), suitable)
+    return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), tally.consequences(), suitable)

@@ -1,0 +1,196 @@
+"""The narrator's combat board (issue 4): a mass challenge on a tablet, one target against up to
+five attackers hand to hand and five at range. The stray-shot screen is :mod:`larp.web.stray_shot`.
+
+Everything a screen shows lives in its form and its address, like the
+challenge screen, so it works without JavaScript: every button posts the
+whole form. Adding, removing and ordering people only changes the screen:
+htmx gets the new form (and the address to show), a plain browser is
+redirected (303) to it. Resolving rules on the fight without writing; when a
+pair's loser may still retest, or the target may choose whom he injures, the
+result so far is shown with those choices; otherwise, or on "Record as it
+stands", ONE ruling is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, current_app, g, redirect, request, url_for
+
+from larp.services.records import ruling_in
+from larp.htmx import is_partial, render
+from larp.models import Ruling
+from larp.services import ServiceError
+from larp.services.characters import find_characters
+from larp.services.chronicles import get_chronicle
+from larp.services.mass_challenge import (
+    StoredMassChallenge,
+    FighterRequest,
+    MassRequest,
+    preview_mass_challenge,
+    run_mass_challenge,
+)
+from larp.web.submissions import shown_where_it_was_recorded
+from larp.web.auth import role_required
+from larp.web.scene_memory import remember, remember_board
+from larp.web.people_form import (
+    BOARD_PLACES,
+    error_at,
+    result_in_view,
+    retests_chosen,
+    shown_at,
+    ROW_FLAGS,
+    ROW_TEXT,
+    TARGET_FLAGS,
+    TARGET_TEXT,
+    SCENE_TEXT,
+    PeopleForm,
+    base_context,
+    edit,
+    error_row,
+    person_scene,
+    respond,
+    scene_fields,
+    with_armor_steps,
+)
+
+bp = Blueprint("combat_board", __name__)
+
+# ----- the combat board ------------------------------------------------------
+
+TARGET_PICK = ("target",)
+TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT) + SCENE_TEXT
+TARGET_FLAG_FIELDS = tuple(f"target_{k}" for k in TARGET_FLAGS)
+
+
+def _board_people_form(values: Mapping[str, Any], strict: bool = True) -> PeopleForm:
+    return PeopleForm.read(values, "a", TARGET_PICK, TARGET_FIELDS, TARGET_FLAG_FIELDS, ROW_TEXT, ROW_FLAGS, strict=strict)
+
+
+def _mass_request(people_form: PeopleForm) -> MassRequest:
+    if people_form.picks.get("target") is None:
+        raise ServiceError("Choose the target first.", field="target_q")
+    if not people_form.rows:
+        raise ServiceError("Add the attackers (name or card code).", field="add_q")
+    f = people_form.fields
+    target = FighterRequest(people_form.picks["target"], bid=f.get("target_bid", ""), throw=f.get("target_throw", ""),
+                            weapon=f.get("target_weapon", "") if f.get("target_counter") == "weapon" else "",
+                            counter=f.get("target_counter") or "defend",
+                            celerity_active=bool(f.get("target_celerity")),
+                            lethal_by_prowess=bool(f.get("target_prowess")),
+                            bomb_announced=bool(f.get("target_bomb")), scene=person_scene(f, "target_"))
+    attackers = tuple(FighterRequest(
+        r["id"], bid=r["bid"], throw=r["throw"], range=r["range"] or "hand_to_hand", weapon=r["weapon"],
+        bite=r["bite"], lethal_by_prowess=r["prowess"], head_shot=r["headshot"], strength=not r["nostrength"],
+        relented=r["relent"], celerity_active=r["celerity"], tests=tuple(people_form.tests.get(str(r["id"]), [])),
+        bomb_announced=r["bomb"], scene=person_scene(r, ""))
+        for r in people_form.rows)
+    injures = (people_form.injures,) if people_form.injures else ()
+    return MassRequest(target=target, attackers=attackers, injures=injures, scene_fields=scene_fields(people_form))
+
+
+def _board_outcome(board: StoredMassChallenge | None, recorded: Ruling | None) -> dict[str, Any] | None:
+    if board is not None:
+        data = board.ruling.to_dict()
+    elif recorded is not None and recorded.kind == "mass_combat":
+        data = recorded.outcome
+    else:
+        return None
+    return with_armor_steps({**data, "by_name": {p["attacker"]: p for p in data["pairs"]}})
+
+
+@bp.route("/combat", methods=["GET"])
+@role_required("organiser", "narrator")
+def board():
+    """The combat board.
+
+    Query: ``target`` (a character id) or ``target_q``; ``a`` (attacker ids, in
+    order) with each attacker's ``a<id>_range``, ``a<id>_weapon``, ``a<id>_bid``,
+    ``a<id>_throw`` and flags; the target's ``target_throw``, ``target_counter``...;
+    ``ruling`` (a recorded mass challenge to show).
+    """
+    people_form = _board_people_form(request.args, strict=False)
+    recorded = None
+    if request.args.get("ruling"):
+        recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
+    context = base_context(people_form, recorded=recorded, outcome=_board_outcome(None, recorded))
+    if context["picks"].get("target"):
+        remember_board(people_form.query())
+    if people_form.picks.get("target") is None and people_form.queries.get("target"):
+        context["shown"] = {"target_results": find_characters(context["chronicle"], people_form.queries["target"])}
+    return render("combat_board/page.html", "combat_board/page.html", **context)
+
+
+@bp.route("/combat", methods=["POST"])
+@role_required("organiser", "narrator")
+def board_post():
+    """Edit the board (``step`` ``enter``, ``find:target``, ``set:target:<id>``, ``add:<range>``,
+    ``pick:<id>:<range>``, ``remove:<id>``...) or resolve the fight (``resolve``, ``retest``,
+    ``record``). Bad input shows its message where the narrator looks and changes nothing."""
+    form = request.form
+    step = (form.get("step") or "resolve").strip()
+    chronicle = get_chronicle()
+    try:
+        people_form = _board_people_form(form)
+    except ServiceError as exc:
+        people_form = _board_people_form(form, strict=False)
+        return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
+                        **base_context(people_form, error=exc))
+    if step not in ("resolve", "retest", "record"):
+        blocked = {people_form.picks["target"]: "{name} is the target and cannot also be an attacker."} \
+            if people_form.picks.get("target") else {}
+        try:
+            shown = edit(people_form, chronicle, step, TARGET_PICK, blocked, add_limit=True)
+        except ServiceError as exc:
+            context = base_context(people_form, error=exc, error_row=None)
+            return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context)
+        remember_board(people_form.query())  # the next card scanned may join this attack (issue 18)
+        url = url_for("combat_board.board", **people_form.query())
+        if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
+            return redirect(url, code=303)
+        return respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+    rng = current_app.config["RANDOM_SOURCE"]()
+    preview = None
+    if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
+        people_form.tests, people_form.injures = {}, ""
+    try:
+        if step == "retest":
+            retests_chosen(form, people_form, ("a_throw", "d_throw"))
+        mass_request = _mass_request(people_form)
+        if step != "record":
+            preview = preview_mass_challenge(chronicle, mass_request, rng)
+            _keep_drawn(people_form, preview.throws, preview)
+            mass_request = _mass_request(people_form)
+        if preview is None or not preview.needs_decision:
+            result = run_mass_challenge(chronicle, g.user, mass_request, rng, form.get("request_token"))
+        else:
+            result = None
+    except ServiceError as exc:
+        again = shown_where_it_was_recorded(exc)
+        if again is not None:
+            return again
+        row = error_row(exc, people_form, "attackers")
+        context = base_context(people_form, error=exc, error_row=row)
+        return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
+                         error_at(exc, row, BOARD_PLACES))
+    if result is None:
+        context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None))
+        return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", **context))
+    people_form.clear_round(("target_throw",), ("throw", "relent"))
+    remember(*[cid for cid in [people_form.picks.get("target")] + [row["id"] for row in people_form.rows] if cid])
+    remember_board(people_form.query())  # the same people may fight the next round
+    url = url_for("combat_board.board", **people_form.query(ruling=result.record.id))
+    if not is_partial():  # without JavaScript, the recorded fight in view too
+        return redirect(url + "#combat-result", code=303)
+    context = base_context(people_form, recorded=result.record, outcome=_board_outcome(None, result.record))
+    return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", url=url, **context))
+
+
+def _keep_drawn(people_form: PeopleForm, throws: Mapping[int, str], preview: StoredMassChallenge) -> None:
+    """Random signs were drawn once: keep them for the rest of this fight."""
+    if preview.target.character.id in throws:
+        people_form.fields["target_throw"] = throws[preview.target.character.id]
+    for row in people_form.rows:
+        if row["id"] in throws:
+            row["throw"] = throws[row["id"]]

@@ -1,0 +1,182 @@
+"""The stray-shot screen (issue 4): a shot missed its target, and the people near it may be hit
+(seed 002 "Firing Guns into Groups of People"; the rules in :mod:`larp.rules.firing_into_groups`).
+
+It works like the combat board (:mod:`larp.web.combat_board`): everything the screen shows lives in its
+form and its address, every button posts the whole form, and Resolve rules without writing until
+nothing is left to decide; then ONE ruling is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, current_app, g, redirect, request, url_for
+
+from larp.services.records import ruling_in
+from larp.htmx import is_partial, render
+from larp.models import Ruling
+from larp.services import ServiceError
+from larp.services.chronicles import get_chronicle
+from larp.services.firing_into_groups import (
+    BystanderRequest,
+    FiringIntoGroupsRequest,
+    preview_firing_into_groups,
+    run_firing_into_groups,
+)
+from larp.services.mass_challenge import FighterRequest
+from larp.web.submissions import shown_where_it_was_recorded
+from larp.web.auth import role_required
+from larp.web.people_form import (
+    STRAY_PLACES,
+    error_at,
+    result_in_view,
+    retests_chosen,
+    shown_at,
+    BYSTANDER_FLAGS,
+    BYSTANDER_TEXT,
+    FIRER_FLAGS,
+    FIRER_TEXT,
+    SCENE_TEXT,
+    PeopleForm,
+    base_context,
+    edit,
+    error_row,
+    person_scene,
+    respond,
+    scene_fields,
+    with_armor_steps,
+)
+
+bp = Blueprint("stray_shot", __name__)
+
+STRAY_PICKS = ("firer", "target")
+STRAY_FIELDS = tuple(f"firer_{k}" for k in FIRER_TEXT) + SCENE_TEXT
+STRAY_FLAG_FIELDS = tuple(f"firer_{k}" for k in FIRER_FLAGS)
+
+
+def _stray_shot_people_form(values: Mapping[str, Any], strict: bool = True) -> PeopleForm:
+    return PeopleForm.read(values, "b", STRAY_PICKS, STRAY_FIELDS, STRAY_FLAG_FIELDS, BYSTANDER_TEXT, BYSTANDER_FLAGS,
+                       strict=strict)
+
+
+def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequest:
+    if people_form.picks.get("firer") is None:
+        raise ServiceError("Choose the firer first.", field="firer_q")
+    if people_form.picks.get("target") is None:
+        raise ServiceError("Choose the target the shot missed.", field="target_q")
+    f = people_form.fields
+    firer = FighterRequest(people_form.picks["firer"], bid=f.get("firer_bid", ""), throw=f.get("firer_throw", ""),
+                           weapon=f.get("firer_weapon", ""), scene=person_scene(f, "firer_"))
+    people = tuple(BystanderRequest(r["id"], throw=r["throw"], firer_throw=r["firer_throw"], saw_it_coming=r["saw"],
+                                    excluded=r["excluded"], bid=r["bid"],
+                                    tests=tuple(people_form.tests.get(str(r["id"]), [])), scene=person_scene(r, ""))
+                   for r in people_form.rows)
+    return FiringIntoGroupsRequest(firer=firer, target_id=people_form.picks["target"], bystanders=people,
+                        bursts=not f.get("firer_single"), careful_aim=bool(f.get("firer_careful_aim")),
+                        close_range=bool(f.get("firer_close_range")), scene_fields=scene_fields(people_form))
+
+
+def _stray_outcome(firing, recorded: Ruling | None) -> dict[str, Any] | None:
+    if firing is not None:
+        data = firing.ruling.to_dict()
+    elif recorded is not None and recorded.kind == "firing_into_group":
+        data = recorded.outcome
+    else:
+        return None
+    return with_armor_steps({**data, "by_name": {b["name"]: b for b in data["bystanders"]}})
+
+
+def _stray_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
+    context = base_context(people_form, **extra)
+    weapon = people_form.fields.get("firer_weapon")
+    card = context["guns"].get(weapon) if weapon else None
+    automatic = bool(card and (card.has("Full-Auto") or card.has("Burst")))
+    group = bool(card and ((card.has("Spray") and not automatic) or (automatic and not people_form.fields.get("firer_single"))))
+    context.update(card=card, automatic=automatic, group=group,
+                   excluded=sum(1 for r in people_form.rows if r.get("excluded")))
+    return context
+
+
+@bp.route("/combat/bystanders", methods=["GET"])
+@role_required("organiser", "narrator")
+def page():
+    """The bystanders of a missed shot: the firer, his gun, the target missed and the people
+    near it, closest first (``b`` ids in order; ``b<id>_throw``, ``b<id>_firer_throw``...)."""
+    people_form = _stray_shot_people_form(request.args, strict=False)
+    recorded = None
+    if request.args.get("ruling"):
+        recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
+    context = _stray_context(people_form, recorded=recorded, outcome=_stray_outcome(None, recorded))
+    return render("stray_shot/page.html", "stray_shot/page.html", **context)
+
+
+@bp.route("/combat/bystanders", methods=["POST"])
+@role_required("organiser", "narrator")
+def page_post():
+    """Edit the list (``add``, ``pick:<id>``, ``up:<id>``, ``down:<id>``, ``remove:<id>``, the
+    pickers) or resolve the stray shot (``resolve``, ``retest``, ``record``)."""
+    form = request.form
+    step = (form.get("step") or "resolve").strip()
+    chronicle = get_chronicle()
+    try:
+        people_form = _stray_shot_people_form(form)
+    except ServiceError as exc:
+        people_form = _stray_shot_people_form(form, strict=False)
+        return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
+                        **_stray_context(people_form, error=exc))
+    if step not in ("resolve", "retest", "record"):
+        blocked = {}
+        if people_form.picks.get("target"):
+            blocked[people_form.picks["target"]] = "{name} is the target, not a bystander."
+        if people_form.picks.get("firer"):
+            blocked[people_form.picks["firer"]] = "{name} fired the shot and cannot be a bystander to it."
+        try:
+            shown = edit(people_form, chronicle, step, STRAY_PICKS, blocked, add_limit=False)
+        except ServiceError as exc:
+            return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
+                            **_stray_context(people_form, error=exc))
+        url = url_for("stray_shot.page", **people_form.query())
+        if not is_partial() and not shown.get("add_results") and not any(k.endswith("_results") for k in shown):
+            return redirect(url, code=303)
+        return respond("stray_shot/page.html", "stray_shot/_form.html", url=url,
+                        **_stray_context(people_form, shown=shown))
+    rng = current_app.config["RANDOM_SOURCE"]()
+    firing = None
+    if step == "resolve":
+        people_form.tests = {}
+    try:
+        if step == "retest":
+            retests_chosen(form, people_form, ("f_throw", "b_throw"))
+        firing_request = _firing_into_groups_request(people_form)
+        if step != "record":
+            firing = preview_firing_into_groups(chronicle, firing_request, rng)
+            for row in people_form.rows:
+                drawn = firing.throws.get(str(row["id"]), {})
+                row.update({k: v for k, v in drawn.items() if k in ("throw", "firer_throw")})
+            if "firer" in firing.throws:
+                people_form.fields["firer_throw"] = firing.throws["firer"]["throw"]
+            firing_request = _firing_into_groups_request(people_form)
+        result = run_firing_into_groups(chronicle, g.user, firing_request, rng, form.get("request_token")) \
+            if firing is None or not firing.needs_decision \
+            else None
+    except ServiceError as exc:
+        again = shown_where_it_was_recorded(exc)
+        if again is not None:
+            return again
+        row = error_row(exc, people_form, "bystanders")
+        context = _stray_context(people_form, error=exc, error_row=row, error_at=error_at(exc, row, STRAY_PLACES))
+        return shown_at(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status, **context),
+                         context["error_at"])
+    if result is None:
+        context = _stray_context(people_form, preview=firing, outcome=_stray_outcome(firing, None))
+        return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", **context),
+                               whole_form=True)
+    people_form.clear_round(("firer_throw",), ("throw", "firer_throw"))
+    url = url_for("stray_shot.page", **people_form.query(ruling=result.record.id))
+    if not is_partial():  # the no-JS browser lands on the result, not at the top of the form
+        return redirect(url_for("stray_shot.page", _anchor="combat-result", **people_form.query(ruling=result.record.id)),
+                        code=303)
+    context = _stray_context(people_form, recorded=result.record, outcome=_stray_outcome(None, result.record))
+    return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", url=url, **context),
+                           whole_form=True)
