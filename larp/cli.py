@@ -23,12 +23,28 @@ from larp.cli_data import (backup_command, chosen_chronicle, chronicle_option, d
 from larp.serving import CONNECTION_LIMIT
 
 
+def _restores_an_export(ctx: click.Context | None) -> bool:
+    """Whether this command is `larp import` of a file that is a chronicle export this larp reads: on
+    a new install it makes the database (the export takes the place of the demo the first start
+    loads). Any other command, or an import of a file that is no export, creates nothing."""
+    if ctx is None or ctx.info_name != "import" or not ctx.params.get("file"):
+        return False
+    from larp.services import ServiceError
+    from larp.services.transfer import check_format
+
+    try:
+        check_format(json.loads(Path(ctx.params["file"]).read_bytes().decode("utf-8-sig")))
+    except (OSError, ValueError, RecursionError, ServiceError):
+        return False
+    return True
+
+
 def _make_app():
     from larp import create_app
     from larp.schema import SchemaError
 
     try:
-        return create_app()
+        return create_app(create_database=_restores_an_export(click.get_current_context(silent=True)))
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
 

@@ -169,8 +169,8 @@ def export_command(file: str, chronicle_name: str | None) -> None:
             json.dump(data, fh, ensure_ascii=False, indent=1)
     except OSError as exc:
         raise click.ClickException(_write_failure(exc, "the export")) from None
-    click.echo(f"Exported {data['chronicle']['name']}: {len(data['characters'])} characters, "
-               f"{len(data['game_sessions'])} game sessions, {len(data['rulings'])} rulings to {file} "
+    click.echo(f"Exported {data['chronicle']['name']}: {plural(len(data['characters']), 'character')}, "
+               f"{plural(len(data['game_sessions']), 'game session')}, {plural(len(data['rulings']), 'ruling')} to {file} "
                f"(format {data['format_version']}; users are not exported).")
 
 
@@ -216,7 +216,8 @@ def import_command(file: str, replace: str | None) -> None:
             chronicle, notes = import_chronicle(data, replace=replace)  # a new one: the administrators organise it
         except ServiceError as exc:
             raise click.ClickException(exc.message) from None
-    click.echo(f"Imported {chronicle.name}: {len(data['characters'])} characters, {len(data['rulings'])} rulings.")
+    click.echo(f"Imported {chronicle.name}: {plural(len(data['characters']), 'character')}, "
+               f"{plural(len(data['rulings']), 'ruling')}.")
     for note in notes:
         click.echo(note)
 

@@ -377,7 +377,9 @@ def prepare_database(url: str, *, create: bool, backup_dir: Path | None = None, 
         path = sqlite_path(url)
         if path is not None and not path.exists():
             raise NoDatabase(f"There is no larp database at {path}. Run this command where larp serve runs "
-                              "(the folder that holds instance/), or give --instance or --database.")
+                              "(the folder that holds instance/), or give the --instance or --database of the "
+                              "running server; a new install starts with `larp serve` (or restores an export "
+                              "with `larp import FILE`).")
     if url.startswith("sqlite") and create:
         path = sqlite_path(url)
         if path is not None:

@@ -410,7 +410,7 @@ def resolve():
     chronicle = get_chronicle()
     step = form.get("step") or "resolve"
     rng = current_app.config["RANDOM_SOURCE"]()
-    adjudication = None
+    adjudication = so_far = None
     try:
         if step == "resolve":
             challenge_request = request_from_form(form)
@@ -429,6 +429,12 @@ def resolve():
         if adjudication is None or not adjudication.needs_decision:
             adjudication = run_challenge(chronicle, g.user, challenge_request, rng)
     except ServiceError as exc:
+        if so_far is not None and (exc.field or "").startswith("next"):
+            # An incomplete call (no throws, no retest chosen): the result so far stays on screen with
+            # the message beside the call, and the narrator's choices stay ticked.
+            context = _screen_context(form, adjudication=so_far, error=exc)
+            context.update(params=_params(context), kept={k: v for k, v in form.items() if k.startswith("next_")})
+            return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
         context = _screen_context(form, error=exc)
         context["params"] = _params(context)
         again = shown_where_it_was_recorded(exc, "challenges.challenge_page", **context["params"])

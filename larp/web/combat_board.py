@@ -154,6 +154,7 @@ def board_post():
     preview = None
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
         people_form.tests, people_form.injures = {}, ""
+    so_far = {key: list(calls) for key, calls in people_form.tests.items()}
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("a_throw", "d_throw"))
@@ -170,6 +171,8 @@ def board_post():
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
+        if step == "retest" and preview is None and (exc.field or "").startswith("r"):
+            return _retests_incomplete(people_form, so_far, exc, rng)
         row = error_row(exc, people_form, "attackers")
         context = base_context(people_form, error=exc, error_row=row)
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
@@ -185,6 +188,24 @@ def board_post():
         return redirect(url + "#combat-result", code=303)
     context = base_context(people_form, recorded=result.record, outcome=_board_outcome(None, result.record))
     return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", url=url, **context))
+
+
+def _retests_incomplete(people_form: PeopleForm, so_far: dict[str, list], exc: ServiceError, rng):
+    """"Make the retests" sent without a retest or its two signs: the result so far stays on screen with
+    the message under the retests and the narrator's choices ticked again; nothing is written. Should the
+    fight itself no longer rule (a character changed meanwhile), that refusal is shown instead."""
+    people_form.tests = so_far
+    try:
+        preview = preview_mass_challenge(get_chronicle(), _mass_request(people_form), rng)
+    except ServiceError as fresh:
+        exc = fresh
+        row = error_row(exc, people_form, "attackers")
+        return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
+                                **base_context(people_form, error=exc, error_row=row)), error_at(exc, row, BOARD_PLACES))
+    context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None), error=exc,
+                           kept={k: v for k, v in request.form.items() if k.startswith("r") and "_" in k})
+    return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", status=exc.status,
+                                  **context))
 
 
 def _keep_drawn(people_form: PeopleForm, throws: Mapping[int, str], preview: StoredMassChallenge) -> None:

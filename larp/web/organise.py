@@ -107,6 +107,9 @@ def import_export():
             raw = upload.read() if upload else b""
             if not raw:
                 raise ServiceError("Choose the export file (.json) to import.", field="file")
+            if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<" or b"GVBE" in raw[:8]:
+                raise ServiceError("This is a Grapevine file, not a larp chronicle export: bring it in with "
+                                   "Organise → Import from Grapevine.", field="file", status=422)
             data = read_json(raw, "file", label="This file", status=422)
             if replace and request.form.get("confirm_name", "").strip() != chronicle.name:
                 raise ServiceError(f"To replace “{chronicle.name}”, type its name exactly.", field="confirm_name")

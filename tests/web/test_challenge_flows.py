@@ -377,3 +377,25 @@ def test_overbid_offers_only_traits_not_already_at_risk_and_no_physical_retests_
                   defender_throw="paper")
     body = post(client, record=False, **social).get_data(as_text=True)
     assert "ability:Brawl" not in body and "ability:Dodge" not in body
+
+
+def test_make_this_test_without_the_throws_keeps_the_result_so_far(client, auth, dbconn):
+    """A new user's finding: "Make this test" tapped before the two throws are chosen answers beside the
+    throws, with the result so far still on screen, the retest chosen still ticked, the throw chosen kept,
+    and nothing recorded or spent; choosing the missing throw then makes the test."""
+    auth.login()
+    fields = base("Vivienne Ashcombe", "Konrad Vale", challenger_bid="Quick", defender_bid="Brawny",
+                  challenger_throw="rock", defender_throw="scissors")
+    body = post(client, record=False, **fields).get_data(as_text=True)
+    script = script_in_progress(body)
+    call = {**fields, "step": "call", "tests_json": script, "next_by": "defender", "next_source": "ability:Dodge",
+            "next_challenger_throw": "rock"}
+    response = client.post("/challenge", data=call, headers={"HX-Request": "true"})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "So far: Vivienne Ashcombe wins" in body and "Choose both throws for the new test." in body
+    assert 'value="ability:Dodge" checked' in body and 'name="next_challenger_throw" value="rock" checked' in body
+    assert "Not recorded</h2>" not in body and script_in_progress(body) == script
+    assert Ruling.select().count() == 0 and AbilitySpend.select().count() == 0
+    response = client.post("/challenge", data={**call, "next_defender_throw": "paper"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "Choose both throws" not in response.get_data(as_text=True)

@@ -136,6 +136,28 @@ def test_pairs_may_retest_before_the_fight_is_recorded(client, auth, cast, dbcon
     assert "Recorded as ruling" in body
 
 
+def test_make_the_retests_without_the_signs_keeps_the_result_so_far(client, auth, cast, dbconn):
+    """A new user's finding: "Make the retests" with a retest chosen but one new sign missing answers under
+    the retests, with the result so far still there, the retest and the sign chosen ticked again, and
+    nothing written; the missing sign then makes the retest."""
+    auth.login()
+    konrad, viv, lys = cast["Konrad"], cast["Vivienne"], cast["Lys"]
+    data = board_fields(konrad[0], [viv[0], lys[0]], throws={viv[0]: "paper", lys[0]: "scissors"})
+    body = post(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    tests = json.dumps(in_progress(body))
+    retest = {**data, "step": "retest", "tests_json": tests, f"r{viv[0]}_source": "defender|might",
+              f"r{viv[0]}_a_throw": "rock"}
+    response = post(client, retest, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "So far:" in body and "Choose both signs for the retest." in body and "Not recorded</h2>" not in body
+    assert 'value="defender|might" checked' in body
+    assert f'name="r{viv[0]}_a_throw" value="rock" checked' in body
+    assert json.dumps(in_progress(body)) == tests and Ruling.select().count() == 0
+    body = post(client, {**retest, f"r{viv[0]}_d_throw": "paper"}, htmx=True).get_data(as_text=True)
+    assert "Choose both signs" not in body and ("So far:" in body or "Recorded as ruling" in body)
+
+
 def test_random_signs_are_drawn_once_and_kept(client, auth, cast, dbconn):
     """A narrator character's sign may be random: drawn once when the fight is first ruled and kept after."""
     auth.login()

@@ -14,6 +14,7 @@ import pytest
 
 from larp.models import Character, Chronicle, Ruling
 from larp.services import MAX_JSON_DEPTH
+from tests.support import SHARED
 from tests.web.sheet_fixtures import seen_of
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -95,4 +96,20 @@ def test_a_fight_in_progress_nested_too_deep_is_a_4xx(organiser, dbconn, path, e
     before = state()
     response = organiser.post(path, data={**extra, "tests_json": DEEP})
     assert 400 <= response.status_code < 500
+    assert state() == before
+
+
+@pytest.mark.parametrize("name", ["vampires_sabbat.gex", "value_for_everything.bin.gex"])
+def test_a_grapevine_file_on_the_export_import_page_says_where_it_goes(organiser, dbconn, name):
+    """A new user's mistake: a Grapevine file (XML or binary) on Organise → Import a chronicle export
+    is refused with where to bring it (Import from Grapevine), not a JSON parser's words, and
+    "Nothing was imported." is said once."""
+    before = state()
+    raw = (SHARED / "real-data" / "grapevine" / name).read_bytes()
+    response = organiser.post("/organise/import", data={"file": (BytesIO(raw), name)},
+                              content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "This is a Grapevine file" in page and "Import from Grapevine" in page and "JSON" not in page
+    assert page.count("Nothing was imported.") == 1
     assert state() == before

@@ -357,6 +357,29 @@ def test_commands_that_find_no_database_create_none(tmp_path):
 
 
 @sqlite_only
+def test_larp_import_restores_an_export_on_a_new_install(tmp_path):
+    """Issue 27: a backup restores "on a fresh install with larp import": with no instance folder yet,
+    `larp import` of a larp export makes the database, the file takes the demo's place, and the
+    export of the restored chronicle is the file again; a file that is no export still creates nothing
+    (test_commands_that_find_no_database_create_none)."""
+    source = tmp_path / "source"
+    assert larp("import", str(OLD_EXPORT), instance=source).exit_code == 0
+    exported = tmp_path / "exported.json"
+    assert larp("export", str(exported), instance=source).exit_code == 0
+    fresh = tmp_path / "fresh"
+    result = larp("import", str(exported), instance=fresh)
+    assert result.exit_code == 0, result.output
+    assert "Replaced the demo chronicle" in result.output
+    again = tmp_path / "again.json"
+    assert larp("export", str(again), instance=fresh).exit_code == 0
+    first, second = json.loads(exported.read_text()), json.loads(again.read_text())
+    first.pop("exported_at", None), second.pop("exported_at", None)
+    assert second == first and len(second["characters"]) == 10
+    link = larp("login-link", instance=fresh)
+    assert link.exit_code == 0 and "/login/link/" in link.output
+
+
+@sqlite_only
 def test_larp_serve_upgrades_first_and_prints_what_it_applied(tmp_path):
     """`larp serve` on the 676dabd database: the upgrade and its copy are printed before it serves."""
     instance = old_instance(tmp_path)
