@@ -20,7 +20,7 @@ def register_blueprints(app: Flask) -> None:
                           webhooks)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
     from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
-    from larp.web import checkin  # game night at the door (issue 32)
+    from larp.web import api_checkin, checkin  # noqa: F401 - game night at the door (issue 32); api_checkin adds routes
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
