@@ -214,7 +214,10 @@ def attended(character: Character):
 @bp.app_template_global("board_attendance")
 def board_attendance(chronicle):
     """The board's attendance panel: the last game sessions with who attended, and the setting's amount."""
-    return {"sessions": recent_attendance(chronicle), "amount": attendance_amount_of(chronicle),
+    from larp.rules.experience import points_text
+
+    amount = attendance_amount_of(chronicle)
+    return {"sessions": recent_attendance(chronicle), "amount": points_text(amount) if amount else "",
             "session": open_game_session(chronicle)}
 
 

@@ -337,3 +337,21 @@ def test_a_check_in_committed_while_ours_waits_is_the_no_op(app):
     with db.connection_context():
         assert CheckIn.select().count() == 1
         assert Ruling.select().where(Ruling.kind == "check_in").count() == 0
+
+
+def test_the_board_and_the_character_page_say_who_attended(desk):
+    """Issue 32 item 6: the board's attendance panel lists who attended each game session and gives the
+    attendance experience at once ("award now"); a character's page lists the sessions he attended."""
+    desk_post(desk, q="Konrad")
+    desk_post(desk, q="Ines")
+    board = desk.get("/board").get_data(as_text=True)
+    panel = board.split('id="attendance"')[1]
+    assert "2 attended" in panel and "Ines Castellano, Konrad Vale" in panel and "Award now" in panel
+    done = desk.post("/checkin/award", data={"session": "1"}, follow_redirects=True).get_data(as_text=True)
+    assert "Attendance experience given to 2 characters." in done
+    assert "Konrad Vale <small class=\"hint\">(1 XP)</small>" in done.split('id="attendance"')[1]
+    page = desk.get(f"/characters/{char('Konrad Vale').id}").get_data(as_text=True)
+    attended = page.split('id="attended"')[1].split("</section>")[0]
+    assert "Game session 1" in attended and "1 XP for attending" in attended
+    lys = desk.get(f"/characters/{char('Lys Moreau').id}").get_data(as_text=True)
+    assert "Not checked in for any game session yet." in lys
