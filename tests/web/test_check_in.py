@@ -355,3 +355,38 @@ def test_the_board_and_the_character_page_say_who_attended(desk):
     assert "Game session 1" in attended and "1 XP for attending" in attended
     lys = desk.get(f"/characters/{char('Lys Moreau').id}").get_data(as_text=True)
     assert "Not checked in for any game session yet." in lys
+
+
+def picked(page: str) -> list[tuple[str, bool]]:
+    """The pickers' matches in order: (name, marked "not checked in")."""
+    rows = re.findall(r'class="pick"[^>]*>\s*<strong>([^<]+)</strong>(.*?)</(?:a|button)>', page, re.S)
+    return [(name, "not checked in" in rest) for name, rest in rows]
+
+
+def test_pickers_prefer_tonight(desk, app):
+    """Issue 32 item 5: once the door has checked anyone in, the challenge screen's, the combat board's and the
+    stray-shot screen's pickers list tonight's characters first and mark the others "not checked in"; the
+    setting pickers_tonight_only lists only tonight's; before any check-in nothing changes."""
+    from larp.services.chronicles import set_setting
+
+    before = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
+                             headers={"HX-Request": "true"}).get_data(as_text=True))
+    assert [n for n, _ in before] == sorted(n for n, _ in before) and not any(m for _, m in before)
+    desk_post(desk, q="Teodor")
+    desk_post(desk, q="Ruth")
+    challenge = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
+                                headers={"HX-Request": "true"}).get_data(as_text=True))
+    assert challenge[:2] == [("Ruth Calder", False), ("Teodor Brandt", False)]
+    assert len(challenge) > 2 and all(marked for _, marked in challenge[2:])
+    board = picked(desk.post("/combat", data={"step": "add:hand_to_hand", "target": str(char("Konrad Vale").id),
+                                               "add_q": "a"}, headers={"HX-Request": "true"}).get_data(as_text=True))
+    assert [n for n, _ in board[:2]] == ["Ruth Calder", "Teodor Brandt"] and all(m for _, m in board[2:])
+    stray = picked(desk.post("/combat/bystanders", data={"step": "add:near", "firer": str(char("Ruth Calder").id),
+                                                         "target": str(char("Konrad Vale").id), "add_q": "a"},
+                             headers={"HX-Request": "true"}).get_data(as_text=True))
+    assert [n for n, _ in stray[:2]] == ["Ruth Calder", "Teodor Brandt"] and all(m for _, m in stray[2:])
+    with app.test_request_context(), db.connection_context():
+        set_setting(get_chronicle(), "pickers_tonight_only", "true")
+    only = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
+                           headers={"HX-Request": "true"}).get_data(as_text=True))
+    assert only == [("Ruth Calder", False), ("Teodor Brandt", False)]
