@@ -48,6 +48,7 @@ from larp.services import ServiceError
 from larp.services.characters import find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.records import record_ruling, refuse_if_recorded
+from larp.webhooks.outbox import announce_check_in
 
 #: The record's kinds for the door (its log is read from them).
 CHECK_IN, CHECK_IN_UNDONE = "check_in", "check_in_undone"
@@ -184,7 +185,7 @@ def check_in(chronicle: Chronicle, user: User | None, character_id: Any, how: st
             inputs={"how": how}, outcome={"marks": list(decision.marks)})
         row.ruling = record
         row.save()
-        # HOOK(issue 35): announce_check_in(character, session, user, occurred_at=now)
+        announce_check_in(character, session, user, occurred_at=now)  # issue 35: its webhook event, in this transaction
         return CheckInResult(character, row, False, record, decision.marks, tonight_counts(chronicle, session),
                              session)
 

@@ -390,3 +390,20 @@ def test_pickers_prefer_tonight(desk, app):
     only = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
                            headers={"HX-Request": "true"}).get_data(as_text=True))
     assert only == [("Ruth Calder", False), ("Teodor Brandt", False)]
+
+
+def test_a_check_in_is_sent_to_the_webhooks_that_want_it(desk, app):
+    """Issue 32 with issue 35: a check-in puts one "check_in" event in the outbox of a webhook that asks for
+    it (in the check-in's transaction); a second check-in, a no-op, sends nothing."""
+    from larp.models import WebhookEvent
+    from larp.services.webhooks import create_webhook
+
+    with app.test_request_context(), db.connection_context():
+        create_webhook(get_chronicle(), None, {"name": "Door", "url": "https://discord.com/api/webhooks/1/abc",
+                                               "events": ["check_in"]})
+    desk_post(desk, q="Konrad")
+    desk_post(desk, q="Konrad")
+    with db.connection_context():
+        events = list(WebhookEvent.select().where(WebhookEvent.kind == "check_in"))
+        assert len(events) == 1 and events[0].payload["character"]["name"] == "Konrad Vale"
+        assert events[0].payload["game_session"] == 1
