@@ -61,4 +61,8 @@ def test_a_desk_checks_in_five_by_scan_and_by_name_at_390px(served, browser):
     expect(desk.locator("#roster-count")).to_have_text("5 of 10")
     expect(other.locator("#roster-count")).to_have_text("5 of 10", timeout=10_000)  # the other desk follows
     expect(other.locator("#roster-here")).to_contain_text("Pim Halloran")
+    small = desk.evaluate("""() => [...document.querySelectorAll('main button, main summary, main input, main a')]
+        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+        .map(e => e.outerHTML.slice(0, 80))""")
+    assert small == [], small  # every target of the desk at least 44 px tall
     assert errors == [], errors

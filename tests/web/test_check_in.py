@@ -138,6 +138,10 @@ def test_undo_a_mistaken_check_in(desk, app):
         assert CheckIn.select().count() == 0
         assert Ruling.get(Ruling.kind == "check_in").undone_at is not None
         assert Ruling.select().where(Ruling.kind == "check_in_undone").count() == 1
+    desk_post(desk, character=str(konrad.id))
+    roster = desk.get("/checkin/roster").get_data(as_text=True)  # a later mistake: undone from the roster
+    assert f'action="/checkin/{konrad.id}/undo"' in roster.split('id="roster-missing"')[0]
+    desk.post(f"/checkin/{konrad.id}/undo", data={"session": "1"})
     twice = desk.post(f"/checkin/{konrad.id}/undo", data={"session": "1"})
     assert twice.status_code == 409 and "is not checked in" in twice.get_data(as_text=True)
     desk_post(desk, character=str(konrad.id))
