@@ -9,8 +9,8 @@ marks are derived, aggravated always above normal damage), changed with a
 version check so two narrators never overwrite each other.
 
 The models live by area: :mod:`larp.models.base` (the base model and checked texts),
-:mod:`~larp.models.chronicles`, :mod:`~larp.models.characters`, :mod:`~larp.models.record` and
-:mod:`~larp.models.webhooks`; every name is importable from :mod:`larp.models` as before.
+:mod:`~larp.models.chronicles`, :mod:`~larp.models.characters`, :mod:`~larp.models.record`,
+:mod:`~larp.models.webhooks` and :mod:`~larp.models.check_ins`; every name is importable from :mod:`larp.models` as before.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from larp.models.chronicles import (Chronicle, ChronicleSetting, User, Membershi
 from larp.models.characters import (Character, Trait, Ability, Power, Background, MeritFlaw, Equipment, PendingImport)  # noqa: F401
 from larp.models.record import (Ruling, RulingCharacter, TraitLoss, AbilitySpend, Torpor, ExperienceEntry, TabletopCombat)  # noqa: F401
 from larp.models.webhooks import (Webhook, WebhookEvent, WebhookDelivery)  # noqa: F401
+from larp.models.check_ins import (CheckIn, AttendanceAward)  # noqa: F401
 
 #: Every model, in the order the tables are created (a table after those it refers to).
 MODELS = [
@@ -49,4 +50,6 @@ MODELS = [
     Webhook,
     WebhookEvent,
     WebhookDelivery,
+    CheckIn,
+    AttendanceAward,
 ]

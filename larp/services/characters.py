@@ -91,7 +91,8 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
     return character
 
 
-def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: bool = False) -> list[Character]:
+def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: bool = False,
+                    tonight: bool = False) -> list[Character]:
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
     An exact short-code match comes first. An empty query lists the first
@@ -100,19 +101,33 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
     which no name holds and PostgreSQL refuses in a query, is dropped. A query longer
     than a name can be matches nothing (and never reaches the database, whose
     pattern matching has a length limit).
+
+    ``tonight`` (the pickers, issue 32): once the door has checked anyone in for the open game
+    session, the characters checked in come first, and each character found carries
+    ``here_tonight`` (1 or 0) for the pickers' mark; with the setting ``pickers_tonight_only``
+    only they are found (:func:`larp.services.checkins.picker_order`).
     """
     text = (query or "").replace("\x00", "").strip()
     base = Character.select().where((Character.chronicle == chronicle)
                                     & (Character.retired_at.is_null(not retired)))
+    order: list[Any] = [Character.name]
+    if tonight:
+        from larp.services.checkins import picker_order
+
+        picker = picker_order(chronicle)
+        if picker.here is not None:
+            base = base.select_extend(picker.here.alias("here_tonight"))
+            base = base.where(picker.here == 1) if picker.only_tonight else base
+            order = [picker.here.desc(), Character.name]
     if not text:
-        return list(base.order_by(Character.name).limit(limit))
+        return list(base.order_by(*order).limit(limit))
     if len(text) > Character.name.max_length:
         return []
     code = normalise_code(text)
     by_code = list(base.where(Character.short_code == code)) if code else []
     by_name = list(
         base.where(fn.LOWER(Character.name).contains(text.lower()))
-        .order_by(Character.name)
+        .order_by(*order)
         .limit(limit)
     )
     seen = {c.id for c in by_code}

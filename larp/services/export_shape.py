@@ -22,8 +22,10 @@ import peewee
 from larp.models import (
     Ability,
     AbilitySpend,
+    AttendanceAward,
     Background,
     Character,
+    CheckIn,
     Equipment,
     ExperienceEntry,
     MeritFlaw,
@@ -177,6 +179,11 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
                              _REFERENCES)),
     "experience": _each(_record(ExperienceEntry, ("character", "kind", "amount", "created_at"),
                                 {**_REFERENCES, "user": _reference})),
+    # Game night at the door (issue 32).
+    "check_ins": _each(_record(CheckIn, ("character", "game_session", "checked_in_at"),
+                               {**_REFERENCES, "user": _reference})),
+    "attendance": _each(_record(AttendanceAward, ("character", "game_session", "amount"),
+                                {**_REFERENCES, "entry": _reference})),
 }
 
 

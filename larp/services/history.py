@@ -35,10 +35,11 @@ from larp.services.records import SNAPSHOT_FIELDS, lock_characters, record_rulin
 #: Rulings whose changes are not (only) character state, so an undo would be incomplete; a
 #: character created, retired, restored or deleted is undone by deleting, restoring or retiring it.
 NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "restore", "deleted",
-                "card_rotated", "card_revoked", "api_token_made", "api_token_revoked")
+                "card_rotated", "card_revoked", "api_token_made", "api_token_revoked",
+                "check_in", "check_in_undone")  # the door's own undo (issue 32, larp.services.checkins)
 #: Rulings that touch a character's record but not his state (an undo; a card's link issued or
 #: revoked): they never stand between an organiser and undoing the character's last change.
-NOT_CHANGES = ("undo", "card_rotated", "card_revoked")
+NOT_CHANGES = ("undo", "card_rotated", "card_revoked", "check_in", "check_in_undone")
 #: The field's words for each kind of ruling the record holds (``record_ruling``'s ``kind``).
 KIND_LABELS = {
     "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
@@ -52,6 +53,7 @@ KIND_LABELS = {
     "import": "Import", "settings": "Settings",
     "webhook_made": "Webhook made", "webhook_changed": "Webhook changed", "webhook_deleted": "Webhook deleted",
     "webhook_secret": "Webhook's new secret",
+    "check_in": "Check-in", "check_in_undone": "Check-in undone",
 }
 
 

@@ -28,6 +28,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
 from larp.services.characters import has_mettle, health_track, merit_health_levels
+from larp.services.checkins import checked_in_tonight
 from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import experience_log
@@ -168,12 +169,18 @@ class Batch:
     key: str
     label: str
     where: Callable[[Chronicle], Expression]
+    empty: str = ""
 
 
-#: The batches, by key, besides a selection of characters. Check-in (issue 32) adds ``tonight``
-#: ("The characters checked in tonight") here: a condition on the open game session's check-ins.
+#: The batches, by key, besides a selection of characters: the sheets changed since their last print,
+#: and the characters checked in at the door for the open game session (issue 32).
 BATCHES: dict[str, Batch] = {
-    "changed": Batch("changed", "Every sheet changed since its last print", lambda chronicle: changed_since_print()),
+    "changed": Batch("changed", "Every sheet changed since its last print", lambda chronicle: changed_since_print(),
+                     "No sheet has changed since it was last printed: every printed sheet is the current edition."),
+    "tonight": Batch("tonight", "Every character checked in tonight",
+                     lambda chronicle: Character.id.in_(checked_in_tonight(chronicle)),
+                     "No one is checked in tonight: check players in at the door (Check-in), or tick the sheets "
+                     "to print."),
 }
 
 
@@ -192,8 +199,7 @@ def batch_characters(chronicle: Chronicle, batch: str | None, character_ids: lis
             raise ServiceError(f"There is no batch “{batch}” to print.", field="batch")
         characters = list(query.where(BATCHES[batch].where(chronicle)))
         if not characters:
-            raise ServiceError("No sheet has changed since it was last printed: every printed sheet is the "
-                               "current edition.", field="batch", status=409)
+            raise ServiceError(BATCHES[batch].empty, field="batch", status=409)
     else:
         ids = {as_id(value) for value in character_ids or []}
         if None in ids:

@@ -12,6 +12,7 @@ from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling,
 from larp.rules.explain import RulesError, plural
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
+from larp.services.checkins import attendance_closing_step, award_attendance
 from larp.services.chronicles import chronicle_settings
 from larp.services.records import check_submission, record_ruling, store_state
 from larp.services.sheets import delete_scene_extras
@@ -119,6 +120,8 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         closed = f"Game session {last.number} closed; {new.label} opened" if last else f"{new.label} opened"
         session_ruling = record_ruling(chronicle, organiser, "session", closed, [], [], game_session=new,
                                        inputs={"date": next_date.isoformat()})
+        # Attendance experience for those checked in at the door, once each (issue 32).
+        attended = award_attendance(chronicle, organiser, current) if current is not None else []
         rulings: list[Ruling] = []
         if last is not None:
             for character in Character.select().where(Character.chronicle == chronicle).order_by(Character.name):
@@ -148,6 +151,8 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         session_ruling.outcome = {"closed": last.number if last else None, "opened": new.number,
                                   "refreshed": len(rulings), "extras_removed": extras}
         session_ruling.steps = [{"text": f"{plural(len(rulings), 'character')} refreshed.", "rule": "LotNR (met-reference 5.1)"}]
+        if attended:
+            session_ruling.steps.append(attendance_closing_step(attended))
         if extras:
             session_ruling.steps.append({"text": f"Scene extras removed as the game session closed: {', '.join(extras)}.",
                                          "rule": "Scene extras (README, From an empty install, step 4)"})

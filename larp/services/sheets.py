@@ -607,12 +607,35 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
             session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
             if session is None:
                 raise ServiceError("There is no such game session.", field="game_session", status=404)
-        said = experience_rules.points_text(points)
-        record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
-                               [{"text": f"{character.name} {kind} {said} experience on {text}.",
-                                 "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
-                               inputs={"kind": kind, "amount": said, "what": text},
-                               outcome={EDITION_KEY: next_edition(character)})
-        raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
-        return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
-                                      amount=points, what=text)
+        return write_experience_line(chronicle, user, character, session, kind, points, text)
+
+
+def write_experience_line(chronicle: Chronicle, user: User | None, character: Character,
+                          session: GameSession | None, kind: str, points: Any, text: str,
+                          steps: list[dict] | None = None) -> ExperienceEntry:
+    """Write one line of ``character``'s experience log inside the caller's transaction: the app's one
+    writer of a line as a ruling of kind "experience" (the log's form, attendance at a game session),
+    so the line shows in his History, undoing its ruling removes it, and his printed sheet gets a new
+    edition (issue 34). The line is checked as every stored line is
+    (:func:`larp.rules.experience.check_line`).
+
+    Args:
+        points: experience points (exact, at most two places).
+        steps: the ruling's explanation (default: "X earned N experience on WHAT", LotNR Experience).
+
+    Raises:
+        ServiceError: 422 a line the log may not hold (naming ``kind``, ``amount`` or ``what``).
+    """
+    try:
+        kind, points, text = experience_rules.check_line(kind, points, text)
+    except experience_rules.ExperienceError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
+    said = experience_rules.points_text(points)
+    record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
+                           steps or [{"text": f"{character.name} {kind} {said} experience on {text}.",
+                                      "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
+                           inputs={"kind": kind, "amount": said, "what": text},
+                           outcome={EDITION_KEY: next_edition(character)})
+    raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
+    return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
+                                  amount=points, what=text)

@@ -21,7 +21,10 @@ the export left out (blood marked toward an aggravated wound, medical care,
 when a card was revoked, when the chronicle was archived). Issue 34 adds to format 3,
 as optional keys a reader of format 3 may ignore, each character's sheet edition and
 its last print (when, and the edition printed); a file without them gets the edition
-counted from its History. Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
+counted from its History. Issue 32 adds to format 3, the same way, the check-ins at the door
+(``check_ins``: character, game session, when, by whom, how, its ruling) and the attendance experience
+given (``attendance``: character, game session, amount, the place of its line in ``experience``); a
+file without them has none. Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
 experience log's: :func:`larp.rules.experience.check_line`), so whatever the app
 stored comes back.
 
@@ -42,7 +45,7 @@ import errno
 import sqlite3
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import peewee
 
@@ -50,8 +53,10 @@ from larp.db import db
 from larp.models import (
     Ability,
     AbilitySpend,
+    AttendanceAward,
     Background,
     Character,
+    CheckIn,
     Chronicle,
     ChronicleSetting,
     Equipment,
@@ -90,7 +95,7 @@ CHARACTER_FIELDS = (
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",
                     "rating", "covers", "negative_traits", "note")
 _DATETIMES = {"created_at", "updated_at", "opened_at", "closed_at", "undone_at", "restored_at", "retired_at",
-              "card_revoked_at", "archived_at", "sheet_printed_at"}
+              "card_revoked_at", "archived_at", "sheet_printed_at", "checked_in_at", "awarded_at"}
 _DATES = {"date", "started_on", "wake_on", "ended_on"}
 
 
@@ -120,6 +125,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
     index = {r.id: i for i, r in enumerate(rulings)}
     users = {u.id: u.username for u in User.select()}
     character_ids = list(code)
+    lines = list(ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids)).order_by(ExperienceEntry.id))
+    line_index = {e.id: i for i, e in enumerate(lines)}
 
     def sheet(c: Character) -> dict[str, Any]:
         data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
@@ -179,8 +186,19 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "character": code[e.character_id], "game_session": number.get(e.game_session_id),
             "ruling": index.get(e.ruling_id), "user": users.get(e.user_id), "kind": e.kind,
             "amount": points_text(e.amount), "what": e.what, "created_at": _out(e.created_at),
-        } for e in ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids))
-            .order_by(ExperienceEntry.id)],
+        } for e in lines],
+        # Game night at the door (issue 32): who was checked in for each game session, and the attendance
+        # experience given (``entry``: the place of its line in "experience"). Files without them: none.
+        "check_ins": [{
+            "character": code[c.character_id], "game_session": number[c.game_session_id],
+            "checked_in_at": _out(c.checked_in_at), "user": users.get(c.user_id), "user_name": c.user_name,
+            "how": c.how, "ruling": index.get(c.ruling_id),
+        } for c in CheckIn.select().where(CheckIn.character.in_(character_ids)).order_by(CheckIn.id)],
+        "attendance": [{
+            "character": code[a.character_id], "game_session": number[a.game_session_id],
+            "amount": points_text(a.amount), "entry": line_index.get(a.entry_id), "awarded_at": _out(a.awarded_at),
+        } for a in AttendanceAward.select().where(AttendanceAward.character.in_(character_ids))
+            .order_by(AttendanceAward.id)],
     }
 
 
@@ -429,12 +447,14 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
+            entries = []
             for entry, (kind, amount, what) in zip(data.get("experience") or [], lines):
-                ExperienceEntry.create(character=characters[entry["character"]],
-                                       game_session=sessions.get(entry.get("game_session")),
-                                       ruling=ruling_at(entry.get("ruling")), user=user(entry.get("user")),
-                                       kind=kind, amount=amount, what=what,
-                                       created_at=_in("created_at", entry["created_at"]))
+                entries.append(ExperienceEntry.create(character=characters[entry["character"]],
+                                                      game_session=sessions.get(entry.get("game_session")),
+                                                      ruling=ruling_at(entry.get("ruling")), user=user(entry.get("user")),
+                                                      kind=kind, amount=amount, what=what,
+                                                      created_at=_in("created_at", entry["created_at"])))
+            _import_game_nights(data, chronicle, characters, sessions, ruling_at, entries, user)
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
                            "Nothing was imported.", field="file") from None
@@ -448,6 +468,43 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
         notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
                      + ": their rulings keep the narrator's name, linked to no account.")
     return chronicle, notes
+
+
+def _import_game_nights(data: dict[str, Any], chronicle: Chronicle, characters: dict, sessions: dict,
+                        ruling_at: Callable[[int | None], Ruling | None], entries: list[ExperienceEntry],
+                        user: Callable[[str | None], User | None]) -> None:
+    """Write the file's check-ins and attendance experience given (issue 32), inside the import's
+    transaction. A file without them (written before issue 32) has none.
+
+    Raises:
+        ValueError, KeyError, IndexError: an entry naming what the file does not hold, a ``how`` the
+            app does not know, or an amount that is not one (the import calls the file damaged).
+        peewee.IntegrityError: the same character checked in twice for one game session.
+    """
+    from larp.rules.check_in import attendance_amount
+    from larp.rules.explain import RulesError
+
+    for entry in data.get("check_ins") or []:
+        if entry.get("how", "name") not in CheckIn.HOW:
+            raise ValueError(f"how must be one of {', '.join(CheckIn.HOW)}, not {entry.get('how')!r}")
+        CheckIn.create(chronicle=chronicle, character=characters[entry["character"]],
+                       game_session=sessions[entry["game_session"]],
+                       checked_in_at=_in("checked_in_at", entry["checked_in_at"]), user=user(entry.get("user")),
+                       user_name=entry.get("user_name") or entry.get("user") or "", how=entry.get("how", "name"),
+                       ruling=ruling_at(entry.get("ruling")))
+    for entry in data.get("attendance") or []:
+        try:
+            amount = attendance_amount(entry["amount"])
+        except RulesError as exc:
+            raise ValueError(exc.message) from None
+        line = entry.get("entry")
+        if line is not None and (isinstance(line, bool) or not isinstance(line, int) or not 0 <= line < len(entries)):
+            raise ValueError(f"attendance entry {line!r} is no line of the experience log")
+        AttendanceAward.create(chronicle=chronicle, character=characters[entry["character"]],
+                               game_session=sessions[entry["game_session"]], amount=amount,
+                               entry=entries[line] if line is not None else None,
+                               **({"awarded_at": _in("awarded_at", entry["awarded_at"])} if entry.get("awarded_at")
+                                  else {}))
 
 
 def backup_sqlite(database_url: str, target: Path) -> Path:

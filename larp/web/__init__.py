@@ -20,6 +20,7 @@ def register_blueprints(app: Flask) -> None:
                           webhooks)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
     from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
+    from larp.web import api_checkin, checkin  # noqa: F401 - game night at the door (issue 32); api_checkin adds routes
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -40,6 +41,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tabletop.bp)
     app.register_blueprint(between_sessions.bp)
     app.register_blueprint(prints.bp)
+    app.register_blueprint(checkin.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

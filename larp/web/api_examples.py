@@ -101,6 +101,13 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                                 "after": [("/webhooks", "post")]},
     ("/webhooks/{webhook_id}/test", "post"): {"path": {"webhook_id": 1}, "body": {},
                                               "after": [("/webhooks", "post")]},
+    ("/check-ins", "get"): {},
+    ("/check-ins", "post"): {"body": {"character_id": 2}},
+    ("/check-ins/{character_id}/undo", "post"): {"path": {"character_id": 2}, "body": {},
+                                                 "after": [("/check-ins", "post")]},
+    ("/game-sessions/{number}/attendance", "get"): {"path": {"number": 2}},
+    ("/game-sessions/{number}/attendance", "post"): {"path": {"number": 2}, "body": {},
+                                                     "after": [("/check-ins", "post")]},
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
     ("/tabletop/initiative", "post"): None,
     ("/tabletop/roll", "post"): None,

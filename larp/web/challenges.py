@@ -147,7 +147,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
                 info["error"] = exc.message
             info["fingerprint"] = seen.fingerprint if seen else ""
         elif info["query"]:
-            results = find_characters(chronicle, info["query"])
+            results = find_characters(chronicle, info["query"], tonight=True)
             if len(results) == 1:
                 info["fingerprint"] = live_fingerprint(results[0])
                 state = character_state(results[0], game_session, settings)
@@ -343,7 +343,7 @@ def search():
     side = request.args.get("side") if request.args.get("side") in SIDES else "challenger"
     query = request.args.get(f"{side}_q", request.args.get("q", ""))
     context = _screen_context(request.args)
-    context.update(side=side, results=find_characters(context["chronicle"], query), query=query,
+    context.update(side=side, results=find_characters(context["chronicle"], query, tonight=True), query=query,
                    params=_params(context))
     return render("challenges/page.html", "challenges/_search_results.html", **context)
 

@@ -118,7 +118,7 @@ def board():
     if context["picks"].get("target"):
         remember_board(people_form.query())
     if people_form.picks.get("target") is None and people_form.queries.get("target"):
-        context["shown"] = {"target_results": find_characters(context["chronicle"], people_form.queries["target"])}
+        context["shown"] = {"target_results": find_characters(context["chronicle"], people_form.queries["target"], tonight=True)}
     return render("combat_board/page.html", "combat_board/page.html", **context)
 
 

@@ -242,7 +242,7 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
                                        & (Character.short_code == normalise_code(t))) for t in tokens]
         if all(found):
             return found, True
-    return find_characters(chronicle, text), False
+    return find_characters(chronicle, text, tonight=True), False
 
 
 class EditError(ServiceError):
@@ -288,7 +288,7 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
             return shown
     if kind == "find" and arg in pickers:
         text = people_form.queries.get(arg, "")
-        found = find_characters(chronicle, text) if text else []
+        found = find_characters(chronicle, text, tonight=True) if text else []
         if len(found) == 1:
             kind, arg = "set", f"{arg}:{found[0].id}"
         elif not found:

@@ -26,15 +26,16 @@ bp = Blueprint("prints", __name__)
 def _list_page(status: int = 200, error: ServiceError | None = None):
     chronicle = get_chronicle()
     rows = print_list(chronicle)
-    changed = len(_changed_batch(chronicle))
-    return render_template("prints/list.html", chronicle=chronicle, rows=rows, changed=changed, error=error,
-                           paper=paper_of(chronicle), papers=PAPERS, batches=BATCHES), status
+    changed = len(_batch(chronicle, "changed"))
+    tonight = len(_batch(chronicle, "tonight"))
+    return render_template("prints/list.html", chronicle=chronicle, rows=rows, changed=changed, tonight=tonight,
+                           error=error, paper=paper_of(chronicle), papers=PAPERS, batches=BATCHES), status
 
 
-def _changed_batch(chronicle) -> list:
-    # The characters of the "changed since its last print" batch, or none (for its button's count).
+def _batch(chronicle, key: str) -> list:
+    # The characters of a batch, or none (for its button's count).
     try:
-        return batch_characters(chronicle, "changed", None)
+        return batch_characters(chronicle, key, None)
     except ServiceError:
         return []
 

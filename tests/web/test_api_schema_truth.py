@@ -20,11 +20,12 @@ from larp.web import api as api_module
 from larp.web import (api_between, api_challenges, api_characters, api_combat, api_health, api_record,  # noqa: F401
                       api_tabletop)
 from larp.web import api_webhooks  # noqa: F401 - issue 35
+from larp.web import api_checkin  # noqa: F401 - issue 32
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
 MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
-           api_webhooks)
+           api_webhooks, api_checkin)
 
 
 class Reading(dict):
@@ -155,6 +156,8 @@ BODIES.update({
     ("/characters/{character_id}/healing-nights", "post"): [{"levels": 1, "medical_care": True}],
     ("/webhooks", "post"): [{"name": "Schema truth", "url": "https://example.org/hook", "events": ["final_death"],
                              "privacy": "public", "format": "json", "local_network": False}],
+    ("/check-ins", "post"): [{"character_id": 2, "game_session": 1}, {"card": "GX3UT8"}],  # issue 32
+    ("/check-ins/{character_id}/undo", "post"): [{"game_session": 1}],
 })
 
 

@@ -22,8 +22,8 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from larp.models import (Ability, AbilitySpend, Background, Character, Chronicle, ChronicleSetting, Equipment,
-                         ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter, Torpor, Trait,
+from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, Character, CheckIn, Chronicle,
+                         ChronicleSetting, Equipment, ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter, Torpor, Trait,
                          TraitLoss, User)
 from larp.rules.experience import KINDS
 from larp.services.sheet_store import create_character
@@ -106,6 +106,11 @@ def chronicles(draw) -> dict:
             "log": draw(st.lists(st.tuples(st.sampled_from(KINDS), POINTS | st.sampled_from((Decimal(0), Decimal("0.5"))),
                                            REASON, MOMENT,
                                            st.booleans()), max_size=6)),
+            # Issue 32: game sessions he was checked in for (by place), how, when, and the attendance
+            # experience given (None: not yet; a line of his log, or none when the line was taken back).
+            "attended": draw(st.lists(st.tuples(st.integers(0, 2), st.sampled_from(CheckIn.HOW), MOMENT, TEXT,
+                                                st.none() | st.sampled_from((Decimal(1), Decimal("0.5"), Decimal("2.25"))),
+                                                st.booleans()), max_size=3, unique_by=lambda t: t[0])),
         })
     return {
         "sessions": draw(st.lists(DAY, min_size=1, max_size=3)),
@@ -144,6 +149,19 @@ def build(plan: dict, name: str) -> Chronicle:
         for kind, amount, what, when, in_session in person["log"]:
             ExperienceEntry.create(character=character, kind=kind, amount=amount, what=what, created_at=when,
                                    game_session=sessions[0] if in_session else None, user=narrator)
+    for character, person in zip(characters, plan["people"]):
+        for place, how, when, by, amount, with_line in person["attended"]:
+            if place >= len(sessions):
+                continue
+            session = sessions[place]
+            CheckIn.create(chronicle=chronicle, game_session=session, character=character, checked_in_at=when,
+                           user=narrator if with_line else None, user_name=by, how=how)
+            if amount is not None:
+                line = ExperienceEntry.create(character=character, kind="earned", amount=amount, created_at=when,
+                                              what=f"attending game session {session.number}", game_session=session,
+                                              user=narrator) if with_line else None
+                AttendanceAward.create(chronicle=chronicle, game_session=session, character=character, amount=amount,
+                                       entry=line, awarded_at=when)
     for inputs, outcome, undone, when in plan["rulings"]:
         ruling = Ruling.create(chronicle=chronicle, game_session=sessions[-1], narrator=narrator, kind="challenge",
                                summary="A ruling", inputs={"given": inputs}, outcome={"got": outcome},
@@ -178,7 +196,16 @@ def test_every_chronicle_exports_and_imports_back_equal(dbconn, plan):
     try:
         assert second == first
         lines = [(e["kind"], Decimal(e["amount"]), e["what"]) for e in second["experience"]]
-        assert lines == [(k, a, w) for p in plan["people"] for k, a, w, _, _ in p["log"]]
+        sessions = len(plan["sessions"])
+        attended = [(number, amount, with_line) for p in plan["people"]
+                    for number, _, _, _, amount, with_line in p["attended"] if number < sessions]
+        assert lines == [(k, a, w) for p in plan["people"] for k, a, w, _, _ in p["log"]] + [
+            ("earned", amount, f"attending game session {number + 1}") for number, amount, with_line in attended
+            if amount is not None and with_line]
+        assert len(second["check_ins"]) == len(attended)  # issue 32: who was checked in comes back
+        assert [(a["amount"], a["entry"] is not None) for a in second["attendance"]] == [
+            (str(amount.normalize()) if amount != amount.to_integral() else str(int(amount)), with_line)
+            for _, amount, with_line in attended if amount is not None]
     finally:
         restored.delete_instance(recursive=True)
 
@@ -217,6 +244,8 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         Torpor: {"cause", "started_on", "table", "rating", "length", "wake_on", "wake_session", "ended_on",
                  "end_reason", "created_at"},
         ExperienceEntry: {"kind", "amount", "what", "created_at"},
+        CheckIn: {"checked_in_at", "user_name", "how"},  # issue 32: and character, game session, user, ruling
+        AttendanceAward: {"amount", "awarded_at", "entry"},
     }
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)

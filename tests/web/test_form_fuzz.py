@@ -325,7 +325,8 @@ def test_the_walk_finds_the_app_forms(site):
                      "/import", "/import/", "/account", "/tabletop/",
                      "/organise/remove-demo", "/organise/import", "/admin/chronicles/{id}/archive",
                      "/admin/chronicles/{id}/delete", "/characters/{id}/delete", "/characters/{id}/undo",
-                     "/challenge/undo", "/tabletop/{id}/end", "/users/{id}/remove", "/users/{id}/deactivate"):
+                     "/challenge/undo", "/tabletop/{id}/end", "/users/{id}/remove", "/users/{id}/deactivate",
+                     "/checkin"):
         assert any(p == expected or p.startswith(expected) and expected.endswith("/") for p in paths), \
             (expected, sorted(paths))
     assert len(forms) >= 30

@@ -163,7 +163,8 @@ def _comparable(export: dict) -> dict:
     """An export in format 1's shape: without what format 2 (issue 14) adds (the whole sheet,
     retirement, scene extras, the weapon in hand, the experience log; issue 20's data kept from a
     Grapevine import), nor the rulings' ``narrator_name`` (issue 19), nor what format 3 (issue 27) adds
-    (blood marked, medical care, a card's revocation, the chronicle's archiving)."""
+    (blood marked, medical care, a card's revocation, the chronicle's archiving), nor issue 32's check-ins
+    and attendance."""
     for ruling in export.get("rulings", []):
         ruling.pop("narrator_name", None)
     if export.get("format_version", 1) == 1:
@@ -172,7 +173,7 @@ def _comparable(export: dict) -> dict:
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
              "merits_flaws", "equipment", "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
              "sheet_edition", "sheet_printed_at", "sheet_printed_edition")  # issue 34: the printed sheet
-    out = {k: v for k, v in export.items() if k != "experience"}
+    out = {k: v for k, v in export.items() if k not in ("experience", "check_ins", "attendance")}  # issue 32 too
     out["format_version"] = 1
     out["characters"] = []
     for character in export["characters"]:

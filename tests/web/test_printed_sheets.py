@@ -16,6 +16,7 @@ import pytest
 
 from larp.db import db
 from larp.models import Character, Chronicle, ChronicleSetting, GameSession, Ruling, TraitLoss, User, utcnow
+from larp.services.checkins import check_in
 from larp.services.editions import edition_history, short_change
 from larp.services.imports import apply_import, preview_file
 from larp.services.sheet_store import sheet_of
@@ -312,11 +313,26 @@ def test_the_print_list_remembers_each_print(organiser, dbconn):
     assert (fresh(kon).sheet_printed_edition, fresh(kon).sheet_printed_at) == (2, later)
 
 
+def test_print_every_character_checked_in_tonight(organiser, dbconn):
+    """Issue 34's batch that waited for the door (issue 32): before anyone is checked in the batch is
+    refused where the organiser looks; after two check-ins the print list offers them, and the batch
+    prints exactly those two sheets, by name."""
+    empty = organiser.get("/sheets/print?batch=tonight")
+    assert empty.status_code == 409 and "No one is checked in tonight" in html.unescape(empty.get_data(as_text=True))
+    assert "checked in tonight (" not in organiser.get("/sheets").get_data(as_text=True)
+    chronicle = Chronicle.get()
+    for name in ("Konrad Vale", "Lys Moreau"):
+        check_in(chronicle, None, Character.get(Character.name == name).id)
+    assert "Print every character checked in tonight (2)" in organiser.get("/sheets").get_data(as_text=True)
+    batch = organiser.get("/sheets/print?batch=tonight").get_data(as_text=True)
+    assert re.findall(r'aria-label="Sheet of ([^"]+)"', batch) == ["Konrad Vale", "Lys Moreau"]
+
+
 @pytest.mark.parametrize("query, status, message", [
     ("", 422, "No character is ticked"),
     ("character=abc", 422, "Choose characters from the list."),
     ("character=99999", 422, "Some of the ticked characters are not in play in this chronicle."),
-    ("batch=tonight", 422, "There is no batch “tonight” to print."),
+    ("batch=someday", 422, "There is no batch “someday” to print."),
 ])
 def test_a_print_job_of_nothing_is_refused_where_the_organiser_looks(organiser, dbconn, query, status, message):
     """Nothing chosen, a foreign id, an unknown batch: the print list with the message, never a 500."""

@@ -1,0 +1,96 @@
+"""Game night at the door (issue 32): who may be checked in, and the attendance experience it earns.
+
+Pure: plain data in, a decision with its reason out (no Flask, no peewee, no clock). The sources in
+``../shared`` say nothing of check-in or of experience for attending: both are the chronicle's
+practice, so every step cites "Check-in (issue 32)" and the setting that decided it.
+
+- A character whose player is here is checked in, whatever his health: one in torpor too (his
+  player plays him in torpor, or another character), marked so.
+- A retired character (the player left), a scene extra (made for one scene, not a player's) and a
+  character in Final Death (a vampire destroyed, a mortal or ghoul dead) cannot be checked in: each
+  refusal says why.
+- Attendance experience is the setting ``attendance_experience`` (default 1, our choice; 0 switches it
+  off), given once per character and game session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from larp.rules.experience import ExperienceError, experience_points, points_text
+from larp.rules.explain import RulesError, Step
+
+#: How every step of this module names its rule (no source rule: the chronicle's practice).
+RULE = "Check-in (issue 32)"
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A character as the door sees him: his name, condition (one of ``Character.CONDITIONS``),
+    whether he is retired or a scene extra, and his creature (vampire, ghoul, mortal)."""
+
+    name: str
+    condition: str
+    retired: bool = False
+    scene_extra: bool = False
+    creature: str = "vampire"
+
+
+@dataclass(frozen=True)
+class DoorDecision:
+    """Whether ``Arrival`` may be checked in: ``refusal`` says why not (``None``: he may), ``marks``
+    what the roster shows beside his name ("in torpor")."""
+
+    refusal: str | None
+    marks: tuple[str, ...] = ()
+
+    @property
+    def allowed(self) -> bool:
+        """Whether he may be checked in."""
+        return self.refusal is None
+
+
+def at_the_door(arrival: Arrival) -> DoorDecision:
+    """Whether ``arrival`` may be checked in tonight, and what the roster marks him with.
+
+    Refused: a retired character ("X is retired: restore him first"), a scene extra, a character in
+    Final Death or dead. Allowed with the mark "in torpor": a character in torpor. Anyone else (active,
+    unconscious): allowed.
+    """
+    if arrival.retired:
+        return DoorDecision(f"{arrival.name} is retired (the player left): restore him on his sheet first if "
+                            "his player is back.")
+    if arrival.scene_extra:
+        return DoorDecision(f"{arrival.name} is a scene extra, made for one scene: extras are not checked in.")
+    if arrival.condition == "final_death":
+        return DoorDecision(f"{arrival.name} has met Final Death: he cannot play tonight. Check in his player's "
+                            "new character.")
+    if arrival.condition == "dead":
+        return DoorDecision(f"{arrival.name} is dead: he cannot play tonight. Check in his player's new character.")
+    if arrival.condition == "torpor":
+        return DoorDecision(None, ("in torpor",))
+    return DoorDecision(None)
+
+
+def attendance_amount(setting: Any) -> Decimal:
+    """The experience points one attendance earns, from the setting ``attendance_experience`` (a number,
+    0 or more, as the settings page keeps it), exact to two places (more are rounded half up, as the
+    setting's help says). 0: attendance experience is off.
+
+    Raises:
+        RulesError: the setting is not a number of experience points from 0 to 100 (field
+            ``attendance_experience``).
+    """
+    try:
+        return experience_points(repr(setting) if isinstance(setting, float) else setting, "attendance_experience",
+                                 low=0, high=100, rounded=True)
+    except ExperienceError as exc:
+        raise RulesError(f"Experience for attending: {exc.message}", field="attendance_experience") from None
+
+
+def attendance_step(name: str, amount: Decimal, session_number: int) -> Step:
+    """The step of one attendance line: "Konrad Vale earned 1 experience for attending game session 3"."""
+    return Step(f"{name} earned {points_text(amount)} experience for attending game session {session_number}.",
+                RULE, "attendance_experience")
