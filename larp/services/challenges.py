@@ -45,7 +45,7 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError, read_number
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import scene_of, side_scene
 from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
@@ -455,7 +455,8 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         one = OneOnOne(**{**one.__dict__, "challenger": Side(one.challenger.person, Choice(
             **{**one.challenger.choice.__dict__, "extra_bid": request.extra_bid}))})
     try:
-        result = (rule_one_on_one if kind is Kind.CONTESTED else rule_static)(one, scene, settings, rng)
+        rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
+        result = rule(one, scene, settings, rng, night=game_night(game_session))
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     return Adjudication(result, loaded, request=request, settings=settings, scene=scene)

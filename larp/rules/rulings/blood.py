@@ -14,10 +14,10 @@ from typing import Any
 from larp.rules.blood import BLOOD_CALLS, call_for_blood, drain, give_blood
 from larp.rules.explain import RulesError, Step, plural
 from larp.rules.health import standing
-from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
-from larp.rules.torpor import TorporRecord, feed
+from larp.rules.torpor import GameNight, TorporRecord, feed
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,8 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
                         "victim_track": result.victim_track.to_dict()})
 
 
-def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings: ChronicleSettings | None = None
-                          ) -> BloodRuling:
+def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings: ChronicleSettings | None = None,
+                          *, night: GameNight | None = None) -> BloodRuling:
     """The rules call for ``blood`` blood points from ``person`` (``reason``: rising at sunset, a
     Discipline, healing, other): his pool pays what it holds, each point it lacks costs a health level
     (``empty_pool_wound``), and past Incapacitated that way he falls into torpor from blood loss,
@@ -110,7 +110,8 @@ def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings:
                    f"{plural(call.levels_lost, 'health level')} lost" + (", and torpor from blood loss." if call.blood_loss_torpor else "."))
     else:
         summary = f"{person.name} spends {plural(call.spent, 'blood point')} for {why}."
-    return BloodRuling(summary, call.steps, tally.consequences(),
+    consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+    return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                        {"reason": reason, "spent": call.spent, "levels_lost": call.levels_lost,
                         "blood_loss_torpor": call.blood_loss_torpor, "track": call.track.to_dict()})
 

@@ -20,7 +20,8 @@ from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
-from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
+from larp.rules.torpor import GameNight
 from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
@@ -180,7 +181,8 @@ def killing_blow_steps(person: Person, track: HealthTrack, hand: HandDamage, set
 
 
 def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = None,
-                        settings: ChronicleSettings | None = None, rng: RandomSource | None = None) -> HandRuling:
+                        settings: ChronicleSettings | None = None, rng: RandomSource | None = None, *,
+                        night: GameNight | None = None) -> HandRuling:
     """Apply damage by hand to one character and compute everything it changes.
 
     Rules: the damage type against his kind (firearms against vampires, aggravated against
@@ -231,4 +233,5 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
         courage = sun.courage_difficulty
         steps += sun.steps[1:]
         summary = summary[:-1] + f"; a Courage test against {courage} Traits or Rötschreck."
-    return HandRuling(taken, result, spent, tally.consequences(), summary, steps, courage)
+    consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+    return HandRuling(taken, result, spent, consequences, summary, steps + consequences.steps, courage)

@@ -25,7 +25,8 @@ from larp.rules.firing_into_groups import (
     firer_bid_count,
     play_shot_into_group,
 )
-from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
+from larp.rules.torpor import GameNight
 from larp.rules.rulings.mass_challenge import draw_sign, later_tests, lead_bid
 from larp.rules.rulings.people import (
     Side,
@@ -208,7 +209,7 @@ def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, setting
 
 
 def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-                    rng: RandomSource | None = None) -> FiringIntoGroupsRuling:
+                    rng: RandomSource | None = None, *, night: GameNight | None = None) -> FiringIntoGroupsRuling:
     """Rule on a missed shot into a group and compute everything it changes.
 
     Each bystander's test is a challenge built like a one-on-one (darkness per side with the
@@ -244,4 +245,7 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
     dark = scene.dark()
     suitable = {Outcome.CHALLENGER: suitable_abilities(shot.category, shot.weapon, False, dark),
                 Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
-    return FiringIntoGroupsRuling(shot, ruling, throws, tally.consequences(), suitable)
+    clock = TorporClock.of(settings, night, [s.person for s in sides])
+    consequences = tally.consequences(clock)
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    return FiringIntoGroupsRuling(shot, ruling, throws, consequences, suitable)

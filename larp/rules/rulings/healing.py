@@ -16,7 +16,8 @@ from larp.rules.healing import (
     mark_aggravated_blood,
 )
 from larp.rules.rulings.blood import BloodRuling
-from larp.rules.rulings.consequences import Tally
+from larp.rules.rulings.consequences import Tally, TorporClock
+from larp.rules.torpor import GameNight
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
 
@@ -36,7 +37,7 @@ def blood_rate(settings: ChronicleSettings, game: str) -> dict[str, int] | None:
 
 
 def rule_healing(person: Person, kind: str, levels: int = 1, settings: ChronicleSettings | None = None,
-                 game: str = "live") -> BloodRuling:
+                 game: str = "live", *, night: GameNight | None = None) -> BloodRuling:
     """``person`` heals with blood: ``kind`` bashing or lethal (the player's choice), automatic
     (incapacitated or unconscious: bashing then lethal while blood lasts), or aggravated (by the
     chronicle's ``agg_heal_model``: a night's rest, or Blood Traits put toward the wound in
@@ -70,7 +71,8 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
             tally.torpor_cause(person.name, "blood_loss")
         summary = (f"{person.name} has no blood to heal with: a level is lost"
                    + (" and he falls into torpor from blood loss." if call.blood_loss_torpor else "."))
-        return BloodRuling(summary, call.steps, tally.consequences(),
+        consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+        return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                            {"kind": kind, "healed": {}, "blood_spent": 0, "willpower_spent": 0,
                             "track": call.track.to_dict(), "blood_loss_torpor": call.blood_loss_torpor})
     if kind == "automatic":

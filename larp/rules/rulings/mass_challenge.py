@@ -35,7 +35,8 @@ from larp.rules.mass_challenge import (
     defender_bid_count,
     play_mass_challenge,
 )
-from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
+from larp.rules.torpor import GameNight
 from larp.rules.rulings.people import (
     Side,
     attack_of,
@@ -261,7 +262,7 @@ def build_mass_challenge(mass_call: MassChallengeCall, scene: Scene, settings: C
 
 
 def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-             rng: RandomSource | None = None) -> MassChallengeRuling:
+             rng: RandomSource | None = None, *, night: GameNight | None = None) -> MassChallengeRuling:
     """Rule on a mass challenge and compute everything it changes.
 
     Each pair is a challenge built like a one-on-one (:func:`larp.rules.rulings.people.contestant_for`:
@@ -307,4 +308,7 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
             Outcome.DEFENDER: suitable_abilities(mass.category, t_weapon, True,
                                                  mass.defender.side.darkness.level.value != "none"),
         }
-    return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), tally.consequences(), suitable)
+    clock = TorporClock.of(settings, night, [s.person for s in sides])
+    consequences = tally.consequences(clock)
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), consequences, suitable)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from larp.rules.torpor.lengths import (
     CAUSE_LABELS,
+    GameNight,
     RISES_AT,
     TABLES,
     TORPOR_CAUSES,
@@ -64,6 +65,7 @@ from larp.rules.torpor.waking import (
 __all__ = [
     "CAUSE_LABELS",
     "Feeding",
+    "GameNight",
     "RISES_AT",
     "TABLES",
     "TORPOR_CAUSES",
