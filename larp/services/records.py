@@ -526,22 +526,24 @@ class Conflict(ServiceError):
 
 
 def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+                willpower_current: int | None = None, ruling: Ruling | None = None,
+                torpor: TorporStart | None = FROM_TRACK) -> Character:
     """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
     ``character`` if nobody changed it since it was read. Call inside a transaction,
     after :func:`record_ruling`.
 
     A vampire whom the track newly puts in torpor gets a torpor record (cause "wounds", dated by
     the open game session, worked out by the rules core from the track: this write is no ruling of
-    the core, whose rulings bring their torpor in their consequences, :func:`apply_consequences`),
-    and one whom it takes out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
+    the core, whose rulings bring their torpor in their consequences, :func:`apply_consequences`,
+    or as ``torpor``: the tabletop attack's), and one whom it takes out of torpor (Final Death) has
+    his torpor ended. ``ruling`` is the ruling
     that made the change (default: the latest one touching the character).
 
     Raises:
         Conflict: 409 when the character changed since it was read.
     """
     return store_state(character, track=track, blood_current=blood_current,
-                       willpower_current=willpower_current, ruling=ruling)
+                       willpower_current=willpower_current, ruling=ruling, torpor=torpor)
 
 
 def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,

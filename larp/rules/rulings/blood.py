@@ -14,10 +14,10 @@ from typing import Any
 from larp.rules.blood import BLOOD_CALLS, call_for_blood, drain, give_blood
 from larp.rules.explain import RulesError, Step, plural
 from larp.rules.health import standing
-from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
+from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
-from larp.rules.torpor import GameNight, TorporRecord, feed
+from larp.rules.torpor import GameNight, TorporClock, TorporRecord, feed
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,11 @@ def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings:
     Discipline, healing, other): his pool pays what it holds, each point it lacks costs a health level
     (``empty_pool_wound``), and past Incapacitated that way he falls into torpor from blood loss,
     recorded as such (000 "Health Chart", "Torpor"; met-reference 4.1).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: as :func:`larp.rules.blood.call_for_blood`.

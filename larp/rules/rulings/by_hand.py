@@ -20,13 +20,13 @@ from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
-from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
-from larp.rules.torpor import GameNight
+from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, body_of, person_track
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
 from larp.rules.sunlight import SunlightExposure, sunlight_exposure
+from larp.rules.torpor import GameNight, TorporClock
 from larp.tables import trait_leads
 
 R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
@@ -195,6 +195,11 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     Healing"; 000 "Applying Damage", "Armor"; met-reference 3.5, 3.7, 4.1). A declared killing
     blow on a vampire in torpor lets aggravated damage destroy him under ``dark_epics_killing_blow``
     (Dark Epics, met-reference 4.1).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: bad input or a character nothing can harm any more (Final Death is final),

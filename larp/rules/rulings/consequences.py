@@ -19,8 +19,7 @@ from typing import Any, Iterable, Mapping
 from larp.rules.challenge import POTENCE_TRAIT, ChallengeRuling, Outcome
 from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
-from larp.rules.settings import ChronicleSettings
-from larp.rules.torpor import GameNight, TorporStart, enter_torpor
+from larp.rules.torpor import TorporClock, TorporStart
 
 
 @dataclass(frozen=True)
@@ -98,42 +97,6 @@ class Consequences:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data, by name."""
         return {c.name: c.to_dict() for c in self.people}
-
-
-@dataclass(frozen=True)
-class TorporClock:
-    """What the rules core needs to work out a torpor a ruling begins (met-reference 5.2): the
-    chronicle's settings (``torpor_table``, ``torpor_table_shift``, ``torpor_time_scale``...), the
-    game session the ruling happens in, and each person's Humanity or Path.
-
-    Attributes:
-        settings: the chronicle's settings.
-        night: the game session's date and number; ``None``: not known (no game session open),
-            and no torpor is worked out.
-        morality: by name, (MET Traits, tabletop dots or ``None``); a name not given counts 0 Traits.
-    """
-
-    settings: ChronicleSettings
-    night: GameNight | None
-    morality: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, settings: ChronicleSettings, night: GameNight | None, people: Iterable[Any]) -> "TorporClock":
-        """The clock for ``people`` (:class:`larp.rules.rulings.people.Person`: ``morality`` and
-        ``tabletop_morality``)."""
-        return cls(settings, night, {p.name: (p.morality or 0, p.tabletop_morality) for p in people})
-
-    def start(self, name: str, cause: str) -> TorporStart | None:
-        """The torpor ``name`` enters for ``cause`` tonight, or ``None`` with no game session known.
-
-        Raises:
-            RulesError: as :func:`larp.rules.torpor.enter_torpor`.
-        """
-        if self.night is None:
-            return None
-        met, tabletop = self.morality.get(name, (0, None))
-        return enter_torpor(cause, self.night.on, self.settings, met_rating=met, tabletop_rating=tabletop,
-                            who=name, session=self.night.session)
 
 
 @dataclass

@@ -25,8 +25,7 @@ from larp.rules.firing_into_groups import (
     firer_bid_count,
     play_shot_into_group,
 )
-from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
-from larp.rules.torpor import GameNight
+from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.mass_challenge import draw_sign, later_tests, lead_bid
 from larp.rules.rulings.people import (
     Side,
@@ -41,6 +40,7 @@ from larp.rules.rulings.people import (
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 
 @dataclass(frozen=True)
@@ -222,6 +222,9 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
         scene: darkness per side, sight powers, range, cover, armor, the firer's gun.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field.

@@ -16,10 +16,10 @@ from larp.rules.healing import (
     mark_aggravated_blood,
 )
 from larp.rules.rulings.blood import BloodRuling
-from larp.rules.rulings.consequences import Tally, TorporClock
-from larp.rules.torpor import GameNight
+from larp.rules.rulings.consequences import Tally
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
 GAMES = ("live", "tabletop")
@@ -48,6 +48,11 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
     turn by generation; an incapacitated vampire with an empty pool heals nothing and, the rules
     calling for blood he lacks, loses a level and falls into torpor from blood loss (000 "Health
     Chart", "Torpor"; :func:`larp.rules.rulings.blood.rule_blood_called_for`).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: an unknown kind or game, and what the healing rules refuse (a mortal, torpor,

@@ -35,8 +35,7 @@ from larp.rules.mass_challenge import (
     defender_bid_count,
     play_mass_challenge,
 )
-from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
-from larp.rules.torpor import GameNight
+from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
     Side,
     attack_of,
@@ -52,6 +51,7 @@ from larp.rules.rulings.people import (
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 RANDOM = "random"
 COUNTERS = ("defend", "strike", "bite", "weapon")
@@ -277,6 +277,9 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
         scene: darkness per side, sight powers, range, cover, armor, weapons.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field.

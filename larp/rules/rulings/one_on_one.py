@@ -40,8 +40,7 @@ from larp.rules.challenge import (
 )
 from larp.rules.explain import RulesError, Step
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
-from larp.rules.rulings.consequences import Consequences, Tally, TorporClock
-from larp.rules.torpor import GameNight
+from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
     Side,
     attack_of,
@@ -54,6 +53,7 @@ from larp.rules.rulings.people import (
 )
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 RANDOM = "random"
 
@@ -324,6 +324,9 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for ``"random"`` throws, the narrator's throws left out
             of a static challenge or simple test, and the damage rules' simple tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Returns:
         The ruling so far (``ruling`` is ``None`` until the script can end).

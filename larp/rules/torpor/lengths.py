@@ -6,10 +6,11 @@ the chronicle settings ``torpor_table``, ``torpor_table_shift``, ``torpor_time_s
 from __future__ import annotations
 
 import calendar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import lru_cache
 from math import ceil
+from typing import Any, Iterable, Mapping
 
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
@@ -394,3 +395,39 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
                       f"{who} is retired from play.", "met-reference 5.2", setting="chronicle_end_date")
     return TorporStart(cause, started_on, table.key, rating, length.text, wake_on, sessions, retired, fed_wakes,
                        steps.steps(), session + sessions if sessions is not None else None)
+
+
+@dataclass(frozen=True)
+class TorporClock:
+    """What the rules core needs to work out a torpor a ruling begins (met-reference 5.2): the
+    chronicle's settings (``torpor_table``, ``torpor_table_shift``, ``torpor_time_scale``...), the
+    game session the ruling happens in, and each person's Humanity or Path.
+
+    Attributes:
+        settings: the chronicle's settings.
+        night: the game session's date and number; ``None``: not known (no game session open),
+            and no torpor is worked out.
+        morality: by name, (MET Traits, tabletop dots or ``None``); a name not given counts 0 Traits.
+    """
+
+    settings: ChronicleSettings
+    night: GameNight | None
+    morality: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, settings: ChronicleSettings, night: GameNight | None, people: Iterable[Any]) -> "TorporClock":
+        """The clock for ``people`` (:class:`larp.rules.rulings.people.Person`: ``morality`` and
+        ``tabletop_morality``)."""
+        return cls(settings, night, {p.name: (p.morality or 0, p.tabletop_morality) for p in people})
+
+    def start(self, name: str, cause: str) -> TorporStart | None:
+        """The torpor ``name`` enters for ``cause`` tonight, or ``None`` with no game session known.
+
+        Raises:
+            RulesError: as :func:`larp.rules.torpor.enter_torpor`.
+        """
+        if self.night is None:
+            return None
+        met, tabletop = self.morality.get(name, (0, None))
+        return enter_torpor(cause, self.night.on, self.settings, met_rating=met, tabletop_rating=tabletop,
+                            who=name, session=self.night.session)
