@@ -242,6 +242,8 @@ def refuse_if_recorded(request_token: str | None = None) -> None:
     earlier = ruling_for_token(request_token)
     if earlier is not None:
         raise repeat_refusal(earlier, current)
+    if current is not None and current.token and request_token == current.token and db.in_transaction():
+        current.token_checked = True  # read once a request: the loaders' check_submission need not read it again
 
 
 def lock_characters(character_ids: Iterable[Any]) -> None:
