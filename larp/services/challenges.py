@@ -18,7 +18,7 @@ consequence. Then either
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from larp.db import db
@@ -45,7 +45,7 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError, read_number
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import scene_of, side_scene
 from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
@@ -316,6 +316,7 @@ class Adjudication:
         record: the stored ruling once applied.
         settings: the chronicle's settings it was ruled with.
         scene: the scene it was ruled in.
+        game_session: the open game session it was ruled in (``None``: none open, a preview).
     """
 
     result: OneOnOneRuling
@@ -324,6 +325,7 @@ class Adjudication:
     record: Ruling | None = None
     settings: ChronicleSettings | None = None
     scene: Scene | None = None
+    game_session: GameSession | None = None
 
     @property
     def challenge(self) -> Challenge:
@@ -455,91 +457,126 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
         one = OneOnOne(**{**one.__dict__, "challenger": Side(one.challenger.person, Choice(
             **{**one.challenger.choice.__dict__, "extra_bid": request.extra_bid}))})
     try:
-        result = (rule_one_on_one if kind is Kind.CONTESTED else rule_static)(one, scene, settings, rng)
+        rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
+        result = rule(one, scene, settings, rng, night=game_night(game_session))
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    return Adjudication(result, loaded, request=request, settings=settings, scene=scene)
+    return Adjudication(result, loaded, request=request, settings=settings, scene=scene, game_session=game_session)
+
+
+#: When :func:`adjudicate_challenge` records the ruling: when nothing is left for the narrator to decide
+#: ("settled": the screen's resolve and call taps), as it stands ("always": the record tap, the stored API),
+#: or never (a preview).
+RECORD_WHEN = ("settled", "always", "never")
+
+
+def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
+                         record: str = "settled") -> Adjudication:
+    """One tap on a challenge between stored characters (issue 29: one service call a tap): one
+    transaction that loads the characters once (two queries), calls the rules core once
+    (:func:`larp.rules.rulings.rule_one_on_one`: 002 "Challenges", "Ties", "Darkness", "Damage and
+    Healing"; LotNR via met-reference 1-3) and, when ``record`` says so, records the ruling and
+    writes the consequences it computed (Traits lost, Ability levels and Willpower spent, the
+    tracks after armor and Fortitude, a torpor begun). Otherwise the ruling so far is returned,
+    pending, with what each side may still call, and nothing is written.
+
+    Random throws are drawn once, by that one rules call, and the ruling records exactly those
+    (``result.tests``); a retry after a conflict rules again on the same throws.
+
+    Args:
+        record: "settled" (record when no side may retest or overbid any more and no forced
+            retest is due), "always" (record the challenge as it stands), "never" (a preview).
+
+    Raises:
+        ServiceError: 404 unknown character; 409 a bid Trait no longer available, no open
+            game session to record in, a repeated form, or a character changed meanwhile;
+            422 anything the rules refuse (a character challenging itself, an unknown throw,
+            the Bomb without its power, a retest the character cannot pay for, a challenge
+            recorded before its first test...), naming the field.
+    """
+    if record not in RECORD_WHEN:
+        raise ValueError(record)
+    settings = chronicle_settings(chronicle)
+    drawn: list[ChallengeRequest] = [request]
+
+    def use_case() -> Adjudication:
+        with db.atomic():
+            refuse_if_recorded(request.request_token)
+            game_session = open_game_session(chronicle)
+            result = _build(chronicle, drawn[0], game_session, settings, rng)
+            drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
+            settled = result.ruling is not None and not result.needs_decision
+            if record == "never" or (record == "settled" and not settled):
+                return result
+            if game_session is None:
+                current_game_session(chronicle)  # raises its 409
+            _record(chronicle, narrator, drawn[0], result, game_session)
+            return result
+
+    return retrying(use_case)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:
-    """Rule on the tests so far without writing anything, and say what may follow.
+    """Rule on the tests so far without writing anything, and say what may follow
+    (:func:`adjudicate_challenge` with ``record="never"``).
 
     Raises:
-        ServiceError: as :func:`run_challenge`.
+        ServiceError: as :func:`adjudicate_challenge`.
     """
-    refuse_if_recorded(request.request_token)
-    settings = chronicle_settings(chronicle)
-    game_session = open_game_session(chronicle)
-    return _build(chronicle, request, game_session, settings, rng)
+    return adjudicate_challenge(chronicle, None, request, rng, record="never")
 
 
 def run_challenge(
     chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource
 ) -> Adjudication:
-    """Adjudicate ``request`` on the stored characters and apply it, in one transaction.
-
-    Loads the characters (two queries), checks each bid Trait is still available in the
-    open game session (a form goes stale when the Trait was lost in another challenge
-    meanwhile), calls the rules core once (:func:`larp.rules.rulings.rule_one_on_one`:
-    002 "Challenges", "Ties", "Darkness", "Damage and Healing"; LotNR via met-reference
-    1-3), records the ruling, and writes the consequences it computed (Traits lost, Ability
-    levels and Willpower spent, the tracks after armor and Fortitude). Nothing is written
-    if anything fails.
+    """Adjudicate ``request`` on the stored characters and record it as it stands, in one transaction
+    (:func:`adjudicate_challenge` with ``record="always"``, which see).
 
     Raises:
-        ServiceError: 404 unknown character; 409 a bid Trait no longer
-            available, no open game session, or a character changed meanwhile;
-            422 anything the rules refuse (a character challenging itself, an
-            unknown throw, the Bomb without its power, a retest the character
-            cannot pay for or does not have...), naming the field.
+        ServiceError: as :func:`adjudicate_challenge`.
     """
-    settings = chronicle_settings(chronicle)
-    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings))
+    return adjudicate_challenge(chronicle, narrator, request, rng, record="always")
 
 
-def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
-           settings: ChronicleSettings) -> Adjudication:
-    with db.atomic():
-        refuse_if_recorded(request.request_token)
-        game_session = current_game_session(chronicle)
-        result = _build(chronicle, request, game_session, settings, rng)
-        ruling, loaded, core = result.ruling, result.loaded, result.result
-        if ruling is None:
-            raise ServiceError(result.summary + " Make it before recording.", field="tests")
-        by_side = {"challenger": (loaded.challenger, request.challenger)}
-        if loaded.defender is not None:
-            by_side["defender"] = (loaded.defender, request.defender)
-        inputs: dict[str, Any] = {
-            "kind": ruling.kind.value,
-            "category": core.challenge.category.value,
-            "action": request.action,
-            "defender_action": request.defender_action,
-            "darkness": request.darkness,
-            "tests": list(core.tests),
-            "scene": result.scene.to_dict() if result.scene is not None else None,
+def _record(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, result: Adjudication,
+            game_session: GameSession) -> None:
+    """Record ``result`` and write its consequences (inside :func:`adjudicate_challenge`'s transaction)."""
+    ruling, loaded, core = result.ruling, result.loaded, result.result
+    if ruling is None:
+        raise ServiceError(result.summary + " Make it before recording.", field="tests")
+    by_side = {"challenger": (loaded.challenger, request.challenger)}
+    if loaded.defender is not None:
+        by_side["defender"] = (loaded.defender, request.defender)
+    inputs: dict[str, Any] = {
+        "kind": ruling.kind.value,
+        "category": core.challenge.category.value,
+        "action": request.action,
+        "defender_action": request.defender_action,
+        "darkness": request.darkness,
+        "tests": list(core.tests),
+        "scene": result.scene.to_dict() if result.scene is not None else None,
+    }
+    for side, (character, side_request) in by_side.items():
+        con = core.challenge.challenger if side == "challenger" else core.challenge.defender
+        inputs[side] = {
+            "id": character.id, "name": character.name, "bid": list(con.bid), "traits": con.traits,
+            "weapon": side_request.weapon or None, "lead": con.lead.value, "health": con.health.value,
+            "relent": con.relent, "bomb_announced": con.bomb_announced,
+            "bid_category": (con.category or core.challenge.category).value,
+            "situation": side_request.situation,
+            "throw": core.tests[0].get(f"{side}_throw") if core.tests else None,
+            "random_throw": bool(core.tests) and side in core.tests[0].get("random", []),
         }
-        for side, (character, side_request) in by_side.items():
-            con = core.challenge.challenger if side == "challenger" else core.challenge.defender
-            inputs[side] = {
-                "id": character.id, "name": character.name, "bid": list(con.bid), "traits": con.traits,
-                "weapon": side_request.weapon or None, "lead": con.lead.value, "health": con.health.value,
-                "relent": con.relent, "bomb_announced": con.bomb_announced,
-                "bid_category": (con.category or core.challenge.category).value,
-                "situation": side_request.situation,
-                "throw": core.tests[0].get(f"{side}_throw") if core.tests else None,
-                "random_throw": bool(core.tests) and side in core.tests[0].get("random", []),
-            }
-        if request.kind == "static":
-            inputs["difficulty"] = request.difficulty
-        record = record_ruling(
-            chronicle, narrator, "challenge", core.summary, core.steps,
-            [(c, side) for side, (c, _r) in by_side.items()],
-            game_session=game_session, inputs=inputs, outcome=core.to_dict(),
-            request_token=request.request_token or None,
-        )
-        apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
-        result.record = record
-        return result
+    if request.kind == "static":
+        inputs["difficulty"] = request.difficulty
+    record = record_ruling(
+        chronicle, narrator, "challenge", core.summary, core.steps,
+        [(c, side) for side, (c, _r) in by_side.items()],
+        game_session=game_session, inputs=inputs, outcome=core.to_dict(),
+        request_token=request.request_token or None,
+    )
+    apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
+    result.record = record
 
 
 def characters_after(result: Adjudication) -> dict[str, dict[str, Any]]:

@@ -32,6 +32,7 @@ from larp.rules.rulings.people import Person, add_levels, person_track
 from larp.rules.scene import Worn
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
+from larp.services.torpor_records import tabletop_morality
 from larp.sheet import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
@@ -375,7 +376,8 @@ def person_of(state: CharacterState) -> Person:
     powers and Discipline levels, Willpower, generation, damage, condition and stake, the levels
     his Merits add, the armor he wears, the weapon in his hand, his Merits' and Flaws' catalogue
     keys (Ambidextrous, Acute Sense, Concentration...), his Abilities' specialisations, his blood
-    pool and the Blood Traits marked against an aggravated wound."""
+    pool and the Blood Traits marked against an aggravated wound, his Humanity or Path (MET Traits,
+    and tabletop dots when the sheet has them: how long a torpor lasts, met-reference 5.2)."""
     character = state.character
     traits = {cat: tuple(line.name for line in lines for _ in range(line.count)) for cat, lines in state.traits.items()}
     lost = {cat: tuple(line.name for line in lines for _ in range(min(line.lost, line.count)))
@@ -398,6 +400,7 @@ def person_of(state: CharacterState) -> Person:
         weapon=character.weapon or "",
         qualities=frozenset(q.key for q in state.merits + state.flaws if q.key),
         specialisations={a.name: tuple(a.specialisations) for a in state.abilities if a.specialisations},
+        morality=character.morality_rating, tabletop_morality=tabletop_morality(character),
     )
 
 

@@ -14,6 +14,7 @@ from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, GameSession
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings, setting_definitions
+from larp.rules.torpor import GameNight
 from larp.services import ServiceError
 
 
@@ -290,6 +291,12 @@ def open_game_session(chronicle: Chronicle) -> GameSession | None:
         return current_game_session(chronicle)
     except ServiceError:
         return None
+
+
+def game_night(game_session: GameSession | None) -> GameNight | None:
+    """``game_session`` as the rules core's :class:`larp.rules.torpor.GameNight` (its date and number),
+    which dates a torpor a ruling begins (met-reference 5.2); ``None`` when no game session is open."""
+    return GameNight(game_session.date, game_session.number) if game_session is not None else None
 
 
 def open_first_game_session(chronicle: Chronicle, on: date) -> GameSession:

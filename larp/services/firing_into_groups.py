@@ -25,7 +25,7 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import flag, scene_of, side_scene
@@ -160,7 +160,7 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
     sides.update({f.character.name: f.request.scene for f in people})
     scene = scene_of(request.scene_fields, sides)
     try:
-        result = rule_firing_into_groups(core, scene, settings, rng)
+        result = rule_firing_into_groups(core, scene, settings, rng, night=game_night(game_session))
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}

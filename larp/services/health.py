@@ -30,7 +30,7 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
 from larp.services.characters import character_state, get_character, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services.chronicles import chronicle_settings, game_night, open_game_session
 from larp.services.records import (  # noqa: F401 - Conflict, store_state, store_track: re-exported
     Conflict,
     apply_consequences,
@@ -195,7 +195,8 @@ def damage_character(chronicle: Chronicle, narrator: User | None, character_id: 
             person = person_of(state)
             scene = Scene(sides={person.name: request.scene})
             try:
-                result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng)
+                result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng,
+                                             night=game_night(game_session))
             except RulesError as exc:
                 raise ServiceError(exc.message, field=exc.field) from None
             if result.stamina_trait is not None and game_session is None:
@@ -220,7 +221,8 @@ HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
 def _one_ruling(chronicle: Chronicle, narrator: User | None, kind: str, wanted: list[tuple[str, Any]],
                 rule: Any, inputs: dict[str, Any], roles: tuple[str, ...]) -> Ruling:
     """Load the characters ``wanted`` (two queries), turn them into the rules core's people, call
-    ``rule(people, settings, characters)`` ONCE, record the ruling and write its consequences, in one transaction
+    ``rule(people, settings, characters, night)`` ONCE (``night``: the open game session, which dates a
+    torpor the ruling begins), record the ruling and write its consequences, in one transaction
     (retried on a conflict). Nothing is decided here.
 
     Raises:
@@ -235,7 +237,7 @@ def _one_ruling(chronicle: Chronicle, narrator: User | None, kind: str, wanted: 
             states = load_characters(chronicle, wanted, game_session, settings)
             people = [person_of(state) for state in states]
             try:
-                result = rule(people, settings, [state.character for state in states])
+                result = rule(people, settings, [state.character for state in states], game_night(game_session))
             except RulesError as exc:
                 raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else
                                    wanted[0][0]) from None
@@ -272,9 +274,9 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
         raise ServiceError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
     count = _int(levels if levels not in (None, "") else 1, "levels", 1, 20)
 
-    def rule(people, settings, _characters):
+    def rule(people, settings, _characters, night):
         try:
-            return rule_healing(people[0], kind, count, settings, game)
+            return rule_healing(people[0], kind, count, settings, game, night=night)
         except RulesError as exc:
             raise RulesError(exc.message, field=exc.field if exc.field not in (None, "track") else "kind") from None
 
@@ -295,7 +297,7 @@ def feed_on_victim(chronicle: Chronicle, narrator: User | None, drinker_id: Any,
     if str(drinker_id) == str(victim_id):
         raise ServiceError("A vampire does not feed on himself: choose the victim.", field="victim")
     return _one_ruling(chronicle, narrator, "feeding", [("character", drinker_id), ("victim", victim_id)],
-                       lambda people, settings, _c: rule_feeding(people[0], people[1], count, settings),
+                       lambda people, settings, _c, _night: rule_feeding(people[0], people[1], count, settings),
                        {"drinker": drinker_id, "victim": victim_id, "blood": count}, ("drinker", "victim"))
 
 
@@ -324,12 +326,12 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
     if action in ("feed", "blood"):
         count = _int(blood if blood not in (None, "") else 1, "blood", 1, 50)
         if action == "feed":
-            def rule(people, settings, characters):
+            def rule(people, settings, characters, _night):
                 torpor = open_torpor(characters[0])
                 return rule_given_blood(people[0], count, settings, as_record(torpor) if torpor else None)
         else:
-            def rule(people, settings, _characters):
-                return rule_blood_called_for(people[0], reason or "other", count, settings)
+            def rule(people, settings, _characters, night):
+                return rule_blood_called_for(people[0], reason or "other", count, settings, night=night)
         return _one_ruling(chronicle, narrator, "narrator", [("character", character_id)], rule,
                            {"character": character_id, "action": action, "blood": blood, "reason": reason},
                            ("target",))

@@ -32,7 +32,7 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import flag, scene_of, side_scene
 
@@ -241,7 +241,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
     try:
-        result = rule_mass_challenge(mass_call, scene, settings, rng)
+        result = rule_mass_challenge(mass_call, scene, settings, rng, night=game_night(game_session))
     except RulesError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     throws = {}

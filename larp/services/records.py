@@ -53,8 +53,9 @@ from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
 from larp.rules.rulings.consequences import Consequences
+from larp.rules.torpor import TorporStart
 from larp.services import ServiceError
-from larp.services.torpor_records import torpor_condition_changed
+from larp.services.torpor_records import FROM_TRACK, torpor_condition_changed
 from larp.webhooks.outbox import announce_condition, announce_ruling
 
 T = TypeVar("T")
@@ -241,6 +242,8 @@ def refuse_if_recorded(request_token: str | None = None) -> None:
     earlier = ruling_for_token(request_token)
     if earlier is not None:
         raise repeat_refusal(earlier, current)
+    if current is not None and current.token and request_token == current.token and db.in_transaction():
+        current.token_checked = True  # read once a request: the loaders' check_submission need not read it again
 
 
 def lock_characters(character_ids: Iterable[Any]) -> None:
@@ -489,7 +492,7 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
     transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
     expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
     and stake, the blood gained or spent and the Blood Traits marked against an aggravated wound
-    (:func:`store_state`, which keeps torpor records in step with the cause the core gave).
+    (:func:`store_state`, which stores the torpor the core worked out: cause, length, wake date).
     Nothing is decided here.
 
     Args:
@@ -512,7 +515,7 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
         if consequence.track is not None or consequence.blood or consequence.agg_marked is not None:
             blood = character.blood_current + consequence.blood if consequence.blood else None
             character = store_state(character, track=consequence.track, blood_current=blood, ruling=record,
-                                    agg_blood_marked=consequence.agg_marked, torpor_cause=consequence.torpor_cause)
+                                    agg_blood_marked=consequence.agg_marked, torpor=consequence.torpor)
         out[consequence.name] = character
     return out
 
@@ -525,29 +528,35 @@ class Conflict(ServiceError):
 
 
 def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,
-                willpower_current: int | None = None, ruling: Ruling | None = None) -> Character:
+                willpower_current: int | None = None, ruling: Ruling | None = None,
+                torpor: TorporStart | None = FROM_TRACK) -> Character:
     """Write ``track`` (damage, condition, stake) and optionally blood and Willpower to
     ``character`` if nobody changed it since it was read. Call inside a transaction,
     after :func:`record_ruling`.
 
-    A vampire whom the track newly puts in torpor gets a torpor record (cause
-    "wounds", dated by the open game session; issue 7), and one whom it takes
-    out of torpor (Final Death) has his torpor ended. ``ruling`` is the ruling
+    A vampire whom the track newly puts in torpor gets a torpor record (cause "wounds", dated by
+    the open game session, worked out by the rules core from the track: this write is no ruling of
+    the core, whose rulings bring their torpor in their consequences, :func:`apply_consequences`,
+    or as ``torpor``: the tabletop attack's), and one whom it takes out of torpor (Final Death) has
+    his torpor ended. ``ruling`` is the ruling
     that made the change (default: the latest one touching the character).
 
     Raises:
         Conflict: 409 when the character changed since it was read.
     """
     return store_state(character, track=track, blood_current=blood_current,
-                       willpower_current=willpower_current, ruling=ruling)
+                       willpower_current=willpower_current, ruling=ruling, torpor=torpor)
 
 
 def store_state(character: Character, *, track: HealthTrack | None = None, blood_current: int | None = None,
                 willpower_current: int | None = None, ruling: Ruling | None = None,
-                agg_blood_marked: int | None = None, torpor_cause: str | None = None) -> Character:
+                agg_blood_marked: int | None = None, torpor: TorporStart | None = FROM_TRACK) -> Character:
     """Write a new track and/or blood pool and temporary Willpower to ``character``
-    with the version check of :func:`store_track` (which see). ``torpor_cause``: why the
-    rules core put him into torpor ("wounds" when not given: damage); ``agg_blood_marked``:
+    with the version check of :func:`store_track` (which see). ``torpor``: the torpor the
+    rules core worked out for the ruling that put him in it (its cause, length and wake date,
+    :class:`larp.rules.rulings.Consequence`), stored as it is (``None``: the core began none;
+    left out, by a write that is no rules-core ruling, it is worked out from the track,
+    :func:`larp.services.torpor_records.torpor_condition_changed`); ``agg_blood_marked``:
     the Blood Traits now marked against an aggravated wound.
 
     Raises:
@@ -573,7 +582,7 @@ def store_state(character: Character, *, track: HealthTrack | None = None, blood
     stored = _after_update(character, values)
     if track is not None and track.condition != character.condition and "torpor" in (track.condition,
                                                                                      character.condition):
-        torpor_condition_changed(stored, character.condition, ruling, torpor_cause or "wounds")
+        torpor_condition_changed(stored, character.condition, ruling, torpor)
     if track is not None and track.condition != character.condition:
         announce_condition(stored, character.condition, ruling)  # issue 35: torpor, Final Death
     return stored

@@ -36,8 +36,9 @@ from larp.rules.tabletop.maneuvers import Profile, profile_for
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
-from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services.chronicles import chronicle_settings, game_night, open_game_session
 from larp.services.records import check_submission, lock_characters, record_ruling, store_track
+from larp.services.torpor_records import tabletop_morality
 
 KIND = "tabletop"
 
@@ -68,7 +69,8 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
     Discipline dots are the highest power level held. Attributes and Willpower are the sheet's
     tabletop dots; those it lacks are converted from his Traits by the rules core
     (:func:`larp.rules.conversion.tabletop_ratings`, LotNR Converting Characters,
-    met-reference 4.3) and the fighter says which (``converted``).
+    met-reference 4.3) and the fighter says which (``converted``). His Humanity or Path (MET Traits,
+    and dots when the sheet has them) sets the length of a torpor an attack begins (met-reference 5.2).
     """
     state = character_state(character, None, settings)
     gear = gear or {}
@@ -82,6 +84,7 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
         willpower=ratings.willpower, willpower_points=character.willpower_current,
         converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
+        morality=character.morality_rating, tabletop_morality=tabletop_morality(character),
     )
 
 
@@ -378,8 +381,9 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
                 defense = DefenseChoice(order.defense, combat.action_slot(t_key, defense=True), order.abort,
                                         order.attackers, tuple(order.dodge_modifiers))
                 combat = turn_rules.use_defense(combat, t_key, bool(order.abort), loaded.profile)
+            game_session = open_game_session(chronicle)
             ruling = resolve_attack(Attack(order.maneuver, attacker, target, c, combat.action_slot(a_key), defense),
-                                    loaded.settings, dice=dice, rng=rng)
+                                    loaded.settings, dice=dice, rng=rng, night=game_night(game_session))
         except DiceNeeded as exc:
             raise DiceRequest(exc) from None
         except RulesError as exc:
@@ -392,7 +396,7 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         record = record_ruling(
             chronicle, narrator, KIND, ruling.summary, ruling.steps,
             [(loaded.characters[a_key], "attacker"), (loaded.characters[t_key], "target")],
-            game_session=open_game_session(chronicle),
+            game_session=game_session,
             inputs={"turn": combat.turn, "maneuver": order.maneuver, "attacker": a_key, "target": t_key,
                     "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
                     "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
@@ -402,7 +406,7 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         for key, track, before in ((t_key, ruling.target_track, target.track),
                                    (a_key, ruling.attacker_track, attacker.track)):
             if track != before:
-                loaded.characters[key] = store_track(loaded.characters[key], track)
+                loaded.characters[key] = store_track(loaded.characters[key], track, torpor=ruling.torpor.get(key))
         if ruling.has("willpower_spent"):
             _spend_willpower(loaded.characters[t_key])
         _save(loaded, combat, last=[record.id])

@@ -18,13 +18,14 @@ from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
     attempt_to_wake,
+    enter_torpor,
     morality_dots,
 )
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.records import apply_consequences, record_ruling, store_state
-from larp.services.torpor_records import _create_torpor, as_record, open_torpor, tabletop_morality
+from larp.services.torpor_records import as_record, open_torpor, store_torpor, tabletop_morality
 
 RANDOM = "random"
 #: The most nights one request may try to wake on (a month and a bit).
@@ -73,7 +74,13 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         record = record_ruling(chronicle, user, "torpor", f"{character.name} enters torpor ({CAUSE_LABELS[cause]})",
                                [], [(character, "subject")], game_session=game_session,
                                inputs={"cause": cause, "on": on.isoformat()})
-        row, start = _create_torpor(character, cause, on, settings, game_session, record)
+        try:
+            start = enter_torpor(cause, on, settings, met_rating=character.morality_rating,
+                                 tabletop_rating=tabletop_morality(character), who=character.name,
+                                 session=game_session.number)
+        except RulesError as exc:
+            raise ServiceError(exc.message, field=exc.field) from None
+        row = store_torpor(character, start, game_session, record)
         record.steps = [s.to_dict() for s in start.steps]
         record.outcome = {"wake_on": start.wake_on.isoformat() if start.wake_on else None,
                           "wake_session": row.wake_session, "length": start.length, "retired": start.retired}

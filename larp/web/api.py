@@ -15,13 +15,15 @@ JSON ``{"error": "...", "field": "..."}`` naming the bad field.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
 
-from larp.models import first_unstorable
+from larp.models import first_unstorable, utcnow
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight
 from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.submissions import IDEMPOTENCY_HEADER
@@ -213,6 +215,38 @@ SETTINGS_FIELDS: dict[str, dict[str, Any]] = {
 SETTINGS_RULE = ("Settings: the documented defaults, or the chronicle's stored settings with "
                  "`use_chronicle_settings: true`, then the `settings` overrides; the same on every stateless "
                  "endpoint.")
+
+
+#: The game session's date, on every stateless ruling that can put a vampire in torpor (issue 29).
+NIGHT_FIELDS: dict[str, dict[str, Any]] = {
+    "game_session_date": {"type": "string", "format": "date",
+                          "description": "The game session's date (YYYY-MM-DD), from which a torpor the ruling "
+                                         "begins is dated: its wake date and length in nights (met-reference "
+                                         "5.2). Left out: today (UTC)."},
+}
+#: A stateless character's Humanity or Path, where the ruling can put him in torpor (issue 29).
+MORALITY_FIELD: dict[str, Any] = {
+    "type": "integer", "minimum": 0, "maximum": 5,
+    "description": "Humanity or Path in MET Traits (0-5): how long a torpor the ruling puts him in lasts "
+                   "(met-reference 5.2, the chronicle's `torpor_table`). Left out: 0, the longest."}
+
+
+def request_night(data: dict[str, Any]) -> GameNight:
+    """The game session a stateless ruling happens in, taking ``game_session_date`` out of ``data``
+    (:data:`NIGHT_FIELDS`; left out: today, UTC): it dates a torpor the ruling begins.
+
+    Raises:
+        ApiError: 422 naming ``game_session_date`` when it is not a date (YYYY-MM-DD).
+    """
+    raw = data.pop("game_session_date", None)
+    if raw is None:
+        return GameNight(utcnow().date())
+    try:
+        if not isinstance(raw, str):
+            raise ValueError(raw)
+        return GameNight(date.fromisoformat(raw))
+    except ValueError:
+        raise ApiError("game_session_date must be a date (YYYY-MM-DD).", "game_session_date", 422) from None
 
 
 def request_settings(data: dict[str, Any]) -> ChronicleSettings:

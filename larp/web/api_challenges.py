@@ -16,7 +16,8 @@ from larp.rules.rulings import rule_one_on_one, rule_static
 from larp.rules.rulings.parsing import one_on_one_from_dict
 from larp.services.challenges import characters_after, request_from_json, run_challenge
 from larp.services.chronicles import get_chronicle
-from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+                          request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, STR, by_name, ref, shape
 
 #: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
@@ -134,6 +135,7 @@ SCHEMAS.update({
             "specialisations": {"type": "object", "additionalProperties": {"type": "array",
                                                                             "items": {"type": "string"}}},
             "scene": SIDE_SCENE,
+            "morality": MORALITY_FIELD,
         },
     },
     "Modifier": {"type": "object", "required": ["source", "traits"],
@@ -183,6 +185,7 @@ SCHEMAS.update({
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
             "scene": SCENE,
             "settings": {"type": "object", "description": "Chronicle setting overrides (key to value)."},
+            **NIGHT_FIELDS,
         },
     },
     "Ruling": {
@@ -342,10 +345,11 @@ def rule_stateless():
     same rules core entry point as the stored flow (:func:`larp.rules.rulings.rule_one_on_one`)."""
     data = json_body()
     settings = request_settings(data)
+    night = request_night(data)
     one, scene = one_on_one_from_dict(data)
     rng = current_app.config["RANDOM_SOURCE"]()
     rule = rule_one_on_one if one.kind is Kind.CONTESTED else rule_static
-    result = rule(one, scene, settings, rng)
+    result = rule(one, scene, settings, rng, night=night)
     return jsonify(challenge_answer(result))
 
 

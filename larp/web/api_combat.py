@@ -20,7 +20,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_firing_into_groups, firing_into_groups_request_from_json
 from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
-from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night, request_settings
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
 from larp.web.api_challenges import ATTACK, SCENE, SIDE_SCENE
 
@@ -65,7 +65,7 @@ SCHEMAS.update({
         "defender": {"$ref": "#/components/schemas/MassDefender"},
         "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
                       "description": "At most five hand to hand and five ranged."},
-        "scene": SCENE, "settings": _SETTINGS}},
+        "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
     "MassRuling": {"type": "object", "required": ["summary", "pairs", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"},
         "pairs": {"type": "array", "items": {"type": "object", "properties": {
@@ -94,7 +94,7 @@ SCHEMAS.update({
         "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
         "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
                   "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
-        "scene": SCENE, "settings": _SETTINGS}},
+        "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
     "ShotIntoGroupRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
         "bystanders": {"type": "array", "items": shape({
@@ -158,8 +158,10 @@ def rule_mass_challenge_stateless():
     the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mass_challenge`)."""
     data = json_body()
     settings = _overrides(data)
+    night = request_night(data)
     mass_call, scene = mass_challenge_call_from_dict(data, settings)
-    return jsonify(ruling=rule_mass_challenge(mass_call, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    rng = current_app.config["RANDOM_SOURCE"]()
+    return jsonify(ruling=rule_mass_challenge(mass_call, scene, settings, rng, night=night).to_dict())
 
 
 @bp.post("/firing-into-groups/rule")
@@ -177,8 +179,10 @@ def rule_firing_into_groups_stateless():
     the same rules core entry point as the stray-shot screen (:func:`larp.rules.rulings.rule_firing_into_groups`)."""
     data = json_body()
     settings = _overrides(data)
+    night = request_night(data)
     firing, scene = firing_into_groups_call_from_dict(data, settings)
-    return jsonify(ruling=rule_firing_into_groups(firing, scene, settings, current_app.config["RANDOM_SOURCE"]()).to_dict())
+    rng = current_app.config["RANDOM_SOURCE"]()
+    return jsonify(ruling=rule_firing_into_groups(firing, scene, settings, rng, night=night).to_dict())
 
 
 @bp.post("/mass-challenges")

@@ -16,14 +16,15 @@ from flask import current_app, g, jsonify
 
 from larp.rules.health import health_views
 from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
-from larp.rules.rulings.parsing import person_from_track
+from larp.rules.rulings.parsing import morality_from, person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
 from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
-from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+                          request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
@@ -114,21 +115,25 @@ _settings = request_settings  # the one meaning of settings on every stateless e
                    "track (unconscious, torpor, Final Death); the same rules core entry point as damage by hand on "
                    "a stored character. Body: `track` (leave out its `levels` for the chronicle's track, with "
                    "Mettle's Healthy level at Fortitude 2), `fortitude`, `powers` (mettle...), `armor` and "
-                   "`armor_left` (what he wears), `name`, `damage` (DamageInput), optional `settings`.",
+                   "`armor_left` (what he wears), `name`, `damage` (DamageInput), optional `settings`."
+                   " A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, "fortitude": {"type": "integer", "minimum": 0},
         "powers": {"type": "array", "items": {"type": "string"}},
         "armor": {"description": "A live armory key, a list of keys, or objects {armor, left}."},
         "armor_left": {"type": "integer", "minimum": 0},
         "name": {"type": "string", "description": "His name, for the explanation."},
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "damage": {"$ref": "#/components/schemas/DamageInput"}, "settings": {"type": "object"}}}}}},
     "responses": DAMAGE_ANSWER,
 })
 def damage_stateless():
     """Damage on a described character (:func:`larp.rules.rulings.rule_damage_by_hand`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "fortitude", "powers", "armor", "armor_left", "name", "damage", "settings", "use_chronicle_settings"})
+    _only(data, {"track", "fortitude", "powers", "armor", "armor_left", "name", "damage", "settings", "use_chronicle_settings",
+                 "morality", *NIGHT_FIELDS})
     settings = _settings(data)
+    night = request_night(data)
     raw = data.get("damage") or {}
     if not isinstance(raw, Mapping):
         raise ApiError("damage must be an object.", "damage", 422)
@@ -142,8 +147,8 @@ def damage_stateless():
     if not isinstance(name, str):
         raise ApiError("name must be a text.", "name", 422)
     person = person_from_track(data.get("track"), fortitude, name.strip() or "The character", data.get("armor"),
-                               data.get("armor_left"), data.get("powers"), settings)
-    result = rule_damage_by_hand(person, request.hand(rng), None, settings, rng)
+                               data.get("armor_left"), data.get("powers"), settings, morality_from(data))
+    result = rule_damage_by_hand(person, request.hand(rng), None, settings, rng, night=night)
     return jsonify(taken=result.taken.to_dict(), health=result.health.to_dict(), views=health_views(result.health.track),
                    summary=result.summary, consequences=result.consequences.to_dict(),
                    stamina_trait=result.stamina_trait)
@@ -186,22 +191,25 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                    "Traits are put toward the wound and marked); automatic with an empty pool: a level lost, past "
                    "Incapacitated torpor from blood loss. Body: `track`, `kind` (bashing, lethal, aggravated, "
                    "automatic), `levels`, `blood`, `blood_max`, `blood_per_turn`, `willpower`, `agg_marked`, "
-                   "`game`, optional `settings`.",
+                   "`game`, optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"},
         "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
         "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
         "game": {"type": "string", "enum": ["live", "tabletop"]},
         "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
     "responses": HEALING_ANSWER,
 })
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "settings", "use_chronicle_settings", "game", "name", *POOL_FIELDS})
+    _only(data, {"track", "kind", "levels", "settings", "use_chronicle_settings", "game", "name", *POOL_FIELDS,
+                 "morality", *NIGHT_FIELDS})
     settings = _settings(data)
-    person = _described(data, settings)
+    night = request_night(data)
+    person = replace(_described(data, settings), morality=morality_from(data))
     levels = _pool(data, "levels", 1, 1)
     game = data.get("game", "live")
     if game not in ("live", "tabletop"):
@@ -209,7 +217,7 @@ def healing_stateless():
     kind = data.get("kind", "bashing")
     if kind not in ("bashing", "lethal", "aggravated", "automatic"):
         raise ApiError("kind is bashing, lethal, aggravated or automatic.", "kind", 422)
-    result = rule_healing(person, kind, levels, settings, game)
+    result = rule_healing(person, kind, levels, settings, game, night=night)
     track = result.consequences.of(person.name).track or person_track(person, settings)
     healing = {**result.to_dict(), "track": track.to_dict()}
     return jsonify(healing=healing, views=health_views(track))
@@ -256,25 +264,28 @@ def feeding_stateless():
     "description": "000 \"Health Chart\", \"Torpor\" (met-reference 4.1): the pool pays what it holds; each blood "
                    "point it lacks costs a health level (setting empty_pool_wound); past Incapacitated that way "
                    "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
-                   "`reason` (rising, discipline, healing, other), optional `settings`.",
+                   "`reason` (rising, discipline, healing, other), optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
         "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
     "responses": BLOOD_ANSWER,
 })
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS})
+    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS,
+                 "morality", *NIGHT_FIELDS})
     settings = _settings(data)
-    person = _described(data, settings)
+    night = request_night(data)
+    person = replace(_described(data, settings), morality=morality_from(data))
     reason = data.get("reason", "other")
     if not isinstance(reason, str):
         raise ApiError("reason is rising, discipline, healing or other.", "reason", 422)
-    result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings)
+    result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings, night=night)
     return jsonify(blood=result.to_dict())
 
 

@@ -61,8 +61,22 @@ SCHEMAS.update({
         "abilities": COUNTS, "willpower": INT, "merits": COUNTS,
         "track": nullable(ref("TrackState")), "armor_left": COUNTS,
         "blood": {"type": "integer", "description": "Blood points gained (positive) or spent (negative)."},
-        "torpor_cause": NULL_STR, "agg_marked": NULL_INT},
-        description="What one ruling changes for one character (null track: not changed)."),
+        "torpor_cause": NULL_STR, "agg_marked": NULL_INT, "torpor": nullable(ref("TorporEntered"))},
+        description="What one ruling changes for one character (null track: not changed; null torpor: the "
+                    "ruling puts him in no torpor, or no game-session date was known)."),
+    "TorporEntered": shape({
+        "cause": {"type": "string", "enum": ["wounds", "blood_loss", "voluntary"]},
+        "started_on": {"type": "string", "format": "date", "description": "The game session's date."},
+        "table": {"type": "string", "enum": ["live", "tabletop"]},
+        "rating": {"type": "integer", "description": "Humanity or Path read from the table (its scale)."},
+        "length": {"type": "string", "description": "The table's words (\"a week\")."},
+        "nights": {"type": ["integer", "null"], "description": "Nights until he may try to wake (calendar time; "
+                                                              "null when counted in game sessions)."},
+        "wake_on": {"type": ["string", "null"], "format": "date",
+                    "description": "The first night he may try to wake (calendar time)."},
+        "sessions": NULL_INT, "wake_session": NULL_INT, "retired": BOOL, "fed_wakes": BOOL},
+        description="A torpor the ruling puts a vampire into, worked out by the rules core (met-reference "
+                    "5.2; 000/001 \"Torpor\"): its cause, length and wake date."),
     "Hit": shape({
         "by": STR, "target": STR, "action": STR, "weapon": NULL_STR, "damage_type": STR, "levels": INT,
         "taken": {"type": "array", "items": {"type": "array", "items": {"type": ["string", "integer"]}, "minItems": 2,

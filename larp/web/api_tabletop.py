@@ -16,6 +16,7 @@ from flask import current_app, jsonify
 
 from larp.rules.explain import Explanation, RulesError
 from larp.rules.health import HealthTrack, health_views, new_track
+from larp.rules.rulings.parsing import morality_from
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot
 from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_attack
@@ -26,7 +27,8 @@ from larp.services import read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.tabletop import fighter_for
-from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+                          request_settings)
 from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
@@ -62,6 +64,7 @@ SCHEMAS.update({
                                                                 "penalty, Incapacitated included (LotNR Willpower)."},
             "health": {"type": "object", "description": "Damage already marked: aggravated, lethal, bashing "
                                                          "(health levels), condition, staked."},
+            "morality": MORALITY_FIELD,
         },
     },
 })
@@ -122,10 +125,12 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
         if not isinstance(v, str):
             raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
     ignore_wounds = _bool(spec, "ignore_wounds", f"{side}.ignore_wounds")
+    morality = morality_from(spec, f"{side}.morality")
     if "character_id" in spec:
         character = get_character(get_chronicle(), spec["character_id"], f"{side}.character_id")
         stored = fighter_for(character, settings, gear)
-        return Fighter(**{**stored.__dict__, "key": side, "ignore_wounds": ignore_wounds})
+        return Fighter(**{**stored.__dict__, "key": side, "ignore_wounds": ignore_wounds,
+                          "morality": stored.morality if morality is None else morality})
     creature = spec.get("creature", "vampire")
     if creature not in ("vampire", "ghoul", "mortal"):
         raise ApiError("`creature` is vampire, ghoul or mortal.", f"{side}.creature", 422)
@@ -141,7 +146,7 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     return Fighter(key=side, name=str(spec.get("name") or f"The {side}"),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
-                   armor=gear.get("armor"), ignore_wounds=ignore_wounds, **maps)
+                   armor=gear.get("armor"), ignore_wounds=ignore_wounds, morality=morality, **maps)
 
 
 def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
@@ -356,6 +361,7 @@ def tabletop_initiative():
             "dice": _DICE_SCHEMA,
             "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's "
                                                           "(tabletop_profile, tabletop_multiple_actions...)"},
+            **NIGHT_FIELDS,
         }},
         "example": {"maneuver": "automatic_fire",
                     "attacker": {"name": "Kincaid", "attributes": {"Strength": 4, "Dexterity": 4, "Stamina": 4},
@@ -374,6 +380,8 @@ def tabletop_initiative():
             "effects": {"type": "array", "items": {"type": "object", "additionalProperties": True,
                                                    "description": "A maneuver's effect (knockdown, hold...)."}},
             "summary": STR, "steps": STEPS, "dice": by_name({"type": "array", "items": INT}, "By roll: the dice."),
+            "torpor": by_name(ref("TorporEntered"), "By side (attacker, target): the torpor the attack puts a "
+                                                    "vampire in (met-reference 5.2)."),
             "profile": {"type": "string", "description": "The tabletop profile ruled with (tabletop_profile)."},
             "health": shape({"attacker": ref("HealthViews"), "target": ref("HealthViews")})})}}},
                   "404": {"description": "A stored fighter that is not in this chronicle.", **_ERROR}},
@@ -382,6 +390,7 @@ def tabletop_attack():
     """Resolve an attack (stateless)."""
     body = json_body()
     settings = _settings(body)
+    night = request_night(body)
     maneuver = body.get("maneuver")
     if not isinstance(maneuver, str) or not maneuver:
         raise ApiError("Choose the maneuver.", "maneuver", 422)
@@ -402,7 +411,7 @@ def tabletop_attack():
     attack = Attack(maneuver, attacker, target, _circumstances(_object(body, "circumstances")),
                     _slot(_object(body, "actions"), "actions"), defense)
     try:
-        ruling = resolve_attack(attack, settings, dice=_dice_map(body), rng=_rng())
+        ruling = resolve_attack(attack, settings, dice=_dice_map(body), rng=_rng(), night=night)
     except RulesError as exc:
         raise ApiError(exc.message, _request_field(exc.field), 422) from None
     data = ruling.to_dict()

@@ -17,17 +17,16 @@ from larp.db import as_id
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling, utcnow
-from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category, Outcome
+from larp.rules.challenge import ACTIONS, POTENCE_TRAIT, Category
 from larp.rules.damage import armory
 from larp.services import ServiceError, read_json
 from larp.services.challenges import (
     CHALLENGE_POWERS,
     Adjudication,
+    adjudicate_challenge,
     check_can_act,
     lead_of,
-    preview_challenge,
     request_from_form,
-    run_challenge,
 )
 from larp.rules.scene import RangeBand
 from larp.services.history import undo_own_recent
@@ -120,12 +119,16 @@ def _side_extras(state, category: Category) -> dict:
 
 
 def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | None = None,
-                    adjudication: Adjudication | None = None, undone: Ruling | None = None) -> dict:
+                    adjudication: Adjudication | None = None, undone: Ruling | None = None,
+                    tapped: Adjudication | None = None) -> dict:
     """Everything the challenge screen shows, from query or form ``values``; ``undone`` is the undo just
-    recorded (the form's choices are kept, to be corrected and resolved again)."""
+    recorded (the form's choices are kept, to be corrected and resolved again); ``tapped``: the tap's
+    adjudication, whose settings and game session this request read already."""
     chronicle = get_chronicle()
-    settings = chronicle_settings(chronicle)
-    game_session = open_game_session(chronicle)
+    if tapped is not None and tapped.settings is not None:
+        settings, game_session = tapped.settings, tapped.game_session
+    else:
+        settings, game_session = chronicle_settings(chronicle), open_game_session(chronicle)
     category = _category(_scene_choice(values, "category"))
     kind = _kind(_scene_choice(values, "kind"))
     keep_form = error is not None or adjudication is not None or undone is not None \
@@ -359,11 +362,14 @@ def _tests_so_far(form) -> list[dict]:
     return tests
 
 
-def _next_call(form, so_far: Adjudication) -> dict:
+def _next_call(form) -> dict:
     """The overbid, retest, forced retest or second challenge the narrator chose on the result so far.
 
-    A cancelled retest and an overbid whose ratio is not met make no new
-    test (LotNR Retests and Overbidding), so their throws are dropped.
+    A cancelled retest makes no new test (LotNR Retests), so its throws are dropped. The screen offers
+    an overbid only when its ratio is met (the rules core's ``overbid_makes_test``), so an overbid
+    comes with its throws; one that the core finds refused all the same (a form gone stale) is
+    refused with its message. The narrator's side in a static challenge or simple test risks no
+    Trait (LotNR Overbidding).
     """
     choice = (form.get("next_source") or "").strip()
     by = (form.get("next_by") or "").strip()
@@ -374,9 +380,7 @@ def _next_call(form, so_far: Adjudication) -> dict:
     makes_test = True
     if choice == "overbid":
         call.update(call="overbid", trait=(form.get("next_trait") or "").strip())
-        side = Outcome.DEFENDER if by == "defender" else Outcome.CHALLENGER
-        makes_test = so_far.options.side(side).overbid_makes_test
-        if so_far.options.side(side).narrator:
+        if by == "defender" and _kind(form.get("kind")) != "contested":
             call["trait"] = ""  # the narrator risks no Trait (LotNR Overbidding)
     elif choice == "second_challenge":
         call.update(call="second_challenge", trait=(form.get("next_trait") or "").strip())
@@ -410,7 +414,7 @@ def resolve():
     chronicle = get_chronicle()
     step = form.get("step") or "resolve"
     rng = current_app.config["RANDOM_SOURCE"]()
-    adjudication = so_far = None
+    tests = None
     try:
         if step == "resolve":
             challenge_request = request_from_form(form)
@@ -419,19 +423,23 @@ def resolve():
             if not tests:
                 raise ServiceError("There is no challenge in progress; resolve it first.", field="tests")
             if step == "call":
-                so_far = preview_challenge(chronicle, request_from_form(form, tests), rng)
-                tests = tests + [_next_call(form, so_far)]
+                tests = tests + [_next_call(form)]
             challenge_request = request_from_form(form, tests)
-        if step != "record":
-            adjudication = preview_challenge(chronicle, challenge_request, rng)
-            # Random throws were drawn for the preview: record exactly those, never draw again.
-            challenge_request = request_from_form(form, adjudication.tests)
-        if adjudication is None or not adjudication.needs_decision:
-            adjudication = run_challenge(chronicle, g.user, challenge_request, rng)
+        # One service call a tap (issue 29): one load, one rules call, and the record when it is settled.
+        adjudication = adjudicate_challenge(chronicle, g.user, challenge_request, rng,
+                                            record="always" if step == "record" else "settled")
     except ServiceError as exc:
-        if so_far is not None and (exc.field or "").startswith("next"):
+        if step == "call" and tests and (exc.field or "").startswith("next"):
             # An incomplete call (no throws, no retest chosen): the result so far stays on screen with
-            # the message beside the call, and the narrator's choices stay ticked.
+            # the message beside the call, and the narrator's choices stay ticked (ruled again, writing
+            # nothing: only this refusal pays for it).
+            try:
+                so_far = adjudicate_challenge(chronicle, g.user, request_from_form(form, tests), rng, record="never")
+            except ServiceError as fresh:
+                exc, so_far = fresh, None
+        else:
+            so_far = None
+        if so_far is not None:
             context = _screen_context(form, adjudication=so_far, error=exc)
             context.update(params=_params(context), kept={k: v for k, v in form.items() if k.startswith("next_")})
             return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
@@ -442,18 +450,18 @@ def resolve():
             return again
         return render("challenges/page.html", "challenges/_resolved.html", status=exc.status, **context)
     if adjudication.record is None:
-        context = _screen_context(form, adjudication=adjudication)
+        context = _screen_context(form, adjudication=adjudication, tapped=adjudication)
         context["params"] = _params(context)
         return render("challenges/page.html", "challenges/_resolved.html", **context)
     remember(*(c.id for c in (adjudication.loaded.challenger, adjudication.loaded.defender) if c is not None))
     if not is_partial():
-        context = _screen_context(form)
+        context = _screen_context(form, tapped=adjudication)
         # Without JavaScript the screen after the redirect draws the Undo button: it carries the
         # choices kept here (the last ruling's only), so an undo puts them back as with htmx.
         session[UNDO_CHOICES] = {"ruling": adjudication.record.id, "form": _choices(form)}
         return redirect(url_for("challenges.challenge_page", ruling=adjudication.record.id, **_params(context),
                                 _anchor="ruling"), code=303)
-    context = _screen_context(form, ruling=adjudication.record)
+    context = _screen_context(form, ruling=adjudication.record, tapped=adjudication)
     context["params"] = _params(context)
     context["undo_form"] = _choices(form)
     return render("challenges/page.html", "challenges/_resolved.html", **context)

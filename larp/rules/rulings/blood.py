@@ -17,7 +17,7 @@ from larp.rules.health import standing
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
-from larp.rules.torpor import TorporRecord, feed
+from larp.rules.torpor import GameNight, TorporClock, TorporRecord, feed
 
 
 @dataclass(frozen=True)
@@ -84,12 +84,17 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
                         "victim_track": result.victim_track.to_dict()})
 
 
-def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings: ChronicleSettings | None = None
-                          ) -> BloodRuling:
+def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings: ChronicleSettings | None = None,
+                          *, night: GameNight | None = None) -> BloodRuling:
     """The rules call for ``blood`` blood points from ``person`` (``reason``: rising at sunset, a
     Discipline, healing, other): his pool pays what it holds, each point it lacks costs a health level
     (``empty_pool_wound``), and past Incapacitated that way he falls into torpor from blood loss,
     recorded as such (000 "Health Chart", "Torpor"; met-reference 4.1).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: as :func:`larp.rules.blood.call_for_blood`.
@@ -110,7 +115,8 @@ def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings:
                    f"{plural(call.levels_lost, 'health level')} lost" + (", and torpor from blood loss." if call.blood_loss_torpor else "."))
     else:
         summary = f"{person.name} spends {plural(call.spent, 'blood point')} for {why}."
-    return BloodRuling(summary, call.steps, tally.consequences(),
+    consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+    return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                        {"reason": reason, "spent": call.spent, "levels_lost": call.levels_lost,
                         "blood_loss_torpor": call.blood_loss_torpor, "track": call.track.to_dict()})
 

@@ -26,6 +26,7 @@ from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
 from larp.rules.sunlight import SunlightExposure, sunlight_exposure
+from larp.rules.torpor import GameNight, TorporClock
 from larp.tables import trait_leads
 
 R_FORTITUDE = "LotNR Fortitude (met-reference 3.5)"
@@ -180,7 +181,8 @@ def killing_blow_steps(person: Person, track: HealthTrack, hand: HandDamage, set
 
 
 def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = None,
-                        settings: ChronicleSettings | None = None, rng: RandomSource | None = None) -> HandRuling:
+                        settings: ChronicleSettings | None = None, rng: RandomSource | None = None, *,
+                        night: GameNight | None = None) -> HandRuling:
     """Apply damage by hand to one character and compute everything it changes.
 
     Rules: the damage type against his kind (firearms against vampires, aggravated against
@@ -193,6 +195,11 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     Healing"; 000 "Applying Damage", "Armor"; met-reference 3.5, 3.7, 4.1). A declared killing
     blow on a vampire in torpor lets aggravated damage destroy him under ``dark_epics_killing_blow``
     (Dark Epics, met-reference 4.1).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: bad input or a character nothing can harm any more (Final Death is final),
@@ -231,4 +238,5 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
         courage = sun.courage_difficulty
         steps += sun.steps[1:]
         summary = summary[:-1] + f"; a Courage test against {courage} Traits or Rötschreck."
-    return HandRuling(taken, result, spent, tally.consequences(), summary, steps, courage)
+    consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+    return HandRuling(taken, result, spent, consequences, summary, steps + consequences.steps, courage)

@@ -5,7 +5,9 @@ For each character: the Traits lost for the rest of the game session (by categor
 never the Intensity pseudo-Trait "Potence", met-reference 3.4), the Ability levels,
 Willpower and Merit uses spent (met-reference 2.1), the new health track after armor
 and Fortitude, with its condition (unconscious, torpor, Final Death; 002 "Damage and
-Healing") and stake, and the armor's levels left (met-reference 3.7).
+Healing") and stake, and the armor's levels left (met-reference 3.7), and a torpor it puts a vampire into:
+its cause, length and wake date from the chronicle's torpor table, dated by the game session
+the ruling happens in (met-reference 5.2; 000 and 001 "Torpor"; :func:`larp.rules.torpor.enter_torpor`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from larp.rules.challenge import POTENCE_TRAIT, ChallengeRuling, Outcome
+from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
+from larp.rules.torpor import TorporClock, TorporStart
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ class Consequence:
         torpor_cause: why the ruling put him into torpor ("wounds", "blood_loss"), when it did.
         agg_marked: the Blood Traits now put toward his aggravated wounds, when the ruling changed
             them (``agg_heal_model`` "lotnr_instalments").
+        torpor: the torpor the ruling puts him into, worked out by the rules core (cause, length in
+            the table's words and in nights, wake date or game session; met-reference 5.2), when the
+            ruling knows the game session's date; ``None`` otherwise.
     """
 
     name: str
@@ -48,6 +55,7 @@ class Consequence:
     blood: int = 0
     torpor_cause: str | None = None
     agg_marked: int | None = None
+    torpor: TorporStart | None = None
 
     @property
     def empty(self) -> bool:
@@ -67,7 +75,7 @@ class Consequence:
         return {"traits_lost": lost, "abilities": dict(self.abilities), "willpower": self.willpower,
                 "merits": dict(self.merits), "track": self.track.to_dict() if self.track is not None else None,
                 "armor_left": dict(self.armor_left), "blood": self.blood, "torpor_cause": self.torpor_cause,
-                "agg_marked": self.agg_marked}
+                "agg_marked": self.agg_marked, "torpor": self.torpor.to_dict() if self.torpor else None}
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,12 @@ class Consequences:
     def of(self, name: str) -> Consequence:
         """What changes for ``name`` (an empty consequence if nothing)."""
         return next((c for c in self.people if c.name == name), Consequence(name))
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps of the torpors the ruling puts people into (their length and wake date), in the
+        ruling's order: each ruling's explanation ends with them."""
+        return tuple(step for c in self.people if c.torpor is not None for step in c.torpor.steps)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data, by name."""
@@ -152,8 +166,9 @@ class Tally:
         if armor and armor_left is not None:
             self.armor[name] = (armor, armor_left)
 
-    def consequences(self) -> Consequences:
-        """The consequences collected, in the order the people came."""
+    def consequences(self, clock: TorporClock | None = None) -> Consequences:
+        """The consequences collected, in the order the people came; a vampire newly in torpor gets
+        his torpor worked out by ``clock`` (none without a clock)."""
         out = []
         for name in self.order:
             track = self.tracks.get(name)
@@ -163,6 +178,9 @@ class Tally:
             if (cause is None and changed and track.condition == "torpor" and track.is_vampire
                     and (before is None or before.condition != "torpor")):
                 cause = "wounds"  # damage put him there (002 "Damage and Healing")
+            cause = cause if changed or name in self.causes else None
+            entered = (cause is not None and clock is not None and track is not None and track.is_vampire
+                       and track.condition == "torpor" and (before is None or before.condition != "torpor"))
             out.append(Consequence(
                 name=name,
                 traits_lost=tuple(self.lost.get(name, ())),
@@ -172,7 +190,8 @@ class Tally:
                 track=track if changed else None,
                 armor_left=(self.armor[name],) if name in self.armor else (),
                 blood=self.blood_change.get(name, 0),
-                torpor_cause=cause if changed or name in self.causes else None,
+                torpor_cause=cause,
                 agg_marked=self.marked.get(name),
+                torpor=clock.start(name, cause) if entered else None,
             ))
         return Consequences(tuple(out))

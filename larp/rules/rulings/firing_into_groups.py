@@ -40,6 +40,7 @@ from larp.rules.rulings.people import (
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, setting
 
 
 def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-                    rng: RandomSource | None = None) -> FiringIntoGroupsRuling:
+                    rng: RandomSource | None = None, *, night: GameNight | None = None) -> FiringIntoGroupsRuling:
     """Rule on a missed shot into a group and compute everything it changes.
 
     Each bystander's test is a challenge built like a one-on-one (darkness per side with the
@@ -221,6 +222,9 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
         scene: darkness per side, sight powers, range, cover, armor, the firer's gun.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field.
@@ -244,4 +248,7 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
     dark = scene.dark()
     suitable = {Outcome.CHALLENGER: suitable_abilities(shot.category, shot.weapon, False, dark),
                 Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
-    return FiringIntoGroupsRuling(shot, ruling, throws, tally.consequences(), suitable)
+    clock = TorporClock.of(settings, night, [s.person for s in sides])
+    consequences = tally.consequences(clock)
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    return FiringIntoGroupsRuling(shot, ruling, throws, consequences, suitable)

@@ -19,6 +19,7 @@ from larp.rules.rulings.blood import BloodRuling
 from larp.rules.rulings.consequences import Tally
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
 GAMES = ("live", "tabletop")
@@ -36,7 +37,7 @@ def blood_rate(settings: ChronicleSettings, game: str) -> dict[str, int] | None:
 
 
 def rule_healing(person: Person, kind: str, levels: int = 1, settings: ChronicleSettings | None = None,
-                 game: str = "live") -> BloodRuling:
+                 game: str = "live", *, night: GameNight | None = None) -> BloodRuling:
     """``person`` heals with blood: ``kind`` bashing or lethal (the player's choice), automatic
     (incapacitated or unconscious: bashing then lethal while blood lasts), or aggravated (by the
     chronicle's ``agg_heal_model``: a night's rest, or Blood Traits put toward the wound in
@@ -47,6 +48,11 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
     turn by generation; an incapacitated vampire with an empty pool heals nothing and, the rules
     calling for blood he lacks, loses a level and falls into torpor from blood loss (000 "Health
     Chart", "Torpor"; :func:`larp.rules.rulings.blood.rule_blood_called_for`).
+
+    Args:
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: an unknown kind or game, and what the healing rules refuse (a mortal, torpor,
@@ -70,7 +76,8 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
             tally.torpor_cause(person.name, "blood_loss")
         summary = (f"{person.name} has no blood to heal with: a level is lost"
                    + (" and he falls into torpor from blood loss." if call.blood_loss_torpor else "."))
-        return BloodRuling(summary, call.steps, tally.consequences(),
+        consequences = tally.consequences(TorporClock.of(settings, night, [person]))
+        return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                            {"kind": kind, "healed": {}, "blood_spent": 0, "willpower_spent": 0,
                             "track": call.track.to_dict(), "blood_loss_torpor": call.blood_loss_torpor})
     if kind == "automatic":

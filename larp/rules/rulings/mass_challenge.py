@@ -51,6 +51,7 @@ from larp.rules.rulings.people import (
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 RANDOM = "random"
 COUNTERS = ("defend", "strike", "bite", "weapon")
@@ -261,7 +262,7 @@ def build_mass_challenge(mass_call: MassChallengeCall, scene: Scene, settings: C
 
 
 def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-             rng: RandomSource | None = None) -> MassChallengeRuling:
+             rng: RandomSource | None = None, *, night: GameNight | None = None) -> MassChallengeRuling:
     """Rule on a mass challenge and compute everything it changes.
 
     Each pair is a challenge built like a one-on-one (:func:`larp.rules.rulings.people.contestant_for`:
@@ -276,6 +277,9 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
         scene: darkness per side, sight powers, range, cover, armor, weapons.
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for the signs asked for at random and the damage rules' tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field.
@@ -307,4 +311,7 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
             Outcome.DEFENDER: suitable_abilities(mass.category, t_weapon, True,
                                                  mass.defender.side.darkness.level.value != "none"),
         }
-    return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), tally.consequences(), suitable)
+    clock = TorporClock.of(settings, night, [s.person for s in sides])
+    consequences = tally.consequences(clock)
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), consequences, suitable)

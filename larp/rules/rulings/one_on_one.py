@@ -53,6 +53,7 @@ from larp.rules.rulings.people import (
 )
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight, TorporClock
 
 RANDOM = "random"
 
@@ -302,7 +303,7 @@ def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit])
 
 
 def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-                    rng: RandomSource | None = None) -> OneOnOneRuling:
+                    rng: RandomSource | None = None, *, night: GameNight | None = None) -> OneOnOneRuling:
     """Rule on a one-on-one challenge (or a static challenge or simple test) and compute
     everything it changes.
 
@@ -323,6 +324,9 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         settings: the chronicle's settings (defaults if ``None``).
         rng: a random source for ``"random"`` throws, the narrator's throws left out
             of a static challenge or simple test, and the damage rules' simple tests.
+        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
+            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
+            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
 
     Returns:
         The ruling so far (``ruling`` is ``None`` until the script can end).
@@ -374,10 +378,11 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         tally.hurt(target.name, track, armor_key(body.armor), left)
         hits.append(hit)
         damage_steps.extend(hit.steps)
-    all_steps = tuple(willpower_steps) + tuple(ruling.steps) + tuple(damage_steps)
+    consequences = tally.consequences(TorporClock.of(settings, night, [s.person for s in sides.values()]))
+    all_steps = tuple(willpower_steps) + tuple(ruling.steps) + tuple(damage_steps) + consequences.steps
     willpower = {key: 1 for key, side in sides.items() if side.choice.ignore_wounds}
     ruling = as_applied(ruling, hits, {k: s.name for k, s in sides.items()}, willpower)
-    return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, tally.consequences(),
+    return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, consequences,
                           _summary(ruling, challenge, hits), needs)
 
 
@@ -399,7 +404,7 @@ def as_applied(ruling: ChallengeRuling, hits: Sequence[Hit], names: Mapping[Outc
 
 
 def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,
-                rng: RandomSource | None = None) -> OneOnOneRuling:
+                rng: RandomSource | None = None, *, night: GameNight | None = None) -> OneOnOneRuling:
     """Rule on a static challenge or a simple test against a narrator (LotNR Static
     Challenges and Simple Tests, met-reference 1.6): the narrator's difficulty in Traits
     decides a tie in a static challenge, a simple test compares no Traits; the narrator's
@@ -413,4 +418,4 @@ def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSe
     if one.defender is not None:
         raise RulesError(f"A {one.kind.value} challenge is against a narrator: leave out the defender.",
                          field="defender")
-    return rule_one_on_one(one, scene, settings, rng)
+    return rule_one_on_one(one, scene, settings, rng, night=night)

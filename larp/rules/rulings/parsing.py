@@ -27,7 +27,9 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   (``ambidextrous``, ``acute_sense``, ``concentration``; ``data/merits_flaws.toml``), and
   ``specialisations``: Ability name to its specialisations (``{"Melee": ["Two-Weapon
   (Florentine)"]}``); ``ambidextrous`` and ``two_weapon`` given outright win over them;
-- ``scene``: what differs for him in the scene (:func:`larp.rules.scene.side_scene_from_dict`).
+- ``scene``: what differs for him in the scene (:func:`larp.rules.scene.side_scene_from_dict`);
+- ``morality``: his Humanity or Path in MET Traits, 0 to 5 (how long a torpor the ruling puts
+  him in lasts, met-reference 5.2; left out: 0).
 
 ``powers`` takes the challenge powers (vigor, rapidity, puissance, fleetness, might,
 endurance, intensity) and the other powers that change a ruling: mettle and the
@@ -54,7 +56,7 @@ from larp.rules.settings import ChronicleSettings
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
 SIDE_EXTRAS = ("body", "attack", "celerity", "negative_traits", "calls_negative", "specialisation",
                "waive_darkness", "lethal_by_prowess", "head_shot", "scene", "qualities", "specialisations",
-               "ignore_wounds")
+               "ignore_wounds", "morality")
 CHALLENGE_EXTRAS = ("scene",)
 
 
@@ -62,6 +64,21 @@ def other_powers() -> set[str]:
     """The powers, other than the challenge powers, that change a ruling: Fortitude's Mettle
     and the sight powers of ``data/darkness.toml`` (lower case)."""
     return {"mettle"} | {row.power.lower() for row in darkness_table().reductions.values() if row.power}
+
+
+def morality_from(data: Mapping[str, Any], field: str = "morality") -> int | None:
+    """A described character's Humanity or Path in MET Traits (``data["morality"]``, 0 to 5; ``None``
+    when left out), which sets how long a torpor lasts (met-reference 5.2).
+
+    Raises:
+        RulesError: not a whole number from 0 to 5, naming ``field``.
+    """
+    value = data.get("morality")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
+        raise RulesError("Give his Humanity or Path in MET Traits, 0 to 5.", field=field)
+    return value
 
 
 def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
@@ -146,6 +163,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         armor=armor, weapon=weapon_key or "",
         qualities=frozenset(q.strip().lower() for q in qualities),
         specialisations={str(k): tuple(v) for k, v in specs.items()},
+        morality=morality_from(data, f("morality")),
     )
     dark = con.darkness
     waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
@@ -333,10 +351,12 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
 
 
 def person_from_track(track: Any, fortitude: int, name: str = "The character", armor: Any = None,
-                      armor_left: Any = None, powers: Any = None, settings: ChronicleSettings | None = None):
+                      armor_left: Any = None, powers: Any = None, settings: ChronicleSettings | None = None,
+                      morality: int | None = None):
     """A person described by a health track (the stateless damage API): his kind, damage,
     condition and stake, Fortitude (Mettle's Healthy level at 2 when the track's levels are
-    left out: the chronicle's track), the armor he wears.
+    left out: the chronicle's track), the armor he wears, his Humanity or Path in MET Traits
+    (``morality``, :func:`morality_from`; how long a torpor lasts).
 
     Raises:
         RulesError: a malformed track, armor or power, naming the field.
@@ -379,4 +399,4 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
     return Person(name=name, creature=creature, levels=tuple(levels) if levels else None, whole_track=bool(levels),
                   powers=frozenset(names), disciplines={"Fortitude": fortitude} if fortitude else {},
                   condition=str(track.get("condition") or "active"), staked=bool(track.get("staked", False)),
-                  armor=worn, **counts)
+                  armor=worn, morality=morality, **counts)

@@ -106,6 +106,10 @@ class Person:
         acute_senses: the senses of his Acute Sense Merits (keys of ``data/senses.toml``; the
             Merit's note says which, :func:`larp.rules.senses.senses_in_note`): two Traits up in a
             challenge that depends on one of them (LotNR Acute Sense, met-reference 1.3).
+        morality: his Humanity or Path in MET Traits (0-5), which sets how long a torpor lasts
+            (met-reference 5.2); ``None``: not known (a stateless caller who left it out).
+        tabletop_morality: his Humanity or Path dots (0-10) when the sheet has them (the tabletop
+            torpor table, ``torpor_table``); ``None``: converted from ``morality``.
     """
 
     name: str
@@ -146,6 +150,8 @@ class Person:
     willpower_max: int = 0
     acute_senses: frozenset[str] = frozenset()
     frenzy: str = ""
+    morality: int | None = None
+    tabletop_morality: int | None = None
 
     def names_known(self, category: str) -> bool:
         """Whether his Traits in ``category`` are known by name (bids are then checked by name)."""

@@ -63,6 +63,7 @@ from larp.rules.tabletop.resolution import (
     land_hit,
     share_strafing,
 )
+from larp.rules.torpor import GameNight, TorporClock, TorporStart
 
 #: The phases of one attack, in order (000 "Combat Turns"; 004 "Step-By-Step Combat Turn"): the
 #: abort's Willpower roll comes before the attack roll (000 "Aborting Actions"), the defense's
@@ -83,7 +84,8 @@ ATTACK_PHASES: tuple[Callable[[AttackState], None], ...] = (
 
 
 def resolve_attack(attack: Attack, settings: ChronicleSettings | None = None, *,
-                   dice: Mapping[str, Sequence[int]] | None = None, rng: DiceSource | None = None) -> AttackRuling:
+                   dice: Mapping[str, Sequence[int]] | None = None, rng: DiceSource | None = None,
+                   night: GameNight | None = None) -> AttackRuling:
     """Resolve one tabletop attack and mark its damage.
 
     Rules, in order (profile by ``tabletop_profile``):
@@ -119,9 +121,14 @@ def resolve_attack(attack: Attack, settings: ChronicleSettings | None = None, *,
           part ignoring the armor (000 "Armor Chart"); blunt blows at a vital part (setting
           ``tabletop_blunt_vital_lethal``); a mortal's lasting injury (setting
           ``mortal_bashing_aftereffects``).
+        - A vampire the attack puts in torpor: its length and wake date from his Humanity or
+          Path and the game session's date (met-reference 5.2; :func:`larp.rules.torpor.enter_torpor`),
+          in ``torpor`` and at the end of the steps.
 
     Args:
         dice: faces by roll name (see ``DICE_KEYS``); rolls not given come from ``rng``.
+        night: the game session the attack happens in (date and number); ``None``: not known,
+            no torpor worked out.
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field (a
@@ -141,7 +148,23 @@ def resolve_attack(attack: Attack, settings: ChronicleSettings | None = None, *,
     cited = ruling.steps
     if profile_for(settings).key == "dark_ages":
         cited = tuple(replace(s, rule=DARK_AGES_CITATIONS.get(s.rule, s.rule)) for s in cited)
-    return replace(ruling, steps=cited, dice=MappingProxyType(dict(roller.made)))
+    torpor = _torpor_begun(attack, ruling, settings, night)
+    cited += tuple(step for start in torpor.values() for step in start.steps)
+    return replace(ruling, steps=cited, dice=MappingProxyType(dict(roller.made)), torpor=MappingProxyType(torpor))
+
+
+def _torpor_begun(attack: Attack, ruling: AttackRuling, settings: ChronicleSettings,
+                  night: GameNight | None) -> dict[str, TorporStart]:
+    """The torpor of each vampire the attack newly puts in torpor (wounds), by fighter key."""
+    fighters = ((attack.target, ruling.target_track), (attack.attacker, ruling.attacker_track))
+    clock = TorporClock(settings, night, {f.name: (f.morality or 0, f.tabletop_morality) for f, _t in fighters})
+    begun: dict[str, TorporStart] = {}
+    for fighter, after in fighters:
+        if after.is_vampire and after.condition == "torpor" and fighter.track.condition != "torpor":
+            start = clock.start(fighter.name, "wounds")
+            if start is not None:
+                begun[fighter.key] = start
+    return begun
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penal
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource, SoakRuling
 from larp.rules.tabletop.actions import ActionSlot
+from larp.rules.torpor import TorporStart
 from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.dice import (
     DiceRoll,
@@ -88,6 +89,8 @@ class Fighter:
             "Blindsiding", "Parrying").
         generation: a vampire's generation (his limit on blood a turn and on Attributes; ``None``:
             13th), and blood: blood points in his pool (``None``: not counted) (004 "Spend Blood").
+        morality: his Humanity or Path in MET Traits, and tabletop_morality: in dots when the sheet
+            has them (how long a torpor the attack begins lasts, met-reference 5.2; ``None``: not known).
     """
 
     key: str
@@ -108,6 +111,8 @@ class Fighter:
     shield: str | None = None
     generation: int | None = None
     blood: int | None = None
+    morality: int | None = None
+    tabletop_morality: int | None = None
 
     @property
     def creature(self) -> str:
@@ -372,6 +377,8 @@ class AttackRuling:
         steps: the explanation, with every die.
         summary: one sentence.
         dice: every roll made, by name (send it back as ``dice`` to replay the ruling).
+        torpor: the torpors the attack begins, by fighter key: a vampire whose track it puts in
+            torpor, worked out by the rules core from the game session's date (met-reference 5.2).
     """
 
     maneuver: str
@@ -393,6 +400,7 @@ class AttackRuling:
     steps: tuple[Step, ...]
     summary: str
     dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    torpor: Mapping[str, TorporStart] = field(default_factory=dict)
 
     def has(self, kind: str, who: str | None = None) -> bool:
         """Whether an effect of ``kind`` (on ``who``, if given) follows (000 "Stage Three: Resolution")."""
@@ -411,6 +419,7 @@ class AttackRuling:
             "target_track": self.target_track.to_dict(), "attacker_track": self.attacker_track.to_dict(),
             "effects": [e.to_dict() for e in self.effects], "summary": self.summary,
             "steps": [s.to_dict() for s in self.steps], "dice": {k: list(v) for k, v in self.dice.items()},
+            "torpor": {k: start.to_dict() for k, start in self.torpor.items()},
         }
 
 

@@ -32,9 +32,11 @@ from __future__ import annotations
 
 from larp.rules.torpor.lengths import (
     CAUSE_LABELS,
+    GameNight,
     RISES_AT,
     TABLES,
     TORPOR_CAUSES,
+    TorporClock,
     TorporLength,
     TorporRow,
     TorporStart,
@@ -64,9 +66,11 @@ from larp.rules.torpor.waking import (
 __all__ = [
     "CAUSE_LABELS",
     "Feeding",
+    "GameNight",
     "RISES_AT",
     "TABLES",
     "TORPOR_CAUSES",
+    "TorporClock",
     "TorporLength",
     "TorporRecord",
     "TorporRow",

@@ -6,10 +6,11 @@ the chronicle settings ``torpor_table``, ``torpor_table_shift``, ``torpor_time_s
 from __future__ import annotations
 
 import calendar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import lru_cache
 from math import ceil
+from typing import Any, Iterable, Mapping
 
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
@@ -269,6 +270,9 @@ class TorporStart:
         retired: the torpor ends after the chronicle's planned end.
         fed_wakes: feeding him a blood point wakes him (blood loss, by the setting).
         steps: the explanation.
+        wake_session: game-session scale: the number of the first game session in which he may try
+            to wake (the game session it began in, ``session`` of :func:`enter_torpor`, plus
+            ``sessions``); ``None`` under the calendar scale.
     """
 
     cause: str
@@ -281,6 +285,35 @@ class TorporStart:
     retired: bool
     fed_wakes: bool
     steps: tuple[Step, ...]
+    wake_session: int | None = None
+
+    @property
+    def nights(self) -> int | None:
+        """Calendar scale: the nights from the night he entered torpor to the first night he may try to
+        wake (a week is 7); ``None`` under the game-session scale."""
+        return (self.wake_on - self.started_on).days if self.wake_on is not None else None
+
+    def to_dict(self) -> dict:
+        """JSON-ready data: cause, start, table, rating, length (the table's words and in nights),
+        wake date or game session, retired, whether feeding wakes him."""
+        return {"cause": self.cause, "started_on": self.started_on.isoformat(), "table": self.table,
+                "rating": self.rating, "length": self.length, "nights": self.nights,
+                "wake_on": self.wake_on.isoformat() if self.wake_on else None, "sessions": self.sessions,
+                "wake_session": self.wake_session, "retired": self.retired, "fed_wakes": self.fed_wakes}
+
+
+@dataclass(frozen=True)
+class GameNight:
+    """The game session a ruling happens in, as data (the rules core reads no clock): its date and
+    its number, from which a torpor that begins in it is dated (met-reference 5.2).
+
+    Attributes:
+        on: the game session's date.
+        session: its number in the chronicle (0: not known, as for the stateless API).
+    """
+
+    on: date
+    session: int = 0
 
 
 def chronicle_end(settings: ChronicleSettings) -> date | None:
@@ -297,7 +330,7 @@ def is_retired(wake_on: date | None, settings: ChronicleSettings) -> bool:
 
 
 def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, met_rating: int,
-                 tabletop_rating: int | None = None, who: str = "The vampire") -> TorporStart:
+                 tabletop_rating: int | None = None, who: str = "The vampire", session: int = 0) -> TorporStart:
     """Work out a new torpor: its length from the chronicle's table and the date (or
     game session) from which the vampire may try to wake.
 
@@ -308,6 +341,8 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
             ``feeding_wakes_blood_torpor``, ``chronicle_end_date``.
         met_rating: Humanity or Path in MET Traits (0-5).
         tabletop_rating: Humanity or Path dots (0-10), if the sheet has them.
+        session: the number of the game session it began in (0: none known), from which the
+            game-session scale counts ``wake_session``.
 
     Raises:
         RulesError: an unknown cause, a bad rating.
@@ -352,9 +387,47 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
         wake_on = length.after(started_on)
         steps.add(f"Calendar time: {who} may try to wake from the night of {wake_on.isoformat()}, for a blood "
                   f"point and a test.", _LIVE, setting="torpor_time_scale")
+        steps.add(f"That is {plural((wake_on - started_on).days, 'night')} in torpor, from "
+                  f"{started_on.isoformat()} to {wake_on.isoformat()}.", _LIVE, setting="torpor_time_scale")
         retired = is_retired(wake_on, settings)
         if retired:
             steps.add(f"The torpor ends after the chronicle's planned end ({settings['chronicle_end_date']}): "
                       f"{who} is retired from play.", "met-reference 5.2", setting="chronicle_end_date")
     return TorporStart(cause, started_on, table.key, rating, length.text, wake_on, sessions, retired, fed_wakes,
-                       steps.steps())
+                       steps.steps(), session + sessions if sessions is not None else None)
+
+
+@dataclass(frozen=True)
+class TorporClock:
+    """What the rules core needs to work out a torpor a ruling begins (met-reference 5.2): the
+    chronicle's settings (``torpor_table``, ``torpor_table_shift``, ``torpor_time_scale``...), the
+    game session the ruling happens in, and each person's Humanity or Path.
+
+    Attributes:
+        settings: the chronicle's settings.
+        night: the game session's date and number; ``None``: not known (no game session open),
+            and no torpor is worked out.
+        morality: by name, (MET Traits, tabletop dots or ``None``); a name not given counts 0 Traits.
+    """
+
+    settings: ChronicleSettings
+    night: GameNight | None
+    morality: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, settings: ChronicleSettings, night: GameNight | None, people: Iterable[Any]) -> "TorporClock":
+        """The clock for ``people`` (:class:`larp.rules.rulings.people.Person`: ``morality`` and
+        ``tabletop_morality``)."""
+        return cls(settings, night, {p.name: (p.morality or 0, p.tabletop_morality) for p in people})
+
+    def start(self, name: str, cause: str) -> TorporStart | None:
+        """The torpor ``name`` enters for ``cause`` tonight, or ``None`` with no game session known.
+
+        Raises:
+            RulesError: as :func:`larp.rules.torpor.enter_torpor`.
+        """
+        if self.night is None:
+            return None
+        met, tabletop = self.morality.get(name, (0, None))
+        return enter_torpor(cause, self.night.on, self.settings, met_rating=met, tabletop_rating=tabletop,
+                            who=name, session=self.night.session)
