@@ -55,3 +55,48 @@ def test_the_api_destroys_by_massive_trauma_a_mortal_but_not_a_standing_vampire(
     assert done.get_json()["character"]["health"]["condition"] == "dead"
     assert client.post(f"/api/v1/characters/{kon.id}/destroy", json={"means": "beheading"}).status_code == 201
     assert char("Konrad Vale").condition == "final_death"
+
+
+# ---------------------------------------------------------------- extras' four-level track (000 optional rule)
+
+EXTRA = ["Healthy", "Hurt", "Maimed", "Incapacitated"]
+
+
+def test_the_sheet_editor_gives_a_character_the_extras_track_and_takes_it_back(client, auth, dbconn):
+    """000 "Optional Rule: Extras": the editor's "Health track" choice stores the four levels; three
+    levels of damage leave the extra Incapacitated, the fourth dead; "the chronicle's track" clears it."""
+    from tests.web.sheet_fixtures import seen_of
+
+    auth.login("boss", "organiser")
+    kon = char("Konrad Vale")
+    page = client.get(f"/characters/{kon.id}/edit").get_data(as_text=True)
+    assert 'name="health_track"' in page
+    identity = {"name": kon.name, "creature": kon.creature, "generation": str(kon.generation or ""),
+                "morality_name": kon.morality_name, "morality_rating": str(kon.morality_rating),
+                "willpower_permanent": str(kon.willpower_permanent), "clan": kon.clan or "", "sect": kon.sect or ""}
+    response = client.post(f"/characters/{kon.id}/sheet/identity",
+                           data={"seen": seen_of(page, "identity"), **identity, "health_track": "extra"})
+    assert response.status_code == 303, response.get_data(as_text=True)[:600]
+    assert char("Konrad Vale").health_levels == EXTRA
+    client.post(f"/characters/{kon.id}/damage", data={"damage_type": "lethal", "levels": "3"})
+    assert character_state(char("Konrad Vale"), None, chronicle_settings(kon.chronicle)).health.state() == "Incapacitated"
+    page = client.get(f"/characters/{kon.id}/edit").get_data(as_text=True)
+    assert '<option value="extra" selected>' in page
+    response = client.post(f"/characters/{kon.id}/sheet/identity",
+                           data={"seen": seen_of(page, "identity"), **identity, "health_track": "chronicle"})
+    assert response.status_code == 303
+    assert not char("Konrad Vale").health_levels
+
+
+def test_make_copies_with_the_extras_track_from_the_editor_and_the_api(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    kon = char("Konrad Vale")
+    response = client.post(f"/characters/{kon.id}/copy", data={"name": "Thug", "count": "2", "scene_extra": "on",
+                                                               "extra_track": "on"})
+    assert response.status_code == 303
+    assert [c.health_levels for c in Character.select().where(Character.name.in_(["Thug 1", "Thug 2"]))] == [EXTRA] * 2
+    plain = client.post(f"/characters/{kon.id}/copy", data={"name": "Guard", "count": "1"})
+    assert plain.status_code == 303 and not char("Guard").health_levels
+    answer = client.post(f"/api/v1/characters/{kon.id}/copy", json={"name": "Ghoul", "count": 1, "extra_track": True})
+    assert answer.status_code == 201, answer.get_json()
+    assert char("Ghoul").health_levels == EXTRA
