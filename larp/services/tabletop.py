@@ -27,6 +27,7 @@ from larp.rules.tabletop.combat import (
     Circumstances,
     DefenseChoice,
     Fighter,
+    resolve_ambush,
     resolve_attack,
     resolve_escape,
 )
@@ -485,6 +486,57 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         return record
 
 
+def ambush(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, ambusher: Any, target: Any,
+           cover: bool, in_combat: bool, dice: Mapping[str, Sequence[int]] | None,
+           rng: DiceSource | None) -> Ruling:
+    """One fighter ambushes another, by the chronicle's profile
+    (:func:`larp.rules.tabletop.combat.resolve_ambush`; 000 "Ambush", 004 "Ambush"); recorded.
+
+    Revised: Dexterity + Stealth against Perception + Alertness; the extra successes are the
+    free attack's extra dice (the attack form takes them as "Ambush dice"). Dark Ages: preparing it
+    takes ``cover`` and Wits + Stealth (6); the target then rolls Perception + Alertness (8) for
+    the dice he has the first turn. A target already ``in_combat`` cannot be ambushed. The combat's
+    turn is unchanged (no action is spent: the ambush comes before the fight).
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 on ``ambush.<field>`` for a fighter not in this combat,
+            the same fighter twice, or what the rules refuse (no cover under Dark Ages, a target
+            in combat); :class:`DiceRequest` for a roll to be entered at the table.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        a_key, t_key = str(ambusher), str(target)
+        if a_key not in loaded.fighters:
+            raise ServiceError("Choose the ambusher from this fight.", field="ambush.ambusher")
+        if t_key not in loaded.fighters or t_key == a_key:
+            raise ServiceError("Choose someone else of this fight as the ambush's target.", field="ambush.target")
+        try:
+            result = resolve_ambush(loaded.fighters[a_key], loaded.fighters[t_key], loaded.settings, dice=dice,
+                                    rng=rng, cover=cover, in_combat=in_combat)
+        except DiceNeeded as exc:
+            raise ServiceError(f"{exc.message} (the ambush's dice: {exc.pool} dice, difficulty {exc.difficulty}).",
+                               field=f"ambush.dice.{exc.roll}") from None
+        except RulesError as exc:
+            raise ServiceError(exc.message, field=f"ambush.{exc.field or 'target'}") from None
+        combat = loaded.combat
+        summary = f"{combat.name(a_key)} ambushes {combat.name(t_key)}: " + {
+            "free_attack": f"a free attack with {result.attack_dice} extra dice",
+            "first_strike": "strikes first, the target may defend",
+            "spotted": "spotted, initiative as usual",
+            "ambushed": f"wins initiative; {combat.name(t_key)} has {result.target_dice} dice the first turn",
+            "not_prepared": "not prepared, initiative as usual"}[result.outcome] + "."
+        record = record_ruling(
+            chronicle, narrator, KIND, summary, result.steps,
+            [(loaded.characters[a_key], "ambusher"), (loaded.characters[t_key], "target")],
+            game_session=open_game_session(chronicle),
+            inputs={"turn": combat.turn, "combat": loaded.row.id, "ambush": True, "ambusher": a_key, "target": t_key, "cover": cover,
+                    "in_combat": in_combat, "dice": {k: list(v.dice) for k, v in result.rolls.items()}},
+            outcome=result.to_dict(),
+        )
+        _save(loaded, combat, last=[record.id])
+        return record
+
+
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
                  levels: Any) -> Ruling:
     """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
@@ -535,6 +587,22 @@ def end_combat(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         loaded = _get(chronicle, narrator, combat_id, version)
         TabletopCombat.update(ended_at=utcnow(), version=TabletopCombat.version + 1).where(
             TabletopCombat.id == loaded.row.id).execute()
+
+
+def ambush_dice(row: TabletopCombat, combat: Combat, actor: str | None) -> int:
+    """The extra dice of the free attack ``actor`` won by an ambush in this combat's turn, until his
+    first action of it (000 "Ambush": "one free attack"), else 0."""
+    if actor is None or combat.taken.get(actor):
+        return 0
+    recent = (Ruling.select().where((Ruling.chronicle == row.chronicle) & (Ruling.kind == KIND)
+                                    & (Ruling.created_at >= row.created_at) & Ruling.undone_at.is_null())
+              .order_by(Ruling.id.desc()).limit(20))
+    for ruling in recent:
+        inputs, outcome = ruling.inputs or {}, ruling.outcome or {}
+        if (inputs.get("ambush") and inputs.get("combat") == row.id and inputs.get("ambusher") == actor
+                and inputs.get("turn") == combat.turn and outcome.get("outcome") == "free_attack"):
+            return int(outcome.get("attack_dice") or 0)
+    return 0
 
 
 def last_rulings(row: TabletopCombat) -> list[Ruling]:

@@ -103,6 +103,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/webhooks/{webhook_id}/test", "post"): {"path": {"webhook_id": 1}, "body": {},
                                               "after": [("/webhooks", "post")]},
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
+    ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,
     ("/tabletop/roll", "post"): None,
 }

@@ -18,7 +18,8 @@ from larp.rules.explain import Explanation, RulesError
 from larp.rules.health import HealthTrack, health_views, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot
-from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_attack
+from larp.rules.tabletop.combat import (Attack, Circumstances, DefenseChoice, Fighter, resolve_ambush,
+                                        resolve_attack)
 from larp.rules.tabletop.dice import check_difficulty, check_pool, roll_dice, roll_step
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import profile_for
@@ -408,4 +409,63 @@ def tabletop_attack():
     data = ruling.to_dict()
     data["profile"] = profile_for(settings).key
     data["health"] = {"attacker": health_views(ruling.attacker_track), "target": health_views(ruling.target_track)}
+    return jsonify(data)
+
+
+@bp.post("/tabletop/ambush")
+@documented("/tabletop/ambush", "post", {
+    "summary": "Resolve a tabletop ambush",
+    "description": "By the chronicle's tabletop_profile. Revised (000 \"Ambush\"): the attacker's Dexterity + Stealth "
+                   "resisted by the target's Perception + Alertness; more successes: a free attack with the extra "
+                   "successes as extra dice (`attack_dice`, the attack's `circumstances.ambush_dice`); a tie: the "
+                   "attacker strikes first, the target may defend; fewer: spotted. Dark Ages (004 \"Ambush\"): "
+                   "preparing it needs `cover` and Wits + Stealth (6, roll `preparation`); the attacker then wins "
+                   "initiative and the target has his Perception + Alertness (8) successes as dice the first turn "
+                   "(`target_dice`). A target already `in_combat` cannot be ambushed (422). Nothing is stored.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["attacker", "target"],
+        "properties": {
+            "attacker": {"$ref": "#/components/schemas/TabletopFighter"},
+            "target": {"$ref": "#/components/schemas/TabletopFighter"},
+            "cover": {"type": "boolean", "default": True,
+                      "description": "The ambusher has proper cover (needed under Dark Ages)."},
+            "in_combat": {"type": "boolean", "default": False,
+                          "description": "The target is already involved in combat."},
+            "dice": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+                     "description": "Faces by roll: stealth, alertness, preparation (Dark Ages). Rolls not given "
+                                    "are drawn."},
+            "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's."},
+        }},
+        "example": {"attacker": {"name": "Kincaid", "attributes": {"Dexterity": 4, "Wits": 3},
+                                 "abilities": {"Stealth": 3}},
+                    "target": {"name": "The guard", "attributes": {"Perception": 2, "Wits": 2},
+                               "abilities": {"Alertness": 1}, "creature": "mortal"},
+                    "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3]}}}}},
+    "responses": {"200": {"description": "The ambush's outcome with every die.", "content": {"application/json": {
+        "schema": shape({"outcome": {"type": "string", "enum": ["free_attack", "first_strike", "spotted",
+                                                                "ambushed", "not_prepared"]},
+                         "attack_dice": INT, "target_dice": {"type": ["integer", "null"]},
+                         "rolls": by_name(ref("TabletopRoll"), "By roll: the roll."), "steps": STEPS,
+                         "dice": by_name({"type": "array", "items": INT}, "By roll: the dice."),
+                         "profile": STR})}}},
+                  "404": {"description": "A stored fighter that is not in this chronicle.", **_ERROR}},
+})
+def tabletop_ambush():
+    """Resolve an ambush (stateless)."""
+    body = json_body()
+    settings = _settings(body)
+    attacker = _fighter(body, "attacker", settings)
+    target = _fighter(body, "target", settings)
+    cover = body.get("cover", True)
+    if not isinstance(cover, bool):
+        raise ApiError("`cover` must be true or false.", "cover", 422)
+    in_combat = _bool(body, "in_combat", "in_combat")
+    try:
+        result = resolve_ambush(attacker, target, settings, dice=_dice_map(body), rng=_rng(), cover=cover,
+                                in_combat=in_combat)
+    except RulesError as exc:
+        raise ApiError(exc.message, exc.field, 422) from None
+    data = result.to_dict()
+    data["dice"] = {k: list(v.dice) for k, v in result.rolls.items()}
+    data["profile"] = profile_for(settings).key
     return jsonify(data)

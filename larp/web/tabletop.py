@@ -62,6 +62,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
     if error is None:
         return None
     field = error.field or ""
+    if field.startswith("ambush."):
+        return "ambush"
     if field.endswith(".weapon") and field != "attacker.weapon" or field.endswith(".armor"):
         return "gear"
     if field in ("combat", "phase"):
@@ -136,6 +138,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
+        "ambush_dice": service.ambush_dice(row, combat, actor),
     })
     return context
 
@@ -273,6 +276,7 @@ def _circumstances(form) -> Circumstances:
         strafe_targets=_int_field(form, "strafe_targets", 1, 1, 10),
         strafe_extra=_int_field(form, "strafe_extra", 0, 0, 10),
         clip_half_full=form.get("clip_low") != "on",
+        ambush_dice=_int_field(form, "ambush_dice", 0, 0, 30),
         extra_dice=_int_field(form, "extra_dice", 0, -20, 20),
         extra_difficulty=_int_field(form, "extra_difficulty", 0, -8, 8),
         difficulty=_int_field(form, "difficulty", None, -99, 99),
@@ -317,6 +321,20 @@ def escape(combat_id: int):
     def run(c, u, i, v):
         dice = {k: d for k in ("escaper", "holder") if (d := _dice_field(form, k)) is not None}
         service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/ambush", methods=["POST"])
+@role_required("organiser", "narrator")
+def ambush(combat_id: int):
+    """One fighter ambushes another (000 "Ambush"; 004 "Ambush": with cover, Wits + Stealth to prepare)."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {k: d for k in ("stealth", "alertness", "preparation") if (d := _dice_field(form, k)) is not None}
+        service.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
+                       form.get("in_combat") == "on", dice, _rng(form))
 
     return _step(run)
 

@@ -100,3 +100,85 @@ def test_make_copies_with_the_extras_track_from_the_editor_and_the_api(client, a
     answer = client.post(f"/api/v1/characters/{kon.id}/copy", json={"name": "Ghoul", "count": 1, "extra_track": True})
     assert answer.status_code == 201, answer.get_json()
     assert char("Ghoul").health_levels == EXTRA
+
+
+# ---------------------------------------------------------------- the ambush (000, 004 "Ambush")
+
+def _start(client, names=("Konrad Vale", "Vivienne Ashcombe")):
+    from larp.models import TabletopCombat
+
+    keys = [str(char(n).id) for n in names]
+    assert client.post("/tabletop/start", data={"characters": keys}, headers=HX).status_code == 200
+    return keys, TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+
+
+def test_an_ambush_on_the_tabletop_screen_is_ruled_recorded_and_gives_the_free_attack_its_dice(client, auth, dbconn):
+    """000 "Ambush": Konrad's Dexterity + Stealth against Vivienne's Perception + Alertness, dice
+    rolled at the table; the extra successes are the free attack's dice, pre-filled on the attack form."""
+    auth.login()
+    (kon, viv), row = _start(client)
+    page = client.get("/tabletop").get_data(as_text=True)
+    assert "An ambush" in page and 'name="ambusher"' in page
+    from larp.services.tabletop import fighter_for
+
+    settings = chronicle_settings(char("Konrad Vale").chronicle)
+    ambusher, target = fighter_for(char("Konrad Vale"), settings), fighter_for(char("Vivienne Ashcombe"), settings)
+    stealth = ambusher.attribute("Dexterity") + ambusher.ability("Stealth")
+    alertness = target.attribute("Perception") + target.ability("Alertness")
+    asked = client.post(f"/tabletop/{row.id}/ambush", headers=HX, data={
+        "version": row.version, "ambusher": kon, "ambush_target": viv, "cover": "on", "dice_mode": "table"})
+    assert asked.status_code == 422 and f"{stealth} dice" in asked.get_data(as_text=True)
+    response = client.post(f"/tabletop/{row.id}/ambush", headers=HX, data={
+        "version": row.version, "ambusher": kon, "ambush_target": viv, "cover": "on", "dice_mode": "table",
+        "dice-stealth": " ".join(["9"] * stealth), "dice-alertness": " ".join(["2"] * alertness)})
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200, text[:800]
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    outcome = ruling.outcome
+    assert ruling.inputs["ambusher"] == kon and outcome["rolls"]["stealth"]["rolled"] == "at the table"
+    margin = outcome["rolls"]["stealth"]["net"] - outcome["rolls"]["alertness"]["net"]
+    assert outcome["attack_dice"] == margin == stealth and outcome["outcome"] == "free_attack"
+    assert ruling.summary.startswith("Konrad Vale ambushes Vivienne Ashcombe")
+    # Initiative, then Konrad's free attack: the attack form carries the ambush's dice.
+    version = type(row).get_by_id(row.id).version
+    assert client.post(f"/tabletop/{row.id}/initiative", headers=HX, data={
+        "version": version, f"die-{kon}": "10", f"die-{viv}": "1"}).status_code == 200
+    version = type(row).get_by_id(row.id).version
+    assert client.post(f"/tabletop/{row.id}/declare", headers=HX, data={
+        "version": version, "fighter": [viv, kon], f"{kon}-actions": "1", f"{viv}-actions": "1"}).status_code == 200
+    page = client.get("/tabletop").get_data(as_text=True)
+    assert f'name="ambush_dice" value="{stealth}"' in page
+
+
+def test_a_dark_ages_ambush_without_cover_is_refused_and_changes_nothing(client, auth, dbconn):
+    """004 "Ambush": preparing an ambush needs proper cover; the refusal is shown at the ambush form."""
+    from larp.models import Chronicle, ChronicleSetting
+
+    auth.login()
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    (kon, viv), row = _start(client)
+    rulings = Ruling.select().count()
+    response = client.post(f"/tabletop/{row.id}/ambush", headers=HX, data={
+        "version": row.version, "ambusher": kon, "ambush_target": viv})
+    assert response.status_code == 422
+    assert "needs proper cover" in response.get_data(as_text=True)
+    assert Ruling.select().count() == rulings
+    done = client.post(f"/tabletop/{row.id}/ambush", headers=HX, data={
+        "version": row.version, "ambusher": kon, "ambush_target": viv, "cover": "on"})
+    assert done.status_code == 200
+    assert Ruling.select().order_by(Ruling.id.desc()).get().outcome["rolls"]["preparation"]
+
+
+def test_the_api_rules_an_ambush_by_profile(client, auth, dbconn):
+    auth.login()
+    attacker = {"name": "Kincaid", "attributes": {"Dexterity": 4, "Wits": 3}, "abilities": {"Stealth": 3}}
+    target = {"name": "Guard", "creature": "mortal", "attributes": {"Perception": 2}, "abilities": {"Alertness": 1}}
+    data = client.post("/api/v1/tabletop/ambush", json={
+        "attacker": attacker, "target": target,
+        "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3]}}).get_json()
+    assert data["outcome"] == "free_attack" and data["attack_dice"] == 4  # 5 successes less 1
+    refused = client.post("/api/v1/tabletop/ambush", json={"attacker": attacker, "target": target, "in_combat": True})
+    assert refused.status_code == 422 and refused.get_json()["field"] == "target"
+    dark = client.post("/api/v1/tabletop/ambush", json={"attacker": attacker, "target": target, "cover": False,
+                                                          "settings": {"tabletop_profile": "dark_ages"}})
+    assert dark.status_code == 422 and dark.get_json()["field"] == "cover"
