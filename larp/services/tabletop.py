@@ -394,7 +394,8 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             chronicle, narrator, KIND, ruling.summary, ruling.steps,
             [(loaded.characters[a_key], "attacker"), (loaded.characters[t_key], "target")],
             game_session=open_game_session(chronicle),
-            inputs={"turn": combat.turn, "maneuver": order.maneuver, "attacker": a_key, "target": t_key,
+            inputs={"turn": combat.turn, "combat": loaded.row.id, "maneuver": order.maneuver, "attacker": a_key,
+                    "target": t_key,
                     "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
                     "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
                     "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
@@ -533,6 +534,62 @@ def ambush(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, a
                     "in_combat": in_combat, "dice": {k: list(v.dice) for k, v in result.rolls.items()}},
             outcome=result.to_dict(),
         )
+        _save(loaded, combat, last=[record.id])
+        return record
+
+
+def kissed(row: TabletopCombat, drinker: str | None) -> list[str]:
+    """The fighters ``drinker`` has connected with a Kiss in this combat (000, 004 "Bite": the Kiss),
+    whom he may drain: their keys, latest first."""
+    if drinker is None:
+        return []
+    found: list[str] = []
+    recent = (Ruling.select().where((Ruling.chronicle == row.chronicle) & (Ruling.kind == KIND)
+                                    & (Ruling.created_at >= row.created_at) & Ruling.undone_at.is_null())
+              .order_by(Ruling.id.desc()).limit(200))
+    for ruling in recent:
+        inputs, outcome = ruling.inputs or {}, ruling.outcome or {}
+        if (inputs.get("combat") == row.id and inputs.get("maneuver") == "kiss" and inputs.get("attacker") == drinker
+                and outcome.get("hit") and inputs.get("target") not in found):
+            found.append(str(inputs.get("target")))
+    return found
+
+
+def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, drinker: Any, victim: Any,
+          blood: Any) -> Ruling:
+    """After a Kiss that connected, the vampire drains his victim's blood as his action (000 "Close
+    Combat Maneuvers": Bite, "the vampire may begin to drain the victim's blood at the normal rate";
+    004 "Bite": the Kiss). The feeding itself is the feeding rule every screen uses
+    (:func:`larp.services.health.feed_on_victim`: each blood point costs a mortal or ghoul a level
+    of lethal damage, at most three a turn; LotNR "Blood", met-reference 3.7); recorded, and the order
+    moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 on ``drink``: the drinker cannot act now, has not Kissed
+            that victim in this combat, or what the feeding rule refuses.
+    """
+    from larp.services.health import feed_on_victim
+
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        combat = loaded.combat
+        key, prey = str(drinker), str(victim)
+        able = loaded.able()
+        slot = combat.next_slot(able)
+        if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
+            raise ServiceError("The drinker cannot act now.", field="drink")
+        if prey not in kissed(loaded.row, key):
+            raise ServiceError(f"{combat.name(key)} has not connected with a Kiss on that victim in this fight: "
+                               "the Kiss comes first (000 \"Bite\").", field="drink")
+        try:
+            combat = turn_rules.take_action(combat, key, f"{combat.name(key)} drinks from {combat.name(prey)}.")
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="drink") from None
+        try:
+            record = feed_on_victim(chronicle, narrator, loaded.characters[key].id, loaded.characters[prey].id,
+                                    blood)
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="drink", status=exc.status) from None
         _save(loaded, combat, last=[record.id])
         return record
 

@@ -334,7 +334,8 @@ def tabletop_initiative():
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["maneuver", "attacker", "target"],
         "properties": {
-            "maneuver": {"type": "string", "description": "strike, kick, bite, claw, clinch, hold, tackle, sweep, "
+            "maneuver": {"type": "string", "description": "strike, kick, bite, kiss (a bite that does no "
+                                                          "damage), claw, clinch, hold, tackle, sweep, "
                                                           "disarm, weapon_strike, shoot, automatic_fire, "
                                                           "three_round_burst, strafing, two_weapons, multiple_shots, "
                                                           "throw (revised); bear_hug, grapple (dark_ages)"},

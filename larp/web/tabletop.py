@@ -70,6 +70,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
+    if field == "drink":
+        return "drink"
     return "start" if row is None else "phase"
 
 
@@ -139,6 +141,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
         "ambush_dice": service.ambush_dice(row, combat, actor),
+        "kissed": service.kissed(row, actor),
     })
     return context
 
@@ -337,6 +340,15 @@ def ambush(combat_id: int):
                        form.get("in_combat") == "on", dice, _rng(form))
 
     return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/drink", methods=["POST"])
+@role_required("organiser", "narrator")
+def drink(combat_id: int):
+    """After a Kiss, the acting vampire drains his victim's blood (000, 004 "Bite": the Kiss)."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
+                                                  form.get("blood")))
 
 
 @bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])

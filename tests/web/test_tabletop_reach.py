@@ -182,3 +182,56 @@ def test_the_api_rules_an_ambush_by_profile(client, auth, dbconn):
     dark = client.post("/api/v1/tabletop/ambush", json={"attacker": attacker, "target": target, "cover": False,
                                                           "settings": {"tabletop_profile": "dark_ages"}})
     assert dark.status_code == 422 and dark.get_json()["field"] == "cover"
+
+
+# ---------------------------------------------------------------- the Kiss (000, 003, 004 "Bite")
+
+def test_the_kiss_at_the_tabletop_connects_without_damage_then_the_vampire_drinks(client, auth, dbconn):
+    """004 "Bite": after a bear hug, the Kiss on the following turn (the bite's roll, no health level);
+    then, as his action, the vampire drains the victim by the feeding rule: each blood point a level of
+    lethal to a mortal, into his pool. Drinking from someone not Kissed is refused, changing nothing."""
+    from larp.models import Chronicle, ChronicleSetting, TabletopCombat
+
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    auth.login()
+    lys, ruth = str(char("Lys Moreau").id), str(char("Ruth Calder").id)
+    Character.update(blood_current=2).where(Character.id == int(lys)).execute()
+
+    def step(path, **fields):
+        row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+        return client.post(f"/tabletop/{row.id}/{path}", data={"version": row.version, **fields}, headers=HX)
+
+    client.post("/tabletop/start", data={"characters": [lys, ruth]}, headers=HX)
+    step("initiative", **{f"die-{lys}": "9", f"die-{ruth}": "1"})
+    step("declare", fighter=[ruth, lys])
+    assert step("attack", attacker=lys, target=ruth, maneuver="bear_hug",
+                **{"dice-attack": "8 2 2 2 2", "dice-damage": "2 2 2", "dice-soak": "2 2"}).status_code == 200
+    step("other", attacker=ruth, note="struggles")
+    step("next")
+    step("initiative", **{f"die-{lys}": "9", f"die-{ruth}": "1"})
+    step("declare", fighter=[ruth, lys], **{f"{lys}-actions": "2"})
+    refused = step("drink", attacker=lys, victim=ruth, blood="1")
+    assert refused.status_code == 422 and "the Kiss comes first" in refused.get_data(as_text=True)
+    response = step("attack", attacker=lys, target=ruth, maneuver="kiss", **{"dice-attack": "8 8 2 2 2 2"})
+    assert response.status_code == 200, response.get_data(as_text=True)[:600]
+    kiss = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert kiss.outcome["hit"] and kiss.outcome["levels"] == 0
+    assert Character.get_by_id(int(ruth)).damage_lethal == 0
+    step("other", attacker=ruth, note="swoons")
+    page = client.get("/tabletop").get_data(as_text=True)
+    assert "The Kiss: drink from" in page
+    drunk = step("drink", attacker=lys, victim=ruth, blood="2")
+    assert drunk.status_code == 200, drunk.get_data(as_text=True)[:600]
+    assert Character.get_by_id(int(ruth)).damage_lethal == 2
+    assert Character.get_by_id(int(lys)).blood_current == 4
+    assert Ruling.select().order_by(Ruling.id.desc()).get().kind == "feeding"
+
+
+def test_the_api_resolves_a_kiss_as_a_bite_without_damage(client, auth, dbconn):
+    auth.login()
+    vampire = {"name": "Lys", "attributes": {"Strength": 2, "Dexterity": 3, "Stamina": 2}, "abilities": {"Brawl": 2}}
+    mortal = {"name": "Ruth", "creature": "mortal", "attributes": {"Strength": 2, "Dexterity": 3, "Stamina": 2}}
+    data = client.post("/api/v1/tabletop/attack", json={
+        "maneuver": "kiss", "attacker": vampire, "target": mortal, "circumstances": {"prior_hold": "hold"},
+        "dice": {"attack": [8, 8, 2, 2, 2, 2]}}).get_json()
+    assert data["hit"] and data["levels"] == 0 and data["target_track"]["lethal"] == 0
