@@ -81,27 +81,38 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
         disciplines={d: state.discipline_level(d) for d in state.powers},
         powers=tuple(name for held in state.powers.values() for _, name in held),
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
+        helmet=gear.get("helmet") or None, shield=gear.get("shield") or None,
         willpower=ratings.willpower, willpower_points=character.willpower_current,
         converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
     )
 
 
 def gear_choices() -> dict[str, list[tuple[str, str]]]:
-    """The tabletop weapons and armor to choose from: key and name."""
+    """The tabletop weapons, body armor, helmets and shields to choose from: key and name
+    (helmets and shields apart from body armor, 004 "Armor")."""
     arms = armory("tabletop")
     return {"weapons": [(k, w.name) for k, w in arms.weapons.items()],
-            "armor": [(k, a.name) for k, a in arms.armor.items()]}
+            "armor": [(k, a.name) for k, a in arms.armor.items()],
+            "helmets": [(k, a.name) for k, a in arms.helmets.items()],
+            "shields": [(k, a.name) for k, a in arms.shields.items()]}
 
 
 def _check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
     arms = armory("tabletop")
     weapon = (gear.get("weapon") or "").strip() or None
     worn = (gear.get("armor") or "").strip() or None
+    helmet = (gear.get("helmet") or "").strip() or None
+    shield = (gear.get("shield") or "").strip() or None
     if weapon is not None and weapon not in arms.weapons:
         raise ServiceError(f"There is no tabletop weapon {weapon!r}.", field=f"{key}.weapon")
     if worn is not None and worn not in arms.armor:
         raise ServiceError(f"There is no tabletop armor {worn!r}.", field=f"{key}.armor")
-    return {"weapon": weapon, "armor": worn}
+    if helmet is not None and helmet not in arms.helmets:
+        raise ServiceError(f"There is no tabletop helmet {helmet!r}.", field=f"{key}.armor")
+    if shield is not None and shield not in arms.shields:
+        raise ServiceError(f"There is no tabletop shield {shield!r}.", field=f"{key}.armor")
+    return {"weapon": weapon, "armor": worn, **({"helmet": helmet} if helmet else {}),
+            **({"shield": shield} if shield else {})}
 
 
 # ---------------------------------------------------------------- loading
@@ -326,7 +337,9 @@ class AttackOrder:
         maneuver: a maneuver key of the chronicle's profile.
         circumstances: the situation; ``prior_hold``, ``target_held`` and
             ``unbalanced`` are filled in from the combat.
-        defense: "dodge", "block", "parry" or ``None``.
+        defense: "dodge", "block", "parry", Dark Ages "passive_parry" (no roll, no action spent, 004) or
+            ``None``.
+        with_shield: the target parries with his shield (004 "Parrying").
         abort: ``None`` (a kept defense), "roll" or "point".
         attackers: attackers the target defends against this turn.
         dodge_modifiers: Dark Ages dodge modifier keys.
@@ -340,6 +353,7 @@ class AttackOrder:
     abort: str | None = None
     attackers: int = 1
     dodge_modifiers: tuple[str, ...] = ()
+    with_shield: bool = False
 
 
 def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, order: AttackOrder,
@@ -375,9 +389,11 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
                                  "target_held": c.target_held or bool(combat.held_by(t_key)),
                                  "unbalanced": combat.has_condition(a_key, "unbalanced")})
             defense = None
-            if order.defense:
+            if order.defense == "passive_parry":  # no roll and no action spent (004 "Parrying")
+                defense = DefenseChoice(order.defense, attackers=order.attackers, with_shield=order.with_shield)
+            elif order.defense:
                 defense = DefenseChoice(order.defense, combat.action_slot(t_key, defense=True), order.abort,
-                                        order.attackers, tuple(order.dodge_modifiers))
+                                        order.attackers, tuple(order.dodge_modifiers), with_shield=order.with_shield)
                 combat = turn_rules.use_defense(combat, t_key, bool(order.abort), loaded.profile)
             ruling = resolve_attack(Attack(order.maneuver, attacker, target, c, combat.action_slot(a_key), defense),
                                     loaded.settings, dice=dice, rng=rng)
@@ -397,7 +413,7 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             inputs={"turn": combat.turn, "combat": loaded.row.id, "maneuver": order.maneuver, "attacker": a_key,
                     "target": t_key,
                     "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
-                    "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
+                    "defense": order.defense, "abort": order.abort, "with_shield": order.with_shield, "dice": {k: list(v) for k, v in ruling.dice.items()},
                     "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
             outcome=ruling.to_dict(),
         )

@@ -198,7 +198,7 @@ def gear(combat_id: int):
     """Change the fighters' weapons and armor."""
     form = request.form
     keys = [k.split("-", 1)[0] for k in form if k.endswith("-weapon")]
-    chosen = {k: {"weapon": form.get(f"{k}-weapon"), "armor": form.get(f"{k}-armor")} for k in keys}
+    chosen = {k: {part: form.get(f"{k}-{part}") for part in ("weapon", "armor", "helmet", "shield")} for k in keys}
     return _step(lambda c, u, i, v: service.change_gear(c, u, i, v, chosen))
 
 
@@ -283,6 +283,11 @@ def _circumstances(form) -> Circumstances:
         extra_dice=_int_field(form, "extra_dice", 0, -20, 20),
         extra_difficulty=_int_field(form, "extra_difficulty", 0, -8, 8),
         difficulty=_int_field(form, "difficulty", None, -99, 99),
+        moved_yards=_int_field(form, "moved_yards", 0, 0, 500),
+        inside_reach=form.get("inside_reach") == "on",
+        aimed_part=form.get("aimed_part") or None,
+        shield_side=form.get("shield_side") == "on",
+        source=form.get("source") or "other",
     )
 
 
@@ -301,6 +306,7 @@ def attack(combat_id: int):
             abort=None if how == "kept" or not defense else how,
             attackers=_int_field(form, "attackers", 1, 1, 20),
             dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
+            with_shield=form.get("with_shield") == "on",
         )
         service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
 

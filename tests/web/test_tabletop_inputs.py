@@ -1,0 +1,144 @@
+"""Issue 37's per-attack, per-defense and per-fighter inputs on the tabletop screen: moved yards,
+inside reach, the part aimed at, the shield's side, fire and sunlight; the passive parry and the
+shield parry; helmets and shields among the gear."""
+
+from __future__ import annotations
+
+import pytest
+
+from larp.models import Character, Chronicle, ChronicleSetting, Ruling, TabletopCombat
+
+HX = {"HX-Request": "true"}
+
+
+def cid(name: str) -> str:
+    return str(Character.get(Character.name == name).id)
+
+
+def step(client, path: str, **fields):
+    row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    return client.post(f"/tabletop/{row.id}/{path}", data={"version": row.version, **fields}, headers=HX)
+
+
+def fight(client, actions: str = "1"):
+    """Konrad Vale against Vivienne Ashcombe; Konrad acts first."""
+    kon, viv = cid("Konrad Vale"), cid("Vivienne Ashcombe")
+    assert client.post("/tabletop/start", data={"characters": [kon, viv]}, headers=HX).status_code == 200
+    assert step(client, "initiative", **{f"die-{kon}": "9", f"die-{viv}": "1"}).status_code == 200
+    assert step(client, "declare", fighter=[viv, kon], **{f"{kon}-actions": actions, f"{viv}-actions": "1",
+                                                          f"{viv}-defenses": "1"}).status_code == 200
+    return kon, viv
+
+
+def at_the_table(client, **fields):
+    """Send an attack with every die rolled at the table: each roll the screen asks for is given
+    that many 8s (a success each)."""
+    import re
+
+    dice: dict[str, str] = {}
+    for _ in range(8):
+        response = step(client, "attack", dice_mode="table", **fields, **dice)
+        if response.status_code != 422:
+            return response
+        text = response.get_data(as_text=True).replace("&#39;", "'")
+        asked = re.search(r"Roll (?:[^<]*?'s )?(\w+): (\d+) dice against", text)
+        assert asked, re.findall(r"<h3>[^<]*</h3>|<p>[^<]*</p>", text)
+        dice[f"dice-{asked.group(1)}"] = " ".join(["8"] * int(asked.group(2)))
+    raise AssertionError("too many rolls asked for")
+
+
+def last() -> Ruling:
+    return Ruling.select().order_by(Ruling.id.desc()).get()
+
+
+def test_the_gear_takes_helmets_and_shields_apart_from_body_armor(client, auth, dbconn):
+    auth.login()
+    kon, viv = fight(client)
+    page = client.get("/tabletop").get_data(as_text=True)
+    assert f'name="{viv}-helmet"' in page and f'name="{viv}-shield"' in page and ">Buckler<" in page
+    response = step(client, "gear", **{f"{kon}-weapon": "", f"{viv}-weapon": "", f"{viv}-helmet": "helm",
+                                       f"{viv}-shield": "shield"})
+    assert response.status_code == 200
+    gear = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().gear
+    assert gear[viv]["helmet"] == "helm" and gear[viv]["shield"] == "shield"
+    refused = step(client, "gear", **{f"{viv}-weapon": "", f"{viv}-helmet": "crown"})
+    assert refused.status_code == 422 and "no tabletop helmet" in refused.get_data(as_text=True)
+
+
+def test_the_per_attack_inputs_reach_the_rules_and_the_record(client, auth, dbconn):
+    """The screen's new inputs are passed to the rules and recorded: a blow aimed at the head of a
+    helmeted target soaks with the helmet (004 "Armor"), one at the legs without it (000 "Armor Chart")."""
+    auth.login()
+    kon, viv = fight(client, actions="2")
+    step(client, "gear", **{f"{kon}-weapon": "", f"{viv}-weapon": "", f"{viv}-helmet": "helm"})
+    page = client.get("/tabletop").get_data(as_text=True)
+    for name in ("moved_yards", "inside_reach", "aimed_part", "shield_side", "source", "with_shield"):
+        assert f'name="{name}"' in page, name
+    response = at_the_table(client, attacker=kon, target=viv, maneuver="strike", aimed_part="head",
+                            moved_yards="2", inside_reach="on", source="other")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    head = last()
+    assert head.inputs["circumstances"]["aimed_part"] == "head" and head.inputs["circumstances"]["moved_yards"] == 2
+    assert head.inputs["circumstances"]["inside_reach"] is True and head.inputs["gear"][viv]["helmet"] == "helm"
+    assert any("moves 2 yards" in s["text"] for s in head.steps)
+    response = at_the_table(client, attacker=kon, target=viv, maneuver="strike", aimed_part="legs")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    legs = last()
+    assert head.outcome["soak"]["pool"] == legs.outcome["soak"]["pool"] + 1  # the helm's +1
+
+
+def test_fire_is_aggravated_to_a_vampire_from_the_screen(client, auth, dbconn):
+    """000 "Damage Types": fire is aggravated to a vampire; the screen's "Damage from: Fire" says so."""
+    auth.login()
+    kon, viv = fight(client)
+    response = step(client, "attack", attacker=kon, target=viv, maneuver="strike", source="fire")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    ruling = last()
+    assert ruling.inputs["circumstances"]["source"] == "fire"
+    if ruling.outcome["levels"]:
+        assert Character.get_by_id(int(viv)).damage_aggravated == ruling.outcome["levels"]
+    refused = step(client, "attack", attacker=kon, target=viv, maneuver="strike", source="acid")
+    assert refused.status_code == 422
+
+
+def test_a_dark_ages_passive_parry_spends_no_action_and_raises_the_difficulty(client, auth, dbconn):
+    """004 "Parrying": the target announces a passive parry: no roll, no action, the attack's difficulty
+    rises by the setting tabletop_passive_parry_difficulty."""
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    auth.login()
+    kon, viv = fight(client)
+    step(client, "gear", **{f"{kon}-weapon": "sword", f"{viv}-weapon": "sword"})
+    page = client.get("/tabletop").get_data(as_text=True)
+    assert 'value="passive_parry"' in page
+    before = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state
+    response = step(client, "attack", attacker=kon, target=viv, maneuver="weapon_strike", defense="passive_parry")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    ruling = last()
+    assert ruling.inputs["defense"] == "passive_parry" and ruling.outcome["defense_roll"] is None
+    assert any("passive" in s["text"].lower() for s in ruling.steps)
+    after = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state
+    assert after["used"].get(viv, 0) == before["used"].get(viv, 0)  # no action spent
+
+
+def test_the_api_takes_helmets_shields_the_shield_parry_and_refuses_a_gun(client, auth, dbconn):
+    """The stateless attack: a helmet soaks at the head only (004 "Armor"); ``with_shield`` is read;
+    ``gun`` is not an input of the API (the stored combat carries it): 422 naming it."""
+    auth.login()
+    attacker = {"name": "A", "attributes": {"Strength": 3, "Dexterity": 3, "Stamina": 2}, "abilities": {"Brawl": 2}}
+    target = {"name": "B", "attributes": {"Strength": 2, "Dexterity": 2, "Stamina": 2}, "helmet": "helm",
+              "shield": "buckler"}
+
+    def soak(part):
+        data = client.post("/api/v1/tabletop/attack", json={
+            "maneuver": "strike", "attacker": attacker, "target": target, "circumstances": {"aimed_part": part},
+            "dice": {"attack": [8] * 5}}).get_json()
+        return data["soak"]["pool"]
+
+    assert soak("head") == soak("legs") + 1
+    shielded = client.post("/api/v1/tabletop/attack", json={
+        "maneuver": "strike", "attacker": attacker, "target": target,
+        "defense": {"maneuver": "parry", "with_shield": True}, "settings": {"tabletop_profile": "dark_ages"}})
+    assert shielded.status_code == 200, shielded.get_json()
+    gun = client.post("/api/v1/tabletop/attack", json={"maneuver": "strike", "attacker": attacker, "target": target,
+                                                        "circumstances": {"gun": "pistol"}})
+    assert gun.status_code == 422 and gun.get_json()["field"] == "circumstances.gun"
