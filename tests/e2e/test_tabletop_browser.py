@@ -147,3 +147,18 @@ def test_the_new_tabletop_inputs_fit_a_tablet_and_a_phone(served, browser):
     expect(page.locator(".results .ruling")).to_contain_text("moves 3 yards")
     assert errors == [], errors
     context.close()
+
+
+def test_the_darkness_lists_table_fits_a_phone(served, browser):
+    """Issue 37 item 13: the settings page's darkness lists (a row per power, natural and Shroud
+    columns) are 44 px inputs and the page does not scroll sideways at 390 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(served.base_url + "/settings")
+    table = page.locator("table.darkness-lists")
+    expect(table).to_be_visible()
+    _targets_fit(page, "table.darkness-lists", 390)
+    table.scroll_into_view_if_needed()
+    shoot(page, "settings-darkness-390")
+    context.close()
