@@ -20,6 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
+from larp.rules.tabletop import aiming, movement
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -385,6 +386,9 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
         try:
             c = order.circumstances
+            aimed, scoped = aiming.aim_for(combat, a_key, t_key)
+            if aimed:  # the turns aimed on the screen, not typed (000 "Aiming")
+                c = replace(c, aim_turns=aimed, scope=scoped)
             c = Circumstances(**{**c.__dict__, "prior_hold": combat.prior_hold(a_key, t_key),
                                  "target_held": c.target_held or bool(combat.held_by(t_key)),
                                  "unbalanced": combat.has_condition(a_key, "unbalanced")})
@@ -608,6 +612,79 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
             raise ServiceError(exc.message, field="drink", status=exc.status) from None
         _save(loaded, combat, last=[record.id])
         return record
+
+
+def _acting(loaded: Loaded, who: Any) -> str:
+    """The key of ``who`` if he may take an action now (the next in the order, or a delayer).
+
+    Raises:
+        ServiceError: 422 on ``character`` otherwise.
+    """
+    key, combat, able = str(who), loaded.combat, loaded.able()
+    slot = combat.next_slot(able)
+    if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
+        raise ServiceError(f"{combat.name(key) if key in loaded.fighters else 'He'} cannot act now.",
+                           field="character")
+    return key
+
+
+def _acted(chronicle: Chronicle, narrator: User, loaded: Loaded, combat: Combat, key: str, summary: str,
+           steps: Sequence[Step], inputs: dict[str, Any], outcome: dict[str, Any]) -> Ruling:
+    """Record one rules call of ``key``'s (a move, an aim) and save the combat after it."""
+    record = record_ruling(chronicle, narrator, KIND, summary, steps, [(loaded.characters[key], "fighter")],
+                           game_session=open_game_session(chronicle),
+                           inputs={"turn": loaded.combat.turn, "combat": loaded.row.id, "fighter": key, **inputs},
+                           outcome=outcome)
+    _save(loaded, combat, last=[record.id])
+    return record
+
+
+def move_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
+                 yards: int) -> Ruling:
+    """The acting fighter spends his action moving ``yards`` yards, checked against his allowance
+    and his wounds (:func:`larp.rules.tabletop.movement.move`; 000, 003, 004 "Movement", 000 "Health
+    Chart"); aims at a runner break. Recorded; the order moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 he cannot act now (``character``) or cannot move that far
+            (``yards``).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = _acting(loaded, who)
+        try:
+            combat, ruling = movement.move(loaded.combat, loaded.fighters[key], yards, loaded.settings)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        summary = ruling.steps[-1].text if ruling.steps else f"{loaded.combat.name(key)} moves."
+        return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps, {"yards": yards},
+                      ruling.to_dict())
+
+
+def aim_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, target: Any,
+                scope: bool = False, target_pace: str = "walk") -> Ruling:
+    """The acting fighter spends the turn aiming at ``target`` (:func:`larp.rules.tabletop.aiming.aim`;
+    000, 003 "Aiming": +1 die a turn up to Perception, a scope +2 the first turn). His later shot at
+    that target takes the turns aimed (:func:`larp.rules.tabletop.aiming.aim_for`). Recorded.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 what the rules refuse (he acted already this turn, no ranged
+            weapon or Firearms, a target faster than a walk...).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = _acting(loaded, who)
+        aimed = str(target)
+        if aimed not in loaded.fighters or aimed == key:
+            raise ServiceError("Choose whom he aims at, in this fight.", field="aim_target")
+        try:
+            combat, ruling = aiming.aim(loaded.combat, loaded.fighters[key], aimed, loaded.settings, scope=scope,
+                                        target_pace=target_pace)
+        except RulesError as exc:
+            raise _rules_error(exc) from None
+        summary = ruling.steps[-1].text if ruling.steps else f"{loaded.combat.name(key)} aims."
+        return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
+                      {"target": aimed, "scope": scope, "target_pace": target_pace}, ruling.to_dict())
 
 
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,

@@ -70,8 +70,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
-    if field == "drink":
-        return "drink"
+    if field in ("drink", "yards", "aim_target", "target_pace", "scope"):
+        return "tap"
     return "start" if row is None else "phase"
 
 
@@ -355,6 +355,25 @@ def drink(combat_id: int):
     form = request.form
     return _step(lambda c, u, i, v: service.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
                                                   form.get("blood")))
+
+
+@bp.route("/tabletop/<int:combat_id>/move", methods=["POST"])
+@role_required("organiser", "narrator")
+def move(combat_id: int):
+    """The acting fighter moves as his action (000, 003, 004 "Movement")."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.move_fighter(c, u, i, v, form.get("attacker"),
+                                                         _int_field(form, "yards", None, 0, 200)))
+
+
+@bp.route("/tabletop/<int:combat_id>/aim", methods=["POST"])
+@role_required("organiser", "narrator")
+def aim(combat_id: int):
+    """The acting fighter spends the turn aiming (000, 003 "Aiming")."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
+                                                        form.get("scope_aim") == "on",
+                                                        form.get("target_pace") or "walk"))
 
 
 @bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])

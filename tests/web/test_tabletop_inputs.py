@@ -142,3 +142,41 @@ def test_the_api_takes_helmets_shields_the_shield_parry_and_refuses_a_gun(client
     gun = client.post("/api/v1/tabletop/attack", json={"maneuver": "strike", "attacker": attacker, "target": target,
                                                         "circumstances": {"gun": "pistol"}})
     assert gun.status_code == 422 and gun.get_json()["field"] == "circumstances.gun"
+
+
+def test_a_move_as_an_action_is_checked_recorded_and_moves_the_order_on(client, auth, dbconn):
+    """000 "Movement": a move farther than the running distance is refused, changing nothing; one
+    within it is his action, recorded with its pace."""
+    auth.login()
+    kon, viv = fight(client)
+    before = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    refused = step(client, "move", attacker=kon, yards="150")
+    assert refused.status_code == 422 and "can move at most" in refused.get_data(as_text=True)
+    assert TabletopCombat.get_by_id(before.id).version == before.version
+    done = step(client, "move", attacker=kon, yards="5")
+    assert done.status_code == 200, done.get_data(as_text=True)[:500]
+    ruling = last()
+    assert ruling.outcome["yards"] == 5 and ruling.outcome["own_action"] is True
+    assert TabletopCombat.get_by_id(before.id).state["taken"][kon] == 1
+    assert step(client, "move", attacker=kon, yards="5").status_code == 422  # his action is spent
+
+
+def test_aiming_takes_the_turn_and_the_shot_gets_its_dice(client, auth, dbconn):
+    """000 "Aiming": Ruth Calder (Firearms 3) aims a turn at Konrad; next turn her shot counts that
+    turn of aiming without it being typed."""
+    auth.login()
+    ruth, kon = cid("Ruth Calder"), cid("Konrad Vale")
+    assert client.post("/tabletop/start", data={"characters": [ruth, kon]}, headers=HX).status_code == 200
+    step(client, "gear", **{f"{ruth}-weapon": "pistol_light", f"{kon}-weapon": ""})
+    step(client, "initiative", **{f"die-{ruth}": "10", f"die-{kon}": "1"})
+    step(client, "declare", fighter=[kon, ruth])
+    response = step(client, "aim", attacker=ruth, aim_target=kon, target_pace="still")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["carried"]["aims"][ruth]["turns"] == 1
+    step(client, "other", attacker=kon, note="waits")
+    step(client, "next")
+    step(client, "initiative", **{f"die-{ruth}": "10", f"die-{kon}": "1"})
+    step(client, "declare", fighter=[kon, ruth])
+    shot = step(client, "attack", attacker=ruth, target=kon, maneuver="shoot", aim_turns="0")
+    assert shot.status_code == 200, shot.get_data(as_text=True)[:500]
+    assert last().inputs["circumstances"]["aim_turns"] == 1
