@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, movement
+from larp.rules.tabletop import aiming, movement, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -713,18 +713,48 @@ def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
 
 
 def next_combat_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> TabletopCombat:
-    """End this turn; the next starts with initiative.
+    """End this turn: the extended and delayed effects due take effect (recorded, when there are
+    any), then the next turn starts with initiative (:func:`larp.rules.tabletop.turn_end.end_turn`;
+    004 "Extended and Delayed Effects").
 
     Raises:
         ServiceError: as :func:`_get`.
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
+        ending = loaded.combat.turn
         try:
-            combat = turn_rules.next_turn(loaded.combat)
+            combat, steps, due = turn_end.end_turn(loaded.combat)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        return _save(loaded, combat, last=[])
+        if not due:
+            return _save(loaded, combat, last=[])
+        who = list(dict.fromkeys(p.who for p in due))
+        record = record_ruling(chronicle, narrator, KIND, f"End of tabletop turn {ending}: "
+                               f"{len(due)} effect{'s' if len(due) != 1 else ''} take{'' if len(due) != 1 else 's'} effect.",
+                               steps, [(loaded.characters[k], "fighter") for k in who if k in loaded.characters],
+                               game_session=open_game_session(chronicle),
+                               inputs={"turn": ending, "combat": loaded.row.id, "end_of_turn": True},
+                               outcome={"due": [p.to_dict() for p in due]})
+        return _save(loaded, combat, last=[record.id])
+
+
+def schedule_effect(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, text: str,
+                    turns: Any) -> TabletopCombat:
+    """Note an effect that takes effect on ``who`` at the end of this turn, or ``turns`` turns later (an
+    extended action) (:func:`larp.rules.tabletop.turn_end.schedule`; 004 "Extended and Delayed
+    Effects"). It is ruled when the turn ends.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 a fighter not in the fight, an empty text, turns outside 0..20.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        try:
+            combat = turn_end.schedule(loaded.combat, str(who), (text or "")[:200], turns)
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="schedule") from None
+        return _save(loaded, combat)
 
 
 def end_combat(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> None:

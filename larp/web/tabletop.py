@@ -70,7 +70,7 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
-    if field in ("drink", "yards", "aim_target", "target_pace", "scope"):
+    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns"):
         return "tap"
     return "start" if row is None else "phase"
 
@@ -374,6 +374,15 @@ def aim(combat_id: int):
     return _step(lambda c, u, i, v: service.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
                                                         form.get("scope_aim") == "on",
                                                         form.get("target_pace") or "walk"))
+
+
+@bp.route("/tabletop/<int:combat_id>/schedule", methods=["POST"])
+@role_required("organiser", "narrator")
+def schedule(combat_id: int):
+    """Note an effect due at the end of this turn or later (004 "Extended and Delayed Effects")."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
+                                                            _int_field(form, "turns", 0, 0, 20)))
 
 
 @bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])

@@ -180,3 +180,23 @@ def test_aiming_takes_the_turn_and_the_shot_gets_its_dice(client, auth, dbconn):
     shot = step(client, "attack", attacker=ruth, target=kon, maneuver="shoot", aim_turns="0")
     assert shot.status_code == 200, shot.get_data(as_text=True)[:500]
     assert last().inputs["circumstances"]["aim_turns"] == 1
+
+
+def test_an_effect_noted_for_the_end_of_the_turn_takes_effect_when_it_ends(client, auth, dbconn):
+    """004 "Extended and Delayed Effects": noted for one turn later, it waits through the end of this
+    turn and takes effect at the end of the next, recorded."""
+    auth.login()
+    kon, viv = fight(client)
+    assert step(client, "schedule", who=viv, text="", turns="0").status_code == 422
+    assert step(client, "schedule", who=viv, text="The poison acts", turns="1").status_code == 200
+    rulings = Ruling.select().count()
+    step(client, "next")
+    assert Ruling.select().count() == rulings  # not due yet
+    step(client, "initiative", **{f"die-{kon}": "9", f"die-{viv}": "1"})
+    step(client, "declare", fighter=[viv, kon])
+    assert "The poison acts (end of turn 2)" in client.get("/tabletop").get_data(as_text=True)
+    assert step(client, "next").status_code == 200
+    ruling = last()
+    assert ruling.summary == "End of tabletop turn 2: 1 effect takes effect."
+    assert "The poison acts" in ruling.steps[0]["text"]
+    assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["carried"].get("pending") in ([], None)
