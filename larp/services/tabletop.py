@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, movement, turn_end
+from larp.rules.tabletop import aiming, ammunition, movement, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -386,6 +386,9 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
         try:
             c = order.circumstances
+            gun = _gun(loaded, combat, a_key, order.maneuver)
+            if gun is not None:  # rounds and rate counted through the turn (000 "Ranged Weapons Chart")
+                c = replace(c, gun=gun)
             aimed, scoped = aiming.aim_for(combat, a_key, t_key)
             if aimed:  # the turns aimed on the screen, not typed (000 "Aiming")
                 c = replace(c, aim_turns=aimed, scope=scoped)
@@ -416,7 +419,8 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             game_session=open_game_session(chronicle),
             inputs={"turn": combat.turn, "combat": loaded.row.id, "maneuver": order.maneuver, "attacker": a_key,
                     "target": t_key,
-                    "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
+                    "circumstances": {k: (v.to_dict() if k == "gun" else v) for k, v in c.__dict__.items()
+                                      if v != getattr(Circumstances(), k)},
                     "defense": order.defense, "abort": order.abort, "with_shield": order.with_shield, "dice": {k: list(v) for k, v in ruling.dice.items()},
                     "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
             outcome=ruling.to_dict(),
@@ -429,6 +433,51 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             _spend_willpower(loaded.characters[t_key])
         _save(loaded, combat, last=[record.id])
         return record, ruling
+
+
+def _gun(loaded: Loaded, combat: Combat, key: str, maneuver: str):
+    """``key``'s gun as the combat carries it, for a ranged maneuver with a weapon that has a clip
+    (:func:`larp.rules.tabletop.ammunition.gun_for`); ``None`` otherwise (bows, thrown, close)."""
+    weapon = loaded.fighters[key].weapon
+    m = loaded.profile.maneuvers.get(maneuver)
+    if not weapon or m is None or m.kind != "ranged":
+        return None
+    card = armory("tabletop").weapons.get(weapon)
+    if card is None or card.clip is None or not card.reload_turns:
+        return None
+    return ammunition.gun_for(combat, key, card)
+
+
+def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any) -> Ruling:
+    """The acting fighter reloads his weapon as his action (:func:`larp.rules.tabletop.ammunition.reload`;
+    000, 003 "Reloading": one turn; the crossbow five, one a turn). Recorded; the order moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 (``reload``) no weapon, one that needs no reloading, full,
+            or reloaded this turn already.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = _acting(loaded, who)
+        weapon = loaded.fighters[key].weapon
+        if not weapon:
+            raise ServiceError(f"{loaded.combat.name(key)} has no weapon to reload.", field="reload")
+        try:
+            combat, ruling = ammunition.reload(loaded.combat, key, weapon)
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="reload") from None
+        return _acted(chronicle, narrator, loaded, combat, key, ruling.steps[-1].text, ruling.steps,
+                      {"reload": weapon}, ruling.to_dict())
+
+
+def rounds_left(loaded: Loaded, key: str) -> tuple[int, int] | None:
+    """(rounds in the clip, the clip) of ``key``'s gun, or ``None`` if he carries none that is counted."""
+    weapon = loaded.fighters[key].weapon
+    card = armory("tabletop").weapons.get(weapon) if weapon else None
+    if card is None or card.clip is None or not card.reload_turns:
+        return None
+    gun = ammunition.gun_for(loaded.combat, key, card)
+    return (gun.rounds if gun.rounds is not None else card.clip), card.clip
 
 
 def _spend_willpower(character: Character, field: str = "defense.abort") -> None:

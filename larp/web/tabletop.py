@@ -70,7 +70,7 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
-    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns"):
+    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload"):
         return "tap"
     return "start" if row is None else "phase"
 
@@ -142,6 +142,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
         "ambush_dice": service.ambush_dice(row, combat, actor),
         "kissed": service.kissed(row, actor),
+        "rounds": service.rounds_left(loaded, actor) if actor else None,
     })
     return context
 
@@ -383,6 +384,14 @@ def schedule(combat_id: int):
     form = request.form
     return _step(lambda c, u, i, v: service.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
                                                             _int_field(form, "turns", 0, 0, 20)))
+
+
+@bp.route("/tabletop/<int:combat_id>/reload", methods=["POST"])
+@role_required("organiser", "narrator")
+def reload(combat_id: int):
+    """The acting fighter reloads his weapon (000, 003 "Reloading")."""
+    form = request.form
+    return _step(lambda c, u, i, v: service.reload_weapon(c, u, i, v, form.get("attacker")))
 
 
 @bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])

@@ -200,3 +200,29 @@ def test_an_effect_noted_for_the_end_of_the_turn_takes_effect_when_it_ends(clien
     assert ruling.summary == "End of tabletop turn 2: 1 effect takes effect."
     assert "The poison acts" in ruling.steps[0]["text"]
     assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["carried"].get("pending") in ([], None)
+
+
+def test_shots_spend_rounds_and_reloading_fills_the_clip(client, auth, dbconn):
+    """000 "Ranged Weapons Chart", "Reloading": each shot from the screen spends a round of the light
+    pistol's clip, counted in the combat; reloading is an action that fills it; a full gun is refused."""
+    from larp.rules.damage import armory
+
+    auth.login()
+    ruth, kon = cid("Ruth Calder"), cid("Konrad Vale")
+    clip = armory("tabletop").weapons["pistol_light"].clip
+    assert client.post("/tabletop/start", data={"characters": [ruth, kon]}, headers=HX).status_code == 200
+    step(client, "gear", **{f"{ruth}-weapon": "pistol_light", f"{kon}-weapon": ""})
+    step(client, "initiative", **{f"die-{ruth}": "10", f"die-{kon}": "1"})
+    step(client, "declare", fighter=[kon, ruth], **{f"{ruth}-actions": "2"})
+    assert f"{clip} of {clip} rounds loaded" in client.get("/tabletop").get_data(as_text=True)
+    full = step(client, "reload", attacker=ruth)
+    assert full.status_code == 422 and "fully loaded" in full.get_data(as_text=True)
+    shot = step(client, "attack", attacker=ruth, target=kon, maneuver="shoot")
+    assert shot.status_code == 200, shot.get_data(as_text=True)[:500]
+    assert last().inputs["circumstances"]["gun"]["weapon"] == "pistol_light"
+    guns = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["carried"]["guns"]
+    assert guns[ruth]["pistol_light"]["rounds"] == clip - 1
+    step(client, "other", attacker=kon, note="ducks")
+    assert f"{clip - 1} of {clip} rounds loaded" in client.get("/tabletop").get_data(as_text=True)
+    assert step(client, "reload", attacker=ruth).status_code == 200
+    assert last().outcome["gun"]["rounds"] == clip
