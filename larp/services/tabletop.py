@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, ammunition, movement, turn_end
+from larp.rules.tabletop import aiming, ammunition, blood_use, movement, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -83,6 +83,7 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
         powers=tuple(name for held in state.powers.values() for _, name in held),
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
         helmet=gear.get("helmet") or None, shield=gear.get("shield") or None,
+        generation=character.generation, blood=character.blood_current if state.health.is_vampire else None,
         willpower=ratings.willpower, willpower_points=character.willpower_current,
         converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
     )
@@ -385,6 +386,9 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             raise ServiceError(f"{combat.name(a_key)} cannot act now. {whose}", field="attacker")
         attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
         try:
+            # the Physical Attributes blood raised this scene count in every roll (004 "Spend Blood")
+            attacker = blood_use.boosted(attacker, combat)
+            target = blood_use.boosted(target, combat)
             c = order.circumstances
             gun = _gun(loaded, combat, a_key, order.maneuver)
             if gun is not None:  # rounds and rate counted through the turn (000 "Ranged Weapons Chart")
@@ -734,6 +738,41 @@ def aim_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         summary = ruling.steps[-1].text if ruling.steps else f"{loaded.combat.name(key)} aims."
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
                       {"target": aimed, "scope": scope, "target_pace": target_pace}, ruling.to_dict())
+
+
+def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
+               raises: Mapping[str, int]) -> Ruling:
+    """A vampire burns blood to raise Physical Attributes for the scene, one dot a blood point, within
+    his generation's limit a turn and its Attribute maximum
+    (:func:`larp.rules.tabletop.blood_use.spend_blood_on_attributes`; 004 "Spend Blood"). Reflexive:
+    no action spent. The blood comes off his pool; recorded.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 (``blood``) a fighter not in this combat, not a vampire,
+            nothing raised, more than his pool or his generation allows; 409 he changed meanwhile.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = str(who)
+        if key not in loaded.fighters:
+            raise ServiceError("Choose a fighter of this combat.", field="blood")
+        try:
+            combat, ruling = blood_use.spend_blood_on_attributes(loaded.combat, loaded.fighters[key],
+                                                                 {k: v for k, v in raises.items() if v})
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="blood") from None
+        character = loaded.characters[key]
+        rows = (Character.update(blood_current=Character.blood_current - ruling.blood, version=Character.version + 1,
+                                 updated_at=utcnow())
+                .where((Character.id == character.id) & (Character.version == character.version)
+                       & (Character.blood_current >= ruling.blood)).execute())
+        if rows != 1:
+            raise ServiceError(f"{character.name} has not that much blood left, or was changed a moment ago.",
+                               field="blood", status=409)
+        summary = (f"{combat.name(key)} burns {ruling.blood} blood: "
+                   + ", ".join(f"{a} {v}" for a, v in ruling.raised.items()) + " for the scene.")
+        return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
+                      {"raises": dict(raises)}, ruling.to_dict())
 
 
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,

@@ -70,6 +70,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
+    if field == "blood" or field.startswith("raise-"):
+        return "blood"
     if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload"):
         return "tap"
     return "start" if row is None else "phase"
@@ -392,6 +394,19 @@ def reload(combat_id: int):
     """The acting fighter reloads his weapon (000, 003 "Reloading")."""
     form = request.form
     return _step(lambda c, u, i, v: service.reload_weapon(c, u, i, v, form.get("attacker")))
+
+
+@bp.route("/tabletop/<int:combat_id>/blood", methods=["POST"])
+@role_required("organiser", "narrator")
+def blood(combat_id: int):
+    """A vampire burns blood for Physical Attributes, reflexively (004 "Spend Blood")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
+        service.burn_blood(c, u, i, v, form.get("fighter"), raises)
+
+    return _step(run)
 
 
 @bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])

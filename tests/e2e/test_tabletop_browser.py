@@ -134,11 +134,12 @@ def test_the_new_tabletop_inputs_fit_a_tablet_and_a_phone(served, browser):
     page.locator("details.situation > summary").click()
     page.locator("details.gear > summary").click()
     page.locator("details.schedule > summary").click()
+    page.locator("details.blood-attributes > summary").click()
     expect(page.get_by_role("radio", name="Sunlight")).to_be_visible()
     expect(page.locator("select[name$='-helmet']").first).to_be_visible()
     for width in (820, 390):
         page.set_viewport_size({"width": width, "height": 1180 if width == 820 else 844})
-        _targets_fit(page, "#attack-form, details.gear, .other-actions, details.schedule", width)
+        _targets_fit(page, "#attack-form, details.gear, .other-actions, details.schedule, details.blood-attributes", width)
     shoot(page, "tabletop-inputs-390")
     page.locator("select[name=maneuver]").select_option("strike")
     page.get_by_role("radio", name="Lys Moreau").check()

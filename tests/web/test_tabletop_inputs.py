@@ -226,3 +226,25 @@ def test_shots_spend_rounds_and_reloading_fills_the_clip(client, auth, dbconn):
     assert f"{clip - 1} of {clip} rounds loaded" in client.get("/tabletop").get_data(as_text=True)
     assert step(client, "reload", attacker=ruth).status_code == 200
     assert last().outcome["gun"]["rounds"] == clip
+
+
+def test_blood_raises_a_physical_attribute_for_the_attacks_and_leaves_the_pool(client, auth, dbconn):
+    """004 "Spend Blood": Konrad (Strength 4, 9th generation: at most 5) burns a blood point for
+    Strength: his pool loses one, the strike's damage pool gains one; beyond the maximum is refused,
+    changing nothing."""
+    auth.login()
+    kon, viv = fight(client, actions="2")
+    Character.update(blood_current=8).where(Character.id == int(kon)).execute()
+    step(client, "gear", **{f"{kon}-weapon": "", f"{viv}-weapon": ""})
+    plain = at_the_table(client, attacker=kon, target=viv, maneuver="strike")
+    assert plain.status_code == 200
+    before = last().outcome["damage_pool"] - last().outcome["net_successes"]  # Strength less one
+    refused = step(client, "blood", fighter=kon, **{"raise-Strength": "9"})
+    assert refused.status_code == 422 and Character.get_by_id(int(kon)).blood_current == 8
+    done = step(client, "blood", fighter=kon, **{"raise-Strength": "1"})
+    assert done.status_code == 200, done.get_data(as_text=True)[:500]
+    assert Character.get_by_id(int(kon)).blood_current == 7 and last().outcome["blood"] == 1
+    step(client, "other", attacker=viv, note="waits")
+    boosted = at_the_table(client, attacker=kon, target=viv, maneuver="strike")
+    assert boosted.status_code == 200, boosted.get_data(as_text=True)[:500]
+    assert last().outcome["damage_pool"] - last().outcome["net_successes"] == before + 1
