@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, ammunition, blood_use, movement, turn_end
+from larp.rules.tabletop import aiming, ammunition, blood_use, movement, shared_dodge, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -342,6 +342,8 @@ class AttackOrder:
         defense: "dodge", "block", "parry", Dark Ages "passive_parry" (no roll, no action spent, 004) or
             ``None``.
         with_shield: the target parries with his shield (004 "Parrying").
+        shared: Dark Ages: the successes of his one dodge roll this turn he gives this attack
+            (:func:`larp.rules.tabletop.shared_dodge.dodge_against`, 004 "Dodging"); ``None``: not so.
         abort: ``None`` (a kept defense), "roll" or "point".
         attackers: attackers the target defends against this turn.
         dodge_modifiers: Dark Ages dodge modifier keys.
@@ -356,6 +358,7 @@ class AttackOrder:
     attackers: int = 1
     dodge_modifiers: tuple[str, ...] = ()
     with_shield: bool = False
+    shared: int | None = None
 
 
 def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, order: AttackOrder,
@@ -400,7 +403,9 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
                                  "target_held": c.target_held or bool(combat.held_by(t_key)),
                                  "unbalanced": combat.has_condition(a_key, "unbalanced")})
             defense = None
-            if order.defense == "passive_parry":  # no roll and no action spent (004 "Parrying")
+            if order.shared is not None:  # a share of his one dodge roll this turn (004 "Dodging")
+                defense = replace(shared_dodge.dodge_against(combat, t_key, order.shared), attackers=order.attackers)
+            elif order.defense == "passive_parry":  # no roll and no action spent (004 "Parrying")
                 defense = DefenseChoice(order.defense, attackers=order.attackers, with_shield=order.with_shield)
             elif order.defense:
                 defense = DefenseChoice(order.defense, combat.action_slot(t_key, defense=True), order.abort,
@@ -425,7 +430,8 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
                     "target": t_key,
                     "circumstances": {k: (v.to_dict() if k == "gun" else v) for k, v in c.__dict__.items()
                                       if v != getattr(Circumstances(), k)},
-                    "defense": order.defense, "abort": order.abort, "with_shield": order.with_shield, "dice": {k: list(v) for k, v in ruling.dice.items()},
+                    "defense": order.defense, "abort": order.abort, "with_shield": order.with_shield,
+                    "shared": order.shared, "dice": {k: list(v) for k, v in ruling.dice.items()},
                     "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
             outcome=ruling.to_dict(),
         )
@@ -773,6 +779,35 @@ def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
                    + ", ".join(f"{a} {v}" for a, v in ruling.raised.items()) + " for the scene.")
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
                       {"raises": dict(raises)}, ruling.to_dict())
+
+
+def shared_dodge_roll(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
+                      attackers: int, modifiers: Sequence[str], dice: Mapping[str, Sequence[int]] | None,
+                      rng: DiceSource | None) -> Ruling:
+    """Dark Ages: a fighter spends a defense he kept on one dodge roll against several attackers, whose
+    successes he then divides among their attacks (:func:`larp.rules.tabletop.shared_dodge.roll_shared_dodge`;
+    004 "Dodging"). Recorded.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 (``dodge``) not Dark Ages, a fighter not in the fight, no
+            defense kept, a bad count; a roll still to be entered at the table (``dice.dodge``).
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = str(who)
+        if key not in loaded.fighters:
+            raise ServiceError("Choose who dodges, in this fight.", field="dodge")
+        try:
+            combat, ruling = shared_dodge.roll_shared_dodge(loaded.combat, loaded.fighters[key], attackers,
+                                                            loaded.settings, modifiers=tuple(modifiers), dice=dice,
+                                                            rng=rng)
+        except DiceNeeded as exc:
+            raise ServiceError(exc.message, field="dodge") from None
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="dodge") from None
+        return _acted(chronicle, narrator, loaded, combat, key, ruling.steps[-1].text, ruling.steps,
+                      {"attackers": attackers, "modifiers": list(modifiers),
+                       "dice": {"dodge": list(ruling.roll.dice) if ruling.roll else []}}, ruling.to_dict())
 
 
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,

@@ -72,7 +72,8 @@ def _error_place(row, error: ServiceError | None) -> str | None:
         return "heal"
     if field == "blood" or field.startswith("raise-"):
         return "blood"
-    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload"):
+    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload", "dodge",
+                 "dodge_attackers"):
         return "tap"
     return "start" if row is None else "phase"
 
@@ -145,6 +146,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "ambush_dice": service.ambush_dice(row, combat, actor),
         "kissed": service.kissed(row, actor),
         "rounds": service.rounds_left(loaded, actor) if actor else None,
+        "dodges": dict(combat.carried.dodges),
     })
     return context
 
@@ -310,6 +312,7 @@ def attack(combat_id: int):
             attackers=_int_field(form, "attackers", 1, 1, 20),
             dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
             with_shield=form.get("with_shield") == "on",
+            shared=_int_field(form, "shared_dodge", None, 0, 30),
         )
         service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
 
@@ -405,6 +408,20 @@ def blood(combat_id: int):
     def run(c, u, i, v):
         raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
         service.burn_blood(c, u, i, v, form.get("fighter"), raises)
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/dodge", methods=["POST"])
+@role_required("organiser", "narrator")
+def dodge(combat_id: int):
+    """Dark Ages: one dodge roll whose successes are divided among several attackers (004 "Dodging")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
+        service.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
+                                  form.getlist("dodge_modifiers"), dice, _rng(form))
 
     return _step(run)
 

@@ -248,3 +248,33 @@ def test_blood_raises_a_physical_attribute_for_the_attacks_and_leaves_the_pool(c
     boosted = at_the_table(client, attacker=kon, target=viv, maneuver="strike")
     assert boosted.status_code == 200, boosted.get_data(as_text=True)[:500]
     assert last().outcome["damage_pool"] - last().outcome["net_successes"] == before + 1
+
+
+def test_a_dark_ages_dodge_roll_is_divided_among_the_attacks(client, auth, dbconn):
+    """004 "Dodging": Vivienne spends her kept defense on one dodge roll against two attackers (+1
+    difficulty); each attack then takes a share of its successes, never more than are left."""
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    auth.login()
+    kon, viv = fight(client, actions="2")
+    assert step(client, "dodge", who=viv, dodge_attackers="1").status_code == 422  # two attackers at least
+    import re
+
+    asked = step(client, "dodge", who=viv, dodge_attackers="2", dice_mode="table")
+    pool = int(re.search(r"dodge: (\d+) dice against difficulty 7", asked.get_data(as_text=True)).group(1))
+    rolled = step(client, "dodge", who=viv, dodge_attackers="2", **{"dice-dodge": " ".join(["9"] * pool)})
+    assert rolled.status_code == 200, rolled.get_data(as_text=True)[:500]
+    dodge = last()
+    assert dodge.outcome["difficulty"] == 7
+    successes = dodge.outcome["successes"]
+    assert successes == pool
+    state = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state
+    assert state["carried"]["dodges"][viv] == successes
+    too_many = step(client, "attack", attacker=kon, target=viv, maneuver="strike", shared_dodge=str(successes + 1))
+    assert too_many.status_code == 422
+    given = min(successes, 1)
+    attack = step(client, "attack", attacker=kon, target=viv, maneuver="strike", defense="dodge",
+                  shared_dodge=str(given))
+    assert attack.status_code == 200, attack.get_data(as_text=True)[:500]
+    assert last().inputs["shared"] == given
+    state = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state
+    assert state["carried"]["dodges"][viv] == successes - given
