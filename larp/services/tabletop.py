@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, ammunition, blood_use, movement, shared_dodge, turn_end
+from larp.rules.tabletop import aiming, ammunition, blood_use, holds, movement, shared_dodge, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -808,6 +808,54 @@ def shared_dodge_roll(chronicle: Chronicle, narrator: User, combat_id: Any, vers
         return _acted(chronicle, narrator, loaded, combat, key, ruling.steps[-1].text, ruling.steps,
                       {"attackers": attackers, "modifiers": list(modifiers),
                        "dice": {"dodge": list(ruling.roll.dice) if ruling.roll else []}}, ruling.to_dict())
+
+
+def clinch_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, end: bool,
+                dice: Mapping[str, Sequence[int]] | None, rng: DiceSource | None) -> Ruling:
+    """A later turn of 004's clinch in which both crush each other, as the acting fighter's action:
+    resisted Strength + Brawl, both take Strength damage, and the one with more successes decides
+    whether it goes on (:func:`larp.rules.tabletop.holds.resolve_clinch_turn`; 004 "Bear Hug/Clinch",
+    variant). With ``end`` the winner ends it (a tie goes on). Damage goes on both tracks; recorded.
+
+    Raises:
+        ServiceError: as :func:`_get`; 422 (``clinch``) he cannot act now, is in no clinch, not Dark
+            Ages, a roll to enter at the table; 409 a character changed meanwhile.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = _acting(loaded, who)
+        combat = loaded.combat
+        hold = next((h for h in combat.holds if h.maneuver == "clinch" and key in (h.holder, h.target)), None)
+        if hold is None:
+            raise ServiceError(f"{combat.name(key)} is in no clinch.", field="clinch")
+        a, b = loaded.fighters[hold.holder], loaded.fighters[hold.target]
+        try:
+            ruling = holds.resolve_clinch_turn(a, b, loaded.settings, dice=dice, rng=rng)
+            combat = turn_rules.take_action(combat, key, ruling.steps[-1].text)
+        except DiceNeeded as exc:
+            raise ServiceError(exc.message, field="clinch") from None
+        except RulesError as exc:
+            raise ServiceError(exc.message, field="clinch") from None
+        ended = bool(end and ruling.decides is not None)
+        if ended:
+            combat = turn_rules.release(combat, hold.target)
+        for k, track in ruling.tracks.items():
+            if track.condition != "active" or track.staked:
+                combat = turn_rules.drop_fighter(combat, k)
+        summary = (f"{combat.name(hold.holder)} and {combat.name(hold.target)} crush each other: "
+                   + (f"{combat.name(ruling.decides)} ends the clinch." if ended else
+                      f"{combat.name(ruling.decides)} decides." if ruling.decides else "the clinch goes on."))
+        record = record_ruling(chronicle, narrator, KIND, summary, ruling.steps,
+                               [(loaded.characters[hold.holder], "holder"), (loaded.characters[hold.target], "target")],
+                               game_session=open_game_session(chronicle),
+                               inputs={"turn": combat.turn, "combat": loaded.row.id, "clinch": hold.to_dict(),
+                                       "end": end, "dice": {k: list(v) for k, v in ruling.dice.items()}},
+                               outcome=ruling.to_dict())
+        for k, track in ruling.tracks.items():
+            if track != loaded.fighters[k].track:
+                loaded.characters[k] = store_track(loaded.characters[k], track)
+        _save(loaded, combat, last=[record.id])
+        return record
 
 
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,

@@ -73,7 +73,7 @@ def _error_place(row, error: ServiceError | None) -> str | None:
     if field == "blood" or field.startswith("raise-"):
         return "blood"
     if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload", "dodge",
-                 "dodge_attackers"):
+                 "dodge_attackers", "clinch"):
         return "tap"
     return "start" if row is None else "phase"
 
@@ -147,8 +147,16 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "kissed": service.kissed(row, actor),
         "rounds": service.rounds_left(loaded, actor) if actor else None,
         "dodges": dict(combat.carried.dodges),
+        "clinched": bool(actor and profile_has_mutual_clinch(loaded.profile)
+                         and any(h.maneuver == "clinch" and actor in (h.holder, h.target) for h in combat.holds)),
     })
     return context
+
+
+def profile_has_mutual_clinch(profile) -> bool:
+    """Whether the profile's clinch is 004's, in which both crush each other."""
+    clinch_ = profile.maneuvers.get("clinch")
+    return bool(clinch_ and clinch_.has("mutual"))
 
 
 def _answer(row, error: ServiceError | None = None, form=None, dice_request=None):
@@ -422,6 +430,20 @@ def dodge(combat_id: int):
         dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
         service.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
                                   form.getlist("dodge_modifiers"), dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/clinch", methods=["POST"])
+@role_required("organiser", "narrator")
+def clinch(combat_id: int):
+    """A later turn of the Dark Ages clinch in which both crush each other (004 "Bear Hug/Clinch")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {k: d for k in ("grip_a", "grip_b", "damage_a", "damage_b", "soak_a", "soak_b")
+                if (d := _dice_field(form, k)) is not None}
+        service.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
 
     return _step(run)
 

@@ -278,3 +278,28 @@ def test_a_dark_ages_dodge_roll_is_divided_among_the_attacks(client, auth, dbcon
     assert last().inputs["shared"] == given
     state = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state
     assert state["carried"]["dodges"][viv] == successes - given
+
+
+def test_a_dark_ages_clinch_turn_hurts_both_and_is_recorded(client, auth, dbconn):
+    """004 "Bear Hug/Clinch" (variant): once Konrad's clinch holds Vivienne, a later turn is one tap:
+    resisted Strength + Brawl, both take Strength damage on their tracks; someone in no clinch is refused."""
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value="dark_ages")
+    auth.login()
+    kon, viv = fight(client)
+    assert step(client, "clinch", attacker=kon).status_code == 422  # no clinch yet
+    made = at_the_table(client, attacker=kon, target=viv, maneuver="clinch")
+    assert made.status_code == 200, made.get_data(as_text=True)[:500]
+    assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["holds"]
+    step(client, "other", attacker=viv, note="struggles")
+    step(client, "next")
+    step(client, "initiative", **{f"die-{kon}": "9", f"die-{viv}": "1"})
+    step(client, "declare", fighter=[viv, kon])
+    assert "Clinch turn: both crush each other" in client.get("/tabletop").get_data(as_text=True)
+    turn = step(client, "clinch", attacker=kon)
+    assert turn.status_code == 200, turn.get_data(as_text=True)[:500]
+    ruling = last()
+    assert {"grip_a", "grip_b", "damage_a", "damage_b"} <= set(ruling.outcome["rolls"])
+    for key in (kon, viv):
+        stored = Character.get_by_id(int(key))
+        track = ruling.outcome["tracks"][key]
+        assert (stored.damage_bashing, stored.damage_lethal) == (track["bashing"], track["lethal"])
