@@ -22,6 +22,7 @@ from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
 from larp.rules.tabletop.turn import CONDITIONS, Declaration, MAX_ACTIONS, MAX_FIGHTERS
 from larp.services import ServiceError, read_number
 from larp.services import tabletop as service
+from larp.services import tabletop_taps as taps
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.web.auth import role_required
 
@@ -143,9 +144,9 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
-        "ambush_dice": service.ambush_dice(row, combat, actor),
-        "kissed": service.kissed(row, actor),
-        "rounds": service.rounds_left(loaded, actor) if actor else None,
+        "ambush_dice": taps.ambush_dice(row, combat, actor),
+        "kissed": taps.kissed(row, actor),
+        "rounds": taps.rounds_left(loaded, actor) if actor else None,
         "dodges": dict(combat.carried.dodges),
         "clinched": bool(actor and profile_has_mutual_clinch(loaded.profile)
                          and any(h.maneuver == "clinch" and actor in (h.holder, h.target) for h in combat.holds)),
@@ -356,7 +357,7 @@ def ambush(combat_id: int):
 
     def run(c, u, i, v):
         dice = {k: d for k in ("stealth", "alertness", "preparation") if (d := _dice_field(form, k)) is not None}
-        service.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
+        taps.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
                        form.get("in_combat") == "on", dice, _rng(form))
 
     return _step(run)
@@ -367,7 +368,7 @@ def ambush(combat_id: int):
 def drink(combat_id: int):
     """After a Kiss, the acting vampire drains his victim's blood (000, 004 "Bite": the Kiss)."""
     form = request.form
-    return _step(lambda c, u, i, v: service.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
+    return _step(lambda c, u, i, v: taps.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
                                                   form.get("blood")))
 
 
@@ -376,7 +377,7 @@ def drink(combat_id: int):
 def move(combat_id: int):
     """The acting fighter moves as his action (000, 003, 004 "Movement")."""
     form = request.form
-    return _step(lambda c, u, i, v: service.move_fighter(c, u, i, v, form.get("attacker"),
+    return _step(lambda c, u, i, v: taps.move_fighter(c, u, i, v, form.get("attacker"),
                                                          _int_field(form, "yards", None, 0, 200)))
 
 
@@ -385,7 +386,7 @@ def move(combat_id: int):
 def aim(combat_id: int):
     """The acting fighter spends the turn aiming (000, 003 "Aiming")."""
     form = request.form
-    return _step(lambda c, u, i, v: service.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
+    return _step(lambda c, u, i, v: taps.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
                                                         form.get("scope_aim") == "on",
                                                         form.get("target_pace") or "walk"))
 
@@ -395,7 +396,7 @@ def aim(combat_id: int):
 def schedule(combat_id: int):
     """Note an effect due at the end of this turn or later (004 "Extended and Delayed Effects")."""
     form = request.form
-    return _step(lambda c, u, i, v: service.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
+    return _step(lambda c, u, i, v: taps.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
                                                             _int_field(form, "turns", 0, 0, 20)))
 
 
@@ -404,7 +405,7 @@ def schedule(combat_id: int):
 def reload(combat_id: int):
     """The acting fighter reloads his weapon (000, 003 "Reloading")."""
     form = request.form
-    return _step(lambda c, u, i, v: service.reload_weapon(c, u, i, v, form.get("attacker")))
+    return _step(lambda c, u, i, v: taps.reload_weapon(c, u, i, v, form.get("attacker")))
 
 
 @bp.route("/tabletop/<int:combat_id>/blood", methods=["POST"])
@@ -415,7 +416,7 @@ def blood(combat_id: int):
 
     def run(c, u, i, v):
         raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
-        service.burn_blood(c, u, i, v, form.get("fighter"), raises)
+        taps.burn_blood(c, u, i, v, form.get("fighter"), raises)
 
     return _step(run)
 
@@ -428,7 +429,7 @@ def dodge(combat_id: int):
 
     def run(c, u, i, v):
         dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
-        service.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
+        taps.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
                                   form.getlist("dodge_modifiers"), dice, _rng(form))
 
     return _step(run)
@@ -443,7 +444,7 @@ def clinch(combat_id: int):
     def run(c, u, i, v):
         dice = {k: d for k in ("grip_a", "grip_b", "damage_a", "damage_b", "soak_a", "soak_b")
                 if (d := _dice_field(form, k)) is not None}
-        service.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
+        taps.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
 
     return _step(run)
 
