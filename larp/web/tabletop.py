@@ -35,6 +35,7 @@ ROLL_LABELS = {
     "knockdown": "Target stays up (Dex + Athletics)", "rise": "Target gets up",
     "knockdown_attacker": "Attacker stays up", "rise_attacker": "Attacker gets up",
     "riposte_damage": "Parry damage to the attacker", "riposte_soak": "Attacker's soak of it",
+    "blindside": "Target spots the blindside (Wits + Perception)",
 }
 
 
