@@ -314,7 +314,9 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
 
 def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
                     declarations: Mapping[str, Declaration]) -> TabletopCombat:
-    """Take every fighter's declaration and start the actions.
+    """Take every fighter's declaration and start the actions. Celerity's extra actions cost the
+    blood the chronicle's setting says (004 "Activate Celerity", ``tabletop_celerity_blood``), paid
+    now from each vampire's pool and recorded.
 
     Raises:
         ServiceError: as :func:`_get`; an impossible declaration (422 naming it).
@@ -322,11 +324,34 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         celerity = {k: f.discipline("Celerity") for k, f in loaded.fighters.items()}
+        pools = {k: c.blood_current for k, c in loaded.characters.items() if loaded.fighters[k].track.is_vampire}
         try:
-            combat, _ = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile)
+            combat, steps = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile,
+                                               blood=pools, settings=loaded.settings)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        return _save(loaded, combat)
+        paid = {k: n for k, n in combat.carried.celerity_paid.items() if n}
+        if not paid:
+            return _save(loaded, combat)
+        # Celerity's extra actions cost blood, paid now (004 "Activate Celerity"; setting
+        # tabletop_celerity_blood): recorded, and taken off each pool with a version check.
+        record = record_ruling(chronicle, narrator, KIND, "Celerity's blood: " + ", ".join(
+                                   f"{combat.name(k)} {n}" for k, n in paid.items()) + ".",
+                               [step for step in steps if "blood" in step.text.lower()],
+                               [(loaded.characters[k], "fighter") for k in paid],
+                               game_session=open_game_session(chronicle),
+                               inputs={"turn": combat.turn, "combat": loaded.row.id, "celerity_blood": paid},
+                               outcome={"paid": paid})
+        for key, cost in paid.items():
+            character = loaded.characters[key]
+            rows = (Character.update(blood_current=Character.blood_current - cost, version=Character.version + 1,
+                                     updated_at=utcnow())
+                    .where((Character.id == character.id) & (Character.version == character.version)
+                           & (Character.blood_current >= cost)).execute())
+            if rows != 1:
+                raise ServiceError(f"{character.name} has not the blood for Celerity, or was changed a moment ago.",
+                                   field=f"{key}.celerity", status=409)
+        return _save(loaded, combat, last=[record.id])
 
 
 @dataclass(frozen=True)

@@ -303,3 +303,25 @@ def test_a_dark_ages_clinch_turn_hurts_both_and_is_recorded(client, auth, dbconn
         stored = Character.get_by_id(int(key))
         track = ruling.outcome["tracks"][key]
         assert (stored.damage_bashing, stored.damage_lethal) == (track["bashing"], track["lethal"])
+
+
+@pytest.mark.parametrize("profile, extra, cost", [("revised", 1, 1), ("dark_ages", 2, 2)])
+def test_celeritys_extra_actions_cost_blood_at_the_declaration(client, auth, dbconn, profile, extra, cost):
+    """004 "Activate Celerity" (setting tabletop_celerity_blood, by profile): Vivienne (Celerity 2)
+    declares extra actions: one blood point a turn (revised, LotNR), one an action (Dark Ages), off
+    her pool and recorded; more than her pool is refused, changing nothing."""
+    ChronicleSetting.create(chronicle=Chronicle.select().first(), key="tabletop_profile", value=profile)
+    auth.login()
+    kon, viv = cid("Konrad Vale"), cid("Vivienne Ashcombe")
+    Character.update(blood_current=1).where(Character.id == int(viv)).execute()
+    assert client.post("/tabletop/start", data={"characters": [kon, viv]}, headers=HX).status_code == 200
+    step(client, "initiative", **{f"die-{kon}": "1", f"die-{viv}": "9"})
+    if cost > 1:
+        refused = step(client, "declare", fighter=[kon, viv], **{f"{viv}-celerity": str(extra)})
+        assert refused.status_code == 422 and Character.get_by_id(int(viv)).blood_current == 1
+        Character.update(blood_current=5).where(Character.id == int(viv)).execute()
+    done = step(client, "declare", fighter=[kon, viv], **{f"{viv}-celerity": str(extra)})
+    assert done.status_code == 200, done.get_data(as_text=True)[:500]
+    left = 1 if cost == 1 else 5
+    assert Character.get_by_id(int(viv)).blood_current == left - cost
+    assert last().outcome["paid"] == {viv: cost}
