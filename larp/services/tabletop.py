@@ -20,7 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
-from larp.rules.tabletop import aiming, ammunition, blood_use, shared_dodge, turn_end
+from larp.rules.tabletop import aiming, ammunition, blood_use, holds, shared_dodge, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -423,10 +423,14 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             aimed, scoped = aiming.aim_for(combat, a_key, t_key)
             if aimed:  # the turns aimed on the screen, not typed (000 "Aiming")
                 c = replace(c, aim_turns=aimed, scope=scoped)
-            c = Circumstances(**{**c.__dict__, "prior_hold": combat.prior_hold(a_key, t_key),
+            # a held fighter may only break free, one in a clinch go on with it (000 "Hold", "Clinch")
+            carried_on = holds.check_action(combat, a_key, order.maneuver, t_key, loaded.profile)
+            c = Circumstances(**{**c.__dict__, "prior_hold": carried_on or combat.prior_hold(a_key, t_key),
                                  "target_held": c.target_held or bool(combat.held_by(t_key)),
                                  "unbalanced": combat.has_condition(a_key, "unbalanced")})
             defense = None
+            if order.defense or order.shared is not None:
+                holds.check_defense(combat, t_key, loaded.profile)  # held: no defense but breaking free
             if order.shared is not None:  # a share of his one dodge roll this turn (004 "Dodging")
                 defense = replace(shared_dodge.dodge_against(combat, t_key, order.shared), attackers=order.attackers)
             elif order.defense == "passive_parry":  # no roll and no action spent (004 "Parrying")

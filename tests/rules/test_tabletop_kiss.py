@@ -29,3 +29,17 @@ def test_a_kiss_needs_the_bites_prior_hold():
     with pytest.raises(RulesError) as err:
         resolve_attack(Attack("kiss", kincaid(), veronica()), dice={"attack": hits(3, 7)})
     assert err.value.field == "prior_hold"
+
+
+def test_the_maker_of_a_clinch_may_kiss_as_he_may_bite():
+    """000 "Clinch", "Bite": in a clinch only its maker may bite, and the Kiss is a bite."""
+    from larp.rules.tabletop.holds import check_action
+    from larp.rules.tabletop.maneuvers import profile_for
+    from larp.rules.tabletop.turn import Hold, new_combat
+    from dataclasses import replace
+
+    combat = replace(new_combat([("a", "Anselm"), ("b", "Berit")]), holds=(Hold("a", "b", "clinch", 1),))
+    profile = profile_for(ChronicleSettings.defaults())
+    assert check_action(combat, "a", "kiss", "b", profile) is None
+    with pytest.raises(RulesError):
+        check_action(combat, "b", "kiss", "a", profile)

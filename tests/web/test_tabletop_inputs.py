@@ -325,3 +325,24 @@ def test_celeritys_extra_actions_cost_blood_at_the_declaration(client, auth, dbc
     left = 1 if cost == 1 else 5
     assert Character.get_by_id(int(viv)).blood_current == left - cost
     assert last().outcome["paid"] == {viv: cost}
+
+
+def test_a_held_fighter_may_only_try_to_break_free(client, auth, dbconn):
+    """000 "Hold": once Konrad's hold has Vivienne, she can neither dodge nor strike until she breaks
+    free (holds.check_defense, check_action); refused, nothing changed; breaking free stays open."""
+    auth.login()
+    kon, viv = fight(client)
+    made = at_the_table(client, attacker=kon, target=viv, maneuver="hold")
+    assert made.status_code == 200, made.get_data(as_text=True)[:500]
+    assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().state["holds"]
+    step(client, "next")
+    step(client, "initiative", **{f"die-{kon}": "9", f"die-{viv}": "1"})
+    step(client, "declare", fighter=[viv, kon], **{f"{viv}-defenses": "0"})
+    before = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().version
+    dodge = step(client, "attack", attacker=kon, target=viv, maneuver="strike", defense="dodge", defense_how="point")
+    assert dodge.status_code == 422 and "can take no other action than breaking" in dodge.get_data(as_text=True)
+    step(client, "other", attacker=kon, note="squeezes")
+    strike = step(client, "attack", attacker=viv, target=kon, maneuver="strike")
+    assert strike.status_code == 422 and "no other action until" in strike.get_data(as_text=True)
+    assert TabletopCombat.select().order_by(TabletopCombat.id.desc()).get().version == before + 1  # the "other" only
+    assert "Try to break free" in strike.get_data(as_text=True)
