@@ -162,6 +162,7 @@ def test_a_dark_ages_ambush_without_cover_is_refused_and_changes_nothing(client,
         "version": row.version, "ambusher": kon, "ambush_target": viv})
     assert response.status_code == 422
     assert "needs proper cover" in response.get_data(as_text=True)
+    assert 'name="cover" value="on" >' in response.get_data(as_text=True)  # left unticked, as sent
     assert Ruling.select().count() == rulings
     done = client.post(f"/tabletop/{row.id}/ambush", headers=HX, data={
         "version": row.version, "ambusher": kon, "ambush_target": viv, "cover": "on"})
