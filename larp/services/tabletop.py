@@ -343,14 +343,7 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
                                inputs={"turn": combat.turn, "combat": loaded.row.id, "celerity_blood": paid},
                                outcome={"paid": paid})
         for key, cost in paid.items():
-            character = loaded.characters[key]
-            rows = (Character.update(blood_current=Character.blood_current - cost, version=Character.version + 1,
-                                     updated_at=utcnow())
-                    .where((Character.id == character.id) & (Character.version == character.version)
-                           & (Character.blood_current >= cost)).execute())
-            if rows != 1:
-                raise ServiceError(f"{character.name} has not the blood for Celerity, or was changed a moment ago.",
-                                   field=f"{key}.celerity", status=409)
+            spend_blood(loaded.characters[key], cost, field=f"{key}.celerity")
         return _save(loaded, combat, last=[record.id])
 
 
@@ -484,6 +477,18 @@ def _gun(loaded: Loaded, combat: Combat, key: str, maneuver: str):
     if card is None or card.clip is None or not card.reload_turns:
         return None
     return ammunition.gun_for(combat, key, card)
+
+
+def spend_blood(character: Character, cost: int, field: str) -> None:
+    """Take ``cost`` blood points off ``character``'s pool with the version check (a 409 naming
+    ``field`` if he changed meanwhile or has not that much)."""
+    rows = (Character.update(blood_current=Character.blood_current - cost, version=Character.version + 1,
+                             updated_at=utcnow())
+            .where((Character.id == character.id) & (Character.version == character.version)
+                   & (Character.blood_current >= cost)).execute())
+    if rows != 1:
+        raise ServiceError(f"{character.name} has not that much blood left, or was changed a moment ago.",
+                           field=field, status=409)
 
 
 def _spend_willpower(character: Character, field: str = "defense.abort") -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from larp.db import db
-from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
+from larp.models import Chronicle, Ruling, TabletopCombat, User
 from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.soak import DiceSource
@@ -23,7 +23,7 @@ from larp.rules.tabletop.turn import Combat
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
 from larp.services.records import record_ruling, store_track
-from larp.services.tabletop import KIND, Loaded, _get, _rules_error, _save
+from larp.services.tabletop import KIND, Loaded, _get, _rules_error, _save, spend_blood
 
 
 def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any) -> Ruling:
@@ -259,14 +259,7 @@ def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
                                                                  {k: v for k, v in raises.items() if v})
         except RulesError as exc:
             raise ServiceError(exc.message, field="blood") from None
-        character = loaded.characters[key]
-        rows = (Character.update(blood_current=Character.blood_current - ruling.blood, version=Character.version + 1,
-                                 updated_at=utcnow())
-                .where((Character.id == character.id) & (Character.version == character.version)
-                       & (Character.blood_current >= ruling.blood)).execute())
-        if rows != 1:
-            raise ServiceError(f"{character.name} has not that much blood left, or was changed a moment ago.",
-                               field="blood", status=409)
+        spend_blood(loaded.characters[key], ruling.blood, field="blood")
         summary = (f"{combat.name(key)} burns {ruling.blood} blood: "
                    + ", ".join(f"{a} {v}" for a, v in ruling.raised.items()) + " for the scene.")
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
