@@ -10,18 +10,23 @@ from tests.e2e.conftest import shoot
 TABLET = {"width": 820, "height": 1180}
 
 
-def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
+def start_fight(served, browser):
+    """A tablet-sized page logged in, a combat started between Konrad Vale (Kincaid's numbers) and Lys
+    Moreau (Liselle's): the context, the page and the console errors it collects."""
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(served.login_link())
     page.get_by_role("link", name="Tabletop").click()
-
-    # Konrad Vale (Kincaid's numbers) against Lys Moreau (Liselle's).
     page.get_by_role("checkbox", name="Konrad Vale").check()
     page.get_by_role("checkbox", name="Lys Moreau").check()
     page.get_by_role("button", name="Start the combat").click()
+    return context, page, errors
+
+
+def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
+    context, page, errors = start_fight(served, browser)
     page.get_by_label("Konrad Vale's die").fill("9")
     page.get_by_label("Lys Moreau's die").fill("2")
     page.get_by_role("button", name="Roll initiative").click()
@@ -107,15 +112,7 @@ def test_the_new_tabletop_inputs_fit_a_tablet_and_a_phone(served, browser):
     """Issue 37: the ambush, the per-attack inputs (moved yards, inside reach, aimed part, shield side,
     fire and sunlight), the shield parry and the helmet and shield gear are 44 px touch targets without
     sideways scrolling at 820 px and 390 px; an ambush is ruled from the screen."""
-    context = browser.new_context(viewport=TABLET)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(served.login_link())
-    page.get_by_role("link", name="Tabletop").click()
-    page.get_by_role("checkbox", name="Konrad Vale").check()
-    page.get_by_role("checkbox", name="Lys Moreau").check()
-    page.get_by_role("button", name="Start the combat").click()
+    context, page, errors = start_fight(served, browser)
 
     page.locator("details.ambush > summary").click()
     for width in (820, 390):
