@@ -301,7 +301,9 @@ def feed_on_victim(chronicle: Chronicle, narrator: User | None, drinker_id: Any,
                        {"drinker": drinker_id, "victim": victim_id, "blood": count}, ("drinker", "victim"))
 
 
-NARRATOR_ACTIONS = ("behead", "heart", "stake", "remove_stake", "wake", "feed", "blood")
+NARRATOR_ACTIONS = ("behead", "heart", "massive_trauma", "stake", "remove_stake", "wake", "feed", "blood")
+#: The narrator actions that destroy, and the means each stands for (:data:`larp.rules.health.DESTRUCTION`).
+DESTROYING = {"behead": "beheading", "heart": "heart_torn_out", "massive_trauma": "massive_trauma"}
 
 
 def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: Any, action: str,
@@ -309,7 +311,8 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
     """A narrator's action on a character, recorded (002 "Damage and Healing"; 000).
 
     ``behead`` / ``heart``: destruction by cutting off the head or tearing out
-    the heart (Final Death); ``stake`` / ``remove_stake``; ``wake``: an
+    the heart (Final Death); ``massive_trauma``: the body destroyed beyond repair, only a
+    vampire Incapacitated or in torpor, or a mortal (000 "Final Death"); ``stake`` / ``remove_stake``; ``wake``: an
     unconscious vampire comes round after his scene or hour; ``feed``: blood
     placed in a helpless vampire's mouth is swallowed until the pool is full,
     an active one simply feeds (``blood`` blood points offered); ``blood``: the rules
@@ -342,8 +345,8 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
             character = get_character(chronicle, character_id)
             track = character_state(character, None, settings).health
             try:
-                if action in ("behead", "heart"):
-                    result = destroy(track, "beheading" if action == "behead" else "heart_torn_out", character.name)
+                if action in DESTROYING:
+                    result = destroy(track, DESTROYING[action], character.name)
                 elif action == "stake":
                     result = stake(track, character.name)
                 elif action == "remove_stake":

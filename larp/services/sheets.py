@@ -25,6 +25,7 @@ from peewee import PostgresqlDatabase
 from larp.db import as_id, db
 from larp.rules import experience as experience_rules
 from larp.rules.explain import plural
+from larp.rules.health import extra_levels
 from larp.services.tabletop import end_combats_of
 from larp.models import (
     Character,
@@ -377,11 +378,14 @@ def restore_sheet(character: Character, saved: Mapping[str, Any]) -> None:
 # ---------------------------------------------------------------- copies and scene extras
 
 def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, name: str, count: int = 1,
-                   scene_extra: bool = False, request_token: str | None = None) -> list[Character]:
+                   scene_extra: bool = False, request_token: str | None = None,
+                   extra_track: bool = False) -> list[Character]:
     """Make ``count`` copies of a character's sheet: one named ``name``, or ``name 1`` to
     ``name N`` ("make 5 copies named Thug 1 to Thug 5"). Each copy has its own card code and no
     card token (an organiser issues its card on the card list), no damage, full Willpower
-    and blood, and is marked a scene extra when ``scene_extra``. One ruling records them all.
+    and blood, and is marked a scene extra when ``scene_extra``. With ``extra_track`` each copy has
+    the extras' four-level health track (000 "Optional Rule: Extras": Hurt -1, Maimed -3,
+    Incapacitated, then dead). One ruling records them all.
 
     Raises:
         ServiceError: 404 unknown character; 422 a count outside 1..30 or an empty
@@ -402,16 +406,19 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
         copies = []
         for copy_name in names:
             sheet = CharacterSheet.from_dict({**data, "name": copy_name, "scene_extra": scene_extra,
-                                              "willpower_current": None, "blood_current": None})
+                                              "willpower_current": None, "blood_current": None,
+                                              **({"health_levels": list(extra_levels())} if extra_track else {})})
             copies.append(create_character(chronicle, sheet, card=False))
         label = names[0] if count == 1 else f"{names[0]} to {names[-1]}"
         record = record_ruling(chronicle, user, "created", f"{count} cop{'y' if count == 1 else 'ies'} of "
-                               f"{original.name}: {label}" + (" (scene extras)" if scene_extra else "") + ".",
+                               f"{original.name}: {label}" + (" (scene extras)" if scene_extra else "")
+                               + (", each with an extra's health track" if extra_track else "") + ".",
                                [{"text": f"{c.name} is a copy of {original.name}, card code {c.short_code}.",
                                  "rule": _RULE} for c in copies],
                                [(c, "created") for c in copies], game_session=open_game_session(chronicle),
                                inputs={"original": original.id, "count": count, "name": base,
-                                       "scene_extra": scene_extra}, request_token=request_token)
+                                       "scene_extra": scene_extra, "extra_track": extra_track},
+                               request_token=request_token)
         del record
         return copies
 

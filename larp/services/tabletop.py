@@ -20,6 +20,7 @@ from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
+from larp.rules.tabletop import aiming, ammunition, blood_use, holds, shared_dodge, turn_end
 from larp.rules.tabletop import turn as turn_rules
 from larp.rules.tabletop.combat import (
     Attack,
@@ -82,6 +83,8 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
         disciplines={d: state.discipline_level(d) for d in state.powers},
         powers=tuple(name for held in state.powers.values() for _, name in held),
         weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
+        helmet=gear.get("helmet") or None, shield=gear.get("shield") or None,
+        generation=character.generation, blood=character.blood_current if state.health.is_vampire else None,
         willpower=ratings.willpower, willpower_points=character.willpower_current,
         converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
         morality=character.morality_rating, tabletop_morality=tabletop_morality(character),
@@ -89,21 +92,31 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
 
 
 def gear_choices() -> dict[str, list[tuple[str, str]]]:
-    """The tabletop weapons and armor to choose from: key and name."""
+    """The tabletop weapons, body armor, helmets and shields to choose from: key and name
+    (helmets and shields apart from body armor, 004 "Armor")."""
     arms = armory("tabletop")
     return {"weapons": [(k, w.name) for k, w in arms.weapons.items()],
-            "armor": [(k, a.name) for k, a in arms.armor.items()]}
+            "armor": [(k, a.name) for k, a in arms.armor.items()],
+            "helmets": [(k, a.name) for k, a in arms.helmets.items()],
+            "shields": [(k, a.name) for k, a in arms.shields.items()]}
 
 
 def _check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
     arms = armory("tabletop")
     weapon = (gear.get("weapon") or "").strip() or None
     worn = (gear.get("armor") or "").strip() or None
+    helmet = (gear.get("helmet") or "").strip() or None
+    shield = (gear.get("shield") or "").strip() or None
     if weapon is not None and weapon not in arms.weapons:
         raise ServiceError(f"There is no tabletop weapon {weapon!r}.", field=f"{key}.weapon")
     if worn is not None and worn not in arms.armor:
         raise ServiceError(f"There is no tabletop armor {worn!r}.", field=f"{key}.armor")
-    return {"weapon": weapon, "armor": worn}
+    if helmet is not None and helmet not in arms.helmets:
+        raise ServiceError(f"There is no tabletop helmet {helmet!r}.", field=f"{key}.armor")
+    if shield is not None and shield not in arms.shields:
+        raise ServiceError(f"There is no tabletop shield {shield!r}.", field=f"{key}.armor")
+    return {"weapon": weapon, "armor": worn, **({"helmet": helmet} if helmet else {}),
+            **({"shield": shield} if shield else {})}
 
 
 # ---------------------------------------------------------------- loading
@@ -304,7 +317,9 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
 
 def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any,
                     declarations: Mapping[str, Declaration]) -> TabletopCombat:
-    """Take every fighter's declaration and start the actions.
+    """Take every fighter's declaration and start the actions. Celerity's extra actions cost the
+    blood the chronicle's setting says (004 "Activate Celerity", ``tabletop_celerity_blood``), paid
+    now from each vampire's pool and recorded.
 
     Raises:
         ServiceError: as :func:`_get`; an impossible declaration (422 naming it).
@@ -312,11 +327,27 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         celerity = {k: f.discipline("Celerity") for k, f in loaded.fighters.items()}
+        pools = {k: c.blood_current for k, c in loaded.characters.items() if loaded.fighters[k].track.is_vampire}
         try:
-            combat, _ = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile)
+            combat, steps = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile,
+                                               blood=pools, settings=loaded.settings)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        return _save(loaded, combat)
+        paid = {k: n for k, n in combat.carried.celerity_paid.items() if n}
+        if not paid:
+            return _save(loaded, combat)
+        # Celerity's extra actions cost blood, paid now (004 "Activate Celerity"; setting
+        # tabletop_celerity_blood): recorded, and taken off each pool with a version check.
+        record = record_ruling(chronicle, narrator, KIND, "Celerity's blood: " + ", ".join(
+                                   f"{combat.name(k)} {n}" for k, n in paid.items()) + ".",
+                               [step for step in steps if "blood" in step.text.lower()],
+                               [(loaded.characters[k], "fighter") for k in paid],
+                               game_session=open_game_session(chronicle),
+                               inputs={"turn": combat.turn, "combat": loaded.row.id, "celerity_blood": paid},
+                               outcome={"paid": paid})
+        for key, cost in paid.items():
+            spend_blood(loaded.characters[key], cost, field=f"{key}.celerity")
+        return _save(loaded, combat, last=[record.id])
 
 
 @dataclass(frozen=True)
@@ -328,7 +359,11 @@ class AttackOrder:
         maneuver: a maneuver key of the chronicle's profile.
         circumstances: the situation; ``prior_hold``, ``target_held`` and
             ``unbalanced`` are filled in from the combat.
-        defense: "dodge", "block", "parry" or ``None``.
+        defense: "dodge", "block", "parry", Dark Ages "passive_parry" (no roll, no action spent, 004) or
+            ``None``.
+        with_shield: the target parries with his shield (004 "Parrying").
+        shared: Dark Ages: the successes of his one dodge roll this turn he gives this attack
+            (:func:`larp.rules.tabletop.shared_dodge.dodge_against`, 004 "Dodging"); ``None``: not so.
         abort: ``None`` (a kept defense), "roll" or "point".
         attackers: attackers the target defends against this turn.
         dodge_modifiers: Dark Ages dodge modifier keys.
@@ -342,6 +377,8 @@ class AttackOrder:
     abort: str | None = None
     attackers: int = 1
     dodge_modifiers: tuple[str, ...] = ()
+    with_shield: bool = False
+    shared: int | None = None
 
 
 def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, order: AttackOrder,
@@ -372,14 +409,31 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             raise ServiceError(f"{combat.name(a_key)} cannot act now. {whose}", field="attacker")
         attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
         try:
+            # the Physical Attributes blood raised this scene count in every roll (004 "Spend Blood")
+            attacker = blood_use.boosted(attacker, combat)
+            target = blood_use.boosted(target, combat)
             c = order.circumstances
-            c = Circumstances(**{**c.__dict__, "prior_hold": combat.prior_hold(a_key, t_key),
+            gun = _gun(loaded, combat, a_key, order.maneuver)
+            if gun is not None:  # rounds and rate counted through the turn (000 "Ranged Weapons Chart")
+                c = replace(c, gun=gun)
+            aimed, scoped = aiming.aim_for(combat, a_key, t_key)
+            if aimed:  # the turns aimed on the screen, not typed (000 "Aiming")
+                c = replace(c, aim_turns=aimed, scope=scoped)
+            # a held fighter may only break free, one in a clinch go on with it (000 "Hold", "Clinch")
+            carried_on = holds.check_action(combat, a_key, order.maneuver, t_key, loaded.profile)
+            c = Circumstances(**{**c.__dict__, "prior_hold": carried_on or combat.prior_hold(a_key, t_key),
                                  "target_held": c.target_held or bool(combat.held_by(t_key)),
                                  "unbalanced": combat.has_condition(a_key, "unbalanced")})
             defense = None
-            if order.defense:
+            if order.defense or order.shared is not None:
+                holds.check_defense(combat, t_key, loaded.profile)  # held: no defense but breaking free
+            if order.shared is not None:  # a share of his one dodge roll this turn (004 "Dodging")
+                defense = replace(shared_dodge.dodge_against(combat, t_key, order.shared), attackers=order.attackers)
+            elif order.defense == "passive_parry":  # no roll and no action spent (004 "Parrying")
+                defense = DefenseChoice(order.defense, attackers=order.attackers, with_shield=order.with_shield)
+            elif order.defense:
                 defense = DefenseChoice(order.defense, combat.action_slot(t_key, defense=True), order.abort,
-                                        order.attackers, tuple(order.dodge_modifiers))
+                                        order.attackers, tuple(order.dodge_modifiers), with_shield=order.with_shield)
                 combat = turn_rules.use_defense(combat, t_key, bool(order.abort), loaded.profile)
             game_session = open_game_session(chronicle)
             ruling = resolve_attack(Attack(order.maneuver, attacker, target, c, combat.action_slot(a_key), defense),
@@ -397,9 +451,12 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             chronicle, narrator, KIND, ruling.summary, ruling.steps,
             [(loaded.characters[a_key], "attacker"), (loaded.characters[t_key], "target")],
             game_session=game_session,
-            inputs={"turn": combat.turn, "maneuver": order.maneuver, "attacker": a_key, "target": t_key,
-                    "circumstances": {k: v for k, v in c.__dict__.items() if v != getattr(Circumstances(), k)},
-                    "defense": order.defense, "abort": order.abort, "dice": {k: list(v) for k, v in ruling.dice.items()},
+            inputs={"turn": combat.turn, "combat": loaded.row.id, "maneuver": order.maneuver, "attacker": a_key,
+                    "target": t_key,
+                    "circumstances": {k: (v.to_dict() if k == "gun" else v) for k, v in c.__dict__.items()
+                                      if v != getattr(Circumstances(), k)},
+                    "defense": order.defense, "abort": order.abort, "with_shield": order.with_shield,
+                    "shared": order.shared, "dice": {k: list(v) for k, v in ruling.dice.items()},
                     "gear": {k: loaded.row.gear.get(k) for k in (a_key, t_key)}},
             outcome=ruling.to_dict(),
         )
@@ -411,6 +468,31 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
             _spend_willpower(loaded.characters[t_key])
         _save(loaded, combat, last=[record.id])
         return record, ruling
+
+
+def _gun(loaded: Loaded, combat: Combat, key: str, maneuver: str):
+    """``key``'s gun as the combat carries it, for a ranged maneuver with a weapon that has a clip
+    (:func:`larp.rules.tabletop.ammunition.gun_for`); ``None`` otherwise (bows, thrown, close)."""
+    weapon = loaded.fighters[key].weapon
+    m = loaded.profile.maneuvers.get(maneuver)
+    if not weapon or m is None or m.kind != "ranged":
+        return None
+    card = armory("tabletop").weapons.get(weapon)
+    if card is None or card.clip is None or not card.reload_turns:
+        return None
+    return ammunition.gun_for(combat, key, card)
+
+
+def spend_blood(character: Character, cost: int, field: str) -> None:
+    """Take ``cost`` blood points off ``character``'s pool with the version check (a 409 naming
+    ``field`` if he changed meanwhile or has not that much)."""
+    rows = (Character.update(blood_current=Character.blood_current - cost, version=Character.version + 1,
+                             updated_at=utcnow())
+            .where((Character.id == character.id) & (Character.version == character.version)
+                   & (Character.blood_current >= cost)).execute())
+    if rows != 1:
+        raise ServiceError(f"{character.name} has not that much blood left, or was changed a moment ago.",
+                           field=field, status=409)
 
 
 def _spend_willpower(character: Character, field: str = "defense.abort") -> None:
@@ -515,18 +597,30 @@ def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
 
 
 def next_combat_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> TabletopCombat:
-    """End this turn; the next starts with initiative.
+    """End this turn: the extended and delayed effects due take effect (recorded, when there are
+    any), then the next turn starts with initiative (:func:`larp.rules.tabletop.turn_end.end_turn`;
+    004 "Extended and Delayed Effects").
 
     Raises:
         ServiceError: as :func:`_get`.
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
+        ending = loaded.combat.turn
         try:
-            combat = turn_rules.next_turn(loaded.combat)
+            combat, steps, due = turn_end.end_turn(loaded.combat)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        return _save(loaded, combat, last=[])
+        if not due:
+            return _save(loaded, combat, last=[])
+        who = list(dict.fromkeys(p.who for p in due))
+        record = record_ruling(chronicle, narrator, KIND, f"End of tabletop turn {ending}: "
+                               f"{len(due)} effect{'s' if len(due) != 1 else ''} take{'' if len(due) != 1 else 's'} effect.",
+                               steps, [(loaded.characters[k], "fighter") for k in who if k in loaded.characters],
+                               game_session=open_game_session(chronicle),
+                               inputs={"turn": ending, "combat": loaded.row.id, "end_of_turn": True},
+                               outcome={"due": [p.to_dict() for p in due]})
+        return _save(loaded, combat, last=[record.id])
 
 
 def end_combat(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> None:

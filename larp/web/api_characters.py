@@ -203,7 +203,9 @@ def update_character_api(character_id: int):
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["name"], "additionalProperties": False, "properties": {
             "name": {"type": "string", "maxLength": 110}, "count": {"type": "integer", "minimum": 1, "maximum": 30},
-            "scene_extra": {"type": "boolean"}}}}}},
+            "scene_extra": {"type": "boolean"},
+            "extra_track": {"type": "boolean", "description": "Each copy gets the extras' four-level health "
+                            "track: Hurt, Maimed, Incapacitated, then dead (000 \"Optional Rule: Extras\")."}}}}}},
     "responses": {"201": {"description": "The copies.", "content": {"application/json": {"schema": shape({
         "characters": {"type": "array", "items": ref("Character")}})}}}, "404": _NOT_FOUND, "403": _FORBIDDEN},
 })
@@ -217,7 +219,7 @@ def copy_character_api(character_id: int):
     if not isinstance(name, str):
         raise ApiError("name must be text.", "name", 422)
     copies = copy_character(get_chronicle(), g.user, character_id, name, count,
-                            scene_extra=data.get("scene_extra") is True)
+                            scene_extra=data.get("scene_extra") is True, extra_track=data.get("extra_track") is True)
     return jsonify(characters=[character_payload(c) for c in copies]), 201
 
 

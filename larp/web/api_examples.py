@@ -53,6 +53,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                                   "body": {"name": "Thug", "count": 2, "scene_extra": True}},
     ("/characters/{character_id}/damage", "post"): {"path": {"character_id": 2},
                                                     "body": {"damage_type": "lethal", "levels": 2}},
+    ("/characters/{character_id}/destroy", "post"): {"path": {"character_id": 9}, "body": {"means": "massive_trauma"}},
     ("/characters/{character_id}/feed", "post"): {"path": {"character_id": 5}, "body": {"blood": 3}},
     ("/characters/{character_id}/feed-on", "post"): {"path": {"character_id": 2}, "body": {"victim": 9, "blood": 1}},
     ("/characters/{character_id}/heal", "post"): {"path": {"character_id": 6}, "body": {"kind": "aggravated", "levels": 1}},
@@ -109,6 +110,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/game-sessions/{number}/attendance", "post"): {"path": {"number": 2}, "body": {},
                                                      "after": [("/check-ins", "post")]},
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
+    ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,
     ("/tabletop/roll", "post"): None,
 }

@@ -22,7 +22,8 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.health import DamageRequest, damage_character, feed_on_victim, heal_character, narrator_action
+from larp.services.health import (DESTROYING, DamageRequest, damage_character, feed_on_victim, heal_character,
+                                  narrator_action)
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
@@ -355,6 +356,32 @@ def blood_stateful(character_id: int):
     reason = data.get("reason", "other")
     record = narrator_action(get_chronicle(), g.user, character_id, "blood", data.get("blood", 1),
                              reason if isinstance(reason, str) else "")
+    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
+                   character=_character_payload(character_id)), 201
+
+
+@bp.post("/characters/<int:character_id>/destroy")
+@documented("/characters/{character_id}/destroy", "post", {
+    "summary": "The narrator destroys a stored character: Final Death for a vampire, death for a mortal (stateful)",
+    "description": "002 \"Damage and Healing\": cutting off the head or tearing out the heart destroys any vampire; "
+                   "000 \"Final Death\": massive trauma (burnt to ashes, crushed, torn apart) destroys only a vampire "
+                   "Incapacitated or in torpor (422 otherwise), or a mortal or ghoul. Recorded; a character already "
+                   "destroyed is refused (422).",
+    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+        "required": ["means"], "properties": {
+            "means": {"type": "string", "enum": ["beheading", "heart_torn_out", "massive_trauma"]}}}}}},
+    "responses": RECORDED,
+})
+def destroy_stateful(character_id: int):
+    """The narrator destroys a stored character (Final Death, massive trauma included)."""
+    data = json_body()
+    _only(data, {"means"})
+    means = data.get("means")
+    actions = {means_: action for action, means_ in DESTROYING.items()}
+    if not isinstance(means, str) or means not in actions:
+        raise ApiError("means is beheading, heart_torn_out or massive_trauma.", "means", 422)
+    record = narrator_action(get_chronicle(), g.user, character_id, actions[means])
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
                    character=_character_payload(character_id)), 201
 

@@ -19,7 +19,8 @@ from larp.rules.health import HealthTrack, health_views, new_track
 from larp.rules.rulings.parsing import morality_from
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot
-from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, Fighter, resolve_attack
+from larp.rules.tabletop.combat import (Attack, Circumstances, DefenseChoice, Fighter, resolve_ambush,
+                                        resolve_attack)
 from larp.rules.tabletop.dice import check_difficulty, check_pool, roll_dice, roll_step
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import profile_for
@@ -59,6 +60,10 @@ SCHEMAS.update({
             "powers": {"type": "array", "items": {"type": "string"}, "description": "e.g. Feral Claws"},
             "weapon": {"type": ["string", "null"], "description": "A tabletop armory key (knife, assault_rifle...)"},
             "armor": {"type": ["string", "null"], "description": "A tabletop armory key (class_three...)"},
+            "helmet": {"type": ["string", "null"], "description": "A tabletop helmet key (helm): adds to soak at "
+                                                                  "the head only (004 \"Armor\")."},
+            "shield": {"type": ["string", "null"], "description": "A tabletop shield key (buckler, shield): soaks "
+                       "from the front and one flank, parries (004 \"Blindsiding\", \"Parrying\")."},
             "willpower": {"type": "integer"},
             "ignore_wounds": {"type": "boolean", "description": "He spent a Willpower point this turn: no wound "
                                                                 "penalty, Incapacitated included (LotNR Willpower)."},
@@ -68,6 +73,48 @@ SCHEMAS.update({
         },
     },
 })
+
+#: Every field of :class:`~larp.rules.tabletop.combat.Circumstances` the API takes, documented (the
+#: ``gun`` the stored combat carries is not one: rounds are counted on the tabletop screen).
+CIRCUMSTANCES: dict[str, dict[str, Any]] = {
+    "range": {"type": "string", "enum": ["point_blank", "short", "long"], "default": "short",
+              "description": "Ranged attacks: 4, 6 or 8 (000 \"Range\")."},
+    "cover": {"type": ["string", "null"], "description": "The target's cover: light, good, superior (000 \"Cover\")."},
+    "attacker_cover": {"type": ["string", "null"], "description": "The attacker fires back from this cover."},
+    "target_size": {"type": ["string", "null"], "description": "A targeting row: medium, small, precise/tiny, large."},
+    "called_shot": {"type": ["string", "null"], "enum": ["head", "heart", None]},
+    "stake": {"type": "boolean", "description": "A staking attempt at the heart."},
+    "flank": {"type": "boolean"}, "rear": {"type": "boolean"},
+    "blindside_spotted": {"type": "boolean", "description": "Dark Ages: the target is not blindsided."},
+    "opponents": {"type": "integer", "minimum": 1, "description": "Opponents the attacker faces (+1 each past the first)."},
+    "blind": {"type": "boolean", "description": "The attacker cannot see."},
+    "target_blinded": {"type": "boolean"}, "target_held": {"type": "boolean"},
+    "target_immobilized": {"type": "boolean"},
+    "aim_turns": {"type": "integer", "minimum": 0, "description": "Turns spent aiming (+1 die each, up to Perception)."},
+    "scope": {"type": "boolean"}, "off_hand": {"type": "boolean"},
+    "strafe_targets": {"type": "integer", "minimum": 1}, "strafe_extra": {"type": "integer", "minimum": 0},
+    "clip_half_full": {"type": "boolean", "default": True},
+    "ambush_dice": {"type": "integer", "minimum": 0, "description": "Extra dice of a won ambush (/tabletop/ambush)."},
+    "unbalanced": {"type": "boolean", "description": "The attacker was tackled last turn (+1)."},
+    "prior_hold": {"type": ["string", "null"], "description": "The maneuver by which the attacker has held the target "
+                                                              "since an earlier turn (clinch, hold, tackle...)."},
+    "extra_dice": {"type": "integer"}, "extra_difficulty": {"type": "integer"},
+    "difficulty": {"type": ["integer", "null"], "description": "The narrator sets the difficulty outright (2 to 10)."},
+    "moved_yards": {"type": "integer", "minimum": 0, "description": "Yards the attacker moved this turn before "
+                    "attacking: within his allowance free, farther a move of its own (000, 004 \"Movement\")."},
+    "inside_reach": {"type": "boolean", "description": "Already inside the target's longer weapon: no die lost "
+                                                       "(000 \"Weapon Length\")."},
+    "aimed_part": {"type": ["string", "null"], "enum": ["head", "torso", "arms", "legs", None],
+                   "description": "The part aimed at: armor that does not cover it does not soak; a helmet counts "
+                                  "only at the head (000 \"Armor Chart\", 004 \"Armor\")."},
+    "shield_side": {"type": "boolean", "description": "A flank attack from the side the target's shield covers "
+                                                      "(004 \"Blindsiding\")."},
+    "source": {"type": "string", "enum": ["other", "fire", "sunlight"], "default": "other",
+               "description": "Fire and sunlight are aggravated to a vampire; only Fortitude soaks them and armor "
+                              "does not protect (000 \"Damage Types\", \"Soak\", \"Armor\")."},
+}
+#: Circumstances the API does not take (carried by the stored combat).
+_NOT_TAKEN = ("gun",)
 
 _DICE_SCHEMA = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}},
                 "description": "Faces by roll: attack, abort, defense, damage, soak, knockdown, rise, "
@@ -120,7 +167,7 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     spec = _object(body, side)
     if not spec:
         raise ApiError(f"Describe the {side}.", side, 422)
-    gear = {k: spec.get(k) for k in ("weapon", "armor") if spec.get(k) is not None}
+    gear = {k: spec.get(k) for k in ("weapon", "armor", "helmet", "shield") if spec.get(k) is not None}
     for k, v in gear.items():
         if not isinstance(v, str):
             raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
@@ -146,7 +193,8 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     return Fighter(key=side, name=str(spec.get("name") or f"The {side}"),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
-                   armor=gear.get("armor"), ignore_wounds=ignore_wounds, morality=morality, **maps)
+                   armor=gear.get("armor"), helmet=gear.get("helmet"), shield=gear.get("shield"),
+                   ignore_wounds=ignore_wounds, morality=morality, **maps)
 
 
 def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
@@ -168,7 +216,7 @@ def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
     values: dict[str, Any] = {}
     defaults = Circumstances()
     for name, default in defaults.__dict__.items():
-        if name not in spec:
+        if name in _NOT_TAKEN or name not in spec:
             continue
         value = spec[name]
         field = f"circumstances.{name}"
@@ -181,7 +229,7 @@ def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
         elif value is not None and not isinstance(value, str):
             raise ApiError(f"`{name}` must be text.", field, 422)
         values[name] = value
-    unknown = sorted(set(spec) - set(defaults.__dict__))
+    unknown = sorted(set(spec) - (set(defaults.__dict__) - set(_NOT_TAKEN)))
     if unknown:
         raise ApiError(f"Unknown circumstance `{unknown[0]}`.", f"circumstances.{unknown[0]}", 422)
     return Circumstances(**values)
@@ -338,26 +386,33 @@ def tabletop_initiative():
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["maneuver", "attacker", "target"],
         "properties": {
-            "maneuver": {"type": "string", "description": "strike, kick, bite, claw, clinch, hold, tackle, sweep, "
+            "maneuver": {"type": "string", "description": "strike, kick, bite, kiss (a bite that does no "
+                                                          "damage), claw, clinch, hold, tackle, sweep, "
                                                           "disarm, weapon_strike, shoot, automatic_fire, "
                                                           "three_round_burst, strafing, two_weapons, multiple_shots, "
                                                           "throw (revised); bear_hug, grapple (dark_ages)"},
             "attacker": {"$ref": "#/components/schemas/TabletopFighter"},
             "target": {"$ref": "#/components/schemas/TabletopFighter"},
-            "circumstances": {"type": "object", "description": "range (point_blank, short, long), cover, "
-                              "attacker_cover, target_size, called_shot (head, heart), stake, flank, rear, "
-                              "blindside_spotted, opponents, blind, target_blinded, target_held, "
-                              "target_immobilized, aim_turns, scope, off_hand, strafe_targets, strafe_extra, "
-                              "clip_half_full, ambush_dice, unbalanced, prior_hold, extra_dice, "
-                              "extra_difficulty, difficulty"},
+            "circumstances": {"type": "object", "description": "The situation of the attack (every key optional; "
+                              "the defaults are a plain attack at short range).",
+                              "properties": CIRCUMSTANCES},
             "actions": {"type": "object", "description": "Multiple actions: total, number, celerity, split_dice, "
                                                          "shares (the pool split freely: dice per action)",
                         "properties": {"total": {"type": "integer", "minimum": 1}, "number": {"type": "integer", "minimum": 1},
                                        "celerity": {"type": "boolean"}, "full_defense": {"type": "boolean"},
                                        "split_dice": {"type": ["integer", "null"], "minimum": 0},
                                        "shares": {"type": "array", "items": {"type": "integer", "minimum": 0}}}},
-            "defense": {"type": "object", "description": "maneuver (dodge, block, parry), abort (roll, point), "
-                        "attackers, dodge_modifiers, difficulty, actions {total, number, full_defense}"},
+            "defense": {"type": "object", "description": "The target's defense.", "properties": {
+                "maneuver": {"type": "string", "description": "dodge, block, parry; Dark Ages also passive_parry "
+                             "(no roll, no action: the attack's difficulty rises, 004 \"Parrying\")."},
+                "abort": {"type": ["string", "null"], "enum": ["roll", "point", None]},
+                "attackers": {"type": "integer", "minimum": 1},
+                "dodge_modifiers": {"type": "array", "items": {"type": "string"}},
+                "difficulty": {"type": ["integer", "null"]},
+                "with_shield": {"type": "boolean", "description": "He parries with his shield: no +1 against a "
+                                                                  "brawler (004 \"Parrying\")."},
+                "actions": {"type": "object", "description": "total, number, celerity, full_defense, split_dice, "
+                                                             "shares"}}},
             "dice": _DICE_SCHEMA,
             "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's "
                                                           "(tabletop_profile, tabletop_multiple_actions...)"},
@@ -407,7 +462,8 @@ def tabletop_attack():
                                                                      "defense.actions"),
                                 abort if abort is None else str(abort),
                                 _int(spec, "attackers", 1, "defense.attackers"), tuple(str(m) for m in modifiers),
-                                _int(spec, "difficulty", None, "defense.difficulty"))
+                                _int(spec, "difficulty", None, "defense.difficulty"),
+                                with_shield=_bool(spec, "with_shield", "defense.with_shield"))
     attack = Attack(maneuver, attacker, target, _circumstances(_object(body, "circumstances")),
                     _slot(_object(body, "actions"), "actions"), defense)
     try:
@@ -417,4 +473,63 @@ def tabletop_attack():
     data = ruling.to_dict()
     data["profile"] = profile_for(settings).key
     data["health"] = {"attacker": health_views(ruling.attacker_track), "target": health_views(ruling.target_track)}
+    return jsonify(data)
+
+
+@bp.post("/tabletop/ambush")
+@documented("/tabletop/ambush", "post", {
+    "summary": "Resolve a tabletop ambush",
+    "description": "By the chronicle's tabletop_profile. Revised (000 \"Ambush\"): the attacker's Dexterity + Stealth "
+                   "resisted by the target's Perception + Alertness; more successes: a free attack with the extra "
+                   "successes as extra dice (`attack_dice`, the attack's `circumstances.ambush_dice`); a tie: the "
+                   "attacker strikes first, the target may defend; fewer: spotted. Dark Ages (004 \"Ambush\"): "
+                   "preparing it needs `cover` and Wits + Stealth (6, roll `preparation`); the attacker then wins "
+                   "initiative and the target has his Perception + Alertness (8) successes as dice the first turn "
+                   "(`target_dice`). A target already `in_combat` cannot be ambushed (422). Nothing is stored.",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["attacker", "target"],
+        "properties": {
+            "attacker": {"$ref": "#/components/schemas/TabletopFighter"},
+            "target": {"$ref": "#/components/schemas/TabletopFighter"},
+            "cover": {"type": "boolean", "default": True,
+                      "description": "The ambusher has proper cover (needed under Dark Ages)."},
+            "in_combat": {"type": "boolean", "default": False,
+                          "description": "The target is already involved in combat."},
+            "dice": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+                     "description": "Faces by roll: stealth, alertness, preparation (Dark Ages). Rolls not given "
+                                    "are drawn."},
+            "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's."},
+        }},
+        "example": {"attacker": {"name": "Kincaid", "attributes": {"Dexterity": 4, "Wits": 3},
+                                 "abilities": {"Stealth": 3}},
+                    "target": {"name": "The guard", "attributes": {"Perception": 2, "Wits": 2},
+                               "abilities": {"Alertness": 1}, "creature": "mortal"},
+                    "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3]}}}}},
+    "responses": {"200": {"description": "The ambush's outcome with every die.", "content": {"application/json": {
+        "schema": shape({"outcome": {"type": "string", "enum": ["free_attack", "first_strike", "spotted",
+                                                                "ambushed", "not_prepared"]},
+                         "attack_dice": INT, "target_dice": {"type": ["integer", "null"]},
+                         "rolls": by_name(ref("TabletopRoll"), "By roll: the roll."), "steps": STEPS,
+                         "dice": by_name({"type": "array", "items": INT}, "By roll: the dice."),
+                         "profile": STR})}}},
+                  "404": {"description": "A stored fighter that is not in this chronicle.", **_ERROR}},
+})
+def tabletop_ambush():
+    """Resolve an ambush (stateless)."""
+    body = json_body()
+    settings = _settings(body)
+    attacker = _fighter(body, "attacker", settings)
+    target = _fighter(body, "target", settings)
+    cover = body.get("cover", True)
+    if not isinstance(cover, bool):
+        raise ApiError("`cover` must be true or false.", "cover", 422)
+    in_combat = _bool(body, "in_combat", "in_combat")
+    try:
+        result = resolve_ambush(attacker, target, settings, dice=_dice_map(body), rng=_rng(), cover=cover,
+                                in_combat=in_combat)
+    except RulesError as exc:
+        raise ApiError(exc.message, exc.field, 422) from None
+    data = result.to_dict()
+    data["dice"] = {k: list(v.dice) for k, v in result.rolls.items()}
+    data["profile"] = profile_for(settings).key
     return jsonify(data)

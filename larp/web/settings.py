@@ -20,6 +20,19 @@ def _families():
     return [(family, list(items)) for family, items in groupby(definitions, key=lambda d: d.family)]
 
 
+def darkness_rows(definitions) -> list[dict]:
+    """The darkness lists (family ``darkness_lists``, issue 37 item 13) as one table: a row per power,
+    Merit or Ability, with its setting in natural darkness and in someone else's Shroud of Night
+    (``None`` where the list has none: Heightened Senses in natural darkness is ``hs_dark_reduction``)."""
+    rows: dict[str, dict] = {}
+    for d in definitions:
+        where = "natural" if d.key.endswith("_natural") else "shroud"
+        stem = d.key.removesuffix(f"_{where}")
+        name = d.label.removeprefix("Darkness: ").split(" in natural darkness")[0].split(" in a Shroud of Night")[0]
+        rows.setdefault(stem, {"name": name, "natural": None, "shroud": None})[where] = d
+    return list(rows.values())
+
+
 @bp.route("/settings", methods=["GET", "POST"])
 @role_required("organiser")
 def edit():
@@ -55,4 +68,5 @@ def page(chronicle, *, error: ServiceError | None = None, status: int = 200, **e
 
     return render_template("settings/page.html", chronicle=chronicle, families=_families(),
                            settings=chronicle_settings(chronicle), error=error, form=request.form,
+                           darkness_rows=darkness_rows,
                            webhooks=webhook_views(chronicle), **{**section_context(), **extra}), status

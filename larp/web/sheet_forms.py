@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from larp.rules.health import extra_levels
 from larp.rules.numbers import NumberError, whole_number
 from larp.sheet import CATEGORIES
 
@@ -20,7 +21,7 @@ from larp.sheet import CATEGORIES
 SECTIONS: dict[str, tuple[str, ...]] = {
     "identity": ("name", "player_name", "creature", "clan", "sect", "title", "generation", "blood_max",
                  "blood_per_turn", "morality_name", "morality_rating", "virtues", "willpower_permanent", "nature",
-                 "demeanor", "scene_extra", "player_contact"),
+                 "demeanor", "scene_extra", "player_contact", "health_levels"),
     "traits": ("traits", "negative_traits"),
     "abilities": ("abilities", "specialisations"),
     "powers": ("powers",),
@@ -69,6 +70,18 @@ def _rows(form: Mapping[str, Any], prefix: str) -> list[tuple[int, dict[str, Any
     return sorted(rows.items())
 
 
+def health_track_levels(choice: Any) -> list[str] | None:
+    """The sheet's ``health_levels`` for the editor's "Health track" choice: "extra", the extras'
+    four levels (000 "Optional Rule: Extras": Hurt, Maimed, Incapacitated, then dead); "chronicle",
+    none of its own (the chronicle's track); anything else (a track imported from a Grapevine file
+    kept as it is, or no choice sent): ``None``, the levels stay as they are."""
+    if choice == "extra":
+        return list(extra_levels())
+    if choice == "chronicle":
+        return []
+    return None
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -97,6 +110,10 @@ def read_section(section: str, form: Mapping[str, Any]) -> SectionForm:
                                        if name.startswith("virtues.") and not _blank(form[name])}
             elif key == "scene_extra":
                 out.data["scene_extra"] = _ticked(form, "scene_extra")
+            elif key == "health_levels":
+                track = health_track_levels(form.get("health_track"))
+                if track is not None:
+                    out.data["health_levels"] = track
             elif key in ("generation", "blood_max", "blood_per_turn"):
                 value = _text(form.get(key, ""))
                 out.data[key] = value or (None if key == "generation" else 0)

@@ -21,7 +21,7 @@ from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_
 from larp.htmx import is_partial
 from larp.models import Character, GameSession
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
-from larp.rules.health import DAMAGE_TYPES
+from larp.rules.health import DAMAGE_TYPES, extra_levels
 from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
@@ -62,7 +62,7 @@ def _catalogues() -> dict[str, Any]:
                 lists=sheet_lists(), power_groups=powers, weapons=armory("live").weapons,
                 armor_pieces=armory("live").armor, damage_types=DAMAGE_TYPES, weapon_kinds=WEAPON_KINDS,
                 specials=WEAPON_SPECIALS, covers=ARMOR_COVERS, creatures=CREATURES, generations=generations(),
-                categories=CATEGORIES, tabletop_attributes=TABLETOP_ATTRIBUTES)
+                categories=CATEGORIES, tabletop_attributes=TABLETOP_ATTRIBUTES, extra_levels=extra_levels())
 
 
 def _may(section: str) -> bool:
@@ -257,7 +257,8 @@ def experience(character_id: int):
 @bp.route("/characters/<int:character_id>/copy", methods=["POST"])
 @role_required("organiser")
 def copy(character_id: int):
-    """Make copies of this character ("5 copies named Thug 1 to Thug 5"), optionally as scene extras."""
+    """Make copies of this character ("5 copies named Thug 1 to Thug 5"), optionally as scene extras and
+    with the extras' four-level health track (000 "Optional Rule: Extras")."""
     chronicle = get_chronicle()
     character = _character(character_id)
     try:
@@ -267,6 +268,7 @@ def copy(character_id: int):
     try:
         copies = copy_character(chronicle, g.user, character.id, request.form.get("name", ""), count,
                                 scene_extra=bool(request.form.get("scene_extra")),
+                                extra_track=bool(request.form.get("extra_track")),
                                 request_token=request.form.get("request_token") or None)
     except (ServiceError, SheetError) as exc:
         flash(f"No copy was made: {exc.message}")

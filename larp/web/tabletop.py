@@ -22,6 +22,7 @@ from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
 from larp.rules.tabletop.turn import CONDITIONS, Declaration, MAX_ACTIONS, MAX_FIGHTERS
 from larp.services import ServiceError, read_number
 from larp.services import tabletop as service
+from larp.services import tabletop_taps as taps
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.web.auth import role_required
 
@@ -34,6 +35,7 @@ ROLL_LABELS = {
     "knockdown": "Target stays up (Dex + Athletics)", "rise": "Target gets up",
     "knockdown_attacker": "Attacker stays up", "rise_attacker": "Attacker gets up",
     "riposte_damage": "Parry damage to the attacker", "riposte_soak": "Attacker's soak of it",
+    "blindside": "Target spots the blindside (Wits + Perception)",
 }
 
 
@@ -62,12 +64,19 @@ def _error_place(row, error: ServiceError | None) -> str | None:
     if error is None:
         return None
     field = error.field or ""
+    if field.startswith("ambush."):
+        return "ambush"
     if field.endswith(".weapon") and field != "attacker.weapon" or field.endswith(".armor"):
         return "gear"
     if field in ("combat", "phase"):
         return "top"
     if field in ("heal", "fighter"):
         return "heal"
+    if field == "blood" or field.startswith("raise-"):
+        return "blood"
+    if field in ("drink", "yards", "aim_target", "target_pace", "scope", "schedule", "turns", "reload", "dodge",
+                 "dodge_attackers", "clinch"):
+        return "tap"
     return "start" if row is None else "phase"
 
 
@@ -136,8 +145,20 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
+        "ambush_dice": taps.ambush_dice(row, combat, actor),
+        "kissed": taps.kissed(row, actor),
+        "rounds": taps.rounds_left(loaded, actor) if actor else None,
+        "dodges": dict(combat.carried.dodges),
+        "clinched": bool(actor and profile_has_mutual_clinch(loaded.profile)
+                         and any(h.maneuver == "clinch" and actor in (h.holder, h.target) for h in combat.holds)),
     })
     return context
+
+
+def profile_has_mutual_clinch(profile) -> bool:
+    """Whether the profile's clinch is 004's, in which both crush each other."""
+    clinch_ = profile.maneuvers.get("clinch")
+    return bool(clinch_ and clinch_.has("mutual"))
 
 
 def _answer(row, error: ServiceError | None = None, form=None, dice_request=None):
@@ -192,7 +213,7 @@ def gear(combat_id: int):
     """Change the fighters' weapons and armor."""
     form = request.form
     keys = [k.split("-", 1)[0] for k in form if k.endswith("-weapon")]
-    chosen = {k: {"weapon": form.get(f"{k}-weapon"), "armor": form.get(f"{k}-armor")} for k in keys}
+    chosen = {k: {part: form.get(f"{k}-{part}") for part in ("weapon", "armor", "helmet", "shield")} for k in keys}
     return _step(lambda c, u, i, v: service.change_gear(c, u, i, v, chosen))
 
 
@@ -273,9 +294,15 @@ def _circumstances(form) -> Circumstances:
         strafe_targets=_int_field(form, "strafe_targets", 1, 1, 10),
         strafe_extra=_int_field(form, "strafe_extra", 0, 0, 10),
         clip_half_full=form.get("clip_low") != "on",
+        ambush_dice=_int_field(form, "ambush_dice", 0, 0, 30),
         extra_dice=_int_field(form, "extra_dice", 0, -20, 20),
         extra_difficulty=_int_field(form, "extra_difficulty", 0, -8, 8),
         difficulty=_int_field(form, "difficulty", None, -99, 99),
+        moved_yards=_int_field(form, "moved_yards", 0, 0, 500),
+        inside_reach=form.get("inside_reach") == "on",
+        aimed_part=form.get("aimed_part") or None,
+        shield_side=form.get("shield_side") == "on",
+        source=form.get("source") or "other",
     )
 
 
@@ -294,6 +321,8 @@ def attack(combat_id: int):
             abort=None if how == "kept" or not defense else how,
             attackers=_int_field(form, "attackers", 1, 1, 20),
             dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
+            with_shield=form.get("with_shield") == "on",
+            shared=_int_field(form, "shared_dodge", None, 0, 30),
         )
         service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
 
@@ -317,6 +346,106 @@ def escape(combat_id: int):
     def run(c, u, i, v):
         dice = {k: d for k in ("escaper", "holder") if (d := _dice_field(form, k)) is not None}
         service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/ambush", methods=["POST"])
+@role_required("organiser", "narrator")
+def ambush(combat_id: int):
+    """One fighter ambushes another (000 "Ambush"; 004 "Ambush": with cover, Wits + Stealth to prepare)."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {k: d for k in ("stealth", "alertness", "preparation") if (d := _dice_field(form, k)) is not None}
+        taps.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
+                       form.get("in_combat") == "on", dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/drink", methods=["POST"])
+@role_required("organiser", "narrator")
+def drink(combat_id: int):
+    """After a Kiss, the acting vampire drains his victim's blood (000, 004 "Bite": the Kiss)."""
+    form = request.form
+    return _step(lambda c, u, i, v: taps.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
+                                                  form.get("blood")))
+
+
+@bp.route("/tabletop/<int:combat_id>/move", methods=["POST"])
+@role_required("organiser", "narrator")
+def move(combat_id: int):
+    """The acting fighter moves as his action (000, 003, 004 "Movement")."""
+    form = request.form
+    return _step(lambda c, u, i, v: taps.move_fighter(c, u, i, v, form.get("attacker"),
+                                                         _int_field(form, "yards", None, 0, 200)))
+
+
+@bp.route("/tabletop/<int:combat_id>/aim", methods=["POST"])
+@role_required("organiser", "narrator")
+def aim(combat_id: int):
+    """The acting fighter spends the turn aiming (000, 003 "Aiming")."""
+    form = request.form
+    return _step(lambda c, u, i, v: taps.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
+                                                        form.get("scope_aim") == "on",
+                                                        form.get("target_pace") or "walk"))
+
+
+@bp.route("/tabletop/<int:combat_id>/schedule", methods=["POST"])
+@role_required("organiser", "narrator")
+def schedule(combat_id: int):
+    """Note an effect due at the end of this turn or later (004 "Extended and Delayed Effects")."""
+    form = request.form
+    return _step(lambda c, u, i, v: taps.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
+                                                            _int_field(form, "turns", 0, 0, 20)))
+
+
+@bp.route("/tabletop/<int:combat_id>/reload", methods=["POST"])
+@role_required("organiser", "narrator")
+def reload(combat_id: int):
+    """The acting fighter reloads his weapon (000, 003 "Reloading")."""
+    form = request.form
+    return _step(lambda c, u, i, v: taps.reload_weapon(c, u, i, v, form.get("attacker")))
+
+
+@bp.route("/tabletop/<int:combat_id>/blood", methods=["POST"])
+@role_required("organiser", "narrator")
+def blood(combat_id: int):
+    """A vampire burns blood for Physical Attributes, reflexively (004 "Spend Blood")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
+        taps.burn_blood(c, u, i, v, form.get("fighter"), raises)
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/dodge", methods=["POST"])
+@role_required("organiser", "narrator")
+def dodge(combat_id: int):
+    """Dark Ages: one dodge roll whose successes are divided among several attackers (004 "Dodging")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
+        taps.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
+                                  form.getlist("dodge_modifiers"), dice, _rng(form))
+
+    return _step(run)
+
+
+@bp.route("/tabletop/<int:combat_id>/clinch", methods=["POST"])
+@role_required("organiser", "narrator")
+def clinch(combat_id: int):
+    """A later turn of the Dark Ages clinch in which both crush each other (004 "Bear Hug/Clinch")."""
+    form = request.form
+
+    def run(c, u, i, v):
+        dice = {k: d for k in ("grip_a", "grip_b", "damage_a", "damage_b", "soak_a", "soak_b")
+                if (d := _dice_field(form, k)) is not None}
+        taps.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
 
     return _step(run)
 

@@ -10,18 +10,23 @@ from tests.e2e.conftest import shoot
 TABLET = {"width": 820, "height": 1180}
 
 
-def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
+def start_fight(served, browser):
+    """A tablet-sized page logged in, a combat started between Konrad Vale (Kincaid's numbers) and Lys
+    Moreau (Liselle's): the context, the page and the console errors it collects."""
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(served.login_link())
     page.get_by_role("link", name="Tabletop").click()
-
-    # Konrad Vale (Kincaid's numbers) against Lys Moreau (Liselle's).
     page.get_by_role("checkbox", name="Konrad Vale").check()
     page.get_by_role("checkbox", name="Lys Moreau").check()
     page.get_by_role("button", name="Start the combat").click()
+    return context, page, errors
+
+
+def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
+    context, page, errors = start_fight(served, browser)
     page.get_by_label("Konrad Vale's die").fill("9")
     page.get_by_label("Lys Moreau's die").fill("2")
     page.get_by_role("button", name="Roll initiative").click()
@@ -81,4 +86,78 @@ def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
     assert width <= 390, f"the screen scrolls sideways on a phone ({width} px wide)"
     unexpected = [e for e in errors if "status of 422" not in e]  # the refused difficulty answers 422 on purpose
     assert unexpected == [], unexpected
+    context.close()
+
+
+def _targets_fit(page, selector: str, width: int) -> None:
+    """Every visible control under ``selector`` is a touch target of at least 44 px (a chip's label,
+    a select, a text box, a button), and the page does not scroll sideways."""
+    small = page.evaluate("""(selector) => {
+        const out = [];
+        for (const root of document.querySelectorAll(selector)) {
+            for (const el of root.querySelectorAll('label.chip, select, input[type=text], button, summary')) {
+                const box = el.getBoundingClientRect();
+                if (box.width === 0 && box.height === 0) continue;  // not shown (closed details)
+                if (box.height < 44) out.push(`${el.tagName} ${el.name || el.textContent.trim()} ${box.height}`);
+            }
+        }
+        return out;
+    }""", selector)
+    assert small == [], small
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the screen scrolls sideways at {width} px ({scroll} px wide)"
+
+
+def test_the_new_tabletop_inputs_fit_a_tablet_and_a_phone(served, browser):
+    """Issue 37: the ambush, the per-attack inputs (moved yards, inside reach, aimed part, shield side,
+    fire and sunlight), the shield parry and the helmet and shield gear are 44 px touch targets without
+    sideways scrolling at 820 px and 390 px; an ambush is ruled from the screen."""
+    context, page, errors = start_fight(served, browser)
+
+    page.locator("details.ambush > summary").click()
+    for width in (820, 390):
+        page.set_viewport_size({"width": width, "height": 1180 if width == 820 else 844})
+        _targets_fit(page, "#phase", width)
+    shoot(page, "tabletop-ambush-390")
+    page.get_by_role("button", name="Rule the ambush").click()
+    expect(page.locator(".results .ruling-summary")).to_contain_text("Konrad Vale ambushes Lys Moreau")
+
+    page.set_viewport_size(TABLET)
+    page.get_by_label("Konrad Vale's die").fill("9")
+    page.get_by_label("Lys Moreau's die").fill("2")
+    page.get_by_role("button", name="Roll initiative").click()
+    page.get_by_role("button", name="Start the actions").click()
+    expect(page.locator(".actor-name")).to_have_text("Konrad Vale")
+    page.locator("details.situation > summary").click()
+    page.locator("details.gear > summary").click()
+    page.locator("details.schedule > summary").click()
+    page.locator("details.blood-attributes > summary").click()
+    expect(page.get_by_role("radio", name="Sunlight")).to_be_visible()
+    expect(page.locator("select[name$='-helmet']").first).to_be_visible()
+    for width in (820, 390):
+        page.set_viewport_size({"width": width, "height": 1180 if width == 820 else 844})
+        _targets_fit(page, "#attack-form, details.gear, .other-actions, details.schedule, details.blood-attributes", width)
+    shoot(page, "tabletop-inputs-390")
+    page.locator("select[name=maneuver]").select_option("strike")
+    page.get_by_role("radio", name="Lys Moreau").check()
+    page.get_by_role("radio", name="Legs").check()
+    page.get_by_label("Yards moved first").fill("3")
+    page.get_by_role("button", name="Resolve the attack").click()
+    expect(page.locator(".results .ruling")).to_contain_text("moves 3 yards")
+    assert errors == [], errors
+    context.close()
+
+
+def test_the_darkness_lists_table_fits_a_phone(served, browser):
+    """Issue 37 item 13: the settings page's darkness lists (a row per power, natural and Shroud
+    columns) are 44 px inputs and the page does not scroll sideways at 390 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(served.base_url + "/settings")
+    table = page.locator("table.darkness-lists")
+    expect(table).to_be_visible()
+    _targets_fit(page, "table.darkness-lists", 390)
+    table.scroll_into_view_if_needed()
+    shoot(page, "settings-darkness-390")
     context.close()

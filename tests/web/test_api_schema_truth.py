@@ -146,6 +146,10 @@ BODIES.update({
     ("/characters/{character_id}/damage", "post"): [{"damage_type": "lethal", "levels": 1}],
     ("/characters/{character_id}/heal", "post"): [{"kind": "bashing", "levels": 1}],
     ("/characters/{character_id}/blood", "post"): [{"blood": 1, "reason": "rising"}],
+    ("/characters/{character_id}/destroy", "post"): [{"means": "beheading"}],
+    ("/tabletop/attack", "post"): [CASES["/tabletop/attack"][0], {  # issue 37: circumstances and defense too
+        **CASES["/tabletop/attack"][0], "circumstances": {"range": "short"},
+        "defense": {"maneuver": "dodge", "actions": {}}, "dice": {}}],
     ("/characters/{character_id}/treated", "post"): [{"treated": True}],
     ("/game-sessions", "post"): [{"date": "2099-01-01", "closing": 1}],
     ("/characters/{character_id}/torpor", "post"): [{"cause": "voluntary", "on": "2026-01-01"}],

@@ -45,6 +45,11 @@ CASES = {
                           "target": {"name": "B", "attributes": {"Strength": 2, "Dexterity": 2, "Stamina": 2}},
                           "dice": {"attack": [8, 9, 10, 8, 9]}},
                          ("tabletop_profile", "dark_ages")),
+    "/tabletop/ambush": ({"attacker": {"name": "A", "attributes": {"Dexterity": 4, "Wits": 3}, "abilities": {"Stealth": 3}},
+                          "target": {"name": "B", "attributes": {"Perception": 2}, "abilities": {"Alertness": 1}},
+                          "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3],
+                                   "preparation": [8, 2, 3, 4, 5, 6]}},
+                         ("tabletop_profile", "dark_ages")),
 }
 
 

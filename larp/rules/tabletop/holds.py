@@ -72,7 +72,7 @@ def check_action(combat: Combat, key: str, maneuver: str, target: str | None,
     for h in holding(combat, key, profile):
         partner = h.holder if h.target == key else h.target
         if _clinch(h, profile):
-            if target == partner and (maneuver == "clinch" or (maneuver == "bite" and h.holder == key)):
+            if target == partner and (maneuver == "clinch" or (maneuver in ("bite", "kiss") and h.holder == key)):
                 return "clinch" if maneuver == "clinch" else None
             raise RulesError(f"{who} is in a clinch with {combat.name(partner)}: no other action until one of them "
                              f"breaks free; inflict Strength damage or try to break free ({R_CLINCH}).",
