@@ -48,6 +48,7 @@ from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import SCENE_KEYS, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
 
 RANDOM = "random"
@@ -221,6 +222,7 @@ class ChallengeRequest:
     tests: tuple[dict, ...] = ()
     request_token: str = ""
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 def parse_category(value: str) -> Category:
@@ -545,12 +547,21 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: ChallengeReques
             }
         if request.kind == "static":
             inputs["difficulty"] = request.difficulty
+        # The stored scene and its turn, the one-challenge-per-turn rule checked against every narrator's
+        # challenges of the turn (after the characters were loaded locked: larp.services.stored_scenes).
+        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings,
+                                  target=loaded.defender if loaded.defender is not None else None,
+                                  category=core.challenge.category.value)
+        if in_scene is not None:
+            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
         record = record_ruling(
             chronicle, narrator, "challenge", core.summary, core.steps,
             [(c, side) for side, (c, _r) in by_side.items()],
             game_session=game_session, inputs=inputs, outcome=core.to_dict(),
             request_token=request.request_token or None,
         )
+        if in_scene is not None:
+            in_scene.link(record)
         apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
         result.record = record
         return result
@@ -615,6 +626,7 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
         tests=tuple(script) if script else (() if relent else (first,)),
         request_token=str(form.get("request_token") or "")[:64],
         scene_fields={k: form.get(k) for k in ("darkness", "darkness_source", "range", "sense") if form.get(k)},
+        scene_id=form.get("scene_id") or None,
     )
 
 
@@ -656,4 +668,5 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
         tests=tuple(tests),
         request_token=str(data.get("request_token") or "")[:64],
         scene_fields={k: data.get(k) for k in SCENE_KEYS if data.get(k) not in (None, "")},
+        scene_id=data.get("scene_id"),
     )

@@ -31,6 +31,8 @@ from larp.models import (
     Power,
     Ruling,
     RulingCharacter,
+    SceneRuling,
+    StoredScene,
     Torpor,
     Trait,
     TraitLoss,
@@ -177,6 +179,9 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
                              _REFERENCES)),
     "experience": _each(_record(ExperienceEntry, ("character", "kind", "amount", "created_at"),
                                 {**_REFERENCES, "user": _reference})),
+    "scenes": _each(_record(StoredScene, ("game_session", "name", "turn", "created_at"), _REFERENCES)),
+    "scene_rulings": _each(_record(SceneRuling, ("scene", "ruling", "turn"),
+                                   {**_REFERENCES, "scene": _reference, "target": _reference})),
 }
 
 

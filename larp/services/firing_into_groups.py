@@ -29,6 +29,7 @@ from larp.services.chronicles import chronicle_settings, current_game_session, o
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class FiringIntoGroupsRequest:
     close_range: bool = False
     deliberate_spray: bool = False
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 @dataclass
@@ -230,9 +232,15 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroup
             **({"deliberate_spray": True} if shot.deliberate_spray else {}),
             "scene": firing.scene.to_dict() if firing.scene is not None else None,
         }
+        # The stored scene and its turn (bystander tests are tests, not challenges: no turn rule).
+        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings)
+        if in_scene is not None:
+            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
                                request_token=request_token,
                                game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
+        if in_scene is not None:
+            in_scene.link(record)
         apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
                            game_session, record, firing.result.consequences)
         firing.record = record
@@ -278,5 +286,5 @@ def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoG
         bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
         careful_aim=flag(data.get("careful_aim")), close_range=flag(data.get("close_range")),
         deliberate_spray=flag(data.get("deliberate_spray")),
-        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)},
+        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
     )

@@ -35,6 +35,7 @@ from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 
 RANDOM = "random"
 COUNTERS = ("defend", "strike", "bite", "weapon")
@@ -100,6 +101,7 @@ class MassRequest:
     injures: tuple[Any, ...] = ()
     category: str = "physical"
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 @dataclass
@@ -322,9 +324,17 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rn
             "injures": list(board.mass.defender.injures),
             "scene": board.scene.to_dict() if board.scene is not None else None,
         }
+        # The stored scene and its turn; the target's one challenge of the category this turn, which the
+        # attackers share (met-reference 3.1; the check-then-write: larp.services.stored_scenes).
+        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
+                                  category=board.mass.category.value)
+        if in_scene is not None:
+            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
         record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
                                game_session=game_session, inputs=inputs, outcome=board.result.to_dict(),
                                request_token=request_token)
+        if in_scene is not None:
+            in_scene.link(record)
         apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
                            game_session, record, board.result.consequences)
         board.record = record
@@ -390,5 +400,5 @@ def mass_request_from_json(data: Mapping[str, Any]) -> MassRequest:
         target=fighter_from_mapping(data["target"], "target"),
         attackers=tuple(fighter_from_mapping(a, f"attackers[{i}]") for i, a in enumerate(attackers)),
         injures=tuple(injures), category=str(data.get("category") or "physical"),
-        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)},
+        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
     )

@@ -21,7 +21,10 @@ the export left out (blood marked toward an aggravated wound, medical care,
 when a card was revoked, when the chronicle was archived). Issue 34 adds to format 3,
 as optional keys a reader of format 3 may ignore, each character's sheet edition and
 its last print (when, and the edition printed); a file without them gets the edition
-counted from its History. Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
+counted from its History. Issue 30 adds to format 3, as optional keys, the stored scenes (``scenes``: game
+session, name, turn, when opened and closed) and which ruling was made in which scene at which turn
+(``scene_rulings``: the scene's and the ruling's places, the turn, the character a challenge was against
+by card code, its category). Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
 experience log's: :func:`larp.rules.experience.check_line`), so whatever the app
 stored comes back.
 
@@ -62,6 +65,8 @@ from larp.models import (
     Power,
     Ruling,
     RulingCharacter,
+    SceneRuling,
+    StoredScene,
     Torpor,
     Trait,
     TraitLoss,
@@ -120,6 +125,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
     index = {r.id: i for i, r in enumerate(rulings)}
     users = {u.id: u.username for u in User.select()}
     character_ids = list(code)
+    scenes = list(StoredScene.select().where(StoredScene.chronicle == chronicle).order_by(StoredScene.id))
+    scene_index = {s.id: i for i, s in enumerate(scenes)}
 
     def sheet(c: Character) -> dict[str, Any]:
         data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
@@ -181,6 +188,12 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "amount": points_text(e.amount), "what": e.what, "created_at": _out(e.created_at),
         } for e in ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids))
             .order_by(ExperienceEntry.id)],
+        "scenes": [{"game_session": number[s.game_session_id], "name": s.name, "turn": s.turn,
+                    "created_at": _out(s.created_at), "closed_at": _out(s.closed_at)} for s in scenes],
+        "scene_rulings": [{"scene": scene_index[link.scene_id], "ruling": index[link.ruling_id], "turn": link.turn,
+                           "target": code.get(link.target_id), "category": link.category}
+                          for link in SceneRuling.select().where(SceneRuling.scene.in_(list(scene_index)))
+                          .order_by(SceneRuling.id)],
     }
 
 
@@ -429,6 +442,28 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
+            def place(items: list, position: Any, what: str) -> Any:
+                if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(items):
+                    raise ValueError(f"no {what} at place {position!r}")
+                return items[position]
+
+            def turn_of(entry: dict[str, Any]) -> int:
+                value = entry["turn"]
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise ValueError(f"a scene's turn must be a whole number from 1, not {value!r}")
+                return value
+
+            stored_scenes = []
+            for entry in data.get("scenes") or []:
+                stored_scenes.append(StoredScene.create(
+                    chronicle=chronicle, game_session=sessions[entry["game_session"]], name=entry["name"],
+                    turn=turn_of(entry),
+                    created_at=_in("created_at", entry["created_at"]), closed_at=_in("closed_at", entry.get("closed_at"))))
+            for entry in data.get("scene_rulings") or []:
+                SceneRuling.create(ruling=place(rulings, entry["ruling"], "ruling"),
+                                   scene=place(stored_scenes, entry["scene"], "scene"), turn=turn_of(entry),
+                                   target=characters[entry["target"]] if entry.get("target") is not None else None,
+                                   category=entry.get("category") or "")
             for entry, (kind, amount, what) in zip(data.get("experience") or [], lines):
                 ExperienceEntry.create(character=characters[entry["character"]],
                                        game_session=sessions.get(entry.get("game_session")),

@@ -20,6 +20,7 @@ def register_blueprints(app: Flask) -> None:
                           webhooks)
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
     from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
+    from larp.web import api_scenes  # noqa: F401 - adds routes (issue 30 item 4)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -40,6 +41,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tabletop.bp)
     app.register_blueprint(between_sessions.bp)
     app.register_blueprint(prints.bp)
+    from larp.web import stored_scenes  # issue 30 item 4
+    app.register_blueprint(stored_scenes.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

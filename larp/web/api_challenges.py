@@ -32,6 +32,10 @@ SIDE_SCENE = {"type": "object", "description": "What differs for this side in th
                              "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
     "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
     "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]}}}
+#: The stored scene a stateful ruling is made in (issue 30 item 4).
+SCENE_ID = {"type": ["integer", "null"], "description": "The stored scene it happens in (GET /scenes): the ruling is "
+                                                       "recorded with the scene and its turn, and one challenge per "
+                                                       "target per turn is checked there (met-reference 3.1)."}
 #: The sense a challenge depends on (data/senses.toml; words such as "ears" are read too).
 SENSE = {"type": "string", "description": "The sense the challenge depends on: sight, hearing, smell, taste or touch "
                                           "(\"\": none named). A side with Acute Sense for it is two Traits up "
@@ -310,6 +314,7 @@ SCHEMAS.update({
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
             "sense": SENSE,
             "scene": SCENE,
+            "scene_id": SCENE_ID,
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},

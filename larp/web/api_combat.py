@@ -22,7 +22,7 @@ from larp.services.firing_into_groups import run_firing_into_groups, firing_into
 from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
 from larp.web.api import request_settings, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
-from larp.web.api_challenges import ATTACK, SCENE, SENSE, SIDE_SCENE
+from larp.web.api_challenges import ATTACK, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
     "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
@@ -200,7 +200,7 @@ def rule_firing_into_groups_stateless():
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
-            "sense": SENSE, "scene": SCENE}}}}},
+            "sense": SENSE, "scene": SCENE, "scene_id": SCENE_ID}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
 def run_mass_challenge_stateful():
@@ -226,7 +226,7 @@ def run_mass_challenge_stateful():
                 "darkness": {"type": "string"}, "armor": {}, "armor_left": {"type": "integer"},
                 "cover": {"type": "integer"}, "sight_off": {"type": "boolean"}, "scene": SIDE_SCENE}}},
             "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
-            "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE,
+            "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE, "scene_id": SCENE_ID,
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},

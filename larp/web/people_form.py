@@ -37,6 +37,7 @@ from larp.services.chronicles import chronicle_settings, get_chronicle, open_gam
 from larp.services.mass_challenge import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
 from larp.web.scene_memory import recent
+from larp.web.stored_scenes import current_scene
 
 THROWS = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"))
 RANGES = (("hand_to_hand", "Hand to hand"), ("ranged", "Ranged"))
@@ -463,6 +464,7 @@ def base_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
         "armors": armory("live").armor, "darkness_choices": DARKNESS,
         "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
         "sense_choices": sense_choices(),
+        "stored_scene": current_scene(),
         "preview": None, "outcome": None, "recorded": None, "error_row": None,
         # Who cannot take part, by pick (the screen says it for the picks that act: target, firer).
         "cannot_act": {name: cannot_act(state, name) for name, state in picks.items()},

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from larp.models import (Ability, AbilitySpend, Background, Character, Chronicle, ChronicleSetting, Equipment,
-                         ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter, Torpor, Trait,
-                         TraitLoss, User)
+                         ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter, SceneRuling,
+                         StoredScene, Torpor, Trait, TraitLoss, User)
 from larp.rules.experience import KINDS
 from larp.services.sheet_store import create_character
 from larp.services.transfer import CHARACTER_FIELDS, EQUIPMENT_FIELDS, export_chronicle, import_chronicle
@@ -114,6 +114,11 @@ def chronicles(draw) -> dict:
         "settings": draw(st.dictionaries(st.sampled_from(("bruised_levels", "time_zone", "overbid_ratio")),
                                          JSON.filter(lambda v: v is not None), max_size=2)),
         "archived": draw(st.booleans()),
+        # Stored scenes (issue 30 item 4): name, turn, closed or not; the rulings are made in the first one.
+        "scenes": draw(st.lists(st.tuples(WORDS, st.integers(1, 500), st.none() | MOMENT), max_size=2,
+                                unique_by=lambda s: s[0])),
+        "ruling_turns": draw(st.lists(st.tuples(st.integers(1, 500), st.sampled_from(("physical", "mental", ""))),
+                                      min_size=3, max_size=3)),
     }
 
 
@@ -157,6 +162,13 @@ def build(plan: dict, name: str) -> Chronicle:
                             created_at=when)
         Torpor.create(character=characters[-1], game_session=sessions[0], ruling=ruling, cause="wounds",
                       started_on=when.date(), table="lotnr", rating=3, length="a week", wake_on=when.date() + timedelta(7))
+    scenes = [StoredScene.create(chronicle=chronicle, game_session=sessions[-1], name=name, turn=turn, closed_at=closed)
+              for name, turn, closed in plan.get("scenes", [])]
+    if scenes:
+        made = Ruling.select().where(Ruling.chronicle == chronicle).order_by(Ruling.id)
+        for ruling, (turn, category) in zip(made, plan["ruling_turns"]):
+            SceneRuling.create(ruling=ruling, scene=scenes[0], turn=turn, category=category,
+                               target=characters[-1] if category else None)
     return chronicle
 
 
@@ -201,6 +213,10 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
     trip above checks it) or :data:`NOT_EXPORTED` says why not."""
     chronicle = build({"sessions": [date(2026, 1, 1)], "people": [], "rulings": [], "settings": {},
                        "archived": False}, "Columns")
+    hall = StoredScene.create(chronicle=chronicle, game_session=GameSession.get(GameSession.chronicle == chronicle),
+                              name="Hall", turn=2)
+    SceneRuling.create(ruling=Ruling.create(chronicle=chronicle, kind="challenge"), scene=hall, turn=2,
+                       category="physical")
     data = export_chronicle(chronicle)
     exported = {
         Chronicle: set(data["chronicle"]), GameSession: {"number", "date", "opened_at", "closed_at"},
@@ -217,6 +233,7 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         Torpor: {"cause", "started_on", "table", "rating", "length", "wake_on", "wake_session", "ended_on",
                  "end_reason", "created_at"},
         ExperienceEntry: {"kind", "amount", "what", "created_at"},
+        StoredScene: set(data["scenes"][0]), SceneRuling: set(data["scene_rulings"][0]),
     }
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)

@@ -172,7 +172,7 @@ def _comparable(export: dict) -> dict:
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
              "merits_flaws", "equipment", "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
              "sheet_edition", "sheet_printed_at", "sheet_printed_edition")  # issue 34: the printed sheet
-    out = {k: v for k, v in export.items() if k != "experience"}
+    out = {k: v for k, v in export.items() if k not in ("experience", "scenes", "scene_rulings")}  # scenes: issue 30
     out["format_version"] = 1
     out["characters"] = []
     for character in export["characters"]:
