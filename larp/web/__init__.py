@@ -43,6 +43,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(prints.bp)
     from larp.web import stored_scenes  # issue 30 item 4
     app.register_blueprint(stored_scenes.bp)
+    from larp.web import turn_order  # issue 30 item 5
+    app.register_blueprint(turn_order.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

@@ -95,6 +95,10 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                      "events": ["ruling_recorded", "final_death"], "privacy": "staff"}},
     ("/scenes", "get"): {"after": [("/scenes", "post")]},
     ("/scenes", "post"): {"body": {"name": "Main hall"}},
+    ("/turn-order", "post"): {"body": {"participants": [
+        {"name": "Dana", "traits": 9, "celerity": 1, "target": "Ferris"},
+        {"name": "Ferris", "traits": 11, "target": "Dana", "simultaneous": False},
+        {"name": "Gil", "traits": 7}]}},
     ("/scenes/{scene_id}/next-turn", "post"): {"path": {"scene_id": 1}, "body": {"turn": 1},
                                                "after": [("/scenes", "post")]},
     ("/webhooks/{webhook_id}", "get"): {"path": {"webhook_id": 1}, "after": [("/webhooks", "post")]},

@@ -86,3 +86,49 @@ def next_turn_api(scene_id: int):
     _only(data, {"turn"})
     scene, moved = next_turn(get_chronicle(), scene_id, data.get("turn"))
     return jsonify(scene=scene_payload(scene), advanced=moved)
+
+
+_PARTICIPANT = {"type": "object", "required": ["name", "traits"], "additionalProperties": False, "properties": {
+    "name": {"type": "string", "description": "Unique in the turn."},
+    "traits": {"type": "integer", "minimum": 0, "description": "Current Traits in the category of his action."},
+    "celerity": {"type": "integer", "minimum": 0, "maximum": 5,
+                 "description": "Celerity active this turn: Alacrity (1) pre-empts, Swiftness (2) and Legerity (4) "
+                                "give extra actions (LotNR Celerity, met-reference 3.3)."},
+    "target": {"type": "string", "description": "Whom his action challenges; empty: an action with no challenge."},
+    "surprised": {"type": "boolean", "description": "Unaware of the first attack: no Celerity in it (LotNR Surprise)."},
+    "simultaneous": {"type": "boolean",
+                     "description": "When attacked, answers with a simultaneous attack (one test, the winner hits; "
+                                    "002 \"Challenges\"), which uses up his own action."}}}
+SCHEMAS["TurnOrder"] = shape({
+    "slots": {"type": "array", "items": shape({"position": INT, "actor": STR, "kind": STR, "target": STR,
+                                                "answered_by": {"type": "array", "items": STR}})},
+    "steps": {"type": "array", "items": ref("Step")}})
+
+
+@bp.post("/turn-order")
+@documented("/turn-order", "post", {
+    "summary": "The order of a turn's actions, with its reasons",
+    "description": "Who acts this turn (current Traits, Celerity active, whom each challenges, surprise, a "
+                   "defender's simultaneous answer) in; the order out: pre-empts first (Alacrity; the higher "
+                   "Celerity first, equal ones cancel), then the higher Traits first, equal counts at once, actions "
+                   "with no challenge last, a defender's counter-strike in the attacker's test, then Swiftness and "
+                   "Legerity actions (002 \"Order of Challenges\", LotNR, met-reference 3.1 and 3.3). Reads and "
+                   "writes nothing.",
+    "x-records-nothing": True,
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["participants"], "additionalProperties": False,
+        "properties": {"participants": {"type": "array", "minItems": 1, "maxItems": 50, "items": _PARTICIPANT}}}}}},
+    "responses": {"200": {"description": "The order.", "content": {"application/json": {"schema": shape({
+        "order": ref("TurnOrder")})}}}},
+})
+def turn_order_api():
+    """The order of the turn (:func:`larp.rules.order.order_of_actions`)."""
+    from larp.rules.order import Participant, order_of_actions
+
+    data = json_body()
+    _only(data, {"participants"})
+    raw = data.get("participants")
+    if not isinstance(raw, list) or not raw or len(raw) > 50:
+        raise ServiceError("Give the people acting this turn: a list of 1 to 50 objects.", field="participants")
+    people = [Participant.from_dict(p, f"participants[{i}]") for i, p in enumerate(raw)]
+    return jsonify(order=order_of_actions(people).to_dict())
