@@ -45,6 +45,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(stored_scenes.bp)
     from larp.web import turn_order  # issue 30 item 5
     app.register_blueprint(turn_order.bp)
+    from larp.web import tabletop_conversion  # issue 30 item 7
+    app.register_blueprint(tabletop_conversion.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")
