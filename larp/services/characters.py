@@ -384,7 +384,7 @@ def person_of(state: CharacterState) -> Person:
         weapon=character.weapon or "",
         qualities=frozenset(q.key for q in state.merits + state.flaws if q.key),
         specialisations={a.name: tuple(a.specialisations) for a in state.abilities if a.specialisations},
-        acute_senses=acute_senses_of(state),
+        acute_senses=acute_senses_of(state), frenzy=character.frenzy or "",
     )
 
 

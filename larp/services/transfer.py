@@ -90,6 +90,7 @@ CHARACTER_FIELDS = (
     "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
     "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
     "sheet_edition", "sheet_printed_at", "sheet_printed_edition",
+    "frenzy",  # issue 30 item 8: in frenzy or Rötschreck
 )
 #: Equipment columns exported as they are.
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",

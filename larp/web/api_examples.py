@@ -95,6 +95,8 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                      "events": ["ruling_recorded", "final_death"], "privacy": "staff"}},
     ("/scenes", "get"): {"after": [("/scenes", "post")]},
     ("/scenes", "post"): {"body": {"name": "Main hall"}},
+    ("/characters/{character_id}/virtue-test", "post"): {"path": {"character_id": 2}, "body": {
+        "virtue": "courage", "stimulus": "lighter", "throw": "rock", "narrator_throw": "scissors"}},
     ("/turn-order", "post"): {"body": {"participants": [
         {"name": "Dana", "traits": 9, "celerity": 1, "target": "Ferris"},
         {"name": "Ferris", "traits": 11, "target": "Dana", "simultaneous": False},

@@ -21,11 +21,12 @@ from larp.web import (api_between, api_challenges, api_characters, api_combat, a
                       api_tabletop)
 from larp.web import api_webhooks  # noqa: F401 - issue 35
 from larp.web import api_scenes  # noqa: F401 - issue 30 item 4
+from larp.web import api_frenzy  # noqa: F401 - issue 30 item 8
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
 MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
-           api_webhooks, api_scenes)
+           api_webhooks, api_scenes, api_frenzy)
 
 
 class Reading(dict):
@@ -155,6 +156,7 @@ BODIES.update({
     ("/characters/{character_id}/feed-on", "post"): [{"victim": 1, "blood": 1}],
     ("/characters/{character_id}/healing-nights", "post"): [{"levels": 1, "medical_care": True}],
     ("/scenes", "post"): [{"name": "Schema truth"}],
+    ("/characters/{character_id}/virtue-test", "post"): [{"virtue": "self_control", "stimulus": 3}],
     ("/turn-order", "post"): [{"participants": [{"name": "Dana", "traits": 9, "celerity": 1, "target": "Ferris",
                                                  "surprised": False, "simultaneous": False},
                                                 {"name": "Ferris", "traits": 11}]}],

@@ -171,7 +171,8 @@ def _comparable(export: dict) -> dict:
     export["chronicle"].pop("archived_at", None)
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
              "merits_flaws", "equipment", "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
-             "sheet_edition", "sheet_printed_at", "sheet_printed_edition")  # issue 34: the printed sheet
+             "sheet_edition", "sheet_printed_at", "sheet_printed_edition",  # issue 34: the printed sheet
+             "frenzy")  # issue 30 item 8
     out = {k: v for k, v in export.items() if k not in ("experience", "scenes", "scene_rulings")}  # scenes: issue 30
     out["format_version"] = 1
     out["characters"] = []
