@@ -53,6 +53,7 @@ KIND_LABELS = {
     "webhook_made": "Webhook made", "webhook_changed": "Webhook changed", "webhook_deleted": "Webhook deleted",
     "webhook_secret": "Webhook's new secret",
 }
+KIND_LABELS["virtue_test"] = "Virtue Test"  # issue 30 item 8 (larp/services/frenzy_state.py)
 
 
 def kind_label(kind: str) -> str:

@@ -6,23 +6,10 @@ from __future__ import annotations
 
 import re
 
-from larp.models import Character, ChronicleSetting, Ruling, SceneRuling, StoredScene, Trait, TraitLoss
+from larp.models import ChronicleSetting, Ruling, SceneRuling, StoredScene
 from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene
-
-
-def cid(name: str) -> int:
-    return Character.get(Character.name == name).id
-
-
-def trait(name: str, category: str) -> str:
-    """A Trait ``name`` still holds in ``category`` tonight (a bid)."""
-    lost: dict[str, int] = {}
-    for loss in TraitLoss.select().where((TraitLoss.character == cid(name)) & TraitLoss.restored_at.is_null()):
-        lost[loss.name] = lost.get(loss.name, 0) + loss.count
-    return next(t.name for t in Trait.select().where((Trait.character == cid(name)) & (Trait.category == category)
-                                                     & (Trait.negative == False)).order_by(Trait.id)  # noqa: E712
-                if t.count > lost.get(t.name, 0))
+from tests.web.test_senses_web import cid, trait
 
 
 def rule_on() -> None:
