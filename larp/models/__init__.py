@@ -10,7 +10,7 @@ version check so two narrators never overwrite each other.
 
 The models live by area: :mod:`larp.models.base` (the base model and checked texts),
 :mod:`~larp.models.chronicles`, :mod:`~larp.models.characters`, :mod:`~larp.models.record`,
-:mod:`~larp.models.webhooks` and :mod:`~larp.models.check_ins`; every name is importable from :mod:`larp.models` as before.
+:mod:`~larp.models.webhooks`, :mod:`~larp.models.check_ins` and :mod:`~larp.models.scenes`; every name is importable from :mod:`larp.models` as before.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from larp.models.characters import (Character, Trait, Ability, Power, Background
 from larp.models.record import (Ruling, RulingCharacter, TraitLoss, AbilitySpend, Torpor, ExperienceEntry, TabletopCombat)  # noqa: F401
 from larp.models.webhooks import (Webhook, WebhookEvent, WebhookDelivery)  # noqa: F401
 from larp.models.check_ins import (CheckIn, AttendanceAward)  # noqa: F401
+from larp.models.scenes import (StoredScene, SceneRuling)  # noqa: F401
 
 #: Every model, in the order the tables are created (a table after those it refers to).
 MODELS = [
@@ -52,4 +53,6 @@ MODELS = [
     WebhookDelivery,
     CheckIn,
     AttendanceAward,
+    StoredScene,
+    SceneRuling,
 ]

@@ -79,6 +79,9 @@ class Character(BaseModel):
     #: When the sheet was last printed, and the edition printed then (``None``: never printed).
     sheet_printed_at = DateTimeField(null=True)
     sheet_printed_edition = IntegerField(null=True)
+    #: The condition the last Virtue Test left him in (issue 30 item 8; larp/rules/frenzy.py): "frenzy",
+    #: "rotschreck" or "" (neither); later challenges read it (no wound penalty in frenzy, LotNR Frenzy).
+    frenzy = CharField(max_length=12, default="")
 
     class Meta:
         # Card codes are unique within a chronicle (issue 22): two chronicles may both hold a VIV-1.

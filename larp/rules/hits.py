@@ -252,7 +252,7 @@ def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> 
     """
     if not isinstance(data, Mapping):
         raise RulesError("Give the attack as an object (action, weapon...).", field=where)
-    unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card", "full_auto"}))  # full_auto: not yet
+    unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card"}))
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
     staking = data.get("staking_tests") or []
@@ -269,7 +269,7 @@ def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> 
                   potence=_level(data, "potence", where, 10),
                   lethal_by_prowess=_flag(data, "lethal_by_prowess", where),
                   head_shot=_flag(data, "head_shot", where), close_range=_flag(data, "close_range", where),
-                  stake=_flag(data, "stake", where),
+                  stake=_flag(data, "stake", where), full_auto=_flag(data, "full_auto", where),
                   high_caliber_test=simple_test_from_dict(data.get("high_caliber_test"),
                                                           f"{where}.high_caliber_test", rng),
                   staking_tests=tuple(simple_test_from_dict(t, f"{where}.staking_tests[{i}]", rng)

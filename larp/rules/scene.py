@@ -29,6 +29,7 @@ from larp.rules.damage import Armor
 from larp.rules.damage import armor as armor_card
 from larp.rules.darkness import DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError
+from larp.rules.senses import sense_named
 
 R_COVER = "LotNR cover (met-reference 3.9)"
 R_ARMOR = "LotNR armor (met-reference 3.7)"
@@ -352,8 +353,8 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
 
 def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     """A scene from JSON-like data: ``{"darkness": "total", "darkness_source": "natural",
-    "range": "close", "sides": {"<name>": {<the keys of SideScene>}}}`` (the scene's ``sense`` is not
-    read yet: it reaches the API with the next phase's wiring, issue 30).
+    "range": "close", "sense": "hearing", "sides": {"<name>": {<the keys of SideScene>}}}`` (``sense``: the
+    sense the ruling's challenges depend on, a word of ``data/senses.toml``; LotNR Acute Sense).
 
     Raises:
         RulesError: a malformed value, naming the field (``scene.darkness``...).
@@ -364,7 +365,7 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
         return data
     if not isinstance(data, Mapping):
         raise RulesError("Give the scene as an object.", field=where)
-    unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides"})
+    unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides", "sense"})
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
     kwargs: dict[str, Any] = {}
@@ -375,4 +376,22 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     if not isinstance(raw_sides, Mapping):
         raise RulesError("Give the sides' scenes as an object by name.", field=f"{where}.sides")
     sides = {str(name): side_scene_from_dict(raw, f"{where}.sides.{name}") for name, raw in raw_sides.items()}
+    if "sense" in data:
+        kwargs["sense"] = sense_named(data["sense"], f"{where}.sense")
     return Scene(sides=sides, **kwargs)
+
+
+def scene_with_sense(scene: Scene, sense: Any, field: str = "sense") -> Scene:
+    """``scene`` with the sense given beside it (a challenge's top-level ``sense``): the one said
+    wins when the scene names none; two different senses are refused (a challenge depends on one).
+
+    Raises:
+        RulesError: a word that names no sense, or a sense other than the scene's, naming ``field``.
+    """
+    named = sense_named(sense, field)
+    if not named or named == scene.sense:
+        return scene
+    if scene.sense:
+        raise RulesError(f"The scene says the challenge depends on {scene.sense}, not {named}: give one sense.",
+                         field=field)
+    return replace(scene, sense=named)

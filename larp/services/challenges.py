@@ -47,13 +47,25 @@ from larp.services import ServiceError, read_number
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
-from larp.services.scenes import scene_of, side_scene
+from larp.services.scenes import SCENE_KEYS, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 from larp.services.table_results import DAMAGE_TESTS, entered_test, throws_from
 
 RANDOM = "random"
 
 def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("1", "true", "on", "yes") if value is not None else False
+
+
+def _specialisation(value: Any) -> bool | str:
+    """A side's specialisation as a form or the stored API gives it: a tick (``on``, ``true``...:
+    the sheet's specialised Ability), nothing (none), or the Ability's name (LotNR Abilities)."""
+    if isinstance(value, bool) or value is None:
+        return bool(value)
+    text = str(value).strip()
+    if text.lower() in ("", "0", "false", "off", "no"):
+        return False
+    return True if text.lower() in ("1", "true", "on", "yes") else text
 
 
 def _number(value: Any, field: str, low: int = 0, high: int | None = None, default: int = 0) -> int:
@@ -108,7 +120,7 @@ class SideRequest:
     off_hand: bool = False
     relent: bool = False
     cover: int = 0
-    specialisation: bool = False
+    specialisation: bool | str = False
     calls_negative: str = ""
     celerity_active: bool = False
     waive_darkness: bool = False
@@ -121,6 +133,7 @@ class SideRequest:
     situation: int = 0
     stake: bool = False
     ignore_wounds: bool = False
+    full_auto: bool = False
     damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 
@@ -153,7 +166,7 @@ class SideRequest:
             off_hand=_flag(get("off_hand", False)),
             relent=_flag(get("relent", False)),
             cover=_number(get("cover"), prefix + "cover", 0, 6),
-            specialisation=_flag(get("specialisation", False)),
+            specialisation=_specialisation(get("specialisation", False)),
             calls_negative=str(get("calls_negative") or "").strip(),
             celerity_active=_flag(get("celerity_active", False)),
             waive_darkness=_flag(get("waive_darkness", False)),
@@ -162,6 +175,7 @@ class SideRequest:
             shroud_caster=_flag(get("shroud_caster", False)),
             stake=_flag(get("stake", False)),
             ignore_wounds=_flag(get("ignore_wounds", False)),
+            full_auto=_flag(get("full_auto", False)),
             damage_throws={test: pair for test in DAMAGE_TESTS
                            if (pair := throws_from({k: get(k, None) for k in (f"{test}_player", f"{test}_narrator")},
                                                    test)) is not None},
@@ -208,6 +222,7 @@ class ChallengeRequest:
     tests: tuple[dict, ...] = ()
     request_token: str = ""
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 def parse_category(value: str) -> Category:
@@ -301,6 +316,7 @@ def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
                   waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
                   head_shot=side.head_shot, stake=side.stake, ignore_wounds=side.ignore_wounds,
+                  full_auto=side.full_auto,
                   high_caliber_test=tests["high_caliber"],
                   staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 
@@ -510,7 +526,7 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
                 return result
             if game_session is None:
                 current_game_session(chronicle)  # raises its 409
-            _record(chronicle, narrator, drawn[0], result, game_session)
+            _record(chronicle, narrator, drawn[0], result, game_session, settings)
             return result
 
     return retrying(use_case)
@@ -539,7 +555,7 @@ def run_challenge(
 
 
 def _record(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, result: Adjudication,
-            game_session: GameSession) -> None:
+            game_session: GameSession, settings: ChronicleSettings) -> None:
     """Record ``result`` and write its consequences (inside :func:`adjudicate_challenge`'s transaction)."""
     ruling, loaded, core = result.ruling, result.loaded, result.result
     if ruling is None:
@@ -569,12 +585,21 @@ def _record(chronicle: Chronicle, narrator: User | None, request: ChallengeReque
         }
     if request.kind == "static":
         inputs["difficulty"] = request.difficulty
+    # The stored scene and its turn, the one-challenge-per-turn rule checked against every narrator's
+    # challenges of the turn (after the characters were loaded locked: larp.services.stored_scenes).
+    in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings,
+                              target=loaded.defender if loaded.defender is not None else None,
+                              category=core.challenge.category.value)
+    if in_scene is not None:
+        inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
     record = record_ruling(
         chronicle, narrator, "challenge", core.summary, core.steps,
         [(c, side) for side, (c, _r) in by_side.items()],
         game_session=game_session, inputs=inputs, outcome=core.to_dict(),
         request_token=request.request_token or None,
     )
+    if in_scene is not None:
+        in_scene.link(record)
     apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
     result.record = record
 
@@ -637,7 +662,8 @@ def request_from_form(form: Mapping[str, Any], script: list[dict] | None = None)
         surprised=_flag(form.get("surprised")),
         tests=tuple(script) if script else (() if relent else (first,)),
         request_token=str(form.get("request_token") or "")[:64],
-        scene_fields={k: form.get(k) for k in ("darkness", "darkness_source", "range") if form.get(k)},
+        scene_fields={k: form.get(k) for k in ("darkness", "darkness_source", "range", "sense") if form.get(k)},
+        scene_id=form.get("scene_id") or None,
     )
 
 
@@ -678,6 +704,6 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
         surprised=bool(data.get("surprised", False)),
         tests=tuple(tests),
         request_token=str(data.get("request_token") or "")[:64],
-        scene_fields={k: data.get(k) for k in ("darkness", "darkness_source", "range", "scene")
-                      if data.get(k) not in (None, "")},
+        scene_fields={k: data.get(k) for k in SCENE_KEYS if data.get(k) not in (None, "")},
+        scene_id=data.get("scene_id"),
     )

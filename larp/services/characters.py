@@ -30,6 +30,7 @@ from larp.rules.damage import Armor, Weapon, armory
 from larp.rules.health import HealthTrack
 from larp.rules.rulings.people import Person, add_levels, person_track
 from larp.rules.scene import Worn
+from larp.rules.senses import senses_in_note
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.torpor_records import tabletop_morality
@@ -401,7 +402,15 @@ def person_of(state: CharacterState) -> Person:
         qualities=frozenset(q.key for q in state.merits + state.flaws if q.key),
         specialisations={a.name: tuple(a.specialisations) for a in state.abilities if a.specialisations},
         morality=character.morality_rating, tabletop_morality=tabletop_morality(character),
+        acute_senses=acute_senses_of(state), frenzy=character.frenzy or "",
     )
+
+
+def acute_senses_of(state: CharacterState) -> frozenset[str]:
+    """The senses of the character's Acute Sense Merits, read from each Merit's name and note ("Acute Sense",
+    note "Hearing"; "Acute Sense (smell)"): LotNR Acute Sense, "specify which one" (met-reference 1.3). A Merit
+    whose note names no sense gives none: the narrator's sheet must say which."""
+    return frozenset().union(*(senses_in_note(f"{m.name} {m.note}") for m in state.merits if m.key == "acute_sense"))
 
 
 def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_session: GameSession | None,

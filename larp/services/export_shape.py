@@ -33,6 +33,8 @@ from larp.models import (
     Power,
     Ruling,
     RulingCharacter,
+    SceneRuling,
+    StoredScene,
     Torpor,
     Trait,
     TraitLoss,
@@ -184,6 +186,9 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
                                {**_REFERENCES, "user": _reference})),
     "attendance": _each(_record(AttendanceAward, ("character", "game_session", "amount"),
                                 {**_REFERENCES, "entry": _reference})),
+    "scenes": _each(_record(StoredScene, ("game_session", "name", "turn", "created_at"), _REFERENCES)),
+    "scene_rulings": _each(_record(SceneRuling, ("scene", "ruling", "turn"),
+                                   {**_REFERENCES, "scene": _reference, "target": _reference})),
 }
 
 

@@ -28,7 +28,8 @@ from larp.services.characters import load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
-from larp.services.scenes import flag, scene_of, side_scene
+from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class FiringIntoGroupsRequest:
         bursts: an automatic weapon fires bursts (``False``: one shot at a time).
         careful_aim: he took careful aim (every other round).
         close_range: within five feet (Full-Auto).
+        deliberate_spray: he sprays the group on purpose (LotNR Spray: its distances apply,
+            met-reference 6.2, T24); ``False``: a missed shot (002: a blast or burst is one mass
+            challenge at any range).
         scene_fields: the scene (``darkness``, ``darkness_source``, ``range`` or a ``scene`` object).
     """
 
@@ -76,7 +80,9 @@ class FiringIntoGroupsRequest:
     bursts: bool = True
     careful_aim: bool = False
     close_range: bool = False
+    deliberate_spray: bool = False
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 @dataclass
@@ -155,7 +161,7 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
         for f, b in zip(people, request.bystanders))
     core = FiringIntoGroupsCall(firer=fighter_side(firer), target=target.name, bystanders=bystanders,
                       firer_throw=request.firer.throw, bursts=request.bursts, careful_aim=request.careful_aim,
-                      close_range=request.close_range)
+                      close_range=request.close_range, deliberate_spray=request.deliberate_spray)
     sides = {firer.character.name: fighter_scene(firer)}
     sides.update({f.character.name: f.request.scene for f in people})
     scene = scene_of(request.scene_fields, sides)
@@ -223,11 +229,18 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroup
             "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
             "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
             "careful_aim": shot.careful_aim, "bursts": shot.bursts,
+            **({"deliberate_spray": True} if shot.deliberate_spray else {}),
             "scene": firing.scene.to_dict() if firing.scene is not None else None,
         }
+        # The stored scene and its turn (bystander tests are tests, not challenges: no turn rule).
+        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings)
+        if in_scene is not None:
+            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
         record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
                                request_token=request_token,
                                game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
+        if in_scene is not None:
+            in_scene.link(record)
         apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
                            game_session, record, firing.result.consequences)
         firing.record = record
@@ -272,5 +285,6 @@ def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoG
         firer=fighter_from_mapping(data["firer"], "firer"), target_id=data.get("target_id"),
         bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
         careful_aim=flag(data.get("careful_aim")), close_range=flag(data.get("close_range")),
-        scene_fields={k: data[k] for k in ("darkness", "darkness_source", "range", "scene") if data.get(k)},
+        deliberate_spray=flag(data.get("deliberate_spray")),
+        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
     )

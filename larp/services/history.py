@@ -55,6 +55,7 @@ KIND_LABELS = {
     "webhook_secret": "Webhook's new secret",
     "check_in": "Check-in", "check_in_undone": "Check-in undone",
 }
+KIND_LABELS["virtue_test"] = "Virtue Test"  # issue 30 item 8 (larp/services/frenzy_state.py)
 
 
 def kind_label(kind: str) -> str:

@@ -168,6 +168,10 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
     if not isinstance(treated, bool):
         raise _fail(index, name, "treated", "treated (under medical care) must be true or false.")
     state["treated"] = treated
+    frenzy = entry.get("frenzy", "")
+    if frenzy not in ("", "frenzy", "rotschreck"):
+        raise _fail(index, name, "frenzy", "frenzy must be \"frenzy\", \"rotschreck\" or \"\" (neither).")
+    state["frenzy"] = frenzy
     for key in ("created_at", "updated_at", "retired_at", "card_revoked_at", "sheet_printed_at"):
         value = entry.get(key)
         if value is None:

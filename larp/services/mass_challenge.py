@@ -34,7 +34,8 @@ from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
-from larp.services.scenes import flag, scene_of, side_scene
+from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.stored_scenes import scene_turn_for
 
 RANDOM = "random"
 COUNTERS = ("defend", "strike", "bite", "weapon")
@@ -60,6 +61,8 @@ class FighterRequest:
         counter: the target: ``defend``, or a counter-attack (``strike``, ``bite``, ``weapon``).
         tests: attackers: his pair's later tests (retests), as JSON-like dicts.
         bomb_announced: he announced the Bomb before the challenge (LotNR Vigor: only then).
+        full_auto: he fires his Full-Auto weapon emptying the clip (its extra level within five
+            feet, met-reference 3.7).
         scene: his part of the scene (his own darkness, sight powers off, the armor he wears...).
     """
 
@@ -78,6 +81,7 @@ class FighterRequest:
     tests: tuple[dict, ...] = ()
     scene: SideScene = SideScene()
     bomb_announced: bool = False
+    full_auto: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class MassRequest:
     injures: tuple[Any, ...] = ()
     category: str = "physical"
     scene_fields: Mapping[str, Any] = field(default_factory=dict)
+    scene_id: Any = None
 
 
 @dataclass
@@ -178,7 +183,8 @@ def fighter_side(f: Fighter) -> Side:
     person = person_of(f.state)
     return Side(person, Choice(bid=(r.bid,) if r.bid else (), celerity=person.discipline("Celerity")
                                if r.celerity_active else 0, lethal_by_prowess=r.lethal_by_prowess,
-                               head_shot=r.head_shot, bomb_announced=r.bomb_announced))
+                               head_shot=r.head_shot, bomb_announced=r.bomb_announced,
+                               full_auto=r.full_auto))
 
 
 def fighter_scene(f: Fighter) -> SideScene:
@@ -318,9 +324,17 @@ def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rn
             "injures": list(board.mass.defender.injures),
             "scene": board.scene.to_dict() if board.scene is not None else None,
         }
+        # The stored scene and its turn; the target's one challenge of the category this turn, which the
+        # attackers share (met-reference 3.1; the check-then-write: larp.services.stored_scenes).
+        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
+                                  category=board.mass.category.value)
+        if in_scene is not None:
+            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
         record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
                                game_session=game_session, inputs=inputs, outcome=board.result.to_dict(),
                                request_token=request_token)
+        if in_scene is not None:
+            in_scene.link(record)
         apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
                            game_session, record, board.result.consequences)
         board.record = record
@@ -359,6 +373,7 @@ def fighter_from_mapping(data: Mapping[str, Any], where: str) -> FighterRequest:
         strength=data.get("strength", True) is not False, relented=flag(data.get("relented")),
         celerity_active=flag(data.get("celerity_active")), counter=str(data.get("counter") or "defend").strip(),
         tests=tuple(dict(t) for t in tests), scene=scene, bomb_announced=flag(data.get("bomb_announced")),
+        full_auto=flag(data.get("full_auto")),
     )
 
 
@@ -385,5 +400,5 @@ def mass_request_from_json(data: Mapping[str, Any]) -> MassRequest:
         target=fighter_from_mapping(data["target"], "target"),
         attackers=tuple(fighter_from_mapping(a, f"attackers[{i}]") for i, a in enumerate(attackers)),
         injures=tuple(injures), category=str(data.get("category") or "physical"),
-        scene_fields={k: data[k] for k in ("darkness", "darkness_source", "range", "scene") if data.get(k)},
+        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
     )

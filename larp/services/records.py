@@ -66,6 +66,8 @@ SNAPSHOT_FIELDS = (
     "willpower_current", "willpower_permanent", "blood_current", "agg_blood_marked", "treated", "version",
 )
 
+SNAPSHOT_FIELDS += ("frenzy",)  # issue 30 item 8: the state a Virtue Test leaves him in
+
 #: The longest one-time token stored (``Ruling.request_token``).
 MAX_TOKEN_LENGTH = 64
 

@@ -23,11 +23,15 @@ from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.rulings.people import Person
 from larp.rules.darkness import darkness_table
-from larp.rules.scene import (RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict, sight_merits,
-                              sight_powers)
+from larp.rules.scene import (RangeBand, Scene, SideScene, Worn, scene_from_dict, scene_with_sense, side_scene_from_dict,
+                              sight_merits, sight_powers)
 from larp.services import ServiceError, read_number
 
 NONE = "none"
+
+#: The whole scene's keys in a stored API call or a form: its darkness, range, the sense the challenges
+#: depend on (LotNR Acute Sense), or a ``scene`` object.
+SCENE_KEYS = ("darkness", "darkness_source", "range", "sense", "scene")
 
 
 def _choice(cls: type, value: Any, field: str, text: str) -> Any:
@@ -106,7 +110,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
 
 def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene:
     """The whole scene from form fields or a stored API call (``darkness``, ``darkness_source``,
-    ``range``, or a ``scene`` object), with each side's part by name.
+    ``range``, ``sense``, or a ``scene`` object), with each side's part by name.
 
     Raises:
         ServiceError: 422 naming the field of a malformed value.
@@ -122,8 +126,12 @@ def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene
     band = _choice(RangeBand, values.get("range"), "range", "The range is hand_to_hand, close, near, mid or far.")
     merged = dict(base.sides)
     merged.update({name: part for name, part in sides.items()})
-    return Scene(darkness=darkness or base.darkness, darkness_source=source or base.darkness_source,
-                 range=band or base.range, sides=merged)
+    scene = Scene(darkness=darkness or base.darkness, darkness_source=source or base.darkness_source,
+                  range=band or base.range, sides=merged, sense=base.sense)
+    try:
+        return scene_with_sense(scene, values.get("sense"))
+    except RulesError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
 
 
 def held_sight(person: Person) -> list[str]:

@@ -24,7 +24,10 @@ its last print (when, and the edition printed); a file without them gets the edi
 counted from its History. Issue 32 adds to format 3, the same way, the check-ins at the door
 (``check_ins``: character, game session, when, by whom, how, its ruling) and the attendance experience
 given (``attendance``: character, game session, amount, the place of its line in ``experience``); a
-file without them has none. Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
+file without them has none. Issue 30 adds to format 3, as optional keys, the stored scenes (``scenes``: game
+session, name, turn, when opened and closed) and which ruling was made in which scene at which turn
+(``scene_rulings``: the scene's and the ruling's places, the turn, the character a challenge was against
+by card code, its category). Formats 1 and 2 are still read. Every value is checked with the rules the app writes it by (the
 experience log's: :func:`larp.rules.experience.check_line`), so whatever the app
 stored comes back.
 
@@ -67,6 +70,8 @@ from larp.models import (
     Power,
     Ruling,
     RulingCharacter,
+    SceneRuling,
+    StoredScene,
     Torpor,
     Trait,
     TraitLoss,
@@ -90,6 +95,7 @@ CHARACTER_FIELDS = (
     "weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra",
     "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
     "sheet_edition", "sheet_printed_at", "sheet_printed_edition",
+    "frenzy",  # issue 30 item 8: in frenzy or Rötschreck
 )
 #: Equipment columns exported as they are.
 EQUIPMENT_FIELDS = ("kind", "key", "name", "bonus_traits", "damage", "damage_type", "weapon_kind", "specials",
@@ -127,6 +133,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
     character_ids = list(code)
     lines = list(ExperienceEntry.select().where(ExperienceEntry.character.in_(character_ids)).order_by(ExperienceEntry.id))
     line_index = {e.id: i for i, e in enumerate(lines)}
+    scenes = list(StoredScene.select().where(StoredScene.chronicle == chronicle).order_by(StoredScene.id))
+    scene_index = {s.id: i for i, s in enumerate(scenes)}
 
     def sheet(c: Character) -> dict[str, Any]:
         data = {name: _out(getattr(c, name)) for name in CHARACTER_FIELDS}
@@ -199,6 +207,12 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "amount": points_text(a.amount), "entry": line_index.get(a.entry_id), "awarded_at": _out(a.awarded_at),
         } for a in AttendanceAward.select().where(AttendanceAward.character.in_(character_ids))
             .order_by(AttendanceAward.id)],
+        "scenes": [{"game_session": number[s.game_session_id], "name": s.name, "turn": s.turn,
+                    "created_at": _out(s.created_at), "closed_at": _out(s.closed_at)} for s in scenes],
+        "scene_rulings": [{"scene": scene_index[link.scene_id], "ruling": index[link.ruling_id], "turn": link.turn,
+                           "target": code.get(link.target_id), "category": link.category}
+                          for link in SceneRuling.select().where(SceneRuling.scene.in_(list(scene_index)))
+                          .order_by(SceneRuling.id)],
     }
 
 
@@ -447,6 +461,28 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                               **{k: _in(k, entry.get(k)) for k in ("cause", "started_on", "table", "rating", "length",
                                                                     "wake_on", "wake_session", "ended_on",
                                                                     "end_reason", "created_at")})
+            def place(items: list, position: Any, what: str) -> Any:
+                if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(items):
+                    raise ValueError(f"no {what} at place {position!r}")
+                return items[position]
+
+            def turn_of(entry: dict[str, Any]) -> int:
+                value = entry["turn"]
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise ValueError(f"a scene's turn must be a whole number from 1, not {value!r}")
+                return value
+
+            stored_scenes = []
+            for entry in data.get("scenes") or []:
+                stored_scenes.append(StoredScene.create(
+                    chronicle=chronicle, game_session=sessions[entry["game_session"]], name=entry["name"],
+                    turn=turn_of(entry),
+                    created_at=_in("created_at", entry["created_at"]), closed_at=_in("closed_at", entry.get("closed_at"))))
+            for entry in data.get("scene_rulings") or []:
+                SceneRuling.create(ruling=place(rulings, entry["ruling"], "ruling"),
+                                   scene=place(stored_scenes, entry["scene"], "scene"), turn=turn_of(entry),
+                                   target=characters[entry["target"]] if entry.get("target") is not None else None,
+                                   category=entry.get("category") or "")
             entries = []
             for entry, (kind, amount, what) in zip(data.get("experience") or [], lines):
                 entries.append(ExperienceEntry.create(character=characters[entry["character"]],

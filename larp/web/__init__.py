@@ -21,6 +21,8 @@ def register_blueprints(app: Flask) -> None:
     from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop, tabletop  # noqa: F401 - api_* add routes
     from larp.web import api_webhooks  # noqa: F401 - adds routes (issue 35)
     from larp.web import api_checkin, checkin  # noqa: F401 - game night at the door (issue 32); api_checkin adds routes
+    from larp.web import api_scenes  # noqa: F401 - adds routes (issue 30 item 4)
+    from larp.web import api_frenzy  # noqa: F401 - adds routes (issue 30 item 8)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -42,6 +44,14 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(between_sessions.bp)
     app.register_blueprint(prints.bp)
     app.register_blueprint(checkin.bp)
+    from larp.web import stored_scenes  # issue 30 item 4
+    app.register_blueprint(stored_scenes.bp)
+    from larp.web import turn_order  # issue 30 item 5
+    app.register_blueprint(turn_order.bp)
+    from larp.web import tabletop_conversion  # issue 30 item 7
+    app.register_blueprint(tabletop_conversion.bp)
+    from larp.web import virtue_tests  # issue 30 item 8
+    app.register_blueprint(virtue_tests.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

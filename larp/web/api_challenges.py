@@ -33,8 +33,29 @@ SIDE_SCENE = {"type": "object", "description": "What differs for this side in th
                              "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
     "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
     "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]}}}
-SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, and each side's part by name.",
-         "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]},
+#: The stored scene a stateful ruling is made in (issue 30 item 4).
+SCENE_ID = {"type": ["integer", "null"], "description": "The stored scene it happens in (GET /scenes): the ruling is "
+                                                       "recorded with the scene and its turn, and one challenge per "
+                                                       "target per turn is checked there (met-reference 3.1)."}
+#: The sense a challenge depends on (data/senses.toml; words such as "ears" are read too).
+SENSE = {"type": "string", "description": "The sense the challenge depends on: sight, hearing, smell, taste or touch "
+                                          "(\"\": none named). A side with Acute Sense for it is two Traits up "
+                                          "(LotNR Acute Sense, met-reference 1.3; setting darkness_merits)."}
+#: The senses of a side's Acute Sense Merits.
+ACUTE_SENSES = {"type": "array", "items": {"type": "string"},
+                "description": "The senses of his Acute Sense Merits (sight, hearing, smell, taste, touch)."}
+#: A side's specialisation: true, or the Ability's name.
+SPECIALISATION = {"type": ["boolean", "string"],
+                  "description": "An Ability specialisation applies (one bonus Trait while a level of the Ability is "
+                                 "left tonight, LotNR Abilities): the Ability's name, or true for the one the sheet "
+                                 "specialises."}
+#: The condition the Virtue Test left a side in.
+FRENZY = {"type": ["string", "null"], "enum": ["", "frenzy", "rotschreck", None],
+          "description": "In frenzy (no wound penalty; need not risk a Trait against a Social challenge, LotNR Frenzy) "
+                         "or in Rötschreck; \"\" or null: neither."}
+SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, the sense the challenges "
+                                          "depend on, and each side's part by name.",
+         "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]}, "sense": SENSE,
                         "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
                         "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
                         "sides": {"type": "object", "additionalProperties": SIDE_SCENE}}}
@@ -52,6 +73,8 @@ ATTACK = {"type": "object", "description": "What changes his damage.", "properti
     "potence": {"type": "integer", "minimum": 0}, "lethal_by_prowess": {"type": "boolean"},
     "head_shot": {"type": "boolean"}, "close_range": {"type": "boolean"},
     "stake": {"type": "boolean", "description": "A Staking weapon driven at the heart (met-reference 3.7)."},
+    "full_auto": {"type": "boolean", "description": "A Full-Auto weapon fired emptying the clip: its extra level "
+                                                    "within five feet (met-reference 3.7)."},
     "high_caliber_test": {"$ref": "#/components/schemas/SimpleTestThrows"},
     "staking_tests": {"type": "array", "maxItems": 2, "items": {"$ref": "#/components/schemas/SimpleTestThrows"},
                       "description": "The two staking tests as thrown at the table; left out: drawn by the app."}}}
@@ -122,8 +145,9 @@ SCHEMAS.update({
                                         "listed count as active."},
             "negative_traits": {"type": "array", "items": {"type": "string"}},
             "calls_negative": {"type": "string"},
-            "specialisation": {"type": "boolean"}, "waive_darkness": {"type": "boolean"},
+            "specialisation": SPECIALISATION, "waive_darkness": {"type": "boolean"},
             "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
+            "acute_senses": ACUTE_SENSES, "frenzy": FRENZY,
             "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge "
                                                                  "(it exists only then, LotNR Vigor)."},
             "ambidextrous": {"type": "boolean", "description": "The Merit; left out: from qualities."},
@@ -179,6 +203,10 @@ SCHEMAS.update({
             "needs_win": {"type": "boolean"},
             "needs_sight": {"type": "boolean"},
             "surprised": {"type": "boolean"},
+            "sense": SENSE,
+            "at_range": {"type": "boolean", "description": "The sides are beyond reach of each other (more than five "
+                                                          "feet): no Might whatever the card (LotNR Might); a scene "
+                                                          "range of near, mid or far says so too."},
             "negative_calls": {"type": "array", "items": {"type": "object", "properties": {
                 "by": {"type": "string", "enum": ["challenger", "defender"]},
                 "trait": {"type": "string"}, "correct": {"type": "boolean"}}}},
@@ -247,7 +275,9 @@ SCHEMAS.update({
             "lead": {"type": "string", "enum": ["", "strength", "speed", "stamina", "other"]},
             "steps_moved": {"type": "integer", "minimum": 0, "maximum": 3},
             "off_hand": {"type": "boolean"}, "relent": {"type": "boolean"},
-            "cover": {"type": "integer", "minimum": 0, "maximum": 6}, "specialisation": {"type": "boolean"},
+            "cover": {"type": "integer", "minimum": 0, "maximum": 6}, "specialisation": SPECIALISATION,
+            "full_auto": {"type": "boolean", "description": "His Full-Auto weapon fired emptying the clip: its extra "
+                                                            "level within five feet (met-reference 3.7)."},
             "calls_negative": {"type": "string"}, "celerity_active": {"type": "boolean"},
             "waive_darkness": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"},
             "head_shot": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
@@ -285,7 +315,9 @@ SCHEMAS.update({
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
+            "sense": SENSE,
             "scene": SCENE,
+            "scene_id": SCENE_ID,
             "surprised": {"type": "boolean"},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                       "description": "First throws first; a throw of \"random\" is drawn and recorded."},

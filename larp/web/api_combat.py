@@ -22,7 +22,7 @@ from larp.services.firing_into_groups import run_firing_into_groups, firing_into
 from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
 from larp.web.api import NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night, request_settings
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
-from larp.web.api_challenges import ATTACK, SCENE, SIDE_SCENE
+from larp.web.api_challenges import ATTACK, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
 _BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
     "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
@@ -34,6 +34,9 @@ _BODY = {"type": "object", "description": "Damage already marked and what change
 _ATTACK = ATTACK  # the same attack object as the one-on-one challenge (staking and High-Caliber included)
 _THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
 _SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
+DELIBERATE_SPRAY = {"type": "boolean", "description": "The firer sprays the group on purpose: LotNR's distances apply "
+                                                      "(met-reference 6.2, T24); left out: a missed shot, a blast or "
+                                                      "burst being one mass challenge at any range (002)."}
 
 #: What mass challenges and stray shots give by character name.
 _BY_NAME = {
@@ -65,7 +68,7 @@ SCHEMAS.update({
         "defender": {"$ref": "#/components/schemas/MassDefender"},
         "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
                       "description": "At most five hand to hand and five ranged."},
-        "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
+        "sense": SENSE, "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
     "MassRuling": {"type": "object", "required": ["summary", "pairs", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"},
         "pairs": {"type": "array", "items": {"type": "object", "properties": {
@@ -94,7 +97,7 @@ SCHEMAS.update({
         "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
         "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
                   "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
-        "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
+        "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE, "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
     "ShotIntoGroupRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
         "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
         "bystanders": {"type": "array", "items": shape({
@@ -112,6 +115,7 @@ SCHEMAS.update({
         "bite": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
         "strength": {"type": "boolean"}, "relented": {"type": "boolean"}, "celerity_active": {"type": "boolean"},
         "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
+        "full_auto": {"type": "boolean", "description": "His Full-Auto weapon fired emptying the clip (met-reference 3.7)."},
         "counter": {"type": "string", "enum": ["defend", "strike", "bite", "weapon"]},
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
         "darkness": {"type": "string", "enum": ["", "none", "partial", "total"]},
@@ -200,7 +204,7 @@ def rule_firing_into_groups_stateless():
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
-            "scene": SCENE}}}}},
+            "sense": SENSE, "scene": SCENE, "scene_id": SCENE_ID}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
 def run_mass_challenge_stateful():
@@ -226,6 +230,7 @@ def run_mass_challenge_stateful():
                 "darkness": {"type": "string"}, "armor": {}, "armor_left": {"type": "integer"},
                 "cover": {"type": "integer"}, "sight_off": {"type": "boolean"}, "scene": SIDE_SCENE}}},
             "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
+            "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE, "scene_id": SCENE_ID,
             "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
             "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
             "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},

@@ -94,6 +94,16 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/webhooks", "get"): {},
     ("/webhooks", "post"): {"body": {"name": "Staff channel", "url": "https://discord.com/api/webhooks/123/abc",
                                      "events": ["ruling_recorded", "final_death"], "privacy": "staff"}},
+    ("/scenes", "get"): {"after": [("/scenes", "post")]},
+    ("/scenes", "post"): {"body": {"name": "Main hall"}},
+    ("/characters/{character_id}/virtue-test", "post"): {"path": {"character_id": 2}, "body": {
+        "virtue": "courage", "stimulus": "lighter", "throw": "rock", "narrator_throw": "scissors"}},
+    ("/turn-order", "post"): {"body": {"participants": [
+        {"name": "Dana", "traits": 9, "celerity": 1, "target": "Ferris"},
+        {"name": "Ferris", "traits": 11, "target": "Dana", "simultaneous": False},
+        {"name": "Gil", "traits": 7}]}},
+    ("/scenes/{scene_id}/next-turn", "post"): {"path": {"scene_id": 1}, "body": {"turn": 1},
+                                               "after": [("/scenes", "post")]},
     ("/webhooks/{webhook_id}", "get"): {"path": {"webhook_id": 1}, "after": [("/webhooks", "post")]},
     ("/webhooks/{webhook_id}", "patch"): {"path": {"webhook_id": 1}, "body": {"enabled": False},
                                           "after": [("/webhooks", "post")]},

@@ -37,6 +37,8 @@ from larp.services.chronicles import chronicle_settings, get_chronicle, open_gam
 from larp.web.auth import role_required
 from larp.web.scene_memory import recent, remember
 from larp.web.submissions import shown_where_it_was_recorded
+from larp.web.people_form import sense_choices
+from larp.web.stored_scenes import current_scene
 
 bp = Blueprint("challenges", __name__)
 
@@ -197,6 +199,8 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "darkness": _scene_darkness(values, game_session),
         "darkness_choices": DARKNESS,
         "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
+        "sense_choices": sense_choices(),
+        "stored_scene": current_scene(),
         "armors": armory("live").armor,
         "sides": sides,
         "ready": ready,

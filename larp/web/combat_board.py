@@ -87,7 +87,8 @@ def _mass_request(people_form: PeopleForm) -> MassRequest:
         bomb_announced=r["bomb"], scene=person_scene(r, ""))
         for r in people_form.rows)
     injures = (people_form.injures,) if people_form.injures else ()
-    return MassRequest(target=target, attackers=attackers, injures=injures, scene_fields=scene_fields(people_form))
+    return MassRequest(target=target, attackers=attackers, injures=injures, scene_fields=scene_fields(people_form),
+                       scene_id=request.values.get("scene_id") or None)
 
 
 def _board_outcome(board: StoredMassChallenge | None, recorded: Ruling | None) -> dict[str, Any] | None:

@@ -24,6 +24,7 @@ from larp.db import as_id
 from larp.rules.mass_challenge import MAX_PER_RANGE
 from larp.services import ServiceError, read_json
 from larp.rules.scene import RangeBand, SideScene
+from larp.rules.senses import sense_table
 from larp.services.characters import (
     character_state,
     find_characters,
@@ -36,6 +37,7 @@ from larp.services.chronicles import chronicle_settings, get_chronicle, open_gam
 from larp.services.mass_challenge import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
 from larp.web.scene_memory import recent
+from larp.web.stored_scenes import current_scene
 
 THROWS = (("rock", "Rock"), ("paper", "Paper"), ("scissors", "Scissors"))
 RANGES = (("hand_to_hand", "Hand to hand"), ("ranged", "Ranged"))
@@ -51,14 +53,20 @@ TARGET_FLAGS = ("celerity", "prowess", "bomb") + PERSON_SCENE_FLAGS
 BYSTANDER_TEXT = ("throw", "firer_throw", "bid") + PERSON_SCENE_TEXT
 BYSTANDER_FLAGS = ("saw", "excluded") + PERSON_SCENE_FLAGS
 FIRER_TEXT = ("weapon", "throw", "bid", "darkness")
-FIRER_FLAGS = ("single", "careful_aim", "close_range", "sight_off", "shroud")
-#: The whole scene: its darkness and the range (kept in the screen's form and address).
-SCENE_TEXT = ("darkness", "range")
+FIRER_FLAGS = ("single", "careful_aim", "close_range", "sight_off", "shroud", "deliberate_spray")
+#: The whole scene: its darkness, the range and the sense the challenges depend on (kept in the screen's form
+#: and address).
+SCENE_TEXT = ("darkness", "range", "sense")
 DARKNESS = (("none", "Light"), ("partial", "Partial dark"), ("total", "Total dark"))
 #: The longest Trait name a sheet holds (``Trait.name``): a bid typed longer names no Trait.
 LONGEST_TRAIT = 80
 #: The longest character name (``Character.name``): a picker's text longer than that finds nobody.
 LONGEST_NAME = 120
+
+
+def sense_choices() -> list[tuple[str, str]]:
+    """The senses a challenge may depend on, as a screen offers them (``data/senses.toml``; LotNR Acute Sense)."""
+    return [(key, key.capitalize()) for key in sense_table().senses]
 
 
 def _choices(base: str, in_row: bool) -> frozenset[str] | int:
@@ -68,6 +76,8 @@ def _choices(base: str, in_row: bool) -> frozenset[str] | int:
         return frozenset(k for k, _ in RANGES) if in_row else frozenset(band.value for band in RangeBand)
     if base == "darkness":
         return frozenset(k for k, _ in DARKNESS)
+    if base == "sense":
+        return frozenset(sense_table().senses)
     if base == "throw":
         return frozenset(k for k, _ in THROWS) | {"bomb", "random"}
     if base == "counter":
@@ -453,6 +463,8 @@ def base_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
         "potence_trait": POTENCE_TRAIT, "max_per_range": MAX_PER_RANGE, "error": None, "shown": {},
         "armors": armory("live").armor, "darkness_choices": DARKNESS,
         "range_choices": [(band.value, band.label.capitalize()) for band in RangeBand],
+        "sense_choices": sense_choices(),
+        "stored_scene": current_scene(),
         "preview": None, "outcome": None, "recorded": None, "error_row": None,
         # Who cannot take part, by pick (the screen says it for the picks that act: target, firer).
         "cannot_act": {name: cannot_act(state, name) for name, state in picks.items()},

@@ -74,7 +74,9 @@ def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequ
                    for r in people_form.rows)
     return FiringIntoGroupsRequest(firer=firer, target_id=people_form.picks["target"], bystanders=people,
                         bursts=not f.get("firer_single"), careful_aim=bool(f.get("firer_careful_aim")),
-                        close_range=bool(f.get("firer_close_range")), scene_fields=scene_fields(people_form))
+                        close_range=bool(f.get("firer_close_range")),
+                        deliberate_spray=bool(f.get("firer_deliberate_spray")), scene_fields=scene_fields(people_form),
+                        scene_id=request.values.get("scene_id") or None)
 
 
 def _stray_outcome(firing, recorded: Ruling | None) -> dict[str, Any] | None:

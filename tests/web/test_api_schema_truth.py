@@ -21,11 +21,13 @@ from larp.web import (api_between, api_challenges, api_characters, api_combat, a
                       api_tabletop)
 from larp.web import api_webhooks  # noqa: F401 - issue 35
 from larp.web import api_checkin  # noqa: F401 - issue 32
+from larp.web import api_scenes  # noqa: F401 - issue 30 item 4
+from larp.web import api_frenzy  # noqa: F401 - issue 30 item 8
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
 MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
-           api_webhooks, api_checkin)
+           api_webhooks, api_checkin, api_scenes, api_frenzy)
 
 
 class Reading(dict):
@@ -158,6 +160,12 @@ BODIES.update({
     ("/characters/{character_id}/feed", "post"): [{"blood": 1}],
     ("/characters/{character_id}/feed-on", "post"): [{"victim": 1, "blood": 1}],
     ("/characters/{character_id}/healing-nights", "post"): [{"levels": 1, "medical_care": True}],
+    ("/scenes", "post"): [{"name": "Schema truth"}],
+    ("/characters/{character_id}/virtue-test", "post"): [{"virtue": "self_control", "stimulus": 3}],
+    ("/turn-order", "post"): [{"participants": [{"name": "Dana", "traits": 9, "celerity": 1, "target": "Ferris",
+                                                 "surprised": False, "simultaneous": False},
+                                                {"name": "Ferris", "traits": 11}]}],
+    ("/scenes/{scene_id}/next-turn", "post"): [{"turn": 1}],
     ("/webhooks", "post"): [{"name": "Schema truth", "url": "https://example.org/hook", "events": ["final_death"],
                              "privacy": "public", "format": "json", "local_network": False}],
     ("/check-ins", "post"): [{"character_id": 2, "game_session": 1}, {"card": "GX3UT8"}],  # issue 32
@@ -193,6 +201,11 @@ def _send(client, path: str, body: dict, ids: dict) -> None:
         if "defender" in body:
             body["defender"] = {**body["defender"], "character_id": ids["Konrad"]}
     who = ids["Marcus"] if path.endswith("treated") else ids["Konrad"]
+    if "{scene_id}" in path:
+        from larp.services.chronicles import get_chronicle
+        from larp.services.stored_scenes import create_scene
+
+        path = path.replace("{scene_id}", str(create_scene(get_chronicle(), "Truth").id))
     client.post("/api/v1" + path.replace("{character_id}", str(who)), json=body)
 
 

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, Character, CheckIn, Chronicle,
-                         ChronicleSetting, Equipment, ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter, Torpor, Trait,
-                         TraitLoss, User)
+                         ChronicleSetting, Equipment, ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter,
+                         SceneRuling, StoredScene, Torpor, Trait, TraitLoss, User)
 from larp.rules.experience import KINDS
 from larp.services.sheet_store import create_character
 from larp.services.transfer import CHARACTER_FIELDS, EQUIPMENT_FIELDS, export_chronicle, import_chronicle
@@ -95,6 +95,7 @@ def chronicles(draw) -> dict:
             "blood_current": draw(st.integers(0, 50)),
             "retired_at": draw(st.none() | MOMENT), "treated": draw(st.booleans()),
             "agg_blood_marked": draw(st.integers(0, 10)),
+            "frenzy": draw(st.sampled_from(("", "frenzy", "rotschreck"))),
             "card": draw(st.sampled_from(("issued", "revoked", "never"))),
             "edition": draw(st.integers(1, 60)), "printed": draw(st.none() | st.tuples(MOMENT, st.integers(1, 60))),
             "kept": draw(st.sampled_from(({}, {"attributes": {"sire": "Etrius", "lastmodified": "2/14/2010"},
@@ -119,6 +120,11 @@ def chronicles(draw) -> dict:
         "settings": draw(st.dictionaries(st.sampled_from(("bruised_levels", "time_zone", "overbid_ratio")),
                                          JSON.filter(lambda v: v is not None), max_size=2)),
         "archived": draw(st.booleans()),
+        # Stored scenes (issue 30 item 4): name, turn, closed or not; the rulings are made in the first one.
+        "scenes": draw(st.lists(st.tuples(WORDS, st.integers(1, 500), st.none() | MOMENT), max_size=2,
+                                unique_by=lambda s: s[0])),
+        "ruling_turns": draw(st.lists(st.tuples(st.integers(1, 500), st.sampled_from(("physical", "mental", ""))),
+                                      min_size=3, max_size=3)),
     }
 
 
@@ -140,7 +146,7 @@ def build(plan: dict, name: str) -> Chronicle:
             condition=person["condition"], damage_aggravated=aggravated, damage_lethal=lethal, damage_bashing=bashing,
             staked=person["staked"], willpower_current=person["willpower_current"],
             blood_current=person["blood_current"], retired_at=person["retired_at"], treated=person["treated"],
-            agg_blood_marked=person["agg_blood_marked"], imported_unused=person["kept"],
+            agg_blood_marked=person["agg_blood_marked"], imported_unused=person["kept"], frenzy=person["frenzy"],
             sheet_edition=person["edition"], sheet_printed_at=person["printed"] and person["printed"][0],
             sheet_printed_edition=person["printed"] and person["printed"][1],
             **({"card_token": None, "card_revoked_at": datetime(2031, 1, 1)} if person["card"] == "revoked" else {}),
@@ -175,6 +181,13 @@ def build(plan: dict, name: str) -> Chronicle:
                             created_at=when)
         Torpor.create(character=characters[-1], game_session=sessions[0], ruling=ruling, cause="wounds",
                       started_on=when.date(), table="lotnr", rating=3, length="a week", wake_on=when.date() + timedelta(7))
+    scenes = [StoredScene.create(chronicle=chronicle, game_session=sessions[-1], name=name, turn=turn, closed_at=closed)
+              for name, turn, closed in plan.get("scenes", [])]
+    if scenes:
+        made = Ruling.select().where(Ruling.chronicle == chronicle).order_by(Ruling.id)
+        for ruling, (turn, category) in zip(made, plan["ruling_turns"]):
+            SceneRuling.create(ruling=ruling, scene=scenes[0], turn=turn, category=category,
+                               target=characters[-1] if category else None)
     return chronicle
 
 
@@ -228,6 +241,10 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
     trip above checks it) or :data:`NOT_EXPORTED` says why not."""
     chronicle = build({"sessions": [date(2026, 1, 1)], "people": [], "rulings": [], "settings": {},
                        "archived": False}, "Columns")
+    hall = StoredScene.create(chronicle=chronicle, game_session=GameSession.get(GameSession.chronicle == chronicle),
+                              name="Hall", turn=2)
+    SceneRuling.create(ruling=Ruling.create(chronicle=chronicle, kind="challenge"), scene=hall, turn=2,
+                       category="physical")
     data = export_chronicle(chronicle)
     exported = {
         Chronicle: set(data["chronicle"]), GameSession: {"number", "date", "opened_at", "closed_at"},
@@ -246,6 +263,7 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         ExperienceEntry: {"kind", "amount", "what", "created_at"},
         CheckIn: {"checked_in_at", "user_name", "how"},  # issue 32: and character, game session, user, ruling
         AttendanceAward: {"amount", "awarded_at", "entry"},
+        StoredScene: set(data["scenes"][0]), SceneRuling: set(data["scene_rulings"][0]),
     }
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)

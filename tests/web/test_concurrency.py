@@ -336,3 +336,37 @@ def test_who_may_work_is_asked_again_at_the_next_request_on_every_server(databas
     revoke_token(User.get_by_id(user.id), row.id)
     assert call(second, "GET", "/api/v1/game-sessions", headers=bearer).status == 401
     assert Membership.select().where(Membership.user == user.id).count() == 1
+
+
+def test_two_narrators_challenging_one_target_in_one_turn(database):
+    """Issue 30 item 4 (Dark Epics p.71, met-reference 3.1; one_physical_challenge_per_turn on): 20 narrators'
+    challengers start a Physical challenge on one target in the same turn of one stored scene, at once, on two
+    servers: exactly one is recorded, the other 19 are refused with the rule (409), no 5xx, and the scene holds
+    one challenge on him for the turn (larp/services/stored_scenes.py: the target's row, then the scene's, locked
+    before the turn's challenges are read)."""
+    from larp.models import ChronicleSetting, GameSession, SceneRuling, StoredScene
+
+    n = 20
+    session = narrator(database, "turnkeeper")
+    chronicle = Chronicle.get()
+    setting = ChronicleSetting.create(chronicle=chronicle, key="one_physical_challenge_per_turn", value=True)
+    try:
+        scene = StoredScene.create(chronicle=chronicle, name="Crowded hall",
+                                   game_session=GameSession.get(GameSession.closed_at.is_null()))
+        target = make_character("Beset One", traits={"physical": {"Tough": n + 5}})
+        attackers = [make_character(f"Attacker {i}", traits={"physical": {"Quick": 2}}) for i in range(n)]
+
+        def request(i, server):
+            return post_json(session, "/api/v1/challenges", {
+                "category": "physical", "scene_id": scene.id,
+                "challenger": {"character_id": attackers[i].id, "bid": "Quick"},
+                "defender": {"character_id": target.id, "bid": "Tough"},
+                "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]})(i, server)
+
+        replies = at_once(n, database, request)
+        assert statuses(replies) == {201: 1, 409: n - 1}
+        refusal = json.loads(next(r for r in replies if r.status == 409).body)
+        assert "Dark Epics p.71" in refusal["error"] and refusal["field"] == "scene_id"
+        assert SceneRuling.select().where((SceneRuling.scene == scene) & (SceneRuling.target == target)).count() == 1
+    finally:
+        setting.delete_instance()

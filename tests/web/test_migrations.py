@@ -172,8 +172,10 @@ def _comparable(export: dict) -> dict:
     export["chronicle"].pop("archived_at", None)
     added = ("weapon", "nature", "demeanor", "virtues", "derangements", "retired_at", "scene_extra", "backgrounds",
              "merits_flaws", "equipment", "imported_unused", "agg_blood_marked", "treated", "card_revoked_at",
-             "sheet_edition", "sheet_printed_at", "sheet_printed_edition")  # issue 34: the printed sheet
-    out = {k: v for k, v in export.items() if k not in ("experience", "check_ins", "attendance")}  # issue 32 too
+             "sheet_edition", "sheet_printed_at", "sheet_printed_edition",  # issue 34: the printed sheet
+             "frenzy")  # issue 30 item 8
+    out = {k: v for k, v in export.items()
+           if k not in ("experience", "check_ins", "attendance", "scenes", "scene_rulings")}  # issues 32, 30
     out["format_version"] = 1
     out["characters"] = []
     for character in export["characters"]:

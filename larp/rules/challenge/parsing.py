@@ -17,15 +17,23 @@ from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
 from larp.rules.numbers import REQUIRED, whole_number
+from larp.rules.senses import sense_named, senses_named
 
-#: Fields of the core's types that the JSON readers do not read yet: the stateless API documents what it
-#: reads (tests/web/test_api_schema_truth.py), and these inputs reach the API with the next phase's wiring
-#: (issue 30: the sense a challenge depends on, Acute Sense's senses, the Ability of a specialisation, the
-#: frenzy a side is in, the sides beyond reach). Given now, they are refused as unknown, never ignored.
-NOT_READ_YET: dict[type, frozenset[str]] = {
+#: Fields of the core's types that the JSON readers do not read (none since issue 30's wiring: the sense a
+#: challenge depends on, Acute Sense's senses, the Ability of a specialisation, the frenzy a side is in and
+#: the sides beyond reach are read and documented by the API). Kept so that an input the core gains before
+#: the API documents it is refused as unknown, never ignored.
+NOT_READ_YET: dict[type, frozenset[str]] = {}
+
+#: Fields written out only when they differ from their default (issue 30's inputs), so that a challenge
+#: written before them keeps its shape (:func:`challenge_to_dict`).
+SHOWN_WHEN_SET: dict[type, frozenset[str]] = {
     Challenge: frozenset({"sense", "at_range"}),
     Contestant: frozenset({"acute_senses", "specialisation", "frenzy"}),
 }
+
+#: The conditions a side may be in after a Virtue Test (:mod:`larp.rules.frenzy`; ``""``: neither).
+FRENZY_STATES = ("", "frenzy", "rotschreck")
 
 
 def _default(f: Any) -> Any:
@@ -35,7 +43,7 @@ def _default(f: Any) -> Any:
 
 def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
-        unread = NOT_READ_YET.get(type(value), frozenset())
+        unread = SHOWN_WHEN_SET.get(type(value), frozenset())
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
                 if f.name not in unread or getattr(value, f.name) != _default(f)}
     if isinstance(value, Enum):
@@ -105,6 +113,34 @@ def _levels(value: Any, where: str) -> dict[str, int]:
     return {str(k): _int(v, where) for k, v in value.items()}
 
 
+def specialisation_of(value: Any, where: str) -> str | bool:
+    """A side's specialisation as JSON gives it: ``true`` (the sheet's specialised Ability, or the
+    narrator's word), ``false`` or ``""`` (none), or the Ability's name (LotNR Abilities,
+    met-reference 1.3: the bonus Trait needs a level of that Ability left tonight).
+
+    Raises:
+        RulesError: neither true, false nor a text, naming ``where``.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value.strip()
+    raise RulesError("Give true, false or the Ability's name.", field=where)
+
+
+def frenzy_of(value: Any, where: str) -> str:
+    """The condition a side is in after a Virtue Test: ``"frenzy"``, ``"rotschreck"`` or ``""``
+    (neither; ``null`` too) (LotNR Frenzy; :mod:`larp.rules.frenzy`).
+
+    Raises:
+        RulesError: any other value, naming ``where``.
+    """
+    text = "" if value is None else value.strip().lower() if isinstance(value, str) else None
+    if text not in FRENZY_STATES:
+        raise RulesError("Give frenzy, rotschreck or \"\" (neither).", field=where)
+    return text
+
+
 def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     data = _known(data, Contestant, side)
     f = lambda key: f"{side}{sep}{key}"  # noqa: E731 - a field name, as the core names it
@@ -154,6 +190,12 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):
         if key in data:
             kwargs[key] = _bool(data[key], f(key))
+    if "acute_senses" in data:
+        kwargs["acute_senses"] = senses_named(data["acute_senses"], f("acute_senses"))
+    if "specialisation" in data:
+        kwargs["specialisation"] = specialisation_of(data["specialisation"], f("specialisation"))
+    if "frenzy" in data:
+        kwargs["frenzy"] = frenzy_of(data["frenzy"], f("frenzy"))
     if data.get("darkness") is not None:
         dk = _known(data["darkness"], Darkness, f("darkness"))
         kwargs["darkness"] = Darkness(
@@ -187,7 +229,9 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     A weapon card may say ``"ranged": true`` (fired or thrown: no Might), its ``specials``
     and ``negative_traits``; a side ``bomb_announced`` (the Bomb exists only when announced
     before the challenge, LotNR Vigor), ``ambidextrous``, ``two_weapon``, ``both_hands``
-    (met-reference 3.8). An example (met-reference T5: a Firearms retest)::
+    (met-reference 3.8); ``sense``, the sense the challenge depends on (Acute Sense, met-reference
+    1.3), ``at_range``, the sides beyond reach of each other (no Might), and a side's
+    ``acute_senses``, ``specialisation`` (true or the Ability's name) and ``frenzy``. An example (met-reference T5: a Firearms retest)::
 
         {"category": "physical", "action": "weapon",
          "challenger": {"name": "Daron", "traits": 7, "bid": ["Wily"], "category": "mental",
@@ -231,6 +275,8 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         needs_win=_bool(data.get("needs_win", False), "needs_win"),
         needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
         surprised=_bool(data.get("surprised", False), "surprised"),
+        sense=sense_named(data.get("sense"), "sense"),
+        at_range=_bool(data.get("at_range", False), "at_range"),
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )

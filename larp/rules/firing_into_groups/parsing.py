@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from larp.rules.senses import sense_named
 from larp.rules.challenge import (
     contestant_from_dict,
     parse_throw,
@@ -44,7 +45,7 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
     """
     if not isinstance(data, Mapping):
         raise RulesError("The shot must be an object.", field="shot")
-    known = set(ShotIntoGroup.__dataclass_fields__) - {"deliberate_spray", "sense"}  # not read yet (issue 30 wiring)
+    known = set(ShotIntoGroup.__dataclass_fields__)
     unknown = sorted(set(data) - known)
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
@@ -70,7 +71,8 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
     flags = {}
-    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False)):
+    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False),
+                         ("deliberate_spray", False)):
         value = data.get(key, default)
         if not isinstance(value, bool):
             raise RulesError("Give true or false.", field=key)
@@ -98,5 +100,5 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
         firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
-        range=band, **flags, **names,
+        range=band, sense=sense_named(data.get("sense"), "sense"), **flags, **names,
     )

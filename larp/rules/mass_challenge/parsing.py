@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from larp.rules.senses import sense_named
 from larp.rules.challenge import (
     Category,
     Throw,
@@ -75,7 +76,7 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
     """
     if not isinstance(data, Mapping):
         raise RulesError("The mass challenge must be an object.", field="mass")
-    unknown = sorted(set(data) - {"defender", "attackers", "category"})
+    unknown = sorted(set(data) - {"defender", "attackers", "category", "sense"})
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
     raw_d = data.get("defender")
@@ -113,4 +114,5 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
             strength=_flag(raw, "strength", where, True), celerity=_level(raw, "celerity", where, 5),
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
-    return MassChallenge(defender=defender, attackers=tuple(attackers), category=category)
+    return MassChallenge(defender=defender, attackers=tuple(attackers), category=category,
+                         sense=sense_named(data.get("sense"), "sense"))

@@ -73,6 +73,8 @@ class OneOnOne:
         needs_win: a simple test whose effect needs an outright win.
         needs_sight: the challenge needs sight (setting ``darkness_scope``).
         surprised: the defender is surprised (LotNR Surprise).
+        at_range: the narrator says the sides are beyond reach of each other (more than five
+            feet: no Might whatever the card, LotNR Might), as a scene range of near, mid or far does.
         negative_calls: Negative Trait calls given outright (with whether they are
             right); the sides' own ``calls_negative`` are added, judged against the
             other's Negative Traits.
@@ -93,6 +95,7 @@ class OneOnOne:
     surprised: bool = False
     negative_calls: tuple[NegativeCall, ...] = ()
     tests: tuple[Any, ...] = ()
+    at_range: bool = False
 
 
 @dataclass(frozen=True)
@@ -232,7 +235,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         difficulty=one.difficulty if one.kind is Kind.STATIC else None,
         needs_win=one.needs_win if one.kind is Kind.SIMPLE else False,
         needs_sight=one.needs_sight, surprised=one.surprised if one.kind is Kind.CONTESTED else False,
-        negative_calls=tuple(calls), sense=scene.sense, at_range=_at_range(one, scene),
+        negative_calls=tuple(calls), sense=scene.sense, at_range=one.at_range or _at_range(one, scene),
     )
     required = bids_required(challenge, settings)
     for key, side in sides:

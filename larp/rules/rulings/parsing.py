@@ -13,7 +13,8 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   marked;
 - ``attack``: ``{"weapon": "pistol", "potence": 2, "lethal_by_prowess": false,
   "head_shot": false}``: the weapon he carries (a live armory key) and what changes
-  his damage (in a mass challenge also ``action``: strike, bite or weapon); ``stake``
+  his damage (in a mass challenge also ``action``: strike, bite or weapon); ``full_auto`` (a
+  Full-Auto weapon fired emptying the clip, met-reference 3.7); ``stake``
   (a Staking weapon driven at the heart), and the simple tests after the hit as thrown at
   the table, ``high_caliber_test`` and ``staking_tests`` (``{"player": "rock",
   "narrator": "paper"}`` each; left out: drawn by the app, and the ruling says so);
@@ -21,7 +22,9 @@ A side is an object with the keys of :class:`larp.rules.challenge.Contestant`
   out of a one-on-one challenge, the powers listed count as active);
 - ``negative_traits``: his Negative Traits (a call on him is then judged), and
   ``calls_negative``: the Negative Trait he calls on the other side;
-- ``specialisation``, ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``, ``ignore_wounds``
+- ``specialisation`` (true: the sheet's specialised Ability; or the Ability's name), ``acute_senses``
+  (the senses of his Acute Sense Merits), ``frenzy`` (``"frenzy"``, ``"rotschreck"`` or ``""``),
+  ``waive_darkness``, ``lethal_by_prowess``, ``head_shot``, ``ignore_wounds``
   (a Willpower Trait spent to ignore wound penalties, Incapacitated included, this turn);
 - ``qualities``: the catalogue keys of his Merits and Flaws that change a ruling
   (``ambidextrous``, ``acute_sense``, ``concentration``; ``data/merits_flaws.toml``), and
@@ -44,13 +47,14 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from larp.rules.challenge import Category, Contestant, Health, Power
-from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict
+from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict, specialisation_of
 from larp.rules.darkness import DarknessLevel, darkness_table
 from larp.rules.explain import RulesError
 from larp.rules.hits import attack_from_dict, body_from_dict
 from larp.rules.rulings.one_on_one import OneOnOne
 from larp.rules.rulings.people import Choice, Person, Side
-from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict, side_scene_from_dict
+from larp.rules.scene import (RangeBand, Scene, SideScene, Worn, scene_from_dict, scene_with_sense,
+                              side_scene_from_dict)
 from larp.rules.settings import ChronicleSettings
 
 #: Keys a side may give beside those of :class:`~larp.rules.challenge.Contestant`.
@@ -164,13 +168,15 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         qualities=frozenset(q.strip().lower() for q in qualities),
         specialisations={str(k): tuple(v) for k, v in specs.items()},
         morality=morality_from(data, f("morality")),
+        acute_senses=con.acute_senses, frenzy=con.frenzy,
     )
     dark = con.darkness
     waive = bool(dark.waive_retest) or _flag(data, "waive_darkness", where)
     choice = Choice(
         bid=con.bid, lead=con.lead if "lead" in base else None, bid_category=con.category, card=con.weapon,
         declared=con.declared, bonuses=con.bonuses, penalties=con.penalties,
-        specialisation=_flag(data, "specialisation", where), steps_moved=con.steps_moved, off_hand=con.off_hand,
+        specialisation=specialisation_of(data.get("specialisation", False), f("specialisation")),
+        steps_moved=con.steps_moved, off_hand=con.off_hand,
         extra_bid=con.extra_bid, relent=con.relent, calls_negative=calls.strip(), celerity=celerity,
         waive_darkness=waive, waived_this_turn=dark.waived_this_turn,
         lethal_by_prowess=_flag(data, "lethal_by_prowess", where) or bool(attack and attack.lethal_by_prowess),
@@ -180,7 +186,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         two_weapon=con.two_weapon if "two_weapon" in base else None,
         stake=bool(attack and attack.stake), high_caliber_test=attack.high_caliber_test if attack else None,
         staking_tests=attack.staking_tests if attack else (),
-        ignore_wounds=_flag(data, "ignore_wounds", where),
+        ignore_wounds=_flag(data, "ignore_wounds", where), full_auto=bool(attack and attack.full_auto),
     )
     own = side_scene_from_dict(data["scene"], f("scene")) if data.get("scene") is not None else None
     if "darkness" in base and base["darkness"] is not None:
@@ -229,7 +235,7 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
     if "action" not in plain and str(plain.get("category", "")).strip().lower() != Category.PHYSICAL.value:
         plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
     challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
-    scene = scene_from_dict(data.get("scene"))
+    scene = scene_with_sense(scene_from_dict(data.get("scene")), challenge.sense)
     sides: dict[str, Side] = {}
     own: dict[str, SideScene | None] = {}
     for key, raw in sides_raw.items():
@@ -243,6 +249,7 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
         kind=challenge.kind, action=challenge.action, defender_action=challenge.defender_action,
         difficulty=challenge.difficulty, needs_win=challenge.needs_win, needs_sight=challenge.needs_sight,
         surprised=challenge.surprised, negative_calls=challenge.negative_calls, tests=challenge.tests,
+        at_range=challenge.at_range,
     )
     return one, scene_with(scene, own)
 
@@ -288,7 +295,7 @@ def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSe
     if isinstance(plain.get("attackers"), list):
         plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
     mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
-    scene = scene_from_dict(data.get("scene"))
+    scene = scene_with_sense(scene_from_dict(data.get("scene")), mass.sense)
     own: dict[str, SideScene | None] = {}
     raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
     target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
@@ -329,7 +336,7 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
     if isinstance(plain.get("bystanders"), list):
         plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
     shot = shot_into_group_from_dict(plain, settings)  # the engine's own checks, with their field names
-    scene = scene_from_dict(data.get("scene"))
+    scene = scene_with_sense(scene_from_dict(data.get("scene")), shot.sense)
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
     firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)
@@ -346,7 +353,8 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
                                     b.tests))
     firing = FiringIntoGroupsCall(firer=firer, target=shot.target, bystanders=tuple(people), firer_throw=shot.firer_throw,
                     bursts=shot.bursts, careful_aim=shot.careful_aim, close_range=shot.close_range,
-                    extra_traits=shot.extra_traits, excluded=shot.excluded)
+                    extra_traits=shot.extra_traits, excluded=shot.excluded,
+                    deliberate_spray=shot.deliberate_spray)
     return firing, scene_with(scene, own)
 
 

@@ -1,0 +1,84 @@
+"""The order of a turn's actions (issue 30 item 5): a plain panel where the narrator enters who acts this
+turn (current Traits in the category used, Celerity active, whom he challenges, surprised, answering with
+a simultaneous attack) and reads the order with its reasons (:func:`larp.rules.order.order_of_actions`;
+002 "Order of Challenges", LotNR order of challenges and Celerity, met-reference 3.1 and 3.3).
+
+Nothing is written: the panel is a GET form, so it works without JavaScript and can be reloaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Blueprint, request
+
+from larp.htmx import render
+from larp.rules.explain import RulesError
+from larp.rules.order import Participant, order_of_actions
+from larp.services import ServiceError, read_number
+from larp.services.chronicles import get_chronicle
+from larp.web.auth import role_required
+
+bp = Blueprint("turn_order", __name__)
+
+#: Rows on the panel (002: at most five attackers a range, and the one they fight).
+ROWS = 8
+#: The longest name the panel reads (a character's name).
+LONGEST_NAME = 120
+
+
+def participants_from_form(values: Mapping[str, Any]) -> list[Participant]:
+    """The people acting this turn as the panel's rows give them (``p<i>_name``, ``p<i>_traits``,
+    ``p<i>_celerity``, ``p<i>_target``, ``p<i>_surprised``, ``p<i>_simultaneous``); a row without a
+    name is left out.
+
+    Raises:
+        ServiceError: 422 naming the field of a number that is not one (Traits 0 to 99, Celerity 0 to 5),
+            or a name longer than any character's.
+    """
+    people = []
+    for i in range(ROWS):
+        name = " ".join(str(values.get(f"p{i}_name") or "").split())
+        if not name:
+            continue
+        if len(name) > LONGEST_NAME:
+            raise ServiceError(f"A name has at most {LONGEST_NAME} characters.", field=f"p{i}_name")
+        target = " ".join(str(values.get(f"p{i}_target") or "").split())[:LONGEST_NAME]
+        people.append(Participant(
+            name=name, traits=read_number(values.get(f"p{i}_traits"), f"p{i}_traits", low=0, high=99, required=True,
+                                          label="Traits"),
+            celerity=read_number(values.get(f"p{i}_celerity"), f"p{i}_celerity", low=0, high=5, default=0,
+                                 label="Celerity"),
+            target=target, surprised=bool(values.get(f"p{i}_surprised")),
+            simultaneous=bool(values.get(f"p{i}_simultaneous"))))
+    return people
+
+
+@bp.route("/turn-order")
+@role_required("narrator")
+def panel():
+    """Who acts this turn, and the order their actions resolve in with the reasons (nothing is written)."""
+    values = request.args
+    order, error, status = None, None, 200
+    if any(values.get(f"p{i}_name") for i in range(ROWS)):
+        try:
+            people = participants_from_form(values)
+            order = order_of_actions(people)
+        except ServiceError as exc:
+            error, status = exc, exc.status
+        except RulesError as exc:
+            error, status = ServiceError(exc.message, field=_form_field(exc.field)), 422
+    return render("turn_order/page.html", "turn_order/page.html", status=status, chronicle=get_chronicle(),
+                  rows=range(ROWS), form=values, order=order, error=error)
+
+
+def _form_field(field: str | None) -> str | None:
+    """The panel's field for the rules' ``participants[<i>].<key>`` (the i-th named row)."""
+    import re
+
+    match = re.match(r"participants\[(\d+)\]\.(\w+)", field or "")
+    if not match:
+        return field
+    named = [i for i in range(ROWS) if " ".join(str(request.args.get(f"p{i}_name") or "").split())]
+    index = int(match.group(1))
+    return f"p{named[index]}_{match.group(2)}" if index < len(named) else field
