@@ -83,6 +83,9 @@ class DamageRequest:
             aimed at the head, and not halved).
         head_shot: aimed at the head.
         source: ``other``, ``fire`` or ``sunlight``.
+        exposure: sunlight's exposure, ``indirect`` or ``direct`` (its aggravated levels come from it and
+            ``turns``, not from ``levels``: LotNR Sunlight, met-reference T26).
+        turns: turns in the sunlight (1 to 60).
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
         armor_piercing: armor-piercing rounds (armor is ignored, met-reference 3.7).
@@ -98,6 +101,8 @@ class DamageRequest:
     firearm: bool = False
     head_shot: bool = False
     source: str = "other"
+    exposure: str = ""
+    turns: int = 1
     attacker_potence: int = 0
     lethal_by_prowess: bool = False
     armor_piercing: bool = False
@@ -118,6 +123,9 @@ class DamageRequest:
         source = str(data.get("source") or "other").strip().lower()
         if source not in ("other", "fire", "sunlight"):
             raise ServiceError("The source is fire, sunlight or other.", field="source")
+        exposure = str(data.get("exposure") or "").strip().lower()
+        if exposure not in ("", "indirect", "direct"):
+            raise ServiceError("Sunlight's exposure is indirect or direct.", field="exposure")
         levels = read_number(data.get("levels"), "levels", default=1)
         if levels < 0:
             raise ServiceError("Damage cannot be negative.", field="levels")
@@ -129,6 +137,8 @@ class DamageRequest:
             firearm=_flag(data.get("firearm")),
             head_shot=_flag(data.get("head_shot")),
             source=source,
+            exposure=exposure,
+            turns=_int(read_number(data.get("turns"), "turns", default=1), "turns", 1, 60),
             attacker_potence=_int(data.get("attacker_potence") or 0, "attacker_potence", 0, 10),
             lethal_by_prowess=_flag(data.get("lethal_by_prowess")),
             armor_piercing=_flag(data.get("armor_piercing")),
@@ -147,6 +157,7 @@ class DamageRequest:
         raw = self.raw or {}
         return HandDamage(damage_type=self.damage_type, levels=self.levels, weapon=self.weapon, bite=self.bite,
                           firearm=self.firearm, head_shot=self.head_shot, source=self.source,
+                          exposure=self.exposure, turns=self.turns,
                           attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
                           armor_piercing=self.armor_piercing, killing_blow=self.killing_blow,
                           high_caliber_test=_entered(raw, "high_caliber", rng),

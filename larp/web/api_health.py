@@ -49,6 +49,11 @@ SCHEMAS.update({
             "weapon": {"type": "string", "description": "A live armory key; its card gives the damage."},
             "bite": {"type": "boolean"}, "firearm": {"type": "boolean"}, "head_shot": {"type": "boolean"},
             "source": {"type": "string", "enum": ["other", "fire", "sunlight"]},
+            "exposure": {"type": "string", "enum": ["", "indirect", "direct"],
+                         "description": "Sunlight's exposure (with source sunlight, required): indirect is one "
+                                        "aggravated level a turn, direct three (LotNR Sunlight, met-reference T26)."},
+            "turns": {"type": "integer", "minimum": 1, "maximum": 60, "default": 1,
+                      "description": "Turns in the sunlight."},
             "attacker_potence": {"type": "integer", "minimum": 0},
             "lethal_by_prowess": {"type": "boolean"},
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},

@@ -312,3 +312,24 @@ def test_a_second_tab_adds_up_unless_what_it_showed_changed(client, auth, dbconn
     assert stale.status_code == 409
     assert "changed on another screen" in stale.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_sunlight_by_hand_takes_its_exposure_and_turns(client, auth, dbconn):
+    """met-reference T26 (LotNR Sunlight) on the health panel (issue 30's wiring): indirect sunlight is one
+    aggravated level a turn whatever the type and levels typed, and the ruling names the Courage test
+    against Rötschreck; sunlight without its exposure is refused naming it, and nothing changes."""
+    auth.login()
+    viv = char("Vivienne Ashcombe")
+    before = snapshot()
+    refused = client.post(f"/characters/{viv.id}/damage", data={"damage_type": "lethal", "levels": "1",
+                                                                 "source": "sunlight", "exposure": ""})
+    assert refused.status_code == 422 and "exposure" in refused.get_data(as_text=True).lower()
+    assert snapshot() == before
+    response = client.post(f"/characters/{viv.id}/damage", data={"damage_type": "lethal", "levels": "5",
+                                                                  "source": "sunlight", "exposure": "indirect",
+                                                                  "turns": "2"})
+    assert response.status_code == 303
+    viv = char("Vivienne Ashcombe")
+    assert (viv.damage_bashing, viv.damage_lethal, viv.damage_aggravated) == (0, 0, 2)
+    record = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert any("Courage" in step["text"] for step in record.steps)
