@@ -14,7 +14,7 @@ from flask import Blueprint, request
 
 from larp.htmx import render
 from larp.rules.explain import RulesError
-from larp.rules.order import Participant, order_of_actions
+from larp.rules.order import HandActions, Participant, hand_actions, order_of_actions
 from larp.services import ServiceError, read_number
 from larp.services.chronicles import get_chronicle
 from larp.web.auth import role_required
@@ -54,22 +54,38 @@ def participants_from_form(values: Mapping[str, Any]) -> list[Participant]:
     return people
 
 
+def hands_from_form(values: Mapping[str, Any]) -> list[tuple[str, HandActions]]:
+    """For each named row that fights with a weapon in each hand (``p<i>_both_hands``), his actions this
+    turn and how they split between his hands (:func:`larp.rules.order.hand_actions`: LotNR Celerity and
+    "Two-Gun Mojo", met-reference T23), by his Celerity (0 to 5) on the row."""
+    hands = []
+    for i in range(ROWS):
+        name = " ".join(str(values.get(f"p{i}_name") or "").split())
+        if name and values.get(f"p{i}_both_hands"):
+            celerity = read_number(values.get(f"p{i}_celerity"), f"p{i}_celerity", low=0, high=5, default=0,
+                                   label="Celerity")
+            hands.append((name, hand_actions(celerity, True, 0, who=name)))
+    return hands
+
+
 @bp.route("/turn-order")
 @role_required("narrator")
 def panel():
-    """Who acts this turn, and the order their actions resolve in with the reasons (nothing is written)."""
+    """Who acts this turn, and the order their actions resolve in with the reasons; for those fighting
+    with both hands, their actions a hand (met-reference T23). Nothing is written."""
     values = request.args
-    order, error, status = None, None, 200
+    order, hands, error, status = None, [], None, 200
     if any(values.get(f"p{i}_name") for i in range(ROWS)):
         try:
             people = participants_from_form(values)
             order = order_of_actions(people)
+            hands = hands_from_form(values)
         except ServiceError as exc:
             error, status = exc, exc.status
         except RulesError as exc:
             error, status = ServiceError(exc.message, field=_form_field(exc.field)), 422
     return render("turn_order/page.html", "turn_order/page.html", status=status, chronicle=get_chronicle(),
-                  rows=range(ROWS), form=values, order=order, error=error)
+                  rows=range(ROWS), form=values, order=order, hands=hands, error=error)
 
 
 def _form_field(field: str | None) -> str | None:

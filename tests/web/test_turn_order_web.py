@@ -41,3 +41,16 @@ def test_the_panel_orders_the_turn_without_script(client, auth, dbconn):
     bad = client.get("/turn-order", query_string={"p0_name": "Gil", "p0_traits": "many"})
     assert bad.status_code == 422 and 'name="p0_traits" inputmode="numeric" size="3" value="many" aria-invalid="true"' in \
         bad.get_data(as_text=True)
+
+
+def test_t23_both_hands_on_the_panel(client, auth, dbconn):
+    """met-reference T23 (LotNR Celerity, "Two-Gun Mojo") on the panel: Legerity (Celerity 4) with a weapon in
+    each hand is four actions, two a hand; both hands give one extra action whatever the Celerity (Celerity 0:
+    two actions, one a hand); the steps say why."""
+    auth.login()
+    page = client.get("/turn-order", query_string={
+        "p0_name": "Dana", "p0_traits": "9", "p0_celerity": "4", "p0_both_hands": "on",
+        "p1_name": "Gil", "p1_traits": "7", "p1_both_hands": "on"}).get_data(as_text=True)
+    assert "<strong>Dana</strong>: 4 actions, 2 with the primary hand and 2 with the other." in page
+    assert "<strong>Gil</strong>: 2 actions, 1 with the primary hand and 1 with the other." in page
+    assert "only one whatever his Celerity" in page
