@@ -159,3 +159,37 @@ def test_full_auto_in_the_stored_api(client, auth, dbconn):
         return sum(h["levels"] for h in response.get_json()["ruling"]["hits"])
 
     assert levels(True) == levels(False) + 1
+
+
+def test_the_challenge_screen_names_the_specialisation_and_empties_the_clip(client, auth, dbconn):
+    """The challenge screen offers what the API takes: a specialisation named by an Ability of the sheet that
+    has one (+1 on a tie, LotNR Abilities), and "Empties the clip" (met-reference 3.7: Marcus's submachine
+    gun up close deals a level more only then)."""
+    from larp.models import Ability
+
+    auth.login()
+    konrad = cid("Konrad Vale")
+    held = Ability.get((Ability.character == konrad) & (Ability.level > 0))
+    held.specialisations = ["Test"]
+    held.save()
+    page = client.get("/challenge", query_string={"challenger": konrad, "category": "mental"}).get_data(as_text=True)
+    assert re.search(r'<select name="challenger_specialisation">.*?<option value="%s"' % re.escape(held.name), page, re.S)
+    mental = dict(challenger=konrad, defender=cid("Pim Halloran"), category="mental", kind="contested",
+                  action="other", defender_action="defend", challenger_bid=trait("Konrad Vale", "mental"),
+                  defender_bid=trait("Pim Halloran", "mental"), challenger_throw="rock", defender_throw="rock")
+    post(client, **mental, challenger_specialisation=held.name)
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert ruling.outcome["totals"]["challenger"] - ruling.inputs["challenger"]["traits"] == 1
+    TraitLoss.delete().execute()
+
+    def levels(**extra) -> int:
+        post(client, challenger=cid("Marcus Hale"), defender=cid("Pim Halloran"), category="physical",
+             kind="contested", action="weapon", defender_action="defend", range="close", challenger_weapon="smg",
+             challenger_bid=trait("Marcus Hale", "physical"), defender_bid=trait("Pim Halloran", "physical"),
+             challenger_throw="rock", defender_throw="scissors", **extra)
+        TraitLoss.delete().execute()
+        return sum(h["levels"] for h in Ruling.select().order_by(Ruling.id.desc()).get().outcome["hits"])
+
+    assert 'name="challenger_full_auto"' in client.get("/challenge", query_string={
+        "challenger": cid("Marcus Hale"), "category": "physical"}).get_data(as_text=True)
+    assert levels(challenger_full_auto="on") == levels() + 1
