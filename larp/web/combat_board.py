@@ -82,7 +82,8 @@ def _mass_request(people_form: PeopleForm) -> MassRequest:
                             bomb_announced=bool(f.get("target_bomb")), scene=person_scene(f, "target_"))
     attackers = tuple(FighterRequest(
         r["id"], bid=r["bid"], throw=r["throw"], range=r["range"] or "hand_to_hand", weapon=r["weapon"],
-        bite=r["bite"], lethal_by_prowess=r["prowess"], head_shot=r["headshot"], strength=not r["nostrength"],
+        bite=r["bite"], lethal_by_prowess=r["prowess"], head_shot=r["headshot"], full_auto=r["fullauto"],
+        strength=not r["nostrength"],
         relented=r["relent"], celerity_active=r["celerity"], tests=tuple(people_form.tests.get(str(r["id"]), [])),
         bomb_announced=r["bomb"], scene=person_scene(r, ""))
         for r in people_form.rows)

@@ -193,3 +193,22 @@ def test_the_challenge_screen_names_the_specialisation_and_empties_the_clip(clie
     assert 'name="challenger_full_auto"' in client.get("/challenge", query_string={
         "challenger": cid("Marcus Hale"), "category": "physical"}).get_data(as_text=True)
     assert levels(challenger_full_auto="on") == levels() + 1
+
+
+def test_the_combat_board_empties_the_clip(client, auth, dbconn):
+    """met-reference 3.7 on the combat board: Marcus's submachine gun at close range deals a level more to Pim
+    only when "Empties the clip" is ticked on his row."""
+    auth.login()
+    marcus, pim = cid("Marcus Hale"), cid("Pim Halloran")
+
+    def levels(**extra) -> int:
+        response = client.post("/combat", data={"target": pim, "a": [marcus], "target_throw": "scissors",
+                                                f"a{marcus}_throw": "rock", f"a{marcus}_weapon": "smg",
+                                                f"a{marcus}_range": "ranged", "range": "close", "step": "record", **extra})
+        assert response.status_code == 303, response.get_data(as_text=True)[:300]
+        TraitLoss.delete().execute()
+        hits = Ruling.select().order_by(Ruling.id.desc()).get().outcome["hits"]
+        return sum(h.get("levels", 0) for h in hits if h.get("applied"))
+
+    assert f'name="a{marcus}_fullauto"' in client.get("/combat", query_string={"target": pim, "a": marcus}).get_data(as_text=True)
+    assert levels(**{f"a{marcus}_fullauto": "on"}) == levels() + 1
