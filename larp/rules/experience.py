@@ -81,7 +81,7 @@ def experience_points(value: Any, field: str = "amount", *, low: Decimal | int =
             raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
         value = value.strip()
         if not _AMOUNT.fullmatch(value) or len(value) > 24:
-            raise ExperienceError("Experience points: give a number in digits 0 to 9, such as 2 or 0.5.",
+            raise ExperienceError("Experience points: give a number written in digits, such as 2, 0.5 or 12.",
                                   field=field)
         value = value.replace(",", ".")
     elif not isinstance(value, (int, Decimal)):

@@ -88,7 +88,7 @@ def whole_number(value: Any, field: str, *, low: int | None = None, high: int | 
         number = value
     elif isinstance(value, str) and text:
         if not _WHOLE.fullmatch(value):
-            raise NumberError(f"{name}: give a whole number in digits 0 to 9.", field=field)
+            raise NumberError(f"{name}: give a whole number written in digits, such as 3 or 12.", field=field)
         if len(value.lstrip("+-")) > MAX_DIGITS:
             raise NumberError(f"{name}: that number is too large.", field=field)
         number = int(value)
@@ -135,6 +135,6 @@ def decimal_number(value: Any, field: str, *, text: bool = True, label: str | No
     if isinstance(value, str) and text:
         value = value.strip(_SPACES)
         if not _DECIMAL.fullmatch(value) or len(value) > MAX_DIGITS + 2:
-            raise NumberError(f"{name}: give a number in digits 0 to 9, such as 1.5.", field=field)
+            raise NumberError(f"{name}: give a number written in digits, such as 1.5 or 12.", field=field)
         return float(value)
     raise NumberError(f"{name}: give a number.", field=field)

@@ -523,6 +523,9 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
             drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
             settled = result.ruling is not None and not result.needs_decision
             if record == "never" or (record == "settled" and not settled):
+                if result.result is not None:  # the one challenge a turn is told at Resolve (met-reference 3.1)
+                    scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
+                                   target=result.loaded.defender, category=result.result.challenge.category.value)
                 return result
             if game_session is None:
                 current_game_session(chronicle)  # raises its 409

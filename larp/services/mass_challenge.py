@@ -266,7 +266,14 @@ def preview_mass_challenge(chronicle: Chronicle, request: MassRequest, rng: Rand
     Raises:
         ServiceError: as :func:`run_mass_challenge`.
     """
-    return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
+    game_session, settings = open_game_session(chronicle), chronicle_settings(chronicle)
+    board = _build(chronicle, request, game_session, settings, rng)
+    # The one challenge a turn (met-reference 3.1) is told at Resolve, before anyone throws for nothing;
+    # the record checks it again under the scene's lock (larp.services.stored_scenes).
+    with db.atomic():
+        scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
+                       category=board.mass.category.value)
+    return board
 
 
 def run_mass_challenge(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,

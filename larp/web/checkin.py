@@ -27,6 +27,13 @@ from larp.web.auth import role_required
 
 bp = Blueprint("checkin", __name__)
 
+
+@bp.app_template_global("door_refusal")
+def door_refusal(character) -> str | None:
+    """Why ``character`` cannot be checked in tonight (``None``: he can), for the desk's candidates
+    (:func:`larp.rules.check_in.at_the_door`)."""
+    return door_decision(character).refusal
+
 #: Seconds between two polls of the roster: a desk sees another desk's check-in within this.
 ROSTER_POLL_SECONDS = 3
 

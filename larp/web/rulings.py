@@ -8,6 +8,7 @@ from larp.models import Ruling, RulingCharacter
 from larp.services.chronicles import get_chronicle
 from larp.services.history import find_rulings
 from larp.services.records import ruling_for_token
+from larp.services.stored_scenes import scene_of_ruling
 from larp.web.auth import role_required
 
 bp = Blueprint("rulings", __name__)
@@ -24,13 +25,15 @@ def list_rulings():
 @bp.route("/rulings/<int:ruling_id>")
 @role_required("organiser", "narrator")
 def show(ruling_id: int):
-    """One ruling: summary, steps with their rules, inputs (404 if unknown)."""
+    """One ruling: summary, steps with their rules, inputs, the stored scene and turn it was made in (404 if
+    unknown)."""
     chronicle = get_chronicle()
     ruling = Ruling.get_or_none((Ruling.id == ruling_id) & (Ruling.chronicle == chronicle))
     if ruling is None:
         abort(404, "There is no such ruling in this chronicle.")
     participants = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
-    return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants)
+    return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants,
+                           scene=scene_of_ruling(ruling))
 
 
 @bp.route("/rulings/by-token/<token>")

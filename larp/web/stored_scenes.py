@@ -53,14 +53,14 @@ def _back(default: str):
 
 
 @bp.route("/scenes")
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def scenes_page():
     """Tonight's scenes with their turn: open one, join one, say "next turn", close one."""
     return _page()
 
 
 @bp.route("/scenes", methods=["POST"])
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def open_scene():
     """Open a scene in tonight's game session and join it. A missing or taken name: 422/409 on the page."""
     chronicle = get_chronicle()
@@ -74,7 +74,7 @@ def open_scene():
 
 
 @bp.route("/scenes/<int:scene_id>/join", methods=["POST"])
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def join_scene(scene_id: int):
     """Join a scene: the screens record each ruling with it and its turn."""
     chronicle = get_chronicle()
@@ -88,7 +88,7 @@ def join_scene(scene_id: int):
 
 
 @bp.route("/scenes/leave", methods=["POST"])
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def leave_scene():
     """Leave the scene (rulings are then recorded without one)."""
     session.pop(SESSION_KEY, None)
@@ -97,7 +97,7 @@ def leave_scene():
 
 
 @bp.route("/scenes/<int:scene_id>/next-turn", methods=["POST"])
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def advance(scene_id: int):
     """Next turn (any narrator in the scene). ``turn`` is the turn the page showed: pressed twice at once
     by two narrators, the scene advances once (met-reference 3.1: one challenge per target per turn)."""
@@ -111,7 +111,7 @@ def advance(scene_id: int):
 
 
 @bp.route("/scenes/<int:scene_id>/close", methods=["POST"])
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def close(scene_id: int):
     """Close a scene (its rulings keep their scene and turn)."""
     try:

@@ -227,7 +227,8 @@ def initiative(combat_id: int):
         dice = {}
         for name in form:
             if name.startswith("die-") and form.get(name, "").strip():
-                dice[name[4:]] = _int_field(form, name, None, 1, 10)
+                dice[name[4:]] = read_number(form.get(name), name, low=1, high=10,
+                                             label="An initiative die")
         rng = current_app.config["RANDOM_SOURCE"]()
         willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
         service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)

@@ -69,7 +69,7 @@ def hands_from_form(values: Mapping[str, Any]) -> list[tuple[str, HandActions]]:
 
 
 @bp.route("/turn-order")
-@role_required("narrator")
+@role_required("organiser", "narrator")
 def panel():
     """Who acts this turn, and the order their actions resolve in with the reasons; for those fighting
     with both hands, their actions a hand (met-reference T23). Nothing is written."""

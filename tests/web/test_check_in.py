@@ -411,3 +411,18 @@ def test_a_check_in_is_sent_to_the_webhooks_that_want_it(desk, app):
         events = list(WebhookEvent.select().where(WebhookEvent.kind == "check_in"))
         assert len(events) == 1 and events[0].payload["character"]["name"] == "Konrad Vale"
         assert events[0].payload["game_session"] == 1
+
+
+def test_a_character_in_final_death_is_not_offered_and_his_card_is_not_contradicted(desk):
+    """A new user's findings: a scanned card code of a character in Final Death is refused with the reason and
+    nothing contradicts it ("No character matches" was shown under it); typed as a name, he is listed with the
+    reason, not as a "Check in" button that is then refused."""
+    with db.connection_context():
+        Character.update(condition="final_death").where(Character.name == "Teodor Brandt").execute()
+    scanned = desk_post(desk, q=char("Teodor Brandt").short_code)
+    page = scanned.get_data(as_text=True)
+    assert scanned.status_code == 409 and "has met Final Death" in page and "No character matches" not in page
+    typed = desk.get("/checkin/find?q=Teodor", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Check in Teodor Brandt" not in typed and "has met Final Death" in typed
+    with db.connection_context():
+        assert CheckIn.select().count() == 0

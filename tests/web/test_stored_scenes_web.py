@@ -127,3 +127,32 @@ def test_the_scenes_api(client, auth, dbconn):
     stale = client.post(f"/api/v1/scenes/{made.get_json()['scene']['id']}/next-turn", json={"turn": 5})
     assert stale.status_code == 200 and stale.get_json()["advanced"] is False
     assert client.post("/api/v1/scenes/99999/next-turn", json={}).status_code == 404
+
+
+def test_the_screen_refuses_at_resolve_not_after_the_throws(client, auth, dbconn):
+    """A new user's finding: with the setting on, a second Physical challenge on Konrad in the turn is refused
+    at Resolve on the challenge screen (a tie that leaves retests open records nothing yet), with the rule,
+    before the players throw for a result that would not count; nothing is written."""
+    from tests.web.test_challenge_web import post
+
+    auth.login()
+    rule_on()
+    hall = create_scene(get_chronicle(), "Gallery")
+    assert challenge(client, "Vivienne Ashcombe", "Konrad Vale", hall.id).status_code == 201
+    rulings = Ruling.select().count()
+    response = post(client, record=False, challenger=cid("Marcus Hale"), defender=cid("Konrad Vale"),
+                    category="physical", action="strike", defender_action="defend", scene_id=hall.id,
+                    challenger_bid=trait("Marcus Hale", "physical"), defender_bid=trait("Konrad Vale", "physical"),
+                    challenger_throw="rock", defender_throw="rock")
+    body = response.get_data(as_text=True)
+    assert response.status_code == 409 and "already been the target of a Physical challenge in turn 1" in body
+    assert "So far:" not in body and Ruling.select().count() == rulings
+
+
+def test_the_ruling_page_names_its_scene_and_turn(client, auth, dbconn):
+    """A new user's finding: the scene and turn a ruling was made in are stored; its page says them."""
+    auth.login()
+    hall = create_scene(get_chronicle(), "Vestry")
+    made = challenge(client, "Vivienne Ashcombe", "Konrad Vale", hall.id)
+    page = client.get(f"/rulings/{made.get_json()['ruling_id']}").get_data(as_text=True)
+    assert "<dt>Scene</dt><dd>Vestry, turn 1</dd>" in page
