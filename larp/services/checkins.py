@@ -7,7 +7,7 @@ be checked in is the rules core's decision (:func:`larp.rules.check_in.at_the_do
 
 When the game session closes (or an organiser awards it early), every character checked in gets the
 attendance experience of the chronicle setting ``attendance_experience``, written to his experience
-log by the app's one writer of a line (:func:`larp.services.sheets.write_experience_line`), at most
+log by the app's one writer of a line (:func:`larp.services.experience.write_experience_line`), at most
 once per character and game session (:class:`larp.models.AttendanceAward`).
 
 Check-then-write, on both engines:
@@ -466,7 +466,7 @@ def award_attendance(chronicle: Chronicle, user: User | None, session: GameSessi
         raise ServiceError(exc.message, field=exc.field) from None
     if amount == 0:
         return []
-    from larp.services.sheets import write_experience_line
+    from larp.services.experience import write_experience_line
 
     given = {c for (c,) in AttendanceAward.select(AttendanceAward.character)
              .where(AttendanceAward.game_session == session).tuples()}

@@ -31,7 +31,7 @@ from larp.services.characters import has_mettle, health_track, merit_health_leve
 from larp.services.checkins import checked_in_tonight
 from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
-from larp.services.sheets import experience_log
+from larp.services.experience import experience_log
 from larp.catalogues import sheet_lists
 from larp.sheet import CATEGORIES, TABLETOP_ATTRIBUTES, CharacterSheet
 

@@ -27,6 +27,7 @@ from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
+from larp.services.experience import experience_log, record_experience
 from larp.services.sheets import (
     NARRATOR_FIELDS,
     NEW_VAMPIRE_GENERATION,
@@ -35,9 +36,7 @@ from larp.services.sheets import (
     copy_character,
     delete_character,
     edit_character,
-    experience_log,
     new_character,
-    record_experience,
     remove_scene_extras,
     restore_character,
     retire_character,
