@@ -48,7 +48,8 @@ from larp.services import ServiceError
 from larp.services.challenge_requests import ChallengeRequest, SideRequest, parse_category, parse_kind
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
+from larp.services.consequences import apply_consequences, retrying
+from larp.services.records import record_ruling, refuse_if_recorded
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
 from larp.services.table_results import DAMAGE_TESTS, entered_test

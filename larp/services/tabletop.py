@@ -3,7 +3,7 @@
 The narrator's screen keeps a :class:`~larp.models.TabletopCombat` (the turn
 state as JSON, so a reload loses nothing). Each use case loads it with its
 characters, calls the pure rules (:mod:`larp.rules.tabletop`), writes the
-changed health tracks with :func:`larp.services.health.store_track`, records
+changed health tracks with :func:`larp.services.consequences.store_track`, records
 the ruling (kind "tabletop") and saves the new state, all or nothing; a stale
 ``version`` (another screen, a double tap) is refused with 409.
 """
@@ -37,7 +37,8 @@ from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, game_night, open_game_session
-from larp.services.records import check_submission, lock_characters, record_ruling, store_track
+from larp.services.consequences import store_track
+from larp.services.records import check_submission, lock_characters, record_ruling
 from larp.services.tabletop_fighters import check_gear, fighter_for
 
 KIND = "tabletop"

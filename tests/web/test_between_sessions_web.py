@@ -213,7 +213,7 @@ def test_torpor_from_damage_is_recorded_with_the_game_session_date(downtime, dbc
     session's date, and the length from his Humanity (met-reference 5.2)."""
     from larp.services.characters import character_state
     from larp.services.chronicles import chronicle_settings, current_game_session
-    from larp.services.health import store_track
+    from larp.services.consequences import store_track
     from larp.services.records import record_ruling
 
     chronicle = get_chronicle()
