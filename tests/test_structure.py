@@ -32,8 +32,6 @@ ALLOWED_CYCLES: set[tuple[str, ...]] = {
     ("larp", "larp.app", "larp.cli", "larp.web"),
     # the Grapevine lists, the mapping of a character and the powers each read one another's tables
     ("larp.grapevine.lists", "larp.grapevine.mapping", "larp.grapevine.powers"),
-    # the conversion to tabletop dots and the torpor lengths by Humanity
-    ("larp.rules.conversion", "larp.rules.torpor.lengths"),
     # the character services: sheets, health, check-ins, cards and tabletop call one another
     ("larp.services.cards", "larp.services.characters", "larp.services.checkins", "larp.services.experience",
      "larp.services.health", "larp.services.sheet_store", "larp.services.sheets", "larp.services.tabletop",
