@@ -22,7 +22,7 @@ from larp.grapevine.format import (ADJECTIVE_LISTS, DEFAULT_HEALTH_STATES, HEALT
 from larp.grapevine.names import spelling_key
 from larp.grapevine.powers import whole
 from larp.rules.damage import armory
-from larp.sheet import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
+from larp.sheet_entries import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
 from larp.sheet_checks import LIMITS, NAME_LIMIT, weapon_kind_of
 
 if TYPE_CHECKING:

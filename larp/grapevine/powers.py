@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from larp.grapevine.names import closest, same_but_spelling
 from larp.rules.numbers import NumberError, whole_number
-from larp.sheet import PowerEntry
+from larp.sheet_entries import PowerEntry
 from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table
 

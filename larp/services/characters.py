@@ -34,7 +34,7 @@ from larp.rules.senses import senses_in_note
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.torpor_records import tabletop_morality
-from larp.sheet import CATEGORIES, QualityEntry
+from larp.sheet_entries import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
 #: no 0/O, no 1/I/L (issue 6).

@@ -33,7 +33,8 @@ from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
 from larp.services.experience import experience_log
 from larp.catalogues import sheet_lists
-from larp.sheet import CATEGORIES, TABLETOP_ATTRIBUTES, CharacterSheet
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import CATEGORIES, TABLETOP_ATTRIBUTES
 
 #: The papers a sheet is laid out for (chronicle setting ``sheet_paper``).
 PAPERS = {"a4": "A4", "letter": "US Letter"}

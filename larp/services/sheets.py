@@ -42,7 +42,8 @@ from larp.services.editions import EDITION_KEY, next_edition
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
                                       update_character)
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import CATEGORIES
 from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
 

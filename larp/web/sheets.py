@@ -41,7 +41,7 @@ from larp.services.sheets import (
     restore_character,
     retire_character,
 )
-from larp.sheet import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
+from larp.sheet_entries import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
 from larp.sheet_checks import SheetError, generations
 from larp.tables import discipline_table, generation_row
 from larp.web.auth import role_required
