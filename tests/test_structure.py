@@ -36,10 +36,6 @@ ALLOWED_CYCLES: set[tuple[str, ...]] = {
     ("larp.services.cards", "larp.services.characters", "larp.services.checkins", "larp.services.experience",
      "larp.services.health", "larp.services.sheet_store", "larp.services.sheets", "larp.services.tabletop",
      "larp.services.tabletop_fighters"),
-    # the API's error handling and the one-time submissions of forms and calls
-    ("larp.web.api", "larp.web.submissions"),
-    # the chronicle settings page and the webhooks page
-    ("larp.web.settings", "larp.web.webhooks"),
 }
 
 
