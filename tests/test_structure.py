@@ -30,10 +30,6 @@ FILE_IO_MODULES = {"os", "pathlib", "io", "shutil", "tomllib", "importlib.resour
 ALLOWED_CYCLES: set[tuple[str, ...]] = {
     # app <-> web/__init__ (csrf), and the cli the app registers, which imports larp's package
     ("larp", "larp.app", "larp.cli", "larp.web"),
-    # the character services: sheets, health, check-ins, cards and tabletop call one another
-    ("larp.services.cards", "larp.services.characters", "larp.services.checkins", "larp.services.experience",
-     "larp.services.health", "larp.services.sheet_store", "larp.services.sheets", "larp.services.tabletop",
-     "larp.services.tabletop_fighters"),
 }
 
 

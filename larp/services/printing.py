@@ -28,7 +28,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
 from larp.services.characters import has_mettle, health_track, merit_health_levels
-from larp.services.checkins import checked_in_tonight
+from larp.services.tonight import checked_in_tonight
 from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
 from larp.services.experience import experience_log
