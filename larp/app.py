@@ -8,17 +8,15 @@ from typing import Any
 
 import click
 from flask import Flask, abort, g, request, session
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from larp import config as larp_config
+from larp.csrf import csrf
 from larp.db import MAX_ID, db, prepare_database
 from larp.htmx import htmx, landing
 from larp.paths import resource_dir
 from larp.wire import init_wire
-
-csrf = CSRFProtect()
 
 #: Content-Security-Policy: no inline script or style, no eval (stack-notes 6.5).
 CSP = (
@@ -124,7 +122,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     _register_database_hooks(app)
     _register_security_headers(app)
 
-    from larp.cli import register_commands
+    from larp.cli_commands import register_commands
     from larp.web import register_blueprints
 
     register_blueprints(app)

@@ -2,7 +2,8 @@
 
 ``larp serve`` runs the app through waitress (a production WSGI server that
 also runs on Windows laptops); ``larp run``, ``larp routes`` and
-``larp shell`` come with Flask.
+``larp shell`` come with Flask. The commands that need the app are :mod:`larp.cli_commands` and
+:mod:`larp.cli_data`.
 """
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ import socket
 from pathlib import Path
 
 import click
-from flask import current_app
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import FlaskGroup
 
+from larp.cli_commands import APP_COMMANDS, login_link_lines, record_serving
 from larp.db import db
 from larp.rules.explain import plural
-from larp.cli_data import (backup_command, chosen_chronicle, chronicle_option, demo_downtime_command, export_command,
-                           export_grapevine_command, import_command, import_grapevine)
 from larp.serving import CONNECTION_LIMIT
 
 
@@ -74,23 +73,6 @@ def lan_address() -> str | None:
     finally:
         probe.close()
     return None if address.startswith("127.") else address
-
-
-def _login_link_lines(base_urls: list[str], username: str | None = None) -> list[str]:
-    from larp.models import User
-    from larp.services.accounts import create_login_link, ensure_first_organiser
-
-    if username:
-        user = User.get_or_none(User.username == username.strip().lower())
-        if user is None:
-            raise click.ClickException(f"There is no user called {username}.")
-    else:
-        user = ensure_first_organiser()
-    token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])
-    lines = [f"One-time login link for {user.username} ({user.role}), valid {current_app.config['LOGIN_LINK_HOURS']} hours:"]
-    lines += [f"    {base}/login/link/{token}" for base in base_urls]
-    lines.append("Open it once, then set a password on the Account page.")
-    return lines
 
 
 def _to_environment(variable: str):
@@ -179,9 +161,9 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         else:
             ensure_first_organiser()
         click.echo(f"larp: serving on {', '.join(bases)}")
-        _record_serving(app.instance_path, bases)
+        record_serving(app.instance_path, bases)
         if blocker is None and organiser_needs_console_link():
-            for line in _login_link_lines(bases):
+            for line in login_link_lines(bases):
                 click.echo(line)
     from larp.webhooks.worker import start_worker
 
@@ -191,94 +173,6 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     finally:
         if worker is not None:
             worker.stop()
-
-
-#: Where ``larp serve`` writes the addresses it serves on, for ``larp login-link`` to read.
-SERVING_FILE = "serving.json"
-DEFAULT_BASE_URL = "http://127.0.0.1:8080"
-
-
-def _record_serving(instance_path: str, bases: list[str]) -> None:
-    """Write the addresses ``larp serve`` answers on (loopback first, then the LAN address) to the instance folder."""
-    path = Path(instance_path) / SERVING_FILE
-    try:
-        path.write_text(json.dumps({"bases": bases}), encoding="utf-8")
-    except OSError:  # pragma: no cover - a read-only instance folder: login-link falls back to its default
-        pass
-
-
-def served_bases(instance_path: str) -> list[str]:
-    """The addresses ``larp serve`` last announced for this instance folder (``serving.json``),
-    or ``[]`` when no server has run here (or the file is unreadable)."""
-    try:
-        bases = json.loads((Path(instance_path) / SERVING_FILE).read_text(encoding="utf-8"))["bases"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    return [b for b in bases if isinstance(b, str) and b.startswith(("http://", "https://"))]
-
-
-@click.command("login-link")
-@click.argument("username", required=False)
-@click.option("--base-url", default=None,
-              help="The address in the link. Default: the addresses `larp serve` last announced for this "
-                   f"instance folder (127.0.0.1 and, with --host 0.0.0.0, the LAN address), else {DEFAULT_BASE_URL}.")
-@with_appcontext
-def login_link(username: str | None, base_url: str | None) -> None:
-    """Print a one-time login link (for USERNAME, else the first organiser), at the addresses the
-    server announced when it started (so a tablet on the event network gets one it can open)."""
-    bases = [base_url.rstrip("/")] if base_url else (served_bases(current_app.instance_path) or [DEFAULT_BASE_URL])
-    with db.connection_context():
-        for line in _login_link_lines(bases, username):
-            click.echo(line)
-
-
-@click.command("create-user")
-@click.argument("username")
-@click.option("--role", type=click.Choice(["organiser", "narrator"]), default=None,
-              help="His role in the chronicle (default: narrator; organiser with --admin).")
-@click.option("--name", "display_name", default="", help="Name shown on screen.")
-@click.option("--admin", is_flag=True, help="Also an administrator of the install: creates, renames, archives "
-                                             "and deletes chronicles and appoints their organisers.")
-@chronicle_option("The chronicle he is a member of, with --role (default: the install's only one).")
-@click.password_option(help="Password (asked twice if not given).")
-@with_appcontext
-def create_user_command(username: str, role: str | None, display_name: str, admin: bool, chronicle_name: str | None,
-                        password: str) -> None:
-    """Create an organiser or narrator account, a member of one chronicle (--chronicle NAME; the
-    install's only one by default), and with --admin an administrator of the install. An
-    administrator needs no chronicle: on an install of several, without --chronicle, he is in
-    none yet and creates or joins them on the Chronicles page."""
-    from larp.models import Chronicle
-    from larp.services import ServiceError
-    from larp.services.accounts import create_user
-
-    role = role or ("organiser" if admin else "narrator")
-    with db.connection_context():
-        several = Chronicle.select().limit(2).count() > 1
-        chronicle = None if admin and chronicle_name is None and several else \
-            chosen_chronicle(chronicle_name, required=False)
-        try:
-            user = create_user(username, display_name, role, password, chronicle=chronicle, admin=admin)
-        except ServiceError as exc:
-            raise click.ClickException(exc.message) from None
-    if chronicle is None and admin:
-        click.echo(f"Created administrator {user.username}, in no chronicle yet: the Chronicles page "
-                   "(/admin/chronicles) creates chronicles and appoints their people, him too.")
-        return
-    where = f" in “{chronicle.name}”" if chronicle is not None else " (in no chronicle yet)"
-    click.echo(f"Created {role} {user.username}{where}" + (", an administrator of the install." if admin else "."))
-
-
-#: Commands that need the app; registered on ``app.cli`` so that both ``larp``
-#: (FlaskGroup lists the app's commands) and Flask's test CLI runner see them.
-APP_COMMANDS = (login_link, create_user_command, import_grapevine, export_grapevine_command, export_command, import_command, backup_command,
-                demo_downtime_command)
-
-
-def register_commands(app) -> None:
-    """Add the app-level commands to ``app.cli`` (Flask's test CLI runner invokes them there)."""
-    for command in APP_COMMANDS:
-        app.cli.add_command(command)
 
 
 for _command in APP_COMMANDS:

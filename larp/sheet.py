@@ -5,7 +5,7 @@ export, the sheet editor and the JSON API all produce or read
 :class:`CharacterSheet`; the service layer turns it into stored characters.
 :meth:`CharacterSheet.from_dict` is the one validator of a sheet's values: the
 editor, the API and ``larp import`` all refuse the same things with the same
-messages (:mod:`larp.sheet_checks`). It imports neither Flask nor peewee.
+messages (:mod:`larp.sheet_checks`). Its parts are :mod:`larp.sheet_entries`. It imports neither Flask nor peewee.
 """
 
 from __future__ import annotations
@@ -13,99 +13,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from larp.sheet_checks import read_sheet
+from larp.sheet_entries import CATEGORIES, ArmorEntry, PowerEntry, QualityEntry, TraitEntry, WeaponEntry
 from larp.tables import generation_row
-
-CREATURES = ("vampire", "ghoul", "mortal")
-CATEGORIES = ("physical", "social", "mental")
-TABLETOP_ATTRIBUTES = (
-    "Strength", "Dexterity", "Stamina",
-    "Charisma", "Manipulation", "Appearance",
-    "Perception", "Intelligence", "Wits",
-)
-#: What kind of weapon a custom weapon is: blades and blunt weapons are melee (strength
-#: matters: Puissance), blunt ones let Prowess make bashing lethal, firearms follow seed
-#: 002's firearm rule against vampires, ranged ones (bows, thrown) neither (met-reference
-#: 3.4, 3.7).
-WEAPON_KINDS = ("blade", "blunt", "firearm", "ranged")
-
-
-@dataclass
-class TraitEntry:
-    """An adjective Trait with its count ("Quick x2" is name "Quick", count 2)."""
-
-    name: str
-    count: int = 1
-
-
-@dataclass
-class PowerEntry:
-    """One Discipline power: ``discipline`` "Celerity", ``power`` "Alacrity", ``level`` 1.
-
-    ``level`` is the power's place in the Discipline (1 Basic ... 5 Advanced, 6-9
-    Elder to Methuselah). A path's power is named ``"Path of Blood: A Taste for
-    Blood"``. ``custom``: not in ``data/disciplines.toml`` (a chronicle's own power,
-    or one above Advanced); a power that is not custom must be in that table, at
-    the table's level.
-    """
-
-    discipline: str
-    power: str
-    level: int
-    custom: bool = False
-
-
-@dataclass
-class QualityEntry:
-    """A Merit or Flaw: ``key`` the catalogue's id (``data/merits_flaws.toml``; "" for a custom one),
-    ``cost`` in Traits, ``note`` what the sheet says with it ("Hearing" for Acute Sense)."""
-
-    name: str
-    cost: int
-    key: str = ""
-    note: str = ""
-
-
-@dataclass
-class WeaponEntry:
-    """A weapon the character carries: an armory card (``key``, live profile of
-    ``data/armory.toml``; its numbers come from the card) or a custom weapon with
-    its own numbers.
-
-    Attributes:
-        bonus_traits: Traits added in ties and overbids, never bid (met-reference 3.7).
-        damage: health levels per successful strike.
-        damage_type: bashing, lethal or aggravated.
-        negative_traits: the card's Negative Traits.
-        specials: special abilities (``larp.rules.damage.WEAPON_SPECIALS``).
-        kind: one of ``WEAPON_KINDS``.
-    """
-
-    name: str
-    key: str = ""
-    bonus_traits: int = 0
-    damage: int = 1
-    damage_type: str = "bashing"
-    negative_traits: list[str] = field(default_factory=list)
-    specials: list[str] = field(default_factory=list)
-    kind: str = "blade"
-    note: str = ""
-
-
-@dataclass
-class ArmorEntry:
-    """Armor the character wears: an armory piece (``key``, live profile) or custom.
-
-    Attributes:
-        rating: extra health levels, lost before the track (met-reference 3.7).
-        covers: what it protects (``larp.rules.damage.ARMOR_COVERS``).
-    """
-
-    name: str
-    key: str = ""
-    rating: int = 1
-    negative_traits: list[str] = field(default_factory=list)
-    covers: list[str] = field(default_factory=list)
-    note: str = ""
 
 
 @dataclass
@@ -193,8 +103,6 @@ class CharacterSheet:
                 at fault (``"traits.physical.0.count"``) and a message for the
                 person at the screen; nothing partial is returned.
         """
-        from larp.sheet_checks import read_sheet
-
         return read_sheet(cls, data)
 
     def fill_defaults(self) -> None:

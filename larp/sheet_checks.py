@@ -19,6 +19,8 @@ from typing import Any
 from larp.catalogues import merit_flaw, sheet_lists
 from larp.rules.explain import RulesError
 from larp.rules.numbers import NumberError, whole_number
+from larp.sheet_entries import (CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, QualityEntry, TraitEntry,
+                                WeaponEntry)
 from larp.tables import discipline_table, generation_table
 
 #: Longest text per field, in characters (the database's column sizes).
@@ -185,7 +187,6 @@ def read_sheet(cls: type, data: Any):
     """
     from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
     from larp.rules.health import DAMAGE_TYPES
-    from larp.sheet import CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, TraitEntry, WeaponEntry
 
     if not isinstance(data, dict):
         raise SheetError([("sheet", "A character sheet must be a table of fields.")])
@@ -415,8 +416,6 @@ def read_sheet(cls: type, data: Any):
 
 
 def _trait_entry(r: _Reader, entry: Any, where: str):
-    from larp.sheet import TraitEntry
-
     if isinstance(entry, str):
         text, count = entry.strip(), 1
         head, sep, tail = text.rpartition(" x")
@@ -438,8 +437,6 @@ def _trait_entry(r: _Reader, entry: Any, where: str):
 
 
 def _quality(r: _Reader, kind: str, entry: Any, where: str):
-    from larp.sheet import QualityEntry
-
     label = "Merit" if kind == "merit" else "Flaw"
     if not isinstance(entry, dict):
         r.fail(where, f"A {label} needs a name and a cost.")
@@ -464,7 +461,7 @@ def _quality(r: _Reader, kind: str, entry: Any, where: str):
 
 
 def weapon_kind_of(card) -> str:
-    """The sheet's kind of weapon (:data:`larp.sheet.WEAPON_KINDS`) for an armory card."""
+    """The sheet's kind of weapon (:data:`larp.sheet_entries.WEAPON_KINDS`) for an armory card."""
     if card.firearm:
         return "firearm"
     if card.melee:

@@ -14,19 +14,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
 
 from larp.catalogues import merits_flaws, sheet_lists
 from larp.grapevine.format import (ADJECTIVE_LISTS, DEFAULT_HEALTH_STATES, HEALTH_STATES, LIST_ATTRIBUTES,
                                    LIST_ORDER, NEGATIVE_LISTS)
 from larp.grapevine.names import spelling_key
-from larp.grapevine.powers import whole
+from larp.grapevine.record import Record, whole
 from larp.rules.damage import armory
-from larp.sheet import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
+from larp.sheet_entries import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
 from larp.sheet_checks import LIMITS, NAME_LIMIT, weapon_kind_of
-
-if TYPE_CHECKING:
-    from larp.grapevine.mapping import Record
 
 #: The largest Trait count the LotNR generation table allows (4th generation); anything above is a typo.
 MOST_TRAITS = 25

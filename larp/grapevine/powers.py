@@ -21,16 +21,12 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from larp.grapevine.names import closest, same_but_spelling
-from larp.rules.numbers import NumberError, whole_number
-from larp.sheet import PowerEntry
+from larp.grapevine.record import Record, whole
+from larp.sheet_entries import PowerEntry
 from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table
-
-if TYPE_CHECKING:  # the record being read (larp.grapevine.mapping)
-    from larp.grapevine.mapping import Record
 
 TIER_LEVELS = {
     "basic": (1, 2), "intermediate": (3, 4), "advanced": (5,),
@@ -78,14 +74,6 @@ class ParsedPower:
     def name(self) -> str:
         """The power as the sheet names it: ``"Path of Blood: A Taste for Blood"`` or ``"Alacrity"``."""
         return f"{self.path}: {self.power}" if self.path else self.power
-
-
-def whole(raw: str) -> int | None:
-    """A Grapevine value read as a whole number (the app's one number reader), ``None`` if it is not one."""
-    try:
-        return whole_number(raw, "val", default=None)
-    except NumberError:
-        return None
 
 
 def read_note(note: str) -> tuple[str | None, int | None]:

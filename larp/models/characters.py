@@ -162,7 +162,7 @@ class Equipment(BaseModel):
     ``key`` is the live armory key (``data/armory.toml``), whose card gives the
     numbers; "" for a custom piece, whose numbers are stored here: a weapon's
     ``bonus_traits``, ``damage`` (health levels), ``damage_type``, ``specials``,
-    ``weapon_kind`` (:data:`larp.sheet.WEAPON_KINDS`); armor's ``rating`` (extra
+    ``weapon_kind`` (:data:`larp.sheet_entries.WEAPON_KINDS`); armor's ``rating`` (extra
     health levels) and ``covers`` (what it protects). Both may have Negative
     Traits and a note.
     """

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Any, Mapping
 
+from larp.rules.dots import rating_to_dots
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
 from larp.rules.settings import ChronicleSettings
@@ -203,8 +204,8 @@ def live_to_tabletop(traits: Mapping[str, int], abilities: Mapping[str, int] | N
         levels[name] = min(10, value)
     return TabletopCharacter(
         attributes=attributes, abilities=levels,
-        morality=None if morality is None else min(10, 2 * morality),
-        willpower=None if willpower is None else min(10, 2 * willpower),
+        morality=None if morality is None else rating_to_dots(morality),
+        willpower=None if willpower is None else rating_to_dots(willpower),
     )
 
 

@@ -33,8 +33,9 @@ from larp.rules.scene import Worn
 from larp.rules.senses import senses_in_note
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
+from larp.services.tonight import picker_order
 from larp.services.torpor_records import tabletop_morality
-from larp.sheet import CATEGORIES, QualityEntry
+from larp.sheet_entries import CATEGORIES, QualityEntry
 
 #: Letters and digits a person can type from a printed card without doubt:
 #: no 0/O, no 1/I/L (issue 6).
@@ -107,15 +108,13 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
     ``tonight`` (the pickers, issue 32): once the door has checked anyone in for the open game
     session, the characters checked in come first, and each character found carries
     ``here_tonight`` (1 or 0) for the pickers' mark; with the setting ``pickers_tonight_only``
-    only they are found (:func:`larp.services.checkins.picker_order`).
+    only they are found (:func:`larp.services.tonight.picker_order`).
     """
     text = (query or "").replace("\x00", "").strip()
     base = Character.select().where((Character.chronicle == chronicle)
                                     & (Character.retired_at.is_null(not retired)))
     order: list[Any] = [Character.name]
     if tonight:
-        from larp.services.checkins import picker_order
-
         picker = picker_order(chronicle)
         if picker.here is not None:
             base = base.select_extend(picker.here.alias("here_tonight"))

@@ -7,7 +7,7 @@ be checked in is the rules core's decision (:func:`larp.rules.check_in.at_the_do
 
 When the game session closes (or an organiser awards it early), every character checked in gets the
 attendance experience of the chronicle setting ``attendance_experience``, written to his experience
-log by the app's one writer of a line (:func:`larp.services.sheets.write_experience_line`), at most
+log by the app's one writer of a line (:func:`larp.services.experience.write_experience_line`), at most
 once per character and game session (:class:`larp.models.AttendanceAward`).
 
 Check-then-write, on both engines:
@@ -37,7 +37,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from peewee import Case, IntegrityError, fn
+from peewee import IntegrityError, fn
 
 from larp.db import as_id, db, for_update, is_postgres
 from larp.models import AttendanceAward, Character, CheckIn, Chronicle, GameSession, Ruling, User, utcnow
@@ -45,8 +45,10 @@ from larp.rules.check_in import RULE, Arrival, DoorDecision, at_the_door, attend
 from larp.rules.experience import points_text
 from larp.rules.explain import RulesError, plural
 from larp.services import ServiceError
+from larp.services.cards import UNKNOWN_CARD
 from larp.services.characters import find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services.experience import write_experience_line
 from larp.services.records import record_ruling, refuse_if_recorded
 from larp.webhooks.outbox import announce_check_in
 
@@ -278,8 +280,6 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
         ServiceError: 404 a card that opens no character of this chronicle (unknown, revoked, another
             chronicle's), with the card page's own words.
     """
-    from larp.services.cards import UNKNOWN_CARD
-
     token = card_token_in(text)
     if token is not None:
         character = Character.get_or_none((Character.card_token == token) & (Character.chronicle == chronicle))
@@ -297,34 +297,6 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
 
 
 # ---------------------------------------------------------------- tonight in the pickers
-
-
-def checked_in_tonight(chronicle: Chronicle):
-    """A subquery of the ids of the characters checked in for ``chronicle``'s open game session (none
-    when no game session is open)."""
-    open_session = GameSession.select(GameSession.id).where((GameSession.chronicle == chronicle)
-                                                            & GameSession.closed_at.is_null())
-    return CheckIn.select(CheckIn.character).where(CheckIn.game_session.in_(open_session))
-
-
-@dataclass(frozen=True)
-class PickerOrder:
-    """How the pickers list characters tonight (issue 32): ``here`` is 1 for a character checked in
-    tonight, else 0 (``None`` until the door has checked anyone in: then nothing changes), and
-    ``only_tonight`` the setting ``pickers_tonight_only``."""
-
-    here: Any = None
-    only_tonight: bool = False
-
-
-def picker_order(chronicle: Chronicle) -> PickerOrder:
-    """The pickers' order tonight (see :class:`PickerOrder`): one query while the door has checked no one
-    in, two once it has (the setting)."""
-    here_ids = checked_in_tonight(chronicle)
-    if not here_ids.exists():
-        return PickerOrder()
-    return PickerOrder(Case(None, [(Character.id.in_(here_ids), 1)], 0),
-                       bool(chronicle_settings(chronicle)["pickers_tonight_only"]))
 
 
 # ---------------------------------------------------------------- tonight's roster
@@ -466,8 +438,6 @@ def award_attendance(chronicle: Chronicle, user: User | None, session: GameSessi
         raise ServiceError(exc.message, field=exc.field) from None
     if amount == 0:
         return []
-    from larp.services.sheets import write_experience_line
-
     given = {c for (c,) in AttendanceAward.select(AttendanceAward.character)
              .where(AttendanceAward.game_session == session).tuples()}
     rows = [row for row in CheckIn.select(CheckIn, Character).join(Character)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from peewee import PostgresqlDatabase
 
 from larp.db import db
-from larp.models import Chronicle, ChronicleSetting, GameSession
+from larp.models import Chronicle, ChronicleSetting, GameSession, Membership, User
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings, setting_definitions
 from larp.rules.torpor import GameNight
@@ -160,6 +160,15 @@ def create_empty_chronicle(on: date) -> Chronicle:
     return chronicle
 
 
+def move_members(old: Chronicle, new: Chronicle) -> None:
+    """Give ``new`` the members of ``old`` with the same roles (call inside the transaction that
+    replaces ``old`` by ``new``: the demo removed, an import in the untouched demo's place)."""
+    for row in Membership.select().where(Membership.chronicle == old.id):
+        if not Membership.select().where((Membership.user == row.user_id) & (Membership.chronicle == new.id)).exists():
+            Membership.create(user=row.user_id, chronicle=new.id, role=row.role)
+    User.update(current_chronicle=new.id).where(User.current_chronicle == old.id).execute()
+
+
 def start_empty(on: date) -> tuple[Chronicle | None, str]:
     """``larp serve --empty``: make the install's chronicle an empty one, if it may be.
 
@@ -172,8 +181,6 @@ def start_empty(on: date) -> tuple[Chronicle | None, str]:
         The empty chronicle made (``None`` when the chronicle was kept) and what
         happened, for the console.
     """
-    from larp.services.memberships import move_members
-
     with db.atomic():
         chronicles = list(Chronicle.select().order_by(Chronicle.id.desc()).limit(2))
         if not chronicles:
@@ -223,7 +230,7 @@ def name_chronicle(chronicle: Chronicle, name: str, first_game: date | None = No
 def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
     """Delete the demo chronicle (its characters, rulings, game sessions, settings) and start an
     empty chronicle in its place, with game session 1 dated ``on``; the demo's members are its
-    members, with the same roles (:func:`larp.services.memberships.move_members`).
+    members, with the same roles (:func:`move_members`).
 
     Raises:
         ServiceError: 409 when ``chronicle`` is not the demo; 422 (field
@@ -233,8 +240,6 @@ def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
         raise ServiceError("Only the demo chronicle can be removed here.", status=409)
     if not confirmed:
         raise ServiceError("Tick the box to confirm that the demo and everything in it goes.", field="confirm")
-    from larp.services.memberships import move_members
-
     with db.atomic():
         demo = lock_chronicle(chronicle)
         empty = create_empty_chronicle(on)

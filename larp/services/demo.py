@@ -86,7 +86,7 @@ def apply_downtime_demo(chronicle: Chronicle, today: date) -> None:
     from larp.services import ServiceError
     from larp.services.characters import character_state
     from larp.services.chronicles import chronicle_settings
-    from larp.services.records import store_state
+    from larp.services.consequences import store_state
     from larp.services.records import record_ruling
     from larp.services.sessions import close_and_open
     from larp.services.torpor import record_torpor

@@ -29,7 +29,7 @@ from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
-from larp.services.records import store_state
+from larp.services.consequences import store_state
 from larp.services.records import record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
 from larp.services.torpor import MAX_NIGHTS

@@ -27,7 +27,8 @@ from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
-from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
+from larp.services.consequences import apply_consequences, retrying
+from larp.services.records import record_ruling, refuse_if_recorded
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 

@@ -31,14 +31,8 @@ from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, game_night, open_game_session
-from larp.services.records import (  # noqa: F401 - Conflict, store_state, store_track: re-exported
-    Conflict,
-    apply_consequences,
-    record_ruling,
-    retrying,
-    store_state,
-    store_track,
-)
+from larp.services.consequences import apply_consequences, retrying, store_track
+from larp.services.records import record_ruling
 from larp.services.scenes import side_scene
 from larp.services.table_results import entered_test, throws_from
 from larp.services.torpor_records import as_record, open_torpor

@@ -20,7 +20,8 @@ from larp.rules import experience as experience_rules
 from larp.models import Character
 from larp.rules.damage import armory
 from larp.services import ServiceError
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import CATEGORIES
 from larp.sheet_checks import LIMITS, SheetError, known_power
 
 #: The sheet fields of an export's character entry (the rest is state or bookkeeping).

@@ -33,7 +33,8 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.records import apply_consequences, record_ruling, refuse_if_recorded, retrying
+from larp.services.consequences import apply_consequences, retrying
+from larp.services.records import record_ruling, refuse_if_recorded
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 

@@ -15,6 +15,7 @@ import peewee
 from larp.db import db, lock_name
 from larp.models import Chronicle, Membership, User, utcnow
 from larp.services import ServiceError
+from larp.services.chronicles import lock_chronicle, open_first_game_session
 
 #: A role's rank: a token or an appointment may not be above what its maker holds.
 ROLE_RANK = {"narrator": 1, "organiser": 2}
@@ -178,15 +179,6 @@ def members_by_chronicle() -> dict[int, list[tuple[User, str]]]:
     return people
 
 
-def move_members(old: Chronicle, new: Chronicle) -> None:
-    """Give ``new`` the members of ``old`` with the same roles (call inside the transaction that
-    replaces ``old`` by ``new``: the demo removed, an import in the untouched demo's place)."""
-    for row in Membership.select().where(Membership.chronicle == old.id):
-        if not Membership.select().where((Membership.user == row.user_id) & (Membership.chronicle == new.id)).exists():
-            Membership.create(user=row.user_id, chronicle=new.id, role=row.role)
-    User.update(current_chronicle=new.id).where(User.current_chronicle == old.id).execute()
-
-
 def _checked_name(name: str, keep: Chronicle | None = None) -> str:
     text = (name or "").strip()
     if not text:
@@ -208,8 +200,6 @@ def create_chronicle(name: str, on: date, organiser: User | None = None) -> Chro
     Raises:
         ServiceError: 422 an empty or too long name (field ``name``); 409 a name another chronicle has.
     """
-    from larp.services.chronicles import open_first_game_session
-
     with db.atomic():
         lock_name("chronicle names")  # check-then-write on the name: two at once get a 409, not a 500
         chronicle = Chronicle.create(name=_checked_name(name))
@@ -246,8 +236,6 @@ def delete_chronicle(chronicle: Chronicle, typed_name: str) -> None:
     Raises:
         ServiceError: 422 (field ``confirm_name``) unless ``typed_name`` is the chronicle's name exactly.
     """
-    from larp.services.chronicles import lock_chronicle
-
     if (typed_name or "").strip() != chronicle.name:
         raise ServiceError(f"Type the chronicle's name, {chronicle.name}, to delete it.", field="confirm_name")
     with db.atomic():
@@ -269,5 +257,5 @@ def make_admin(user: User, admin: bool = True) -> None:
 
 
 __all__ = ["ROLE_RANK", "add_member", "chronicles_of", "create_chronicle", "default_chronicle", "delete_chronicle",
-           "get_member", "highest_role", "make_admin", "manages", "members_by_chronicle", "members_of", "move_members", "remember_chronicle", "remove_member", "rename_chronicle",
+           "get_member", "highest_role", "make_admin", "manages", "members_by_chronicle", "members_of", "remember_chronicle", "remove_member", "rename_chronicle",
            "role_in", "set_archived", "set_role"]

@@ -28,12 +28,13 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
 from larp.services.characters import has_mettle, health_track, merit_health_levels
-from larp.services.checkins import checked_in_tonight
+from larp.services.tonight import checked_in_tonight
 from larp.services.chronicles import chronicle_settings
 from larp.services.sheet_store import sheet_of
-from larp.services.sheets import experience_log
+from larp.services.experience import experience_log
 from larp.catalogues import sheet_lists
-from larp.sheet import CATEGORIES, TABLETOP_ATTRIBUTES, CharacterSheet
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import CATEGORIES, TABLETOP_ATTRIBUTES
 
 #: The papers a sheet is laid out for (chronicle setting ``sheet_paper``).
 PAPERS = {"a4": "A4", "letter": "US Letter"}

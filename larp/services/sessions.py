@@ -14,7 +14,8 @@ from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.checkins import attendance_closing_step, award_attendance
 from larp.services.chronicles import chronicle_settings
-from larp.services.records import check_submission, record_ruling, store_state
+from larp.services.consequences import store_state
+from larp.services.records import check_submission, record_ruling
 from larp.services.sheets import delete_scene_extras
 from larp.webhooks.outbox import announce_game_session
 

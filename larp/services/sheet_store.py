@@ -16,7 +16,8 @@ from larp.models import (Ability, Background, Character, Chronicle, Equipment, M
 from larp.rules.damage import Armor, Weapon, armory
 from larp.services import ServiceError
 from larp.services.characters import new_card_token, new_short_code
-from larp.sheet import ArmorEntry, CharacterSheet, PowerEntry, QualityEntry, TraitEntry, WeaponEntry
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import ArmorEntry, PowerEntry, QualityEntry, TraitEntry, WeaponEntry
 
 
 def refuse_duplicate_name(chronicle: Chronicle, name: str, other_than: int | None = None) -> None:

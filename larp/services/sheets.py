@@ -1,5 +1,5 @@
 """Building and keeping character sheets (issue 14): create, edit, copy, retire, restore,
-delete, scene extras and the experience log.
+delete and scene extras (the experience log is :mod:`larp.services.experience`).
 
 Every use case is one transaction and records a ruling in the chronicle's record, so a
 character's history shows each change (who, when, each field before and after) and
@@ -17,12 +17,11 @@ showed (``seen``), and they are compared with the stored sheet under the write l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
 from peewee import PostgresqlDatabase
 
-from larp.db import as_id, db
+from larp.db import db
 from larp.rules import experience as experience_rules
 from larp.rules.explain import plural
 from larp.rules.health import extra_levels
@@ -31,7 +30,6 @@ from larp.models import (
     Character,
     Chronicle,
     ExperienceEntry,
-    GameSession,
     Ruling,
     RulingCharacter,
     User,
@@ -40,11 +38,12 @@ from larp.models import (
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
-from larp.services.editions import EDITION_KEY, next_edition, raise_edition
+from larp.services.editions import EDITION_KEY, next_edition
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
                                       update_character)
-from larp.sheet import CATEGORIES, CharacterSheet
+from larp.sheet import CharacterSheet
+from larp.sheet_entries import CATEGORIES
 from larp.sheet_checks import FIELD_LABELS, SheetError
 from larp.tables import generation_row
 
@@ -188,9 +187,13 @@ def _lock(character: Character) -> Character:
     return query.get()
 
 
-def _may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> None:
+def may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> None:
     """Organisers edit everything; narrators only weapons, armor and narrator notes, and only when
-    the chronicle setting ``narrators_edit_equipment`` allows it."""
+    the chronicle setting ``narrators_edit_equipment`` allows it.
+
+    Raises:
+        ServiceError: 403 when ``user`` may not change the sheet's ``keys``.
+    """
     from larp.services.chronicles import chronicle_settings
 
     if user is None or user.role == "organiser":
@@ -287,7 +290,7 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
             already recorded; 403 a narrator changing what only organisers may;
             422 an experience cost that is not a number from 0 to 1000 of at most two places.
     """
-    _may_edit(user, chronicle, list(data))
+    may_edit(user, chronicle, list(data))
     try:
         xp_spent = experience_rules.experience_points(
             0 if xp_spent in (None, "") else xp_spent, "xp_spent", high=1000)
@@ -392,7 +395,7 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
             name (field ``name``); 409 a name already taken (the message names it).
         larp.sheet_checks.SheetError: a name too long.
     """
-    _may_edit(user, chronicle, ["name"])
+    may_edit(user, chronicle, ["name"])
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 30:
         raise ServiceError("Make 1 to 30 copies at a time.", field="count")
     base = (name or "").strip()
@@ -437,7 +440,7 @@ def remove_scene_extras(chronicle: Chronicle, user: User | None, confirmed: bool
     Raises:
         ServiceError: 422 (field ``confirm``) without the confirmation; 409 none to remove.
     """
-    _may_edit(user, chronicle, ["name"])
+    may_edit(user, chronicle, ["name"])
     if not confirmed:
         raise ServiceError("Tick the box to confirm that the scene extras and their rulings go.", field="confirm")
     with db.atomic():
@@ -480,7 +483,7 @@ def restore_character(chronicle: Chronicle, user: User | None, character_id: Any
 
 
 def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, retire: bool) -> Character:
-    _may_edit(user, chronicle, ["name"])
+    may_edit(user, chronicle, ["name"])
     with db.atomic():
         refuse_if_recorded()  # a repeated retire names the first one, not "already retired"
         character = _lock(get_character(chronicle, character_id))
@@ -514,7 +517,7 @@ def delete_character(chronicle: Chronicle, user: User | None, character_id: Any,
         ServiceError: 404 unknown character; 422 (field ``confirm``) without the
             confirmation, (field ``confirm_name``) the name not typed as it is.
     """
-    _may_edit(user, chronicle, ["name"])
+    may_edit(user, chronicle, ["name"])
     with db.atomic():
         character = _lock(get_character(chronicle, character_id))
         count = adjudications(character)
@@ -548,101 +551,3 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
                             f"{plural(len(shared), 'shared ruling')} kept without them.", "rule": _RULE}], [],
                   game_session=open_game_session(chronicle), inputs={"characters": names})
     return len(characters)
-
-
-# ---------------------------------------------------------------- experience
-
-@dataclass(frozen=True)
-class ExperienceLog:
-    """A character's experience log, newest first, with the totals in experience points (exact
-    decimals; :func:`larp.rules.experience.running_totals` runs them in the order recorded)."""
-
-    entries: list[ExperienceEntry]
-    earned: Decimal
-    unspent: Decimal
-
-    @property
-    def spent(self) -> Decimal:
-        """Experience earned and no longer unspent."""
-        return self.earned - self.unspent
-
-    def shown(self, entry: ExperienceEntry) -> str:
-        """How a line's points read on the sheet (``+0.5``, ``unspent set to 3``...)."""
-        return experience_rules.shown(entry.kind, entry.amount)
-
-    def points(self, amount: Decimal) -> str:
-        """A total as a person writes it (``12.5``, ``3``)."""
-        return experience_rules.points_text(amount)
-
-
-def experience_log(character: Character) -> ExperienceLog:
-    """The log of ``character`` (earned and spent, on what, in which game session, by whom)."""
-    recorded = list(ExperienceEntry.select().where(ExperienceEntry.character == character)
-                    .order_by(ExperienceEntry.id))
-    earned, unspent = experience_rules.totals(experience_rules.Line(e.kind, e.amount) for e in recorded)
-    entries = sorted(recorded, key=lambda e: (e.created_at, e.id), reverse=True)
-    return ExperienceLog(entries, earned, unspent)
-
-
-def record_experience(chronicle: Chronicle, user: User | None, character_id: Any, kind: str, amount: Any,
-                      what: str, game_session_number: Any = None) -> ExperienceEntry:
-    """Write a line of the experience log: ``amount`` points ``kind`` ("earned" or "spent") on
-    ``what``, in game session ``game_session_number`` (default: the open one), recorded as a
-    ruling of kind "experience" (undoing it removes the line).
-
-    Raises:
-        ServiceError: 404 unknown character or game session; 422 an unknown kind, an
-            amount outside 1..1000 (field ``amount``), an empty or too long ``what``.
-    """
-    _may_edit(user, chronicle, ["experience"])
-    if kind not in ("earned", "spent"):
-        raise ServiceError("Experience is earned or spent.", field="kind")
-    try:
-        points = experience_rules.experience_points(amount, "amount", low=Decimal("0.01"), high=1000)
-    except experience_rules.ExperienceError as exc:
-        raise ServiceError(exc.message, field="amount") from None
-    text = (what or "").strip()
-    if not text or len(text) > 200:
-        raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
-    with db.atomic():
-        refuse_if_recorded()
-        character = get_character(chronicle, character_id)
-        if game_session_number in (None, ""):
-            session = open_game_session(chronicle)
-        else:
-            number = as_id(game_session_number) or -1
-            session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
-            if session is None:
-                raise ServiceError("There is no such game session.", field="game_session", status=404)
-        return write_experience_line(chronicle, user, character, session, kind, points, text)
-
-
-def write_experience_line(chronicle: Chronicle, user: User | None, character: Character,
-                          session: GameSession | None, kind: str, points: Any, text: str,
-                          steps: list[dict] | None = None) -> ExperienceEntry:
-    """Write one line of ``character``'s experience log inside the caller's transaction: the app's one
-    writer of a line as a ruling of kind "experience" (the log's form, attendance at a game session),
-    so the line shows in his History, undoing its ruling removes it, and his printed sheet gets a new
-    edition (issue 34). The line is checked as every stored line is
-    (:func:`larp.rules.experience.check_line`).
-
-    Args:
-        points: experience points (exact, at most two places).
-        steps: the ruling's explanation (default: "X earned N experience on WHAT", LotNR Experience).
-
-    Raises:
-        ServiceError: 422 a line the log may not hold (naming ``kind``, ``amount`` or ``what``).
-    """
-    try:
-        kind, points, text = experience_rules.check_line(kind, points, text)
-    except experience_rules.ExperienceError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
-    said = experience_rules.points_text(points)
-    record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
-                           steps or [{"text": f"{character.name} {kind} {said} experience on {text}.",
-                                      "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
-                           inputs={"kind": kind, "amount": said, "what": text},
-                           outcome={EDITION_KEY: next_edition(character)})
-    raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
-    return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
-                                  amount=points, what=text)

@@ -3,7 +3,7 @@
 The narrator's screen keeps a :class:`~larp.models.TabletopCombat` (the turn
 state as JSON, so a reload loses nothing). Each use case loads it with its
 characters, calls the pure rules (:mod:`larp.rules.tabletop`), writes the
-changed health tracks with :func:`larp.services.health.store_track`, records
+changed health tracks with :func:`larp.services.consequences.store_track`, records
 the ruling (kind "tabletop") and saves the new state, all or nothing; a stale
 ``version`` (another screen, a double tap) is refused with 409.
 """
@@ -15,7 +15,6 @@ from typing import Any, Mapping, Sequence
 
 from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
-from larp.rules.conversion import tabletop_ratings
 from larp.rules.damage import armory
 from larp.rules.explain import RulesError, Step
 from larp.rules.settings import ChronicleSettings
@@ -36,10 +35,11 @@ from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import Profile, profile_for
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
-from larp.services.characters import character_state, get_character
+from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, game_night, open_game_session
-from larp.services.records import check_submission, lock_characters, record_ruling, store_track
-from larp.services.torpor_records import tabletop_morality
+from larp.services.consequences import store_track
+from larp.services.records import check_submission, lock_characters, record_ruling
+from larp.services.tabletop_fighters import check_gear, fighter_for
 
 KIND = "tabletop"
 
@@ -59,64 +59,6 @@ class DiceRequest(ServiceError):
     def __init__(self, exc: DiceNeeded):
         super().__init__(exc.message, field=exc.field, status=422)
         self.roll, self.pool, self.difficulty, self.steps = exc.roll, exc.pool, exc.difficulty, exc.steps
-
-
-# ---------------------------------------------------------------- fighters
-
-def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping[str, Any] | None = None) -> Fighter:
-    """The stored ``character`` as a tabletop :class:`Fighter` (tabletop dots, the same
-    Abilities, Disciplines and health track as the live game).
-
-    Discipline dots are the highest power level held. Attributes and Willpower are the sheet's
-    tabletop dots; those it lacks are converted from his Traits by the rules core
-    (:func:`larp.rules.conversion.tabletop_ratings`, LotNR Converting Characters,
-    met-reference 4.3) and the fighter says which (``converted``). His Humanity or Path (MET Traits,
-    and dots when the sheet has them) sets the length of a torpor an attack begins (met-reference 5.2).
-    """
-    state = character_state(character, None, settings)
-    gear = gear or {}
-    ratings = tabletop_ratings(dict(character.tabletop or {}), {cat: state.total(cat) for cat in state.traits},
-                               character.morality_rating, character.willpower_permanent, character.morality_name)
-    return Fighter(
-        key=str(character.id), name=character.name, track=state.health,
-        attributes=ratings.attributes, abilities={a.name: a.level for a in state.abilities},
-        disciplines={d: state.discipline_level(d) for d in state.powers},
-        powers=tuple(name for held in state.powers.values() for _, name in held),
-        weapon=gear.get("weapon") or None, armor=gear.get("armor") or None,
-        helmet=gear.get("helmet") or None, shield=gear.get("shield") or None,
-        generation=character.generation, blood=character.blood_current if state.health.is_vampire else None,
-        willpower=ratings.willpower, willpower_points=character.willpower_current,
-        converted=tuple(c for c in ratings.converted if not c.startswith(character.morality_name)),
-        morality=character.morality_rating, tabletop_morality=tabletop_morality(character),
-    )
-
-
-def gear_choices() -> dict[str, list[tuple[str, str]]]:
-    """The tabletop weapons, body armor, helmets and shields to choose from: key and name
-    (helmets and shields apart from body armor, 004 "Armor")."""
-    arms = armory("tabletop")
-    return {"weapons": [(k, w.name) for k, w in arms.weapons.items()],
-            "armor": [(k, a.name) for k, a in arms.armor.items()],
-            "helmets": [(k, a.name) for k, a in arms.helmets.items()],
-            "shields": [(k, a.name) for k, a in arms.shields.items()]}
-
-
-def _check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
-    arms = armory("tabletop")
-    weapon = (gear.get("weapon") or "").strip() or None
-    worn = (gear.get("armor") or "").strip() or None
-    helmet = (gear.get("helmet") or "").strip() or None
-    shield = (gear.get("shield") or "").strip() or None
-    if weapon is not None and weapon not in arms.weapons:
-        raise ServiceError(f"There is no tabletop weapon {weapon!r}.", field=f"{key}.weapon")
-    if worn is not None and worn not in arms.armor:
-        raise ServiceError(f"There is no tabletop armor {worn!r}.", field=f"{key}.armor")
-    if helmet is not None and helmet not in arms.helmets:
-        raise ServiceError(f"There is no tabletop helmet {helmet!r}.", field=f"{key}.armor")
-    if shield is not None and shield not in arms.shields:
-        raise ServiceError(f"There is no tabletop shield {shield!r}.", field=f"{key}.armor")
-    return {"weapon": weapon, "armor": worn, **({"helmet": helmet} if helmet else {}),
-            **({"shield": shield} if shield else {})}
 
 
 # ---------------------------------------------------------------- loading
@@ -221,7 +163,7 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
     """Start a tabletop combat between 2 and 6 characters of ``chronicle``.
 
     A character without tabletop dots fights with ratings converted from his Traits
-    (:func:`fighter_for`), shown as converted.
+    (:func:`larp.services.tabletop_fighters.fighter_for`), shown as converted.
 
     Raises:
         ServiceError: 409 the narrator already runs one; 422 too few or too many
@@ -243,7 +185,7 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
             combat = turn_rules.new_combat([(str(c.id), c.name) for c in characters])
         except RulesError as exc:
             raise _rules_error(exc) from None
-        chosen = {str(c.id): _check_gear((gear or {}).get(str(c.id), {}), str(c.id)) for c in characters}
+        chosen = {str(c.id): check_gear((gear or {}).get(str(c.id), {}), str(c.id)) for c in characters}
         return TabletopCombat.create(chronicle=chronicle, narrator=narrator, state=combat.to_dict(), gear=chosen)
 
 
@@ -259,7 +201,7 @@ def change_gear(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         chosen = dict(loaded.row.gear or {})
         for key in loaded.combat.fighters:
             if key in gear:
-                chosen[key] = _check_gear(gear[key], key)
+                chosen[key] = check_gear(gear[key], key)
         return _save(loaded, loaded.combat, gear=chosen)
 
 

@@ -22,7 +22,8 @@ from larp.rules.tabletop.dice import DiceNeeded
 from larp.rules.tabletop.turn import Combat
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
-from larp.services.records import record_ruling, store_track
+from larp.services.consequences import store_track
+from larp.services.records import record_ruling
 from larp.services.tabletop import KIND, Loaded, _get, _rules_error, _save, spend_blood
 
 

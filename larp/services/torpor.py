@@ -24,7 +24,8 @@ from larp.rules.torpor import (
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character, load_characters, person_of
 from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.records import apply_consequences, record_ruling, store_state
+from larp.services.consequences import apply_consequences, store_state
+from larp.services.records import record_ruling
 from larp.services.torpor_records import as_record, open_torpor, store_torpor, tabletop_morality
 
 RANDOM = "random"

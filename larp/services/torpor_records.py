@@ -2,7 +2,7 @@
 when a ruling puts a vampire in it, end it when he leaves it (issue 7; issue 29: the length, wake
 date and cause are the core's, :class:`larp.rules.rulings.Consequence` ``torpor``, from
 :func:`larp.rules.torpor.enter_torpor`; nothing is decided here). Called from
-:func:`larp.services.records.store_state` inside the use case's transaction; nothing here imports
+:func:`larp.services.consequences.store_state` inside the use case's transaction; nothing here imports
 another use case.
 """
 
@@ -66,7 +66,7 @@ def _from_track(character: Character, session: GameSession | None) -> TorporStar
 def torpor_condition_changed(character: Character, old_condition: str, ruling: Ruling | None,
                              start: TorporStart | None = FROM_TRACK) -> None:
     """Keep torpor records in step with a condition changed by a ruling (called by
-    :func:`larp.services.records.store_state` inside its transaction).
+    :func:`larp.services.consequences.store_state` inside its transaction).
 
     A vampire newly in torpor without a record gets the torpor the rules core worked out for the
     ruling (``start``: its cause, length and wake date, dated by the game session the ruling was

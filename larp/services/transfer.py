@@ -298,7 +298,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
     its place; restoring a backup, or starting over), or, untold, ``into`` (default: the install's
     only chronicle) when that one is the untouched demo or an unused empty chronicle
     (:func:`replaceable`). A chronicle replaced keeps its members, with their roles
-    (:func:`larp.services.memberships.move_members`).
+    (:func:`larp.services.chronicles.move_members`).
 
     Card codes are unique within a chronicle only, so they never clash with another chronicle's.
     Card tokens open their character from any chronicle, so they are unique on the install: an
@@ -324,7 +324,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
     from larp.db import lock_name
     from larp.services.characters import new_card_token
     from larp.services.import_checks import check_character, check_experience
-    from larp.services.memberships import move_members
+    from larp.services.chronicles import move_members
     from larp.services.sheet_store import scalar_fields, write_sheet_rows
 
     check_format(data)

@@ -10,7 +10,7 @@ from jinja2 import pass_context
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint and the error handlers on ``app``."""
-    from larp.app import csrf
+    from larp.csrf import csrf
     from larp.rules.explain import article
     from larp.services.history import kind_label
     from larp.rules.healing import first_to_heal

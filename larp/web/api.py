@@ -26,6 +26,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight
 from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
+from larp.web.errors import error_response
 from larp.web.submissions import IDEMPOTENCY_HEADER
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -79,11 +80,6 @@ class ApiError(Exception):
     def __init__(self, message: str, field: str | None = None, status: int = 400):
         super().__init__(message)
         self.message, self.field, self.status = message, field, status
-
-
-def error_response(message: str, field: str | None, status: int):
-    """The JSON error body with its status."""
-    return jsonify(error=message, field=field), status
 
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.

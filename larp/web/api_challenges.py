@@ -14,7 +14,8 @@ from flask import current_app, g, jsonify
 from larp.rules.challenge import Kind
 from larp.rules.rulings import rule_one_on_one, rule_static
 from larp.rules.rulings.parsing import one_on_one_from_dict
-from larp.services.challenges import characters_after, request_from_json, run_challenge
+from larp.services.challenge_requests import request_from_json
+from larp.services.challenges import characters_after, run_challenge
 from larp.services.chronicles import get_chronicle
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)

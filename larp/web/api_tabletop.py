@@ -27,7 +27,7 @@ from larp.rules.tabletop.maneuvers import profile_for
 from larp.services import read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
-from larp.services.tabletop import fighter_for
+from larp.services.tabletop_fighters import fighter_for
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape

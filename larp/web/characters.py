@@ -159,7 +159,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.models import Background
     from larp.services.characters import carried_weapons, worn_armor
     from larp.grapevine.kept import describe
-    from larp.services.sheets import experience_log
+    from larp.services.experience import experience_log
 
     extras = dict(backgrounds={b.name: b.rating for b in Background.select().where(Background.character == character)
                                .order_by(Background.id)},

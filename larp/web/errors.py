@@ -30,6 +30,11 @@ UNREACHABLE_MESSAGE = ("The server cannot reach its database just now, so nothin
                        "Try again in a moment, and tell the organiser if it goes on.")
 
 
+def error_response(message: str, field: str | None, status: int):
+    """The API's JSON error body ``{"error": ..., "field": ...}`` with its status (issue 21)."""
+    return jsonify(error=message, field=field), status
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 

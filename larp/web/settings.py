@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.settings import update_settings
+from larp.services.webhooks import FORMAT_WORDS, PRIVACY_WORDS, webhook_views
 from larp.web.auth import role_required
+from larp.webhooks.kinds import EVENTS, field_table, public_kinds
 
 bp = Blueprint("settings", __name__)
 
@@ -60,13 +62,23 @@ def edit():
     return page(chronicle, error=error, status=error.status if error else 200)
 
 
+def allow_local_webhooks() -> bool:
+    """Whether a webhook may point into the local network (app setting ``WEBHOOKS_LOCAL_NETWORK``, default on:
+    an event's laptop often has its Discord bridge beside it; issue 35)."""
+    return bool(current_app.config.get("WEBHOOKS_LOCAL_NETWORK", True))
+
+
+def webhooks_section_context() -> dict:
+    """What the webhooks section of the settings page (:mod:`larp.web.webhooks`) needs besides the
+    webhooks themselves: the event kinds, the words for formats and privacy, the event fields."""
+    return dict(event_kinds=EVENTS, public_kinds=public_kinds(), format_words=FORMAT_WORDS,
+                privacy_words=PRIVACY_WORDS, allow_local=allow_local_webhooks(), event_fields=field_table())
+
+
 def page(chronicle, *, error: ServiceError | None = None, status: int = 200, **extra):
     """The settings page of ``chronicle`` (with its webhooks section, issue 35: ``extra`` is what the
     webhook views show there) and its status."""
-    from larp.services.webhooks import webhook_views
-    from larp.web.webhooks import section_context
-
     return render_template("settings/page.html", chronicle=chronicle, families=_families(),
                            settings=chronicle_settings(chronicle), error=error, form=request.form,
                            darkness_rows=darkness_rows,
-                           webhooks=webhook_views(chronicle), **{**section_context(), **extra}), status
+                           webhooks=webhook_views(chronicle), **{**webhooks_section_context(), **extra}), status

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from larp.rules.health import extra_levels
 from larp.rules.numbers import NumberError, whole_number
-from larp.sheet import CATEGORIES
+from larp.sheet_entries import CATEGORIES
 
 #: Each section of the editor and the sheet fields it shows (and saves).
 SECTIONS: dict[str, tuple[str, ...]] = {

@@ -27,6 +27,7 @@ from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
+from larp.services.experience import experience_log, record_experience
 from larp.services.sheets import (
     NARRATOR_FIELDS,
     NEW_VAMPIRE_GENERATION,
@@ -35,14 +36,12 @@ from larp.services.sheets import (
     copy_character,
     delete_character,
     edit_character,
-    experience_log,
     new_character,
-    record_experience,
     remove_scene_extras,
     restore_character,
     retire_character,
 )
-from larp.sheet import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
+from larp.sheet_entries import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
 from larp.sheet_checks import SheetError, generations
 from larp.tables import discipline_table, generation_row
 from larp.web.auth import role_required

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from larp.db import as_id
 from larp.services.records import MAX_TOKEN_LENGTH, AlreadyRecorded, close_submission, open_submission
+from larp.web.errors import error_response
 
 #: The request header a JSON API client sends its one-time key in (IETF httpapi draft
 #: "The Idempotency-Key HTTP Header Field").
@@ -97,8 +98,6 @@ def register(app: Flask) -> None:
         if request.blueprint == "api":
             key = request.headers.get(IDEMPOTENCY_HEADER)
             if key is not None and not valid_key(key):
-                from larp.web.api import error_response
-
                 return error_response(f"{IDEMPOTENCY_HEADER} is 1 to {MAX_TOKEN_LENGTH} visible ASCII characters.",
                                       IDEMPOTENCY_HEADER, 422)
             g._submission = open_submission(key, user_id=user_id, call_hash=call_hash() if key else None)

@@ -23,6 +23,7 @@ from larp.rules.tabletop.turn import CONDITIONS, Declaration, MAX_ACTIONS, MAX_F
 from larp.services import ServiceError, read_number
 from larp.services import tabletop as service
 from larp.services import tabletop_taps as taps
+from larp.services.tabletop_fighters import gear_choices
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.web.auth import role_required
 
@@ -139,7 +140,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "row": row, "combat": combat, "loaded": loaded, "cards": cards, "slot": slot, "waiting": waiting,
         "actor": actor, "actor_declaration": declaration, "profile": loaded.profile,
         "attacks": loaded.profile.of_kind("close", "ranged"), "defenses": loaded.profile.of_kind("defensive"),
-        "gear_choices": service.gear_choices(), "rulings": service.last_rulings(row),
+        "gear_choices": gear_choices(), "rulings": service.last_rulings(row),
         "declaring": [e for e in reversed(combat.initiative) if e.key not in combat.out],
         "celerity": {k: f.discipline("Celerity") for k, f in loaded.fighters.items()},
         "dice_keys": DICE_KEYS, "main_rolls": MAIN_ROLLS, "roll_labels": ROLL_LABELS,

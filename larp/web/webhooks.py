@@ -12,11 +12,10 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.records import AlreadyRecorded
-from larp.services.webhooks import (FORMAT_WORDS, PRIVACY_WORDS, change_secret, create_webhook, delete_webhook,
-                                    get_webhook, send_test, update_webhook, webhook_views)
+from larp.services.webhooks import (change_secret, create_webhook, delete_webhook, get_webhook, send_test,
+                                    update_webhook, webhook_views)
 from larp.web.auth import role_required
-from larp.web.settings import page
-from larp.webhooks.kinds import EVENTS, field_table, public_kinds
+from larp.web.settings import allow_local_webhooks, page, webhooks_section_context
 from larp.webhooks.outbox import Policy
 
 bp = Blueprint("webhooks", __name__)
@@ -30,10 +29,6 @@ def site_root() -> str:
     if mount and root.endswith(mount):
         root = root[: -len(mount)]
     return request.host_url.rstrip("/") + root
-
-
-def _allow_local() -> bool:
-    return bool(current_app.config.get("WEBHOOKS_LOCAL_NETWORK", True))
 
 
 def _form_data() -> dict:
@@ -54,12 +49,6 @@ def _found(chronicle, webhook_id: int):
         abort(exc.status, description=exc.message)
 
 
-def section_context() -> dict:
-    """What the webhooks section of a settings page needs besides the webhooks themselves."""
-    return dict(event_kinds=EVENTS, public_kinds=public_kinds(), format_words=FORMAT_WORDS,
-                privacy_words=PRIVACY_WORDS, allow_local=_allow_local(), event_fields=field_table())
-
-
 @bp.route("/settings/webhooks", methods=["POST"])
 @role_required("organiser")
 def create():
@@ -67,7 +56,7 @@ def create():
     chronicle = get_chronicle()
     try:
         hook, secret = create_webhook(chronicle, g.user, _form_data(), site_url=site_root(),
-                                      allow_local=_allow_local())
+                                      allow_local=allow_local_webhooks())
     except AlreadyRecorded as exc:
         return page(chronicle, status=409, hook_error=ServiceError(
             f"This webhook was already made (ruling #{exc.ruling.id}: {exc.ruling.summary}); its secret is not "
@@ -86,7 +75,7 @@ def edit(webhook_id: int):
     error = None
     if request.method == "POST":
         try:
-            hook = update_webhook(chronicle, g.user, webhook_id, _form_data(), allow_local=_allow_local())
+            hook = update_webhook(chronicle, g.user, webhook_id, _form_data(), allow_local=allow_local_webhooks())
         except ServiceError as exc:
             error = exc
         else:
@@ -94,7 +83,7 @@ def edit(webhook_id: int):
             return redirect(url_for("settings.edit", _anchor=f"webhook-{hook.id}"), code=303)
     view = webhook_views(chronicle, only=hook)[0]
     return render_template("settings/webhook.html", chronicle=chronicle, view=view, error=error,
-                           form=request.form if error else None, **section_context()), (error.status if error else 200)
+                           form=request.form if error else None, **webhooks_section_context()), (error.status if error else 200)
 
 
 @bp.route("/settings/webhooks/<int:webhook_id>/test", methods=["POST"])

@@ -174,7 +174,7 @@ def announce_ruling(record: Ruling, participants: Iterable[tuple[Character, str]
 
 
 def announce_condition(character: Character, before: str, ruling: Ruling | None) -> WebhookEvent | None:
-    """The event of a character's condition changed by a ruling (:func:`larp.services.records.store_state`):
+    """The event of a character's condition changed by a ruling (:func:`larp.services.consequences.store_state`):
     "torpor" when he falls into torpor, "final_death" when he meets Final Death (a vampire) or
     dies (a mortal or ghoul); nothing otherwise. Call after the torpor record is kept in step."""
     if character.condition == before or character.condition not in ("torpor", "final_death", "dead"):

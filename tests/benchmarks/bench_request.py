@@ -93,7 +93,7 @@ def serve(instance: Path, port: int, database_url: str | None, phones: int) -> N
         os.environ["LARP_DATABASE_URL"] = database_url
     app = create_app(create_database=True, database_pool=WAITRESS_THREADS)
     app.extensions["larp.wal_keeper"] = keep_wal_index(app.config["DATABASE_URL"])
-    from larp.app import csrf
+    from larp.csrf import csrf
     from larp.web.auth import login_required
 
     payload = bytearray()

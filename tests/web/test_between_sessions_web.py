@@ -213,7 +213,7 @@ def test_torpor_from_damage_is_recorded_with_the_game_session_date(downtime, dbc
     session's date, and the length from his Humanity (met-reference 5.2)."""
     from larp.services.characters import character_state
     from larp.services.chronicles import chronicle_settings, current_game_session
-    from larp.services.health import store_track
+    from larp.services.consequences import store_track
     from larp.services.records import record_ruling
 
     chronicle = get_chronicle()
@@ -306,7 +306,8 @@ def test_undo_of_a_challenge_restores_both_only_if_latest_for_both(client, auth,
     change to each; otherwise a clear 409 naming the later change."""
     import random
 
-    from larp.services.challenges import request_from_json, run_challenge
+    from larp.services.challenge_requests import request_from_json
+    from larp.services.challenges import run_challenge
 
     auth.login("boss", "organiser")
     chronicle = get_chronicle()

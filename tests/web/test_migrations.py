@@ -344,7 +344,7 @@ def test_commands_that_find_no_database_create_none(tmp_path):
                 ["import", str(chronicle_file)], ["import-grapevine", "--yes", str(grapevine_file)],
                 ["export-grapevine", str(tmp_path / "out.gex")],
                 ["demo-downtime"], ["routes"])
-    from larp.cli import APP_COMMANDS
+    from larp.cli_commands import APP_COMMANDS
 
     covered = {args[0] for args in commands}
     assert {command.name for command in APP_COMMANDS} <= covered, "add the new command to this test"

@@ -155,6 +155,7 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
     """A use case rolled back by a conflict and run again records its ruling with the token
     (larp/services/records.py: the token follows the transaction that commits)."""
     from larp.services import health
+    from larp.services.consequences import Conflict
     from larp.services.records import close_submission, open_submission
 
     calls = {"n": 0}
@@ -163,7 +164,7 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
     def conflict_once(characters, *args, **kwargs):
         calls["n"] += 1
         if calls["n"] == 1:
-            raise health.Conflict(next(iter(characters)))
+            raise Conflict(next(iter(characters)))
         return real(characters, *args, **kwargs)
 
     konrad = char("Konrad Vale")

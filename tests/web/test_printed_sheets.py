@@ -20,7 +20,8 @@ from larp.services.checkins import check_in
 from larp.services.editions import edition_history, short_change
 from larp.services.imports import apply_import, preview_file
 from larp.services.sheet_store import sheet_of
-from larp.services.sheets import edit_character, new_character, record_experience
+from larp.services.experience import record_experience
+from larp.services.sheets import edit_character, new_character
 from larp.services.transfer import export_chronicle, import_chronicle
 from tests.support import SHARED
 from tests.web.sheet_fixtures import FULL

@@ -119,7 +119,7 @@ def test_an_ambush_on_the_tabletop_screen_is_ruled_recorded_and_gives_the_free_a
     (kon, viv), row = _start(client)
     page = client.get("/tabletop").get_data(as_text=True)
     assert "An ambush" in page and 'name="ambusher"' in page
-    from larp.services.tabletop import fighter_for
+    from larp.services.tabletop_fighters import fighter_for
 
     settings = chronicle_settings(char("Konrad Vale").chronicle)
     ambusher, target = fighter_for(char("Konrad Vale"), settings), fighter_for(char("Vivienne Ashcombe"), settings)

@@ -24,7 +24,8 @@ def today():
 def busy(app, dbconn, client, auth):
     """The demo after a fortnight, then a game night: a challenge (a Trait lost, damage), a wake
     attempt, healing, an undo and a changed setting, so every part of the export has rows."""
-    from larp.services.challenges import request_from_json, run_challenge
+    from larp.services.challenge_requests import request_from_json
+    from larp.services.challenges import run_challenge
     from larp.services.demo import apply_downtime_demo
 
     apply_downtime_demo(get_chronicle(), today())

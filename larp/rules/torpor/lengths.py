@@ -12,6 +12,7 @@ from functools import lru_cache
 from math import ceil
 from typing import Any, Iterable, Mapping
 
+from larp.rules.dots import rating_to_dots
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -213,20 +214,18 @@ def torpor_ends_on(rating: int, table: TorporTable, shift: int, voluntary: bool,
 def morality_dots(met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step | None]:
     """Humanity or Path dots for a tabletop rule (the torpor table, the Awakening roll): the sheet's
     tabletop rating if it has one, else converted from the MET Traits by the one conversion
-    (:func:`larp.rules.conversion.live_to_tabletop`: doubled, the higher of the two possible dots:
-    MET 4 may be tabletop 7 or 8; met-reference 4.3, 5.2, T25), with the step that says it was
+    (:func:`larp.rules.dots.rating_to_dots`, which :func:`larp.rules.conversion.live_to_tabletop`
+    uses too: doubled, the higher of the two possible dots: MET 4 may be tabletop 7 or 8; met-reference 4.3, 5.2, T25), with the step that says it was
     converted (``None`` when the sheet had the dots).
 
     Raises:
         RulesError: a negative or non-whole rating.
     """
-    from larp.rules.conversion import live_to_tabletop
-
     _check_rating(met_rating)
     if tabletop_rating is not None:
         _check_rating(tabletop_rating)
         return tabletop_rating, None
-    dots = min(live_to_tabletop({}, morality=met_rating).morality or 0, 10)
+    dots = rating_to_dots(met_rating)
     return dots, Step(f"No tabletop dots on the sheet: {met_rating} MET Traits converted to {dots} dots "
                       f"(approximate: each Trait stands for two dots).", "LotNR Converting Characters "
                       "(met-reference 4.3, 5.2, T25)")

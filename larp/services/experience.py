@@ -1,0 +1,119 @@
+"""A character's experience log (issue 14): reading it, and writing its lines as rulings.
+
+Every line is written by :func:`write_experience_line` (the log's form, attendance at a game session
+from :mod:`larp.services.checkins`), as a ruling of kind "experience" so undoing it removes the line,
+and the printed sheet gets a new edition (issue 34). The sums are the rules core's
+(:mod:`larp.rules.experience`, LotNR Experience).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from larp.db import as_id, db
+from larp.models import Character, Chronicle, ExperienceEntry, GameSession, User
+from larp.rules import experience as experience_rules
+from larp.services import ServiceError
+from larp.services.characters import get_character
+from larp.services.chronicles import open_game_session
+from larp.services.editions import EDITION_KEY, next_edition, raise_edition
+from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.sheets import may_edit
+
+
+@dataclass(frozen=True)
+class ExperienceLog:
+    """A character's experience log, newest first, with the totals in experience points (exact
+    decimals; :func:`larp.rules.experience.running_totals` runs them in the order recorded)."""
+
+    entries: list[ExperienceEntry]
+    earned: Decimal
+    unspent: Decimal
+
+    @property
+    def spent(self) -> Decimal:
+        """Experience earned and no longer unspent."""
+        return self.earned - self.unspent
+
+    def shown(self, entry: ExperienceEntry) -> str:
+        """How a line's points read on the sheet (``+0.5``, ``unspent set to 3``...)."""
+        return experience_rules.shown(entry.kind, entry.amount)
+
+    def points(self, amount: Decimal) -> str:
+        """A total as a person writes it (``12.5``, ``3``)."""
+        return experience_rules.points_text(amount)
+
+
+def experience_log(character: Character) -> ExperienceLog:
+    """The log of ``character`` (earned and spent, on what, in which game session, by whom)."""
+    recorded = list(ExperienceEntry.select().where(ExperienceEntry.character == character)
+                    .order_by(ExperienceEntry.id))
+    earned, unspent = experience_rules.totals(experience_rules.Line(e.kind, e.amount) for e in recorded)
+    entries = sorted(recorded, key=lambda e: (e.created_at, e.id), reverse=True)
+    return ExperienceLog(entries, earned, unspent)
+
+
+def record_experience(chronicle: Chronicle, user: User | None, character_id: Any, kind: str, amount: Any,
+                      what: str, game_session_number: Any = None) -> ExperienceEntry:
+    """Write a line of the experience log: ``amount`` points ``kind`` ("earned" or "spent") on
+    ``what``, in game session ``game_session_number`` (default: the open one), recorded as a
+    ruling of kind "experience" (undoing it removes the line).
+
+    Raises:
+        ServiceError: 404 unknown character or game session; 422 an unknown kind, an
+            amount outside 1..1000 (field ``amount``), an empty or too long ``what``.
+    """
+    may_edit(user, chronicle, ["experience"])
+    if kind not in ("earned", "spent"):
+        raise ServiceError("Experience is earned or spent.", field="kind")
+    try:
+        points = experience_rules.experience_points(amount, "amount", low=Decimal("0.01"), high=1000)
+    except experience_rules.ExperienceError as exc:
+        raise ServiceError(exc.message, field="amount") from None
+    text = (what or "").strip()
+    if not text or len(text) > 200:
+        raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
+    with db.atomic():
+        refuse_if_recorded()
+        character = get_character(chronicle, character_id)
+        if game_session_number in (None, ""):
+            session = open_game_session(chronicle)
+        else:
+            number = as_id(game_session_number) or -1
+            session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
+            if session is None:
+                raise ServiceError("There is no such game session.", field="game_session", status=404)
+        return write_experience_line(chronicle, user, character, session, kind, points, text)
+
+
+def write_experience_line(chronicle: Chronicle, user: User | None, character: Character,
+                          session: GameSession | None, kind: str, points: Any, text: str,
+                          steps: list[dict] | None = None) -> ExperienceEntry:
+    """Write one line of ``character``'s experience log inside the caller's transaction: the app's one
+    writer of a line as a ruling of kind "experience" (the log's form, attendance at a game session),
+    so the line shows in his History, undoing its ruling removes it, and his printed sheet gets a new
+    edition (issue 34). The line is checked as every stored line is
+    (:func:`larp.rules.experience.check_line`).
+
+    Args:
+        points: experience points (exact, at most two places).
+        steps: the ruling's explanation (default: "X earned N experience on WHAT", LotNR Experience).
+
+    Raises:
+        ServiceError: 422 a line the log may not hold (naming ``kind``, ``amount`` or ``what``).
+    """
+    try:
+        kind, points, text = experience_rules.check_line(kind, points, text)
+    except experience_rules.ExperienceError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
+    said = experience_rules.points_text(points)
+    record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
+                           steps or [{"text": f"{character.name} {kind} {said} experience on {text}.",
+                                      "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
+                           inputs={"kind": kind, "amount": said, "what": text},
+                           outcome={EDITION_KEY: next_edition(character)})
+    raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
+    return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
+                                  amount=points, what=text)
