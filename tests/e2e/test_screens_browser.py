@@ -368,3 +368,31 @@ def test_a_side_changed_by_another_narrator_is_told_before_resolve(served, brows
     expect(page.locator("#side-challenger").get_by_label("Rock")).to_be_checked()
     expect(warning).to_be_empty()
     context.close()
+
+
+def test_a_lost_tie_offers_other_abilities_as_a_control_in_plain_words(served, browser):
+    """Issue 31 item 5 (LotNR Ties, Overbidding; met-reference 1.4, 1.5): Vivienne (5 Physical Traits, 4 once the tie costs her Quick) ties
+    Konrad (9) on Rock and loses on Traits. None of her Abilities suits the strike and an overbid would need
+    18 Traits, so no "may:" line stands over nothing: the disclosure names her, reads as a control (44 px,
+    bordered) and the overbid's arithmetic is in words ("twice as many, 18: 14 short")."""
+    context = browser.new_context(viewport=SIZES["phone-390"])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", "Konrad Vale")
+    page.locator("#side-challenger").get_by_label("Rock").check()
+    page.locator("#side-defender").get_by_label("Rock").check()
+    page.get_by_role("button", name="Resolve challenge").click()
+    progress = page.locator("#ruling .in-progress")
+    expect(progress).to_be_visible()
+    for calls in progress.locator(".next-calls").all():  # every "may:" list has something to tap
+        assert calls.locator(".call-chip").count() > 0, calls.inner_text()
+    summary = progress.locator("details.other-abilities > summary")
+    expect(summary).to_contain_text("Vivienne Ashcombe may retest with another Ability")
+    box = summary.bounding_box()
+    assert box["height"] >= 44
+    assert summary.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    expect(page.locator("#ruling")).not_to_contain_text("times (")
+    expect(page.locator("#ruling")).to_contain_text("an overbid needs twice as many, 18: 14 short")
+    summary.click()
+    expect(progress.locator("details.other-abilities .call-chip").first).to_be_visible()
+    shoot_view(page, "screens-lost-tie-phone-390")
+    context.close()
