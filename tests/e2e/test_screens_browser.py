@@ -396,3 +396,42 @@ def test_a_lost_tie_offers_other_abilities_as_a_control_in_plain_words(served, b
     expect(progress.locator("details.other-abilities .call-chip").first).to_be_visible()
     shoot_view(page, "screens-lost-tie-phone-390")
     context.close()
+
+
+CONTROL_COLOURS = """() => {
+  const solid = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+    if (c && c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; } return 'rgb(17, 18, 20)'; };
+  const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
+  return [...document.querySelectorAll('button, .button, .chip, select, summary')]
+    .filter((el) => el.offsetParent !== null && !el.classList.contains('visually-hidden') && el.innerText.trim())
+    .map((el) => ({text: el.innerText.trim().slice(0, 40), disabled: !!el.disabled, fg: getComputedStyle(el).color,
+                   bg: solid(el), opacity: opacity(el)}));
+}"""
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two ``rgb(r, g, b)`` colours."""
+    def luminance(colour: str) -> float:
+        parts = [int(float(x)) / 255 for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_dimmed_controls_keep_contrast(served, browser):
+    """Issue 31 item 8: before both sides are picked "Resolve challenge" is disabled; it and every other
+    control on the screen, dimmed or not, has text at 4.5:1 or more, drawn at full opacity."""
+    context = browser.new_context(viewport=SIZES["phone-390"])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", None)
+    resolve = page.get_by_role("button", name="Resolve challenge")
+    expect(resolve).to_be_disabled()
+    controls = page.evaluate(CONTROL_COLOURS)
+    assert any(c["disabled"] and c["text"] == "Resolve challenge" for c in controls)
+    poor = [(c["text"], round(contrast(c["fg"], c["bg"]), 2), c["opacity"]) for c in controls
+            if c["opacity"] < 1 or contrast(c["fg"], c["bg"]) < 4.5]
+    assert poor == [], poor
+    resolve.scroll_into_view_if_needed()
+    shoot_view(page, "screens-resolve-dimmed-phone-390")
+    context.close()
