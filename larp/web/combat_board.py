@@ -142,6 +142,7 @@ def board_post():
     if step not in ("resolve", "retest", "record"):
         blocked = {people_form.picks["target"]: "{name} is the target and cannot also be an attacker."} \
             if people_form.picks.get("target") else {}
+        attackers_before = len(people_form.rows)
         try:
             shown = edit(people_form, chronicle, step, TARGET_PICK, blocked, add_limit=True)
         except ServiceError as exc:
@@ -151,7 +152,12 @@ def board_post():
         url = url_for("combat_board.board", **people_form.query())
         if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
             return redirect(url, code=303)
-        return respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+        response = respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+        if people_form.picks.get("target") and len(people_form.rows) > attackers_before and not shown.get("add_results"):
+            # Attackers added (issue 31 item 4): the target's sign and the first attackers in view, not the
+            # add box at the bottom, so the next tap (the signs) is where the narrator looks.
+            return shown_at(response, "target-signs")
+        return response
     rng = current_app.config["RANDOM_SOURCE"]()
     preview = None
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped

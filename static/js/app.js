@@ -28,6 +28,19 @@
     var form = evt.detail && evt.detail.elt;
     return form && form.getAttribute && form.getAttribute("data-sent-token");
   }
+  // A form that can show its recorded ruling names the screen that does (data-redraw, a URL) and the
+  // fields that screen keeps (data-redraw-keep, names separated by spaces): the lost reply's ruling is
+  // shown there, ``ruling=<id>`` added.
+  function redrawUrl(form, rulingId) {
+    if (!form || !form.getAttribute || !form.getAttribute("data-redraw")) { return null; }
+    var query = new URLSearchParams();
+    var data = new FormData(form);
+    (form.getAttribute("data-redraw-keep") || "").split(/\s+/).forEach(function (name) {
+      if (name && data.get(name)) { query.set(name, data.get(name)); }
+    });
+    query.set("ruling", rulingId);
+    return form.getAttribute("data-redraw") + "?" + query.toString();
+  }
   function lostReply(evt) {
     var token = sentToken(evt);
     if (!token) { banner(true); return; }
@@ -41,8 +54,21 @@
         if (response.status === 404) { lostBanner("Not recorded: tap again."); return null; }
         if (!response.ok) { throw new Error("status " + response.status); }
         return response.json().then(function (ruling) {
-          lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id,
-                          after: ": " + String(ruling.summary || "").replace(/\.$/, "") + ". The screen is behind: open it, or reload."});
+          var redraw = redrawUrl(evt.detail.elt, ruling.id);
+          if (!redraw) {
+            lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id,
+                        after: ": " + String(ruling.summary || "").replace(/\.$/, "") + ". The screen is behind: open it, or reload."});
+            return;
+          }
+          // Issue 31 item 1: the screen is redrawn showing the narrator's own ruling (with its Undo),
+          // so its sides are drawn as they are now and its poll has nothing to blame on anyone else.
+          lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id, after: ": the answer was lost on the way, the ruling is shown below."});
+          htmx.ajax("GET", redraw, {target: "#main", swap: "innerHTML"}).then(function () {
+            // In view below the banner (sticky at the top): the recorded line and its Undo.
+            var shown = document.getElementById("ruling-now");
+            var over = document.getElementById("lost-reply-banner");
+            if (shown) { window.scrollBy(0, shown.getBoundingClientRect().top - (over ? over.offsetHeight : 0) - 8); }
+          });
         });
       })
       .catch(function () {
@@ -51,8 +77,13 @@
   }
   document.addEventListener("htmx:sendError", lostReply);
   document.addEventListener("htmx:timeout", lostReply);
+  // What the lost-reply banner says stays until the narrator acts (issue 31 item 1): an answer to a poll
+  // (hx-trigger "every", no triggering event) or to the redraw above proves the Wi-Fi is back, not that
+  // the banner is out of date, so only an answer to a tap, a key or a submit hides it.
   document.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail && evt.detail.xhr && evt.detail.xhr.status) { banner(false); lostBanner(""); }
+    if (!(evt.detail && evt.detail.xhr && evt.detail.xhr.status)) { return; }
+    banner(false);
+    if (evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent) { lostBanner(""); }
   });
   window.addEventListener("online", function () { banner(false); });
   // The server could not record it just now (the database busy with an import, a full disk): it

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import SCREENSHOTS, shoot
 
 TABLET = {"width": 820, "height": 1180}
 PHONE = {"width": 390, "height": 844}
@@ -88,4 +89,39 @@ def test_three_attackers_on_the_tablet_board(served, browser):
     assert width <= PHONE["width"], f"the board scrolls sideways at 390 px ({width} px wide)"
     shoot(page, "combat-board-phone-390")
     assert errors == [], errors
+    context.close()
+
+
+def in_view(page, locator) -> bool:
+    """Whether all of ``locator`` is inside the viewport as it stands (no scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= size["height"]
+
+
+@pytest.mark.parametrize("size", (TABLET, PHONE), ids=("tablet-820", "phone-390"))
+def test_add_hand_to_hand_leaves_the_target_sign_and_the_first_attackers_in_view(served, browser, size):
+    """Issue 31 item 4: "Add hand to hand" sits at the bottom of the board; after it, the target's sign (the
+    next tap) and the first attackers are in view at 820 and 390 px, not the add box."""
+    konrad, vivienne, lys, ruth = codes(served, "Konrad Vale", "Vivienne Ashcombe", "Lys Moreau", "Ruth Calder")
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(served.base_url + page.locator("a:text-is('Combat')").first.get_attribute("href"))
+    page.get_by_label("Who is attacked?").fill(konrad)
+    page.get_by_label("Who is attacked?").press("Enter")
+    expect(page.locator(".target-panel .who-name")).to_have_text("Konrad Vale")
+    signs = page.locator("#target-signs .signs")
+    rows = page.locator(".attacker-row")
+    for added, code in ((2, f"{vivienne} {lys}"), (3, ruth)):
+        page.get_by_label("Add attackers").fill(code)
+        page.get_by_role("button", name="Add hand to hand").click()
+        expect(rows).to_have_count(added)
+        expect(signs).to_be_visible()
+        # htmx scrolls once the new board has settled: wait (5 s at most) for the sign to come into view.
+        page.wait_for_function("() => { const r = document.querySelector('#target-signs .signs').getBoundingClientRect();"
+                               " return r.top >= 0 && r.bottom <= innerHeight; }", timeout=5000)
+        assert in_view(page, signs), f"the target's sign is off screen at {size['width']} px"
+        assert in_view(page, rows.nth(0).locator(".who-name")), f"the first attacker is off screen at {size['width']} px"
+    page.screenshot(path=str(SCREENSHOTS / f"combat-board-added-{size['width']}-view.png"))  # what is in view
     context.close()

@@ -198,7 +198,9 @@ def test_a_lost_reply_is_reported_truthfully(served, browser, size):
     """Issue 18 "Truthful on bad Wi-Fi" (issue 13's one-time tokens): the reply to Resolve is lost while
     Konrad may still retest, so nothing was recorded: the screen says "Not recorded: tap again". The reply to
     "Record as it stands" is lost after the server recorded it: the screen asks by the form's token and says
-    "Recorded as ruling #1" with a link to it; a second tap is refused as already recorded, never twice."""
+    "Recorded as ruling #1" with a link to it. Issue 31 item 1: what it says stays true until the narrator
+    acts: 10 s later (two polls) the banner still says so, the screen shows the ruling with its Undo, and
+    nothing blames "another narrator" for his own ruling; Undo then works as after any ruling."""
     context = browser.new_context(viewport=SIZES[size])
     page = context.new_page()
     open_challenge(page, served, "Vivienne Ashcombe", "Konrad Vale")
@@ -224,14 +226,23 @@ def test_a_lost_reply_is_reported_truthfully(served, browser, size):
     expect(link).to_be_visible()
     assert handled == [200] and [r[:2] for r in rulings(served)] == [(1, "challenge")]
     assert in_viewport(page, link)
-    shoot_view(page, f"screens-lost-reply-{size}")
     page.unroute("**/challenge")
-    record.click()  # the narrator taps again anyway
-    expect(page.locator("#ruling")).to_contain_text("Already recorded")
-    assert len(rulings(served)) == 1
-    page.locator("#ruling").get_by_role("link", name="Show ruling #1").click()
     expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
-    expect(defender.locator(".trait-count")).to_have_text("8")
+    page.wait_for_timeout(10_000)  # two of the screen's 5-second polls answer meanwhile
+    expect(link).to_be_visible()
+    assert in_viewport(page, link)
+    expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
+    undo = page.get_by_role("button", name="Undo ruling #1")
+    expect(undo).to_be_visible()
+    assert in_viewport(page, undo) and undo.bounding_box()["y"] >= banner.bounding_box()["y"] + banner.bounding_box()["height"]
+    expect(page.locator(".stale-box")).to_have_count(0)
+    expect(page.get_by_text("another narrator")).to_have_count(0)
+    expect(defender.locator(".trait-count")).to_have_text("8")  # drawn as he is now: one Trait lost
+    shoot_view(page, f"screens-lost-reply-{size}")
+    undo.click()  # the narrator acts: the banner has said its piece
+    expect(page.locator("#ruling .undone-line")).to_be_visible()
+    expect(banner).to_be_hidden()
+    assert [r[1] for r in rulings(served)] == ["challenge", "undo"] and rulings(served)[0][3] is not None
     context.close()
 
 
@@ -356,4 +367,71 @@ def test_a_side_changed_by_another_narrator_is_told_before_resolve(served, brows
     expect(page.locator("#side-defender .box.lethal")).to_have_count(2)
     expect(page.locator("#side-challenger").get_by_label("Rock")).to_be_checked()
     expect(warning).to_be_empty()
+    context.close()
+
+
+def test_a_lost_tie_offers_other_abilities_as_a_control_in_plain_words(served, browser):
+    """Issue 31 item 5 (LotNR Ties, Overbidding; met-reference 1.4, 1.5): Vivienne (5 Physical Traits, 4 once the tie costs her Quick) ties
+    Konrad (9) on Rock and loses on Traits. None of her Abilities suits the strike and an overbid would need
+    18 Traits, so no "may:" line stands over nothing: the disclosure names her, reads as a control (44 px,
+    bordered) and the overbid's arithmetic is in words ("twice as many, 18: 14 short")."""
+    context = browser.new_context(viewport=SIZES["phone-390"])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", "Konrad Vale")
+    page.locator("#side-challenger").get_by_label("Rock").check()
+    page.locator("#side-defender").get_by_label("Rock").check()
+    page.get_by_role("button", name="Resolve challenge").click()
+    progress = page.locator("#ruling .in-progress")
+    expect(progress).to_be_visible()
+    for calls in progress.locator(".next-calls").all():  # every "may:" list has something to tap
+        assert calls.locator(".call-chip").count() > 0, calls.inner_text()
+    summary = progress.locator("details.other-abilities > summary")
+    expect(summary).to_contain_text("Vivienne Ashcombe may retest with another Ability")
+    box = summary.bounding_box()
+    assert box["height"] >= 44
+    assert summary.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    expect(page.locator("#ruling")).not_to_contain_text("times (")
+    expect(page.locator("#ruling")).to_contain_text("an overbid needs twice as many, 18: 14 short")
+    summary.click()
+    expect(progress.locator("details.other-abilities .call-chip").first).to_be_visible()
+    shoot_view(page, "screens-lost-tie-phone-390")
+    context.close()
+
+
+CONTROL_COLOURS = """() => {
+  const solid = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+    if (c && c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; } return 'rgb(17, 18, 20)'; };
+  const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
+  return [...document.querySelectorAll('button, .button, .chip, select, summary')]
+    .filter((el) => el.offsetParent !== null && !el.classList.contains('visually-hidden') && el.innerText.trim())
+    .map((el) => ({text: el.innerText.trim().slice(0, 40), disabled: !!el.disabled, fg: getComputedStyle(el).color,
+                   bg: solid(el), opacity: opacity(el)}));
+}"""
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two ``rgb(r, g, b)`` colours."""
+    def luminance(colour: str) -> float:
+        parts = [int(float(x)) / 255 for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_dimmed_controls_keep_contrast(served, browser):
+    """Issue 31 item 8: before both sides are picked "Resolve challenge" is disabled; it and every other
+    control on the screen, dimmed or not, has text at 4.5:1 or more, drawn at full opacity."""
+    context = browser.new_context(viewport=SIZES["phone-390"])
+    page = context.new_page()
+    open_challenge(page, served, "Vivienne Ashcombe", None)
+    resolve = page.get_by_role("button", name="Resolve challenge")
+    expect(resolve).to_be_disabled()
+    controls = page.evaluate(CONTROL_COLOURS)
+    assert any(c["disabled"] and c["text"] == "Resolve challenge" for c in controls)
+    poor = [(c["text"], round(contrast(c["fg"], c["bg"]), 2), c["opacity"]) for c in controls
+            if c["opacity"] < 1 or contrast(c["fg"], c["bg"]) < 4.5]
+    assert poor == [], poor
+    resolve.scroll_into_view_if_needed()
+    shoot_view(page, "screens-resolve-dimmed-phone-390")
     context.close()

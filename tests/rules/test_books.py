@@ -91,7 +91,7 @@ def test_1_the_step_no_longer_counts_a_trait_it_calls_lost_and_the_old_reading_i
                                    first(R, P), TCall(Call.OVERBID, by=C, trait="Tough")))
     text = texts(refused.steps)
     assert "Anton has lost Brawny in this challenge; it no longer counts." in text
-    assert "Anton counts 11 Traits against Bea's 6: less than 2 times (12). No new test" in text
+    assert "Anton counts 11 Traits against Bea's 6; an overbid needs twice as many, 12: 1 short. No new test" in text
     assert "stays lost" not in text
     counted = challenge_options(fight(Contestant("Anton", 12, ("Brawny",)), Contestant("Bea", 6, ("Quick",)),
                                       first(R, P)), settings(overbid_counts_lost_bid=True))

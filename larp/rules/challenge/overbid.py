@@ -94,8 +94,9 @@ def overbid_ratio(state: ChallengeState, side: SideState) -> tuple[bool, str]:
     need = ratio * other.total
     count = overbid_count(state, side)
     met = count >= need
-    return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}: "
-                 f"{'at least' if met else 'less than'} {ratio:g} times ({need:g}).")
+    as_many = {1.0: "as many", 2.0: "twice as many", 3.0: "three times as many"}.get(ratio, f"{ratio:g} times as many")
+    return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}; an overbid needs "
+                 f"{as_many}, {need:g}: " + ("enough." if met else f"{need - count:g} short."))
 
 
 def take_trait(side: SideState, trait: str) -> None:
