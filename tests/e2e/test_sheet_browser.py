@@ -98,7 +98,7 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
     expect(page.locator("#abilities .flash")).to_contain_text("Ability Brawl: — → 2")
 
     powers = page.locator("#powers")
-    powers.get_by_label("Add a power from data/disciplines.toml").select_option("Celerity|Alacrity")
+    powers.get_by_label("Add a power (the books' Disciplines)").select_option("Celerity|Alacrity")
     with htmx_settled(page):
         powers.get_by_role("button", name="Save disciplines").click()
     expect(page.locator("#powers")).to_contain_text("Celerity Alacrity")

@@ -424,3 +424,22 @@ def test_a_missing_sign_on_the_board_is_shown_where_it_is_chosen(client, auth, c
     response = post(client, {**data, "step": "resolve"}, htmx=True)
     assert response.headers["HX-Reswap"] == f"outerHTML show:#row-{lys[0]}:top"
     assert snapshot() == before
+
+
+def test_make_the_retests_without_the_signs_keeps_the_stray_shot_so_far(client, auth, cast, dbconn):
+    """As on the combat board: on the stray-shot screen, "Make the retests" with a retest chosen but a sign
+    missing answers under the retests with the result so far, the retest and the sign ticked again, and
+    nothing written."""
+    auth.login()
+    ruth, konrad, lys = cast["Ruth"], cast["Konrad"], cast["Lys"]
+    data = stray_fields(ruth[0], konrad[0], [lys[0]], **{f"b{lys[0]}_throw": "paper"})  # Lys wins: Ruth may retest
+    body = spost(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    assert "So far:" in body, "the test needs a retest left open"
+    choice = re.findall(rf'name="r{lys[0]}_source" value="([^"]+)"', body)[0]
+    tests = in_progress(body)
+    response = spost(client, {**data, "step": "retest", "tests_json": json.dumps(tests),
+                              f"r{lys[0]}_source": choice, f"r{lys[0]}_f_throw": "rock"}, htmx=True)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "So far:" in page and "Choose both signs for the retest." in page
+    assert f'value="{choice}" checked' in page and f'name="r{lys[0]}_f_throw" value="rock" checked' in page
+    assert "Not recorded</h2>" not in page and Ruling.select().count() == 0
