@@ -38,6 +38,7 @@ from larp.web.people_form import (
     BOARD_PLACES,
     error_at,
     result_in_view,
+    kept_retest_choices,
     retests_chosen,
     shown_at,
     ROW_FLAGS,
@@ -162,7 +163,6 @@ def board_post():
     preview = None
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
         people_form.tests, people_form.injures = {}, ""
-    so_far = {key: list(calls) for key, calls in people_form.tests.items()}
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("a_throw", "d_throw"))
@@ -180,7 +180,7 @@ def board_post():
         if again is not None:
             return again
         if step == "retest" and preview is None and (exc.field or "").startswith("r"):
-            return _retests_incomplete(people_form, so_far, exc, rng)
+            return _retests_incomplete(people_form, exc, rng)
         row = error_row(exc, people_form, "attackers")
         context = base_context(people_form, error=exc, error_row=row)
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
@@ -198,11 +198,10 @@ def board_post():
     return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", url=url, **context))
 
 
-def _retests_incomplete(people_form: PeopleForm, so_far: dict[str, list], exc: ServiceError, rng):
+def _retests_incomplete(people_form: PeopleForm, exc: ServiceError, rng):
     """"Make the retests" sent without a retest or its two signs: the result so far stays on screen with
     the message under the retests and the narrator's choices ticked again; nothing is written. Should the
     fight itself no longer rule (a character changed meanwhile), that refusal is shown instead."""
-    people_form.tests = so_far
     try:
         preview = preview_mass_challenge(get_chronicle(), _mass_request(people_form), rng)
     except ServiceError as fresh:
@@ -211,7 +210,7 @@ def _retests_incomplete(people_form: PeopleForm, so_far: dict[str, list], exc: S
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                                 **base_context(people_form, error=exc, error_row=row)), error_at(exc, row, BOARD_PLACES))
     context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None), error=exc,
-                           kept={k: v for k, v in request.form.items() if k.startswith("r") and "_" in k})
+                           kept=kept_retest_choices(request.form))
     return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", status=exc.status,
                                   **context))
 

@@ -484,8 +484,14 @@ def respond(full: str, partial: str, status: int = 200, url: str | None = None, 
 
 
 def retests_chosen(values: Mapping[str, Any], people_form: PeopleForm, names: tuple[str, str]) -> None:
-    """Add each retest the narrator chose on the result so far to its pair's tests."""
-    added = False
+    """Add each retest the narrator chose on the result so far to its pair's tests; a choice sent
+    incomplete (a retest without both signs, or none at all) raises before any is added, so the tests
+    so far stay as they were.
+
+    Raises:
+        ServiceError: 422 naming the pair's retest field, or ``retest`` when none was chosen.
+    """
+    chosen: list[tuple[int, dict]] = []
     for row in people_form.rows:
         cid = row["id"]
         choice = (values.get(f"r{cid}_source") or "").strip()
@@ -499,10 +505,17 @@ def retests_chosen(values: Mapping[str, Any], people_form: PeopleForm, names: tu
             call = {"call": "forced_retest", "by": by, "challenger_throw": first, "defender_throw": second}
         else:
             call = {"call": "retest", "by": by, "source": source, "challenger_throw": first, "defender_throw": second}
-        people_form.tests.setdefault(str(cid), []).append(call)
-        added = True
-    if not added:
+        chosen.append((cid, call))
+    if not chosen:
         raise ServiceError("Choose a retest and its signs, or record the fight as it stands.", field="retest")
+    for cid, call in chosen:
+        people_form.tests.setdefault(str(cid), []).append(call)
+
+
+def kept_retest_choices(values: Mapping[str, Any]) -> dict[str, str]:
+    """The retest and signs the narrator chose on a result so far (``r<id>_source``, ``r<id>_<sign>``), to
+    tick them again when the call came back incomplete."""
+    return {k: v for k, v in values.items() if k.startswith("r") and "_" in k}
 
 
 def result_in_view(response, whole_form: bool = False):

@@ -31,6 +31,7 @@ from larp.web.people_form import (
     STRAY_PLACES,
     error_at,
     result_in_view,
+    kept_retest_choices,
     retests_chosen,
     shown_at,
     BYSTANDER_FLAGS,
@@ -147,7 +148,6 @@ def page_post():
     firing = None
     if step == "resolve":
         people_form.tests = {}
-    so_far = {key: list(calls) for key, calls in people_form.tests.items()}
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("f_throw", "b_throw"))
@@ -170,14 +170,13 @@ def page_post():
         if step == "retest" and firing is None and (exc.field or "").startswith("r"):
             # "Make the retests" without a retest or its signs: the result so far stays, the choices ticked
             # again and the message under the retests; nothing is written (as on the combat board).
-            people_form.tests = so_far
             try:
                 firing = preview_firing_into_groups(chronicle, _firing_into_groups_request(people_form), rng)
             except ServiceError:
                 firing = None
             if firing is not None:
                 context = _stray_context(people_form, preview=firing, outcome=_stray_outcome(firing, None), error=exc,
-                                         kept={k: v for k, v in form.items() if k.startswith("r") and "_" in k})
+                                         kept=kept_retest_choices(form))
                 return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
                                               **context), whole_form=True)
         row = error_row(exc, people_form, "bystanders")
