@@ -135,7 +135,12 @@ def test_an_organiser_prints_sheets_and_a_scan_knows_they_are_out_of_date(served
     owners = check_pdf(a4, (210, 297), served, viv, elder)
 
     page.emulate_media(media="screen")
-    page.get_by_role("link", name="Switch to US Letter").click()
+    # The switch is a link: wait for the Letter page to have loaded, or the PDF may be of the blank
+    # page between the two (Playwright's own default paper is Letter, so only the text would tell).
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("link", name="Switch to US Letter").click()
+    expect(page.get_by_role("link", name=re.compile("Switch to A4"))).to_be_visible()
+    expect(page.locator("article.ps")).to_have_count(2)
     page.emulate_media(media="print")
     letter = page.pdf(prefer_css_page_size=True)
     (SCREENSHOTS / "printed-sheets-letter.pdf").write_bytes(letter)
