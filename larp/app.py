@@ -16,6 +16,7 @@ from larp.csrf import csrf
 from larp.db import MAX_ID, db, prepare_database
 from larp.htmx import htmx, landing
 from larp.paths import resource_dir
+from larp.table_check import load_all_tables
 from larp.wire import init_wire
 
 #: Content-Security-Policy: no inline script or style, no eval (stack-notes 6.5).
@@ -54,6 +55,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     is false or ``START_EMPTY`` true, the demo chronicle (saying so on the console).
 
     Raises:
+        larp.tables.TableError: a rules table under ``data/`` is missing or malformed (names the
+            file and the entry); nothing is started.
         larp.schema.SchemaError: the database is missing (and may not be
             created), newer than this code, or could not be upgraded; nothing
             was changed.
@@ -69,6 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         static_folder=str(resource_dir("static")),
     )
     app.config.from_mapping(larp_config.DEFAULTS)
+    # Every rules table loaded and checked now: a malformed file under data/ stops the start with a
+    # message naming the file and the entry, never a ruling at the table (issue 29 item 5).
+    load_all_tables()
     instance = Path(app.instance_path)
     overrides = larp_config.environment_overrides(instance)
     if test_config is not None:

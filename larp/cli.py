@@ -42,10 +42,14 @@ def _make_app():
     from larp import create_app
     from larp.schema import SchemaError
 
+    from larp.tables import TableError
+
     try:
         return create_app(create_database=_restores_an_export(click.get_current_context(silent=True)))
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
+    except TableError as exc:  # a rules table under data/ is malformed: say which, start nothing
+        raise click.ClickException(f"a rules table is broken: {exc}") from None
 
 
 class LarpGroup(FlaskGroup):
@@ -130,6 +134,7 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     from larp.services.accounts import ensure_first_organiser, organiser_needs_console_link
 
     from larp.schema import SchemaError
+    from larp.tables import TableError
 
     from larp.db import READ_ONLY, keep_wal_index, write_blocker
 
@@ -140,6 +145,8 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
         app = create_app(create_database=True, start_empty=empty, database_pool=threads + 1)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
+    except TableError as exc:  # a rules table under data/ is malformed: say which, start nothing
+        raise click.ClickException(f"a rules table is broken: {exc}") from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
         raise click.ClickException(
             f"larp cannot write {exc.filename or 'its instance folder'}: {exc.strerror or exc}. Start it where it "
