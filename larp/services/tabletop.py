@@ -277,7 +277,7 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
             raise _rules_error(exc) from None
         paid = {k: n for k, n in combat.carried.celerity_paid.items() if n}
         if not paid:
-            return _save(loaded, combat)
+            return _save(loaded, combat, last=[])  # nothing ruled: the last step's rulings are no longer the latest
         # Celerity's extra actions cost blood, paid now (004 "Activate Celerity"; setting
         # tabletop_celerity_blood): recorded, and taken off each pool with a version check.
         record = record_ruling(chronicle, narrator, KIND, "Celerity's blood: " + ", ".join(

@@ -359,7 +359,7 @@ def schedule_effect(chronicle: Chronicle, narrator: User, combat_id: Any, versio
             combat = turn_end.schedule(loaded.combat, str(who), (text or "")[:200], turns)
         except RulesError as exc:
             raise ServiceError(exc.message, field="schedule") from None
-        return _save(loaded, combat)
+        return _save(loaded, combat, last=[])  # nothing ruled yet: it is ruled when the turn ends
 
 
 def ambush_dice(row: TabletopCombat, combat: Combat, actor: str | None) -> int:

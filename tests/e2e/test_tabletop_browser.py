@@ -63,6 +63,8 @@ def test_a_tabletop_turn_on_a_tablet(served, browser, console_errors):
     expect(lys_card.locator(".box.bashing")).to_have_count(2)
     expect(lys_card.locator(".level-name")).to_have_text("Hurt")
     expect(page.locator(".actor-name")).to_have_text("Lys Moreau")
+    # The attack's result is where the narrator was looking, not below the next fighter's form.
+    expect(ruling.locator(".ruling-summary")).to_be_in_viewport()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= TABLET["width"], f"the screen scrolls sideways at 820 px ({width} px wide)"
     shoot(page, "tabletop-tablet-820")
@@ -144,6 +146,7 @@ def test_the_new_tabletop_inputs_fit_a_tablet_and_a_phone(served, browser):
     page.get_by_label("Yards moved first").fill("3")
     page.get_by_role("button", name="Resolve the attack").click()
     expect(page.locator(".results .ruling")).to_contain_text("moves 3 yards")
+    expect(page.locator(".results .ruling .ruling-summary")).to_be_in_viewport()
     assert errors == [], errors
     context.close()
 
