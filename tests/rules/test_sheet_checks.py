@@ -89,6 +89,27 @@ def test_to_dict_and_from_dict_are_inverse_on_the_demo():
         assert CharacterSheet.from_dict(sheet.to_dict()) == sheet
 
 
+def test_the_demo_vampires_have_virtues_and_tabletop_willpower_and_morality_that_convert_back():
+    """A new user's Virtue Test and "Convert from tabletop" work on the demo (issue 31's new-user note):
+    every demo vampire has three Virtues of 1 to 5 Traits (Conscience or Conviction, Self-Control or
+    Instinct, Courage; LotNR Virtues), and his tabletop Humanity or Path dots, and his Willpower dots
+    where he has them, convert back to the Traits the sheet holds (LotNR Converting Characters: one
+    Trait per two dots, rounded up; met-reference 4.3)."""
+    from math import ceil
+
+    from larp.services.demo import demo_sheets
+
+    vampires = [s for s in demo_sheets()[1] if s.creature == "vampire"]
+    assert len(vampires) == 8
+    for sheet in vampires:
+        assert len(sheet.virtues) == 3 and set(sheet.virtues) & {"Conscience", "Conviction"}, sheet.name
+        assert set(sheet.virtues) & {"Self-Control", "Instinct"} and "Courage" in sheet.virtues, sheet.name
+        assert all(1 <= v <= 5 for v in sheet.virtues.values()), sheet.name
+        assert ceil(sheet.tabletop[sheet.morality_name] / 2) == sheet.morality_rating, sheet.name
+        if "Willpower" in sheet.tabletop:
+            assert ceil(sheet.tabletop["Willpower"] / 2) == sheet.willpower_permanent, sheet.name
+
+
 def test_the_lotnr_lists_hold_every_demo_trait():
     """data/traits.toml (LotNR Trait lists) offers every adjective the demo characters carry."""
     from larp.services.demo import demo_sheets
