@@ -28,7 +28,7 @@ CSP = (
 
 
 def create_app(test_config: dict[str, Any] | None = None, *, create_database: bool = False,
-               start_empty: bool = False, database_pool: int = 0) -> Flask:
+               start_empty: bool = False, database_pool: int = 0, load_demo: bool = True) -> Flask:
     """Build the Flask app.
 
     Args:
@@ -47,6 +47,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         start_empty: the same as ``START_EMPTY`` (``larp serve --empty``).
         database_pool: PostgreSQL connections kept open between requests
             (``larp serve``: one per worker thread; 0: a connection per request).
+        load_demo: false when this start restores a chronicle export (``larp import`` on a new
+            install): the demo is not loaded just to be replaced.
 
     Before anything else the database is brought to the current schema
     (:func:`larp.db.prepare_database`: pending migrations, after a copy of an
@@ -104,7 +106,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         with db.connection_context():
             _, said = start_empty(date.today())
         click.echo(f"larp: {said}", err=True)
-    elif app.config.get("LOAD_DEMO"):
+    elif app.config.get("LOAD_DEMO") and load_demo:
         from larp.services.demo import ensure_demo_chronicle
 
         with db.connection_context():

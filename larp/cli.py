@@ -45,7 +45,10 @@ def _make_app():
     from larp.tables import TableError
 
     try:
-        return create_app(create_database=_restores_an_export(click.get_current_context(silent=True)))
+        # Restoring an export on a new install makes the database without the demo: the export is
+        # the install's chronicle, and a demo loaded only to be replaced would be noise.
+        restoring = _restores_an_export(click.get_current_context(silent=True))
+        return create_app(create_database=restoring, load_demo=not restoring)
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except TableError as exc:  # a rules table under data/ is malformed: say which, start nothing

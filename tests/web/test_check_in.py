@@ -64,6 +64,9 @@ def test_scan_check_in_roster_close_and_attendance_once(desk, app):
     assert said(second).startswith("Ines Castellano checked in") and f"(2 of {EXPECTED} tonight)" in said(second)
     again = desk_post(desk, character=str(konrad.id))
     assert "Konrad Vale is already checked in" in said(again) and "nothing changed" in said(again)
+    first = answer.get_data(as_text=True)
+    assert "is not here</button>" in first  # a fresh check-in can be undone from its answer...
+    assert "is not here</button>" not in again.get_data(as_text=True)  # ...a second scan offers no Undo of it
     with db.connection_context():
         assert CheckIn.select().count() == 2
         rows = {c.character.name: c for c in CheckIn.select()}
