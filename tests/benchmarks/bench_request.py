@@ -535,9 +535,16 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
         fight = {"target": ids["Konrad Vale"], "a": [ids["Vivienne Ashcombe"], ids["Lys Moreau"]],
                  "target_throw": "rock", f"a{ids['Vivienne Ashcombe']}_throw": "paper",
                  f"a{ids['Lys Moreau']}_throw": "scissors", "request_token": "bench-combat"}
+        settled = {"target": ids["Pim Halloran"], "a": [ids["Ruth Calder"], ids["Marcus Hale"]], "target_throw": "paper",
+                   f"a{ids['Ruth Calder']}_throw": "scissors", f"a{ids['Marcus Hale']}_throw": "scissors",
+                   "request_token": "bench-combat-ends"}
+        statements[0] = []
+        shown = client.post("/combat", data={**settled, "step": "resolve"}, headers={"HX-Request": "true"})
+        ended = "Recorded as ruling" in shown.get_data(as_text=True)
+        counts.append((f"combat board: resolve tap{', ends' if ended else ''}", counted()))
         statements[0] = []
         shown = client.post("/combat", data={**fight, "step": "resolve"}, headers={"HX-Request": "true"})
-        counts.append(("combat board: resolve tap", counted()))
+        counts.append(("combat board: resolve tap, retest left", counted()))
         script = re.search(r"name=\"tests_json\" value='([^']*)'", shown.get_data(as_text=True))
         if script:
             import html
