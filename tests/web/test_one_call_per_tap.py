@@ -5,6 +5,7 @@ calls the rules core once; the random throws that one call draws are the ones re
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -187,3 +188,61 @@ def test_a_fight_retried_after_a_conflict_records_the_signs_first_drawn(client, 
     ruling = Ruling.get()
     assert ruling.inputs["target"]["throw"] == firsts[0] == firsts[1]
     assert ruling.inputs["target"]["random_throw"] is True
+
+
+# ----- the stray-shot screen ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def stray_calls(monkeypatch):
+    """Count the stray-shot screen's loads and its calls into the rules core."""
+    from larp.services import firing_into_groups as firing_service
+
+    counts = {"rules": 0, "loads": 0}
+
+    def counting(real, key):
+        def wrapper(*args, **kwargs):
+            counts[key] += 1
+            return real(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(firing_service, "rule_firing_into_groups",
+                        counting(firing_service.rule_firing_into_groups, "rules"))
+    monkeypatch.setattr(firing_service, "load_characters", counting(character_service.load_characters, "loads"))
+    return counts
+
+
+def stray(lys_throw: str) -> dict:
+    """Ruth's pistol shot missed Konrad; Lys (closest) then Pim stand near him, the firer's sign rock each time."""
+    people = [cid("Lys Moreau"), cid("Pim Halloran")]
+    data = {"firer": cid("Ruth Calder"), "target": cid("Konrad Vale"), "b": people, "firer_weapon": "pistol"}
+    for pid in people:
+        data.update({f"b{pid}_throw": "scissors", f"b{pid}_firer_throw": "rock"})
+    data[f"b{people[0]}_throw"] = lys_throw
+    return data
+
+
+def test_the_stray_shot_resolve_tap_that_ends_it_rules_once(client, auth, dbconn, stray_calls):
+    """002 "Firing Guns into Groups of People": no one may retest, so the resolve tap records the shot in one
+    load and one rules call (Pim is hit by the pistol: 2 bashing against a vampire)."""
+    auth.login()
+    response = client.post("/combat/bystanders", data=stray("scissors"), headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "Recorded as ruling" in response.get_data(as_text=True)
+    assert stray_calls == {"rules": 1, "loads": 1}
+    assert Ruling.get().kind == "firing_into_group"
+
+
+def test_a_stray_shot_with_a_random_sign_and_a_retest_left_rules_once_a_tap(client, auth, dbconn, stray_calls):
+    """Lys's sign left to the tool: the resolve tap draws it and shows the result so far in one rules call; the
+    record tap is one more, and records the sign drawn at resolve."""
+    auth.login()
+    form = stray("random")
+    body = client.post("/combat/bystanders", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "So far:" in body and Ruling.select().count() == 0
+    assert stray_calls == {"rules": 1, "loads": 1}
+    lys = cid("Lys Moreau")
+    drawn = re.search(rf'name="b{lys}_throw" value="(\w+)" checked', body).group(1)
+    client.post("/combat/bystanders", data={**form, f"b{lys}_throw": drawn, "step": "record",
+                                            "tests_json": json.dumps(in_progress(body))},
+                headers={"HX-Request": "true"})
+    assert stray_calls == {"rules": 2, "loads": 2}
+    assert Ruling.get().inputs["bystanders"][0]["throws"]["throw"] == drawn
