@@ -34,6 +34,7 @@ from larp.rules.challenge import (
     Kind,
     Lead,
     Modifier,
+    Outcome,
     RandomSource,
 )
 from larp.rules.explain import RulesError, Step
@@ -41,7 +42,6 @@ from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_
 from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
 from larp.rules.rulings.people import check_can_act as _can_act
 from larp.rules.rulings.people import Person
-from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
@@ -192,34 +192,17 @@ class Adjudication:
         return self.result.summary
 
     def overbid_traits(self, side: str) -> list[str]:
-        """The Traits ``side`` could still risk in an overbid or a second challenge: those left
-        tonight in the category it bids from that are not already at risk in this challenge (its
-        bids, earlier overbids and a second challenge)."""
-        state = self.loaded[f"{side}_state"]
-        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
-        if state is None or con is None:
-            return []
-        category = (con.category or self.challenge.category).value
-        left = Counter({line.name: line.available for line in state.traits.get(category, [])})
-        left -= Counter(con.bid)
-        left -= Counter(t.get("trait") for t in self.tests
-                        if t.get("call") in ("overbid", "second_challenge") and t.get("by") == side)
-        return sorted(name for name, count in left.items() if count > 0)
+        """The Traits ``side`` could still risk in an overbid or a second challenge, as the rules core's
+        options give them (:attr:`larp.rules.challenge.SideOptions.overbid_traits`: those left tonight in
+        the category it bids from that are not already at risk in this challenge)."""
+        return list(self.options.side(Outcome(side)).overbid_traits or ())
 
     def suitable_abilities(self, side: str) -> set[str] | None:
-        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any"
-        (:func:`larp.rules.rulings.retest_fit.suitable_abilities`, ``data/retests.toml``)."""
-        if self.request is None:
-            return None
-        state = self.loaded[f"{side}_state"]
-        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
-        action = self.request.action if side == "challenger" else self.request.defender_action
-        side_request = self.request.challenger if side == "challenger" else self.request.defender
-        weapon = side_request.weapon if side_request is not None else ""
-        dark = con is not None and con.darkness.level.value != "none"
-        defending = side == "defender" or not ACTIONS.get(action, {}).get("attack")
-        return suitable_abilities(self.challenge.category, weapon, defending, dark,
-                                  [a.name for a in state.abilities] if state is not None else None)
+        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any", as the
+        rules core's options give them (:attr:`larp.rules.challenge.SideOptions.suitable_abilities`,
+        ``data/retests.toml``)."""
+        fit = self.options.side(Outcome(side)).suitable_abilities
+        return set(fit) if fit is not None else None
 
 
 def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSession | None,
