@@ -66,3 +66,24 @@ def test_a_mental_challenge_suits_any_but_the_physical_abilities_and_counts_give
     ruth = result.options.side(Outcome.CHALLENGER)
     assert ruth.suitable_abilities == ("investigation",)
     assert ruth.overbid_traits is None
+
+
+def test_fortitude_says_which_powers_the_health_panel_offers():
+    """LotNR Fortitude (met-reference 3.5): Resilience at 3, Resistance at 4 (each a simple test, a stamina
+    Trait spent first makes a tie succeed), Aegis at 5; below 3 no test against the damage."""
+    from larp.rules.fortitude import fortitude_powers
+
+    assert [(f.tests, f.stamina, f.aegis) for f in map(fortitude_powers, range(6))] == [
+        ((), False, False), ((), False, False), ((), False, False),
+        (("resilience",), True, False), (("resistance", "resilience"), True, False),
+        (("resistance", "resilience"), True, True)]
+    assert fortitude_powers(4).to_dict()["tests"] == ["resistance", "resilience"]
+
+
+def test_celerity_says_what_it_adds_when_active():
+    """LotNR Celerity (met-reference 3.3): Swiftness (2) gives extra actions, Rapidity (3) the Bomb in speed
+    challenges; Alacrity alone (1) adds neither."""
+    from larp.rules.order import celerity_note
+
+    assert [celerity_note(n) for n in range(5)] == ["", "", "extra actions", "extra actions, speed Bomb",
+                                                    "extra actions, speed Bomb"]
