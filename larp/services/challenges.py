@@ -22,7 +22,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import (
     ACTIONS,
@@ -47,9 +46,10 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.challenge_requests import ChallengeRequest, SideRequest, parse_category, parse_kind
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.chronicles import game_night
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
 from larp.services.table_results import DAMAGE_TESTS, entered_test
@@ -271,12 +271,6 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     return Adjudication(result, loaded, request=request, settings=settings, scene=scene, game_session=game_session)
 
 
-#: When :func:`adjudicate_challenge` records the ruling: when nothing is left for the narrator to decide
-#: ("settled": the screen's resolve and call taps), as it stands ("always": the record tap, the stored API),
-#: or never (a preview).
-RECORD_WHEN = ("settled", "always", "never")
-
-
 def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
                          record: str = "settled") -> Adjudication:
     """One tap on a challenge between stored characters (issue 29: one service call a tap): one
@@ -301,29 +295,23 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
             the Bomb without its power, a retest the character cannot pay for, a challenge
             recorded before its first test...), naming the field.
     """
-    if record not in RECORD_WHEN:
-        raise ValueError(record)
-    settings = chronicle_settings(chronicle)
     drawn: list[ChallengeRequest] = [request]
 
-    def use_case() -> Adjudication:
-        with db.atomic():
-            refuse_if_recorded(request.request_token)
-            game_session = open_game_session(chronicle)
-            result = _build(chronicle, drawn[0], game_session, settings, rng)
-            drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
-            settled = result.ruling is not None and not result.needs_decision
-            if record == "never" or (record == "settled" and not settled):
-                if result.result is not None:  # the one challenge a turn is told at Resolve (met-reference 3.1)
-                    scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
-                                   target=result.loaded.defender, category=result.result.challenge.category.value)
-                return result
-            if game_session is None:
-                current_game_session(chronicle)  # raises its 409
-            _record(chronicle, narrator, drawn[0], result, game_session, settings)
-            return result
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> Adjudication:
+        result = _build(chronicle, drawn[0], game_session, settings, rng)
+        drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
+        return result
 
-    return retrying(use_case)
+    def told_at_resolve(result: Adjudication, game_session: GameSession | None, settings: ChronicleSettings) -> None:
+        # The one challenge a turn is told at Resolve (met-reference 3.1).
+        scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
+                       target=result.loaded.defender, category=result.result.challenge.category.value)
+
+    return one_tap(chronicle, record, request.request_token, rule,
+                   lambda result: result.ruling is not None and not result.needs_decision,
+                   lambda result, game_session, settings: _record(chronicle, narrator, drawn[0], result,
+                                                                  game_session, settings),
+                   told_at_resolve)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:

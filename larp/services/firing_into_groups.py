@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError
@@ -26,10 +25,11 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
+from larp.services.chronicles import game_night
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 
@@ -177,12 +177,6 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
     return StoredFiringIntoGroups(result, firer, target, people, throws, scene=scene)
 
 
-#: When :func:`adjudicate_firing_into_groups` records the shot: when nothing is left for the narrator to
-#: decide ("settled": the screen's resolve and retest taps), as it stands ("always": the record tap, the
-#: stored API), or never (a preview).
-RECORD_WHEN = ("settled", "always", "never")
-
-
 def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest,
                                   rng: RandomSource, record: str = "settled",
                                   request_token: str | None = None) -> StoredFiringIntoGroups:
@@ -207,25 +201,16 @@ def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, r
             anything the rules refuse (a bystander twice, excluded bystanders not near the target, extra
             Traits with a shotgun...), naming the field.
     """
-    if record not in RECORD_WHEN:
-        raise ValueError(record)
-    settings = chronicle_settings(chronicle)
     asked: list[FiringIntoGroupsRequest] = [request]
 
-    def use_case() -> StoredFiringIntoGroups:
-        with db.atomic():
-            refuse_if_recorded(request_token)
-            game_session = open_game_session(chronicle)
-            firing = _build(chronicle, asked[0], game_session, settings, rng)
-            asked[0] = _with_signs(asked[0], firing)  # a retry rules on the same signs
-            if record == "never" or (record == "settled" and firing.needs_decision):
-                return firing
-            if game_session is None:
-                current_game_session(chronicle)  # raises its 409
-            _record(chronicle, narrator, asked[0], firing, game_session, settings, request_token)
-            return firing
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredFiringIntoGroups:
+        firing = _build(chronicle, asked[0], game_session, settings, rng)
+        asked[0] = _with_signs(asked[0], firing)  # a retry rules on the same signs
+        return firing
 
-    return retrying(use_case)
+    return one_tap(chronicle, record, request_token, rule, lambda firing: not firing.needs_decision,
+                   lambda firing, game_session, settings: _record(chronicle, narrator, asked[0], firing, game_session,
+                                                                  settings, request_token))
 
 
 def _with_signs(request: FiringIntoGroupsRequest, firing: StoredFiringIntoGroups) -> FiringIntoGroupsRequest:

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import POTENCE_TRAIT, Category, RandomSource
 from larp.rules.explain import RulesError
@@ -30,9 +29,10 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.chronicles import game_night
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 
@@ -259,12 +259,6 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
     return StoredMassChallenge(result, target, attackers, throws, scene=scene)
 
 
-#: When :func:`adjudicate_mass_challenge` records the fight: when nothing is left for the narrator to decide
-#: ("settled": the board's resolve and retest taps), as it stands ("always": the record tap, the stored API),
-#: or never (a preview).
-RECORD_WHEN = ("settled", "always", "never")
-
-
 def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
                               record: str = "settled", request_token: str | None = None) -> StoredMassChallenge:
     """One tap on the combat board (issue 29: one service call a tap): one transaction that loads the
@@ -291,30 +285,25 @@ def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, reque
             character changed meanwhile; 422 anything the rules refuse (a sixth attacker, an attacker
             twice, the target as an attacker, too few Traits without relenting...), naming the field.
     """
-    if record not in RECORD_WHEN:
-        raise ValueError(record)
-    settings = chronicle_settings(chronicle)
     asked: list[MassRequest] = [request]
     drawn: set[int] = set()
 
-    def use_case() -> StoredMassChallenge:
-        with db.atomic():
-            refuse_if_recorded(request_token)
-            game_session = open_game_session(chronicle)
-            board = _build(chronicle, asked[0], game_session, settings, rng)
-            _keep_signs(asked, drawn, board)  # a retry rules on the same signs
-            if record == "never" or (record == "settled" and board.needs_decision):
-                # The one challenge a turn (met-reference 3.1) is told at Resolve, before anyone throws for
-                # nothing; the record checks it again under the scene's lock (larp.services.stored_scenes).
-                scene_turn_for(chronicle, asked[0].scene_id, game_session, settings, target=board.target.character,
-                               category=board.mass.category.value)
-                return board
-            if game_session is None:
-                current_game_session(chronicle)  # raises its 409
-            _record(chronicle, narrator, asked[0], board, game_session, settings, request_token)
-            return board
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredMassChallenge:
+        board = _build(chronicle, asked[0], game_session, settings, rng)
+        _keep_signs(asked, drawn, board)  # a retry rules on the same signs
+        return board
 
-    return retrying(use_case)
+    def told_at_resolve(board: StoredMassChallenge, game_session: GameSession | None,
+                        settings: ChronicleSettings) -> None:
+        # The one challenge a turn (met-reference 3.1) is told at Resolve, before anyone throws for nothing;
+        # the record checks it again under the scene's lock (larp.services.stored_scenes).
+        scene_turn_for(chronicle, asked[0].scene_id, game_session, settings, target=board.target.character,
+                       category=board.mass.category.value)
+
+    return one_tap(chronicle, record, request_token, rule, lambda board: not board.needs_decision,
+                   lambda board, game_session, settings: _record(chronicle, narrator, asked[0], board, game_session,
+                                                                 settings, request_token),
+                   told_at_resolve)
 
 
 def _keep_signs(asked: list[MassRequest], drawn: set[int], board: StoredMassChallenge) -> None:

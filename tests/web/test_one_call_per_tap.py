@@ -20,9 +20,8 @@ def cid(name: str) -> int:
     return Character.get(Character.name == name).id
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """Count the service's loads and its calls into the rules core (both entry points)."""
+def counted(monkeypatch, service, rules: tuple[str, ...]) -> dict[str, int]:
+    """Count ``service``'s loads of characters and its calls into the rules core (the ``rules`` entry points)."""
     counts = {"rules": 0, "loads": 0}
 
     def counting(real, key):
@@ -31,11 +30,16 @@ def calls(monkeypatch):
             return real(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(challenge_service, "rule_one_on_one", counting(challenge_service.rule_one_on_one, "rules"))
-    monkeypatch.setattr(challenge_service, "rule_static", counting(challenge_service.rule_static, "rules"))
-    monkeypatch.setattr(challenge_service, "load_characters",
-                        counting(character_service.load_characters, "loads"))
+    for name in rules:
+        monkeypatch.setattr(service, name, counting(getattr(service, name), "rules"))
+    monkeypatch.setattr(service, "load_characters", counting(character_service.load_characters, "loads"))
     return counts
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The challenge screen's loads and rules calls (both entry points)."""
+    return counted(monkeypatch, challenge_service, ("rule_one_on_one", "rule_static"))
 
 
 def static(**extra) -> dict:
@@ -96,20 +100,10 @@ def test_the_record_tap_rules_once(client, auth, dbconn, calls):
 
 @pytest.fixture
 def board_calls(monkeypatch):
-    """Count the combat board's loads and its calls into the rules core."""
+    """The combat board's loads and rules calls."""
     from larp.services import mass_challenge as mass_service
 
-    counts = {"rules": 0, "loads": 0}
-
-    def counting(real, key):
-        def wrapper(*args, **kwargs):
-            counts[key] += 1
-            return real(*args, **kwargs)
-        return wrapper
-
-    monkeypatch.setattr(mass_service, "rule_mass_challenge", counting(mass_service.rule_mass_challenge, "rules"))
-    monkeypatch.setattr(mass_service, "load_characters", counting(character_service.load_characters, "loads"))
-    return counts
+    return counted(monkeypatch, mass_service, ("rule_mass_challenge",))
 
 
 def board(target: str, attackers: dict[str, str], target_throw: str, **extra) -> dict:
@@ -194,21 +188,10 @@ def test_a_fight_retried_after_a_conflict_records_the_signs_first_drawn(client, 
 
 @pytest.fixture
 def stray_calls(monkeypatch):
-    """Count the stray-shot screen's loads and its calls into the rules core."""
+    """The stray-shot screen's loads and rules calls."""
     from larp.services import firing_into_groups as firing_service
 
-    counts = {"rules": 0, "loads": 0}
-
-    def counting(real, key):
-        def wrapper(*args, **kwargs):
-            counts[key] += 1
-            return real(*args, **kwargs)
-        return wrapper
-
-    monkeypatch.setattr(firing_service, "rule_firing_into_groups",
-                        counting(firing_service.rule_firing_into_groups, "rules"))
-    monkeypatch.setattr(firing_service, "load_characters", counting(character_service.load_characters, "loads"))
-    return counts
+    return counted(monkeypatch, firing_service, ("rule_firing_into_groups",))
 
 
 def stray(lys_throw: str) -> dict:
