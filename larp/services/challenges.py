@@ -36,7 +36,7 @@ from larp.rules.challenge import (
     Outcome,
     RandomSource,
 )
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
 from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
 from larp.rules.rulings.people import check_can_act as _can_act
@@ -64,10 +64,7 @@ def check_can_act(character: Character, state: CharacterState, field: str, ignor
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
             Incapacitated (no challenges until a level is healed), or staked.
     """
-    try:
-        _can_act(person_of(state), state.health, field, ignore_wounds)
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    _can_act(person_of(state), state.health, field, ignore_wounds)
 
 
 @dataclass
@@ -263,11 +260,8 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if request.extra_bid:
         one = OneOnOne(**{**one.__dict__, "challenger": Side(one.challenger.person, Choice(
             **{**one.challenger.choice.__dict__, "extra_bid": request.extra_bid}))})
-    try:
-        rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
-        result = rule(one, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
+    result = rule(one, scene, settings, rng, night=game_night(game_session))
     return Adjudication(result, loaded, request=request, settings=settings, scene=scene, game_session=game_session)
 
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import RulesError
 from larp.rules.firing_into_groups import ShotIntoGroupRuling, ShotIntoGroup
 from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
 from larp.rules.scene import Scene, SideScene
@@ -167,10 +166,7 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
     sides = {firer.character.name: fighter_scene(firer)}
     sides.update({f.character.name: f.request.scene for f in people})
     scene = scene_of(request.scene_fields, sides)
-    try:
-        result = rule_firing_into_groups(core, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    result = rule_firing_into_groups(core, scene, settings, rng, night=game_night(game_session))
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
     if "firer" in result.throws:
         throws["firer"] = dict(result.throws["firer"])

@@ -21,7 +21,6 @@ from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import POTENCE_TRAIT, Category, RandomSource
-from larp.rules.explain import RulesError
 from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
 from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
@@ -245,10 +244,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
     mass_call = MassChallengeCall(MassTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
-    try:
-        result = rule_mass_challenge(mass_call, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    result = rule_mass_challenge(mass_call, scene, settings, rng, night=game_night(game_session))
     throws = {}
     for f in [target, *attackers]:
         name = f.character.name
