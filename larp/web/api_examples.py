@@ -37,7 +37,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/challenges/rule", "post"): {"body": {
         "category": "physical", "defender_action": "strike",
         "challenger": {"name": "Favian", "traits": 6, "bid": ["Quick"]},
-        "defender": {"name": "Dana", "traits": 5, "bid": ["Brawny"]},
+        "defender": {"name": "Dana", "held": ["Brawny", "Quick", "Tough", "Tough", "Wiry"], "bid": ["Brawny"]},
         "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}},
     ("/characters", "get"): {"query": {"q": "Vale"}},
     ("/characters", "post"): {"body": {"name": "Selene Marsh", "creature": "vampire", "clan": "Toreador",

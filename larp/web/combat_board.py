@@ -28,8 +28,8 @@ from larp.services.mass_challenge import (
     StoredMassChallenge,
     FighterRequest,
     MassRequest,
+    adjudicate_mass_challenge,
     preview_mass_challenge,
-    run_mass_challenge,
 )
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
@@ -160,33 +160,30 @@ def board_post():
             return shown_at(response, "target-signs")
         return response
     rng = current_app.config["RANDOM_SOURCE"]()
-    preview = None
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
         people_form.tests, people_form.injures = {}, ""
+    retests_read = False
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("a_throw", "d_throw"))
-        mass_request = _mass_request(people_form)
-        if step != "record":
-            preview = preview_mass_challenge(chronicle, mass_request, rng)
-            _keep_drawn(people_form, preview.throws, preview)
-            mass_request = _mass_request(people_form)
-        if preview is None or not preview.needs_decision:
-            result = run_mass_challenge(chronicle, g.user, mass_request, rng, form.get("request_token"))
-        else:
-            result = None
+        retests_read = True
+        # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
+        result = adjudicate_mass_challenge(chronicle, g.user, _mass_request(people_form), rng,
+                                           record="always" if step == "record" else "settled",
+                                           request_token=form.get("request_token"))
     except ServiceError as exc:
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        if step == "retest" and preview is None and (exc.field or "").startswith("r"):
+        if step == "retest" and not retests_read and (exc.field or "").startswith("r"):
             return _retests_incomplete(people_form, exc, rng)
         row = error_row(exc, people_form, "attackers")
         context = base_context(people_form, error=exc, error_row=row)
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
                          error_at(exc, row, BOARD_PLACES))
-    if result is None:
-        context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None))
+    if result.record is None:
+        _keep_drawn(people_form, result.throws, result)
+        context = base_context(people_form, preview=result, outcome=_board_outcome(result, None))
         return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", **context))
     people_form.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [people_form.picks.get("target")] + [row["id"] for row in people_form.rows] if cid])
