@@ -99,11 +99,52 @@ def link_player(chronicle: Chronicle, character: Character, user: User, by: User
         return row
 
 
+#: The services of the players' requests (issue 33 items 2 and 3), each read by its module name when
+#: present: ``pending_count(chronicle) -> int`` (what waits for an organiser) and
+#: ``player_notices(character) -> list[tuple[str, str]]`` (his requests' and answers' states, as
+#: (text, state), state one of :data:`NOTICE_STATES`).
+REQUEST_SERVICES = {"spend_requests": "larp.services.spend_requests",
+                    "between_game_actions": "larp.services.between_game_actions"}
+
+#: The states a player's notice may be in: waiting for an organiser, or answered one way or another.
+NOTICE_STATES = ("waiting", "approved", "refused", "changes", "answered")
+
+
+def _request_services():
+    import importlib
+
+    for kind, name in REQUEST_SERVICES.items():
+        try:
+            yield kind, importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+
+
 def pending_counts(chronicle: Chronicle) -> dict[str, int]:
     """What waits for the organisers of ``chronicle`` (issue 33 item 5): a count per kind of
-    player's request ("spend_requests", "between_game_actions"), shown in the top bar. A kind
-    counts nothing until its model exists (issue 33 items 2 and 3 fill this in)."""
-    return {}
+    player's request ("spend_requests", "between_game_actions"), shown in the top bar. A kind whose
+    service is not there (or has no ``pending_count``) counts nothing."""
+    counts = {}
+    for kind, module in _request_services():
+        count = getattr(module, "pending_count", None)
+        if count is not None:
+            counts[kind] = int(count(chronicle))
+    return counts
 
 
-__all__ = ["NOT_YOURS", "characters_of_player", "link_player", "own_character", "pending_counts", "players_of"]
+def player_notices(character: Character) -> list[tuple[str, str]]:
+    """The states of ``character``'s requests and their answers (issue 33 item 5), newest first as
+    each service gives them: (text, state) with state one of :data:`NOTICE_STATES`. Shown as a badge
+    on the player's page and on his card page."""
+    notices: list[tuple[str, str]] = []
+    for _, module in _request_services():
+        of = getattr(module, "player_notices", None)
+        if of is not None:
+            notices.extend((str(text), state if state in NOTICE_STATES else "answered") for text, state in of(character))
+    return notices
+
+
+__all__ = ["NOTICE_STATES", "NOT_YOURS", "REQUEST_SERVICES", "characters_of_player", "link_player", "own_character",
+           "pending_counts", "player_notices", "players_of"]

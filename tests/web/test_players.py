@@ -90,3 +90,21 @@ def test_staff_role_lists_and_appointments_refuse_the_player_role(app, client):
     assert made.status_code == 422
     with db.connection_context():
         assert not User.select().where(User.username == "pp").exists()
+
+
+def test_pending_counts_and_notices_read_the_request_services_when_they_exist(app, monkeypatch):
+    import sys
+    import types
+
+    from larp.services import players
+
+    mine, _ = _two_characters()
+    fake = types.ModuleType("larp.services.fake_requests")
+    fake.pending_count = lambda chronicle: 3
+    fake.player_notices = lambda character: [("Raise Dominate: waiting", "waiting"), ("Odd", "weird")]
+    monkeypatch.setitem(sys.modules, "larp.services.fake_requests", fake)
+    monkeypatch.setattr(players, "REQUEST_SERVICES", {"fake": "larp.services.fake_requests",
+                                                      "absent": "larp.services.no_such_requests"})
+    with db.connection_context():
+        assert players.pending_counts(mine.chronicle) == {"fake": 3}
+        assert players.player_notices(mine) == [("Raise Dominate: waiting", "waiting"), ("Odd", "answered")]
