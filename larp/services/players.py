@@ -245,6 +245,41 @@ def claim_character(token: str, code: str, user: User | None = None, *, username
         return character, user
 
 
+def self_check_in_state(character: Character):
+    """Whether ``character``'s player may check him in from his page now (issue 33 item 4), and how he
+    stands: ``(allowed, game_session, check_in)``. ``allowed`` needs the chronicle setting
+    ``players_check_in_themselves`` and an open game session; ``check_in`` is his row for it (or ``None``)."""
+    from larp.models import CheckIn
+    from larp.services.chronicles import chronicle_settings, open_game_session
+
+    chronicle = character.chronicle
+    session = open_game_session(chronicle)
+    row = (CheckIn.get_or_none((CheckIn.game_session == session.id) & (CheckIn.character == character.id))
+           if session is not None else None)
+    allowed = bool(chronicle_settings(chronicle)["players_check_in_themselves"]) and session is not None
+    return allowed, session, row
+
+
+def self_check_in(user: User, character_id: Any, session_number: Any = None):
+    """The player ``user`` checks his own character ``character_id`` in for the open game session
+    (issue 33 item 4), through the door's own service (:func:`larp.services.checkins.check_in`, how
+    "self"): the same rules, locks and record, in one transaction. Checked in already: said, nothing recorded.
+
+    Raises:
+        ServiceError: 404 not his character (:func:`own_character`); 403 the chronicle does not let players
+            check in themselves (setting ``players_check_in_themselves``, off by default); the door's own
+            refusals (409 no game session open, or another than his page showed; 409 a character the door
+            refuses).
+    """
+    from larp.services.checkins import check_in
+    from larp.services.chronicles import chronicle_settings
+
+    character = own_character(user, character_id)
+    if not chronicle_settings(character.chronicle)["players_check_in_themselves"]:
+        raise ServiceError("This chronicle checks characters in at the door: ask there.", status=403)
+    return check_in(character.chronicle, user, character.id, how="self", session_number=session_number)
+
+
 #: The services of the players' requests (issue 33 items 2 and 3), each read by its module name when
 #: present: ``pending_count(chronicle) -> int`` (what waits for an organiser) and
 #: ``player_notices(character) -> list[tuple[str, str]]`` (his requests' and answers' states, as
@@ -260,12 +295,17 @@ def _request_services():
     import importlib
 
     for kind, name in REQUEST_SERVICES.items():
+        if name in _ABSENT:
+            continue
         try:
             yield kind, importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
-            continue
+            _ABSENT.add(name)  # looked for once a process: the top bar asks on every organiser's page
+
+
+_ABSENT: set[str] = set()
 
 
 def pending_counts(chronicle: Chronicle) -> dict[str, int]:
@@ -294,4 +334,4 @@ def player_notices(character: Character) -> list[tuple[str, str]]:
 
 __all__ = ["BAD_CLAIM", "NOTICE_STATES", "NOT_YOURS", "REQUEST_SERVICES", "characters_of_player", "claim_character",
            "invite_player", "link_by_name", "link_player", "make_claim_code", "normalise_claim", "own_character",
-           "pending_counts", "player_notices", "players_of", "unlink_player"]
+           "pending_counts", "player_notices", "players_of", "self_check_in", "self_check_in_state", "unlink_player"]

@@ -20,7 +20,8 @@ from larp.services.chronicles import chronicle_settings, get_chronicle, open_gam
 from larp.services.experience import experience_log
 from larp.services.player_view import rulings_of
 from larp.services.players import (characters_of_player, claim_character, invite_player, link_by_name,
-                                   make_claim_code, own_character, player_notices, players_of, unlink_player)
+                                   make_claim_code, own_character, player_notices, players_of, self_check_in_state,
+                                   unlink_player)
 from larp.services.printing import printed_sheet
 from larp.web.auth import role_required, start_session
 from larp.web.scope import chronicle_page
@@ -36,6 +37,17 @@ ANY_ROLE = ("player", "narrator", "organiser")
 def _players_of(character):
     """Template global: the accounts that play ``character`` (the organiser's character page)."""
     return players_of(character)
+
+
+@bp.app_template_global("players_waiting")
+def _players_waiting() -> int:
+    """Template global: how many players' requests wait for an organiser of this chronicle (issue 33
+    item 5, :func:`larp.services.players.pending_counts`), for the top bar; 0 outside a chronicle."""
+    from larp.services.players import pending_counts
+    from larp.web.scope import chronicle_or_none
+
+    chronicle = chronicle_or_none()
+    return sum(pending_counts(chronicle).values()) if chronicle is not None else 0
 
 
 @bp.route("/my")
@@ -73,7 +85,7 @@ def character(character_id: int):
     return render("players/character.html", "players/character.html", chronicle=chronicle, character=mine,
                   state=character_state(mine, open_game_session(chronicle), settings), log=experience_log(mine),
                   sheet=sheet, card=card, card_svg=qr_svg(card) if card else None, rulings=rulings_of(mine),
-                  notices=player_notices(mine))
+                  notices=player_notices(mine), door=self_check_in_state(mine))
 
 
 def card_extras(ch) -> dict:
@@ -88,6 +100,32 @@ def card_extras(ch) -> dict:
         return {"mine": None, "notices": []}
     return {"mine": chronicle_page(ch.chronicle_id, "players.character", character_id=ch.id),
             "notices": player_notices(ch)}
+
+
+@bp.route("/my/characters/<int:character_id>/check-in", methods=["POST"])
+@role_required(*ANY_ROLE)
+def check_in(character_id: int):
+    """The player checks his own character in for the open game session (issue 33 item 4), when the
+    chronicle lets players do it (setting ``players_check_in_themselves``). Form ``session``: the game
+    session his page showed. Refused (403 setting off, 404 not his, 409 no session or the door's
+    refusal): his page again with the reason at the top; done or done already: back to his page."""
+    from larp.services.records import AlreadyRecorded
+    from larp.services.players import self_check_in
+
+    _mine_or_404(character_id)
+    try:
+        result = self_check_in(g.user, character_id, request.form.get("session") or None)
+    except AlreadyRecorded:
+        result = None  # this very form was recorded already (a double tap): his page says how he stands
+    except ServiceError as exc:
+        if exc.status == 404:
+            abort(404, description=exc.message)
+        flash(f"Not checked in: {exc.message}", "error")
+        return redirect(url_for("players.character", character_id=character_id, _anchor="tonight-door"), code=303)
+    if result is not None:
+        flash(f"{result.character.name} is checked in for {result.session.label}."
+              if not result.already else f"{result.character.name} was checked in already.")
+    return redirect(url_for("players.character", character_id=character_id), code=303)
 
 
 # ---------------------------------------------------------------- the organiser's side

@@ -271,3 +271,77 @@ def test_the_player_reads_his_whole_sheet_log_rulings_and_card_but_never_narrato
     assert "→ Likes opera" in body and "takes 1 lethal" in body
     assert mine.card_token in body and "<svg" in body
     assert other.name not in body
+
+
+# ---------------------------------------------------------------- item 4: self check-in
+
+
+def test_self_check_in_is_off_by_default_then_checks_in_once_with_the_doors_record(app, client):
+    from larp.models import CheckIn, GameSession, Ruling
+    from larp.services.chronicles import set_setting
+
+    mine, other = _two_characters()
+    make_player(app, mine)
+    AuthActions(client).login("player1", "player")
+    page = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert "Check in for" not in page
+    off = client.post(f"/my/characters/{mine.id}/check-in")
+    assert off.status_code == 303
+    assert "checks characters in at the door" in client.get(off.headers["Location"]).get_data(as_text=True)
+    with app.test_request_context(), db.connection_context():
+        set_setting(Chronicle.get_by_id(mine.chronicle_id), "players_check_in_themselves", True)
+        assert CheckIn.select().count() == 0
+    page = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert "Check in for Game session" in page
+    assert client.post(f"/my/characters/{other.id}/check-in").status_code == 404  # not his
+    done = client.post(f"/my/characters/{mine.id}/check-in", data={"session": "1"})
+    assert done.status_code == 303
+    after = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert "is checked in for Game session 1" in after and 'class="checked-in"' in after
+    assert "Check in for Game session" not in after
+    again = client.post(f"/my/characters/{mine.id}/check-in", data={"session": "1"})
+    assert "was checked in already" in client.get(again.headers["Location"]).get_data(as_text=True)
+    with db.connection_context():
+        row = CheckIn.get(CheckIn.character == mine.id)
+        assert row.how == "self" and row.user_name == "Player1"
+        assert Ruling.select().where(Ruling.kind == "check_in").count() == 1
+        assert not CheckIn.select().where(CheckIn.character == other.id).exists()
+        GameSession.update(closed_at=GameSession.opened_at).execute()
+    closed = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert "Check in for" not in closed
+    refused = client.post(f"/my/characters/{mine.id}/check-in")
+    assert "No game session is open" in client.get(refused.headers["Location"]).get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- item 5: notices
+
+
+def test_the_players_page_and_card_show_his_requests_and_organisers_see_the_queue_count(app, client, monkeypatch):
+    import sys
+    import types
+
+    from larp.services import players
+
+    mine, other = _two_characters()
+    fake = types.ModuleType("larp.services.fake_queue")
+    fake.pending_count = lambda chronicle: 2
+    fake.player_notices = lambda character: ([("Raise Dominate to 3: waiting for an organiser", "waiting")]
+                                             if character.id == mine.id else [("Other's request", "refused")])
+    monkeypatch.setitem(sys.modules, "larp.services.fake_queue", fake)
+    monkeypatch.setattr(players, "REQUEST_SERVICES", {"fake": "larp.services.fake_queue"})
+    make_player(app, mine)
+    AuthActions(client).login("player1", "player")
+    page = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert 'id="notices"' in page and "Raise Dominate to 3" in page and "Other's request" not in page
+    assert "2 waiting" not in page  # the organisers' count is not the player's
+    card = client.get(f"/c/{mine.card_token}").get_data(as_text=True)
+    assert "Raise Dominate to 3" in card and 'class="badge"' in card
+    AuthActions(client).logout()
+    anonymous = client.get(f"/c/{mine.card_token}").get_data(as_text=True)
+    assert "Raise Dominate" not in anonymous  # the card page without login stays as it is
+    AuthActions(client).login("org", "organiser")
+    top = client.get("/characters").get_data(as_text=True)
+    assert 'class="badge queue-count"' in top and "2 waiting" in top
+    AuthActions(client).logout()
+    AuthActions(client).login("narr", "narrator")
+    assert "queue-count" not in client.get("/characters").get_data(as_text=True)
