@@ -345,3 +345,18 @@ def test_the_players_page_and_card_show_his_requests_and_organisers_see_the_queu
     AuthActions(client).logout()
     AuthActions(client).login("narr", "narrator")
     assert "queue-count" not in client.get("/characters").get_data(as_text=True)
+
+
+def test_an_administrator_appoints_organisers_and_narrators_never_players(app, client):
+    from larp.services.accounts import create_user
+
+    with db.connection_context():
+        create_user("boss", "Boss", "organiser", "correct horse", admin=True)
+        chronicle = Chronicle.get(Chronicle.is_demo == True)  # noqa: E712
+    AuthActions(client).login("boss", "organiser")
+    page = client.get("/admin/chronicles").get_data(as_text=True)
+    assert '<option value="player"' not in page
+    refused = client.post(f"/admin/chronicles/{chronicle.id}/appoint", data={"username": "newbie", "role": "player"})
+    assert refused.status_code == 422 and "The role is organiser or narrator." in refused.get_data(as_text=True)
+    with db.connection_context():
+        assert not User.select().where(User.username == "newbie").exists()
