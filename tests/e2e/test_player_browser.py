@@ -6,6 +6,7 @@ scroll, text at 4.5:1."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from playwright.sync_api import expect
 
@@ -69,3 +70,39 @@ def test_an_invited_player_logs_in_and_reads_his_sheet_at_390px(served, browser)
     assert faint == [], faint
     shoot(phone, "player-sheet-390")
     assert errors == [], errors
+
+
+def _small_targets(page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('main button, main summary, main input, main a')]
+        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+        .map(e => e.outerHTML.slice(0, 80))""")
+
+
+def test_a_player_claims_his_character_from_the_card_at_390px(served, browser):
+    """Item 1's claim: the organiser shows a one-time code on a tablet; the player scans the card, taps
+    "Claim this character", types the code and makes his account, and lands on his character's page."""
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        token = con.execute("select card_token from character where name = 'Konrad Vale'").fetchone()[0]
+    organiser = browser.new_context(viewport=TABLET).new_page()
+    organiser.goto(served.login_link())
+    organiser.goto(f"{served.base_url}/characters")
+    organiser.get_by_role("link", name=re.compile("Konrad Vale")).first.click()
+    organiser.get_by_role("link", name="Link, invite or show a claim code").click()
+    organiser.get_by_role("button", name="Show a claim code").click()
+    code = organiser.locator(".claim-code code").inner_text().strip()
+    assert _small_targets(organiser) == []
+
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{served.base_url}/C/{token}")
+    phone.get_by_role("link", name="Claim this character").click()
+    assert _small_targets(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.locator("input[name=code]").fill(code.lower())
+    phone.locator("input[name=username]").fill("kai")
+    phone.locator("input[name=display_name]").fill("Kai")
+    phone.locator("input[name=password]").fill("kai's long secret")
+    phone.get_by_role("button", name="Claim Konrad Vale").click()
+    expect(phone.locator(".flash")).to_contain_text("Konrad Vale is yours")
+    expect(phone.get_by_role("heading", name="Konrad Vale", level=1)).to_be_visible()
+    organiser.goto(organiser.url.split("/players")[0] + "/players")
+    expect(organiser.locator("#players-list")).to_contain_text("Kai (kai)")
