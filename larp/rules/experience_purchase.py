@@ -194,6 +194,11 @@ def _same_line(entry: PowerEntry, discipline: str, power: str) -> bool:
             and _power_path(entry.power) == _power_path(power))
 
 
+def _a(word: str) -> str:
+    """``word`` with its article: "a Basic", "an Intermediate"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def _previous_tier(tier: str) -> str | None:
     index = POWER_TIERS.index(tier)
     return POWER_TIERS[index - 1] if index else None
@@ -368,8 +373,8 @@ def _power(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
                                                         f"first: {', '.join(missing)} (setting power_prerequisite)."))
         elif not any(p.level in TIER_LEVELS[previous] for p in held):
             line = _power_path(power)
-            refusals.append(Refusal("prerequisite", f"{power} is {TIER_LABELS[tier]}: {sheet.name} needs a "
-                                                    f"{TIER_LABELS[previous]} power of {discipline}"
+            refusals.append(Refusal("prerequisite", f"{power} is {TIER_LABELS[tier]}: {sheet.name} needs "
+                                                    f"{_a(TIER_LABELS[previous])} power of {discipline}"
                                                     + (f" ({line.title()})" if line else "")
                                                     + " first (setting power_prerequisite)."))
     if not refusals:
@@ -394,11 +399,11 @@ def _ritual(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     if any(p.discipline.lower() == book.lower() and p.power.lower() == name.lower() for p in sheet.powers):
         refusals.append(Refusal("held", f"{sheet.name} already knows {name}."))
     elif not refusals and sheet.discipline_level(discipline) < needs:
-        refusals.append(Refusal("prerequisite", f"A {TIER_LABELS[tier]} Ritual needs a {TIER_LABELS[tier_of(needs)]} "
+        refusals.append(Refusal("prerequisite", f"{_a(TIER_LABELS[tier])} Ritual needs {_a(TIER_LABELS[tier_of(needs)])} "
                                                 f"power of {discipline} (level {needs} or more) first."))
     if not refusals:
         sheet.powers.append(PowerEntry(book, name, needs, True))
-    return what, cost, (f"xp_ritual_{tier}",), refusals, [_step(f"A {TIER_LABELS[tier]} Ritual: "
+    return what, cost, (f"xp_ritual_{tier}",), refusals, [_step(f"{_a(TIER_LABELS[tier])} Ritual: "
                                                                 f"{points_text(cost)} experience.",
                                                                 f"xp_ritual_{tier}", table)], None
 
