@@ -35,6 +35,7 @@ from larp.services.experience import experience_log
 from larp.services.records import lock_characters
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import edit_character
+from larp.tables import discipline_table
 from larp.webhooks.outbox import announce_experience_approved
 
 #: The longest note a player sends with a request, and the longest answer, in characters.
@@ -271,6 +272,32 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
                                    what=f"Undo of request #{spend.id}: {spend.what}"[:200])
         SpendRequest.update(undo_ruling=record).where(SpendRequest.id == spend.id).execute()
         return SpendRequest.get_by_id(spend.id)
+
+
+def suggestions(chronicle: Chronicle, character: Character, most: int = 8) -> list[tuple[PurchaseRequest, Pricing]]:
+    """What ``character`` can buy next in one tap, priced and allowed now: the next power listed
+    (data/disciplines.toml) in each Discipline or path he holds, then Willpower and Humanity or Path.
+    At most ``most``."""
+    sheet = sheet_of(character)
+    log = experience_log(character)
+    table = cost_table(chronicle_settings(chronicle))
+    wanted: list[PurchaseRequest] = []
+    for (discipline, path), row in discipline_table().items():
+        prefix = f"{path}: " if path else ""
+        held = {p.power.lower() for p in sheet.powers if p.discipline.lower() == discipline.lower()}
+        names = [f"{prefix}{name}" for name, _level in sorted(row.levels.items(), key=lambda kv: kv[1])]
+        if not any(n.lower() in held for n in names):
+            continue
+        following = next((n for n in names if n.lower() not in held), None)
+        if following:
+            wanted.append(PurchaseRequest("power", following, discipline=discipline))
+    wanted += [PurchaseRequest("willpower"), PurchaseRequest("morality")]
+    out = []
+    for item in wanted:
+        priced = price_request(sheet, log.earned, log.unspent, item, table)
+        if priced.allowed:
+            out.append((item, priced))
+    return out[:most]
 
 
 def queue(chronicle: Chronicle, states: Iterable[str] = ("asked",)) -> list[SpendRequest]:
