@@ -32,6 +32,7 @@ from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.experience import experience_log
+from larp.services.players import own_character
 from larp.services.records import lock_characters
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import edit_character
@@ -80,19 +81,16 @@ def price(chronicle: Chronicle, character: Character, request: PurchaseRequest) 
 
 
 def visible_character(chronicle: Chronicle, user: User | None, character_id: Any) -> Character:
-    """The character ``user`` may ask for: for a player only his own (404 otherwise, saying nothing
-    of whether it exists); for an organiser any of the chronicle's.
+    """The character ``user`` may ask for: an organiser any of the chronicle's; anyone else (a
+    player, a narrator who also plays) only one linked to him (:func:`larp.services.players.
+    own_character`: 404 otherwise, saying nothing of whether it exists).
 
     Raises:
-        ServiceError: 404 unknown, or not his; 403 a narrator.
+        ServiceError: 404 unknown, or not his.
     """
-    if user is not None and user.role == "player":
-        from larp.services.players import own_character  # i33a's player foundation
-
-        return own_character(user, character_id)
-    if user is not None and user.role != "organiser":
-        raise ServiceError("Only a player or an organiser asks to spend experience.", status=403)
-    return get_character(chronicle, character_id)
+    if user is None or user.role == "organiser":
+        return get_character(chronicle, character_id)
+    return own_character(user, character_id)
 
 
 def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: Any,
@@ -314,10 +312,29 @@ def recent_answers(chronicle: Chronicle, limit: int = 20) -> list[SpendRequest]:
                 .order_by(SpendRequest.answered_at.desc(nulls="LAST"), SpendRequest.id.desc()).limit(limit))
 
 
-def waiting_count(chronicle: Chronicle) -> int:
-    """How many requests wait for an organiser (the top bar's count)."""
+def pending_count(chronicle: Chronicle) -> int:
+    """How many requests wait for an organiser (the top bar's count, read by
+    :func:`larp.services.players.pending_counts`)."""
     return SpendRequest.select().where((SpendRequest.chronicle == chronicle)
                                        & (SpendRequest.state == "asked")).count()
+
+
+#: A request's state as a player's notice reads it (:data:`larp.services.players.NOTICE_STATES`).
+NOTICE_OF_STATE = {"asked": "waiting", "approved": "approved", "refused": "refused", "change_asked": "changes",
+                   "undone": "answered"}
+
+
+def player_notices(character: Character, most: int = 5) -> list[tuple[str, str]]:
+    """``character``'s latest requests as notices, newest first: (text, state) (read by
+    :func:`larp.services.players.player_notices` for the badge on his page and his card page);
+    withdrawn ones are left out."""
+    out = []
+    for spend in requests_of(character):
+        if spend.state == "withdrawn":
+            continue
+        text = f"{spend.what}: {STATE_LABELS[spend.state].lower()}" + (f" ({spend.answer})" if spend.answer else "")
+        out.append((text, NOTICE_OF_STATE[spend.state]))
+    return out[:most]
 
 
 def requests_of(character: Character) -> list[SpendRequest]:

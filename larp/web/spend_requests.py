@@ -105,7 +105,7 @@ def _section(character: Character, status: int = 200, **context: Any):
 
 
 def _character(character_id: int) -> Character:
-    """The character the user may ask for (a player: only his own), else 404 (403 a narrator)."""
+    """The character the user may ask for (a player or a narrator who plays: only his own), else 404."""
     try:
         return spends.visible_character(get_chronicle(), g.user, character_id)
     except ServiceError as exc:
@@ -118,7 +118,7 @@ def _form_request() -> dict[str, Any]:
 
 
 @bp.route("/my/characters/<int:character_id>/spend")
-@role_required("player", "organiser")
+@role_required("player", "narrator", "organiser")
 def price_page(character_id: int):
     """The cost of what the form names and the unspent total after it, before anything is sent
     (htmx: the section; plain: a page with the section). A refused one says why."""
@@ -135,7 +135,7 @@ def price_page(character_id: int):
 
 
 @bp.route("/my/characters/<int:character_id>/spend", methods=["POST"])
-@role_required("player", "organiser")
+@role_required("player", "narrator", "organiser")
 def ask(character_id: int):
     """Send the request. Refused at once with why (unaffordable, prerequisite missing): 422 on the
     section, nothing stored."""
@@ -154,7 +154,7 @@ def ask(character_id: int):
 
 
 @bp.route("/my/spends/<int:request_id>/withdraw", methods=["POST"])
-@role_required("player", "organiser")
+@role_required("player", "narrator", "organiser")
 def withdraw(request_id: int):
     """The player withdraws his request while it waits."""
     chronicle = get_chronicle()

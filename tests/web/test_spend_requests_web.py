@@ -69,5 +69,38 @@ def test_narrators_do_not_reach_spends(app, client, auth):
     cid = vivienne(app)
     auth.login("narrator1", "narrator")
     assert client.get("/spends").status_code == 403
-    assert client.get(f"/my/characters/{cid}/spend").status_code == 403
-    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 403
+    # Not his character: 404, as for a player (nothing said about whether it exists).
+    assert client.get(f"/my/characters/{cid}/spend").status_code == 404
+    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 404
+
+
+def test_a_player_asks_for_his_own_only_and_sees_the_answer(app, client, auth):
+    """A player's page holds the section; he asks for his own character, never for another's (404),
+    never reaches the queue or an approval (403); the refusal's reason shows on his page."""
+    from larp.services.players import player_notices
+    from tests.support import make_player
+
+    cid = vivienne(app)
+    with db.connection_context():
+        mine = Character.get_by_id(cid)
+        other = Character.get(Character.name == "Konrad Vale")
+    make_player(app, mine)
+    auth.login("player1", "player")
+    page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
+    assert 'id="spend-section"' in page and "Celerity: Rapidity (Intermediate, in-clan) · 6 XP" in page
+    assert client.get(f"/my/characters/{other.id}/spend", query_string=RAPIDITY).status_code == 404
+    assert client.post(f"/my/characters/{other.id}/spend", data={"kind": "willpower"}).status_code == 404
+    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 303
+    with db.connection_context():
+        asked = SpendRequest.get()
+    assert client.get("/spends").status_code == 403
+    assert client.post(f"/spends/{asked.id}/approve").status_code == 403
+    auth.logout()
+    auth.login("boss", "organiser")
+    client.post(f"/spends/{asked.id}/refuse", data={"reason": "Not before the next story."})
+    auth.logout()
+    auth.login("player1", "player")
+    page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
+    assert "Refused" in page and "Not before the next story." in page
+    with db.connection_context():
+        assert player_notices(mine)[0][1] == "refused"
