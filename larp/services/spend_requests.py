@@ -32,7 +32,7 @@ from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.experience import experience_log
-from larp.services.players import own_character
+from larp.services.players import own_character, players_of
 from larp.services.records import lock_characters
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import edit_character
@@ -94,8 +94,11 @@ def visible_character(chronicle: Chronicle, user: User | None, character_id: Any
 
 
 def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: Any,
-              note: Any = "") -> tuple[SpendRequest, Pricing]:
+              note: Any = "", for_player: Any = None) -> tuple[SpendRequest, Pricing]:
     """A player (or an organiser on his behalf) asks to spend experience on ``character_id``.
+
+    ``for_player`` (an organiser only): the name of a player without an account who asked at the
+    table; the request is then his (any organiser may approve it), written down by ``user``.
 
     A request the character cannot afford now, or whose prerequisite is missing, is refused at
     once with why (nothing is stored).
@@ -107,13 +110,19 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
     """
     request = read_request(data)
     note = _note(note, "note", "The note")
+    player = _note(for_player, "for_player", "The player's name")[:60]
+    if player and user is not None and user.role != "organiser":
+        raise ServiceError("Only an organiser writes down a request for a player.", field="for_player", status=403)
+    asker = None if player else user
+    name = (f"{player} (written down by {user.display_name})" if user else player) if player else (
+        user.display_name if user else "")
     with db.atomic():
         character = visible_character(chronicle, user, character_id)
         priced = price(chronicle, character, request)
         if not priced.allowed:
             raise ServiceError(f"{priced.what}: {priced.reasons()}", field="kind")
-        spend = SpendRequest.create(chronicle=chronicle, character=character, asked_by=user,
-                                    asked_by_name=user.display_name if user else "", request=request.to_dict(),
+        spend = SpendRequest.create(chronicle=chronicle, character=character, asked_by=asker,
+                                    asked_by_name=name[:120], request=request.to_dict(),
                                     what=priced.what[:300], cost=priced.cost, note=note)
         return spend, priced
 
@@ -174,9 +183,10 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
     _organiser(organiser)
     with db.atomic():
         spend = get_request(chronicle, request_id)
-        if organiser is not None and spend.asked_by_id == organiser.id:
-            raise ServiceError("Nobody approves his own request: another organiser approves it.",
-                               field="request", status=403)
+        if organiser is not None and (spend.asked_by_id == organiser.id or organiser.id in {
+                u.id for u in players_of(spend.character)}):
+            raise ServiceError("Nobody approves his own request, nor one for a character he plays: another "
+                               "organiser approves it.", field="request", status=403)
         lock_characters([spend.character_id])
         character = Character.get_by_id(spend.character_id)
         request = PurchaseRequest.from_dict(spend.request)
