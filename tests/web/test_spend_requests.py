@@ -183,3 +183,17 @@ def test_the_conditional_update_is_the_check(ctx):
         spends._claim(stale, ("asked",), state="approved")
     assert second.value.status == 409
     assert Decimal(SpendRequest.get_by_id(asked.id).cost) == 6
+
+
+def test_an_approval_sends_the_webhook_event_in_its_transaction(ctx):
+    """The event experience_approved is queued by the approval (once), naming what and how much."""
+    from larp.models import WebhookEvent
+    from larp.services.webhooks import create_webhook
+
+    chronicle, vivienne = ctx
+    create_webhook(chronicle, None, {"name": "Staff", "url": "https://discord.com/api/webhooks/1/TOKEN",
+                                     "events": ["experience_approved"]})
+    asked, _ = spends.ask_spend(chronicle, user("asker"), vivienne.id, RAPIDITY)
+    spends.approve_request(chronicle, user("boss"), asked.id)
+    events = list(WebhookEvent.select().where(WebhookEvent.kind == "experience_approved"))
+    assert len(events) == 1 and "Rapidity" in str(events[0].payload) and "6" in str(events[0].payload)
