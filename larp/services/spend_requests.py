@@ -20,9 +20,11 @@ checked against the totals the write will change.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any, Iterable
 
+from larp.catalogues import merit_flaw, merits_flaws
 from larp.db import as_id, db
 from larp.models import Character, Chronicle, ExperienceEntry, SpendRequest, User, utcnow
 from larp.rules.experience_costs import cost_table
@@ -61,15 +63,28 @@ def _note(text: Any, field: str, label: str, required: bool = False) -> str:
 
 def read_request(data: Any) -> PurchaseRequest:
     """What the player asks for, from a form or a JSON body (``kind``, ``name``, ``category``,
-    ``discipline``, ``level``, ``tier``, ``traits``, ``key``).
+    ``discipline``, ``level``, ``tier``, ``traits``, ``key``). A Merit of the catalogue
+    (data/merits_flaws.toml, by ``key`` or by name) takes its name, id and cost in Traits from it (a
+    Merit of a range: the cost chosen, within the range).
 
     Raises:
         ServiceError: 422 naming the field at fault.
     """
     try:
-        return PurchaseRequest.from_dict(dict(data) if hasattr(data, "keys") else data)
+        request = PurchaseRequest.from_dict(dict(data) if hasattr(data, "keys") else data)
     except PurchaseError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
+    if request.kind != "merit":
+        return request
+    listed = merit_flaw("merit", request.key) if request.key else next(
+        (m for m in merits_flaws().values() if m.kind == "merit" and m.name.lower() == request.name.lower()), None)
+    if listed is None:
+        return request  # a custom Merit: its cost in Traits as given
+    traits = request.traits or listed.cost
+    if not listed.cost <= traits <= listed.max_cost:
+        raise ServiceError(f"{listed.name} costs {listed.cost} to {listed.max_cost} Traits (LotNR Merits and Flaws).",
+                           field="traits")
+    return replace(request, name=listed.name, key=listed.key, traits=traits)
 
 
 def price(chronicle: Chronicle, character: Character, request: PurchaseRequest) -> Pricing:

@@ -197,3 +197,17 @@ def test_an_approval_sends_the_webhook_event_in_its_transaction(ctx):
     spends.approve_request(chronicle, user("boss"), asked.id)
     events = list(WebhookEvent.select().where(WebhookEvent.kind == "experience_approved"))
     assert len(events) == 1 and "Rapidity" in str(events[0].payload) and "6" in str(events[0].payload)
+
+
+def test_a_catalogue_merit_costs_its_traits(ctx):
+    """A Merit of data/merits_flaws.toml is priced by its own cost in Traits (Ambidextrous: 1); a cost
+    outside its range is refused naming the field."""
+    from larp.catalogues import merit_flaw
+
+    chronicle, vivienne = ctx
+    ambidextrous = merit_flaw("merit", "ambidextrous")
+    asked, priced = spends.ask_spend(chronicle, user("asker"), vivienne.id, {"kind": "merit", "name": "ambidextrous"})
+    assert priced.cost == ambidextrous.cost and asked.request["key"] == "ambidextrous"
+    with pytest.raises(ServiceError) as wrong:
+        spends.ask_spend(chronicle, user("asker"), vivienne.id, {"kind": "merit", "key": "ambidextrous", "traits": 7})
+    assert wrong.value.field == "traits"
