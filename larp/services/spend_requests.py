@@ -26,7 +26,7 @@ from typing import Any, Iterable
 
 from larp.catalogues import merit_flaw, merits_flaws
 from larp.db import as_id, db
-from larp.models import Character, Chronicle, ExperienceEntry, SpendRequest, User, utcnow
+from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
 from larp.rules.experience_costs import cost_table
 from larp.rules.experience_purchase import (PurchaseError, PurchaseRequest, Pricing, depends_on, price_request,
                                             reverse_change)
@@ -215,6 +215,10 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
                what=priced.what[:300], bought=priced.change, before={k: before[k] for k in priced.change})
         _, record = edit_character(chronicle, organiser, character.id, priced.change, xp_spent=priced.cost,
                                    xp_what=f"{priced.what} (request #{spend.id})"[:200])
+        # The record says why it costs what it costs (the price's steps, each naming its setting), in the
+        # same transaction: one ruling, its steps the sheet's changes, the price, the experience spent.
+        Ruling.update(steps=list(record.steps[:-1]) + list(priced.steps[:-1]) + list(record.steps[-1:])).where(
+            Ruling.id == record.id).execute()
         SpendRequest.update(ruling=record).where(SpendRequest.id == spend.id).execute()
         announce_experience_approved(character, priced.cost, priced.what, open_game_session(chronicle), organiser,
                                      record)

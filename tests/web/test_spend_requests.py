@@ -58,7 +58,10 @@ def test_ask_approve_spends_once_in_history_and_log(ctx):
     assert experience_log(vivienne).unspent == before - 6
     line = ExperienceEntry.get(ExperienceEntry.ruling == approved.ruling_id)
     assert line.kind == "spent" and line.amount == 6 and f"request #{asked.id}" in line.what
-    assert Ruling.get_by_id(approved.ruling_id).kind == "sheet"
+    record = Ruling.get_by_id(approved.ruling_id)
+    assert record.kind == "sheet"
+    assert [s["rule"] for s in record.steps][-2:] == ["Chronicle setting xp_power_intermediate", "LotNR Experience"]
+    assert "6 experience spent" in record.steps[-1]["text"]
     with pytest.raises(ServiceError) as refused:
         spends.approve_request(chronicle, user("boss2"), asked.id)
     assert refused.value.status == 409 and "Boss" in refused.value.message
