@@ -264,7 +264,8 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
 
     Refused with why while a purchase approved after it needs it (a power of the same Discipline or
     path, a Ritual of it, a further level of the same rating), or when the sheet changed since in a
-    field the approval wrote (change it by hand then).
+    field the approval wrote (change it by hand then). An approval whose ruling was undone in History
+    (the sheet and the experience are back already) is only marked undone.
 
     Raises:
         ServiceError: 403 not an organiser; 404 no such request; 409 not approved, needed by a later
@@ -277,10 +278,18 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
         if spend.state != "approved":
             raise ServiceError(f"Request #{spend.id} is {STATE_LABELS[spend.state].lower()}: only an approval is "
                                "undone.", field="request", status=409)
+        if spend.ruling is not None and spend.ruling.undone_at is not None:
+            # Its ruling was undone from History (the sheet and the spent line are back already): the
+            # request only says so now.
+            _claim(spend, ("approved",), state="undone", answered_by=organiser, answered_at=utcnow(),
+                   answered_by_name=organiser.display_name if organiser else "",
+                   answer=f"Approval undone in History (ruling #{spend.ruling_id}).")
+            return SpendRequest.get_by_id(spend.id)
         request = PurchaseRequest.from_dict(spend.request)
         later = [s for s in SpendRequest.select().where(
             (SpendRequest.character == spend.character_id) & (SpendRequest.state == "approved")
             & (SpendRequest.id != spend.id)) if (s.answered_at, s.id) > (spend.answered_at, spend.id)
+            and not (s.ruling is not None and s.ruling.undone_at is not None)
             and depends_on(PurchaseRequest.from_dict(s.request), request)]
         if later:
             raise ServiceError(f"{spend.what} cannot be undone: " + "; ".join(

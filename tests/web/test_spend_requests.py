@@ -214,3 +214,19 @@ def test_a_catalogue_merit_costs_its_traits(ctx):
     with pytest.raises(ServiceError) as wrong:
         spends.ask_spend(chronicle, user("asker"), vivienne.id, {"kind": "merit", "key": "ambidextrous", "traits": 7})
     assert wrong.value.field == "traits"
+
+
+def test_an_approval_undone_in_history_is_marked_undone_without_a_second_refund(ctx):
+    """Undoing the approval's ruling from History gives the sheet and the experience back; the queue's
+    undo then only marks the request undone (no second refund)."""
+    from larp.services.history import undo_ruling
+
+    chronicle, vivienne = ctx
+    start = experience_log(vivienne).unspent
+    asked, _ = spends.ask_spend(chronicle, user("asker"), vivienne.id, RAPIDITY)
+    approved = spends.approve_request(chronicle, user("boss"), asked.id)
+    undo_ruling(chronicle, user("boss"), approved.ruling_id)
+    assert experience_log(vivienne).unspent == start and "Rapidity" not in powers(vivienne)
+    marked = spends.undo_approval(chronicle, user("boss"), asked.id)
+    assert marked.state == "undone" and "History" in marked.answer
+    assert experience_log(vivienne).unspent == start
