@@ -35,7 +35,7 @@ from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
 from larp.services.experience import experience_log
 from larp.services.players import own_character, players_of
-from larp.services.records import lock_characters
+from larp.services.records import lock_characters, refuse_if_recorded
 from larp.services.sheet_store import sheet_of
 from larp.services.sheets import edit_character
 from larp.tables import discipline_table
@@ -197,6 +197,7 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
     """
     _organiser(organiser)
     with db.atomic():
+        refuse_if_recorded()  # an API call's Idempotency-Key recorded already: 409 naming its ruling
         spend = get_request(chronicle, request_id)
         if organiser is not None and (spend.asked_by_id == organiser.id or organiser.id in {
                 u.id for u in players_of(spend.character)}):
@@ -273,6 +274,7 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
     """
     _organiser(organiser)
     with db.atomic():
+        refuse_if_recorded()  # an API call's Idempotency-Key recorded already: 409 naming its ruling
         spend = get_request(chronicle, request_id)
         lock_characters([spend.character_id])
         if spend.state != "approved":

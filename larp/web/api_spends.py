@@ -108,6 +108,7 @@ def list_spends_api():
 
 @bp.post("/spend-requests/price")
 @documented("/spend-requests/price", "post", {
+    "x-records-nothing": True,
     "summary": "The cost of a purchase and the unspent total after it, before asking (nothing stored)",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "additionalProperties": False, "required": ["character_id", "kind"],
@@ -169,6 +170,7 @@ def _answer(action, request_id: int, *args):
 
 @bp.post("/spend-requests/<int:request_id>/approve")
 @documented("/spend-requests/{request_id}/approve", "post", {
+    "x-records-ruling": True,
     "summary": "Approve: the sheet changes and the experience is spent, in one transaction (organisers)",
     "description": "Recorded as one ruling of kind \"sheet\" (History, the Experience log, a new edition of the "
                    "printed sheet); the webhook event experience_approved is sent. Nobody approves his own "
@@ -188,6 +190,7 @@ def approve_spend_api(request_id: int):
 
 @bp.post("/spend-requests/<int:request_id>/refuse")
 @documented("/spend-requests/{request_id}/refuse", "post", {
+    "x-records-nothing": True,
     "summary": "Refuse with a reason the player reads (organisers)",
     "parameters": _ID,
     "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
@@ -202,6 +205,7 @@ def refuse_spend_api(request_id: int):
 
 @bp.post("/spend-requests/<int:request_id>/change")
 @documented("/spend-requests/{request_id}/change", "post", {
+    "x-records-nothing": True,
     "summary": "Ask the player for a change, saying what (organisers)",
     "parameters": _ID,
     "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
@@ -216,6 +220,7 @@ def change_spend_api(request_id: int):
 
 @bp.post("/spend-requests/<int:request_id>/undo")
 @documented("/spend-requests/{request_id}/undo", "post", {
+    "x-records-ruling": True,
     "summary": "Undo an approval: the sheet back and the experience refunded (organisers)",
     "description": "Refused (409) with why while a purchase approved after it needs it, or when the sheet changed "
                    "since in what the approval wrote.",
@@ -233,6 +238,7 @@ def undo_spend_api(request_id: int):
 
 @bp.post("/spend-requests/<int:request_id>/withdraw")
 @documented("/spend-requests/{request_id}/withdraw", "post", {
+    "x-records-nothing": True,
     "summary": "Withdraw a request while it waits (the player who asked, or an organiser)",
     "parameters": _ID,
     "requestBody": {"required": False, "content": {"application/json": {"schema": _EMPTY, "example": {}}}},

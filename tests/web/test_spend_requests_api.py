@@ -76,3 +76,14 @@ def test_organisers_approve_refuse_change_and_undo(app, client):
     assert undone.status_code == 200 and undone.get_json()["state"] == "undone"
     waiting = client.get("/api/v1/spend-requests", query_string={"state": "asked"}, headers=boss).get_json()
     assert waiting["requests"] == [] and waiting["waiting"] == 0
+
+
+def test_an_approval_sent_twice_with_one_key_is_applied_once(app, client):
+    """The Idempotency-Key of an approval: the same key again answers 409 naming the ruling it recorded."""
+    vid, _, player, boss = tokens(app)
+    asked = client.post("/api/v1/spend-requests", json={"character_id": vid, **RAPIDITY}, headers=player).get_json()
+    path = f"/api/v1/spend-requests/{asked['request']['id']}/approve"
+    first = client.post(path, json={}, headers={**boss, "Idempotency-Key": "approve-1"})
+    again = client.post(path, json={}, headers={**boss, "Idempotency-Key": "approve-1"})
+    assert first.status_code == 200 and again.status_code == 409
+    assert again.get_json().get("ruling_id") == first.get_json()["ruling"]
