@@ -23,6 +23,7 @@ from larp.rules.experience import points_text
 from larp.rules.experience_costs import (POWER_TIERS, RITUAL_NEEDS_LEVEL, RITUAL_TIERS, TIER_LABELS, TIER_LEVELS,
                                          CostTable, in_clan, tier_of)
 from larp.sheet import CharacterSheet
+from larp.sheet_checks import known_power
 from larp.sheet_entries import CATEGORIES, PowerEntry, QualityEntry, TraitEntry
 from larp.tables import discipline_table, generation_row
 
@@ -175,17 +176,15 @@ def _power_path(power: str) -> str:
 
 
 def _listed_power(discipline: str, power: str) -> tuple[str, str, int, dict[str, int]] | None:
-    """The table's ``(discipline, power, level, levels of its Discipline or path)``, if listed."""
-    path, _, name = power.rpartition(": ")
-    for (disc, row_path), row in discipline_table().items():
-        if disc.lower() != discipline.strip().lower() or row_path.lower() != path.strip().lower():
-            continue
-        for listed, level in row.levels.items():
-            if listed.lower() == name.strip().lower():
-                shown = f"{row_path}: {listed}" if row_path else listed
-                return disc, shown, level, {(f"{row_path}: {p}" if row_path else p): lv
-                                            for p, lv in row.levels.items()}
-    return None
+    """The table's ``(discipline, power, level, levels of its Discipline or path)``, if listed
+    (:func:`larp.sheet_checks.known_power` finds it, as the sheet editor does)."""
+    known = known_power(discipline, power)
+    if known is None:
+        return None
+    disc, shown, level = known
+    path = shown.rpartition(": ")[0]
+    row = discipline_table()[(disc, path)]
+    return disc, shown, level, {(f"{path}: {p}" if path else p): lv for p, lv in row.levels.items()}
 
 
 def _same_line(entry: PowerEntry, discipline: str, power: str) -> bool:
