@@ -23,6 +23,7 @@ from larp.models.webhooks import (Webhook, WebhookEvent, WebhookDelivery)  # noq
 from larp.models.check_ins import (CheckIn, AttendanceAward)  # noqa: F401
 from larp.models.scenes import (StoredScene, SceneRuling)  # noqa: F401
 from larp.models.players import (CharacterPlayer, ClaimCode)  # noqa: F401
+from larp.models.spends import SpendRequest  # noqa: F401
 
 #: Every model, in the order the tables are created (a table after those it refers to).
 MODELS = [
@@ -58,4 +59,5 @@ MODELS = [
     SceneRuling,
     CharacterPlayer,
     ClaimCode,
+    SpendRequest,
 ]

@@ -34,6 +34,7 @@ from larp.models import (
     Ruling,
     RulingCharacter,
     SceneRuling,
+    SpendRequest,
     StoredScene,
     Torpor,
     Trait,
@@ -189,6 +190,10 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
     "scenes": _each(_record(StoredScene, ("game_session", "name", "turn", "created_at"), _REFERENCES)),
     "scene_rulings": _each(_record(SceneRuling, ("scene", "ruling", "turn"),
                                    {**_REFERENCES, "scene": _reference, "target": _reference})),
+    # Requests to spend experience (issue 33): their rulings by place, their people by user name.
+    "spend_requests": _each(_record(SpendRequest, ("character", "request", "state", "asked_at"),
+                                    {**_REFERENCES, "undo_ruling": _reference, "asked_by": _reference,
+                                     "answered_by": _reference})),
 }
 
 

@@ -82,6 +82,7 @@ from larp.rules.experience import points_text
 from larp.rules.explain import plural
 from larp.services import ServiceError
 from larp.services.export_shape import check_shape
+from larp.services.transfer_spends import export_spend_requests, import_spend_requests  # issue 33
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 3
@@ -207,6 +208,7 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "amount": points_text(a.amount), "entry": line_index.get(a.entry_id), "awarded_at": _out(a.awarded_at),
         } for a in AttendanceAward.select().where(AttendanceAward.character.in_(character_ids))
             .order_by(AttendanceAward.id)],
+        "spend_requests": export_spend_requests(character_ids, code, index, users),  # issue 33 (transfer_spends)
         "scenes": [{"game_session": number[s.game_session_id], "name": s.name, "turn": s.turn,
                     "created_at": _out(s.created_at), "closed_at": _out(s.closed_at)} for s in scenes],
         "scene_rulings": [{"scene": scene_index[link.scene_id], "ruling": index[link.ruling_id], "turn": link.turn,
@@ -491,6 +493,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                                                       kind=kind, amount=amount, what=what,
                                                       created_at=_in("created_at", entry["created_at"])))
             _import_game_nights(data, chronicle, characters, sessions, ruling_at, entries, user)
+            import_spend_requests(data, chronicle, characters, ruling_at, user)
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
                            "Nothing was imported.", field="file") from None

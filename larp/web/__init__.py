@@ -24,6 +24,7 @@ def register_blueprints(app: Flask) -> None:
     from larp.web import api_scenes  # noqa: F401 - adds routes (issue 30 item 4)
     from larp.web import api_frenzy  # noqa: F401 - adds routes (issue 30 item 8)
     from larp.web import api_players  # noqa: F401 - adds routes (issue 33: a player's own characters)
+    from larp.web import api_spends  # noqa: F401 - adds routes (issue 33 item 2)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -55,6 +56,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(virtue_tests.bp)
     from larp.web import players  # issue 33: the player's own pages
     app.register_blueprint(players.bp)
+    from larp.web import spend_requests  # issue 33 item 2
+    spend_requests.register(app)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

@@ -84,7 +84,6 @@ class ApiError(Exception):
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
 PUBLIC_ENDPOINTS = frozenset({"api.openapi"})
-
 #: Endpoints a player's token or session reaches (issue 33): his own characters and requests only;
 #: each module adds its own (``PLAYER_ENDPOINTS.add("api.my_characters_api")``), and every such view
 #: finds the characters through :func:`larp.services.players.own_character` or ``characters_of_player``.
@@ -102,8 +101,8 @@ def _guard():
         return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
                               "Account page), or use the web app's session.", None, 401)
     if g.user.role not in ("organiser", "narrator") and request.endpoint not in PLAYER_ENDPOINTS:  # a player (issue 33)
-        return error_response("A player's token reaches only his own characters (GET /my/characters): this call "
-                              "is for organisers and narrators.", None, 403)
+        return error_response("A player's token reaches only his own characters and his requests (GET /my/characters, "
+                              "the experience spends): this call is for organisers and narrators.", None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
     # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
     # session from being used by another site); a DELETE without a body has nothing to say, and no

@@ -120,6 +120,24 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/game-sessions/{number}/attendance", "post"): {"path": {"number": 2}, "body": {},
                                                      "after": [("/check-ins", "post")]},
     ("/my/characters", "get"): {},  # issue 33: the caller's own characters (an organiser's token: none)
+    # Issue 33 item 2: Konrad Vale (2) checked in and given attendance experience (1), then a Physical
+    # Trait (1) written down for his player by the organiser; request 1 is that one.
+    ("/spend-requests", "get"): {"query": {"state": "asked"}},
+    ("/spend-requests/price", "post"): {"body": {"character_id": 2, "kind": "willpower"}},
+    ("/spend-requests", "post"): {"body": {"character_id": 2, "kind": "trait", "category": "physical",
+                                           "name": "Quick", "note": "After the chase", "for_player": "Ann"},
+                                  "after": [("/game-sessions/{number}/attendance", "post")]},
+    ("/spend-requests/{request_id}", "get"): {"path": {"request_id": 1}, "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/approve", "post"): {"path": {"request_id": 1}, "body": {},
+                                                       "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/refuse", "post"): {"path": {"request_id": 1}, "body": {"reason": "Not yet."},
+                                                      "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/change", "post"): {"path": {"request_id": 1}, "body": {"reason": "Which one?"},
+                                                      "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/undo", "post"): {"path": {"request_id": 1}, "body": {},
+                                                    "after": [("/spend-requests/{request_id}/approve", "post")]},
+    ("/spend-requests/{request_id}/withdraw", "post"): {"path": {"request_id": 1}, "body": {},
+                                                        "after": [("/spend-requests", "post")]},
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
     ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,

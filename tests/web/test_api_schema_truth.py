@@ -23,11 +23,12 @@ from larp.web import api_webhooks  # noqa: F401 - issue 35
 from larp.web import api_checkin  # noqa: F401 - issue 32
 from larp.web import api_scenes  # noqa: F401 - issue 30 item 4
 from larp.web import api_frenzy  # noqa: F401 - issue 30 item 8
+from larp.web import api_spends  # noqa: F401 - issue 33 item 2
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
 MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
-           api_webhooks, api_checkin, api_scenes, api_frenzy)
+           api_webhooks, api_checkin, api_scenes, api_frenzy, api_spends)
 
 
 class Reading(dict):
@@ -170,6 +171,11 @@ BODIES.update({
                              "privacy": "public", "format": "json", "local_network": False}],
     ("/check-ins", "post"): [{"character_id": 2, "game_session": 1}, {"card": "GX3UT8"}],  # issue 32
     ("/check-ins/{character_id}/undo", "post"): [{"game_session": 1}],
+    ("/spend-requests", "post"): [{"character_id": 2, "kind": "trait", "category": "physical", "name": "Quick",  # issue 33
+                                   "discipline": "", "level": None, "tier": "", "traits": None, "key": "",
+                                   "note": "", "for_player": "Ann"}],
+    ("/spend-requests/price", "post"): [{"character_id": 2, "kind": "willpower", "name": "", "category": "",
+                                         "discipline": "", "level": None, "tier": "", "traits": None, "key": ""}],
 })
 
 
@@ -192,6 +198,8 @@ NOT_SENT = {
     ("/characters/{character_id}/copy", "post"),
     ("/mass-challenges", "post"), ("/firing-into-groups", "post"),  # stored forms of the two stateless ones
     ("/webhooks/{webhook_id}", "patch"),  # a PATCH (this check posts): tests/web/test_webhooks.py sends it
+    # issue 33: a request to answer must exist first; tests/web/test_spend_requests_api.py sends them
+    ("/spend-requests/{request_id}/refuse", "post"), ("/spend-requests/{request_id}/change", "post"),
 }
 
 
