@@ -81,6 +81,7 @@ from larp.models import (
 from larp.rules.experience import points_text
 from larp.rules.explain import plural
 from larp.services import ServiceError
+from larp.services.between_game_actions_export import export_actions, import_actions
 from larp.services.export_shape import check_shape
 
 FORMAT = "larp-chronicle"
@@ -213,6 +214,7 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
                            "target": code.get(link.target_id), "category": link.category}
                           for link in SceneRuling.select().where(SceneRuling.scene.in_(list(scene_index)))
                           .order_by(SceneRuling.id)],
+        "between_game_actions": export_actions(chronicle, code, number, users),  # issue 33 item 3
     }
 
 
@@ -491,6 +493,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                                                       kind=kind, amount=amount, what=what,
                                                       created_at=_in("created_at", entry["created_at"])))
             _import_game_nights(data, chronicle, characters, sessions, ruling_at, entries, user)
+            import_actions(data, chronicle, characters, sessions, user)  # issue 33 item 3
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
                            "Nothing was imported.", field="file") from None
