@@ -52,6 +52,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tabletop_conversion.bp)
     from larp.web import virtue_tests  # issue 30 item 8
     app.register_blueprint(virtue_tests.bp)
+    from larp.web import players  # issue 33: the player's own pages
+    app.register_blueprint(players.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

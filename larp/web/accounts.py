@@ -19,7 +19,7 @@ from larp.services.accounts import (
 )
 from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
-from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role
+from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role, staff_role
 from larp.web.scope import chronicle_or_none
 from larp.services.records import AlreadyRecorded
 from larp.web.auth import role_required, start_session
@@ -28,7 +28,7 @@ bp = Blueprint("accounts", __name__)
 
 
 @bp.route("/account", methods=["GET", "POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def account():
     """Set or change one's own password; "Log out everywhere".
 
@@ -98,7 +98,7 @@ def revoke_api_token(token_id: int):
 
 
 @bp.route("/account/logout-everywhere", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def logout_everywhere():
     """End every session of one's own account, on every device, this one included (a lost tablet,
     a cookie that may have been copied)."""
@@ -133,7 +133,7 @@ def create():
     issue a login link)."""
     form = request.form
     try:
-        user = create_user(form.get("username", ""), form.get("display_name", ""), form.get("role", ""),
+        user = create_user(form.get("username", ""), form.get("display_name", ""), staff_role(form.get("role", "")),
                            form.get("password") or None, chronicle=chronicle_or_none())
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
@@ -158,7 +158,7 @@ def add_existing():
         if user is None:
             raise ServiceError(f"There is no account called “{name}” on this server.", field="add_username",
                                status=404)
-        add_member(get_chronicle(), user, form.get("role", ""))
+        add_member(get_chronicle(), user, staff_role(form.get("role", "")))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     flash(f"{user.username} is now {article(form.get('role', ''))} of this chronicle.")
@@ -173,7 +173,7 @@ def change_role(user_id: int):
     try:
         user, _ = get_member(chronicle, user_id)
         wanted = request.form.get("role", "")
-        set_role(chronicle, user, wanted)
+        set_role(chronicle, user, staff_role(wanted))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     flash(f"{user.username} is now {article(wanted)} of this chronicle.")

@@ -96,7 +96,7 @@ def _guard():
     if g.get("user") is None:
         return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
                               "Account page), or use the web app's session.", None, 401)
-    if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
+    if g.user.role not in ("organiser", "narrator"):  # a player (issue 33)
         return error_response("Only organisers and narrators use the API.", None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
     # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
@@ -305,6 +305,8 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
         elif path != "/openapi.json":
             common.append(("400", several[0].upper() + several[1:] + "."))
+        if path != "/openapi.json":  # issue 33: what _guard answers a player's token or session
+            common.append(("403", "A player's token or session: the API's calls for organisers and narrators refuse it."))
         if "{" in path:  # a path parameter naming nothing stored (or not a number)
             common.append(("404", "No such " + path.split("{", 1)[1].split("}", 1)[0].replace("_id", "").replace("_", " ")
                            + " in this chronicle."))

@@ -296,6 +296,8 @@ NOT_EXPORTED_TABLES = {
                "channel): never exported; the organisers of a restored or imported chronicle make its webhooks again",
     "webhookevent": "events this install has sent or is sending to its own webhooks",
     "webhookdelivery": "this install's deliveries of those events",
+    "characterplayer": "which account of this install plays which character (issue 33): accounts are not exported",
+    "claimcode": "one-time claim codes of this install (issue 33): secrets that end within a day",
 }
 
 
