@@ -84,6 +84,8 @@ class ApiError(Exception):
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
 PUBLIC_ENDPOINTS = frozenset({"api.openapi"})
+#: Endpoints a player's token or session may call (issue 33): each answers only about his own characters.
+PLAYER_ENDPOINTS: set[str] = set()
 
 
 @bp.before_request
@@ -96,7 +98,7 @@ def _guard():
     if g.get("user") is None:
         return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
                               "Account page), or use the web app's session.", None, 401)
-    if g.user.role not in ("organiser", "narrator"):  # a player (issue 33)
+    if g.user.role not in ("organiser", "narrator") and request.endpoint not in PLAYER_ENDPOINTS:  # a player (issue 33)
         return error_response("Only organisers and narrators use the API.", None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
     # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
