@@ -196,9 +196,10 @@ def answer(action_id: int):
             return render_template("between_game_actions/_action.html", action=fresh, error=exc, typed=typed,
                                    failed=action_id, session=fresh.game_session), exc.status
         return _organiser_page(action.game_session, exc.status, exc, action_id, typed)
-    if is_partial():
+    if is_partial():  # the action, and the screen's count of those waiting (out of band)
+        waiting = sum(1 for a in session_actions(chronicle, action.game_session) if a.state == "waiting")
         return render_template("between_game_actions/_action.html", action=action, error=None, typed="",
-                               failed=None, session=action.game_session, done=True)
+                               failed=None, session=action.game_session, done=True, waiting_now=waiting)
     flash(f"Answer to {action.character.name}’s between-game action saved.")
     return redirect(url_for("between_game_actions.organiser_list", session=action.game_session.number)
                     + f"#action-{action.id}", code=303)
