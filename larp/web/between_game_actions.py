@@ -74,6 +74,12 @@ def actions_section(character: Character, error: ServiceError | None = None, typ
                           error, typed, failed)
 
 
+@bp.app_template_global("between_game_actions_of")
+def actions_of(character: Character) -> list[BetweenGameAction]:
+    """Every between-game action of ``character``, newest game session first (his History page, organisers)."""
+    return actions_of_character(character)
+
+
 @bp.app_template_global("between_game_actions_waiting")
 def waiting_count() -> int:
     """How many between-game actions of the open game session wait for an answer (the Organise hub's link)."""

@@ -61,6 +61,8 @@ def test_a_player_writes_an_organiser_answers_the_player_reads_it(coming, client
                            data={"answer": "You find their haven under pier 9.", "version": action.version})
     assert answered.status_code == 303 and answered.headers["Location"].endswith(f"#action-{action.id}")
     assert "0 waiting" in text_of(client.get("/between-game-actions"))
+    history = text_of(client.get(f"/characters/{konrad.id}/history"))  # on the character's record (organisers)
+    assert "Between-game actions" in history and "answered · I hunt the docks" in history
     auth.logout()
     auth.login("player1", "player")
     page = text_of(client.get(f"/my/characters/{konrad.id}"))
@@ -124,6 +126,8 @@ def test_another_player_and_a_narrator_never_see_them(coming, client):
     auth.logout()
     auth.login("narrator1", "narrator")
     assert client.get("/between-game-actions").status_code == 403
+    history = client.get(f"/characters/{konrad.id}/history")  # the History is the narrators' too: not there
+    assert history.status_code == 200 and "Konrad's private plan." not in history.get_data(as_text=True)
     assert client.post(f"/between-game-actions/{action.id}/answer", data={"answer": "x", "version": 1}).status_code == 403
     auth.logout()
     auth.login("org1", "organiser")
