@@ -99,6 +99,187 @@ def link_player(chronicle: Chronicle, character: Character, user: User, by: User
         return row
 
 
+def unlink_player(chronicle: Chronicle, character: Character, user_id: Any) -> User:
+    """``user_id`` no longer plays ``character`` (of ``chronicle``); a player who then plays no
+    character of the chronicle leaves it (his "player" membership ends: an organiser's or narrator's
+    stays). One transaction.
+
+    Raises:
+        ServiceError: 404 when that account does not play ``character``.
+    """
+    uid = as_id(user_id)
+    with db.atomic():
+        row = (CharacterPlayer.select(CharacterPlayer, User).join(User, on=(CharacterPlayer.user == User.id))
+               .where((CharacterPlayer.character == character.id) & (CharacterPlayer.user == uid)).first()
+               if uid and character.chronicle_id == chronicle.id else None)
+        if row is None:
+            raise ServiceError("That account does not play this character.", field="user", status=404)
+        lock_name(f"player {uid} {chronicle.id}")
+        row.delete_instance()
+        still = (CharacterPlayer.select().join(Character).where((CharacterPlayer.user == uid)
+                                                                & (Character.chronicle == chronicle.id)).exists())
+        if not still:
+            Membership.delete().where((Membership.user == uid) & (Membership.chronicle == chronicle.id)
+                                      & (Membership.role == "player")).execute()
+        return row.user
+
+
+def link_by_name(chronicle: Chronicle, character: Character, username: str, by: User | None) -> User:
+    """Link the existing account ``username`` to ``character`` (the character page's "Link an account").
+
+    Raises:
+        ServiceError: 404 (field ``username``) when there is no such account; 409 a deactivated one.
+    """
+    name = (username or "").strip().lower()[:60]
+    user = User.get_or_none(User.username == name) if name else None
+    if user is None:
+        raise ServiceError(f"There is no account called “{name}” on this server: invite the player instead."
+                           if name else "Type the player's user name.", field="username", status=404)
+    link_player(chronicle, character, user, by=by, how="link")
+    return user
+
+
+def invite_player(chronicle: Chronicle, character: Character, by: User | None, username: str, display_name: str,
+                  hours: int = 24) -> tuple[User, str]:
+    """A new player's account ``username`` linked to ``character``, and a one-time login link for him
+    (:func:`larp.services.accounts.create_login_link`, valid ``hours`` hours): he opens it, is logged
+    in and sets his password on the Account page. One transaction: no account without its link.
+
+    Returns:
+        The account and the raw token of its login link (shown once, never stored).
+
+    Raises:
+        ServiceError: 422 a malformed user name; 409 a name already taken (link that account instead).
+    """
+    from larp.services.accounts import create_login_link, create_user
+
+    with db.atomic():
+        name = (username or "").strip().lower()
+        if name and User.select().where(User.username == name).exists():
+            raise ServiceError(f"The user name {name} is taken: if it is this player's, link the account instead.",
+                               field="username", status=409)
+        user = create_user(username, display_name, "player", None, chronicle=chronicle)
+        link_player(chronicle, character, user, by=by, how="invite")
+        return user, create_login_link(user, hours=hours)
+
+
+#: The letters of a claim code: no 0/O, 1/I/L or U, so that it is read aloud and typed without doubt.
+CLAIM_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+#: Characters in a claim code (30**10, about 49 bits: with its expiry, not guessable).
+CLAIM_LENGTH = 10
+#: How long a claim code works, in hours.
+CLAIM_HOURS = 24
+
+
+def _claim_hash(code: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(normalise_claim(code).encode("ascii", "ignore")).hexdigest()
+
+
+def normalise_claim(code: str | None) -> str:
+    """A typed claim code, upper-cased, with spaces and dashes removed (``abcde-fghjk`` → ``ABCDEFGHJK``)."""
+    return "".join(ch for ch in (code or "").upper() if ch.isalnum())[:40]
+
+
+def make_claim_code(chronicle: Chronicle, character: Character, by: User | None, hours: int = CLAIM_HOURS) -> str:
+    """A fresh one-time claim code for ``character`` (shown once, as ``ABCDE-FGHJK``; only its SHA-256
+    is stored), valid ``hours`` hours. Codes made before for him stay valid until used or expired.
+
+    Raises:
+        ServiceError: 404 when ``character`` is not of ``chronicle``; 409 a retired character (his card opens nothing).
+    """
+    import secrets
+    from datetime import timedelta
+
+    from larp.models import utcnow
+    from larp.models.players import ClaimCode
+
+    if character.chronicle_id != chronicle.id:
+        raise ServiceError("There is no such character in this chronicle.", field="character", status=404)
+    if character.retired_at is not None or not character.card_token:
+        raise ServiceError(f"{character.name} has no card to claim from (retired, or the card was revoked): "
+                           "link the player's account instead.", status=409)
+    code = "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
+    with db.atomic():
+        ClaimCode.create(character=character.id, code_hash=_claim_hash(code), made_by=by.id if by else None,
+                         expires_at=utcnow() + timedelta(hours=hours))
+    return f"{code[:5]}-{code[5:]}"
+
+
+#: The one answer to a claim code that does not work (unknown, used, expired, another character's).
+BAD_CLAIM = "This claim code does not work for this character: it was mistyped, used already or has expired. Ask an organiser for a new one."
+
+
+def claim_character(token: str, code: str, user: User | None = None, *, username: str = "", display_name: str = "",
+                    password: str | None = None) -> tuple[Character, User]:
+    """Claim the character whose card carries ``token`` with the one-time ``code`` an organiser showed
+    (issue 33 item 1): ``user`` (logged in) becomes his player; without ``user``, a new player's
+    account (``username``, ``display_name``, ``password``) is made for it. One transaction.
+
+    Check-then-write made safe by the update itself: the code is marked used only where it is still
+    unused (``used_at IS NULL``), so of two claims at once with one code, one links and the other is refused.
+
+    Raises:
+        ServiceError: 404 the card opens nothing; 422 (field ``code``) :data:`BAD_CLAIM`; the account's
+            own refusals (422 a bad user name or short password, 409 a taken name) when one is made.
+    """
+    from larp.models import utcnow
+    from larp.models.players import ClaimCode
+    from larp.services.accounts import create_user
+    from larp.services.cards import character_for_card
+
+    character = character_for_card(token)
+    now = utcnow()
+    with db.atomic():
+        row = ClaimCode.get_or_none((ClaimCode.code_hash == _claim_hash(code)) & (ClaimCode.character == character.id))
+        if row is None or row.used_at is not None or row.expires_at < now or not normalise_claim(code):
+            raise ServiceError(BAD_CLAIM, field="code", status=422)
+        if user is None:
+            user = create_user(username, display_name, "player", password or "", chronicle=character.chronicle)
+        taken = (ClaimCode.update(used_at=now, used_by=user.id)
+                 .where((ClaimCode.id == row.id) & ClaimCode.used_at.is_null()).execute())
+        if taken != 1:
+            raise ServiceError(BAD_CLAIM, field="code", status=422)
+        link_player(character.chronicle, character, user, how="claim")
+        return character, user
+
+
+def self_check_in_state(character: Character):
+    """Whether ``character``'s player may check him in from his page now (issue 33 item 4), and how he
+    stands: ``(allowed, game_session, check_in)``. ``allowed`` needs the chronicle setting
+    ``players_check_in_themselves`` and an open game session; ``check_in`` is his row for it (or ``None``)."""
+    from larp.models import CheckIn
+    from larp.services.chronicles import chronicle_settings, open_game_session
+
+    chronicle = character.chronicle
+    session = open_game_session(chronicle)
+    row = (CheckIn.get_or_none((CheckIn.game_session == session.id) & (CheckIn.character == character.id))
+           if session is not None else None)
+    allowed = bool(chronicle_settings(chronicle)["players_check_in_themselves"]) and session is not None
+    return allowed, session, row
+
+
+def self_check_in(user: User, character_id: Any, session_number: Any = None):
+    """The player ``user`` checks his own character ``character_id`` in for the open game session
+    (issue 33 item 4), through the door's own service (:func:`larp.services.checkins.check_in`, how
+    "self"): the same rules, locks and record, in one transaction. Checked in already: said, nothing recorded.
+
+    Raises:
+        ServiceError: 404 not his character (:func:`own_character`); 403 the chronicle does not let players
+            check in themselves (setting ``players_check_in_themselves``, off by default); the door's own
+            refusals (409 no game session open, or another than his page showed; 409 a character the door
+            refuses).
+    """
+    from larp.services.checkins import check_in
+    from larp.services.chronicles import chronicle_settings
+
+    character = own_character(user, character_id)
+    if not chronicle_settings(character.chronicle)["players_check_in_themselves"]:
+        raise ServiceError("This chronicle checks characters in at the door: ask there.", status=403)
+    return check_in(character.chronicle, user, character.id, how="self", session_number=session_number)
+
+
 #: The services of the players' requests (issue 33 items 2 and 3), each read by its module name when
 #: present: ``pending_count(chronicle) -> int`` (what waits for an organiser) and
 #: ``player_notices(character) -> list[tuple[str, str]]`` (his requests' and answers' states, as
@@ -114,12 +295,17 @@ def _request_services():
     import importlib
 
     for kind, name in REQUEST_SERVICES.items():
+        if name in _ABSENT:
+            continue
         try:
             yield kind, importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
-            continue
+            _ABSENT.add(name)  # looked for once a process: the top bar asks on every organiser's page
+
+
+_ABSENT: set[str] = set()
 
 
 def pending_counts(chronicle: Chronicle) -> dict[str, int]:
@@ -146,5 +332,6 @@ def player_notices(character: Character) -> list[tuple[str, str]]:
     return notices
 
 
-__all__ = ["NOTICE_STATES", "NOT_YOURS", "REQUEST_SERVICES", "characters_of_player", "link_player", "own_character",
-           "pending_counts", "player_notices", "players_of"]
+__all__ = ["BAD_CLAIM", "NOTICE_STATES", "NOT_YOURS", "REQUEST_SERVICES", "characters_of_player", "claim_character",
+           "invite_player", "link_by_name", "link_player", "make_claim_code", "normalise_claim", "own_character",
+           "pending_counts", "player_notices", "players_of", "self_check_in", "self_check_in_state", "unlink_player"]

@@ -23,6 +23,7 @@ def register_blueprints(app: Flask) -> None:
     from larp.web import api_checkin, checkin  # noqa: F401 - game night at the door (issue 32); api_checkin adds routes
     from larp.web import api_scenes  # noqa: F401 - adds routes (issue 30 item 4)
     from larp.web import api_frenzy  # noqa: F401 - adds routes (issue 30 item 8)
+    from larp.web import api_players  # noqa: F401 - adds routes (issue 33: a player's own characters)
     from larp.web import api_between_game_actions  # noqa: F401 - adds routes (issue 33 item 3)
 
     app.register_blueprint(auth.bp)

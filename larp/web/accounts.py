@@ -53,14 +53,14 @@ def account():
 def _account_page(error: ServiceError | None = None, token_error: ServiceError | None = None,
                   issued: dict | None = None):
     status = (error or token_error).status if (error or token_error) else 200
-    roles = ("narrator", "organiser") if g.user.role == "organiser" else ("narrator",)
+    roles = {"organiser": ("narrator", "organiser"), "narrator": ("narrator",)}.get(g.user.role, ("player",))
     return render_template("accounts/account.html", chronicle=chronicle_or_none(), error=error,
                            token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
                            min_length=MIN_PASSWORD_LENGTH), status
 
 
 @bp.route("/account/tokens", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def create_api_token():
     """Make a personal API token (issue 21) and show it, once, on the page (not redirected, so
     the token never travels in the session cookie; only its SHA-256 is stored).
@@ -83,7 +83,7 @@ def create_api_token():
 
 
 @bp.route("/account/tokens/<int:token_id>/revoke", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def revoke_api_token(token_id: int):
     """Revoke one of one's own API tokens: its next call is refused (401)."""
     try:

@@ -119,6 +119,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/game-sessions/{number}/attendance", "get"): {"path": {"number": 2}},
     ("/game-sessions/{number}/attendance", "post"): {"path": {"number": 2}, "body": {},
                                                      "after": [("/check-ins", "post")]},
+    ("/my/characters", "get"): {},  # issue 33: the caller's own characters (an organiser's token: none)
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
     ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,

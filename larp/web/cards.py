@@ -178,8 +178,10 @@ def card_view(token: str, edition: str | None = None):
                                scanned_before=before, board=board, board_target=board_target, notice=notice,
                                fingerprint=fingerprint)
     else:
+        from larp.web.players import card_extras  # issue 33: his own page's link and his requests' badge
+
         page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token,
-                               notice=notice, fingerprint=fingerprint)
+                               notice=notice, fingerprint=fingerprint, **card_extras(character))
     return _no_store(make_response(page))
 
 

@@ -85,7 +85,7 @@ def _form(two) -> dict:
 
 
 #: Not a chronicle's page: what they answer does not depend on the chronicle.
-PLAYER_CARD = {"cards.card_view", "cards.card_live"}
+PLAYER_CARD = {"cards.card_view", "cards.card_live", "players.claim"}  # issue 33: a claim needs the card and a code
 
 
 @pytest.mark.parametrize("who", ["narr_a", "org_a", "admin"])
