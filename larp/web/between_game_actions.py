@@ -20,7 +20,7 @@ from larp.htmx import is_partial
 from larp.models import BetweenGameAction, Character, GameSession
 from larp.services import ServiceError
 from larp.services.between_game_actions import (ActionWindow, action_window, actions_of_character, answer_action,
-                                                edit_action, find_action, pending_count, session_actions,
+                                                edit_action, find_action, session_actions,
                                                 session_to_answer, sessions_with_actions, withdraw_action,
                                                 write_action)
 from larp.services.characters import get_character
@@ -78,12 +78,6 @@ def actions_section(character: Character, error: ServiceError | None = None, typ
 def actions_of(character: Character) -> list[BetweenGameAction]:
     """Every between-game action of ``character``, newest game session first (his History page, organisers)."""
     return actions_of_character(character)
-
-
-@bp.app_template_global("between_game_actions_waiting")
-def waiting_count() -> int:
-    """How many between-game actions of the open game session wait for an answer (the Organise hub's link)."""
-    return pending_count(get_chronicle())
 
 
 def _mine(character_id: int) -> Character:

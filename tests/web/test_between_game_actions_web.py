@@ -182,7 +182,16 @@ def test_the_organise_hub_links_the_screen(coming, client):
     from larp.services.chronicles import get_chronicle
     from larp.services.players import pending_counts
 
-    AuthActions(client).login("org1", "organiser")
+    auth = AuthActions(client)
+    auth.login("player1", "player")
+    client.post(f"/my/characters/{char('Konrad Vale').id}/actions", data={"text": "Hunt"})
+    client.post(f"/my/characters/{char('Konrad Vale').id}/actions", data={"text": "Scout"})
+    auth.logout()
+    auth.login("org1", "organiser")
     assert "/between-game-actions" in client.get("/organise").get_data(as_text=True)
     with coming.test_request_context(), db.connection_context():
-        assert pending_counts(get_chronicle())["between_game_actions"] == 0
+        assert pending_counts(get_chronicle())["between_game_actions"] == 2
+        first = BetweenGameAction.select().order_by(BetweenGameAction.id).first()
+    client.post(f"/between-game-actions/{first.id}/answer", data={"answer": "Done", "version": first.version})
+    with coming.test_request_context(), db.connection_context():
+        assert pending_counts(get_chronicle())["between_game_actions"] == 1
