@@ -67,6 +67,7 @@ def test_a_player_writes_an_organiser_answers_the_player_reads_it(coming, client
     auth.login("player1", "player")
     page = text_of(client.get(f"/my/characters/{konrad.id}"))
     assert "You find their haven under pier 9." in page and "Answered" in page and "Org1" in page
+    assert "Between-game action “I hunt the docks for the Sabbat pack.”: answered" in page  # his badge (issue 33 item 5)
 
 
 def test_htmx_gets_the_section_and_the_action_back(coming, client):
