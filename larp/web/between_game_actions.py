@@ -87,16 +87,27 @@ def _mine(character_id: int) -> Character:
         abort(404, description=exc.message)
 
 
+#: What a player's post did, said in his section (``done``); a plain post's 303 carries its key as ``?bga=``.
+DONE_WORDS = {"written": "Between-game action written: the organisers will answer it.",
+              "changed": "Between-game action changed.", "withdrawn": "Between-game action withdrawn."}
+
+
+@bp.app_template_global("between_game_actions_done")
+def done_words() -> str:
+    """The words of what the player's last plain post did (``?bga=`` of the page it was sent back to), or ""."""
+    return DONE_WORDS.get(request.args.get("bga", ""), "")
+
+
 def _player_answer(character: Character, error: ServiceError | None = None, typed: str = "",
                    failed: int | None = None, done: str = ""):
     """After a player's post: his section (htmx), or a 303 to his page; refused, the page with the reason."""
     if is_partial():
         section = actions_section(character, error, typed, failed)
         return render_template("players/_actions_section.html", character=character, section=section,
-                               done=done, chronicle=get_chronicle()), error.status if error else 200
-    if error is None:
-        flash(done)
-        return redirect(url_for("players.character", character_id=character.id) + "#between-game-actions", code=303)
+                               done=DONE_WORDS.get(done, ""), chronicle=get_chronicle()), error.status if error else 200
+    if error is None:  # back to his page, at the section, which says what was done (in view, unlike a flash)
+        return redirect(url_for("players.character", character_id=character.id, bga=done) + "#between-game-actions",
+                        code=303)
     return render_template("players/actions.html", character=character, chronicle=get_chronicle(),
                            section=actions_section(character, error, typed, failed)), error.status
 
@@ -116,7 +127,7 @@ def player_actions(character_id: int):
         write_action(get_chronicle(), character, g.user, text, request_token=request.form.get("request_token"))
     except ServiceError as exc:
         return _player_answer(character, exc, text)
-    return _player_answer(character, done="Between-game action written: the organisers will answer it.")
+    return _player_answer(character, done="written")
 
 
 @bp.post("/my/characters/<int:character_id>/actions/<int:action_id>")
@@ -132,7 +143,7 @@ def player_edit(character_id: int, action_id: int):
         if exc.status == 404:
             abort(404, description=exc.message)
         return _player_answer(character, exc, text, action_id)
-    return _player_answer(character, done="Between-game action changed.")
+    return _player_answer(character, done="changed")
 
 
 @bp.post("/my/characters/<int:character_id>/actions/<int:action_id>/withdraw")
@@ -147,7 +158,7 @@ def player_withdraw(character_id: int, action_id: int):
         if exc.status == 404:
             abort(404, description=exc.message)
         return _player_answer(character, exc, "", action_id)
-    return _player_answer(character, done="Between-game action withdrawn.")
+    return _player_answer(character, done="withdrawn")
 
 
 def _organiser_page(session: GameSession | None, status: int = 200, error: ServiceError | None = None,
@@ -157,6 +168,7 @@ def _organiser_page(session: GameSession | None, status: int = 200, error: Servi
         "between_game_actions/page.html", chronicle=chronicle, session=session,
         actions=session_actions(chronicle, session) if session is not None else [],
         sessions=sessions_with_actions(chronicle), window=action_window(chronicle), error=error, failed=failed,
+        answered=request.args.get("answered", ""),
         typed=typed, characters=list(Character.select().where((Character.chronicle == chronicle)
                                                                & Character.retired_at.is_null()
                                                                & ~Character.scene_extra).order_by(Character.name)),
@@ -167,7 +179,8 @@ def _organiser_page(session: GameSession | None, status: int = 200, error: Servi
 @role_required("organiser")
 def organiser_list():
     """The organisers' screen: the between-game actions of a game session (``session``: its number;
-    default the open one), those waiting for an answer first, each with its answer form."""
+    default the open one), those waiting for an answer first, each with its answer form (``answered``: the
+    action whose answer was just saved, said there)."""
     chronicle = get_chronicle()
     try:
         session = session_to_answer(chronicle, request.args.get("session"))
@@ -200,9 +213,9 @@ def answer(action_id: int):
         waiting = sum(1 for a in session_actions(chronicle, action.game_session) if a.state == "waiting")
         return render_template("between_game_actions/_action.html", action=action, error=None, typed="",
                                failed=None, session=action.game_session, done=True, waiting_now=waiting)
-    flash(f"Answer to {action.character.name}’s between-game action saved.")
-    return redirect(url_for("between_game_actions.organiser_list", session=action.game_session.number)
-                    + f"#action-{action.id}", code=303)
+    # Back to the screen at the action, which says the answer was saved (in view, unlike a flash at the top).
+    return redirect(url_for("between_game_actions.organiser_list", session=action.game_session.number,
+                            answered=action.id) + f"#action-{action.id}", code=303)
 
 
 @bp.post("/between-game-actions/late")

@@ -47,9 +47,9 @@ def test_a_player_writes_an_organiser_answers_the_player_reads_it(coming, client
     auth = AuthActions(client)
     auth.login("player1", "player")
     written = client.post(f"/my/characters/{konrad.id}/actions", data={"text": "I hunt the docks for the Sabbat pack."})
-    assert written.status_code == 303 and written.headers["Location"].endswith(f"/my/characters/{konrad.id}#between-game-actions")
-    page = text_of(client.get(f"/my/characters/{konrad.id}"))
-    assert "Between-game action written" in page and "For Game session 1 (" in page and ": 1 of 3 written" in page
+    assert written.status_code == 303 and written.headers["Location"].endswith(f"/my/characters/{konrad.id}?bga=written#between-game-actions")
+    page = text_of(client.get(written.headers["Location"]))
+    assert "Between-game action written" in page.split("Between-game actions")[-1]  # in the section, in view and "For Game session 1 (" in page and ": 1 of 3 written" in page
     assert "I hunt the docks for the Sabbat pack." in page and "Waiting for an answer" in page
     auth.logout()
     auth.login("org1", "organiser")
@@ -59,7 +59,9 @@ def test_a_player_writes_an_organiser_answers_the_player_reads_it(coming, client
         action = BetweenGameAction.get()
     answered = client.post(f"/between-game-actions/{action.id}/answer",
                            data={"answer": "You find their haven under pier 9.", "version": action.version})
-    assert answered.status_code == 303 and answered.headers["Location"].endswith(f"#action-{action.id}")
+    assert answered.status_code == 303 and answered.headers["Location"].endswith(f"answered={action.id}#action-{action.id}")
+    back = text_of(client.get(answered.headers["Location"]))
+    assert "Answer saved: Konrad Vale’s player reads it on his page." in back
     assert "0 waiting" in text_of(client.get("/between-game-actions"))
     history = text_of(client.get(f"/characters/{konrad.id}/history"))  # on the character's record (organisers)
     assert "Between-game actions" in history and "answered · I hunt the docks" in history
