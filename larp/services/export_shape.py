@@ -40,6 +40,7 @@ from larp.models import (
     Trait,
     TraitLoss,
     UnstorableText,
+    BetweenGameAction,
 )
 from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError
@@ -195,6 +196,9 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
                                     {**_REFERENCES, "undo_ruling": _reference, "asked_by": _reference,
                                      "answered_by": _reference})),
 }
+SHAPE["between_game_actions"] = _each(_record(  # issue 33 item 3 (larp.services.between_game_actions_export)
+    BetweenGameAction, ("character", "game_session", "text", "written_at"),
+    {**_REFERENCES, "author": _reference, "answered_by": _reference}))
 
 
 def depth(value: Any) -> int:

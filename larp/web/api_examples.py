@@ -142,6 +142,12 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,
     ("/tabletop/roll", "post"): None,
+    # Issue 33 item 3: between-game actions (the organiser's token enters one handed in late, then answers it).
+    ("/between-game-actions", "get"): {"query": {"character_id": 2}},
+    ("/between-game-actions", "post"): {"body": {"character_id": 2, "text": "Konrad watches the docks for the Sabbat pack."}},
+    ("/between-game-actions/{action_id}/answer", "post"): {
+        "path": {"action_id": 1}, "body": {"answer": "Their haven is under pier 9.", "version": 1},
+        "after": [("/between-game-actions", "post")]},
 }
 
 

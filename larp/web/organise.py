@@ -27,6 +27,8 @@ TOOLS = (
     ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),
     ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources; webhooks to Discord."),
 )
+TOOLS += (("between_game_actions.organiser_list", "Between-game actions",  # issue 33 item 3
+           "What players write their characters do before the coming game session: answer each, privately."),)
 
 
 @bp.route("/organise")

@@ -22,11 +22,12 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, Character, CheckIn, Chronicle,
+from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, BetweenGameAction, Character, CheckIn, Chronicle,
                          ChronicleSetting, Equipment, ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter,
                          SceneRuling, SpendRequest, StoredScene, Torpor, Trait, TraitLoss, User)
 from larp.rules.experience import KINDS
 from larp.rules.experience_purchase import KINDS as PURCHASES
+from larp.services.between_game_actions_export import ACTION_FIELDS, ACTION_TIMES
 from larp.services.sheet_store import create_character
 from larp.services.transfer import CHARACTER_FIELDS, EQUIPMENT_FIELDS, export_chronicle, import_chronicle
 from larp.sheet import CharacterSheet
@@ -134,6 +135,10 @@ def chronicles(draw) -> dict:
             st.decimals(min_value=0, max_value=1000, places=2, allow_nan=False, allow_infinity=False), TEXT, TEXT,
             MOMENT, st.none() | MOMENT, st.booleans(), st.booleans(), st.dictionaries(WORDS, JSON, max_size=2)),
             max_size=3)),
+        # Issue 33 item 3: between-game actions (whose, which session by place, the text, the answer or
+        # none, withdrawn or not, when, written by an account or by a name only).
+        "actions": draw(st.lists(st.tuples(st.integers(0, count - 1), st.integers(0, 2), LONG.filter(bool) | WORDS,
+                                           st.none() | TEXT, st.booleans(), MOMENT, st.booleans()), max_size=4)),
     }
 
 
@@ -208,6 +213,16 @@ def build(plan: dict, name: str) -> Chronicle:
                             answered_by=narrator if answered else None, answered_by_name=note[:120],
                             ruling=made[0] if spent and made else None, undo_ruling=made[-1] if spent and made else None,
                             bought=bought, before={k: None for k in bought})
+    for who, place, text, answer, withdrawn, when, by_account in plan.get("actions", []):
+        if place < len(sessions):
+            BetweenGameAction.create(
+                chronicle=chronicle, game_session=sessions[place], character=characters[who], text=text[:2000],
+                author=narrator if by_account else None, author_name="Pat Player", written_at=when,
+                edited_at=when + timedelta(minutes=5) if withdrawn else None,
+                withdrawn_at=when + timedelta(hours=1) if withdrawn else None,
+                answer=(answer or "")[:2000], answered_by=narrator if answer is not None and by_account else None,
+                answered_by_name="Olga" if answer is not None else "",
+                answered_at=when + timedelta(days=1) if answer is not None else None, version=3 if withdrawn else 1)
     return chronicle
 
 
@@ -241,6 +256,10 @@ def test_every_chronicle_exports_and_imports_back_equal(dbconn, plan):
         assert [(a["amount"], a["entry"] is not None) for a in second["attendance"]] == [
             (str(amount.normalize()) if amount != amount.to_integral() else str(int(amount)), with_line)
             for _, amount, with_line in attended if amount is not None]
+        actions = [a for a in plan["actions"] if a[1] < sessions]  # issue 33 item 3: every action comes back
+        assert [(a["text"], a["answered_at"] is not None, a["withdrawn_at"] is not None)
+                for a in second["between_game_actions"]] == [
+            (text[:2000], answer is not None, withdrawn) for _, _, text, answer, withdrawn, _, _ in actions]
     finally:
         restored.delete_instance(recursive=True)
 
@@ -291,6 +310,7 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         AttendanceAward: {"amount", "awarded_at", "entry"},
         StoredScene: set(data["scenes"][0]), SceneRuling: set(data["scene_rulings"][0]),
         SpendRequest: set(data["spend_requests"][0]),  # issue 33
+        BetweenGameAction: set(ACTION_FIELDS) | set(ACTION_TIMES) | {"author", "answered_by"},  # issue 33 item 3
     }
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)

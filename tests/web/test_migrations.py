@@ -176,7 +176,7 @@ def _comparable(export: dict) -> dict:
              "frenzy")  # issue 30 item 8
     out = {k: v for k, v in export.items()
            if k not in ("experience", "check_ins", "attendance", "scenes", "scene_rulings",
-                        "spend_requests")}  # issues 32, 30, 33
+                        "spend_requests", "between_game_actions")}  # issues 32, 30, 33
     out["format_version"] = 1
     out["characters"] = []
     for character in export["characters"]:
