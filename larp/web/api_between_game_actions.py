@@ -145,7 +145,9 @@ def between_game_actions_write():
     "summary": "Answer a between-game action (organisers)",
     "description": "Only the character's player(s) and the organisers read the answer. `version` is the action's "
                    "version the caller read: if the player changed it, or another organiser answered, since, "
-                   "nothing is saved (409). Answering again rewrites the answer.",
+                   "nothing is saved (409), so the same call sent twice saves once. Answering again rewrites the "
+                   "answer. Records no ruling: the action itself is the record.",
+    "x-records-nothing": True,
     "parameters": [{"name": "action_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": shape({
         "answer": {**_TEXT, "description": "The organisers' answer."},
