@@ -143,4 +143,17 @@
   document.addEventListener("click", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-print]")) { window.print(); }
   });
+  // A screen's settings folded on a phone (issue 31 item 2): the summary says what the chips and selects say
+  // now, not what they said when the screen was drawn (the combat board's darkness and range change with no swap).
+  document.addEventListener("change", function (evt) {
+    var field = evt.target;
+    var details = field.closest && field.closest("details.screen-settings");
+    var shows = details && details.querySelector('summary [data-shows="' + field.name + '"]');
+    if (!shows) { return; }
+    var text = field.tagName === "SELECT" ? field.selectedOptions[0].textContent
+      : (field.closest("label") || field).textContent;
+    if (field.name === "range" && !field.value) { text = "Range not said"; }
+    shows.textContent = text.trim();
+    if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }
+  });
 })();
