@@ -143,6 +143,24 @@
   document.addEventListener("click", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-print]")) { window.print(); }
   });
+  // The combat board's roster (issue 31 item 3): the search box above it shows only the names holding what is
+  // typed (a ticked name stays); a card code typed matches no name, and Find or Enter searches on the server.
+  document.addEventListener("input", function (evt) {
+    var box = evt.target;
+    var list = box.getAttribute && box.getAttribute("data-roster") && document.getElementById(box.getAttribute("data-roster"));
+    if (!list) { return; }
+    var text = box.value.trim().toLowerCase();
+    var shown = 0;
+    list.querySelectorAll(".roster-chip").forEach(function (chip) {
+      var name = (chip.getAttribute("data-name") || "").toLowerCase();
+      var ticked = chip.querySelector("input:checked");
+      var show = !text || ticked || name.indexOf(text) !== -1;
+      chip.hidden = !show;
+      if (show) { shown += 1; }
+    });
+    var none = list.querySelector(".roster-none");
+    if (none) { none.hidden = shown > 0; }
+  });
   // A screen's settings folded on a phone (issue 31 item 2): the summary says what the chips and selects say
   // now, not what they said when the screen was drawn (the combat board's darkness and range change with no swap).
   document.addEventListener("change", function (evt) {
