@@ -24,6 +24,9 @@ SHORT = """() => [...document.querySelectorAll(
     .filter(e => e.offsetParent !== null && e.getClientRects().length)
     .filter(e => e.getBoundingClientRect().height < 44)
     .map(e => e.textContent.trim().slice(0, 20) + ' ' + Math.round(e.getBoundingClientRect().height))"""
+#: The title's text ends before the scene's begins (a long scene name once ran under "Combat board").
+APART = """() => { const r = document.createRange(); r.selectNodeContents(document.querySelector('.screen-top h1'));
+    return r.getBoundingClientRect().right <= document.querySelector('.scene-turn-bar p').getBoundingClientRect().left; }"""
 #: What issue 33 will add beside the Menu for organisers: a count of requests waiting.
 BADGE = """document.addEventListener('DOMContentLoaded', () => {
     const s = document.querySelector('details.menu > summary');
@@ -59,6 +62,7 @@ def test_phone_chrome_is_160_px_and_hides_nothing(served, browser):
     top = page.evaluate(TOP, "#side-challenger")
     shoot(page, "chrome-challenge-390")
     assert top <= CHROME_PX, f"the challenger's block starts {top:.0f} px from the top at 390 px"
+    assert page.evaluate(APART), "the title runs into the scene's name"
     assert page.evaluate(SHORT) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # The chips are one tap away; their summary says what is chosen, and a tap keeps them open.
@@ -89,6 +93,7 @@ def test_phone_chrome_is_160_px_and_hides_nothing(served, browser):
     top = page.evaluate(TOP, "#target-panel")
     shoot(page, "chrome-combat-390")
     assert top <= CHROME_PX, f"the target's block starts {top:.0f} px from the top at 390 px"
+    assert page.evaluate(APART), "the title runs into the scene's name"
     assert page.evaluate(SHORT) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # The scene's summary follows its chips (no swap), and the ways to the stray-shot screen stay a tap away.
