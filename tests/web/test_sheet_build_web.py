@@ -51,3 +51,14 @@ def test_a_vampire_without_a_generation_starts_on_the_13th(organiser, dbconn):
     ghoul = create(organiser, name="Hob Carter", creature="ghoul", generation="")
     page = organiser.get(f"/characters/{ghoul.id}/edit").get_data(as_text=True)
     assert not re.search(r'<option value="\d+"\s+selected>\d+th</option>', page)
+
+
+def test_a_power_tapped_twice_is_held_once(organiser, dbconn):
+    character = create(organiser)
+    save(organiser, character, "powers", {"powers.add": "Celerity|Alacrity"})
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    rows = {k: v for k, v in re.findall(r'name="(powers\.\d+\.\w+)" value="([^"]*)"', page)}
+    response = save(organiser, character, "powers", {**rows, "powers.add": "Celerity|Alacrity"})
+    assert response.status_code in (200, 303, 400, 409)
+    assert [(p.discipline, p.power) for p in sheet_of(Character.get_by_id(character.id)).powers] == [
+        ("Celerity", "Alacrity")]
