@@ -284,8 +284,8 @@ def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
     print(f"  the fight: {page.locator('#combat-result .ruling-summary').first.inner_text()}")
     mark = "ok " if seconds < BRAWL_GOAL_SECONDS else "OVER"
     TIMED.append((f"brawl (cards scanned before) at {page.viewport_size['width']} px", mark == "ok "))
-    print(f"  {mark} from the target's pick to the recorded fight: {n.taps} taps, {n.keys} keys, {seconds:.1f} s "
-          f"(goal under {BRAWL_GOAL_SECONDS:.0f} s; was 16 taps, 41 keys, 30 s)")
+    print(f"  {mark} from the target's pick to the recorded fight: {n.taps} taps, {n.keys} keys, {n.scrolls} scrolls, "
+          f"{seconds:.1f} s (goal under {BRAWL_GOAL_SECONDS:.0f} s; was 16 taps, 41 keys, 30 s)")
 
 
 def largest_board(page, wire: Wire, served, base: str, width: int) -> None:
