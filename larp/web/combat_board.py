@@ -34,6 +34,7 @@ from larp.services.mass_challenge import (
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
+from larp.web.roster import roster, roster_step
 from larp.web.people_form import (
     BOARD_PLACES,
     error_at,
@@ -57,6 +58,7 @@ from larp.web.people_form import (
 )
 
 bp = Blueprint("combat_board", __name__)
+bp.add_app_template_global(roster, "roster")  # the fighters' roster in the pickers (issue 31 item 3)
 
 # ----- the combat board ------------------------------------------------------
 
@@ -132,7 +134,7 @@ def board_post():
     ``pick:<id>:<range>``, ``remove:<id>``...) or resolve the fight (``resolve``, ``retest``,
     ``record``). Bad input shows its message where the narrator looks and changes nothing."""
     form = request.form
-    step = (form.get("step") or "resolve").strip()
+    step = roster_step(form, (form.get("step") or "resolve").strip())  # the roster's ticks (issue 31 item 3)
     chronicle = get_chronicle()
     try:
         people_form = _board_people_form(form)
@@ -154,6 +156,8 @@ def board_post():
         if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
             return redirect(url, code=303)
         response = respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+        if step.startswith("set:target:") and not people_form.rows:
+            return shown_at(response, "add-box")  # the target picked: the roster of attackers next (issue 31 item 3)
         if people_form.picks.get("target") and len(people_form.rows) > attackers_before and not shown.get("add_results"):
             # Attackers added (issue 31 item 4): the target's sign and the first attackers in view, not the
             # add box at the bottom, so the next tap (the signs) is where the narrator looks.
