@@ -10,7 +10,7 @@ import sqlite3
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import open_menu, shoot
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
@@ -38,6 +38,7 @@ def test_an_invited_player_logs_in_and_reads_his_sheet_at_390px(served, browser)
     phone.get_by_role("button", name="Set password").click()
     expect(phone.locator(".flash")).to_contain_text("Your password is set")
     # Logged out and in again with the password, as on the next game night.
+    open_menu(phone)  # the account and "Switch user" are in the phone's Menu (issue 31 item 2)
     phone.get_by_role("button", name="Switch user").click()
     phone.locator("input[name=username]").fill("pia")
     phone.locator("input[name=password]").fill("pia's long secret")
