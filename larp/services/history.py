@@ -21,6 +21,7 @@ from larp.models import (
     ExperienceEntry,
     GameSession,
     Ruling,
+    SpendRequest,
     RulingCharacter,
     Torpor,
     TraitLoss,
@@ -151,7 +152,8 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
     """Undo ruling ``ruling_id``: put back every character it touched as he was
     before it, delete the Traits lost and Ability levels expended in it, delete the
     torpor records it started and reopen those it ended, put back the sheet a
-    sheet edit changed and remove the experience it logged, and mark it undone.
+    sheet edit changed and remove the experience it logged, mark an experience spend it approved
+    undone (issue 33), and mark it undone.
     Recorded as a ruling of kind "undo".
 
     Raises:
@@ -229,6 +231,12 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
         AbilitySpend.delete().where(AbilitySpend.ruling == ruling).execute()
         Torpor.delete().where(Torpor.ruling == ruling).execute()
         Torpor.update(ended_on=None, end_reason="", ended_by=None).where(Torpor.ended_by == ruling).execute()
+        # An approved experience spend whose ruling this is (issue 33) is undone with it: the queue and the
+        # player's page say so, instead of "approved" over a sheet that no longer holds the purchase.
+        SpendRequest.update(state="undone", undo_ruling=record, answered_by=organiser, answered_at=utcnow(),
+                            answered_by_name=organiser.display_name if organiser else "",
+                            answer=f"Approval undone in History (ruling #{ruling.id}).").where(
+            (SpendRequest.ruling == ruling) & (SpendRequest.state == "approved")).execute()
         ruling.undone_at = utcnow()
         ruling.undone_by = organiser
         ruling.save()

@@ -217,16 +217,20 @@ def test_a_catalogue_merit_costs_its_traits(ctx):
 
 
 def test_an_approval_undone_in_history_is_marked_undone_without_a_second_refund(ctx):
-    """Undoing the approval's ruling from History gives the sheet and the experience back; the queue's
-    undo then only marks the request undone (no second refund)."""
+    """Undoing the approval's ruling from History gives the sheet and the experience back and marks the
+    request undone at once (the queue and the player's page no longer say "approved"); the queue's undo
+    then refuses, with no second refund."""
     from larp.services.history import undo_ruling
 
     chronicle, vivienne = ctx
     start = experience_log(vivienne).unspent
     asked, _ = spends.ask_spend(chronicle, user("asker"), vivienne.id, RAPIDITY)
     approved = spends.approve_request(chronicle, user("boss"), asked.id)
-    undo_ruling(chronicle, user("boss"), approved.ruling_id)
+    undo = undo_ruling(chronicle, user("boss"), approved.ruling_id)
     assert experience_log(vivienne).unspent == start and "Rapidity" not in powers(vivienne)
-    marked = spends.undo_approval(chronicle, user("boss"), asked.id)
-    assert marked.state == "undone" and "History" in marked.answer
+    marked = spends.get_request(chronicle, asked.id)
+    assert marked.state == "undone" and "History" in marked.answer and marked.undo_ruling_id == undo.id
+    with pytest.raises(ServiceError) as again:
+        spends.undo_approval(chronicle, user("boss"), asked.id)
+    assert again.value.status == 409
     assert experience_log(vivienne).unspent == start
