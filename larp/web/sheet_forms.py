@@ -132,6 +132,15 @@ def read_section(section: str, form: Mapping[str, Any]) -> SectionForm:
             abilities[name] = _text(row.get("level")) or "1"
             if _text(row.get("specialisations")):
                 specialisations[name] = [s.strip() for s in row["specialisations"].split(",") if s.strip()]
+        picked = _text(form.get("abilities.add"))
+        if picked:  # a chip of the books' Abilities (issue 31 item 6): added at level 1, or one level more
+            held = next((n for n in abilities if n.lower() == picked.lower()), None)
+            if held is None:
+                abilities[picked] = "1"
+                out.added = f"{picked} 1"
+            elif str(abilities[held]).isdigit():
+                abilities[held] = str(int(abilities[held]) + 1)
+                out.added = f"{held} {abilities[held]}"
         out.data.update(abilities=abilities, specialisations=specialisations)
     elif section == "powers":
         powers = _list(form, "powers", out, lambda row: not _blank(row.get("power")), lambda row: {

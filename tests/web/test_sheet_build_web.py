@@ -62,3 +62,23 @@ def test_a_power_tapped_twice_is_held_once(organiser, dbconn):
     assert response.status_code in (200, 303, 400, 409)
     assert [(p.discipline, p.power) for p in sheet_of(Character.get_by_id(character.id)).powers] == [
         ("Celerity", "Alacrity")]
+
+
+def test_an_ability_is_one_tap_and_a_second_tap_raises_it(organiser, dbconn):
+    """Issue 31 item 6, the Abilities as the powers: the books' Abilities are one-tap chips in the section's form
+    (no typing and no Save to tap after); a tap adds one at level 1 and says so, a tap on one held raises it by
+    one level, and an Ability not in the list is still typed in the row below."""
+    character = create(organiser)
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    abilities = page[page.index('id="abilities"'):page.index("</section>", page.index('id="abilities"'))]
+    assert 'name="abilities.add" value="Brawl"' in abilities and 'name="abilities.add" value="Occult"' in abilities
+    assert "Add an Ability by name" in abilities
+
+    first = save(organiser, character, "abilities", {"abilities.add": "Brawl"}, htmx=True)
+    assert first.status_code == 200 and "Added Brawl 1." in first.get_data(as_text=True)
+    assert sheet_of(Character.get_by_id(character.id)).abilities == {"Brawl": 1}
+    held = save(organiser, character, "abilities", {"abilities.0.name": "Brawl", "abilities.0.level": "1",
+                                                     "abilities.add": "brawl"}, htmx=True)
+    assert held.status_code == 200 and "Added Brawl 2." in held.get_data(as_text=True)
+    assert sheet_of(Character.get_by_id(character.id)).abilities == {"Brawl": 2}
+    assert 'class="chip held">Brawl <small>2</small>' in held.get_data(as_text=True)
