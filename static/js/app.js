@@ -190,4 +190,14 @@
     shows.textContent = text.trim();
     if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }
   });
+  // Issue 31: once the challenger is picked (by code, name or chip), the keyboard goes to the defender's box, so
+  // the second card code is typed at once. The pick redraws only the challenger's side (the defender's, with what
+  // is typed there, stays), so the box's autofocus is not applied by the swap.
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var from = evt.detail && evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    if (!from || from.id !== "pick-challenger" || !document.querySelector("#side-challenger .who-name")) { return; }
+    var next = document.querySelector("#side-defender input[type=search]");
+    var active = document.activeElement;
+    if (next && !next.value && (!active || active === document.body)) { next.focus(); }
+  });
 })();

@@ -140,7 +140,8 @@ def one_on_one_with_a_tie(page, wire: Wire, served, base: str) -> None:
     began = time.monotonic()
     for side, code in (("challenger", viv), ("defender", kon)):
         box = page.locator(f"#side-{side} input[type=search]")
-        n.tap(box)
+        if not box.evaluate("e => e === document.activeElement"):  # the first side to pick has the keyboard
+            n.tap(box)
         n.type(box, code)
         n.press(box, "Enter")
         page.locator(f"#side-{side} .who-name").wait_for()
