@@ -248,7 +248,8 @@ def claim_character(token: str, code: str, user: User | None = None, *, username
 def self_check_in_state(character: Character):
     """Whether ``character``'s player may check him in from his page now (issue 33 item 4), and how he
     stands: ``(allowed, game_session, check_in)``. ``allowed`` needs the chronicle setting
-    ``players_check_in_themselves`` and an open game session; ``check_in`` is his row for it (or ``None``)."""
+    ``players_check_in_themselves``, an open game session and its day (today in the chronicle's time zone);
+    ``check_in`` is his row for it (or ``None``)."""
     from larp.models import CheckIn
     from larp.services.chronicles import chronicle_settings, open_game_session
 
@@ -256,8 +257,17 @@ def self_check_in_state(character: Character):
     session = open_game_session(chronicle)
     row = (CheckIn.get_or_none((CheckIn.game_session == session.id) & (CheckIn.character == character.id))
            if session is not None else None)
-    allowed = bool(chronicle_settings(chronicle)["players_check_in_themselves"]) and session is not None
+    allowed = (bool(chronicle_settings(chronicle)["players_check_in_themselves"]) and session is not None
+               and _door_open(session))
     return allowed, session, row
+
+
+def _door_open(session) -> bool:
+    """Whether a player may check himself in for ``session`` today: only on its day, in the chronicle's time
+    zone (closing a game session opens the next at once, two weeks ahead; the door is not open all that time)."""
+    from larp.services.between_game_actions import local_today
+
+    return session.date == local_today(session.chronicle)
 
 
 def self_check_in(user: User, character_id: Any, session_number: Any = None):
@@ -267,16 +277,24 @@ def self_check_in(user: User, character_id: Any, session_number: Any = None):
 
     Raises:
         ServiceError: 404 not his character (:func:`own_character`); 403 the chronicle does not let players
-            check in themselves (setting ``players_check_in_themselves``, off by default); the door's own
+            check in themselves (setting ``players_check_in_themselves``, off by default); 409 not on the
+            open game session's day (chronicle's time zone); the door's own
             refusals (409 no game session open, or another than his page showed; 409 a character the door
             refuses).
     """
     from larp.services.checkins import check_in
     from larp.services.chronicles import chronicle_settings
 
+    from larp.services.chronicles import open_game_session
+
     character = own_character(user, character_id)
     if not chronicle_settings(character.chronicle)["players_check_in_themselves"]:
         raise ServiceError("This chronicle checks characters in at the door: ask there.", status=403)
+    session = open_game_session(character.chronicle)
+    if session is not None and not _door_open(session):
+        raise ServiceError(f"Checking in from your page opens on {session.date:%A %d %B}, the day of game session "
+                           f"{session.number}.",
+                           field="session", status=409)
     return check_in(character.chronicle, user, character.id, how="self", session_number=session_number)
 
 

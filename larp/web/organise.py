@@ -31,6 +31,17 @@ TOOLS += (("between_game_actions.organiser_list", "Between-game actions",  # iss
            "What players write their characters do before the coming game session: answer each, privately."),)
 
 
+def _waiting(chronicle) -> dict[str, int]:
+    """What waits for an organiser, by the address of the tool that lists it (issue 33 item 5): the hub's
+    tiles say which list the top bar's "N waiting" counts."""
+    from larp.services.players import pending_counts
+
+    counts = pending_counts(chronicle)
+    lists = {"spend_requests": "spends.queue", "between_game_actions": "between_game_actions.organiser_list"}
+    return {url_for(lists[kind]): n for kind, n in counts.items() if n and kind in lists
+            and lists[kind] in current_app.view_functions}
+
+
 @bp.route("/organise")
 @role_required("organiser")
 def hub():
@@ -41,7 +52,7 @@ def hub():
     if g.user.is_admin:
         tools.append((url_for("admin.chronicles"), "Chronicles (administrator)",
                       "Every chronicle of this server: create, rename, archive, delete, appoint its people."))
-    return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=None)
+    return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=None, waiting=_waiting(chronicle))
 
 
 @bp.route("/start", methods=["GET", "POST"])
@@ -79,7 +90,8 @@ def remove_demo_chronicle():
     except ServiceError as exc:
         tools = [(url_for(endpoint), title, text) for endpoint, title, text in TOOLS
                  if endpoint in current_app.view_functions]
-        return render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=exc), exc.status
+        return (render_template("organise/hub.html", chronicle=chronicle, tools=tools, error=exc,
+                                waiting=_waiting(chronicle)), exc.status)
     flash("The demo is removed. Name your chronicle.")
     return redirect(page_of(empty.id, "organise.start"), code=303)
 

@@ -85,7 +85,9 @@ def character(character_id: int):
     return render("players/character.html", "players/character.html", chronicle=chronicle, character=mine,
                   state=character_state(mine, open_game_session(chronicle), settings), log=experience_log(mine),
                   sheet=sheet, card=card, card_svg=qr_svg(card) if card else None, rulings=rulings_of(mine),
-                  notices=player_notices(mine), door=self_check_in_state(mine))
+                  notices=player_notices(mine), door=(door := self_check_in_state(mine)),
+                  door_open_later=bool(settings["players_check_in_themselves"] and door[1] is not None
+                                       and not door[0] and door[2] is None))
 
 
 def card_extras(ch) -> dict:

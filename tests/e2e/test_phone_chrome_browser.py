@@ -58,7 +58,7 @@ def test_phone_chrome_is_160_px_and_hides_nothing(served, browser):
 
     page.goto(base + "/challenge")
     expect(page.locator(".scene-turn-bar")).to_contain_text("Turn 1")
-    expect(page.locator("details.menu .badge")).to_be_visible()
+    expect(page.locator("details.menu .badge:not([hidden])")).to_be_visible()
     top = page.evaluate(TOP, "#side-challenger")
     shoot(page, "chrome-challenge-390")
     assert top <= CHROME_PX, f"the challenger's block starts {top:.0f} px from the top at 390 px"

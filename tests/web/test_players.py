@@ -313,6 +313,32 @@ def test_self_check_in_is_off_by_default_then_checks_in_once_with_the_doors_reco
     assert "No game session is open" in client.get(refused.headers["Location"]).get_data(as_text=True)
 
 
+def test_self_check_in_opens_only_on_the_game_sessions_day(app, client):
+    """A new user's report: closing a game session opens the next at once, two weeks ahead; a player may check
+    himself in only on its day (the chronicle's time zone), and his page says when the door opens."""
+    from datetime import timedelta
+
+    from larp.models import CheckIn, GameSession
+    from larp.services.chronicles import set_setting
+
+    mine, _ = _two_characters()
+    make_player(app, mine)
+    AuthActions(client).login("player1", "player")
+    with app.test_request_context(), db.connection_context():
+        set_setting(Chronicle.get_by_id(mine.chronicle_id), "players_check_in_themselves", True)
+        session = GameSession.get(GameSession.number == 1)
+        ahead = session.date + timedelta(days=14)
+        GameSession.update(date=ahead).where(GameSession.id == session.id).execute()
+    page = client.get(f"/my/characters/{mine.id}").get_data(as_text=True)
+    assert "Check in for Game session" not in page
+    assert f"opens on {ahead:%A %d %B}, the day of game session 1." in page
+    early = client.post(f"/my/characters/{mine.id}/check-in", data={"session": "1"})
+    assert f"opens on {ahead:%A %d %B}, the day of game session 1." in client.get(
+        early.headers["Location"]).get_data(as_text=True)
+    with db.connection_context():
+        assert not CheckIn.select().exists()
+
+
 # ---------------------------------------------------------------- item 5: notices
 
 

@@ -3,6 +3,8 @@ spend experience" section (the cost and the unspent total shown before sending).
 
 from __future__ import annotations
 
+import re
+
 from larp.db import db
 from larp.models import Character, SpendRequest
 from larp.services.chronicles import get_chronicle
@@ -54,11 +56,17 @@ def test_queue_approve_refuse_plain_and_htmx(app, client, auth):
     auth.login("boss", "organiser")
     queue = client.get("/spends").get_data(as_text=True)
     assert "Celerity: Rapidity" in queue and "Vivienne Ashcombe" in queue
+    assert re.search(r'id="waiting-menu"[^>]*>2 waiting<', queue)  # the top bar's count (the phone's Menu)
+    hub = client.get("/organise").get_data(as_text=True)  # which list waits (a new user's report)
+    assert re.search(r'<strong>Experience requests <span class="badge queue-count">2 waiting</span>', hub)
     assert client.post(f"/spends/{first}/approve").status_code == 303
     assert client.post(f"/spends/{second}/refuse", data={"reason": ""}, headers={"HX-Request": "true"}).status_code == 422
     answer = client.post(f"/spends/{second}/refuse", data={"reason": "Earn it in play."}, headers={"HX-Request": "true"})
     assert answer.status_code == 200 and "Refused #" in answer.get_data(as_text=True)
     assert "<html" not in answer.get_data(as_text=True)
+    # The top bar's count follows the answer out of band (it said "2 waiting" until a reload before).
+    oob = re.search(r'<span id="waiting-menu"[^>]*hx-swap-oob="true"[^>]*>', answer.get_data(as_text=True))
+    assert oob and "hidden" in oob.group(0) and 'id="waiting-nav"' in answer.get_data(as_text=True)
     with db.connection_context():
         assert [s.state for s in SpendRequest.select().order_by(SpendRequest.id)] == ["approved", "refused"]
     undone = client.post(f"/spends/{first}/undo", headers={"HX-Request": "true"})
