@@ -27,6 +27,7 @@ from typing import Any, Iterable
 from larp.catalogues import merit_flaw, merits_flaws
 from larp.db import as_id, db
 from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
+from larp.rules.experience import points_text
 from larp.rules.experience_costs import cost_table
 from larp.rules.experience_purchase import (PurchaseError, PurchaseRequest, Pricing, depends_on, price_request,
                                             reverse_change)
@@ -116,12 +117,14 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
     table; the request is then his (any organiser may approve it), written down by ``user``.
 
     A request the character cannot afford now, or whose prerequisite is missing, is refused at
-    once with why (nothing is stored).
+    once with why (nothing is stored); so is one asked already and waiting (409), and one that the
+    experience left after the requests waiting would not pay for (409).
 
     Raises:
         ServiceError: 404 not a character the user may ask for; 422 a malformed request or a note
             over :data:`NOTE_MAX` characters, or one refused by the rules (the message says why,
-            field ``kind``).
+            field ``kind``); 409 the same purchase waiting already, or not enough left after the requests
+            waiting.
     """
     request = read_request(data)
     note = _note(note, "note", "The note")
@@ -133,9 +136,25 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
         user.display_name if user else "")
     with db.atomic():
         character = visible_character(chronicle, user, character_id)
+        # Check-then-write: the character's row is locked first (FOR NO KEY UPDATE on PostgreSQL; SQLite's
+        # BEGIN IMMEDIATE already serialises), so two asks at once see each other's request.
+        lock_characters([character.id])
         priced = price(chronicle, character, request)
         if not priced.allowed:
             raise ServiceError(f"{priced.what}: {priced.reasons()}", field="kind")
+        waiting = list(SpendRequest.select().where((SpendRequest.character == character.id)
+                                                   & (SpendRequest.state == "asked")))
+        same = next((w for w in waiting if w.what == priced.what), None)
+        if same is not None:
+            raise ServiceError(f"{priced.what} is asked already (request #{same.id}), waiting for an organiser.",
+                               field="kind", status=409)
+        held = sum((Decimal(str(w.cost)) for w in waiting), Decimal(0))
+        if held and priced.unspent - held < priced.cost:
+            raise ServiceError(
+                f"{priced.what} costs {points_text(priced.cost)}; {character.name} has {points_text(priced.unspent)} "
+                f"unspent, of which {points_text(held)} is asked already by {len(waiting)} "
+                f"request{'s' if len(waiting) != 1 else ''} waiting for an organiser: not enough for this one too.",
+                field="kind", status=409)
         spend = SpendRequest.create(chronicle=chronicle, character=character, asked_by=asker,
                                     asked_by_name=name[:120], request=request.to_dict(),
                                     what=priced.what[:300], cost=priced.cost, note=note)

@@ -86,6 +86,24 @@ def test_refused_at_once_with_why(ctx):
     assert SpendRequest.select().count() == 0
 
 
+def test_the_same_request_twice_and_more_than_is_left_after_those_waiting_are_refused(ctx):
+    """A new user's report: a request waiting is not asked again (409, naming it), and what the requests waiting
+    would spend is held back: 10 unspent, Rapidity (6) waiting, then Willpower (2) fits and another power (6)
+    does not; nothing more is stored."""
+    chronicle, vivienne = ctx
+    assert experience_log(vivienne).unspent == 10
+    first, _ = spends.ask_spend(chronicle, user("asker"), vivienne.id, RAPIDITY)
+    with pytest.raises(ServiceError) as twice:
+        spends.ask_spend(chronicle, user("asker"), vivienne.id, RAPIDITY)
+    assert twice.value.status == 409 and f"request #{first.id}" in twice.value.message
+    spends.ask_spend(chronicle, user("asker"), vivienne.id, {"kind": "willpower"})
+    with pytest.raises(ServiceError) as short:
+        spends.ask_spend(chronicle, user("asker"), vivienne.id, {"kind": "power", "discipline": "Presence",
+                                                                  "name": "Dread Gaze"})
+    assert short.value.status == 409 and "asked already by 2 requests waiting" in short.value.message
+    assert SpendRequest.select().count() == 2
+
+
 def test_nobody_approves_his_own_request(ctx):
     chronicle, vivienne = ctx
     boss = user("boss")
