@@ -51,12 +51,13 @@ def account():
 
 
 def _account_page(error: ServiceError | None = None, token_error: ServiceError | None = None,
-                  issued: dict | None = None):
-    status = (error or token_error).status if (error or token_error) else 200
+                  issued: dict | None = None, language_error: ServiceError | None = None):
+    refused = error or token_error or language_error
+    status = refused.status if refused else 200
     roles = ("narrator", "organiser") if g.user.role == "organiser" else ("narrator",)
     return render_template("accounts/account.html", chronicle=chronicle_or_none(), error=error,
                            token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
-                           min_length=MIN_PASSWORD_LENGTH), status
+                           min_length=MIN_PASSWORD_LENGTH, language_error=language_error), status
 
 
 @bp.route("/account/tokens", methods=["POST"])
@@ -250,3 +251,25 @@ def login_link(user_id: int):
     token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])
     link = url_for("auth.login_link", token=token, _external=True)
     return _users_page(issued={"user": user, "link": link})
+
+
+@bp.route("/account/language", methods=["POST"])
+@role_required("organiser", "narrator")
+def set_own_language():
+    """Choose the language one reads the app in (issue 36 item 2); "" for the chronicle's default.
+
+    Form: ``language`` (``en``, ``pt_BR``, ``es`` or ""). The answer is the account page, in the new
+    language (a 303 to it); a language the app does not speak answers 422 with the message at the field.
+    """
+    from flask_babel import gettext, refresh
+
+    from larp.services.languages import set_language
+
+    try:
+        chosen = set_language(g.user, request.form.get("language", ""))
+    except ServiceError as exc:
+        return _account_page(language_error=exc)
+    g.user.language = chosen  # this request's copy too, so the message below is in the new language
+    refresh()
+    flash(gettext("Your language is saved: every page you open is now in it."))
+    return redirect(url_for("accounts.account"), code=303)
