@@ -327,6 +327,10 @@ def init_i18n(app: Flask) -> None:
     ``number`` (the ``local_time`` filter, larp.web, formats through :func:`format_moment`)."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     LarpBabel(app, locale_selector=select_locale)
+    # Flask-Babel's own date filters read times in its time zone (UTC here), not the chronicle's:
+    # taken away, so that a template cannot show a UTC time as local (use local_time, local_day).
+    for name in ("datetimeformat", "dateformat", "timeformat", "timedeltaformat"):
+        app.jinja_env.filters.pop(name, None)
     app.add_template_global(html_lang, "html_lang")
     app.add_template_global(LANGUAGE_NAMES, "language_names")
     app.add_template_filter(format_day, "local_day")
