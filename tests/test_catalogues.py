@@ -88,3 +88,51 @@ def test_the_check_finds_a_message_without_translation():
     complete.add(("%(n)s Trait", "%(n)s Traits"), ("%(n)s Traço", "%(n)s Traços", "%(n)s Traços"))
     complete.add("Throw", "Jogar", context="button")
     assert untranslated(messages, complete) == []
+
+
+#: The flag a translator puts on an entry whose English word is not the game term there ("tie a
+#: knot"): the glossary check below leaves it alone.
+NOT_THE_TERM = "not-the-game-term"
+
+
+def glossary_misses(translated: Catalog, language: str) -> list[str]:
+    """The entries of ``translated`` whose English names a game term of data/glossary.toml (the
+    word, or its plural in s) and whose translation does not use the glossary's word for it. A
+    word is found by its stem (all but its last two letters, for words of four letters or more),
+    so that plurals and genders pass: "Característica" finds "Características"."""
+    import re
+
+    from larp.glossary import glossary
+
+    misses = []
+    for term in glossary().values():
+        english = re.compile(r"\b" + re.escape(term.words["en"]) + r"s?\b", re.IGNORECASE)
+        stems = [word[:-2].casefold() for word in term.word(language).split() if len(word) >= 4]
+        for message in translated:
+            if not message.id or NOT_THE_TERM in message.flags:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if any(english.search(text) for text in ids) and strings and all(strings):
+                said = " ".join(strings).casefold()
+                if not all(stem in said for stem in stems):
+                    misses.append(f"{ids[0]!r} -> {strings[0]!r}: the glossary says “{term.word(language)}” "
+                                  f"for “{term.words['en']}”")
+    return misses
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_the_catalogues_use_the_glossarys_words(language):
+    """Issue 36 item 3: the catalogues say the game's words as data/glossary.toml does (a message
+    that uses the word otherwise is flagged ``#, not-the-game-term`` in its catalogue)."""
+    misses = glossary_misses(catalogue(language), language)
+    assert not misses, "\n".join(misses)
+
+
+def test_the_glossary_check_finds_another_word_for_a_term():
+    translated = Catalog(locale="pt_BR")
+    translated.add("Spend 2 Traits", "Gaste 2 Traços")
+    translated.add("Tie the knot", "Dê o nó", flags=[NOT_THE_TERM])
+    translated.add("Bid 3 Traits", "Aposte 3 Características")
+    assert glossary_misses(translated, "pt_BR") == [
+        "'Spend 2 Traits' -> 'Gaste 2 Traços': the glossary says “Característica” for “Trait”"]
