@@ -323,8 +323,9 @@ def format_number(number: float | int | None) -> str:
 
 def init_i18n(app: Flask) -> None:
     """Install Flask-Babel on ``app`` with :func:`select_locale`, and the template helpers:
-    ``html_lang()``, ``languages`` (locale -> its own name), the filters ``local_day`` and
-    ``number`` (the ``local_time`` filter, larp.web, formats through :func:`format_moment`)."""
+    ``html_lang()``, ``language_names`` (locale -> its own name), the filters ``local_day``, ``number``
+    and ``term`` (a game word from data in the reader's language, :mod:`larp.web.terms`); the
+    ``local_time`` filter (larp.web) formats through :func:`format_moment`."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     LarpBabel(app, locale_selector=select_locale)
     # Flask-Babel's own date filters read times in its time zone (UTC here), not the chronicle's:
@@ -335,6 +336,9 @@ def init_i18n(app: Flask) -> None:
     app.add_template_global(LANGUAGE_NAMES, "language_names")
     app.add_template_filter(format_day, "local_day")
     app.add_template_filter(format_number, "number")
+    from larp.web.terms import term
+
+    app.add_template_filter(term, "term")
 
 
 __all__ = ["BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",

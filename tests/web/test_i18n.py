@@ -139,3 +139,15 @@ def test_the_pseudo_locale_is_only_for_an_app_built_for_tests(client, auth):
     auth.login("boss", "organiser")
     page = client.get("/account", headers=PSEUDO_HEADERS).get_data(as_text=True)
     assert "Save language" in page and "⟦" not in page
+
+
+def test_game_words_from_data_in_the_readers_language_and_a_chronicles_own_words_as_written(app):
+    """The health levels, kinds of damage, conditions and categories the core keeps in English are shown
+    with the glossary's words; a Discipline or a Trait adjective of the sheet stays as written."""
+    template = "{{ 'Bruised'|term }}|{{ 'final_death'|term }}|{{ 'physical'|term|capitalize }}|{{ 'Obfuscate'|term }}"
+    with app.test_request_context(headers=PT):
+        assert render_template_string(template) == "Escoriado|Morte Final|Físico|Obfuscate"
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert render_template_string(template) == "Magullado|Muerte Definitiva|Físico|Obfuscate"
+    with app.test_request_context():
+        assert render_template_string(template) == "Bruised|Final Death|Physical|Obfuscate"

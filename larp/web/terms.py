@@ -1,0 +1,59 @@
+"""The game's words that pages show from data (issue 36): health levels, kinds of damage, conditions,
+Trait categories, creatures. The rules core and the tables keep them in English (they are keys and
+stored values); the ``term`` template filter shows each in the reader's language, with the words of
+``data/glossary.toml`` (the published tabletop translations where there are some).
+
+A word not listed here (a Trait adjective, a Discipline, a Path a chronicle wrote) is shown as written:
+the sheet's words stay the chronicle's (issue 36 item 3).
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+
+#: English word (as the core and the tables say it) -> its marked message.
+TERMS = {
+    # Health levels (data/health.toml; met-reference 4.1, 000 "Health Chart").
+    "Healthy": _l("Healthy"),
+    "Bruised": _l("Bruised"),
+    "Hurt": _l("Hurt"),
+    "Injured": _l("Injured"),
+    "Wounded": _l("Wounded"),
+    "Mauled": _l("Mauled"),
+    "Crippled": _l("Crippled"),
+    "Maimed": _l("Maimed"),
+    "Incapacitated": _l("Incapacitated"),
+    "Below Incapacitated": _l("Below Incapacitated"),
+    # Kinds of damage.
+    "bashing": _l("bashing"),
+    "lethal": _l("lethal"),
+    "aggravated": _l("aggravated"),
+    # Conditions (larp.models.Character.CONDITIONS).
+    "active": _l("active"),
+    "unconscious": _l("unconscious"),
+    "torpor": _l("torpor"),
+    "final_death": _l("Final Death"),
+    "dead": _l("dead"),
+    # Trait categories.
+    "physical": _l("physical"),
+    "social": _l("social"),
+    "mental": _l("mental"),
+    # Creatures (larp.sheet_entries.CREATURES).
+    "vampire": _l("vampire"),
+    "ghoul": _l("ghoul"),
+    "mortal": _l("mortal"),
+    # The morality every sheet without a Path has.
+    "Humanity": _l("Humanity"),
+}
+
+
+def term(word: object) -> str:
+    """Template filter: ``word`` (a game word from data) in the reader's language, as written when it
+    is not one of :data:`TERMS` (a chronicle's own word)."""
+    if word is None:
+        return ""
+    found = TERMS.get(str(word))
+    return str(found) if found is not None else str(word)
+
+
+__all__ = ["TERMS", "term"]
