@@ -53,6 +53,12 @@ LANGUAGE_SETTING = "language"
 BROWSER_LANGUAGE = "browser"
 
 
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
+    """Mark ``message`` for the catalogues without translating it (a module constant, read before any
+    request): the edge translates it with ``gettext(message)`` where it shows it."""
+    return message
+
+
 def catalogue_path(locale: str) -> Path:
     """The ``.po`` file of ``locale`` (a Babel locale name such as ``pt_BR``)."""
     return CATALOGUE_DIR / locale / "LC_MESSAGES" / "messages.po"
@@ -341,6 +347,6 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(term, "term")
 
 
-__all__ = ["BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
+__all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
            "catalogue_path", "chosen_language", "chronicle_language", "format_day", "format_moment", "format_number", "html_lang",
            "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "translations_for"]
