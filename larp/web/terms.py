@@ -1,5 +1,5 @@
 """The game's words that pages show from data (issue 36): health levels, kinds of damage, conditions,
-Trait categories, creatures. The rules core and the tables keep them in English (they are keys and
+Trait categories, creatures, roles. The rules core and the tables keep them in English (they are keys and
 stored values); the ``term`` template filter shows each in the reader's language, with the words of
 ``data/glossary.toml`` (the published tabletop translations where there are some).
 
@@ -42,6 +42,10 @@ TERMS = {
     "vampire": _l("vampire"),
     "ghoul": _l("ghoul"),
     "mortal": _l("mortal"),
+    # Roles (larp.models.User.ROLES, and the players' accounts of issue 33).
+    "organiser": _l("organiser"),
+    "narrator": _l("narrator"),
+    "player": _l("player"),
     # The morality every sheet without a Path has.
     "Humanity": _l("Humanity"),
 }
