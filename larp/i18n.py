@@ -308,11 +308,13 @@ def format_moment(moment: datetime, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return babel_dates.format_datetime(moment, pattern, locale=locale)
 
 
-def format_day(day: date | None, style: str = "short") -> str:
+def format_day(day: date | datetime | None, style: str = "short") -> str:
     """A calendar day for the reader: ISO (``2026-12-05``) in English, else Babel's ``style`` of the
-    reader's locale (``05/12/2026`` in pt_BR and es)."""
+    reader's locale (``05/12/2026`` in pt_BR, ``5/12/26`` in es); a stored moment gives its UTC day."""
     if day is None:
         return ""
+    if isinstance(day, datetime):  # a stored moment: its (UTC) calendar day
+        day = day.date()
     locale = _reader_locale()
     if locale is None:
         return day.isoformat()

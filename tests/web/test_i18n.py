@@ -110,8 +110,11 @@ def test_dates_times_and_numbers_in_the_readers_locale(app, dbconn):
     assert shown["en"] == "2026-12-05 20:30|20:30|05 Dec 20:30|2026-12-05|2.5"  # English keeps the record's shapes
     assert shown["pt-BR"] == "05/12/2026 20:30|20:30|5 de dez. 20:30|05/12/2026|2,5"
     assert shown["es"] == "5/12/26, 20:30|20:30|5 dic 20:30|5/12/26|2,5"
+    with app.test_request_context():
+        assert format_day(datetime(2026, 12, 5, 23, 30)) == "2026-12-05"  # a stored moment's day, as strftime gave
     with app.test_request_context(headers=PT):
         assert format_number(1234.5) == "1.234,5" and format_day(None) == ""
+        assert format_day(datetime(2026, 12, 5, 23, 30)) == "05/12/2026"
         assert format_moment(datetime(2026, 1, 2, 3, 4), "%A") == "Friday"  # a shape of no locale's: as asked
 
 
