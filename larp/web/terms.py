@@ -1,5 +1,5 @@
 """The game's words that pages show from data (issue 36): health levels, kinds of damage, conditions,
-Trait categories, creatures, roles. The rules core and the tables keep them in English (they are keys and
+Trait categories, creatures, roles, what a level of the tabletop chart allows. The rules core and the tables keep them in English (they are keys and
 stored values); the ``term`` template filter shows each in the reader's language, with the words of
 ``data/glossary.toml`` (the published tabletop translations where there are some).
 
@@ -42,6 +42,29 @@ TERMS = {
     "vampire": _l("vampire"),
     "ghoul": _l("ghoul"),
     "mortal": _l("mortal"),
+    # Conditions as the health views name them (larp.rules.health.track.CONDITION_LABELS).
+    "Active": _l("Active"),
+    "Unconscious": _l("Unconscious"),
+    "Torpor": _l("Torpor"),
+    "Final Death": _l("Final Death"),
+    "Dead": _l("Dead"),
+    # What each level of the tabletop chart allows (data/health.toml "movement"; larp.rules.health.views).
+    "Only bruised a bit: no dice pool penalty.": _l("Only bruised a bit: no dice pool penalty."),
+    "Superficially hurt: no movement hindrance.": _l("Superficially hurt: no movement hindrance."),
+    "Minor injuries: halve maximum running speed.": _l("Minor injuries: halve maximum running speed."),
+    "Significant damage: may not run, may still walk; may not move and then attack without losing dice.":
+        _l("Significant damage: may not run, may still walk; may not move and then attack without losing dice."),
+    "Badly injured: may only hobble (three yards a turn).": _l("Badly injured: may only hobble (three yards a turn)."),
+    "Catastrophically injured: may only crawl (one yard a turn).":
+        _l("Catastrophically injured: may only crawl (one yard a turn)."),
+    "Incapable of movement, likely unconscious: may do nothing except spend blood points.":
+        _l("Incapable of movement, likely unconscious: may do nothing except spend blood points."),
+    "Hurt.": _l("Hurt."),
+    "Maimed.": _l("Maimed."),
+    "Incapable of movement.": _l("Incapable of movement."),
+    "No penalty.": _l("No penalty."),
+    "No action.": _l("No action."),
+    "Unconscious.": _l("Unconscious."),
     # Roles (larp.models.User.ROLES, and the players' accounts of issue 33).
     "organiser": _l("organiser"),
     "narrator": _l("narrator"),
