@@ -50,7 +50,7 @@ class _VisibleText(HTMLParser):
         if tag in _HIDDEN:
             self.hidden += 1
         if self._inside():
-            if attributes.get("type") in ("submit", "button") and attributes.get("value"):
+            if tag == "input" and attributes.get("type") in ("submit", "button") and attributes.get("value"):
                 self.parts.append(attributes["value"])
             self.parts.extend(attributes[name] for name in _READ_ATTRIBUTES if attributes.get(name))
 
