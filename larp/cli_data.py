@@ -254,7 +254,7 @@ def backup_command(path: str | None) -> None:
     import sqlite3
 
     from larp.services import ServiceError
-    from larp.services.transfer import backup_sqlite
+    from larp.services.backup import backup_sqlite
 
     target = Path(path) if path else (
         Path(current_app.instance_path) / "backups" / f"larp-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")

@@ -246,3 +246,21 @@ class AuthActions:
 
     def logout(self):
         return self._client.post("/logout")
+
+
+def make_player(app, character, username: str = "player1", password: str = "correct horse",
+                display_name: str | None = None):
+    """A player's account ``username`` (password ``password``) linked to ``character`` (issue 33),
+    made on demand (an existing account is linked as it is); returns the user. Log in as him with
+    ``AuthActions(client).login(username)`` (or ``.login(username, "player", password)``)."""
+    from larp.models import Chronicle, User
+    from larp.services.accounts import create_user
+    from larp.services.players import link_player
+
+    with app.app_context(), db.connection_context():
+        chronicle = Chronicle.get_by_id(character.chronicle_id)
+        user = User.get_or_none(User.username == username)
+        if user is None:
+            user = create_user(username, display_name or username.title(), "player", password, chronicle=chronicle)
+        link_player(chronicle, character, user)
+        return user

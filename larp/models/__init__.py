@@ -22,6 +22,9 @@ from larp.models.record import (Ruling, RulingCharacter, TraitLoss, AbilitySpend
 from larp.models.webhooks import (Webhook, WebhookEvent, WebhookDelivery)  # noqa: F401
 from larp.models.check_ins import (CheckIn, AttendanceAward)  # noqa: F401
 from larp.models.scenes import (StoredScene, SceneRuling)  # noqa: F401
+from larp.models.players import (CharacterPlayer, ClaimCode)  # noqa: F401
+from larp.models.spends import SpendRequest  # noqa: F401
+from larp.models.between_game_actions import (BetweenGameAction, ACTION_MAX_CHARS)  # noqa: F401
 
 #: Every model, in the order the tables are created (a table after those it refers to).
 MODELS = [
@@ -55,4 +58,8 @@ MODELS = [
     AttendanceAward,
     StoredScene,
     SceneRuling,
+    CharacterPlayer,
+    ClaimCode,
+    SpendRequest,
+    BetweenGameAction,
 ]

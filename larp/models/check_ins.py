@@ -17,12 +17,13 @@ class CheckIn(BaseModel):
     One row per character and game session (the unique index makes a second check-in, from another
     desk at the same moment, impossible on both engines). ``user`` is who checked him in and
     ``user_name`` his name as it was then (kept when the account is gone, or for an imported
-    chronicle); ``how`` is "card" (a scanned card), "code", "name" or "api"; ``ruling`` is the
+    chronicle); ``how`` is "card" (a scanned card), "code", "name", "api" or "self" (his player, from
+    his own page, issue 33); ``ruling`` is the
     record of the check-in (kind ``check_in``). Undoing a check-in deletes the row and records a
     ruling of kind ``check_in_undone``.
     """
 
-    HOW = ("card", "code", "name", "api")
+    HOW = ("card", "code", "name", "api", "self")
 
     chronicle = ForeignKeyField(Chronicle, backref="check_ins", on_delete="CASCADE")
     game_session = ForeignKeyField(GameSession, backref="check_ins", on_delete="CASCADE")

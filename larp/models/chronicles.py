@@ -37,14 +37,19 @@ class ChronicleSetting(BaseModel):
 
 class User(BaseModel):
     """A person who logs in: in each chronicle of his (:class:`Membership`) an organiser
-    (everything) or a narrator (adjudicates); an administrator (``is_admin``) keeps the chronicles.
+    (everything), a narrator (adjudicates) or a player (reads and asks for his own characters only,
+    issue 33: :mod:`larp.services.players`); an administrator (``is_admin``) keeps the chronicles.
 
-    Players never log in: their card's link opens their own character.
+    A player without an account still opens his character's card page by its link.
     ``password_hash`` is werkzeug's hash; ``None`` until a password is set
     (the first organiser logs in through a one-time console link).
     """
 
-    ROLES = ("organiser", "narrator")
+    #: The roles of the people who run a chronicle (appointed by an administrator, listed on the
+    #: Users page, given to API tokens of the whole chronicle).
+    STAFF_ROLES = ("organiser", "narrator")
+    #: Every role in a chronicle: a player (issue 33) sees only the characters linked to him.
+    ROLES = STAFF_ROLES + ("player",)
 
     username = CharField(unique=True, max_length=60)
     display_name = CharField(max_length=120)
@@ -66,7 +71,8 @@ class User(BaseModel):
 
 
 class Membership(BaseModel):
-    """A user's role in one chronicle (issue 22): ``organiser`` (everything in it) or ``narrator``.
+    """A user's role in one chronicle (issue 22): ``organiser`` (everything in it), ``narrator`` or
+    ``player`` (issue 33: his own characters only, :class:`larp.models.players.CharacterPlayer`).
 
     A user sees and acts in exactly the chronicles he has a membership of; ``User.role`` is only
     the role the account was made with.

@@ -89,14 +89,33 @@ def article(name: str) -> str:
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
-class RulesError(ValueError):
-    """Input that the rules cannot adjudicate (an impossible or illegal request).
+class Refusal(Exception):
+    """A request refused, with a message for the person at the screen (issue 29 item 4: the one
+    refusal type the screens and the API catch, whether the rules core or a service refuses; the
+    services name it ``larp.services.ServiceError``).
+
+    Attributes:
+        message: what is wrong and what to do, in the narrator's words.
+        field: the form or JSON field at fault, if any.
+        status: the kind of refusal as an HTTP status (400 bad input, 403 forbidden, 404 unknown,
+            409 stale or conflicting, 422 invalid: the default).
+    """
+
+    def __init__(self, message: str, field: str | None = None, status: int = 422):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.status = status
+
+
+class RulesError(Refusal, ValueError):
+    """Input that the rules cannot adjudicate (an impossible or illegal request): a
+    :class:`Refusal` of status 422, so a screen or the API shows it like any other refusal,
+    with no translation by hand.
 
     ``field`` names the input at fault (for a 4xx answer naming the bad
     field); ``message`` says what is wrong in the narrator's words.
     """
 
     def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field)

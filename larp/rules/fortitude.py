@@ -27,6 +27,48 @@ from larp.rules.simple_test import SimpleTest
 _RULE = "LotNR Fortitude (met-reference 3.5)"
 #: Aegis's price: one of these, spent permanently (met-reference 3.5).
 AEGIS_PAYMENTS = {"willpower": "1 permanent Willpower Trait", "physical_traits": "3 permanent Physical Traits"}
+#: The Fortitude level each power needs (LotNR Fortitude, met-reference 3.5).
+RESILIENCE_LEVEL, RESISTANCE_LEVEL, AEGIS_LEVEL = 3, 4, 5
+
+
+@dataclass(frozen=True)
+class FortitudePowers:
+    """What a character's Fortitude lets him call on when damage lands, for the screens to offer
+    (LotNR Fortitude, met-reference 3.5).
+
+    Attributes:
+        level: his Fortitude (the highest power held, 0 to 5).
+        resilience: Resilience (3): a simple test turns one aggravated level into lethal.
+        resistance: Resistance (4): a simple test removes one lethal or bashing level.
+        aegis: Aegis (5): the turn's damage cancelled for a permanent price.
+    """
+
+    level: int
+    resilience: bool
+    resistance: bool
+    aegis: bool
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        """The simple tests he may make against the damage (``"resistance"``, ``"resilience"``)."""
+        return (("resistance",) if self.resistance else ()) + (("resilience",) if self.resilience else ())
+
+    @property
+    def stamina(self) -> bool:
+        """He may spend a stamina-related Physical Trait first so that a tie succeeds (with either test)."""
+        return bool(self.tests)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready data."""
+        return {"level": self.level, "resilience": self.resilience, "resistance": self.resistance,
+                "aegis": self.aegis, "tests": list(self.tests), "stamina": self.stamina}
+
+
+def fortitude_powers(fortitude: int) -> FortitudePowers:
+    """The Fortitude powers a character at ``fortitude`` (0 to 5) may call on (LotNR Fortitude,
+    met-reference 3.5: Resilience at 3, Resistance at 4, Aegis at 5)."""
+    return FortitudePowers(fortitude, fortitude >= RESILIENCE_LEVEL, fortitude >= RESISTANCE_LEVEL,
+                           fortitude >= AEGIS_LEVEL)
 
 
 @dataclass(frozen=True)
@@ -82,7 +124,7 @@ def resist(levels: int, damage_type: str, fortitude: int, attempt: FortitudeTest
     Raises:
         RulesError: Fortitude below 4, aggravated damage, or no damage to resist.
     """
-    _need(fortitude, 4, "Resistance")
+    _need(fortitude, RESISTANCE_LEVEL, "Resistance")
     if damage_type not in ("bashing", "lethal"):
         raise RulesError("Resistance works only against lethal or bashing damage.", field="damage_type")
     if levels < 1:
@@ -111,7 +153,7 @@ def resilience(aggravated: int, fortitude: int, attempt: FortitudeTest,
     Raises:
         RulesError: Fortitude below 3, or no aggravated damage.
     """
-    _need(fortitude, 3, "Resilience")
+    _need(fortitude, RESILIENCE_LEVEL, "Resilience")
     if aggravated < 1:
         raise RulesError("Resilience needs aggravated damage to reduce.", field="levels")
     steps = Explanation()
@@ -163,7 +205,7 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
         RulesError: Fortitude below 5, an unknown payment, tracks that are not
             the same character's, or a character already destroyed when the turn began.
     """
-    _need(fortitude, 5, "Aegis")
+    _need(fortitude, AEGIS_LEVEL, "Aegis")
     if payment not in AEGIS_PAYMENTS:
         raise RulesError(f"Aegis is paid with {' or '.join(AEGIS_PAYMENTS)}.", field="payment")
     if turn_start.levels != current.levels or turn_start.creature != current.creature:

@@ -42,6 +42,16 @@ R_MASS = '002 "Mass Combat"'
 
 #: Celerity levels of the powers that change the order (LotNR Celerity, met-reference 3.3).
 ALACRITY, SWIFTNESS, LEGERITY = 1, 2, 4
+#: The Celerity level of Rapidity: the Bomb in speed challenges (LotNR Celerity, met-reference 3.3).
+RAPIDITY = 3
+
+
+def celerity_note(celerity: int) -> str:
+    """What Celerity at ``celerity`` (0 to 5) adds when it is active this round, in the screens' words:
+    ``"extra actions"`` from Swiftness (2), ``"speed Bomb"`` from Rapidity (3), joined by commas;
+    ``""`` for neither (LotNR Celerity, met-reference 3.3)."""
+    return ", ".join((["extra actions"] if celerity >= SWIFTNESS else []) +
+                     (["speed Bomb"] if celerity >= RAPIDITY else []))
 
 
 def alacrity_level(celerity: int, surprised: bool = False) -> int:

@@ -3,22 +3,15 @@ writes and records. Views call these and never change models themselves."""
 
 from __future__ import annotations
 
+from larp.rules.explain import Refusal
 
-class ServiceError(Exception):
-    """A request the service refuses, with a message for the person at the screen.
 
-    Attributes:
-        message: what is wrong and what to do, in the narrator's words.
-        field: the form or JSON field at fault, if any.
-        status: the HTTP status a view should answer (400 bad input, 403
-            forbidden, 404 unknown, 409 stale or conflicting, 422 invalid).
-    """
-
-    def __init__(self, message: str, field: str | None = None, status: int = 422):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.status = status
+#: A request the service refuses, with a message for the person at the screen (``message``, ``field``,
+#: ``status``: 400 bad input, 403 forbidden, 404 unknown, 409 stale or conflicting, 422 invalid). The same
+#: type as the rules core's refusals (:class:`larp.rules.explain.Refusal`, whose
+#: :class:`larp.rules.explain.RulesError` is one), so a view that catches it shows a rules refusal too and
+#: no service has to translate one by hand (issue 29 item 4).
+ServiceError = Refusal
 
 
 def read_number(value, field: str, *, low: int | None = None, high: int | None = None, default=None,

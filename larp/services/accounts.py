@@ -139,7 +139,7 @@ def set_password(user: User, password: str) -> None:
 
 def create_user(username: str, display_name: str, role: str, password: str | None = None, *,
                 chronicle: Chronicle | None | bool = True, admin: bool = False) -> User:
-    """Create an organiser or narrator account, a member with ``role`` of ``chronicle``.
+    """Create an organiser's, a narrator's or a player's account, a member with ``role`` of ``chronicle``.
 
     Args:
         chronicle: the chronicle he works in; ``True`` (the default) the current one
@@ -155,7 +155,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
     if not name or not all(ch.isalnum() or ch in "._-" for ch in name) or len(name) > 60:
         raise ServiceError("A user name is letters, digits, dots, dashes or underscores.", field="username")
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser or narrator.", field="role")
+        raise ServiceError("The role is organiser, narrator or player.", field="role")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
     with db.atomic():

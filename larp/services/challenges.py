@@ -22,7 +22,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import (
     ACTIONS,
@@ -34,22 +33,23 @@ from larp.rules.challenge import (
     Kind,
     Lead,
     Modifier,
+    Outcome,
     RandomSource,
 )
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
 from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
 from larp.rules.rulings.people import check_can_act as _can_act
 from larp.rules.rulings.people import Person
-from larp.rules.rulings.retest_fit import suitable_abilities
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.challenge_requests import ChallengeRequest, SideRequest, parse_category, parse_kind
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.chronicles import game_night
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
 from larp.services.table_results import DAMAGE_TESTS, entered_test
@@ -64,10 +64,7 @@ def check_can_act(character: Character, state: CharacterState, field: str, ignor
         ServiceError: 422 naming ``field``: unconscious, in torpor, dead or
             Incapacitated (no challenges until a level is healed), or staked.
     """
-    try:
-        _can_act(person_of(state), state.health, field, ignore_wounds)
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    _can_act(person_of(state), state.health, field, ignore_wounds)
 
 
 @dataclass
@@ -192,34 +189,17 @@ class Adjudication:
         return self.result.summary
 
     def overbid_traits(self, side: str) -> list[str]:
-        """The Traits ``side`` could still risk in an overbid or a second challenge: those left
-        tonight in the category it bids from that are not already at risk in this challenge (its
-        bids, earlier overbids and a second challenge)."""
-        state = self.loaded[f"{side}_state"]
-        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
-        if state is None or con is None:
-            return []
-        category = (con.category or self.challenge.category).value
-        left = Counter({line.name: line.available for line in state.traits.get(category, [])})
-        left -= Counter(con.bid)
-        left -= Counter(t.get("trait") for t in self.tests
-                        if t.get("call") in ("overbid", "second_challenge") and t.get("by") == side)
-        return sorted(name for name, count in left.items() if count > 0)
+        """The Traits ``side`` could still risk in an overbid or a second challenge, as the rules core's
+        options give them (:attr:`larp.rules.challenge.SideOptions.overbid_traits`: those left tonight in
+        the category it bids from that are not already at risk in this challenge)."""
+        return list(self.options.side(Outcome(side)).overbid_traits or ())
 
     def suitable_abilities(self, side: str) -> set[str] | None:
-        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any"
-        (:func:`larp.rules.rulings.retest_fit.suitable_abilities`, ``data/retests.toml``)."""
-        if self.request is None:
-            return None
-        state = self.loaded[f"{side}_state"]
-        con = self.challenge.challenger if side == "challenger" else self.challenge.defender
-        action = self.request.action if side == "challenger" else self.request.defender_action
-        side_request = self.request.challenger if side == "challenger" else self.request.defender
-        weapon = side_request.weapon if side_request is not None else ""
-        dark = con is not None and con.darkness.level.value != "none"
-        defending = side == "defender" or not ACTIONS.get(action, {}).get("attack")
-        return suitable_abilities(self.challenge.category, weapon, defending, dark,
-                                  [a.name for a in state.abilities] if state is not None else None)
+        """The Abilities (lower case) that suit a retest for ``side`` here, or ``None`` for "any", as the
+        rules core's options give them (:attr:`larp.rules.challenge.SideOptions.suitable_abilities`,
+        ``data/retests.toml``)."""
+        fit = self.options.side(Outcome(side)).suitable_abilities
+        return set(fit) if fit is not None else None
 
 
 def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSession | None,
@@ -280,18 +260,9 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if request.extra_bid:
         one = OneOnOne(**{**one.__dict__, "challenger": Side(one.challenger.person, Choice(
             **{**one.challenger.choice.__dict__, "extra_bid": request.extra_bid}))})
-    try:
-        rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
-        result = rule(one, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    rule = rule_one_on_one if kind is Kind.CONTESTED else rule_static
+    result = rule(one, scene, settings, rng, night=game_night(game_session))
     return Adjudication(result, loaded, request=request, settings=settings, scene=scene, game_session=game_session)
-
-
-#: When :func:`adjudicate_challenge` records the ruling: when nothing is left for the narrator to decide
-#: ("settled": the screen's resolve and call taps), as it stands ("always": the record tap, the stored API),
-#: or never (a preview).
-RECORD_WHEN = ("settled", "always", "never")
 
 
 def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
@@ -318,29 +289,23 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
             the Bomb without its power, a retest the character cannot pay for, a challenge
             recorded before its first test...), naming the field.
     """
-    if record not in RECORD_WHEN:
-        raise ValueError(record)
-    settings = chronicle_settings(chronicle)
     drawn: list[ChallengeRequest] = [request]
 
-    def use_case() -> Adjudication:
-        with db.atomic():
-            refuse_if_recorded(request.request_token)
-            game_session = open_game_session(chronicle)
-            result = _build(chronicle, drawn[0], game_session, settings, rng)
-            drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
-            settled = result.ruling is not None and not result.needs_decision
-            if record == "never" or (record == "settled" and not settled):
-                if result.result is not None:  # the one challenge a turn is told at Resolve (met-reference 3.1)
-                    scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
-                                   target=result.loaded.defender, category=result.result.challenge.category.value)
-                return result
-            if game_session is None:
-                current_game_session(chronicle)  # raises its 409
-            _record(chronicle, narrator, drawn[0], result, game_session, settings)
-            return result
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> Adjudication:
+        result = _build(chronicle, drawn[0], game_session, settings, rng)
+        drawn[0] = replace(drawn[0], tests=tuple(result.tests))  # a retry rules on the same throws
+        return result
 
-    return retrying(use_case)
+    def told_at_resolve(result: Adjudication, game_session: GameSession | None, settings: ChronicleSettings) -> None:
+        # The one challenge a turn is told at Resolve (met-reference 3.1).
+        scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
+                       target=result.loaded.defender, category=result.result.challenge.category.value)
+
+    return one_tap(chronicle, record, request.request_token, rule,
+                   lambda result: result.ruling is not None and not result.needs_decision,
+                   lambda result, game_session, settings: _record(chronicle, narrator, drawn[0], result,
+                                                                  game_session, settings),
+                   told_at_resolve)
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:

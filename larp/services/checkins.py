@@ -56,7 +56,8 @@ from larp.webhooks.outbox import announce_check_in
 CHECK_IN, CHECK_IN_UNDONE = "check_in", "check_in_undone"
 DOOR_KINDS = (CHECK_IN, CHECK_IN_UNDONE)
 #: How a character was found at the door (``CheckIn.how``), as the log says it.
-HOW_WORDS = {"card": "by card", "code": "by code", "name": "by name", "api": "by the API"}
+HOW_WORDS = {"card": "by card", "code": "by code", "name": "by name", "api": "by the API",
+             "self": "by his player, from his own page"}  # "self": issue 33 item 4
 #: The most lines of the desk's log shown.
 LOG_LINES = 30
 #: A card's address as a scanner types it: ``.../c/<token>`` or ``.../C/<token>/E12`` (a printed sheet).

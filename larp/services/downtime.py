@@ -81,14 +81,11 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             raise ServiceError(f"{character.name} has no aggravated damage to heal.", field="levels")
         nights = nights_left(character, session)
         marked = character.agg_blood_marked or 0
-        try:
-            best = plan_aggravated_healing(track, nights, character.blood_current, character.willpower_current,
-                                           settings, who=character.name, marked=marked)
-            plan = best if levels is None else plan_aggravated_healing(
-                track, nights, character.blood_current, character.willpower_current, settings, levels=levels,
-                who=character.name, marked=marked)
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        best = plan_aggravated_healing(track, nights, character.blood_current, character.willpower_current,
+                                       settings, who=character.name, marked=marked)
+        plan = best if levels is None else plan_aggravated_healing(
+            track, nights, character.blood_current, character.willpower_current, settings, levels=levels,
+            who=character.name, marked=marked)
         if levels is not None and levels > best.levels:
             raise ServiceError(f"{character.name} can heal at most {plural(best.levels, 'aggravated level')} before "
                                f"{session.label}: {best.steps[-1].text}", field="levels")
@@ -128,10 +125,7 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
             raise ServiceError(f"{character.name} has no damage to heal.", field="character")
         treated = bool(character.treated) if medical_care is None else bool(medical_care)
         hours = hours_left(character, session)
-        try:
-            healing = heal_mortal_over(track, hours, treated, who=character.name)
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        healing = heal_mortal_over(track, hours, treated, who=character.name)
         if not healing.hours:
             raise ServiceError(f"{character.name} heals no level in the {hours} hours since the last game session.",
                                field="character")

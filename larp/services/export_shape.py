@@ -34,11 +34,13 @@ from larp.models import (
     Ruling,
     RulingCharacter,
     SceneRuling,
+    SpendRequest,
     StoredScene,
     Torpor,
     Trait,
     TraitLoss,
     UnstorableText,
+    BetweenGameAction,
 )
 from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError
@@ -189,7 +191,14 @@ SHAPE: dict[str, Callable[[Any, str], None]] = {
     "scenes": _each(_record(StoredScene, ("game_session", "name", "turn", "created_at"), _REFERENCES)),
     "scene_rulings": _each(_record(SceneRuling, ("scene", "ruling", "turn"),
                                    {**_REFERENCES, "scene": _reference, "target": _reference})),
+    # Requests to spend experience (issue 33): their rulings by place, their people by user name.
+    "spend_requests": _each(_record(SpendRequest, ("character", "request", "state", "asked_at"),
+                                    {**_REFERENCES, "undo_ruling": _reference, "asked_by": _reference,
+                                     "answered_by": _reference})),
 }
+SHAPE["between_game_actions"] = _each(_record(  # issue 33 item 3 (larp.services.between_game_actions_export)
+    BetweenGameAction, ("character", "game_session", "text", "written_at"),
+    {**_REFERENCES, "author": _reference, "answered_by": _reference}))
 
 
 def depth(value: Any) -> int:

@@ -4,31 +4,31 @@ The narrator names the firer, his gun, the target he missed and the people
 near the target closest first, with the signs, the firer's options (extra
 Traits naming the bystanders they exclude, or careful aim) and the scene; this
 module loads the characters (two queries), calls the rules core once
-(:func:`larp.rules.rulings.rule_firing_into_groups`), and either previews the ruling or
+(:func:`larp.rules.rulings.rule_firing_into_groups`), and in one transaction
+(:func:`adjudicate_firing_into_groups`, one call a tap) either returns the ruling so far or
 records ONE ruling (kind ``firing_into_group``) naming every character and writes
-the consequences the core computed, in one transaction.
+the consequences the core computed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import RulesError
 from larp.rules.firing_into_groups import ShotIntoGroupRuling, ShotIntoGroup
 from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
+from larp.services.chronicles import game_night
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 
@@ -166,86 +166,118 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
     sides = {firer.character.name: fighter_scene(firer)}
     sides.update({f.character.name: f.request.scene for f in people})
     scene = scene_of(request.scene_fields, sides)
-    try:
-        result = rule_firing_into_groups(core, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    result = rule_firing_into_groups(core, scene, settings, rng, night=game_night(game_session))
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
     if "firer" in result.throws:
         throws["firer"] = dict(result.throws["firer"])
     return StoredFiringIntoGroups(result, firer, target, people, throws, scene=scene)
 
 
-def preview_firing_into_groups(chronicle: Chronicle, request: FiringIntoGroupsRequest, rng: RandomSource) -> StoredFiringIntoGroups:
-    """Rule on the missed shot without writing anything.
+def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest,
+                                  rng: RandomSource, record: str = "settled",
+                                  request_token: str | None = None) -> StoredFiringIntoGroups:
+    """One tap on the stray-shot screen (issue 29: one service call a tap): one transaction that loads the
+    characters once (two queries), calls the rules core once (:func:`larp.rules.rulings.rule_firing_into_groups`:
+    002 "Firing Guns into Groups of People") and, when ``record`` says so, records ONE ruling of kind
+    ``firing_into_group`` with every character as a participant (``firer``, ``missed target``, ``bystander``)
+    and writes the consequences the core computed (Traits lost, the extra Traits among them, Dodge and
+    Firearms levels expended, the bystanders' tracks after armor). Otherwise the ruling so far is returned
+    with the retests still open, nothing written.
+
+    Random signs are drawn once, by that one rules call, and recorded as drawn; a retry after a conflicting
+    change rules again on the same signs. ``request_token``: the form's one-time token (never recorded twice).
+
+    Args:
+        record: "settled" (record when no one may retest and no forced retest is due), "always" (record the
+            shot as it stands), "never" (a preview).
 
     Raises:
-        ServiceError: as :func:`run_firing_into_groups`.
+        ServiceError: 404 unknown character; 409 no open game session to record in, a forced darkness retest
+            still due (recording as it stands), a repeated form, or a character changed meanwhile; 422
+            anything the rules refuse (a bystander twice, excluded bystanders not near the target, extra
+            Traits with a shotgun...), naming the field.
     """
-    return _build(chronicle, request, open_game_session(chronicle), chronicle_settings(chronicle), rng)
+    asked: list[FiringIntoGroupsRequest] = [request]
+
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredFiringIntoGroups:
+        firing = _build(chronicle, asked[0], game_session, settings, rng)
+        asked[0] = _with_signs(asked[0], firing)  # a retry rules on the same signs
+        return firing
+
+    return one_tap(chronicle, record, request_token, rule, lambda firing: not firing.needs_decision,
+                   lambda firing, game_session, settings: _record(chronicle, narrator, asked[0], firing, game_session,
+                                                                  settings, request_token))
+
+
+def _with_signs(request: FiringIntoGroupsRequest, firing: StoredFiringIntoGroups) -> FiringIntoGroupsRequest:
+    """``request`` with the signs the core used (random ones drawn) in place of what was asked."""
+    signs = firing.throws
+    firer = replace(request.firer, throw=signs["firer"]["throw"]) if "firer" in signs else request.firer
+    bystanders = tuple(replace(b, **signs.get(str(f.character.id), {}))
+                       for b, f in zip(request.bystanders, firing.bystanders))
+    return replace(request, firer=firer, bystanders=bystanders)
+
+
+def preview_firing_into_groups(chronicle: Chronicle, request: FiringIntoGroupsRequest, rng: RandomSource) -> StoredFiringIntoGroups:
+    """Rule on the missed shot without writing anything (:func:`adjudicate_firing_into_groups` with
+    ``record="never"``).
+
+    Raises:
+        ServiceError: as :func:`adjudicate_firing_into_groups`.
+    """
+    return adjudicate_firing_into_groups(chronicle, None, request, rng, record="never")
 
 
 def run_firing_into_groups(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest, rng: RandomSource,
                    request_token: str | None = None) -> StoredFiringIntoGroups:
-    """Rule on a missed shot into a group of stored characters and apply it, in one transaction.
-
-    Rules: :func:`larp.rules.rulings.rule_firing_into_groups` (002 "Firing Guns into Groups of People").
-    One record of kind ``firing_into_group`` with every character as a participant (``firer``,
-    ``missed target``, ``bystander``); the consequences the core computed (Traits lost, the
-    extra Traits among them, Dodge and Firearms levels expended, the bystanders' tracks after
-    armor) are written. Retried on a conflicting change. ``request_token``: the form's
-    one-time token (never recorded twice).
+    """Rule on a missed shot into a group of stored characters and record it as it stands, in one transaction
+    (:func:`adjudicate_firing_into_groups` with ``record="always"``, which see: 002 "Firing Guns into Groups
+    of People").
 
     Raises:
-        ServiceError: 404 unknown character; 409 no open game session, a forced darkness
-            retest still due, or a character changed meanwhile; 422 anything the rules refuse
-            (a bystander twice, excluded bystanders not near the target, extra Traits with a
-            shotgun...), naming the field.
+        ServiceError: as :func:`adjudicate_firing_into_groups`.
     """
-    settings = chronicle_settings(chronicle)
-    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
+    return adjudicate_firing_into_groups(chronicle, narrator, request, rng, record="always",
+                                         request_token=request_token)
 
 
-def _apply(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest, rng: RandomSource,
-           settings: ChronicleSettings, request_token: str | None = None) -> StoredFiringIntoGroups:
-    with db.atomic():
-        refuse_if_recorded(request_token)
-        game_session = current_game_session(chronicle)
-        firing = _build(chronicle, request, game_session, settings, rng)
-        ruling, shot = firing.ruling, firing.shot
-        if ruling.pending:
-            raise ServiceError(f"The forced darkness retest in {', '.join(ruling.pending)}'s test is due: make it "
-                               "before recording.", field="retest", status=409)
-        roles = [(firing.firer.character, "firer"), (firing.target, "missed target")]
-        roles += [(f.character, "bystander") for f in firing.bystanders]
-        inputs = {
-            "firer": {"id": firing.firer.character.id, "name": firing.firer.character.name,
-                      "bid": list(shot.firer.bid), "traits": shot.firer.traits},
-            "weapon": shot.weapon, "fire": ruling.fire.value, "target": {"id": firing.target.id,
-                                                                          "name": firing.target.name},
-            "bystanders": [{"id": f.character.id, "name": f.character.name, "bid": list(b.side.bid),
-                            "saw_it_coming": b.saw_it_coming, "throws": firing.throws.get(str(f.character.id), {}),
-                            "tests": list(r.tests)}
-                           for f, b, r in zip(firing.bystanders, shot.bystanders, request.bystanders)],
-            "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
-            "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
-            "careful_aim": shot.careful_aim, "bursts": shot.bursts,
-            **({"deliberate_spray": True} if shot.deliberate_spray else {}),
-            "scene": firing.scene.to_dict() if firing.scene is not None else None,
-        }
-        # The stored scene and its turn (bystander tests are tests, not challenges: no turn rule).
-        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings)
-        if in_scene is not None:
-            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
-        record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
-                               request_token=request_token,
-                               game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
-        if in_scene is not None:
-            in_scene.link(record)
-        apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
-                           game_session, record, firing.result.consequences)
-        firing.record = record
-        return firing
+def _record(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest,
+            firing: StoredFiringIntoGroups, game_session: GameSession, settings: ChronicleSettings,
+            request_token: str | None) -> None:
+    """Record ``firing`` and write its consequences (inside :func:`adjudicate_firing_into_groups`'s transaction)."""
+    ruling, shot = firing.ruling, firing.shot
+    if ruling.pending:
+        raise ServiceError(f"The forced darkness retest in {', '.join(ruling.pending)}'s test is due: make it "
+                           "before recording.", field="retest", status=409)
+    roles = [(firing.firer.character, "firer"), (firing.target, "missed target")]
+    roles += [(f.character, "bystander") for f in firing.bystanders]
+    inputs = {
+        "firer": {"id": firing.firer.character.id, "name": firing.firer.character.name,
+                  "bid": list(shot.firer.bid), "traits": shot.firer.traits},
+        "weapon": shot.weapon, "fire": ruling.fire.value, "target": {"id": firing.target.id,
+                                                                      "name": firing.target.name},
+        "bystanders": [{"id": f.character.id, "name": f.character.name, "bid": list(b.side.bid),
+                        "saw_it_coming": b.saw_it_coming, "throws": firing.throws.get(str(f.character.id), {}),
+                        "tests": list(r.tests)}
+                       for f, b, r in zip(firing.bystanders, shot.bystanders, request.bystanders)],
+        "firer_throw": shot.firer_throw.value if shot.firer_throw else None,
+        "extra_traits": list(shot.extra_traits), "excluded": list(shot.excluded),
+        "careful_aim": shot.careful_aim, "bursts": shot.bursts,
+        **({"deliberate_spray": True} if shot.deliberate_spray else {}),
+        "scene": firing.scene.to_dict() if firing.scene is not None else None,
+    }
+    # The stored scene and its turn (bystander tests are tests, not challenges: no turn rule).
+    in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings)
+    if in_scene is not None:
+        inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
+    record = record_ruling(chronicle, narrator, "firing_into_group", ruling.summary, ruling.steps, roles,
+                           request_token=request_token,
+                           game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
+    if in_scene is not None:
+        in_scene.link(record)
+    apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
+                       game_session, record, firing.result.consequences)
+    firing.record = record
 
 
 def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoGroupsRequest:

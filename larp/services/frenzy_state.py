@@ -99,10 +99,7 @@ def run_virtue_test(chronicle: Chronicle, narrator: User | None, character_id: A
         game_session = current_game_session(chronicle)
         character = get_character(chronicle, character_id)
         test = virtue_test_of(character, values, rng)
-        try:
-            ruling = rule_virtue_test(test, settings)
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        ruling = rule_virtue_test(test, settings)
         record = record_ruling(chronicle, narrator, "virtue_test", ruling.summary, ruling.steps,
                                [(character, "tested")], game_session=game_session,
                                inputs={"virtue": test.virtue.value, "traits": test.traits,

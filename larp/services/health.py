@@ -199,11 +199,8 @@ def damage_character(chronicle: Chronicle, narrator: User | None, character_id: 
             character = state.character
             person = person_of(state)
             scene = Scene(sides={person.name: request.scene})
-            try:
-                result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng,
-                                             night=game_night(game_session))
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field) from None
+            result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng,
+                                         night=game_night(game_session))
             if result.stamina_trait is not None and game_session is None:
                 raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
             record = record_ruling(

@@ -5,26 +5,22 @@ range, their signs, weapons, whom the target relents to, and the scene; this
 module loads the characters as they stand tonight (two queries), calls the rules
 core once (:func:`larp.rules.rulings.rule_mass_challenge`: each pair built like a one-on-one
 challenge, judged in order, every hit through the damage rules and armor), and
-either
+in one transaction (:func:`adjudicate_mass_challenge`, one call a tap) either
 
-- :func:`preview_mass_challenge`: returns the ruling and what may still be called
-  (retests of each pair, a forced darkness retest, whom the target injures),
-  writing nothing; or
-- :func:`run_mass_challenge`: records ONE ruling (kind ``mass_combat``) with every
-  character as a participant and writes the consequences the core computed, in
-  one transaction.
+- returns the ruling and what may still be called (retests of each pair, a forced
+  darkness retest, whom the target injures), writing nothing; or
+- records ONE ruling (kind ``mass_combat``) with every character as a participant
+  and writes the consequences the core computed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import POTENCE_TRAIT, Category, RandomSource
-from larp.rules.explain import RulesError
 from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
 from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
@@ -32,9 +28,10 @@ from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, current_game_session, game_night, open_game_session
-from larp.services.consequences import apply_consequences, retrying
-from larp.services.records import record_ruling, refuse_if_recorded
+from larp.services.chronicles import game_night
+from larp.services.consequences import apply_consequences
+from larp.services.one_tap import one_tap
+from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
 
@@ -247,10 +244,7 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
     mass_call = MassChallengeCall(MassTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
-    try:
-        result = rule_mass_challenge(mass_call, scene, settings, rng, night=game_night(game_session))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    result = rule_mass_challenge(mass_call, scene, settings, rng, night=game_night(game_session))
     throws = {}
     for f in [target, *attackers]:
         name = f.character.name
@@ -261,42 +255,86 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
     return StoredMassChallenge(result, target, attackers, throws, scene=scene)
 
 
-def preview_mass_challenge(chronicle: Chronicle, request: MassRequest, rng: RandomSource) -> StoredMassChallenge:
-    """Rule on the board without writing anything, and say whether a decision is left.
+def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
+                              record: str = "settled", request_token: str | None = None) -> StoredMassChallenge:
+    """One tap on the combat board (issue 29: one service call a tap): one transaction that loads the
+    characters once (two queries), calls the rules core once (:func:`larp.rules.rulings.rule_mass_challenge`:
+    002 "Mass Combat"; LotNR Mob Scene: each pair judged in order on the target as he stands after the
+    results before it) and, when ``record`` says so, records ONE ruling of kind ``mass_combat`` and writes
+    the consequences the core computed. Otherwise the ruling so far is returned with what may still be
+    called (retests of each pair, a forced darkness retest, whom the target injures), nothing written, and
+    the target's one challenge of the category this turn is checked (met-reference 3.1).
+
+    The record's outcome holds every pair, every hit (applied or not, with the weapon and damage type) and
+    the tracks; every character is a participant (``target``, ``attacker, hand to hand``, ``attacker,
+    ranged``). Random signs are drawn once, by that one rules call, and recorded as drawn; a retry after a
+    conflicting change rules again on the same signs. ``request_token`` is the board form's one-time
+    token: the same fight is never recorded twice.
+
+    Args:
+        record: "settled" (record when no pair may retest, no forced retest is due and the target has no
+            choice of whom he injures), "always" (record the fight as it stands), "never" (a preview).
 
     Raises:
-        ServiceError: as :func:`run_mass_challenge`.
+        ServiceError: 404 unknown character; 409 no open game session to record in, a lead Trait already
+            lost, a forced darkness retest still due (recording as it stands), a repeated form, or a
+            character changed meanwhile; 422 anything the rules refuse (a sixth attacker, an attacker
+            twice, the target as an attacker, too few Traits without relenting...), naming the field.
     """
-    game_session, settings = open_game_session(chronicle), chronicle_settings(chronicle)
-    board = _build(chronicle, request, game_session, settings, rng)
-    # The one challenge a turn (met-reference 3.1) is told at Resolve, before anyone throws for nothing;
-    # the record checks it again under the scene's lock (larp.services.stored_scenes).
-    with db.atomic():
-        scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
+    asked: list[MassRequest] = [request]
+    drawn: set[int] = set()
+
+    def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredMassChallenge:
+        board = _build(chronicle, asked[0], game_session, settings, rng)
+        _keep_signs(asked, drawn, board)  # a retry rules on the same signs
+        return board
+
+    def told_at_resolve(board: StoredMassChallenge, game_session: GameSession | None,
+                        settings: ChronicleSettings) -> None:
+        # The one challenge a turn (met-reference 3.1) is told at Resolve, before anyone throws for nothing;
+        # the record checks it again under the scene's lock (larp.services.stored_scenes).
+        scene_turn_for(chronicle, asked[0].scene_id, game_session, settings, target=board.target.character,
                        category=board.mass.category.value)
-    return board
+
+    return one_tap(chronicle, record, request_token, rule, lambda board: not board.needs_decision,
+                   lambda board, game_session, settings: _record(chronicle, narrator, asked[0], board, game_session,
+                                                                 settings, request_token),
+                   told_at_resolve)
+
+
+def _keep_signs(asked: list[MassRequest], drawn: set[int], board: StoredMassChallenge) -> None:
+    """The signs the core drew, written into the request ruled again on a retry (and still told as drawn)."""
+    for f in [board.target, *board.attackers]:
+        if f.random_throws:
+            drawn.add(f.character.id)
+        elif f.character.id in drawn:
+            f.random_throws.append(board.throws[f.character.id])
+    request, throws = asked[0], board.throws
+    asked[0] = replace(request, target=replace(request.target, throw=throws.get(board.target.character.id,
+                                                                                   request.target.throw)),
+                       attackers=tuple(replace(a, throw=throws.get(f.character.id, a.throw))
+                                       for a, f in zip(request.attackers, board.attackers)))
+
+
+def preview_mass_challenge(chronicle: Chronicle, request: MassRequest, rng: RandomSource) -> StoredMassChallenge:
+    """Rule on the board without writing anything, and say whether a decision is left
+    (:func:`adjudicate_mass_challenge` with ``record="never"``).
+
+    Raises:
+        ServiceError: as :func:`adjudicate_mass_challenge`.
+    """
+    return adjudicate_mass_challenge(chronicle, None, request, rng, record="never")
 
 
 def run_mass_challenge(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
                     request_token: str | None = None) -> StoredMassChallenge:
-    """Rule on a mass challenge between stored characters and apply it, in one transaction.
-
-    Rules: :func:`larp.rules.rulings.rule_mass_challenge` (002 "Mass Combat"; LotNR Mob Scene: each pair
-    judged in order on the target as he stands after the results before it). One record of
-    kind ``mass_combat``: its outcome holds every pair, every hit (applied or not, with the
-    weapon and damage type) and the tracks; every character is a participant (``target``,
-    ``attacker, hand to hand``, ``attacker, ranged``). Retried on a conflicting change.
-    ``request_token`` is the board form's one-time token: the same fight is never recorded twice.
+    """Rule on a mass challenge between stored characters and record it as it stands, in one transaction
+    (:func:`adjudicate_mass_challenge` with ``record="always"``, which see: 002 "Mass Combat").
 
     Raises:
-        ServiceError: 404 unknown character; 409 no open game session, a lead
-            Trait already lost, a forced darkness retest still due, or a character
-            changed meanwhile; 422 anything the rules refuse (a sixth attacker, an
-            attacker twice, the target as an attacker, too few Traits without
-            relenting...), naming the field.
+        ServiceError: as :func:`adjudicate_mass_challenge`.
     """
-    settings = chronicle_settings(chronicle)
-    return retrying(lambda: _apply(chronicle, narrator, request, rng, settings, request_token))
+    return adjudicate_mass_challenge(chronicle, narrator, request, rng, record="always", request_token=request_token)
 
 
 def _check_leads(target: Fighter, attackers: list[Fighter], category: str) -> None:
@@ -308,45 +346,41 @@ def _check_leads(target: Fighter, attackers: list[Fighter], category: str) -> No
                                field=prefix + "bid", status=409)
 
 
-def _apply(chronicle: Chronicle, narrator: User | None, request: MassRequest, rng: RandomSource,
-           settings: ChronicleSettings, request_token: str | None = None) -> StoredMassChallenge:
-    with db.atomic():
-        refuse_if_recorded(request_token)
-        game_session = current_game_session(chronicle)
-        board = _build(chronicle, request, game_session, settings, rng)
-        ruling = board.ruling
-        if ruling.pending:
-            raise ServiceError(f"The forced darkness retest of {', '.join(ruling.pending)}'s pair is due: make it "
-                               "before recording.", field="retest", status=409)
-        roles = [(board.target.character, "target")] + [
-            (f.character, "attacker, ranged" if a.range is Range.RANGED else "attacker, hand to hand")
-            for f, a in zip(board.attackers, board.mass.attackers)]
-        inputs = {
-            "category": board.mass.category.value,
-            "target": _inputs(board.target, board.mass.defender.side, board.throws),
-            "attackers": [dict(_inputs(f, a.side, board.throws), range=a.range.value,
-                               relented=f.request.relented, strength=a.strength,
-                               tests=list(f.request.tests))
-                          for f, a in zip(board.attackers, board.mass.attackers)],
-            "counter": request.target.counter,
-            "injures": list(board.mass.defender.injures),
-            "scene": board.scene.to_dict() if board.scene is not None else None,
-        }
-        # The stored scene and its turn; the target's one challenge of the category this turn, which the
-        # attackers share (met-reference 3.1; the check-then-write: larp.services.stored_scenes).
-        in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
-                                  category=board.mass.category.value)
-        if in_scene is not None:
-            inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
-        record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
-                               game_session=game_session, inputs=inputs, outcome=board.result.to_dict(),
-                               request_token=request_token)
-        if in_scene is not None:
-            in_scene.link(record)
-        apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
-                           game_session, record, board.result.consequences)
-        board.record = record
-        return board
+def _record(chronicle: Chronicle, narrator: User | None, request: MassRequest, board: StoredMassChallenge,
+            game_session: GameSession, settings: ChronicleSettings, request_token: str | None) -> None:
+    """Record ``board`` and write its consequences (inside :func:`adjudicate_mass_challenge`'s transaction)."""
+    ruling = board.ruling
+    if ruling.pending:
+        raise ServiceError(f"The forced darkness retest of {', '.join(ruling.pending)}'s pair is due: make it "
+                           "before recording.", field="retest", status=409)
+    roles = [(board.target.character, "target")] + [
+        (f.character, "attacker, ranged" if a.range is Range.RANGED else "attacker, hand to hand")
+        for f, a in zip(board.attackers, board.mass.attackers)]
+    inputs = {
+        "category": board.mass.category.value,
+        "target": _inputs(board.target, board.mass.defender.side, board.throws),
+        "attackers": [dict(_inputs(f, a.side, board.throws), range=a.range.value,
+                           relented=f.request.relented, strength=a.strength,
+                           tests=list(f.request.tests))
+                      for f, a in zip(board.attackers, board.mass.attackers)],
+        "counter": request.target.counter,
+        "injures": list(board.mass.defender.injures),
+        "scene": board.scene.to_dict() if board.scene is not None else None,
+    }
+    # The stored scene and its turn; the target's one challenge of the category this turn, which the
+    # attackers share (met-reference 3.1; the check-then-write: larp.services.stored_scenes).
+    in_scene = scene_turn_for(chronicle, request.scene_id, game_session, settings, target=board.target.character,
+                              category=board.mass.category.value)
+    if in_scene is not None:
+        inputs["stored_scene"] = {"id": in_scene.scene.id, "name": in_scene.scene.name, "turn": in_scene.turn}
+    record = record_ruling(chronicle, narrator, "mass_combat", ruling.summary, ruling.steps, roles,
+                           game_session=game_session, inputs=inputs, outcome=board.result.to_dict(),
+                           request_token=request_token)
+    if in_scene is not None:
+        in_scene.link(record)
+    apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
+                       game_session, record, board.result.consequences)
+    board.record = record
 
 
 def _inputs(f: Fighter, con, throws: Mapping[int, str]) -> dict[str, Any]:

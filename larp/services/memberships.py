@@ -17,12 +17,13 @@ from larp.models import Chronicle, Membership, User, utcnow
 from larp.services import ServiceError
 from larp.services.chronicles import lock_chronicle, open_first_game_session
 
-#: A role's rank: a token or an appointment may not be above what its maker holds.
-ROLE_RANK = {"narrator": 1, "organiser": 2}
+#: A role's rank: a token or an appointment may not be above what its maker holds. A player
+#: (issue 33) ranks below a narrator: every organiser's or narrator's page refuses him.
+ROLE_RANK = {"player": 0, "narrator": 1, "organiser": 2}
 
 
 def role_in(user: User | None, chronicle: Chronicle | int | None) -> str | None:
-    """``user``'s role in ``chronicle`` ("organiser" or "narrator"), or ``None`` when he is not a
+    """``user``'s role in ``chronicle`` ("organiser", "narrator" or "player"), or ``None`` when he is not a
     member (or the chronicle is archived: its members are refused until it is restored)."""
     if user is None or chronicle is None or not getattr(user, "id", None):
         return None
@@ -30,6 +31,19 @@ def role_in(user: User | None, chronicle: Chronicle | int | None) -> str | None:
            .where((Membership.user == user.id) & (Membership.chronicle == chronicle)
                   & Chronicle.archived_at.is_null()).first())
     return row.role if row else None
+
+
+def staff_role(role: str | None) -> str:
+    """``role`` when it is a role of the people who run a chronicle (organiser or narrator): what the
+    Users page and an administrator's appointment give. A player's role is given by linking him to a
+    character (:mod:`larp.services.players`), never there.
+
+    Raises:
+        ServiceError: 422 (field ``role``) for any other role, "player" included.
+    """
+    if role not in User.STAFF_ROLES:
+        raise ServiceError("The role is organiser or narrator.", field="role")
+    return role
 
 
 def highest_role(user: User) -> str:
@@ -85,10 +99,10 @@ def add_member(chronicle: Chronicle, user: User, role: str) -> Membership:
     end in one row (the second updates it).
 
     Raises:
-        ServiceError: 422 (field ``role``) for a role that is neither organiser nor narrator.
+        ServiceError: 422 (field ``role``) for a role that is not organiser, narrator or player.
     """
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser or narrator.", field="role")
+        raise ServiceError("The role is organiser, narrator or player.", field="role")
     with db.atomic():
         lock_name(f"membership {user.id} {chronicle.id}")
         row = Membership.get_or_none((Membership.user == user.id) & (Membership.chronicle == chronicle.id))
@@ -108,7 +122,7 @@ def set_role(chronicle: Chronicle, user: User, role: str) -> None:
             chronicle without an organiser.
     """
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser or narrator.", field="role")
+        raise ServiceError("The role is organiser, narrator or player.", field="role")
     with db.atomic():
         lock_name(f"organisers {chronicle.id}")  # the last-organiser check, then the write
         if role != "organiser" and role_in(user, chronicle) == "organiser" and _organiser_count(chronicle) <= 1:
@@ -256,6 +270,6 @@ def make_admin(user: User, admin: bool = True) -> None:
         user.is_admin = admin
 
 
-__all__ = ["ROLE_RANK", "add_member", "chronicles_of", "create_chronicle", "default_chronicle", "delete_chronicle",
+__all__ = ["ROLE_RANK", "staff_role", "add_member", "chronicles_of", "create_chronicle", "default_chronicle", "delete_chronicle",
            "get_member", "highest_role", "make_admin", "manages", "members_by_chronicle", "members_of", "remember_chronicle", "remove_member", "rename_chronicle",
            "role_in", "set_archived", "set_role"]

@@ -62,10 +62,7 @@ def side_scene(get: Callable[[str], Any], prefix: str, field_prefix: str | None 
     f = (field_prefix if field_prefix is not None else prefix)
     nested = get("scene")
     if isinstance(nested, Mapping):
-        try:
-            own = side_scene_from_dict(nested, f"{f}scene")
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        own = side_scene_from_dict(nested, f"{f}scene")
     else:
         own = SideScene()
     darkness = _choice(DarknessLevel, get("darkness"), f + "darkness", "Darkness is none, partial or total.")
@@ -116,10 +113,7 @@ def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene
         ServiceError: 422 naming the field of a malformed value.
     """
     nested = values.get("scene")
-    try:
-        base = scene_from_dict(nested) if isinstance(nested, Mapping) else Scene()
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    base = scene_from_dict(nested) if isinstance(nested, Mapping) else Scene()
     darkness = _choice(DarknessLevel, values.get("darkness"), "darkness", "Darkness is none, partial or total.")
     source = _choice(DarknessSource, values.get("darkness_source"), "darkness_source",
                      "The darkness is natural or a Shroud of Night.")
@@ -128,10 +122,7 @@ def scene_of(values: Mapping[str, Any], sides: Mapping[str, SideScene]) -> Scene
     merged.update({name: part for name, part in sides.items()})
     scene = Scene(darkness=darkness or base.darkness, darkness_source=source or base.darkness_source,
                   range=band or base.range, sides=merged, sense=base.sense)
-    try:
-        return scene_with_sense(scene, values.get("sense"))
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    return scene_with_sense(scene, values.get("sense"))
 
 
 def held_sight(person: Person) -> list[str]:

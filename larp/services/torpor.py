@@ -75,12 +75,9 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         record = record_ruling(chronicle, user, "torpor", f"{character.name} enters torpor ({CAUSE_LABELS[cause]})",
                                [], [(character, "subject")], game_session=game_session,
                                inputs={"cause": cause, "on": on.isoformat()})
-        try:
-            start = enter_torpor(cause, on, settings, met_rating=character.morality_rating,
-                                 tabletop_rating=tabletop_morality(character), who=character.name,
-                                 session=game_session.number)
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        start = enter_torpor(cause, on, settings, met_rating=character.morality_rating,
+                             tabletop_rating=tabletop_morality(character), who=character.name,
+                             session=game_session.number)
         row = store_torpor(character, start, game_session, record)
         record.steps = [s.to_dict() for s in start.steps]
         record.outcome = {"wake_on": start.wake_on.isoformat() if start.wake_on else None,
@@ -234,10 +231,7 @@ def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, b
         state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
         character = state.character
         torpor = open_torpor(character)
-        try:
-            fed = rule_given_blood(person_of(state), blood, settings, as_record(torpor) if torpor else None)
-        except RulesError as exc:
-            raise ServiceError(exc.message, field=exc.field) from None
+        fed = rule_given_blood(person_of(state), blood, settings, as_record(torpor) if torpor else None)
         record = record_ruling(chronicle, user, "feeding", fed.summary.rstrip("."), fed.steps, [(character, "subject")],
                                game_session=game_session, inputs={"blood": blood, "on": on.isoformat()},
                                outcome=fed.to_dict())

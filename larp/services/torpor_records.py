@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from larp.models import Character, GameSession, Ruling, RulingCharacter, Torpor
-from larp.rules.explain import RulesError
 from larp.rules.torpor import TorporRecord, TorporStart, enter_torpor
-from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings
 
 #: ``start`` of :func:`torpor_condition_changed` when the caller brings no rules-core ruling (a track
@@ -55,12 +53,9 @@ def _from_track(character: Character, session: GameSession | None) -> TorporStar
     recorded"): the rules core's :func:`larp.rules.torpor.enter_torpor`, called once."""
     if character.creature != "vampire" or session is None:
         return None
-    try:
-        return enter_torpor("wounds", session.date, chronicle_settings(character.chronicle),
-                            met_rating=character.morality_rating, tabletop_rating=tabletop_morality(character),
-                            who=character.name, session=session.number)
-    except RulesError as exc:
-        raise ServiceError(exc.message, field=exc.field) from None
+    return enter_torpor("wounds", session.date, chronicle_settings(character.chronicle),
+                        met_rating=character.morality_rating, tabletop_rating=tabletop_morality(character),
+                        who=character.name, session=session.number)
 
 
 def torpor_condition_changed(character: Character, old_condition: str, ruling: Ruling | None,

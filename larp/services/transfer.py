@@ -1,4 +1,4 @@
-"""Export a whole chronicle to JSON and import it back; back up a live SQLite database (issue 7).
+"""Export a whole chronicle to JSON and import it back (issue 7); the SQLite backup is :mod:`larp.services.backup`.
 
 The export holds the chronicle, its setting overrides, game sessions,
 characters (sheet and state, card tokens and short codes), Traits lost and
@@ -44,10 +44,7 @@ editor's own validator).
 
 from __future__ import annotations
 
-import errno
-import sqlite3
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any, Callable
 
 import peewee
@@ -81,7 +78,9 @@ from larp.models import (
 from larp.rules.experience import points_text
 from larp.rules.explain import plural
 from larp.services import ServiceError
+from larp.services.between_game_actions_export import export_actions, import_actions
 from larp.services.export_shape import check_shape
+from larp.services.transfer_spends import export_spend_requests, import_spend_requests  # issue 33
 
 FORMAT = "larp-chronicle"
 FORMAT_VERSION = 3
@@ -207,12 +206,14 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
             "amount": points_text(a.amount), "entry": line_index.get(a.entry_id), "awarded_at": _out(a.awarded_at),
         } for a in AttendanceAward.select().where(AttendanceAward.character.in_(character_ids))
             .order_by(AttendanceAward.id)],
+        "spend_requests": export_spend_requests(character_ids, code, index, users),  # issue 33 (transfer_spends)
         "scenes": [{"game_session": number[s.game_session_id], "name": s.name, "turn": s.turn,
                     "created_at": _out(s.created_at), "closed_at": _out(s.closed_at)} for s in scenes],
         "scene_rulings": [{"scene": scene_index[link.scene_id], "ruling": index[link.ruling_id], "turn": link.turn,
                            "target": code.get(link.target_id), "category": link.category}
                           for link in SceneRuling.select().where(SceneRuling.scene.in_(list(scene_index)))
                           .order_by(SceneRuling.id)],
+        "between_game_actions": export_actions(chronicle, code, number, users),  # issue 33 item 3
     }
 
 
@@ -491,6 +492,8 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                                                       kind=kind, amount=amount, what=what,
                                                       created_at=_in("created_at", entry["created_at"])))
             _import_game_nights(data, chronicle, characters, sessions, ruling_at, entries, user)
+            import_spend_requests(data, chronicle, characters, ruling_at, user)
+            import_actions(data, chronicle, characters, sessions, user)  # issue 33 item 3
     except UnstorableText as exc:
         raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
                            "Nothing was imported.", field="file") from None
@@ -541,57 +544,3 @@ def _import_game_nights(data: dict[str, Any], chronicle: Chronicle, characters: 
                                entry=entries[line] if line is not None else None,
                                **({"awarded_at": _in("awarded_at", entry["awarded_at"])} if entry.get("awarded_at")
                                   else {}))
-
-
-def backup_sqlite(database_url: str, target: Path) -> Path:
-    """Copy the live SQLite database at ``database_url`` to ``target`` with SQLite's
-    online backup API (a consistent copy even while the app is writing).
-
-    Raises:
-        ServiceError: 422 not an SQLite database, the target exists, or its folder cannot be made;
-            507 the disk is full ("The disk is full: the backup was not written"; the part written is
-            removed, so no half backup is left to be mistaken for one).
-    """
-    if not database_url.startswith("sqlite:///"):
-        raise ServiceError("Only an SQLite database can be backed up this way; back up PostgreSQL with pg_dump.",
-                           field="database")
-    source = Path(database_url.removeprefix("sqlite:///"))
-    if not source.exists():
-        raise ServiceError(f"There is no database at {source}.", field="database")
-    if target.exists():
-        raise ServiceError(f"{target} already exists: choose another file name.", field="path")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        if exc.errno == errno.ENOSPC:
-            raise ServiceError(DISK_FULL, field="path", status=507) from None
-        raise ServiceError(f"Cannot make the folder {target.parent}: {exc.strerror}.", field="path") from None
-    src = sqlite3.connect(str(source))
-    try:
-        dest = sqlite3.connect(str(target))
-        try:
-            with dest:
-                src.backup(dest)
-        finally:
-            dest.close()
-    except (sqlite3.Error, OSError) as exc:
-        _remove_partial(target)
-        full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "full" in str(exc).lower()
-        if full:
-            raise ServiceError(DISK_FULL, field="path", status=507) from None
-        raise ServiceError(f"The backup was not written: {exc}.", field="path") from None
-    finally:
-        src.close()
-    return target
-
-
-#: What ``larp backup`` says when the disk fills up (issue 27).
-DISK_FULL = "The disk is full: the backup was not written."
-
-
-def _remove_partial(target: Path) -> None:
-    for path in (target, Path(f"{target}-journal"), Path(f"{target}-wal"), Path(f"{target}-shm")):
-        try:
-            path.unlink(missing_ok=True)
-        except OSError:
-            pass

@@ -23,6 +23,9 @@ def register_blueprints(app: Flask) -> None:
     from larp.web import api_checkin, checkin  # noqa: F401 - game night at the door (issue 32); api_checkin adds routes
     from larp.web import api_scenes  # noqa: F401 - adds routes (issue 30 item 4)
     from larp.web import api_frenzy  # noqa: F401 - adds routes (issue 30 item 8)
+    from larp.web import api_players  # noqa: F401 - adds routes (issue 33: a player's own characters)
+    from larp.web import api_spends  # noqa: F401 - adds routes (issue 33 item 2)
+    from larp.web import api_between_game_actions  # noqa: F401 - adds routes (issue 33 item 3)
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(accounts.bp)
@@ -52,6 +55,12 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(tabletop_conversion.bp)
     from larp.web import virtue_tests  # issue 30 item 8
     app.register_blueprint(virtue_tests.bp)
+    from larp.web import players  # issue 33: the player's own pages
+    app.register_blueprint(players.bp)
+    from larp.web import spend_requests  # issue 33 item 2
+    spend_requests.register(app)
+    from larp.web import between_game_actions  # issue 33 item 3
+    app.register_blueprint(between_game_actions.bp)
     errors.register(app)
     submissions.register(app)
     app.add_template_filter(reject_key, "reject_key")

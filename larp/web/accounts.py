@@ -19,7 +19,7 @@ from larp.services.accounts import (
 )
 from larp.services.api_tokens import create_token, list_tokens, revoke_token
 from larp.services.chronicles import get_chronicle
-from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role
+from larp.services.memberships import add_member, get_member, manages, members_of, remove_member, set_role, staff_role
 from larp.web.scope import chronicle_or_none
 from larp.services.records import AlreadyRecorded
 from larp.web.auth import role_required, start_session
@@ -28,7 +28,7 @@ bp = Blueprint("accounts", __name__)
 
 
 @bp.route("/account", methods=["GET", "POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def account():
     """Set or change one's own password; "Log out everywhere".
 
@@ -54,14 +54,14 @@ def _account_page(error: ServiceError | None = None, token_error: ServiceError |
                   issued: dict | None = None, language_error: ServiceError | None = None):
     refused = error or token_error or language_error
     status = refused.status if refused else 200
-    roles = ("narrator", "organiser") if g.user.role == "organiser" else ("narrator",)
+    roles = {"organiser": ("narrator", "organiser"), "narrator": ("narrator",)}.get(g.user.role, ("player",))
     return render_template("accounts/account.html", chronicle=chronicle_or_none(), error=error,
                            token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
                            min_length=MIN_PASSWORD_LENGTH, language_error=language_error), status
 
 
 @bp.route("/account/tokens", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def create_api_token():
     """Make a personal API token (issue 21) and show it, once, on the page (not redirected, so
     the token never travels in the session cookie; only its SHA-256 is stored).
@@ -84,7 +84,7 @@ def create_api_token():
 
 
 @bp.route("/account/tokens/<int:token_id>/revoke", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def revoke_api_token(token_id: int):
     """Revoke one of one's own API tokens: its next call is refused (401)."""
     try:
@@ -99,7 +99,7 @@ def revoke_api_token(token_id: int):
 
 
 @bp.route("/account/logout-everywhere", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def logout_everywhere():
     """End every session of one's own account, on every device, this one included (a lost tablet,
     a cookie that may have been copied)."""
@@ -134,7 +134,7 @@ def create():
     issue a login link)."""
     form = request.form
     try:
-        user = create_user(form.get("username", ""), form.get("display_name", ""), form.get("role", ""),
+        user = create_user(form.get("username", ""), form.get("display_name", ""), staff_role(form.get("role", "")),
                            form.get("password") or None, chronicle=chronicle_or_none())
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
@@ -159,7 +159,7 @@ def add_existing():
         if user is None:
             raise ServiceError(f"There is no account called “{name}” on this server.", field="add_username",
                                status=404)
-        add_member(get_chronicle(), user, form.get("role", ""))
+        add_member(get_chronicle(), user, staff_role(form.get("role", "")))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     flash(f"{user.username} is now {article(form.get('role', ''))} of this chronicle.")
@@ -174,7 +174,7 @@ def change_role(user_id: int):
     try:
         user, _ = get_member(chronicle, user_id)
         wanted = request.form.get("role", "")
-        set_role(chronicle, user, wanted)
+        set_role(chronicle, user, staff_role(wanted))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     flash(f"{user.username} is now {article(wanted)} of this chronicle.")
@@ -254,7 +254,7 @@ def login_link(user_id: int):
 
 
 @bp.route("/account/language", methods=["POST"])
-@role_required("organiser", "narrator")
+@role_required("organiser", "narrator", "player")
 def set_own_language():
     """Choose the language one reads the app in (issue 36 item 2); "" for the chronicle's default.
 

@@ -16,7 +16,7 @@ from larp.htmx import render
 from larp.rules.explain import article
 from larp.models import Character, Chronicle, Membership, User
 from larp.services import ServiceError
-from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle,
+from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle, staff_role,
                                        rename_chronicle, set_archived)
 from larp.web.auth import login_required
 
@@ -57,7 +57,7 @@ def _page(status: int = 200, error: ServiceError | None = None, error_for: int |
     return render("admin/chronicles.html", "admin/chronicles.html", status=status, chronicles=chronicles,
                   counts=counts, people=people, mine=mine, error=error, error_for=error_for, issued=issued,
                   managing=managing, shown=as_id(request.args.get("shown")),
-                  roles=User.ROLES)
+                  roles=User.STAFF_ROLES)
 
 
 def _done(chronicle: Chronicle, message: str):
@@ -150,6 +150,7 @@ def appoint(chronicle_id: int):
     name = (request.form.get("username", "") or "").strip().lower()[:60]
     role = request.form.get("role") or "organiser"
     try:
+        staff_role(role)  # an administrator appoints organisers and narrators, never players
         user = User.get_or_none(User.username == name) if name else None
         if user is None:
             user = create_user(name, request.form.get("display_name", ""), role, None, chronicle=chronicle)

@@ -84,6 +84,10 @@ class ApiError(Exception):
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
 PUBLIC_ENDPOINTS = frozenset({"api.openapi"})
+#: Endpoints a player's token or session reaches (issue 33): his own characters and requests only;
+#: each module adds its own (``PLAYER_ENDPOINTS.add("api.my_characters_api")``), and every such view
+#: finds the characters through :func:`larp.services.players.own_character` or ``characters_of_player``.
+PLAYER_ENDPOINTS: set[str] = {"api.list_chronicles_api"}
 
 
 @bp.before_request
@@ -96,8 +100,9 @@ def _guard():
     if g.get("user") is None:
         return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
                               "Account page), or use the web app's session.", None, 401)
-    if g.user.role not in ("organiser", "narrator"):  # pragma: no cover - only two roles exist
-        return error_response("Only organisers and narrators use the API.", None, 403)
+    if g.user.role not in ("organiser", "narrator") and request.endpoint not in PLAYER_ENDPOINTS:  # a player (issue 33)
+        return error_response("A player's token reaches only his own characters and his requests (GET /my/characters, "
+                              "the experience spends): this call is for organisers and narrators.", None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
     # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
     # session from being used by another site); a DELETE without a body has nothing to say, and no
@@ -305,6 +310,9 @@ def documented(path: str, method: str, operation: dict[str, Any]) -> Callable:
                        ("415", "The body is not sent as JSON (Content-Type: application/json).")]
         elif path != "/openapi.json":
             common.append(("400", several[0].upper() + several[1:] + "."))
+        if path != "/openapi.json":  # issue 33: what _guard answers a player's token or session
+            common.append(("403", "A player's token or session: the calls for organisers and narrators refuse it "
+                                  "(a player reaches GET /my/characters)."))
         if "{" in path:  # a path parameter naming nothing stored (or not a number)
             common.append(("404", "No such " + path.split("{", 1)[1].split("}", 1)[0].replace("_id", "").replace("_", " ")
                            + " in this chronicle."))

@@ -333,7 +333,7 @@ def board_api():
                    "may also use the short paths. Archived chronicles are not listed (they are closed).",
     "responses": {"200": {"description": "His chronicles, by name.", "content": {"application/json": {
         "schema": shape({"chronicles": {"type": "array", "items": shape({
-            "id": INT, "name": STR, "role": {"type": "string", "enum": ["narrator", "organiser"]}})}})}}}},
+            "id": INT, "name": STR, "role": {"type": "string", "enum": ["narrator", "organiser", "player"]}})}})}}}},
 })
 def list_chronicles_api():
     """The chronicles of the calling user (a token's owner or the logged-in person), by name, with his

@@ -260,7 +260,19 @@ SCHEMAS.update({
                                     "overbid_makes_test": BOOL, "overbid_note": STR,
                                     "cancels": {"type": "object", "additionalProperties": {"type": "array",
                                                                                            "items": STR}},
-                                    "may_second_challenge": BOOL, "narrator": BOOL}),
+                                    "may_second_challenge": BOOL, "narrator": BOOL,
+                                    "overbid_traits": {
+                                        "type": ["array", "null"], "items": STR,
+                                        "description": "The Traits (by name, once each) it may still risk in an "
+                                                       "overbid or a second challenge: held tonight in the category "
+                                                       "it bids from, not already at risk (LotNR Overbidding); null "
+                                                       "when its Traits are given only as a count."},
+                                    "suitable_abilities": {
+                                        "type": ["array", "null"], "items": STR,
+                                        "description": "The Abilities (lower case) that suit its retest here "
+                                                       "(Brawl bare-handed, Melee with a hand weapon, Firearms "
+                                                       "shooting, Dodge defending, Blindfighting in darkness; LotNR "
+                                                       "Retests), offered first; null: any Ability suits."}}),
                              "By side (challenger, defender): what it may still call.")}},
     "ChallengeAnswer": {
         "type": "object", "required": ["ruling", "options"],
@@ -399,7 +411,12 @@ def rule_stateless():
             **shape({"ruling_id": INT, "ruling": ref("Ruling"),
                      "characters": by_name(shape({"id": INT, "name": STR, "level": STR, "health": ref("TrackState"),
                                                   "traits_left": COUNTS, "willpower": INT}),
-                                           "By side (challenger, defender): the character after the ruling.")})}}}},
+                                           "By side (challenger, defender): the character after the ruling."),
+                     "options": {**ref("ChallengeOptions"),
+                                 "description": "What each side could still have called after the tests sent "
+                                                "(retests it can pay for, overbids with the Traits it may risk, the "
+                                                "Abilities that suit a retest), as the screen offers it; the "
+                                                "challenge is recorded as it stands (state \"ruled\")."}})}}}},
         "404": {"description": "Unknown character.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
         "409": {"description": "A bid Trait is no longer available, no game session is open, or a character changed meanwhile.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
@@ -411,4 +428,5 @@ def run_stateful():
     request = request_from_json(json_body())
     result = run_challenge(chronicle, g.user, request, current_app.config["RANDOM_SOURCE"]())
     characters = characters_after(result)
-    return jsonify(ruling_id=result.record.id, ruling=result.record.outcome, characters=characters), 201
+    return jsonify(ruling_id=result.record.id, ruling=result.record.outcome, characters=characters,
+                   options=challenge_answer(result.result)["options"]), 201

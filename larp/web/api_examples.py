@@ -37,7 +37,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/challenges/rule", "post"): {"body": {
         "category": "physical", "defender_action": "strike",
         "challenger": {"name": "Favian", "traits": 6, "bid": ["Quick"]},
-        "defender": {"name": "Dana", "traits": 5, "bid": ["Brawny"]},
+        "defender": {"name": "Dana", "held": ["Brawny", "Quick", "Tough", "Tough", "Wiry"], "bid": ["Brawny"]},
         "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}},
     ("/characters", "get"): {"query": {"q": "Vale"}},
     ("/characters", "post"): {"body": {"name": "Selene Marsh", "creature": "vampire", "clan": "Toreador",
@@ -119,10 +119,35 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("/game-sessions/{number}/attendance", "get"): {"path": {"number": 2}},
     ("/game-sessions/{number}/attendance", "post"): {"path": {"number": 2}, "body": {},
                                                      "after": [("/check-ins", "post")]},
+    ("/my/characters", "get"): {},  # issue 33: the caller's own characters (an organiser's token: none)
+    # Issue 33 item 2: Konrad Vale (2) checked in and given attendance experience (1), then a Physical
+    # Trait (1) written down for his player by the organiser; request 1 is that one.
+    ("/spend-requests", "get"): {"query": {"state": "asked"}},
+    ("/spend-requests/price", "post"): {"body": {"character_id": 2, "kind": "willpower"}},
+    ("/spend-requests", "post"): {"body": {"character_id": 2, "kind": "trait", "category": "physical",
+                                           "name": "Quick", "note": "After the chase", "for_player": "Ann"},
+                                  "after": [("/game-sessions/{number}/attendance", "post")]},
+    ("/spend-requests/{request_id}", "get"): {"path": {"request_id": 1}, "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/approve", "post"): {"path": {"request_id": 1}, "body": {},
+                                                       "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/refuse", "post"): {"path": {"request_id": 1}, "body": {"reason": "Not yet."},
+                                                      "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/change", "post"): {"path": {"request_id": 1}, "body": {"reason": "Which one?"},
+                                                      "after": [("/spend-requests", "post")]},
+    ("/spend-requests/{request_id}/undo", "post"): {"path": {"request_id": 1}, "body": {},
+                                                    "after": [("/spend-requests/{request_id}/approve", "post")]},
+    ("/spend-requests/{request_id}/withdraw", "post"): {"path": {"request_id": 1}, "body": {},
+                                                        "after": [("/spend-requests", "post")]},
     ("/tabletop/attack", "post"): None,  # documented inline (api_tabletop)
     ("/tabletop/ambush", "post"): None,
     ("/tabletop/initiative", "post"): None,
     ("/tabletop/roll", "post"): None,
+    # Issue 33 item 3: between-game actions (the organiser's token enters one handed in late, then answers it).
+    ("/between-game-actions", "get"): {"query": {"character_id": 2}},
+    ("/between-game-actions", "post"): {"body": {"character_id": 2, "text": "Konrad watches the docks for the Sabbat pack."}},
+    ("/between-game-actions/{action_id}/answer", "post"): {
+        "path": {"action_id": 1}, "body": {"answer": "Their haven is under pier 9.", "version": 1},
+        "after": [("/between-game-actions", "post")]},
 }
 
 

@@ -11,7 +11,7 @@ from flask import Blueprint, flash, g, make_response, redirect, render_template,
 from larp.db import db
 from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
-from larp.models import Character
+from larp.models import Character, User
 from larp.services import ServiceError
 from larp.services.cards import (PAPER_SIZES, TOKEN_PATTERN, UNKNOWN_CARD, cards_to_print, character_for_card,
                                  revoke_card, rotate_card)
@@ -161,13 +161,16 @@ def card_view(token: str, edition: str | None = None):
     notice = sheet_notice(character, printed) if printed else None
     chronicle = character.chronicle
     read_in_chronicle(chronicle)  # no login: the card's chronicle's language, else the phone's (issue 36)
-    if (g.get("user") is not None and role_in(g.user, chronicle) is not None and g.get("chronicle_id") != chronicle.id
+    # Who runs the card's chronicle (an organiser or a narrator there) sees the narrator's view; a
+    # player of it (issue 33), like anyone else, the player's view of the card.
+    staff = g.get("user") is not None and role_in(g.user, chronicle) in User.STAFF_ROLES
+    if (staff and g.get("chronicle_id") != chronicle.id
             and request.environ.get(ENVIRON_KEY) is None):
         # A member of the card's chronicle working in another: the page in the card's chronicle,
         # so that its actions are that chronicle's.
         return redirect(member_url(chronicle.id))
     state = _card_state(character)
-    if g.get("user") is not None and g.get("chronicle_id") == chronicle.id:
+    if staff and g.get("chronicle_id") == chronicle.id:
         # A narrator scanning cards one after the other: the card before this one makes a challenge (issue 18).
         before_id = remember_scan(character.id)
         before = Character.get_or_none((Character.id == before_id) & (Character.chronicle == chronicle)
@@ -177,8 +180,10 @@ def card_view(token: str, edition: str | None = None):
                                scanned_before=before, board=board, board_target=board_target, notice=notice,
                                fingerprint=fingerprint)
     else:
+        from larp.web.players import card_extras  # issue 33: his own page's link and his requests' badge
+
         page = render_template("cards/player_view.html", chronicle=chronicle, state=state, token=token,
-                               notice=notice, fingerprint=fingerprint)
+                               notice=notice, fingerprint=fingerprint, **card_extras(character))
     return _no_store(make_response(page))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 
 from larp.db import as_id
@@ -34,7 +34,7 @@ from larp.services.characters import character_state, find_characters, get_chara
 from larp.services.live import live_fingerprint, seen_in_chronicle
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
-from larp.web.auth import role_required
+from larp.web.auth import login_required, role_required
 from larp.web.scene_memory import recent, remember
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.people_form import sense_choices
@@ -286,10 +286,15 @@ def source_label(source: str, adjudication: Adjudication, side: str | None) -> s
     return label
 
 
-@role_required("organiser", "narrator")
+@login_required
 def index():
     """The home page of a logged-in narrator: the challenge screen; an organiser of a chronicle
-    that has no name yet is asked for it first (``larp serve --empty``, issue 14)."""
+    that has no name yet is asked for it first (``larp serve --empty``, issue 14); a player (issue 33)
+    goes to his characters (``/my``)."""
+    if g.user.role == "player":
+        return redirect(url_for("players.home"), code=303)
+    if g.user.role not in ("organiser", "narrator"):
+        abort(403, description="This page is for organisers and narrators only. Ask an organiser if you need it.")
     if g.user.role == "organiser" and get_chronicle().needs_name:
         return redirect(url_for("organise.start"), code=303)
     return challenge_page()

@@ -8,6 +8,7 @@ from larp.services.records import ruling_in
 from larp.db import as_id
 from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
+from larp.rules.fortitude import fortitude_powers
 from larp.services import ServiceError
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
@@ -143,6 +144,8 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     state = character_state(character, game_session, chronicle_settings(chronicle))
     from larp.services.health import aegis_candidates
 
+    fortitude = fortitude_powers(state.discipline_level("Fortitude"))  # what the panel offers (met-reference 3.5)
+
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
@@ -151,7 +154,8 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                    victims=sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],
-                   aegis_rulings=aegis_candidates(character) if state.discipline_level("Fortitude") >= 5 else [])
+                   fortitude=fortitude,
+                   aegis_rulings=aegis_candidates(character) if fortitude.aegis else [])
     if not whole:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)
     rulings = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)

@@ -28,12 +28,13 @@ from larp.services.mass_challenge import (
     StoredMassChallenge,
     FighterRequest,
     MassRequest,
+    adjudicate_mass_challenge,
     preview_mass_challenge,
-    run_mass_challenge,
 )
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
+from larp.web.roster import roster, roster_step
 from larp.web.people_form import (
     BOARD_PLACES,
     error_at,
@@ -57,6 +58,7 @@ from larp.web.people_form import (
 )
 
 bp = Blueprint("combat_board", __name__)
+bp.add_app_template_global(roster, "roster")  # the fighters' roster in the pickers (issue 31 item 3)
 
 # ----- the combat board ------------------------------------------------------
 
@@ -132,7 +134,7 @@ def board_post():
     ``pick:<id>:<range>``, ``remove:<id>``...) or resolve the fight (``resolve``, ``retest``,
     ``record``). Bad input shows its message where the narrator looks and changes nothing."""
     form = request.form
-    step = (form.get("step") or "resolve").strip()
+    step = roster_step(form, (form.get("step") or "resolve").strip())  # the roster's ticks (issue 31 item 3)
     chronicle = get_chronicle()
     try:
         people_form = _board_people_form(form)
@@ -154,39 +156,38 @@ def board_post():
         if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
             return redirect(url, code=303)
         response = respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+        if step.startswith("set:target:") and not people_form.rows:
+            return shown_at(response, "add-box")  # the target picked: the roster of attackers next (issue 31 item 3)
         if people_form.picks.get("target") and len(people_form.rows) > attackers_before and not shown.get("add_results"):
             # Attackers added (issue 31 item 4): the target's sign and the first attackers in view, not the
             # add box at the bottom, so the next tap (the signs) is where the narrator looks.
             return shown_at(response, "target-signs")
         return response
     rng = current_app.config["RANDOM_SOURCE"]()
-    preview = None
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
         people_form.tests, people_form.injures = {}, ""
+    retests_read = False
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("a_throw", "d_throw"))
-        mass_request = _mass_request(people_form)
-        if step != "record":
-            preview = preview_mass_challenge(chronicle, mass_request, rng)
-            _keep_drawn(people_form, preview.throws, preview)
-            mass_request = _mass_request(people_form)
-        if preview is None or not preview.needs_decision:
-            result = run_mass_challenge(chronicle, g.user, mass_request, rng, form.get("request_token"))
-        else:
-            result = None
+        retests_read = True
+        # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
+        result = adjudicate_mass_challenge(chronicle, g.user, _mass_request(people_form), rng,
+                                           record="always" if step == "record" else "settled",
+                                           request_token=form.get("request_token"))
     except ServiceError as exc:
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        if step == "retest" and preview is None and (exc.field or "").startswith("r"):
+        if step == "retest" and not retests_read and (exc.field or "").startswith("r"):
             return _retests_incomplete(people_form, exc, rng)
         row = error_row(exc, people_form, "attackers")
         context = base_context(people_form, error=exc, error_row=row)
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
                          error_at(exc, row, BOARD_PLACES))
-    if result is None:
-        context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None))
+    if result.record is None:
+        _keep_drawn(people_form, result.throws, result)
+        context = base_context(people_form, preview=result, outcome=_board_outcome(result, None))
         return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", **context))
     people_form.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [people_form.picks.get("target")] + [row["id"] for row in people_form.rows] if cid])

@@ -18,6 +18,7 @@ TOOLS = (
     ("sheets.create", "New character", "Build a character's sheet from nothing: Traits, Abilities, Disciplines, equipment."),
     ("characters.list_characters", "Characters", "Every sheet: edit, copy (scene extras), retire, restore, delete."),
     ("checkin.desk", "Check-in desk", "Game night at the door: scan cards, tonight's roster, who attended."),
+    ("spends.queue", "Experience requests", "Players' requests to spend experience: approve, refuse, ask for a change, undo."),
     ("between_sessions.page", "Between game sessions", "Torpor, healing nights, refresh, the next game date, export and backup."),
     ("cards.list_cards", "Character cards", "Print QR-coded cards, rotate or revoke a lost card, set the card address."),
     ("prints.print_list_page", "Print character sheets", "Whole sheets for the players, with their edition: a selection, or every sheet changed since its last print."),
@@ -26,6 +27,8 @@ TOOLS = (
     ("organise.import_export", "Import a chronicle export", "A file written by larp export or the board's download."),
     ("settings.edit", "Chronicle settings", "The house rules where the books disagree, with their defaults and sources; webhooks to Discord."),
 )
+TOOLS += (("between_game_actions.organiser_list", "Between-game actions",  # issue 33 item 3
+           "What players write their characters do before the coming game session: answer each, privately."),)
 
 
 @bp.route("/organise")

@@ -22,6 +22,7 @@ from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.db import as_id
 from larp.rules.mass_challenge import MAX_PER_RANGE
+from larp.rules.order import celerity_note
 from larp.services import ServiceError, read_json
 from larp.rules.scene import RangeBand, SideScene
 from larp.rules.senses import sense_table
@@ -392,6 +393,7 @@ def extras(state) -> dict[str, Any]:
         "intensity": "intensity" in powers,
         "prowess": state.discipline_level("Potence") >= 1,
         "celerity": state.discipline_level("Celerity"),
+        "celerity_note": celerity_note(state.discipline_level("Celerity")),  # what it adds, from the core
         "lead": default_lead(state, "physical"),
         "vampire": state.character.creature == "vampire",
         "sight": held_sight(person_of(state)),

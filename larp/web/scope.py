@@ -33,7 +33,8 @@ ENVIRON_KEY = "larp.chronicle_id"
 #: carry one. The player's card pages find their chronicle from the card's token.
 UNSCOPED = ("static", "auth.", "admin.", "accounts.account", "accounts.change_password",
             "accounts.logout_everywhere", "accounts.create_api_token", "accounts.revoke_api_token",
-            "cards.card_view", "cards.card_live", "api.openapi", "api.list_chronicles_api")
+            "cards.card_view", "cards.card_live", "api.openapi", "api.list_chronicles_api",
+            "players.claim")  # issue 33: a claim finds its chronicle from the card, as the card page
 
 
 _UNSCOPED_NAMES = frozenset(name for name in UNSCOPED if not name.endswith("."))

@@ -130,15 +130,15 @@ def create():
     form = read_section("identity", request.form)
     try:
         character, _ = new_character(chronicle, g.user, form.data, request_token=request.form.get("request_token"))
+    except SheetError as exc:  # every problem by field (before ServiceError, which a sheet's refusal also is)
+        return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=exc.by_field(),
+                               error=exc, request_token=request.form.get("request_token") or _token(),
+                               **_catalogues()), 422
     except ServiceError as exc:
         errors = {exc.field: exc.message} if exc.field else {}
         return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=errors, error=exc,
                                request_token=request.form.get("request_token") or _token(),
                                **_catalogues()), exc.status
-    except SheetError as exc:
-        return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=exc.by_field(),
-                               error=exc, request_token=request.form.get("request_token") or _token(),
-                               **_catalogues()), 422
     flash(f"{character.name} is created (card code {character.short_code}). Now the Traits, Abilities and "
           "the rest of the sheet.")
     # The editor opens at its top, where the message saying so is (an anchor would scroll past it).

@@ -21,8 +21,8 @@ from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import (
     BystanderRequest,
     FiringIntoGroupsRequest,
+    adjudicate_firing_into_groups,
     preview_firing_into_groups,
-    run_firing_into_groups,
 )
 from larp.services.mass_challenge import FighterRequest
 from larp.web.submissions import shown_where_it_was_recorded
@@ -145,29 +145,22 @@ def page_post():
         return respond("stray_shot/page.html", "stray_shot/_form.html", url=url,
                         **_stray_context(people_form, shown=shown))
     rng = current_app.config["RANDOM_SOURCE"]()
-    firing = None
     if step == "resolve":
         people_form.tests = {}
+    retests_read = False
     try:
         if step == "retest":
             retests_chosen(form, people_form, ("f_throw", "b_throw"))
-        firing_request = _firing_into_groups_request(people_form)
-        if step != "record":
-            firing = preview_firing_into_groups(chronicle, firing_request, rng)
-            for row in people_form.rows:
-                drawn = firing.throws.get(str(row["id"]), {})
-                row.update({k: v for k, v in drawn.items() if k in ("throw", "firer_throw")})
-            if "firer" in firing.throws:
-                people_form.fields["firer_throw"] = firing.throws["firer"]["throw"]
-            firing_request = _firing_into_groups_request(people_form)
-        result = run_firing_into_groups(chronicle, g.user, firing_request, rng, form.get("request_token")) \
-            if firing is None or not firing.needs_decision \
-            else None
+        retests_read = True
+        # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
+        result = adjudicate_firing_into_groups(chronicle, g.user, _firing_into_groups_request(people_form), rng,
+                                               record="always" if step == "record" else "settled",
+                                               request_token=form.get("request_token"))
     except ServiceError as exc:
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        if step == "retest" and firing is None and (exc.field or "").startswith("r"):
+        if step == "retest" and not retests_read and (exc.field or "").startswith("r"):
             # "Make the retests" without a retest or its signs: the result so far stays, the choices ticked
             # again and the message under the retests; nothing is written (as on the combat board).
             try:
@@ -183,8 +176,13 @@ def page_post():
         context = _stray_context(people_form, error=exc, error_row=row, error_at=error_at(exc, row, STRAY_PLACES))
         return shown_at(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status, **context),
                          context["error_at"])
-    if result is None:
-        context = _stray_context(people_form, preview=firing, outcome=_stray_outcome(firing, None))
+    if result.record is None:
+        for row in people_form.rows:  # random signs were drawn once: kept for the rest of this shot
+            drawn = result.throws.get(str(row["id"]), {})
+            row.update({k: v for k, v in drawn.items() if k in ("throw", "firer_throw")})
+        if "firer" in result.throws:
+            people_form.fields["firer_throw"] = result.throws["firer"]["throw"]
+        context = _stray_context(people_form, preview=result, outcome=_stray_outcome(result, None))
         return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", **context),
                                whole_form=True)
     people_form.clear_round(("firer_throw",), ("throw", "firer_throw"))

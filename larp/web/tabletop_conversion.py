@@ -45,12 +45,12 @@ def save(character_id: int):
     try:
         version = read_number(request.form.get("version"), "version", low=0, required=True)
         character, record = apply_conversion(get_chronicle(), g.user, character_id, version)
+    except SheetError as exc:  # before ServiceError, which a sheet's refusal also is
+        return _page(character_id, 422, ServiceError(str(exc), field="tabletop"))
     except ServiceError as exc:
         if exc.status == 404:
             abort(404)
         return _page(character_id, exc.status, exc)
-    except SheetError as exc:
-        return _page(character_id, 422, ServiceError(str(exc), field="tabletop"))
     flash(f"Converted from tabletop: {record.summary.split(': ', 1)[-1]}" if record else
           "Nothing changed: the sheet already had the converted values.")
     return redirect(url_for("sheets.edit", character_id=character.id) + "#tabletop", code=303)

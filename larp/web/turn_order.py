@@ -80,10 +80,10 @@ def panel():
             people = participants_from_form(values)
             order = order_of_actions(people)
             hands = hands_from_form(values)
+        except RulesError as exc:  # a rules refusal names the rules' field: the panel's row named instead
+            error, status = ServiceError(exc.message, field=_form_field(exc.field)), 422
         except ServiceError as exc:
             error, status = exc, exc.status
-        except RulesError as exc:
-            error, status = ServiceError(exc.message, field=_form_field(exc.field)), 422
     return render("turn_order/page.html", "turn_order/page.html", status=status, chronicle=get_chronicle(),
                   rows=range(ROWS), form=values, order=order, hands=hands, error=error)
 

@@ -143,4 +143,51 @@
   document.addEventListener("click", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-print]")) { window.print(); }
   });
+  // A search box over a list of chips (the combat board's roster, issue 31 item 3; the sheet's powers, item 6)
+  // shows only the names holding what is typed (a ticked one stays); a card code matches no name, and Find or
+  // Enter still searches on the server.
+  document.addEventListener("input", function (evt) {
+    var box = evt.target;
+    var list = box.getAttribute && box.getAttribute("data-filters") && document.getElementById(box.getAttribute("data-filters"));
+    if (!list) { return; }
+    var text = box.value.trim().toLowerCase();
+    var shown = 0;
+    list.querySelectorAll("[data-name]").forEach(function (chip) {
+      var name = (chip.getAttribute("data-name") || "").toLowerCase();
+      var ticked = chip.querySelector("input:checked");
+      var show = !text || ticked || name.indexOf(text) !== -1;
+      chip.hidden = !show;
+      if (show) { shown += 1; }
+    });
+    // The sheet's powers (issue 31 item 6): a group with a match opens, one without hides while a name is typed.
+    list.querySelectorAll("details[data-group]").forEach(function (group) {
+      var hits = group.querySelectorAll("[data-name]:not([hidden])").length;
+      group.hidden = Boolean(text) && hits === 0;
+      if (text && hits) { group.open = true; }
+    });
+    var none = list.querySelector(".roster-none");
+    if (none) { none.hidden = shown > 0; }
+  });
+  // A sheet section that saves at each tap shows its Save button once something is typed or changed (issue 31
+  // item 6); "js" on <html> says this script runs, so without it the button always shows.
+  document.documentElement.classList.add("js");
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (evt) {
+      var form = evt.target.closest && evt.target.closest("form.sheet-form");
+      if (form && evt.target.name && evt.target.name !== "add_count") { form.classList.add("changed"); }
+    });
+  });
+  // A screen's settings folded on a phone (issue 31 item 2): the summary says what the chips and selects say
+  // now, not what they said when the screen was drawn (the combat board's darkness and range change with no swap).
+  document.addEventListener("change", function (evt) {
+    var field = evt.target;
+    var details = field.closest && field.closest("details.screen-settings");
+    var shows = details && details.querySelector('summary [data-shows="' + field.name + '"]');
+    if (!shows) { return; }
+    var text = field.tagName === "SELECT" ? field.selectedOptions[0].textContent
+      : (field.closest("label") || field).textContent;
+    if (field.name === "range" && !field.value) { text = "Range not said"; }
+    shows.textContent = text.trim();
+    if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }
+  });
 })();

@@ -105,6 +105,23 @@ def htmx_settled(page):
 
 
 def open_tool(page, title: str) -> None:
-    """Open an organiser tool through the Organise hub in the top bar."""
+    """Open an organiser tool through the Organise hub in the top bar (its Menu on a phone)."""
+    open_menu(page)
     page.get_by_role("link", name="Organise", exact=True).click()
     page.locator(".tool-tiles a", has_text=title).click()
+
+
+def open_settings(page, within: str = "") -> None:
+    """Open a screen's settings disclosure (the chips, the scene) when it is folded, as on a phone (issue 31
+    item 2); at 481 px and wider it is see-through and this does nothing."""
+    summary = page.locator(f"{within} details.screen-settings:not([open]) > summary".strip()).first
+    if summary.count() and summary.is_visible():
+        summary.click()
+
+
+def open_menu(page) -> None:
+    """Open the top bar's Menu when it is folded, as on a phone (issue 31 item 2): the pages, the chronicle
+    picker and the account are in it; from 481 px it is see-through and this does nothing."""
+    summary = page.locator("details.menu:not([open]) > summary")
+    if summary.count() and summary.is_visible():
+        summary.click()

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import htmx_settled
+from tests.e2e.conftest import htmx_settled, open_settings
 from tests.e2e.test_screens_browser import SIZES, card_token, in_viewport, no_sideways_scroll, shoot_view
 
 
@@ -57,6 +57,7 @@ def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser
     page.locator(".target-panel").get_by_label("Rock", exact=True).check()
     rows.nth(0).get_by_label("Rock", exact=True).check()
     rows.nth(1).get_by_label("Rock", exact=True).check()
+    open_settings(page)  # folded on a phone (issue 31 item 2)
     page.locator(".scene-bar select[name=range]").select_option("hand_to_hand")
     rows.nth(0).locator("details.more summary").click()  # opened by the narrator, not by the server
     with page.expect_response(lambda r: r.url.endswith("/combat") and r.request.method == "POST") as answer:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import open_menu, shoot
 
 PHONE = {"width": 390, "height": 844}
 
@@ -16,6 +16,7 @@ def test_damage_puts_its_result_in_view_on_a_phone(served, browser):
     names the damage, is inside the viewport after the swap."""
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(served.login_link())
+    open_menu(page)  # the pages are in the Menu on a phone (issue 31 item 2)
     page.locator("a", has_text="Characters").first.click()
     page.locator("a", has_text="Konrad Vale").first.click()
     form = page.locator("form[action$='/damage']")

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SCREENSHOTS, htmx_settled, shoot
+from tests.e2e.conftest import SCREENSHOTS, htmx_settled, open_settings, shoot
 
 SIZES = {"phone-390": {"width": 390, "height": 844}, "tablet-820": {"width": 820, "height": 1180}}
 
@@ -155,6 +155,7 @@ def test_a_darkness_chip_keeps_the_bids_throws_and_a_typed_call(served, browser,
     defender.get_by_label("Rock").check()
     challenger.locator("details.more summary").click()
     challenger.get_by_label("Calls a Negative Trait on the other side").fill("Clumsy")
+    open_settings(page)  # the chips are folded on a phone (issue 31 item 2); a chip's tap keeps them open
     with htmx_settled(page):
         page.get_by_role("button", name="Partial dark").click()
     expect(page.locator(".dark-banner")).to_contain_text("Partial darkness")
@@ -275,6 +276,7 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     expect(page.locator("#side-challenger .who-name")).to_have_text("Vivienne Ashcombe")
     expect(page.locator("#side-defender .who-name")).to_have_text("Konrad Vale")
 
+    open_settings(page)
     with htmx_settled(page):
         page.get_by_role("button", name="Social").click()
     page.locator("#side-challenger").get_by_label("Rock").check()
@@ -284,6 +286,7 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     expect(page.locator("#ruling .recorded-line")).to_be_visible()
     with htmx_settled(page):
         page.get_by_role("link", name="New challenge, same scene").click()
+    open_settings(page)
     expect(page.get_by_role("button", name="Social")).to_have_attribute("aria-pressed", "true")
     in_scene = page.locator("#side-challenger .in-scene")
     expect(in_scene.get_by_role("link", name="Konrad Vale")).to_be_visible()

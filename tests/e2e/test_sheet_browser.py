@@ -64,6 +64,10 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
     expect(page.locator(".flash")).to_be_in_viewport()  # the editor opens at the message, not past it
 
     traits = page.locator("#traits")
+    # Issue 31 item 6: each tap on an adjective saves, so "Save traits" stands there only once something is
+    # typed or changed.
+    expect(traits.get_by_role("button", name="Save traits")).to_be_hidden()
+    expect(page.locator("#identity select[name=generation]")).to_have_value("12")  # as chosen
     traits.locator("summary", has_text="Add Physical Traits").click()
     traits.locator(".count-chips").get_by_label("×2").check()
     with htmx_settled(page):
@@ -82,6 +86,7 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
         traits.locator(".pick-chips.negative").first.get_by_role("button", name="Clumsy").click()
     traits.locator("summary", has_text="Add Social Traits").click()
     traits.get_by_label("Another social adjective").fill("Velvet-voiced")
+    expect(traits.get_by_role("button", name="Save traits")).to_be_visible()
     with htmx_settled(page):
         traits.get_by_label("Another social adjective").press("Enter")
     expect(page.locator("#traits")).to_contain_text("Velvet-voiced")
@@ -98,10 +103,17 @@ def test_from_an_empty_install_to_a_first_challenge_on_a_phone(served_empty, bro
     expect(page.locator("#abilities .flash")).to_contain_text("Ability Brawl: — → 2")
 
     powers = page.locator("#powers")
-    powers.get_by_label("Add a power (the books' Disciplines)").select_option("Celerity|Alacrity")
+    # Issue 31 item 6: a power found by name and added with one tap (no list of 200, no Save button).
+    expect(powers.get_by_role("button", name="Save disciplines")).to_be_hidden()
+    powers.get_by_label("Find a power by name").press_sequentially("alac")
+    expect(powers.locator(".power-group:visible")).to_have_count(1)
     with htmx_settled(page):
-        powers.get_by_role("button", name="Save disciplines").click()
+        powers.get_by_role("button", name="Alacrity (1)").click()
     expect(page.locator("#powers")).to_contain_text("Celerity Alacrity")
+    # The Discipline's group stays open: its next power is one tap.
+    with htmx_settled(page):
+        page.locator("#powers").get_by_role("button", name="Swiftness (2)").click()
+    expect(page.locator("#powers")).to_contain_text("Celerity Swiftness")
 
     equipment = page.locator("#equipment")
     equipment.get_by_label("Add a weapon from the armory").select_option("knife")

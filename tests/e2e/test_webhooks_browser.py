@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
+from tests.e2e.conftest import open_menu, shoot
 from tests.e2e.test_touch_targets_browser import SHORT_LINKS
 from tests.web.webhook_receiver import Receiver
 
@@ -23,6 +23,7 @@ def test_an_organiser_adds_a_webhook_tests_it_and_a_ruling_reaches_it(served, br
     try:
         page = browser.new_context(viewport=PHONE, color_scheme="dark").new_page()
         page.goto(served.login_link())
+        open_menu(page)  # the pages are in the Menu on a phone (issue 31 item 2)
         page.get_by_role("link", name="Organise", exact=True).click()
         page.locator(".tool-tiles a", has_text="Chronicle settings").click()
         page.get_by_role("link", name="Webhooks: Discord and other channels").click()
@@ -51,6 +52,7 @@ def test_an_organiser_adds_a_webhook_tests_it_and_a_ruling_reaches_it(served, br
         (test,) = receiver.on("/api/webhooks/1/TopSecretToken")
         assert test.json["embeds"][0]["title"].startswith("Test from larp")
 
+        open_menu(page)
         page.locator("a", has_text="Characters").first.click()
         page.locator("a", has_text="Konrad Vale").first.click()
         damage = page.locator("form[action$='/damage']")

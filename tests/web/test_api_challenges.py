@@ -186,3 +186,35 @@ def test_the_document_names_the_narrators_side_in_static_challenges(client, auth
     answer = schemas["ChallengeAnswer"]
     assert answer["required"] == ["ruling", "options"]
     assert schemas["ChallengeOptions"]["properties"]["state"]["enum"] == ["ruled", "retest_due", "test_due"]
+
+
+def test_both_apis_offer_the_overbid_traits_and_the_retests_that_suit_as_the_screen_does(client, auth, dbconn):
+    """Issue 29 item 3: the options are the rules core's answer. Konrad loses a test to Vivienne (rock over
+    scissors): the stored API's answer names the Traits he may still risk in an overbid (each held tonight once;
+    LotNR Overbidding) and the Abilities that suit his retest defending bare-handed (Brawl, Dodge;
+    data/retests.toml), the ones the challenge screen offers first; the stateless API answers the same way."""
+    auth.login()
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    kon = Character.get(Character.name == "Konrad Vale")
+    form = {"challenger": viv.id, "defender": kon.id, "category": "physical", "action": "strike",
+            "challenger_bid": "Quick", "defender_bid": "Brawny", "challenger_throw": "rock", "defender_throw": "scissors"}
+    screen = client.post("/challenge", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    response = client.post("/api/v1/challenges", json={
+        "category": "physical", "challenger": {"character_id": viv.id, "bid": "Quick"},
+        "defender": {"character_id": kon.id, "bid": "Brawny"},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]})
+    assert response.status_code == 201, response.get_json()
+    konrad = response.get_json()["options"]["sides"]["defender"]
+    assert konrad["overbid_traits"] == ["Brawny", "Ferocious", "Quick", "Rugged", "Stalwart", "Tough", "Wiry"]
+    assert konrad["suitable_abilities"] == ["brawl", "dodge"]
+    offered_first = screen[screen.index('class="chips next-calls"'):screen.index("</fieldset>", screen.index("next-calls"))]
+    assert 'value="ability:Brawl"' in offered_first and 'value="ability:Dodge"' in offered_first
+    assert 'value="ability:Firearms"' not in offered_first and 'value="ability:Firearms"' in screen
+    stateless = client.post("/api/v1/challenges/rule", json={
+        "category": "physical", "challenger": {"name": "Vivienne", "traits": 6, "bid": ["Quick"]},
+        "defender": {"name": "Konrad", "held": ["Brawny", "Brawny", "Tough", "Wiry"], "bid": ["Brawny"]},
+        "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}).get_json()
+    side = stateless["options"]["sides"]["defender"]
+    assert side["overbid_traits"] == ["Brawny", "Tough", "Wiry"]  # one Brawny bid, the other still free
+    assert side["suitable_abilities"] == ["brawl", "dodge"]
+    assert stateless["options"]["sides"]["challenger"]["overbid_traits"] is None  # a count: no names to offer

@@ -164,3 +164,18 @@ def test_openapi_documents_the_endpoints(client, auth):
         assert "422" in doc["paths"][path]["post"]["responses"]
     for schema in ("MassChallenge", "MassRuling", "ShotIntoGroup", "ShotIntoGroupRuling", "Hit"):
         assert schema in doc["components"]["schemas"]
+
+
+def test_a_pairs_options_name_the_retests_that_suit_as_the_board_offers_them(client, auth, dbconn):
+    """Issue 29 item 3: the stateless mass challenge's pair options carry the Abilities that suit each side's
+    retest (002 "Mass Combat"; data/retests.toml): the attacker striking bare-handed Brawl, the target
+    defending Brawl and Dodge (null would say any Ability suits)."""
+    auth.login()
+    body = {"category": "physical",
+            "defender": {"name": "Dana", "held": ["Brawny", "Quick", "Tough"], "bid": ["Brawny"], "throw": "scissors"},
+            "attackers": [{"name": "A1", "traits": 7, "bid": ["Brawny"], "throw": "rock"}]}
+    response = client.post("/api/v1/mass-challenges/rule", json=body)
+    assert response.status_code == 200, response.get_json()
+    sides = response.get_json()["ruling"]["pairs"][0]["options"]["sides"]
+    assert sides["challenger"]["suitable_abilities"] == ["brawl"]
+    assert sides["defender"]["suitable_abilities"] == ["brawl", "dodge"]

@@ -22,6 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from larp.web import api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop  # noqa: F401 - they document the API
 from larp.web import api_webhooks  # noqa: F401 - it documents the API (issue 35)
 from larp.web import api_checkin  # noqa: F401 - it documents the API (issue 32)
+from larp.web import api_players  # noqa: F401 - it documents the API (issue 33)
+from larp.web import api_spends  # noqa: F401 - it documents the API (issue 33 item 2)
+from larp.web import api_between_game_actions  # noqa: F401 - issue 33 item 3
 from larp.web.api import openapi_document
 from larp.web.api_examples import example_call
 

@@ -23,11 +23,14 @@ from larp.web import api_webhooks  # noqa: F401 - issue 35
 from larp.web import api_checkin  # noqa: F401 - issue 32
 from larp.web import api_scenes  # noqa: F401 - issue 30 item 4
 from larp.web import api_frenzy  # noqa: F401 - issue 30 item 8
+from larp.web import api_spends  # noqa: F401 - issue 33 item 2
+from larp.web import api_between_game_actions  # noqa: F401 - issue 33 item 3
 from larp.web.api import openapi_document
 from tests.web.test_api_settings_flag import CASES
 
 MODULES = (api_between, api_challenges, api_characters, api_combat, api_health, api_record, api_tabletop,
-           api_webhooks, api_checkin, api_scenes, api_frenzy)
+           api_webhooks, api_checkin, api_scenes, api_frenzy, api_spends,
+           api_between_game_actions)
 
 
 class Reading(dict):
@@ -170,6 +173,13 @@ BODIES.update({
                              "privacy": "public", "format": "json", "local_network": False}],
     ("/check-ins", "post"): [{"character_id": 2, "game_session": 1}, {"card": "GX3UT8"}],  # issue 32
     ("/check-ins/{character_id}/undo", "post"): [{"game_session": 1}],
+    ("/spend-requests", "post"): [{"character_id": 2, "kind": "trait", "category": "physical", "name": "Quick",  # issue 33
+                                   "discipline": "", "level": None, "tier": "", "traits": None, "key": "",
+                                   "note": "", "for_player": "Ann"}],
+    ("/spend-requests/price", "post"): [{"character_id": 2, "kind": "willpower", "name": "", "category": "",
+                                         "discipline": "", "level": None, "tier": "", "traits": None, "key": ""}],
+    ("/between-game-actions", "post"): [{"character_id": 2, "text": "Schema truth"}],  # issue 33 item 3
+    ("/between-game-actions/{action_id}/answer", "post"): [{"answer": "Schema truth", "version": 1}],
 })
 
 
@@ -192,6 +202,8 @@ NOT_SENT = {
     ("/characters/{character_id}/copy", "post"),
     ("/mass-challenges", "post"), ("/firing-into-groups", "post"),  # stored forms of the two stateless ones
     ("/webhooks/{webhook_id}", "patch"),  # a PATCH (this check posts): tests/web/test_webhooks.py sends it
+    # issue 33: a request to answer must exist first; tests/web/test_spend_requests_api.py sends them
+    ("/spend-requests/{request_id}/refuse", "post"), ("/spend-requests/{request_id}/change", "post"),
 }
 
 
@@ -206,6 +218,15 @@ def _send(client, path: str, body: dict, ids: dict) -> None:
         from larp.services.stored_scenes import create_scene
 
         path = path.replace("{scene_id}", str(create_scene(get_chronicle(), "Truth").id))
+    if path == "/between-game-actions":  # issue 33 item 3
+        body = {**body, "character_id": ids["Konrad"]}
+    if "{action_id}" in path:  # an action to answer (issue 33 item 3), entered by an organiser
+        from larp.models import Character
+        from larp.services.between_game_actions import write_action
+        from larp.services.chronicles import get_chronicle
+
+        action, _ = write_action(get_chronicle(), Character.get_by_id(ids["Konrad"]), None, "Truth", organiser=True)
+        path = path.replace("{action_id}", str(action.id))
     client.post("/api/v1" + path.replace("{character_id}", str(who)), json=body)
 
 

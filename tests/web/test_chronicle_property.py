@@ -22,10 +22,12 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, Character, CheckIn, Chronicle,
+from larp.models import (Ability, AbilitySpend, AttendanceAward, Background, BetweenGameAction, Character, CheckIn, Chronicle,
                          ChronicleSetting, Equipment, ExperienceEntry, GameSession, MeritFlaw, Power, Ruling, RulingCharacter,
-                         SceneRuling, StoredScene, Torpor, Trait, TraitLoss, User)
+                         SceneRuling, SpendRequest, StoredScene, Torpor, Trait, TraitLoss, User)
 from larp.rules.experience import KINDS
+from larp.rules.experience_purchase import KINDS as PURCHASES
+from larp.services.between_game_actions_export import ACTION_FIELDS, ACTION_TIMES
 from larp.services.sheet_store import create_character
 from larp.services.transfer import CHARACTER_FIELDS, EQUIPMENT_FIELDS, export_chronicle, import_chronicle
 from larp.sheet import CharacterSheet
@@ -125,6 +127,18 @@ def chronicles(draw) -> dict:
                                 unique_by=lambda s: s[0])),
         "ruling_turns": draw(st.lists(st.tuples(st.integers(1, 500), st.sampled_from(("physical", "mental", ""))),
                                       min_size=3, max_size=3)),
+        # Requests to spend experience (issue 33): state, what, cost, note, answer, when asked and answered,
+        # by the narrator or by a name only, spent by the first ruling or not, the fields written.
+        "spends": draw(st.lists(st.tuples(
+            st.sampled_from(SpendRequest.STATES), st.sampled_from(list(PURCHASES)), WORDS,
+            st.sampled_from(("", "physical", "mental")), st.none() | st.integers(0, 9),
+            st.decimals(min_value=0, max_value=1000, places=2, allow_nan=False, allow_infinity=False), TEXT, TEXT,
+            MOMENT, st.none() | MOMENT, st.booleans(), st.booleans(), st.dictionaries(WORDS, JSON, max_size=2)),
+            max_size=3)),
+        # Issue 33 item 3: between-game actions (whose, which session by place, the text, the answer or
+        # none, withdrawn or not, when, written by an account or by a name only).
+        "actions": draw(st.lists(st.tuples(st.integers(0, count - 1), st.integers(0, 2), LONG.filter(bool) | WORDS,
+                                           st.none() | TEXT, st.booleans(), MOMENT, st.booleans()), max_size=4)),
     }
 
 
@@ -188,6 +202,27 @@ def build(plan: dict, name: str) -> Chronicle:
         for ruling, (turn, category) in zip(made, plan["ruling_turns"]):
             SceneRuling.create(ruling=ruling, scene=scenes[0], turn=turn, category=category,
                                target=characters[-1] if category else None)
+    made = list(Ruling.select().where(Ruling.chronicle == chronicle).order_by(Ruling.id))
+    for (state, kind, what, category, level, cost, note, answer, asked, answered, by_narrator, spent,
+         bought) in plan.get("spends", []):
+        SpendRequest.create(chronicle=chronicle, character=characters[-1], state=state, what=what, cost=cost,
+                            request={"kind": kind, "name": what, "category": category, "discipline": "",
+                                     "level": level, "tier": "", "traits": 0, "key": ""},
+                            note=note, answer=answer, asked_at=asked, answered_at=answered,
+                            asked_by=narrator if by_narrator else None, asked_by_name=what,
+                            answered_by=narrator if answered else None, answered_by_name=note[:120],
+                            ruling=made[0] if spent and made else None, undo_ruling=made[-1] if spent and made else None,
+                            bought=bought, before={k: None for k in bought})
+    for who, place, text, answer, withdrawn, when, by_account in plan.get("actions", []):
+        if place < len(sessions):
+            BetweenGameAction.create(
+                chronicle=chronicle, game_session=sessions[place], character=characters[who], text=text[:2000],
+                author=narrator if by_account else None, author_name="Pat Player", written_at=when,
+                edited_at=when + timedelta(minutes=5) if withdrawn else None,
+                withdrawn_at=when + timedelta(hours=1) if withdrawn else None,
+                answer=(answer or "")[:2000], answered_by=narrator if answer is not None and by_account else None,
+                answered_by_name="Olga" if answer is not None else "",
+                answered_at=when + timedelta(days=1) if answer is not None else None, version=3 if withdrawn else 1)
     return chronicle
 
 
@@ -216,9 +251,15 @@ def test_every_chronicle_exports_and_imports_back_equal(dbconn, plan):
             ("earned", amount, f"attending game session {number + 1}") for number, amount, with_line in attended
             if amount is not None and with_line]
         assert len(second["check_ins"]) == len(attended)  # issue 32: who was checked in comes back
+        assert [(r["state"], Decimal(r["cost"]), r["note"]) for r in second["spend_requests"]] == [
+            (state, cost, note) for state, _, _, _, _, cost, note, *_ in plan["spends"]]  # issue 33
         assert [(a["amount"], a["entry"] is not None) for a in second["attendance"]] == [
             (str(amount.normalize()) if amount != amount.to_integral() else str(int(amount)), with_line)
             for _, amount, with_line in attended if amount is not None]
+        actions = [a for a in plan["actions"] if a[1] < sessions]  # issue 33 item 3: every action comes back
+        assert [(a["text"], a["answered_at"] is not None, a["withdrawn_at"] is not None)
+                for a in second["between_game_actions"]] == [
+            (text[:2000], answer is not None, withdrawn) for _, _, text, answer, withdrawn, _, _ in actions]
     finally:
         restored.delete_instance(recursive=True)
 
@@ -233,6 +274,8 @@ NOT_EXPORTED = {
     "request_token": "a one-time token of a form (never recorded twice on this install)",
     "request_hash": "the hash of the API call that carried a one-time token (goes with request_token)",
     "is_demo": "whether this install loaded it as its demo", "needs_name": "this install's first page",
+    "asked_by": "named by user name", "answered_by": "named by user name",  # issue 33
+    "undo_ruling": "named by place",  # issue 33
 }
 
 
@@ -245,6 +288,8 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
                               name="Hall", turn=2)
     SceneRuling.create(ruling=Ruling.create(chronicle=chronicle, kind="challenge"), scene=hall, turn=2,
                        category="physical")
+    SpendRequest.create(chronicle=chronicle, character=create_character(chronicle, CharacterSheet("Asker")),
+                        request={"kind": "willpower"})
     data = export_chronicle(chronicle)
     exported = {
         Chronicle: set(data["chronicle"]), GameSession: {"number", "date", "opened_at", "closed_at"},
@@ -264,6 +309,8 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         CheckIn: {"checked_in_at", "user_name", "how"},  # issue 32: and character, game session, user, ruling
         AttendanceAward: {"amount", "awarded_at", "entry"},
         StoredScene: set(data["scenes"][0]), SceneRuling: set(data["scene_rulings"][0]),
+        SpendRequest: set(data["spend_requests"][0]),  # issue 33
+        BetweenGameAction: set(ACTION_FIELDS) | set(ACTION_TIMES) | {"author", "answered_by"},  # issue 33 item 3
     }
     for model, keys in exported.items():
         missing = set(model._meta.fields) - keys - set(NOT_EXPORTED)
@@ -276,6 +323,8 @@ NOT_EXPORTED_TABLES = {
                "channel): never exported; the organisers of a restored or imported chronicle make its webhooks again",
     "webhookevent": "events this install has sent or is sending to its own webhooks",
     "webhookdelivery": "this install's deliveries of those events",
+    "characterplayer": "which account of this install plays which character (issue 33): accounts are not exported",
+    "claimcode": "one-time claim codes of this install (issue 33): secrets that end within a day",
 }
 
 

@@ -443,3 +443,14 @@ def test_make_the_retests_without_the_signs_keeps_the_stray_shot_so_far(client, 
     assert response.status_code == 422 and "So far:" in page and "Choose both signs for the retest." in page
     assert f'value="{choice}" checked' in page and f'name="r{lys[0]}_f_throw" value="rock" checked' in page
     assert "Not recorded</h2>" not in page and Ruling.select().count() == 0
+
+
+def test_the_board_says_what_celerity_adds_as_the_core_says(client, auth, cast):
+    """LotNR Celerity (met-reference 3.3), decided by the rules core and only printed by the board: Teodor
+    (Rapidity, Celerity 3) gets extra actions and the speed Bomb; Vivienne (Swiftness, 2) extra actions only."""
+    auth.login()
+    teodor, viv, konrad = cast["Teodor"], cast["Vivienne"], cast["Konrad"]
+    body = client.get("/combat", query_string={"target": teodor[0], "a": [konrad[0]]}).get_data(as_text=True)
+    assert "Celerity active this round (level 3: extra actions, speed Bomb)" in body
+    body = client.get("/combat", query_string={"target": viv[0], "a": [konrad[0]]}).get_data(as_text=True)
+    assert "Celerity active this round (level 2: extra actions)" in body

@@ -370,3 +370,25 @@ def test_two_narrators_challenging_one_target_in_one_turn(database):
         assert SceneRuling.select().where((SceneRuling.scene == scene) & (SceneRuling.target == target)).count() == 1
     finally:
         setting.delete_instance()
+
+
+def test_a_claim_code_sent_at_once_claims_once(database):
+    """Issue 33 item 1: one claim code typed by 20 visitors at once on both servers (each making an
+    account with it): one claim links the character, the 19 others are refused (422) and make no
+    account; the code is used once (larp/services/players.py: the update is the check)."""
+    from larp.models.players import CharacterPlayer, ClaimCode
+    from larp.services.players import make_claim_code
+
+    n = 20
+    character = make_character("Claimed Once")
+    code = make_claim_code(character.chronicle, character, None)
+    visitors = [anonymous(database[i % len(database)]) for i in range(n)]
+    replies = at_once(n, database, lambda i, server: call(
+        server, "POST", f"/c/{character.card_token}/claim",
+        body=urlencode({"csrf_token": visitors[i].csrf, "code": code, "username": f"claimer{i}",
+                        "password": "correct horse battery"}).encode(),
+        headers=visitors[i].headers(**{"Content-Type": "application/x-www-form-urlencoded"})))
+    assert statuses(replies) == {303: 1, 422: n - 1}
+    assert CharacterPlayer.select().where(CharacterPlayer.character == character.id).count() == 1
+    assert User.select().where(User.username.startswith("claimer")).count() == 1
+    assert ClaimCode.get(ClaimCode.character == character.id).used_by_id is not None

@@ -254,7 +254,7 @@ def test_the_export_says_what_grapevine_has_no_place_for(client, auth, runner, t
 def test_backup_on_a_full_disk_says_so_and_exits_1(runner, tmp_path, monkeypatch):
     """Issue 27 item 8: the disk fills during the copy: "The disk is full: the backup was not written",
     exit 1, no traceback, and no half-written file left behind."""
-    from larp.services import transfer
+    from larp.services import backup
 
     real = sqlite3.connect
 
@@ -271,7 +271,7 @@ def test_backup_on_a_full_disk_says_so_and_exits_1(runner, tmp_path, monkeypatch
             return real(path, *args, **kwargs)
         return real(path, *args, factory=FillsTheDisk, **kwargs)
 
-    monkeypatch.setattr(transfer.sqlite3, "connect", connect)
+    monkeypatch.setattr(backup.sqlite3, "connect", connect)
     target = tmp_path / "copy.sqlite3"
     result = runner.invoke(args=["backup", str(target)])
     assert result.exit_code == 1, (result.output, result.exception)

@@ -333,3 +333,16 @@ def test_sunlight_by_hand_takes_its_exposure_and_turns(client, auth, dbconn):
     assert (viv.damage_bashing, viv.damage_lethal, viv.damage_aggravated) == (0, 0, 2)
     record = Ruling.select().order_by(Ruling.id.desc()).get()
     assert any("Courage" in step["text"] for step in record.steps)
+
+
+def test_the_panel_offers_the_fortitude_tests_the_core_allows(client, auth, dbconn):
+    """LotNR Fortitude (met-reference 3.5), decided by the rules core and only printed by the panel: Aldous
+    (Fortitude 5) is offered Resistance, Resilience, the stamina Trait and each test's throws; Konrad
+    (Endurance only) none of them."""
+    auth.login()
+    prince = client.get(f"/characters/{char('Aldous Whitmore').id}").get_data(as_text=True)
+    for text in ('name="resistance"', 'name="resilience"', 'name="stamina"', 'name="resistance_player"',
+                 'name="resilience_narrator"'):
+        assert text in prince
+    konrad = client.get(f"/characters/{char('Konrad Vale').id}").get_data(as_text=True)
+    assert not any(f'name="{name}"' in konrad for name in ("resistance", "resilience", "stamina"))

@@ -175,7 +175,8 @@ def _comparable(export: dict) -> dict:
              "sheet_edition", "sheet_printed_at", "sheet_printed_edition",  # issue 34: the printed sheet
              "frenzy")  # issue 30 item 8
     out = {k: v for k, v in export.items()
-           if k not in ("experience", "check_ins", "attendance", "scenes", "scene_rulings")}  # issues 32, 30
+           if k not in ("experience", "check_ins", "attendance", "scenes", "scene_rulings",
+                        "spend_requests", "between_game_actions")}  # issues 32, 30, 33
     out["format_version"] = 1
     out["characters"] = []
     for character in export["characters"]:

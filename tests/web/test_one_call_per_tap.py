@@ -1,8 +1,11 @@
-"""One call per tap on the challenge screen (issue 29 item 1, the one-on-one challenge): the tap that ends a
-challenge, and each tap before it, is one service call that loads the characters once and calls the rules
-core once; the random throws that one call draws are the ones recorded."""
+"""One call per tap (issue 29 item 1) on the challenge screen, the combat board and the stray-shot screen: the
+tap that ends a challenge, and each tap before it, is one service call that loads the characters once and
+calls the rules core once; the random throws that one call draws are the ones recorded."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 
@@ -10,15 +13,15 @@ from larp.models import Character, Ruling
 from larp.services import challenges as challenge_service
 from larp.services import characters as character_service
 from tests.web.test_challenge_web import script_in_progress
+from tests.web.test_combat_board_web import in_progress
 
 
 def cid(name: str) -> int:
     return Character.get(Character.name == name).id
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """Count the service's loads and its calls into the rules core (both entry points)."""
+def counted(monkeypatch, service, rules: tuple[str, ...]) -> dict[str, int]:
+    """Count ``service``'s loads of characters and its calls into the rules core (the ``rules`` entry points)."""
     counts = {"rules": 0, "loads": 0}
 
     def counting(real, key):
@@ -27,11 +30,16 @@ def calls(monkeypatch):
             return real(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(challenge_service, "rule_one_on_one", counting(challenge_service.rule_one_on_one, "rules"))
-    monkeypatch.setattr(challenge_service, "rule_static", counting(challenge_service.rule_static, "rules"))
-    monkeypatch.setattr(challenge_service, "load_characters",
-                        counting(character_service.load_characters, "loads"))
+    for name in rules:
+        monkeypatch.setattr(service, name, counting(getattr(service, name), "rules"))
+    monkeypatch.setattr(service, "load_characters", counting(character_service.load_characters, "loads"))
     return counts
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The challenge screen's loads and rules calls (both entry points)."""
+    return counted(monkeypatch, challenge_service, ("rule_one_on_one", "rule_static"))
 
 
 def static(**extra) -> dict:
@@ -86,3 +94,138 @@ def test_the_record_tap_rules_once(client, auth, dbconn, calls):
     client.post("/challenge", data={**form, "step": "record", "tests_json": script}, headers={"HX-Request": "true"})
     assert calls == {"rules": 2, "loads": 2}
     assert Ruling.get().outcome["outcome"] == "challenger"
+
+
+# ----- the combat board (issue 29 item 1: one call a tap there too) ---------------------------------------------
+
+@pytest.fixture
+def board_calls(monkeypatch):
+    """The combat board's loads and rules calls."""
+    from larp.services import mass_challenge as mass_service
+
+    return counted(monkeypatch, mass_service, ("rule_mass_challenge",))
+
+
+def board(target: str, attackers: dict[str, str], target_throw: str, **extra) -> dict:
+    """The combat board's form: ``target`` against ``attackers`` (name: sign)."""
+    data = {"target": cid(target), "a": [cid(name) for name in attackers], "target_throw": target_throw, **extra}
+    data.update({f"a{cid(name)}_throw": sign for name, sign in attackers.items()})
+    return data
+
+
+def test_the_combat_boards_resolve_tap_that_ends_the_fight_rules_once_and_records_the_sign_it_drew(
+        client, auth, dbconn, board_calls):
+    """Ruth and Marcus attack Pim (002 "Mass Combat"), Pim's sign left to the tool: no pair may retest, so the
+    resolve tap records the fight in one load and one rules call, with the very sign that call drew."""
+    auth.login()
+    response = client.post("/combat", data=board("Pim Halloran", {"Ruth Calder": "scissors",
+                                                                  "Marcus Hale": "scissors"}, "random"),
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "Recorded as ruling" in response.get_data(as_text=True)
+    assert board_calls == {"rules": 1, "loads": 1}
+    ruling = Ruling.get()
+    assert ruling.kind == "mass_combat" and ruling.inputs["target"]["random_throw"] is True
+    drawn = ruling.inputs["target"]["throw"]
+    assert drawn in ("rock", "paper", "scissors")
+    assert [p["ruling"]["tests"][0]["defender_throw"] for p in ruling.outcome["pairs"]] == [drawn, drawn]
+
+
+def test_each_tap_of_a_fight_with_a_retest_rules_once(client, auth, dbconn, board_calls):
+    """Konrad loses to Vivienne and may retest with Might (002 "Mass Combat": "retests may then be performed"):
+    the resolve tap shows the result so far (one rules call), the retest tap one more, the record tap one
+    more; nothing is recorded before the narrator says so or nothing is left to decide."""
+    auth.login()
+    form = board("Konrad Vale", {"Vivienne Ashcombe": "paper", "Lys Moreau": "scissors"}, "rock")
+    body = client.post("/combat", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "So far:" in body and Ruling.select().count() == 0
+    assert board_calls == {"rules": 1, "loads": 1}
+    viv = cid("Vivienne Ashcombe")
+    retest = {**form, "step": "retest", "tests_json": json.dumps(in_progress(body)), f"r{viv}_source": "defender|might",
+              f"r{viv}_a_throw": "rock", f"r{viv}_d_throw": "paper"}
+    body = client.post("/combat", data=retest, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert board_calls == {"rules": 2, "loads": 2}
+    tests = in_progress(body)
+    if tests is not None:  # someone may still retest: record as it stands
+        client.post("/combat", data={**form, "step": "record", "tests_json": json.dumps(tests)},
+                    headers={"HX-Request": "true"})
+        assert board_calls == {"rules": 3, "loads": 3}
+    pair = next(p for p in Ruling.get().outcome["pairs"] if p["attacker"] == "Vivienne Ashcombe")
+    assert [t["source"] for t in pair["ruling"]["tests"] if t["call"] == "retest"] == ["might"]
+
+
+def test_a_fight_retried_after_a_conflict_records_the_signs_first_drawn(client, auth, dbconn, board_calls, monkeypatch):
+    """Someone changes a character between the board's read and its write (the transaction retried on fresh
+    data): the fight is ruled again on the signs the first try drew, still told as drawn, not on new ones."""
+    from larp.services import mass_challenge as mass_service
+    from larp.services.consequences import Conflict
+
+    firsts: list[str] = []
+    real_rule, real_apply = mass_service.rule_mass_challenge, mass_service.apply_consequences
+
+    def rule(*args, **kwargs):
+        result = real_rule(*args, **kwargs)
+        firsts.append(result.throws["Pim Halloran"])
+        return result
+
+    def apply_once_conflicting(characters, *args, **kwargs):
+        if len(firsts) == 1:
+            raise Conflict("Pim Halloran")
+        return real_apply(characters, *args, **kwargs)
+
+    monkeypatch.setattr(mass_service, "rule_mass_challenge", rule)
+    monkeypatch.setattr(mass_service, "apply_consequences", apply_once_conflicting)
+    auth.login()
+    response = client.post("/combat", data=board("Pim Halloran", {"Ruth Calder": "scissors",
+                                                                  "Marcus Hale": "scissors"}, "random"),
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200 and len(firsts) == 2
+    ruling = Ruling.get()
+    assert ruling.inputs["target"]["throw"] == firsts[0] == firsts[1]
+    assert ruling.inputs["target"]["random_throw"] is True
+
+
+# ----- the stray-shot screen ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def stray_calls(monkeypatch):
+    """The stray-shot screen's loads and rules calls."""
+    from larp.services import firing_into_groups as firing_service
+
+    return counted(monkeypatch, firing_service, ("rule_firing_into_groups",))
+
+
+def stray(lys_throw: str) -> dict:
+    """Ruth's pistol shot missed Konrad; Lys (closest) then Pim stand near him, the firer's sign rock each time."""
+    people = [cid("Lys Moreau"), cid("Pim Halloran")]
+    data = {"firer": cid("Ruth Calder"), "target": cid("Konrad Vale"), "b": people, "firer_weapon": "pistol"}
+    for pid in people:
+        data.update({f"b{pid}_throw": "scissors", f"b{pid}_firer_throw": "rock"})
+    data[f"b{people[0]}_throw"] = lys_throw
+    return data
+
+
+def test_the_stray_shot_resolve_tap_that_ends_it_rules_once(client, auth, dbconn, stray_calls):
+    """002 "Firing Guns into Groups of People": no one may retest, so the resolve tap records the shot in one
+    load and one rules call (Pim is hit by the pistol: 2 bashing against a vampire)."""
+    auth.login()
+    response = client.post("/combat/bystanders", data=stray("scissors"), headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "Recorded as ruling" in response.get_data(as_text=True)
+    assert stray_calls == {"rules": 1, "loads": 1}
+    assert Ruling.get().kind == "firing_into_group"
+
+
+def test_a_stray_shot_with_a_random_sign_and_a_retest_left_rules_once_a_tap(client, auth, dbconn, stray_calls):
+    """Lys's sign left to the tool: the resolve tap draws it and shows the result so far in one rules call; the
+    record tap is one more, and records the sign drawn at resolve."""
+    auth.login()
+    form = stray("random")
+    body = client.post("/combat/bystanders", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "So far:" in body and Ruling.select().count() == 0
+    assert stray_calls == {"rules": 1, "loads": 1}
+    lys = cid("Lys Moreau")
+    drawn = re.search(rf'name="b{lys}_throw" value="(\w+)" checked', body).group(1)
+    client.post("/combat/bystanders", data={**form, f"b{lys}_throw": drawn, "step": "record",
+                                            "tests_json": json.dumps(in_progress(body))},
+                headers={"HX-Request": "true"})
+    assert stray_calls == {"rules": 2, "loads": 2}
+    assert Ruling.get().inputs["bystanders"][0]["throws"]["throw"] == drawn

@@ -19,6 +19,7 @@ PUBLIC_ENDPOINTS = {
     "cards.card_view",  # the card is the key: the player's view of one character
     "cards.card_live",  # the same card page's poll for a narrator's changes (issue 18)
     "api.openapi",  # the API's description holds no data (issue 21); every operation in it needs a token
+    "players.claim",  # the card is the key, and a one-time claim code makes the account (issue 33)
 }
 
 #: Organiser-only endpoints: a narrator gets 403 (and nothing changes).

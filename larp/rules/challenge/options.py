@@ -34,7 +34,8 @@ def open_options(state: ChallengeState) -> ChallengeOptions:
     For each character: the retest sources it may call now, can pay for and may still use
     under ``retest_limit_mode``; whether it may overbid and whether the ratio would make a new
     test (with the arithmetic); which of its sources could cancel each retest the opponent may
-    call; whether it may call a second challenge. In a static challenge the narrator may
+    call; whether it may call a second challenge; the Traits it may still risk in an overbid or a
+    second challenge (:meth:`SideState.free_traits`). In a static challenge the narrator may
     overbid too (LotNR Overbidding, Retests, Surprise; met-reference 1.5, 2.1, 3.1).
     """
     done = state.auto_winner is not None or state.finished
@@ -52,9 +53,11 @@ def open_options(state: ChallengeState) -> ChallengeOptions:
                        if cancel_problem(state, side, retest, *c)[0] is None)
             if ok:
                 cancels[source_key(*retest)] = ok
+        free = side.free_traits()
         out.append(SideOptions(side.key, tuple(source_key(*r) for r in retests[side.key]),
                                problem is None, problem is None and makes, note, cancels,
-                               second_challenge_problem(state, side) is None))
+                               second_challenge_problem(state, side) is None,
+                               overbid_traits=tuple(sorted(set(free))) if free is not None else None))
     narrator = state.sides[Outcome.DEFENDER]
     if state.challenge.kind is Kind.STATIC and narrator.con is None:
         problem = overbid_problem(state, narrator)  # the narrator may overbid too (LotNR, met-reference 1.5)

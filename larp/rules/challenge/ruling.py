@@ -179,6 +179,14 @@ class SideOptions:
             test may risk another Trait for a second challenge (LotNR Surprise).
         narrator: these are the narrator's options (a static challenge: the narrator
             may overbid, LotNR Overbidding).
+        overbid_traits: the Traits (by name, sorted, once each) the side may still risk in an
+            overbid or a second challenge: those it holds tonight in the category it bids from,
+            not lost earlier and not already at risk in this challenge (LotNR Overbidding,
+            Surprise; met-reference 1.5, 3.1); ``None`` when the sheet's Traits are not named.
+        suitable_abilities: the Abilities (lower case, sorted) that suit a retest by this side
+            here (``data/retests.toml``: Brawl bare-handed, Melee with a hand weapon, Dodge
+            defending...; LotNR Retests, met-reference 2.1, 3.6), which the screens offer first;
+            ``None``: any Ability suits. The engine still accepts any Ability the narrator allows.
     """
 
     side: Outcome
@@ -189,6 +197,8 @@ class SideOptions:
     cancels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     may_second_challenge: bool = False
     narrator: bool = False
+    overbid_traits: tuple[str, ...] | None = None
+    suitable_abilities: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -200,6 +210,8 @@ class SideOptions:
             "cancels": {k: list(v) for k, v in self.cancels.items()},
             "may_second_challenge": self.may_second_challenge,
             "narrator": self.narrator,
+            "overbid_traits": list(self.overbid_traits) if self.overbid_traits is not None else None,
+            "suitable_abilities": list(self.suitable_abilities) if self.suitable_abilities is not None else None,
         }
 
 

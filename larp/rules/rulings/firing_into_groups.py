@@ -37,7 +37,7 @@ from larp.rules.rulings.people import (
     contestant_for,
     person_track,
 )
-from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
+from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight, TorporClock
@@ -250,5 +250,7 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
                 Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
     clock = TorporClock.of(settings, night, [s.person for s in sides])
     consequences = tally.consequences(clock)
-    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps,  # the torpors it begins
+                     bystanders=tuple(replace(b, options=with_suitable(b.options, suitable)) if b.options else b
+                                      for b in ruling.bystanders))  # each test's options say what suits
     return FiringIntoGroupsRuling(shot, ruling, throws, consequences, suitable)

@@ -48,7 +48,7 @@ from larp.rules.rulings.people import (
     default_lead,
     person_track,
 )
-from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities
+from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight, TorporClock
@@ -313,5 +313,8 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
         }
     clock = TorporClock.of(settings, night, [s.person for s in sides])
     consequences = tally.consequences(clock)
-    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps)  # the torpors it begins
+    ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps,  # the torpors it begins
+                     pairs=tuple(replace(p, options=with_suitable(p.options, suitable[p.attacker]))
+                                 if p.options and p.attacker in suitable else p
+                                 for p in ruling.pairs))  # each pair's options say what suits
     return MassChallengeRuling(mass, ruling, throws, frozenset(drawn), consequences, suitable)

@@ -41,10 +41,12 @@ from larp.rules.challenge import (
 from larp.rules.explain import RulesError, Step
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
+from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
 from larp.rules.rulings.people import (
     Side,
     attack_of,
     body_of,
+    carried_weapon,
     check_can_act,
     contestant_for,
     filled_bid,
@@ -347,6 +349,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         raise RulesError("Choose both throws.", field="challenger_throw")
     challenge = replace(challenge, tests=calls)
     options, ruling, steps = play_challenge(challenge, settings, rng)
+    options = with_suitable(options, _suitable(one, challenge, scene))
     needs = decision_left(options)
     if ruling is None:
         summary = ("The first test is due." if options.forced_retest is None else
@@ -387,6 +390,21 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     ruling = as_applied(ruling, hits, {k: s.name for k, s in sides.items()}, willpower)
     return OneOnOneRuling(challenge, options, ruling, recorded, tuple(hits), all_steps, consequences,
                           _summary(ruling, challenge, hits), needs)
+
+
+def _suitable(one: OneOnOne, challenge: Challenge, scene: Scene) -> dict[Outcome, set[str] | None]:
+    """By side, the Abilities that suit its retest here (:func:`larp.rules.rulings.retest_fit.suitable_abilities`,
+    ``data/retests.toml``; LotNR Retests, met-reference 2.1, 3.6): what it fights with (the scene's weapon,
+    else the sheet's), whether it defends against an attack, and its darkness."""
+    out: dict[Outcome, set[str] | None] = {}
+    for key, side, con, action in ((Outcome.CHALLENGER, one.challenger, challenge.challenger, one.action),
+                                   (Outcome.DEFENDER, one.defender, challenge.defender, one.defender_action)):
+        if side is None or con is None:
+            continue
+        defending = key is Outcome.DEFENDER or not ACTIONS.get(action, {}).get("attack")
+        out[key] = suitable_abilities(challenge.category, carried_weapon(side.person, scene), defending,
+                                      con.darkness.level.value != "none", side.person.abilities)
+    return out
 
 
 def as_applied(ruling: ChallengeRuling, hits: Sequence[Hit], names: Mapping[Outcome, str],

@@ -10,7 +10,8 @@ these retests first; the rules engine still accepts any Ability the narrator all
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import replace
+from typing import Iterable, Mapping
 
 from larp.rules.challenge import Category, ChallengeOptions, Outcome
 from larp.rules.damage import weapon as armory_weapon
@@ -45,6 +46,15 @@ def suitable_abilities(category: Category, weapon: str, defending: bool, dark: b
     if dark:
         names += table["darkness"]
     return {n.lower() for n in names}
+
+
+def with_suitable(options: ChallengeOptions, suitable: Mapping[Outcome, set[str] | None]) -> ChallengeOptions:
+    """``options`` with each character side's ``suitable_abilities`` filled from ``suitable`` (by side,
+    from :func:`suitable_abilities`; a side not named, and the narrator's, keeps ``None``: any)."""
+    sides = tuple(side if side.narrator or suitable.get(side.side) is None else
+                  replace(side, suitable_abilities=tuple(sorted(suitable[side.side])))
+                  for side in options.sides)
+    return replace(options, sides=sides)
 
 
 def retests_behind(options: ChallengeOptions | None, outcome: Outcome | None, made: bool,

@@ -1,0 +1,70 @@
+"""One tap, one service call (issue 29 item 1): the path every ruling on stored characters that may be
+left open takes — the one-on-one challenge (:mod:`larp.services.challenges`), the combat board
+(:mod:`larp.services.mass_challenge`) and the stray-shot screen (:mod:`larp.services.firing_into_groups`).
+
+In one transaction: refuse a form or API call already recorded, find the open game session, load the
+characters and call the rules core once (the caller's ``rule``), then either return the ruling so far
+(pending: a side may still retest or overbid, a forced retest is due, or a preview was asked) or record
+it and write its consequences (the caller's ``write``). A conflicting change made meanwhile runs the
+whole again on fresh data (:func:`larp.services.consequences.retrying`); the caller's ``rule`` keeps the
+random throws it drew so that the retry rules on the same ones.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+from larp.db import db
+from larp.models import Chronicle, GameSession
+from larp.rules.settings import ChronicleSettings
+from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.consequences import retrying
+from larp.services.records import refuse_if_recorded
+
+T = TypeVar("T")
+
+#: When a tap records its ruling: when nothing is left for the narrator to decide ("settled": the screens'
+#: resolve, call and retest taps), as it stands ("always": the record tap, the stored API), or never (a preview).
+RECORD_WHEN = ("settled", "always", "never")
+
+
+def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
+            rule: Callable[[GameSession | None, ChronicleSettings], T], settled: Callable[[T], bool],
+            write: Callable[[T, GameSession, ChronicleSettings], None],
+            pending: Callable[[T, GameSession | None, ChronicleSettings], None] | None = None) -> T:
+    """Run one tap: ``rule`` (load once, call the rules core once) inside one transaction, then ``write``
+    (record and apply) when ``record`` says so, else ``pending`` (a check told before anyone throws for
+    nothing, such as the one challenge a turn, met-reference 3.1) and the ruling so far.
+
+    Args:
+        record: "settled" (write when ``settled(result)``), "always" (write as it stands), "never" (a preview).
+        request_token: the form's one-time token or the API's key (``None``: the one the request declared).
+        rule: ``(game_session or None, settings) -> result``; raises :class:`larp.services.ServiceError`.
+        settled: no decision is left in ``result``.
+        write: ``(result, game_session, settings)``: records the ruling and writes its consequences.
+        pending: ``(result, game_session or None, settings)``: checks made when nothing is written.
+
+    Raises:
+        ValueError: an unknown ``record``.
+        ServiceError: what ``rule``, ``write`` or ``pending`` raise; 409 a repeated form or API call, or no
+            game session open to record in.
+    """
+    if record not in RECORD_WHEN:
+        raise ValueError(record)
+    settings = chronicle_settings(chronicle)
+
+    def use_case() -> T:
+        with db.atomic():
+            refuse_if_recorded(request_token)
+            game_session = open_game_session(chronicle)
+            result = rule(game_session, settings)
+            if record == "never" or (record == "settled" and not settled(result)):
+                if pending is not None:
+                    pending(result, game_session, settings)
+                return result
+            if game_session is None:
+                current_game_session(chronicle)  # raises its 409
+            write(result, game_session, settings)
+            return result
+
+    return retrying(use_case)

@@ -1,0 +1,106 @@
+"""Issue 33 item 2 on screen: the organisers' queue (plain forms and htmx partials) and the "Ask to
+spend experience" section (the cost and the unspent total shown before sending)."""
+
+from __future__ import annotations
+
+from larp.db import db
+from larp.models import Character, SpendRequest
+from larp.services.chronicles import get_chronicle
+from larp.services.experience import record_experience
+
+RAPIDITY = {"kind": "power", "discipline": "Celerity", "name": "Rapidity"}
+
+
+def vivienne(app, earned: str = "10") -> int:
+    with app.test_request_context(), db.connection_context():
+        character = Character.get(Character.name == "Vivienne Ashcombe")
+        record_experience(get_chronicle(), None, character.id, "earned", earned, "test award")
+        return character.id
+
+
+def test_price_shown_before_sending_then_asked(app, client, auth):
+    """The section prices Celerity 3 (6 XP, unspent 10 -> 4) before anything is stored; asking stores
+    it; a prerequisite missing is refused at once with why (422, nothing stored)."""
+    cid = vivienne(app)
+    auth.login("boss", "organiser")
+    page = client.get(f"/my/characters/{cid}/spend", query_string=RAPIDITY)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Celerity: Rapidity (Intermediate, in-clan)" in text
+    assert 'id="spend-after">4<' in text and "6 XP" in text
+    with db.connection_context():
+        assert SpendRequest.select().count() == 0
+    asked = client.post(f"/my/characters/{cid}/spend", data={**RAPIDITY, "note": "for the chase"})
+    assert asked.status_code == 303
+    refused = client.post(f"/my/characters/{cid}/spend",
+                          data={"kind": "power", "discipline": "Dominate", "name": "Forgetful Mind"},
+                          headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and "needs a Basic power of Dominate first" in refused.get_data(as_text=True)
+    with db.connection_context():
+        assert [s.note for s in SpendRequest.select()] == ["for the chase"]
+
+
+def test_queue_approve_refuse_plain_and_htmx(app, client, auth):
+    """The queue lists what waits; Approve (plain: 303 back to the queue) spends it; the asker cannot
+    approve his own (403 on the queue, with why); Refuse without a reason is 422."""
+    cid = vivienne(app)
+    auth.login("asker", "organiser")
+    client.post(f"/my/characters/{cid}/spend", data=RAPIDITY)
+    client.post(f"/my/characters/{cid}/spend", data={"kind": "willpower"})
+    with db.connection_context():
+        first, second = [s.id for s in SpendRequest.select().order_by(SpendRequest.id)]
+    own = client.post(f"/spends/{first}/approve", headers={"HX-Request": "true"})
+    assert own.status_code == 403 and "own request" in own.get_data(as_text=True)
+    auth.logout()
+    auth.login("boss", "organiser")
+    queue = client.get("/spends").get_data(as_text=True)
+    assert "Celerity: Rapidity" in queue and "Vivienne Ashcombe" in queue
+    assert client.post(f"/spends/{first}/approve").status_code == 303
+    assert client.post(f"/spends/{second}/refuse", data={"reason": ""}, headers={"HX-Request": "true"}).status_code == 422
+    answer = client.post(f"/spends/{second}/refuse", data={"reason": "Earn it in play."}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "Refused #" in answer.get_data(as_text=True)
+    assert "<html" not in answer.get_data(as_text=True)
+    with db.connection_context():
+        assert [s.state for s in SpendRequest.select().order_by(SpendRequest.id)] == ["approved", "refused"]
+    undone = client.post(f"/spends/{first}/undo", headers={"HX-Request": "true"})
+    assert undone.status_code == 200 and "undone" in undone.get_data(as_text=True)
+
+
+def test_narrators_do_not_reach_spends(app, client, auth):
+    cid = vivienne(app)
+    auth.login("narrator1", "narrator")
+    assert client.get("/spends").status_code == 403
+    # Not his character: 404, as for a player (nothing said about whether it exists).
+    assert client.get(f"/my/characters/{cid}/spend").status_code == 404
+    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 404
+
+
+def test_a_player_asks_for_his_own_only_and_sees_the_answer(app, client, auth):
+    """A player's page holds the section; he asks for his own character, never for another's (404),
+    never reaches the queue or an approval (403); the refusal's reason shows on his page."""
+    from larp.services.players import player_notices
+    from tests.support import make_player
+
+    cid = vivienne(app)
+    with db.connection_context():
+        mine = Character.get_by_id(cid)
+        other = Character.get(Character.name == "Konrad Vale")
+    make_player(app, mine)
+    auth.login("player1", "player")
+    page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
+    assert 'id="spend-section"' in page and "Celerity: Rapidity (Intermediate, in-clan) · 6 XP" in page
+    assert client.get(f"/my/characters/{other.id}/spend", query_string=RAPIDITY).status_code == 404
+    assert client.post(f"/my/characters/{other.id}/spend", data={"kind": "willpower"}).status_code == 404
+    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 303
+    with db.connection_context():
+        asked = SpendRequest.get()
+    assert client.get("/spends").status_code == 403
+    assert client.post(f"/spends/{asked.id}/approve").status_code == 403
+    auth.logout()
+    auth.login("boss", "organiser")
+    client.post(f"/spends/{asked.id}/refuse", data={"reason": "Not before the next story."})
+    auth.logout()
+    auth.login("player1", "player")
+    page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
+    assert "Refused" in page and "Not before the next story." in page
+    with db.connection_context():
+        assert player_notices(mine)[0][1] == "refused"
