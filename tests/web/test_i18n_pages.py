@@ -1,0 +1,67 @@
+"""The screens in the readers' languages (issue 36 items 1 and 5): each translated screen rendered in the
+pseudo-locale leaves no English word bare (tests/i18n_support.py), and reads in Portuguese and Spanish.
+
+The words a page shows from the data are allowed: a character's name, his player's, the chronicle's, and
+the sheet's own words (Trait adjectives, Abilities, Disciplines and powers stay as the chronicle wrote
+them, issue 36 item 3).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from larp.db import db
+from larp.models import Ability, Character, Chronicle, Power, Trait
+from larp.services.chronicles import get_chronicle, set_setting
+from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
+from tests.support import AuthActions, make_test_app
+
+
+@pytest.fixture
+def pseudo_app(tmp_path):
+    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
+    yield app
+    if not db.is_closed():
+        db.close()
+
+
+def sheet_words(character: Character) -> list[str]:
+    """What a page may show of ``character`` as the chronicle wrote it."""
+    words = [character.name, character.player_name, character.clan, character.chronicle.name,
+             character.morality_name or ""]
+    words += [t.name for t in Trait.select().where(Trait.character == character)]
+    words += [a.name for a in Ability.select().where(Ability.character == character)]
+    words += [f"{p.discipline} {p.name}" for p in Power.select().where(Power.character == character)]
+    return words
+
+
+def a_card(with_everything: bool = True) -> Character:
+    """A demo character with a card, Traits, Abilities and Disciplines."""
+    for character in Character.select().where(Character.card_token.is_null(False)).order_by(Character.id):
+        if not with_everything or (Power.select().where(Power.character == character).exists()
+                                   and Ability.select().where(Ability.character == character).exists()):
+            return character
+    raise AssertionError("the demo has no character with a card, Abilities and Disciplines")
+
+
+def test_the_login_page_leaves_no_english_bare(pseudo_app):
+    page = pseudo_app.test_client().get("/login", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    assert_translated(page, allow=["larp"])
+    refused = pseudo_app.test_client().post("/login", data={"username": "nobody", "password": "x"},
+                                            headers=PSEUDO_HEADERS)
+    assert refused.status_code == 401
+    assert_translated(refused, allow=["larp", "nobody"])
+
+
+def test_the_top_bar_leaves_no_english_bare(pseudo_app):
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    html = client.get("/account", headers=PSEUDO_HEADERS).get_data(as_text=True)
+    header = re.search(r'<header class="topbar">.*?</header>', html, re.S).group(0)
+    with pseudo_app.app_context(), db.connection_context():
+        chronicle = Chronicle.select().first().name
+    left = bare_english(header, allow=["larp", "Boss", chronicle])
+    assert not left, f"English left bare in the top bar: {sorted(set(left))}"
