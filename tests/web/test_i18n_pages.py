@@ -65,3 +65,44 @@ def test_the_top_bar_leaves_no_english_bare(pseudo_app):
         chronicle = Chronicle.select().first().name
     left = bare_english(header, allow=["larp", "Boss", chronicle])
     assert not left, f"English left bare in the top bar: {sorted(set(left))}"
+
+
+def test_the_players_card_page_leaves_no_english_bare(pseudo_app):
+    with pseudo_app.app_context(), db.connection_context():
+        character = a_card()
+        allowed = sheet_words(character)
+        token = character.card_token
+    client = pseudo_app.test_client()
+    assert_translated(client.get(f"/c/{token}", headers=PSEUDO_HEADERS), allow=allowed)
+    assert_translated(client.get(f"/c/{token}/live", headers=PSEUDO_HEADERS), allow=allowed)
+    assert_translated(client.get("/c/NOSUCHCARD", headers=PSEUDO_HEADERS), allow=["larp"])
+
+
+def test_the_narrator_view_of_a_card_leaves_no_english_bare_in_its_own_words(pseudo_app):
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    with pseudo_app.app_context(), db.connection_context():
+        character = a_card()
+        allowed = sheet_words(character)
+        token = character.card_token
+    page = client.get(f"/c/{token}", headers=PSEUDO_HEADERS, follow_redirects=True)
+    html = page.get_data(as_text=True)
+    actions = re.search(r'<div class="actions-row">.*?</p>', html, re.S).group(0)
+    assert not bare_english(actions, allow=allowed + ["Nar"])
+    assert_translated(page, allow=allowed, within="tonight-live")
+
+
+def test_a_card_reads_in_portuguese_and_spanish(client, dbconn):
+    character = a_card()
+    set_setting(get_chronicle(), "language", "pt_BR")
+    page = client.get(f"/c/{character.card_token}").get_data(as_text=True)
+    assert '<html lang="pt-BR">' in page
+    assert "Características que restam esta noite" in page and "pontos de sangue" in page
+    assert "Força de Vontade" in page and "Vitalidade" in page
+    spanish = client.get(f"/c/{character.card_token}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Características que restam esta noite" in spanish  # the chronicle's language, not the phone's
+    set_setting(get_chronicle(), "language", "browser")
+    spanish = client.get(f"/c/{character.card_token}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Rasgos que quedan esta noche" in spanish and "puntos de sangre" in spanish
+    missing = client.get("/c/NOSUCHCARD", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Esta tarjeta no abre nada" in missing
