@@ -106,3 +106,39 @@ def test_a_card_reads_in_portuguese_and_spanish(client, dbconn):
     assert "Rasgos que quedan esta noche" in spanish and "puntos de sangre" in spanish
     missing = client.get("/c/NOSUCHCARD", headers={"Accept-Language": "es"}).get_data(as_text=True)
     assert "Esta tarjeta no abre nada" in missing
+
+
+#: Rule sources a page cites by their English titles (the books' own names, as the record keeps them).
+SOURCES = ['000 "Applying Damage"', 'LotNR "Blood"', '000 "Final Death"', "Dark Epics", "Grapevine", "XP"]
+
+
+def test_the_challenge_screen_leaves_no_english_bare(pseudo_app):
+    """Both sides picked, a contested Physical challenge: the head, the scene's chips, both sides and the
+    action row. (A ruling's steps come from the rules core and stay English until they are message ids:
+    see the issue note.)"""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    with pseudo_app.app_context(), db.connection_context():
+        challenger = a_card()
+        defender = Character.select().where(Character.id != challenger.id, Character.retired_at.is_null()).first()
+        allowed = sheet_words(challenger) + sheet_words(defender) + SOURCES
+        from larp.rules.armory import armory
+
+        live = armory("live")
+        allowed += [item.name for item in list(live.weapons.values()) + list(live.armor.values())]
+        ids = challenger.id, defender.id
+    page = client.get(f"/challenge?challenger={ids[0]}&defender={ids[1]}", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    head = re.search(r'<div class="screen-head">.*?</div>', html, re.S).group(0)
+    assert not bare_english(head, allow=allowed)
+    chips = re.search(r'<div class="chip-rows">.*?(?=<input type="hidden" name="csrf_token")', html, re.S).group(0)
+    assert not bare_english(chips, allow=allowed)
+    summary = re.search(r'<summary><span class="summary-text">.*?</summary>', html, re.S).group(0)
+    assert not bare_english(summary, allow=allowed)
+    scene = re.search(r'<div class="scene-turn-bar.*?</div>', html, re.S).group(0)
+    assert not bare_english(scene, allow=allowed)
+    for region in ("side-challenger", "side-defender"):
+        assert_translated(page, allow=allowed, within=region)
+    actions = re.search(r'<div class="action-row">.*?(?=<section id="ruling")', html, re.S).group(0)
+    assert not bare_english(actions, allow=allowed)
