@@ -38,6 +38,7 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, Domain, get_locale, refresh
+from jinja2 import pass_context
 
 #: The languages the app speaks, as Babel locale names; the first is the source language.
 LANGUAGES: tuple[str, ...] = ("en", "pt_BR", "es")
@@ -329,6 +330,17 @@ def format_number(number: float | int | None) -> str:
     return babel_numbers.format_decimal(number, locale=locale or "en")
 
 
+@pass_context
+def _term_filter(context, word: object) -> str:
+    """The ``term`` filter (:func:`larp.web.terms.term`). It takes the template's context only so that
+    Jinja never folds ``{{ "bashing"|term }}`` into the compiled template in the language of the
+    first request that compiled it (Jinja evaluates a context-free filter of a constant at compile
+    time, and the compiled code is cached)."""
+    from larp.web.terms import term
+
+    return term(word)
+
+
 def init_i18n(app: Flask) -> None:
     """Install Flask-Babel on ``app`` with :func:`select_locale`, and the template helpers:
     ``html_lang()``, ``language_names`` (locale -> its own name), the filters ``local_day``, ``number``
@@ -344,9 +356,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_global(LANGUAGE_NAMES, "language_names")
     app.add_template_filter(format_day, "local_day")
     app.add_template_filter(format_number, "number")
-    from larp.web.terms import term
-
-    app.add_template_filter(term, "term")
+    app.add_template_filter(_term_filter, "term")
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",

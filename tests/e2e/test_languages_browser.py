@@ -39,3 +39,30 @@ def test_a_portuguese_phone_and_a_users_own_language(served, browser, javascript
     expect(page.locator("#language").get_by_role("button", name="Guardar idioma")).to_be_visible()
     no_sideways_scroll(page)
     context.close()
+
+
+def test_the_translated_screens_fit_a_portuguese_phone(served, browser):
+    """Issue 36 item 5: the player's card, the challenge screen (both sides picked) and the character page
+    in Brazilian Portuguese at 390 px: no sideways scroll though Portuguese runs about a quarter longer."""
+    import sqlite3
+
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        rows = con.execute("select id, card_token from character where card_token is not null "
+                           "and retired_at is null order by id limit 2").fetchall()
+    (first, token), (second, _) = rows
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", locale="pt-BR")
+    page = context.new_page()
+    page.goto(f"{served.base_url}/c/{token}")
+    expect(page.get_by_role("heading", name="Características que restam esta noite")).to_be_visible()
+    no_sideways_scroll(page)
+    shoot(page, "card-pt-BR-390")
+    page.goto(served.login_link())
+    page.goto(f"{served.base_url}/challenge?challenger={first}&defender={second}")
+    expect(page.get_by_role("button", name="Resolver o desafio")).to_be_visible()
+    no_sideways_scroll(page)
+    shoot(page, "challenge-pt-BR-390")
+    page.goto(f"{served.base_url}/characters/{first}")
+    expect(page.get_by_role("heading", name="Aplicar dano")).to_be_visible()
+    no_sideways_scroll(page)
+    shoot(page, "character-pt-BR-390")
+    context.close()

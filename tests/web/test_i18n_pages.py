@@ -142,3 +142,26 @@ def test_the_challenge_screen_leaves_no_english_bare(pseudo_app):
         assert_translated(page, allow=allowed, within=region)
     actions = re.search(r'<div class="action-row">.*?(?=<section id="ruling")', html, re.S).group(0)
     assert not bare_english(actions, allow=allowed)
+
+
+def test_the_character_page_leaves_no_english_bare(pseudo_app):
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        character = a_card()
+        allowed = sheet_words(character) + SOURCES + [character.nature or "", character.demeanor or ""]
+        allowed += list((character.virtues or {}).keys()) + list(character.derangements or [])
+        from larp.models import Background, MeritFlaw
+
+        allowed += [b.name for b in Background.select().where(Background.character == character)]
+        allowed += [m.name + " " + (m.note or "") for m in MeritFlaw.select().where(MeritFlaw.character == character)]
+        allowed += [c.name for c in Character.select()]  # the victims a vampire may feed on
+        from larp.rules.armory import armory
+
+        live = armory("live")  # the armory's items: English names (not translated yet, see the note)
+        allowed += [item.name for item in list(live.weapons.values()) + list(live.armor.values())]
+        cid = character.id
+    page = client.get(f"/characters/{cid}", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    for region in ("health-panel", "traits-tonight", "abilities-tonight", "attended"):
+        assert_translated(page, allow=allowed, within=region)
