@@ -36,7 +36,7 @@ from babel import numbers as babel_numbers
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, refresh
 from jinja2 import pass_context
 
@@ -234,6 +234,8 @@ def select_locale() -> str:
     """The locale this request is read in (Flask-Babel's locale selector): :func:`chosen_language`,
     with the pseudo-locale read as English dates and numbers and its words through :func:`pseudo`
     (Babel knows no ``en_XA``)."""
+    if not has_request_context():  # a command (larp create-user...): the console speaks English
+        return LANGUAGES[0]
     chosen = chosen_language()
     if chosen == PSEUDO_LOCALE:
         g._larp_pseudo = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from larp.htmx import render
 from larp.models import User
@@ -45,7 +46,7 @@ def account():
             error = exc
         else:
             start_session(User.get_by_id(g.user.id))  # this browser stays in; every other session ended
-            flash("Your password is set. Every other device logged in as you is logged out.")
+            flash(gettext("Your password is set. Every other device logged in as you is logged out."))
             return redirect(url_for("accounts.account"), code=303)
     return _account_page(error)
 
@@ -94,7 +95,7 @@ def revoke_api_token(token_id: int):
             f"This token was already revoked (ruling #{exc.ruling.id}: {exc.ruling.summary}).", status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
-    flash(f"The token “{row.name}” is revoked: programs using it are refused from now on.")
+    flash(gettext("The token “%(name)s” is revoked: programs using it are refused from now on.", name=row.name))
     return redirect(url_for("accounts.account"), code=303)
 
 
@@ -105,7 +106,7 @@ def logout_everywhere():
     a cookie that may have been copied)."""
     end_sessions(g.user)
     session.clear()
-    flash("You are logged out on every device. Log in again here.")
+    flash(gettext("You are logged out on every device. Log in again here."))
     return redirect(url_for("auth.login"), code=303)
 
 
@@ -261,7 +262,7 @@ def set_own_language():
     Form: ``language`` (``en``, ``pt_BR``, ``es`` or ""). The answer is the account page, in the new
     language (a 303 to it); a language the app does not speak answers 422 with the message at the field.
     """
-    from flask_babel import gettext, refresh
+    from flask_babel import refresh
 
     from larp.services.languages import set_language
 

@@ -154,3 +154,4 @@ def test_game_words_from_data_in_the_readers_language_and_a_chronicles_own_words
         assert render_template_string(template) == "Magullado|Muerte Definitiva|Físico|Obfuscate"
     with app.test_request_context():
         assert render_template_string(template) == "Bruised|Final Death|Physical|Obfuscate"
+

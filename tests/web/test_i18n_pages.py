@@ -165,3 +165,20 @@ def test_the_character_page_leaves_no_english_bare(pseudo_app):
     assert page.status_code == 200
     for region in ("health-panel", "traits-tonight", "abilities-tonight", "attended"):
         assert_translated(page, allow=allowed, within=region)
+
+
+def test_the_account_page_leaves_no_english_bare(pseudo_app):
+    """The account page (password, language, API tokens), with a token made and a refused password."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    client.post("/account/tokens", data={"name": "Discord bot", "role": "narrator"})
+    page = client.post("/account", data={"current": "wrong", "password": "short", "repeat": "short"},
+                       headers=PSEUDO_HEADERS)
+    assert page.status_code == 422
+    html = page.get_data(as_text=True)
+    main = re.search(r'<main id="main">.*</main>', html, re.S).group(0)
+    from larp.i18n import LANGUAGE_NAMES
+
+    names = [word for name in LANGUAGE_NAMES.values() for word in re.split(r"[^A-Za-z]+", name)]
+    left = bare_english(main, allow=["Boss", "boss", "Discord bot", "API", "larp"] + names)
+    assert not left, f"English left bare on the account page: {sorted(set(left))}"
