@@ -182,3 +182,27 @@ def test_the_account_page_leaves_no_english_bare(pseudo_app):
     names = [word for name in LANGUAGE_NAMES.values() for word in re.split(r"[^A-Za-z]+", name)]
     left = bare_english(main, allow=["Boss", "boss", "Discord bot", "API", "larp"] + names)
     assert not left, f"English left bare on the account page: {sorted(set(left))}"
+
+
+def test_error_pages_leave_no_english_bare(pseudo_app):
+    """A page that does not exist and a refused page (werkzeug's own words, marked and translated); a
+    view's own description of a refusal is translated where the view marked it (role_required's)."""
+    client = pseudo_app.test_client()
+    missing = client.get("/no/such/page", headers=PSEUDO_HEADERS)
+    assert missing.status_code == 404
+    assert_translated(missing, allow=["larp"])
+    AuthActions(client).login("nar", "narrator")
+    refused = client.get("/settings", headers=PSEUDO_HEADERS)
+    assert refused.status_code == 403
+    html = refused.get_data(as_text=True)
+    main = re.search(r'<main id="main">.*</main>', html, re.S).group(0)
+    assert not bare_english(main, allow=["larp"])
+
+
+def test_an_error_page_in_portuguese_and_the_api_in_english(client):
+    page = client.get("/no/such/page", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "Não encontrado" in page and "O endereço pedido não foi encontrado" in page
+    english = client.get("/no/such/page").get_data(as_text=True)
+    assert "Not Found" in english and "The requested URL was not found on the server." in english
+    api = client.get("/api/v1/no-such-thing")
+    assert api.status_code in (401, 404) and "Não" not in api.get_data(as_text=True)
