@@ -15,6 +15,7 @@ from larp import config as larp_config
 from larp.csrf import csrf
 from larp.db import MAX_ID, db, prepare_database
 from larp.htmx import htmx, landing
+from larp.i18n import init_i18n
 from larp.paths import resource_dir
 from larp.table_check import load_all_tables
 from larp.wire import init_wire
@@ -127,6 +128,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     app.add_template_global(landing, "landing")
     csrf.init_app(app)
     init_wire(app)
+    init_i18n(app)  # the reader's language (issue 36): Flask-Babel, catalogues in larp/translations
     _register_database_hooks(app)
     _register_security_headers(app)
 

@@ -43,6 +43,7 @@ TABLE_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("larp.rules.tabletop.maneuvers", "tabletop_profile", ("dark_ages",)),
     ("larp.rules.tabletop.maneuvers", "tabletop_profile", ("v20",)),
     ("larp.rules.experience_costs", "clan_table", ()),
+    ("larp.glossary", "glossary", ()),  # the game's words in each language (issue 36)
 )
 
 

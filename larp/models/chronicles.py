@@ -65,6 +65,9 @@ class User(BaseModel):
     is_admin = BooleanField(default=False)
     #: The chronicle this user last worked in, opened by the paths that name none.
     current_chronicle = ForeignKeyField(Chronicle, null=True, on_delete="SET NULL", backref="current_for")
+    #: The language he reads the app in (a locale of ``larp.i18n.LANGUAGES``, issue 36), chosen on his
+    #: account page; "" for none of his own: the chronicle's default language, else his browser's.
+    language = CharField(max_length=10, default="")
 
 
 class Membership(BaseModel):

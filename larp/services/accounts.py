@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from flask_babel import gettext
 from werkzeug.security import check_password_hash
 
 from larp.db import as_id, db, lock_name
@@ -131,7 +132,7 @@ def set_password(user: User, password: str) -> None:
         ServiceError: 422 when it is shorter than :data:`MIN_PASSWORD_LENGTH`.
     """
     if len(password or "") < MIN_PASSWORD_LENGTH:
-        raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
+        raise ServiceError(gettext("Use at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), field="password")
     with db.atomic():
         User.update(password_hash=hash_password(password),
                     session_generation=User.session_generation + 1).where(User.id == user.id).execute()
@@ -157,7 +158,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
     if role not in User.ROLES:
         raise ServiceError("The role is organiser, narrator or player.", field="role")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
-        raise ServiceError(f"Use at least {MIN_PASSWORD_LENGTH} characters.", field="password")
+        raise ServiceError(gettext("Use at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), field="password")
     with db.atomic():
         lock_name("user " + name)  # check-then-write: two organisers creating one name get a 409, not a 500
         if User.select().where(User.username == name).exists():
@@ -191,9 +192,9 @@ def change_password(user: User, current: str, new: str, repeat: str) -> None:
             the two new ones differ, or the new one is too short.
     """
     if user.password_hash and not check_password_hash(user.password_hash, current or ""):
-        raise ServiceError("That is not your current password.", field="current")
+        raise ServiceError(gettext("That is not your current password."), field="current")
     if (new or "") != (repeat or ""):
-        raise ServiceError("The two new passwords differ: type the same one twice.", field="repeat")
+        raise ServiceError(gettext("The two new passwords differ: type the same one twice."), field="repeat")
     set_password(user, new)
 
 

@@ -30,12 +30,13 @@ from larp.services import ServiceError
 from larp.services.characters import get_character, new_card_token
 from larp.services.chronicles import open_game_session
 from larp.services.records import record_ruling
+from larp.i18n import N_
 
 #: What a card token looks like (upper-cased): base32, 160 bits.
 TOKEN_PATTERN = re.compile(r"[A-Z2-7]{32}")
 
 #: One message for a malformed, unknown and revoked token: it reveals nothing.
-UNKNOWN_CARD = "This card does not open anything. Ask a narrator or an organiser."
+UNKNOWN_CARD = N_("This card does not open anything. Ask a narrator or an organiser.")  # shown translated (issue 36)
 
 CARDS_PER_PAGE = 8
 PAPER_SIZES = {"a4": "A4", "letter": "US Letter"}

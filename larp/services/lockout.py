@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import peewee
+from flask_babel import gettext, ngettext
 from werkzeug.security import check_password_hash
 
 from larp.db import FULL, READ_ONLY, database_trouble, db
@@ -132,7 +133,7 @@ def attempt_login(username: str, password: str, rules: LockoutRules = LockoutRul
             return user
         if rows is not None:
             _count_failure(rows, user, name, device, now)
-    raise ServiceError("Wrong user name or password.", field="password", status=401)
+    raise ServiceError(gettext("Wrong user name or password."), field="password", status=401)
 
 
 def _rows(user: User | None, address: str | None, now: datetime, rules: LockoutRules):
@@ -155,9 +156,12 @@ def _refuse_if_locked(rows, name: str, device: str | None, now: datetime, rules:
     wait = _wait(by_address, now, rules)
     trusted = device is not None and by_user is not None  # this browser logged in as this name before
     if wait and not trusted:
-        raise ServiceError(f"Too many wrong passwords from this network address: wait {wait} "
-                           f"second{'s' if wait != 1 else ''} before the next try from this browser, or ask an "
-                           "organiser for a one-time login link.", field="password", status=429)
+        raise ServiceError(ngettext("Too many wrong passwords from this network address: wait %(num)s second "
+                                    "before the next try from this browser, or ask an organiser for a one-time "
+                                    "login link.",
+                                    "Too many wrong passwords from this network address: wait %(num)s seconds "
+                                    "before the next try from this browser, or ask an organiser for a one-time "
+                                    "login link.", wait), field="password", status=429)
     if trusted:
         failures = int((by_user.devices or {}).get(device, 0))
     elif by_user is not None:
@@ -165,8 +169,9 @@ def _refuse_if_locked(rows, name: str, device: str | None, now: datetime, rules:
     else:
         failures = int((by_address.names or {}).get(name, 0))
     if failures >= rules.name_failures:
-        raise ServiceError(f"Too many wrong passwords for {name}: wait {rules.window_minutes} minutes, "
-                           "or ask an organiser for a one-time login link.", field="password", status=429)
+        raise ServiceError(gettext("Too many wrong passwords for %(name)s: wait %(minutes)s minutes, or ask an "
+                                   "organiser for a one-time login link.", name=name, minutes=rules.window_minutes),
+                           field="password", status=429)
 
 
 def _count_failure(rows, user: User | None, name: str, device: str | None, now: datetime) -> None:

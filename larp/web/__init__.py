@@ -79,11 +79,13 @@ def reject_key(mapping: dict, key: str) -> dict:
 
 @pass_context
 def local_time_filter(context, moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
-    """Jinja filter: a stored (UTC) time in the chronicle's time zone (setting ``time_zone``), as ``fmt``.
+    """Jinja filter: a stored (UTC) time in the chronicle's time zone (setting ``time_zone``), as ``fmt``
+    in English and in the reader's own shape in another language (:func:`larp.i18n.format_moment`).
 
     The chronicle is the template's ``chronicle``, else the request's; its zone is read once a request.
     For someone in no chronicle, the server's own time zone.
     """
+    from larp.i18n import format_moment
     from larp.services.chronicles import chronicle_settings, get_chronicle, local_time
 
     if moment is None:
@@ -93,8 +95,8 @@ def local_time_filter(context, moment: datetime | None, fmt: str = "%Y-%m-%d %H:
     try:
         chronicle = context.get("chronicle") or get_chronicle()
     except ServiceError:  # someone in no chronicle (an administrator only): the server's own zone
-        return local_time(moment, "").strftime(fmt)
+        return format_moment(local_time(moment, ""), fmt)
     zones = g.setdefault("_larp_time_zones", {})
     if chronicle.id not in zones:
         zones[chronicle.id] = chronicle_settings(chronicle)["time_zone"]
-    return local_time(moment, zones[chronicle.id]).strftime(fmt)
+    return format_moment(local_time(moment, zones[chronicle.id]), fmt)

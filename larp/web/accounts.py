@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from larp.htmx import render
 from larp.models import User
@@ -45,18 +46,19 @@ def account():
             error = exc
         else:
             start_session(User.get_by_id(g.user.id))  # this browser stays in; every other session ended
-            flash("Your password is set. Every other device logged in as you is logged out.")
+            flash(gettext("Your password is set. Every other device logged in as you is logged out."))
             return redirect(url_for("accounts.account"), code=303)
     return _account_page(error)
 
 
 def _account_page(error: ServiceError | None = None, token_error: ServiceError | None = None,
-                  issued: dict | None = None):
-    status = (error or token_error).status if (error or token_error) else 200
+                  issued: dict | None = None, language_error: ServiceError | None = None):
+    refused = error or token_error or language_error
+    status = refused.status if refused else 200
     roles = {"organiser": ("narrator", "organiser"), "narrator": ("narrator",)}.get(g.user.role, ("player",))
     return render_template("accounts/account.html", chronicle=chronicle_or_none(), error=error,
                            token_error=token_error, issued=issued, tokens=list_tokens(g.user), token_roles=roles,
-                           min_length=MIN_PASSWORD_LENGTH), status
+                           min_length=MIN_PASSWORD_LENGTH, language_error=language_error), status
 
 
 @bp.route("/account/tokens", methods=["POST"])
@@ -93,7 +95,7 @@ def revoke_api_token(token_id: int):
             f"This token was already revoked (ruling #{exc.ruling.id}: {exc.ruling.summary}).", status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
-    flash(f"The token “{row.name}” is revoked: programs using it are refused from now on.")
+    flash(gettext("The token “%(name)s” is revoked: programs using it are refused from now on.", name=row.name))
     return redirect(url_for("accounts.account"), code=303)
 
 
@@ -104,7 +106,7 @@ def logout_everywhere():
     a cookie that may have been copied)."""
     end_sessions(g.user)
     session.clear()
-    flash("You are logged out on every device. Log in again here.")
+    flash(gettext("You are logged out on every device. Log in again here."))
     return redirect(url_for("auth.login"), code=303)
 
 
@@ -250,3 +252,25 @@ def login_link(user_id: int):
     token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])
     link = url_for("auth.login_link", token=token, _external=True)
     return _users_page(issued={"user": user, "link": link})
+
+
+@bp.route("/account/language", methods=["POST"])
+@role_required("organiser", "narrator", "player")
+def set_own_language():
+    """Choose the language one reads the app in (issue 36 item 2); "" for the chronicle's default.
+
+    Form: ``language`` (``en``, ``pt_BR``, ``es`` or ""). The answer is the account page, in the new
+    language (a 303 to it); a language the app does not speak answers 422 with the message at the field.
+    """
+    from flask_babel import refresh
+
+    from larp.services.languages import set_language
+
+    try:
+        chosen = set_language(g.user, request.form.get("language", ""))
+    except ServiceError as exc:
+        return _account_page(language_error=exc)
+    g.user.language = chosen  # this request's copy too, so the message below is in the new language
+    refresh()
+    flash(gettext("Your language is saved: every page you open is now in it."))
+    return redirect(url_for("accounts.account"), code=303)

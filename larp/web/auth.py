@@ -10,6 +10,8 @@ from urllib.parse import unquote, urlsplit
 from itsdangerous import BadSignature, URLSafeSerializer
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
+from flask_babel import gettext
+
 from larp.models import User
 from larp.services import ServiceError
 from larp.db import as_id
@@ -87,6 +89,16 @@ def login_required(view: Callable) -> Callable:
     return wrapped
 
 
+def _refused_to(roles: tuple[str, ...]) -> str:
+    """What a 403 says to someone whose role is not among ``roles``, in his language."""
+    if set(roles) == {"organiser", "narrator"}:
+        return gettext("This page is for organisers and narrators only. Ask an organiser if you need it.")
+    if tuple(roles) == ("organiser",):
+        return gettext("This page is for organisers only. Ask an organiser if you need it.")
+    return gettext("This page is for %(roles)s only. Ask an organiser if you need it.",
+                   roles=" and ".join(f"{r}s" for r in roles))
+
+
 def role_required(*roles: str) -> Callable:
     """Allow only logged-in users with one of ``roles``; others get 403."""
 
@@ -95,8 +107,7 @@ def role_required(*roles: str) -> Callable:
         @login_required
         def wrapped(*args, **kwargs):
             if g.user.role not in roles:
-                abort(403, description="This page is for " + " and ".join(f"{r}s" for r in roles)
-                      + " only. Ask an organiser if you need it.")
+                abort(403, description=_refused_to(roles))
             return view(*args, **kwargs)
 
         return wrapped
@@ -195,11 +206,11 @@ def login_link(token: str):
     try:
         user = consume_login_link(token)
     except ServiceError as exc:
-        return render_template("errors/error.html", title="Login link not valid", message=exc.message), 404
+        return render_template("errors/error.html", title=gettext("Login link not valid"), message=exc.message), 404
     start_session(user)
-    flash(f"Logged in as {user.display_name}.")
+    flash(gettext("Logged in as %(name)s.", name=user.display_name))
     if not user.password_hash:
-        flash("Set a password now: the login link worked only once.")
+        flash(gettext("Set a password now: the login link worked only once."))
         return redirect(url_for("accounts.account"), code=303)
     return redirect(url_for("index"), code=303)
 

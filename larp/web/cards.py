@@ -20,6 +20,9 @@ from larp.services.live import seen_by_card
 from larp.services.characters import character_state
 from larp.services.memberships import role_in
 from larp.web.scope import ENVIRON_KEY, member_url
+from flask_babel import gettext
+
+from larp.i18n import read_in_chronicle
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session, set_setting
 from larp.web.auth import role_required
 
@@ -156,9 +159,10 @@ def card_view(token: str, edition: str | None = None):
             raise ServiceError(UNKNOWN_CARD, status=404)
         character = character_for_card(token)
     except ServiceError as exc:
-        return _no_store(make_response(render_template("cards/player_missing.html", message=exc.message), 404))
+        return _no_store(make_response(render_template("cards/player_missing.html", message=gettext(exc.message)), 404))
     notice = sheet_notice(character, printed) if printed else None
     chronicle = character.chronicle
+    read_in_chronicle(chronicle)  # no login: the card's chronicle's language, else the phone's (issue 36)
     # Who runs the card's chronicle (an organiser or a narrator there) sees the narrator's view; a
     # player of it (issue 33), like anyone else, the player's view of the card.
     staff = g.get("user") is not None and role_in(g.user, chronicle) in User.STAFF_ROLES
@@ -245,8 +249,9 @@ def card_live(token: str):
         character = character_for_card(token)
     except ServiceError as exc:
         status = STOP_POLLING if is_partial() else 404
-        return _no_store(make_response(render_template("errors/_error.html", title="Card not valid",
-                                                       message=exc.message), status))
+        return _no_store(make_response(render_template("errors/_error.html", title=gettext("Card not valid"),
+                                                       message=gettext(exc.message)), status))
+    read_in_chronicle(character.chronicle)  # as the card page (issue 36)
     state = _card_state(character)
     return _no_store(make_response(render_template("cards/_tonight_live.html", state=state, token=token,
                                                    fingerprint=fingerprint)))

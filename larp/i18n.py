@@ -1,0 +1,366 @@
+"""The app in its readers' languages (issue 36): English, Brazilian Portuguese and Spanish.
+
+Flask-Babel marks and translates; this module decides *whose* language a request is read in and
+where the words come from:
+
+* **Catalogues** are the committed ``larp/translations/<locale>/LC_MESSAGES/messages.po`` files,
+  read with Babel's ``read_po`` the first time a locale is asked for in a process (cached): there is
+  no compiled ``.mo`` to build, commit or forget, so a fresh clone, ``pip install`` and the README's
+  commands are all it takes. (``pybabel compile`` still works for anyone who wants ``.mo`` files:
+  they are ignored here.)
+* **Whose language** (:func:`select_locale`): the API answers in English unless the request's
+  ``Accept-Language`` asks for another language we have (its field names never change); a page is in
+  the user's own choice (his account page, ``User.language``), else the chronicle's default (the
+  chronicle setting ``language``), else the browser's ``Accept-Language``, else English. The
+  player's card page has no user: it follows the card's chronicle (:func:`read_in_chronicle`), else
+  the phone's language.
+* **Dates, times and numbers** (:func:`format_moment`, :func:`format_day`, :func:`format_number`):
+  in the reader's locale with Babel; English keeps the record's ISO shapes (``2026-12-05 20:30``),
+  which every English-speaking chronicle reads alike.
+* **The pseudo-locale** ``en_XA`` (only when ``app.config["PSEUDO_LOCALE"]``, as in tests): every
+  marked string comes back accented and bracketed (``⟦Ţŕáíţ⟧``), so that a test can find English
+  left bare on a page (tests/i18n_support.py).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from babel import Locale
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import Babel, Domain, get_locale, refresh
+from jinja2 import pass_context
+
+#: The languages the app speaks, as Babel locale names; the first is the source language.
+LANGUAGES: tuple[str, ...] = ("en", "pt_BR", "es")
+#: Each language's name in itself (the language picker shows these, never translated).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pt_BR": "Português (Brasil)", "es": "Español"}
+#: The pseudo-locale: every marked string accented and bracketed (tests only).
+PSEUDO_LOCALE = "en_XA"
+#: Where the committed catalogues live (inside the package, so a wheel carries them).
+CATALOGUE_DIR = Path(__file__).resolve().parent / "translations"
+#: The chronicle setting naming its default language (data/settings/language.toml).
+LANGUAGE_SETTING = "language"
+#: That setting's value meaning "each reader's own browser language".
+BROWSER_LANGUAGE = "browser"
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
+    """Mark ``message`` for the catalogues without translating it (a module constant, read before any
+    request): the edge translates it with ``gettext(message)`` where it shows it."""
+    return message
+
+
+def catalogue_path(locale: str) -> Path:
+    """The ``.po`` file of ``locale`` (a Babel locale name such as ``pt_BR``)."""
+    return CATALOGUE_DIR / locale / "LC_MESSAGES" / "messages.po"
+
+
+@lru_cache(maxsize=None)
+def catalogue(locale: str):
+    """The parsed catalogue (a ``babel.messages.Catalog``) of ``locale``, read once a process.
+
+    Raises:
+        FileNotFoundError: ``locale`` has no catalogue.
+    """
+    with catalogue_path(locale).open("rb") as handle:
+        return read_po(handle, locale=locale)
+
+
+@lru_cache(maxsize=None)
+def translations_for(locale: str) -> NullTranslations:
+    """The gettext translations of ``locale``: its catalogue compiled in memory (fuzzy entries left
+    out, as ``pybabel compile`` does), the pseudo-locale's transformer, or none for English."""
+    if locale == PSEUDO_LOCALE:
+        return PseudoTranslations()
+    if locale not in LANGUAGES[1:]:
+        return NullTranslations()
+    buffer = BytesIO()
+    write_mo(buffer, catalogue(locale), use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(fp=buffer)
+
+
+class CatalogueDomain(Domain):
+    """Flask-Babel's message domain, with its translations from :func:`translations_for` (the
+    committed ``.po`` files) instead of compiled ``.mo`` files."""
+
+    def get_translations(self):
+        """The translations of the request's locale (none outside a request)."""
+        locale = get_locale()
+        if locale is None:
+            return NullTranslations()
+        if g.get("_larp_pseudo"):
+            return translations_for(PSEUDO_LOCALE)
+        return translations_for(str(locale))
+
+
+class LarpBabel(Babel):
+    """Flask-Babel with :class:`CatalogueDomain` as its domain."""
+
+    @property
+    def domain_instance(self):
+        """The one domain of the app (its catalogues: ``larp/translations``)."""
+        domain = getattr(self, "_larp_domain", None)
+        if domain is None:
+            domain = self._larp_domain = CatalogueDomain(domain=self.domain)
+        return domain
+
+
+# --- the pseudo-locale ----------------------------------------------------------------------------
+
+#: Each ASCII letter's accented look-alike: a bare English letter on a pseudo-locale page is one
+#: that no catalogue message produced.
+_ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                     "áƀçđéƒĝĥíĵķĺɱñóƥʠŕšţúʋŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓƤɊŔŠŢÚṼŴẊÝŽ"))
+#: What a message keeps as it is: placeholders (``%(name)s``, ``%s``, ``{name}``), HTML tags and
+#: entities.
+_KEEP = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sdifr%]|\{[^{}]*\}|<[^>]*>|&#?\w+;")
+#: The pseudo-locale's brackets around every message.
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def pseudo(text: str) -> str:
+    """``text`` as the pseudo-locale renders it: letters accented, placeholders, tags and entities
+    kept, the whole bracketed (``"%(n)s Traits"`` -> ``"⟦%(n)s Ţŕáíţš⟧"``)."""
+    out, last = [], 0
+    for match in _KEEP.finditer(text):
+        out.append("".join(_ACCENTED.get(c, c) for c in text[last:match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append("".join(_ACCENTED.get(c, c) for c in text[last:]))
+    return PSEUDO_OPEN + "".join(out) + PSEUDO_CLOSE
+
+
+class PseudoTranslations(NullTranslations):
+    """The pseudo-locale: every message, singular or plural, with or without context, through
+    :func:`pseudo`."""
+
+    def gettext(self, message):
+        """``message`` in the pseudo-locale."""
+        return pseudo(message)
+
+    def ngettext(self, msgid1, msgid2, n):
+        """The singular or plural message (English rules) in the pseudo-locale."""
+        return pseudo(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context, message):
+        """``message`` (whatever its context) in the pseudo-locale."""
+        return pseudo(message)
+
+    def npgettext(self, context, msgid1, msgid2, n):
+        """The singular or plural message (whatever its context) in the pseudo-locale."""
+        return pseudo(msgid1 if n == 1 else msgid2)
+
+    ugettext, ungettext, upgettext, unpgettext = gettext, ngettext, pgettext, npgettext
+
+
+# --- whose language ----------------------------------------------------------------------------------
+
+def available_languages() -> tuple[str, ...]:
+    """The locales this app serves: :data:`LANGUAGES`, and the pseudo-locale when configured."""
+    if current_app.config.get("PSEUDO_LOCALE"):
+        return LANGUAGES + (PSEUDO_LOCALE,)
+    return LANGUAGES
+
+
+def _browser_language(available: tuple[str, ...]) -> str | None:
+    """The best of ``available`` for the request's ``Accept-Language`` (``pt-BR``, ``pt``, ``es-AR``
+    all find theirs), else ``None``."""
+    header = request.accept_languages
+    if not header:
+        return None
+    tags = {name.replace("_", "-").lower(): name for name in available}
+    for wanted, _quality in header:  # best first
+        wanted = wanted.lower()
+        if wanted in tags:
+            return tags[wanted]
+        base = wanted.split("-")[0]
+        for tag, name in tags.items():
+            if tag.split("-")[0] == base and name != PSEUDO_LOCALE:
+                return name
+    return None
+
+
+def read_in_chronicle(chronicle) -> None:
+    """Read this request in ``chronicle``'s default language where no user's own choice says
+    otherwise (the player's card page: no login, its chronicle found from the card)."""
+    g._language_chronicle = chronicle
+    refresh()
+
+
+def chronicle_language(chronicle) -> str | None:
+    """The chronicle setting ``language`` of ``chronicle`` (a locale name), or ``None`` when it is
+    "each reader's browser language" (the default) or no longer one we speak."""
+    from larp.models import ChronicleSetting
+    from larp.rules.settings import setting_definitions
+
+    row = ChronicleSetting.get_or_none((ChronicleSetting.chronicle == chronicle)
+                                       & (ChronicleSetting.key == LANGUAGE_SETTING))
+    if row is None:
+        value = setting_definitions()[LANGUAGE_SETTING].default
+    else:
+        value = row.value
+    return value if value in available_languages() else None
+
+
+def _request_chronicle():
+    """The chronicle whose default language this request follows, else ``None``: the card's
+    (:func:`read_in_chronicle`), else the request's chronicle if it has one."""
+    chronicle = g.get("_language_chronicle")
+    if chronicle is not None:
+        return chronicle
+    if g.get("chronicle_id") is None:
+        return None
+    from larp.services import ServiceError
+    from larp.services.chronicles import get_chronicle
+
+    try:
+        return get_chronicle()
+    except ServiceError:
+        return None
+
+
+def select_locale() -> str:
+    """The locale this request is read in (Flask-Babel's locale selector): :func:`chosen_language`,
+    with the pseudo-locale read as English dates and numbers and its words through :func:`pseudo`
+    (Babel knows no ``en_XA``)."""
+    if not has_request_context():  # a command (larp create-user...): the console speaks English
+        return LANGUAGES[0]
+    chosen = chosen_language()
+    if chosen == PSEUDO_LOCALE:
+        g._larp_pseudo = True
+        return LANGUAGES[0]
+    return chosen
+
+
+def chosen_language() -> str:
+    """The locale this request is read in (Flask-Babel's locale selector; issue 36 item 2).
+
+    The API (``/api/v1``): the ``Accept-Language`` header's best language of ours, else English;
+    no account or chronicle choice applies, so a script gets the same words every time. A page:
+    the logged-in user's own choice (``User.language``), else the chronicle's default language
+    (setting ``language``), else the browser's ``Accept-Language``, else English.
+    """
+    available = available_languages()
+    if request.blueprint == "api":
+        return _browser_language(available) or LANGUAGES[0]
+    user = g.get("user")
+    own = getattr(user, "language", "") if user is not None else ""
+    if own in available:
+        return own
+    chronicle = _request_chronicle()
+    if chronicle is not None:
+        chosen = chronicle_language(chronicle)
+        if chosen is not None:
+            return chosen
+    return _browser_language(available) or LANGUAGES[0]
+
+
+def html_lang() -> str:
+    """The BCP 47 tag of the request's locale for ``<html lang>`` (``pt-BR``, ``es``, ``en``)."""
+    locale = get_locale()
+    return str(locale).replace("_", "-") if locale is not None else LANGUAGES[0]
+
+
+# --- dates, times and numbers ------------------------------------------------------------------------
+
+#: The record's strftime shapes (the ``local_time`` filter's argument), as Babel patterns or styles
+#: for the other languages (English keeps the shape itself).
+_MOMENT_SHAPES = {
+    "%H:%M": ("time", "HH:mm"),
+    "%Y-%m-%d %H:%M": ("datetime", "short"),
+    "%d %b %H:%M": ("day_time", "MMMd"),
+    "%Y-%m-%d": ("date", "short"),
+}
+
+
+def _reader_locale() -> Locale | None:
+    """The request's locale, or ``None`` for English and outside a request (the ISO shapes)."""
+    locale = get_locale() if g else None
+    if locale is None or locale.language == "en":
+        return None
+    return locale
+
+
+def format_moment(moment: datetime, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """``moment`` (already in the chronicle's time zone) for the reader: in English as ``fmt``
+    (strftime); in another language in its own shape (``05/12/2026 20:30`` in pt_BR for the
+    default ``fmt``; times in 24 hours as those locales write them)."""
+    locale = _reader_locale()
+    shape = _MOMENT_SHAPES.get(fmt)
+    if locale is None or shape is None:
+        return moment.strftime(fmt)
+    kind, pattern = shape
+    if kind == "time":
+        return babel_dates.format_time(moment, pattern, locale=locale)
+    if kind == "date":
+        return babel_dates.format_date(moment, pattern, locale=locale)
+    if kind == "day_time":  # the locale's own short day and month ("5 de dez."), then the time
+        day = babel_dates.format_skeleton(pattern, moment, locale=locale)
+        return f"{day} {babel_dates.format_time(moment, 'HH:mm', locale=locale)}"
+    return babel_dates.format_datetime(moment, pattern, locale=locale)
+
+
+def format_day(day: date | datetime | None, style: str = "short") -> str:
+    """A calendar day for the reader: ISO (``2026-12-05``) in English, else Babel's ``style`` of the
+    reader's locale (``05/12/2026`` in pt_BR, ``5/12/26`` in es); a stored moment gives its UTC day."""
+    if day is None:
+        return ""
+    if isinstance(day, datetime):  # a stored moment: its (UTC) calendar day
+        day = day.date()
+    locale = _reader_locale()
+    if locale is None:
+        return day.isoformat()
+    return babel_dates.format_date(day, style, locale=locale)
+
+
+def format_number(number: float | int | None) -> str:
+    """A number for the reader (``2.5`` in English, ``2,5`` in pt_BR and es; thousands grouped)."""
+    if number is None:
+        return ""
+    locale = _reader_locale()
+    return babel_numbers.format_decimal(number, locale=locale or "en")
+
+
+@pass_context
+def _term_filter(context, word: object) -> str:
+    """The ``term`` filter (:func:`larp.web.terms.term`). It takes the template's context only so that
+    Jinja never folds ``{{ "bashing"|term }}`` into the compiled template in the language of the
+    first request that compiled it (Jinja evaluates a context-free filter of a constant at compile
+    time, and the compiled code is cached)."""
+    from larp.web.terms import term
+
+    return term(word)
+
+
+def init_i18n(app: Flask) -> None:
+    """Install Flask-Babel on ``app`` with :func:`select_locale`, and the template helpers:
+    ``html_lang()``, ``language_names`` (locale -> its own name), the filters ``local_day``, ``number``
+    and ``term`` (a game word from data in the reader's language, :mod:`larp.web.terms`); the
+    ``local_time`` filter (larp.web) formats through :func:`format_moment`."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
+    LarpBabel(app, locale_selector=select_locale)
+    # Flask-Babel's own date filters read times in its time zone (UTC here), not the chronicle's:
+    # taken away, so that a template cannot show a UTC time as local (use local_time, local_day).
+    for name in ("datetimeformat", "dateformat", "timeformat", "timedeltaformat"):
+        app.jinja_env.filters.pop(name, None)
+    app.add_template_global(html_lang, "html_lang")
+    app.add_template_global(LANGUAGE_NAMES, "language_names")
+    app.add_template_filter(format_day, "local_day")
+    app.add_template_filter(format_number, "number")
+    app.add_template_filter(_term_filter, "term")
+
+
+__all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
+           "catalogue_path", "chosen_language", "chronicle_language", "format_day", "format_moment", "format_number", "html_lang",
+           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "translations_for"]

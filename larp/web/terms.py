@@ -1,0 +1,122 @@
+"""The game's words that pages show from data (issue 36): health levels, kinds of damage, conditions,
+Trait categories, creatures, roles, what a level of the tabletop chart allows. The rules core and the tables keep them in English (they are keys and
+stored values); the ``term`` template filter shows each in the reader's language, with the words of
+``data/glossary.toml`` (the published tabletop translations where there are some).
+
+A word not listed here (a Trait adjective, a Discipline, a Path a chronicle wrote) is shown as written:
+the sheet's words stay the chronicle's (issue 36 item 3).
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+
+#: English word (as the core and the tables say it) -> its marked message.
+TERMS = {
+    # Health levels (data/health.toml; met-reference 4.1, 000 "Health Chart").
+    "Healthy": _l("Healthy"),
+    "Bruised": _l("Bruised"),
+    "Hurt": _l("Hurt"),
+    "Injured": _l("Injured"),
+    "Wounded": _l("Wounded"),
+    "Mauled": _l("Mauled"),
+    "Crippled": _l("Crippled"),
+    "Maimed": _l("Maimed"),
+    "Incapacitated": _l("Incapacitated"),
+    "Below Incapacitated": _l("Below Incapacitated"),
+    # Kinds of damage.
+    "bashing": _l("bashing"),
+    "lethal": _l("lethal"),
+    "aggravated": _l("aggravated"),
+    # Conditions (larp.models.Character.CONDITIONS).
+    "active": _l("active"),
+    "unconscious": _l("unconscious"),
+    "torpor": _l("torpor"),
+    "final_death": _l("Final Death"),
+    "dead": _l("dead"),
+    # Trait categories.
+    "physical": _l("physical"),
+    "social": _l("social"),
+    "mental": _l("mental"),
+    # Creatures (larp.sheet_entries.CREATURES).
+    "vampire": _l("vampire"),
+    "ghoul": _l("ghoul"),
+    "mortal": _l("mortal"),
+    # Conditions as the health views name them (larp.rules.health.track.CONDITION_LABELS).
+    "Active": _l("Active"),
+    "Unconscious": _l("Unconscious"),
+    "Torpor": _l("Torpor"),
+    "Final Death": _l("Final Death"),
+    "Dead": _l("Dead"),
+    # What each level of the tabletop chart allows (data/health.toml "movement"; larp.rules.health.views).
+    "Only bruised a bit: no dice pool penalty.": _l("Only bruised a bit: no dice pool penalty."),
+    "Superficially hurt: no movement hindrance.": _l("Superficially hurt: no movement hindrance."),
+    "Minor injuries: halve maximum running speed.": _l("Minor injuries: halve maximum running speed."),
+    "Significant damage: may not run, may still walk; may not move and then attack without losing dice.":
+        _l("Significant damage: may not run, may still walk; may not move and then attack without losing dice."),
+    "Badly injured: may only hobble (three yards a turn).": _l("Badly injured: may only hobble (three yards a turn)."),
+    "Catastrophically injured: may only crawl (one yard a turn).":
+        _l("Catastrophically injured: may only crawl (one yard a turn)."),
+    "Incapable of movement, likely unconscious: may do nothing except spend blood points.":
+        _l("Incapable of movement, likely unconscious: may do nothing except spend blood points."),
+    "Hurt.": _l("Hurt."),
+    "Maimed.": _l("Maimed."),
+    "Incapable of movement.": _l("Incapable of movement."),
+    "No penalty.": _l("No penalty."),
+    "No action.": _l("No action."),
+    "Unconscious.": _l("Unconscious."),
+    # The challenge screen's choices (larp.web.challenges KINDS, DARKNESS, THROW_CHOICES, SITUATION;
+    # larp.rules Category and RangeBand labels, capitalised; data/senses.toml; the core's ACTIONS).
+    "Contested": _l("Contested"),
+    "Static": _l("Static"),
+    "Simple test": _l("Simple test"),
+    "Light": _l("Light"),
+    "Partial dark": _l("Partial dark"),
+    "Total dark": _l("Total dark"),
+    "Rock": _l("Rock"),
+    "Paper": _l("Paper"),
+    "Scissors": _l("Scissors"),
+    "Random": _l("Random"),
+    "Bomb": _l("Bomb"),
+    "−2 Traits": _l("−2 Traits"),
+    "−1 Trait": _l("−1 Trait"),
+    "None": _l("None"),
+    "+1 Trait": _l("+1 Trait"),
+    "+2 Traits": _l("+2 Traits"),
+    "Physical": _l("Physical"),
+    "Social": _l("Social"),
+    "Mental": _l("Mental"),
+    "Hand to hand": _l("Hand to hand"),
+    "Within five feet": _l("Within five feet"),
+    "Five to ten feet": _l("Five to ten feet"),
+    "Ten to twenty feet": _l("Ten to twenty feet"),
+    "Past twenty feet": _l("Past twenty feet"),
+    "Sight": _l("Sight"),
+    "Hearing": _l("Hearing"),
+    "Smell": _l("Smell"),
+    "Taste": _l("Taste"),
+    "Touch": _l("Touch"),
+    "Bare-handed strike": _l("Bare-handed strike"),
+    "Bite": _l("Bite"),
+    "Weapon attack": _l("Weapon attack"),
+    "Defend (dodge or block)": _l("Defend (dodge or block)"),
+    "Another stated outcome": _l("Another stated outcome"),
+    # Roles (larp.models.User.ROLES, and the players' accounts of issue 33).
+    "organiser": _l("organiser"),
+    "narrator": _l("narrator"),
+    "player": _l("player"),
+    # The morality every sheet without a Path has.
+    "Humanity": _l("Humanity"),
+}
+
+
+def term(word: object) -> str:
+    """Template filter: ``word`` (a game word from data) in the reader's language, as written when it
+    is not one of :data:`TERMS` (a chronicle's own word)."""
+    if word is None:
+        return ""
+    found = TERMS.get(str(word))
+    return str(found) if found is not None else str(word)
+
+
+__all__ = ["TERMS", "term"]

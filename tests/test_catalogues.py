@@ -1,0 +1,140 @@
+"""Nothing left behind (issue 36 item 5): every message marked in the code and the templates has a
+translation in each language's catalogue, with the same placeholders.
+
+The messages are extracted afresh from ``larp/`` and ``templates/`` with the extraction settings of
+``pyproject.toml`` (``[tool.babel...]``, what ``pybabel extract`` reads), so a string marked today
+and not translated fails here, in CI, before anyone reads English on a Portuguese page.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_keywords
+
+from larp.i18n import LANGUAGES, catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def source_messages() -> dict[tuple[str | None, str | tuple[str, ...]], str]:
+    """Every marked message of the sources, as (context, message) -> where it is first marked;
+    a plural message is its (singular, plural) pair."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["babel"]
+    options = config["extract_messages"]
+    method_map = [(entry["pattern"], entry["method"]) for entry in config["mappings"]]
+    keywords = dict(DEFAULT_KEYWORDS)
+    keywords.update(parse_keywords(options["keywords"].split()))
+    found: dict = {}
+    for folder in options["input_paths"]:
+        for filename, line, message, _comments, context in extract_from_dir(
+                str(ROOT / folder), method_map, keywords=keywords, strip_comment_tags=True):
+            key = (context, message if isinstance(message, str) else tuple(message))
+            found.setdefault(key, f"{folder}/{filename}:{line}")
+    return found
+
+
+def untranslated(messages: dict, translated: Catalog) -> list[str]:
+    """What ``translated`` lacks of ``messages`` (:func:`source_messages`): each message with no
+    entry, a fuzzy entry, or an empty translation (any plural form), named with where it is marked."""
+    missing = []
+    for (context, message), where in messages.items():
+        msgid = message if isinstance(message, str) else message[0]
+        entry = translated.get(msgid, context=context)
+        strings = () if entry is None else (entry.string if isinstance(entry.string, tuple) else (entry.string,))
+        if entry is None or entry.fuzzy or not strings or not all(strings):
+            missing.append(f"{where}: {msgid!r}")
+    return missing
+
+
+@pytest.fixture(scope="module")
+def messages():
+    return source_messages()
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_marked_message_is_translated(messages, language):
+    missing = untranslated(messages, catalogue(language))
+    assert messages, "no marked message found: the extraction settings in pyproject.toml find nothing"
+    assert not missing, (f"{len(missing)} message(s) without a {language} translation (README \"Adding a language\": "
+                         "pybabel extract, pybabel update, translate):\n" + "\n".join(missing))
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_translation_keeps_the_placeholders_of_its_message(language):
+    """Babel's checks: a translation's ``%(name)s`` placeholders are the message's (else the page
+    would raise, or say a number without its noun), and a plural has every form its language has."""
+    problems = [f"{message.id!r}: {'; '.join(str(error) for error in errors)}"
+                for message, errors in catalogue(language).check()]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_a_message_without_translation():
+    """The check above can fail: a catalogue lacking one message, or holding it fuzzy or half of
+    a plural, is caught."""
+    messages = {(None, "Bid"): "a.py:1", (None, ("%(n)s Trait", "%(n)s Traits")): "a.py:2",
+                ("button", "Throw"): "a.html:3"}
+    translated = Catalog(locale="pt_BR")
+    translated.add("Bid", "Aposta")
+    translated.add(("%(n)s Trait", "%(n)s Traits"), ("%(n)s Traço", ""))
+    translated.add("Throw", "Jogar", context="button", flags=["fuzzy"])
+    assert untranslated(messages, translated) == ["a.py:2: '%(n)s Trait'", "a.html:3: 'Throw'"]
+    complete = Catalog(locale="pt_BR")
+    complete.add("Bid", "Aposta")
+    complete.add(("%(n)s Trait", "%(n)s Traits"), ("%(n)s Traço", "%(n)s Traços", "%(n)s Traços"))
+    complete.add("Throw", "Jogar", context="button")
+    assert untranslated(messages, complete) == []
+
+
+#: The flag a translator puts on an entry whose English word is not the game term there ("tie a
+#: knot"): the glossary check below leaves it alone.
+NOT_THE_TERM = "not-the-game-term"
+#: A message's placeholders (``%(name)s``), which are not words of it.
+PLACEHOLDER = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]")
+
+
+def glossary_misses(translated: Catalog, language: str) -> list[str]:
+    """The entries of ``translated`` whose English names a game term of data/glossary.toml (the
+    word, or its plural in s) and whose translation does not use the glossary's word for it. A
+    word is found by its stem (all but its last two letters, for words of four letters or more),
+    so that plurals and genders pass: "Característica" finds "Características"."""
+    from larp.glossary import glossary
+
+    misses = []
+    for term in glossary().values():
+        english = re.compile(r"\b" + re.escape(term.words["en"]) + r"s?\b", re.IGNORECASE)
+        stems = [word[:-2].casefold() for word in term.word(language).split() if len(word) >= 4]
+        for message in translated:
+            if not message.id or NOT_THE_TERM in message.flags:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            words = [PLACEHOLDER.sub(" ", text) for text in ids]  # "%(player)s" names no player
+            if any(english.search(text) for text in words) and strings and all(strings):
+                said = " ".join(strings).casefold()
+                if not all(stem in said for stem in stems):
+                    misses.append(f"{ids[0]!r} -> {strings[0]!r}: the glossary says “{term.word(language)}” "
+                                  f"for “{term.words['en']}”")
+    return misses
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_the_catalogues_use_the_glossarys_words(language):
+    """Issue 36 item 3: the catalogues say the game's words as data/glossary.toml does (a message
+    that uses the word otherwise is flagged ``#, not-the-game-term`` in its catalogue)."""
+    misses = glossary_misses(catalogue(language), language)
+    assert not misses, "\n".join(misses)
+
+
+def test_the_glossary_check_finds_another_word_for_a_term():
+    translated = Catalog(locale="pt_BR")
+    translated.add("Spend 2 Traits", "Gaste 2 Traços")
+    translated.add("Tie the knot", "Dê o nó", flags=[NOT_THE_TERM])
+    translated.add("Bid 3 Traits", "Aposte 3 Características")
+    assert glossary_misses(translated, "pt_BR") == [
+        "'Spend 2 Traits' -> 'Gaste 2 Traços': the glossary says “Característica” for “Trait”"]
