@@ -241,11 +241,17 @@ def _player_may_change(chronicle: Chronicle, action: BetweenGameAction, now: dat
 
 
 def _version(raw: Any) -> int:
+    """The action's version a page showed (a whole number a database column holds: 1 to ``MAX_ID``)."""
+    from larp.db import MAX_ID
+
     try:
-        return int(str(raw).strip())
+        version = int(str(raw).strip())
     except (TypeError, ValueError):
+        version = 0
+    if not 1 <= version <= MAX_ID:  # an out-of-range number would not even bind on SQLite (a 500 once)
         raise ServiceError("The form did not say which version of the action it showed: reload the page.",
                            field="version", status=422) from None
+    return version
 
 
 def _changed(action_id: int, version: int, **values: Any) -> None:

@@ -64,6 +64,9 @@ def test_a_players_token_sees_and_writes_only_his_own(client, tokens):
     answered = client.post(f"/api/v1/between-game-actions/{action['id']}/answer",
                            json={"answer": "Granted.", "version": action["version"]}, headers=tokens["organiser"])
     assert answered.status_code == 200 and answered.get_json()["state"] == "answered"
+    huge = client.post(f"/api/v1/between-game-actions/{action['id']}/answer",  # a version no column holds: 422
+                       json={"answer": "x", "version": 2 ** 70}, headers=tokens["organiser"])
+    assert huge.status_code == 422 and huge.get_json()["field"] == "version"
     stale = client.post(f"/api/v1/between-game-actions/{action['id']}/answer",
                         json={"answer": "Again", "version": action["version"]}, headers=tokens["organiser"])
     assert stale.status_code == 409
