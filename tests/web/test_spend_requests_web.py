@@ -112,3 +112,26 @@ def test_a_player_asks_for_his_own_only_and_sees_the_answer(app, client, auth):
     assert "Refused" in page and "Not before the next story." in page
     with db.connection_context():
         assert player_notices(mine)[0][1] == "refused"
+
+
+def test_a_change_asked_tells_the_player_what_to_do(app, client, auth):
+    """A new user's report: "Ask for a change" left the player a Withdraw button and nothing else to go on; his
+    page now says to withdraw and ask again as the organisers say."""
+    from tests.support import make_player
+
+    cid = vivienne(app)
+    with db.connection_context():
+        mine = Character.get_by_id(cid)
+    make_player(app, mine)
+    auth.login("player1", "player")
+    assert client.post(f"/my/characters/{cid}/spend", data=RAPIDITY).status_code == 303
+    with db.connection_context():
+        asked = SpendRequest.get()
+    auth.logout()
+    auth.login("boss", "organiser")
+    client.post(f"/spends/{asked.id}/change", data={"reason": "Swiftness first, please."})
+    auth.logout()
+    auth.login("player1", "player")
+    page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
+    assert "Swiftness first, please." in page
+    assert "withdraw this request, then ask again above as they say" in page
