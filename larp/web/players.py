@@ -249,7 +249,7 @@ def claim(token: str):
         else:
             if g.get("user") is None:
                 start_session(user)
-            flash(f"{ch.name} is yours: this is his page.")
+            flash(f"{ch.name} is yours: this is the character's page.")
             return redirect(chronicle_page(ch.chronicle_id, "players.character", character_id=ch.id), code=303)
     return render_template("players/claim.html", character=ch, token=token, error=error, form=request.form), \
         (error.status if error else 200)
