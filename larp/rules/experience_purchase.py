@@ -179,6 +179,14 @@ def _listed_power(discipline: str, power: str) -> tuple[str, str, int, dict[str,
     """The table's ``(discipline, power, level, levels of its Discipline or path)``, if listed
     (:func:`larp.sheet_checks.known_power` finds it, as the sheet editor does)."""
     known = known_power(discipline, power)
+    if known is None and not discipline.strip():
+        # A power named without its Discipline (the player's "Something else" form): the one Discipline or
+        # path of the table that lists a power of that name, if only one does.
+        found = {(disc, path) for (disc, path), row in discipline_table().items()
+                 if any(p.lower() == power.strip().lower() for p in row.levels)}
+        if len(found) == 1:
+            disc, path = found.pop()
+            known = known_power(disc, f"{path}: {power.strip()}" if path else power.strip())
     if known is None:
         return None
     disc, shown, level = known

@@ -166,6 +166,17 @@ def test_elder_power_not_in_the_table_needs_its_level():
                                            "custom": True}
 
 
+def test_a_power_named_without_its_discipline_is_found_in_the_table():
+    """A new user's report: "Dread Gaze" asked with no Discipline was priced with an empty Discipline and refused
+    as "not in the Disciplines table"; the one Discipline that lists it is Presence (level 2, Basic), so it is
+    priced as Presence's, out-of-clan for a Tremere (3 + 1). A name no Discipline lists still needs its own."""
+    priced = price({"kind": "power", "discipline": "", "name": "dread gaze"})
+    assert priced.allowed and priced.cost == 4, priced.reasons()
+    assert priced.change["powers"][-1]["discipline"] == "Presence" and "Dread Gaze" in priced.what
+    unknown = price({"kind": "power", "discipline": "", "name": "Stare of the Void"})
+    assert not unknown.allowed and "Name the Discipline and the power." in unknown.reasons()
+
+
 # ---------------------------------------------------------------- refusals
 
 def test_intermediate_needs_a_basic_first():
