@@ -27,6 +27,7 @@ from larp.rules.rulings.people import default_lead as _default_lead
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
+from larp.services.challenge_requests import parse_category
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.consequences import apply_consequences
@@ -165,16 +166,6 @@ def default_lead(state: CharacterState, category: str) -> str:
     return _default_lead(person_of(state), category)
 
 
-def _category(value: str) -> Category:
-    try:
-        category = Category((value or "physical").strip().lower())
-    except ValueError:
-        category = None
-    if category is None or category is Category.VIRTUE:
-        raise ServiceError("Choose Physical, Social or Mental.", field="category")
-    return category
-
-
 def fighter_side(f: Fighter) -> Side:
     """The loaded fighter as the rules core's side: who he is tonight and what he does."""
     r = f.request
@@ -218,7 +209,7 @@ def _load(chronicle: Chronicle, request: MassRequest, game_session: GameSession 
 def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession | None, settings: ChronicleSettings,
            rng: RandomSource) -> StoredMassChallenge:
     """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
-    category = _category(request.category)
+    category = parse_category(request.category or "physical")
     target, attackers = _load(chronicle, request, game_session, settings)
     _check_leads(target, attackers, category.value)
     if request.target.counter not in COUNTERS:
