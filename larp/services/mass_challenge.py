@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
-from larp.rules.challenge import POTENCE_TRAIT, Category, RandomSource
+from larp.rules.challenge import POTENCE_TRAIT, RandomSource
 from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
 from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
