@@ -30,7 +30,7 @@ APART = """() => { const r = document.createRange(); r.selectNodeContents(docume
 #: What issue 33 will add beside the Menu for organisers: a count of requests waiting.
 BADGE = """document.addEventListener('DOMContentLoaded', () => {
     const s = document.querySelector('details.menu > summary');
-    if (s) s.insertAdjacentHTML('beforeend', '<span class="badge">12 requests</span>'); })"""
+    if (s) s.insertAdjacentHTML('beforeend', '<span class="badge queue-count">12</span>'); })"""
 
 
 def login_state(served, browser) -> dict:
@@ -65,6 +65,8 @@ def test_phone_chrome_is_160_px_and_hides_nothing(served, browser):
     assert page.evaluate(APART), "the title runs into the scene's name"
     assert page.evaluate(SHORT) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # The card-code box keeps room for a code beside the Menu and its count (a new user saw it squeezed to 60 px).
+    assert page.evaluate("document.getElementById('code-box').getBoundingClientRect().width") >= 100
     # The chips are one tap away; their summary says what is chosen, and a tap keeps them open.
     settings = page.locator("details.screen-settings")
     expect(settings.locator("summary")).to_contain_text("Contested · Physical · Light")

@@ -81,4 +81,4 @@ def test_an_ability_is_one_tap_and_a_second_tap_raises_it(organiser, dbconn):
                                                      "abilities.add": "brawl"}, htmx=True)
     assert held.status_code == 200 and "Added Brawl 2." in held.get_data(as_text=True)
     assert sheet_of(Character.get_by_id(character.id)).abilities == {"Brawl": 2}
-    assert 'class="chip held">Brawl <small>2</small>' in held.get_data(as_text=True)
+    assert 'class="chip held">Brawl (2)</button>' in held.get_data(as_text=True)

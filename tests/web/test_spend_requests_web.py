@@ -56,7 +56,9 @@ def test_queue_approve_refuse_plain_and_htmx(app, client, auth):
     auth.login("boss", "organiser")
     queue = client.get("/spends").get_data(as_text=True)
     assert "Celerity: Rapidity" in queue and "Vivienne Ashcombe" in queue
-    assert re.search(r'id="waiting-menu"[^>]*>2 waiting<', queue)  # the top bar's count (the phone's Menu)
+    # The top bar's count beside the phone's Menu: the number, "2 waiting" for a screen reader.
+    assert re.search(r'id="waiting-menu"[^>]*><span aria-hidden="true">2</span><span class="visually-hidden">2 waiting<',
+                     queue)
     hub = client.get("/organise").get_data(as_text=True)  # which list waits (a new user's report)
     assert re.search(r'<strong>Experience requests <span class="badge queue-count">2 waiting</span>', hub)
     assert client.post(f"/spends/{first}/approve").status_code == 303
