@@ -138,3 +138,42 @@ def test_the_glossary_check_finds_another_word_for_a_term():
     translated.add("Bid 3 Traits", "Aposte 3 Características")
     assert glossary_misses(translated, "pt_BR") == [
         "'Spend 2 Traits' -> 'Gaste 2 Traços': the glossary says “Característica” for “Trait”"]
+
+
+def entered_twice(po_text: str) -> list[str]:
+    """The messages a ``.po`` file's text enters more than once (the same ``msgctxt`` and ``msgid``):
+    a merge that keeps both sides of two appended blocks (``.gitattributes``: ``merge=union``) can
+    leave one, and Babel would silently keep only the last."""
+    seen: set[tuple[str | None, str]] = set()
+    twice = []
+    context = None
+    lines = po_text.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("msgctxt "):
+            context = line[len("msgctxt "):]
+        elif line.startswith("msgid "):
+            msgid = [line[len("msgid "):].strip()[1:-1]]
+            for following in lines[number + 1:]:
+                if not following.startswith('"'):
+                    break
+                msgid.append(following.strip()[1:-1])
+            key = (context, "".join(msgid))
+            if key != (None, "") and key in seen:
+                twice.append(f"line {number + 1}: {key[1][:60]}")
+            seen.add(key)
+            context = None
+    return twice
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_no_message_is_entered_twice(language):
+    from larp.i18n import catalogue_path
+
+    twice = entered_twice(catalogue_path(language).read_text(encoding="utf-8"))
+    assert not twice, f"{language}: messages entered twice (keep one):\n" + "\n".join(twice)
+
+
+def test_the_twice_check_finds_a_repeated_entry():
+    text = ('msgid ""\nmsgstr ""\n\nmsgid "Bid"\nmsgstr "Aposta"\n\nmsgctxt "button"\nmsgid "Bid"\n'
+            'msgstr "Apostar"\n\nmsgid ""\n"Bid"\nmsgstr "Lance"\n')
+    assert entered_twice(text) == ["line 11: Bid"]
