@@ -8,12 +8,11 @@ from datetime import date, timedelta
 from typing import Any, Sequence
 
 from larp.db import db
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
 from larp.rules.explain import RulesError, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
-from larp.rules.rulings import rule_given_blood
 from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
@@ -22,9 +21,10 @@ from larp.rules.torpor import (
     morality_dots,
 )
 from larp.services import ServiceError
-from larp.services.characters import character_state, get_character, load_characters, person_of
+from larp.services.adjudicate import GivenBlood, adjudicate
+from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.consequences import apply_consequences, store_state
+from larp.services.consequences import store_state
 from larp.services.records import record_ruling
 from larp.services.torpor_records import as_record, open_torpor, store_torpor, tabletop_morality
 
@@ -219,27 +219,10 @@ def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, b
     placed in a torpid vampire's mouth, which ends a torpor from blood loss under
     ``feeding_wakes_blood_torpor`` (000/001 "Torpor"). Kind "feeding". The rules core's one
     entry point for blood given (:func:`larp.rules.rulings.rule_given_blood`), as on the
-    character page.
+    character page: :func:`larp.services.adjudicate.adjudicate` on a :class:`larp.services.adjudicate.GivenBlood`.
 
     Raises:
         ServiceError: 404 unknown character; 422 not a vampire, destroyed,
             staked, or fewer than one blood point; 409 the character changed meanwhile.
     """
-    with db.atomic():
-        game_session = current_game_session(chronicle)
-        settings = chronicle_settings(chronicle)
-        state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
-        character = state.character
-        torpor = open_torpor(character)
-        fed = rule_given_blood(person_of(state), blood, settings, as_record(torpor) if torpor else None)
-        record = record_ruling(chronicle, user, "feeding", fed.summary.rstrip("."), fed.steps, [(character, "subject")],
-                               game_session=game_session, inputs={"blood": blood, "on": on.isoformat()},
-                               outcome=fed.to_dict())
-        apply_consequences({character.name: character}, game_session, record, fed.consequences)
-        if fed.outcome["woke"] and torpor is not None:
-            torpor = Torpor.get_by_id(torpor.id)
-            torpor.ended_on = max(on, torpor.started_on)
-            torpor.end_reason = "fed"
-            torpor.ended_by = record
-            torpor.save()
-        return record
+    return adjudicate(chronicle, user, GivenBlood(character_id, blood, on=on)).ruling

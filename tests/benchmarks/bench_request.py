@@ -553,6 +553,29 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
             client.post("/combat", data={**fight, "step": "record", "tests_json": html.unescape(script.group(1))},
                         headers={"HX-Request": "true"})
             counts.append(("combat board: record tap", counted()))
+        # Issue 29 item 1's single shots on the character page (one service call each: larp.services.adjudicate),
+        # the panel redrawn after them as the narrator sees it.
+        for label, path, form in [
+            ("character page: damage by hand", f"/characters/{ids['Lys Moreau']}/damage",
+             {"damage_type": "lethal", "levels": "1"}),
+            ("character page: healing", f"/characters/{ids['Lys Moreau']}/heal", {"kind": "lethal", "levels": "1"}),
+            ("character page: feeding", f"/characters/{ids['Vivienne Ashcombe']}/feed-on",
+             {"victim": ids["Ruth Calder"], "blood": "1"}),
+            ("character page: blood called for", f"/characters/{ids['Pim Halloran']}/act",
+             {"action": "blood", "blood": "1", "reason": "rising"}),
+            ("character page: blood given", f"/characters/{ids['Pim Halloran']}/act", {"action": "feed", "blood": "1"}),
+            ("character page: stake", f"/characters/{ids['Konrad Vale']}/act", {"action": "stake"}),
+        ]:
+            statements[0] = []
+            response = client.post(path, data=form, headers={"HX-Request": "true"})
+            if response.status_code != 200 or "error-box" in response.get_data(as_text=True):
+                raise SystemExit(f"{label} failed: {response.get_data(as_text=True)[:300]}")
+            counts.append((label, counted()))
+            if os.environ.get("BENCH_SHOW_SQL"):
+                print(label, *statements[0], sep="\n   ")
+        statements[0] = []
+        response = client.post(f"/api/v1/characters/{ids['Konrad Vale']}/destroy", json={"means": "beheading"})
+        counts.append(("destroyed by the narrator (API)", counted()))
         stray = {"firer": ids["Ruth Calder"], "target": ids["Konrad Vale"], "b": [ids["Lys Moreau"], ids["Pim Halloran"]],
                  "firer_weapon": "pistol", "request_token": "bench-stray"}
         for pid in stray["b"]:
