@@ -18,7 +18,7 @@ people it is given (:func:`rule_described`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
@@ -55,10 +55,12 @@ class Recorded:
         result: the rules core's answer (its summary, steps, outcome and consequences).
         states: the characters as loaded before the ruling, in the request's order.
         characters: the characters as stored afterwards, by name.
+        settings: the chronicle's settings the ruling was made under.
     """
 
     states: list[CharacterState]
     result: Any
+    settings: ChronicleSettings | None = None
     ruling: Ruling | None = None
     characters: dict[str, Character] = field(default_factory=dict)
 
@@ -74,6 +76,17 @@ class Recorded:
         changed = consequences.of(state.character.name).track if consequences is not None else None
         new = getattr(self.result, "track", None) if consequences is None else None
         return changed or new or state.health  # type: ignore[return-value]
+
+    def state_after(self, index: int = 0) -> CharacterState | None:
+        """The ``index``-th character's state after the ruling, told from what the tap wrote (his row, his track)
+        without reading him again, for the screen that shows it; ``None`` when the ruling changed his sheet
+        for tonight (Traits lost, Ability levels expended): load him again then."""
+        state = self.states[index]
+        consequences = getattr(self.result, "consequences", None)
+        mine = consequences.of(state.character.name) if consequences is not None else None
+        if mine is not None and (mine.traits_lost or mine.abilities):
+            return None
+        return replace(state, character=self.character(index), health=self.track(index))
 
 
 class SingleShot:
@@ -394,7 +407,7 @@ def adjudicate(chronicle: Chronicle, narrator: User | None, request: SingleShot,
             if request.refusal_field is None or exc.field not in (None, "track"):
                 raise
             raise ServiceError(exc.message, field=request.refusal_field, status=exc.status) from None
-        return Recorded(states, result)
+        return Recorded(states, result, settings)
 
     def write(tap: Recorded, game_session: GameSession | None, _settings: ChronicleSettings) -> None:
         characters = [s.character for s in tap.states]

@@ -542,6 +542,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
         shown = client.post("/combat", data={**settled, "step": "resolve"}, headers={"HX-Request": "true"})
         ended = "Recorded as ruling" in shown.get_data(as_text=True)
         counts.append((f"combat board: resolve tap{', ends' if ended else ''}", counted()))
+        if os.environ.get("BENCH_SHOW_SQL"):
+            print("board", *statements[0], sep="\n   ")
         statements[0] = []
         shown = client.post("/combat", data={**fight, "step": "resolve"}, headers={"HX-Request": "true"})
         counts.append(("combat board: resolve tap, retest left", counted()))
@@ -584,6 +586,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
         shown = client.post("/combat/bystanders", data={**stray, "step": "resolve"}, headers={"HX-Request": "true"})
         ended = "Recorded as ruling" in shown.get_data(as_text=True)
         counts.append((f"stray-shot screen: resolve tap{', ends' if ended else ''}", counted()))
+        if os.environ.get("BENCH_SHOW_SQL"):
+            print("stray", *statements[0], sep="\n   ")
     finally:
         sqlite3.connect, peewee.Database.execute_sql = real_connect, real_execute  # type: ignore[method-assign]
     close_all = getattr(db.obj, "close_all", None)

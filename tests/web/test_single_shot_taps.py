@@ -56,6 +56,16 @@ def cid(name: str) -> int:
     return Character.get(Character.name == name).id
 
 
+def panel(body: str) -> str:
+    """The health panel's section of a page or partial (its tokens, unique per form or signed with the time,
+    left out)."""
+    import re
+
+    section = re.search(r'<section class="panel health-panel".*?</section>', body, re.S)
+    assert section is not None
+    return re.sub(r'name="(request_token|csrf_token)" value="[^"]*"', "", section.group(0))
+
+
 ONE = {"rules": 1, "loads_in_transaction": 1, "transactions": 1}
 
 
@@ -88,6 +98,10 @@ def test_a_character_page_tap_is_one_load_one_rules_call_one_transaction(client,
     assert response.status_code == 200, response.get_data(as_text=True)[:400]
     assert Ruling.select().count() == before + 1
     assert once(counts) == ONE
+    # The panel the tap draws from what it wrote is the one a fresh read of the character draws.
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    page = client.get(f"/characters/{path.split('/')[2]}?ruling={ruling.id}").get_data(as_text=True)
+    assert panel(response.get_data(as_text=True)) == panel(page)
 
 
 @pytest.mark.parametrize("path, body", [
@@ -132,3 +146,25 @@ def test_blood_given_between_game_sessions_is_one_tap(client, auth, downtime):
     torpor = Torpor.select().where(Torpor.character == ines).order_by(Torpor.id.desc()).get()
     assert Ruling.select().order_by(Ruling.id.desc()).get().kind == "feeding"
     assert (torpor.end_reason, Character.get_by_id(ines).condition) == ("fed", "active")
+
+
+def test_waking_from_torpor_is_one_tap(app, client, auth, downtime):
+    """Pim, in torpor, tries to wake on the board between game sessions (met-reference 5.2): one load, one
+    attempt by the rules core for the one night, one transaction; the record says how it went."""
+    from datetime import date
+
+    from larp.rules import torpor as torpor_rules
+
+    auth.login("organiser1", "organiser")
+    pim = cid("Pim Halloran")
+    CORE.add(torpor_rules.attempt_to_wake.__code__)
+    try:
+        with tally() as counts:
+            response = client.post(f"/board/characters/{pim}/wake", data={"first_night": date.today().isoformat()})
+    finally:
+        CORE.discard(torpor_rules.attempt_to_wake.__code__)
+    assert response.status_code == 303
+    assert once(counts) == ONE
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert ruling.kind == "wake" and ruling.inputs["nights"] == [date.today().isoformat()]
+    assert Character.get_by_id(pim).condition == ("active" if ruling.outcome["woke"] else "torpor")
