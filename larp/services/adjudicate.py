@@ -39,7 +39,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
-from larp.services.chronicles import game_night
+from larp.services.chronicles import game_night, open_game_session
 from larp.services.consequences import apply_consequences, store_track
 from larp.services.one_tap import one_tap
 from larp.services.records import record_ruling
@@ -400,25 +400,53 @@ def adjudicate(chronicle: Chronicle, narrator: User | None, request: SingleShot,
             the kind needs one, or repeated conflicts.
     """
     def rule(game_session: GameSession | None, settings: ChronicleSettings) -> Recorded:
-        states = load_characters(chronicle, request.wanted(), game_session, settings)
-        try:
-            result = request.rule([person_of(s) for s in states], states, settings, game_night(game_session))
-        except ServiceError as exc:
-            if request.refusal_field is None or exc.field not in (None, "track"):
-                raise
-            raise ServiceError(exc.message, field=request.refusal_field, status=exc.status) from None
-        return Recorded(states, result, settings)
+        return _ruled(request, load_characters(chronicle, request.wanted(), game_session, settings), settings,
+                      game_session)
 
     def write(tap: Recorded, game_session: GameSession | None, _settings: ChronicleSettings) -> None:
-        characters = [s.character for s in tap.states]
-        steps: list[Step] = list(tap.result.steps)
-        tap.ruling = record_ruling(chronicle, narrator, request.kind, request.summary(tap.result), steps,
-                                   list(zip(characters, request.roles)), game_session=game_session,
-                                   inputs=request.inputs(characters), outcome=request.outcome(tap.result))
-        tap.characters = request.write(tap.ruling, tap.result, tap.states, game_session)
+        _write(chronicle, narrator, request, tap, game_session)
 
     return one_tap(chronicle, "always", request_token, rule, lambda _tap: True, write,
                    game_session_needed=request.game_session_needed)
+
+
+def adjudicate_loaded(chronicle: Chronicle, narrator: User | None, request: SingleShot, states: list[CharacterState],
+                      settings: ChronicleSettings) -> Recorded:
+    """:func:`adjudicate` inside a use case that has loaded the characters already, in its transaction (the
+    tabletop screen's healing and the Kiss's drink, whose combat loaded its fighters): ``states`` are
+    ``request.wanted()``'s characters, read locked in this transaction. One rules-core call, the record and
+    its consequences, with the open game session (if any).
+
+    Raises:
+        ServiceError: as :func:`adjudicate`.
+    """
+    game_session = open_game_session(chronicle)
+    tap = _ruled(request, states, settings, game_session)
+    _write(chronicle, narrator, request, tap, game_session)
+    return tap
+
+
+def _ruled(request: SingleShot, states: list[CharacterState], settings: ChronicleSettings,
+           game_session: GameSession | None) -> Recorded:
+    """The one rules-core call on the loaded ``states``; a refusal naming no field is shown on the kind's."""
+    try:
+        result = request.rule([person_of(s) for s in states], states, settings, game_night(game_session))
+    except ServiceError as exc:
+        if request.refusal_field is None or exc.field not in (None, "track"):
+            raise
+        raise ServiceError(exc.message, field=request.refusal_field, status=exc.status) from None
+    return Recorded(states, result, settings)
+
+
+def _write(chronicle: Chronicle, narrator: User | None, request: SingleShot, tap: Recorded,
+           game_session: GameSession | None) -> None:
+    """Record ``tap``'s ruling and write its consequences (the kind's :meth:`SingleShot.write`)."""
+    characters = [s.character for s in tap.states]
+    steps: list[Step] = list(tap.result.steps)
+    tap.ruling = record_ruling(chronicle, narrator, request.kind, request.summary(tap.result), steps,
+                               list(zip(characters, request.roles)), game_session=game_session,
+                               inputs=request.inputs(characters), outcome=request.outcome(tap.result))
+    tap.characters = request.write(tap.ruling, tap.result, tap.states, game_session)
 
 
 def rule_described(request: SingleShot, people: list[Person], settings: ChronicleSettings,

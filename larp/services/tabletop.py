@@ -35,7 +35,8 @@ from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import Profile, profile_for
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
-from larp.services.characters import get_character
+from larp.services.adjudicate import Healing, adjudicate_loaded
+from larp.services.characters import CharacterState, character_states, get_character
 from larp.services.chronicles import chronicle_settings, game_night, open_game_session
 from larp.services.consequences import store_track
 from larp.services.records import check_submission, lock_characters, record_ruling
@@ -73,6 +74,7 @@ class Loaded:
     profile: Profile
     characters: dict[str, Character] = field(default_factory=dict)
     fighters: dict[str, Fighter] = field(default_factory=dict)
+    states: dict[str, CharacterState] = field(default_factory=dict)
 
     def able(self) -> list[str]:
         """Keys of fighters who can act now."""
@@ -112,10 +114,20 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     except RulesError as exc:
         raise _rules_error(exc) from None
     loaded = Loaded(row, combat, settings, profile_for(settings))
-    for key in combat.fighters:
-        character = get_character(chronicle, key, "characters")
-        loaded.characters[key] = character
-        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key)),
+    # The fighters in two queries whatever their number (their rows, read locked inside a transaction, then
+    # their sheets: character_states), as get_character would find and check each.
+    ids = {key: as_id(key) for key in combat.fighters}
+    found = {c.id: c for c in for_update(Character.select().where(
+        Character.id.in_(sorted({i for i in ids.values() if i is not None})) & (Character.chronicle == chronicle))
+        .order_by(Character.id))} if ids else {}
+    if any(cid not in found for cid in ids.values()):
+        raise ServiceError("There is no such character in this chronicle.", field="characters", status=404)
+    check_submission(found.values())
+    states = character_states(list(found.values()), None, settings)
+    for key, cid in ids.items():
+        character = loaded.characters[key] = found[cid]
+        loaded.states[key] = states[cid]
+        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key), states[cid]),
                                        ignore_wounds=key in combat.willpower)
     return loaded
 
@@ -523,15 +535,15 @@ def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
         ServiceError: as :func:`_get`; a fighter not in this combat (422 "fighter"); what the
             healing rules refuse.
     """
-    from larp.services.health import heal_character
-
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         key = str(who)
         if key not in loaded.characters:
             raise ServiceError("Choose a fighter of this combat.", field="fighter")
         try:
-            record = heal_character(chronicle, narrator, loaded.characters[key].id, kind, levels, game="tabletop")
+            record = adjudicate_loaded(chronicle, narrator, Healing(loaded.characters[key].id, kind, levels,
+                                                                    game="tabletop"),
+                                       [loaded.states[key]], loaded.settings).ruling
         except ServiceError as exc:
             raise ServiceError(exc.message, field="heal", status=exc.status) from None
         _save(loaded, loaded.combat, last=[record.id])

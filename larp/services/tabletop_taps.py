@@ -21,6 +21,7 @@ from larp.rules.tabletop.combat import resolve_ambush
 from larp.rules.tabletop.dice import DiceNeeded
 from larp.rules.tabletop.turn import Combat
 from larp.services import ServiceError
+from larp.services.adjudicate import Feeding, adjudicate_loaded
 from larp.services.chronicles import open_game_session
 from larp.services.consequences import store_track
 from larp.services.records import record_ruling
@@ -132,7 +133,7 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
     """After a Kiss that connected, the vampire drains his victim's blood as his action (000 "Close
     Combat Maneuvers": Bite, "the vampire may begin to drain the victim's blood at the normal rate";
     004 "Bite": the Kiss). The feeding itself is the feeding rule every screen uses
-    (:func:`larp.services.health.feed_on_victim`: each blood point costs a mortal or ghoul a level
+    (:class:`larp.services.adjudicate.Feeding`, as :func:`larp.services.health.feed_on_victim`: each blood point costs a mortal or ghoul a level
     of lethal damage, at most three a turn; LotNR "Blood", met-reference 3.7); recorded, and the order
     moves on.
 
@@ -140,8 +141,6 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
         ServiceError: as :func:`_get`; 422 on ``drink``: the drinker cannot act now, has not Kissed
             that victim in this combat, or what the feeding rule refuses.
     """
-    from larp.services.health import feed_on_victim
-
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
@@ -158,8 +157,9 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
         except RulesError as exc:
             raise ServiceError(exc.message, field="drink") from None
         try:
-            record = feed_on_victim(chronicle, narrator, loaded.characters[key].id, loaded.characters[prey].id,
-                                    blood)
+            record = adjudicate_loaded(chronicle, narrator, Feeding(loaded.characters[key].id,
+                                                                    loaded.characters[prey].id, blood),
+                                       [loaded.states[key], loaded.states[prey]], loaded.settings).ruling
         except ServiceError as exc:
             raise ServiceError(exc.message, field="drink", status=exc.status) from None
         _save(loaded, combat, last=[record.id])

@@ -168,3 +168,24 @@ def test_waking_from_torpor_is_one_tap(app, client, auth, downtime):
     ruling = Ruling.select().order_by(Ruling.id.desc()).get()
     assert ruling.kind == "wake" and ruling.inputs["nights"] == [date.today().isoformat()]
     assert Character.get_by_id(pim).condition == ("active" if ruling.outcome["woke"] else "torpor")
+
+
+def test_healing_at_the_tabletop_is_one_load_of_the_fighters(client, auth, dbconn):
+    """A fighter spends blood to heal on the tabletop screen (004 "Preliminaries"; one blood point a level at the
+    tabletop): the combat's fighters are loaded once, together, and the healing rules on that load (no second
+    load of the healed fighter), one rules call, one transaction, at the tabletop's rate."""
+    from larp.models import TabletopCombat
+
+    auth.login()
+    kon, viv = cid("Konrad Vale"), cid("Vivienne Ashcombe")
+    Character.update(damage_bashing=2, blood_current=5).where(Character.id == kon).execute()
+    client.post("/tabletop/start", data={"characters": [str(kon), str(viv)]})
+    row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    with tally() as counts:
+        response = client.post(f"/tabletop/{row.id}/heal", data={"version": row.version, "fighter": str(kon),
+                                                                "kind": "bashing", "levels": "2"},
+                               headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert once(counts) == ONE
+    stored = Character.get_by_id(kon)
+    assert (stored.damage_bashing, stored.blood_current) == (0, 3)
