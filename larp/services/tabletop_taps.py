@@ -166,6 +166,18 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
         return record
 
 
+def fighter_key(loaded: Loaded, who: Any, field_name: str, refusal: str = "Choose a fighter of this combat.") -> str:
+    """The key of ``who``, a fighter of the loaded combat.
+
+    Raises:
+        ServiceError: 422 ``refusal`` on ``field_name`` for anyone else.
+    """
+    key = str(who)
+    if key not in loaded.fighters:
+        raise ServiceError(refusal, field=field_name)
+    return key
+
+
 def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
                  levels: Any) -> Ruling:
     """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
@@ -178,9 +190,7 @@ def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.characters:
-            raise ServiceError("Choose a fighter of this combat.", field="fighter")
+        key = fighter_key(loaded, who, "fighter")
         try:
             record = adjudicate_loaded(chronicle, narrator, Healing(loaded.characters[key].id, kind, levels,
                                                                     game="tabletop"),
@@ -263,9 +273,7 @@ def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.fighters:
-            raise ServiceError("Choose a fighter of this combat.", field="blood")
+        key = fighter_key(loaded, who, "blood")
         try:
             combat, ruling = blood_use.spend_blood_on_attributes(loaded.combat, loaded.fighters[key],
                                                                  {k: v for k, v in raises.items() if v})
@@ -291,9 +299,7 @@ def shared_dodge_roll(chronicle: Chronicle, narrator: User, combat_id: Any, vers
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.fighters:
-            raise ServiceError("Choose who dodges, in this fight.", field="dodge")
+        key = fighter_key(loaded, who, "dodge", "Choose who dodges, in this fight.")
         try:
             combat, ruling = shared_dodge.roll_shared_dodge(loaded.combat, loaded.fighters[key], attackers,
                                                             loaded.settings, modifiers=tuple(modifiers), dice=dice,
