@@ -12,8 +12,9 @@ is decided here: each kind only says which characters it needs, which core entry
 what its record holds. A single shot is never left open, so it is always recorded.
 
 The answer (:class:`Recorded`) carries the characters as stored afterwards and their tracks, so a screen or
-the stored API answers without reading them again. The stateless API calls the same kinds' ``rule`` on the
-people it is given (:func:`rule_described`).
+the stored API answers without reading them again. The stateless API calls the same rules-core entry points on
+the people it is given (:mod:`larp.web.api_health`). A use case that has loaded the characters in its own
+transaction (the tabletop screen's combat) rules and records on that load: :func:`adjudicate_loaded`.
 """
 
 from __future__ import annotations
@@ -447,14 +448,3 @@ def _write(chronicle: Chronicle, narrator: User | None, request: SingleShot, tap
                                list(zip(characters, request.roles)), game_session=game_session,
                                inputs=request.inputs(characters), outcome=request.outcome(tap.result))
     tap.characters = request.write(tap.ruling, tap.result, tap.states, game_session)
-
-
-def rule_described(request: SingleShot, people: list[Person], settings: ChronicleSettings,
-                   night: GameNight | None) -> Any:
-    """The same one rules-core call as :func:`adjudicate`, on the people a stateless request describes (damage
-    by hand, healing, feeding, blood called for): nothing loaded, nothing stored.
-
-    Raises:
-        larp.rules.explain.RulesError: what the rules refuse.
-    """
-    return request.rule(people, [], settings, night)
