@@ -35,6 +35,7 @@ from larp.rules.rulings import (
     rule_given_blood,
     rule_healing,
 )
+from larp.rules.rulings.healing import HEAL_KINDS
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight
@@ -185,9 +186,6 @@ class Damage(SingleShot):
     def inputs(self, characters):
         """What its record keeps (:meth:`SingleShot.inputs`)."""
         return {"character": characters[0].id, "damage": self.request.recorded(), "scene": self.scene.to_dict()}
-
-
-HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
 
 
 @dataclass

@@ -22,9 +22,7 @@ from larp.rules.rulings import HandDamage
 from larp.rules.scene import SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
-from larp.services.adjudicate import (  # noqa: F401 (DESTROYING, HEAL_KINDS: the names the web layer reads here)
-    DESTROYING,
-    HEAL_KINDS,
+from larp.services.adjudicate import (
     BloodCalledFor,
     Damage,
     Feeding,

@@ -134,7 +134,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     from larp.rules.health import health_views
 
     chronicle = get_chronicle()
-    settings = settings or chronicle_settings(chronicle)
+    settings = chronicle_settings(chronicle) if settings is None else settings
     whole = whole_page or not is_partial()
     # The page's poll carries the fingerprint read BEFORE what the page shows (a change made meanwhile
     # then shows at the first poll; larp.services.live).
