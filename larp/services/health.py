@@ -10,34 +10,35 @@ damaging the same character at the same moment lose neither change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.challenge import RandomSource
 from larp.rules.explain import RulesError, Step
 from larp.rules.fortitude import FortitudeTest
-from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
-from larp.rules.rulings import (
-    HandDamage,
-    rule_blood_called_for,
-    rule_damage_by_hand,
-    rule_feeding,
-    rule_given_blood,
-    rule_healing,
-)
-from larp.rules.scene import Scene, SideScene
+from larp.rules.health import HealthTrack
+from larp.rules.rulings import HandDamage
+from larp.rules.scene import SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
-from larp.services.characters import character_state, get_character, load_characters, person_of
-from larp.services.chronicles import chronicle_settings, game_night, open_game_session
-from larp.services.consequences import apply_consequences, retrying, store_track
+from larp.services.adjudicate import (
+    BloodCalledFor,
+    Damage,
+    Feeding,
+    GivenBlood,
+    Healing,
+    SingleShot,
+    TrackAction,
+    adjudicate,
+)
+from larp.services.characters import character_state, get_character
+from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services.consequences import retrying, store_track
 from larp.services.records import record_ruling
 from larp.services.scenes import side_scene
 from larp.services.table_results import entered_test, throws_from
-from larp.services.torpor_records import as_record, open_torpor
 
-T = TypeVar("T")
 
 
 def _int(value: Any, field: str, low: int = 0, high: int = 50) -> int:
@@ -141,6 +142,10 @@ class DamageRequest:
             scene=side_scene(lambda key: data.get(key) if key in ("armor", "armor_left") else None, ""),
         )
 
+    def recorded(self) -> dict[str, Any]:
+        """What the record keeps of the damage (the fields but the raw form and the scene)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("raw", "scene")}
+
     def hand(self, rng: RandomSource) -> HandDamage:
         """The damage as the rules core takes it, with the Fortitude tests asked for (their
         throws read from the submitted fields, ``random`` drawn from ``rng``).
@@ -171,7 +176,8 @@ def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: A
 
 def damage_character(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,
                      rng: RandomSource) -> tuple[Ruling, Character, HealthTrack]:
-    """Apply damage to a stored character and record it, in one transaction (retried on a conflict).
+    """Apply damage to a stored character and record it, in one transaction (retried on a conflict):
+    :func:`larp.services.adjudicate.adjudicate` on a :class:`larp.services.adjudicate.Damage`.
 
     Loads him (two queries), calls the rules core once (:func:`larp.rules.rulings.rule_damage_by_hand`:
     the damage type against his kind, vampires halving bashing damage (not from firearms),
@@ -190,74 +196,14 @@ def damage_character(chronicle: Chronicle, narrator: User | None, character_id: 
             nothing can harm any more (Final Death is final); 409 after repeated conflicts,
             or a stamina Trait to spend with no game session open.
     """
-    settings = chronicle_settings(chronicle)
-
-    def use_case() -> tuple[Ruling, Character, HealthTrack]:
-        with db.atomic():
-            game_session = open_game_session(chronicle)
-            state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
-            character = state.character
-            person = person_of(state)
-            scene = Scene(sides={person.name: request.scene})
-            result = rule_damage_by_hand(person, request.hand(rng), scene, settings, rng,
-                                         night=game_night(game_session))
-            if result.stamina_trait is not None and game_session is None:
-                raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
-            record = record_ruling(
-                chronicle, narrator, "damage", result.summary, result.steps, [(character, "target")],
-                game_session=game_session,
-                inputs={"character": character.id,
-                        "damage": {k: v for k, v in request.__dict__.items() if k not in ("raw", "scene")},
-                        "scene": scene.to_dict()},
-                outcome=result.to_dict(),
-            )
-            after = apply_consequences({character.name: character}, game_session, record, result.consequences)
-            return record, after[character.name], result.health.track
-
-    return retrying(use_case)
-
-
-HEAL_KINDS = ("bashing", "lethal", "automatic", "aggravated")
-
-
-def _one_ruling(chronicle: Chronicle, narrator: User | None, kind: str, wanted: list[tuple[str, Any]],
-                rule: Any, inputs: dict[str, Any], roles: tuple[str, ...]) -> Ruling:
-    """Load the characters ``wanted`` (two queries), turn them into the rules core's people, call
-    ``rule(people, settings, characters, night)`` ONCE (``night``: the open game session, which dates a
-    torpor the ruling begins), record the ruling and write its consequences, in one transaction
-    (retried on a conflict). Nothing is decided here.
-
-    Raises:
-        ServiceError: 404 an unknown character; 422 what the rules core refuses (naming the field);
-            409 after repeated conflicts.
-    """
-    settings = chronicle_settings(chronicle)
-
-    def use_case() -> Ruling:
-        with db.atomic():
-            game_session = open_game_session(chronicle)
-            states = load_characters(chronicle, wanted, game_session, settings)
-            people = [person_of(state) for state in states]
-            try:
-                result = rule(people, settings, [state.character for state in states], game_night(game_session))
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else
-                                   wanted[0][0]) from None
-            characters = [state.character for state in states]
-            record = record_ruling(chronicle, narrator, kind, result.summary, result.steps,
-                                   list(zip(characters, roles)), game_session=game_session,
-                                   inputs={**inputs, "characters": [c.id for c in characters]},
-                                   outcome=result.to_dict())
-            apply_consequences({c.name: c for c in characters}, game_session, record, result.consequences)
-            return record
-
-    return retrying(use_case)
+    recorded = adjudicate(chronicle, narrator, Damage(character_id, request, rng))
+    return recorded.ruling, recorded.character(), recorded.result.health.track
 
 
 def heal_character(chronicle: Chronicle, narrator: User | None, character_id: Any, kind: str, levels: Any,
                    game: str = "live") -> Ruling:
     """Heal a stored vampire with blood and record it, in one transaction (retried on a conflict),
-    by the rules core's :func:`larp.rules.rulings.rule_healing`.
+    by the rules core's :func:`larp.rules.rulings.rule_healing` (:class:`larp.services.adjudicate.Healing`).
 
     ``kind``: ``bashing`` or ``lethal`` (the player's choice: one blood point heals two bashing or one
     lethal in the live game, one of either at the tabletop, ``game``), ``automatic`` (incapacitated or
@@ -272,40 +218,38 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
             character, ordinary blood on aggravated damage, too little blood
             or Willpower, more levels than are marked.
     """
-    if kind not in HEAL_KINDS:
-        raise ServiceError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
-    count = _int(levels if levels not in (None, "") else 1, "levels", 1, 20)
-
-    def rule(people, settings, _characters, night):
-        try:
-            return rule_healing(people[0], kind, count, settings, game, night=night)
-        except RulesError as exc:
-            raise RulesError(exc.message, field=exc.field if exc.field not in (None, "track") else "kind") from None
-
-    return _one_ruling(chronicle, narrator, "healing", [("character", character_id)], rule,
-                       {"character": character_id, "kind": kind, "levels": count, "game": game}, ("healed",))
+    return adjudicate(chronicle, narrator, Healing(character_id, kind, levels, game)).ruling
 
 
 def feed_on_victim(chronicle: Chronicle, narrator: User | None, drinker_id: Any, victim_id: Any, blood: Any) -> Ruling:
     """A vampire feeds on a victim and drains ``blood`` Blood Traits: each costs a mortal or ghoul a
     level of lethal damage, at most three a turn, and the drinker's pool fills up to its maximum
-    (LotNR "Blood", met-reference 3.7; :func:`larp.rules.rulings.rule_feeding`). One transaction.
+    (LotNR "Blood", met-reference 3.7; :func:`larp.rules.rulings.rule_feeding`,
+    :class:`larp.services.adjudicate.Feeding`). One transaction.
 
     Raises:
         ServiceError: 404 unknown character; 422 what the rules refuse (not a vampire, the same
             character, a dead victim...).
     """
-    count = _int(blood if blood not in (None, "") else 1, "blood", 1, 20)
-    if str(drinker_id) == str(victim_id):
-        raise ServiceError("A vampire does not feed on himself: choose the victim.", field="victim")
-    return _one_ruling(chronicle, narrator, "feeding", [("character", drinker_id), ("victim", victim_id)],
-                       lambda people, settings, _c, _night: rule_feeding(people[0], people[1], count, settings),
-                       {"drinker": drinker_id, "victim": victim_id, "blood": count}, ("drinker", "victim"))
+    return adjudicate(chronicle, narrator, Feeding(drinker_id, victim_id, blood)).ruling
 
 
 NARRATOR_ACTIONS = ("behead", "heart", "massive_trauma", "stake", "remove_stake", "wake", "feed", "blood")
-#: The narrator actions that destroy, and the means each stands for (:data:`larp.rules.health.DESTRUCTION`).
-DESTROYING = {"behead": "beheading", "heart": "heart_torn_out", "massive_trauma": "massive_trauma"}
+
+
+def narrator_request(character_id: Any, action: str, blood: Any = None, reason: str = "other") -> SingleShot:
+    """A narrator's action (:func:`narrator_action`) as the single shot that rules on it.
+
+    Raises:
+        ServiceError: 422 an unknown action, a malformed number of blood points.
+    """
+    if action not in NARRATOR_ACTIONS:
+        raise ServiceError("Unknown narrator action.", field="action")
+    if action == "feed":
+        return GivenBlood(character_id, blood, reason=reason)
+    if action == "blood":
+        return BloodCalledFor(character_id, blood, reason)
+    return TrackAction(character_id, action, blood)
 
 
 def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: Any, action: str,
@@ -326,47 +270,7 @@ def narrator_action(chronicle: Chronicle, narrator: User | None, character_id: A
         ServiceError: 404 unknown character; 422 an unknown action or one the
             rules refuse (Final Death is final).
     """
-    if action not in NARRATOR_ACTIONS:
-        raise ServiceError("Unknown narrator action.", field="action")
-    if action in ("feed", "blood"):
-        count = _int(blood if blood not in (None, "") else 1, "blood", 1, 50)
-        if action == "feed":
-            def rule(people, settings, characters, _night):
-                torpor = open_torpor(characters[0])
-                return rule_given_blood(people[0], count, settings, as_record(torpor) if torpor else None)
-        else:
-            def rule(people, settings, _characters, night):
-                return rule_blood_called_for(people[0], reason or "other", count, settings, night=night)
-        return _one_ruling(chronicle, narrator, "narrator", [("character", character_id)], rule,
-                           {"character": character_id, "action": action, "blood": blood, "reason": reason},
-                           ("target",))
-    settings = chronicle_settings(chronicle)
-
-    def use_case() -> Ruling:
-        with db.atomic():
-            character = get_character(chronicle, character_id)
-            track = character_state(character, None, settings).health
-            try:
-                if action in DESTROYING:
-                    result = destroy(track, DESTROYING[action], character.name)
-                elif action == "stake":
-                    result = stake(track, character.name)
-                elif action == "remove_stake":
-                    result = remove_stake(track, character.name)
-                else:
-                    result = regain_consciousness(track, character.name)
-            except RulesError as exc:
-                raise ServiceError(exc.message, field=exc.field if exc.field not in (None, "track") else "action") from None
-            steps, new_track = result.steps, result.track
-            summary = steps[-1].text if steps else f"{character.name}: {action}."
-            record = record_ruling(chronicle, narrator, "narrator", summary, steps, [(character, "target")],
-                                   game_session=open_game_session(chronicle),
-                                   inputs={"character": character.id, "action": action, "blood": blood},
-                                   outcome={"track": new_track.to_dict(), "blood_current": None})
-            store_track(character, new_track, ruling=record)
-            return record
-
-    return retrying(use_case)
+    return adjudicate(chronicle, narrator, narrator_request(character_id, action, blood, reason)).ruling
 
 
 AEGIS_KINDS = ("damage", "challenge", "mass_combat", "firing_into_group", "tabletop")

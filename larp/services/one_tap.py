@@ -1,6 +1,8 @@
-"""One tap, one service call (issue 29 item 1): the path every ruling on stored characters that may be
-left open takes — the one-on-one challenge (:mod:`larp.services.challenges`), the combat board
-(:mod:`larp.services.mass_challenge`) and the stray-shot screen (:mod:`larp.services.firing_into_groups`).
+"""One tap, one service call (issue 29 item 1): the path every ruling on stored characters takes — the
+ones that may be left open, the one-on-one challenge (:mod:`larp.services.challenges`), the combat board
+(:mod:`larp.services.mass_challenge`) and the stray-shot screen (:mod:`larp.services.firing_into_groups`),
+and the single shots (damage by hand, healing, feeding, blood, the narrator's actions:
+:func:`larp.services.adjudicate.adjudicate`).
 
 In one transaction: refuse a form or API call already recorded, find the open game session, load the
 characters and call the rules core once (the caller's ``rule``), then either return the ruling so far
@@ -26,12 +28,16 @@ T = TypeVar("T")
 #: When a tap records its ruling: when nothing is left for the narrator to decide ("settled": the screens'
 #: resolve, call and retest taps), as it stands ("always": the record tap, the stored API), or never (a preview).
 RECORD_WHEN = ("settled", "always", "never")
+#: What a tap needs of the open game session: one to record in (refused at the write, "to_record"), one
+#: before anything else is checked ("first": a ruling between game sessions), or none ("optional").
+GAME_SESSION = ("to_record", "first", "optional")
 
 
 def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
             rule: Callable[[GameSession | None, ChronicleSettings], T], settled: Callable[[T], bool],
             write: Callable[[T, GameSession, ChronicleSettings], None],
-            pending: Callable[[T, GameSession | None, ChronicleSettings], None] | None = None) -> T:
+            pending: Callable[[T, GameSession | None, ChronicleSettings], None] | None = None,
+            game_session_needed: str = "to_record") -> T:
     """Run one tap: ``rule`` (load once, call the rules core once) inside one transaction, then ``write``
     (record and apply) when ``record`` says so, else ``pending`` (a check told before anyone throws for
     nothing, such as the one challenge a turn, met-reference 3.1) and the ruling so far.
@@ -43,26 +49,28 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
         settled: no decision is left in ``result``.
         write: ``(result, game_session, settings)``: records the ruling and writes its consequences.
         pending: ``(result, game_session or None, settings)``: checks made when nothing is written.
+        game_session_needed: one of :data:`GAME_SESSION`.
 
     Raises:
-        ValueError: an unknown ``record``.
+        ValueError: an unknown ``record`` or ``game_session_needed``.
         ServiceError: what ``rule``, ``write`` or ``pending`` raise; 409 a repeated form or API call, or no
             game session open to record in.
     """
-    if record not in RECORD_WHEN:
-        raise ValueError(record)
+    if record not in RECORD_WHEN or game_session_needed not in GAME_SESSION:
+        raise ValueError(record if record not in RECORD_WHEN else game_session_needed)
     settings = chronicle_settings(chronicle)
 
     def use_case() -> T:
         with db.atomic():
             refuse_if_recorded(request_token)
-            game_session = open_game_session(chronicle)
+            game_session = (current_game_session(chronicle) if game_session_needed == "first"
+                            else open_game_session(chronicle))
             result = rule(game_session, settings)
             if record == "never" or (record == "settled" and not settled(result)):
                 if pending is not None:
                     pending(result, game_session, settings)
                 return result
-            if game_session is None:
+            if game_session is None and game_session_needed == "to_record":
                 current_game_session(chronicle)  # raises its 409
             write(result, game_session, settings)
             return result

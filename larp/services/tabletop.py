@@ -35,7 +35,7 @@ from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import Profile, profile_for
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
-from larp.services.characters import get_character
+from larp.services.characters import CharacterState, character_states, get_character
 from larp.services.chronicles import chronicle_settings, game_night, open_game_session
 from larp.services.consequences import store_track
 from larp.services.records import check_submission, lock_characters, record_ruling
@@ -73,6 +73,7 @@ class Loaded:
     profile: Profile
     characters: dict[str, Character] = field(default_factory=dict)
     fighters: dict[str, Fighter] = field(default_factory=dict)
+    states: dict[str, CharacterState] = field(default_factory=dict)
 
     def able(self) -> list[str]:
         """Keys of fighters who can act now."""
@@ -112,10 +113,20 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     except RulesError as exc:
         raise _rules_error(exc) from None
     loaded = Loaded(row, combat, settings, profile_for(settings))
-    for key in combat.fighters:
-        character = get_character(chronicle, key, "characters")
-        loaded.characters[key] = character
-        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key)),
+    # The fighters in two queries (their rows, locked in a transaction, then their sheets), checked as
+    # get_character checks each.
+    ids = {key: as_id(key) for key in combat.fighters}
+    wanted = sorted({i for i in ids.values() if i is not None})
+    found = {c.id: c for c in for_update(Character.select().where(
+        Character.id.in_(wanted) & (Character.chronicle == chronicle)).order_by(Character.id))}
+    if any(cid not in found for cid in ids.values()):
+        raise ServiceError("There is no such character in this chronicle.", field="characters", status=404)
+    check_submission(found.values())
+    states = character_states(list(found.values()), None, settings)
+    for key, cid in ids.items():
+        character = loaded.characters[key] = found[cid]
+        loaded.states[key] = states[cid]
+        loaded.fighters[key] = replace(fighter_for(character, settings, (row.gear or {}).get(key), states[cid]),
                                        ignore_wounds=key in combat.willpower)
     return loaded
 
@@ -448,6 +459,20 @@ def _spend_willpower(character: Character, field: str = "defense.abort") -> None
                            field=field, status=409)
 
 
+def acting(loaded: Loaded, who: Any) -> str:
+    """The key of ``who`` if he may take an action now (the next in the order, or a delayer).
+
+    Raises:
+        ServiceError: 422 on ``character`` otherwise.
+    """
+    key, combat, able = str(who), loaded.combat, loaded.able()
+    slot = combat.next_slot(able)
+    if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
+        raise ServiceError(f"{combat.name(key) if key in loaded.fighters else 'He'} cannot act now.",
+                           field="character")
+    return key
+
+
 def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any,
                  note: str = "") -> TabletopCombat:
     """The next fighter takes an action that is not an attack (movement, a Discipline,
@@ -459,11 +484,7 @@ def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
-        key = str(who)
-        able = loaded.able()
-        slot = combat.next_slot(able)
-        if (slot is None or slot.who != key) and key not in combat.waiting(able):
-            raise ServiceError(f"{combat.name(key)} cannot act now.", field="character")
+        key = acting(loaded, who)
         text = f"{combat.name(key)}: " + (note.strip()[:200] or "another action, ruled by the narrator") + "."
         try:
             combat = turn_rules.take_action(combat, key, text)
@@ -482,11 +503,7 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
-        key = str(who)
-        able = loaded.able()
-        slot = combat.next_slot(able)
-        if (slot is None or slot.who != key) and key not in combat.waiting(able):
-            raise ServiceError(f"{combat.name(key)} cannot act now.", field="character")
+        key = acting(loaded, who)
         holds = combat.held_by(key)
         if not holds:
             raise ServiceError(f"{combat.name(key)} is not held.", field="character")
@@ -510,31 +527,6 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
             outcome=escape.to_dict(),
         )
         _save(loaded, combat, last=[record.id])
-        return record
-
-
-def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
-                 levels: Any) -> Ruling:
-    """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
-    one blood point a level of bashing or lethal (:func:`larp.rules.rulings.rule_healing` with the
-    tabletop game). Recorded; the combat's version moves on.
-
-    Raises:
-        ServiceError: as :func:`_get`; a fighter not in this combat (422 "fighter"); what the
-            healing rules refuse.
-    """
-    from larp.services.health import heal_character
-
-    with db.atomic():
-        loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.characters:
-            raise ServiceError("Choose a fighter of this combat.", field="fighter")
-        try:
-            record = heal_character(chronicle, narrator, loaded.characters[key].id, kind, levels, game="tabletop")
-        except ServiceError as exc:
-            raise ServiceError(exc.message, field="heal", status=exc.status) from None
-        _save(loaded, loaded.combat, last=[record.id])
         return record
 
 

@@ -15,11 +15,12 @@ from larp.rules.damage import armory
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combat import Fighter
 from larp.services import ServiceError
-from larp.services.characters import character_state
+from larp.services.characters import CharacterState, character_state
 from larp.services.torpor_records import tabletop_morality
 
 
-def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping[str, Any] | None = None) -> Fighter:
+def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping[str, Any] | None = None,
+                state: CharacterState | None = None) -> Fighter:
     """The stored ``character`` as a tabletop :class:`Fighter` (tabletop dots, the same
     Abilities, Disciplines and health track as the live game).
 
@@ -28,8 +29,9 @@ def fighter_for(character: Character, settings: ChronicleSettings, gear: Mapping
     (:func:`larp.rules.conversion.tabletop_ratings`, LotNR Converting Characters,
     met-reference 4.3) and the fighter says which (``converted``). His Humanity or Path (MET Traits,
     and dots when the sheet has them) sets the length of a torpor an attack begins (met-reference 5.2).
+    ``state``: his state as the caller loaded it (default: read now).
     """
-    state = character_state(character, None, settings)
+    state = state or character_state(character, None, settings)
     gear = gear or {}
     ratings = tabletop_ratings(dict(character.tabletop or {}), {cat: state.total(cat) for cat in state.traits},
                                character.morality_rating, character.willpower_permanent, character.morality_name)

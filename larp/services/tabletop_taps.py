@@ -1,5 +1,5 @@
-"""The tabletop screen's taps besides the attack (issue 37): the ambush, the Kiss's drink, a move,
-a turn of aiming, reloading, blood for Physical Attributes, the Dark Ages shared dodge and clinch
+"""The tabletop screen's taps besides the attack (issue 37): the ambush, the Kiss's drink, healing with
+blood, a move, a turn of aiming, reloading, blood for Physical Attributes, the Dark Ages shared dodge and clinch
 turn, and the effects noted for the end of the turn.
 
 Each tap is one service call, as in :mod:`larp.services.tabletop`: load the combat once (version
@@ -21,10 +21,11 @@ from larp.rules.tabletop.combat import resolve_ambush
 from larp.rules.tabletop.dice import DiceNeeded
 from larp.rules.tabletop.turn import Combat
 from larp.services import ServiceError
+from larp.services.adjudicate import Feeding, Healing, adjudicate_loaded
 from larp.services.chronicles import open_game_session
 from larp.services.consequences import store_track
 from larp.services.records import record_ruling
-from larp.services.tabletop import KIND, Loaded, _get, _rules_error, _save, spend_blood
+from larp.services.tabletop import KIND, Loaded, _get, _rules_error, _save, acting, spend_blood
 
 
 def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any) -> Ruling:
@@ -37,7 +38,7 @@ def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version:
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = _acting(loaded, who)
+        key = acting(loaded, who)
         weapon = loaded.fighters[key].weapon
         if not weapon:
             raise ServiceError(f"{loaded.combat.name(key)} has no weapon to reload.", field="reload")
@@ -132,16 +133,14 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
     """After a Kiss that connected, the vampire drains his victim's blood as his action (000 "Close
     Combat Maneuvers": Bite, "the vampire may begin to drain the victim's blood at the normal rate";
     004 "Bite": the Kiss). The feeding itself is the feeding rule every screen uses
-    (:func:`larp.services.health.feed_on_victim`: each blood point costs a mortal or ghoul a level
-    of lethal damage, at most three a turn; LotNR "Blood", met-reference 3.7); recorded, and the order
-    moves on.
+    (:class:`larp.services.adjudicate.Feeding`, as :func:`larp.services.health.feed_on_victim`: each blood
+    point costs a mortal or ghoul a level of lethal damage, at most three a turn; LotNR "Blood",
+    met-reference 3.7), on the combat's one load of its fighters; recorded, and the order moves on.
 
     Raises:
         ServiceError: as :func:`_get`; 422 on ``drink``: the drinker cannot act now, has not Kissed
             that victim in this combat, or what the feeding rule refuses.
     """
-    from larp.services.health import feed_on_victim
-
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
@@ -158,26 +157,48 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
         except RulesError as exc:
             raise ServiceError(exc.message, field="drink") from None
         try:
-            record = feed_on_victim(chronicle, narrator, loaded.characters[key].id, loaded.characters[prey].id,
-                                    blood)
+            record = adjudicate_loaded(chronicle, narrator, Feeding(loaded.characters[key].id,
+                                                                    loaded.characters[prey].id, blood),
+                                       [loaded.states[key], loaded.states[prey]], loaded.settings).ruling
         except ServiceError as exc:
             raise ServiceError(exc.message, field="drink", status=exc.status) from None
         _save(loaded, combat, last=[record.id])
         return record
 
 
-def _acting(loaded: Loaded, who: Any) -> str:
-    """The key of ``who`` if he may take an action now (the next in the order, or a delayer).
+def fighter_key(loaded: Loaded, who: Any, field_name: str, refusal: str = "Choose a fighter of this combat.") -> str:
+    """The key of ``who``, a fighter of the loaded combat.
 
     Raises:
-        ServiceError: 422 on ``character`` otherwise.
+        ServiceError: 422 ``refusal`` on ``field_name`` for anyone else.
     """
-    key, combat, able = str(who), loaded.combat, loaded.able()
-    slot = combat.next_slot(able)
-    if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
-        raise ServiceError(f"{combat.name(key) if key in loaded.fighters else 'He'} cannot act now.",
-                           field="character")
+    key = str(who)
+    if key not in loaded.fighters:
+        raise ServiceError(refusal, field=field_name)
     return key
+
+
+def heal_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, who: Any, kind: str,
+                 levels: Any) -> Ruling:
+    """A fighter spends blood to heal, reflexively (004 "Preliminaries"), at the tabletop profile's rate:
+    one blood point a level of bashing or lethal (:func:`larp.rules.rulings.rule_healing` with the
+    tabletop game). Recorded; the combat's version moves on.
+
+    Raises:
+        ServiceError: as :func:`_get`; a fighter not in this combat (422 "fighter"); what the
+            healing rules refuse.
+    """
+    with db.atomic():
+        loaded = _get(chronicle, narrator, combat_id, version)
+        key = fighter_key(loaded, who, "fighter")
+        try:
+            record = adjudicate_loaded(chronicle, narrator, Healing(loaded.characters[key].id, kind, levels,
+                                                                    game="tabletop"),
+                                       [loaded.states[key]], loaded.settings).ruling
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="heal", status=exc.status) from None
+        _save(loaded, loaded.combat, last=[record.id])
+        return record
 
 
 def _acted(chronicle: Chronicle, narrator: User, loaded: Loaded, combat: Combat, key: str, summary: str,
@@ -203,7 +224,7 @@ def move_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = _acting(loaded, who)
+        key = acting(loaded, who)
         try:
             combat, ruling = movement.move(loaded.combat, loaded.fighters[key], yards, loaded.settings)
         except RulesError as exc:
@@ -225,7 +246,7 @@ def aim_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = _acting(loaded, who)
+        key = acting(loaded, who)
         aimed = str(target)
         if aimed not in loaded.fighters or aimed == key:
             raise ServiceError("Choose whom he aims at, in this fight.", field="aim_target")
@@ -252,9 +273,7 @@ def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.fighters:
-            raise ServiceError("Choose a fighter of this combat.", field="blood")
+        key = fighter_key(loaded, who, "blood")
         try:
             combat, ruling = blood_use.spend_blood_on_attributes(loaded.combat, loaded.fighters[key],
                                                                  {k: v for k, v in raises.items() if v})
@@ -280,9 +299,7 @@ def shared_dodge_roll(chronicle: Chronicle, narrator: User, combat_id: Any, vers
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = str(who)
-        if key not in loaded.fighters:
-            raise ServiceError("Choose who dodges, in this fight.", field="dodge")
+        key = fighter_key(loaded, who, "dodge", "Choose who dodges, in this fight.")
         try:
             combat, ruling = shared_dodge.roll_shared_dodge(loaded.combat, loaded.fighters[key], attackers,
                                                             loaded.settings, modifiers=tuple(modifiers), dice=dice,
@@ -309,7 +326,7 @@ def clinch_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
     """
     with db.atomic():
         loaded = _get(chronicle, narrator, combat_id, version)
-        key = _acting(loaded, who)
+        key = acting(loaded, who)
         combat = loaded.combat
         hold = next((h for h in combat.holds if h.maneuver == "clinch" and key in (h.holder, h.target)), None)
         if hold is None:

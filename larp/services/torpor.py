@@ -3,17 +3,16 @@ rules in :mod:`larp.rules.torpor`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any, Sequence
 
 from larp.db import db
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
 from larp.rules.explain import RulesError, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
-from larp.rules.rulings import rule_given_blood
 from larp.rules.torpor import (
     CAUSE_LABELS,
     TORPOR_CAUSES,
@@ -22,9 +21,10 @@ from larp.rules.torpor import (
     morality_dots,
 )
 from larp.services import ServiceError
-from larp.services.characters import character_state, get_character, load_characters, person_of
+from larp.services.adjudicate import GivenBlood, SingleShot, adjudicate
+from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, current_game_session
-from larp.services.consequences import apply_consequences, store_state
+from larp.services.consequences import store_state
 from larp.services.records import record_ruling
 from larp.services.torpor_records import as_record, open_torpor, store_torpor, tabletop_morality
 
@@ -133,23 +133,75 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
             server's date), a range the wrong way round or too long; 409 a night
             already tried, no torpor record, or the character changed meanwhile.
     """
-    last_night = last_night or first_night
-    if last_night > (today or date.today()):
-        raise ServiceError("An attempt to wake is recorded after the night: "
-                           f"{last_night.isoformat()} has not come yet.", field="last_night")
-    if last_night < first_night:
-        raise ServiceError("The last night comes before the first.", field="last_night")
-    if (last_night - first_night).days >= MAX_NIGHTS:
-        raise ServiceError(f"Try at most {MAX_NIGHTS} nights at once.", field="last_night")
-    several = last_night > first_night
-    entered = any((v or RANDOM).strip().lower() != RANDOM for v in (player_throw, narrator_throw)) or dice
-    if several and entered:
-        raise ServiceError("Throws or dice can be entered for one night only; leave them random to try "
-                           "several nights.", field="player_throw")
-    with db.atomic():
-        game_session = current_game_session(chronicle)
-        settings = chronicle_settings(chronicle)
-        character = get_character(chronicle, character_id)
+    return adjudicate(chronicle, user, Waking(character_id, rng, first_night, last_night, player_throw,
+                                              narrator_throw, dice, today)).ruling
+
+
+@dataclass
+class WakeAttempts:
+    """The nights a torpid vampire tried to wake (:func:`larp.rules.torpor.attempt_to_wake`, one a night).
+
+    Attributes:
+        summary: one sentence; steps: every night's steps (dicts); woke: he rose; attempts: each night's test;
+        nights: the nights tried (ISO dates); blood: his blood pool after; track: his track after.
+    """
+
+    summary: str
+    steps: list[dict]
+    woke: bool
+    attempts: list[dict]
+    nights: list[str]
+    blood: int
+    track: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record's outcome."""
+        return {"woke": self.woke, "attempts": self.attempts, "blood_current": self.blood}
+
+
+@dataclass
+class Waking(SingleShot):
+    """A torpid vampire tries to rise, one attempt a night from ``first_night`` to ``last_night``, until he rises
+    or his blood runs out (:func:`attempt_wake`; met-reference 5.2, T20; 000 "Torpor"). A single shot of
+    :func:`larp.services.adjudicate.adjudicate`: one load, the core's attempt each night tried, one write."""
+
+    character_id: Any
+    rng: Any
+    first_night: date
+    last_night: date | None = None
+    player_throw: str = RANDOM
+    narrator_throw: str = RANDOM
+    dice: Sequence[int] | None = None
+    today: date | None = None
+    kind = "wake"
+    roles = ("subject",)
+    game_session_needed = "first"
+
+    def __post_init__(self):
+        first_night, last_night = self.first_night, self.last_night or self.first_night
+        self.last_night = last_night
+        if last_night > (self.today or date.today()):
+            raise ServiceError("An attempt to wake is recorded after the night: "
+                               f"{last_night.isoformat()} has not come yet.", field="last_night")
+        if last_night < first_night:
+            raise ServiceError("The last night comes before the first.", field="last_night")
+        if (last_night - first_night).days >= MAX_NIGHTS:
+            raise ServiceError(f"Try at most {MAX_NIGHTS} nights at once.", field="last_night")
+        self.several = last_night > first_night
+        entered = any((v or RANDOM).strip().lower() != RANDOM for v in (self.player_throw, self.narrator_throw)) \
+            or self.dice
+        if self.several and entered:
+            raise ServiceError("Throws or dice can be entered for one night only; leave them random to try "
+                               "several nights.", field="player_throw")
+
+    def wanted(self):
+        """The torpid vampire (:meth:`SingleShot.wanted`)."""
+        return [("character", self.character_id)]
+
+    def rule(self, people, states, settings, night):
+        """Each night's attempt, by the core's :func:`larp.rules.torpor.attempt_to_wake` (:meth:`SingleShot.rule`)."""
+        state = states[0]
+        character, several, game_session = state.character, self.several, state.game_session
         if character.condition != "torpor":
             raise ServiceError(f"{character.name} is not in torpor: there is nothing to wake from.",
                                field="character")
@@ -160,15 +212,14 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
         tried = _tried_nights(character)
         # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
         awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
-        state = character_state(character, game_session, settings)
         track = state.health
         blood = character.blood_current
         steps: list[dict] = [converted.to_dict()] if converted and settings["wake_test"] != "live_static" else []
         attempts: list[dict] = []
         nights: list[str] = []
-        night = first_night
+        night = self.first_night
         woke = False
-        while night <= last_night and not woke:
+        while night <= self.last_night and not woke:
             if night.isoformat() in tried and several:
                 night += timedelta(days=1)
                 continue
@@ -177,13 +228,15 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
                                    field="first_night", status=409)
             if several and blood < 1:
                 break
-            test = _wake_test(player_throw, narrator_throw, rng) if settings["wake_test"] == "live_static" else None
+            test = _wake_test(self.player_throw, self.narrator_throw, self.rng) \
+                if settings["wake_test"] == "live_static" else None
             try:
                 attempt = attempt_to_wake(as_record(torpor), track, blood, night, settings,
                                           session_number=game_session.number,
                                           mental_traits=state.available("mental"), test=test,
                                           awakening_dice=awakening_dice,
-                                          dice=dice, rng=rng if dice is None else None, who=character.name)
+                                          dice=self.dice, rng=self.rng if self.dice is None else None,
+                                          who=character.name)
             except RulesError as exc:
                 if several and exc.field == "night":
                     night += timedelta(days=1)
@@ -200,18 +253,23 @@ def attempt_wake(chronicle: Chronicle, user: User | None, character_id: Any, rng
                                field="first_night")
         summary = (f"{character.name} rises from torpor" if woke else f"{character.name} stays in torpor") + \
             f" ({plural(len(attempts), 'night')} tried)"
-        record = record_ruling(chronicle, user, "wake", summary, steps, [(character, "subject")],
-                               game_session=game_session,
-                               inputs={"nights": nights, "player_throw": player_throw, "narrator_throw": narrator_throw,
-                                       "dice": list(dice) if dice else None},
-                               outcome={"woke": woke, "attempts": attempts, "blood_current": blood})
-        if woke:
-            torpor.ended_on = date.fromisoformat(nights[-1])
-            torpor.end_reason = "woke"
-            torpor.ended_by = record
-            torpor.save()
-        store_state(character, track=track, blood_current=blood, ruling=record)
-        return record
+        self.torpor, self.result_nights = torpor, nights
+        return WakeAttempts(summary, steps, woke, attempts, nights, blood, track)
+
+    def inputs(self, characters):
+        """The nights tried and what was entered (:meth:`SingleShot.inputs`)."""
+        return {"nights": self.result_nights, "player_throw": self.player_throw, "narrator_throw": self.narrator_throw,
+                "dice": list(self.dice) if self.dice else None}
+
+    def write(self, record, result, states, game_session):
+        """His torpor ended if he rose, his track and blood (:meth:`SingleShot.write`)."""
+        character = states[0].character
+        if result.woke:
+            self.torpor.ended_on = date.fromisoformat(result.nights[-1])
+            self.torpor.end_reason = "woke"
+            self.torpor.ended_by = record
+            self.torpor.save()
+        return {character.name: store_state(character, track=result.track, blood_current=result.blood, ruling=record)}
 
 
 def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, blood: int, on: date) -> Ruling:
@@ -219,27 +277,10 @@ def feed_character(chronicle: Chronicle, user: User | None, character_id: Any, b
     placed in a torpid vampire's mouth, which ends a torpor from blood loss under
     ``feeding_wakes_blood_torpor`` (000/001 "Torpor"). Kind "feeding". The rules core's one
     entry point for blood given (:func:`larp.rules.rulings.rule_given_blood`), as on the
-    character page.
+    character page: :func:`larp.services.adjudicate.adjudicate` on a :class:`larp.services.adjudicate.GivenBlood`.
 
     Raises:
         ServiceError: 404 unknown character; 422 not a vampire, destroyed,
             staked, or fewer than one blood point; 409 the character changed meanwhile.
     """
-    with db.atomic():
-        game_session = current_game_session(chronicle)
-        settings = chronicle_settings(chronicle)
-        state = load_characters(chronicle, [("character", character_id)], game_session, settings)[0]
-        character = state.character
-        torpor = open_torpor(character)
-        fed = rule_given_blood(person_of(state), blood, settings, as_record(torpor) if torpor else None)
-        record = record_ruling(chronicle, user, "feeding", fed.summary.rstrip("."), fed.steps, [(character, "subject")],
-                               game_session=game_session, inputs={"blood": blood, "on": on.isoformat()},
-                               outcome=fed.to_dict())
-        apply_consequences({character.name: character}, game_session, record, fed.consequences)
-        if fed.outcome["woke"] and torpor is not None:
-            torpor = Torpor.get_by_id(torpor.id)
-            torpor.ended_on = max(on, torpor.started_on)
-            torpor.end_reason = "fed"
-            torpor.ended_by = record
-            torpor.save()
-        return record
+    return adjudicate(chronicle, user, GivenBlood(character_id, blood, on=on)).ruling

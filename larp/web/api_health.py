@@ -14,16 +14,16 @@ from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
-from larp.rules.health import health_views
+from larp.rules.health import HealthTrack, health_views
 from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
 from larp.rules.rulings.parsing import morality_from, person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
 from larp.services import read_number
-from larp.services.characters import character_state, get_character
-from larp.services.chronicles import chronicle_settings, get_chronicle
-from larp.services.health import (DESTROYING, DamageRequest, damage_character, feed_on_victim, heal_character,
-                                  narrator_action)
+from larp.services.adjudicate import (DESTROYING, BloodCalledFor, Damage, Feeding, Healing, Recorded, TrackAction,
+                                      adjudicate)
+from larp.services.chronicles import get_chronicle
+from larp.services.health import DamageRequest
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
@@ -295,13 +295,15 @@ def blood_stateless():
     return jsonify(blood=result.to_dict())
 
 
-def _character_payload(character_id: int) -> dict:
-    chronicle = get_chronicle()
-    character = get_character(chronicle, character_id)
-    state = character_state(character, None, chronicle_settings(chronicle))
-    return {"id": character.id, "name": character.name, "version": character.version,
-            "blood_current": character.blood_current, "willpower_current": character.willpower_current,
-            "health": state.health.to_dict(), "level": state.health.state()}
+def _recorded(recorded: Recorded, track: HealthTrack | None = None):
+    """The stored API's answer to a single shot: the ruling and the character it is about, as the tap wrote
+    him (not read again; ``track``: his track afterwards, default the one the tap wrote), 201."""
+    character, track = recorded.character(), track or recorded.track()
+    payload = {"id": character.id, "name": character.name, "version": character.version,
+               "blood_current": character.blood_current, "willpower_current": character.willpower_current,
+               "health": track.to_dict(), "level": track.state()}
+    ruling = recorded.ruling
+    return jsonify(ruling_id=ruling.id, summary=ruling.summary, steps=ruling.steps, character=payload), 201
 
 
 @bp.post("/characters/<int:character_id>/damage")
@@ -315,12 +317,9 @@ def damage_stateful(character_id: int):
     """Damage a stored character; concurrent changes are never lost (version check and retry)."""
     data = json_body()
     _only(data, DAMAGE_FIELDS)
-    record, character, track = damage_character(get_chronicle(), g.user, character_id, DamageRequest.from_mapping(data),
-                                                current_app.config["RANDOM_SOURCE"]())
-    payload = {"id": character.id, "name": character.name, "version": character.version,
-               "blood_current": character.blood_current, "willpower_current": character.willpower_current,
-               "health": track.to_dict(), "level": track.state()}
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps, character=payload), 201
+    recorded = adjudicate(get_chronicle(), g.user, Damage(character_id, DamageRequest.from_mapping(data),
+                                                          current_app.config["RANDOM_SOURCE"]()))
+    return _recorded(recorded, recorded.result.health.track)
 
 
 @bp.post("/characters/<int:character_id>/feed-on")
@@ -338,9 +337,8 @@ def feed_on_stateful(character_id: int):
     """A stored vampire feeds on a stored victim."""
     data = json_body()
     _only(data, {"victim", "blood"})
-    record = feed_on_victim(get_chronicle(), g.user, character_id, data.get("victim"), data.get("blood", 1))
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    return _recorded(adjudicate(get_chronicle(), g.user, Feeding(character_id, data.get("victim"),
+                                                                 data.get("blood", 1))))
 
 
 @bp.post("/characters/<int:character_id>/blood")
@@ -359,10 +357,8 @@ def blood_stateful(character_id: int):
     data = json_body()
     _only(data, {"blood", "reason"})
     reason = data.get("reason", "other")
-    record = narrator_action(get_chronicle(), g.user, character_id, "blood", data.get("blood", 1),
-                             reason if isinstance(reason, str) else "")
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    return _recorded(adjudicate(get_chronicle(), g.user, BloodCalledFor(character_id, data.get("blood", 1),
+                                                                        reason if isinstance(reason, str) else "")))
 
 
 @bp.post("/characters/<int:character_id>/destroy")
@@ -386,9 +382,7 @@ def destroy_stateful(character_id: int):
     actions = {means_: action for action, means_ in DESTROYING.items()}
     if not isinstance(means, str) or means not in actions:
         raise ApiError("means is beheading, heart_torn_out or massive_trauma.", "means", 422)
-    record = narrator_action(get_chronicle(), g.user, character_id, actions[means])
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    return _recorded(adjudicate(get_chronicle(), g.user, TrackAction(character_id, actions[means])))
 
 
 @bp.post("/characters/<int:character_id>/heal")
@@ -409,7 +403,5 @@ def heal_stateful(character_id: int):
     game = data.get("game", "live")
     if game not in ("live", "tabletop"):
         raise ApiError("game is live or tabletop.", "game", 422)
-    record = heal_character(get_chronicle(), g.user, character_id, str(data.get("kind", "")), data.get("levels", 1),
-                            game)
-    return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
-                   character=_character_payload(character_id)), 201
+    return _recorded(adjudicate(get_chronicle(), g.user, Healing(character_id, str(data.get("kind", "")),
+                                                                 data.get("levels", 1), game)))

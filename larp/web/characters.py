@@ -10,6 +10,7 @@ from larp.htmx import is_partial, render
 from larp.models import Character, Ruling, RulingCharacter
 from larp.rules.fortitude import fortitude_powers
 from larp.services import ServiceError
+from larp.services.adjudicate import Damage, Feeding, Healing, adjudicate
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.live import seen_in_chronicle
@@ -124,24 +125,29 @@ def live(character_id: int):
     return _panel(character_id, whole_page=True)
 
 
-def _panel(character_id: int, error: ServiceError | None = None, last_ruling=None, whole_page: bool = False):
-    """The health panel (htmx) or the character page (plain, or ``whole_page``), after a change or a refused one."""
+def _panel(character_id: int, error: ServiceError | None = None, last_ruling=None, whole_page: bool = False,
+           state=None, settings=None):
+    """The health panel (htmx) or the character page (plain, or ``whole_page``), after a change or a refused one
+    (``state``: the character as the change left him, :meth:`larp.services.adjudicate.Recorded.state_after`,
+    and ``settings`` the chronicle's as it read them; default, read now)."""
     from larp.rules.damage import armory
     from larp.rules.health import health_views
 
     chronicle = get_chronicle()
+    settings = chronicle_settings(chronicle) if settings is None else settings
     whole = whole_page or not is_partial()
     # The page's poll carries the fingerprint read BEFORE what the page shows (a change made meanwhile
     # then shows at the first poll; larp.services.live).
     seen = seen_in_chronicle(chronicle.id, character_id) if whole else None
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:  # deleted on another screen meanwhile: say so, where the narrator looks
-        template = "errors/_error.html" if is_partial() else "errors/error.html"
-        return render_template(template, title="Unknown character", message=exc.message,
-                               chronicle=chronicle), exc.status
-    game_session = open_game_session(chronicle)
-    state = character_state(character, game_session, chronicle_settings(chronicle))
+    if state is None or whole:
+        try:
+            character = get_character(chronicle, character_id)
+        except ServiceError as exc:  # deleted on another screen meanwhile: say so, where the narrator looks
+            template = "errors/_error.html" if is_partial() else "errors/error.html"
+            return render_template(template, title="Unknown character", message=exc.message,
+                                   chronicle=chronicle), exc.status
+        state = character_state(character, open_game_session(chronicle), settings)
+    character = state.character
     from larp.services.health import aegis_candidates
 
     fortitude = fortitude_powers(state.discipline_level("Fortitude"))  # what the panel offers (met-reference 3.5)
@@ -149,8 +155,8 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
-                   killing_blow_rule=chronicle_settings(chronicle)["dark_epics_killing_blow"],
-                   agg_instalments=chronicle_settings(chronicle)["agg_heal_model"] == "lotnr_instalments",
+                   killing_blow_rule=settings["dark_epics_killing_blow"],
+                   agg_instalments=settings["agg_heal_model"] == "lotnr_instalments",
                    victims=sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],
@@ -169,27 +175,29 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                                .order_by(Background.id)},
                   weapons=carried_weapons(character), armor=worn_armor(character), log=experience_log(character),
                   kept=describe(character.imported_unused))
-    may_edit_sheet = g.user.role == "organiser" or chronicle_settings(chronicle)["narrators_edit_equipment"]
+    may_edit_sheet = g.user.role == "organiser" or settings["narrators_edit_equipment"]
     return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
                            fingerprint=seen.fingerprint if seen else "", **context), (error.status if error else 200)
 
 
 def _mutation(character_id: int, change):
-    """Run ``change`` (a service call returning the ruling); show the panel with it, or the error
-    (a repeated form or one whose page showed the character otherwise: 409, see
+    """Run ``change`` (one service call returning the ruling, or what :func:`larp.services.adjudicate.adjudicate`
+    recorded); show the panel with it, drawn from what the tap wrote, or the error (an unknown character: the
+    error page; a repeated form or one whose page showed the character otherwise: 409, see
     :mod:`larp.web.submissions`)."""
     try:
-        get_character(get_chronicle(), character_id)
+        done = change()
     except ServiceError as exc:
-        return render_template("errors/error.html", title="Unknown character", message=exc.message,
-                               chronicle=get_chronicle()), exc.status
-    try:
-        record = change()
-    except ServiceError as exc:
+        if exc.status == 404 and exc.field == "character":
+            return render_template("errors/error.html", title="Unknown character", message=exc.message,
+                                   chronicle=get_chronicle()), exc.status
         return _panel(character_id, error=exc)
+    record = getattr(done, "ruling", done)
     if not is_partial():
         return redirect(url_for("characters.show", character_id=character_id, ruling=record.id), code=303)
-    return _panel(character_id, last_ruling=record)
+    if record is done:
+        return _panel(character_id, last_ruling=record)
+    return _panel(character_id, last_ruling=record, state=done.state_after(), settings=done.settings)
 
 
 @bp.route("/characters/<int:character_id>/damage", methods=["POST"])
@@ -197,32 +205,29 @@ def _mutation(character_id: int, change):
 def damage(character_id: int):
     """Apply damage by hand: type and levels, or a weapon card, a bite, fire, sunlight; firearm and
     head shot; Fortitude's tests (002 "Damage and Healing"; met-reference 3.5, 3.7)."""
-    from larp.services.health import DamageRequest, apply_damage_to
+    from larp.services.health import DamageRequest
 
-    return _mutation(character_id, lambda: apply_damage_to(
-        get_chronicle(), g.user, character_id, DamageRequest.from_mapping(request.form),
-        current_app.config["RANDOM_SOURCE"]()))
+    return _mutation(character_id, lambda: adjudicate(get_chronicle(), g.user, Damage(
+        character_id, DamageRequest.from_mapping(request.form), current_app.config["RANDOM_SOURCE"]())))
 
 
 @bp.route("/characters/<int:character_id>/heal", methods=["POST"])
 @role_required("organiser", "narrator")
 def heal(character_id: int):
     """Heal with blood: bashing, lethal, aggravated (a night's rest) or automatically (002)."""
-    from larp.services.health import heal_character
-
-    return _mutation(character_id, lambda: heal_character(
-        get_chronicle(), g.user, character_id, request.form.get("kind", ""), request.form.get("levels")))
+    return _mutation(character_id, lambda: adjudicate(get_chronicle(), g.user, Healing(
+        character_id, request.form.get("kind", ""), request.form.get("levels"))))
 
 
 @bp.route("/characters/<int:character_id>/act", methods=["POST"])
 @role_required("organiser", "narrator")
 def act(character_id: int):
     """A narrator's action: feed, wake, stake, remove the stake, behead, tear out the heart."""
-    from larp.services.health import narrator_action
+    from larp.services.health import narrator_request
 
-    return _mutation(character_id, lambda: narrator_action(
-        get_chronicle(), g.user, character_id, request.form.get("action", ""), request.form.get("blood"),
-        request.form.get("reason") or "other"))
+    return _mutation(character_id, lambda: adjudicate(get_chronicle(), g.user, narrator_request(
+        character_id, request.form.get("action", ""), request.form.get("blood"),
+        request.form.get("reason") or "other")))
 
 
 @bp.route("/characters/<int:character_id>/feed-on", methods=["POST"])
@@ -230,10 +235,8 @@ def act(character_id: int):
 def feed_on(character_id: int):
     """The vampire feeds on a victim: each Blood Trait drained costs a mortal or ghoul a level of
     lethal damage, at most three a turn (LotNR "Blood", met-reference 3.7)."""
-    from larp.services.health import feed_on_victim
-
-    return _mutation(character_id, lambda: feed_on_victim(
-        get_chronicle(), g.user, character_id, request.form.get("victim"), request.form.get("blood")))
+    return _mutation(character_id, lambda: adjudicate(get_chronicle(), g.user, Feeding(
+        character_id, request.form.get("victim"), request.form.get("blood"))))
 
 
 @bp.route("/characters/<int:character_id>/equip", methods=["POST"])

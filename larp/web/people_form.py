@@ -27,7 +27,7 @@ from larp.services import ServiceError, read_json
 from larp.rules.scene import RangeBand, SideScene
 from larp.rules.senses import sense_table
 from larp.services.characters import (
-    character_state,
+    character_states,
     find_characters,
     get_character,
     normalise_code,
@@ -357,20 +357,30 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
 
 
 def _states(people_form: PeopleForm, chronicle, game_session, settings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The picks' and rows' characters as they stand tonight, in two queries whatever their number (the
+    characters, then their sheet rows: :func:`larp.services.characters.character_states`); a pick or row
+    whose character is gone (or of another chronicle) is dropped from the form."""
+    ids = {as_id(cid) for cid in people_form.picks.values() if cid is not None} | {
+        as_id(row["id"]) for row in people_form.rows}
+    ids.discard(None)
+    found = list(Character.select().where(Character.id.in_(sorted(ids)) & (Character.chronicle == chronicle))) \
+        if ids else []
+    states = character_states(found, game_session, settings)
     picks = {}
     for name, cid in people_form.picks.items():
         if cid is not None:
-            try:
-                picks[name] = character_state(get_character(chronicle, cid, name), game_session, settings)
-            except ServiceError:
+            state = states.get(as_id(cid))
+            if state is None:
                 people_form.picks[name] = None
+            else:
+                picks[name] = state
     rows = []
     for row in list(people_form.rows):
-        character = Character.get_or_none((Character.id == row["id"]) & (Character.chronicle == chronicle))
-        if character is None:
+        state = states.get(as_id(row["id"]))
+        if state is None:
             people_form.rows.remove(row)
             continue
-        rows.append({"row": row, "state": character_state(character, game_session, settings)})
+        rows.append({"row": row, "state": state})
     return picks, rows
 
 

@@ -457,7 +457,7 @@ def clinch(combat_id: int):
 def heal(combat_id: int):
     """A vampire spends blood to heal, at the tabletop profile's rate (one blood point a level)."""
     form = request.form
-    return _step(lambda c, u, i, v: service.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""),
+    return _step(lambda c, u, i, v: taps.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""),
                                                          form.get("levels")))
 
 

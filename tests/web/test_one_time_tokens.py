@@ -154,12 +154,12 @@ def test_a_screen_can_ask_whether_its_token_was_recorded(client, auth, dbconn):
 def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypatch):
     """A use case rolled back by a conflict and run again records its ruling with the token
     (larp/services/records.py: the token follows the transaction that commits)."""
-    from larp.services import health
+    from larp.services import adjudicate, health
     from larp.services.consequences import Conflict
     from larp.services.records import close_submission, open_submission
 
     calls = {"n": 0}
-    real = health.apply_consequences
+    real = adjudicate.apply_consequences
 
     def conflict_once(characters, *args, **kwargs):
         calls["n"] += 1
@@ -170,7 +170,7 @@ def test_a_retried_use_case_keeps_the_token_on_its_ruling(app, dbconn, monkeypat
     konrad = char("Konrad Vale")
     health.apply_damage_to(get_chronicle(), None, konrad.id, health.DamageRequest(damage_type="lethal", levels=1),
                            None)
-    monkeypatch.setattr(health, "apply_consequences", conflict_once)
+    monkeypatch.setattr(adjudicate, "apply_consequences", conflict_once)
     handle = open_submission("retried-1")
     try:
         record = health.heal_character(get_chronicle(), None, konrad.id, "lethal", 1)
