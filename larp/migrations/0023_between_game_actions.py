@@ -14,8 +14,8 @@ from larp.migrations import frozen
 def up(migrator, db):
     """Create ``betweengameaction``."""
 
-    Chronicle, GameSession, Character, User = (frozen(db, "chronicle"), frozen(db, "gamesession"), frozen(db, "character"),
-                                               frozen(db, "user"))
+    Chronicle, GameSession = frozen(db, "chronicle"), frozen(db, "gamesession")
+    Character, User = frozen(db, "character"), frozen(db, "user")
 
     class BetweenGameAction(Model):
         chronicle = ForeignKeyField(Chronicle, backref="between_game_actions", on_delete="CASCADE")
