@@ -144,8 +144,6 @@ def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: st
         free[trait] -= 1
 
 
-
-
 def several_ruling_dict(ruling: Any, head: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A ruling over several challenges as JSON-ready data (a mass challenge's
     :class:`~larp.rules.mass_challenge.MassRuling`, a missed shot's
