@@ -14,7 +14,7 @@ blood points; Virtues 1 to 5) and the column sizes of the database otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from larp.catalogues import merit_flaw, sheet_lists
 from larp.rules.explain import RulesError
@@ -145,6 +145,19 @@ class _Reader:
             return {}
         return value
 
+    def ratings(self, key: str, limits: tuple[int, int], what: str, prefix: str) -> dict[str, int]:
+        """The table ``key`` of names and ratings (Abilities, Backgrounds, tabletop ratings): each name a text
+        (``what`` names it), each rating a whole number within ``limits`` (``prefix`` and the name name it);
+        a name or rating refused is left out."""
+        out: dict[str, int] = {}
+        for name, rating in self.mapping(key).items():
+            where = f"{key}.{name}"
+            label = self.text(name, where, NAME_LIMIT, what, required=True)
+            value = self.number(rating, where, limits, f"{prefix} {label}")
+            if label and value is not None:
+                out[label] = value
+        return out
+
     def items(self, key: str) -> list[Any]:
         value = self.data.get(key)
         if value in (None, ""):
@@ -267,12 +280,7 @@ def read_sheet(cls: type, data: Any):
                     merged[key] = trait
             getattr(sheet, attr)[category] = list(merged.values())
 
-    for ability, level in r.mapping("abilities").items():
-        where = f"abilities.{ability}"
-        label = r.text(ability, where, NAME_LIMIT, "An Ability's name", required=True)
-        value = r.number(level, where, LIMITS["ability_level"], f"Ability {label}")
-        if label and value is not None:
-            sheet.abilities[label] = value
+    sheet.abilities.update(r.ratings("abilities", LIMITS["ability_level"], "An Ability's name", "Ability"))
     for ability, names in r.mapping("specialisations").items():
         where = f"specialisations.{ability}"
         chosen = r.names(names, where, f"{ability}'s specialisations")
@@ -317,12 +325,7 @@ def read_sheet(cls: type, data: Any):
         seen_powers.add((discipline.lower(), power.lower()))
         sheet.powers.append(PowerEntry(discipline, power, value, custom))
 
-    for background, rating in r.mapping("backgrounds").items():
-        where = f"backgrounds.{background}"
-        label = r.text(background, where, NAME_LIMIT, "A Background's name", required=True)
-        value = r.number(rating, where, (1, lists.background_max), f"Background {label}")
-        if label and value is not None:
-            sheet.backgrounds[label] = value
+    sheet.backgrounds.update(r.ratings("backgrounds", (1, lists.background_max), "A Background's name", "Background"))
 
     for kind, attr in (("merit", "merits"), ("flaw", "flaws")):
         for index, entry in enumerate(r.items(attr)):
@@ -332,19 +335,9 @@ def read_sheet(cls: type, data: Any):
 
     sheet.derangements = r.names(d.get("derangements"), "derangements", "Derangements")
 
-    weapons = armory("live").weapons
-    for index, entry in enumerate(r.items("weapons")):
-        where = f"weapons.{index}"
-        if not isinstance(entry, dict):
-            r.fail(where, "A weapon needs an armory card or a name.")
-            continue
-        key = r.text(entry.get("key"), where, NAME_LIMIT, "The armory key")
-        note = r.text(entry.get("note"), f"{where}.note", NAME_LIMIT, "The note")
-        if key:
-            card = weapons.get(key)
-            if card is None:
-                r.fail(where, f"There is no weapon {key!r} in the armory.")
-                continue
+    for where, entry, key, note, card in _armory_entries(r, "weapons", armory("live").weapons, "weapon",
+                                                         "A weapon needs an armory card or a name."):
+        if card is not None:
             sheet.weapons.append(WeaponEntry(name=card.name, key=key, bonus_traits=card.bonus_traits,
                                              damage=card.damage, damage_type=card.damage_type,
                                              negative_traits=list(card.negative_traits),
@@ -373,19 +366,9 @@ def read_sheet(cls: type, data: Any):
             weapon.kind, weapon.specials = kind, specials
             sheet.weapons.append(weapon)
 
-    pieces = armory("live").armor
-    for index, entry in enumerate(r.items("armor")):
-        where = f"armor.{index}"
-        if not isinstance(entry, dict):
-            r.fail(where, "Armor needs an armory piece or a name.")
-            continue
-        key = r.text(entry.get("key"), where, NAME_LIMIT, "The armory key")
-        note = r.text(entry.get("note"), f"{where}.note", NAME_LIMIT, "The note")
-        if key:
-            piece = pieces.get(key)
-            if piece is None:
-                r.fail(where, f"There is no armor {key!r} in the armory.")
-                continue
+    for where, entry, key, note, piece in _armory_entries(r, "armor", armory("live").armor, "armor",
+                                                          "Armor needs an armory piece or a name."):
+        if piece is not None:
             sheet.armor.append(ArmorEntry(name=piece.name, key=key, rating=piece.rating,
                                           negative_traits=list(piece.negative_traits), covers=list(piece.covers),
                                           note=note))
@@ -402,17 +385,30 @@ def read_sheet(cls: type, data: Any):
             worn.rating, worn.covers = rating, covers
             sheet.armor.append(worn)
 
-    for attribute, dots in r.mapping("tabletop").items():
-        where = f"tabletop.{attribute}"
-        label = r.text(attribute, where, NAME_LIMIT, "A tabletop rating's name", required=True)
-        value = r.number(dots, where, LIMITS["tabletop"], f"Tabletop {label}")
-        if label and value is not None:
-            sheet.tabletop[label] = value
+    sheet.tabletop.update(r.ratings("tabletop", LIMITS["tabletop"], "A tabletop rating's name", "Tabletop"))
     levels = r.names(d.get("health_levels"), "health_levels", "Health levels")
     sheet.health_levels = levels[:20]
     if r.errors:
         raise SheetError(r.errors)
     return sheet
+
+
+def _armory_entries(r: _Reader, attr: str, cards: Mapping[str, Any], noun: str, needs: str):
+    """Each entry of the list ``attr`` (weapons or armor) as ``(where, entry, key, note, card)``: ``card`` is the
+    live armory's card its ``key`` names, ``None`` for a custom entry (read by the caller). An entry that is not
+    an object, or names no card of the armory, is refused here (``needs``; "There is no <noun> ...") and skipped."""
+    for index, entry in enumerate(r.items(attr)):
+        where = f"{attr}.{index}"
+        if not isinstance(entry, dict):
+            r.fail(where, needs)
+            continue
+        key = r.text(entry.get("key"), where, NAME_LIMIT, "The armory key")
+        note = r.text(entry.get("note"), f"{where}.note", NAME_LIMIT, "The note")
+        card = cards.get(key) if key else None
+        if key and card is None:
+            r.fail(where, f"There is no {noun} {key!r} in the armory.")
+            continue
+        yield where, entry, key, note, card
 
 
 def _trait_entry(r: _Reader, entry: Any, where: str):

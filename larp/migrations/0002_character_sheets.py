@@ -14,36 +14,19 @@ The tables are frozen copies (never import ``larp.models`` here).
 
 from peewee import *  # noqa: F403 - a frozen migration names peewee's fields directly
 
+from larp.migrations import frozen
+
 #: The demo chronicle's name in ``data/demo/chronicle.toml`` when this migration was written.
 DEMO_NAME = "Nights of Ashford (demo)"
 
 
 def frozen_models(db):
     """The four new tables as peewee models bound to ``db``, in creation order."""
-    class Chronicle(Model):
-        class Meta:
-            database = db
-            table_name = 'chronicle'
-
-    class User(Model):
-        class Meta:
-            database = db
-            table_name = 'user'
-
-    class GameSession(Model):
-        class Meta:
-            database = db
-            table_name = 'gamesession'
-
-    class Character(Model):
-        class Meta:
-            database = db
-            table_name = 'character'
-
-    class Ruling(Model):
-        class Meta:
-            database = db
-            table_name = 'ruling'
+    Chronicle = frozen(db, "chronicle")
+    User = frozen(db, "user")
+    GameSession = frozen(db, "gamesession")
+    Character = frozen(db, "character")
+    Ruling = frozen(db, "ruling")
 
     class Background(Model):
         character = ForeignKeyField(Character, on_delete='CASCADE')

@@ -2,14 +2,13 @@
 
 from peewee import CharField, DateTimeField, ForeignKeyField, Model
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``apitoken``."""
 
-    class User(Model):
-        class Meta:
-            database = db
-            table_name = "user"
+    User = frozen(db, "user")
 
     class ApiToken(Model):
         user = ForeignKeyField(User, backref="api_tokens", on_delete="CASCADE")

@@ -12,21 +12,14 @@ chronicle already there (one, in practice), and its organisers become administra
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, Model
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``membership``, add the columns, move the card-code index, and make the members."""
 
-    class Chronicle(Model):
-        class Meta:
-            database = db
-            table_name = "chronicle"
-
-    class User(Model):
-        role = CharField(max_length=20)
-
-        class Meta:
-            database = db
-            table_name = "user"
+    Chronicle = frozen(db, "chronicle")
+    User = frozen(db, "user", role=CharField(max_length=20))
 
     class Membership(Model):
         user = ForeignKeyField(User, backref="memberships", on_delete="CASCADE")

@@ -5,24 +5,15 @@
 from peewee import (BigIntegerField, BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, JSONField,
                     Model, TextField)
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``webhook``, ``webhookevent`` and ``webhookdelivery``."""
 
-    class Chronicle(Model):
-        class Meta:
-            database = db
-            table_name = "chronicle"
-
-    class User(Model):
-        class Meta:
-            database = db
-            table_name = "user"
-
-    class Ruling(Model):
-        class Meta:
-            database = db
-            table_name = "ruling"
+    Chronicle = frozen(db, "chronicle")
+    User = frozen(db, "user")
+    Ruling = frozen(db, "ruling")
 
     class Webhook(Model):
         chronicle = ForeignKeyField(Chronicle, backref="webhooks", on_delete="CASCADE")

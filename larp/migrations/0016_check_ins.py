@@ -12,20 +12,14 @@ Nothing existing changes: no character was ever checked in before this migration
 
 from peewee import CharField, DateTimeField, DecimalField, ForeignKeyField, Model
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``checkin`` and ``attendanceaward``."""
 
-    def frozen(name):
-        class Table(Model):
-            class Meta:
-                database = db
-                table_name = name
-
-        return Table
-
-    Chronicle, GameSession, Character = frozen("chronicle"), frozen("gamesession"), frozen("character")
-    User, Ruling, ExperienceEntry = frozen("user"), frozen("ruling"), frozen("experienceentry")
+    Chronicle, GameSession, Character = frozen(db, "chronicle"), frozen(db, "gamesession"), frozen(db, "character")
+    User, Ruling, ExperienceEntry = frozen(db, "user"), frozen(db, "ruling"), frozen(db, "experienceentry")
 
     class CheckIn(Model):
         chronicle = ForeignKeyField(Chronicle, backref="check_ins", on_delete="CASCADE")

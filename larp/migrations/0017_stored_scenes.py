@@ -4,29 +4,16 @@ with its turn, and for a challenge the character it was against and its category
 
 from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``storedscene`` and ``sceneruling``."""
 
-    class Chronicle(Model):
-        class Meta:
-            database = db
-            table_name = "chronicle"
-
-    class GameSession(Model):
-        class Meta:
-            database = db
-            table_name = "gamesession"
-
-    class Character(Model):
-        class Meta:
-            database = db
-            table_name = "character"
-
-    class Ruling(Model):
-        class Meta:
-            database = db
-            table_name = "ruling"
+    Chronicle = frozen(db, "chronicle")
+    GameSession = frozen(db, "gamesession")
+    Character = frozen(db, "character")
+    Ruling = frozen(db, "ruling")
 
     class StoredScene(Model):
         chronicle = ForeignKeyField(Chronicle, backref="stored_scenes", on_delete="CASCADE")

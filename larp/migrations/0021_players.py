@@ -7,19 +7,13 @@ Nothing existing changes: ``user.role`` and ``membership.role`` are text and tak
 
 from peewee import CharField, DateTimeField, ForeignKeyField, Model
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``characterplayer`` and ``claimcode``."""
 
-    def frozen(name):
-        class Table(Model):
-            class Meta:
-                database = db
-                table_name = name
-
-        return Table
-
-    User, Character = frozen("user"), frozen("character")
+    User, Character = frozen(db, "user"), frozen(db, "character")
 
     class CharacterPlayer(Model):
         user = ForeignKeyField(User, backref="played_characters", on_delete="CASCADE")

@@ -7,20 +7,14 @@ Nothing existing changes: no request was ever asked before this migration.
 
 from peewee import CharField, DateTimeField, DecimalField, ForeignKeyField, JSONField, Model, TextField
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``spendrequest``."""
 
-    def frozen(name):
-        class Table(Model):
-            class Meta:
-                database = db
-                table_name = name
-
-        return Table
-
-    Chronicle, Character, User, Ruling = (frozen("chronicle"), frozen("character"), frozen("user"),
-                                           frozen("ruling"))
+    Chronicle, Character, User, Ruling = (frozen(db, "chronicle"), frozen(db, "character"), frozen(db, "user"),
+                                           frozen(db, "ruling"))
 
     class SpendRequest(Model):
         chronicle = ForeignKeyField(Chronicle, backref="spend_requests", on_delete="CASCADE")

@@ -8,20 +8,14 @@ Nothing existing changes.
 
 from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
+from larp.migrations import frozen
+
 
 def up(migrator, db):
     """Create ``betweengameaction``."""
 
-    def frozen(name):
-        class Table(Model):
-            class Meta:
-                database = db
-                table_name = name
-
-        return Table
-
-    Chronicle, GameSession, Character, User = (frozen("chronicle"), frozen("gamesession"), frozen("character"),
-                                               frozen("user"))
+    Chronicle, GameSession = frozen(db, "chronicle"), frozen(db, "gamesession")
+    Character, User = frozen(db, "character"), frozen(db, "user")
 
     class BetweenGameAction(Model):
         chronicle = ForeignKeyField(Chronicle, backref="between_game_actions", on_delete="CASCADE")

@@ -22,3 +22,17 @@ Adding a migration, step by step:
    until the models and the migrations describe the same schema, on SQLite and on PostgreSQL.
 4. Commit the model change and the migration together.
 """
+
+from typing import Any
+
+from peewee import Model
+
+
+def frozen(db: Any, table_name: str, **fields: Any) -> type[Model]:
+    """A frozen model of the table ``table_name`` bound to ``db``, as a migration declares it: with no
+    ``fields``, a table the migration only points at (a foreign key needs its ``id``, nothing else); with
+    ``fields``, the columns a migration reads or writes. It is the same as the ``class ...(Model)`` with an
+    inner ``Meta`` (``database``, ``table_name``) the migrations wrote out each time, and must stay so:
+    released migrations use it, and a change here would change what they did."""
+    meta = type("Meta", (), {"database": db, "table_name": table_name})
+    return type("Table", (Model,), {"Meta": meta, "__module__": __name__, **fields})

@@ -258,6 +258,11 @@ def _step(text: str, setting: str, table: CostTable) -> dict[str, str]:
     return {"text": text, "rule": f"Chronicle setting {setting}"}
 
 
+def _priced(what: str, cost: Any, setting: str, refusals: list[Refusal], table: CostTable):
+    """A pricer's answer for a purchase at the one price ``cost`` that the setting ``setting`` names."""
+    return what, cost, (setting,), refusals, [_step(f"{what}: {points_text(cost)} experience.", setting, table)], None
+
+
 def _category(request: PurchaseRequest) -> tuple[str, list[Refusal]]:
     category = request.category.strip().lower()
     if category not in CATEGORIES:
@@ -283,8 +288,7 @@ def _trait(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
             entry.count += 1
         else:
             sheet.traits[category].append(TraitEntry(name, 1))
-    return what, cost, ("xp_trait",), refusals, [_step(f"{what}: {points_text(cost)} experience.", "xp_trait",
-                                                       table)], None
+    return _priced(what, cost, "xp_trait", refusals, table)
 
 
 def _rating(label: str, setting: str, cost_name: str):
@@ -305,8 +309,7 @@ def _rating(label: str, setting: str, cost_name: str):
         if not refusals:
             mapping[key] = level + 1
         cost = table.cost(cost_name)
-        return what, cost, (setting,), refusals, [_step(f"{what}: {points_text(cost)} experience.", setting,
-                                                        table)], None
+        return _priced(what, cost, setting, refusals, table)
 
     return pricer
 
@@ -321,9 +324,7 @@ def _willpower(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable
                                                 f"{'of the generation' if row else 'kept'} ({highest})."))
     else:
         sheet.willpower_permanent += 1
-    cost = table.cost("willpower")
-    return what, cost, ("xp_willpower",), refusals, [_step(f"{what}: {points_text(cost)} experience.",
-                                                           "xp_willpower", table)], None
+    return _priced(what, table.cost("willpower"), "xp_willpower", refusals, table)
 
 
 def _morality(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
@@ -335,9 +336,7 @@ def _morality(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable)
                                                 f"experience is {table.morality_max} (setting morality_max)."))
     else:
         sheet.morality_rating += 1
-    cost = table.cost("morality")
-    return what, cost, ("xp_morality",), refusals, [_step(f"{what}: {points_text(cost)} experience.",
-                                                          "xp_morality", table)], None
+    return _priced(what, table.cost("morality"), "xp_morality", refusals, table)
 
 
 def _power(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
@@ -459,9 +458,7 @@ def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, tabl
             entry.count -= 1
         else:
             sheet.negative_traits[category].remove(entry)
-    cost = table.cost("remove_negative_trait")
-    return what, cost, ("xp_remove_negative_trait",), refusals, [_step(
-        f"{what}: {points_text(cost)} experience.", "xp_remove_negative_trait", table)], None
+    return _priced(what, table.cost("remove_negative_trait"), "xp_remove_negative_trait", refusals, table)
 
 
 def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
@@ -472,9 +469,7 @@ def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: 
         refusals.append(Refusal("not_held", f"{sheet.name} has no Derangement {request.name.strip()!r}."))
     else:
         sheet.derangements.remove(name)
-    cost = table.cost("derangement")
-    return what, cost, ("xp_derangement",), refusals, [_step(f"{what}: {points_text(cost)} experience.",
-                                                             "xp_derangement", table)], None
+    return _priced(what, table.cost("derangement"), "xp_derangement", refusals, table)
 
 
 _PRICERS = {

@@ -1,4 +1,5 @@
-"""Reading a whole number from a form, a query string or a JSON body: one reader for the app.
+"""Reading a whole number from a form, a query string or a JSON body: one reader for the app (and
+:func:`enum_value`, the one reader of a word among a rules enum's values).
 
 Every number that comes from outside (a form field, a URL's query, a JSON body, a row id)
 is read by :func:`whole_number`, so that every screen and endpoint refuses the same things
@@ -17,6 +18,7 @@ Pure: no Flask, no peewee; the rules core, the services and the views all use it
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Any
 
 from larp.rules.explain import RulesError
@@ -138,3 +140,20 @@ def decimal_number(value: Any, field: str, *, text: bool = True, label: str | No
             raise NumberError(f"{name}: give a number written in digits, such as 1.5 or 12.", field=field)
         return float(value)
     raise NumberError(f"{name}: give a number.", field=field)
+
+
+def enum_value(cls: type[StrEnum], value: Any, where: str) -> Any:
+    """``value`` as a member of ``cls`` (a member already, or its word in any case, spaces around it ignored).
+
+    Raises:
+        RulesError: anything else, naming ``where`` and listing the words ``cls`` takes.
+    """
+    if isinstance(value, cls):
+        return value
+    choices = ", ".join(m.value for m in cls)
+    if not isinstance(value, str):
+        raise RulesError(f"{value!r} is not one of: {choices}.", field=where)
+    try:
+        return cls(value.strip().lower())
+    except ValueError:
+        raise RulesError(f"{value!r} is not one of: {choices}.", field=where) from None

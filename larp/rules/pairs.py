@@ -144,3 +144,21 @@ def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: st
         free[trait] -= 1
 
 
+def several_ruling_dict(ruling: Any, head: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A ruling over several challenges as JSON-ready data (a mass challenge's
+    :class:`~larp.rules.mass_challenge.MassRuling`, a missed shot's
+    :class:`~larp.rules.firing_into_groups.ShotIntoGroupRuling`): its summary, ``head`` (its own challenges),
+    the hits, tracks, Traits lost and spendings by name, ``extra``, then the tests pending, the armor left and
+    the steps. The record and the API keep and answer it."""
+    return {
+        "summary": ruling.summary,
+        **head,
+        "hits": [h.to_dict() for h in ruling.hits],
+        "tracks": {name: t.to_dict() for name, t in ruling.tracks.items()},
+        "traits_lost": {name: list(t) for name, t in ruling.traits_lost.items()},
+        "spent": {name: s.to_dict() for name, s in ruling.spent.items()},
+        **(extra or {}),
+        "pending": list(ruling.pending),
+        "armor_left": {name: dict([a]) for name, a in ruling.armor_left.items()},
+        "steps": [s.to_dict() for s in ruling.steps],
+    }

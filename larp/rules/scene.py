@@ -29,6 +29,7 @@ from larp.rules.damage import Armor
 from larp.rules.damage import armor as armor_card
 from larp.rules.darkness import DarknessLevel, DarknessSource, darkness_table
 from larp.rules.explain import RulesError
+from larp.rules.numbers import enum_value
 from larp.rules.senses import sense_named
 
 R_COVER = "LotNR cover (met-reference 3.9)"
@@ -256,16 +257,13 @@ def best_armor(worn: tuple[Worn, ...]) -> Worn | None:
 # ----- JSON-like data in ------------------------------------------------------
 
 
-def _enum(cls: type[StrEnum], value: Any, where: str) -> Any:
-    choices = ", ".join(m.value for m in cls)
-    if isinstance(value, cls):
-        return value
-    if not isinstance(value, str):
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where)
-    try:
-        return cls(value.strip().lower())
-    except ValueError:
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where) from None
+def _darkness_and_range(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The darkness, its source and the range band a scene or one side's scene gives (left out: not said)."""
+    out: dict[str, Any] = {}
+    for key, cls in (("darkness", DarknessLevel), ("darkness_source", DarknessSource), ("range", RangeBand)):
+        if data.get(key) not in (None, ""):
+            out[key] = enum_value(cls, data[key], f"{where}.{key}")
+    return out
 
 
 def worn_from_data(value: Any, where: str) -> tuple[Worn, ...]:
@@ -317,10 +315,7 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
     unknown = sorted(set(data) - set(SIDE_KEYS))
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-    kwargs: dict[str, Any] = {}
-    for key, cls in (("darkness", DarknessLevel), ("darkness_source", DarknessSource), ("range", RangeBand)):
-        if data.get(key) not in (None, ""):
-            kwargs[key] = _enum(cls, data[key], f"{where}.{key}")
+    kwargs = _darkness_and_range(data, where)
     if "shroud_caster" in data:
         if not isinstance(data["shroud_caster"], bool):
             raise RulesError("Give true or false.", field=f"{where}.shroud_caster")
@@ -368,10 +363,7 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides", "sense"})
     if unknown:
         raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-    kwargs: dict[str, Any] = {}
-    for key, cls in (("darkness", DarknessLevel), ("darkness_source", DarknessSource), ("range", RangeBand)):
-        if data.get(key) not in (None, ""):
-            kwargs[key] = _enum(cls, data[key], f"{where}.{key}")
+    kwargs = _darkness_and_range(data, where)
     raw_sides = data.get("sides") or {}
     if not isinstance(raw_sides, Mapping):
         raise RulesError("Give the sides' scenes as an object by name.", field=f"{where}.sides")

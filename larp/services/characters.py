@@ -462,8 +462,7 @@ def worn_armor(character: Character) -> tuple[Armor, ...]:
     """
     pieces = armory("live").armor
     out = []
-    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "armor")) \
-            .order_by(Equipment.id):
+    for row in _equipment(character, "armor"):
         piece = pieces.get(row.key) if row.key else None
         if piece is None:
             piece = Armor(key=f"custom-{row.id}", name=row.name, profile="live", rating=max(row.rating, 1),
@@ -471,6 +470,11 @@ def worn_armor(character: Character) -> tuple[Armor, ...]:
                           source="the character sheet", covers=tuple(row.covers or ()))
         out.append(piece)
     return tuple(out)
+
+
+def _equipment(character: Character, kind: str):
+    """``character``'s equipment rows of ``kind`` (armor, weapon) in the order the sheet lists them (one query)."""
+    return Equipment.select().where((Equipment.character == character) & (Equipment.kind == kind)).order_by(Equipment.id)
 
 
 def carried_weapons(character: Character) -> tuple[Weapon, ...]:
@@ -487,8 +491,7 @@ def carried_weapons(character: Character) -> tuple[Weapon, ...]:
     """
     cards = armory("live").weapons
     out = []
-    for row in Equipment.select().where((Equipment.character == character) & (Equipment.kind == "weapon")) \
-            .order_by(Equipment.id):
+    for row in _equipment(character, "weapon"):
         card = cards.get(row.key) if row.key else None
         if card is None:
             specials = tuple(row.specials or ())

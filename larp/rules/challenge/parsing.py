@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import MISSING, fields, is_dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Any, Mapping
 
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
 from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import RulesError
-from larp.rules.numbers import REQUIRED, whole_number
+from larp.rules.numbers import REQUIRED, enum_value, whole_number
 from larp.rules.senses import sense_named, senses_named
 
 #: Fields of the core's types that the JSON readers do not read (none since issue 30's wiring: the sense a
@@ -73,16 +73,7 @@ def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
     return data
 
 
-def _enum(cls: type[StrEnum], value: Any, where: str) -> Any:
-    if isinstance(value, cls):
-        return value
-    choices = ", ".join(m.value for m in cls)
-    if not isinstance(value, str):
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where)
-    try:
-        return cls(value.strip().lower())
-    except ValueError:
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where) from None
+_enum = enum_value  # the one reader of a rules enum (larp.rules.numbers)
 
 
 def _int(value: Any, where: str, optional: bool = False) -> int | None:

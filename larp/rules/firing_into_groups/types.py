@@ -22,6 +22,7 @@ from larp.rules.challenge import (
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import Step
 from larp.rules.health import HealthTrack
+from larp.rules.pairs import several_ruling_dict
 from larp.rules.scene import RangeBand
 from larp.rules.settings import ChronicleSettings
 from larp.rules.mass_challenge import (
@@ -187,18 +188,8 @@ class ShotIntoGroupRuling:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the record and the API use this)."""
-        return {
-            "summary": self.summary,
-            "fire": self.fire.value,
-            "bystanders": [b.to_dict() for b in self.bystanders],
-            "hits": [h.to_dict() for h in self.hits],
-            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
-            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
-            "spent": {name: s.to_dict() for name, s in self.spent.items()},
-            "pending": list(self.pending),
-            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
-            "steps": [s.to_dict() for s in self.steps],
-        }
+        return several_ruling_dict(self, {"fire": self.fire.value,
+                                          "bystanders": [b.to_dict() for b in self.bystanders]})
 
 
 #: How far away (in feet, more than) and how many adjacent targets a Spray needs and reaches:

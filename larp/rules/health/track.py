@@ -141,8 +141,14 @@ def live_levels(settings: ChronicleSettings, mettle: bool = False) -> tuple[str,
         mettle: the character has Fortitude's Mettle, which adds one Healthy
             level (met-reference 3.5).
     """
+    return _levels_with(settings["bruised_levels"], bool(mettle))
+
+
+@lru_cache(maxsize=64)
+def _levels_with(bruised: int, mettle: bool) -> tuple[str, ...]:
+    """:func:`live_levels` for ``bruised`` Bruised levels (and Mettle's level): worked out once a process,
+    since every ruling asks it of each side several times (issue 29 item 6)."""
     base = _live_levels()
-    bruised = settings["bruised_levels"]
     before = [lvl for lvl in base if lvl == "Healthy"] + (["Healthy"] if mettle else [])
     after = [lvl for lvl in base if lvl not in ("Healthy", "Bruised")]
     return tuple(before + ["Bruised"] * bruised + after)

@@ -29,6 +29,7 @@ from larp.rules.hits import (
 )
 from larp.rules.pairs import (
     Spending,
+    several_ruling_dict,
 )
 
 R_MASS = '002 "Mass Combat"'
@@ -213,17 +214,6 @@ class MassRuling:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the record and the API use this)."""
-        return {
-            "summary": self.summary,
-            "pairs": [p.to_dict() for p in self.pairs],
-            "hits": [h.to_dict() for h in self.hits],
-            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
-            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
-            "spent": {name: s.to_dict() for name, s in self.spent.items()},
-            "actions": self.actions,
-            "pending": list(self.pending),
-            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
-            "steps": [s.to_dict() for s in self.steps],
-        }
+        return several_ruling_dict(self, {"pairs": [p.to_dict() for p in self.pairs]}, {"actions": self.actions})
 
 

@@ -25,8 +25,8 @@ from larp.rules.firing_into_groups import (
     firer_bid_count,
     play_shot_into_group,
 )
-from larp.rules.rulings.consequences import Consequences, Tally
-from larp.rules.rulings.mass_challenge import draw_sign, later_tests, lead_bid
+from larp.rules.rulings.consequences import Consequences
+from larp.rules.rulings.mass_challenge import draw_sign, group_consequences, later_tests, lead_bid
 from larp.rules.rulings.people import (
     Side,
     bid_for,
@@ -40,7 +40,7 @@ from larp.rules.rulings.people import (
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
-from larp.rules.torpor import GameNight, TorporClock
+from larp.rules.torpor import GameNight
 
 
 @dataclass(frozen=True)
@@ -233,23 +233,11 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
     settings = settings or ChronicleSettings.defaults()
     shot, throws = build_firing_into_groups(firing, scene, settings, rng)
     ruling = play_shot_into_group(shot, settings, rng)
-    tally = Tally()
-    sides = [firing.firer] + [b.side for b in firing.bystanders]
-    for side in sides:
-        tally.person(side.name, person_track(side.person, settings))
-    for side in sides:
-        tally.lose(side.name, shot.category.value, ruling.traits_lost.get(side.name, ()))
-        spent = ruling.spent.get(side.name)
-        if spent is not None:
-            tally.spend(side.name, spent.abilities, spent.willpower, spent.merits)
-        if side.name in ruling.tracks:
-            armor, left = ruling.armor_left.get(side.name, (None, None))
-            tally.hurt(side.name, ruling.tracks[side.name], armor, left)
+    consequences = group_consequences([firing.firer] + [b.side for b in firing.bystanders], shot.category.value,
+                                      ruling, settings, night)
     dark = scene.dark()
     suitable = {Outcome.CHALLENGER: suitable_abilities(shot.category, shot.weapon, False, dark),
                 Outcome.DEFENDER: suitable_abilities(shot.category, "", True, dark)}
-    clock = TorporClock.of(settings, night, [s.person for s in sides])
-    consequences = tally.consequences(clock)
     ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps,  # the torpors it begins
                      bystanders=tuple(replace(b, options=with_suitable(b.options, suitable)) if b.options else b
                                       for b in ruling.bystanders))  # each test's options say what suits

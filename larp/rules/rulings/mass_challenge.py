@@ -13,7 +13,7 @@ target defends against, the extra Traits a Wounded side risks), and rules with
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from larp.rules.challenge import (
     Category,
@@ -261,6 +261,27 @@ def build_mass_challenge(mass_call: MassChallengeCall, scene: Scene, settings: C
     return mass, throws, drawn
 
 
+def group_consequences(sides: Sequence[Side], category: str, played: Any, settings: ChronicleSettings,
+                       night: GameNight | None) -> Consequences:
+    """The consequences of a ruling over several tests, a mass challenge's pairs or a missed shot's
+    bystanders alike: each side's Traits lost in ``category``, what he spent, his track as the tests left
+    it and the armor that absorbed damage (``played``: the engine's ruling, with ``traits_lost``,
+    ``spent``, ``tracks`` and ``armor_left`` by name), then the torpors it begins dated by ``night``
+    (met-reference 3.7, 5.2)."""
+    tally = Tally()
+    for side in sides:
+        tally.person(side.name, person_track(side.person, settings))
+    for side in sides:
+        tally.lose(side.name, category, played.traits_lost.get(side.name, ()))
+        spent = played.spent.get(side.name)
+        if spent is not None:
+            tally.spend(side.name, spent.abilities, spent.willpower, spent.merits)
+        if side.name in played.tracks:
+            armor, left = played.armor_left.get(side.name, (None, None))
+            tally.hurt(side.name, played.tracks[side.name], armor, left)
+    return tally.consequences(TorporClock.of(settings, night, [s.person for s in sides]))
+
+
 def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None, settings: ChronicleSettings | None = None,
              rng: RandomSource | None = None, *, night: GameNight | None = None) -> MassChallengeRuling:
     """Rule on a mass challenge and compute everything it changes.
@@ -288,19 +309,8 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
     settings = settings or ChronicleSettings.defaults()
     mass, throws, drawn = build_mass_challenge(mass_call, scene, settings, rng)
     ruling = play_mass_challenge(mass, settings, rng)
-    tally = Tally()
-    sides = [mass_call.target.side] + [a.side for a in mass_call.attackers]
-    for side in sides:
-        tally.person(side.name, person_track(side.person, settings))
-    cat = mass.category.value
-    for side in sides:
-        tally.lose(side.name, cat, ruling.traits_lost.get(side.name, ()))
-        spent = ruling.spent.get(side.name)
-        if spent is not None:
-            tally.spend(side.name, spent.abilities, spent.willpower, spent.merits)
-        if side.name in ruling.tracks:
-            armor, left = ruling.armor_left.get(side.name, (None, None))
-            tally.hurt(side.name, ruling.tracks[side.name], armor, left)
+    consequences = group_consequences([mass_call.target.side] + [a.side for a in mass_call.attackers],
+                                      mass.category.value, ruling, settings, night)
     suitable = {}
     for a, built in zip(mass_call.attackers, mass.attackers):
         weapon = carried_weapon(a.side.person, scene) if a.action == "weapon" else ""
@@ -311,8 +321,6 @@ def rule_mass_challenge(mass_call: MassChallengeCall, scene: Scene | None = None
             Outcome.DEFENDER: suitable_abilities(mass.category, t_weapon, True,
                                                  mass.defender.side.darkness.level.value != "none"),
         }
-    clock = TorporClock.of(settings, night, [s.person for s in sides])
-    consequences = tally.consequences(clock)
     ruling = replace(ruling, steps=tuple(ruling.steps) + consequences.steps,  # the torpors it begins
                      pairs=tuple(replace(p, options=with_suitable(p.options, suitable[p.attacker]))
                                  if p.options and p.attacker in suitable else p
