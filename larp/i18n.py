@@ -343,6 +343,93 @@ def _term_filter(context, word: object) -> str:
     return term(word)
 
 
+# --- a ruling's words ----------------------------------------------------------------------------------
+
+def reader_speaker():
+    """The rules core's :class:`larp.rules.explain.Speaker` for this request's reader: the catalogue's
+    words, the glossary's game words, numbers in the reader's locale (English outside a request)."""
+    from larp.rules.explain import ENGLISH, Speaker
+    from larp.web.terms import term
+
+    if not has_request_context():
+        return ENGLISH
+    # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
+    # not fill them itself (it would with no arguments), so the raw translations are asked for.
+    return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=term, number=_core_number)
+
+
+def _raw_gettext(message: str) -> str:
+    """``message`` translated in the request's language, its placeholders left for the caller."""
+    from flask_babel import get_translations
+
+    return get_translations().gettext(message)
+
+
+def _raw_ngettext(one: str, many: str, count: int) -> str:
+    """The singular or plural of a message for ``count`` in the request's language, unfilled."""
+    from flask_babel import get_translations
+
+    return get_translations().ngettext(one, many, count)
+
+
+def _core_number(number: int | float) -> str:
+    """A number of a ruling for the reader: as the core wrote it in English, else in the locale's way."""
+    from larp.rules.explain import ENGLISH
+
+    return ENGLISH.number(number) if _reader_locale() is None else format_number(number)
+
+
+def said(text: object, data: dict | None = None) -> str:
+    """Words of a ruling in the reader's language: ``data`` (a phrase's data, :class:`larp.rules.explain.Phrase`)
+    said through :func:`reader_speaker`; without it, ``text`` as the catalogue translates it (a fixed
+    sentence is its own message id) or as written (a sentence recorded before, issue 36 item 1: it keeps
+    its English). A phrase that cannot be said (a translation missing a placeholder) falls back to ``text``."""
+    from larp.rules.explain import say
+
+    if data:
+        try:
+            return say(data, reader_speaker())
+        except (KeyError, TypeError, ValueError):
+            return str(text or "")
+    if not text:
+        return ""
+    return _raw_gettext(str(text)) if has_request_context() else str(text)
+
+
+def summary_text(ruling) -> str:
+    """The ``summary_text`` filter: a recorded ruling's summary (``Ruling.summary``, with its phrase data
+    ``summary_said`` when the core wrote one) in the reader's language."""
+    return said(getattr(ruling, "summary", ""), getattr(ruling, "summary_said", None))
+
+
+def step_text(step) -> str:
+    """The ``step_text`` filter: a ruling's step (a :class:`larp.rules.explain.Step` or its stored
+    dict) in the reader's language."""
+    if isinstance(step, dict):
+        return said(step.get("text"), step.get("said"))
+    return said(getattr(step, "text", ""), getattr(step, "said", None))
+
+
+def phrase_for_reader(text: object) -> str:
+    """Words of a ruling (a :class:`larp.rules.explain.Phrase` or a plain sentence) in the reader's language."""
+    from larp.rules.explain import Phrase
+
+    return said(text, text.data() if isinstance(text, Phrase) else None)
+
+
+def steps_for_reader(steps) -> list[dict]:
+    """A ruling's steps (:class:`larp.rules.explain.Step` objects or their stored dicts) as the API gives
+    them: ``text`` in the reader's language (the API's: English unless ``Accept-Language`` asks for
+    another), ``rule`` and ``setting`` as written; a phrase's data stays inside the record."""
+    out = []
+    for step in steps or ():
+        data = step if isinstance(step, dict) else step.to_dict()
+        entry = {key: value for key, value in data.items() if key != "said"}
+        entry["text"] = step_text(step)
+        out.append(entry)
+    return out
+
+
 def init_i18n(app: Flask) -> None:
     """Install Flask-Babel on ``app`` with :func:`select_locale`, and the template helpers:
     ``html_lang()``, ``language_names`` (locale -> its own name), the filters ``local_day``, ``number``
@@ -359,6 +446,8 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(format_day, "local_day")
     app.add_template_filter(format_number, "number")
     app.add_template_filter(_term_filter, "term")
+    app.add_template_filter(step_text, "step_text")
+    app.add_template_filter(summary_text, "summary_text")
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",

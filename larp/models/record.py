@@ -18,6 +18,9 @@ class Ruling(BaseModel):
     kind = CharField(max_length=40)
     created_at = DateTimeField(default=utcnow, index=True)
     summary = TextField(default="")
+    #: The summary as a phrase (message id and parameters, :class:`larp.rules.explain.Phrase`), so that it
+    #: reads in the reader's language (issue 36); ``None`` for a summary written as plain English.
+    summary_said = JSONField(null=True)
     inputs = JSONField(default=dict)
     outcome = JSONField(default=dict)
     steps = JSONField(default=list)

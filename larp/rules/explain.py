@@ -11,7 +11,115 @@ steps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Mapping
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
+    """Mark ``message`` (a step's or a phrase's template) for the translation catalogues without
+    translating it: the core stays pure and English; the edge says it in the reader's language
+    (issue 36 item 1). Babel's extraction finds ``N_`` by default."""
+    return message
+
+
+class Phrase(str):
+    """Words of a ruling, in English (the string itself), that also keep their message id and
+    parameters, so that the edge can say them in another language (issue 36 item 1).
+
+    A phrase is a message (``%(name)s`` placeholders filled from ``params``), a counted message
+    (singular and plural templates and the count ``n``), or a game word (``term``: "lethal", "Social")
+    said with the glossary's word. A parameter may be a number, a plain string (a name, a Trait: the
+    chronicle's own words, never translated), another phrase, or a list of those (joined with ", ").
+    :meth:`data` is its JSON-ready form, stored with the ruling; :func:`say` reads it back.
+    """
+
+    data_: dict[str, Any]
+
+    def __new__(cls, data: dict[str, Any]) -> "Phrase":
+        phrase = super().__new__(cls, say(data, ENGLISH))
+        phrase.data_ = data
+        return phrase
+
+    @classmethod
+    def message(cls, template: str, **params: Any) -> "Phrase":
+        """``template`` (marked with :func:`N_`) filled with ``params``."""
+        return cls({"msg": template, "params": {key: _data(value) for key, value in params.items()}})
+
+    @classmethod
+    def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":
+        """``one`` or ``many`` (each with a ``%(n)s`` placeholder for ``count``) as the reader's language
+        chooses for ``count`` (its plural rule)."""
+        return cls({"msg": one, "plural": many, "n": count,
+                    "params": {key: _data(value) for key, value in params.items()}})
+
+    @classmethod
+    def term(cls, word: str) -> "Phrase":
+        """A game word as the core and the tables spell it ("lethal", "Wounded", "Social"), said with the
+        glossary's word in the reader's language (unknown words as written)."""
+        return cls({"term": str(word)})
+
+    def data(self) -> dict[str, Any]:
+        """The phrase as JSON-ready data (what a record stores)."""
+        return self.data_
+
+
+def _data(value: Any) -> Any:
+    """A phrase parameter as JSON-ready data."""
+    if isinstance(value, Phrase):
+        return value.data()
+    if isinstance(value, (list, tuple)):
+        return [_data(item) for item in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """How the edge says a phrase in one language: each function takes and gives plain strings.
+
+    Attributes:
+        gettext: a message id -> its translation.
+        ngettext: (singular, plural, count) -> the translation for that count.
+        term: a game word -> the glossary's word.
+        number: a number -> as the language writes it.
+    """
+
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+    term: Callable[[str], str]
+    number: Callable[[int | float], str]
+
+
+#: English, the core's own language: every phrase as written.
+ENGLISH = Speaker(gettext=lambda message: message, ngettext=lambda one, many, n: one if n == 1 else many,
+                  term=lambda word: word, number=lambda value: f"{value:g}" if isinstance(value, float) else f"{value}")
+
+
+def say(data: Mapping[str, Any], speaker: Speaker = ENGLISH) -> str:
+    """The phrase ``data`` (:meth:`Phrase.data`) in ``speaker``'s language.
+
+    Raises:
+        KeyError, TypeError, ValueError: ``data`` is not a phrase's data, or a translation lacks a
+            placeholder its message fills (the catalogue check of tests/test_catalogues.py prevents it).
+    """
+    if "term" in data:
+        return speaker.term(data["term"])
+    params = {key: _said(value, speaker) for key, value in data.get("params", {}).items()}
+    if "plural" in data:
+        params.setdefault("n", speaker.number(data["n"]))
+        return speaker.ngettext(data["msg"], data["plural"], data["n"]) % params
+    template = speaker.gettext(data["msg"])
+    return template % params if params else template
+
+
+def _said(value: Any, speaker: Speaker) -> str:
+    if isinstance(value, Mapping):
+        return say(value, speaker)
+    if isinstance(value, list):
+        return ", ".join(_said(item, speaker) for item in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return speaker.number(value)
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -19,26 +127,37 @@ class Step:
     """One sentence of a ruling's explanation.
 
     Attributes:
-        text: what was decided, as a short sentence a narrator reads aloud.
+        text: what was decided, as a short sentence a narrator reads aloud (in English).
         rule: the rule applied, e.g. ``'002 "Ties"'`` or ``"LotNR Overbidding"``.
         setting: the chronicle setting key that decided this step, if any.
+        said: the sentence as a phrase's data (:class:`Phrase`), when it was written as a message with
+            parameters, so that the edge can say it in the reader's language; ``None`` when ``text``
+            itself is the message (a fixed sentence) or the step was written before (issue 36).
     """
 
     text: str
     rule: str
     setting: str | None = None
+    said: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The step as plain JSON-ready data."""
+        """The step as plain JSON-ready data (the API's shape: its English text, its rule, its setting)."""
         data: dict[str, Any] = {"text": self.text, "rule": self.rule}
         if self.setting:
             data["setting"] = self.setting
         return data
 
+    def to_record(self) -> dict[str, Any]:
+        """The step as a record stores it: :meth:`to_dict` and, for a phrase, its data (``said``)."""
+        data = self.to_dict()
+        if self.said:
+            data["said"] = self.said
+        return data
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Step":
-        """Rebuild a step from :meth:`to_dict` output (stored records)."""
-        return cls(text=data["text"], rule=data["rule"], setting=data.get("setting"))
+        """Rebuild a step from :meth:`to_dict` or :meth:`to_record` output (stored records)."""
+        return cls(text=data["text"], rule=data["rule"], setting=data.get("setting"), said=data.get("said"))
 
 
 @dataclass
@@ -51,9 +170,17 @@ class Explanation:
 
     _steps: list[Step] = field(default_factory=list)
 
-    def add(self, text: str, rule: str, setting: str | None = None) -> None:
-        """Append a step (``text`` decided by ``rule``, optionally by ``setting``)."""
-        self._steps.append(Step(text, rule, setting))
+    def add(self, text: str, rule: str, setting: str | None = None, **params: Any) -> None:
+        """Append a step (``text`` decided by ``rule``, optionally by ``setting``).
+
+        ``text`` is a sentence, a :class:`Phrase`, or a template marked with :func:`N_` whose
+        ``%(name)s`` placeholders ``params`` fill (numbers, names, phrases): the step then keeps the
+        template and its parameters for the reader's language (issue 36 item 1).
+        """
+        if params:
+            text = Phrase.message(text, **params)
+        said = text.data() if isinstance(text, Phrase) else None
+        self._steps.append(Step(str(text), rule, setting, said))
 
     def extend(self, steps: Iterable[Step]) -> None:
         """Append steps produced by another rule function."""
@@ -64,24 +191,43 @@ class Explanation:
         return tuple(self._steps)
 
 
+def count_of(count: int, one: str, many: str) -> Phrase:
+    """``count`` with ``one`` or ``many`` (templates each with ``%(n)s``; the catalogues' extraction
+    reads ``count_of`` and ``Phrase.counted`` as plural messages, pyproject.toml ``[tool.babel]``):
+    ``count_of(2, "%(n)s Trait", "%(n)s Traits")`` is "2 Traits" in English."""
+    return Phrase.counted(count, one, many)
+
+
+def both(phrases: list[Phrase]) -> Phrase:
+    """``phrases`` joined with "and" in the reader's language ("loses Brawny and takes 1 lethal")."""
+    joined = phrases[0]
+    for phrase in phrases[1:]:
+        joined = Phrase.message(N_("%(first)s and %(second)s"), first=joined, second=phrase)
+    return joined
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun`` as a narrator says them: "1 Trait", "2 Traits", "1 level", "3 levels"."""
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
-def levels(count: int) -> str:
-    """"1 level", "2 levels" (health levels of damage)."""
-    return plural(count, "level")
+def levels(count: int) -> Phrase:
+    """"1 level", "2 levels" (health levels of damage), in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s level", "%(n)s levels")
 
 
-def traits(count: int) -> str:
-    """"1 Trait", "2 Traits"."""
-    return plural(count, "Trait")
+def traits(count: int) -> Phrase:
+    """"1 Trait", "2 Traits", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s Trait", "%(n)s Traits")
 
 
-def times(count: int) -> str:
-    """"once", "twice", "3 times"."""
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+def times(count: int) -> Phrase:
+    """"once", "twice", "3 times", in the reader's language at the edge."""
+    if count == 1:
+        return Phrase.message(N_("once"))
+    if count == 2:
+        return Phrase.message(N_("twice"))
+    return Phrase.counted(count, "%(n)s time", "%(n)s times")
 
 
 def article(name: str) -> str:

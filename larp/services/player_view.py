@@ -70,7 +70,8 @@ def player_ruling(ruling: Ruling, role: str, character: Character) -> PlayerRuli
     """
     if ruling.kind in NOT_FOR_PLAYERS:
         return None
-    steps = tuple({"text": str(step.get("text", "")), "rule": str(step.get("rule", "") or "")}
+    steps = tuple({"text": str(step.get("text", "")), "rule": str(step.get("rule", "") or ""),
+                   **({"said": step["said"]} if step.get("said") else {})}
                   for step in (ruling.steps or []) if isinstance(step, dict) and not _private(str(step.get("text", ""))))
     summary = ruling.summary or ""
     if ruling.kind in ("sheet", "edit"):

@@ -48,7 +48,7 @@ from peewee import IntegrityError
 
 from larp.db import as_id, db, for_update, is_postgres
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
-from larp.rules.explain import Step
+from larp.rules.explain import Phrase, Step
 from larp.services import ServiceError
 from larp.webhooks.outbox import announce_ruling
 
@@ -401,7 +401,7 @@ def record_ruling(
     if current is not None and current.token:
         token = current.token if first else None
         call_hash = current.call_hash if first else None
-    step_dicts = [s.to_dict() if isinstance(s, Step) else dict(s) for s in steps]
+    step_dicts = [s.to_record() if isinstance(s, Step) else dict(s) for s in steps]
     record = _create_ruling(dict(
         chronicle=chronicle,
         game_session=game_session,
@@ -409,6 +409,7 @@ def record_ruling(
         kind=kind,
         created_at=utcnow(),
         summary=summary,
+        summary_said=summary.data() if isinstance(summary, Phrase) else None,
         inputs=inputs or {},
         outcome=outcome or {},
         steps=step_dicts,

@@ -170,7 +170,9 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         "rulings": [{
             "game_session": number.get(r.game_session_id), "narrator": users.get(r.narrator_id),
             "narrator_name": r.narrator_name, "kind": r.kind,
-            "created_at": _out(r.created_at), "summary": r.summary, "inputs": r.inputs, "outcome": r.outcome,
+            "created_at": _out(r.created_at), "summary": r.summary,
+            # issue 36: the summary's phrase, for the reader's language (rulings recorded before have none)
+            **({"summary_said": r.summary_said} if r.summary_said else {}), "inputs": r.inputs, "outcome": r.outcome,
             "steps": r.steps, "undone_at": _out(r.undone_at), "undone_by": users.get(r.undone_by_id),
             "participants": [{"character": code[p.character_id], "role": p.role, "before": p.before}
                              for p in RulingCharacter.select().where(RulingCharacter.ruling == r)
@@ -419,7 +421,8 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                     narrator=user(entry.get("narrator")),
                     narrator_name=entry.get("narrator_name") or entry.get("narrator") or "", kind=entry["kind"],
                     created_at=_in("created_at", entry["created_at"]), summary=entry.get("summary", ""),
-                    inputs=entry.get("inputs", {}), outcome=entry.get("outcome", {}), steps=entry.get("steps", []),
+                    summary_said=entry.get("summary_said"), inputs=entry.get("inputs", {}),
+                    outcome=entry.get("outcome", {}), steps=entry.get("steps", []),
                     undone_at=_in("undone_at", entry.get("undone_at")), undone_by=user(entry.get("undone_by")))
                 for part in entry.get("participants", []):
                     RulingCharacter.create(ruling=ruling, character=characters[part["character"]], role=part["role"],

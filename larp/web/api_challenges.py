@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
+from larp.i18n import phrase_for_reader, steps_for_reader
 from larp.rules.challenge import Kind
 from larp.rules.rulings import rule_one_on_one, rule_static
 from larp.rules.rulings.parsing import one_on_one_from_dict
@@ -361,10 +362,11 @@ def challenge_answer(result) -> dict:
     options = result.options.to_dict()
     if result.ruling is None:
         ruling = {**_PENDING, "outcome": None, "summary": result.summary, "tests": list(result.tests),
-                  "steps": [s.to_dict() for s in result.steps]}
+                  "steps": steps_for_reader(result.steps)}
         options["state"] = "retest_due" if options.get("forced_retest") else "test_due"
     else:
-        ruling = result.to_dict()
+        ruling = {**result.to_dict(), "summary": phrase_for_reader(result.summary),
+                  "steps": steps_for_reader(result.steps)}
         options["state"] = "ruled"
     return {"ruling": ruling, "options": options}
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import g, jsonify
 
+from larp.i18n import steps_for_reader
 from larp.models import Character
 from larp.rules.experience import points_text
 from larp.services.characters import character_state
@@ -72,7 +73,7 @@ def player_character_payload(character: Character, state) -> dict[str, Any]:
                                 "game_session": e.game_session.number if e.game_session_id else None,
                                 "created_at": e.created_at.isoformat(timespec="seconds") + "Z"} for e in log.entries]},
         "rulings": [{"id": r.id, "kind": r.kind, "created_at": r.created_at.isoformat(timespec="seconds") + "Z",
-                     "summary": r.summary, "role": r.role, "steps": [dict(s) for s in r.steps], "narrator": r.narrator,
+                     "summary": r.summary, "role": r.role, "steps": steps_for_reader(r.steps), "narrator": r.narrator,
                      "game_session": r.game_session, "undone": r.undone} for r in rulings_of(character)],
     }
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import g, jsonify, request
 
+from larp.i18n import steps_for_reader, summary_text
 from larp.models import Ruling, RulingCharacter, utcnow
 from larp.services import read_number
 from larp.services.cards import card_url, revoke_card, rotate_card
@@ -64,14 +65,14 @@ def _time(moment) -> str | None:
 def ruling_payload(ruling: Ruling, full: bool = False) -> dict[str, Any]:
     """A ruling of the record as JSON (``full``: with its inputs, outcome and steps)."""
     links = RulingCharacter.select().where(RulingCharacter.ruling == ruling).order_by(RulingCharacter.id)
-    body = {"id": ruling.id, "kind": ruling.kind, "summary": ruling.summary, "created_at": _time(ruling.created_at),
+    body = {"id": ruling.id, "kind": ruling.kind, "summary": summary_text(ruling), "created_at": _time(ruling.created_at),
             "narrator": ruling.narrator_label,
             "game_session": ruling.game_session.number if ruling.game_session_id else None,
             "undone_at": _time(ruling.undone_at),
             "characters": [{"id": l.character_id, "name": l.character.name, "role": l.role} for l in links],
             "url": chronicle_page(ruling.chronicle_id, "rulings.show", ruling_id=ruling.id)}
     if full:
-        body.update(inputs=ruling.inputs, outcome=ruling.outcome, steps=ruling.steps)
+        body.update(inputs=ruling.inputs, outcome=ruling.outcome, steps=steps_for_reader(ruling.steps))
     return body
 
 

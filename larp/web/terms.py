@@ -101,6 +101,19 @@ TERMS = {
     "Weapon attack": _l("Weapon attack"),
     "Defend (dodge or block)": _l("Defend (dodge or block)"),
     "Another stated outcome": _l("Another stated outcome"),
+    # The same actions and senses as a ruling's steps say them, mid-sentence ("Ann's bite hits Bob"; the
+    # challenge depends on sight), and the Virtue category (larp.rules.challenge: ACTIONS, Category).
+    "bare-handed strike": _l("bare-handed strike"),
+    "bite": _l("bite"),
+    "weapon attack": _l("weapon attack"),
+    "defend (dodge or block)": _l("defend (dodge or block)"),
+    "another stated outcome": _l("another stated outcome"),
+    "sight": _l("sight"),
+    "hearing": _l("hearing"),
+    "smell": _l("smell"),
+    "taste": _l("taste"),
+    "touch": _l("touch"),
+    "Virtue": _l("Virtue"),
     # Roles (larp.models.User.ROLES, and the players' accounts of issue 33).
     "organiser": _l("organiser"),
     "narrator": _l("narrator"),

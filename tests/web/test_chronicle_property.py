@@ -299,7 +299,8 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         Power: {"discipline", "name", "level", "custom"}, Background: {"name", "rating"},
         MeritFlaw: {"kind", "key", "name", "cost", "note"}, Equipment: set(EQUIPMENT_FIELDS),
         ChronicleSetting: {"key", "value"},
-        Ruling: {"kind", "created_at", "summary", "inputs", "outcome", "steps", "undone_at", "narrator_name"},
+        Ruling: {"kind", "created_at", "summary", "summary_said", "inputs", "outcome", "steps", "undone_at",
+                 "narrator_name"},  # issue 36: summary_said
         RulingCharacter: {"role", "before"},
         TraitLoss: {"category", "name", "count", "created_at", "restored_at"},
         AbilitySpend: {"name", "levels", "created_at", "restored_at"},

@@ -40,7 +40,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import RulesError, plural, traits
+from larp.rules.explain import N_, Phrase, RulesError, plural, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
@@ -158,27 +158,36 @@ def _header(state: ChallengeState) -> None:
     ch, c = state.challenge, state.challenge.challenger
     action = ACTIONS[ch.action]
 
-    def bids(con: Contestant) -> str:
+    def bids(con: Contestant) -> Phrase:
         if con.relent and not con.bid:
-            return f"{con.name} relents"
-        if con.risks_no_trait:
-            return f"{con.name} risks no Trait"
-        return f"{con.name} bids {', '.join(con.bid) or 'no Trait'}"
+            return Phrase.message(N_("%(name)s relents"), name=con.name)
+        if con.risks_no_trait or not con.bid:
+            return Phrase.message(N_("%(name)s risks no Trait") if con.risks_no_trait else N_("%(name)s bids no Trait"),
+                                  name=con.name)
+        return Phrase.message(N_("%(name)s bids %(traits)s"), name=con.name, traits=", ".join(con.bid))
 
     if ch.kind is Kind.CONTESTED:
         d = ch.defender
         assert d is not None
-        text = (f"{c.name} challenges {d.name} ({ch.category.label}): {action['label'].lower()}. "
-                f"{bids(c)}; {bids(d)}.")
+        params = dict(challenger=c.name, defender=d.name, category=Phrase.term(ch.category.label),
+                      action=Phrase.term(action["label"].lower()), challenger_bid=bids(c), defender_bid=bids(d))
         if ch.defender_action != "defend":
-            text += f" {d.name} answers: {ACTIONS[ch.defender_action]['label'].lower()}."
-        state.steps.add(text, '002 "Challenges"')
+            state.steps.add(N_("%(challenger)s challenges %(defender)s (%(category)s): %(action)s. "
+                               "%(challenger_bid)s; %(defender_bid)s. %(defender)s answers: %(answer)s."),
+                            '002 "Challenges"', answer=Phrase.term(ACTIONS[ch.defender_action]["label"].lower()),
+                            **params)
+        else:
+            state.steps.add(N_("%(challenger)s challenges %(defender)s (%(category)s): %(action)s. "
+                               "%(challenger_bid)s; %(defender_bid)s."), '002 "Challenges"', **params)
     elif ch.kind is Kind.STATIC:
-        state.steps.add(f"{c.name} makes a static {ch.category.label} challenge against a difficulty of "
-                        f"{ch.difficulty} Traits; {bids(c)}.", R_STATIC)
+        state.steps.add(N_("%(name)s makes a static %(category)s challenge against a difficulty of "
+                           "%(difficulty)s Traits; %(bid)s."), R_STATIC, name=c.name,
+                        category=Phrase.term(ch.category.label), difficulty=ch.difficulty, bid=bids(c))
+    elif ch.needs_win:
+        state.steps.add(N_("%(name)s makes a simple test against a narrator (the effect needs an outright win)."),
+                        R_STATIC, name=c.name)
     else:
-        state.steps.add(f"{c.name} makes a simple test against a narrator"
-                        + (" (the effect needs an outright win)." if ch.needs_win else "."), R_STATIC)
+        state.steps.add(N_("%(name)s makes a simple test against a narrator."), R_STATIC, name=c.name)
 
 
 def _announcements(state: ChallengeState) -> None:
@@ -190,11 +199,11 @@ def _announcements(state: ChallengeState) -> None:
             continue
         power = bomb_power(ch, side.key, ch.surprised and not state.surprise_over, announced=True)
         if power:
-            state.steps.add(f"{side.name} announces before the challenge that {side.name} can throw the Bomb "
-                            f"({power}).", R_BOMB)
+            state.steps.add(N_("%(name)s announces before the challenge that %(name)s can throw the Bomb "
+                               "(%(power)s)."), R_BOMB, name=side.name, power=power)
         else:
-            state.steps.add(f"{side.name} announces the Bomb, but it needs Vigor in a strength challenge or "
-                            f"Rapidity in a speed challenge: no Bomb in this one.", R_BOMB)
+            state.steps.add(N_("%(name)s announces the Bomb, but it needs Vigor in a strength challenge or "
+                               "Rapidity in a speed challenge: no Bomb in this one."), R_BOMB, name=side.name)
 
 
 def _check_numbers(con: Contestant, name: str, p: str) -> None:
@@ -272,11 +281,13 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
     if con.frenzy not in ("", "frenzy", "rotschreck"):
         raise RulesError(f"{name}: frenzy is frenzy, rotschreck or none.", field=f"{p}_frenzy")
     if con.frenzy == "frenzy" and health in (Health.BRUISED, Health.WOUNDED):
-        state.steps.add(f"{name} is in frenzy and suffers no wound penalty ({health.value.capitalize()}).", R_FRENZY)
+        state.steps.add(N_("%(name)s is in frenzy and suffers no wound penalty (%(level)s)."), R_FRENZY, name=name,
+                        level=Phrase.term(health.value.capitalize()))
         return SideState(key, con, name, category, health=Health.HEALTHY)
     if health is Health.WOUNDED and Power.ENDURANCE in con.powers:
         health = Health.BRUISED
-        state.steps.add(f"{name} is Wounded but has Endurance: only the Bruised penalty applies.", R_ENDURANCE)
+        state.steps.add(N_("%(name)s is Wounded but has Endurance: only the Bruised penalty applies."), R_ENDURANCE,
+                        name=name)
     return SideState(key, con, name, category, health=health)
 
 
@@ -295,20 +306,21 @@ def _requirements(state: ChallengeState, side: SideState) -> None:
         return
     if con.frenzy == "frenzy" and side.key is Outcome.DEFENDER and ch.category is Category.SOCIAL and not con.bid:
         side.required = 0
-        state.steps.add(f"{side.name} is in frenzy and need not risk a Trait when someone starts a Social challenge "
-                        f"against {side.name}.", R_FRENZY)
+        state.steps.add(N_("%(name)s is in frenzy and need not risk a Trait when someone starts a Social challenge "
+                           "against %(name)s."), R_FRENZY, name=side.name)
         return
     required = 0 if ch.category is Category.VIRTUE else 1
     if con.extra_bid:
         required += con.extra_bid
-        state.steps.add(f"The narrator's difficulty makes {side.name} risk {traits(con.extra_bid)} more.",
-                        R_STATIC)
+        state.steps.add(N_("The narrator's difficulty makes %(name)s risk %(traits)s more."), R_STATIC,
+                        name=side.name, traits=traits(con.extra_bid))
     if ch.category is not Category.VIRTUE:
         model = settings["wound_penalty_model"]
         if side.health is Health.WOUNDED or (model == "old_met" and side.health is Health.BRUISED):
             required += 1
-            state.steps.add(f"{side.name} is {side.health.value.capitalize()} and must risk one more Trait.",
-                            R_HEALTH if model == "lotnr" else R_WOUNDS_OLD, "wound_penalty_model")
+            state.steps.add(N_("%(name)s is %(level)s and must risk one more Trait."),
+                            R_HEALTH if model == "lotnr" else R_WOUNDS_OLD, "wound_penalty_model", name=side.name,
+                            level=Phrase.term(side.health.value.capitalize()))
     required += _hands(state, side)
     side.required = required
     potence = con.bid.count(POTENCE_TRAIT)
@@ -329,19 +341,21 @@ def _hands(state: ChallengeState, side: SideState) -> int:
     (Florentine) specialisation (LotNR off hand, met-reference 3.8)."""
     con = side.con
     if con.ambidextrous and con.both_hands:
-        extra, text = 1, f"{side.name} is Ambidextrous, but fighting with both hands costs two Traits a hand"
+        extra, text = 1, N_("%(name)s is Ambidextrous, but fighting with both hands costs two Traits a hand")
     elif con.ambidextrous and con.off_hand:
-        state.steps.add(f"{side.name} is Ambidextrous: no off-hand penalty.", R_OFF_HAND)
+        state.steps.add(N_("%(name)s is Ambidextrous: no off-hand penalty."), R_OFF_HAND, name=side.name)
         return 0
     elif con.off_hand:
-        extra, text = 2, f"{side.name} uses the off hand"
+        extra, text = 2, N_("%(name)s uses the off hand")
     else:
         return 0
+    said = Phrase.message(text, name=side.name)
     if con.two_weapon:
         extra -= 1
-        text += "; the Two-Weapon (Florentine) specialisation removes one penalty Trait"
-    more = {0: "no more Traits risked", 1: "one more Trait risked", 2: "two more Traits risked"}[extra]
-    state.steps.add(f"{text}: {more}.", R_OFF_HAND)
+        said = Phrase.message(N_("%(hands)s; the Two-Weapon (Florentine) specialisation removes one penalty Trait"),
+                              hands=said)
+    more = {0: N_("no more Traits risked"), 1: N_("one more Trait risked"), 2: N_("two more Traits risked")}[extra]
+    state.steps.add(N_("%(hands)s: %(more)s."), R_OFF_HAND, hands=said, more=Phrase.message(more))
     return extra
 
 
@@ -365,27 +379,32 @@ def _negative_calls(state: ChallengeState) -> None:
         if payer.required is None:
             continue  # a relenting side risks nothing
         if call.correct:
-            text = f"{caller.name} calls {call.trait} on {payer.name}, rightly"
+            text = Phrase.message(N_("%(caller)s calls %(trait)s on %(payer)s, rightly"), caller=caller.name,
+                                  trait=call.trait, payer=payer.name)
         else:
-            text = f"{caller.name} calls {call.trait}, which {other.name} does not have"
+            text = Phrase.message(N_("%(caller)s calls %(trait)s, which %(other)s does not have"),
+                                  caller=caller.name, trait=call.trait, other=other.name)
         if _real_required(payer) + 1 <= payer.con.traits:
             payer.required += 1
-            state.steps.add(f"{text}: {payer.name} must risk one more Trait.", R_NEGATIVE)
+            state.steps.add(N_("%(call)s: %(payer)s must risk one more Trait."), R_NEGATIVE, call=text,
+                            payer=payer.name)
             continue
         payer.unmatched += 1
         if mode == "automatic_loss":
-            state.steps.add(f"{text}, and {payer.name} has no Trait left to add: {payer.name} loses the "
-                            f"challenge.", R_NEGATIVE, "negative_trait_unmatched")
+            state.steps.add(N_("%(call)s, and %(payer)s has no Trait left to add: %(payer)s loses the challenge."),
+                            R_NEGATIVE, "negative_trait_unmatched", call=text, payer=payer.name)
             if state.auto_winner is None:
                 state.auto_winner = other.key
         elif payer.unmatched == 1:
             other.bid_safe = True
-            state.steps.add(f"{text}, and {payer.name} has no Trait left to add: {other.name}'s bid is no "
-                            f"longer at risk.", R_NEGATIVE, "negative_trait_unmatched")
+            state.steps.add(N_("%(call)s, and %(payer)s has no Trait left to add: %(other)s's bid is no "
+                               "longer at risk."), R_NEGATIVE, "negative_trait_unmatched", call=text,
+                            payer=payer.name, other=other.name)
         else:
             other.neg_bonus += 1
-            state.steps.add(f"{text}, and {payer.name} still cannot add a Trait: {other.name} gains one "
-                            f"Trait for ties and overbids.", R_NEGATIVE, "negative_trait_unmatched")
+            state.steps.add(N_("%(call)s, and %(payer)s still cannot add a Trait: %(other)s gains one "
+                               "Trait for ties and overbids."), R_NEGATIVE, "negative_trait_unmatched", call=text,
+                            payer=payer.name, other=other.name)
 
 
 def _check_bid(state: ChallengeState, side: SideState) -> None:
@@ -419,8 +438,8 @@ def _check_bid(state: ChallengeState, side: SideState) -> None:
         side.free = +free
     side.spare = con.traits - len(real)
     if side.potence:
-        state.steps.add(f"{side.name} bids {POTENCE_TRAIT} with Intensity: it is never lost and does not "
-                        f"count in ties.", R_INTENSITY)
+        state.steps.add(N_("%(name)s bids %(trait)s with Intensity: it is never lost and does not count in ties."),
+                        R_INTENSITY, name=side.name, trait=POTENCE_TRAIT)
     if side.bid_safe:
         side.at_risk = []
     else:
@@ -442,12 +461,12 @@ def _darkness(state: ChallengeState) -> None:
         if dark.level is DarknessLevel.NONE:
             continue
         if not in_scope:
-            state.steps.add(f"{side.name}'s darkness does not apply to this challenge "
-                            f"({settings.label('darkness_scope')}).", R_DARK, "darkness_scope")
+            state.steps.add(N_("%(name)s's darkness does not apply to this challenge (%(choice)s)."), R_DARK,
+                            "darkness_scope", name=side.name, choice=Phrase.term(settings.label("darkness_scope")))
             continue
         if not any(step.setting == "darkness_scope" for step in state.steps.steps()):
-            state.steps.add(f"Darkness applies here ({settings.label('darkness_scope')}).", R_DARK,
-                            "darkness_scope")
+            state.steps.add(N_("Darkness applies here (%(choice)s)."), R_DARK, "darkness_scope",
+                            choice=Phrase.term(settings.label("darkness_scope")))
         side.dark = darkness_effect(dark, side.abilities_left(), settings, side.name, f"{side.prefix}_darkness")
         state.steps.extend(side.dark.steps)
         side.dark_forced = side.dark.forced_retest
@@ -461,14 +480,15 @@ def _darkness(state: ChallengeState) -> None:
         label = settings.label("both_blind_forced_retest")
         if settings["both_blind_forced_retest"] == "no_retest":
             c.dark_forced = d.dark_forced = False
-            state.steps.add(f"Both sides suffer the same total darkness: no forced retest for either ({label}).",
-                            R_DARK_DE, "both_blind_forced_retest")
+            state.steps.add(N_("Both sides suffer the same total darkness: no forced retest for either "
+                               "(%(choice)s)."), R_DARK_DE, "both_blind_forced_retest", choice=Phrase.term(label))
         else:
-            state.steps.add(f"Both sides suffer total darkness: a success by either is still retested once "
-                            f"({label}).", R_DARK, "both_blind_forced_retest")
+            state.steps.add(N_("Both sides suffer total darkness: a success by either is still retested once "
+                               "(%(choice)s)."), R_DARK, "both_blind_forced_retest", choice=Phrase.term(label))
     elif c.dark_forced or d.dark_forced:
         blind = c if c.dark_forced else d
-        state.steps.add(f"{blind.name} is in total darkness: a success by {blind.name} is retested once.", R_DARK)
+        state.steps.add(N_("%(name)s is in total darkness: a success by %(name)s is retested once."), R_DARK,
+                        name=blind.name)
 
 
 def _relent(state: ChallengeState) -> None:
@@ -478,7 +498,7 @@ def _relent(state: ChallengeState) -> None:
     if relenting:
         side = relenting[0]
         state.auto_winner = other_side(side.key)
-        state.steps.add(f"{side.name} relents before the test: {side.name} loses the challenge and no Traits.",
-                        R_RELENT)
+        state.steps.add(N_("%(name)s relents before the test: %(name)s loses the challenge and no Traits."),
+                        R_RELENT, name=side.name)
     if state.auto_winner is not None and state.challenge.tests:
         raise RulesError("No test is made: the challenge was decided before the test.", field="tests")

@@ -25,7 +25,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, both
 from larp.rules.order import alacrity_level
 
 R_ALACRITY = '002 "Order of Challenges", "Challenges"; LotNR Alacrity (met-reference 3.3)'
@@ -65,24 +65,30 @@ def rule_outcome(state: ChallengeState) -> ChallengeRuling:
     c, d = state.sides[Outcome.CHALLENGER], state.sides[Outcome.DEFENDER]
     lost = {s.key: list(s.lost) + (list(s.at_risk) if s.key in losers and not relented else []) for s in (c, d)}
     if winner is Outcome.DRAW and (lost[c.key] or lost[d.key]):
-        steps.add("Draw: " + ", ".join(f"{s.name} loses {', '.join(lost[s.key])}" for s in (c, d) if lost[s.key])
-                  + " for the rest of the game session.", R_TIES)
+        steps.add(N_("Draw: %(losses)s for the rest of the game session."), R_TIES,
+                  losses=[Phrase.message(N_("%(name)s loses %(traits)s"), name=s.name, traits=", ".join(lost[s.key]))
+                          for s in (c, d) if lost[s.key]])
     else:
         for side in (c, d):
             if lost[side.key]:
-                earlier = " (lost on an earlier test of this challenge)" if side.key == winner else ""
-                steps.add(f"{side.name} loses {', '.join(lost[side.key])} for the rest of the game "
-                          f"session{earlier}.", R_OUTCOME)
+                if side.key == winner:
+                    text = N_("%(name)s loses %(traits)s for the rest of the game session (lost on an earlier "
+                              "test of this challenge).")
+                else:
+                    text = N_("%(name)s loses %(traits)s for the rest of the game session.")
+                steps.add(text, R_OUTCOME, name=side.name, traits=", ".join(lost[side.key]))
     damage: list[DamageDealt] = []
     if ch.kind is Kind.CONTESTED and winner in SIDES:
         damage = _damage(state, winner, steps)
     if ch.kind is Kind.CONTESTED:
         outcome = winner
-        head = "Draw" if winner is Outcome.DRAW else f"{state.sides[winner].name} wins"
+        head = (Phrase.message(N_("Draw")) if winner is Outcome.DRAW
+                else Phrase.message(N_("%(name)s wins"), name=state.sides[winner].name))
     else:
         outcome = Outcome.SUCCESS if winner is Outcome.CHALLENGER else Outcome.FAILURE
-        head = f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}"
-        steps.add(f"{c.name} {'succeeds' if outcome is Outcome.SUCCESS else 'fails'}.", R_STATIC)
+        head = Phrase.message(N_("%(name)s succeeds") if outcome is Outcome.SUCCESS else N_("%(name)s fails"),
+                              name=c.name)
+        steps.add(N_("%(result)s."), R_STATIC, result=head)
     first = state.records[0] if state.records else None
     return ChallengeRuling(
         outcome=outcome,
@@ -99,15 +105,20 @@ def rule_outcome(state: ChallengeState) -> ChallengeRuling:
     )
 
 
-def _summary(head: str, sides: tuple[SideState, SideState], lost: dict[Outcome, list[str]],
-             damage: list[DamageDealt]) -> str:
+def _summary(head: Phrase, sides: tuple[SideState, SideState], lost: dict[Outcome, list[str]],
+             damage: list[DamageDealt]) -> Phrase:
+    """One sentence for lists: "Ann wins: Bob loses Brawny and takes 1 lethal." (a phrase, said in the
+    reader's language at the edge)."""
     parts = []
     for s in sides:
-        hurt = [f"takes {x.levels} {x.damage_type}" for x in damage if x.target is s.key]
-        said = ([f"loses {', '.join(lost[s.key])}"] if lost[s.key] else []) + hurt
+        hurt = [Phrase.message(N_("takes %(levels)s %(kind)s"), levels=x.levels, kind=Phrase.term(x.damage_type))
+                for x in damage if x.target is s.key]
+        said = ([Phrase.message(N_("loses %(traits)s"), traits=", ".join(lost[s.key]))] if lost[s.key] else []) + hurt
         if said:
-            parts.append(f"{s.name} {' and '.join(said)}")
-    return head + (": " + ", ".join(parts) if parts else "") + "."
+            parts.append(Phrase.message(N_("%(name)s %(what)s"), name=s.name, what=both(said)))
+    if parts:
+        return Phrase.message(N_("%(head)s: %(parts)s."), head=head, parts=parts)
+    return Phrase.message(N_("%(head)s."), head=head)
 
 
 def _spent(sides: tuple[SideState, SideState]) -> tuple[Spent, ...]:
@@ -127,44 +138,51 @@ def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[
     action = ACTIONS[key]
     if not action["attack"]:
         if winner is Outcome.DEFENDER and ACTIONS[ch.action]["attack"]:
-            steps.add(f"{target.name}'s attack misses.", R_COMBAT)
+            steps.add(N_("%(name)s's attack misses."), R_COMBAT, name=target.name)
         return []
     if winner is Outcome.DEFENDER:
         if ch.surprised and not state.surprise_over:
-            steps.add(f"{side.name} was surprised: this first challenge can only harm {side.name}, so "
-                      f"{side.name}'s win only stops the attack.", R_SURPRISE)
+            steps.add(N_("%(name)s was surprised: this first challenge can only harm %(name)s, so "
+                         "%(name)s's win only stops the attack."), R_SURPRISE, name=side.name)
             return []
         attacker = state.sides[Outcome.CHALLENGER]
         faster = _alacrity_pre_empts(state, attacker, side)
         if faster is attacker:
-            steps.add(f"{attacker.name}'s Alacrity (Celerity {attacker.con.celerity}) pre-empts {side.name}: no "
-                      f"simultaneous counter-attack, so {side.name}'s win only stops the attack.", R_ALACRITY)
+            steps.add(N_("%(attacker)s's Alacrity (Celerity %(celerity)s) pre-empts %(name)s: no "
+                         "simultaneous counter-attack, so %(name)s's win only stops the attack."), R_ALACRITY,
+                      attacker=attacker.name, celerity=attacker.con.celerity, name=side.name)
             return []
         if faster is side:
-            steps.add(f"{side.name}'s Alacrity (Celerity {side.con.celerity}) pre-empts {attacker.name}: "
-                      f"{side.name}'s attack is a challenge of its own, resolved before this one, so no "
-                      f"simultaneous counter-attack here; {side.name}'s win only stops the attack.", R_ALACRITY)
+            steps.add(N_("%(name)s's Alacrity (Celerity %(celerity)s) pre-empts %(attacker)s: "
+                         "%(name)s's attack is a challenge of its own, resolved before this one, so no "
+                         "simultaneous counter-attack here; %(name)s's win only stops the attack."), R_ALACRITY,
+                      name=side.name, celerity=side.con.celerity, attacker=attacker.name)
             return []
         if _pre_empts(state, attacker, side) and not _pre_empts(state, side, attacker):
-            steps.add(f"{attacker.name}'s {attacker.con.weapon.name} (Speed, with Melee) pre-empts "
-                      f"{side.name}'s {side.con.weapon.name}: no simultaneous counter-attack, so "
-                      f"{side.name}'s win only stops the attack "
-                      f"({settings.label('speed_weapon_model')}).", R_SPEED, "speed_weapon_model")
+            steps.add(N_("%(attacker)s's %(weapon)s (Speed, with Melee) pre-empts %(name)s's %(their_weapon)s: "
+                         "no simultaneous counter-attack, so %(name)s's win only stops the attack (%(choice)s)."),
+                      R_SPEED, "speed_weapon_model", attacker=attacker.name, weapon=attacker.con.weapon.name,
+                      name=side.name, their_weapon=side.con.weapon.name,
+                      choice=Phrase.term(settings.label("speed_weapon_model")))
             return []
         if settings["combat_resolution"] == "sequential":
-            steps.add(f"{side.name}'s win stops the attack; the counter-attack is its own challenge "
-                      f"({settings.label('combat_resolution')}).", R_COMBAT, "combat_resolution")
+            steps.add(N_("%(name)s's win stops the attack; the counter-attack is its own challenge (%(choice)s)."),
+                      R_COMBAT, "combat_resolution", name=side.name,
+                      choice=Phrase.term(settings.label("combat_resolution")))
             return []
-        steps.add(f"One test for both: the winner hits, so {side.name}'s counter-attack lands "
-                  f"({settings.label('combat_resolution')}).", '002 "Challenges"', "combat_resolution")
+        steps.add(N_("One test for both: the winner hits, so %(name)s's counter-attack lands (%(choice)s)."),
+                  '002 "Challenges"', "combat_resolution", name=side.name,
+                  choice=Phrase.term(settings.label("combat_resolution")))
     if key == "weapon":
         weapon = side.con.weapon
         assert weapon is not None
         hit = DamageDealt(target.key, weapon.damage_type, weapon.levels, f"{weapon.name} card (met-reference 3.7)")
-        steps.add(f"{side.name}'s {weapon.name} hits {target.name}.", hit.rule)
+        steps.add(N_("%(name)s's %(weapon)s hits %(target)s."), hit.rule, name=side.name, weapon=weapon.name,
+                  target=target.name)
     else:
         hit = DamageDealt(target.key, action["damage_type"], action["levels"], action["rule"])
-        steps.add(f"{side.name}'s {action['label'].lower()} hits {target.name}.", action["rule"])
+        steps.add(N_("%(name)s's %(action)s hits %(target)s."), action["rule"], name=side.name,
+                  action=Phrase.term(action["label"].lower()), target=target.name)
     return [hit]
 
 

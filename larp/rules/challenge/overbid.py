@@ -24,7 +24,7 @@ from larp.rules.challenge.types import (
     Kind,
     other_side,
 )
-from larp.rules.explain import RulesError, traits
+from larp.rules.explain import N_, Phrase, RulesError, traits
 
 
 def overbid_problem(state: ChallengeState, side: SideState) -> str | None:
@@ -88,15 +88,22 @@ def overbid_ratio(state: ChallengeState, side: SideState) -> tuple[bool, str]:
     settings = state.settings
     other = state.sides[other_side(side.key)]
     if side.health is Health.WOUNDED and settings["wounded_overbid_skips_ratio"]:
-        return True, (f"{side.name} is Wounded and always gets the new test "
-                      f"({settings.label('wounded_overbid_skips_ratio')}).")
+        return True, Phrase.message(N_("%(name)s is Wounded and always gets the new test (%(choice)s)."),
+                                    name=side.name, choice=Phrase.term(settings.label("wounded_overbid_skips_ratio")))
     ratio = float(settings["overbid_ratio"])
     need = ratio * other.total
     count = overbid_count(state, side)
     met = count >= need
-    as_many = {1.0: "as many", 2.0: "twice as many", 3.0: "three times as many"}.get(ratio, f"{ratio:g} times as many")
-    return met, (f"{side.name} counts {traits(count)} against {other.name}'s {other.total}; an overbid needs "
-                 f"{as_many}, {need:g}: " + ("enough." if met else f"{need - count:g} short."))
+    as_many = ({1.0: Phrase.message(N_("as many")), 2.0: Phrase.message(N_("twice as many")),
+                3.0: Phrase.message(N_("three times as many"))}.get(ratio)
+               or Phrase.message(N_("%(n)s times as many"), n=ratio))
+    params = dict(name=side.name, traits=traits(count), other=other.name, total=other.total, as_many=as_many,
+                  need=need)
+    if met:
+        return met, Phrase.message(N_("%(name)s counts %(traits)s against %(other)s's %(total)s; an overbid needs "
+                                      "%(as_many)s, %(need)s: enough."), **params)
+    return met, Phrase.message(N_("%(name)s counts %(traits)s against %(other)s's %(total)s; an overbid needs "
+                                  "%(as_many)s, %(need)s: %(short)s short."), short=need - count, **params)
 
 
 def take_trait(side: SideState, trait: str) -> None:
@@ -135,37 +142,47 @@ def call_overbid(state: ChallengeState, index: int, call: TestCall) -> None:
     lost_now = lost_here(side)
     side.lost += side.at_risk
     side.at_risk = []
-    risk = f"risks {trait} and " if trait else ""
     skipped = side.health is Health.WOUNDED and settings["wounded_overbid_skips_ratio"]
     if side.health is Health.WOUNDED and not skipped:
-        state.steps.add(f"{side.name} is Wounded and may always call an overbid; the Traits still decide "
-                        f"whether a new test is made.", R_HEALTH)
-    state.steps.add(f"{side.name} {risk}calls an overbid.", R_OVERBID)
+        state.steps.add(N_("%(name)s is Wounded and may always call an overbid; the Traits still decide "
+                           "whether a new test is made."), R_HEALTH, name=side.name)
+    if trait:
+        state.steps.add(N_("%(name)s risks %(trait)s and calls an overbid."), R_OVERBID, name=side.name, trait=trait)
+    else:
+        state.steps.add(N_("%(name)s calls an overbid."), R_OVERBID, name=side.name)
     if lost_now:
         counts = settings["overbid_counts_lost_bid"]
-        state.steps.add(f"{side.name} has lost {', '.join(lost_now)} in this challenge"
-                        + (f": {'they still count' if len(lost_now) > 1 else 'it still counts'} for the overbid "
-                           f"({settings.label('overbid_counts_lost_bid')})." if counts else
-                           f"; {'they no longer count' if len(lost_now) > 1 else 'it no longer counts'}."),
-                        R_OVERBID, "overbid_counts_lost_bid")
+        many = len(lost_now) > 1
+        if counts:
+            lost_text = (N_("%(name)s has lost %(traits)s in this challenge: they still count for the overbid "
+                            "(%(choice)s).") if many else
+                         N_("%(name)s has lost %(traits)s in this challenge: it still counts for the overbid "
+                            "(%(choice)s)."))
+        else:
+            lost_text = (N_("%(name)s has lost %(traits)s in this challenge; they no longer count.") if many else
+                         N_("%(name)s has lost %(traits)s in this challenge; it no longer counts."))
+        params = {"choice": Phrase.term(settings.label("overbid_counts_lost_bid"))} if counts else {}
+        state.steps.add(lost_text, R_OVERBID, "overbid_counts_lost_bid", name=side.name, traits=", ".join(lost_now),
+                        **params)
     setting = "wounded_overbid_skips_ratio" if skipped else "overbid_ratio"
     if met:
         if side.con is not None:
             take_trait(side, trait)
             side.at_risk = [trait]
-        state.steps.add(f"{text} A new test is made.", R_HEALTH if skipped else R_OVERBID, setting)
+        state.steps.add(N_("%(ratio)s A new test is made."), R_HEALTH if skipped else R_OVERBID, setting, ratio=text)
         make_test(state, index, call, side.key, trait=trait)
         return
     if call.challenger_throw is not None or call.defender_throw is not None:
         raise RulesError(f"The overbid is refused ({text}): no new test is made, so give no throws.",
                          field=f"{f}.challenger_throw")
-    state.steps.add(f"{text} No new test: the result stands.", R_OVERBID, setting)
+    state.steps.add(N_("%(ratio)s No new test: the result stands."), R_OVERBID, setting, ratio=text)
     if trait:
         if settings["overbid_trait_lost_on_refusal"]:
             take_trait(side, trait)
             side.lost.append(trait)
-            state.steps.add(f"{side.name} loses {trait} too.", R_OVERBID, "overbid_trait_lost_on_refusal")
+            state.steps.add(N_("%(name)s loses %(trait)s too."), R_OVERBID, "overbid_trait_lost_on_refusal",
+                            name=side.name, trait=trait)
         else:
-            state.steps.add(f"{side.name} keeps {trait}: no test was made to risk it.", R_OVERBID,
-                            "overbid_trait_lost_on_refusal")
+            state.steps.add(N_("%(name)s keeps %(trait)s: no test was made to risk it."), R_OVERBID,
+                            "overbid_trait_lost_on_refusal", name=side.name, trait=trait)
     state.records.append(TestRecord(Call.OVERBID, side.key, None, None, state.result, made=False, trait=trait))

@@ -28,7 +28,7 @@ from larp.rules.challenge.types import (
     source_key,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 
 def payable(side: SideState, category: str, name: str) -> tuple[str | None, str]:
@@ -175,16 +175,20 @@ def call_retest(state: ChallengeState, index: int, call: TestCall) -> None:
     lost_now = list(side.at_risk)
     side.lost += side.at_risk
     side.at_risk = []
-    what = {"ability": f"expends a level of {name}", "willpower": "spends a Willpower Trait",
-            "merit": f"uses {name}", "power": "uses Might"}[category]
-    kept = f" {side.name} still loses {', '.join(lost_now)}, lost on that test." if lost_now else ""
+    what = {"ability": N_("%(name)s expends a level of %(source)s to retest."),
+            "willpower": N_("%(name)s spends a Willpower Trait to retest."),
+            "merit": N_("%(name)s uses %(source)s to retest."), "power": N_("%(name)s uses Might to retest.")}[category]
+    said = Phrase.message(what, name=side.name, source=name)
+    if lost_now:
+        said = Phrase.message(N_("%(retest)s %(name)s still loses %(traits)s, lost on that test."), retest=said,
+                              name=side.name, traits=", ".join(lost_now))
     if category == "willpower":
         setting = "willpower_retest_scope"
         rule = R_RETEST if settings[setting] == "defend_mental_social" else R_RETEST_DE
     else:
         setting = "retest_limit_mode"
         rule = R_RETEST if settings[setting] == "per_source" else R_RETEST_DE
-    state.steps.add(f"{side.name} {what} to retest.{kept}", rule, setting)
+    state.steps.add(said, rule, setting)
     if call.cancel:
         other = state.sides[other_side(side.key)]
         ccat, cname = parse_source(call.cancel, f"{f}.cancel")
@@ -195,7 +199,8 @@ def call_retest(state: ChallengeState, index: int, call: TestCall) -> None:
             raise RulesError("The retest is cancelled: no new test is made, so give no throws.",
                              field=f"{f}.challenger_throw")
         _pay(other, ccat, cname)
-        state.steps.add(f"{other.name} cancels the retest with {cname}: the first result stands.",
+        state.steps.add(Phrase.message(N_("%(name)s cancels the retest with %(source)s: the first result stands."),
+                                       name=other.name, source=cname),
                         R_RETEST if settings["cancel_match_mode"] == "conditions" else R_RETEST_DE,
                         "cancel_match_mode")
         state.records.append(TestRecord(Call.RETEST, side.key, None, None, state.result, made=False,
@@ -203,5 +208,5 @@ def call_retest(state: ChallengeState, index: int, call: TestCall) -> None:
         return
     if category == "power":
         state.finished = True
-        state.steps.add("Might is the last test of the challenge.", R_MIGHT)
+        state.steps.add(N_("Might is the last test of the challenge."), R_MIGHT)
     make_test(state, index, call, side.key, source=label)

@@ -14,7 +14,7 @@ from larp.rules.challenge.state import ChallengeState, SideState
 from larp.rules.challenge.test import caller, caller_problem, make_test
 from larp.rules.challenge.totals import tie_standing
 from larp.rules.challenge.types import R_SURPRISE, Category, Outcome
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 
 def second_challenge_problem(state: ChallengeState, side: SideState) -> str | None:
@@ -64,8 +64,11 @@ def call_second_challenge(state: ChallengeState, index: int, call: TestCall) -> 
     for each in state.characters():
         tie_standing(state, each)
     defender = state.sides[Outcome.DEFENDER].name
-    kept = f" {side.name} still loses {', '.join(lost_now)}, lost on that test." if lost_now else ""
-    state.steps.add(f"{side.name} surprised {defender} and lost the test: {side.name} risks {trait} for a "
-                    f"second challenge, and the normal rules resume ({defender} may use Celerity and hit "
-                    f"back).{kept}", R_SURPRISE)
+    said = Phrase.message(N_("%(name)s surprised %(defender)s and lost the test: %(name)s risks %(trait)s for a "
+                             "second challenge, and the normal rules resume (%(defender)s may use Celerity and hit "
+                             "back)."), name=side.name, defender=defender, trait=trait)
+    if lost_now:
+        said = Phrase.message(N_("%(retest)s %(name)s still loses %(traits)s, lost on that test."), retest=said,
+                              name=side.name, traits=", ".join(lost_now))
+    state.steps.add(said, R_SURPRISE)
     make_test(state, index, call, side.key, trait=trait)

@@ -33,7 +33,7 @@ from larp.rules.challenge.types import (
     random_throw,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 
 def make_test(state: ChallengeState, index: int, call: TestCall, by: Outcome | None, **record: Any) -> None:
@@ -61,15 +61,17 @@ def make_test(state: ChallengeState, index: int, call: TestCall, by: Outcome | N
     result = compare_throws(ct, dt)
     if result > 0:
         winner = Outcome.CHALLENGER
-        state.steps.add(f"{ct.label} beats {dt.label}: {c.name} wins the test.", R_TEST)
+        state.steps.add(N_("%(throw)s beats %(other)s: %(name)s wins the test."), R_TEST,
+                        throw=Phrase.term(ct.label), other=Phrase.term(dt.label), name=c.name)
     elif result < 0:
         winner = Outcome.DEFENDER
-        state.steps.add(f"{dt.label} beats {ct.label}: {d.name} wins the test.", R_TEST)
+        state.steps.add(N_("%(throw)s beats %(other)s: %(name)s wins the test."), R_TEST,
+                        throw=Phrase.term(dt.label), other=Phrase.term(ct.label), name=d.name)
     elif ch.kind is Kind.SIMPLE:
         winner = Outcome.DEFENDER if ch.needs_win else Outcome.CHALLENGER
-        state.steps.add(f"Both throw {ct.label}: a tie, which "
-                        + ("fails: the effect needs a win." if ch.needs_win else "succeeds in a simple test."),
-                        R_STATIC)
+        state.steps.add(N_("Both throw %(throw)s: a tie, which fails: the effect needs a win.") if ch.needs_win
+                        else N_("Both throw %(throw)s: a tie, which succeeds in a simple test."), R_STATIC,
+                        throw=Phrase.term(ct.label))
     else:
         winner = _tie(state, ct)
     state.result = winner
@@ -92,7 +94,8 @@ def forced_retest(state: ChallengeState, index: int, call: TestCall) -> None:
         raise RulesError(f"The forced retest is {state.sides[side].name}'s.", field=f"{f}.by")
     state.forced_due = None
     state.sides[side].forced_done = True
-    state.steps.add(f"{state.sides[side].name} won in total darkness: the test is retested once.", R_DARK)
+    state.steps.add(N_("%(name)s won in total darkness: the test is retested once."), R_DARK,
+                    name=state.sides[side].name)
     make_test(state, index, call, side)
 
 
@@ -137,7 +140,8 @@ def _throws(state: ChallengeState, index: int, call: TestCall) -> tuple[Throw, T
     if call.defender_throw is None:
         if narrator and state.rng is not None:
             dt = random_throw(state.rng)
-            state.steps.add(f"The narrator throws {dt.label} (drawn at random).", R_STATIC)
+            state.steps.add(N_("The narrator throws %(throw)s (drawn at random)."), R_STATIC,
+                            throw=Phrase.term(dt.label))
         else:
             raise RulesError(f"{state.sides[Outcome.DEFENDER].name}'s throw is missing.",
                              field=f"{f}.defender_throw")
@@ -164,37 +168,43 @@ def _tie(state: ChallengeState, throw: Throw) -> Outcome:
     ch, settings = state.challenge, state.settings
     static = ch.kind is Kind.STATIC
     state.steps.add(
-        f"Both throw {throw.label}: a tie. Compare current {ch.category.label} Traits"
-        + (" against the narrator's difficulty" if static else "")
-        + "; Traits bid still count until the challenge is resolved.",
-        R_TIES,
+        N_("Both throw %(throw)s: a tie. Compare current %(category)s Traits against the narrator's difficulty; "
+           "Traits bid still count until the challenge is resolved.") if static else
+        N_("Both throw %(throw)s: a tie. Compare current %(category)s Traits; Traits bid still count until the "
+           "challenge is resolved."),
+        R_TIES, throw=Phrase.term(throw.label), category=Phrase.term(ch.category.label),
     )
-    why = "; ".join(c.standing_why + d.standing_why)
+    whys = c.standing_why + d.standing_why
+    why = whys[0] if whys else ""
+    for more in whys[1:]:
+        why = Phrase.message(N_("%(first)s; %(second)s"), first=why, second=more)
     rule = R_HEALTH if "Wounded" in why else (R_PUISSANCE if "Puissance" in why else R_FLEETNESS)
     if c.standing != d.standing:
         winner = Outcome.CHALLENGER if c.standing > d.standing else Outcome.DEFENDER
-        state.steps.add(f"{why}: {state.sides[winner].name} wins the tie without comparing Traits.", rule)
+        state.steps.add(N_("%(why)s: %(name)s wins the tie without comparing Traits."), rule, why=why,
+                        name=state.sides[winner].name)
         return winner
     if why:
-        state.steps.add(f"{why}: these cancel out, so the Traits decide.", rule)
+        state.steps.add(N_("%(why)s: these cancel out, so the Traits decide."), rule, why=why)
     tell_totals(state)
     if c.total > d.total:
-        state.steps.add(f"{c.name} has {c.total} Traits against {d.name}'s {d.total}: {c.name} wins the tie.",
-                        R_TIES)
+        state.steps.add(N_("%(name)s has %(n)s Traits against %(other)s's %(other_n)s: %(name)s wins the tie."),
+                        R_TIES, name=c.name, n=c.total, other=d.name, other_n=d.total)
         return Outcome.CHALLENGER
     if d.total > c.total:
-        state.steps.add(f"{d.name} has {d.total} Traits against {c.name}'s {c.total}: {d.name} wins the tie.",
-                        R_TIES)
+        state.steps.add(N_("%(name)s has %(n)s Traits against %(other)s's %(other_n)s: %(name)s wins the tie."),
+                        R_TIES, name=d.name, n=d.total, other=c.name, other_n=c.total)
         return Outcome.DEFENDER
     if static:
         if settings["static_equal_tie"] == "succeed":
-            state.steps.add(f"{c.name}'s {c.total} Traits equal the difficulty: the attempt succeeds "
-                            f"({settings.label('static_equal_tie')}).", R_TIES, "static_equal_tie")
+            state.steps.add(N_("%(name)s's %(n)s Traits equal the difficulty: the attempt succeeds (%(choice)s)."),
+                            R_TIES, "static_equal_tie", name=c.name, n=c.total,
+                            choice=Phrase.term(settings.label("static_equal_tie")))
             return Outcome.CHALLENGER
-        state.steps.add(f"{c.name}'s {c.total} Traits equal the difficulty: a draw, so the attempt fails "
-                        f"and the bid is lost.", R_TIES, "static_equal_tie")
+        state.steps.add(N_("%(name)s's %(n)s Traits equal the difficulty: a draw, so the attempt fails and the bid "
+                           "is lost."), R_TIES, "static_equal_tie", name=c.name, n=c.total)
         return Outcome.DRAW
-    state.steps.add(f"Both have {c.total} Traits: a draw. Both sides lose the Traits they bid.", R_TIES)
+    state.steps.add(N_("Both have %(n)s Traits: a draw. Both sides lose the Traits they bid."), R_TIES, n=c.total)
     return Outcome.DRAW
 
 
@@ -210,20 +220,21 @@ def _check_forced(state: ChallengeState) -> None:
     dark = side.con.darkness
     if dark.waive_retest:
         if dark.waived_this_turn:
-            state.steps.add(f"{side.name} already expended {dark.waive_retest} this turn: no forced retest.",
-                            R_DARK_DE)
+            state.steps.add(N_("%(name)s already expended %(ability)s this turn: no forced retest."), R_DARK_DE,
+                            name=side.name, ability=dark.waive_retest)
         else:
             key = ability_named(side.con.abilities, dark.waive_retest)
             assert key is not None  # checked when the darkness was set up
             if side.abilities_left()[key] < 1:
-                state.steps.add(f"{side.name} has no {key} level left to expend: the forced retest applies.",
-                                R_DARK)
+                state.steps.add(N_("%(name)s has no %(ability)s level left to expend: the forced retest applies."),
+                                R_DARK, name=side.name, ability=key)
                 state.forced_due = winner
                 return
             side.abilities_spent[key] += 1
-            state.steps.add(f"{side.name} expends a level of {key}: no forced retest of total darkness this "
-                            f"turn.", R_DARK_DE)
+            state.steps.add(N_("%(name)s expends a level of %(ability)s: no forced retest of total darkness this "
+                               "turn."), R_DARK_DE, name=side.name, ability=key)
         side.forced_done = True
         return
     state.forced_due = winner
-    state.steps.add(f"{side.name} is in total darkness and won: the success must be retested once.", R_DARK)
+    state.steps.add(N_("%(name)s is in total darkness and won: the success must be retested once."), R_DARK,
+                    name=side.name)

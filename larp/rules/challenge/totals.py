@@ -15,6 +15,7 @@ from larp.rules.challenge.types import (
     Power,
 )
 from larp.rules.darkness import ability_named
+from larp.rules.explain import N_, Phrase
 from larp.rules.senses import R_ACUTE, acute_sense_bonus
 from larp.tables import generation_row
 
@@ -35,57 +36,67 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
     if ch.kind is Kind.SIMPLE:
         return
     base = con.declared if con.declared is not None else con.traits
-    terms = [f"{base} {side.category.label}" + (f" (declared of {con.traits})" if con.declared is not None else "")]
+    category = Phrase.term(side.category.label)
+    if con.declared is not None:
+        terms = [Phrase.message(N_("%(n)s %(category)s (declared of %(of)s)"), n=base, category=category,
+                                of=con.traits)]
+    else:
+        terms = [Phrase.message(N_("%(n)s %(category)s"), n=base, category=category)]
     total = base
     for mod in con.bonuses:
         total += mod.traits
-        terms.append(f"+{mod.traits} {mod.source}")
+        terms.append(Phrase.message(N_("+%(n)s %(source)s"), n=mod.traits, source=mod.source))
     if con.weapon is not None and con.weapon.bonus:
         total += con.weapon.bonus
-        terms.append(f"+{con.weapon.bonus} {con.weapon.name}")
+        terms.append(Phrase.message(N_("+%(n)s %(source)s"), n=con.weapon.bonus, source=con.weapon.name))
     if _specialisation(state, side):
         total += 1
-        terms.append("+1 specialisation" + (f" ({con.specialisation})" if isinstance(con.specialisation, str) else ""))
+        terms.append(Phrase.message(N_("+1 specialisation (%(name)s)"), name=con.specialisation)
+                     if isinstance(con.specialisation, str) else Phrase.message(N_("+1 specialisation")))
     if _speed_bonus(state, side):
         total += 1
-        terms.append("+1 Speed")
-        state.steps.add(f"{side.name}'s {con.weapon.name} has Speed and {side.name} has Melee: one bonus Trait "
-                        f"({settings.label('speed_weapon_model')}).", R_SPEED_DE, "speed_weapon_model")
+        terms.append(Phrase.message(N_("+1 Speed")))
+        state.steps.add(N_("%(name)s's %(weapon)s has Speed and %(name)s has Melee: one bonus Trait (%(choice)s)."),
+                        R_SPEED_DE, "speed_weapon_model", name=side.name, weapon=con.weapon.name,
+                        choice=Phrase.term(settings.label("speed_weapon_model")))
     acute = acute_sense_bonus(ch.sense, con.acute_senses, settings)
     if acute:
         total += acute
-        terms.append(f"+{acute} Acute Sense ({ch.sense})")
-        state.steps.add(f"The challenge depends on {ch.sense} and {side.name} has Acute Sense ({ch.sense}): "
-                        f"{side.name} is {acute} Traits up ({settings.label('darkness_merits')}).", R_ACUTE,
-                        "darkness_merits")
+        sense = Phrase.term(ch.sense)
+        terms.append(Phrase.message(N_("+%(n)s Acute Sense (%(sense)s)"), n=acute, sense=sense))
+        state.steps.add(N_("The challenge depends on %(sense)s and %(name)s has Acute Sense (%(sense)s): "
+                           "%(name)s is %(n)s Traits up (%(choice)s)."), R_ACUTE, "darkness_merits", sense=sense,
+                        name=side.name, n=acute, choice=Phrase.term(settings.label("darkness_merits")))
     if side.neg_bonus:
         total += side.neg_bonus
-        terms.append(f"+{side.neg_bonus} unmatched Negative Traits")
+        terms.append(Phrase.message(N_("+%(n)s unmatched Negative Traits"), n=side.neg_bonus))
     for mod in con.penalties:
         total -= mod.traits
-        terms.append(f"-{mod.traits} {mod.source}")
+        terms.append(Phrase.message(N_("-%(n)s %(source)s"), n=mod.traits, source=mod.source))
     if any(b.traits for b in con.bonuses) or (con.weapon is not None and con.weapon.bonus) or \
             any(t.startswith("+1 specialisation") for t in terms):
-        state.steps.add(f"{side.name}'s bonus Traits count in ties and overbids but are never bid.", R_BONUS)
+        state.steps.add(N_("%(name)s's bonus Traits count in ties and overbids but are never bid."), R_BONUS,
+                        name=side.name)
     if settings["wound_penalty_model"] == "lotnr" and side.health is Health.BRUISED \
             and ch.category is not Category.VIRTUE:
         total -= 1
-        terms.append("-1 Bruised")
-        state.steps.add(f"{side.name} is Bruised: one Trait down on ties.", R_HEALTH, "wound_penalty_model")
+        terms.append(Phrase.message(N_("-1 Bruised")))
+        state.steps.add(N_("%(name)s is Bruised: one Trait down on ties."), R_HEALTH, "wound_penalty_model",
+                        name=side.name)
     if ch.category is Category.PHYSICAL and con.steps_moved >= 2:
         total -= 1
-        terms.append("-1 moved")
-        state.steps.add(f"{side.name} moved {con.steps_moved} steps: one Trait down.", R_MOVE)
+        terms.append(Phrase.message(N_("-1 moved")))
+        state.steps.add(N_("%(name)s moved %(n)s steps: one Trait down."), R_MOVE, name=side.name, n=con.steps_moved)
     if side.dark is not None and side.dark.penalty:
         total -= side.dark.penalty
-        terms.append(f"-{side.dark.penalty} darkness")
+        terms.append(Phrase.message(N_("-%(n)s darkness"), n=side.dark.penalty))
     if settings["trait_total_cap"] and con.generation is not None:
         row = generation_row(con.generation)
         if row is not None and total > 2 * row.max_traits:
             total = 2 * row.max_traits
-            terms.append(f"capped at {total}")
-            state.steps.add(f"{side.name} may claim at most twice the generation's Trait maximum: {total}.",
-                            R_CAP, "trait_total_cap")
+            terms.append(Phrase.message(N_("capped at %(n)s"), n=total))
+            state.steps.add(N_("%(name)s may claim at most twice the generation's Trait maximum: %(n)s."),
+                            R_CAP, "trait_total_cap", name=side.name, n=total)
     side.total = max(0, total)
     side.terms = terms
 
@@ -101,8 +112,8 @@ def _specialisation(state: ChallengeState, side: SideState) -> bool:
         return True
     key = ability_named(side.con.abilities, spec)
     if key is None or side.con.abilities[key] < 1:
-        state.steps.add(f"{side.name} has no level of {spec} left tonight: the {spec} specialisation gives no "
-                        f"bonus Trait.", R_SPECIALISATION)
+        state.steps.add(N_("%(name)s has no level of %(ability)s left tonight: the %(ability)s specialisation gives "
+                           "no bonus Trait."), R_SPECIALISATION, name=side.name, ability=spec)
         return False
     return True
 
@@ -126,14 +137,16 @@ def tie_standing(state: ChallengeState, side: SideState) -> None:
     physical = ch.category is Category.PHYSICAL
     if Power.PUISSANCE in con.powers and physical and con.lead is Lead.STRENGTH:
         side.standing += 1
-        side.standing_why.append(f"{side.name} wins ties in tests of strength (Puissance)")
+        side.standing_why.append(Phrase.message(N_("%(name)s wins ties in tests of strength (Puissance)"),
+                                                name=side.name))
     surprised = side.key is Outcome.DEFENDER and ch.surprised and not state.surprise_over
     if Power.FLEETNESS in con.powers and physical and con.lead is Lead.SPEED and not surprised:
         side.standing += 1
-        side.standing_why.append(f"{side.name} wins ties in speed challenges (Fleetness)")
+        side.standing_why.append(Phrase.message(N_("%(name)s wins ties in speed challenges (Fleetness)"),
+                                                name=side.name))
     if side.health is Health.WOUNDED and ch.category is not Category.VIRTUE:
         side.standing -= 1
-        side.standing_why.append(f"{side.name} is Wounded and loses all ties")
+        side.standing_why.append(Phrase.message(N_("%(name)s is Wounded and loses all ties"), name=side.name))
 
 
 def tell_totals(state: ChallengeState) -> None:
@@ -144,5 +157,5 @@ def tell_totals(state: ChallengeState) -> None:
     state.totals_told = True
     for side in state.characters():
         if len(side.terms) > 1:
-            state.steps.add(f"{side.name} counts {side.total} Traits for ties and overbids: "
-                            f"{', '.join(side.terms)}.", R_TIES)
+            state.steps.add(N_("%(name)s counts %(n)s Traits for ties and overbids: %(terms)s."), R_TIES,
+                            name=side.name, n=side.total, terms=list(side.terms))

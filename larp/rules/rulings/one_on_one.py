@@ -38,7 +38,7 @@ from larp.rules.challenge import (
     play_challenge,
     random_throw,
 )
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step, both
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
@@ -284,27 +284,33 @@ def _may_call(side: SideOptions) -> bool:
     return bool(side.retests or overbid or side.may_second_challenge)
 
 
-def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> str:
-    """The ruling's sentence with the damage actually taken (after halving, Fortitude, armor)."""
+def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit]) -> Phrase:
+    """The ruling's sentence with the damage actually taken (after halving, Fortitude, armor), as a phrase
+    said in the reader's language at the edge (issue 36)."""
     names = {Outcome.CHALLENGER: challenge.challenger.name}
     if challenge.defender is not None:
         names[Outcome.DEFENDER] = challenge.defender.name
     if ruling.outcome is Outcome.DRAW:
-        head = "Draw"
+        head = Phrase.message(N_("Draw"))
     elif ruling.outcome in SIDES:
-        head = f"{names[ruling.outcome]} wins"
+        head = Phrase.message(N_("%(name)s wins"), name=names[ruling.outcome])
     else:
-        head = f"{names[Outcome.CHALLENGER]} {'succeeds' if ruling.outcome is Outcome.SUCCESS else 'fails'}"
+        head = Phrase.message(N_("%(name)s succeeds") if ruling.outcome is Outcome.SUCCESS else N_("%(name)s fails"),
+                              name=names[Outcome.CHALLENGER])
     parts = []
     for side, name in names.items():
-        said = [f"loses {', '.join(ruling.lost_by(side))}"] if ruling.lost_by(side) else []
+        said = ([Phrase.message(N_("loses %(traits)s"), traits=", ".join(ruling.lost_by(side)))]
+                if ruling.lost_by(side) else [])
         for hit in hits:
             if hit.target == name:
-                taken = ", ".join(f"{n} {k}" for k, n in hit.taken)
-                said.append(f"takes {taken}" if taken else "is hit but takes no damage")
+                taken = [Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in hit.taken]
+                said.append(Phrase.message(N_("takes %(damage)s"), damage=taken) if taken
+                            else Phrase.message(N_("is hit but takes no damage")))
         if said:
-            parts.append(f"{name} {' and '.join(said)}")
-    return head + (": " + ", ".join(parts) if parts else "") + "."
+            parts.append(Phrase.message(N_("%(name)s %(what)s"), name=name, what=both(said)))
+    if parts:
+        return Phrase.message(N_("%(head)s: %(parts)s."), head=head, parts=parts)
+    return Phrase.message(N_("%(head)s."), head=head)
 
 
 def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSettings | None = None,
@@ -352,9 +358,10 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     options = with_suitable(options, _suitable(one, challenge, scene))
     needs = decision_left(options)
     if ruling is None:
-        summary = ("The first test is due." if options.forced_retest is None else
-                   f"{(challenge.challenger if options.forced_retest is Outcome.CHALLENGER else challenge.defender).name}"
-                   " won, in total darkness: the retest is due.")
+        summary = (Phrase.message(N_("The first test is due.")) if options.forced_retest is None else
+                   Phrase.message(N_("%(name)s won, in total darkness: the retest is due."),
+                                  name=(challenge.challenger if options.forced_retest is Outcome.CHALLENGER
+                                        else challenge.defender).name))
         return OneOnOneRuling(challenge, options, None, recorded, steps=steps, summary=summary, needs_decision=needs)
     sides = {Outcome.CHALLENGER: one.challenger}
     if one.defender is not None:
