@@ -160,6 +160,13 @@ class Step:
         return cls(text=data["text"], rule=data["rule"], setting=data.get("setting"), said=data.get("said"))
 
 
+def phrase_step(template: str, rule: str, setting: str | None = None, **params: Any) -> Step:
+    """One step written as a phrase (``template`` marked with :func:`N_`, filled with ``params``), for the
+    rules that build a step alone rather than through an :class:`Explanation`."""
+    text = Phrase.message(template, **params)
+    return Step(str(text), rule, setting, text.data())
+
+
 @dataclass
 class Explanation:
     """An ordered, growing list of steps, built while a rule is applied.

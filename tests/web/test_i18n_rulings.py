@@ -173,3 +173,21 @@ def test_a_phrase_is_said_in_each_language_and_stays_english_in_the_core():
                    term=lambda word: f"<{word}>", number=lambda n: f"#{n}")
     assert say(first.said, loud) == "Ann RISKS #2 TRAITs more (<lethal>)."
     assert say(first.said, ENGLISH) == first.text
+
+
+def test_damage_by_hand_reads_in_portuguese(client, auth, dbconn):
+    """Damage marked by hand (LotNR Health, met-reference 4.1): the summary and the marking's steps in the
+    reader's language; a mortal's aggravated damage is treated as lethal (001 "Aggravated Damage")."""
+    auth.login()
+    konrad = Character.get(Character.name == "Konrad Vale")
+    response = client.post(f"/characters/{konrad.id}/damage", data={"damage_type": "lethal", "levels": "2"})
+    assert response.status_code in (200, 303)
+    ruling = last_ruling()
+    assert ruling.kind == "damage" and ruling.summary_said
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    assert summary.startswith("Konrad Vale sofre 2 letal e agora está "), summary
+    assert ("Konrad Vale sofre 2 níveis de dano letal: os níveis Saudável do primeiro ao segundo estão marcados; "
+            "Konrad Vale agora está Escoriado.") in steps, steps
+    assert not any(re.search(r"\b(takes|levels|damage|marked|now)\b", step) for step in steps), steps
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
+    assert summary == ruling.summary and steps == [s["text"] for s in ruling.steps]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.explain import levels as levels_of
 from larp.rules.settings import ChronicleSettings
 from larp.rules.health.track import (
@@ -65,8 +65,11 @@ class HealthRuling:
 class _Notes(Explanation):
     """An explanation that records each sentence once (damage is applied level by level)."""
 
-    def add(self, text: str, rule: str, setting: str | None = None) -> None:
-        """Append the step unless the same sentence is already there."""
+    def add(self, text: str, rule: str, setting: str | None = None, **params: Any) -> None:
+        """Append the step unless the same sentence is already there (``params``: as
+        :meth:`Explanation.add`)."""
+        if params:
+            text = Phrase.message(text, **params)
         if all(step.text != text for step in self._steps):
             super().add(text, rule, setting)
 
@@ -89,40 +92,41 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
     model = settings["below_incapacitated_model"]
     if kind == "bashing":
         if model == "tabletop":
-            steps.add(f"Bashing damage past Incapacitated: {who} enters torpor.",
-                      '000 "Bashing Damage"', setting="below_incapacitated_model")
+            steps.add(N_("Bashing damage past Incapacitated: %(name)s enters torpor."),
+                      '000 "Bashing Damage"', setting="below_incapacitated_model", name=who)
             return "torpor"
         if condition == "unconscious":
-            steps.add(f"{who} is already unconscious; the beating keeps {who} down "
-                      f"(the narrator may rule torpor after a savage beating).",
-                      "LotNR Health (met-reference 4.1)", setting="below_incapacitated_model")
+            steps.add(N_("%(name)s is already unconscious; the beating keeps %(name)s down "
+                         "(the narrator may rule torpor after a savage beating)."),
+                      "LotNR Health (met-reference 4.1)", setting="below_incapacitated_model", name=who)
             return "unconscious"
-        steps.add(f"Bashing damage puts {who} below Incapacitated: unconscious for one scene or one hour "
-                  f"(the narrator's choice).", '002 "Damage and Healing"', setting="below_incapacitated_model")
+        steps.add(N_("Bashing damage puts %(name)s below Incapacitated: unconscious for one scene or one hour "
+                     "(the narrator's choice)."), '002 "Damage and Healing"', setting="below_incapacitated_model",
+                  name=who)
         return "unconscious"
     if kind == "lethal":
-        steps.add(f"Lethal damage puts {who} below Incapacitated: {who} enters torpor.",
-                  '002 "Damage and Healing"', setting="below_incapacitated_model")
+        steps.add(N_("Lethal damage puts %(name)s below Incapacitated: %(name)s enters torpor."),
+                  '002 "Damage and Healing"', setting="below_incapacitated_model", name=who)
         return "torpor"
     if settings["dark_epics_killing_blow"]:
-        steps.add(f"Aggravated damage puts {who} below Incapacitated: torpor. Under the Dark Epics rule a "
-                  f"vampire meets Final Death only from a killing blow once in torpor.",
-                  "Dark Epics killing blow (met-reference 4.1)", setting="dark_epics_killing_blow")
+        steps.add(N_("Aggravated damage puts %(name)s below Incapacitated: torpor. Under the Dark Epics rule a "
+                     "vampire meets Final Death only from a killing blow once in torpor."),
+                  "Dark Epics killing blow (met-reference 4.1)", setting="dark_epics_killing_blow", name=who)
         return "torpor"
     if model == "house_002":
         if incapacitated_before:
-            steps.add(f"{who} was already Incapacitated when the aggravated damage struck: Final Death.",
+            steps.add(N_("%(name)s was already Incapacitated when the aggravated damage struck: Final Death."),
                       "LotNR Health (met-reference 4.1, T9); 002 \"Damage and Healing\"",
-                      setting="below_incapacitated_model")
+                      setting="below_incapacitated_model", name=who)
             return "final_death"
-        steps.add(f"Aggravated damage puts {who} below Incapacitated: {who} enters torpor "
-                  f"(seed 002: a vampire put below Incapacitated by aggravated damage enters torpor; "
-                  f"aggravated damage once a vampire is Incapacitated or in torpor is Final Death).",
-                  '002 "Damage and Healing"', setting="below_incapacitated_model")
+        steps.add(N_("Aggravated damage puts %(name)s below Incapacitated: %(name)s enters torpor "
+                     "(seed 002: a vampire put below Incapacitated by aggravated damage enters torpor; "
+                     "aggravated damage once a vampire is Incapacitated or in torpor is Final Death)."),
+                  '002 "Damage and Healing"', setting="below_incapacitated_model", name=who)
         return "torpor"
     rule = '000 "Final Death"' if model == "tabletop" else "LotNR Health (met-reference 4.1)"
-    steps.add(f"Aggravated damage to {who} at Incapacitated: Final Death.", rule,
-              setting="below_incapacitated_model")
+    steps.add(N_("Aggravated damage to %(name)s at Incapacitated: Final Death."), rule,
+              setting="below_incapacitated_model", name=who)
     return "final_death"
 
 
@@ -180,7 +184,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
     kind = damage_type
     if kind == "aggravated" and not track.is_vampire:
         kind = "lethal"
-        steps.add(f"{who} is not a vampire: aggravated damage is treated as lethal.", '001 "Aggravated Damage"')
+        steps.add(N_("%(name)s is not a vampire: aggravated damage is treated as lethal."), '001 "Aggravated Damage"',
+                  name=who)
 
     counts = {"aggravated": track.aggravated, "lethal": track.lethal, "bashing": track.bashing}
     condition = track.condition
@@ -196,7 +201,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             if SEVERITY[lesser] < SEVERITY[mark] and counts[lesser] > 0:
                 counts[lesser] -= 1
                 counts[mark] += 1
-                steps.add(f"The track is full: the {mark} level replaces a {lesser} mark.", _MARKING)
+                steps.add(N_("The track is full: the %(kind)s level replaces a %(lesser)s mark."), _MARKING,
+                          kind=Phrase.term(mark), lesser=Phrase.term(lesser))
                 return True
         return False
 
@@ -207,12 +213,13 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         marked = sum(counts.values())
         if track.is_vampire and condition == "torpor" and kind == "aggravated":
             if settings["dark_epics_killing_blow"] and not killing_blow:
-                steps.add(f"{who} is in torpor, but without a declared killing blow the aggravated level "
-                          f"does not destroy {who}.", "Dark Epics killing blow (met-reference 4.1)",
-                          setting="dark_epics_killing_blow")
+                steps.add(N_("%(name)s is in torpor, but without a declared killing blow the aggravated level "
+                             "does not destroy %(name)s."), "Dark Epics killing blow (met-reference 4.1)",
+                          setting="dark_epics_killing_blow", name=who)
             else:
                 condition = "final_death"
-                steps.add(f"Aggravated damage to {who} in torpor: Final Death.", '002 "Damage and Healing"')
+                steps.add(N_("Aggravated damage to %(name)s in torpor: Final Death."), '002 "Damage and Healing"',
+                          name=who)
             if place(kind):
                 changed += 1
             else:
@@ -227,8 +234,9 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
                 condition = _below_incapacitated_vampire(kind, condition, settings, who, steps,
                                                          incapacitated_before=track.marked >= size - 1)
             else:
-                steps.add(f"{who} is in torpor; further {kind} damage does not destroy {who} "
-                          f"(destruction is a narrator action).", '002 "Damage and Healing"')
+                steps.add(N_("%(name)s is in torpor; further %(kind)s damage does not destroy %(name)s "
+                             "(destruction is a narrator action)."), '002 "Damage and Healing"', name=who,
+                          kind=Phrase.term(kind))
             if place(kind):
                 changed += 1
             else:
@@ -240,49 +248,65 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             counts["lethal"] += 1
             changed += 1
             condition = "unconscious"
-            steps.add(f"{who} is at Incapacitated: the bashing level is X'd over a bashing mark, making it "
-                      f"lethal, and {who} is unconscious.", '000 "Mortal\'s Healing Times"')
+            steps.add(N_("%(name)s is at Incapacitated: the bashing level is X'd over a bashing mark, making it "
+                         "lethal, and %(name)s is unconscious."), '000 "Mortal\'s Healing Times"', name=who)
             continue
         if place(kind):
             changed += 1
         else:
             overflow += 1
         condition = "dead"
-        steps.add(f"A further wound past Incapacitated kills {who}: mortals have no torpor.", '000 "Health"')
+        steps.add(N_("A further wound past Incapacitated kills %(name)s: mortals have no torpor."), '000 "Health"',
+                  name=who)
 
     new = replace(track, condition=condition, **counts)
-    summary = f"{who} takes {levels_of(changed)} of {kind} damage"
+    summary = Phrase.message(N_("%(name)s takes %(levels)s of %(kind)s damage"), name=who, levels=levels_of(changed),
+                             kind=Phrase.term(kind))
     if overflow:
-        summary += f" ({overflow} more had no further effect)"
+        summary = Phrase.message(N_("%(taken)s (%(n)s more had no further effect)"), taken=summary, n=overflow)
     marked = _boxes_marked(track, new)
     if marked and new.condition == "active" and track.condition == "active":
-        still = "still" if new.state() == track.state() else "now"
-        steps.add(f"{summary}: {marked}; {who} is {still} {_where(new)}.", _APPLYING)
+        if new.state() == track.state():
+            steps.add(N_("%(taken)s: %(marked)s; %(name)s is still %(where)s."), _APPLYING, taken=summary,
+                      marked=marked, name=who, where=_where(new))
+        else:
+            steps.add(N_("%(taken)s: %(marked)s; %(name)s is now %(where)s."), _APPLYING, taken=summary,
+                      marked=marked, name=who, where=_where(new))
     else:
-        steps.add(f"{summary} and is now {_where(new)}.", _APPLYING)
+        steps.add(N_("%(taken)s and is now %(where)s."), _APPLYING, taken=summary, where=_where(new))
     if stake and not new.destroyed:
         if new.is_vampire:
             new = replace(new, staked=True)
-            steps.add(f"The stake through the heart paralyses {who} until it is removed: {who} is conscious "
-                      f"but may not move or spend blood points.", '000 "Stake Through Heart"')
+            steps.add(N_("The stake through the heart paralyses %(name)s until it is removed: %(name)s is conscious "
+                         "but may not move or spend blood points."), '000 "Stake Through Heart"', name=who)
         else:
-            steps.add(f"A stake paralyses only vampires; {who} simply takes the wound.", '000 "Stake Through Heart"')
-    first = Step(f"{who} is {_where(track)} and takes {levels_of(levels)} of {damage_type} damage.", _APPLYING)
+            steps.add(N_("A stake paralyses only vampires; %(name)s simply takes the wound."),
+                      '000 "Stake Through Heart"', name=who)
+    opening = Phrase.message(N_("%(name)s is %(where)s and takes %(levels)s of %(kind)s damage."), name=who,
+                             where=_where(track), levels=levels_of(levels), kind=Phrase.term(damage_type))
+    first = Step(str(opening), _APPLYING, said=opening.data())
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINALS = (N_("the first %(level)s level"), N_("the second %(level)s level"), N_("the third %(level)s level"),
+             N_("the fourth %(level)s level"), N_("the fifth %(level)s level"), N_("the sixth %(level)s level"),
+             N_("the seventh %(level)s level"), N_("the eighth %(level)s level"), N_("the ninth %(level)s level"),
+             N_("the tenth %(level)s level"))
+_ORDINAL_WORDS_SAID = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"), N_("sixth"),
+                       N_("seventh"), N_("eighth"), N_("ninth"), N_("tenth"))
 
 
-def _nth(track: HealthTrack, index: int) -> str:
-    """The box at ``index``'s place among the boxes of its name: "second"."""
-    nth = track.levels[:index + 1].count(track.levels[index])
-    return _ORDINALS[nth - 1] if nth <= len(_ORDINALS) else f"{nth}th"
+def _nth(track: HealthTrack, index: int) -> int:
+    """The box at ``index``'s place among the boxes of its name: 2 for the second."""
+    return track.levels[:index + 1].count(track.levels[index])
 
 
-def _box(track: HealthTrack, index: int) -> str:
+def _box(track: HealthTrack, index: int) -> Phrase:
     """The box at ``index`` as a narrator names it: "the second Healthy level"."""
-    return f"the {_nth(track, index)} {track.levels[index]} level"
+    nth, level = _nth(track, index), Phrase.term(track.levels[index])
+    if nth <= len(_ORDINALS):
+        return Phrase.message(_ORDINALS[nth - 1], level=level)
+    return Phrase.message(N_("the %(n)sth %(level)s level"), n=nth, level=level)
 
 
 def _boxes_marked(before: HealthTrack, after: HealthTrack) -> str:
@@ -296,10 +320,13 @@ def _boxes_marked(before: HealthTrack, after: HealthTrack) -> str:
     if first > last:
         return ""
     if first == last:
-        return f"{_box(after, first)} is marked"
-    if after.levels[first] == after.levels[last]:
-        return f"the {_nth(after, first)} to the {_nth(after, last)} {after.levels[first]} levels are marked"
-    return f"{_box(after, first)} to {_box(after, last)} are marked"
+        return Phrase.message(N_("%(box)s is marked"), box=_box(after, first))
+    if after.levels[first] == after.levels[last] and max(_nth(after, first), _nth(after, last)) <= len(_ORDINALS):
+        return Phrase.message(N_("the %(first)s to the %(last)s %(level)s levels are marked"),
+                              first=Phrase.message(_ORDINAL_WORDS_SAID[_nth(after, first) - 1]),
+                              last=Phrase.message(_ORDINAL_WORDS_SAID[_nth(after, last) - 1]),
+                              level=Phrase.term(after.levels[first]))
+    return Phrase.message(N_("%(first)s to %(last)s are marked"), first=_box(after, first), last=_box(after, last))
 
 
 def standing(track: HealthTrack) -> str:
@@ -307,17 +334,17 @@ def standing(track: HealthTrack) -> str:
     return _where(track)
 
 
-def _where(track: HealthTrack) -> str:
+def _where(track: HealthTrack) -> Phrase:
     """Where the character stands, for explanation steps ("Bruised", "in torpor"...)."""
     if track.condition == "final_death":
-        return "destroyed (Final Death)"
+        return Phrase.message(N_("destroyed (Final Death)"))
     if track.condition == "dead":
-        return "dead"
+        return Phrase.message(N_("dead"))
     if track.condition == "torpor":
-        return "in torpor"
+        return Phrase.message(N_("in torpor"))
     if track.condition == "unconscious":
-        return f"unconscious ({track.state()})"
-    return track.state()
+        return Phrase.message(N_("unconscious (%(level)s)"), level=Phrase.term(track.state()))
+    return Phrase.term(track.state())
 
 
 def destroy(track: HealthTrack, means: str, who: str = "The character") -> HealthRuling:
@@ -339,11 +366,19 @@ def destroy(track: HealthTrack, means: str, who: str = "The character") -> Healt
             and track.marked < track.size - 1):
         raise RulesError(f"Massive trauma destroys only an incapacitated or torpid vampire; {who} is "
                          f"{track.state()}.", field="means")
-    verb, rule = DESTRUCTION[means]
+    _verb, rule = DESTRUCTION[means]
     condition = "final_death" if track.is_vampire else "dead"
     steps = Explanation()
-    steps.add(f"The narrator {verb} {who}: {CONDITION_LABELS[condition]}.", rule)
+    steps.add(_DESTROYS[means], rule, name=who, condition=Phrase.term(CONDITION_LABELS[condition]))
     return HealthRuling(replace(track, condition=condition, staked=False), steps.steps())
+
+
+#: The narrator's destruction of a character, by means (DESTRUCTION's verbs, as whole sentences).
+_DESTROYS = {
+    "beheading": N_("The narrator chops off the head of %(name)s: %(condition)s."),
+    "heart_torn_out": N_("The narrator tears out the heart of %(name)s: %(condition)s."),
+    "massive_trauma": N_("The narrator destroys beyond repair the body of %(name)s: %(condition)s."),
+}
 
 
 def stake(track: HealthTrack, who: str = "The character") -> HealthRuling:
@@ -359,8 +394,8 @@ def stake(track: HealthTrack, who: str = "The character") -> HealthRuling:
     if not track.is_vampire:
         raise RulesError(f"A stake paralyses only vampires; {who} is a {track.creature}.", field="creature")
     steps = Explanation()
-    steps.add(f"{who} is staked: conscious, but may not move or spend blood points until the stake is removed.",
-              '000 "Stake Through Heart"')
+    steps.add(N_("%(name)s is staked: conscious, but may not move or spend blood points until the stake is removed."),
+              '000 "Stake Through Heart"', name=who)
     return HealthRuling(replace(track, staked=True), steps.steps())
 
 
@@ -374,7 +409,8 @@ def remove_stake(track: HealthTrack, who: str = "The character") -> HealthRuling
     if not track.staked:
         raise RulesError(f"{who} is not staked.", field="staked")
     steps = Explanation()
-    steps.add(f"The stake is removed: {who} may move and spend blood points again.", '000 "Stake Through Heart"')
+    steps.add(N_("The stake is removed: %(name)s may move and spend blood points again."), '000 "Stake Through Heart"',
+              name=who)
     return HealthRuling(replace(track, staked=False), steps.steps())
 
 
@@ -392,8 +428,8 @@ def regain_consciousness(track: HealthTrack, who: str = "The character") -> Heal
         raise RulesError(f"{who} is still below Incapacitated and must heal a level before waking.",
                          field="condition")
     steps = Explanation()
-    steps.add(f"A scene or an hour has passed: {who} regains consciousness at {track.state()}.",
-              '002 "Damage and Healing"')
+    steps.add(N_("A scene or an hour has passed: %(name)s regains consciousness at %(level)s."),
+              '002 "Damage and Healing"', name=who, level=Phrase.term(track.state()))
     return HealthRuling(replace(track, condition="active"), steps.steps())
 
 

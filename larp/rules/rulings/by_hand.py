@@ -16,7 +16,7 @@ from typing import Any
 
 from larp.rules.challenge import RandomSource
 from larp.rules.damage import Damage, DamageRuling, Strike, Target, damage_taken, strike_damage
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
@@ -111,7 +111,7 @@ class HandDamage:
         if self.levels < 1:
             raise RulesError("No damage to apply: give at least one health level.", field="levels")
         if self.source == "fire":
-            fire = (Step("Fire does aggravated damage.", R_FIRE),) if self.damage_type != "aggravated" else ()
+            fire = (Step(N_("Fire does aggravated damage."), R_FIRE),) if self.damage_type != "aggravated" else ()
             return Damage(levels=self.levels, damage_type="aggravated", source="fire", steps=fire,
                           armor_piercing=self.armor_piercing)
         return Damage(levels=self.levels, damage_type=self.damage_type, bashing_vs_kindred=self.firearm,
@@ -172,12 +172,12 @@ def killing_blow_steps(person: Person, track: HealthTrack, hand: HandDamage, set
         raise RulesError(f"A killing blow is declared on a vampire in torpor; {person.name} is not one "
                          f"({R_KILLING_BLOW}).", field="killing_blow")
     if not settings["dark_epics_killing_blow"]:
-        return (Step(f"A killing blow is declared on {person.name}; without the Dark Epics rule none is needed: "
-                     f"aggravated damage to a vampire in torpor destroys him.", '002 "Damage and Healing"',
-                     "dark_epics_killing_blow"),)
-    return (Step(f"A killing blow is declared on {person.name}, in torpor, and the Physical Challenge is won: "
-                 f"aggravated damage (fangs, fire) now destroys him; other damage does not.", R_KILLING_BLOW,
-                 "dark_epics_killing_blow"),)
+        return (phrase_step(N_("A killing blow is declared on %(name)s; without the Dark Epics rule none is needed: "
+                               "aggravated damage to a vampire in torpor destroys him."), '002 "Damage and Healing"',
+                            "dark_epics_killing_blow", name=person.name),)
+    return (phrase_step(N_("A killing blow is declared on %(name)s, in torpor, and the Physical Challenge is won: "
+                           "aggravated damage (fangs, fire) now destroys him; other damage does not."), R_KILLING_BLOW,
+                        "dark_epics_killing_blow", name=person.name),)
 
 
 def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = None,
@@ -226,17 +226,21 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     if spent:
         tally.lose(person.name, "physical", (spent,))
     tally.hurt(person.name, result.track, armor_key(body.armor), taken.armor_left)
-    text = ", ".join(f"{n} {k}" for k, n in taken.parts) or "no damage"
-    summary = f"{person.name} takes {text} and is now {standing(result.track)}."
+    text = ([Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in taken.parts]
+            or Phrase.message(N_("no damage")))
+    summary = Phrase.message(N_("%(name)s takes %(damage)s and is now %(where)s."), name=person.name, damage=text,
+                             where=standing(result.track))
     steps = killing_steps + tuple(result.steps)
     if spent:
-        steps += (Step(f"{person.name} spends {spent}, a stamina-related Physical Trait, on the Fortitude test.",
-                       R_FORTITUDE),)
+        steps += (phrase_step(N_("%(name)s spends %(trait)s, a stamina-related Physical Trait, on the Fortitude test."),
+                              R_FORTITUDE, name=person.name, trait=spent),)
     sun = hand.sunlight(person.name)
     courage = None
     if sun is not None and person.creature == "vampire" and not result.track.destroyed:
         courage = sun.courage_difficulty
         steps += sun.steps[1:]
-        summary = summary[:-1] + f"; a Courage test against {courage} Traits or Rötschreck."
+        summary = Phrase.message(N_("%(name)s takes %(damage)s and is now %(where)s; a Courage test against %(n)s "
+                                    "Traits or Rötschreck."), name=person.name, damage=text,
+                                 where=standing(result.track), n=courage)
     consequences = tally.consequences(TorporClock.of(settings, night, [person]))
     return HandRuling(taken, result, spent, consequences, summary, steps + consequences.steps, courage)
