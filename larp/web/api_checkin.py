@@ -19,6 +19,7 @@ from larp.services import ServiceError, read_number
 from larp.services.checkins import (CheckInResult, award_now, check_in, find_arrival, session_attendance,
                                     tonight_roster, undo_check_in, when_text)
 from larp.services.chronicles import get_chronicle
+from larp.web import inputs
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only, session_payload
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
@@ -37,15 +38,11 @@ SCHEMAS.update({
 })
 
 
-def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ApiError(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
-                       unknown[0], 422)
+_only = inputs.only
 
 
 def _session_number(data: Mapping[str, Any]) -> int | None:
-    return read_number(data.get("game_session"), "game_session", low=1, text=False)
+    return inputs.whole(data, "game_session", low=1, json=True)
 
 
 def check_in_payload(row: CheckIn, marks: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:

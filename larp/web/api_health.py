@@ -14,18 +14,21 @@ from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
+from larp.rules.blood import BLOOD_CALLS
 from larp.rules.health import health_views
 from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
+from larp.rules.rulings.healing import GAMES, HEAL_KINDS
 from larp.rules.rulings.parsing import morality_from, person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
-from larp.services import read_number
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import (DESTROYING, DamageRequest, damage_character, feed_on_victim, heal_character,
                                   narrator_action)
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
                           request_settings)
+from larp.web import inputs
+from larp.web.inputs import only as _only
 from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
@@ -103,14 +106,6 @@ DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_sho
                  "armor_piercing", "killing_blow", "high_caliber_player", "high_caliber_narrator"}
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
-    """Refuse fields the endpoint does not know (a typo must not be silently ignored)."""
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        name = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise ApiError(f"Unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(allowed))}.", name, 422)
-
-
 _settings = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
@@ -140,19 +135,13 @@ def damage_stateless():
                  "morality", *NIGHT_FIELDS})
     settings = _settings(data)
     night = request_night(data)
-    raw = data.get("damage") or {}
-    if not isinstance(raw, Mapping):
-        raise ApiError("damage must be an object.", "damage", 422)
+    raw = inputs.obj(data, "damage")
     _only(raw, DAMAGE_FIELDS - {"armor", "armor_left"}, "damage")
     request = DamageRequest.from_mapping(raw)
     rng = current_app.config["RANDOM_SOURCE"]()
-    fortitude = data.get("fortitude", 0)
-    if isinstance(fortitude, bool) or not isinstance(fortitude, int) or fortitude < 0:
-        raise ApiError("fortitude must be a whole number of at least 0.", "fortitude", 422)
-    name = data.get("name") or "The character"
-    if not isinstance(name, str):
-        raise ApiError("name must be a text.", "name", 422)
-    person = person_from_track(data.get("track"), fortitude, name.strip() or "The character", data.get("armor"),
+    fortitude = inputs.whole(data, "fortitude", 0, low=0, json=True)
+    name = inputs.name(data, "The character")
+    person = person_from_track(data.get("track"), fortitude, name, data.get("armor"),
                                data.get("armor_left"), data.get("powers"), settings, morality_from(data))
     result = rule_damage_by_hand(person, request.hand(rng), None, settings, rng, night=night)
     return jsonify(taken=result.taken.to_dict(), health=result.health.to_dict(), views=health_views(result.health.track),
@@ -162,7 +151,7 @@ def damage_stateless():
 
 def _pool(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
     """A JSON number of blood points, Willpower or levels, by the app's one number reader (at most 1000)."""
-    return read_number(data.get(key), key, low=low, high=1000, default=default, text=False)
+    return inputs.whole(data, key, default, low=low, high=1000, json=True)
 
 
 def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str | None = None) -> Person:
@@ -171,10 +160,7 @@ def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str |
     (else the body's ``name``, else "The character", as the damage endpoint names him: one person
     reads as one person in every answer)."""
     if name is None:
-        name = data.get("name") or "The character"
-        if not isinstance(name, str):
-            raise ApiError("name must be a text.", "name", 422)
-        name = name.strip() or "The character"
+        name = inputs.name(data, "The character")
     person = person_from_track(data.get("track"), 0, name, settings=settings)
     blood = _pool(data, "blood", 0)
     return replace(person, blood=blood, blood_max=_pool(data, "blood_max", max(blood, 10)),
@@ -217,12 +203,8 @@ def healing_stateless():
     night = request_night(data)
     person = replace(_described(data, settings), morality=morality_from(data))
     levels = _pool(data, "levels", 1, 1)
-    game = data.get("game", "live")
-    if game not in ("live", "tabletop"):
-        raise ApiError("game is live or tabletop.", "game", 422)
-    kind = data.get("kind", "bashing")
-    if kind not in ("bashing", "lethal", "aggravated", "automatic"):
-        raise ApiError("kind is bashing, lethal, aggravated or automatic.", "kind", 422)
+    game = inputs.one_of(data, "game", GAMES, "live")
+    kind = inputs.one_of(data, "kind", HEAL_KINDS, "bashing")
     result = rule_healing(person, kind, levels, settings, game, night=night)
     track = result.consequences.of(person.name).track or person_track(person, settings)
     healing = {**result.to_dict(), "track": track.to_dict()}
@@ -250,14 +232,10 @@ def feeding_stateless():
     settings = _settings(data)
     people = []
     for key, default in (("drinker", "The vampire"), ("victim", "The victim")):
-        raw = data.get(key) or {}
-        if not isinstance(raw, Mapping):
-            raise ApiError(f"{key} must be an object.", key, 422)
+        raw = inputs.obj(data, key)
         _only(raw, {"name", "track", *POOL_FIELDS}, key)
-        name = raw.get("name") or default
-        if not isinstance(name, str):
-            raise ApiError("name must be a text.", f"{key}.name", 422)
-        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name.strip() or default))
+        name = inputs.name(raw, default, field=f"{key}.name")
+        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name))
     if people[0].name == people[1].name:
         people[1] = replace(people[1], name="The victim" if people[0].name != "The victim" else "The other")
     result = rule_feeding(people[0], people[1], _pool(data, "blood", 1, 1), settings)
@@ -288,9 +266,7 @@ def blood_stateless():
     settings = _settings(data)
     night = request_night(data)
     person = replace(_described(data, settings), morality=morality_from(data))
-    reason = data.get("reason", "other")
-    if not isinstance(reason, str):
-        raise ApiError("reason is rising, discipline, healing or other.", "reason", 422)
+    reason = inputs.one_of(data, "reason", BLOOD_CALLS, "other")
     result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings, night=night)
     return jsonify(blood=result.to_dict())
 
@@ -382,10 +358,8 @@ def destroy_stateful(character_id: int):
     """The narrator destroys a stored character (Final Death, massive trauma included)."""
     data = json_body()
     _only(data, {"means"})
-    means = data.get("means")
     actions = {means_: action for action, means_ in DESTROYING.items()}
-    if not isinstance(means, str) or means not in actions:
-        raise ApiError("means is beheading, heart_torn_out or massive_trauma.", "means", 422)
+    means = inputs.one_of(data, "means", actions)
     record = narrator_action(get_chronicle(), g.user, character_id, actions[means])
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
                    character=_character_payload(character_id)), 201
@@ -406,9 +380,7 @@ def heal_stateful(character_id: int):
     """Heal a stored vampire (002 "Damage and Healing")."""
     data = json_body()
     _only(data, {"kind", "levels", "game"})
-    game = data.get("game", "live")
-    if game not in ("live", "tabletop"):
-        raise ApiError("game is live or tabletop.", "game", 422)
+    game = inputs.one_of(data, "game", GAMES, "live")
     record = heal_character(get_chronicle(), g.user, character_id, str(data.get("kind", "")), data.get("levels", 1),
                             game)
     return jsonify(ruling_id=record.id, summary=record.summary, steps=record.steps,
