@@ -20,12 +20,15 @@ from larp.services.downtime import apply_healing_nights, build_between_sessions,
 from larp.services.sessions import close_and_open
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.web import inputs
+from larp.rules.challenge.types import BASIC_THROWS, Throw
+from larp.rules.torpor import TORPOR_CAUSES
+from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
 _ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
 _DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
-_THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "random"], "default": "random"}
+_THROW = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "default": "random"}
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 _SESSION = shape({"number": INT, "date": _DATE, "open": BOOL, "opened_at": STR, "closed_at": NULL_STR})
@@ -145,7 +148,7 @@ def open_game_session_api():
     "parameters": _ID,
     "requestBody": {"required": True, "content": {"application/json": {
         "schema": {"type": "object", "required": ["cause"], "additionalProperties": False, "properties": {
-            "cause": {"type": "string", "enum": ["wounds", "blood_loss", "voluntary"]},
+            "cause": enum_schema(TORPOR_CAUSES),
             "on": {**_DATE, "description": "The night it began (default: today)."}}},
         "example": {"cause": "wounds", "on": "2026-11-29"}}}},
     "responses": _recorded_response("Recorded."),

@@ -25,6 +25,12 @@ from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import (DESTROYING, DamageRequest, damage_character, feed_on_victim, heal_character,
                                   narrator_action)
+from larp.rules.blood import BLOOD_CALLS
+from larp.rules.challenge.types import BASIC_THROWS, Throw
+from larp.rules.health.track import CONDITIONS, DAMAGE_TYPES
+from larp.rules.rulings.healing import GAMES, HEAL_KINDS
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web import inputs
@@ -39,15 +45,15 @@ SCHEMAS.update({
             "levels": {"type": "array", "items": {"type": "string"}},
             "aggravated": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
             "bashing": {"type": "integer", "minimum": 0},
-            "condition": {"type": "string", "enum": ["active", "unconscious", "torpor", "final_death", "dead"]},
+            "condition": enum_schema(CONDITIONS),
             "staked": {"type": "boolean"},
-            "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+            "creature": enum_schema(CREATURES),
         },
     },
     "DamageInput": {
         "type": "object",
         "properties": {
-            "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+            "damage_type": enum_schema(DAMAGE_TYPES),
             "levels": {"type": "integer", "minimum": 0},
             "weapon": {"type": "string", "description": "A live armory key; its card gives the damage."},
             "bite": {"type": "boolean"}, "firearm": {"type": "boolean"}, "head_shot": {"type": "boolean"},
@@ -62,10 +68,10 @@ SCHEMAS.update({
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},
             "resistance_player": {"type": "string"}, "resistance_narrator": {"type": "string"},
             "resilience_player": {"type": "string"}, "resilience_narrator": {"type": "string"},
-            "high_caliber_player": {"type": "string", "enum": ["rock", "paper", "scissors", "random"],
+            "high_caliber_player": {**enum_schema(Throw, only=BASIC_THROWS, random=True),
                                     "description": "The High-Caliber simple test as thrown at the table "
                                                    "(left out or random: drawn by the app, and the ruling says so)."},
-            "high_caliber_narrator": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]},
+            "high_caliber_narrator": enum_schema(Throw, only=BASIC_THROWS, random=True),
             "armor": {"description": "The armor he wears for this ruling: a live armory key (\"none\": none); "
                                      "left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
@@ -186,9 +192,9 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                    "`game`, optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"},
-        "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
+        "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
-        "game": {"type": "string", "enum": ["live", "tabletop"]},
+        "game": enum_schema(GAMES),
         "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
         "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
@@ -252,7 +258,7 @@ def feeding_stateless():
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
-        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
+        "reason": enum_schema(BLOOD_CALLS),
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
         "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
@@ -327,7 +333,7 @@ def feed_on_stateful(character_id: int):
     "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "blood": {"type": "integer", "minimum": 1, "maximum": 50},
-        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]}}}}}},
+        "reason": enum_schema(BLOOD_CALLS)}}}}},
     "responses": RECORDED,
 })
 def blood_stateful(character_id: int):
@@ -351,7 +357,7 @@ def blood_stateful(character_id: int):
     "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["means"], "properties": {
-            "means": {"type": "string", "enum": ["beheading", "heart_torn_out", "massive_trauma"]}}}}}},
+            "means": enum_schema(DESTROYING.values())}}}}},
     "responses": RECORDED,
 })
 def destroy_stateful(character_id: int):
@@ -370,9 +376,9 @@ def destroy_stateful(character_id: int):
     "summary": "Heal a stored vampire with blood (stateful)",
     "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
+        "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1},
-        "game": {"type": "string", "enum": ["live", "tabletop"],
+        "game": {**enum_schema(GAMES),
                  "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}}}},
     "responses": RECORDED,
 })

@@ -21,6 +21,9 @@ from larp.services import read_number
 from larp.services import spend_requests as spends
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player
+from larp.rules.challenge.types import Category
+from larp.sheet_entries import CATEGORIES
+from larp.web.inputs import enum_schema
 from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import INT, NULL_INT, NULL_STR, STR, ref, shape
 
@@ -32,7 +35,7 @@ _WANTED = {
         f"{k}: {v}" for k, v in KINDS.items()) + "."},
     "name": {"type": "string", "maxLength": 160, "description": "The Trait, Ability, Background, Merit, Flaw, "
              "Negative Trait, Derangement or Ritual; a power (a path's as \"Path of Blood: Blood Rage\")."},
-    "category": {"type": "string", "enum": ["", "physical", "social", "mental"],
+    "category": {**enum_schema(Category, only=CATEGORIES, blank=True),
                  "description": "A Trait's or a Negative Trait's category."},
     "discipline": {"type": "string", "maxLength": 160, "description": "A power's or a Ritual's Discipline."},
     "level": {"type": ["integer", "null"], "minimum": 0, "maximum": 9,

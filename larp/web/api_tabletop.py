@@ -28,6 +28,8 @@ from larp.sheet_entries import CREATURES
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.tabletop_fighters import fighter_for
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web import inputs
@@ -52,7 +54,7 @@ SCHEMAS.update({
         "properties": {
             "character_id": {"type": "integer"},
             "name": {"type": "string"},
-            "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+            "creature": enum_schema(CREATURES),
             "attributes": {"type": "object", "additionalProperties": {"type": "integer"},
                            "description": "Tabletop dots: Strength, Dexterity, Stamina, Perception, Wits..."},
             "abilities": {"type": "object", "additionalProperties": {"type": "integer"}},

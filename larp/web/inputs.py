@@ -185,7 +185,7 @@ def one_of(values: Mapping[str, Any], key: str, choices: type[E] | Iterable[str]
     value = values.get(key)
     if value is None and default is not None:
         return default
-    words = enum_values(choices) if isinstance(choices, type) else list(choices)
+    words = enum_values(choices)
     if not isinstance(value, str) or value not in words:
         raise refuse(f"`{key}` is {_listed(words)}.", field or key)
     return choices(value) if isinstance(choices, type) else value
@@ -196,12 +196,27 @@ def _listed(words: list[str]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
-def enum_values(choices: type[Enum]) -> list[str]:
-    """The values of a core ``Enum``, in its order: what a form or the API takes for it."""
-    return [str(member.value) for member in choices]
+def enum_values(choices: type[Enum] | Iterable[Any]) -> list[str]:
+    """The words of one of the core's vocabularies, in its order: an ``Enum``'s values, or a tuple's
+    (or a dict's keys) such as :data:`larp.rules.health.track.DAMAGE_TYPES`."""
+    return [str(getattr(word, "value", word)) for word in choices]
 
 
-def enum_schema(choices: type[Enum], **more: Any) -> dict[str, Any]:
-    """The OpenAPI schema of a string that is one of the core's ``Enum`` (``more``: its other keys,
-    such as ``description`` or ``default``): the API offers what the core takes, no more, no less."""
-    return {"type": "string", "enum": enum_values(choices), **more}
+def enum_schema(choices: type[Enum] | Iterable[Any], *, only: Iterable[Any] | None = None, blank: bool = False,
+                random: bool = False, null: bool = False) -> dict[str, Any]:
+    """The OpenAPI schema of a word from one of the core's vocabularies (``choices``: an ``Enum`` or a
+    tuple of the core), so that the API offers what the core takes, no more, no less (a test compares
+    every enum of the document with the core's).
+
+    Args:
+        only: the members this input takes, when it takes some of them (``BASIC_THROWS``: no Bomb).
+        blank: ``""`` is taken too (not said: the default).
+        random: ``"random"`` is taken too (drawn by the app).
+        null: ``null`` is taken too.
+    """
+    words = enum_values(choices)
+    if only is not None:
+        taken = set(enum_values(only))
+        words = [w for w in words if w in taken]
+    values: list[Any] = ([""] if blank else []) + words + (["random"] if random else []) + ([None] if null else [])
+    return {"type": ["string", "null"] if null else "string", "enum": values}
