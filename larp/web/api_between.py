@@ -24,9 +24,9 @@ from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
-from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
+from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
-_ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+_ID = CHARACTER_PATH
 _DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
 _THROW = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "default": "random"}
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

@@ -22,7 +22,7 @@ from larp.services.chronicles import get_chronicle
 from larp.web import inputs
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only, session_payload
-from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
+from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _COUNTS = shape({"count": INT, "total": INT})
@@ -130,7 +130,7 @@ def check_in_api():
     "summary": "Undo a mistaken check-in for the open game session",
     "description": "His check-in goes, its ruling is marked undone, and a ruling records the undo. Refused "
                    "(409): he is not checked in, or his attendance experience was given already.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": False, "content": {"application/json": {
         "schema": {"type": "object", "additionalProperties": False, "properties": {"game_session": _SESSION_NUMBER}},
         "example": {}}}},

@@ -16,7 +16,6 @@ from flask import current_app, g, jsonify
 
 from larp.rules.rulings import rule_firing_into_groups, rule_mass_challenge
 from larp.rules.rulings.parsing import mass_challenge_call_from_dict, firing_into_groups_call_from_dict
-from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_firing_into_groups, firing_into_groups_request_from_json
 from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
@@ -25,19 +24,14 @@ from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.firing_into_groups.types import Fire
 from larp.rules.mass_challenge.types import Range
 from larp.rules.scene import RangeBand
-from larp.sheet_entries import CATEGORIES, CREATURES
+from larp.sheet_entries import CATEGORIES
 from larp.web.inputs import enum_schema
-from larp.web.api import NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night, request_settings
+from larp.web.api import NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night, request_settings
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
-from larp.web.api_challenges import ATTACK, SCENE, SCENE_ID, SENSE, SIDE_SCENE
+from larp.web.api_challenges import ATTACK, BODY, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
-_BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
-    "creature": enum_schema(CREATURES),
-    "fortitude": {"type": "integer", "minimum": 0, "maximum": 5},
-    "armor": {"type": ["string", "null"], "description": "A live armory key."},
-    "armor_left": {"type": ["integer", "null"]},
-    "bashing": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
-    "aggravated": {"type": "integer", "minimum": 0}}}
+#: The same body object as the one-on-one challenge's, in the mass challenge's words.
+_BODY = {**BODY, "description": "Damage already marked and what changes damage."}
 _ATTACK = ATTACK  # the same attack object as the one-on-one challenge (staking and High-Caliber included)
 _THROW = enum_schema(Throw)
 _SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
@@ -167,12 +161,18 @@ def _created(schema: str) -> dict:
 def rule_mass_challenge_stateless():
     """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing:
     the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mass_challenge`)."""
+    return _stateless(mass_challenge_call_from_dict, rule_mass_challenge)
+
+
+def _stateless(read, rule):
+    """A stateless ruling of the body: its settings and night, the call ``read`` finds in it (with the
+    scene), and ``rule``'s answer (one rules core call); nothing is stored."""
     data = json_body()
     settings = _overrides(data)
     night = request_night(data)
-    mass_call, scene = mass_challenge_call_from_dict(data, settings)
+    call, scene = read(data, settings)
     rng = current_app.config["RANDOM_SOURCE"]()
-    return jsonify(ruling=rule_mass_challenge(mass_call, scene, settings, rng, night=night).to_dict())
+    return jsonify(ruling=rule(call, scene, settings, rng, night=night).to_dict())
 
 
 @bp.post("/firing-into-groups/rule")
@@ -188,12 +188,7 @@ def rule_mass_challenge_stateless():
 def rule_firing_into_groups_stateless():
     """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing:
     the same rules core entry point as the stray-shot screen (:func:`larp.rules.rulings.rule_firing_into_groups`)."""
-    data = json_body()
-    settings = _overrides(data)
-    night = request_night(data)
-    firing, scene = firing_into_groups_call_from_dict(data, settings)
-    rng = current_app.config["RANDOM_SOURCE"]()
-    return jsonify(ruling=rule_firing_into_groups(firing, scene, settings, rng, night=night).to_dict())
+    return _stateless(firing_into_groups_call_from_dict, rule_firing_into_groups)
 
 
 @bp.post("/mass-challenges")

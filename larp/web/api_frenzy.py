@@ -12,7 +12,7 @@ from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.frenzy import Purpose, Virtue
 from larp.web.inputs import enum_schema
 from larp.web.api import bp, documented, json_body
-from larp.web.api_responses import INT, STR, shape
+from larp.web.api_responses import CHARACTER_PATH, INT, STR, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _SIGN = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "description": "Left out: drawn."}
@@ -30,7 +30,7 @@ KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "r
                    "the ruling recorded; later challenges read the state (no wound penalty in frenzy). The "
                    "Negative Trait the player picks, a temporary derangement and the Virtue Trait lost for the "
                    "game session are named in the ruling for the sheet.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["virtue"], "additionalProperties": False, "properties": {
             "virtue": enum_schema(Virtue),

@@ -21,6 +21,7 @@ from larp.rules.rulings.healing import GAMES, HEAL_KINDS
 from larp.rules.rulings.parsing import morality_from, person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
+from larp.rules.torpor import GameNight
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.health import (DESTROYING, DamageRequest, damage_character, feed_on_victim, heal_character,
@@ -35,7 +36,7 @@ from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented,
                           request_settings)
 from larp.web import inputs
 from larp.web.inputs import only as _only
-from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
+from larp.web.api_responses import CHARACTER_PATH, BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
     "Track": {
@@ -174,6 +175,21 @@ def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str |
                    agg_marked=_pool(data, "agg_marked", 0))
 
 
+def _described_vampire(data: dict[str, Any], fields: set[str]) -> tuple[Person, ChronicleSettings, GameNight]:
+    """The vampire a stateless healing or blood call describes (``track``, ``name``, the pools,
+    ``morality``), the settings it rules with and its game session, from a body that may also hold
+    ``fields``.
+
+    Raises:
+        ServiceError: 422 naming an unknown field or a bad value.
+    """
+    _only(data, {"track", "settings", "use_chronicle_settings", "name", *POOL_FIELDS, "morality", *NIGHT_FIELDS,
+                 *fields})
+    settings = _settings(data)
+    night = request_night(data)
+    return replace(_described(data, settings), morality=morality_from(data)), settings, night
+
+
 POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type": "integer", "minimum": 0},
                "blood_per_turn": {"type": "integer", "minimum": 1}, "willpower": {"type": "integer", "minimum": 0},
                "agg_marked": {"type": "integer", "minimum": 0,
@@ -203,11 +219,7 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "settings", "use_chronicle_settings", "game", "name", *POOL_FIELDS,
-                 "morality", *NIGHT_FIELDS})
-    settings = _settings(data)
-    night = request_night(data)
-    person = replace(_described(data, settings), morality=morality_from(data))
+    person, settings, night = _described_vampire(data, {"kind", "levels", "game"})
     levels = _pool(data, "levels", 1, 1)
     game = inputs.one_of(data, "game", GAMES, "live")
     kind = inputs.one_of(data, "kind", HEAL_KINDS, "bashing")
@@ -267,11 +279,7 @@ def feeding_stateless():
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS,
-                 "morality", *NIGHT_FIELDS})
-    settings = _settings(data)
-    night = request_night(data)
-    person = replace(_described(data, settings), morality=morality_from(data))
+    person, settings, night = _described_vampire(data, {"needed", "reason"})
     reason = inputs.one_of(data, "reason", BLOOD_CALLS, "other")
     result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings, night=night)
     return jsonify(blood=result.to_dict())
@@ -289,7 +297,7 @@ def _character_payload(character_id: int) -> dict:
 @bp.post("/characters/<int:character_id>/damage")
 @documented("/characters/{character_id}/damage", "post", {
     "summary": "Apply damage to a stored character (stateful)",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DamageInput"}}}},
     "responses": RECORDED,
 })
@@ -310,7 +318,7 @@ def damage_stateful(character_id: int):
     "summary": "A stored vampire feeds on a stored victim (stateful)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a level "
                    "of lethal damage, at most three a turn; the drinker's pool fills up to its maximum.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},
                                                "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}}}},
@@ -330,7 +338,7 @@ def feed_on_stateful(character_id: int):
     "summary": "The rules call for blood from a stored vampire (stateful)",
     "description": "000 \"Health Chart\", \"Torpor\": with an empty pool each blood point called for costs a "
                    "health level; past Incapacitated that way torpor from blood loss, recorded as such.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "blood": {"type": "integer", "minimum": 1, "maximum": 50},
         "reason": enum_schema(BLOOD_CALLS)}}}}},
@@ -354,7 +362,7 @@ def blood_stateful(character_id: int):
                    "000 \"Final Death\": massive trauma (burnt to ashes, crushed, torn apart) destroys only a vampire "
                    "Incapacitated or in torpor (422 otherwise), or a mortal or ghoul. Recorded; a character already "
                    "destroyed is refused (422).",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["means"], "properties": {
             "means": enum_schema(DESTROYING.values())}}}}},
@@ -374,7 +382,7 @@ def destroy_stateful(character_id: int):
 @bp.post("/characters/<int:character_id>/heal")
 @documented("/characters/{character_id}/heal", "post", {
     "summary": "Heal a stored vampire with blood (stateful)",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1},

@@ -117,3 +117,7 @@ CONSEQUENCES = by_name(ref("Consequence"), "By character name: what the ruling c
 #: The body of a call that takes none: ``{}`` (a JSON body still says it is JSON).
 NO_BODY = {"required": False, "content": {"application/json": {
     "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
+
+
+#: The path parameter of every call about one stored character.
+CHARACTER_PATH = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
