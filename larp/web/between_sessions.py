@@ -22,7 +22,6 @@ from larp.models import Torpor
 from larp.rules.explain import plural
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError
-from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.history import timeline, undo_ruling
@@ -32,6 +31,7 @@ from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
 from larp.web import inputs
 from larp.web.auth import role_required
+from larp.web.characters import character_or_refusal
 
 bp = Blueprint("between_sessions", __name__)
 
@@ -211,11 +211,9 @@ def history(character_id: int):
 
 def _history(character_id: int, error: ServiceError | None = None):
     chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/error.html", title="Unknown character", message=exc.message,
-                               chronicle=chronicle), exc.status
+    character, refusal = character_or_refusal(chronicle, character_id)
+    if refusal:
+        return refusal
     torpors = list(Torpor.select().where(Torpor.character == character).order_by(Torpor.id.desc()))
     return render_template("between_sessions/history.html", chronicle=chronicle, character=character,
                            entries=timeline(character), torpors=torpors, error=error), (error.status if error else 200)
