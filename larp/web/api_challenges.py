@@ -23,7 +23,7 @@ from larp.rules.health.track import DAMAGE_TYPES
 from larp.rules.scene import RangeBand
 from larp.sheet_entries import CATEGORIES, CREATURES
 from larp.web.inputs import enum_schema
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, STR, by_name, ref, shape
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from flask import g, jsonify
 
 from larp.models import CheckIn
-from larp.services import ServiceError, read_number
+from larp.services import ServiceError
 from larp.services.checkins import (CheckInResult, award_now, check_in, find_arrival, session_attendance,
                                     tonight_roster, undo_check_in, when_text)
 from larp.services.chronicles import get_chronicle
@@ -120,7 +120,7 @@ def check_in_api():
             raise ServiceError("No card has that address, token or code.", field="card", status=404)
         character_id = found.character.id
     else:
-        character_id = read_number(character_id, "character_id", low=1, text=False)
+        character_id = inputs.picked(data, json=True)
     result = check_in(chronicle, g.user, character_id, how="api", session_number=_session_number(data))
     return _result(result, 200 if result.already else 201)
 

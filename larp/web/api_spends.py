@@ -17,12 +17,12 @@ from flask import g, jsonify, request
 from larp.models import SpendRequest
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS, Pricing
-from larp.services import read_number
 from larp.services import spend_requests as spends
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player
 from larp.rules.challenge.types import Category
 from larp.sheet_entries import CATEGORIES
+from larp.web import inputs
 from larp.web.inputs import enum_schema
 from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import INT, NULL_INT, NULL_STR, STR, ref, shape
@@ -102,8 +102,7 @@ def list_spends_api():
     if state:
         query = query.where(SpendRequest.state == state)
     if request.args.get("character_id") is not None:
-        query = query.where(SpendRequest.character == read_number(request.args.get("character_id"), "character_id",
-                                                                  low=1))
+        query = query.where(SpendRequest.character == inputs.picked(request.args))
     rows = list(query.order_by(SpendRequest.asked_at, SpendRequest.id).limit(500))
     return jsonify(requests=[spends.request_json(s) for s in rows],
                    waiting=sum(1 for s in rows if s.state == "asked"))
@@ -124,8 +123,7 @@ def price_spend_api():
     """Price a purchase (:func:`larp.services.spend_requests.price`)."""
     data = json_body()
     chronicle = get_chronicle()
-    character = spends.visible_character(chronicle, g.user, read_number(data.get("character_id"), "character_id",
-                                                                        low=1, text=False))
+    character = spends.visible_character(chronicle, g.user, inputs.picked(data, json=True))
     return jsonify(_price_json(spends.price(chronicle, character, spends.read_request(_wanted(data)))))
 
 
@@ -151,7 +149,7 @@ def ask_spend_api():
     if for_player not in (None, "") and g.user.role != "organiser":
         raise ApiError("Only an organiser writes down a request for a player.", "for_player", 403)
     spend, priced = spends.ask_spend(get_chronicle(), g.user,
-                                     read_number(data.get("character_id"), "character_id", low=1, text=False),
+                                     inputs.picked(data, json=True),
                                      _wanted(data), data.get("note"), for_player=for_player)
     return jsonify(request=spends.request_json(spend), price=_price_json(priced)), 201
 

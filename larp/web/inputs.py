@@ -51,7 +51,7 @@ def only(data: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> No
 
 def whole(values: Mapping[str, Any], key: str, default: Any = None, *, field: str | None = None,
           low: int | None = None, high: int | None = None, required: bool = False, json: bool = False,
-          label: str | None = None) -> Any:
+          label: str | None = None, status: int = 422) -> Any:
     """A whole number (Traits, health levels, blood points, nights, dice...) by the app's one number
     reader (:func:`larp.services.read_number`, which says what it accepts).
 
@@ -62,12 +62,25 @@ def whole(values: Mapping[str, Any], key: str, default: Any = None, *, field: st
         low, high: the allowed range, inclusive (either may be open).
         json: a JSON body (only a JSON number is a number), else text from a form.
         label: how the message names the input.
+        status: the refusal's status (400 for a query string's parameter).
 
     Raises:
-        ServiceError: 422 naming the field: not a whole number, out of range, missing when required.
+        ServiceError: 422 (``status``) naming the field: not a whole number, out of range, missing when
+            required.
     """
     return read_number(values.get(key), field or key, low=low, high=high, default=default, required=required,
-                       text=not json, label=label)
+                       text=not json, label=label, status=status)
+
+
+def picked(values: Mapping[str, Any], key: str = "character_id", *, json: bool = False,
+           required: bool = False) -> int | None:
+    """The id of the character (or other stored thing) picked: a whole number from 1; left out: ``None``
+    (unless ``required``). Whether he is in the chronicle is the service's to say (404).
+
+    Raises:
+        ServiceError: 422 naming ``key``: not such a number, or missing when required.
+    """
+    return whole(values, key, low=1, json=json, required=required)
 
 
 def flag(values: Mapping[str, Any], key: str, field: str | None = None, *, default: bool | None = False,
