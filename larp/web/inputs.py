@@ -204,6 +204,18 @@ def one_of(values: Mapping[str, Any], key: str, choices: type[E] | Iterable[str]
     return choices(value) if isinstance(choices, type) else value
 
 
+def shown_choice(value: Any, choices: type[E] | Iterable[Any], default: Any, *, only: Iterable[Any] | None = None) -> Any:
+    """A choice a page is drawn with (a link's or a chip's ``category``, ``kind``...), read leniently:
+    the member of ``choices`` (an ``Enum``, matched without regard to case, or words) that ``value``
+    names and ``only`` allows, else ``default``: an old or mistyped link still draws the page, and what
+    is ruled is checked when the form is sent."""
+    word = str(value or "").strip().lower()
+    allowed = set(enum_values(only if only is not None else choices))
+    if word not in allowed:
+        return default
+    return choices(word) if isinstance(choices, type) else word
+
+
 def _listed(words: list[str]) -> str:
     shown = [w or '""' for w in words]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
