@@ -74,12 +74,12 @@ IDEMPOTENCY_PARAMETER: dict[str, Any] = {
 }
 
 
-class ApiError(Exception):
-    """A refused API request (becomes ``{"error", "field"}`` with ``status``)."""
+class ApiError(ServiceError):
+    """A refused API request (becomes ``{"error", "field"}`` with ``status``): the one refusal shape
+    (:class:`larp.services.ServiceError`: message, field, status) with 400 as its default status."""
 
     def __init__(self, message: str, field: str | None = None, status: int = 400):
-        super().__init__(message)
-        self.message, self.field, self.status = message, field, status
+        super().__init__(message, field, status)
 
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.

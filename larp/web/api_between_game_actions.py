@@ -15,7 +15,6 @@ from typing import Any
 from flask import g, jsonify, request
 
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, GameSession
-from larp.services import ServiceError
 from larp.services.between_game_actions import (ActionWindow, action_window, answer_action, find_action,
                                                 write_action)
 from larp.services.characters import get_character
@@ -166,10 +165,7 @@ def between_game_actions_answer(action_id: int):
     data = json_body()
     find_action(chronicle, action_id)
     version = inputs.whole(data, "version", low=1, json=True, required=True)
-    try:
-        action = answer_action(chronicle, g.user, action_id, data.get("answer"), version)
-    except ServiceError as exc:
-        raise ApiError(exc.message, exc.field, exc.status) from None
+    action = answer_action(chronicle, g.user, action_id, data.get("answer"), version)
     return jsonify(action_payload(action))
 
 
