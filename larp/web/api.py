@@ -15,7 +15,6 @@ JSON ``{"error": "...", "field": "..."}`` naming the bad field.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
@@ -27,6 +26,7 @@ from larp.rules.torpor import GameNight
 from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.errors import error_response
+from larp.web.inputs import day
 from larp.web.submissions import IDEMPOTENCY_HEADER
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -74,12 +74,12 @@ IDEMPOTENCY_PARAMETER: dict[str, Any] = {
 }
 
 
-class ApiError(Exception):
-    """A refused API request (becomes ``{"error", "field"}`` with ``status``)."""
+class ApiError(ServiceError):
+    """A refused API request (becomes ``{"error", "field"}`` with ``status``): the one refusal shape
+    (:class:`larp.services.ServiceError`: message, field, status) with 400 as its default status."""
 
     def __init__(self, message: str, field: str | None = None, status: int = 400):
-        super().__init__(message)
-        self.message, self.field, self.status = message, field, status
+        super().__init__(message, field, status)
 
 
 #: Endpoints open without logging in: the OpenAPI document describes the API and holds no data.
@@ -237,17 +237,10 @@ def request_night(data: dict[str, Any]) -> GameNight:
     (:data:`NIGHT_FIELDS`; left out: today, UTC): it dates a torpor the ruling begins.
 
     Raises:
-        ApiError: 422 naming ``game_session_date`` when it is not a date (YYYY-MM-DD).
+        ServiceError: 422 naming ``game_session_date`` when it is not a date (YYYY-MM-DD).
     """
-    raw = data.pop("game_session_date", None)
-    if raw is None:
-        return GameNight(utcnow().date())
-    try:
-        if not isinstance(raw, str):
-            raise ValueError(raw)
-        return GameNight(date.fromisoformat(raw))
-    except ValueError:
-        raise ApiError("game_session_date must be a date (YYYY-MM-DD).", "game_session_date", 422) from None
+    return GameNight(day({"game_session_date": data.pop("game_session_date", None)}, "game_session_date",
+                         utcnow().date()))
 
 
 def request_settings(data: dict[str, Any]) -> ChronicleSettings:

@@ -9,23 +9,26 @@ ruling, so each takes the ``Idempotency-Key`` header. Organisers only, as the bo
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Mapping
+from typing import Any
 
 from flask import current_app, g, jsonify
 
 from larp.models import GameSession, Ruling
-from larp.services import read_number
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.sessions import close_and_open
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
+from larp.web import inputs
+from larp.rules.challenge.types import BASIC_THROWS, Throw
+from larp.rules.torpor import TORPOR_CAUSES
+from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
-from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
+from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
-_ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+_ID = CHARACTER_PATH
 _DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
-_THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "random"], "default": "random"}
+_THROW = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "default": "random"}
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 _SESSION = shape({"number": INT, "date": _DATE, "open": BOOL, "opened_at": STR, "closed_at": NULL_STR})
@@ -52,36 +55,13 @@ _BOARD_LINES = {
 }
 
 
-def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ApiError(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
-                       unknown[0], 422)
-
-
 def organisers_only() -> None:
     """Refuse a narrator (or a narrator's token): the board's work is the organisers' (403)."""
     if g.user.role != "organiser":
         raise ApiError("Only organisers do this (the board's work between game sessions).", None, 403)
 
 
-def _date(data: Mapping[str, Any], name: str, default: date | None = None) -> date:
-    value = data.get(name)
-    if value in (None, "") and default is not None:
-        return default
-    if not isinstance(value, str):
-        raise ApiError(f"`{name}` is a date such as 2026-12-13.", name, 422)
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ApiError(f"`{name}` is a date such as 2026-12-13.", name, 422) from None
-
-
-def _text(data: Mapping[str, Any], name: str, default: str) -> str:
-    value = data.get(name, default)
-    if not isinstance(value, str):
-        raise ApiError(f"`{name}` is a text.", name, 422)
-    return value
+_only, _date, _text = inputs.only, inputs.day, inputs.text  # the one input layer (issue 29 item 4)
 
 
 def state_of(character) -> dict[str, Any]:
@@ -151,7 +131,7 @@ def open_game_session_api():
     organisers_only()
     data = json_body()
     _only(data, {"date", "closing"})
-    closing = read_number(data.get("closing"), "closing", low=1, text=False)
+    closing = inputs.whole(data, "closing", low=1, json=True)
     new, refreshed = close_and_open(get_chronicle(), g.user, _date(data, "date"), closing=closing)
     ruling = Ruling.select().where((Ruling.game_session == new) & (Ruling.kind == "session")).order_by(Ruling.id).first()
     return jsonify(ruling_id=ruling.id, game_session=session_payload(new),
@@ -168,7 +148,7 @@ def open_game_session_api():
     "parameters": _ID,
     "requestBody": {"required": True, "content": {"application/json": {
         "schema": {"type": "object", "required": ["cause"], "additionalProperties": False, "properties": {
-            "cause": {"type": "string", "enum": ["wounds", "blood_loss", "voluntary"]},
+            "cause": enum_schema(TORPOR_CAUSES),
             "on": {**_DATE, "description": "The night it began (default: today)."}}},
         "example": {"cause": "wounds", "on": "2026-11-29"}}}},
     "responses": _recorded_response("Recorded."),
@@ -205,11 +185,7 @@ def wake_api(character_id: int):
     data = json_body()
     _only(data, {"first_night", "last_night", "player_throw", "narrator_throw", "dice"})
     first = _date(data, "first_night")
-    dice = data.get("dice")
-    if dice is not None and (not isinstance(dice, list) or len(dice) > 20):
-        raise ApiError("`dice` is a list of at most 20 dice, each 1 to 10.", "dice", 422)
-    dice = [read_number(d, f"dice[{i}]", low=1, high=10, required=True, text=False, label="Each die")
-            for i, d in enumerate(dice)] if dice else None
+    dice = inputs.dice(data, "dice", json=True)
     record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
                           first_night=first, last_night=_date(data, "last_night", first),
                           player_throw=_text(data, "player_throw", "random"),
@@ -235,7 +211,7 @@ def feed_api(character_id: int):
     organisers_only()
     data = json_body()
     _only(data, {"blood"})
-    blood = read_number(data.get("blood"), "blood", low=1, high=50, required=True, text=False)
+    blood = inputs.whole(data, "blood", low=1, high=50, required=True, json=True)
     return _recorded(feed_character(get_chronicle(), g.user, character_id, blood, date.today()), character_id)
 
 
@@ -259,10 +235,8 @@ def healing_nights_api(character_id: int):
     organisers_only()
     data = json_body()
     _only(data, {"levels", "medical_care"})
-    care = data.get("medical_care")
-    if care is not None and not isinstance(care, bool):
-        raise ApiError("`medical_care` is true or false.", "medical_care", 422)
-    levels = read_number(data.get("levels"), "levels", low=1, high=50, text=False)
+    care = inputs.flag(data, "medical_care", default=None)
+    levels = inputs.whole(data, "levels", low=1, high=50, json=True)
     return _recorded(apply_healing_nights(get_chronicle(), g.user, character_id, levels, care), character_id)
 
 
@@ -283,9 +257,8 @@ def treated_api(character_id: int):
     organisers_only()
     data = json_body()
     _only(data, {"treated"})
-    if not isinstance(data.get("treated"), bool):
-        raise ApiError("`treated` is true or false.", "treated", 422)
-    return _recorded(set_treated(get_chronicle(), g.user, character_id, data["treated"]), character_id)
+    treated = inputs.flag(data, "treated", required=True)
+    return _recorded(set_treated(get_chronicle(), g.user, character_id, treated), character_id)
 
 
 def _line(character, **extra) -> dict[str, Any]:

@@ -15,12 +15,12 @@ from typing import Any
 from flask import g, jsonify, request
 
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, GameSession
-from larp.services import ServiceError, read_number
 from larp.services.between_game_actions import (ActionWindow, action_window, answer_action, find_action,
                                                 write_action)
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player, own_character
+from larp.web import inputs
 from larp.web.api import IDEMPOTENCY_HEADER, PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
@@ -95,8 +95,8 @@ def between_game_actions_list():
     organiser = _organiser()
     query = (BetweenGameAction.select(BetweenGameAction, GameSession).join(GameSession)
              .where(BetweenGameAction.chronicle == chronicle))
-    character_id = read_number(request.args.get("character_id"), "character_id", low=1)
-    number = read_number(request.args.get("game_session"), "game_session", low=1)
+    character_id = inputs.picked(request.args)
+    number = inputs.whole(request.args, "game_session", low=1)
     if character_id is not None:
         character = (get_character(chronicle, character_id, "character_id") if organiser
                      else own_character(g.user, character_id))
@@ -133,7 +133,7 @@ def between_game_actions_write():
     chronicle = get_chronicle()
     organiser = _organiser()
     data = json_body()
-    character_id = read_number(data.get("character_id"), "character_id", low=1, text=False, required=True)
+    character_id = inputs.picked(data, json=True, required=True)
     character = get_character(chronicle, character_id, "character_id") if organiser else own_character(g.user, character_id)
     action, written = write_action(chronicle, character, g.user, data.get("text"), organiser=organiser,
                                    request_token=request.headers.get(IDEMPOTENCY_HEADER))
@@ -164,11 +164,8 @@ def between_game_actions_answer(action_id: int):
         raise ApiError("Only organisers answer between-game actions.", None, 403)
     data = json_body()
     find_action(chronicle, action_id)
-    version = read_number(data.get("version"), "version", low=1, text=False, required=True)
-    try:
-        action = answer_action(chronicle, g.user, action_id, data.get("answer"), version)
-    except ServiceError as exc:
-        raise ApiError(exc.message, exc.field, exc.status) from None
+    version = inputs.whole(data, "version", low=1, json=True, required=True)
+    action = answer_action(chronicle, g.user, action_id, data.get("answer"), version)
     return jsonify(action_payload(action))
 
 

@@ -18,14 +18,20 @@ from larp.rules.rulings.parsing import one_on_one_from_dict
 from larp.services.challenge_requests import request_from_json
 from larp.services.challenges import characters_after, run_challenge
 from larp.services.chronicles import get_chronicle
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+from larp.rules.challenge.types import BASIC_THROWS, Call, Category, Health, Kind, Lead, Outcome, SIDES, Throw
+from larp.rules.darkness import DarknessLevel, DarknessSource
+from larp.rules.health.track import DAMAGE_TYPES
+from larp.rules.scene import RangeBand
+from larp.sheet_entries import CATEGORIES, CREATURES
+from larp.web.inputs import enum_schema
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, STR, by_name, ref, shape
 
 #: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
 SIDE_SCENE = {"type": "object", "description": "What differs for this side in the scene.", "properties": {
-    "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
-    "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
+    "darkness": enum_schema(DarknessLevel),
+    "darkness_source": enum_schema(DarknessSource),
     "shroud_caster": {"type": "boolean"},
     "sight": {"type": "object", "additionalProperties": {"type": "boolean"},
               "description": "Sight powers on or off (heightened_senses, eyes_of_the_beast...); not named: "
@@ -34,7 +40,7 @@ SIDE_SCENE = {"type": "object", "description": "What differs for this side in th
     "armor": {"description": "Worn for this ruling: a live armory key, a list of keys, or objects "
                              "{armor, left}; [] for none. Armor does not stack: the best piece counts."},
     "weapon": {"type": ["string", "null"], "description": "The live armory key of what he carries; \"\": bare hands."},
-    "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]}}}
+    "range": enum_schema(RangeBand)}}
 #: The stored scene a stateful ruling is made in (issue 30 item 4).
 SCENE_ID = {"type": ["integer", "null"], "description": "The stored scene it happens in (GET /scenes): the ruling is "
                                                        "recorded with the scene and its turn, and one challenge per "
@@ -57,13 +63,13 @@ FRENZY = {"type": ["string", "null"], "enum": ["", "frenzy", "rotschreck", None]
                          "or in Rötschreck; \"\" or null: neither."}
 SCENE = {"type": "object", "description": "The scene: darkness for everyone, the range, the sense the challenges "
                                           "depend on, and each side's part by name.",
-         "properties": {"darkness": {"type": "string", "enum": ["none", "partial", "total"]}, "sense": SENSE,
-                        "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-                        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
+         "properties": {"darkness": enum_schema(DarknessLevel), "sense": SENSE,
+                        "darkness_source": enum_schema(DarknessSource),
+                        "range": enum_schema(RangeBand),
                         "sides": {"type": "object", "additionalProperties": SIDE_SCENE}}}
 BODY = {"type": "object", "description": "His kind, Fortitude (Mettle's Healthy level at 2), the armor he wears "
                                          "and the damage marked.", "properties": {
-    "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+    "creature": enum_schema(CREATURES),
     "fortitude": {"type": "integer", "minimum": 0, "maximum": 5},
     "armor": {"type": ["string", "null"], "description": "A live armory key."},
     "armor_left": {"type": ["integer", "null"]},
@@ -82,13 +88,13 @@ ATTACK = {"type": "object", "description": "What changes his damage.", "properti
                       "description": "The two staking tests as thrown at the table; left out: drawn by the app."}}}
 #: A simple test as thrown at the table (issue 17); a test left out is drawn by the app and the ruling says so.
 SIMPLE_TEST = {"type": "object", "required": ["player", "narrator"], "properties": {
-    "player": {"type": "string", "enum": ["rock", "paper", "scissors"]},
-    "narrator": {"type": "string", "enum": ["rock", "paper", "scissors"]}}}
+    "player": enum_schema(Throw, only=BASIC_THROWS),
+    "narrator": enum_schema(Throw, only=BASIC_THROWS)}}
 #: The stored sides' throws for the simple tests after a hit ("random": drawn by the app).
-DAMAGE_TEST_FIELDS = {f"{test}_{who}": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]}
+DAMAGE_TEST_FIELDS = {f"{test}_{who}": enum_schema(Throw, only=BASIC_THROWS, random=True)
                       for test in ("high_caliber", "staking1", "staking2") for who in ("player", "narrator")}
 
-THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
+THROW = enum_schema(Throw)
 SCHEMAS.update({
     "SimpleTestThrows": SIMPLE_TEST,
     "Contestant": {
@@ -110,19 +116,19 @@ SCHEMAS.update({
                                       "{name, bonus, damage_type, levels}.",
                        "oneOf": [{"type": "string"}, {"type": "null"}, {"type": "object", "properties": {
                            "name": {"type": "string"}, "bonus": {"type": "integer"},
-                           "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+                           "damage_type": enum_schema(DAMAGE_TYPES),
                            "levels": {"type": "integer"},
                            "ranged": {"type": "boolean", "description": "Fired or thrown: no Might (LotNR)."},
                            "specials": {"type": "array", "items": {"type": "string"}},
                            "negative_traits": {"type": "array", "items": {"type": "string"}}}}]},
-            "health": {"type": "string", "enum": ["healthy", "bruised", "wounded", "incapacitated"]},
+            "health": enum_schema(Health),
             "powers": {"type": "array", "items": {"type": "string"},
                        "description": "vigor, rapidity, puissance, fleetness, might, endurance, intensity; mettle; "
                                       "the sight powers (heightened senses, eyes of the beast...)."},
-            "lead": {"type": "string", "enum": ["strength", "speed", "stamina", "other"],
+            "lead": {**enum_schema(Lead),
                      "description": "Left out: inferred from the first Trait bid (data/trait_leads.toml), as for "
                                     "stored characters."},
-            "category": {"type": ["string", "null"], "enum": ["physical", "social", "mental", None]},
+            "category": enum_schema(Category, only=CATEGORIES, null=True),
             "abilities": {"type": "object", "additionalProperties": {"type": "integer"},
                           "description": "Ability name to levels left this game session."},
             "willpower": {"type": "integer", "minimum": 0},
@@ -133,8 +139,8 @@ SCHEMAS.update({
             "extra_bid": {"type": "integer", "minimum": 0},
             "relent": {"type": "boolean"},
             "darkness": {"type": ["object", "null"], "properties": {
-                "level": {"type": "string", "enum": ["none", "partial", "total"]},
-                "source": {"type": "string", "enum": ["natural", "shroud"]},
+                "level": enum_schema(DarknessLevel),
+                "source": enum_schema(DarknessSource),
                 "reductions": {"type": "array", "items": {"type": "string"}},
                 "waive_retest": {"type": "string"},
                 "waived_this_turn": {"type": "boolean"}}},
@@ -169,18 +175,18 @@ SCHEMAS.update({
     "TestCall": {
         "type": "object",
         "properties": {
-            "call": {"type": "string", "enum": ["test", "overbid", "retest", "forced_retest", "second_challenge"],
+            "call": {**enum_schema(Call),
                      "description": "second_challenge: a challenger who surprised the defender and lost the "
                                     "test risks another Trait (LotNR Surprise)."},
             "challenger_throw": THROW,
             "defender_throw": {**THROW, "description": "In a static challenge or simple test: the narrator's "
                                                        "throw (left out: drawn at random)."},
-            "by": {"type": ["string", "null"], "enum": ["challenger", "defender", None],
+            "by": {**enum_schema(Outcome, only=SIDES, null=True),
                    "description": "Who calls it; in a static challenge \"defender\" is the narrator."},
             "source": {"type": "string", "description": "ability:Brawl, willpower, might, merit:Lucky"},
             "cancel": {"type": "string"},
             "trait": {"type": "string", "description": "The new Trait an overbid or a second challenge risks."},
-            "random": {"type": "array", "items": {"type": "string", "enum": ["challenger", "defender"]},
+            "random": {"type": "array", "items": enum_schema(Outcome, only=SIDES),
                        "description": "The sides whose throw was drawn, as an answer's tests record them: a test "
                                       "sent back with it keeps the earlier draw."},
         },
@@ -189,8 +195,8 @@ SCHEMAS.update({
         "type": "object",
         "required": ["category", "challenger"],
         "properties": {
-            "category": {"type": "string", "enum": ["physical", "social", "mental", "virtue"]},
-            "kind": {"type": "string", "enum": ["contested", "static", "simple"]},
+            "category": enum_schema(Category),
+            "kind": enum_schema(Kind),
             "challenger": {"$ref": "#/components/schemas/Contestant"},
             "defender": {"oneOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "null"}],
                          "description": "The other side. A static challenge or simple test (kind \"static\", "
@@ -210,7 +216,7 @@ SCHEMAS.update({
                                                           "feet): no Might whatever the card (LotNR Might); a scene "
                                                           "range of near, mid or far says so too."},
             "negative_calls": {"type": "array", "items": {"type": "object", "properties": {
-                "by": {"type": "string", "enum": ["challenger", "defender"]},
+                "by": enum_schema(Outcome, only=SIDES),
                 "trait": {"type": "string"}, "correct": {"type": "boolean"}}}},
             "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
             "scene": SCENE,
@@ -221,7 +227,7 @@ SCHEMAS.update({
     "Ruling": {
         "type": "object",
         "properties": {
-            "outcome": {"type": ["string", "null"], "enum": ["challenger", "defender", "draw", "success", "failure", None],
+            "outcome": {**enum_schema(Outcome, null=True),
                         "description": "null while a test is due (options.state). In a static challenge the "
                                        "defender is the narrator's side."},
             "kind": {"type": ["string", "null"], "description": "null while a test is due."},
@@ -255,7 +261,7 @@ SCHEMAS.update({
                                      "test_due: the first test is missing."},
             "current": {"type": ["string", "null"], "description": "Who is ahead: challenger, defender or draw."},
             "finished": {"type": "boolean"},
-            "forced_retest": {"type": ["string", "null"], "enum": ["challenger", "defender", None],
+            "forced_retest": {**enum_schema(Outcome, only=SIDES, null=True),
                               "description": "The side that won in total darkness and must retest."},
             "sides": by_name(shape({"retests": {"type": "array", "items": STR}, "may_overbid": BOOL,
                                     "overbid_makes_test": BOOL, "overbid_note": STR,
@@ -286,7 +292,7 @@ SCHEMAS.update({
             "character_id": {"type": "integer"},
             "bid": {"type": "string", "description": "The lead Trait; extra Traits to risk are chosen by the tool."},
             "weapon": {"type": "string", "description": "A live armory key (knife, pistol...)."},
-            "lead": {"type": "string", "enum": ["", "strength", "speed", "stamina", "other"]},
+            "lead": enum_schema(Lead, blank=True),
             "steps_moved": {"type": "integer", "minimum": 0, "maximum": 3},
             "off_hand": {"type": "boolean"}, "relent": {"type": "boolean"},
             "cover": {"type": "integer", "minimum": 0, "maximum": 6}, "specialisation": SPECIALISATION,
@@ -299,17 +305,17 @@ SCHEMAS.update({
             "ignore_wounds": {"type": "boolean", "description": "Spends a Willpower Trait: no wound penalties, "
                                                                 "Incapacitated included, this turn (LotNR Willpower)."},
             **DAMAGE_TEST_FIELDS,
-            "darkness": {"type": "string", "enum": ["", "none", "partial", "total"],
+            "darkness": {**enum_schema(DarknessLevel, blank=True),
                          "description": "His own darkness; left out: the scene's."},
-            "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},
+            "darkness_source": enum_schema(DarknessSource, blank=True),
             "sight_off": {"type": "boolean", "description": "His sight powers turned off for this ruling."},
             "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0},
             "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
             "both_hands": {"type": "boolean", "description": "Fighting with a weapon in each hand this turn."},
-            "bid_category": {"type": "string", "enum": ["", "physical", "social", "mental"],
+            "bid_category": {**enum_schema(Category, only=CATEGORIES, blank=True),
                              "description": "Bid from this category (a shooter may bid Mental Traits, LotNR)."},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
+            "range": {**enum_schema(RangeBand),
                       "description": "His own range; left out: the challenge's."},
             "situation": {"type": "integer", "minimum": -3, "maximum": 3,
                           "description": "The narrator's bonus (+) or penalty (-) Traits for the situation."},
@@ -320,15 +326,15 @@ SCHEMAS.update({
         "type": "object",
         "required": ["category", "challenger", "tests"],
         "properties": {
-            "kind": {"type": "string", "enum": ["contested", "static", "simple"]},
-            "category": {"type": "string", "enum": ["physical", "social", "mental"]},
+            "kind": enum_schema(Kind),
+            "category": enum_schema(Category, only=CATEGORIES),
             "challenger": {"$ref": "#/components/schemas/StoredSide"},
             "defender": {"$ref": "#/components/schemas/StoredSide"},
             "action": {"type": "string"}, "defender_action": {"type": "string"},
             "difficulty": {"type": "integer"}, "extra_bid": {"type": "integer"}, "needs_win": {"type": "boolean"},
-            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
-            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
+            "darkness": enum_schema(DarknessLevel),
+            "darkness_source": enum_schema(DarknessSource),
+            "range": enum_schema(RangeBand),
             "sense": SENSE,
             "scene": SCENE,
             "scene_id": SCENE_ID,

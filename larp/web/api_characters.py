@@ -22,6 +22,9 @@ from larp.services.sheet_store import sheet_of
 from larp.services.sheets import STATE_FIELDS, copy_character, edit_character, new_character, restore_character, \
     retire_character
 from larp.sheet_checks import SheetError
+from larp.rules.health.track import DAMAGE_TYPES
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, ref, shape
 
@@ -31,7 +34,7 @@ _TRAITS = {"type": "object", "description": "Per category (physical, social, men
            "properties": {c: {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {
                "name": _TEXT, "count": {"type": "integer", "minimum": 1}}}} for c in ("physical", "social", "mental")}}
 _SHEET_PROPERTIES: dict[str, Any] = {
-    "name": {"type": "string", "maxLength": 120}, "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+    "name": {"type": "string", "maxLength": 120}, "creature": enum_schema(CREATURES),
     "player_name": _TEXT, "clan": _TEXT, "sect": _TEXT, "title": _TEXT,
     "generation": {"type": ["integer", "null"], "description": "A vampire's generation (4 to 15); null otherwise."},
     "morality_name": _TEXT, "morality_rating": _COUNT, "willpower_permanent": _COUNT,
@@ -53,7 +56,7 @@ _SHEET_PROPERTIES: dict[str, Any] = {
     "weapons": {"type": "array", "items": {"type": "object", "properties": {
         "key": {"type": "string", "description": "A live armory key (its card gives the numbers), or empty."},
         "name": _TEXT, "bonus_traits": _COUNT, "damage": {"type": "integer", "minimum": 1},
-        "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+        "damage_type": enum_schema(DAMAGE_TYPES),
         "kind": {"type": "string", "enum": ["blade", "blunt", "firearm", "ranged"]},
         "specials": {"type": "array", "items": _TEXT}, "negative_traits": {"type": "array", "items": _TEXT},
         "note": _TEXT}}},

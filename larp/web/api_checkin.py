@@ -15,13 +15,14 @@ from typing import Any, Mapping
 from flask import g, jsonify
 
 from larp.models import CheckIn
-from larp.services import ServiceError, read_number
+from larp.services import ServiceError
 from larp.services.checkins import (CheckInResult, award_now, check_in, find_arrival, session_attendance,
                                     tonight_roster, undo_check_in, when_text)
 from larp.services.chronicles import get_chronicle
+from larp.web import inputs
 from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only, session_payload
-from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
+from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _COUNTS = shape({"count": INT, "total": INT})
@@ -37,15 +38,11 @@ SCHEMAS.update({
 })
 
 
-def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ApiError(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
-                       unknown[0], 422)
+_only = inputs.only
 
 
 def _session_number(data: Mapping[str, Any]) -> int | None:
-    return read_number(data.get("game_session"), "game_session", low=1, text=False)
+    return inputs.whole(data, "game_session", low=1, json=True)
 
 
 def check_in_payload(row: CheckIn, marks: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
@@ -123,7 +120,7 @@ def check_in_api():
             raise ServiceError("No card has that address, token or code.", field="card", status=404)
         character_id = found.character.id
     else:
-        character_id = read_number(character_id, "character_id", low=1, text=False)
+        character_id = inputs.picked(data, json=True)
     result = check_in(chronicle, g.user, character_id, how="api", session_number=_session_number(data))
     return _result(result, 200 if result.already else 201)
 
@@ -133,7 +130,7 @@ def check_in_api():
     "summary": "Undo a mistaken check-in for the open game session",
     "description": "His check-in goes, its ruling is marked undone, and a ruling records the undo. Refused "
                    "(409): he is not checked in, or his attendance experience was given already.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": False, "content": {"application/json": {
         "schema": {"type": "object", "additionalProperties": False, "properties": {"game_session": _SESSION_NUMBER}},
         "example": {}}}},

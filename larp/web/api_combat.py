@@ -16,23 +16,24 @@ from flask import current_app, g, jsonify
 
 from larp.rules.rulings import rule_firing_into_groups, rule_mass_challenge
 from larp.rules.rulings.parsing import mass_challenge_call_from_dict, firing_into_groups_call_from_dict
-from larp.rules.settings import ChronicleSettings
 from larp.services.chronicles import get_chronicle
 from larp.services.firing_into_groups import run_firing_into_groups, firing_into_groups_request_from_json
 from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
-from larp.web.api import NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night, request_settings
+from larp.rules.challenge.types import Category, Throw
+from larp.rules.darkness import DarknessLevel, DarknessSource
+from larp.rules.firing_into_groups.types import Fire
+from larp.rules.mass_challenge.types import Range
+from larp.rules.scene import RangeBand
+from larp.sheet_entries import CATEGORIES
+from larp.web.inputs import enum_schema
+from larp.web.api import NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night, request_settings
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
-from larp.web.api_challenges import ATTACK, SCENE, SCENE_ID, SENSE, SIDE_SCENE
+from larp.web.api_challenges import ATTACK, BODY, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
-_BODY = {"type": "object", "description": "Damage already marked and what changes damage.", "properties": {
-    "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
-    "fortitude": {"type": "integer", "minimum": 0, "maximum": 5},
-    "armor": {"type": ["string", "null"], "description": "A live armory key."},
-    "armor_left": {"type": ["integer", "null"]},
-    "bashing": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
-    "aggravated": {"type": "integer", "minimum": 0}}}
+#: The same body object as the one-on-one challenge's, in the mass challenge's words.
+_BODY = {**BODY, "description": "Damage already marked and what changes damage."}
 _ATTACK = ATTACK  # the same attack object as the one-on-one challenge (staking and High-Caliber included)
-_THROW = {"type": "string", "enum": ["rock", "paper", "scissors", "bomb"]}
+_THROW = enum_schema(Throw)
 _SETTINGS = {"type": "object", "description": "Chronicle setting overrides (key to value)."}
 DELIBERATE_SPRAY = {"type": "boolean", "description": "The firer sprays the group on purpose: LotNR's distances apply "
                                                       "(met-reference 6.2, T24); left out: a missed shot, a blast or "
@@ -58,13 +59,13 @@ SCHEMAS.update({
         "description": "The target. `bid` holds one Trait per attacker he defends against (one fewer with "
                        "Intensity: bid \"Potence\" once)."},
     "MassAttacker": {"allOf": [{"$ref": "#/components/schemas/Contestant"}, {"type": "object", "properties": {
-        "range": {"type": "string", "enum": ["hand_to_hand", "ranged"]}, "attack": _ATTACK, "throw": _THROW,
+        "range": enum_schema(Range), "attack": _ATTACK, "throw": _THROW,
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"},
                   "description": "The pair's later tests (retests, overbids); challenger = this attacker."},
         "strength": {"type": "boolean", "description": "Hand to hand: a challenge of strength for the target."},
         "celerity": {"type": "integer", "minimum": 0, "maximum": 5}, "body": _BODY, "scene": SIDE_SCENE}}]},
     "MassChallenge": {"type": "object", "required": ["defender", "attackers"], "properties": {
-        "category": {"type": "string", "enum": ["physical", "social", "mental"]},
+        "category": enum_schema(Category, only=CATEGORIES),
         "defender": {"$ref": "#/components/schemas/MassDefender"},
         "attackers": {"type": "array", "maxItems": 10, "items": {"$ref": "#/components/schemas/MassAttacker"},
                       "description": "At most five hand to hand and five ranged."},
@@ -95,11 +96,11 @@ SCHEMAS.update({
         "extra_traits": {"type": "array", "items": {"type": "string"}},
         "excluded": {"type": "array", "items": {"type": "string"}},
         "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
-        "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"],
+        "range": {**enum_schema(RangeBand),
                   "description": "How far the group is from the firer: a Spray needs distance (met-reference 6.2)."},
         "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE, "scene": SCENE, "settings": _SETTINGS, **NIGHT_FIELDS}},
     "ShotIntoGroupRuling": {"type": "object", "required": ["summary", "fire", "bystanders", "hits", "tracks", "steps"], "properties": {
-        "summary": {"type": "string"}, "fire": {"type": "string", "enum": ["single", "group"]},
+        "summary": {"type": "string"}, "fire": enum_schema(Fire),
         "bystanders": {"type": "array", "items": shape({
             "name": STR, "tested": BOOL, "excluded": BOOL, "note": STR, "outcome": NULL_STR, "hit": BOOL,
             "firer_throw": NULL_STR, "throw": NULL_STR, "ruling": nullable(ref("Ruling")),
@@ -110,16 +111,16 @@ SCHEMAS.update({
         "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}},
     "StoredFighter": {"type": "object", "required": ["character_id"], "properties": {
         "character_id": {"type": "integer"}, "bid": {"type": "string", "description": "The lead Trait."},
-        "throw": {"type": "string", "enum": ["rock", "paper", "scissors", "bomb", "random"]},
-        "range": {"type": "string", "enum": ["hand_to_hand", "ranged"]}, "weapon": {"type": "string"},
+        "throw": enum_schema(Throw, random=True),
+        "range": enum_schema(Range), "weapon": {"type": "string"},
         "bite": {"type": "boolean"}, "lethal_by_prowess": {"type": "boolean"}, "head_shot": {"type": "boolean"},
         "strength": {"type": "boolean"}, "relented": {"type": "boolean"}, "celerity_active": {"type": "boolean"},
         "bomb_announced": {"type": "boolean", "description": "The Bomb was announced before the challenge."},
         "full_auto": {"type": "boolean", "description": "His Full-Auto weapon fired emptying the clip (met-reference 3.7)."},
         "counter": {"type": "string", "enum": ["defend", "strike", "bite", "weapon"]},
         "tests": {"type": "array", "items": {"$ref": "#/components/schemas/TestCall"}},
-        "darkness": {"type": "string", "enum": ["", "none", "partial", "total"]},
-        "darkness_source": {"type": "string", "enum": ["", "natural", "shroud"]},
+        "darkness": enum_schema(DarknessLevel, blank=True),
+        "darkness_source": enum_schema(DarknessSource, blank=True),
         "sight_off": {"type": "boolean"}, "shroud_caster": {"type": "boolean"},
         "cover": {"type": "integer", "minimum": 0, "maximum": 6},
         "armor": {"description": "Worn for this ruling (a live armory key, or \"none\"); left out: the sheet's."},
@@ -160,12 +161,18 @@ def _created(schema: str) -> dict:
 def rule_mass_challenge_stateless():
     """Rule on the mass challenge in the body (002 "Mass Combat"; LotNR Mob Scene), writing nothing:
     the same rules core entry point as the combat board (:func:`larp.rules.rulings.rule_mass_challenge`)."""
+    return _stateless(mass_challenge_call_from_dict, rule_mass_challenge)
+
+
+def _stateless(read, rule):
+    """A stateless ruling of the body: its settings and night, the call ``read`` finds in it (with the
+    scene), and ``rule``'s answer (one rules core call); nothing is stored."""
     data = json_body()
     settings = _overrides(data)
     night = request_night(data)
-    mass_call, scene = mass_challenge_call_from_dict(data, settings)
+    call, scene = read(data, settings)
     rng = current_app.config["RANDOM_SOURCE"]()
-    return jsonify(ruling=rule_mass_challenge(mass_call, scene, settings, rng, night=night).to_dict())
+    return jsonify(ruling=rule(call, scene, settings, rng, night=night).to_dict())
 
 
 @bp.post("/firing-into-groups/rule")
@@ -181,12 +188,7 @@ def rule_mass_challenge_stateless():
 def rule_firing_into_groups_stateless():
     """Rule on the missed shot in the body (002 "Firing Guns into Groups of People"), writing nothing:
     the same rules core entry point as the stray-shot screen (:func:`larp.rules.rulings.rule_firing_into_groups`)."""
-    data = json_body()
-    settings = _overrides(data)
-    night = request_night(data)
-    firing, scene = firing_into_groups_call_from_dict(data, settings)
-    rng = current_app.config["RANDOM_SOURCE"]()
-    return jsonify(ruling=rule_firing_into_groups(firing, scene, settings, rng, night=night).to_dict())
+    return _stateless(firing_into_groups_call_from_dict, rule_firing_into_groups)
 
 
 @bp.post("/mass-challenges")
@@ -200,10 +202,10 @@ def rule_firing_into_groups_stateless():
             "target": {"$ref": "#/components/schemas/StoredFighter"},
             "attackers": {"type": "array", "items": {"$ref": "#/components/schemas/StoredFighter"}},
             "injures": {"type": "array", "items": {"type": "integer"}},
-            "category": {"type": "string", "enum": ["physical", "social", "mental"]},
-            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
-            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
+            "category": enum_schema(Category, only=CATEGORIES),
+            "darkness": enum_schema(DarknessLevel),
+            "darkness_source": enum_schema(DarknessSource),
+            "range": enum_schema(RangeBand),
             "sense": SENSE, "scene": SCENE, "scene_id": SCENE_ID}}}}},
     "responses": _created("#/components/schemas/MassRuling"),
 })
@@ -231,9 +233,9 @@ def run_mass_challenge_stateful():
                 "cover": {"type": "integer"}, "sight_off": {"type": "boolean"}, "scene": SIDE_SCENE}}},
             "bursts": {"type": "boolean"}, "careful_aim": {"type": "boolean"}, "close_range": {"type": "boolean"},
             "deliberate_spray": DELIBERATE_SPRAY, "sense": SENSE, "scene_id": SCENE_ID,
-            "darkness": {"type": "string", "enum": ["none", "partial", "total"]},
-            "darkness_source": {"type": "string", "enum": ["natural", "shroud"]},
-            "range": {"type": "string", "enum": ["hand_to_hand", "close", "near", "mid", "far"]},
+            "darkness": enum_schema(DarknessLevel),
+            "darkness_source": enum_schema(DarknessSource),
+            "range": enum_schema(RangeBand),
             "scene": SCENE}}}}},
     "responses": _created("#/components/schemas/ShotIntoGroupRuling"),
 })

@@ -8,11 +8,14 @@ from flask import current_app, g, jsonify
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.frenzy_state import run_virtue_test
+from larp.rules.challenge.types import BASIC_THROWS, Throw
+from larp.rules.frenzy import Purpose, Virtue
+from larp.web.inputs import enum_schema
 from larp.web.api import bp, documented, json_body
-from larp.web.api_responses import INT, STR, shape
+from larp.web.api_responses import CHARACTER_PATH, INT, STR, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-_SIGN = {"type": "string", "enum": ["rock", "paper", "scissors", "random"], "description": "Left out: drawn."}
+_SIGN = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "description": "Left out: drawn."}
 KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "retest_throw", "retest_narrator_throw",
         "hunger", "relent", "fend_off", "trigger_removed"}
 
@@ -27,11 +30,11 @@ KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "r
                    "the ruling recorded; later challenges read the state (no wound penalty in frenzy). The "
                    "Negative Trait the player picks, a temporary derangement and the Virtue Trait lost for the "
                    "game session are named in the ruling for the sheet.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
         "type": "object", "required": ["virtue"], "additionalProperties": False, "properties": {
-            "virtue": {"type": "string", "enum": ["self_control", "instinct", "courage"]},
-            "purpose": {"type": "string", "enum": ["resist", "end"], "description": "Resist a stimulus (default) "
+            "virtue": enum_schema(Virtue),
+            "purpose": {**enum_schema(Purpose), "description": "Resist a stimulus (default) "
                                                                                     "or end the frenzy he is in."},
             "stimulus": {"type": ["integer", "string"], "description": "Its Traits as the narrator sets them, or a "
                                                                       "key of data/frenzy.toml (physical_provocation, "

@@ -14,19 +14,27 @@ from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
+from larp.rules.blood import BLOOD_CALLS
 from larp.rules.health import HealthTrack, health_views
 from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
+from larp.rules.rulings.healing import GAMES, HEAL_KINDS
 from larp.rules.rulings.parsing import morality_from, person_from_track
 from larp.rules.rulings.people import Person, person_track
 from larp.rules.settings import ChronicleSettings
-from larp.services import read_number
+from larp.rules.torpor import GameNight
 from larp.services.adjudicate import (DESTROYING, BloodCalledFor, Damage, Feeding, Healing, Recorded, TrackAction,
                                       adjudicate)
 from larp.services.chronicles import get_chronicle
 from larp.services.health import DamageRequest
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+from larp.rules.challenge.types import BASIC_THROWS, Throw
+from larp.rules.health.track import CONDITIONS, DAMAGE_TYPES
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
                           request_settings)
-from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
+from larp.web import inputs
+from larp.web.inputs import only as _only
+from larp.web.api_responses import CHARACTER_PATH, BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
     "Track": {
@@ -36,15 +44,15 @@ SCHEMAS.update({
             "levels": {"type": "array", "items": {"type": "string"}},
             "aggravated": {"type": "integer", "minimum": 0}, "lethal": {"type": "integer", "minimum": 0},
             "bashing": {"type": "integer", "minimum": 0},
-            "condition": {"type": "string", "enum": ["active", "unconscious", "torpor", "final_death", "dead"]},
+            "condition": enum_schema(CONDITIONS),
             "staked": {"type": "boolean"},
-            "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+            "creature": enum_schema(CREATURES),
         },
     },
     "DamageInput": {
         "type": "object",
         "properties": {
-            "damage_type": {"type": "string", "enum": ["bashing", "lethal", "aggravated"]},
+            "damage_type": enum_schema(DAMAGE_TYPES),
             "levels": {"type": "integer", "minimum": 0},
             "weapon": {"type": "string", "description": "A live armory key; its card gives the damage."},
             "bite": {"type": "boolean"}, "firearm": {"type": "boolean"}, "head_shot": {"type": "boolean"},
@@ -59,10 +67,10 @@ SCHEMAS.update({
             "resistance": {"type": "boolean"}, "resilience": {"type": "boolean"}, "stamina": {"type": "boolean"},
             "resistance_player": {"type": "string"}, "resistance_narrator": {"type": "string"},
             "resilience_player": {"type": "string"}, "resilience_narrator": {"type": "string"},
-            "high_caliber_player": {"type": "string", "enum": ["rock", "paper", "scissors", "random"],
+            "high_caliber_player": {**enum_schema(Throw, only=BASIC_THROWS, random=True),
                                     "description": "The High-Caliber simple test as thrown at the table "
                                                    "(left out or random: drawn by the app, and the ruling says so)."},
-            "high_caliber_narrator": {"type": "string", "enum": ["rock", "paper", "scissors", "random"]},
+            "high_caliber_narrator": enum_schema(Throw, only=BASIC_THROWS, random=True),
             "armor": {"description": "The armor he wears for this ruling: a live armory key (\"none\": none); "
                                      "left out: the sheet's."},
             "armor_left": {"type": "integer", "minimum": 0, "description": "The armor's levels left (used up: 0)."},
@@ -103,14 +111,6 @@ DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_sho
                  "armor_piercing", "killing_blow", "high_caliber_player", "high_caliber_narrator"}
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str = "") -> None:
-    """Refuse fields the endpoint does not know (a typo must not be silently ignored)."""
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        name = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise ApiError(f"Unknown field {unknown[0]!r}; the fields are: {', '.join(sorted(allowed))}.", name, 422)
-
-
 _settings = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
@@ -140,19 +140,13 @@ def damage_stateless():
                  "morality", *NIGHT_FIELDS})
     settings = _settings(data)
     night = request_night(data)
-    raw = data.get("damage") or {}
-    if not isinstance(raw, Mapping):
-        raise ApiError("damage must be an object.", "damage", 422)
+    raw = inputs.obj(data, "damage")
     _only(raw, DAMAGE_FIELDS - {"armor", "armor_left"}, "damage")
     request = DamageRequest.from_mapping(raw)
     rng = current_app.config["RANDOM_SOURCE"]()
-    fortitude = data.get("fortitude", 0)
-    if isinstance(fortitude, bool) or not isinstance(fortitude, int) or fortitude < 0:
-        raise ApiError("fortitude must be a whole number of at least 0.", "fortitude", 422)
-    name = data.get("name") or "The character"
-    if not isinstance(name, str):
-        raise ApiError("name must be a text.", "name", 422)
-    person = person_from_track(data.get("track"), fortitude, name.strip() or "The character", data.get("armor"),
+    fortitude = inputs.whole(data, "fortitude", 0, low=0, json=True)
+    name = inputs.name(data, "The character")
+    person = person_from_track(data.get("track"), fortitude, name, data.get("armor"),
                                data.get("armor_left"), data.get("powers"), settings, morality_from(data))
     result = rule_damage_by_hand(person, request.hand(rng), None, settings, rng, night=night)
     return jsonify(taken=result.taken.to_dict(), health=result.health.to_dict(), views=health_views(result.health.track),
@@ -162,7 +156,7 @@ def damage_stateless():
 
 def _pool(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
     """A JSON number of blood points, Willpower or levels, by the app's one number reader (at most 1000)."""
-    return read_number(data.get(key), key, low=low, high=1000, default=default, text=False)
+    return inputs.whole(data, key, default, low=low, high=1000, json=True)
 
 
 def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str | None = None) -> Person:
@@ -171,15 +165,27 @@ def _described(data: Mapping[str, Any], settings: ChronicleSettings, name: str |
     (else the body's ``name``, else "The character", as the damage endpoint names him: one person
     reads as one person in every answer)."""
     if name is None:
-        name = data.get("name") or "The character"
-        if not isinstance(name, str):
-            raise ApiError("name must be a text.", "name", 422)
-        name = name.strip() or "The character"
+        name = inputs.name(data, "The character")
     person = person_from_track(data.get("track"), 0, name, settings=settings)
     blood = _pool(data, "blood", 0)
     return replace(person, blood=blood, blood_max=_pool(data, "blood_max", max(blood, 10)),
                    blood_per_turn=_pool(data, "blood_per_turn", 1, 1), willpower=_pool(data, "willpower", 0),
                    agg_marked=_pool(data, "agg_marked", 0))
+
+
+def _described_vampire(data: dict[str, Any], fields: set[str]) -> tuple[Person, ChronicleSettings, GameNight]:
+    """The vampire a stateless healing or blood call describes (``track``, ``name``, the pools,
+    ``morality``), the settings it rules with and its game session, from a body that may also hold
+    ``fields``.
+
+    Raises:
+        ServiceError: 422 naming an unknown field or a bad value.
+    """
+    _only(data, {"track", "settings", "use_chronicle_settings", "name", *POOL_FIELDS, "morality", *NIGHT_FIELDS,
+                 *fields})
+    settings = _settings(data)
+    night = request_night(data)
+    return replace(_described(data, settings), morality=morality_from(data)), settings, night
 
 
 POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type": "integer", "minimum": 0},
@@ -200,9 +206,9 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                    "`game`, optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"},
-        "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
+        "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
-        "game": {"type": "string", "enum": ["live", "tabletop"]},
+        "game": enum_schema(GAMES),
         "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
         "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
@@ -211,18 +217,10 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
 def healing_stateless():
     """Healing on a described vampire (:func:`larp.rules.rulings.rule_healing`); nothing is stored."""
     data = json_body()
-    _only(data, {"track", "kind", "levels", "settings", "use_chronicle_settings", "game", "name", *POOL_FIELDS,
-                 "morality", *NIGHT_FIELDS})
-    settings = _settings(data)
-    night = request_night(data)
-    person = replace(_described(data, settings), morality=morality_from(data))
+    person, settings, night = _described_vampire(data, {"kind", "levels", "game"})
     levels = _pool(data, "levels", 1, 1)
-    game = data.get("game", "live")
-    if game not in ("live", "tabletop"):
-        raise ApiError("game is live or tabletop.", "game", 422)
-    kind = data.get("kind", "bashing")
-    if kind not in ("bashing", "lethal", "aggravated", "automatic"):
-        raise ApiError("kind is bashing, lethal, aggravated or automatic.", "kind", 422)
+    game = inputs.one_of(data, "game", GAMES, "live")
+    kind = inputs.one_of(data, "kind", HEAL_KINDS, "bashing")
     result = rule_healing(person, kind, levels, settings, game, night=night)
     track = result.consequences.of(person.name).track or person_track(person, settings)
     healing = {**result.to_dict(), "track": track.to_dict()}
@@ -250,14 +248,10 @@ def feeding_stateless():
     settings = _settings(data)
     people = []
     for key, default in (("drinker", "The vampire"), ("victim", "The victim")):
-        raw = data.get(key) or {}
-        if not isinstance(raw, Mapping):
-            raise ApiError(f"{key} must be an object.", key, 422)
+        raw = inputs.obj(data, key)
         _only(raw, {"name", "track", *POOL_FIELDS}, key)
-        name = raw.get("name") or default
-        if not isinstance(name, str):
-            raise ApiError("name must be a text.", f"{key}.name", 422)
-        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name.strip() or default))
+        name = inputs.name(raw, default, field=f"{key}.name")
+        people.append(_described({k: v for k, v in raw.items() if k != "name"}, settings, name))
     if people[0].name == people[1].name:
         people[1] = replace(people[1], name="The victim" if people[0].name != "The victim" else "The other")
     result = rule_feeding(people[0], people[1], _pool(data, "blood", 1, 1), settings)
@@ -274,7 +268,7 @@ def feeding_stateless():
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
         "needed": {"type": "integer", "minimum": 1},
-        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]},
+        "reason": enum_schema(BLOOD_CALLS),
         "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
         "morality": MORALITY_FIELD, **NIGHT_FIELDS,
         "settings": {"type": "object"}}}}}},
@@ -283,14 +277,8 @@ def feeding_stateless():
 def blood_stateless():
     """Blood called for from a described vampire (:func:`larp.rules.rulings.rule_blood_called_for`)."""
     data = json_body()
-    _only(data, {"track", "needed", "reason", "settings", "use_chronicle_settings", "name", *POOL_FIELDS,
-                 "morality", *NIGHT_FIELDS})
-    settings = _settings(data)
-    night = request_night(data)
-    person = replace(_described(data, settings), morality=morality_from(data))
-    reason = data.get("reason", "other")
-    if not isinstance(reason, str):
-        raise ApiError("reason is rising, discipline, healing or other.", "reason", 422)
+    person, settings, night = _described_vampire(data, {"needed", "reason"})
+    reason = inputs.one_of(data, "reason", BLOOD_CALLS, "other")
     result = rule_blood_called_for(person, reason, _pool(data, "needed", 1, 1), settings, night=night)
     return jsonify(blood=result.to_dict())
 
@@ -309,7 +297,7 @@ def _recorded(recorded: Recorded, track: HealthTrack | None = None):
 @bp.post("/characters/<int:character_id>/damage")
 @documented("/characters/{character_id}/damage", "post", {
     "summary": "Apply damage to a stored character (stateful)",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DamageInput"}}}},
     "responses": RECORDED,
 })
@@ -327,7 +315,7 @@ def damage_stateful(character_id: int):
     "summary": "A stored vampire feeds on a stored victim (stateful)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a level "
                    "of lethal damage, at most three a turn; the drinker's pool fills up to its maximum.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},
                                                "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}}}},
@@ -346,10 +334,10 @@ def feed_on_stateful(character_id: int):
     "summary": "The rules call for blood from a stored vampire (stateful)",
     "description": "000 \"Health Chart\", \"Torpor\": with an empty pool each blood point called for costs a "
                    "health level; past Incapacitated that way torpor from blood loss, recorded as such.",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "blood": {"type": "integer", "minimum": 1, "maximum": 50},
-        "reason": {"type": "string", "enum": ["rising", "discipline", "healing", "other"]}}}}}},
+        "reason": enum_schema(BLOOD_CALLS)}}}}},
     "responses": RECORDED,
 })
 def blood_stateful(character_id: int):
@@ -368,31 +356,29 @@ def blood_stateful(character_id: int):
                    "000 \"Final Death\": massive trauma (burnt to ashes, crushed, torn apart) destroys only a vampire "
                    "Incapacitated or in torpor (422 otherwise), or a mortal or ghoul. Recorded; a character already "
                    "destroyed is refused (422).",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["means"], "properties": {
-            "means": {"type": "string", "enum": ["beheading", "heart_torn_out", "massive_trauma"]}}}}}},
+            "means": enum_schema(DESTROYING.values())}}}}},
     "responses": RECORDED,
 })
 def destroy_stateful(character_id: int):
     """The narrator destroys a stored character (Final Death, massive trauma included)."""
     data = json_body()
     _only(data, {"means"})
-    means = data.get("means")
     actions = {means_: action for action, means_ in DESTROYING.items()}
-    if not isinstance(means, str) or means not in actions:
-        raise ApiError("means is beheading, heart_torn_out or massive_trauma.", "means", 422)
+    means = inputs.one_of(data, "means", actions)
     return _recorded(adjudicate(get_chronicle(), g.user, TrackAction(character_id, actions[means])))
 
 
 @bp.post("/characters/<int:character_id>/heal")
 @documented("/characters/{character_id}/heal", "post", {
     "summary": "Heal a stored vampire with blood (stateful)",
-    "parameters": [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+    "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "kind": {"type": "string", "enum": ["bashing", "lethal", "aggravated", "automatic"]},
+        "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1},
-        "game": {"type": "string", "enum": ["live", "tabletop"],
+        "game": {**enum_schema(GAMES),
                  "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}}}},
     "responses": RECORDED,
 })
@@ -400,8 +386,6 @@ def heal_stateful(character_id: int):
     """Heal a stored vampire (002 "Damage and Healing")."""
     data = json_body()
     _only(data, {"kind", "levels", "game"})
-    game = data.get("game", "live")
-    if game not in ("live", "tabletop"):
-        raise ApiError("game is live or tabletop.", "game", 422)
+    game = inputs.one_of(data, "game", GAMES, "live")
     return _recorded(adjudicate(get_chronicle(), g.user, Healing(character_id, str(data.get("kind", "")),
                                                                  data.get("levels", 1), game)))

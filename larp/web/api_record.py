@@ -15,12 +15,12 @@ from flask import g, jsonify, request
 
 from larp.i18n import steps_for_reader, summary_text
 from larp.models import Ruling, RulingCharacter, utcnow
-from larp.services import read_number
 from larp.services.cards import card_url, revoke_card, rotate_card
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.history import find_rulings, undo_own_recent, undo_ruling
 from larp.services.records import AlreadyRecorded, current_submission, ruling_for_token
+from larp.web import inputs
 from larp.web.scope import chronicle_page
 from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_between import organisers_only
@@ -77,7 +77,7 @@ def ruling_payload(ruling: Ruling, full: bool = False) -> dict[str, Any]:
 
 
 def _query_id(name: str) -> int | None:
-    return read_number(request.args.get(name), name, low=1, status=400)
+    return inputs.whole(request.args, name, low=1, status=400)
 
 
 @bp.get("/rulings")
@@ -102,7 +102,7 @@ def _query_id(name: str) -> int | None:
 })
 def list_rulings_api():
     """A page of the record (:func:`larp.services.history.find_rulings`)."""
-    limit = read_number(request.args.get("limit"), "limit", low=1, high=MAX_PAGE, default=50, status=400)
+    limit = inputs.whole(request.args, "limit", 50, low=1, high=MAX_PAGE, status=400)
     rulings = find_rulings(get_chronicle(), _query_id("character_id"), _query_id("game_session"),
                            _query_id("before"), limit)
     return jsonify(rulings=[ruling_payload(r) for r in rulings])

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from larp.rules.health.track import CONDITIONS
+from larp.rules.rulings.healing import GAMES
+from larp.rules.torpor import TORPOR_CAUSES
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS
 
 
@@ -52,8 +57,8 @@ FIGURES = {"type": "object", "additionalProperties": True, "description": "The f
 SCHEMAS.update({
     "TrackState": shape({
         "levels": {"type": "array", "items": STR}, "aggravated": INT, "lethal": INT, "bashing": INT,
-        "condition": {"type": "string", "enum": ["active", "unconscious", "torpor", "final_death", "dead"]},
-        "staked": BOOL, "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]}},
+        "condition": enum_schema(CONDITIONS),
+        "staked": BOOL, "creature": enum_schema(CREATURES)},
         description="A health track as it stands (002 \"Damage and Healing\")."),
     "Consequence": shape({
         "traits_lost": {"type": "object", "additionalProperties": {"type": "array", "items": STR},
@@ -65,9 +70,9 @@ SCHEMAS.update({
         description="What one ruling changes for one character (null track: not changed; null torpor: the "
                     "ruling puts him in no torpor, or no game-session date was known)."),
     "TorporEntered": shape({
-        "cause": {"type": "string", "enum": ["wounds", "blood_loss", "voluntary"]},
+        "cause": enum_schema(TORPOR_CAUSES),
         "started_on": {"type": "string", "format": "date", "description": "The game session's date."},
-        "table": {"type": "string", "enum": ["live", "tabletop"]},
+        "table": enum_schema(GAMES),
         "rating": {"type": "integer", "description": "Humanity or Path read from the table (its scale)."},
         "length": {"type": "string", "description": "The table's words (\"a week\")."},
         "nights": {"type": ["integer", "null"], "description": "Nights until he may try to wake (calendar time; "
@@ -112,3 +117,7 @@ CONSEQUENCES = by_name(ref("Consequence"), "By character name: what the ruling c
 #: The body of a call that takes none: ``{}`` (a JSON body still says it is JSON).
 NO_BODY = {"required": False, "content": {"application/json": {
     "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
+
+
+#: The path parameter of every call about one stored character.
+CHARACTER_PATH = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]

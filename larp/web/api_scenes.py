@@ -13,6 +13,7 @@ from larp.models import StoredScene
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene, next_turn, open_scenes
+from larp.web import inputs
 from larp.web.api import SCHEMAS, bp, documented, json_body
 from larp.web.api_responses import BOOL, INT, STR, ref, shape
 
@@ -25,10 +26,7 @@ def scene_payload(scene: StoredScene) -> dict[str, Any]:
     return {"id": scene.id, "name": scene.name, "turn": scene.turn, "game_session": scene.game_session.number}
 
 
-def _only(data: dict[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ServiceError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+_only = inputs.only
 
 
 @bp.get("/scenes")

@@ -17,10 +17,13 @@ from flask import g, jsonify, request
 from larp.models import SpendRequest
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS, Pricing
-from larp.services import read_number
 from larp.services import spend_requests as spends
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player
+from larp.rules.challenge.types import Category
+from larp.sheet_entries import CATEGORIES
+from larp.web import inputs
+from larp.web.inputs import enum_schema
 from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
 from larp.web.api_responses import INT, NULL_INT, NULL_STR, STR, ref, shape
 
@@ -32,7 +35,7 @@ _WANTED = {
         f"{k}: {v}" for k, v in KINDS.items()) + "."},
     "name": {"type": "string", "maxLength": 160, "description": "The Trait, Ability, Background, Merit, Flaw, "
              "Negative Trait, Derangement or Ritual; a power (a path's as \"Path of Blood: Blood Rage\")."},
-    "category": {"type": "string", "enum": ["", "physical", "social", "mental"],
+    "category": {**enum_schema(Category, only=CATEGORIES, blank=True),
                  "description": "A Trait's or a Negative Trait's category."},
     "discipline": {"type": "string", "maxLength": 160, "description": "A power's or a Ritual's Discipline."},
     "level": {"type": ["integer", "null"], "minimum": 0, "maximum": 9,
@@ -99,8 +102,7 @@ def list_spends_api():
     if state:
         query = query.where(SpendRequest.state == state)
     if request.args.get("character_id") is not None:
-        query = query.where(SpendRequest.character == read_number(request.args.get("character_id"), "character_id",
-                                                                  low=1))
+        query = query.where(SpendRequest.character == inputs.picked(request.args))
     rows = list(query.order_by(SpendRequest.asked_at, SpendRequest.id).limit(500))
     return jsonify(requests=[spends.request_json(s) for s in rows],
                    waiting=sum(1 for s in rows if s.state == "asked"))
@@ -121,8 +123,7 @@ def price_spend_api():
     """Price a purchase (:func:`larp.services.spend_requests.price`)."""
     data = json_body()
     chronicle = get_chronicle()
-    character = spends.visible_character(chronicle, g.user, read_number(data.get("character_id"), "character_id",
-                                                                        low=1, text=False))
+    character = spends.visible_character(chronicle, g.user, inputs.picked(data, json=True))
     return jsonify(_price_json(spends.price(chronicle, character, spends.read_request(_wanted(data)))))
 
 
@@ -148,7 +149,7 @@ def ask_spend_api():
     if for_player not in (None, "") and g.user.role != "organiser":
         raise ApiError("Only an organiser writes down a request for a player.", "for_player", 403)
     spend, priced = spends.ask_spend(get_chronicle(), g.user,
-                                     read_number(data.get("character_id"), "character_id", low=1, text=False),
+                                     inputs.picked(data, json=True),
                                      _wanted(data), data.get("note"), for_player=for_player)
     return jsonify(request=spends.request_json(spend), price=_price_json(priced)), 201
 

@@ -24,12 +24,15 @@ from larp.rules.tabletop.combat import (Attack, Circumstances, DefenseChoice, Fi
 from larp.rules.tabletop.dice import check_difficulty, check_pool, roll_dice, roll_step
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import profile_for
-from larp.services import read_number
+from larp.sheet_entries import CREATURES
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.tabletop_fighters import fighter_for
+from larp.sheet_entries import CREATURES
+from larp.web.inputs import enum_schema
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
                           request_settings)
+from larp.web import inputs
 from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
@@ -51,7 +54,7 @@ SCHEMAS.update({
         "properties": {
             "character_id": {"type": "integer"},
             "name": {"type": "string"},
-            "creature": {"type": "string", "enum": ["vampire", "ghoul", "mortal"]},
+            "creature": enum_schema(CREATURES),
             "attributes": {"type": "object", "additionalProperties": {"type": "integer"},
                            "description": "Tabletop dots: Strength, Dexterity, Stamina, Perception, Wits..."},
             "abilities": {"type": "object", "additionalProperties": {"type": "integer"}},
@@ -129,21 +132,14 @@ def _settings(body: dict[str, Any]) -> ChronicleSettings:
 
 
 def _int(body: Mapping[str, Any], key: str, default: Any, field: str | None = None) -> Any:
-    return read_number(body.get(key), field or key, default=default, text=False, label=f"`{key}`")
+    return inputs.whole(body, key, default, field=field, json=True, label=f"`{key}`")
 
 
-def _bool(body: Mapping[str, Any], key: str, field: str) -> bool:
-    value = body.get(key, False)
-    if not isinstance(value, bool):
-        raise ApiError(f"`{key}` must be true or false.", field, 422)
-    return value
+_bool, _object = inputs.flag, inputs.obj  # the one input layer (issue 29 item 4)
 
 
-def _object(body: Mapping[str, Any], key: str, field: str | None = None) -> dict[str, Any]:
-    value = body.get(key) or {}
-    if not isinstance(value, dict):
-        raise ApiError(f"`{key}` must be an object.", field or key, 422)
-    return value
+#: The kinds of roll, each with the rule it follows.
+ROLL_RULES = {"action": '000 "Stage Two: Attack"', "damage": '000 "Damage Types"', "soak": '000 "Soak"'}
 
 
 def _rng():
@@ -178,9 +174,7 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
         stored = fighter_for(character, settings, gear)
         return Fighter(**{**stored.__dict__, "key": side, "ignore_wounds": ignore_wounds,
                           "morality": stored.morality if morality is None else morality})
-    creature = spec.get("creature", "vampire")
-    if creature not in ("vampire", "ghoul", "mortal"):
-        raise ApiError("`creature` is vampire, ghoul or mortal.", f"{side}.creature", 422)
+    creature = inputs.one_of(spec, "creature", CREATURES, "vampire", field=f"{side}.creature")
     maps = {}
     for key in ("attributes", "abilities", "disciplines"):
         maps[key] = _object(spec, key, f"{side}.{key}")
@@ -262,7 +256,7 @@ def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
         "properties": {
             "pool": {"type": "integer", "minimum": 0, "maximum": 60},
             "difficulty": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6},
-            "kind": {"type": "string", "enum": ["action", "damage", "soak"], "default": "action"},
+            "kind": {"type": "string", "enum": list(ROLL_RULES), "default": "action"},
             "automatic": {"type": "integer", "minimum": 0, "default": 0},
             "dice": {"type": "array", "items": {"type": "integer"}, "description": "The faces (a replay); drawn if omitted."},
             "settings": {"type": "object"},
@@ -281,17 +275,13 @@ def tabletop_roll():
         raise ApiError("Give the dice pool.", "pool", 422)
     check_pool(pool)
     difficulty = check_difficulty(body.get("difficulty", 6))
-    kind = body.get("kind", "action")
-    if kind not in ("action", "damage", "soak"):
-        raise ApiError("`kind` is action, damage or soak.", "kind", 422)
-    automatic = _int(body, "automatic", 0)
-    if automatic < 0:
-        raise ApiError("Automatic successes are at least 0.", "automatic", 422)
+    kind = inputs.one_of(body, "kind", ROLL_RULES, "action")
+    automatic = inputs.whole(body, "automatic", 0, low=0, json=True, label="Automatic successes")
     dice = body.get("dice")
     result = roll_dice(pool, difficulty, dice=dice, rng=None if dice is not None else _rng(),
                        can_botch=kind == "action", automatic=automatic, settings=settings, roll="roll")
     steps = Explanation()
-    rule = {"action": '000 "Stage Two: Attack"', "damage": '000 "Damage Types"', "soak": '000 "Soak"'}[kind]
+    rule = ROLL_RULES[kind]
     roll_step(result, f"{kind.capitalize()} roll", steps, rule)
     if kind != "action":
         steps.add(f"{kind.capitalize()} rolls cannot botch.", rule)
@@ -520,10 +510,8 @@ def tabletop_ambush():
     settings = _settings(body)
     attacker = _fighter(body, "attacker", settings)
     target = _fighter(body, "target", settings)
-    cover = body.get("cover", True)
-    if not isinstance(cover, bool):
-        raise ApiError("`cover` must be true or false.", "cover", 422)
-    in_combat = _bool(body, "in_combat", "in_combat")
+    cover = inputs.flag(body, "cover", default=True)
+    in_combat = inputs.flag(body, "in_combat")
     try:
         result = resolve_ambush(attacker, target, settings, dice=_dice_map(body), rng=_rng(), cover=cover,
                                 in_combat=in_combat)

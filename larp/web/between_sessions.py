@@ -21,8 +21,7 @@ from flask import (
 from larp.models import Torpor
 from larp.rules.explain import plural
 from larp.rules.torpor import TORPOR_CAUSES
-from larp.services import ServiceError, read_number
-from larp.services.characters import get_character
+from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.history import timeline, undo_ruling
@@ -30,23 +29,19 @@ from larp.services.sessions import close_and_open, extras_removed_opening
 from larp.services.sheets import scene_extras
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
 from larp.services.transfer import export_chronicle
+from larp.web import inputs
 from larp.web.auth import role_required
+from larp.web.characters import character_or_refusal
 
 bp = Blueprint("between_sessions", __name__)
 
 
 def _date(name: str, default: date | None = None) -> date:
-    text = (request.form.get(name) or "").strip()
-    if not text and default is not None:
-        return default
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ServiceError("Give a date such as 2026-12-13." if text else "Give a date.", field=name) from None
+    return inputs.day(request.form, name, default)
 
 
 def _int(name: str, default: int | None = None) -> int | None:
-    return read_number(request.form.get(name), name, default=default)
+    return inputs.whole(request.form, name, default)
 
 
 def _page(error: ServiceError | None = None, target: str = ""):
@@ -118,17 +113,8 @@ def torpor():
 
 
 def _dice(name: str) -> list[int] | None:
-    """Dice entered as rolled at the table ("8 3 1", commas allowed), or ``None`` when empty.
-
-    Raises:
-        ServiceError: 422 naming ``name`` for anything but whole numbers 1 to 10.
-    """
-    text = (request.form.get(name) or "").replace(",", " ").split()
-    if not text:
-        return None
-    if len(text) > 20:
-        raise ServiceError("Give at most 20 dice, each a number from 1 to 10.", field=name)
-    return [read_number(t, name, low=1, high=10, required=True, label="Each die") for t in text]
+    """Dice entered as rolled at the table ("8 3 1", commas allowed), or ``None`` when empty (:func:`inputs.dice`)."""
+    return inputs.dice(request.form, name)
 
 
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
@@ -225,11 +211,9 @@ def history(character_id: int):
 
 def _history(character_id: int, error: ServiceError | None = None):
     chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/error.html", title="Unknown character", message=exc.message,
-                               chronicle=chronicle), exc.status
+    character, refusal = character_or_refusal(chronicle, character_id)
+    if refusal:
+        return refusal
     torpors = list(Torpor.select().where(Torpor.character == character).order_by(Torpor.id.desc()))
     return render_template("between_sessions/history.html", chronicle=chronicle, character=character,
                            entries=timeline(character), torpors=torpors, error=error), (error.status if error else 200)

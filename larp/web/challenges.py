@@ -34,6 +34,7 @@ from larp.services.characters import character_state, find_characters, get_chara
 from larp.services.live import live_fingerprint, seen_in_chronicle
 from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
+from larp.web import inputs
 from larp.web.auth import login_required, role_required
 from larp.web.scene_memory import recent, remember
 from larp.web.submissions import shown_where_it_was_recorded
@@ -52,15 +53,11 @@ CATEGORIES = (Category.PHYSICAL, Category.SOCIAL, Category.MENTAL)
 
 
 def _category(value: str | None) -> Category:
-    try:
-        category = Category((value or "physical").lower())
-    except ValueError:
-        return Category.PHYSICAL
-    return category if category in CATEGORIES else Category.PHYSICAL
+    return inputs.shown_choice(value, Category, Category.PHYSICAL, only=CATEGORIES)
 
 
 def _kind(value: str | None) -> str:
-    return value if value in dict(KINDS) else "contested"
+    return inputs.shown_choice(value, dict(KINDS), "contested")
 
 
 #: The scene chips (issue 18): buttons of the challenge form whose name says which choice they set, so the

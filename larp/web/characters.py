@@ -38,12 +38,9 @@ def list_characters():
 @role_required("organiser", "narrator")
 def show(character_id: int):
     """One character as it stands in the open game session, with recent rulings."""
-    chronicle = get_chronicle()
-    try:
-        character = get_character(chronicle, character_id)
-    except ServiceError as exc:
-        return render_template("errors/error.html", title="Unknown character", message=exc.message,
-                               chronicle=chronicle), exc.status
+    character, refusal = character_or_refusal(get_chronicle(), character_id)
+    if refusal:
+        return refusal
     last = None
     if as_id(request.args.get("ruling")):
         last = ruling_in(get_chronicle(), request.args.get("ruling"))
@@ -74,15 +71,16 @@ def export_grapevine_file(character_id: int):
     from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine, file_name
 
     chronicle = get_chronicle()
-    character, refusal = _grapevine_character(chronicle, character_id)
+    character, refusal = character_or_refusal(chronicle, character_id)
     if refusal:
         return refusal
     return Response(export_grapevine(chronicle, [character]), content_type=CONTENT_TYPE,
                     headers={"Content-Disposition": f'attachment; filename="{file_name(character.name)}"'})
 
 
-def _grapevine_character(chronicle, character_id: int):
-    """The character a Grapevine route names, or the 404 page to answer instead."""
+def character_or_refusal(chronicle, character_id: int):
+    """The character a page's address names, and ``None``; or ``None`` and the page to answer instead
+    (404 "Unknown character")."""
     try:
         return get_character(chronicle, character_id), None
     except ServiceError as exc:
@@ -98,7 +96,7 @@ def grapevine_page(character_id: int):
     from larp.services.grapevine_export import left_out
 
     chronicle = get_chronicle()
-    character, refusal = _grapevine_character(chronicle, character_id)
+    character, refusal = character_or_refusal(chronicle, character_id)
     if refusal:
         return refusal
     return render_template("grapevine/export.html", what=character.name, count=1, missing=left_out([character]),

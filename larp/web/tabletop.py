@@ -25,6 +25,7 @@ from larp.services import tabletop as service
 from larp.services import tabletop_taps as taps
 from larp.services.tabletop_fighters import gear_choices
 from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.web import inputs
 from larp.web.auth import role_required
 
 bp = Blueprint("tabletop", __name__)
@@ -41,14 +42,11 @@ ROLL_LABELS = {
 
 
 def _int_field(form, name: str, default: int | None, low: int, high: int) -> int | None:
-    return read_number(form.get(name), name, low=low, high=high, default=default)
+    return inputs.whole(form, name, default, low=low, high=high)
 
 
 def _dice_field(form, name: str) -> list[int] | None:
-    raw = (form.get(f"dice-{name}") or "").replace(",", " ").split()
-    if not raw:
-        return None
-    return [read_number(x, f"dice.{name}", label="The dice", required=True) for x in raw]
+    return inputs.dice(form, f"dice-{name}", field=f"dice.{name}", most=None, faces=None, label="The dice")
 
 
 def _dice(form) -> dict[str, list[int]]:
@@ -228,8 +226,7 @@ def initiative(combat_id: int):
         dice = {}
         for name in form:
             if name.startswith("die-") and form.get(name, "").strip():
-                dice[name[4:]] = read_number(form.get(name), name, low=1, high=10,
-                                             label="An initiative die")
+                dice[name[4:]] = inputs.whole(form, name, low=1, high=10, label="An initiative die")
         rng = current_app.config["RANDOM_SOURCE"]()
         willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
         service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
 
 from larp.htmx import render
-from larp.services import ServiceError, read_number
+from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.tabletop_conversion import apply_conversion, preview_conversion
 from larp.sheet_checks import SheetError
+from larp.web import inputs
 from larp.web.auth import role_required
 
 bp = Blueprint("tabletop_conversion", __name__)
@@ -43,7 +44,7 @@ def save(character_id: int):
     """Save the converted Willpower and Humanity or Path (one recorded sheet change); a character changed since
     the preview is refused (409) and the page shows the values again."""
     try:
-        version = read_number(request.form.get("version"), "version", low=0, required=True)
+        version = inputs.whole(request.form, "version", low=0, required=True)
         character, record = apply_conversion(get_chronicle(), g.user, character_id, version)
     except SheetError as exc:  # before ServiceError, which a sheet's refusal also is
         return _page(character_id, 422, ServiceError(str(exc), field="tabletop"))

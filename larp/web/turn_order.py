@@ -15,8 +15,9 @@ from flask import Blueprint, request
 from larp.htmx import render
 from larp.rules.explain import RulesError
 from larp.rules.order import HandActions, Participant, hand_actions, order_of_actions
-from larp.services import ServiceError, read_number
+from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
+from larp.web import inputs
 from larp.web.auth import role_required
 
 bp = Blueprint("turn_order", __name__)
@@ -45,13 +46,16 @@ def participants_from_form(values: Mapping[str, Any]) -> list[Participant]:
             raise ServiceError(f"A name has at most {LONGEST_NAME} characters.", field=f"p{i}_name")
         target = " ".join(str(values.get(f"p{i}_target") or "").split())[:LONGEST_NAME]
         people.append(Participant(
-            name=name, traits=read_number(values.get(f"p{i}_traits"), f"p{i}_traits", low=0, high=99, required=True,
-                                          label="Traits"),
-            celerity=read_number(values.get(f"p{i}_celerity"), f"p{i}_celerity", low=0, high=5, default=0,
-                                 label="Celerity"),
+            name=name, traits=inputs.whole(values, f"p{i}_traits", low=0, high=99, required=True, label="Traits"),
+            celerity=_celerity(values, i),
             target=target, surprised=bool(values.get(f"p{i}_surprised")),
             simultaneous=bool(values.get(f"p{i}_simultaneous"))))
     return people
+
+
+def _celerity(values: Mapping[str, Any], i: int) -> int:
+    """Row ``i``'s Celerity, 0 to 5 (left empty: 0)."""
+    return inputs.whole(values, f"p{i}_celerity", 0, low=0, high=5, label="Celerity")
 
 
 def hands_from_form(values: Mapping[str, Any]) -> list[tuple[str, HandActions]]:
@@ -62,9 +66,7 @@ def hands_from_form(values: Mapping[str, Any]) -> list[tuple[str, HandActions]]:
     for i in range(ROWS):
         name = " ".join(str(values.get(f"p{i}_name") or "").split())
         if name and values.get(f"p{i}_both_hands"):
-            celerity = read_number(values.get(f"p{i}_celerity"), f"p{i}_celerity", low=0, high=5, default=0,
-                                   label="Celerity")
-            hands.append((name, hand_actions(celerity, True, 0, who=name)))
+            hands.append((name, hand_actions(_celerity(values, i), True, 0, who=name)))
     return hands
 
 
