@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import Explanation, RulesError, Step, article
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, article, phrase_step
 from larp.rules.explain import levels as levels_of
 from larp.rules.fortitude import FortitudeTest, resilience, resist
 from larp.rules.health import DAMAGE_TYPES, HealthRuling, HealthTrack, apply_damage
@@ -106,26 +106,29 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
     if source not in SOURCES:
         raise RulesError(f"Unknown damage source {source!r} ({', '.join(SOURCES)}).", field="source")
     steps = Explanation()
-    what = "firearms" if firearm else "this weapon"
+    what = Phrase.message(N_("firearms") if firearm else N_("this weapon"))
     if creature == "vampire":
         if firearm and firearm_rule == "lotnr" and damage_type != "aggravated":
-            steps.add(f"Against a vampire firearms do their card's {damage_type} damage (Laws of the Night).",
-                      _FIREARM_RULES["lotnr"], setting="firearms_against_vampires")
+            steps.add(N_("Against a vampire firearms do their card's %(kind)s damage (Laws of the Night)."),
+                      _FIREARM_RULES["lotnr"], setting="firearms_against_vampires", kind=Phrase.term(damage_type))
             return damage_type, steps.steps()
         if bashing_vs_kindred and damage_type != "aggravated":
             rule = _FIREARM_RULES.get(firearm_rule, _DAMAGE_RULE) if firearm else _DAMAGE_RULE
             setting = "firearms_against_vampires" if firearm else None
             if head_shot:
-                steps.add(f"Aimed at the head, {what} do lethal damage to a vampire.", rule, setting=setting)
+                steps.add(N_("Aimed at the head, %(what)s do lethal damage to a vampire."), rule, setting=setting,
+                          what=what)
                 return "lethal", steps.steps()
-            steps.add(f"Against a vampire {what} do bashing damage (not aimed at the head).", rule, setting=setting)
+            steps.add(N_("Against a vampire %(what)s do bashing damage (not aimed at the head)."), rule,
+                      setting=setting, what=what)
             return "bashing", steps.steps()
         return damage_type, steps.steps()
     if source == "sunlight":
-        steps.add(f"{who} is not a vampire: sunlight does no harm.", '000 "Aggravated Damage"')
+        steps.add(N_("%(name)s is not a vampire: sunlight does no harm."), '000 "Aggravated Damage"', name=who)
         return None, steps.steps()
     if damage_type == "aggravated":
-        steps.add(f"{who} is not a vampire: aggravated damage is treated as lethal.", '001 "Aggravated Damage"')
+        steps.add(N_("%(name)s is not a vampire: aggravated damage is treated as lethal."), '001 "Aggravated Damage"',
+                  name=who)
         return "lethal", steps.steps()
     return damage_type, steps.steps()
 
@@ -246,14 +249,17 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         if strike.weapon is not None:
             raise RulesError("A bite is made with the fangs, not a weapon.", field="weapon")
         levels, kind = 1, "aggravated"
-        steps.add(f"{who} bites: one level of aggravated damage.", _DAMAGE_RULE)
+        steps.add(N_("%(name)s bites: one level of aggravated damage."), _DAMAGE_RULE, name=who)
     elif strike.weapon is None:
         levels, kind = 1, "bashing"
-        steps.add(f"{who} strikes bare-handed: one level of bashing damage.", _DAMAGE_RULE)
+        steps.add(N_("%(name)s strikes bare-handed: one level of bashing damage."), _DAMAGE_RULE, name=who)
     else:
         card = weapon(strike.weapon, "live")
         levels, kind = card.damage, card.damage_type
-        steps.add(f"{who} hits with {article(card.name)}: {levels_of(levels)} of {kind} damage by its card.", _WEAPON_RULE)
+        hits = (N_("%(name)s hits with an %(weapon)s: %(levels)s of %(kind)s damage by its card.")
+                if article(card.name).startswith("an ") else
+                N_("%(name)s hits with a %(weapon)s: %(levels)s of %(kind)s damage by its card."))
+        steps.add(hits, _WEAPON_RULE, name=who, weapon=card.name, levels=levels_of(levels), kind=Phrase.term(kind))
     if strike.lethal_by_prowess:
         if strike.potence < 1:
             raise RulesError("Choosing lethal damage needs Potence's Prowess.", field="lethal_by_prowess")
@@ -261,39 +267,39 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
             raise RulesError("Prowess turns only bare-handed and club bashing damage into lethal.",
                              field="lethal_by_prowess")
         kind = "lethal"
-        steps.add(f"With Prowess, {who} chooses lethal damage.", _DAMAGE_RULE)
+        steps.add(N_("With Prowess, %(name)s chooses lethal damage."), _DAMAGE_RULE, name=who)
     if strike.head_shot and (card is None or not card.firearm):
         raise RulesError("Aiming at the head changes the damage only for firearms.", field="head_shot")
     if strike.potence >= 5 and not strike.bite and (card is None or card.melee):
         levels += 1
-        steps.add("Puissance: +1 level on a strike where strength matters.", "LotNR Potence (met-reference 3.4)")
+        steps.add(N_("Puissance: +1 level on a strike where strength matters."), "LotNR Potence (met-reference 3.4)")
     if card is not None and card.has("Mass-Trauma"):  # one target within five feet only (met-reference T24)
         if strike.close_range and not strike.spread:
             levels += 1
-            steps.add("Mass-Trauma against a single target within five feet: +1 level.", _WEAPON_RULE)
+            steps.add(N_("Mass-Trauma against a single target within five feet: +1 level."), _WEAPON_RULE)
         else:
-            steps.add("Mass-Trauma adds its level only to a single target within five feet: none here.",
+            steps.add(N_("Mass-Trauma adds its level only to a single target within five feet: none here."),
                       _WEAPON_RULE)
     if strike.full_auto and (card is None or not card.has("Full-Auto")):
         raise RulesError("Only a weapon with Full-Auto fires on full auto.", field="full_auto")
     if card is not None and card.has("Full-Auto") and strike.full_auto:
         if strike.close_range:
             levels += 1
-            steps.add("Full-Auto, the clip emptied within five feet: +1 level (then an action to reload).",
+            steps.add(N_("Full-Auto, the clip emptied within five feet: +1 level (then an action to reload)."),
                       _WEAPON_RULE)
         else:
-            steps.add("Full-Auto adds its level only within five feet: none here (the clip is empty: an action "
-                      "to reload).", _WEAPON_RULE)
+            steps.add(N_("Full-Auto adds its level only within five feet: none here (the clip is empty: an action "
+                         "to reload)."), _WEAPON_RULE)
     if card is not None and card.has("High-Caliber"):
         test = _test(strike.high_caliber_test, rng, "high_caliber_test")
         ties = settings["high_caliber_tie_counts"]
         if test.passes(tie_counts=ties):
             levels += 1
-            steps.add(f"High-Caliber simple test ({test.describe()}): +1 level.", _WEAPON_RULE,
-                      setting="high_caliber_tie_counts")
+            steps.add(N_("High-Caliber simple test (%(test)s): +1 level."), _WEAPON_RULE,
+                      setting="high_caliber_tie_counts", test=test.describe())
         else:
-            steps.add(f"High-Caliber simple test ({test.describe()}): no extra level.", _WEAPON_RULE,
-                      setting="high_caliber_tie_counts")
+            steps.add(N_("High-Caliber simple test (%(test)s): no extra level."), _WEAPON_RULE,
+                      setting="high_caliber_tie_counts", test=test.describe())
     made: list[tuple[str, SimpleTest]] = []
     if card is not None and card.has("High-Caliber"):
         made.append(("high_caliber", test))
@@ -307,9 +313,10 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         tests = [_test(given[i] if i < len(given) else None, rng, "staking_tests") for i in range(2)]
         made.extend(("staking", t) for t in tests)
         staked = all(t.passes(tie_counts=True) for t in tests)
-        results = "; ".join(t.describe() for t in tests)
-        steps.add(f"Staking: two simple tests ({results}): " + ("the stake goes through the heart." if staked
-                  else "the stake misses the heart."), _WEAPON_RULE)
+        results = Phrase.message(N_("%(first)s; %(second)s"), first=tests[0].describe(), second=tests[1].describe())
+        steps.add(N_("Staking: two simple tests (%(tests)s): the stake goes through the heart.") if staked
+                  else N_("Staking: two simple tests (%(tests)s): the stake misses the heart."), _WEAPON_RULE,
+                  tests=results)
     return Damage(
         levels=levels, damage_type=kind,
         bashing_vs_kindred=card.bashing_vs_kindred if card else False,
@@ -404,10 +411,12 @@ def halve_bashing(levels: int, settings: ChronicleSettings, who: str = "The vamp
     halved = levels // 2
     if settings["vampire_bashing_minimum_one"] and levels >= 1:
         result = max(1, halved)
-        return result, Step(f"{who} is a vampire: {levels} bashing halved, rounded down, at least one: {result}.",
-                            "LotNR Bashing/Lethal (met-reference 3.7)", "vampire_bashing_minimum_one")
-    return halved, Step(f"{who} is a vampire: {levels} bashing halved, rounded down: {halved}.",
-                        '000 "Bashing Damage"', "vampire_bashing_minimum_one")
+        return result, phrase_step(N_("%(name)s is a vampire: %(n)s bashing halved, rounded down, at least one: "
+                                      "%(result)s."), "LotNR Bashing/Lethal (met-reference 3.7)",
+                                   "vampire_bashing_minimum_one", name=who, n=levels, result=result)
+    return halved, phrase_step(N_("%(name)s is a vampire: %(n)s bashing halved, rounded down: %(result)s."),
+                               '000 "Bashing Damage"', "vampire_bashing_minimum_one", name=who, n=levels,
+                               result=halved)
 
 
 def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | None = None, *,
@@ -459,8 +468,8 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     levels = damage.levels
     if target.creature == "vampire" and kind == "bashing" and levels:
         if damage.firearm and reading == "house_002":
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {levels}.", _DAMAGE_RULE,
-                      setting="firearms_against_vampires")
+            steps.add(N_("Bashing damage from firearms is not halved for vampires: %(n)s."), _DAMAGE_RULE,
+                      setting="firearms_against_vampires", n=levels)
         else:
             levels, step = halve_bashing(levels, settings, who)
             steps.extend([step])
@@ -479,21 +488,25 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         parts = [[kind, left]]
     if worn is not None and armor_left is not None:
         if damage.source in ("fire", "sunlight"):
-            steps.add(f"{worn.name} does not protect against {damage.source}.", '000 "Armor"')
+            steps.add(N_("%(armor)s does not protect against fire.") if damage.source == "fire" else
+                      N_("%(armor)s does not protect against sunlight."), '000 "Armor"', armor=worn.name)
         elif damage.armor_piercing:
-            steps.add(f"The weapon is Armor-Piercing: {worn.name} is ignored.", _WEAPON_RULE)
+            steps.add(N_("The weapon is Armor-Piercing: %(armor)s is ignored."), _WEAPON_RULE, armor=worn.name)
         elif armor_left == 0 and any(part[1] for part in parts):
-            steps.add(f"{who}'s {worn.name} is used up: it absorbs nothing more.", "LotNR armor (met-reference 3.7)")
+            steps.add(N_("%(name)s's %(armor)s is used up: it absorbs nothing more."), "LotNR armor (met-reference 3.7)",
+                      name=who, armor=worn.name)
         else:
             for part in parts:
                 absorbed = min(armor_left, part[1])
                 if absorbed:
                     part[1] -= absorbed
                     armor_left -= absorbed
-                    steps.add(f"{worn.name} absorbs {levels_of(absorbed)} of {part[0]} damage "
-                              f"({armor_left} armor {'level' if armor_left == 1 else 'levels'} left).",
-                              "LotNR armor (met-reference 3.7)")
+                    steps.add(N_("%(armor)s absorbs %(levels)s of %(kind)s damage (%(left)s left)."),
+                              "LotNR armor (met-reference 3.7)", armor=worn.name, levels=levels_of(absorbed),
+                              kind=Phrase.term(part[0]),
+                              left=Phrase.counted(armor_left, "%(n)s armor level", "%(n)s armor levels"))
     final = tuple((k, n) for k, n in parts if n > 0)
-    taken = ", ".join(f"{n} {k}" for k, n in final) or "no damage"
-    steps.add(f"{who} takes {taken}.", _DAMAGE_RULE)
+    taken = ([Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in final]
+             or Phrase.message(N_("no damage")))
+    steps.add(N_("%(name)s takes %(damage)s."), _DAMAGE_RULE, name=who, damage=taken)
     return DamageRuling(final, armor_left, damage.stake and target.creature == "vampire", steps.steps())

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack
 from larp.rules.simple_test import SimpleTest
 
@@ -88,10 +88,11 @@ class FortitudeTest:
         """A win, or a tie after spending a stamina Trait."""
         return self.test.passes(tie_counts=self.stamina_trait_spent)
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """The throws, and the stamina Trait if one was spent."""
-        spent = " after spending a stamina Trait" if self.stamina_trait_spent else ""
-        return f"{self.test.describe()}{spent}"
+        if self.stamina_trait_spent:
+            return Phrase.message(N_("%(test)s after spending a stamina Trait"), test=self.test.describe())
+        return self.test.describe()
 
 
 def _need(fortitude: int, level: int, power: str) -> None:
@@ -131,10 +132,11 @@ def resist(levels: int, damage_type: str, fortitude: int, attempt: FortitudeTest
         raise RulesError("There is no damage to resist.", field="levels")
     steps = Explanation()
     if attempt.succeeds():
-        steps.add(f"Resistance: {who} tests ({attempt.describe()}) and ignores one level of {damage_type} damage.",
-                  _RULE)
+        steps.add(N_("Resistance: %(name)s tests (%(test)s) and ignores one level of %(kind)s damage."), _RULE,
+                  name=who, test=attempt.describe(), kind=Phrase.term(damage_type))
         return levels - 1, steps.steps()
-    steps.add(f"Resistance: {who} tests ({attempt.describe()}) and fails; the damage stands.", _RULE)
+    steps.add(N_("Resistance: %(name)s tests (%(test)s) and fails; the damage stands."), _RULE, name=who,
+              test=attempt.describe())
     return levels, steps.steps()
 
 
@@ -158,10 +160,11 @@ def resilience(aggravated: int, fortitude: int, attempt: FortitudeTest,
         raise RulesError("Resilience needs aggravated damage to reduce.", field="levels")
     steps = Explanation()
     if attempt.succeeds():
-        steps.add(f"Resilience: {who} tests ({attempt.describe()}); one level of the aggravated damage "
-                  f"becomes lethal.", _RULE)
+        steps.add(N_("Resilience: %(name)s tests (%(test)s); one level of the aggravated damage becomes lethal."),
+                  _RULE, name=who, test=attempt.describe())
         return aggravated - 1, 1, steps.steps()
-    steps.add(f"Resilience: {who} tests ({attempt.describe()}) and fails; the damage stays aggravated.", _RULE)
+    steps.add(N_("Resilience: %(name)s tests (%(test)s) and fails; the damage stays aggravated."), _RULE, name=who,
+              test=attempt.describe())
     return aggravated, 0, steps.steps()
 
 

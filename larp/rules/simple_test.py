@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from larp.rules.challenge import BASIC_THROWS, RandomSource, Throw, compare_throws, random_throw
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 
 @dataclass(frozen=True)
@@ -43,17 +43,23 @@ class SimpleTest:
         return self.outcome == "win" or (tie_counts and self.outcome == "tie")
 
     @property
-    def provenance(self) -> str:
+    def provenance(self) -> Phrase:
         """Where the throws came from, in words: "thrown at the table", "drawn by the app"..."""
         if not self.by_app:
-            return "as thrown at the table"
+            return Phrase.message(N_("as thrown at the table"))
         if set(self.by_app) >= {"player", "narrator"}:
-            return "drawn by the app"
-        return f"the {self.by_app[0]}'s throw drawn by the app"
+            return Phrase.message(N_("drawn by the app"))
+        if self.by_app[0] == "player":
+            return Phrase.message(N_("the player's throw drawn by the app"))
+        return Phrase.message(N_("the narrator's throw drawn by the app"))
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """The throws and outcome, for explanation steps, with where the throws came from."""
-        return f"{self.player.label} against the narrator's {self.narrator.label}: a {self.outcome}; {self.provenance}"
+        outcome = {"win": N_("%(throw)s against the narrator's %(other)s: a win; %(how)s"),
+                   "tie": N_("%(throw)s against the narrator's %(other)s: a tie; %(how)s"),
+                   "loss": N_("%(throw)s against the narrator's %(other)s: a loss; %(how)s")}[self.outcome]
+        return Phrase.message(outcome, throw=Phrase.term(self.player.label), other=Phrase.term(self.narrator.label),
+                              how=self.provenance)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: the throws, the outcome and which were drawn (the record keeps it)."""

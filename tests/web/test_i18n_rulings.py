@@ -191,3 +191,14 @@ def test_damage_by_hand_reads_in_portuguese(client, auth, dbconn):
     assert not any(re.search(r"\b(takes|levels|damage|marked|now)\b", step) for step in steps), steps
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
     assert summary == ruling.summary and steps == [s["text"] for s in ruling.steps]
+
+
+def test_a_blow_and_its_damage_read_in_portuguese(client, auth, dbconn):
+    """A Physical challenge won with a bare-handed strike (002 "Damage and Healing"): the challenge's steps, the
+    strike's damage, a vampire's bashing halved (LotNR Bashing/Lethal) and the marking, all in Portuguese."""
+    auth.login()
+    ruling = resolve(client, category="physical", action="strike", challenger_bid="Brawny", defender_bid="Quick")
+    _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    assert "Konrad Vale golpeia desarmado: um nível de dano por contusão." in steps, steps
+    assert "Konrad Vale atinge Vivienne Ashcombe: golpe desarmado." in steps, steps
+    assert not any(re.search(r"\b(takes|levels?|damage|marked|now|strikes|wins|is)\b", step) for step in steps), steps
