@@ -181,34 +181,15 @@
   // now, not what they said when the screen was drawn (the combat board's darkness and range change with no swap).
   document.addEventListener("change", function (evt) {
     var field = evt.target;
-    var details = field.closest && field.closest("details.screen-settings, details.fold-narrow, details.fold-compact");
+    var details = field.closest && field.closest("details.screen-settings, details[class*=fold-]");
     var shows = details && details.querySelector('summary [data-shows="' + field.name + '"]');
     if (!shows) { return; }
     var text = field.tagName === "SELECT" ? field.selectedOptions[0].textContent
       : (field.closest("label") || field).textContent;
     if (field.name === "range" && !field.value) { text = "Range not said"; }
-    if (/_weapon$/.test(field.name)) { text = text.split(" (")[0]; }  // an attacker's fold: the weapon's name only
+    if (/_weapon$/.test(field.name)) { text = text.split(" (")[0]; }
     shows.textContent = text.trim();
     if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }
-  });
-  // The combat board's roster (issue 31, wave 5): the attackers come onto the board in the order they were ticked
-  // (they act in that order), kept in the roster's hidden "add_order"; without this script, the roster's order.
-  document.addEventListener("change", function (evt) {
-    var box = evt.target;
-    var order = box.name === "add_pick" && box.closest(".roster") && box.closest(".roster").querySelector(".tick-order");
-    if (!order) { return; }
-    var ids = order.value ? order.value.split(",").filter(function (id) { return id !== box.value; }) : [];
-    if (box.checked) { ids.push(box.value); }
-    order.value = ids.join(",");
-  });
-  // The combat board's retest (issue 31, wave 5): the tap on the retester's new sign reveals the other side's; bring
-  // it into view (above the sticky Record row) when it opened below the screen's edge.
-  document.addEventListener("change", function (evt) {
-    var chip = evt.target.closest && evt.target.closest(".retest-pick .retest-chip");
-    var pair = chip && chip.closest(".pair-result");
-    var shown = pair && Array.prototype.filter.call(pair.querySelectorAll(".retest-throws > fieldset"),
-      function (f) { return f.offsetParent !== null; })[0];
-    if (shown) { shown.scrollIntoView({block: "nearest"}); }
   });
   // Issue 31: once the challenger is picked (by code, name or chip), the keyboard goes to the defender's box, so
   // the second card code is typed at once. The pick redraws only the challenger's side (the defender's, with what

@@ -298,14 +298,12 @@ def five_on_one_brawl(page, wire: Wire, served, base: str) -> None:
     print(f"  after Resolve, the result so far {'is' if in_view else 'is NOT'} in view")
     if page.locator("#combat-result .in-progress").count():
         konrad = page.locator("#combat-result .pair-retest").filter(has_text=BRAWL_ATTACKERS[0][0])
-        chip = konrad.locator(".retest-chip").first
-        print(f"  {BRAWL_ATTACKERS[0][0]}'s tie, retested with: {chip.inner_text()}")
-        n.tap(chip.locator("input"), check=True)
-        throws = konrad.locator(".retest-throws fieldset")
-        n.tap(throws.nth(0).get_by_label("Paper", exact=True), check=True)
-        n.tap(throws.nth(1).get_by_label("Rock", exact=True), check=True)
+        pick = konrad.locator(".retest-pick").first  # one chip: the retest and the retester's new sign (wave 5)
+        print(f"  {BRAWL_ATTACKERS[0][0]}'s tie, retested with: {pick.locator('.retest-pick-name').inner_text()}")
+        n.tap(pick.get_by_label("Paper", exact=True), check=True)
+        n.tap(konrad.locator(".retest-throws fieldset:visible").get_by_label("Rock", exact=True), check=True)
         wire.reset()
-        n.tap(page.get_by_role("button", name="Make the retests"))
+        n.tap(page.get_by_role("button", name="Make the retests", exact=True))
         page.wait_for_load_state("networkidle")
         report("Make the retests", wire, COMBAT_SWAP_GOAL)
         if page.locator("#combat-result .in-progress").count():
@@ -360,6 +358,9 @@ def largest_board(page, wire: Wire, served, base: str, width: int) -> None:
     rows.nth(2 * MAX_PER_RANGE - 1).wait_for()
     page.wait_for_load_state("networkidle")
     report(f"add the {2 * MAX_PER_RANGE}th attacker by code", wire, COMBAT_SWAP_GOAL)
+    setup = rows.nth(2 * MAX_PER_RANGE - 1).locator("details.row-setup > summary")
+    if setup.is_visible():  # folded where the card is narrow (issue 31, wave 5)
+        setup.click()
     rows.nth(2 * MAX_PER_RANGE - 1).locator("select[name$=_weapon]").select_option("pistol")
     page.locator(".target-panel").get_by_label("Rock", exact=True).check()
     for i in range(2 * MAX_PER_RANGE):
