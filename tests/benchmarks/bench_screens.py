@@ -44,7 +44,7 @@ from larp.rules.mass_challenge.types import MAX_PER_RANGE  # noqa: E402
 from tests.benchmarks import bench_wire  # noqa: E402
 from tests.benchmarks.bench_wire import GOALS, KB, LAUNCH_ARGS, Wire  # noqa: E402
 from tests.servers import ServedApp  # noqa: E402
-from tests.support import CHROMIUM  # noqa: E402
+from tests.support import CHROMIUM, REACHABLE  # noqa: E402
 
 THINK_MS = 1000  # before each tap
 KEY_MS = 250  # each key
@@ -55,13 +55,7 @@ CHROME_GOAL_PX, ONE_ON_ONE_GOAL_SECONDS, ONE_ON_ONE_GOAL_SCROLLS = 160, 10.0, 1
 BUILD_GOAL_SECONDS = 40.0
 #: A tap's target counts as in view when it lies wholly inside the viewport and nothing covers its middle (a
 #: sticky button over it would take the tap: that is a scroll too). A radio's or checkbox's chip is its label.
-IN_VIEW = """e => {
-  const b = e.getBoundingClientRect();
-  if (b.top < 0 || b.bottom > innerHeight) return false;
-  const shown = e.closest('label') || e, r = shown.getBoundingClientRect();
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return !!hit && (shown.contains(hit) || hit.contains(shown));
-}"""
+IN_VIEW = REACHABLE
 GOAL_TAPS, GOAL_SECONDS = 6, 8.0
 BRAWL_GOAL_SECONDS = 20.0
 COMBAT_SWAP_GOAL = 8 * KB

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot
+from tests.support import REACHABLE
 
 SIZES = {"phone-390": {"width": 390, "height": 844}, "tablet-820": {"width": 820, "height": 1180}}
 TARGET = "Teodor Brandt"
@@ -21,14 +22,6 @@ ATTACKERS = (("Konrad Vale", "rock"), ("Lys Moreau", "rock"), ("Aldous Whitmore"
 
 IN_VIEW = """s => { const b = document.querySelector(s).getBoundingClientRect();
     return b.top >= 0 && b.top < innerHeight; }"""
-#: Wholly inside the viewport, and the tap at its middle reaches it (a radio's chip is its label).
-REACHABLE = """e => {
-  const b = e.getBoundingClientRect();
-  if (b.top < 0 || b.bottom > innerHeight) return false;
-  const shown = e.closest('label') || e, r = shown.getBoundingClientRect();
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return !!hit && (shown.contains(hit) || hit.contains(shown));
-}"""
 
 
 @pytest.mark.parametrize("size", SIZES)

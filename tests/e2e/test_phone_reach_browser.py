@@ -10,17 +10,10 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot
+from tests.support import REACHABLE
 
 PHONE = {"width": 390, "height": 844}
 
-#: Wholly inside the viewport, and the tap at its middle reaches it (a radio's chip is its label).
-REACHABLE = """e => {
-  const b = e.getBoundingClientRect();
-  if (b.top < 0 || b.bottom > innerHeight) return false;
-  const shown = e.closest('label') || e, r = shown.getBoundingClientRect();
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return !!hit && (shown.contains(hit) || hit.contains(shown));
-}"""
 
 
 def test_one_on_one_takes_one_scroll_on_a_phone(served, browser):
