@@ -264,3 +264,15 @@ def make_player(app, character, username: str = "player1", password: str = "corr
             user = create_user(username, display_name or username.title(), "player", password, chronicle=chronicle)
         link_player(chronicle, character, user)
         return user
+
+
+#: A browser test's or benchmark's check that a tap target is reachable where it is (issue 31): wholly inside the
+#: viewport, and the tap at its middle reaches it (a sticky button over it would take the tap). A radio's or
+#: checkbox's chip is its label. Evaluate it on the element (``locator.evaluate(REACHABLE)``).
+REACHABLE = """e => {
+  const b = e.getBoundingClientRect();
+  if (b.top < 0 || b.bottom > innerHeight) return false;
+  const shown = e.closest('label') || e, r = shown.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (shown.contains(hit) || hit.contains(shown));
+}"""

@@ -63,6 +63,8 @@ bp.add_app_template_global(roster, "roster")  # the fighters' roster in the pick
 # ----- the combat board ------------------------------------------------------
 
 TARGET_PICK = ("target",)
+#: The steps that rule on the fight; every other step edits the board.
+FIGHT_STEPS = ("resolve", "retest", "record", "retest_record")
 TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT) + SCENE_TEXT
 TARGET_FLAG_FIELDS = tuple(f"target_{k}" for k in TARGET_FLAGS)
 
@@ -132,7 +134,8 @@ def board():
 def board_post():
     """Edit the board (``step`` ``enter``, ``find:target``, ``set:target:<id>``, ``add:<range>``,
     ``pick:<id>:<range>``, ``remove:<id>``...) or resolve the fight (``resolve``, ``retest``,
-    ``record``). Bad input shows its message where the narrator looks and changes nothing."""
+    ``record``, or ``retest_record``: the chosen retests made and the fight recorded as they leave it, one
+    tap, issue 31). Bad input shows its message where the narrator looks and changes nothing."""
     form = request.form
     step = roster_step(form, (form.get("step") or "resolve").strip())  # the roster's ticks (issue 31 item 3)
     chronicle = get_chronicle()
@@ -142,7 +145,7 @@ def board_post():
         people_form = _board_people_form(form, strict=False)
         return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                         **base_context(people_form, error=exc))
-    if step not in ("resolve", "retest", "record"):
+    if step not in FIGHT_STEPS:
         blocked = {people_form.picks["target"]: "{name} is the target and cannot also be an attacker."} \
             if people_form.picks.get("target") else {}
         attackers_before = len(people_form.rows)
@@ -168,18 +171,18 @@ def board_post():
         people_form.tests, people_form.injures = {}, ""
     retests_read = False
     try:
-        if step == "retest":
-            retests_chosen(form, people_form, ("a_throw", "d_throw"))
+        if step in ("retest", "retest_record"):
+            retests_chosen(_retest_picks(form), people_form, ("a_throw", "d_throw"))
         retests_read = True
         # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
         result = adjudicate_mass_challenge(chronicle, g.user, _mass_request(people_form), rng,
-                                           record="always" if step == "record" else "settled",
+                                           record="always" if step in ("record", "retest_record") else "settled",
                                            request_token=form.get("request_token"))
     except ServiceError as exc:
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        if step == "retest" and not retests_read and (exc.field or "").startswith("r"):
+        if step in ("retest", "retest_record") and not retests_read and (exc.field or "").startswith("r"):
             return _retests_incomplete(people_form, exc, rng)
         row = error_row(exc, people_form, "attackers")
         context = base_context(people_form, error=exc, error_row=row)
@@ -223,3 +226,21 @@ def _keep_drawn(people_form: PeopleForm, throws: Mapping[int, str], preview: Sto
     for row in people_form.rows:
         if row["id"] in throws:
             row["throw"] = throws[row["id"]]
+
+
+def _retest_picks(form):
+    """The board's one-tap retests (issue 31, wave 5): ``r<id>_retest`` = "<by>|<source>|<sign>" says who
+    retests, with what, and his new sign; it becomes the fields the retests' reader takes (``r<id>_source``, and
+    ``r<id>_a_throw`` for the attacker or ``r<id>_d_throw`` for the target). "No retest" (empty) adds nothing;
+    every other field is left as it is, so a form that sends ``r<id>_source`` itself reads as before."""
+    values = form.copy()
+    for key in form.keys():
+        if not (key.startswith("r") and key.endswith("_retest")):
+            continue
+        choice, _, sign = (form.get(key) or "").strip().rpartition("|")
+        if not choice or not sign:
+            continue
+        row = key[: -len("_retest")]
+        values[f"{row}_source"] = choice
+        values[f"{row}_{'a_throw' if choice.startswith('challenger|') else 'd_throw'}"] = sign
+    return values

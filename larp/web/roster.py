@@ -34,7 +34,8 @@ def roster(chronicle: Chronicle | None, exclude: tuple[int, ...] | list[int] = (
 def roster_step(form: Mapping, step: str) -> str:
     """The board's edit step with the roster's ticks (``add_pick``, character ids) folded in: "Add hand to
     hand" or "Add ranged" (``add:<range>``), or Enter in the add box (``enter``), with names ticked becomes
-    ``pick:<id,id,...>:<range>`` (the step "All of them attack" already sends); the text in the box was only
+    ``pick:<id,id,...>:<range>`` (the step "All of them attack" already sends), in the order they were ticked
+    when ``add_order`` says it (else the roster's); the text in the box was only
     the roster's filter then, and is cleared. Without a tick, any step is left as it is (a typed name or card
     code adds as before). Ids that are not digits are dropped here; an unknown id or one of another chronicle
     is refused by the board's own pick (a 4xx with its message)."""
@@ -42,6 +43,10 @@ def roster_step(form: Mapping, step: str) -> str:
     ticks = [v for v in (getlist("add_pick") if getlist else []) if str(v).isdigit()]
     if not ticks:
         return step
+    # The order they were ticked in, when the page's script kept it (``add_order``, ids by commas; issue 31, wave
+    # 5): the attackers act in that order. Without it (no script), the roster's order.
+    order = [v for v in str(form.get("add_order") or "").split(",") if v in ticks]
+    ticks = order + [v for v in ticks if v not in order]
     if step == "enter" and form.get("target"):
         step = "add:hand_to_hand"
     if not step.startswith("add:"):

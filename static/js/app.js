@@ -181,12 +181,13 @@
   // now, not what they said when the screen was drawn (the combat board's darkness and range change with no swap).
   document.addEventListener("change", function (evt) {
     var field = evt.target;
-    var details = field.closest && field.closest("details.screen-settings");
+    var details = field.closest && field.closest("details.screen-settings, details[class*=fold-]");
     var shows = details && details.querySelector('summary [data-shows="' + field.name + '"]');
     if (!shows) { return; }
     var text = field.tagName === "SELECT" ? field.selectedOptions[0].textContent
       : (field.closest("label") || field).textContent;
     if (field.name === "range" && !field.value) { text = "Range not said"; }
+    if (/_weapon$/.test(field.name)) { text = text.split(" (")[0]; }
     shows.textContent = text.trim();
     if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }
   });

@@ -1,14 +1,19 @@
 """Issue 31 item 3: a five-on-one brawl in a cold scene (no card scanned, nobody picked before), at 390 and
 820 px: the target is one tap on the roster, the five attackers are ticked (one found by typing two letters of
-his name) and added with one tap, no card code typed; the target's sign is in view after the add, and the
-fight is recorded."""
+his name) and added with one tap, no card code typed; the target's sign is in view after the add; the six signs
+and Resolve take one scroll at most; the tie's retest is one chip (who retests, with what, his new sign), the
+other side's sign and "Make the retests and record" (issue 31, wave 5), and the fight is recorded."""
 
 from __future__ import annotations
+
+import json
+import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot
+from tests.support import REACHABLE
 
 SIZES = {"phone-390": {"width": 390, "height": 844}, "tablet-820": {"width": 820, "height": 1180}}
 TARGET = "Teodor Brandt"
@@ -48,21 +53,45 @@ def test_a_cold_scene_brawl_is_picked_from_the_roster(served, browser, size):
     page.get_by_role("button", name="Add hand to hand").click()
     rows = page.locator(".attacker-row")
     expect(rows).to_have_count(len(ATTACKERS))
-    expect(rows.locator(".who-name")).to_have_text(sorted(name for name, _ in ATTACKERS))  # in the roster's order
+    expect(rows.locator(".who-name")).to_have_text([name for name, _ in ATTACKERS])  # in the order ticked
     page.wait_for_function(IN_VIEW, arg="#target-signs")
     assert page.locator("#add-roster .roster-chip").count() == 4  # the five added are off the roster
     shoot(page, f"cold-brawl-added-{size}")
 
-    page.locator(".target-panel").get_by_label("Rock", exact=True).check()
-    for name, sign in ATTACKERS:
-        rows.filter(has_text=name).get_by_label(sign.capitalize(), exact=True).check()
-    page.get_by_role("button", name="Resolve the mass challenge").click()
+    # Issue 31 (wave 5): the six signs and Resolve take one scroll at most (the cards are compact where they are
+    # narrow, Resolve stays at the bottom of the screen), each sign tapped where it is.
+    taps = [page.locator(".target-panel").get_by_label("Rock", exact=True)]
+    taps += [rows.filter(has_text=name).get_by_label(sign.capitalize(), exact=True) for name, sign in ATTACKERS]
+    resolve = page.get_by_role("button", name="Resolve the mass challenge")
+    scrolls = 0
+    for tap in taps + [resolve]:
+        if not tap.evaluate(REACHABLE):
+            scrolls += 1
+            tap.scroll_into_view_if_needed()
+            assert tap.evaluate(REACHABLE), "a sign is covered once scrolled to"
+        tap.click() if tap is resolve else tap.check()
+    assert scrolls <= 1, f"{scrolls} scrolls for the signs and Resolve at {size}"
     result = page.locator("#combat-result")
     expect(result.locator(".ruling-summary").first).to_contain_text(f"{TARGET} against 5")
-    record = result.get_by_role("button", name="Record as it stands")
-    if record.count():
-        record.click()
+    # Konrad's tie (Rock against Rock) is decided by Traits; its loser retests: one chip is his retest and new sign,
+    # then the other side's sign, then one tap makes it and records the fight.
+    konrad = result.locator(".pair-retest").filter(has_text=ATTACKERS[0][0])
+    konrad.locator(".retest-pick").first.get_by_label("Paper", exact=True).check()
+    other = konrad.locator(".retest-throws fieldset:visible")
+    expect(other).to_have_count(1)
+    page.wait_for_function("e => e.getBoundingClientRect().bottom <= innerHeight", arg=other.element_handle())
+    other.get_by_label("Rock", exact=True).check()
+    finish = result.get_by_role("button", name="Make the retests and record")
+    assert finish.evaluate(REACHABLE), "Make the retests and record is not in view"
+    expect(result.get_by_role("button", name="Record as it stands")).to_be_hidden()
+    shoot(page, f"cold-brawl-retest-{size}")
+    finish.click()
     expect(result.locator(".ruling-meta")).to_contain_text("Recorded as ruling #")
+    with sqlite3.connect(served.instance / "larp.sqlite3") as con:
+        inputs = json.loads(con.execute("select inputs from ruling order by id desc limit 1").fetchone()[0])
+    made = [t for a in inputs["attackers"] for t in a.get("tests", [])]
+    assert [(t["call"], t["challenger_throw"] if t["by"] == "challenger" else t["defender_throw"]) for t in made] == [
+        ("retest", "paper")], made
     assert typed == 2  # no card code typed
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     shoot(page, f"cold-brawl-recorded-{size}")

@@ -51,7 +51,11 @@ def test_three_attackers_on_the_tablet_board(served, browser):
     ruth_row = rows.nth(2)
     expect(ruth_row.locator(".who-name")).to_have_text("Ruth Calder")
     expect(ruth_row.get_by_label("Ranged")).to_be_checked()
+    setup = ruth_row.locator("details.row-setup > summary")  # folded where the card is narrow (issue 31, wave 5)
+    if setup.is_visible():
+        setup.click()
     ruth_row.get_by_label("Ruth Calder's weapon").select_option("pistol")
+    expect(setup).to_contain_text("Pistol")  # the fold's line says what is chosen
 
     page.locator(".target-panel").get_by_label("Rock", exact=True).check()
     rows.nth(0).get_by_label("Paper", exact=True).check()      # Vivienne: Paper beats Rock

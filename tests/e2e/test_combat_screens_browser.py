@@ -76,16 +76,23 @@ def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser
     record = result.get_by_role("button", name="Record as it stands")
     assert in_viewport(page, summary) and in_viewport(page, record), "the result and its record action in view"
     assert "primary" in record.get_attribute("class")
-    expect(result.get_by_role("button", name="Make the retests")).to_be_hidden()  # until a retest is chosen
+    expect(result.get_by_role("button", name="Make the retests", exact=True)).to_be_hidden()  # until a retest is chosen
+    expect(result.get_by_role("button", name="Make the retests and record")).to_be_hidden()
     chips = result.locator(".pair-retest").filter(has_text="Konrad Vale").locator(".retest-chip")
     expect(chips.first).to_be_visible()
     assert chips.first.bounding_box()["y"] < record.bounding_box()["y"], "the retests sit above the record button"
     assert all(chips.nth(i).bounding_box()["height"] >= 44 for i in range(chips.count()))
     no_sideways_scroll(page)
     shoot_view(page, f"combat-result-so-far-{size}")
-    chips.first.click()
-    expect(result.get_by_role("button", name="Make the retests")).to_be_visible()
+    chips.first.click()  # issue 31, wave 5: one chip is the retest and the retester's new sign
+    expect(result.get_by_role("button", name="Make the retests", exact=True)).to_be_visible()
+    finish = result.get_by_role("button", name="Make the retests and record")
+    expect(finish).to_be_visible()
+    expect(record).to_be_hidden()  # it would drop the retest chosen
+    expect(result.locator(".pair-retest").filter(has_text="Konrad Vale").locator(".retest-throws fieldset:visible")).to_have_count(1)
+    assert in_viewport(page, finish)
     shoot_view(page, f"combat-retest-chosen-{size}")
+    result.locator(".pair-retest").filter(has_text="Konrad Vale").get_by_label("No retest").check()
     record.click()
     expect(page.locator("#combat-result .ruling-meta")).to_contain_text("Recorded as ruling")
     assert in_viewport(page, page.locator("#combat-result .ruling-summary"))

@@ -92,3 +92,19 @@ def test_roster_step_folds_ticks_only_into_adds():
     assert roster_step(MultiDict([("target", "1")]), "add:ranged") == "add:ranged"
     assert roster_step(MultiDict(), "enter") == "enter"
     assert ROSTER_LIMIT >= 10
+
+
+def test_ticks_come_onto_the_board_in_the_order_they_were_ticked(client, auth, cast):
+    """Issue 31 (wave 5): the page's script keeps the order the attackers were ticked in (``add_order``), and they
+    come onto the board in it (they act in that order); without it, in the roster's order. An id in the order
+    that was not ticked is ignored."""
+    auth.login()
+    teodor, konrad, lys, aldous = cast["Teodor Brandt"], cast["Konrad Vale"], cast["Lys Moreau"], cast["Aldous Whitmore"]
+    ticks = [("add_pick", aldous.id), ("add_pick", konrad.id), ("add_pick", lys.id)]
+    data = MultiDict([("target", teodor.id), *ticks, ("add_order", f"{lys.id},{cast['Ines Castellano'].id},{konrad.id}"),
+                      ("step", "add:hand_to_hand")])
+    body = client.post("/combat", data=data, follow_redirects=True).get_data(as_text=True)
+    rows = re.findall(r'class="panel attacker-row[^"]*" id="row-(\d+)"', body)
+    assert rows == [str(lys.id), str(konrad.id), str(aldous.id)]
+    assert 'name="add_order"' in body
+    assert roster_step(MultiDict([("add_pick", "3"), ("add_pick", "5"), ("add_order", "5,x,9")]), "add:ranged") == "pick:5,3:ranged"
