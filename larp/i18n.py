@@ -37,7 +37,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, has_request_context, request
-from flask_babel import Babel, Domain, get_locale, refresh
+from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
 #: The languages the app speaks, as Babel locale names; the first is the source language.
@@ -332,6 +332,14 @@ def format_number(number: float | int | None) -> str:
     return babel_numbers.format_decimal(number, locale=locale or "en")
 
 
+def session_label(session) -> str:
+    """A game session as the reader says it: "Game session 3 (2026-11-29)" in English (the model's
+    ``label``), "Sessão de jogo 3 (29/11/2026)" in pt_BR; "" for none."""
+    if session is None:
+        return ""
+    return gettext("Game session %(number)s (%(date)s)", number=session.number, date=format_day(session.date))
+
+
 @pass_context
 def _term_filter(context, word: object) -> str:
     """The ``term`` filter (:func:`larp.web.terms.term`). It takes the template's context only so that
@@ -359,8 +367,9 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(format_day, "local_day")
     app.add_template_filter(format_number, "number")
     app.add_template_filter(_term_filter, "term")
+    app.add_template_filter(session_label, "session_label")
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
            "catalogue_path", "chosen_language", "chronicle_language", "format_day", "format_moment", "format_number", "html_lang",
-           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "translations_for"]
+           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "session_label", "translations_for"]

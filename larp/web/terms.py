@@ -107,6 +107,20 @@ TERMS = {
     "player": _l("player"),
     # The morality every sheet without a Path has.
     "Humanity": _l("Humanity"),
+    # A character's part in a ruling (the record's participants, capitalised).
+    "Challenger": _l("Challenger"),
+    "Defender": _l("Defender"),
+    "Subject": _l("Subject"),
+    "Target": _l("Target"),
+    "Fighter": _l("Fighter"),
+    "Character": _l("Character"),
+    "Holder": _l("Holder"),
+    "Edited": _l("Edited"),
+    "Attacker": _l("Attacker"),
+    "Ambusher": _l("Ambusher"),
+    "Escaper": _l("Escaper"),
+    "Firer": _l("Firer"),
+    "Bystander": _l("Bystander"),
 }
 
 

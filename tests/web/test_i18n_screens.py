@@ -1,0 +1,86 @@
+"""The organisers' and players' screens in the readers' languages (issue 36 items 1 and 5, wave 5): the
+record, Organise, settings, check-in, the players' pages, spends, between-game actions, the sheet editor,
+between game sessions, the tabletop screens, imports, webhooks and printed sheets. Each rendered in the
+pseudo-locale leaves no English word bare (tests/i18n_support.py) but the words from the data.
+
+What stays English by design is allowed by name: the rules core's step texts and summaries (the issue
+note: not message ids yet), the sheet's own words and the names of people and chronicles.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from larp.db import db
+from larp.models import Character, Ruling, RulingCharacter
+from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
+from tests.support import AuthActions, make_test_app
+
+
+@pytest.fixture
+def pseudo_app(tmp_path):
+    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
+    yield app
+    if not db.is_closed():
+        db.close()
+
+
+#: The pseudo-locale formats dates as English does (Babel knows no en_XA): the months' names are allowed.
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def main_of(response) -> str:
+    """The page's main region, with its JSON dumps (data, not words) taken out."""
+    html = response.get_data(as_text=True)
+    main = re.search(r'<main id="main">.*</main>', html, re.S).group(0)
+    return re.sub(r'<pre class="json">.*?</pre>', "", main, flags=re.S)
+
+
+def assert_main_translated(response, allow=()) -> None:
+    """Fail naming every bare English word of the page's main region."""
+    assert response.status_code == 200, response.status_code
+    left = bare_english(main_of(response), allow=list(allow) + ["larp"] + MONTHS)
+    assert not left, f"English left bare: {sorted(set(left))}"
+
+
+def ruling_words(ruling: Ruling) -> list[str]:
+    """What the rules core wrote of ``ruling`` (English until its steps are message ids) and the names in it."""
+    words = [ruling.summary or "", ruling.narrator_label or ""]
+    words += [f"{step.get('text', '')} {step.get('rule', '')} {step.get('setting') or ''}" for step in ruling.steps or []]
+    words += [link.character.name for link in RulingCharacter.select().where(RulingCharacter.ruling == ruling)]
+    return words
+
+
+def test_the_record_leaves_no_english_bare(pseudo_app):
+    """A contested challenge recorded, then the record's list and the ruling's own page."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    with pseudo_app.app_context(), db.connection_context():
+        viv, kon = (Character.get(Character.name == name).id for name in ("Vivienne Ashcombe", "Konrad Vale"))
+    fields = dict(challenger=viv, defender=kon, category="physical", challenger_bid="Quick", defender_bid="Brawny",
+                  challenger_throw="rock", defender_throw="scissors", action="strike")
+    response = client.post("/challenge", data=fields)
+    found = re.search(r"name=\"tests_json\" value='([^']*)'", response.get_data(as_text=True))
+    if found:
+        import html
+
+        client.post("/challenge", data={**fields, "step": "record", "tests_json": html.unescape(found.group(1))})
+    with pseudo_app.app_context(), db.connection_context():
+        ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+        allowed = ruling_words(ruling) + ["Quick", "Brawny", "Nar"]
+        ruling_id = ruling.id
+    assert_main_translated(client.get("/rulings", headers=PSEUDO_HEADERS), allowed)
+    assert_main_translated(client.get(f"/rulings/{ruling_id}", headers=PSEUDO_HEADERS), allowed)
+    missing = client.get("/rulings/999999", headers=PSEUDO_HEADERS)
+    assert missing.status_code == 404
+    assert not bare_english(main_of(missing), allow=["larp"])
+
+
+def test_the_record_reads_in_portuguese_and_spanish(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    page = client.get("/rulings", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "Registro de decisões" in page
+    page = client.get("/rulings", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Registro de resoluciones" in page
