@@ -84,3 +84,29 @@ def test_the_record_reads_in_portuguese_and_spanish(client, auth, dbconn):
     assert "Registro de decisões" in page
     page = client.get("/rulings", headers={"Accept-Language": "es"}).get_data(as_text=True)
     assert "Registro de resoluciones" in page
+
+
+def test_organise_leaves_no_english_bare(pseudo_app):
+    """The hub (tiles, the demo's removal refused without its box ticked), the import of an export (a refusal
+    too), and naming the empty chronicle that replaces the demo."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        from larp.services.chronicles import get_chronicle
+
+        chronicle = get_chronicle().name
+    names = [chronicle, "Discord", "Grapevine", "XML", "QR", "JSON", "Boss"]
+    assert_main_translated(client.get("/organise", headers=PSEUDO_HEADERS), names)
+    refused = client.post("/organise/remove-demo", data={}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422
+    assert not bare_english(main_of(refused), allow=names + ["larp"])
+    assert_main_translated(client.get("/organise/import", headers=PSEUDO_HEADERS), names + ["larp", "export"])
+    no_file = client.post("/organise/import", data={}, headers=PSEUDO_HEADERS)
+    assert no_file.status_code == 422
+    assert not bare_english(main_of(no_file), allow=names + ["larp", "export", "json"])
+    removed = client.post("/organise/remove-demo", data={"confirm": "yes"}, headers=PSEUDO_HEADERS,
+                          follow_redirects=True)
+    assert_main_translated(removed, names)
+    unnamed = client.post(removed.request.path, data={"name": ""}, headers=PSEUDO_HEADERS)
+    assert unnamed.status_code == 422
+    assert not bare_english(main_of(unnamed), allow=["larp"])
