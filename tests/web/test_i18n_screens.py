@@ -110,3 +110,42 @@ def test_organise_leaves_no_english_bare(pseudo_app):
     unnamed = client.post(removed.request.path, data={"name": ""}, headers=PSEUDO_HEADERS)
     assert unnamed.status_code == 422
     assert not bare_english(main_of(unnamed), allow=["larp"])
+
+
+def settings_words() -> list[str]:
+    """The settings' own words from data/settings (labels, help, choices, sources: English data, see the
+    issue note) and the webhook events' names and fields (larp/webhooks/kinds.py)."""
+    from larp.rules.settings import setting_definitions
+    from larp.webhooks.kinds import EVENTS, field_table
+
+    words = []
+    for d in setting_definitions().values():
+        words += [d.label, d.help, d.source, str(d.default), d.describe(d.default), d.key]
+        words += [label for _value, label in d.choices]
+    words += [f"{kind.label} {kind.help}" for kind in EVENTS.values()]
+    words += [" ".join(row) for row in field_table()]
+    return words
+
+
+def test_the_settings_page_and_webhooks_leave_no_english_bare(pseudo_app):
+    """The settings page's own words (the families, the darkness table, defaults and sources), a refused
+    value, and the webhooks: one made (its secret shown once), its own page."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        allowed = settings_words() + ["Discord", "JSON", "URL", "HMAC", "SHA", "Staff channel",
+                                      "https://discord.com/api/webhooks/"]  # the address's placeholder
+    assert_main_translated(client.get("/settings", headers=PSEUDO_HEADERS), allowed)
+    refused = client.post("/settings", data={"overbid_ratio": "many"}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422
+    made = client.post("/settings/webhooks", headers=PSEUDO_HEADERS, data={
+        "name": "Staff channel", "url": "https://discord.com/api/webhooks/1/abc", "events": ["ruling_recorded"],
+        "privacy": "staff", "format": "auto"})
+    assert made.status_code == 200, made.status_code
+    html = main_of(made)
+    secret = re.search(r'<code class="link-text">([^<]*)</code>', html).group(1)
+    masked = re.findall(r'<code class="link-text">([^<]*)</code>', html)
+    assert_main_translated(made, allowed + [secret] + masked)
+    hook = re.search(r'/settings/webhooks/(\d+)"', made.get_data(as_text=True)).group(1)
+    page = client.get(f"/settings/webhooks/{hook}", headers=PSEUDO_HEADERS)
+    assert_main_translated(page, allowed + re.findall(r'<code class="link-text">([^<]*)</code>', main_of(page)))
