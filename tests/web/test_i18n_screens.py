@@ -149,3 +149,39 @@ def test_the_settings_page_and_webhooks_leave_no_english_bare(pseudo_app):
     hook = re.search(r'/settings/webhooks/(\d+)"', made.get_data(as_text=True)).group(1)
     page = client.get(f"/settings/webhooks/{hook}", headers=PSEUDO_HEADERS)
     assert_main_translated(page, allowed + re.findall(r'<code class="link-text">([^<]*)</code>', main_of(page)))
+
+
+def test_the_check_in_desk_leaves_no_english_bare(pseudo_app):
+    """The desk, a refused empty scan, a name typed (the candidates), a check-in, a second scan of the same
+    character, tonight's roster and an undo. A door's refusal and marks come from the rules core (English)."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        from larp.services.chronicles import get_chronicle, open_game_session
+
+        session = open_game_session(get_chronicle())
+        characters = list(Character.select())
+        allowed = [w for c in characters for w in (c.name, c.player_name or "", c.clan or "", c.short_code or "")]
+        viv = Character.get(Character.name == "Vivienne Ashcombe")
+    allowed += ["Boss", "first game", "Attended"]  # the door's marks (rules core)
+    assert session is not None
+    assert_main_translated(client.get("/checkin", headers=PSEUDO_HEADERS), allowed)
+    empty = client.post("/checkin", data={"q": "", "session": session.number}, headers=PSEUDO_HEADERS)
+    assert not bare_english(main_of(empty), allow=allowed + ["larp"] + MONTHS)
+    found = client.post("/checkin", data={"q": "Viv", "session": session.number}, headers=PSEUDO_HEADERS)
+    with pseudo_app.app_context(), db.connection_context():
+        allowed += [r.summary for r in Ruling.select()]  # the desk's log: the record's summaries (English, stored)
+    assert_main_translated(found, allowed)
+    done = client.post("/checkin", data={"character": viv.id, "session": session.number, "how": "name"},
+                       headers=PSEUDO_HEADERS)
+    with pseudo_app.app_context(), db.connection_context():
+        allowed += [r.summary for r in Ruling.select()]  # the desk's log: the record's summaries (English, stored)
+    assert_main_translated(done, allowed)
+    again = client.post("/checkin", data={"character": viv.id, "session": session.number, "how": "name"},
+                        headers=PSEUDO_HEADERS)
+    assert_main_translated(again, allowed)
+    assert_main_translated(client.get("/checkin/roster", headers=PSEUDO_HEADERS), allowed)
+    undone = client.post(f"/checkin/{viv.id}/undo", data={"session": session.number}, headers=PSEUDO_HEADERS)
+    with pseudo_app.app_context(), db.connection_context():
+        allowed += [r.summary for r in Ruling.select()]
+    assert_main_translated(undone, allowed)
