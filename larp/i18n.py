@@ -324,6 +324,15 @@ def format_day(day: date | datetime | None, style: str = "short") -> str:
     return babel_dates.format_date(day, style, locale=locale)
 
 
+def format_long_day(day: date) -> str:
+    """A day named in words for the reader: ``Saturday 05 December`` in English (strftime ``%A %d %B``),
+    ``sábado, 5 de dezembro`` in pt_BR."""
+    locale = _reader_locale()
+    if locale is None:
+        return day.strftime("%A %d %B")
+    return babel_dates.format_skeleton("MMMMEEEEd", day, locale=locale)
+
+
 def format_number(number: float | int | None) -> str:
     """A number for the reader (``2.5`` in English, ``2,5`` in pt_BR and es; thousands grouped)."""
     if number is None:
@@ -368,6 +377,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(format_number, "number")
     app.add_template_filter(_term_filter, "term")
     app.add_template_filter(session_label, "session_label")
+    app.add_template_filter(format_long_day, "long_day")
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",

@@ -121,6 +121,17 @@ TERMS = {
     "Escaper": _l("Escaper"),
     "Firer": _l("Firer"),
     "Bystander": _l("Bystander"),
+    # The tabletop Attributes a sheet rates (sheets' "Tabletop ratings", the tabletop screens).
+    "Strength": _l("Strength"),
+    "Dexterity": _l("Dexterity"),
+    "Stamina": _l("Stamina"),
+    "Charisma": _l("Charisma"),
+    "Manipulation": _l("Manipulation"),
+    "Appearance": _l("Appearance"),
+    "Perception": _l("Perception"),
+    "Intelligence": _l("Intelligence"),
+    "Wits": _l("Wits"),
+    "Willpower": _l("Willpower"),
 }
 
 

@@ -185,3 +185,74 @@ def test_the_check_in_desk_leaves_no_english_bare(pseudo_app):
     with pseudo_app.app_context(), db.connection_context():
         allowed += [r.summary for r in Ruling.select()]
     assert_main_translated(undone, allowed)
+
+
+def character_words(character: Character) -> list[str]:
+    """What a page may show of ``character`` as the chronicle wrote it (his sheet's words, his people)."""
+    from larp.models import Ability, Background, MeritFlaw, Power, Trait
+
+    words = [character.name, character.player_name or "", character.clan or "", character.chronicle.name,
+             character.morality_name or "", character.nature or "", character.demeanor or "", character.sect or "",
+             character.title or "", character.short_code or "", character.notes or ""]
+    words += [t.name for t in Trait.select().where(Trait.character == character)]
+    words += [f"{a.name} {' '.join(a.specialisations or [])}" for a in Ability.select().where(Ability.character == character)]
+    words += [f"{p.discipline} {p.name} {p.level}" for p in Power.select().where(Power.character == character)]
+    words += [b.name for b in Background.select().where(Background.character == character)]
+    words += [f"{m.name} {m.note or ''}" for m in MeritFlaw.select().where(MeritFlaw.character == character)]
+    words += list((character.virtues or {}).keys()) + list(character.derangements or [])
+    from larp.rules.armory import armory
+
+    live = armory("live")
+    words += [item.name for item in list(live.weapons.values()) + list(live.armor.values())]
+    return words
+
+
+def test_the_players_pages_and_the_players_panel_leave_no_english_bare(pseudo_app):
+    """An organiser's players page (an invitation and a claim code issued, a refused link), the players
+    panel of the character page; the player's home, his character's page (header, sheet, experience,
+    rulings, card) and the claim page with a wrong code."""
+    from tests.support import make_player
+
+    with pseudo_app.app_context(), db.connection_context():
+        character = Character.get(Character.name == "Vivienne Ashcombe")
+        allowed = character_words(character) + ["Boss", "QR"]
+        cid, token = character.id, character.card_token
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    invited = client.post(f"/characters/{cid}/players/invite", data={"username": "anna", "display_name": "Anna"},
+                          headers=PSEUDO_HEADERS)
+    page = client.get(f"/characters/{cid}/players", headers=PSEUDO_HEADERS)
+    assert_main_translated(page, allowed + ["Anna", "anna"] + re.findall(r'<code class="link-text">([^<]*)</code>',
+                                                                        invited.get_data(as_text=True)))
+    code = client.post(f"/characters/{cid}/players/claim-code", headers=PSEUDO_HEADERS, follow_redirects=True)
+    assert_main_translated(code, allowed + ["Anna", "anna"] + re.findall(r'<p class="claim-code"><code>([^<]*)</code>',
+                                                                       code.get_data(as_text=True)))
+    refused = client.post(f"/characters/{cid}/players/link", data={"username": "nobody"}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 404
+    assert not bare_english(main_of(refused), allow=allowed + ["Anna", "anna", "nobody", "larp"])
+    sheet = client.get(f"/characters/{cid}", headers=PSEUDO_HEADERS)
+    assert_translated(sheet, allow=allowed + ["Anna", "anna"], within="players")
+
+    make_player(pseudo_app, character, "pat", display_name="Pat")
+    player = pseudo_app.test_client()
+    AuthActions(player).login("pat", "player")
+    assert_main_translated(player.get("/my", headers=PSEUDO_HEADERS), allowed + ["Pat", "API"])
+    own = player.get(f"/my/characters/{cid}", headers=PSEUDO_HEADERS)
+    assert own.status_code == 200
+    for region in ("whole-sheet", "experience", "player-rulings", "my-card"):
+        assert_translated(own, allow=allowed + ["Pat", "QR"] + SOURCES, within=region)
+    head = re.search(r'<header class="player-head panel">.*?</header>', own.get_data(as_text=True), re.S).group(0)
+    assert not bare_english(head, allow=allowed + ["Pat"])
+
+    stranger = pseudo_app.test_client()
+    claim = stranger.get(f"/c/{token}/claim", headers=PSEUDO_HEADERS)
+    assert claim.status_code == 200
+    assert_translated(claim, allow=allowed + ["larp"])
+    wrong = stranger.post(f"/c/{token}/claim", data={"code": "WRONG", "username": "zed", "password": "long enough pw"},
+                          headers=PSEUDO_HEADERS)
+    assert wrong.status_code == 422
+    assert_translated(wrong, allow=allowed + ["larp", "WRONG", "zed"])
+
+
+#: Rule sources pages cite by their English titles (the books' own names, as the record keeps them).
+SOURCES = ['000 "Applying Damage"', 'LotNR "Blood"', '000 "Final Death"', "Dark Epics", "Grapevine", "XP"]
