@@ -132,6 +132,22 @@ TERMS = {
     "Intelligence": _l("Intelligence"),
     "Wits": _l("Wits"),
     "Willpower": _l("Willpower"),
+    # What a player may ask to spend experience on (larp.rules.experience_purchase.KINDS), Rituals' tiers.
+    "A Physical, Social or Mental Trait": _l("A Physical, Social or Mental Trait"),
+    "An Ability level": _l("An Ability level"),
+    "A Discipline power": _l("A Discipline power"),
+    "A Ritual": _l("A Ritual"),
+    "A Background Trait": _l("A Background Trait"),
+    "A permanent Willpower Trait": _l("A permanent Willpower Trait"),
+    "A Humanity or Path Trait": _l("A Humanity or Path Trait"),
+    "A Merit": _l("A Merit"),
+    "Removing a Flaw": _l("Removing a Flaw"),
+    "Removing a Negative Trait": _l("Removing a Negative Trait"),
+    "Removing a Derangement": _l("Removing a Derangement"),
+    "Basic": _l("Basic"),
+    "Intermediate": _l("Intermediate"),
+    "Advanced": _l("Advanced"),
+    "Master": _l("Master"),
 }
 
 

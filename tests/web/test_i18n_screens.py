@@ -15,7 +15,7 @@ import pytest
 
 from larp.db import db
 from larp.models import Character, Ruling, RulingCharacter
-from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
+from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english, visible_text
 from tests.support import AuthActions, make_test_app
 
 
@@ -256,3 +256,47 @@ def test_the_players_pages_and_the_players_panel_leave_no_english_bare(pseudo_ap
 
 #: Rule sources pages cite by their English titles (the books' own names, as the record keeps them).
 SOURCES = ['000 "Applying Damage"', 'LotNR "Blood"', '000 "Final Death"', "Dark Epics", "Grapevine", "XP"]
+
+
+def test_the_experience_spends_leave_no_english_bare(pseudo_app):
+    """The player's section (a price shown, asked, a second one asked), the organisers' queue, an approval and
+    a refusal without a reason. What is bought (``what``: the rules' words) and the sheet's names are allowed;
+    the suggestions (the rules' words for each next purchase) are left out."""
+    from larp.models import SpendRequest
+    from larp.services.chronicles import get_chronicle
+    from larp.services.experience import record_experience
+    from tests.support import make_player
+
+    rapidity = {"kind": "power", "discipline": "Celerity", "name": "Rapidity"}
+    with pseudo_app.test_request_context(), db.connection_context():
+        character = Character.get(Character.name == "Vivienne Ashcombe")
+        record_experience(get_chronicle(), None, character.id, "earned", "20", "test award")
+        allowed = character_words(character) + ["XP", "Boss", "Pat", "Celerity", "Rapidity", "in-clan", "Intermediate"]
+        cid = character.id
+    make_player(pseudo_app, character, "pat", display_name="Pat")
+    player = pseudo_app.test_client()
+    AuthActions(player).login("pat", "player")
+
+    def section(response):
+        html = response.get_data(as_text=True)
+        assert "⟦" in visible_text(html, "spend-section") + visible_text(html, "spend-queue")  # the region is there
+        return re.sub(r'<ul class="spend-suggestions">.*?</ul>', "", html, flags=re.S)
+
+    priced = player.get(f"/my/characters/{cid}/spend", query_string=rapidity, headers=PSEUDO_HEADERS)
+    assert not bare_english(section(priced), allow=allowed, within="spend-section")
+    player.post(f"/my/characters/{cid}/spend", data={**rapidity, "note": "for the chase"})
+    asked = player.post(f"/my/characters/{cid}/spend", data={"kind": "willpower"}, headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    with pseudo_app.app_context(), db.connection_context():
+        allowed += [s.what for s in SpendRequest.select()] + ["for the chase"]
+        first, second = [s.id for s in SpendRequest.select().order_by(SpendRequest.id)]
+    assert not bare_english(section(asked), allow=allowed, within="spend-section")
+    organiser = pseudo_app.test_client()
+    AuthActions(organiser).login("boss", "organiser")
+    assert_main_translated(organiser.get("/spends", headers=PSEUDO_HEADERS), allowed)
+    approved = organiser.post(f"/spends/{first}/approve", headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    assert not bare_english(section(approved), allow=allowed, within="spend-queue")
+    no_reason = organiser.post(f"/spends/{second}/refuse", data={"reason": ""}, headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    assert no_reason.status_code == 422
+    assert not bare_english(section(no_reason), allow=allowed, within="spend-queue")
+    mine = player.get(f"/my/characters/{cid}/spend", headers=PSEUDO_HEADERS)
+    assert not bare_english(section(mine), allow=allowed, within="spend-section")
