@@ -280,6 +280,7 @@ _MOMENT_SHAPES = {
     "%H:%M": ("time", "HH:mm"),
     "%Y-%m-%d %H:%M": ("datetime", "short"),
     "%d %b %H:%M": ("day_time", "MMMd"),
+    "%a %d %b, %H:%M": ("weekday_time", "MMMEd"),
     "%Y-%m-%d": ("date", "short"),
 }
 
@@ -308,6 +309,9 @@ def format_moment(moment: datetime, fmt: str = "%Y-%m-%d %H:%M") -> str:
     if kind == "day_time":  # the locale's own short day and month ("5 de dez."), then the time
         day = babel_dates.format_skeleton(pattern, moment, locale=locale)
         return f"{day} {babel_dates.format_time(moment, 'HH:mm', locale=locale)}"
+    if kind == "weekday_time":  # the locale's short weekday, day and month ("qui., 12 de dez."), then the time
+        day = babel_dates.format_skeleton(pattern, moment, locale=locale)
+        return f"{day}, {babel_dates.format_time(moment, 'HH:mm', locale=locale)}"
     return babel_dates.format_datetime(moment, pattern, locale=locale)
 
 

@@ -28,7 +28,8 @@ def pseudo_app(tmp_path):
 
 
 #: The pseudo-locale formats dates as English does (Babel knows no en_XA): the months' names are allowed.
-MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+          "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 
 def main_of(response) -> str:
@@ -300,3 +301,45 @@ def test_the_experience_spends_leave_no_english_bare(pseudo_app):
     assert not bare_english(section(no_reason), allow=allowed, within="spend-queue")
     mine = player.get(f"/my/characters/{cid}/spend", headers=PSEUDO_HEADERS)
     assert not bare_english(section(mine), allow=allowed, within="spend-section")
+
+
+def test_between_game_actions_leave_no_english_bare(pseudo_app):
+    """The player's section (one written, an empty one refused), the organisers' screen (the action, an answer
+    refused empty, one saved), the player reading the answer, and the organisers' screen of no game session."""
+    from datetime import date, timedelta
+
+    from larp.models import BetweenGameAction, GameSession
+    from tests.support import make_player
+
+    with pseudo_app.app_context(), db.connection_context():
+        GameSession.update(date=date.today() + timedelta(days=7)).execute()
+        konrad = Character.get(Character.name == "Konrad Vale")
+        allowed = character_words(konrad) + ["Pat", "Boss", "I hunt the docks", "Go carefully"]
+    make_player(pseudo_app, konrad, "pat", display_name="Pat")
+    player = pseudo_app.test_client()
+    AuthActions(player).login("pat", "player")
+    hx = {**PSEUDO_HEADERS, "HX-Request": "true", "HX-Target": "between-game-actions"}
+    written = player.post(f"/my/characters/{konrad.id}/actions", data={"text": "I hunt the docks"}, headers=hx)
+    assert "⟦" in visible_text(written.get_data(as_text=True), "between-game-actions")
+    assert not bare_english(written.get_data(as_text=True), allow=allowed + MONTHS, within="between-game-actions")
+    empty = player.post(f"/my/characters/{konrad.id}/actions", data={"text": ""}, headers=hx)
+    assert empty.status_code == 422
+    assert not bare_english(empty.get_data(as_text=True), allow=allowed + MONTHS, within="between-game-actions")
+    organiser = pseudo_app.test_client()
+    AuthActions(organiser).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        action = BetweenGameAction.get()
+        names = [c.name for c in Character.select()] + [c.player_name or "" for c in Character.select()]
+    assert_main_translated(organiser.get("/between-game-actions", headers=PSEUDO_HEADERS), allowed + names)
+    refused = organiser.post(f"/between-game-actions/{action.id}/answer", data={"answer": "", "version": action.version},
+                             headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    assert refused.status_code == 422
+    assert not bare_english(refused.get_data(as_text=True), allow=allowed + MONTHS, within=f"action-{action.id}")
+    answered = organiser.post(f"/between-game-actions/{action.id}/answer",
+                              data={"answer": "Go carefully", "version": action.version}, headers=PSEUDO_HEADERS,
+                              follow_redirects=True)
+    assert_main_translated(answered, allowed + names)
+    page = player.get(f"/my/characters/{konrad.id}", headers=PSEUDO_HEADERS)
+    assert_translated(page, allow=allowed + MONTHS, within="between-game-actions")
+    head = re.search(r'<header class="player-head panel">.*?</header>', page.get_data(as_text=True), re.S).group(0)
+    assert not bare_english(head, allow=allowed)
