@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
+
 from larp.catalogues import merit_flaw, sheet_lists
+from larp.i18n import N_
 from larp.rules.explain import RulesError
 from larp.rules.numbers import NumberError, whole_number
 from larp.sheet_entries import (CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, QualityEntry, TraitEntry,
@@ -30,13 +33,13 @@ TEXT_LIMITS = {
 }
 #: The words the sheet editor shows for each field (errors and the history name fields this way).
 FIELD_LABELS = {
-    "name": "Name", "player_name": "Player", "creature": "Creature", "clan": "Clan", "sect": "Sect",
-    "title": "Title", "generation": "Generation", "morality_name": "Humanity or Path",
-    "morality_rating": "Humanity or Path rating", "willpower_permanent": "Permanent Willpower",
-    "willpower_current": "Current Willpower", "blood_max": "Blood pool", "blood_current": "Blood points",
-    "blood_per_turn": "Blood per turn", "nature": "Nature", "demeanor": "Demeanor", "notes": "Notes",
-    "narrator_notes": "Narrator notes", "player_contact": "Player contact", "scene_extra": "Scene extra",
-    "derangements": "Derangements", "health_levels": "Health levels",
+    "name": N_("Name"), "player_name": N_("Player"), "creature": N_("Creature"), "clan": N_("Clan"), "sect": N_("Sect"),
+    "title": N_("Title"), "generation": N_("Generation"), "morality_name": N_("Humanity or Path"),
+    "morality_rating": N_("Humanity or Path rating"), "willpower_permanent": N_("Permanent Willpower"),
+    "willpower_current": N_("Current Willpower"), "blood_max": N_("Blood pool"), "blood_current": N_("Blood points"),
+    "blood_per_turn": N_("Blood per turn"), "nature": N_("Nature"), "demeanor": N_("Demeanor"), "notes": N_("Notes"),
+    "narrator_notes": N_("Narrator notes"), "player_contact": N_("Player contact"), "scene_extra": N_("Scene extra"),
+    "derangements": N_("Derangements"), "health_levels": N_("Health levels"),
 }
 #: Lowest and highest value of each number (Traits, levels, dots, blood points).
 LIMITS = {
@@ -115,7 +118,7 @@ class _Reader:
             self.fail(where, f"{label} holds a control character.")
             return ""
         if required and not text:
-            self.fail(where, f"{label} cannot be empty.")
+            self.fail(where, gettext("%(label)s cannot be empty.", label=gettext(label)))
         elif len(text) > limit:
             self.fail(where, f"{label}: at most {limit:,} characters, not {len(text):,}.")
             return text[:limit]
@@ -129,10 +132,12 @@ class _Reader:
             except NumberError:
                 pass  # refused just below, with this sheet's words
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"{label} must be a whole number from {low} to {high}.")
+            self.fail(where, gettext("%(label)s must be a whole number from %(low)s to %(high)s.", label=gettext(label),
+                                      low=low, high=high))
             return None
         if not low <= value <= high:
-            self.fail(where, f"{label} must be from {low} to {high}, not {value}.")
+            self.fail(where, gettext("%(label)s must be from %(low)s to %(high)s, not %(value)s.", label=gettext(label),
+                                      low=low, high=high, value=value))
             return None
         return value
 
@@ -192,7 +197,7 @@ def read_sheet(cls: type, data: Any):
         raise SheetError([("sheet", "A character sheet must be a table of fields.")])
     r = _Reader(dict(data))
     d = r.data
-    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], "The name", required=True)
+    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], N_("The name"), required=True)
     creature = str(d.get("creature") or "vampire").strip().lower() if isinstance(d.get("creature", ""), str) else ""
     if creature not in CREATURES:
         r.fail("creature", f"Unknown creature type {d.get('creature')!r}: vampire, ghoul or mortal.")
@@ -205,7 +210,7 @@ def read_sheet(cls: type, data: Any):
         sheet.morality_name = "Humanity"
     generation = d.get("generation")
     if generation not in (None, ""):
-        value = r.number(generation, "generation", (1, 99), "The generation")
+        value = r.number(generation, "generation", (1, 99), N_("The generation"))
         if value is not None and creature != "vampire":
             r.fail("generation", f"Only vampires have a generation; a {creature} has none.")
         elif value is not None and value not in generations():
@@ -269,7 +274,7 @@ def read_sheet(cls: type, data: Any):
 
     for ability, level in r.mapping("abilities").items():
         where = f"abilities.{ability}"
-        label = r.text(ability, where, NAME_LIMIT, "An Ability's name", required=True)
+        label = r.text(ability, where, NAME_LIMIT, N_("An Ability's name"), required=True)
         value = r.number(level, where, LIMITS["ability_level"], f"Ability {label}")
         if label and value is not None:
             sheet.abilities[label] = value
@@ -287,8 +292,8 @@ def read_sheet(cls: type, data: Any):
         if not isinstance(entry, dict):
             r.fail(where, "A power needs a Discipline, a power and a level.")
             continue
-        discipline = r.text(entry.get("discipline"), where, NAME_LIMIT, "The Discipline", required=True)
-        power = r.text(entry.get("power"), where, NAME_LIMIT, "The power", required=True)
+        discipline = r.text(entry.get("discipline"), where, NAME_LIMIT, N_("The Discipline"), required=True)
+        power = r.text(entry.get("power"), where, NAME_LIMIT, N_("The power"), required=True)
         custom = entry.get("custom", False)
         if not isinstance(custom, bool):
             r.fail(where, "Custom must be true or false.")
@@ -319,7 +324,7 @@ def read_sheet(cls: type, data: Any):
 
     for background, rating in r.mapping("backgrounds").items():
         where = f"backgrounds.{background}"
-        label = r.text(background, where, NAME_LIMIT, "A Background's name", required=True)
+        label = r.text(background, where, NAME_LIMIT, N_("A Background's name"), required=True)
         value = r.number(rating, where, (1, lists.background_max), f"Background {label}")
         if label and value is not None:
             sheet.backgrounds[label] = value
@@ -429,7 +434,7 @@ def _trait_entry(r: _Reader, entry: Any, where: str):
     else:
         r.fail(where, f"Cannot read the Trait {entry!r}.")
         return None
-    name = r.text(text, f"{where}.name", NAME_LIMIT, "A Trait's name", required=True)
+    name = r.text(text, f"{where}.name", NAME_LIMIT, N_("A Trait's name"), required=True)
     value = r.number(count, f"{where}.count", LIMITS["trait_count"], f"The count of {name or 'a Trait'}")
     if not name or value is None:
         return None

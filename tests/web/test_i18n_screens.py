@@ -194,7 +194,8 @@ def character_words(character: Character) -> list[str]:
 
     words = [character.name, character.player_name or "", character.clan or "", character.chronicle.name,
              character.morality_name or "", character.nature or "", character.demeanor or "", character.sect or "",
-             character.title or "", character.short_code or "", character.notes or ""]
+             character.title or "", character.short_code or "", character.notes or "", character.narrator_notes or "",
+             character.player_contact or ""]
     words += [t.name for t in Trait.select().where(Trait.character == character)]
     words += [f"{a.name} {' '.join(a.specialisations or [])}" for a in Ability.select().where(Ability.character == character)]
     words += [f"{p.discipline} {p.name} {p.level}" for p in Power.select().where(Power.character == character)]
@@ -343,3 +344,48 @@ def test_between_game_actions_leave_no_english_bare(pseudo_app):
     assert_translated(page, allow=allowed + MONTHS, within="between-game-actions")
     head = re.search(r'<header class="player-head panel">.*?</header>', page.get_data(as_text=True), re.S).group(0)
     assert not bare_english(head, allow=allowed)
+
+
+
+#: What the sheet editor shows from the books' lists and the sheet (issue 36 item 3: the pickers offer the English
+#: lists; a sheet's names stay as the chronicle wrote them): taken out of the page before it is read.
+SHEET_DATA = [r'<datalist\b.*?</datalist>', r'<div class="chips pick-chips.*?</div>', r'<option\b[^>]*>[^<]*</option>',
+              r'<span class="trait-name">.*?</span>', r'<span class="grow power-name">.*?</span>',
+              r'<p class="gear-name">.*?</p>', r'<summary>[^<⟦]*<small class="hint">\(\d+\)</small></summary>',
+              r'<span class="grow"><strong>[^<]*</strong></span>', r'<legend>[^<⟦]*<small>',
+              r'<label>(?:Courage|Conscience|Self-Control|Conviction|Instinct)[^<]*<input[^>]*>', r'<span>[^<⟦]*</span></label>']
+
+
+def sheet_page(response) -> str:
+    """The sheet editor's page without what comes from the books' lists and the sheet."""
+    html = main_of(response)
+    for pattern in SHEET_DATA:
+        html = re.sub(pattern, "", html, flags=re.S)
+    return html
+
+
+def test_the_sheet_editor_and_the_new_character_form_leave_no_english_bare(pseudo_app):
+    """The new-character form (and a refused one), the whole sheet editor of a character with everything, a
+    section saved and a section refused."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        character = Character.get(Character.name == "Vivienne Ashcombe")
+        allowed = character_words(character) + ["Boss", "LotNR", "XP", "met-reference"]
+        cid = character.id
+    new = client.get("/characters/new", headers=PSEUDO_HEADERS)
+    assert not (left := sorted(set(bare_english(sheet_page(new), allow=allowed + ["larp"])))), left
+    refused = client.post("/characters/new", data={"name": ""}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422
+    assert not (left := sorted(set(bare_english(sheet_page(refused), allow=allowed + ["larp"])))), left
+    page = client.get(f"/characters/{cid}/edit", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    assert not (left := sorted(set(bare_english(sheet_page(page), allow=allowed + ["larp"] + MONTHS)))), left
+    section = client.post(f"/characters/{cid}/sheet/identity", data={"name": "", "creature": "vampire"},
+                          headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    assert section.status_code in (409, 422), section.status_code
+    html = section.get_data(as_text=True)
+    for pattern in SHEET_DATA:
+        html = re.sub(pattern, "", html, flags=re.S)
+    assert "⟦" in visible_text(html, "identity")
+    assert not (left := sorted(set(bare_english(html, allow=allowed, within="identity")))), left
