@@ -54,20 +54,25 @@ def ruling_words(ruling: Ruling) -> list[str]:
     return words
 
 
+def record_a_challenge(client, challenger: int, defender: int) -> None:
+    """A contested Physical strike won by ``challenger``, recorded (as it stands when a retest could follow)."""
+    import html
+
+    fields = dict(challenger=challenger, defender=defender, category="physical", challenger_bid="Quick",
+                  defender_bid="Brawny", challenger_throw="rock", defender_throw="scissors", action="strike")
+    response = client.post("/challenge", data=fields)
+    found = re.search(r"name=\"tests_json\" value='([^']*)'", response.get_data(as_text=True))
+    if found:
+        client.post("/challenge", data={**fields, "step": "record", "tests_json": html.unescape(found.group(1))})
+
+
 def test_the_record_leaves_no_english_bare(pseudo_app):
     """A contested challenge recorded, then the record's list and the ruling's own page."""
     client = pseudo_app.test_client()
     AuthActions(client).login("nar", "narrator")
     with pseudo_app.app_context(), db.connection_context():
         viv, kon = (Character.get(Character.name == name).id for name in ("Vivienne Ashcombe", "Konrad Vale"))
-    fields = dict(challenger=viv, defender=kon, category="physical", challenger_bid="Quick", defender_bid="Brawny",
-                  challenger_throw="rock", defender_throw="scissors", action="strike")
-    response = client.post("/challenge", data=fields)
-    found = re.search(r"name=\"tests_json\" value='([^']*)'", response.get_data(as_text=True))
-    if found:
-        import html
-
-        client.post("/challenge", data={**fields, "step": "record", "tests_json": html.unescape(found.group(1))})
+    record_a_challenge(client, viv, kon)
     with pseudo_app.app_context(), db.connection_context():
         ruling = Ruling.select().order_by(Ruling.id.desc()).get()
         allowed = ruling_words(ruling) + ["Quick", "Brawny", "Nar"]
@@ -389,3 +394,36 @@ def test_the_sheet_editor_and_the_new_character_form_leave_no_english_bare(pseud
         html = re.sub(pattern, "", html, flags=re.S)
     assert "⟦" in visible_text(html, "identity")
     assert not (left := sorted(set(bare_english(html, allow=allowed, within="identity")))), left
+
+
+def test_between_game_sessions_leave_no_english_bare(pseudo_app):
+    """The organisers' board (the next game, torpor, healing, mortals, everyone, attendance), a refused close
+    (the box not ticked), and a character's history after a challenge, with its undo refused unticked. The
+    rules' words the board quotes (a ruling's steps, a torpor's length, a state, the settings' labels) are allowed."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        viv, kon = (Character.get(Character.name == name) for name in ("Vivienne Ashcombe", "Konrad Vale"))
+        allowed = [w for c in Character.select() for w in character_words(c)] + settings_words() + ["Boss", "JSON", "XP"]
+    record_a_challenge(client, viv.id, kon.id)
+    assert_main_translated(client.get("/board", headers=PSEUDO_HEADERS), allowed)
+    with pseudo_app.app_context(), db.connection_context():
+        from larp.services.chronicles import get_chronicle, open_game_session
+
+        number = open_game_session(get_chronicle()).number
+    refused = client.post("/board/next-session", data={"closing": number, "date": "2099-01-01"}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422
+    assert not bare_english(main_of(refused), allow=allowed + MONTHS)
+    with pseudo_app.app_context(), db.connection_context():
+        allowed += [w for r in Ruling.select() for w in ruling_words(r)]
+        last = Ruling.select().order_by(Ruling.id.desc()).get().id
+
+    def history_of(response) -> str:  # what changed, in the record's words ("blood 4 → 3"), is left out
+        return re.sub(r'<p class="timeline-changes">.*?</p>', "", main_of(response), flags=re.S)
+
+    history = client.get(f"/characters/{kon.id}/history", headers=PSEUDO_HEADERS)
+    assert history.status_code == 200
+    assert not (left := sorted(set(bare_english(history_of(history), allow=allowed + MONTHS)))), left
+    unticked = client.post(f"/characters/{kon.id}/undo", data={"ruling": last}, headers=PSEUDO_HEADERS)
+    assert unticked.status_code == 422, unticked.status_code
+    assert not (left := sorted(set(bare_english(history_of(unticked), allow=allowed + MONTHS)))), left
