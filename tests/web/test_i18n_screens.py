@@ -427,3 +427,62 @@ def test_between_game_sessions_leave_no_english_bare(pseudo_app):
     unticked = client.post(f"/characters/{kon.id}/undo", data={"ruling": last}, headers=PSEUDO_HEADERS)
     assert unticked.status_code == 422, unticked.status_code
     assert not (left := sorted(set(bare_english(history_of(unticked), allow=allowed + MONTHS)))), left
+
+
+def test_imports_and_exports_leave_no_english_bare(pseudo_app):
+    """The Grapevine upload page and a refused empty upload; the preview of a real Grapevine file (its own
+    words: the report is the console's, see the note, so only the page's words are read); the Grapevine export
+    pages; the chronicle export's import page (Organise's test reads it too)."""
+    from io import BytesIO
+
+    from tests.support import SHARED
+
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        viv = Character.get(Character.name == "Vivienne Ashcombe")
+        chronicle = viv.chronicle.name
+    allowed = ["Grapevine", "XML", "gex", "gv3", "Windows", "Inactive", chronicle, viv.name]
+    assert_main_translated(client.get("/import", headers=PSEUDO_HEADERS), allowed)
+    empty = client.post("/import", data={}, headers=PSEUDO_HEADERS)
+    assert empty.status_code == 422
+    assert not bare_english(main_of(empty), allow=allowed + ["larp"])
+    data = (SHARED / "real-data" / "grapevine" / "one_of_each.gex").read_bytes()
+    uploaded = client.post("/import", data={"file": (BytesIO(data), "one_of_each.gex")},
+                           content_type="multipart/form-data", headers=PSEUDO_HEADERS)
+    assert uploaded.status_code == 303
+    preview = client.get(uploaded.headers["Location"], headers=PSEUDO_HEADERS)
+    html = main_of(preview)
+    for region in (r'<ul class="import-lines">.*?</ul>\s*<div', r'<p class="hint">[^<⟦]*\. ⟦', r'<p class="warn">.*?</p>'):
+        html = re.sub(region, "<div", html, flags=re.S)
+    assert not (left := sorted(set(bare_english(html, allow=allowed + ["one_of_each", "cp", "utf", "UTF"] + [str(n) for n in range(10)])))), left
+    board_export = client.get("/board/grapevine", headers=PSEUDO_HEADERS)
+    missing = re.findall(r'<ul class="record-list">(.*?)</ul>', board_export.get_data(as_text=True), re.S)
+    assert_main_translated(board_export, allowed + missing)
+    one = client.get(f"/characters/{viv.id}/grapevine", headers=PSEUDO_HEADERS)
+    assert_main_translated(one, allowed + re.findall(r'<ul class="record-list">(.*?)</ul>', one.get_data(as_text=True), re.S))
+
+
+def test_printed_sheets_leave_no_english_bare(pseudo_app):
+    """The print list, a sheet's print page (the organiser's copy of a character with everything) and the
+    mark-as-printed answer."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        characters = list(Character.select())
+        allowed = [w for c in characters for w in character_words(c)] + ["QR", "US Letter", "A4", "Boss", "localhost"]
+        viv = Character.get(Character.name == "Vivienne Ashcombe")
+    assert_main_translated(client.get("/sheets", headers=PSEUDO_HEADERS), allowed)
+    page = client.get(f"/sheets/print?character={viv.id}&narrator_notes=1", headers=PSEUDO_HEADERS)
+    html = re.sub(r'<code>[^<]*</code>', "", main_of(page))
+    # "http": the card address a test server has (localhost); "th": the English ordinal the pseudo-locale keeps
+    # as a placeholder's value (pt_BR and es drop it: "13ª geração").
+    assert not (left := sorted(set(bare_english(html, allow=allowed + MONTHS + ["http", "th"])))), left
+    with pseudo_app.app_context(), db.connection_context():
+        edition = Character.get_by_id(viv.id).sheet_edition
+    from datetime import datetime, timezone
+
+    marked = client.post("/sheets/printed", data={"printed": f"{viv.id}:{edition}",
+                                                  "as_of": datetime.now(timezone.utc).replace(tzinfo=None).isoformat()},
+                         headers=PSEUDO_HEADERS, follow_redirects=True)
+    assert_main_translated(marked, allowed + MONTHS)
