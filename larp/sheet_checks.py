@@ -16,15 +16,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext
-
 from larp.catalogues import merit_flaw, sheet_lists
-from larp.i18n import N_
 from larp.rules.explain import RulesError
 from larp.rules.numbers import NumberError, whole_number
 from larp.sheet_entries import (CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry, PowerEntry, QualityEntry, TraitEntry,
                                 WeaponEntry)
 from larp.tables import discipline_table, generation_table
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
+    """Mark ``message`` for the catalogues (issue 36) without translating it: it is translated where shown."""
+    return message
+
+
+def gettext(message: str, **params) -> str:
+    """``message`` in the reader's language (Flask-Babel's, imported when first needed: this module is read
+    by the rules' tests without Flask); English outside a request."""
+    from flask_babel import gettext as translate
+
+    return translate(message, **params)
+
 
 #: Longest text per field, in characters (the database's column sizes).
 TEXT_LIMITS = {
