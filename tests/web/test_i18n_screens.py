@@ -11,20 +11,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from larp.db import db
 from larp.models import Character, Ruling, RulingCharacter
 from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english, visible_text
-from tests.support import AuthActions, make_test_app
-
-
-@pytest.fixture
-def pseudo_app(tmp_path):
-    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
-    yield app
-    if not db.is_closed():
-        db.close()
+from tests.support import AuthActions
+from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the app in the pseudo-locale (a fixture)
 
 
 #: The pseudo-locale formats dates as English does (Babel knows no en_XA): the months' names are allowed.
