@@ -111,7 +111,7 @@ def test_organise_leaves_no_english_bare(pseudo_app):
 
 def settings_words() -> list[str]:
     """The settings' own words from data/settings (labels, help, choices, sources: English data, see the
-    issue note) and the webhook events' names and fields (larp/webhooks/kinds.py)."""
+    issue note) and the webhook events' keys and JSON fields (the API's words, larp/webhooks/kinds.py)."""
     from larp.rules.settings import setting_definitions
     from larp.webhooks.kinds import EVENTS, field_table
 
@@ -119,8 +119,8 @@ def settings_words() -> list[str]:
     for d in setting_definitions().values():
         words += [d.label, d.help, d.source, str(d.default), d.describe(d.default), d.key]
         words += [label for _value, label in d.choices]
-    words += [f"{kind.label} {kind.help}" for kind in EVENTS.values()]
-    words += [" ".join(row) for row in field_table()]
+    words += list(EVENTS)  # the events' keys (the API's words)
+    words += [f"{staff} {public if public != 'not sent' else ''}" for _key, _label, staff, public in field_table()]
     return words
 
 
