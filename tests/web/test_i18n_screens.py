@@ -477,3 +477,15 @@ def test_printed_sheets_leave_no_english_bare(pseudo_app):
                                                   "as_of": datetime.now(timezone.utc).replace(tzinfo=None).isoformat()},
                          headers=PSEUDO_HEADERS, follow_redirects=True)
     assert_main_translated(marked, allowed + MONTHS)
+
+
+def test_the_delete_page_leaves_no_english_bare(pseudo_app):
+    """A character's delete page, with rulings (after a challenge) and without."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    with pseudo_app.app_context(), db.connection_context():
+        viv, kon = (Character.get(Character.name == name) for name in ("Vivienne Ashcombe", "Konrad Vale"))
+        allowed = character_words(viv) + character_words(kon)
+    assert_main_translated(client.get(f"/characters/{kon.id}/delete", headers=PSEUDO_HEADERS), allowed)
+    record_a_challenge(client, viv.id, kon.id)
+    assert_main_translated(client.get(f"/characters/{kon.id}/delete", headers=PSEUDO_HEADERS), allowed)
