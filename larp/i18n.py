@@ -37,7 +37,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, has_request_context, request
-from flask_babel import Babel, Domain, get_locale, refresh
+from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
 #: The languages the app speaks, as Babel locale names; the first is the source language.
@@ -280,6 +280,7 @@ _MOMENT_SHAPES = {
     "%H:%M": ("time", "HH:mm"),
     "%Y-%m-%d %H:%M": ("datetime", "short"),
     "%d %b %H:%M": ("day_time", "MMMd"),
+    "%a %d %b, %H:%M": ("weekday_time", "MMMEd"),
     "%Y-%m-%d": ("date", "short"),
 }
 
@@ -308,6 +309,9 @@ def format_moment(moment: datetime, fmt: str = "%Y-%m-%d %H:%M") -> str:
     if kind == "day_time":  # the locale's own short day and month ("5 de dez."), then the time
         day = babel_dates.format_skeleton(pattern, moment, locale=locale)
         return f"{day} {babel_dates.format_time(moment, 'HH:mm', locale=locale)}"
+    if kind == "weekday_time":  # the locale's short weekday, day and month ("qui., 12 de dez."), then the time
+        day = babel_dates.format_skeleton(pattern, moment, locale=locale)
+        return f"{day}, {babel_dates.format_time(moment, 'HH:mm', locale=locale)}"
     return babel_dates.format_datetime(moment, pattern, locale=locale)
 
 
@@ -324,12 +328,29 @@ def format_day(day: date | datetime | None, style: str = "short") -> str:
     return babel_dates.format_date(day, style, locale=locale)
 
 
+def format_long_day(day: date) -> str:
+    """A day named in words for the reader: ``Saturday 05 December`` in English (strftime ``%A %d %B``),
+    ``sábado, 5 de dezembro`` in pt_BR."""
+    locale = _reader_locale()
+    if locale is None:
+        return day.strftime("%A %d %B")
+    return babel_dates.format_skeleton("MMMMEEEEd", day, locale=locale)
+
+
 def format_number(number: float | int | None) -> str:
     """A number for the reader (``2.5`` in English, ``2,5`` in pt_BR and es; thousands grouped)."""
     if number is None:
         return ""
     locale = _reader_locale()
     return babel_numbers.format_decimal(number, locale=locale or "en")
+
+
+def session_label(session) -> str:
+    """A game session as the reader says it: "Game session 3 (2026-11-29)" in English (the model's
+    ``label``), "Sessão de jogo 3 (29/11/2026)" in pt_BR; "" for none."""
+    if session is None:
+        return ""
+    return gettext("Game session %(number)s (%(date)s)", number=session.number, date=format_day(session.date))
 
 
 @pass_context
@@ -448,8 +469,10 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(_term_filter, "term")
     app.add_template_filter(step_text, "step_text")
     app.add_template_filter(summary_text, "summary_text")
+    app.add_template_filter(session_label, "session_label")
+    app.add_template_filter(format_long_day, "long_day")
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
            "catalogue_path", "chosen_language", "chronicle_language", "format_day", "format_moment", "format_number", "html_lang",
-           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "translations_for"]
+           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "session_label", "translations_for"]

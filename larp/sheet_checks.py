@@ -23,6 +23,19 @@ from larp.sheet_entries import (CATEGORIES, CREATURES, WEAPON_KINDS, ArmorEntry,
                                 WeaponEntry)
 from larp.tables import discipline_table, generation_table
 
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
+    """Mark ``message`` for the catalogues (issue 36) without translating it: it is translated where shown."""
+    return message
+
+
+def gettext(message: str, **params) -> str:
+    """``message`` in the reader's language (Flask-Babel's, imported when first needed: this module is read
+    by the rules' tests without Flask); English outside a request."""
+    from flask_babel import gettext as translate
+
+    return translate(message, **params)
+
+
 #: Longest text per field, in characters (the database's column sizes).
 TEXT_LIMITS = {
     "name": 120, "player_name": 120, "clan": 80, "sect": 80, "title": 120, "morality_name": 80,
@@ -30,13 +43,13 @@ TEXT_LIMITS = {
 }
 #: The words the sheet editor shows for each field (errors and the history name fields this way).
 FIELD_LABELS = {
-    "name": "Name", "player_name": "Player", "creature": "Creature", "clan": "Clan", "sect": "Sect",
-    "title": "Title", "generation": "Generation", "morality_name": "Humanity or Path",
-    "morality_rating": "Humanity or Path rating", "willpower_permanent": "Permanent Willpower",
-    "willpower_current": "Current Willpower", "blood_max": "Blood pool", "blood_current": "Blood points",
-    "blood_per_turn": "Blood per turn", "nature": "Nature", "demeanor": "Demeanor", "notes": "Notes",
-    "narrator_notes": "Narrator notes", "player_contact": "Player contact", "scene_extra": "Scene extra",
-    "derangements": "Derangements", "health_levels": "Health levels",
+    "name": N_("Name"), "player_name": N_("Player"), "creature": N_("Creature"), "clan": N_("Clan"), "sect": N_("Sect"),
+    "title": N_("Title"), "generation": N_("Generation"), "morality_name": N_("Humanity or Path"),
+    "morality_rating": N_("Humanity or Path rating"), "willpower_permanent": N_("Permanent Willpower"),
+    "willpower_current": N_("Current Willpower"), "blood_max": N_("Blood pool"), "blood_current": N_("Blood points"),
+    "blood_per_turn": N_("Blood per turn"), "nature": N_("Nature"), "demeanor": N_("Demeanor"), "notes": N_("Notes"),
+    "narrator_notes": N_("Narrator notes"), "player_contact": N_("Player contact"), "scene_extra": N_("Scene extra"),
+    "derangements": N_("Derangements"), "health_levels": N_("Health levels"),
 }
 #: Lowest and highest value of each number (Traits, levels, dots, blood points).
 LIMITS = {
@@ -115,7 +128,7 @@ class _Reader:
             self.fail(where, f"{label} holds a control character.")
             return ""
         if required and not text:
-            self.fail(where, f"{label} cannot be empty.")
+            self.fail(where, gettext("%(label)s cannot be empty.", label=gettext(label)))
         elif len(text) > limit:
             self.fail(where, f"{label}: at most {limit:,} characters, not {len(text):,}.")
             return text[:limit]
@@ -129,10 +142,12 @@ class _Reader:
             except NumberError:
                 pass  # refused just below, with this sheet's words
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, f"{label} must be a whole number from {low} to {high}.")
+            self.fail(where, gettext("%(label)s must be a whole number from %(low)s to %(high)s.", label=gettext(label),
+                                      low=low, high=high))
             return None
         if not low <= value <= high:
-            self.fail(where, f"{label} must be from {low} to {high}, not {value}.")
+            self.fail(where, gettext("%(label)s must be from %(low)s to %(high)s, not %(value)s.", label=gettext(label),
+                                      low=low, high=high, value=value))
             return None
         return value
 
@@ -205,7 +220,7 @@ def read_sheet(cls: type, data: Any):
         raise SheetError([("sheet", "A character sheet must be a table of fields.")])
     r = _Reader(dict(data))
     d = r.data
-    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], "The name", required=True)
+    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], N_("The name"), required=True)
     creature = str(d.get("creature") or "vampire").strip().lower() if isinstance(d.get("creature", ""), str) else ""
     if creature not in CREATURES:
         r.fail("creature", f"Unknown creature type {d.get('creature')!r}: vampire, ghoul or mortal.")
@@ -218,7 +233,7 @@ def read_sheet(cls: type, data: Any):
         sheet.morality_name = "Humanity"
     generation = d.get("generation")
     if generation not in (None, ""):
-        value = r.number(generation, "generation", (1, 99), "The generation")
+        value = r.number(generation, "generation", (1, 99), N_("The generation"))
         if value is not None and creature != "vampire":
             r.fail("generation", f"Only vampires have a generation; a {creature} has none.")
         elif value is not None and value not in generations():
@@ -280,7 +295,7 @@ def read_sheet(cls: type, data: Any):
                     merged[key] = trait
             getattr(sheet, attr)[category] = list(merged.values())
 
-    sheet.abilities.update(r.ratings("abilities", LIMITS["ability_level"], "An Ability's name", "Ability"))
+    sheet.abilities.update(r.ratings("abilities", LIMITS["ability_level"], N_("An Ability's name"), "Ability"))
     for ability, names in r.mapping("specialisations").items():
         where = f"specialisations.{ability}"
         chosen = r.names(names, where, f"{ability}'s specialisations")
@@ -295,8 +310,8 @@ def read_sheet(cls: type, data: Any):
         if not isinstance(entry, dict):
             r.fail(where, "A power needs a Discipline, a power and a level.")
             continue
-        discipline = r.text(entry.get("discipline"), where, NAME_LIMIT, "The Discipline", required=True)
-        power = r.text(entry.get("power"), where, NAME_LIMIT, "The power", required=True)
+        discipline = r.text(entry.get("discipline"), where, NAME_LIMIT, N_("The Discipline"), required=True)
+        power = r.text(entry.get("power"), where, NAME_LIMIT, N_("The power"), required=True)
         custom = entry.get("custom", False)
         if not isinstance(custom, bool):
             r.fail(where, "Custom must be true or false.")
@@ -325,7 +340,7 @@ def read_sheet(cls: type, data: Any):
         seen_powers.add((discipline.lower(), power.lower()))
         sheet.powers.append(PowerEntry(discipline, power, value, custom))
 
-    sheet.backgrounds.update(r.ratings("backgrounds", (1, lists.background_max), "A Background's name", "Background"))
+    sheet.backgrounds.update(r.ratings("backgrounds", (1, lists.background_max), N_("A Background's name"), "Background"))
 
     for kind, attr in (("merit", "merits"), ("flaw", "flaws")):
         for index, entry in enumerate(r.items(attr)):
@@ -425,7 +440,7 @@ def _trait_entry(r: _Reader, entry: Any, where: str):
     else:
         r.fail(where, f"Cannot read the Trait {entry!r}.")
         return None
-    name = r.text(text, f"{where}.name", NAME_LIMIT, "A Trait's name", required=True)
+    name = r.text(text, f"{where}.name", NAME_LIMIT, N_("A Trait's name"), required=True)
     value = r.number(count, f"{where}.count", LIMITS["trait_count"], f"The count of {name or 'a Trait'}")
     if not name or value is None:
         return None

@@ -35,9 +35,11 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from flask_babel import gettext, ngettext
 from peewee import IntegrityError, fn
 
 from larp.db import as_id, db, for_update
+from larp.i18n import N_, session_label
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, Character, Chronicle, GameSession, User, utcnow
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, local_time, open_game_session
@@ -101,21 +103,22 @@ def action_window(chronicle: Chronicle, now: datetime | None = None) -> ActionWi
     session = coming_game_session(chronicle, now)
     if session is None:
         held = open_game_session(chronicle)
-        reason = (f"No game session is coming: {held.label} was held; the organisers open the next one."
-                  if held is not None else "No game session is coming: the organisers open the next one.")
+        reason = (gettext("No game session is coming: %(session)s was held; the organisers open the next one.",
+                          session=session_label(held))
+                  if held is not None else gettext("No game session is coming: the organisers open the next one."))
         return ActionWindow(None, per_session, hours, None, False, reason)
     closing = closes_at(session, hours, settings["time_zone"])
     if per_session == 0:
-        return ActionWindow(session, 0, hours, closing, False, "This chronicle takes no between-game actions.")
+        return ActionWindow(session, 0, hours, closing, False, gettext("This chronicle takes no between-game actions."))
     if now >= closing:
         shown = local_time(closing, settings["time_zone"]).strftime("%Y-%m-%d %H:%M")
         return ActionWindow(session, per_session, hours, closing, False,
-                            f"Between-game actions for {session.label} closed at {shown}; "
-                            "ask an organiser to add a late one.")
+                            gettext("Between-game actions for %(session)s closed at %(time)s; ask an organiser to "
+                                    "add a late one.", session=session_label(session), time=shown))
     return ActionWindow(session, per_session, hours, closing, True, "")
 
 
-def clean_text(raw: Any, field: str = "text", what: str = "the action") -> str:
+def clean_text(raw: Any, field: str = "text", what: str = N_("the action")) -> str:
     """``raw`` as a stored text: trimmed, not empty, at most :data:`ACTION_MAX_CHARS` characters.
 
     Raises:
@@ -127,7 +130,7 @@ def clean_text(raw: Any, field: str = "text", what: str = "the action") -> str:
         raise ServiceError(f"Write {what} as text.", field=field)
     text = raw.replace("\r\n", "\n").strip()
     if not text:
-        raise ServiceError(f"Write {what} first: it is empty.", field=field)
+        raise ServiceError(gettext("Write %(what)s first: it is empty.", what=gettext(what)), field=field)
     if len(text) > ACTION_MAX_CHARS:
         raise ServiceError(f"{what[0].upper()}{what[1:]} is {len(text)} characters long; at most "
                            f"{ACTION_MAX_CHARS} fit (a few lines).", field=field)
@@ -193,9 +196,12 @@ def write_action(chronicle: Chronicle, character: Character, author: User | None
             raise ServiceError(window.reason, field="game_session", status=409)
         written = _live_count(window.session, locked)
         if written >= window.per_session:
-            raise ServiceError(f"{locked.name} has {written} between-game action{'s' if written != 1 else ''} for "
-                               f"{window.session.label}, the chronicle's limit ({window.per_session}): edit or "
-                               "withdraw one first.", field="text", status=409)
+            raise ServiceError(ngettext("%(name)s has %(num)s between-game action for %(session)s, the chronicle's "
+                                        "limit (%(most)s): edit or withdraw one first.",
+                                        "%(name)s has %(num)s between-game actions for %(session)s, the chronicle's "
+                                        "limit (%(most)s): edit or withdraw one first.", written, name=locked.name,
+                                        session=session_label(window.session), most=window.per_session),
+                               field="text", status=409)
         try:
             with db.atomic():
                 action = BetweenGameAction.create(
@@ -223,19 +229,20 @@ def find_action(chronicle: Chronicle, action_id: Any, character: Character | Non
         query = query.where(BetweenGameAction.character == character)
     action = query.first()
     if action is None:
-        raise ServiceError("There is no such between-game action.", field="action", status=404)
+        raise ServiceError(gettext("There is no such between-game action."), field="action", status=404)
     return action
 
 
 def _player_may_change(chronicle: Chronicle, action: BetweenGameAction, now: datetime | None) -> None:
     if action.withdrawn_at is not None:
-        raise ServiceError("This between-game action was withdrawn.", field="action", status=409)
+        raise ServiceError(gettext("This between-game action was withdrawn."), field="action", status=409)
     if action.answered_at is not None:
-        raise ServiceError("The organisers answered this between-game action: it stands as it was answered. "
-                           "Write a new one (or ask an organiser).", field="action", status=409)
+        raise ServiceError(gettext("The organisers answered this between-game action: it stands as it was answered. "
+                                   "Write a new one (or ask an organiser)."), field="action", status=409)
     window = action_window(chronicle, now)
     if window.session is None or window.session.id != action.game_session_id:
-        raise ServiceError("This between-game action's game session is no longer coming.", field="action", status=409)
+        raise ServiceError(gettext("This between-game action's game session is no longer coming."), field="action",
+                           status=409)
     if not window.open:
         raise ServiceError(window.reason, field="action", status=409)
 
@@ -259,8 +266,9 @@ def _changed(action_id: int, version: int, **values: Any) -> None:
     rows = (BetweenGameAction.update(version=BetweenGameAction.version + 1, **values)
             .where((BetweenGameAction.id == action_id) & (BetweenGameAction.version == version)).execute())
     if rows != 1:
-        raise ServiceError("This between-game action was changed since the page showed it (an edit, a withdrawal "
-                           "or an answer): nothing was changed. Read it again.", field="version", status=409)
+        raise ServiceError(gettext("This between-game action was changed since the page showed it (an edit, a "
+                                   "withdrawal or an answer): nothing was changed. Read it again."), field="version",
+                           status=409)
 
 
 def edit_action(chronicle: Chronicle, character: Character, action_id: Any, raw_text: Any, version: Any, *,
@@ -312,12 +320,12 @@ def answer_action(chronicle: Chronicle, organiser: User | None, action_id: Any, 
             409 withdrawn, or changed since the page showed it (another organiser answered, the player
             edited it).
     """
-    answer = clean_text(raw_answer, field="answer", what="the answer")
+    answer = clean_text(raw_answer, field="answer", what=N_("the answer"))
     seen = _version(version)
     with db.atomic():
         action = find_action(chronicle, action_id)
         if action.withdrawn_at is not None:
-            raise ServiceError("The player withdrew this between-game action: it takes no answer.", field="action",
+            raise ServiceError(gettext("The player withdrew this between-game action: it takes no answer."), field="action",
                                status=409)
         _changed(action.id, seen, answer=answer, answered_by=organiser,
                  answered_by_name=organiser.display_name if organiser is not None else "",
@@ -403,5 +411,6 @@ def player_notices(character: Character) -> list[tuple[str, str]]:
                                              & (BetweenGameAction.game_session == latest.game_session_id)
                                              & BetweenGameAction.withdrawn_at.is_null())
             .order_by(BetweenGameAction.id.desc()))
-    return [(f"Between-game action “{_gist(a.text)}”: " + ("answered" if a.answered_at else "waiting for an answer"),
+    return [(gettext("Between-game action “%(gist)s”: answered", gist=_gist(a.text)) if a.answered_at else
+             gettext("Between-game action “%(gist)s”: waiting for an answer", gist=_gist(a.text)),
              "answered" if a.answered_at else "waiting") for a in rows]

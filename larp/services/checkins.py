@@ -37,9 +37,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from flask_babel import gettext
 from peewee import IntegrityError, fn
 
 from larp.db import as_id, db, for_update, is_postgres
+from larp.i18n import session_label
 from larp.models import AttendanceAward, Character, CheckIn, Chronicle, GameSession, Ruling, User, utcnow
 from larp.rules.check_in import RULE, Arrival, DoorDecision, at_the_door, attendance_amount, attendance_step
 from larp.rules.experience import points_text
@@ -66,8 +68,8 @@ _TOKEN = re.compile(r"[A-Za-z2-7]{32}")
 
 
 def _no_open_session() -> ServiceError:
-    return ServiceError("No game session is open: open tonight's game session on the board (Between game "
-                        "sessions) before checking anyone in.", field="game_session", status=409)
+    return ServiceError(gettext("No game session is open: open tonight's game session on the board (Between game "
+                                "sessions) before checking anyone in."), field="game_session", status=409)
 
 
 def _lock_door(chronicle: Chronicle) -> None:
@@ -88,8 +90,9 @@ def _session_tonight(chronicle: Chronicle, expected_number: Any = None) -> GameS
         raise _no_open_session()
     wanted = as_id(expected_number) if expected_number not in (None, "") else None
     if expected_number not in (None, "") and wanted != session.number:
-        raise ServiceError(f"Game session {expected_number} is no longer open ({session.label} is): nothing was "
-                           "recorded. Look again and check in for tonight's.", field="game_session", status=409)
+        raise ServiceError(gettext("Game session %(number)s is no longer open (%(session)s is): nothing was "
+                                   "recorded. Look again and check in for tonight's.", number=expected_number,
+                                   session=session_label(session)), field="game_session", status=409)
     return session
 
 
@@ -230,13 +233,14 @@ def undo_check_in(chronicle: Chronicle, user: User | None, character_id: Any,
         session = _session_tonight(chronicle, session_number)
         row = CheckIn.get_or_none((CheckIn.game_session == session) & (CheckIn.character == character))
         if row is None:
-            raise ServiceError(f"{character.name} is not checked in for {session.label}: nothing to undo.",
+            raise ServiceError(gettext("%(name)s is not checked in for %(session)s: nothing to undo.",
+                                       name=character.name, session=session_label(session)),
                                field="character", status=409)
         if AttendanceAward.select().where((AttendanceAward.game_session == session)
                                           & (AttendanceAward.character == character)).exists():
-            raise ServiceError(f"{character.name}'s attendance experience for {session.label} was given already: "
-                               "undo that line of his experience log (his History) first.", field="character",
-                               status=409)
+            raise ServiceError(gettext("%(name)s's attendance experience for %(session)s was given already: undo "
+                                       "that line of his experience log (his History) first.", name=character.name,
+                                       session=session_label(session)), field="character", status=409)
         now = utcnow()
         record = record_ruling(
             chronicle, user, CHECK_IN_UNDONE, f"{character.name}'s check-in for {session.label} undone",
@@ -285,7 +289,7 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
     if token is not None:
         character = Character.get_or_none((Character.card_token == token) & (Character.chronicle == chronicle))
         if character is None:
-            raise ServiceError(UNKNOWN_CARD, field="q", status=404)
+            raise ServiceError(gettext(UNKNOWN_CARD), field="q", status=404)
         return Found(character, [character], "card")
     code = normalise_code(text)
     if code:
@@ -489,8 +493,9 @@ def award_now(chronicle: Chronicle, organiser: User | None, session_number: Any 
         else:
             session, _lines = session_attendance(chronicle, session_number)
         if attendance_amount_of(chronicle) == 0:
-            raise ServiceError("Attendance experience is off (the chronicle setting “Experience for attending a game "
-                               "session” is 0): nothing to give.", field="attendance_experience", status=409)
+            raise ServiceError(gettext("Attendance experience is off (the chronicle setting “Experience for attending a "
+                                       "game session” is 0): nothing to give."), field="attendance_experience",
+                               status=409)
         return award_attendance(chronicle, organiser, session)
 
 

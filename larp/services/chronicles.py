@@ -8,6 +8,7 @@ from datetime import date, datetime, timezone
 from typing import Any, Iterator
 from zoneinfo import ZoneInfo
 
+from flask_babel import gettext
 from peewee import PostgresqlDatabase
 
 from larp.db import db
@@ -213,12 +214,12 @@ def name_chronicle(chronicle: Chronicle, name: str, first_game: date | None = No
     """
     text = (name or "").strip()
     if not text:
-        raise ServiceError("Give the chronicle a name.", field="name")
+        raise ServiceError(gettext("Give the chronicle a name."), field="name")
     if len(text) > 120:
-        raise ServiceError("A chronicle's name has at most 120 characters.", field="name")
+        raise ServiceError(gettext("A chronicle's name has at most 120 characters."), field="name")
     with db.atomic():
         if Chronicle.select().where((Chronicle.name == text) & (Chronicle.id != chronicle.id)).exists():
-            raise ServiceError(f"Another chronicle is called “{text}”.", field="name", status=409)
+            raise ServiceError(gettext("Another chronicle is called “%(name)s”.", name=text), field="name", status=409)
         Chronicle.update(name=text, needs_name=False).where(Chronicle.id == chronicle.id).execute()
         if first_game is not None:
             sessions = list(GameSession.select().where(GameSession.chronicle == chronicle))
@@ -237,9 +238,9 @@ def remove_demo(chronicle: Chronicle, confirmed: bool, on: date) -> Chronicle:
             ``confirm``) without the confirmation.
     """
     if not chronicle.is_demo:
-        raise ServiceError("Only the demo chronicle can be removed here.", status=409)
+        raise ServiceError(gettext("Only the demo chronicle can be removed here."), status=409)
     if not confirmed:
-        raise ServiceError("Tick the box to confirm that the demo and everything in it goes.", field="confirm")
+        raise ServiceError(gettext("Tick the box to confirm that the demo and everything in it goes."), field="confirm")
     with db.atomic():
         demo = lock_chronicle(chronicle)
         empty = create_empty_chronicle(on)

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext
+
 from larp.db import as_id, db, for_update
+from larp.i18n import N_
 from larp.models import (
     AbilitySpend,
     Character,
@@ -43,25 +46,26 @@ NOT_UNDOABLE = ("undo", "import", "settings", "session", "created", "retire", "r
 NOT_CHANGES = ("undo", "card_rotated", "card_revoked", "check_in", "check_in_undone")
 #: The field's words for each kind of ruling the record holds (``record_ruling``'s ``kind``).
 KIND_LABELS = {
-    "challenge": "Challenge", "damage": "Damage", "healing": "Healing", "refresh": "Refresh",
-    "torpor": "Torpor", "wake": "Waking", "feeding": "Feeding", "undo": "Undo", "edit": "Edit",
-    "sheet": "Sheet", "created": "Created", "retire": "Retired", "restore": "Restored",
-    "deleted": "Deleted", "experience": "Experience", "card_rotated": "New card link",
-    "card_revoked": "Card revoked", "api_token_made": "API token made", "api_token_revoked": "API token revoked",
-    "mass_combat": "Mass combat",
-    "firing_into_group": "Firing into a group", "tabletop": "Tabletop combat", "session": "Game session",
-    "narrator": "Narrator's ruling", "aegis": "Aegis", "treatment": "Treatment", "blood": "Blood",
-    "import": "Import", "settings": "Settings",
-    "webhook_made": "Webhook made", "webhook_changed": "Webhook changed", "webhook_deleted": "Webhook deleted",
-    "webhook_secret": "Webhook's new secret",
-    "check_in": "Check-in", "check_in_undone": "Check-in undone",
+    "challenge": N_("Challenge"), "damage": N_("Damage"), "healing": N_("Healing"), "refresh": N_("Refresh"),
+    "torpor": N_("Torpor"), "wake": N_("Waking"), "feeding": N_("Feeding"), "undo": N_("Undo"), "edit": N_("Edit"),
+    "sheet": N_("Sheet"), "created": N_("Created"), "retire": N_("Retired"), "restore": N_("Restored"),
+    "deleted": N_("Deleted"), "experience": N_("Experience"), "card_rotated": N_("New card link"),
+    "card_revoked": N_("Card revoked"), "api_token_made": N_("API token made"), "api_token_revoked": N_("API token revoked"),
+    "mass_combat": N_("Mass combat"),
+    "firing_into_group": N_("Firing into a group"), "tabletop": N_("Tabletop combat"), "session": N_("Game session"),
+    "narrator": N_("Narrator's ruling"), "aegis": N_("Aegis"), "treatment": N_("Treatment"), "blood": N_("Blood"),
+    "import": N_("Import"), "settings": N_("Settings"),
+    "webhook_made": N_("Webhook made"), "webhook_changed": N_("Webhook changed"), "webhook_deleted": N_("Webhook deleted"),
+    "webhook_secret": N_("Webhook's new secret"),
+    "check_in": N_("Check-in"), "check_in_undone": N_("Check-in undone"),
 }
-KIND_LABELS["virtue_test"] = "Virtue Test"  # issue 30 item 8 (larp/services/frenzy_state.py)
+KIND_LABELS["virtue_test"] = N_("Virtue Test")  # issue 30 item 8 (larp/services/frenzy_state.py)
 
 
 def kind_label(kind: str) -> str:
     """The words a user reads for a ruling's ``kind`` ("mass_combat" → "Mass combat")."""
-    return KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    label = KIND_LABELS.get(kind)
+    return gettext(label) if label else kind.replace("_", " ").capitalize()
 
 
 _FIELD_LABELS = {

@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
+from flask_babel import gettext
 from peewee import JOIN, chunked
 
 from larp.db import bulk_insert, db
@@ -109,7 +110,7 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
             a file larger than ``max_bytes`` or a file that is not Grapevine's.
     """
     if not data:
-        raise ServiceError("Choose a Grapevine file (.gex or .gv3) to import.", field="file")
+        raise ServiceError(gettext("Choose a Grapevine file (.gex or .gv3) to import."), field="file")
     try:
         parsed = parse_grapevine(data, filename, include_contact=include_contact,
                                  standard_track=live_levels(chronicle_settings(chronicle)), max_bytes=max_bytes)
@@ -187,7 +188,7 @@ def pending_preview(chronicle: Chronicle, user: User, token: str) -> tuple[Pendi
         & (PendingImport.created_at >= utcnow() - timedelta(hours=PENDING_HOURS))
     )
     if pending is None:
-        raise ServiceError("This import has expired or was already applied. Upload the file again.", status=404)
+        raise ServiceError(gettext("This import has expired or was already applied. Upload the file again."), status=404)
     return pending, preview_file(chronicle, pending.filename, bytes(pending.data), pending.include_contact)
 
 
@@ -215,7 +216,7 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
         if line.action in ("create", "update") and (selected is None or line.index in selected)
     ]
     if not chosen:
-        raise ServiceError("Nothing to import: tick at least one character.", field="selected")
+        raise ServiceError(gettext("Nothing to import: tick at least one character."), field="selected")
     updated: list[str] = []
     to_create, to_update, conditions, kept, columns, retiring = [], [], {}, {}, {}, []
     now = utcnow()

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from peewee import JOIN
 
+from larp.i18n import session_label
 from larp.models import Character, GameSession, Ruling, RulingCharacter
 from larp.sheet_checks import FIELD_LABELS
 
@@ -86,7 +87,7 @@ def player_ruling(ruling: Ruling, role: str, character: Character) -> PlayerRuli
         summary = f"Undo of #{(ruling.inputs or {}).get('ruling', '')}" if ruling.kind == "undo" else ""
     return PlayerRuling(id=ruling.id, kind=ruling.kind, created_at=ruling.created_at, summary=summary, steps=steps,
                         role=role, narrator=ruling.narrator_label,
-                        game_session=ruling.game_session.label if ruling.game_session_id else "",
+                        game_session=session_label(ruling.game_session) if ruling.game_session_id else "",
                         undone=ruling.undone_at is not None)
 
 

@@ -12,18 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext
+
 from larp.db import as_id, db, lock_name
+from larp.i18n import N_, format_long_day
 from larp.models import Character, Chronicle, Membership, User
 from larp.models.players import CharacterPlayer
 from larp.services import ServiceError
 from larp.services.chronicles import current_chronicle
 
 #: The one answer for a character that is not the player's: unknown, another's, or another chronicle's.
-NOT_YOURS = "There is no such character among yours."
+NOT_YOURS = N_("There is no such character among yours.")
 
 
 def _not_found() -> ServiceError:
-    return ServiceError(NOT_YOURS, field="character", status=404)
+    return ServiceError(gettext(NOT_YOURS), field="character", status=404)
 
 
 def own_character(user: User | None, character_id: Any) -> Character:
@@ -84,10 +87,10 @@ def link_player(chronicle: Chronicle, character: Character, user: User, by: User
         ServiceError: 404 when ``character`` is not of ``chronicle``; 409 when ``user`` is deactivated.
     """
     if character.chronicle_id != chronicle.id:
-        raise ServiceError("There is no such character in this chronicle.", field="character", status=404)
+        raise ServiceError(gettext("There is no such character in this chronicle."), field="character", status=404)
     if not user.active:
-        raise ServiceError(f"The account {user.username} is deactivated: reactivate it first (Users page).",
-                           field="username", status=409)
+        raise ServiceError(gettext("The account %(user)s is deactivated: reactivate it first (Users page).",
+                                   user=user.username), field="username", status=409)
     with db.atomic():
         lock_name(f"player {user.id} {chronicle.id}")
         if not Membership.select().where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).exists():
@@ -113,7 +116,7 @@ def unlink_player(chronicle: Chronicle, character: Character, user_id: Any) -> U
                .where((CharacterPlayer.character == character.id) & (CharacterPlayer.user == uid)).first()
                if uid and character.chronicle_id == chronicle.id else None)
         if row is None:
-            raise ServiceError("That account does not play this character.", field="user", status=404)
+            raise ServiceError(gettext("That account does not play this character."), field="user", status=404)
         lock_name(f"player {uid} {chronicle.id}")
         row.delete_instance()
         still = (CharacterPlayer.select().join(Character).where((CharacterPlayer.user == uid)
@@ -133,8 +136,9 @@ def link_by_name(chronicle: Chronicle, character: Character, username: str, by: 
     name = (username or "").strip().lower()[:60]
     user = User.get_or_none(User.username == name) if name else None
     if user is None:
-        raise ServiceError(f"There is no account called “{name}” on this server: invite the player instead."
-                           if name else "Type the player's user name.", field="username", status=404)
+        raise ServiceError(gettext("There is no account called “%(name)s” on this server: invite the player instead.",
+                                   name=name) if name else gettext("Type the player's user name."),
+                           field="username", status=404)
     link_player(chronicle, character, user, by=by, how="link")
     return user
 
@@ -156,8 +160,8 @@ def invite_player(chronicle: Chronicle, character: Character, by: User | None, u
     with db.atomic():
         name = (username or "").strip().lower()
         if name and User.select().where(User.username == name).exists():
-            raise ServiceError(f"The user name {name} is taken: if it is this player's, link the account instead.",
-                               field="username", status=409)
+            raise ServiceError(gettext("The user name %(name)s is taken: if it is this player's, link the account "
+                                       "instead.", name=name), field="username", status=409)
         user = create_user(username, display_name, "player", None, chronicle=chronicle)
         link_player(chronicle, character, user, by=by, how="invite")
         return user, create_login_link(user, hours=hours)
@@ -196,10 +200,10 @@ def make_claim_code(chronicle: Chronicle, character: Character, by: User | None,
     from larp.models.players import ClaimCode
 
     if character.chronicle_id != chronicle.id:
-        raise ServiceError("There is no such character in this chronicle.", field="character", status=404)
+        raise ServiceError(gettext("There is no such character in this chronicle."), field="character", status=404)
     if character.retired_at is not None or not character.card_token:
-        raise ServiceError(f"{character.name} has no card to claim from (retired, or the card was revoked): "
-                           "link the player's account instead.", status=409)
+        raise ServiceError(gettext("%(name)s has no card to claim from (retired, or the card was revoked): link the "
+                                   "player's account instead.", name=character.name), status=409)
     code = "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
     with db.atomic():
         ClaimCode.create(character=character.id, code_hash=_claim_hash(code), made_by=by.id if by else None,
@@ -208,7 +212,7 @@ def make_claim_code(chronicle: Chronicle, character: Character, by: User | None,
 
 
 #: The one answer to a claim code that does not work (unknown, used, expired, another character's).
-BAD_CLAIM = "This claim code does not work for this character: it was mistyped, used already or has expired. Ask an organiser for a new one."
+BAD_CLAIM = N_("This claim code does not work for this character: it was mistyped, used already or has expired. Ask an organiser for a new one.")
 
 
 def claim_character(token: str, code: str, user: User | None = None, *, username: str = "", display_name: str = "",
@@ -234,13 +238,13 @@ def claim_character(token: str, code: str, user: User | None = None, *, username
     with db.atomic():
         row = ClaimCode.get_or_none((ClaimCode.code_hash == _claim_hash(code)) & (ClaimCode.character == character.id))
         if row is None or row.used_at is not None or row.expires_at < now or not normalise_claim(code):
-            raise ServiceError(BAD_CLAIM, field="code", status=422)
+            raise ServiceError(gettext(BAD_CLAIM), field="code", status=422)
         if user is None:
             user = create_user(username, display_name, "player", password or "", chronicle=character.chronicle)
         taken = (ClaimCode.update(used_at=now, used_by=user.id)
                  .where((ClaimCode.id == row.id) & ClaimCode.used_at.is_null()).execute())
         if taken != 1:
-            raise ServiceError(BAD_CLAIM, field="code", status=422)
+            raise ServiceError(gettext(BAD_CLAIM), field="code", status=422)
         link_player(character.chronicle, character, user, how="claim")
         return character, user
 
@@ -289,11 +293,11 @@ def self_check_in(user: User, character_id: Any, session_number: Any = None):
 
     character = own_character(user, character_id)
     if not chronicle_settings(character.chronicle)["players_check_in_themselves"]:
-        raise ServiceError("This chronicle checks characters in at the door: ask there.", status=403)
+        raise ServiceError(gettext("This chronicle checks characters in at the door: ask there."), status=403)
     session = open_game_session(character.chronicle)
     if session is not None and not _door_open(session):
-        raise ServiceError(f"Checking in from your page opens on {session.date:%A %d %B}, the day of game session "
-                           f"{session.number}.",
+        raise ServiceError(gettext("Checking in from your page opens on %(day)s, the day of game session %(number)s.",
+                                   day=format_long_day(session.date), number=session.number),
                            field="session", status=409)
     return check_in(character.chronicle, user, character.id, how="self", session_number=session_number)
 

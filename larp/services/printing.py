@@ -22,6 +22,7 @@ from typing import Any, Callable
 from peewee import Expression
 
 from larp.db import as_id, db, for_update
+from larp.i18n import N_
 from larp.models import Character, Chronicle
 from larp.rules.experience import points_text
 from larp.rules.settings import ChronicleSettings
@@ -176,9 +177,9 @@ class Batch:
 #: The batches, by key, besides a selection of characters: the sheets changed since their last print,
 #: and the characters checked in at the door for the open game session (issue 32).
 BATCHES: dict[str, Batch] = {
-    "changed": Batch("changed", "Every sheet changed since its last print", lambda chronicle: changed_since_print(),
+    "changed": Batch("changed", N_("Every sheet changed since its last print"), lambda chronicle: changed_since_print(),
                      "No sheet has changed since it was last printed: every printed sheet is the current edition."),
-    "tonight": Batch("tonight", "Every character checked in tonight",
+    "tonight": Batch("tonight", N_("Every character checked in tonight"),
                      lambda chronicle: Character.id.in_(checked_in_tonight(chronicle)),
                      "No one is checked in tonight: check players in at the door (Check-in), or tick the sheets "
                      "to print."),

@@ -24,8 +24,11 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any, Iterable
 
+from flask_babel import gettext
+
 from larp.catalogues import merit_flaw, merits_flaws
 from larp.db import as_id, db
+from larp.i18n import N_
 from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
 from larp.rules.experience import points_text
 from larp.rules.experience_costs import cost_table
@@ -45,8 +48,8 @@ from larp.webhooks.outbox import announce_experience_approved
 #: The longest note a player sends with a request, and the longest answer, in characters.
 NOTE_MAX = 500
 #: The states a request can be answered in, and the words a person reads for each state.
-STATE_LABELS = {"asked": "Waiting for an organiser", "approved": "Approved", "refused": "Refused",
-                "change_asked": "Change asked", "withdrawn": "Withdrawn", "undone": "Approval undone"}
+STATE_LABELS = {"asked": N_("Waiting for an organiser"), "approved": N_("Approved"), "refused": N_("Refused"),
+                "change_asked": N_("Change asked"), "withdrawn": N_("Withdrawn"), "undone": N_("Approval undone")}
 
 
 def _note(text: Any, field: str, label: str, required: bool = False) -> str:
@@ -56,7 +59,7 @@ def _note(text: Any, field: str, label: str, required: bool = False) -> str:
         raise ServiceError(f"{label} must be text.", field=field)
     text = text.strip()
     if required and not text:
-        raise ServiceError(f"{label}: say why (the player reads it).", field=field)
+        raise ServiceError(gettext("%(label)s: say why (the player reads it).", label=label), field=field)
     if len(text) > NOTE_MAX:
         raise ServiceError(f"{label}: at most {NOTE_MAX} characters ({len(text)} given).", field=field)
     return text
@@ -146,7 +149,8 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
                                                    & (SpendRequest.state == "asked")))
         same = next((w for w in waiting if w.what == priced.what), None)
         if same is not None:
-            raise ServiceError(f"{priced.what} is asked already (request #{same.id}), waiting for an organiser.",
+            raise ServiceError(gettext("%(what)s is asked already (request #%(id)s), waiting for an organiser.",
+                                       what=priced.what, id=same.id),
                                field="kind", status=409)
         held = sum((Decimal(str(w.cost)) for w in waiting), Decimal(0))
         if held and priced.unspent - held < priced.cost:
@@ -176,7 +180,7 @@ def get_request(chronicle: Chronicle, request_id: Any, user: User | None = None)
         except ServiceError:
             found = None
     if found is None:
-        raise ServiceError("There is no such request.", field="request", status=404)
+        raise ServiceError(gettext("There is no such request."), field="request", status=404)
     return found
 
 
@@ -200,7 +204,7 @@ def _claim(spend: SpendRequest, from_states: Iterable[str], **values: Any) -> No
 
 def _organiser(user: User | None) -> None:
     if user is not None and user.role != "organiser":
-        raise ServiceError("Only an organiser answers a request to spend experience.", status=403)
+        raise ServiceError(gettext("Only an organiser answers a request to spend experience."), status=403)
 
 
 def approve_request(chronicle: Chronicle, organiser: User | None, request_id: Any) -> SpendRequest:
@@ -220,8 +224,8 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
         spend = get_request(chronicle, request_id)
         if organiser is not None and (spend.asked_by_id == organiser.id or organiser.id in {
                 u.id for u in players_of(spend.character)}):
-            raise ServiceError("Nobody approves his own request, nor one for a character he plays: another "
-                               "organiser approves it.", field="request", status=403)
+            raise ServiceError(gettext("Nobody approves his own request, nor one for a character he plays: another "
+                                       "organiser approves it."), field="request", status=403)
         lock_characters([spend.character_id])
         character = Character.get_by_id(spend.character_id)
         request = PurchaseRequest.from_dict(spend.request)
@@ -255,8 +259,8 @@ def answer_request(chronicle: Chronicle, organiser: User | None, request_id: Any
     """
     _organiser(organiser)
     if state not in ("refused", "change_asked"):
-        raise ServiceError("Refuse the request or ask for a change.", field="state")
-    reason = _note(reason, "reason", "The reason", required=True)
+        raise ServiceError(gettext("Refuse the request or ask for a change."), field="state")
+    reason = _note(reason, "reason", gettext("The reason"), required=True)
     with db.atomic():
         spend = get_request(chronicle, request_id)
         _claim(spend, ("asked",), state=state, answer=reason, answered_by=organiser, answered_at=utcnow(),
@@ -273,7 +277,7 @@ def withdraw_request(chronicle: Chronicle, user: User | None, request_id: Any) -
     with db.atomic():
         spend = get_request(chronicle, request_id, user)
         if user is not None and user.role != "organiser" and spend.asked_by_id != user.id:
-            raise ServiceError("Only the player who asked withdraws a request.", field="request", status=403)
+            raise ServiceError(gettext("Only the player who asked withdraws a request."), field="request", status=403)
         _claim(spend, ("asked", "change_asked"), state="withdrawn", answered_at=utcnow())
         return SpendRequest.get_by_id(spend.id)
 
@@ -391,7 +395,7 @@ def player_notices(character: Character, most: int = 5) -> list[tuple[str, str]]
     for spend in requests_of(character):
         if spend.state == "withdrawn":
             continue
-        text = f"{spend.what}: {STATE_LABELS[spend.state].lower()}" + (f" ({spend.answer})" if spend.answer else "")
+        text = f"{spend.what}: {gettext(STATE_LABELS[spend.state]).lower()}" + (f" ({spend.answer})" if spend.answer else "")
         out.append((text, NOTICE_OF_STATE[spend.state]))
     return out[:most]
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from larp.db import as_id, db, for_update
+from larp.i18n import N_
 from larp.models import Chronicle, Ruling, User, Webhook, WebhookDelivery, utcnow
 from larp.services import ServiceError
 from larp.services.records import check_submission, record_ruling
@@ -32,11 +33,11 @@ from larp.webhooks.sending import AddressRefused, Answer, address_refusal, parse
 MAX_NAME_LENGTH = 60
 MAX_URL_LENGTH = 2000
 #: The formats an organiser may choose, with their words.
-FORMAT_WORDS = {"auto": "Automatic (Discord's for a Discord URL, else signed JSON)", "discord": "Discord",
-                "json": "Signed JSON"}
-#: The privacy levels with their words.
-PRIVACY_WORDS = {"staff": "Staff: everything but narrator notes and players' contact details",
-                 "public": "Public: only what a player could see of another character"}
+FORMAT_WORDS = {"auto": N_("Automatic (Discord's for a Discord URL, else signed JSON)"), "discord": N_("Discord"),
+                "json": N_("Signed JSON")}
+#: The privacy levels with their words (marked: the settings page shows them in the reader's language).
+PRIVACY_WORDS = {"staff": N_("Staff: everything but narrator notes and players' contact details"),
+                 "public": N_("Public: only what a player could see of another character")}
 RULE = "Webhooks (issue 35)"
 
 

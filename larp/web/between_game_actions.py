@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from larp.htmx import is_partial
+from larp.i18n import N_
 from larp.models import BetweenGameAction, Character, GameSession
 from larp.services import ServiceError
 from larp.services.between_game_actions import (ActionWindow, action_window, actions_of_character, answer_action,
@@ -88,14 +90,15 @@ def _mine(character_id: int) -> Character:
 
 
 #: What a player's post did, said in his section (``done``); a plain post's 303 carries its key as ``?bga=``.
-DONE_WORDS = {"written": "Between-game action written: the organisers will answer it.",
-              "changed": "Between-game action changed.", "withdrawn": "Between-game action withdrawn."}
+DONE_WORDS = {"written": N_("Between-game action written: the organisers will answer it."),
+              "changed": N_("Between-game action changed."), "withdrawn": N_("Between-game action withdrawn.")}
 
 
 @bp.app_template_global("between_game_actions_done")
 def done_words() -> str:
     """The words of what the player's last plain post did (``?bga=`` of the page it was sent back to), or ""."""
-    return DONE_WORDS.get(request.args.get("bga", ""), "")
+    words = DONE_WORDS.get(request.args.get("bga", ""))
+    return gettext(words) if words else ""
 
 
 def _player_answer(character: Character, error: ServiceError | None = None, typed: str = "",
@@ -104,7 +107,7 @@ def _player_answer(character: Character, error: ServiceError | None = None, type
     if is_partial():
         section = actions_section(character, error, typed, failed)
         return render_template("players/_actions_section.html", character=character, section=section,
-                               done=DONE_WORDS.get(done, ""), chronicle=get_chronicle()), error.status if error else 200
+                               done=gettext(DONE_WORDS[done]) if done in DONE_WORDS else "", chronicle=get_chronicle()), error.status if error else 200
     if error is None:  # back to his page, at the section, which says what was done (in view, unlike a flash)
         return redirect(url_for("players.character", character_id=character.id, bga=done) + "#between-game-actions",
                         code=303)
@@ -231,6 +234,6 @@ def organiser_write():
                                  request_token=request.form.get("request_token"))
     except ServiceError as exc:
         return _organiser_page(session_to_answer(chronicle), exc.status, exc, None, text)
-    flash(f"Between-game action of {action.character.name} entered.")
+    flash(gettext("Between-game action of %(name)s entered.", name=action.character.name))
     return redirect(url_for("between_game_actions.organiser_list", session=action.game_session.number)
                     + f"#action-{action.id}", code=303)

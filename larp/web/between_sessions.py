@@ -18,6 +18,9 @@ from flask import (
     url_for,
 )
 
+from flask_babel import gettext
+
+from larp.i18n import N_
 from larp.models import Torpor
 from larp.rules.explain import plural
 from larp.rules.torpor import TORPOR_CAUSES
@@ -83,7 +86,8 @@ def _ticked(tick: str, what: str) -> None:
         ServiceError: 422 (field ``confirm``) naming the tick ``tick``.
     """
     if not request.form.get("confirm"):
-        raise ServiceError(f"Tick “{tick}” to {what}; nothing was changed.", field="confirm")
+        raise ServiceError(gettext("Tick “%(tick)s” to %(what)s; nothing was changed.", tick=tick, what=gettext(what)),
+                           field="confirm")
 
 
 @bp.route("/board/next-session", methods=["POST"])
@@ -93,7 +97,7 @@ def next_session():
     def action():
         closing = _int("closing")
         if closing is not None:
-            _ticked(f"Yes, game session {closing} is over", "close it")
+            _ticked(gettext("Yes, game session %(number)s is over", number=closing), N_("close it"))
         new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=closing)
         removed = extras_removed_opening(new)
         return (f"{new.label} is open. {plural(len(refreshed), 'character')} refreshed."
@@ -224,7 +228,7 @@ def _history(character_id: int, error: ServiceError | None = None):
 def undo(character_id: int):
     """Undo the last change to a character (organisers); a clear 409 when it is not the last."""
     try:
-        _ticked(f"Undo #{request.form.get('ruling', '').strip()}", "undo it")
+        _ticked(gettext("Undo #%(id)s", id=request.form.get('ruling', '').strip()), N_("undo it"))
         record = undo_ruling(get_chronicle(), g.user, request.form.get("ruling"))
     except ServiceError as exc:
         return _history(character_id, exc)

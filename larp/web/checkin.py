@@ -13,6 +13,7 @@ sessions attended, the board's attendance panel and the pickers' "not checked in
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from larp.htmx import is_partial
@@ -114,7 +115,7 @@ def check_in_post():
         how = "name"
     if not character_id:
         if not query:
-            return _answer(None, ServiceError("Scan a card, or type a card code or the first letters of a name.",
+            return _answer(None, ServiceError(gettext("Scan a card, or type a card code or the first letters of a name."),
                                               field="q"), query)
         try:
             found = find_arrival(chronicle, query)
@@ -122,7 +123,8 @@ def check_in_post():
             return _answer(None, exc, query)
         if found.character is None:
             if not found.candidates:
-                return _answer(None, ServiceError(f"No character matches “{query}”.", field="q", status=404), query)
+                return _answer(None, ServiceError(gettext("No character matches “%(query)s”.", query=query),
+                                                  field="q", status=404), query)
             return _answer(None, None, query, found.candidates)
         character_id, how = found.character.id, found.how
     try:
@@ -134,8 +136,8 @@ def check_in_post():
         except ServiceError as exc:
             return _answer(None, exc, query)
         if result is None:
-            return _answer(None, ServiceError("That check-in was undone since: check him in again with a fresh "
-                                              "scan.", field="character", status=409), query)
+            return _answer(None, ServiceError(gettext("That check-in was undone since: check him in again with a "
+                                                      "fresh scan."), field="character", status=409), query)
     except ServiceError as exc:
         return _answer(None, exc, query)
     return _answer(result, None)
@@ -181,10 +183,11 @@ def award():
     try:
         made = award_now(chronicle, g.user, request.form.get("session") or None)
     except ServiceError as exc:
-        flash(f"Nothing was given: {exc.message}", "attendance")
+        flash(gettext("Nothing was given: %(reason)s", reason=exc.message), "attendance")
     else:
-        flash(f"Attendance experience given to {len(made)} character{'' if len(made) == 1 else 's'}."
-              if made else "Everyone checked in has had his attendance experience already.", "attendance")
+        flash(ngettext("Attendance experience given to %(num)s character.", "Attendance experience given to %(num)s characters.",
+                       len(made))
+              if made else gettext("Everyone checked in has had his attendance experience already."), "attendance")
     return redirect(url_for("between_sessions.page") + "#attendance", code=303)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from larp.services import ServiceError, read_number
 from larp.services.chronicles import get_chronicle
@@ -38,7 +39,7 @@ def preview(token: str):
     try:
         pending, preview = pending_preview(chronicle, g.user, token)
     except ServiceError as exc:
-        return render_template("errors/error.html", chronicle=chronicle, title="Import not found",
+        return render_template("errors/error.html", chronicle=chronicle, title=gettext("Import not found"),
                                message=exc.message), exc.status
     error = None
     if request.method == "POST":

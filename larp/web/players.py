@@ -10,8 +10,10 @@ narrator's page refuses him). His pages show him what is his and nothing else: e
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from larp.htmx import render
+from larp.i18n import session_label
 from larp.models import utcnow
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
@@ -122,11 +124,12 @@ def check_in(character_id: int):
     except ServiceError as exc:
         if exc.status == 404:
             abort(404, description=exc.message)
-        flash(f"Not checked in: {exc.message}", "error")
+        flash(gettext("Not checked in: %(reason)s", reason=exc.message), "error")
         return redirect(url_for("players.character", character_id=character_id, _anchor="tonight-door"), code=303)
     if result is not None:
-        flash(f"{result.character.name} is checked in for {result.session.label}."
-              if not result.already else f"{result.character.name} was checked in already.")
+        flash(gettext("%(name)s is checked in for %(session)s.", name=result.character.name,
+                      session=session_label(result.session))
+              if not result.already else gettext("%(name)s was checked in already.", name=result.character.name))
     return redirect(url_for("players.character", character_id=character_id), code=303)
 
 
@@ -163,7 +166,8 @@ def link(character_id: int):
         user = link_by_name(chronicle, ch, request.form.get("username", ""), g.user)
     except ServiceError as exc:
         return _players_page(character_id, exc.status, error=exc, form=request.form)
-    flash(f"{user.display_name} ({user.username}) now plays {ch.name}.")
+    flash(gettext("%(name)s (%(user)s) now plays %(character)s.", name=user.display_name, user=user.username,
+                  character=ch.name))
     return redirect(url_for("players.manage", character_id=ch.id), code=303)
 
 
@@ -214,7 +218,8 @@ def unlink(character_id: int, user_id: int):
         user = unlink_player(chronicle, ch, user_id)
     except ServiceError as exc:
         return _players_page(character_id, exc.status, error=exc)
-    flash(f"{user.display_name} ({user.username}) no longer plays {ch.name}.")
+    flash(gettext("%(name)s (%(user)s) no longer plays %(character)s.", name=user.display_name, user=user.username,
+                  character=ch.name))
     return redirect(url_for("players.manage", character_id=ch.id), code=303)
 
 
@@ -249,7 +254,7 @@ def claim(token: str):
         else:
             if g.get("user") is None:
                 start_session(user)
-            flash(f"{ch.name} is yours: this is the character's page.")
+            flash(gettext("%(name)s is yours: this is the character's page.", name=ch.name))
             return redirect(chronicle_page(ch.chronicle_id, "players.character", character_id=ch.id), code=303)
     return render_template("players/claim.html", character=ch, token=token, error=error, form=request.form), \
         (error.status if error else 200)

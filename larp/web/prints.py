@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from urllib.parse import urlparse
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 
 from larp.models import utcnow
 from larp.services import ServiceError
@@ -92,15 +93,16 @@ def printed():
         try:
             at = datetime.fromisoformat(request.form.get("as_of", ""))
         except ValueError:
-            raise ServiceError("The print job's time is damaged: print the sheets again from the print list.",
+            raise ServiceError(gettext("The print job's time is damaged: print the sheets again from the print list."),
                                field="as_of") from None
         if at.tzinfo is not None or at > utcnow() + timedelta(minutes=5):
-            raise ServiceError("The print job's time is not a time of this server: print the sheets again.",
+            raise ServiceError(gettext("The print job's time is not a time of this server: print the sheets again."),
                                field="as_of")
         marked = mark_printed(chronicle, pairs, at)
     except ServiceError as exc:
         return _list_page(exc.status, error=exc)
     count = len(pairs)
-    flash(f"Marked {count} sheet{'s' if count != 1 else ''} as printed."
-          + (f" {count - marked} had a later print already, which stays." if marked < count else ""))
+    flash(ngettext("Marked %(num)s sheet as printed.", "Marked %(num)s sheets as printed.", count)
+          + (" " + gettext("%(count)s had a later print already, which stays.", count=count - marked)
+             if marked < count else ""))
     return redirect(url_for("prints.print_list_page"), code=303)

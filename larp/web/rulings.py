@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, g, jsonify, render_template, url_for
+from flask_babel import gettext
 
 from larp.models import Ruling, RulingCharacter
 from larp.services.chronicles import get_chronicle
@@ -30,7 +31,7 @@ def show(ruling_id: int):
     chronicle = get_chronicle()
     ruling = Ruling.get_or_none((Ruling.id == ruling_id) & (Ruling.chronicle == chronicle))
     if ruling is None:
-        abort(404, "There is no such ruling in this chronicle.")
+        abort(404, gettext("There is no such ruling in this chronicle."))
     participants = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
     return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants,
                            scene=scene_of_ruling(ruling))

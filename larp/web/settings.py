@@ -5,6 +5,9 @@ from __future__ import annotations
 from itertools import groupby
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from larp.i18n import N_
 
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
@@ -15,6 +18,24 @@ from larp.web.auth import role_required
 from larp.webhooks.kinds import EVENTS, field_table, public_kinds
 
 bp = Blueprint("settings", __name__)
+
+
+#: The families of settings (``data/settings/<family>.toml``) as the page heads them.
+FAMILY_NAMES = {
+    "between_game_actions": N_("Between game actions"), "cards": N_("Cards"), "challenge": N_("Challenge"),
+    "check_in": N_("Check in"), "damage": N_("Damage"), "darkness_lists": N_("Darkness lists"),
+    "experience_costs": N_("Experience costs"), "healing": N_("Healing"), "health": N_("Health"),
+    "language": N_("Language"), "mass_combat": N_("Mass combat"), "players": N_("Players"), "record": N_("Record"),
+    "sessions": N_("Sessions"), "sheets": N_("Sheets"), "tabletop": N_("Tabletop"), "torpor": N_("Torpor"),
+}
+
+
+@bp.app_template_filter("setting_family")
+def family_name(family: str) -> str:
+    """A family of settings as the page heads it, in the reader's language ("mass_combat" → "Mass combat");
+    a family not named above as its file's name reads."""
+    name = FAMILY_NAMES.get(family)
+    return gettext(name) if name else family.replace("_", " ").capitalize()
 
 
 def _families():
@@ -57,7 +78,7 @@ def edit():
         except ServiceError as exc:
             error = exc
         else:
-            flash(record.summary if record else "No setting changed.")
+            flash(record.summary if record else gettext("No setting changed."))
             return redirect(url_for("settings.edit"), code=303)
     return page(chronicle, error=error, status=error.status if error else 200)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from larp.i18n import N_
 from larp.rules.health import extra_levels
 from larp.rules.numbers import NumberError, whole_number
 from larp.sheet_entries import CATEGORIES
@@ -30,10 +31,10 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "notes": ("notes", "narrator_notes"),
     "tabletop": ("tabletop",),
 }
-TITLES = {
-    "identity": "Identity", "traits": "Traits", "abilities": "Abilities", "powers": "Disciplines",
-    "qualities": "Backgrounds, Merits and Flaws", "equipment": "Equipment", "notes": "Notes",
-    "tabletop": "Tabletop ratings",
+TITLES = {  # marked: the pages show them in the reader's language
+    "identity": N_("Identity"), "traits": N_("Traits"), "abilities": N_("Abilities"), "powers": N_("Disciplines"),
+    "qualities": N_("Backgrounds, Merits and Flaws"), "equipment": N_("Equipment"), "notes": N_("Notes"),
+    "tabletop": N_("Tabletop ratings"),
 }
 #: Sections where buying something may be logged as experience spent.
 XP_SECTIONS = ("traits", "abilities", "powers", "qualities")

@@ -15,6 +15,7 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_lists
@@ -139,8 +140,8 @@ def create():
         return render_template("sheets/new.html", chronicle=chronicle, sheet=form.data, errors=errors, error=exc,
                                request_token=request.form.get("request_token") or _token(),
                                **_catalogues()), exc.status
-    flash(f"{character.name} is created (card code {character.short_code}). Now the Traits, Abilities and "
-          "the rest of the sheet.")
+    flash(gettext("%(name)s is created (card code %(code)s). Now the Traits, Abilities and the rest of the sheet.",
+                  name=character.name, code=character.short_code))
     # The editor opens at its top, where the message saying so is (an anchor would scroll past it).
     return redirect(url_for("sheets.edit", character_id=character.id), code=303)
 
@@ -206,13 +207,13 @@ def save_section(character_id: int, section: str):
             return render_template("sheets/_section.html", keep=_kept_choices(), **context), status
         return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status, keep=_kept_choices())
     if record:
-        saved = f"Saved: {record.summary.split(': ', 1)[-1]}"
+        saved = gettext("Saved: %(what)s", what=record.summary.split(': ', 1)[-1])
     elif section == "traits":  # its chips save when tapped: the button then finds nothing new
-        saved = "Nothing new to save: each tap on a Trait was saved at once (see the history)."
+        saved = gettext("Nothing new to save: each tap on a Trait was saved at once (see the history).")
     else:
-        saved = "Nothing changed."
+        saved = gettext("Nothing changed.")
     if form.added and record:
-        saved = f"Added {form.added}. " + saved
+        saved = gettext("Added %(what)s.", what=form.added) + " " + saved
     if is_partial():
         return render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
                                keep=_kept_choices())
@@ -247,9 +248,9 @@ def experience(character_id: int):
         record_experience(chronicle, g.user, character.id, request.form.get("kind", ""), request.form.get("amount"),
                           request.form.get("what", ""), request.form.get("game_session"))
     except ServiceError as exc:
-        flash(f"Nothing was logged: {exc.message}")
+        flash(gettext("Nothing was logged: %(reason)s", reason=exc.message))
         return _editor(chronicle, character, {}, exc.status)
-    flash("Logged in the experience log.")
+    flash(gettext("Logged in the experience log."))
     return redirect(url_for("sheets.edit", character_id=character.id) + "#experience", code=303)
 
 
@@ -270,10 +271,11 @@ def copy(character_id: int):
                                 extra_track=bool(request.form.get("extra_track")),
                                 request_token=request.form.get("request_token") or None)
     except (ServiceError, SheetError) as exc:
-        flash(f"No copy was made: {exc.message}")
+        flash(gettext("No copy was made: %(reason)s", reason=exc.message))
         return _editor(chronicle, character, {}, getattr(exc, "status", 422))
-    flash(f"Made {len(copies)} cop{'y' if len(copies) == 1 else 'ies'}: {', '.join(c.name for c in copies)}. "
-          "Issue their cards on the card list when they need one.")
+    flash(ngettext("Made %(num)s copy: %(names)s. Issue their cards on the card list when they need one.",
+                   "Made %(num)s copies: %(names)s. Issue their cards on the card list when they need one.",
+                   len(copies), names=", ".join(c.name for c in copies)))
     return redirect(url_for("characters.list_characters"), code=303)
 
 
@@ -289,8 +291,9 @@ def retire(character_id: int):
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("sheets.edit", character_id=character.id), code=303)
-    flash(f"{character.name} is retired: kept in the record, hidden from pickers, the board and the cards."
-          if character.retired_at else f"{character.name} is back in play.")
+    flash(gettext("%(name)s is retired: kept in the record, hidden from pickers, the board and the cards.",
+                  name=character.name)
+          if character.retired_at else gettext("%(name)s is back in play.", name=character.name))
     return redirect(url_for("sheets.edit", character_id=character.id), code=303)
 
 
@@ -308,7 +311,7 @@ def delete(character_id: int):
         except ServiceError as exc:
             error = exc
         else:
-            flash(f"{name} is deleted.")
+            flash(gettext("%(name)s is deleted.", name=name))
             return redirect(url_for("characters.list_characters"), code=303)
     return render_template("sheets/delete.html", chronicle=chronicle, character=character, error=error,
                            rulings=adjudications(character)), (error.status if error else 200)
@@ -322,8 +325,8 @@ def remove_extras():
     try:
         removed = remove_scene_extras(chronicle, g.user, bool(request.form.get("confirm")))
     except ServiceError as exc:
-        flash(f"Nothing was removed: {exc.message}")
+        flash(gettext("Nothing was removed: %(reason)s", reason=exc.message))
         return redirect(url_for("characters.list_characters"), code=303)
-    flash(f"Removed {removed} scene extras.")
+    flash(gettext("Removed %(count)s scene extras.", count=removed))
     return redirect(url_for("characters.list_characters"), code=303)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
+from flask_babel import gettext
 
 from larp.htmx import render
+from larp.i18n import N_
 from larp.models import Character
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS
@@ -47,7 +49,7 @@ def _answered(action, done: str, request_id: int, *args):
         spend = action(chronicle, g.user, request_id, *args)
     except ServiceError as exc:
         return _queue_page(exc.status, error=exc, form=request.form)
-    message = done.format(id=spend.id, what=spend.what, character=spend.character.name)
+    message = gettext(done, id=spend.id, what=spend.what, character=spend.character.name)
     if request.headers.get("HX-Request"):
         return _queue_page(done=message)
     flash(message)
@@ -59,14 +61,14 @@ def _answered(action, done: str, request_id: int, *args):
 def approve(request_id: int):
     """Approve: the sheet changes and the experience is spent (one transaction). Own request: 403;
     answered meanwhile or no longer affordable: 409, on the queue with why."""
-    return _answered(spends.approve_request, "Approved #{id}: {character}, {what}.", request_id)
+    return _answered(spends.approve_request, N_("Approved #%(id)s: %(character)s, %(what)s."), request_id)
 
 
 @bp.route("/spends/<int:request_id>/refuse", methods=["POST"])
 @role_required("organiser")
 def refuse(request_id: int):
     """Refuse with a reason (the player reads it). No reason: 422."""
-    return _answered(spends.answer_request, "Refused #{id}: {character}, {what}.", request_id, "refused",
+    return _answered(spends.answer_request, N_("Refused #%(id)s: %(character)s, %(what)s."), request_id, "refused",
                      request.form.get("reason"))
 
 
@@ -74,7 +76,7 @@ def refuse(request_id: int):
 @role_required("organiser")
 def ask_change(request_id: int):
     """Ask the player for a change, saying what (the player withdraws it and asks again)."""
-    return _answered(spends.answer_request, "Change asked on #{id}: {character}, {what}.", request_id,
+    return _answered(spends.answer_request, N_("Change asked on #%(id)s: %(character)s, %(what)s."), request_id,
                      "change_asked", request.form.get("reason"))
 
 
@@ -83,7 +85,7 @@ def ask_change(request_id: int):
 def undo(request_id: int):
     """Undo an approval (the sheet and the experience back); refused with why while a later purchase
     needs it."""
-    return _answered(spends.undo_approval, "Approval of #{id} undone: {character}, {what}.", request_id)
+    return _answered(spends.undo_approval, N_("Approval of #%(id)s undone: %(character)s, %(what)s."), request_id)
 
 
 # ---------------------------------------------------------------- the player's side
@@ -146,7 +148,8 @@ def ask(character_id: int):
         spend, _ = spends.ask_spend(chronicle, g.user, character.id, wanted, request.form.get("note"))
     except ServiceError as exc:
         return _section(character, exc.status, form={**wanted, "note": request.form.get("note", "")}, error=exc)
-    message = f"Asked: {spend.what}, {points_text(spend.cost)} experience. An organiser answers it."
+    message = gettext("Asked: %(what)s, %(points)s experience. An organiser answers it.", what=spend.what,
+                      points=points_text(spend.cost))
     if request.headers.get("HX-Request"):
         return _section(character, done=message)
     flash(message)
@@ -166,8 +169,8 @@ def withdraw(request_id: int):
         spend = spends.get_request(chronicle, request_id, g.user)
         return _section(spend.character, exc.status, error=exc)
     if request.headers.get("HX-Request"):
-        return _section(spend.character, done=f"Withdrawn: {spend.what}.")
-    flash(f"Withdrawn: {spend.what}.")
+        return _section(spend.character, done=gettext("Withdrawn: %(what)s.", what=spend.what))
+    flash(gettext("Withdrawn: %(what)s.", what=spend.what))
     return redirect(_player_page(spend.character_id), code=303)
 
 

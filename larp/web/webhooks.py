@@ -8,6 +8,7 @@ the form (never redirected, so it never travels in the session cookie).
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
@@ -59,8 +60,8 @@ def create():
                                       allow_local=allow_local_webhooks())
     except AlreadyRecorded as exc:
         return page(chronicle, status=409, hook_error=ServiceError(
-            f"This webhook was already made (ruling #{exc.ruling.id}: {exc.ruling.summary}); its secret is not "
-            "shown again (give it a new one if you need it).", status=409))
+            gettext("This webhook was already made (ruling #%(id)s: %(summary)s); its secret is not shown again "
+                    "(give it a new one if you need it).", id=exc.ruling.id, summary=exc.ruling.summary), status=409))
     except ServiceError as exc:
         return page(chronicle, status=exc.status, hook_error=exc, hook_form=request.form)
     return page(chronicle, issued={"hook": hook, "secret": secret, "made": True})
@@ -79,7 +80,7 @@ def edit(webhook_id: int):
         except ServiceError as exc:
             error = exc
         else:
-            flash(f"Webhook “{hook.name}” saved.")
+            flash(gettext("Webhook “%(name)s” saved.", name=hook.name))
             return redirect(url_for("settings.edit", _anchor=f"webhook-{hook.id}"), code=303)
     view = webhook_views(chronicle, only=hook)[0]
     return render_template("settings/webhook.html", chronicle=chronicle, view=view, error=error,
@@ -106,7 +107,8 @@ def secret(webhook_id: int):
         hook, raw = change_secret(chronicle, g.user, webhook_id)
     except AlreadyRecorded as exc:
         return page(chronicle, status=409, hook_error=ServiceError(
-            f"This secret was already changed (ruling #{exc.ruling.id}); it is not shown again.", status=409))
+            gettext("This secret was already changed (ruling #%(id)s); it is not shown again.", id=exc.ruling.id),
+            status=409))
     return page(chronicle, issued={"hook": hook, "secret": raw, "made": False})
 
 
@@ -118,7 +120,7 @@ def delete(webhook_id: int):
     try:
         record = delete_webhook(chronicle, g.user, webhook_id)
     except AlreadyRecorded as exc:
-        flash(f"Already deleted (ruling #{exc.ruling.id}).")
+        flash(gettext("Already deleted (ruling #%(id)s).", id=exc.ruling.id))
     except ServiceError as exc:
         abort(exc.status, description=exc.message)
     else:

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from larp.i18n import N_
+
 #: A field list: name to its own fields (an object or a list of objects), or ``None`` for a value.
 Fields = Mapping[str, "Fields | None"]
 
@@ -82,31 +84,31 @@ ADJUDICATIONS = frozenset({
 })
 
 EVENTS: dict[str, EventKind] = {kind.key: kind for kind in (
-    EventKind("ruling_recorded", "Ruling recorded",
-              "Every ruling of the night: challenges, combat, damage, healing, feeding, blood, torpor, waking, "
-              "Aegis, medical care (not sheet edits, imports or settings).",
+    EventKind("ruling_recorded", N_("Ruling recorded"),
+              N_("Every ruling of the night: challenges, combat, damage, healing, feeding, blood, torpor, waking, "
+              "Aegis, medical care (not sheet edits, imports or settings)."),
               {"ruling": RULING}, None),
-    EventKind("ruling_undone", "Ruling undone",
-              "An organiser or the narrator undid a ruling.",
+    EventKind("ruling_undone", N_("Ruling undone"),
+              N_("An organiser or the narrator undid a ruling."),
               {"ruling": RULING, "undone_ruling": {"id": None, "kind": None, "summary": None, "url": None}}, None),
-    EventKind("torpor", "Torpor",
-              "A vampire falls into torpor (wounds, blood loss, or recorded by an organiser).",
+    EventKind("torpor", N_("Torpor"),
+              N_("A vampire falls into torpor (wounds, blood loss, or recorded by an organiser)."),
               {"character": CHARACTER, "cause": None, "length": None, "wake_on": None, "wake_session": None,
                "game_session": None, "ruling": RULING_LINK}, None),
-    EventKind("final_death", "Final Death",
-              "A vampire meets Final Death, or a mortal or ghoul dies.",
+    EventKind("final_death", N_("Final Death"),
+              N_("A vampire meets Final Death, or a mortal or ghoul dies."),
               {"character": CHARACTER, "condition": None, "game_session": None, "ruling": RULING_LINK},
               {"character": CHARACTER_NAME, "condition": None, "game_session": None}),
-    EventKind("game_session", "Game session opened or closed",
-              "Between game sessions: the open game session closed and the next one opened.",
+    EventKind("game_session", N_("Game session opened or closed"),
+              N_("Between game sessions: the open game session closed and the next one opened."),
               {"closed": SESSION, "opened": SESSION, "ruling": RULING_LINK},
               {"closed": SESSION, "opened": SESSION}),
-    EventKind("check_in", "Check-in",
-              "A character checked in at the door.",
+    EventKind("check_in", N_("Check-in"),
+              N_("A character checked in at the door."),
               {"character": CHARACTER, "player_name": None, "game_session": None, "checked_in_by": None},
               {"character": CHARACTER_NAME, "game_session": None}),
-    EventKind("experience_approved", "Experience request approved",
-              "An organiser approved a player's request to spend experience.",
+    EventKind("experience_approved", N_("Experience request approved"),
+              N_("An organiser approved a player's request to spend experience."),
               {"character": CHARACTER, "amount": None, "what": None, "game_session": None, "approved_by": None,
                "ruling": RULING_LINK}, None),
 )}
@@ -166,5 +168,5 @@ def _describe(fields: Fields) -> str:
 def field_table() -> list[tuple[str, str, str, str]]:
     """Every event as (key, label, staff fields, public fields) in words: the README's table.
     "not sent" where a public webhook does not get it."""
-    return [(kind.key, kind.label, _describe(kind.staff), _describe(kind.public) if kind.public else "not sent")
+    return [(kind.key, kind.label, _describe(kind.staff), _describe(kind.public) if kind.public else N_("not sent"))
             for kind in EVENTS.values()]
