@@ -213,6 +213,26 @@ def both(phrases: list[Phrase]) -> Phrase:
     return joined
 
 
+def blood_points(count: int) -> Phrase:
+    """"1 blood point", "3 blood points", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s blood point", "%(n)s blood points")
+
+
+def blood_traits(count: int) -> Phrase:
+    """"1 Blood Trait", "3 Blood Traits" (the live game's blood), in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s Blood Trait", "%(n)s Blood Traits")
+
+
+def turns(count: int) -> Phrase:
+    """"1 turn", "2 turns", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s turn", "%(n)s turns")
+
+
+def damage_list(parts: Iterable[tuple[str, int]]) -> list[Phrase]:
+    """Levels by kind of damage ("2 lethal, 1 bashing"), each kind said with the glossary's word."""
+    return [Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(kind)) for kind, n in parts if n]
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun`` as a narrator says them: "1 Trait", "2 Traits", "1 level", "3 levels"."""
     return f"{count} {noun if count == 1 else (many or noun + 's')}"

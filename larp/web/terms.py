@@ -114,6 +114,15 @@ TERMS = {
     "taste": _l("taste"),
     "touch": _l("touch"),
     "Virtue": _l("Virtue"),
+    # Health levels as a healing step says them mid-sentence ("is incapacitated: healing is automatic").
+    "healthy": _l("healthy"),
+    "bruised": _l("bruised"),
+    "hurt": _l("hurt"),
+    "injured": _l("injured"),
+    "wounded": _l("wounded"),
+    "mauled": _l("mauled"),
+    "crippled": _l("crippled"),
+    "incapacitated": _l("incapacitated"),
     # Roles (larp.models.User.ROLES, and the players' accounts of issue 33).
     "organiser": _l("organiser"),
     "narrator": _l("narrator"),

@@ -202,3 +202,19 @@ def test_a_blow_and_its_damage_read_in_portuguese(client, auth, dbconn):
     assert "Konrad Vale golpeia desarmado: um nível de dano por contusão." in steps, steps
     assert "Konrad Vale atinge Vivienne Ashcombe: golpe desarmado." in steps, steps
     assert not any(re.search(r"\b(takes|levels?|damage|marked|now|strikes|wins|is)\b", step) for step in steps), steps
+
+
+def test_healing_with_blood_reads_in_portuguese(client, auth, dbconn):
+    """A vampire heals lethal damage with blood (002 "Damage and Healing"; LotNR ch.3 Blood Traits): the
+    summary and the steps in Portuguese, with the blood points counted in the language's plural."""
+    auth.login()
+    konrad = Character.get(Character.name == "Konrad Vale")
+    client.post(f"/characters/{konrad.id}/damage", data={"damage_type": "lethal", "levels": "2"})
+    response = client.post(f"/characters/{konrad.id}/heal", data={"kind": "lethal", "levels": "1"})
+    assert response.status_code in (200, 303)
+    ruling = last_ruling()
+    assert ruling.kind == "healing", ruling.kind
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    assert summary == "Konrad Vale cura 1 letal por 1 ponto de sangue.", summary
+    assert "Konrad Vale agora está Saudável." in steps, steps
+    assert not any(re.search(r"\b(heals?|spends|blood|points?|level|now)\b", step) for step in steps), steps

@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import (N_, Explanation, Phrase, RulesError, Step, blood_points, damage_list, levels as levels_of,
+                                plural, turns as turns_of)
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 
@@ -108,15 +109,15 @@ def _blood_per_turn(blood_per_turn: int) -> None:
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
     turns = ceil(blood / blood_per_turn) if blood else 0
     if turns:
-        steps.add(f"At {plural(blood_per_turn, 'blood point')} a turn, {plural(blood, 'blood point')} take {plural(turns, 'turn')}.",
-                  "LotNR generation table (met-reference 5.1)")
+        steps.add(N_("At %(rate)s a turn, %(blood)s take %(turns)s."), "LotNR generation table (met-reference 5.1)",
+                  rate=blood_points(blood_per_turn), blood=blood_points(blood), turns=turns_of(turns))
     if settings["heal_action"] == "full_turn":
         if turns:
-            steps.add(f"Healing takes a full turn of concentration for each of those {plural(turns, 'turn')}.",
-                      "LotNR ch.3 Blood Traits (met-reference 5.1)", setting="heal_action")
+            steps.add(N_("Healing takes a full turn of concentration for each of those %(turns)s."),
+                      "LotNR ch.3 Blood Traits (met-reference 5.1)", setting="heal_action", turns=turns_of(turns))
         return turns, turns
     if turns:
-        steps.add("Healing is reflexive: it takes no action.", _HEALING, setting="heal_action")
+        steps.add(N_("Healing is reflexive: it takes no action."), _HEALING, setting="heal_action")
     return turns, 0
 
 
@@ -179,11 +180,13 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
         raise RulesError(f"Healing {levels} {damage_type} takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
                          field="blood")
     steps = Explanation()
-    steps.add(f"{who} spends {plural(blood, 'blood point')} to heal {plural(levels, 'level')} of {damage_type} damage "
-              f"(one blood point heals {plural(rate[damage_type], 'level')} of {damage_type}).", rule)
+    steps.add(N_("%(name)s spends %(blood)s to heal %(levels)s of %(kind)s damage (one blood point heals %(rate)s of "
+                 "%(kind)s)."), rule, name=who, blood=blood_points(blood), levels=levels_of(levels),
+              kind=Phrase.term(damage_type), rate=levels_of(rate[damage_type]))
     turns, actions = _timing(blood, blood_per_turn, settings, steps)
     new = replace(track, **{damage_type: present - levels})
-    steps.add(f"{who} is now {new.state()}.", "LotNR Health (met-reference 4.1)")
+    steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,
+              level=Phrase.term(new.state()))
     return HealingRuling(new, {damage_type: levels}, blood, 0, turns, actions, 0, steps.steps())
 
 
@@ -214,8 +217,8 @@ def heal_automatically(track: HealthTrack, blood_available: int, blood_per_turn:
     if blood_available < 1:
         raise RulesError(f"{who} has no blood to heal with.", field="blood")
     steps = Explanation()
-    steps.add(f"{who} is {track.state().lower() if track.condition == 'active' else track.condition}: "
-              f"healing is automatic, bashing first, then lethal.", _HEALING)
+    steps.add(N_("%(name)s is %(level)s: healing is automatic, bashing first, then lethal."), _HEALING, name=who,
+              level=Phrase.term(track.state().lower() if track.condition == "active" else track.condition))
     rate, rule = _rate(per_blood)
     blood = blood_available
     bashing_blood = min(blood, ceil(track.bashing / rate["bashing"]))
@@ -226,11 +229,12 @@ def heal_automatically(track: HealthTrack, blood_available: int, blood_per_turn:
     blood -= lethal_blood
     spent = blood_available - blood
     healed = {k: v for k, v in (("bashing", bashing), ("lethal", lethal)) if v}
-    steps.add(f"{who} spends {plural(spent, 'blood point')}: " + ", ".join(f"{v} {k}" for k, v in healed.items())
-              + " healed.", rule)
+    steps.add(N_("%(name)s spends %(blood)s: %(healed)s healed."), rule, name=who, blood=blood_points(spent),
+              healed=damage_list(healed.items()))
     turns, actions = _timing(spent, blood_per_turn, settings, steps)
     new = replace(track, bashing=track.bashing - bashing, lethal=track.lethal - lethal)
-    steps.add(f"{who} is now {new.state()}.", "LotNR Health (met-reference 4.1)")
+    steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,
+              level=Phrase.term(new.state()))
     return HealingRuling(new, healed, spent, 0, turns, actions, 0, steps.steps())
 
 
@@ -325,7 +329,8 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     steps.add(f"{who} rests a {model['rest']} and spends {plural(blood, 'blood point')} and {willpower} Willpower to heal "
               f"{plural(levels, 'level')} of aggravated damage.", model["rule"], setting="agg_heal_model")
     new = replace(track, aggravated=track.aggravated - levels)
-    steps.add(f"{who} is now {new.state()}.", "LotNR Health (met-reference 4.1)")
+    steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,
+              level=Phrase.term(new.state()))
     return HealingRuling(new, {"aggravated": levels}, blood, willpower, 0, 0, 1, steps.steps())
 
 
@@ -414,6 +419,7 @@ def swallow_blood(track: HealthTrack, blood_current: int, blood_max: int, offere
         raise RulesError("Blood points must be at least 0, and the pool no more than its maximum.", field="blood")
     swallowed = min(offered, blood_max - blood_current)
     steps = Explanation()
-    steps.add(f"{who} swallows {swallowed} of the {plural(offered, 'blood point')} placed in his mouth "
-              f"(pool {blood_current + swallowed} of {blood_max}).", _HEALING)
+    steps.add(N_("%(name)s swallows %(n)s of the %(offered)s placed in his mouth (pool %(pool)s of %(most)s)."),
+              _HEALING, name=who, n=swallowed, offered=blood_points(offered), pool=blood_current + swallowed,
+              most=blood_max)
     return BloodSwallowed(blood_current + swallowed, swallowed, steps.steps())

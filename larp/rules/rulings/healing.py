@@ -7,7 +7,7 @@ vampire does not have (000 "Health Chart": an incapacitated vampire with no bloo
 from __future__ import annotations
 
 from larp.rules.blood import call_for_blood
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError, blood_points, blood_traits, damage_list, plural
 from larp.rules.healing import (
     AGG_MODELS,
     heal_aggravated,
@@ -74,8 +74,9 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
         tally.hurt(person.name, call.track)
         if call.blood_loss_torpor:
             tally.torpor_cause(person.name, "blood_loss")
-        summary = (f"{person.name} has no blood to heal with: a level is lost"
-                   + (" and he falls into torpor from blood loss." if call.blood_loss_torpor else "."))
+        summary = Phrase.message(N_("%(name)s has no blood to heal with: a level is lost and he falls into torpor "
+                                    "from blood loss.") if call.blood_loss_torpor else
+                                 N_("%(name)s has no blood to heal with: a level is lost."), name=person.name)
         consequences = tally.consequences(TorporClock.of(settings, night, [person]))
         return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                            {"kind": kind, "healed": {}, "blood_spent": 0, "willpower_spent": 0,
@@ -94,10 +95,15 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
     if result.willpower_spent:
         tally.spend(person.name, willpower=result.willpower_spent)
     tally.hurt(person.name, result.track)
-    healed = ", ".join(f"{n} {k}" for k, n in result.healed.items() if n)
+    healed = damage_list(result.healed.items()) or Phrase.message(N_("nothing"))
     if result.agg_marked is not None:
-        summary = f"{person.name} puts {plural(result.blood_spent, 'Blood Trait')} toward his aggravated damage."
+        summary = Phrase.message(N_("%(name)s puts %(blood)s toward his aggravated damage."), name=person.name,
+                                 blood=blood_traits(result.blood_spent))
+    elif result.willpower_spent:
+        summary = Phrase.message(N_("%(name)s heals %(healed)s for %(blood)s and %(willpower)s Willpower."),
+                                 name=person.name, healed=healed, blood=blood_points(result.blood_spent),
+                                 willpower=result.willpower_spent)
     else:
-        summary = (f"{person.name} heals {healed or 'nothing'} for {plural(result.blood_spent, 'blood point')}"
-                   + (f" and {result.willpower_spent} Willpower" if result.willpower_spent else "") + ".")
+        summary = Phrase.message(N_("%(name)s heals %(healed)s for %(blood)s."), name=person.name, healed=healed,
+                                 blood=blood_points(result.blood_spent))
     return BloodRuling(summary, result.steps, tally.consequences(), {"kind": kind, "game": game, **result.to_dict()})
