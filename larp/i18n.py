@@ -438,6 +438,46 @@ def phrase_for_reader(text: object) -> str:
     return said(text, text.data() if isinstance(text, Phrase) else None)
 
 
+def js_words() -> dict[str, str] | None:
+    """The words the browser's scripts write (static/js: the lost-reply and retry banners, a folded summary,
+    the card's "what changed" line), in the reader's language, for a JSON block of the page that the scripts
+    read (``#js-words``); ``None`` in English, whose words the scripts hold themselves (so an English page
+    carries no extra bytes). ``%(name)s`` placeholders are filled by the script."""
+    from larp.web.terms import term
+
+    # The raw catalogue (placeholders left for the script): Flask-Babel's own gettext would fill them.
+    gettext, ngettext = _raw_gettext, _raw_ngettext
+
+    locale = get_locale() if has_request_context() else None
+    if locale is None or (locale.language == "en" and not g.get("_larp_pseudo")):
+        return None
+    words = {
+        "lost_asking": gettext("The answer was lost: asking the server whether it was recorded…"),
+        "lost_not_recorded": gettext("Not recorded: tap again."),
+        "recorded_as": gettext("Recorded as ruling #%(id)s"),
+        "lost_behind": gettext(": %(summary)s. The screen is behind: open it, or reload."),
+        "lost_shown_below": gettext(": the answer was lost on the way, the ruling is shown below."),
+        "no_answer": gettext("No answer from the server: it is not known whether it was recorded. Check the "
+                             "Wi-Fi, then tap again: the same form is never recorded twice."),
+        "try_again": gettext("Try again in a moment."),
+        "range_not_said": gettext("Range not said"),
+        "changed": gettext("Changed: %(what)s"),
+        "taken": gettext("%(n)s %(kind)s"),
+        "healed": gettext("%(n)s %(kind)s healed"),
+        "willpower_spent": gettext("%(n)s Willpower spent"),
+        "willpower_back": gettext("%(n)s Willpower back"),
+    }
+    # Each counted phrase in its singular and its plural (the scripts pick by the count; a count here is never 0).
+    for count, suffix in ((1, "_one"), (2, "_many")):
+        words["blood_spent" + suffix] = ngettext("%(n)s blood point spent", "%(n)s blood points spent", count)
+        words["blood_back" + suffix] = ngettext("%(n)s blood point back", "%(n)s blood points back", count)
+        words["traits_lost" + suffix] = ngettext("%(n)s Trait lost", "%(n)s Traits lost", count)
+        words["traits_back" + suffix] = ngettext("%(n)s Trait back", "%(n)s Traits back", count)
+    for kind in ("aggravated", "lethal", "bashing"):
+        words["kind_" + kind] = term(kind)
+    return words
+
+
 def steps_for_reader(steps) -> list[dict]:
     """A ruling's steps (:class:`larp.rules.explain.Step` objects or their stored dicts) as the API gives
     them: ``text`` in the reader's language (the API's: English unless ``Accept-Language`` asks for
@@ -467,6 +507,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(format_day, "local_day")
     app.add_template_filter(format_number, "number")
     app.add_template_filter(_term_filter, "term")
+    app.add_template_global(js_words, "js_words")
     app.add_template_filter(step_text, "step_text")
     app.add_template_filter(summary_text, "summary_text")
     app.add_template_filter(session_label, "session_label")

@@ -1,6 +1,17 @@
 // larp client behaviour. No inline scripts (the Content-Security-Policy forbids them).
 (function () {
   "use strict";
+  // The page's words in the reader's language (issue 36: a JSON block the page carries when it is not in
+  // English, larp.i18n.js_words); else the English below. ``%(name)s`` placeholders are filled here.
+  var WORDS = null;
+  function say(key, english, params) {
+    if (WORDS === null) {
+      var block = document.getElementById("js-words");
+      try { WORDS = block ? JSON.parse(block.textContent) : {}; } catch (e) { WORDS = {}; }
+    }
+    var text = WORDS[key] || english;
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return params && name in params ? String(params[name]) : all; });
+  }
   function banner(show) {
     var el = document.getElementById("offline-banner");
     if (el) { el.hidden = !show; }
@@ -45,24 +56,26 @@
     var token = sentToken(evt);
     if (!token) { banner(true); return; }
     banner(false);
-    lostBanner("The answer was lost: asking the server whether it was recorded…");
+    lostBanner(say("lost_asking", "The answer was lost: asking the server whether it was recorded…"));
     var lost = document.getElementById("lost-reply-banner");
     // The page's chronicle is in its URLs (/chronicles/<id>/...): ask in the same one.
     var ask = (lost && lost.getAttribute("data-ask")) || "/rulings/by-token/";
     fetch(ask + encodeURIComponent(token), {credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(function (response) {
-        if (response.status === 404) { lostBanner("Not recorded: tap again."); return null; }
+        if (response.status === 404) { lostBanner(say("lost_not_recorded", "Not recorded: tap again.")); return null; }
         if (!response.ok) { throw new Error("status " + response.status); }
         return response.json().then(function (ruling) {
           var redraw = redrawUrl(evt.detail.elt, ruling.id);
           if (!redraw) {
-            lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id,
-                        after: ": " + String(ruling.summary || "").replace(/\.$/, "") + ". The screen is behind: open it, or reload."});
+            lostBanner("", {href: ruling.url, text: say("recorded_as", "Recorded as ruling #%(id)s", {id: ruling.id}),
+                        after: say("lost_behind", ": %(summary)s. The screen is behind: open it, or reload.",
+                                   {summary: String(ruling.summary || "").replace(/\.$/, "")})});
             return;
           }
           // Issue 31 item 1: the screen is redrawn showing the narrator's own ruling (with its Undo),
           // so its sides are drawn as they are now and its poll has nothing to blame on anyone else.
-          lostBanner("", {href: ruling.url, text: "Recorded as ruling #" + ruling.id, after: ": the answer was lost on the way, the ruling is shown below."});
+          lostBanner("", {href: ruling.url, text: say("recorded_as", "Recorded as ruling #%(id)s", {id: ruling.id}),
+                          after: say("lost_shown_below", ": the answer was lost on the way, the ruling is shown below.")});
           htmx.ajax("GET", redraw, {target: "#main", swap: "innerHTML"}).then(function () {
             // In view below the banner (sticky at the top): the recorded line and its Undo.
             var shown = document.getElementById("ruling-now");
@@ -72,7 +85,7 @@
         });
       })
       .catch(function () {
-        lostBanner("No answer from the server: it is not known whether it was recorded. Check the Wi-Fi, then tap again: the same form is never recorded twice.");
+        lostBanner(say("no_answer", "No answer from the server: it is not known whether it was recorded. Check the Wi-Fi, then tap again: the same form is never recorded twice."));
       });
   }
   document.addEventListener("htmx:sendError", lostReply);
@@ -91,7 +104,7 @@
   // the same button can be tapped again. The next answer that is not such a refusal hides it.
   document.addEventListener("larp:retry", function (evt) {
     var el = document.getElementById("retry-banner");
-    if (el) { el.textContent = (evt.detail && evt.detail.message) || "Try again in a moment."; el.hidden = false; }
+    if (el) { el.textContent = (evt.detail && evt.detail.message) || say("try_again", "Try again in a moment."); el.hidden = false; }
   });
   document.addEventListener("htmx:afterRequest", function (evt) {
     var el = document.getElementById("retry-banner");
@@ -186,7 +199,7 @@
     if (!shows) { return; }
     var text = field.tagName === "SELECT" ? field.selectedOptions[0].textContent
       : (field.closest("label") || field).textContent;
-    if (field.name === "range" && !field.value) { text = "Range not said"; }
+    if (field.name === "range" && !field.value) { text = say("range_not_said", "Range not said"); }
     if (/_weapon$/.test(field.name)) { text = text.split(" (")[0]; }
     shows.textContent = text.trim();
     if (field.name === "darkness") { shows.classList.toggle("dark-on", field.value !== "none"); }

@@ -4,17 +4,34 @@
 // is kept on the server: the card page has no login. No inline scripts (the Content-Security-Policy).
 (function () {
   "use strict";
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  // The page's words in the reader's language (issue 36: the JSON block larp.i18n.js_words puts on a page
+  // that is not in English); else the English below.
+  var WORDS = null;
+  function say(key, english, params) {
+    if (WORDS === null) {
+      var block = document.getElementById("js-words");
+      try { WORDS = block ? JSON.parse(block.textContent) : {}; } catch (e) { WORDS = {}; }
+    }
+    var text = WORDS[key] || english;
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return params && name in params ? String(params[name]) : all; });
+  }
+  function counted(key, n, one, many) {
+    return n === 1 ? say(key + "_one", one, {n: n}) : say(key + "_many", many, {n: n});
+  }
   function changes(before, now) {
     var parts = [];
     ["aggravated", "lethal", "bashing"].forEach(function (kind) {
-      var d = (now[kind] || 0) - (before[kind] || 0);
-      if (d > 0) { parts.push(d + " " + kind); } else if (d < 0) { parts.push(-d + " " + kind + " healed"); }
+      var d = (now[kind] || 0) - (before[kind] || 0), word = say("kind_" + kind, kind);
+      if (d > 0) { parts.push(say("taken", "%(n)s %(kind)s", {n: d, kind: word})); }
+      else if (d < 0) { parts.push(say("healed", "%(n)s %(kind)s healed", {n: -d, kind: word})); }
     });
     var blood = now.blood - before.blood, will = now.willpower - before.willpower, traits = now.traits - before.traits;
-    if (blood < 0) { parts.push(plural(-blood, "blood point") + " spent"); } else if (blood > 0) { parts.push(plural(blood, "blood point") + " back"); }
-    if (will < 0) { parts.push(-will + " Willpower spent"); } else if (will > 0) { parts.push(will + " Willpower back"); }
-    if (traits < 0) { parts.push(plural(-traits, "Trait") + " lost"); } else if (traits > 0) { parts.push(plural(traits, "Trait") + " back"); }
+    if (blood < 0) { parts.push(counted("blood_spent", -blood, "%(n)s blood point spent", "%(n)s blood points spent")); }
+    else if (blood > 0) { parts.push(counted("blood_back", blood, "%(n)s blood point back", "%(n)s blood points back")); }
+    if (will < 0) { parts.push(say("willpower_spent", "%(n)s Willpower spent", {n: -will})); }
+    else if (will > 0) { parts.push(say("willpower_back", "%(n)s Willpower back", {n: will})); }
+    if (traits < 0) { parts.push(counted("traits_lost", -traits, "%(n)s Trait lost", "%(n)s Traits lost")); }
+    else if (traits > 0) { parts.push(counted("traits_back", traits, "%(n)s Trait back", "%(n)s Traits back")); }
     return parts;
   }
   function clock(date) {
@@ -33,7 +50,7 @@
     try { window.localStorage.setItem(key, JSON.stringify({state: now, line: line})); } catch (e) { /* private mode: no memory */ }
     var out = document.getElementById("changed-line");
     if (!out || !line) { return; }
-    out.textContent = "Changed: " + line;
+    out.textContent = say("changed", "Changed: %(what)s", {what: line});
     out.hidden = false;
     if (fresh.length) {
       var panel = out.closest(".panel");
