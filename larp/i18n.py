@@ -376,7 +376,16 @@ def reader_speaker():
         return ENGLISH
     # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
     # not fill them itself (it would with no arguments), so the raw translations are asked for.
-    return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=term, number=_core_number)
+    return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=lambda word: _term_or_message(word, term),
+                   number=_core_number)
+
+
+def _term_or_message(word: str, term) -> str:
+    """A game word (larp.web.terms) in the reader's language; a word that is no game term (a chronicle
+    setting's choice named in a step, "Rock-paper-scissors ties...") through the catalogue, else as written."""
+    from larp.web.terms import TERMS
+
+    return term(word) if word in TERMS else _raw_gettext(word)
 
 
 def _raw_gettext(message: str) -> str:
