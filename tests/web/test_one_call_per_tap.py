@@ -338,3 +338,62 @@ def test_the_stray_shot_tap_that_ends_it_sends_at_most_12_statements_redraw_incl
     assert "Recorded as ruling" in response.get_data(as_text=True)
     assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
     assert_drawn_as_stored(drawn_people)
+
+
+@pytest.fixture
+def drawn_sides(monkeypatch):
+    """The sides each challenge screen tap drew, by id: (state, the fingerprint its poll carries)."""
+    from larp.web import challenges as challenge_views
+
+    drawn: dict[int, tuple] = {}
+    real = challenge_views._screen_context
+
+    def capturing(*args, **kwargs):
+        context = real(*args, **kwargs)
+        drawn.clear()
+        drawn.update({info["state"].character.id: (info["state"], info["fingerprint"])
+                      for info in context["sides"].values() if info.get("state")})
+        return context
+
+    monkeypatch.setattr(challenge_views, "_screen_context", capturing)
+    return drawn
+
+
+def assert_sides_as_stored(drawn: dict) -> None:
+    """Each side is drawn as a fresh read finds him, with the fingerprint a poll made now finds (so the screen
+    warns of a change made after the tap, and of nothing else)."""
+    from larp.services.live import seen_in_chronicle
+
+    assert_drawn_as_stored({cid_: state for cid_, (state, _seen) in drawn.items()})
+    for cid_, (state, fingerprint) in drawn.items():
+        assert fingerprint == seen_in_chronicle(state.character.chronicle_id, cid_).fingerprint
+
+
+def test_the_challenge_screens_taps_send_at_most_12_statements_redraw_included(client, auth, dbconn, statements,
+                                                                              drawn_sides):
+    """Konrad loses to Vivienne and may retest (the resolve tap shows it), recorded as it stands (Konrad hurt,
+    his Trait lost); then Ruth's static Mental challenge won at once (the resolve tap records it): each tap,
+    the screen drawn after it included, sends at most 12 statements, and draws each side as stored with the
+    fingerprint a poll finds."""
+    auth.login()
+    form = {"challenger": cid("Vivienne Ashcombe"), "defender": cid("Konrad Vale"), "category": "physical",
+            "action": "strike", "challenger_bid": "Quick", "defender_bid": "Brawny", "challenger_throw": "rock",
+            "defender_throw": "scissors", "request_token": "t-resolve"}
+    statements.clear()
+    body = client.post("/challenge", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_sides_as_stored(drawn_sides)
+    script = script_in_progress(body)
+    assert script is not None
+    statements.clear()
+    client.post("/challenge", data={**form, "step": "record", "tests_json": script, "request_token": "t-record"},
+                headers={"HX-Request": "true"})
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert Ruling.select().count() == 1
+    assert_sides_as_stored(drawn_sides)
+    ends = static(challenger_throw="paper", defender_throw="rock", request_token="t-static")
+    statements.clear()
+    client.post("/challenge", data=ends, headers={"HX-Request": "true"})
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert Ruling.select().count() == 2
+    assert_sides_as_stored(drawn_sides)
