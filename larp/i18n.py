@@ -204,12 +204,13 @@ def chronicle_language(chronicle) -> str | None:
     from larp.models import ChronicleSetting
     from larp.rules.settings import setting_definitions
 
-    row = ChronicleSetting.get_or_none((ChronicleSetting.chronicle == chronicle)
-                                       & (ChronicleSetting.key == LANGUAGE_SETTING))
-    if row is None:
-        value = setting_definitions()[LANGUAGE_SETTING].default
+    known = g.get("_larp_languages", {}) if g else {}  # this request's settings, already read (larp.web)
+    if chronicle.id in known:
+        value = known[chronicle.id]
     else:
-        value = row.value
+        row = ChronicleSetting.get_or_none((ChronicleSetting.chronicle == chronicle)
+                                           & (ChronicleSetting.key == LANGUAGE_SETTING))
+        value = setting_definitions()[LANGUAGE_SETTING].default if row is None else row.value
     return value if value in available_languages() else None
 
 

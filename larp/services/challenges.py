@@ -19,7 +19,7 @@ consequence. Then either
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
@@ -48,7 +48,8 @@ from larp.services.challenge_requests import ChallengeRequest, SideRequest, pars
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.consequences import apply_consequences
-from larp.services.one_tap import one_tap
+from larp.services.live import seen_several_in_chronicle
+from larp.services.one_tap import one_tap, states_after
 from larp.services.records import record_ruling
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
@@ -138,6 +139,10 @@ class Adjudication:
         settings: the chronicle's settings it was ruled with.
         scene: the scene it was ruled in.
         game_session: the open game session it was ruled in (``None``: none open, a preview).
+        after: the sides as they stand after the tap, by character id (loaded in its transaction, and what it
+            wrote: :func:`larp.services.one_tap.states_after`), for the screen to draw without reading again.
+        seen: each side's live fingerprint (:mod:`larp.services.live`), by character id, read in the tap's
+            transaction after its writes (only when the screen asked: ``fingerprints``).
     """
 
     result: OneOnOneRuling
@@ -147,6 +152,13 @@ class Adjudication:
     settings: ChronicleSettings | None = None
     scene: Scene | None = None
     game_session: GameSession | None = None
+    after: dict[int, CharacterState] = field(default_factory=dict)
+    seen: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def states(self) -> list[CharacterState]:
+        """The sides' states as the tap loaded them."""
+        return [state for state in (self.loaded.challenger_state, self.loaded.defender_state) if state is not None]
 
     @property
     def challenge(self) -> Challenge:
@@ -266,7 +278,7 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
 
 
 def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: ChallengeRequest, rng: RandomSource,
-                         record: str = "settled") -> Adjudication:
+                         record: str = "settled", fingerprints: bool = False) -> Adjudication:
     """One tap on a challenge between stored characters (issue 29: one service call a tap): one
     transaction that loads the characters once (two queries), calls the rules core once
     (:func:`larp.rules.rulings.rule_one_on_one`: 002 "Challenges", "Ties", "Darkness", "Damage and
@@ -281,6 +293,12 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
     Args:
         record: "settled" (record when no side may retest or overbid any more and no forced
             retest is due), "always" (record the challenge as it stands), "never" (a preview).
+        fingerprints: also read each side's live fingerprint (``seen``) for the screen that draws them.
+            Check-then-write made safe: it is read at the end of the tap's transaction, after its writes
+            and under its locks (SQLite's ``BEGIN IMMEDIATE`` lets no other writer in; on PostgreSQL the
+            sides are loaded ``FOR NO KEY UPDATE`` and every writer of a character's rows, rulings and the
+            sheet editor, locks him first), so it is the fingerprint of exactly the sides drawn from
+            ``after``: a change made after the commit moves it and shows at the screen's first poll.
 
     Raises:
         ServiceError: 404 unknown character; 409 a bid Trait no longer available, no open
@@ -300,12 +318,22 @@ def adjudicate_challenge(chronicle: Chronicle, narrator: User | None, request: C
         # The one challenge a turn is told at Resolve (met-reference 3.1).
         scene_turn_for(chronicle, drawn[0].scene_id, game_session, settings,
                        target=result.loaded.defender, category=result.result.challenge.category.value)
+        result.after = states_after(result.states, {}, None, settings)
+        _seen(chronicle, result, fingerprints)
+
+    def write(result: Adjudication, game_session: GameSession, settings: ChronicleSettings) -> None:
+        _record(chronicle, narrator, drawn[0], result, game_session, settings)
+        _seen(chronicle, result, fingerprints)
 
     return one_tap(chronicle, record, request.request_token, rule,
-                   lambda result: result.ruling is not None and not result.needs_decision,
-                   lambda result, game_session, settings: _record(chronicle, narrator, drawn[0], result,
-                                                                  game_session, settings),
-                   told_at_resolve)
+                   lambda result: result.ruling is not None and not result.needs_decision, write, told_at_resolve)
+
+
+def _seen(chronicle: Chronicle, result: Adjudication, fingerprints: bool) -> None:
+    """The sides' live fingerprints, read last in the tap's transaction (see :func:`adjudicate_challenge`)."""
+    if fingerprints:
+        seen = seen_several_in_chronicle(chronicle.id, [state.character.id for state in result.states])
+        result.seen.update({cid: one.fingerprint if one is not None else "" for cid, one in seen.items()})
 
 
 def preview_challenge(chronicle: Chronicle, request: ChallengeRequest, rng: RandomSource) -> Adjudication:
@@ -376,8 +404,9 @@ def _record(chronicle: Chronicle, narrator: User | None, request: ChallengeReque
     )
     if in_scene is not None:
         in_scene.link(record)
-    apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
+    stored = apply_consequences({c.name: c for c, _r in by_side.values()}, game_session, record, core.consequences)
     result.record = record
+    result.after = states_after(result.states, stored, core.consequences, settings)
 
 
 def characters_after(result: Adjudication) -> dict[str, dict[str, Any]]:

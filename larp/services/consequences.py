@@ -61,8 +61,7 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
     Raises:
         Conflict: 409 when the character changed since it was read (the use case is retried).
     """
-    losses = [dict(character=character, game_session=game_session, category=category, name=trait, count=1,
-                   ruling=record) for trait in traits if trait != POTENCE_TRAIT]
+    losses = _loss_rows(character, game_session, record, category, traits)
     if losses:
         TraitLoss.insert_many(losses).execute()
     spends = [dict(character=character, game_session=game_session, name=name, levels=levels, ruling=record)
@@ -81,11 +80,18 @@ def charge(character: Character, game_session: GameSession, record: Ruling, cate
     return character
 
 
+def _loss_rows(character: Character, game_session: GameSession, record: Ruling, category: str,
+               traits: Iterable[str]) -> list[dict]:
+    """The ``TraitLoss`` rows of ``traits`` lost (one a Trait; never the Intensity pseudo-Trait "Potence")."""
+    return [dict(character=character, game_session=game_session, category=category, name=trait, count=1,
+                 ruling=record) for trait in traits if trait != POTENCE_TRAIT]
+
+
 def apply_consequences(characters: Mapping[str, Character], game_session: GameSession, record: Ruling,
                        consequences: Consequences) -> dict[str, Character]:
     """Write everything a ruling changes, as the rules core computed it (call inside the use case's
-    transaction, after :func:`record_ruling`): for each character, the Traits lost and Ability levels
-    expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
+    transaction, after :func:`record_ruling`): for each character, the Traits lost (everyone's in one
+    statement) and Ability levels expended (:func:`charge`, by category), the Willpower spent, and the new track with its condition
     and stake, the blood gained or spent and the Blood Traits marked against an aggravated wound
     (:func:`store_state`, which stores the torpor the core worked out: cause, length, wake date).
     Nothing is decided here.
@@ -100,18 +106,22 @@ def apply_consequences(characters: Mapping[str, Character], game_session: GameSe
         Conflict: 409 when a character changed since it was read (the use case is retried).
     """
     out = dict(characters)
+    losses: list[dict] = []  # everyone's Traits lost, in one statement (issue 29 item 6: statements a tap)
     for consequence in consequences.people:
         character = characters[consequence.name]
         categories = list(dict.fromkeys(cat for cat, _t in consequence.traits_lost)) or ["physical"]
         for index, category in enumerate(categories):
             first = index == 0
-            character = charge(character, game_session, record, category, consequence.lost_in(category),
+            losses += _loss_rows(character, game_session, record, category, consequence.lost_in(category))
+            character = charge(character, game_session, record, category, (),
                                consequence.abilities if first else (), consequence.willpower if first else 0)
         if consequence.track is not None or consequence.blood or consequence.agg_marked is not None:
             blood = character.blood_current + consequence.blood if consequence.blood else None
             character = store_state(character, track=consequence.track, blood_current=blood, ruling=record,
                                     agg_blood_marked=consequence.agg_marked, torpor=consequence.torpor)
         out[consequence.name] = character
+    if losses:
+        TraitLoss.insert_many(losses).execute()
     return out
 
 

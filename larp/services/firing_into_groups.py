@@ -23,11 +23,11 @@ from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall
 from larp.rules.scene import Scene, SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
-from larp.services.characters import load_characters, person_of
+from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
 from larp.services.consequences import apply_consequences
-from larp.services.one_tap import one_tap
+from larp.services.one_tap import one_tap, states_after
 from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
@@ -96,6 +96,10 @@ class StoredFiringIntoGroups:
         throws: the signs used, by bystander id (``throw``, ``firer_throw``) and ``"firer"``.
         record: the stored ruling once applied.
         scene: the scene it was ruled in.
+        loaded: every character as the tap loaded him (firer, target, bystanders).
+        settings, game_session: the chronicle's settings and the open game session the tap ruled with.
+        after: the characters as they stand after the tap, by id (:func:`larp.services.one_tap.states_after`),
+            for the screen to draw without reading them again.
     """
 
     result: FiringIntoGroupsRuling
@@ -105,6 +109,10 @@ class StoredFiringIntoGroups:
     throws: dict[str, dict[str, str]] = field(default_factory=dict)
     record: Ruling | None = None
     scene: Scene | None = None
+    loaded: list[CharacterState] = field(default_factory=list)
+    settings: ChronicleSettings | None = None
+    game_session: GameSession | None = None
+    after: dict[int, CharacterState] = field(default_factory=dict)
 
     @property
     def shot(self) -> ShotIntoGroup:
@@ -170,7 +178,7 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
     throws = {str(f.character.id): dict(result.throws.get(f.character.name, {})) for f in people}
     if "firer" in result.throws:
         throws["firer"] = dict(result.throws["firer"])
-    return StoredFiringIntoGroups(result, firer, target, people, throws, scene=scene)
+    return StoredFiringIntoGroups(result, firer, target, people, throws, scene=scene, loaded=states)
 
 
 def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, request: FiringIntoGroupsRequest,
@@ -202,6 +210,8 @@ def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, r
     def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredFiringIntoGroups:
         firing = _build(chronicle, asked[0], game_session, settings, rng)
         asked[0] = _with_signs(asked[0], firing)  # a retry rules on the same signs
+        firing.settings, firing.game_session = settings, game_session
+        firing.after = states_after(firing.loaded, {}, None, settings)
         return firing
 
     return one_tap(chronicle, record, request_token, rule, lambda firing: not firing.needs_decision,
@@ -275,9 +285,10 @@ def _record(chronicle: Chronicle, narrator: User | None, request: FiringIntoGrou
                            game_session=game_session, inputs=inputs, outcome=firing.result.to_dict())
     if in_scene is not None:
         in_scene.link(record)
-    apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
-                       game_session, record, firing.result.consequences)
+    stored = apply_consequences({f.character.name: f.character for f in [firing.firer, *firing.bystanders]},
+                                game_session, record, firing.result.consequences)
     firing.record = record
+    firing.after = states_after(firing.loaded, stored, firing.result.consequences, settings)
 
 
 def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoGroupsRequest:

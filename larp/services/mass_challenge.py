@@ -31,7 +31,7 @@ from larp.services.challenge_requests import parse_category
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.consequences import apply_consequences
-from larp.services.one_tap import one_tap
+from larp.services.one_tap import one_tap, states_after
 from larp.services.records import record_ruling
 from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
 from larp.services.stored_scenes import scene_turn_for
@@ -123,6 +123,10 @@ class StoredMassChallenge:
         throws: the signs used, by character id (random ones drawn).
         record: the stored ruling once applied.
         scene: the scene it was ruled in.
+        settings, game_session: the chronicle's settings and the open game session the tap ruled with.
+        after: the fighters as they stand after the tap, by character id (loaded in its transaction, and what
+            it wrote: :func:`larp.services.one_tap.states_after`), for the screen to draw without reading
+            them again.
     """
 
     result: MassChallengeRuling
@@ -131,6 +135,9 @@ class StoredMassChallenge:
     throws: dict[int, str]
     record: Ruling | None = None
     scene: Scene | None = None
+    settings: ChronicleSettings | None = None
+    game_session: GameSession | None = None
+    after: dict[int, CharacterState] = field(default_factory=dict)
 
     @property
     def mass(self) -> MassChallenge:
@@ -278,6 +285,8 @@ def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, reque
     def rule(game_session: GameSession | None, settings: ChronicleSettings) -> StoredMassChallenge:
         board = _build(chronicle, asked[0], game_session, settings, rng)
         _keep_signs(asked, drawn, board)  # a retry rules on the same signs
+        board.settings, board.game_session = settings, game_session
+        board.after = states_after([f.state for f in [board.target, *board.attackers]], {}, None, settings)
         return board
 
     def told_at_resolve(board: StoredMassChallenge, game_session: GameSession | None,
@@ -369,9 +378,11 @@ def _record(chronicle: Chronicle, narrator: User | None, request: MassRequest, b
                            request_token=request_token)
     if in_scene is not None:
         in_scene.link(record)
-    apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
-                       game_session, record, board.result.consequences)
+    stored = apply_consequences({f.character.name: f.character for f in [board.target, *board.attackers]},
+                                game_session, record, board.result.consequences)
     board.record = record
+    board.after = states_after([f.state for f in [board.target, *board.attackers]], stored,
+                               board.result.consequences, settings)
 
 
 def _inputs(f: Fighter, con, throws: Mapping[int, str]) -> dict[str, Any]:

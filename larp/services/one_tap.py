@@ -14,11 +14,22 @@ random throws it drew so that the retry rules on the same ones.
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from dataclasses import replace
+from typing import Callable, Iterable, Mapping, TypeVar
 
 from larp.db import db
-from larp.models import Chronicle, GameSession
+from larp.models import Character, Chronicle, GameSession
+from larp.rules.challenge import POTENCE_TRAIT
+from larp.rules.rulings.consequences import Consequences
 from larp.rules.settings import ChronicleSettings
+from larp.services.characters import (
+    AbilityLine,
+    CharacterState,
+    TraitLine,
+    has_mettle,
+    health_track,
+    merit_health_levels,
+)
 from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
 from larp.services.consequences import retrying
 from larp.services.records import refuse_if_recorded
@@ -76,3 +87,41 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
             return result
 
     return retrying(use_case)
+
+
+def states_after(states: Iterable[CharacterState], stored: Mapping[str, Character],
+                 consequences: Consequences | None, settings: ChronicleSettings) -> dict[int, CharacterState]:
+    """The characters of a tap as they stand after it, by id, told from what the tap loaded and wrote
+    (no read again: issue 29 item 6, at most 12 statements a tap, its redraw included).
+
+    ``states`` were loaded inside the tap's transaction (the characters locked, the game session's losses
+    and spends read there), so they are what was stored when it committed, but for what the tap wrote:
+    ``stored``, the characters' rows as :func:`larp.services.consequences.apply_consequences` returned them
+    (track, condition, stake, blood, Willpower, version), and ``consequences``' Traits lost and Ability
+    levels expended this game session (as :func:`larp.services.consequences.charge` writes them: the
+    Intensity pseudo-Trait never). The health track is worked out from the row as
+    :func:`larp.services.characters.character_states` does. ``consequences`` ``None``: nothing was written.
+    """
+    out = {}
+    for state in states:
+        name = state.character.name
+        if consequences is None:
+            out[state.character.id] = state
+            continue
+        mine = consequences.of(name)
+        character = stored.get(name, state.character)
+        lost: dict[tuple[str, str], int] = {}
+        for category, trait in mine.traits_lost:
+            if trait != POTENCE_TRAIT:
+                lost[(category, trait)] = lost.get((category, trait), 0) + 1
+        spent: dict[str, int] = {}
+        for ability, levels in mine.abilities:
+            spent[ability] = spent.get(ability, 0) + levels
+        traits = {category: [TraitLine(line.name, line.count, line.lost + lost.get((category, line.name), 0))
+                             for line in lines] for category, lines in state.traits.items()}
+        abilities = [replace(line, spent=line.spent + spent.get(line.name, 0)) for line in state.abilities]
+        extra = merit_health_levels([("merit", m.key) for m in state.merits] + [("flaw", f.key) for f in state.flaws])
+        out[state.character.id] = replace(state, character=character, traits=traits, abilities=abilities,
+                                          health=health_track(character, settings, mettle=has_mettle(state.powers),
+                                                              extra_levels=extra))
+    return out

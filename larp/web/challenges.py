@@ -36,6 +36,7 @@ from larp.services.scenes import held_sight
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.web import inputs
 from larp.web.auth import login_required, role_required
+from larp.web.tap_settings import remember_settings
 from larp.web.scene_memory import recent, remember
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.people_form import sense_choices
@@ -126,6 +127,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     chronicle = get_chronicle()
     if tapped is not None and tapped.settings is not None:
         settings, game_session = tapped.settings, tapped.game_session
+        remember_settings(chronicle, settings)  # the page's language and time filter read them no second time
     else:
         settings, game_session = chronicle_settings(chronicle), open_game_session(chronicle)
     category = _category(_scene_choice(values, "category"))
@@ -140,7 +142,11 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
             continue
         raw_id = values.get(side)
         state = None
-        if raw_id:
+        if raw_id and tapped is not None and as_id(raw_id) in tapped.after and as_id(raw_id) in tapped.seen:
+            # The tap's own: the side as it left him, and the fingerprint read in its transaction after its
+            # writes (larp.services.challenges.adjudicate_challenge says why that is safe): no read again.
+            state, info["fingerprint"] = tapped.after[as_id(raw_id)], tapped.seen[as_id(raw_id)]
+        elif raw_id:
             # The screen's poll carries the fingerprint read before the character (larp.services.live).
             seen = seen_in_chronicle(chronicle.id, as_id(raw_id)) if as_id(raw_id) else None
             try:
@@ -178,8 +184,9 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     _told_if_both_sides(sides, kind)
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     picked = [info["state"].character.id for info in sides.values() if info.get("state")]
+    near = recent(exclude=picked)
     in_scene = {c.id: c for c in Character.select().where(
-        (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
+        (Character.chronicle == chronicle) & Character.id.in_(near) & Character.retired_at.is_null())} if near else {}
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     watched = {key: value for info in chosen if info.get("state")
                for key, value in ((info["name"], info["state"].character.id),
@@ -213,7 +220,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "form": values,
         "keep_form": keep_form,
         # The characters already in this scene, one tap away in the pickers (issue 18).
-        "in_scene": [in_scene[i] for i in recent(exclude=picked) if i in in_scene],
+        "in_scene": [in_scene[i] for i in near if i in in_scene],
         "undone": undone,
         "undo_open": ruling is not None and ruling.undone_at is None and ruling.kind == "challenge"
         and (utcnow() - ruling.created_at).total_seconds() < 60,
@@ -433,7 +440,7 @@ def resolve():
             challenge_request = request_from_form(form, tests)
         # One service call a tap (issue 29): one load, one rules call, and the record when it is settled.
         adjudication = adjudicate_challenge(chronicle, g.user, challenge_request, rng,
-                                            record="always" if step == "record" else "settled")
+                                            record="always" if step == "record" else "settled", fingerprints=True)
     except ServiceError as exc:
         if step == "call" and tests and (exc.field or "").startswith("next"):
             # An incomplete call (no throws, no retest chosen): the result so far stays on screen with

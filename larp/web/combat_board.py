@@ -190,7 +190,7 @@ def board_post():
                          error_at(exc, row, BOARD_PLACES))
     if result.record is None:
         _keep_drawn(people_form, result.throws, result)
-        context = base_context(people_form, preview=result, outcome=_board_outcome(result, None))
+        context = base_context(people_form, tap=result, preview=result, outcome=_board_outcome(result, None))
         return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", **context))
     people_form.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [people_form.picks.get("target")] + [row["id"] for row in people_form.rows] if cid])
@@ -198,7 +198,7 @@ def board_post():
     url = url_for("combat_board.board", **people_form.query(ruling=result.record.id))
     if not is_partial():  # without JavaScript, the recorded fight in view too
         return redirect(url + "#combat-result", code=303)
-    context = base_context(people_form, recorded=result.record, outcome=_board_outcome(None, result.record))
+    context = base_context(people_form, tap=result, recorded=result.record, outcome=_board_outcome(None, result.record))
     return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", url=url, **context))
 
 
@@ -213,7 +213,7 @@ def _retests_incomplete(people_form: PeopleForm, exc: ServiceError, rng):
         row = error_row(exc, people_form, "attackers")
         return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                                 **base_context(people_form, error=exc, error_row=row)), error_at(exc, row, BOARD_PLACES))
-    context = base_context(people_form, preview=preview, outcome=_board_outcome(preview, None), error=exc,
+    context = base_context(people_form, tap=preview, preview=preview, outcome=_board_outcome(preview, None), error=exc,
                            kept=kept_retest_choices(request.form))
     return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", status=exc.status,
                                   **context))

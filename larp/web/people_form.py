@@ -37,6 +37,7 @@ from larp.services.challenges import check_can_act
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.mass_challenge import default_lead, flag
 from larp.services.scenes import held_sight, side_scene
+from larp.web.tap_settings import remember_settings
 from larp.web.scene_memory import recent
 from larp.web.stored_scenes import current_scene
 
@@ -356,16 +357,21 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
     return shown
 
 
-def _states(people_form: PeopleForm, chronicle, game_session, settings) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _states(people_form: PeopleForm, chronicle, game_session, settings,
+            tapped: dict[int, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The picks' and rows' characters as they stand tonight, in two queries whatever their number (the
-    characters, then their sheet rows: :func:`larp.services.characters.character_states`); a pick or row
-    whose character is gone (or of another chronicle) is dropped from the form."""
+    characters, then their sheet rows: :func:`larp.services.characters.character_states`), or none when
+    the tap just loaded them all (``tapped``: its states after it, by id); a pick or row whose character is
+    gone (or of another chronicle) is dropped from the form."""
     ids = {as_id(cid) for cid in people_form.picks.values() if cid is not None} | {
         as_id(row["id"]) for row in people_form.rows}
     ids.discard(None)
-    found = list(Character.select().where(Character.id.in_(sorted(ids)) & (Character.chronicle == chronicle))) \
-        if ids else []
-    states = character_states(found, game_session, settings)
+    if tapped is not None and ids <= tapped.keys():
+        states = tapped  # the tap's own: loaded in its transaction, with what it wrote (no read again)
+    else:
+        found = list(Character.select().where(Character.id.in_(sorted(ids)) & (Character.chronicle == chronicle))) \
+            if ids else []
+        states = character_states(found, game_session, settings)
     picks = {}
     for name, cid in people_form.picks.items():
         if cid is not None:
@@ -452,21 +458,31 @@ def error_row(error: ServiceError | None, people_form: PeopleForm, list_key: str
     return None
 
 
-def base_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
-    """What both screens show: the chosen people as they stand tonight, the armory, the scene's choices."""
+def base_context(people_form: PeopleForm, tap: Any = None, **extra: Any) -> dict[str, Any]:
+    """What both screens show: the chosen people as they stand tonight, the armory, the scene's choices.
+
+    ``tap``: the answer of the tap this request made (its ``settings``, ``game_session`` and ``after``, the
+    people as they stand after it, :func:`larp.services.one_tap.states_after`): the screen is drawn from it,
+    not read again (issue 29 item 6: at most 12 statements a tap). ``None``: read them.
+    """
     chronicle = get_chronicle()
-    settings = chronicle_settings(chronicle)
-    game_session = open_game_session(chronicle)
-    picks, rows = _states(people_form, chronicle, game_session, settings)
+    if tap is not None and tap.settings is not None:
+        settings, game_session = tap.settings, tap.game_session
+        remember_settings(chronicle, settings)
+    else:
+        settings, game_session = chronicle_settings(chronicle), open_game_session(chronicle)
+    picks, rows = _states(people_form, chronicle, game_session, settings, tap.after if tap is not None else None)
     for line in rows:
         line["cannot_act"] = cannot_act(line["state"], "row")
     weapons = armory("live").weapons
     picked = [state.character.id for state in picks.values()] + [line["state"].character.id for line in rows]
+    in_scene = recent(exclude=picked)
     near = {c.id: c for c in Character.select().where(
-        (Character.chronicle == chronicle) & Character.id.in_(recent(exclude=picked)) & Character.retired_at.is_null())}
+        (Character.chronicle == chronicle) & Character.id.in_(in_scene) & Character.retired_at.is_null())} \
+        if in_scene else {}
     return {
         # The characters already in this scene, one tap away in the pickers (issue 18).
-        "in_scene": [near[i] for i in recent(exclude=picked) if i in near],
+        "in_scene": [near[i] for i in in_scene if i in near],
         "chronicle": chronicle, "game_session": game_session, "people_form": people_form, "picks": picks, "rows": rows,
         "extras": extras, "throws": THROWS, "ranges": RANGES, "counters": COUNTERS,
         "melee_weapons": {k: w for k, w in weapons.items() if w.melee},

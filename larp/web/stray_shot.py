@@ -168,7 +168,7 @@ def page_post():
             except ServiceError:
                 firing = None
             if firing is not None:
-                context = _stray_context(people_form, preview=firing, outcome=_stray_outcome(firing, None), error=exc,
+                context = _stray_context(people_form, tap=firing, preview=firing, outcome=_stray_outcome(firing, None), error=exc,
                                          kept=kept_retest_choices(form))
                 return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
                                               **context), whole_form=True)
@@ -182,7 +182,7 @@ def page_post():
             row.update({k: v for k, v in drawn.items() if k in ("throw", "firer_throw")})
         if "firer" in result.throws:
             people_form.fields["firer_throw"] = result.throws["firer"]["throw"]
-        context = _stray_context(people_form, preview=result, outcome=_stray_outcome(result, None))
+        context = _stray_context(people_form, tap=result, preview=result, outcome=_stray_outcome(result, None))
         return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", **context),
                                whole_form=True)
     people_form.clear_round(("firer_throw",), ("throw", "firer_throw"))
@@ -190,6 +190,6 @@ def page_post():
     if not is_partial():  # the no-JS browser lands on the result, not at the top of the form
         return redirect(url_for("stray_shot.page", _anchor="combat-result", **people_form.query(ruling=result.record.id)),
                         code=303)
-    context = _stray_context(people_form, recorded=result.record, outcome=_stray_outcome(None, result.record))
+    context = _stray_context(people_form, tap=result, recorded=result.record, outcome=_stray_outcome(None, result.record))
     return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", url=url, **context),
                            whole_form=True)

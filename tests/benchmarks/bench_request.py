@@ -501,6 +501,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
         statements[0] = []
         resolved = client.post("/challenge", data=form, headers={"HX-Request": "true"})
         counts.append(("challenge screen: resolve tap", counted()))
+        if os.environ.get("BENCH_SHOW_SQL"):
+            print("challenge screen: resolve tap", *statements[0], sep="\n   ")
         script = re.search(r"name=\"tests_json\" value='([^']*)'", resolved.get_data(as_text=True))
         if script:
             import html
@@ -509,6 +511,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
             client.post("/challenge", data={**form, "step": "record", "tests_json": html.unescape(script.group(1)),
                                             "request_token": "bench-record"}, headers={"HX-Request": "true"})
             counts.append(("challenge screen: record tap", counted()))
+            if os.environ.get("BENCH_SHOW_SQL"):
+                print("challenge screen: record tap", *statements[0], sep="\n   ")
         # Issue 29 item 1: the taps that end a challenge, one service call each. Ruth's static Mental challenge
         # against 2 Traits: won at once (the resolve tap records it); lost, then won on a retest (the call tap).
         static = {"challenger": ids["Ruth Calder"], "kind": "static", "category": "mental", "action": "other",
@@ -517,6 +521,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
         statements[0] = []
         client.post("/challenge", data=static, headers={"HX-Request": "true"})
         counts.append(("challenge screen: resolve tap, ends", counted()))
+        if os.environ.get("BENCH_SHOW_SQL"):
+            print("challenge screen: resolve tap, ends", *statements[0], sep="\n   ")
         lost = {**static, "defender_throw": "scissors", "request_token": "bench-retest"}
         shown = client.post("/challenge", data=lost, headers={"HX-Request": "true"}).get_data(as_text=True)
         script = re.search(r"name=\"tests_json\" value='([^']*)'", shown)
@@ -529,6 +535,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
                                             "next_challenger_throw": "rock", "next_defender_throw": "scissors"},
                         headers={"HX-Request": "true"})
             counts.append(("challenge screen: call tap, ends", counted()))
+            if os.environ.get("BENCH_SHOW_SQL"):
+                print("challenge screen: call tap, ends", *statements[0], sep="\n   ")
         # Issue 29 item 1 on the combat board and the stray-shot screen: Konrad against Vivienne and Lys (he
         # may retest Vivienne's pair: the resolve tap shows the result so far), then the record tap; Ruth's
         # stray round past Konrad into Lys and Pim, resolved (recorded at once unless a retest is open).
@@ -555,6 +563,8 @@ def statements_per_tap(url: str | None) -> list[tuple[str, int]]:
             client.post("/combat", data={**fight, "step": "record", "tests_json": html.unescape(script.group(1))},
                         headers={"HX-Request": "true"})
             counts.append(("combat board: record tap", counted()))
+            if os.environ.get("BENCH_SHOW_SQL"):
+                print("board record", *statements[0], sep="\n   ")
         # Issue 29 item 1's single shots on the character page (one service call each: larp.services.adjudicate),
         # the panel redrawn after them as the narrator sees it.
         for label, path, form in [

@@ -229,3 +229,171 @@ def test_a_stray_shot_with_a_random_sign_and_a_retest_left_rules_once_a_tap(clie
                 headers={"HX-Request": "true"})
     assert stray_calls == {"rules": 2, "loads": 2}
     assert Ruling.get().inputs["bystanders"][0]["throws"]["throw"] == drawn
+
+
+# ----- at most 12 SQL statements a tap, its redraw included (issue 29 item 6) -----------------------------------
+
+#: The goal of issue 29 item 6 for every screen tap: the whole request, the tap and the screen drawn after it.
+STATEMENT_BUDGET = 12
+#: Not statements of the tap's own (transaction control; peewee's connection set-up).
+NOT_COUNTED = ("PRAGMA", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement peewee sends, in order (``statements.clear()`` before the tap to count)."""
+    import peewee
+
+    seen: list[str] = []
+    real = peewee.Database.execute_sql
+
+    def counting(self, sql, params=None, *args, **kwargs):
+        seen.append(sql)
+        return real(self, sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(peewee.Database, "execute_sql", counting)
+    return seen
+
+
+def counted_statements(seen: list[str]) -> int:
+    return len([sql for sql in seen if not sql.strip().upper().startswith(NOT_COUNTED)])
+
+
+@pytest.fixture
+def drawn_people(monkeypatch):
+    """The people each screen tap drew, by id (what :func:`larp.web.people_form._states` gave the template)."""
+    from larp.web import people_form
+
+    drawn: dict[int, character_service.CharacterState] = {}
+    real = people_form._states
+
+    def capturing(*args, **kwargs):
+        picks, rows = real(*args, **kwargs)
+        drawn.clear()
+        drawn.update({state.character.id: state for state in picks.values()})
+        drawn.update({line["state"].character.id: line["state"] for line in rows})
+        return picks, rows
+
+    monkeypatch.setattr(people_form, "_states", capturing)
+    return drawn
+
+
+def assert_drawn_as_stored(drawn: dict) -> None:
+    """Each person the screen drew is as a fresh read finds him: his row, Traits left, Ability levels left and
+    health track (the redraw is told from what the tap wrote, not read again)."""
+    from larp.models import GameSession
+    from larp.services.chronicles import chronicle_settings
+
+    assert drawn
+    some = next(iter(drawn.values())).character
+    settings = chronicle_settings(some.chronicle)
+    session = GameSession.select().where(GameSession.closed_at.is_null()).order_by(GameSession.number.desc()).first()
+    fresh = character_service.character_states(list(Character.select().where(Character.id.in_(list(drawn)))),
+                                                session, settings)
+    for cid_, state in drawn.items():
+        again = fresh[cid_]
+        assert {k: v for k, v in state.character.__data__.items() if k != "updated_at"} == \
+            {k: v for k, v in again.character.__data__.items() if k != "updated_at"}, again.character.name
+        assert state.traits == again.traits and state.abilities == again.abilities, again.character.name
+        assert state.health == again.health, again.character.name
+
+
+def test_the_combat_boards_taps_send_at_most_12_statements_redraw_included(client, auth, dbconn, statements,
+                                                                          drawn_people):
+    """Ruth and Marcus beat Pim (the resolve tap records it), then Konrad against Vivienne and Lys, who may
+    retest (resolve shows the result so far), recorded as it stands, two people hurt: each tap, the board
+    drawn after it included, sends at most 12 statements, and draws everyone as stored."""
+    auth.login()
+    ends = board("Pim Halloran", {"Ruth Calder": "scissors", "Marcus Hale": "scissors"}, "paper",
+                 request_token="t-ends")
+    statements.clear()
+    response = client.post("/combat", data=ends, headers={"HX-Request": "true"})
+    assert "Recorded as ruling" in response.get_data(as_text=True)
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_drawn_as_stored(drawn_people)
+    form = board("Konrad Vale", {"Vivienne Ashcombe": "paper", "Lys Moreau": "scissors"}, "rock",
+                 request_token="t-fight")
+    statements.clear()
+    body = client.post("/combat", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "So far:" in body
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_drawn_as_stored(drawn_people)
+    statements.clear()
+    response = client.post("/combat", data={**form, "step": "record", "tests_json": json.dumps(in_progress(body))},
+                           headers={"HX-Request": "true"})
+    assert "Recorded as ruling" in response.get_data(as_text=True)
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_drawn_as_stored(drawn_people)
+
+
+def test_the_stray_shot_tap_that_ends_it_sends_at_most_12_statements_redraw_included(client, auth, dbconn,
+                                                                                   statements, drawn_people):
+    """Ruth's pistol shot missed Konrad and hit Pim (002 "Firing Guns into Groups of People"): the resolve tap
+    that records it, the screen drawn after it included, sends at most 12 statements, and draws everyone as
+    stored."""
+    auth.login()
+    form = {**stray("scissors"), "request_token": "t-stray"}
+    statements.clear()
+    response = client.post("/combat/bystanders", data=form, headers={"HX-Request": "true"})
+    assert "Recorded as ruling" in response.get_data(as_text=True)
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_drawn_as_stored(drawn_people)
+
+
+@pytest.fixture
+def drawn_sides(monkeypatch):
+    """The sides each challenge screen tap drew, by id: (state, the fingerprint its poll carries)."""
+    from larp.web import challenges as challenge_views
+
+    drawn: dict[int, tuple] = {}
+    real = challenge_views._screen_context
+
+    def capturing(*args, **kwargs):
+        context = real(*args, **kwargs)
+        drawn.clear()
+        drawn.update({info["state"].character.id: (info["state"], info["fingerprint"])
+                      for info in context["sides"].values() if info.get("state")})
+        return context
+
+    monkeypatch.setattr(challenge_views, "_screen_context", capturing)
+    return drawn
+
+
+def assert_sides_as_stored(drawn: dict) -> None:
+    """Each side is drawn as a fresh read finds him, with the fingerprint a poll made now finds (so the screen
+    warns of a change made after the tap, and of nothing else)."""
+    from larp.services.live import seen_in_chronicle
+
+    assert_drawn_as_stored({cid_: state for cid_, (state, _seen) in drawn.items()})
+    for cid_, (state, fingerprint) in drawn.items():
+        assert fingerprint == seen_in_chronicle(state.character.chronicle_id, cid_).fingerprint
+
+
+def test_the_challenge_screens_taps_send_at_most_12_statements_redraw_included(client, auth, dbconn, statements,
+                                                                              drawn_sides):
+    """Konrad loses to Vivienne and may retest (the resolve tap shows it), recorded as it stands (Konrad hurt,
+    his Trait lost); then Ruth's static Mental challenge won at once (the resolve tap records it): each tap,
+    the screen drawn after it included, sends at most 12 statements, and draws each side as stored with the
+    fingerprint a poll finds."""
+    auth.login()
+    form = {"challenger": cid("Vivienne Ashcombe"), "defender": cid("Konrad Vale"), "category": "physical",
+            "action": "strike", "challenger_bid": "Quick", "defender_bid": "Brawny", "challenger_throw": "rock",
+            "defender_throw": "scissors", "request_token": "t-resolve"}
+    statements.clear()
+    body = client.post("/challenge", data=form, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert_sides_as_stored(drawn_sides)
+    script = script_in_progress(body)
+    assert script is not None
+    statements.clear()
+    client.post("/challenge", data={**form, "step": "record", "tests_json": script, "request_token": "t-record"},
+                headers={"HX-Request": "true"})
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert Ruling.select().count() == 1
+    assert_sides_as_stored(drawn_sides)
+    ends = static(challenger_throw="paper", defender_throw="rock", request_token="t-static")
+    statements.clear()
+    client.post("/challenge", data=ends, headers={"HX-Request": "true"})
+    assert counted_statements(statements) <= STATEMENT_BUDGET, "\n".join(s[:150] for s in statements)
+    assert Ruling.select().count() == 2
+    assert_sides_as_stored(drawn_sides)
