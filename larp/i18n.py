@@ -519,6 +519,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(_term_filter, "term")
     app.add_template_global(js_words, "js_words")
     app.add_template_filter(step_text, "step_text")
+    app.add_template_filter(phrase_for_reader, "said")
     app.add_template_filter(summary_text, "summary_text")
     app.add_template_filter(session_label, "session_label")
     app.add_template_filter(format_long_day, "long_day")

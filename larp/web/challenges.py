@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from larp.db import as_id
@@ -284,9 +285,9 @@ def source_label(source: str, adjudication: Adjudication, side: str | None) -> s
         if kind == "ability" and state is not None:
             line = state.ability(name)
             if line is not None:
-                return f"{line.name} ({line.left} left)"
+                return gettext("%(name)s (%(left)s left)", name=line.name, left=line.left)
         if kind == "willpower" and character is not None:
-            return f"Willpower ({character.willpower_current} left)"
+            return gettext("Willpower (%(left)s left)", left=character.willpower_current)
     return label
 
 

@@ -218,3 +218,33 @@ def test_healing_with_blood_reads_in_portuguese(client, auth, dbconn):
     assert summary == "Konrad Vale cura 1 letal por 1 ponto de sangue.", summary
     assert "Konrad Vale agora está Saudável." in steps, steps
     assert not any(re.search(r"\b(heals?|spends|blood|points?|level|now)\b", step) for step in steps), steps
+
+
+def test_the_challenge_so_far_reads_in_portuguese(client, auth, dbconn):
+    """The result before it is recorded (a side may still retest: LotNR Retests, met-reference 1.7): the summary
+    so far, the calls, the buttons and every step in the reader's language (a new user found it in English)."""
+    auth.login()
+    ids = the_two()
+    data = {"challenger": ids[0], "defender": ids[1], **CHALLENGE, "defender_throw": "rock"}
+    page = client.post("/challenge", data=data, headers=PT).get_data(as_text=True)
+    box = re.search(r'<article class="ruling in-progress".*?</article>', page, re.S).group(0)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", box))
+    assert "Até agora: Vivienne Ashcombe vence: Konrad Vale perde Intimidating." in text, text
+    assert "Registrar como está" in text and "Ainda não registrado" in text
+    assert not re.search(r"\b(So far|may|Record|Retest|Not recorded|wins|loses|tie|Traits)\b", text), text
+
+
+def test_an_undone_ruling_says_so_in_the_record(client, auth, dbconn):
+    """A ruling undone (its Undo) is marked undone on the record's list and its page (a new user read an undone
+    hit as a second hit)."""
+    from larp.models import utcnow
+
+    auth.login()
+    ruling = resolve(client)
+    listed = client.get("/rulings").get_data(as_text=True)
+    assert 'class="undone-tag"' not in listed
+    Ruling.update(undone_at=utcnow()).where(Ruling.id == ruling.id).execute()
+    listed = client.get("/rulings").get_data(as_text=True)
+    assert re.search(rf'#{ruling.id} .*?<span class="undone-tag">undone</span>', listed, re.S)
+    page = client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    assert '<span class="undone-tag">undone</span>' in page and "everyone is as before it." in page
