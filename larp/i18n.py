@@ -427,6 +427,18 @@ def said(text: object, data: dict | None = None) -> str:
     return _raw_gettext(str(text)) if has_request_context() else str(text)
 
 
+def setting_label(key: str) -> str:
+    """The ``setting_label`` filter: a chronicle setting named by its key (a step's ``setting``) as the settings
+    page names it, in the reader's language (the catalogue's label; else the label as written; else the key)."""
+    from larp.rules.settings import setting_definitions
+
+    definition = setting_definitions().get(str(key))
+    label = getattr(definition, "label", "") if definition is not None else ""
+    if not label:
+        return str(key)
+    return _raw_gettext(label) if has_request_context() else label
+
+
 def summary_text(ruling) -> str:
     """The ``summary_text`` filter: a recorded ruling's summary (``Ruling.summary``, with its phrase data
     ``summary_said`` when the core wrote one) in the reader's language."""
@@ -520,6 +532,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_global(js_words, "js_words")
     app.add_template_filter(step_text, "step_text")
     app.add_template_filter(phrase_for_reader, "said")
+    app.add_template_filter(setting_label, "setting_label")
     app.add_template_filter(summary_text, "summary_text")
     app.add_template_filter(session_label, "session_label")
     app.add_template_filter(format_long_day, "long_day")

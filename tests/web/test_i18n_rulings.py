@@ -90,7 +90,7 @@ def test_a_tie_decided_on_traits_reads_in_portuguese_with_its_numbers(client, au
     auth.login()
     ruling = resolve(client, defender_throw="rock")
     _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
-    assert any(step.startswith("Os dois fazem a jogada Pedra: empate. Comparem as Características de Social")
+    assert any(step.startswith("Os dois fazem a jogada Pedra: empate. Comparem as Características atuais (Social)")
                for step in steps), steps
     assert not any(re.search(r"\b(tie|Traits|wins|loses|challenges)\b", step) for step in steps), steps
 
