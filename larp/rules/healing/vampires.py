@@ -103,7 +103,7 @@ def _helpless(track: HealthTrack) -> bool:
 
 def _blood_per_turn(blood_per_turn: int) -> None:
     if isinstance(blood_per_turn, bool) or not isinstance(blood_per_turn, int) or blood_per_turn < 1:
-        raise RulesError("Blood per turn must be at least 1 (see the generation table).", field="blood_per_turn")
+        raise RulesError(Phrase.message(N_("Blood per turn must be at least 1 (see the generation table).")), field="blood_per_turn")
 
 
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
@@ -172,7 +172,7 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
     _blood_per_turn(blood_per_turn)
     present = getattr(track, damage_type)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > present:
         raise RulesError(f"{who} has only {plural(present, 'level')} of {damage_type} damage to heal.", field="levels")
     blood = ceil(levels / rate[damage_type])
@@ -274,7 +274,7 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
     """
     settings = settings or ChronicleSettings.defaults()
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
     if model["per_rest"] is None:
         blood, willpower = _agg_cost_one_rest(levels, model)
@@ -309,7 +309,7 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     settings = settings or ChronicleSettings.defaults()
     _check_vampire_can_spend(track, who)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > track.aggravated:
         raise RulesError(f"{who} has only {plural(track.aggravated, 'level')} of aggravated damage.", field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
@@ -358,7 +358,7 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
                          "\"Blood\" reading (agg_heal_model = lotnr_instalments).", field="kind")
     _check_vampire_can_spend(track, who)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if track.aggravated < 1:
         raise RulesError(f"{who} has no aggravated damage.", field="levels")
     levels = min(levels, track.aggravated)
@@ -416,7 +416,7 @@ def swallow_blood(track: HealthTrack, blood_current: int, blood_max: int, offere
         raise RulesError(f"{who} is not incapacitated, unconscious or in torpor, and feeds by choice.",
                          field="condition")
     if min(blood_current, blood_max, offered) < 0 or blood_current > blood_max:
-        raise RulesError("Blood points must be at least 0, and the pool no more than its maximum.", field="blood")
+        raise RulesError(Phrase.message(N_("Blood points must be at least 0, and the pool no more than its maximum.")), field="blood")
     swallowed = min(offered, blood_max - blood_current)
     steps = Explanation()
     steps.add(N_("%(name)s swallows %(n)s of the %(offered)s placed in his mouth (pool %(pool)s of %(most)s)."),
