@@ -108,9 +108,11 @@ def test_a_phrase_in_a_template_is_said_and_escaped_once(app):
 
 
 @pytest.fixture
-def pseudo_app(tmp_path):
-    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
-    yield app
+def narrator_in_pseudo_locale(tmp_path):
+    """A narrator's client of an app that knows the pseudo-locale (tests only)."""
+    client = make_test_app(tmp_path, PSEUDO_LOCALE=True).test_client()
+    AuthActions(client).login("nar", "narrator")
+    yield client
     if not db.is_closed():
         db.close()
 
@@ -125,11 +127,9 @@ def pseudo_app(tmp_path):
        "defender_throw": "paper"}], "tests[1].source"),
     ([{"call": "overbid", "by": "challenger", "trait": "Wily"}], "tests[0].call"),
 ])
-def test_refusals_leave_no_english_bare_in_the_pseudo_locale(pseudo_app, tests, field):
+def test_refusals_leave_no_english_bare_in_the_pseudo_locale(narrator_in_pseudo_locale, tests, field):
     """Every word of these refusals comes from a catalogue message, but the names and the chronicle's words."""
-    client = pseudo_app.test_client()
-    AuthActions(client).login("nar", "narrator")
-    answer = client.post("/api/v1/challenges/rule", json={**T5, "tests": tests}, headers=PSEUDO_HEADERS)
+    answer = narrator_in_pseudo_locale.post("/api/v1/challenges/rule", json={**T5, "tests": tests}, headers=PSEUDO_HEADERS)
     assert answer.status_code == 422
     body = answer.get_json()
     assert body["field"] == field
