@@ -100,9 +100,9 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
         RulesError: an unknown damage type, creature or source.
     """
     if damage_type not in DAMAGE_TYPES:
-        raise RulesError(f"Unknown damage type {damage_type!r}.", field="damage_type")
+        raise RulesError(Phrase.message(N_("Unknown damage type %(value)s."), value=repr(damage_type)), field="damage_type")
     if creature not in CREATURES:
-        raise RulesError(f"Unknown creature {creature!r}.", field="creature")
+        raise RulesError(Phrase.message(N_("Unknown creature %(value)s."), value=repr(creature)), field="creature")
     if source not in SOURCES:
         raise RulesError(f"Unknown damage source {source!r} ({', '.join(SOURCES)}).", field="source")
     steps = Explanation()
@@ -461,7 +461,8 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     if worn is not None:
         armor_left = worn.rating if target.armor_left is None else target.armor_left
         if not 0 <= armor_left <= worn.rating:
-            raise RulesError(f"{worn.name} has {worn.rating} levels; {armor_left} left is impossible.",
+            raise RulesError(Phrase.message(N_("%(armor)s has %(rating)s levels; %(left)s left is impossible."),
+                                            armor=worn.name, rating=worn.rating, left=armor_left),
                              field="armor_left")
     if kind is None:
         return DamageRuling((), armor_left, False, steps.steps())

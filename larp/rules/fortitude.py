@@ -97,7 +97,8 @@ class FortitudeTest:
 
 def _need(fortitude: int, level: int, power: str) -> None:
     if fortitude < level:
-        raise RulesError(f"{power} needs Fortitude {level}; the character has {fortitude}.", field="fortitude")
+        raise RulesError(Phrase.message(N_("%(power)s needs Fortitude %(level)s; the character has %(fortitude)s."),
+                                        power=power, level=level, fortitude=fortitude), field="fortitude")
 
 
 def endurance_level(track: HealthTrack, fortitude: int) -> str:
@@ -214,7 +215,8 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
     if turn_start.levels != current.levels or turn_start.creature != current.creature:
         raise RulesError(Phrase.message(N_("The two tracks are not the same character's.")), field="turn_start")
     if turn_start.destroyed:
-        raise RulesError(f"{who} was already destroyed before this turn; Final Death is final.", field="turn_start")
+        raise RulesError(Phrase.message(N_("%(name)s was already destroyed before this turn; Final Death is final."),
+                                        name=who), field="turn_start")
     steps = Explanation()
     steps.add(f"Aegis: {who} spends {AEGIS_PAYMENTS[payment]}. All damage taken this turn is cancelled "
               f"({plural(current.marked, 'level')} marked now, {turn_start.marked} at the start of the turn) and "

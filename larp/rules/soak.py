@@ -195,7 +195,8 @@ def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource |
     if dice is not None:
         faces = tuple(dice)
         if len(faces) != pool:
-            raise RulesError(f"The soak pool is {pool} dice; {len(faces)} results were given.", field="dice")
+            raise RulesError(Phrase.message(N_("The soak pool is %(pool)s dice; %(given)s results were given."), pool=pool,
+                                            given=len(faces)), field="dice")
         if any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10 for d in faces):
             raise RulesError(Phrase.message(N_("Each die shows a number from 1 to 10.")), field="dice")
     elif pool == 0:

@@ -204,7 +204,7 @@ class HealthTrack:
             raise RulesError(
                 f"{self.marked} levels of damage do not fit on a track of {self.size} levels.", field="levels")
         if self.condition not in CONDITIONS:
-            raise RulesError(f"Unknown condition {self.condition!r}.", field="condition")
+            raise RulesError(Phrase.message(N_("Unknown condition %(value)s."), value=repr(self.condition)), field="condition")
         if self.creature not in TRACK_CREATURES:
             raise RulesError(f"Unknown creature {self.creature!r} (vampire, ghoul or mortal).", field="creature")
 
