@@ -40,6 +40,8 @@ from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
+from larp.rules.explain import Phrase
+
 #: The languages the app speaks, as Babel locale names; the first is the source language.
 LANGUAGES: tuple[str, ...] = ("en", "pt_BR", "es")
 #: Each language's name in itself (the language picker shows these, never translated).
@@ -500,6 +502,17 @@ def js_words() -> dict[str, str] | None:
     return words
 
 
+def said_if_phrase(value: object) -> object:
+    """``value`` for the reader: a :class:`larp.rules.explain.Phrase` (a refusal's message, a ruling's
+    words) said in the reader's language, anything else unchanged. It is the templates' ``finalize``
+    hook (every ``{{ ... }}`` output passes here before autoescaping, so a refusal shown as
+    ``{{ error.message }}`` is in the reader's language and escaped once) and the API's error answer's
+    (:func:`larp.web.errors.error_response`: English unless ``Accept-Language`` asks; issue 36 item 1)."""
+    if isinstance(value, Phrase):
+        return phrase_for_reader(value)
+    return value
+
+
 def steps_for_reader(steps) -> list[dict]:
     """A ruling's steps (:class:`larp.rules.explain.Step` objects or their stored dicts) as the API gives
     them: ``text`` in the reader's language (the API's: English unless ``Accept-Language`` asks for
@@ -536,8 +549,10 @@ def init_i18n(app: Flask) -> None:
     app.add_template_filter(summary_text, "summary_text")
     app.add_template_filter(session_label, "session_label")
     app.add_template_filter(format_long_day, "long_day")
+    # Templates compile lazily, after this: every one then says a Phrase it outputs in the reader's language.
+    app.jinja_env.finalize = said_if_phrase
 
 
 __all__ = ["N_", "BROWSER_LANGUAGE", "CATALOGUE_DIR", "LANGUAGES", "LANGUAGE_NAMES", "PSEUDO_LOCALE", "catalogue",
            "catalogue_path", "chosen_language", "chronicle_language", "format_day", "format_moment", "format_number", "html_lang",
-           "init_i18n", "pseudo", "read_in_chronicle", "select_locale", "session_label", "translations_for"]
+           "init_i18n", "pseudo", "read_in_chronicle", "said_if_phrase", "select_locale", "session_label", "translations_for"]

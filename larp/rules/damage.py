@@ -100,9 +100,9 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
         RulesError: an unknown damage type, creature or source.
     """
     if damage_type not in DAMAGE_TYPES:
-        raise RulesError(f"Unknown damage type {damage_type!r}.", field="damage_type")
+        raise RulesError(Phrase.message(N_("Unknown damage type %(value)s."), value=repr(damage_type)), field="damage_type")
     if creature not in CREATURES:
-        raise RulesError(f"Unknown creature {creature!r}.", field="creature")
+        raise RulesError(Phrase.message(N_("Unknown creature %(value)s."), value=repr(creature)), field="creature")
     if source not in SOURCES:
         raise RulesError(f"Unknown damage source {source!r} ({', '.join(SOURCES)}).", field="source")
     steps = Explanation()
@@ -247,7 +247,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     card: Weapon | None = None
     if strike.bite:
         if strike.weapon is not None:
-            raise RulesError("A bite is made with the fangs, not a weapon.", field="weapon")
+            raise RulesError(Phrase.message(N_("A bite is made with the fangs, not a weapon.")), field="weapon")
         levels, kind = 1, "aggravated"
         steps.add(N_("%(name)s bites: one level of aggravated damage."), _DAMAGE_RULE, name=who)
     elif strike.weapon is None:
@@ -262,14 +262,14 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         steps.add(hits, _WEAPON_RULE, name=who, weapon=card.name, levels=levels_of(levels), kind=Phrase.term(kind))
     if strike.lethal_by_prowess:
         if strike.potence < 1:
-            raise RulesError("Choosing lethal damage needs Potence's Prowess.", field="lethal_by_prowess")
+            raise RulesError(Phrase.message(N_("Choosing lethal damage needs Potence's Prowess.")), field="lethal_by_prowess")
         if strike.bite or (card is not None and not card.blunt) or kind != "bashing":
-            raise RulesError("Prowess turns only bare-handed and club bashing damage into lethal.",
+            raise RulesError(Phrase.message(N_("Prowess turns only bare-handed and club bashing damage into lethal.")),
                              field="lethal_by_prowess")
         kind = "lethal"
         steps.add(N_("With Prowess, %(name)s chooses lethal damage."), _DAMAGE_RULE, name=who)
     if strike.head_shot and (card is None or not card.firearm):
-        raise RulesError("Aiming at the head changes the damage only for firearms.", field="head_shot")
+        raise RulesError(Phrase.message(N_("Aiming at the head changes the damage only for firearms.")), field="head_shot")
     if strike.potence >= 5 and not strike.bite and (card is None or card.melee):
         levels += 1
         steps.add(N_("Puissance: +1 level on a strike where strength matters."), "LotNR Potence (met-reference 3.4)")
@@ -281,7 +281,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
             steps.add(N_("Mass-Trauma adds its level only to a single target within five feet: none here."),
                       _WEAPON_RULE)
     if strike.full_auto and (card is None or not card.has("Full-Auto")):
-        raise RulesError("Only a weapon with Full-Auto fires on full auto.", field="full_auto")
+        raise RulesError(Phrase.message(N_("Only a weapon with Full-Auto fires on full auto.")), field="full_auto")
     if card is not None and card.has("Full-Auto") and strike.full_auto:
         if strike.close_range:
             levels += 1
@@ -306,10 +306,10 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
     staked = False
     if strike.stake_attempt:
         if card is None or not card.has("Staking"):
-            raise RulesError("Only a weapon with Staking can stake a vampire.", field="stake_attempt")
+            raise RulesError(Phrase.message(N_("Only a weapon with Staking can stake a vampire.")), field="stake_attempt")
         given = list(strike.staking_tests)
         if len(given) > 2:
-            raise RulesError("Staking takes two simple tests.", field="staking_tests")
+            raise RulesError(Phrase.message(N_("Staking takes two simple tests.")), field="staking_tests")
         tests = [_test(given[i] if i < len(given) else None, rng, "staking_tests") for i in range(2)]
         made.extend(("staking", t) for t in tests)
         staked = all(t.passes(tie_counts=True) for t in tests)
@@ -448,7 +448,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     """
     settings = settings or ChronicleSettings.defaults()
     if damage.levels < 0:
-        raise RulesError("Damage cannot be negative.", field="levels")
+        raise RulesError(Phrase.message(N_("Damage cannot be negative.")), field="levels")
     steps = Explanation()
     steps.extend(damage.steps)
     reading = firearm_reading(settings, "live")
@@ -461,7 +461,8 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     if worn is not None:
         armor_left = worn.rating if target.armor_left is None else target.armor_left
         if not 0 <= armor_left <= worn.rating:
-            raise RulesError(f"{worn.name} has {worn.rating} levels; {armor_left} left is impossible.",
+            raise RulesError(Phrase.message(N_("%(armor)s has %(rating)s levels; %(left)s left is impossible."),
+                                            armor=worn.name, rating=worn.rating, left=armor_left),
                              field="armor_left")
     if kind is None:
         return DamageRuling((), armor_left, False, steps.steps())
@@ -476,13 +477,13 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     parts: list[list[Any]] = [[kind, levels]]
     if resilience_test is not None:
         if kind != "aggravated":
-            raise RulesError("Resilience works only against aggravated damage.", field="resilience_test")
+            raise RulesError(Phrase.message(N_("Resilience works only against aggravated damage.")), field="resilience_test")
         left, lethal, more = resilience(levels, target.fortitude, resilience_test, who)
         steps.extend(more)
         parts = [["aggravated", left], ["lethal", lethal]]
     if resistance is not None:
         if kind == "aggravated":
-            raise RulesError("Resistance works only against lethal or bashing damage.", field="resistance")
+            raise RulesError(Phrase.message(N_("Resistance works only against lethal or bashing damage.")), field="resistance")
         left, more = resist(levels, kind, target.fortitude, resistance, who)
         steps.extend(more)
         parts = [[kind, left]]

@@ -268,7 +268,10 @@ class Refusal(Exception):
     services name it ``larp.services.ServiceError``).
 
     Attributes:
-        message: what is wrong and what to do, in the narrator's words.
+        message: what is wrong and what to do, in the narrator's words: a plain sentence, or a
+            :class:`Phrase` (a ``str`` too, its English) that the edge says in the reader's language
+            (issue 36 item 1: ``Phrase.message(N_(...), ...)`` writes one; ``larp.i18n.said_if_phrase``
+            says it).
         field: the form or JSON field at fault, if any.
         status: the kind of refusal as an HTTP status (400 bad input, 403 forbidden, 404 unknown,
             409 stale or conflicting, 422 invalid: the default).
@@ -292,3 +295,4 @@ class RulesError(Refusal, ValueError):
 
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message, field)
+

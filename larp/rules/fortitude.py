@@ -97,7 +97,8 @@ class FortitudeTest:
 
 def _need(fortitude: int, level: int, power: str) -> None:
     if fortitude < level:
-        raise RulesError(f"{power} needs Fortitude {level}; the character has {fortitude}.", field="fortitude")
+        raise RulesError(Phrase.message(N_("%(power)s needs Fortitude %(level)s; the character has %(fortitude)s."),
+                                        power=power, level=level, fortitude=fortitude), field="fortitude")
 
 
 def endurance_level(track: HealthTrack, fortitude: int) -> str:
@@ -127,9 +128,9 @@ def resist(levels: int, damage_type: str, fortitude: int, attempt: FortitudeTest
     """
     _need(fortitude, RESISTANCE_LEVEL, "Resistance")
     if damage_type not in ("bashing", "lethal"):
-        raise RulesError("Resistance works only against lethal or bashing damage.", field="damage_type")
+        raise RulesError(Phrase.message(N_("Resistance works only against lethal or bashing damage.")), field="damage_type")
     if levels < 1:
-        raise RulesError("There is no damage to resist.", field="levels")
+        raise RulesError(Phrase.message(N_("There is no damage to resist.")), field="levels")
     steps = Explanation()
     if attempt.succeeds():
         steps.add(N_("Resistance: %(name)s tests (%(test)s) and ignores one level of %(kind)s damage."), _RULE,
@@ -157,7 +158,7 @@ def resilience(aggravated: int, fortitude: int, attempt: FortitudeTest,
     """
     _need(fortitude, RESILIENCE_LEVEL, "Resilience")
     if aggravated < 1:
-        raise RulesError("Resilience needs aggravated damage to reduce.", field="levels")
+        raise RulesError(Phrase.message(N_("Resilience needs aggravated damage to reduce.")), field="levels")
     steps = Explanation()
     if attempt.succeeds():
         steps.add(N_("Resilience: %(name)s tests (%(test)s); one level of the aggravated damage becomes lethal."),
@@ -212,9 +213,10 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
     if payment not in AEGIS_PAYMENTS:
         raise RulesError(f"Aegis is paid with {' or '.join(AEGIS_PAYMENTS)}.", field="payment")
     if turn_start.levels != current.levels or turn_start.creature != current.creature:
-        raise RulesError("The two tracks are not the same character's.", field="turn_start")
+        raise RulesError(Phrase.message(N_("The two tracks are not the same character's.")), field="turn_start")
     if turn_start.destroyed:
-        raise RulesError(f"{who} was already destroyed before this turn; Final Death is final.", field="turn_start")
+        raise RulesError(Phrase.message(N_("%(name)s was already destroyed before this turn; Final Death is final."),
+                                        name=who), field="turn_start")
     steps = Explanation()
     steps.add(f"Aegis: {who} spends {AEGIS_PAYMENTS[payment]}. All damage taken this turn is cancelled "
               f"({plural(current.marked, 'level')} marked now, {turn_start.marked} at the start of the turn) and "

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -116,7 +116,7 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other",
             creature's row does not have.
     """
     if defender.stamina < 0 or defender.fortitude < 0:
-        raise RulesError("Stamina and Fortitude are dots, at least 0.", field="stamina")
+        raise RulesError(Phrase.message(N_("Stamina and Fortitude are dots, at least 0.")), field="stamina")
     row_name = "vampire" if defender.creature == "vampire" else "mortal"
     kind = damage_type
     if damage_type == "aggravated" and source in ("fire", "sunlight"):
@@ -191,17 +191,18 @@ def roll_soak(pool: int, *, dice: Sequence[int] | None = None, rng: DiceSource |
             impossible difficulty, or no dice and no random source.
     """
     if not 2 <= difficulty <= 10:
-        raise RulesError("A difficulty is a number from 2 to 10.", field="difficulty")
+        raise RulesError(Phrase.message(N_("A difficulty is a number from 2 to 10.")), field="difficulty")
     if dice is not None:
         faces = tuple(dice)
         if len(faces) != pool:
-            raise RulesError(f"The soak pool is {pool} dice; {len(faces)} results were given.", field="dice")
+            raise RulesError(Phrase.message(N_("The soak pool is %(pool)s dice; %(given)s results were given."), pool=pool,
+                                            given=len(faces)), field="dice")
         if any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10 for d in faces):
-            raise RulesError("Each die shows a number from 1 to 10.", field="dice")
+            raise RulesError(Phrase.message(N_("Each die shows a number from 1 to 10.")), field="dice")
     elif pool == 0:
         faces = ()
     elif rng is None:
-        raise RulesError("Give the soak dice rolled, or a random source to roll them.", field="dice")
+        raise RulesError(Phrase.message(N_("Give the soak dice rolled, or a random source to roll them.")), field="dice")
     else:
         faces = tuple(rng.randint(1, 10) for _ in range(pool))
     successes = sum(1 for d in faces if d >= difficulty)
@@ -289,7 +290,7 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
             attempt with a weapon that cannot stake, or bad dice.
     """
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
-        raise RulesError("Damage is a whole number of health levels, at least 0.", field="levels")
+        raise RulesError(Phrase.message(N_("Damage is a whole number of health levels, at least 0.")), field="levels")
     steps = Explanation()
     card = weapon(weapon_key, "tabletop") if weapon_key else None
     if stake_at_heart and card is not None and not card.has("Staking"):

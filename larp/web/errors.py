@@ -13,7 +13,7 @@ from werkzeug.routing import RequestRedirect
 
 from larp.db import BUSY, FULL, READ_ONLY, database_trouble, db
 from larp.htmx import is_partial, refresh_response
-from larp.i18n import N_
+from larp.i18n import N_, said_if_phrase
 from larp.models import UnstorableText
 from larp.rules.explain import RulesError
 
@@ -47,8 +47,10 @@ HTTP_WORDS = {
 
 
 def error_response(message: str, field: str | None, status: int):
-    """The API's JSON error body ``{"error": ..., "field": ...}`` with its status (issue 21)."""
-    return jsonify(error=message, field=field), status
+    """The API's JSON error body ``{"error": ..., "field": ...}`` with its status (issue 21); a refusal
+    written as a phrase is said in the API's language (English unless ``Accept-Language`` asks for
+    another, issue 36), its field name unchanged."""
+    return jsonify(error=said_if_phrase(message), field=field), status
 
 
 def _wants_json() -> bool:
@@ -88,7 +90,7 @@ def register(app: Flask) -> None:
 
     def refusal(title: str, message: str, status: int, field: str | None = None, retry: bool = False):
         if _wants_json():
-            response = jsonify(error=message, field=field)
+            response = jsonify(error=said_if_phrase(message), field=field)
         else:
             template = "errors/_error.html" if is_partial() else "errors/error.html"
             response = app.make_response(render_template(template, title=title, message=message, retry=retry))

@@ -40,7 +40,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import N_, Phrase, RulesError, plural, traits
+from larp.rules.explain import N_, Phrase, RulesError, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
@@ -120,11 +120,11 @@ def _check_script(ch: Challenge) -> None:
             raise RulesError(f"Unknown action {value!r} (known: {', '.join(ACTIONS)}).", field=key)
     if ch.kind is Kind.CONTESTED:
         if ch.defender is None:
-            raise RulesError("A contested challenge needs a defender.", field="defender")
+            raise RulesError(Phrase.message(N_("A contested challenge needs a defender.")), field="defender")
         if ch.difficulty is not None:
-            raise RulesError("Only a static challenge has a difficulty.", field="difficulty")
+            raise RulesError(Phrase.message(N_("Only a static challenge has a difficulty.")), field="difficulty")
         if ch.category is Category.VIRTUE:
-            raise RulesError("A Virtue Test is a static challenge against the stimulus.", field="kind")
+            raise RulesError(Phrase.message(N_("A Virtue Test is a static challenge against the stimulus.")), field="kind")
     else:
         if ch.defender is not None:
             raise RulesError(f"A {ch.kind.value} challenge is against a narrator: leave out the defender.",
@@ -133,16 +133,16 @@ def _check_script(ch: Challenge) -> None:
             raise RulesError(f"A {ch.kind.value} challenge has no opponent to hit: use the action 'other'.",
                              field="action")
         if ch.surprised or ch.negative_calls:
-            raise RulesError("Surprise and Negative Trait calls need two characters.",
+            raise RulesError(Phrase.message(N_("Surprise and Negative Trait calls need two characters.")),
                              field="surprised" if ch.surprised else "negative_calls")
     if ch.kind is Kind.STATIC:
         if isinstance(ch.difficulty, bool) or not isinstance(ch.difficulty, int) or ch.difficulty < 0:
-            raise RulesError("A static challenge needs a difficulty of at least 0 Traits.", field="difficulty")
+            raise RulesError(Phrase.message(N_("A static challenge needs a difficulty of at least 0 Traits.")), field="difficulty")
     elif ch.kind is Kind.SIMPLE:
         if ch.difficulty is not None:
-            raise RulesError("A simple test compares no Traits: no difficulty.", field="difficulty")
+            raise RulesError(Phrase.message(N_("A simple test compares no Traits: no difficulty.")), field="difficulty")
         if ch.category is Category.VIRTUE:
-            raise RulesError("A Virtue Test is a static challenge against the stimulus.", field="kind")
+            raise RulesError(Phrase.message(N_("A Virtue Test is a static challenge against the stimulus.")), field="kind")
     for key, con in ((Outcome.CHALLENGER, ch.challenger), (Outcome.DEFENDER, ch.defender)):
         if con is not None and not isinstance(con, Contestant):
             raise RulesError(f"The {key.value} is missing.", field=key.value)
@@ -239,14 +239,17 @@ def _check_traits_held(con: Contestant, name: str, p: str, category: Category) -
                              f"not among the Traits held.", field=f"{p}_lost_earlier")
         left = sum((held - lost).values())
         if left != con.traits:
-            raise RulesError(f"{name} has {left} {category.label} Traits left after those lost earlier "
-                             f"this game session, not {con.traits}.", field=f"{p}_traits")
+            raise RulesError(Phrase.message(N_("%(name)s has %(n)s %(category)s Traits left after those lost earlier "
+                                               "this game session, not %(traits)s."), name=name, n=left,
+                                            category=Phrase.term(category.label), traits=con.traits),
+                             field=f"{p}_traits")
     if con.declared is not None:
         if isinstance(con.declared, bool) or not isinstance(con.declared, int) or con.declared < 0:
             raise RulesError(f"{name}: declared Traits must be a whole number.", field=f"{p}_declared")
         if con.declared > con.traits:
-            raise RulesError(f"{name} may under-declare but never over-declare: {con.declared} "
-                             f"declared, {con.traits} held (LotNR ties, met-reference 1.3).",
+            raise RulesError(Phrase.message(N_("%(name)s may under-declare but never over-declare: %(declared)s "
+                                               "declared, %(held)s held (LotNR ties, met-reference 1.3)."),
+                                            name=name, declared=con.declared, held=con.traits),
                              field=f"{p}_declared")
 
 
@@ -263,7 +266,8 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
         raise RulesError(f"{name}: only an attacker with a weapon may bid from another category "
                          f"(LotNR Bidding Weapon Traits).", field=f"{p}_category")
     if action == "weapon" and con.weapon is None:
-        raise RulesError(f"{name} attacks with a weapon: give its card.", field=f"{p}_weapon")
+        raise RulesError(Phrase.message(N_("%(name)s attacks with a weapon: give its card."), name=name),
+                         field=f"{p}_weapon")
     if con.weapon is not None:
         w = con.weapon
         if w.damage_type not in DAMAGE_TYPES or isinstance(w.levels, bool) or not isinstance(w.levels, int) \
@@ -272,10 +276,12 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
                              f"(bashing, lethal, aggravated) and at least 1 level.", field=f"{p}_weapon")
     _check_traits_held(con, name, p, category)
     if con.health is Health.INCAPACITATED:
-        raise RulesError(f"{name} is Incapacitated and takes part in no challenge until a health level "
-                         f"is healed (LotNR Health, met-reference 4.1).", field=f"{p}_health")
+        raise RulesError(Phrase.message(N_("%(name)s is Incapacitated and takes part in no challenge until a health "
+                                           "level is healed (LotNR Health, met-reference 4.1)."), name=name),
+                         field=f"{p}_health")
     if con.steps_moved > 3 and category is Category.PHYSICAL:
-        raise RulesError(f"{name} can move at most three steps and still act (LotNR three-step rule).",
+        raise RulesError(Phrase.message(N_("%(name)s can move at most three steps and still act (LotNR three-step "
+                                           "rule)."), name=name),
                          field=f"{p}_steps_moved")
     health = con.health
     if con.frenzy not in ("", "frenzy", "rotschreck"):
@@ -328,10 +334,12 @@ def _requirements(state: ChallengeState, side: SideState) -> None:
         any_lead = ch.mass and settings["intensity_in_mobs"] == "any"
         if not (Power.INTENSITY in con.powers and ch.category is Category.PHYSICAL
                 and (con.lead is Lead.STRENGTH or any_lead)):
-            raise RulesError(f"{side.name} may bid {POTENCE_TRAIT} only with Intensity, in a strength "
-                             f"challenge (LotNR Potence).", field=f"{side.prefix}_bid")
+            raise RulesError(Phrase.message(N_("%(name)s may bid %(trait)s only with Intensity, in a strength "
+                                               "challenge (LotNR Potence)."), name=side.name, trait=POTENCE_TRAIT),
+                             field=f"{side.prefix}_bid")
         if potence > 1:
-            raise RulesError(f"{side.name} may bid {POTENCE_TRAIT} once.", field=f"{side.prefix}_bid")
+            raise RulesError(Phrase.message(N_("%(name)s may bid %(trait)s once."), name=side.name, trait=POTENCE_TRAIT),
+                             field=f"{side.prefix}_bid")
         side.potence = True
 
 
@@ -370,9 +378,9 @@ def _negative_calls(state: ChallengeState) -> None:
     for index, call in enumerate(state.challenge.negative_calls):
         where = f"negative_calls[{index}]"
         if call.by not in SIDES:
-            raise RulesError("A Negative Trait call is made by the challenger or the defender.", field=where)
+            raise RulesError(Phrase.message(N_("A Negative Trait call is made by the challenger or the defender.")), field=where)
         if not isinstance(call.trait, str) or not call.trait.strip():
-            raise RulesError("Name the Negative Trait called.", field=where)
+            raise RulesError(Phrase.message(N_("Name the Negative Trait called.")), field=where)
         caller = state.sides[call.by]
         payer = state.sides[other_side(call.by)] if call.correct else caller
         other = state.sides[other_side(payer.key)]
@@ -413,27 +421,28 @@ def _check_bid(state: ChallengeState, side: SideState) -> None:
     p = side.prefix
     bid = [b.strip() if isinstance(b, str) else b for b in con.bid]
     if any(not isinstance(b, str) or not b for b in bid):
-        raise RulesError(f"{side.name}: a Trait bid has no name.", field=f"{p}_bid")
+        raise RulesError(Phrase.message(N_("%(name)s: a Trait bid has no name."), name=side.name), field=f"{p}_bid")
     if con.relent:
         return
     real = [b for b in bid if not (side.potence and b == POTENCE_TRAIT)]
     if side.required is not None and len(bid) != side.required:
         if not bid:
-            raise RulesError(f"The {p} must bid a Trait.", field=f"{p}_bid")
-        raise RulesError(f"{side.name} must risk {plural(side.required, 'Trait')} here, not {len(bid)}.",
-                         field=f"{p}_bid")
+            raise RulesError(Phrase.message(N_("The challenger must bid a Trait.") if side.key is Outcome.CHALLENGER
+                                            else N_("The defender must bid a Trait.")), field=f"{p}_bid")
+        raise RulesError(Phrase.message(N_("%(name)s must risk %(traits)s here, not %(bid)s."), name=side.name,
+                                        traits=traits(side.required), bid=len(bid)), field=f"{p}_bid")
     if len(real) > con.traits:
-        raise RulesError(
-            f"{side.name} has only {con.traits} {side.category.label} Traits left "
-            f"and cannot bid {len(real)}.",
-            field=f"{p}_bid",
-        )
+        raise RulesError(Phrase.message(N_("%(name)s has only %(n)s %(category)s Traits left and cannot bid %(bid)s."),
+                                        name=side.name, n=con.traits, category=Phrase.term(side.category.label),
+                                        bid=len(real)), field=f"{p}_bid")
     if con.held:
         free = Counter(con.held) - Counter(con.lost_earlier)
         for trait in real:
             if free[trait] < 1:
-                why = "lost it earlier this game session" if trait in con.lost_earlier else "does not have it"
-                raise RulesError(f"{side.name} cannot bid {trait}: {why}.", field=f"{p}_bid")
+                why = (Phrase.message(N_("lost it earlier this game session")) if trait in con.lost_earlier
+                       else Phrase.message(N_("does not have it")))
+                raise RulesError(Phrase.message(N_("%(name)s cannot bid %(trait)s: %(why)s."), name=side.name,
+                                                trait=trait, why=why), field=f"{p}_bid")
             free[trait] -= 1
         side.free = +free
     side.spare = con.traits - len(real)
@@ -473,8 +482,9 @@ def _darkness(state: ChallengeState) -> None:
         if dark.waive_retest and not dark.waived_this_turn:
             key = ability_named(side.con.abilities, dark.waive_retest)
             if key is None or side.con.abilities[key] < 1:
-                raise RulesError(f"{side.name} has no {dark.waive_retest} level left to expend against the "
-                                 f"forced retest.", field=f"{side.prefix}_darkness")
+                raise RulesError(Phrase.message(N_("%(name)s has no %(ability)s level left to expend against the "
+                                                   "forced retest."), name=side.name, ability=dark.waive_retest),
+                                 field=f"{side.prefix}_darkness")
     c, d = state.sides[Outcome.CHALLENGER], state.sides[Outcome.DEFENDER]
     if c.dark_forced and d.dark_forced:
         label = settings.label("both_blind_forced_retest")
@@ -494,11 +504,11 @@ def _darkness(state: ChallengeState) -> None:
 def _relent(state: ChallengeState) -> None:
     relenting = [s for s in state.characters() if s.con.relent]
     if len(relenting) == 2:
-        raise RulesError("Only one side can relent.", field="defender_relent")
+        raise RulesError(Phrase.message(N_("Only one side can relent.")), field="defender_relent")
     if relenting:
         side = relenting[0]
         state.auto_winner = other_side(side.key)
         state.steps.add(N_("%(name)s relents before the test: %(name)s loses the challenge and no Traits."),
                         R_RELENT, name=side.name)
     if state.auto_winner is not None and state.challenge.tests:
-        raise RulesError("No test is made: the challenge was decided before the test.", field="tests")
+        raise RulesError(Phrase.message(N_("No test is made: the challenge was decided before the test.")), field="tests")

@@ -27,7 +27,7 @@ from larp.rules.challenge.state import ChallengeState
 from larp.rules.challenge.surprise import call_second_challenge
 from larp.rules.challenge.test import forced_retest, make_test
 from larp.rules.challenge.types import BASIC_THROWS, Call, Outcome, RandomSource, Throw
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 
@@ -80,21 +80,21 @@ def play_script(challenge: Challenge, settings: ChronicleSettings, rng: RandomSo
 def _check_order(state: ChallengeState, index: int, call: TestCall) -> None:
     f = f"tests[{index}]"
     if not isinstance(call, TestCall):
-        raise RulesError("A test must say what is called.", field=f)
+        raise RulesError(Phrase.message(N_("A test must say what is called.")), field=f)
     if not isinstance(call.call, Call):
-        raise RulesError(f"Unknown call {call.call!r}.", field=f"{f}.call")
+        raise RulesError(Phrase.message(N_("Unknown call %(call)s."), call=repr(call.call)), field=f"{f}.call")
     if state.auto_winner is not None:
-        raise RulesError("No test is made: the challenge was decided before the test.", field="tests")
+        raise RulesError(Phrase.message(N_("No test is made: the challenge was decided before the test.")), field="tests")
     if index == 0 and call.call is not Call.TEST:
-        raise RulesError("The first test comes first: the first call must be 'test'.", field=f"{f}.call")
+        raise RulesError(Phrase.message(N_("The first test comes first: the first call must be 'test'.")), field=f"{f}.call")
     if index > 0 and call.call is Call.TEST:
-        raise RulesError("Only the first test is a plain test; later ones are overbids or retests.",
+        raise RulesError(Phrase.message(N_("Only the first test is a plain test; later ones are overbids or retests.")),
                          field=f"{f}.call")
     if state.finished and call.call is not Call.FORCED_RETEST:  # the darkness retest is automatic
-        raise RulesError("Might was the last test of the challenge (LotNR Potence).", field=f)
+        raise RulesError(Phrase.message(N_("Might was the last test of the challenge (LotNR Potence).")), field=f)
     if state.forced_due is not None and call.call is not Call.FORCED_RETEST:
-        raise RulesError(f"{state.sides[state.forced_due].name} won in total darkness and must first retest "
-                         f"once (002 \"Darkness\").", field=f"{f}.call")
+        raise RulesError(Phrase.message(N_("%(name)s won in total darkness and must first retest once (002 \"Darkness\")."),
+                                        name=state.sides[state.forced_due].name), field=f"{f}.call")
 
 
 def rule_challenge(

@@ -53,11 +53,11 @@ def rule_outcome(state: ChallengeState) -> ChallengeRuling:
     """
     ch = state.challenge
     if state.forced_due is not None:
-        raise RulesError(f"{state.sides[state.forced_due].name} won in total darkness: add the forced retest's "
-                         f"throws.", field="tests")
+        raise RulesError(Phrase.message(N_("%(name)s won in total darkness: add the forced retest's throws."),
+                                        name=state.sides[state.forced_due].name), field="tests")
     winner = state.decided
     if winner is None:
-        raise RulesError("The challenge needs its first test's throws.", field="tests")
+        raise RulesError(Phrase.message(N_("The challenge needs its first test's throws.")), field="tests")
     steps = Explanation()
     steps.extend(state.steps.steps())
     relented = any(s.con.relent for s in state.characters())

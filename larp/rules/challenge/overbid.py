@@ -33,35 +33,36 @@ def overbid_problem(state: ChallengeState, side: SideState) -> str | None:
     for a side that risks no Trait, and only with a Trait left to risk (LotNR Overbidding,
     Virtue Tests; met-reference 1.5)."""
     if state.challenge.kind is Kind.SIMPLE:
-        return "A simple test compares no Traits: no overbid."
+        return Phrase.message(N_("A simple test compares no Traits: no overbid."))
     if state.challenge.category is Category.VIRTUE:
-        return "Overbids are forbidden on Virtue Tests (LotNR)."
+        return Phrase.message(N_("Overbids are forbidden on Virtue Tests (LotNR)."))
     problem = caller_problem(state, side)
     if problem:
         return problem
     if side.con is not None and side.con.risks_no_trait:
-        return f"{side.name} risks no Trait in this test: no overbid."
+        return Phrase.message(N_("%(name)s risks no Trait in this test: no overbid."), name=side.name)
     if side.overbid_used:
-        return f"{side.name} has already overbid in this challenge."
+        return Phrase.message(N_("%(name)s has already overbid in this challenge."), name=side.name)
     if side.con is not None and side.traits_to_risk() < 1:
-        return f"{side.name} has no Trait left to risk."
+        return Phrase.message(N_("%(name)s has no Trait left to risk."), name=side.name)
     return None
 
 
-def overbid_trait_problem(side: SideState, trait: str, what: str = "to overbid (LotNR Overbidding)"
-                          ) -> str | None:
+def overbid_trait_problem(side: SideState, trait: str, what: str | None = None) -> str | None:
     """Why ``side`` may not risk ``trait`` in an overbid (or ``what`` else: a second challenge),
     or ``None``: a character names a new Trait it still has free to risk, not one already bid
     or lost earlier this game session; the narrator risks none (LotNR Overbidding, 1.5)."""
     if side.con is None:
-        return "The narrator risks no Trait to overbid." if trait else None
+        return Phrase.message(N_("The narrator risks no Trait to overbid.")) if trait else None
     if not trait:
-        return f"{side.name} must risk a new Trait {what}."
+        return Phrase.message(N_("%(name)s must risk a new Trait %(what)s."), name=side.name,
+                              what=what or Phrase.message(N_("to overbid (LotNR Overbidding)")))
     if side.potence and trait == POTENCE_TRAIT:
-        return f"{POTENCE_TRAIT} is already bid."
+        return Phrase.message(N_("%(trait)s is already bid."), trait=POTENCE_TRAIT)
     if side.free is not None and side.free[trait] < 1:
-        why = "lost earlier this game session" if trait in side.con.lost_earlier else "not a Trait left to risk"
-        return f"{side.name} cannot risk {trait}: {why}."
+        why = (Phrase.message(N_("lost earlier this game session")) if trait in side.con.lost_earlier
+               else Phrase.message(N_("not a Trait left to risk")))
+        return Phrase.message(N_("%(name)s cannot risk %(trait)s: %(why)s."), name=side.name, trait=trait, why=why)
     return None
 
 
@@ -173,7 +174,8 @@ def call_overbid(state: ChallengeState, index: int, call: TestCall) -> None:
         make_test(state, index, call, side.key, trait=trait)
         return
     if call.challenger_throw is not None or call.defender_throw is not None:
-        raise RulesError(f"The overbid is refused ({text}): no new test is made, so give no throws.",
+        raise RulesError(Phrase.message(N_("The overbid is refused (%(ratio)s): no new test is made, so give no throws."),
+                                        ratio=text),
                          field=f"{f}.challenger_throw")
     state.steps.add(N_("%(ratio)s No new test: the result stands."), R_OVERBID, setting, ratio=text)
     if trait:

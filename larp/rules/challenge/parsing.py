@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
 from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import REQUIRED, enum_value, whole_number
 from larp.rules.senses import sense_named, senses_named
 
@@ -82,25 +82,25 @@ def _int(value: Any, where: str, optional: bool = False) -> int | None:
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise RulesError("Give true or false.", field=where)
+        raise RulesError(Phrase.message(N_("Give true or false.")), field=where)
     return value
 
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise RulesError("Give a text.", field=where)
+        raise RulesError(Phrase.message(N_("Give a text.")), field=where)
     return value.strip()
 
 
 def _names(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise RulesError("Give a list of names.", field=where)
+        raise RulesError(Phrase.message(N_("Give a list of names.")), field=where)
     return tuple(v.strip() for v in value)
 
 
 def _levels(value: Any, where: str) -> dict[str, int]:
     if not isinstance(value, Mapping):
-        raise RulesError("Give an object of name to number.", field=where)
+        raise RulesError(Phrase.message(N_("Give an object of name to number.")), field=where)
     return {str(k): _int(v, where) for k, v in value.items()}
 
 
@@ -116,7 +116,7 @@ def specialisation_of(value: Any, where: str) -> str | bool:
         return value
     if isinstance(value, str):
         return value.strip()
-    raise RulesError("Give true, false or the Ability's name.", field=where)
+    raise RulesError(Phrase.message(N_("Give true, false or the Ability's name.")), field=where)
 
 
 def frenzy_of(value: Any, where: str) -> str:
@@ -128,7 +128,7 @@ def frenzy_of(value: Any, where: str) -> str:
     """
     text = "" if value is None else value.strip().lower() if isinstance(value, str) else None
     if text not in FRENZY_STATES:
-        raise RulesError("Give frenzy, rotschreck or \"\" (neither).", field=where)
+        raise RulesError(Phrase.message(N_("Give frenzy, rotschreck or \"\" (neither).")), field=where)
     return text
 
 
@@ -166,7 +166,7 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
         kwargs["health"] = _enum(Health, data["health"], f("health"))
     if "powers" in data:
         if not isinstance(data["powers"], (list, tuple)):
-            raise RulesError("Give a list of powers.", field=f("powers"))
+            raise RulesError(Phrase.message(N_("Give a list of powers.")), field=f("powers"))
         kwargs["powers"] = frozenset(_enum(Power, p, f("powers")) for p in data["powers"])
     if "lead" in data:
         kwargs["lead"] = _enum(Lead, data["lead"], f("lead"))
@@ -204,7 +204,7 @@ def _by(value: Any, where: str) -> Outcome | None:
         return None
     side = _enum(Outcome, value, where)
     if side not in SIDES:
-        raise RulesError("Give challenger or defender.", field=where)
+        raise RulesError(Phrase.message(N_("Give challenger or defender.")), field=where)
     return side
 
 
@@ -239,21 +239,21 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
     """
     data = _known(data, Challenge, "")
     if "category" not in data:
-        raise RulesError("Give the challenge's category.", field="category")
+        raise RulesError(Phrase.message(N_("Give the challenge's category.")), field="category")
     kind = _enum(Kind, data.get("kind", "contested"), "kind")
     if data.get("challenger") is None:
-        raise RulesError("Give the challenger.", field="challenger")
+        raise RulesError(Phrase.message(N_("Give the challenger.")), field="challenger")
     calls = test_calls_from_list(data.get("tests", []), "tests")
     negatives = data.get("negative_calls", [])
     if not isinstance(negatives, list):
-        raise RulesError("Give a list of Negative Trait calls.", field="negative_calls")
+        raise RulesError(Phrase.message(N_("Give a list of Negative Trait calls.")), field="negative_calls")
     calls_neg = []
     for index, raw in enumerate(negatives):
         where = f"negative_calls[{index}]"
         n = _known(raw, NegativeCall, where)
         by = _by(n.get("by"), where)
         if by is None:
-            raise RulesError("Say who calls the Negative Trait.", field=where)
+            raise RulesError(Phrase.message(N_("Say who calls the Negative Trait.")), field=where)
         calls_neg.append(NegativeCall(by, _text(n.get("trait", ""), where), _bool(n.get("correct"), where)))
     return Challenge(
         category=_enum(Category, data["category"], "category"),
@@ -296,7 +296,7 @@ def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
         RulesError: not a list, or a malformed test; ``field`` is ``<where>[i].<key>``.
     """
     if not isinstance(data, list):
-        raise RulesError("Give a list of tests.", field=where)
+        raise RulesError(Phrase.message(N_("Give a list of tests.")), field=where)
     calls = []
     for index, raw in enumerate(data):
         at = f"{where}[{index}]"

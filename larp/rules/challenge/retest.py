@@ -39,23 +39,23 @@ def payable(side: SideState, category: str, name: str) -> tuple[str | None, str]
     if category == "ability":
         key = ability_named(con.abilities, name)
         if key is None:
-            return f"{side.name} has no {name} Ability.", name
+            return Phrase.message(N_("%(name)s has no %(ability)s Ability."), name=side.name, ability=name), name
         if con.abilities[key] - side.abilities_spent[key] < 1:
-            return f"{side.name} has no {key} levels left this game session.", key
+            return Phrase.message(N_("%(name)s has no %(ability)s levels left this game session."), name=side.name, ability=key), key
         return None, key
     if category == "willpower":
         if con.willpower - side.willpower_spent < 1:
-            return f"{side.name} has no Willpower left.", name
+            return Phrase.message(N_("%(name)s has no Willpower left."), name=side.name), name
         return None, name
     if category == "merit":
         key = next((m for m in con.merits if m.lower() == name.lower()), None)
         if key is None:
-            return f"{side.name} has no {name} Merit.", name
+            return Phrase.message(N_("%(name)s has no %(merit)s Merit."), name=side.name, merit=name), name
         if con.merits[key] - side.merits_spent[key] < 1:
-            return f"{side.name} has no uses of {key} left.", key
+            return Phrase.message(N_("%(name)s has no uses of %(merit)s left."), name=side.name, merit=key), key
         return None, key
     if Power.MIGHT not in con.powers:
-        return f"{side.name} does not have Might (Potence).", name
+        return Phrase.message(N_("%(name)s does not have Might (Potence)."), name=side.name), name
     return None, name
 
 
@@ -76,7 +76,7 @@ def retest_problem(state: ChallengeState, side: SideState, category: str, name: 
     (LotNR Potence, 3.4); once per source or per category (``retest_limit_mode``; LotNR
     Retests, 2.1; Dark Epics, 2.2)."""
     if side.con is None:
-        return "The narrator has no retest sources.", name
+        return Phrase.message(N_("The narrator has no retest sources.")), name
     problem = caller_problem(state, side)
     if problem:
         return problem, name
@@ -85,32 +85,35 @@ def retest_problem(state: ChallengeState, side: SideState, category: str, name: 
         return problem, name
     ch, con, settings = state.challenge, side.con, state.settings
     if category == "ability" and name.lower() == "blindfighting" and side.dark is None:
-        return "Blindfighting is a valid retest only in darkness (002 \"Darkness\").", name
+        return Phrase.message(N_("Blindfighting is a valid retest only in darkness (002 \"Darkness\").")), name
     if category == "ability" and name.lower() == "dodge" and ch.kind is Kind.CONTESTED:
         opponent_action = ch.defender_action if side.key is Outcome.CHALLENGER else ch.action
         if not ACTIONS[opponent_action]["attack"]:
-            return ("Dodge retests only when defending against an attack the character can see or sense "
-                    "(met-reference 2.1, 3.6)."), name
+            return Phrase.message(N_("Dodge retests only when defending against an attack the character can see or "
+                                     "sense (met-reference 2.1, 3.6).")), name
     if category == "willpower" and settings["willpower_retest_scope"] == "defend_mental_social":
         if not (side.key is Outcome.DEFENDER and ch.kind is Kind.CONTESTED
                 and ch.category in (Category.MENTAL, Category.SOCIAL)):
-            return (f"Willpower buys a retest only when defending against a Mental or Social challenge "
-                    f"({settings.label('willpower_retest_scope')})."), name
+            return Phrase.message(N_("Willpower buys a retest only when defending against a Mental or Social "
+                                     "challenge (%(choice)s)."),
+                                  choice=Phrase.term(settings.label("willpower_retest_scope"))), name
     if category == "power" and state.challenge.at_range:
-        return ("Might retests only feats of sheer strength in brawling and melee; the sides are beyond reach of "
-                "each other, so this is a ranged attack whatever the weapon (LotNR Potence).", name)
+        return (Phrase.message(N_("Might retests only feats of sheer strength in brawling and melee; the sides are "
+                                  "beyond reach of each other, so this is a ranged attack whatever the weapon "
+                                  "(LotNR Potence).")), name)
     if category == "power" and _ranged(state):
-        return ("Might retests only feats of sheer strength in brawling and melee, never a firearm shot, a thrown "
-                "object or another ranged attack (LotNR Potence).", name)
+        return (Phrase.message(N_("Might retests only feats of sheer strength in brawling and melee, never a firearm "
+                                  "shot, a thrown object or another ranged attack (LotNR Potence).")), name)
     if category == "power" and not (ch.category is Category.PHYSICAL and con.lead is Lead.STRENGTH):
-        return "Might works only in challenges of sheer strength (LotNR Potence).", name
+        return Phrase.message(N_("Might works only in challenges of sheer strength (LotNR Potence).")), name
     mode = settings["retest_limit_mode"]
     if mode == "per_source" and source_key(category, name).lower() in side.used:
-        return (f"{side.name} has already retested with {name} in this challenge "
-                f"({settings.label('retest_limit_mode')})."), name
+        return Phrase.message(N_("%(name)s has already retested with %(source)s in this challenge (%(choice)s)."),
+                              name=side.name, source=name, choice=Phrase.term(settings.label("retest_limit_mode"))), name
     if mode == "per_category" and f"category:{category}" in side.used:
-        return (f"{side.name} has already retested from the {category} category in this challenge "
-                f"({settings.label('retest_limit_mode')})."), name
+        return Phrase.message(N_("%(name)s has already retested from the %(category)s category in this challenge "
+                                 "(%(choice)s)."), name=side.name, category=category,
+                              choice=Phrase.term(settings.label("retest_limit_mode"))), name
     return None, name
 
 
@@ -132,14 +135,14 @@ def cancel_problem(state: ChallengeState, side: SideState, retest: tuple[str, st
     under ``cancel_match_mode = same_category`` (LotNR Retests, 2.1; Dark Epics, 2.2)."""
     settings = state.settings
     if side.con is None:
-        return "The narrator cannot cancel retests.", name
+        return Phrase.message(N_("The narrator cannot cancel retests.")), name
     if retest[0] == "power":
-        return "Might is the last test of the challenge and cannot be cancelled (LotNR Potence).", name
+        return Phrase.message(N_("Might is the last test of the challenge and cannot be cancelled (LotNR Potence).")), name
     if retest[0] == "willpower" and not settings["willpower_retest_cancellable"]:
-        return (f"A Willpower retest cannot be cancelled "
-                f"({settings.label('willpower_retest_cancellable')})."), name
+        return Phrase.message(N_("A Willpower retest cannot be cancelled (%(choice)s)."),
+                              choice=Phrase.term(settings.label("willpower_retest_cancellable"))), name
     if category == "power":
-        return "Might is a retest, not a cancel.", name
+        return Phrase.message(N_("Might is a retest, not a cancel.")), name
     problem, name = payable(side, category, name)
     if problem:
         return problem, name
@@ -196,7 +199,7 @@ def call_retest(state: ChallengeState, index: int, call: TestCall) -> None:
         if problem:
             raise RulesError(problem, field=f"{f}.cancel")
         if call.challenger_throw is not None or call.defender_throw is not None:
-            raise RulesError("The retest is cancelled: no new test is made, so give no throws.",
+            raise RulesError(Phrase.message(N_("The retest is cancelled: no new test is made, so give no throws.")),
                              field=f"{f}.challenger_throw")
         _pay(other, ccat, cname)
         state.steps.add(Phrase.message(N_("%(name)s cancels the retest with %(source)s: the first result stands."),

@@ -24,17 +24,18 @@ def second_challenge_problem(state: ChallengeState, side: SideState) -> str | No
     ``one_physical_challenge_per_turn``)."""
     ch, settings = state.challenge, state.settings
     if not ch.surprised or side.key is not Outcome.CHALLENGER or side.con is None:
-        return "Only a challenger who surprised the defender may call a second challenge."
+        return Phrase.message(N_("Only a challenger who surprised the defender may call a second challenge."))
     if state.surprise_over:
-        return f"{side.name} has already called the second challenge."
+        return Phrase.message(N_("%(name)s has already called the second challenge."), name=side.name)
     problem = caller_problem(state, side)
     if problem:
         return problem
     if settings["one_physical_challenge_per_turn"] and ch.category is Category.PHYSICAL:
-        return (f"{state.sides[Outcome.DEFENDER].name} has faced a Physical challenge this turn: no second "
-                f"one ({settings.label('one_physical_challenge_per_turn')}).")
+        return Phrase.message(N_("%(name)s has faced a Physical challenge this turn: no second one (%(choice)s)."),
+                              name=state.sides[Outcome.DEFENDER].name,
+                              choice=Phrase.term(settings.label("one_physical_challenge_per_turn")))
     if side.traits_to_risk() < 1:
-        return f"{side.name} has no Trait left to risk."
+        return Phrase.message(N_("%(name)s has no Trait left to risk."), name=side.name)
     return None
 
 
@@ -53,7 +54,7 @@ def call_second_challenge(state: ChallengeState, index: int, call: TestCall) -> 
     if problem:
         raise RulesError(problem, field=f"{f}.by")
     trait = call.trait.strip() if isinstance(call.trait, str) else ""
-    problem = overbid_trait_problem(side, trait, "for a second challenge (LotNR Surprise)")
+    problem = overbid_trait_problem(side, trait, Phrase.message(N_("for a second challenge (LotNR Surprise)")))
     if problem:
         raise RulesError(problem, field=f"{f}.trait")
     lost_now = list(side.at_risk)

@@ -89,9 +89,9 @@ def forced_retest(state: ChallengeState, index: int, call: TestCall) -> None:
     f = f"tests[{index}]"
     side = state.forced_due
     if side is None:
-        raise RulesError("No forced darkness retest is due here.", field=f"{f}.call")
+        raise RulesError(Phrase.message(N_("No forced darkness retest is due here.")), field=f"{f}.call")
     if call.by is not None and call.by is not side:
-        raise RulesError(f"The forced retest is {state.sides[side].name}'s.", field=f"{f}.by")
+        raise RulesError(Phrase.message(N_("The forced retest is %(name)s's."), name=state.sides[side].name), field=f"{f}.by")
     state.forced_due = None
     state.sides[side].forced_done = True
     state.steps.add(N_("%(name)s won in total darkness: the test is retested once."), R_DARK,
@@ -107,7 +107,7 @@ def caller(state: ChallengeState, index: int, call: TestCall) -> SideState:
         RulesError: the call names neither side.
     """
     if call.by not in SIDES:
-        raise RulesError("Say who calls it: challenger or defender.", field=f"tests[{index}].by")
+        raise RulesError(Phrase.message(N_("Say who calls it: challenger or defender.")), field=f"tests[{index}].by")
     return state.sides[call.by]
 
 
@@ -117,15 +117,15 @@ def caller_problem(state: ChallengeState, side: SideState) -> str | None:
     a forced darkness retest, and never after Might (LotNR Overbidding, Retests, Potence;
     met-reference 1.5, 2.1, 3.4; 002 "Darkness")."""
     if state.auto_winner is not None:
-        return "The challenge was decided before the test."
+        return Phrase.message(N_("The challenge was decided before the test."))
     if state.result is None:
-        return "The first test comes first."
+        return Phrase.message(N_("The first test comes first."))
     if state.finished:
-        return "Might was the last test of the challenge."
+        return Phrase.message(N_("Might was the last test of the challenge."))
     if state.forced_due is not None:
-        return "The forced darkness retest comes first."
+        return Phrase.message(N_("The forced darkness retest comes first."))
     if state.result is side.key:
-        return f"{side.name} won the last test; only the side that lost it may call this."
+        return Phrase.message(N_("%(name)s won the last test; only the side that lost it may call this."), name=side.name)
     return None
 
 
@@ -133,7 +133,7 @@ def _throws(state: ChallengeState, index: int, call: TestCall) -> tuple[Throw, T
     f = f"tests[{index}]"
     ch = state.challenge
     if call.challenger_throw is None:
-        raise RulesError(f"{state.sides[Outcome.CHALLENGER].name}'s throw is missing.",
+        raise RulesError(Phrase.message(N_("%(name)s's throw is missing."), name=state.sides[Outcome.CHALLENGER].name),
                          field=f"{f}.challenger_throw")
     ct = parse_throw(call.challenger_throw, f"{f}.challenger_throw")
     narrator = state.sides[Outcome.DEFENDER].con is None
@@ -143,7 +143,7 @@ def _throws(state: ChallengeState, index: int, call: TestCall) -> tuple[Throw, T
             state.steps.add(N_("The narrator throws %(throw)s (drawn at random)."), R_STATIC,
                             throw=Phrase.term(dt.label))
         else:
-            raise RulesError(f"{state.sides[Outcome.DEFENDER].name}'s throw is missing.",
+            raise RulesError(Phrase.message(N_("%(name)s's throw is missing."), name=state.sides[Outcome.DEFENDER].name),
                              field=f"{f}.defender_throw")
     else:
         dt = parse_throw(call.defender_throw, f"{f}.defender_throw")
@@ -152,11 +152,12 @@ def _throws(state: ChallengeState, index: int, call: TestCall) -> tuple[Throw, T
             surprised = ch.surprised and not state.surprise_over
             if not bomb_power(ch, side, surprised):
                 con = state.sides[side].con
-                why = ("it was not announced before the challenge" if con is not None and not con.bomb_announced
-                       and bomb_power(ch, side, surprised, announced=True)
-                       else "it needs Vigor in a strength challenge or Rapidity in a speed challenge "
-                            "(and no surprise), announced before the challenge")
-                raise RulesError(f"{state.sides[side].name} cannot throw the Bomb: {why}.",
+                why = (Phrase.message(N_("it was not announced before the challenge"))
+                       if con is not None and not con.bomb_announced and bomb_power(ch, side, surprised, announced=True)
+                       else Phrase.message(N_("it needs Vigor in a strength challenge or Rapidity in a speed challenge "
+                                              "(and no surprise), announced before the challenge")))
+                raise RulesError(Phrase.message(N_("%(name)s cannot throw the Bomb: %(why)s."),
+                                                name=state.sides[side].name, why=why),
                                  field=f"{f}.{side.value}_throw")
     return ct, dt
 

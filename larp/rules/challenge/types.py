@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Protocol, Sequence
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 # How the explanation cites its sources (../shared/seeds/README.md, met-reference).
 R_BID = "LotNR Initial Bid (met-reference 1.1)"
@@ -182,15 +182,17 @@ def parse_throw(value: str | Throw, field_name: str = "throw") -> Throw:
     if isinstance(value, Throw):
         return value
     if not isinstance(value, str):
-        raise RulesError(f"{value!r} is not a throw: use rock, paper, scissors or bomb.", field=field_name)
+        raise RulesError(Phrase.message(N_("%(value)s is not a throw: use rock, paper, scissors or bomb."), value=repr(value)),
+                         field=field_name)
     text = value.strip().lower()
     if not text:
-        raise RulesError("Choose a throw: rock, paper or scissors.", field=field_name)
+        raise RulesError(Phrase.message(N_("Choose a throw: rock, paper or scissors.")), field=field_name)
     try:
         return Throw(text)
     except ValueError:
         raise RulesError(
-            f"{value!r} is not a throw: use rock, paper, scissors or bomb.", field=field_name
+            Phrase.message(N_("%(value)s is not a throw: use rock, paper, scissors or bomb."), value=repr(value)),
+            field=field_name
         ) from None
 
 
@@ -243,7 +245,8 @@ def parse_source(text: str, field_name: str = "source") -> tuple[str, str]:
     if sep and kind.strip().lower() in ("ability", "merit") and name.strip():
         return kind.strip().lower(), name.strip()
     raise RulesError(
-        f"{text!r} is not a retest source: use ability:<Name>, willpower, might or merit:<Name>.",
+        Phrase.message(N_("%(value)s is not a retest source: use ability:<Name>, willpower, might or merit:<Name>."),
+                       value=repr(text)),
         field=field_name,
     )
 

@@ -83,16 +83,19 @@ class HealingRuling:
 
 def _check_vampire_can_spend(track: HealthTrack, who: str) -> None:
     if track.condition == "final_death":
-        raise RulesError(f"{who} has met Final Death; Final Death is final and nothing heals it.", field="track")
+        raise RulesError(Phrase.message(N_("%(name)s has met Final Death; Final Death is final and nothing heals it."),
+                                        name=who), field="track")
     if track.condition == "dead":
-        raise RulesError(f"{who} is dead; the dead do not heal.", field="track")
+        raise RulesError(Phrase.message(N_("%(name)s is dead; the dead do not heal."), name=who), field="track")
     if not track.is_vampire:
-        raise RulesError(f"{who} is not a vampire and heals by time, not blood (000 \"Mortal's Healing Times\").",
+        raise RulesError(Phrase.message(N_("%(name)s is not a vampire and heals by time, not blood (000 \"Mortal's Healing Times\")."), name=who),
                          field="creature")
     if track.condition == "torpor":
-        raise RulesError(f"{who} is in torpor and may do nothing, not even spend blood.", field="condition")
+        raise RulesError(Phrase.message(N_("%(name)s is in torpor and may do nothing, not even spend blood."), name=who),
+                         field="condition")
     if track.staked:
-        raise RulesError(f"{who} is staked and may not spend blood points until the stake is removed.",
+        raise RulesError(Phrase.message(N_("%(name)s is staked and may not spend blood points until the stake is removed."),
+                                        name=who),
                          field="staked")
 
 
@@ -103,7 +106,7 @@ def _helpless(track: HealthTrack) -> bool:
 
 def _blood_per_turn(blood_per_turn: int) -> None:
     if isinstance(blood_per_turn, bool) or not isinstance(blood_per_turn, int) or blood_per_turn < 1:
-        raise RulesError("Blood per turn must be at least 1 (see the generation table).", field="blood_per_turn")
+        raise RulesError(Phrase.message(N_("Blood per turn must be at least 1 (see the generation table).")), field="blood_per_turn")
 
 
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
@@ -161,18 +164,19 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
     settings = settings or ChronicleSettings.defaults()
     _check_vampire_can_spend(track, who)
     if damage_type == "aggravated":
-        raise RulesError("Ordinary blood does not heal aggravated damage: it takes three blood points and a "
-                         "Willpower Trait, one level a night.", field="damage_type")
+        raise RulesError(Phrase.message(N_("Ordinary blood does not heal aggravated damage: it takes three blood points "
+                                           "and a Willpower Trait, one level a night.")), field="damage_type")
     rate, rule = _rate(per_blood)
     if damage_type not in rate:
         raise RulesError(f"Unknown damage type {damage_type!r}.", field="damage_type")
     if _helpless(track):
-        raise RulesError(f"{who} is incapacitated or unconscious: healing happens automatically, bashing first.",
+        raise RulesError(Phrase.message(N_("%(name)s is incapacitated or unconscious: healing happens automatically, "
+                                           "bashing first."), name=who),
                          field="condition")
     _blood_per_turn(blood_per_turn)
     present = getattr(track, damage_type)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > present:
         raise RulesError(f"{who} has only {plural(present, 'level')} of {damage_type} damage to heal.", field="levels")
     blood = ceil(levels / rate[damage_type])
@@ -208,14 +212,16 @@ def heal_automatically(track: HealthTrack, blood_available: int, blood_per_turn:
     settings = settings or ChronicleSettings.defaults()
     _check_vampire_can_spend(track, who)
     if not _helpless(track):
-        raise RulesError(f"{who} is neither incapacitated nor unconscious: the player chooses what to heal.",
+        raise RulesError(Phrase.message(N_("%(name)s is neither incapacitated nor unconscious: the player chooses what to "
+                                           "heal."), name=who),
                          field="condition")
     _blood_per_turn(blood_per_turn)
     if track.bashing + track.lethal == 0:
-        raise RulesError(f"{who} has no bashing or lethal damage; aggravated damage heals one level a night.",
+        raise RulesError(Phrase.message(N_("%(name)s has no bashing or lethal damage; aggravated damage heals one level a "
+                                           "night."), name=who),
                          field="damage_type")
     if blood_available < 1:
-        raise RulesError(f"{who} has no blood to heal with.", field="blood")
+        raise RulesError(Phrase.message(N_("%(name)s has no blood to heal with."), name=who), field="blood")
     steps = Explanation()
     steps.add(N_("%(name)s is %(level)s: healing is automatic, bashing first, then lethal."), _HEALING, name=who,
               level=Phrase.term(track.state().lower() if track.condition == "active" else track.condition))
@@ -274,7 +280,7 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
     """
     settings = settings or ChronicleSettings.defaults()
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
     if model["per_rest"] is None:
         blood, willpower = _agg_cost_one_rest(levels, model)
@@ -309,15 +315,15 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     settings = settings or ChronicleSettings.defaults()
     _check_vampire_can_spend(track, who)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > track.aggravated:
         raise RulesError(f"{who} has only {plural(track.aggravated, 'level')} of aggravated damage.", field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
     if model["per_rest"] is not None and levels > model["per_rest"]:
         raise RulesError(f"Aggravated damage heals only {model['per_rest']} level a {model['rest']}.", field="levels")
     if _helpless(track) and track.bashing + track.lethal:
-        raise RulesError(f"{who} heals automatically in the order bashing, lethal, aggravated: heal the "
-                         f"bashing and lethal damage first.", field="damage_type")
+        raise RulesError(Phrase.message(N_("%(name)s heals automatically in the order bashing, lethal, aggravated: heal "
+                                           "the bashing and lethal damage first."), name=who), field="damage_type")
     blood, willpower = _agg_cost_one_rest(levels, model)
     if blood > blood_available:
         raise RulesError(f"Healing {levels} aggravated takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
@@ -358,16 +364,16 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
                          "\"Blood\" reading (agg_heal_model = lotnr_instalments).", field="kind")
     _check_vampire_can_spend(track, who)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
-        raise RulesError("Heal at least one level.", field="levels")
+        raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if track.aggravated < 1:
-        raise RulesError(f"{who} has no aggravated damage.", field="levels")
+        raise RulesError(Phrase.message(N_("%(name)s has no aggravated damage."), name=who), field="levels")
     levels = min(levels, track.aggravated)
     owed = max(0, model["blood"] * levels - marked)
     if owed == 0:
         raise RulesError(f"{marked} Blood Traits are already marked against {plural(levels, 'aggravated level')}: they "
                          f"heal at the next sunset.", field="levels")
     if blood_available < 1:
-        raise RulesError(f"{who} has no blood to put toward the wound.", field="blood")
+        raise RulesError(Phrase.message(N_("%(name)s has no blood to put toward the wound."), name=who), field="blood")
     spent = min(owed, blood_available)
     now = marked + spent
     steps = Explanation()
@@ -409,14 +415,15 @@ def swallow_blood(track: HealthTrack, blood_current: int, blood_max: int, offere
             feeds by choice), or impossible blood numbers.
     """
     if track.destroyed:
-        raise RulesError(f"{who} is destroyed and swallows nothing.", field="track")
+        raise RulesError(Phrase.message(N_("%(name)s is destroyed and swallows nothing."), name=who), field="track")
     if not track.is_vampire:
-        raise RulesError(f"{who} is not a vampire.", field="creature")
+        raise RulesError(Phrase.message(N_("%(name)s is not a vampire."), name=who), field="creature")
     if not (_helpless(track) or track.condition == "torpor"):
-        raise RulesError(f"{who} is not incapacitated, unconscious or in torpor, and feeds by choice.",
+        raise RulesError(Phrase.message(N_("%(name)s is not incapacitated, unconscious or in torpor, and feeds by choice."),
+                                        name=who),
                          field="condition")
     if min(blood_current, blood_max, offered) < 0 or blood_current > blood_max:
-        raise RulesError("Blood points must be at least 0, and the pool no more than its maximum.", field="blood")
+        raise RulesError(Phrase.message(N_("Blood points must be at least 0, and the pool no more than its maximum.")), field="blood")
     swallowed = min(offered, blood_max - blood_current)
     steps = Explanation()
     steps.add(N_("%(name)s swallows %(n)s of the %(offered)s placed in his mouth (pool %(pool)s of %(most)s)."),

@@ -76,10 +76,11 @@ class _Notes(Explanation):
 
 def _refuse_destroyed(track: HealthTrack, who: str) -> None:
     if track.condition == "final_death":
-        raise RulesError(f"{who} has met Final Death; Final Death is final and nothing changes the track.",
+        raise RulesError(Phrase.message(N_("%(name)s has met Final Death; Final Death is final and nothing changes the "
+                                        "track."), name=who),
                          field="track")
     if track.condition == "dead":
-        raise RulesError(f"{who} is dead; nothing changes the track of the dead.", field="track")
+        raise RulesError(Phrase.message(N_("%(name)s is dead; nothing changes the track of the dead."), name=who), field="track")
 
 
 def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleSettings,
@@ -178,7 +179,7 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         raise RulesError(f"Unknown damage type {damage_type!r} (bashing, lethal or aggravated).",
                          field="damage_type")
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
-        raise RulesError("Damage must be a whole number of health levels, at least 0.", field="levels")
+        raise RulesError(Phrase.message(N_("Damage must be a whole number of health levels, at least 0.")), field="levels")
     _refuse_destroyed(track, who)
     steps = _Notes()
     kind = damage_type
@@ -407,7 +408,7 @@ def remove_stake(track: HealthTrack, who: str = "The character") -> HealthRuling
     """
     _refuse_destroyed(track, who)
     if not track.staked:
-        raise RulesError(f"{who} is not staked.", field="staked")
+        raise RulesError(Phrase.message(N_("%(name)s is not staked."), name=who), field="staked")
     steps = Explanation()
     steps.add(N_("The stake is removed: %(name)s may move and spend blood points again."), '000 "Stake Through Heart"',
               name=who)
@@ -423,9 +424,10 @@ def regain_consciousness(track: HealthTrack, who: str = "The character") -> Heal
     """
     _refuse_destroyed(track, who)
     if track.condition != "unconscious":
-        raise RulesError(f"{who} is not unconscious.", field="condition")
+        raise RulesError(Phrase.message(N_("%(name)s is not unconscious."), name=who), field="condition")
     if track.below_incapacitated:
-        raise RulesError(f"{who} is still below Incapacitated and must heal a level before waking.",
+        raise RulesError(Phrase.message(N_("%(name)s is still below Incapacitated and must heal a level before waking."),
+                                        name=who),
                          field="condition")
     steps = Explanation()
     steps.add(N_("A scene or an hour has passed: %(name)s regains consciousness at %(level)s."),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
@@ -195,7 +195,7 @@ class HealthTrack:
     def __post_init__(self) -> None:
         object.__setattr__(self, "levels", tuple(self.levels))
         if len(self.levels) < 2:
-            raise RulesError("A health track needs at least two levels.", field="levels")
+            raise RulesError(Phrase.message(N_("A health track needs at least two levels.")), field="levels")
         for kind in DAMAGE_TYPES:
             value = getattr(self, kind)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -204,7 +204,7 @@ class HealthTrack:
             raise RulesError(
                 f"{self.marked} levels of damage do not fit on a track of {self.size} levels.", field="levels")
         if self.condition not in CONDITIONS:
-            raise RulesError(f"Unknown condition {self.condition!r}.", field="condition")
+            raise RulesError(Phrase.message(N_("Unknown condition %(value)s."), value=repr(self.condition)), field="condition")
         if self.creature not in TRACK_CREATURES:
             raise RulesError(f"Unknown creature {self.creature!r} (vampire, ghoul or mortal).", field="creature")
 

@@ -88,7 +88,7 @@ class HandDamage:
         """
         if self.source != "sunlight":
             if self.exposure:
-                raise RulesError("An exposure is sunlight's: choose sunlight as the source.", field="exposure")
+                raise RulesError(Phrase.message(N_("An exposure is sunlight's: choose sunlight as the source.")), field="exposure")
             return None
         return sunlight_exposure(self.exposure, self.turns, who)
 
@@ -109,7 +109,7 @@ class HandDamage:
         if sun is not None:
             return Damage(levels=sun.levels, damage_type="aggravated", source="sunlight", steps=sun.steps[:1])
         if self.levels < 1:
-            raise RulesError("No damage to apply: give at least one health level.", field="levels")
+            raise RulesError(Phrase.message(N_("No damage to apply: give at least one health level.")), field="levels")
         if self.source == "fire":
             fire = (Step(N_("Fire does aggravated damage."), R_FIRE),) if self.damage_type != "aggravated" else ()
             return Damage(levels=self.levels, damage_type="aggravated", source="fire", steps=fire,
@@ -220,7 +220,8 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     if hand.stamina and (hand.resistance is not None or hand.resilience is not None):
         spent = stamina_trait(person)
         if spent is None:
-            raise RulesError(f"{person.name} has no stamina-related Physical Trait left to spend.", field="stamina")
+            raise RulesError(Phrase.message(N_("%(name)s has no stamina-related Physical Trait left to spend."),
+                                            name=person.name), field="stamina")
     tally = Tally()
     tally.person(person.name, track)
     if spent:

@@ -60,9 +60,9 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
     """
     settings = settings or ChronicleSettings.defaults()
     if kind not in HEAL_KINDS:
-        raise RulesError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
+        raise RulesError(Phrase.message(N_("Heal bashing, lethal, aggravated, or automatically.")), field="kind")
     if game not in GAMES:
-        raise RulesError("The game is live or tabletop.", field="game")
+        raise RulesError(Phrase.message(N_("The game is live or tabletop.")), field="game")
     track = person_track(person, settings)
     rate = blood_rate(settings, game)
     tally = Tally()

@@ -154,11 +154,11 @@ def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource 
                     "challenger_throw": item.challenger_throw, "defender_throw": item.defender_throw,
                     "source": item.source, "cancel": item.cancel, "trait": item.trait}
         if not isinstance(item, Mapping):
-            raise RulesError("Each test is an object.", field=where)
+            raise RulesError(Phrase.message(N_("Each test is an object.")), field=where)
         try:
             call = Call(str(item.get("call") or "test").strip().lower())
         except ValueError:
-            raise RulesError("A call is test, overbid, retest or forced_retest.", field=f"{where}.call") from None
+            raise RulesError(Phrase.message(N_("A call is test, overbid, retest or forced_retest.")), field=f"{where}.call") from None
         by = None
         if item.get("by"):
             try:
@@ -166,7 +166,7 @@ def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource 
             except ValueError:
                 by = None
             if by not in SIDES:
-                raise RulesError("Give challenger or defender.", field=f"{where}.by")
+                raise RulesError(Phrase.message(N_("Give challenger or defender.")), field=f"{where}.by")
         drawn = []
         throws = {}
         for side in SIDES:
@@ -181,7 +181,7 @@ def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource 
                 else:
                     allowed = allowed_throws(challenge, side)
                 if rng is None:
-                    raise RulesError("A random throw needs a random source.", field=f"{where}.{key}")
+                    raise RulesError(Phrase.message(N_("A random throw needs a random source.")), field=f"{where}.{key}")
                 throws[key] = random_throw(rng, [t for t in allowed if t is not Throw.BOMB] or allowed)
                 drawn.append(side.value)
             else:
@@ -214,8 +214,9 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     if one.category is not Category.PHYSICAL:
         for key, value in (("action", one.action), ("defender_action", one.defender_action)):
             if ACTIONS.get(value, {}).get("attack"):
-                raise RulesError(f"Only a Physical challenge is an attack; a {one.category.label} challenge has a "
-                                 f"stated outcome instead (action 'other').", field=key)
+                raise RulesError(Phrase.message(N_("Only a Physical challenge is an attack; a %(category)s challenge "
+                                                   "has a stated outcome instead (action 'other')."),
+                                                category=Phrase.term(one.category.label)), field=key)
     sides = [(Outcome.CHALLENGER, one.challenger)]
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))
@@ -352,7 +353,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     calls, recorded = tests_from_data(one.tests, challenge, rng)
     relenting = challenge.challenger.relent or (challenge.defender is not None and challenge.defender.relent)
     if not calls and not relenting:
-        raise RulesError("Choose both throws.", field="challenger_throw")
+        raise RulesError(Phrase.message(N_("Choose both throws.")), field="challenger_throw")
     challenge = replace(challenge, tests=calls)
     options, ruling, steps = play_challenge(challenge, settings, rng)
     options = with_suitable(options, _suitable(one, challenge, scene))
@@ -442,7 +443,7 @@ def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSe
         RulesError: a defender given, a contested kind, or anything :func:`rule_one_on_one` refuses.
     """
     if one.kind is Kind.CONTESTED:
-        raise RulesError("A static challenge or a simple test is against a narrator.", field="kind")
+        raise RulesError(Phrase.message(N_("A static challenge or a simple test is against a narrator.")), field="kind")
     if one.defender is not None:
         raise RulesError(f"A {one.kind.value} challenge is against a narrator: leave out the defender.",
                          field="defender")

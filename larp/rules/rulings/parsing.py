@@ -49,7 +49,7 @@ from typing import Any, Mapping
 from larp.rules.challenge import Category, Contestant, Health, Power
 from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict, specialisation_of
 from larp.rules.darkness import DarknessLevel, darkness_table
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.hits import attack_from_dict, body_from_dict
 from larp.rules.rulings.one_on_one import OneOnOne
 from larp.rules.rulings.people import Choice, Person, Side
@@ -81,14 +81,14 @@ def morality_from(data: Mapping[str, Any], field: str = "morality") -> int | Non
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-        raise RulesError("Give his Humanity or Path in MET Traits, 0 to 5.", field=field)
+        raise RulesError(Phrase.message(N_("Give his Humanity or Path in MET Traits, 0 to 5.")), field=field)
     return value
 
 
 def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise RulesError("Give true or false.", field=f"{where}.{key}")
+        raise RulesError(Phrase.message(N_("Give true or false.")), field=f"{where}.{key}")
     return value
 
 
@@ -128,20 +128,20 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
     attack = attack_from_dict(data["attack"], f("attack")) if data.get("attack") is not None else None
     celerity = data.get("celerity", celerity_default)
     if celerity is not None and (isinstance(celerity, bool) or not isinstance(celerity, int) or not 0 <= celerity <= 5):
-        raise RulesError("Give the Celerity level active this turn, 0 to 5.", field=f("celerity"))
+        raise RulesError(Phrase.message(N_("Give the Celerity level active this turn, 0 to 5.")), field=f("celerity"))
     negatives = data.get("negative_traits", [])
     if not isinstance(negatives, list) or not all(isinstance(n, str) and n.strip() for n in negatives):
-        raise RulesError("Give a list of names.", field=f("negative_traits"))
+        raise RulesError(Phrase.message(N_("Give a list of names.")), field=f("negative_traits"))
     calls = data.get("calls_negative", "")
     if not isinstance(calls, str):
-        raise RulesError("Give the Negative Trait called.", field=f("calls_negative"))
+        raise RulesError(Phrase.message(N_("Give the Negative Trait called.")), field=f("calls_negative"))
     qualities = data.get("qualities", [])
     if not isinstance(qualities, list) or not all(isinstance(q, str) and q.strip() for q in qualities):
-        raise RulesError("Give a list of Merit and Flaw keys (ambidextrous, acute_sense...).", field=f("qualities"))
+        raise RulesError(Phrase.message(N_("Give a list of Merit and Flaw keys (ambidextrous, acute_sense...).")), field=f("qualities"))
     specs = data.get("specialisations", {})
     if not isinstance(specs, Mapping) or not all(
             isinstance(v, list) and all(isinstance(x, str) for x in v) for v in specs.values()):
-        raise RulesError("Give an object of Ability name to a list of specialisations.", field=f("specialisations"))
+        raise RulesError(Phrase.message(N_("Give an object of Ability name to a list of specialisations.")), field=f("specialisations"))
     cat = (con.category or category).value
     disciplines = {}
     if body.fortitude:
@@ -219,7 +219,7 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
             ``defender_body.armor``, ``scene.darkness``...).
     """
     if not isinstance(data, Mapping):
-        raise RulesError("The challenge must be an object.", field="challenge")
+        raise RulesError(Phrase.message(N_("The challenge must be an object.")), field="challenge")
     plain = {k: v for k, v in data.items() if k not in CHALLENGE_EXTRAS}
     sides_raw = {}
     for key in ("challenger", "defender"):
@@ -243,7 +243,7 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
         sides[key] = side
         own[side.name] = part
     if challenge.defender is not None and sides["challenger"].name == sides["defender"].name:
-        raise RulesError("The two sides need different names.", field="defender_name")
+        raise RulesError(Phrase.message(N_("The two sides need different names.")), field="defender_name")
     one = OneOnOne(
         category=challenge.category, challenger=sides["challenger"], defender=sides.get("defender"),
         kind=challenge.kind, action=challenge.action, defender_action=challenge.defender_action,
@@ -288,7 +288,7 @@ def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSe
     from larp.rules.rulings.mass_challenge import MassChallengeCall, MassAttacker, MassTarget
 
     if not isinstance(data, Mapping):
-        raise RulesError("The mass challenge must be an object.", field="mass")
+        raise RulesError(Phrase.message(N_("The mass challenge must be an object.")), field="mass")
     plain = {k: v for k, v in data.items() if k != "scene"}
     if isinstance(plain.get("defender"), Mapping):
         plain["defender"] = _plain_side(plain["defender"], ("attack", "celerity", "body"))
@@ -329,7 +329,7 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
     from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall
 
     if not isinstance(data, Mapping):
-        raise RulesError("The shot must be an object.", field="shot")
+        raise RulesError(Phrase.message(N_("The shot must be an object.")), field="shot")
     plain = {k: v for k, v in data.items() if k != "scene"}
     if isinstance(plain.get("firer"), Mapping):
         plain["firer"] = _plain_side(plain["firer"], ())
@@ -374,10 +374,10 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
     if track is None:
         track = {}
     if not isinstance(track, Mapping):
-        raise RulesError("track must be an object.", field="track")
+        raise RulesError(Phrase.message(N_("track must be an object.")), field="track")
     creature = str(track.get("creature") or "vampire")
     if creature not in ("vampire", "ghoul", "mortal"):
-        raise RulesError("The creature is vampire, ghoul or mortal.", field="track.creature")
+        raise RulesError(Phrase.message(N_("The creature is vampire, ghoul or mortal.")), field="track.creature")
     counts = {}
     for key in ("aggravated", "lethal", "bashing"):
         value = track.get(key, 0)
@@ -386,11 +386,11 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
         counts[key] = value
     levels = track.get("levels")
     if levels is not None and (not isinstance(levels, list) or not all(isinstance(x, str) for x in levels)):
-        raise RulesError("Give the track's levels as a list of names.", field="track.levels")
+        raise RulesError(Phrase.message(N_("Give the track's levels as a list of names.")), field="track.levels")
     names = set()
     if powers is not None:
         if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
-            raise RulesError("Give a list of powers.", field="powers")
+            raise RulesError(Phrase.message(N_("Give a list of powers.")), field="powers")
         names = {p.strip().lower() for p in powers}
         unknown = sorted(names - other_powers() - {p.value for p in Power})
         if unknown:
@@ -398,7 +398,7 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
     worn = worn_from_data(armor, "armor")
     if armor_left is not None:
         if not worn:
-            raise RulesError("Give the armor whose levels are left.", field="armor_left")
+            raise RulesError(Phrase.message(N_("Give the armor whose levels are left.")), field="armor_left")
         worn = (Worn(worn[0].armor, armor_left),) + worn[1:]
         try:
             worn[0].levels_left()
