@@ -464,8 +464,8 @@ def phrase_for_reader(text: object) -> str:
 
 def js_words() -> dict[str, str] | None:
     """The words the browser's scripts write (static/js: the lost-reply and retry banners, a folded summary,
-    the card's "what changed" line), in the reader's language, for a JSON block of the page that the scripts
-    read (``#js-words``); ``None`` in English, whose words the scripts hold themselves (so an English page
+    the card's "what changed" line), in the reader's language, for a JSON meta element of the page that the scripts
+    read (a ``<meta name="js-words">``); ``None`` in English, whose words the scripts hold themselves (so an English page
     carries no extra bytes). ``%(name)s`` placeholders are filled by the script."""
     from larp.web.terms import term
 

@@ -4,13 +4,13 @@
 // is kept on the server: the card page has no login. No inline scripts (the Content-Security-Policy).
 (function () {
   "use strict";
-  // The page's words in the reader's language (issue 36: the JSON block larp.i18n.js_words puts on a page
+  // The page's words in the reader's language (issue 36: the JSON meta element larp.i18n.js_words puts on a page
   // that is not in English); else the English below.
   var WORDS = null;
   function say(key, english, params) {
     if (WORDS === null) {
-      var block = document.getElementById("js-words");
-      try { WORDS = block ? JSON.parse(block.textContent) : {}; } catch (e) { WORDS = {}; }
+      var block = document.querySelector('meta[name="js-words"]');
+      try { WORDS = block ? JSON.parse(block.getAttribute("content")) : {}; } catch (e) { WORDS = {}; }
     }
     var text = WORDS[key] || english;
     return text.replace(/%\((\w+)\)s/g, function (all, name) { return params && name in params ? String(params[name]) : all; });

@@ -1,5 +1,5 @@
 """The browser's own words in the reader's language (issue 36 item 1: "every ... inline message"): the scripts
-(static/js) read them from the page's ``#js-words`` block (larp.i18n.js_words) when the page is not in
+(static/js) read them from the page's ``js-words`` meta element (larp.i18n.js_words) when the page is not in
 English. Here the player's card on a Brazilian phone: the line saying what changed since it last looked."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""The scripts' words (issue 36): a page that is not in English carries them in its ``#js-words`` block, in
+"""The scripts' words (issue 36): a page that is not in English carries them in its ``js-words`` meta element, in
 its reader's language; an English page carries none (its scripts hold the English: no extra bytes)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -10,8 +11,8 @@ from larp.models import Character
 
 
 def words_of(page: str) -> dict | None:
-    found = re.search(r'<script type="application/json" id="js-words">(.*?)</script>', page, re.S)
-    return json.loads(found.group(1)) if found else None
+    found = re.search(r"<meta name=\"js-words\" content='(.*?)'>", page, re.S)
+    return json.loads(html.unescape(found.group(1))) if found else None
 
 
 def test_a_portuguese_page_carries_the_scripts_words_and_an_english_one_none(client, auth, dbconn):
