@@ -74,3 +74,24 @@ def test_a_static_tie_names_the_chronicles_choice_in_portuguese(tmp_path):
     assert "Equal count" not in portuguese and "succeeds" not in portuguese
     assert spanish.endswith("(Recuento igual en un desafío estático: "
                             "El personaje tiene éxito y conserva la apuesta (regla de la casa)).")
+
+
+def test_the_darkness_step_names_its_scope_in_portuguese(tmp_path):
+    """A Physical challenge in partial darkness: "Darkness applies here (Darkness applies to: All actions (002
+    Darkness))." names the chronicle's darkness_scope; in pt-BR its label and choice read in Portuguese."""
+    from dataclasses import replace
+
+    from larp.rules.darkness import Darkness, DarknessLevel
+
+    dark = replace(Contestant("Ann", 8, ("Quick",)), darkness=Darkness(level=DarknessLevel.PARTIAL))
+    challenge = Challenge(Category.PHYSICAL, dark, Contestant("Bea", 6, ("Brawny",)), action="other",
+                          tests=(TCall(Call.TEST, Throw.ROCK, Throw.SCISSORS),))
+    step = next(s for s in rule_challenge(challenge, ChronicleSettings.defaults()).steps
+                if s.setting == "darkness_scope")
+    app = make_test_app(tmp_path)
+    with app.test_request_context(headers={"Accept-Language": "pt-BR"}):
+        portuguese = step_text(step)
+    if not db.is_closed():
+        db.close()
+    assert step.text == "Darkness applies here (Darkness applies to: All actions (002 Darkness))."
+    assert portuguese.endswith("(A escuridão vale para: Todas as ações (002 Darkness)).")
