@@ -388,7 +388,23 @@ def _term_or_message(word: str, term) -> str:
     setting's choice named in a step, "Rock-paper-scissors ties...") through the catalogue, else as written."""
     from larp.web.terms import TERMS
 
-    return term(word) if word in TERMS else _raw_gettext(word)
+    if word in TERMS:
+        return term(word)
+    said = _raw_gettext(word)
+    return _setting_in_force(word) if said == word else said
+
+
+def _setting_in_force(word: str) -> str:
+    """``word`` in the reader's language when it is a chronicle setting in force as the rules core names
+    it (``ChronicleSettings.label``: "<the setting's label>: <its value>", the label and a choice's label
+    in the catalogue, from data/settings), else as written."""
+    from larp.rules.settings import setting_definitions
+
+    for definition in setting_definitions().values():
+        if word.startswith(definition.label + ": "):
+            value = word[len(definition.label) + 2:]
+            return f"{_raw_gettext(definition.label)}: {_raw_gettext(value)}"
+    return word
 
 
 def _raw_gettext(message: str) -> str:
