@@ -170,6 +170,12 @@ TERMS = {
     "Intermediate": _l("Intermediate"),
     "Advanced": _l("Advanced"),
     "Master": _l("Master"),
+    # The combat board's and the stray-shot screen's choices (larp.web.people_form RANGES, COUNTERS).
+    "Ranged": _l("Ranged"),
+    "Only defends": _l("Only defends"),
+    "Strikes back bare-handed": _l("Strikes back bare-handed"),
+    "Bites back": _l("Bites back"),
+    "Strikes back with a weapon": _l("Strikes back with a weapon"),
 }
 
 
