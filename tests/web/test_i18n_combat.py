@@ -28,6 +28,7 @@ def words_of_the_fight(app) -> tuple[dict[str, int], list[str]]:
         allowed = [word for c in people.values() for word in sheet_words(c)]
         live = armory("live")
         allowed += [item.name for item in list(live.weapons.values()) + list(live.armor.values())]
+        allowed += [weapon.name.lower() for weapon in live.weapons.values()]
         allowed += [str(getattr(w, "damage_type", "")) for w in live.weapons.values()]
         allowed += [c.short_code for c in Character.select()] + [c.name for c in Character.select()]
         return {name.split()[0]: c.id for name, c in people.items()}, allowed
@@ -91,3 +92,36 @@ def test_the_combat_board_leaves_no_english_bare(pseudo_app):
         assert recorded.status_code == 200
         assert "ruling-" in recorded.get_data(as_text=True)
         assert_no_bare_english(without_steps(main_of(recorded)), allowed + core_words(pseudo_app) + ["Nar"])
+
+
+def test_the_stray_shot_screen_leaves_no_english_bare(pseudo_app):
+    """The empty screen, a pistol's missed shot with two people near the target (one at a time), the smg's
+    bursts (one mass challenge), a refusal, the result so far (a forced retest due in total darkness) and the
+    recorded stray shot."""
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    ids, allowed = words_of_the_fight(pseudo_app)
+    empty = client.get("/combat/bystanders", headers=PSEUDO_HEADERS)
+    assert empty.status_code == 200
+    assert_no_bare_english(main_of(empty), allowed)
+    shot = {"firer": ids["Ruth"], "target": ids["Konrad"], "b": [ids["Lys"], ids["Vivienne"]],
+            "firer_weapon": "pistol", f"b{ids['Lys']}_excluded": "on", "darkness": "total"}
+    page = client.get("/combat/bystanders", query_string=shot, headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    assert_no_bare_english(main_of(page), allowed)
+    bursts = client.get("/combat/bystanders", query_string={**shot, "firer_weapon": "smg"}, headers=PSEUDO_HEADERS)
+    assert bursts.status_code == 200
+    assert_no_bare_english(main_of(bursts), allowed)
+    refused = client.post("/combat/bystanders", data={**shot, "step": "resolve"}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422, refused.status_code
+    assert_no_bare_english(main_of(refused), allowed + refusals(main_of(refused)))
+    signs = {**shot, f"b{ids['Lys']}_throw": "scissors", f"b{ids['Lys']}_firer_throw": "rock",
+             f"b{ids['Vivienne']}_throw": "scissors", f"b{ids['Vivienne']}_firer_throw": "rock"}
+    so_far = client.post("/combat/bystanders", data={**signs, "step": "resolve"}, headers=PSEUDO_HEADERS,
+                         follow_redirects=True)
+    assert so_far.status_code == 200 and "in-progress" in main_of(so_far)  # total darkness: a forced retest due
+    assert_no_bare_english(without_steps(main_of(so_far)), allowed)
+    recorded = client.post("/combat/bystanders", data={**signs, "darkness": "partial", "step": "record"},
+                           headers=PSEUDO_HEADERS, follow_redirects=True)
+    assert recorded.status_code == 200 and "ruling-meta" in main_of(recorded)
+    assert_no_bare_english(without_steps(main_of(recorded)), allowed + core_words(pseudo_app) + ["Nar"])
