@@ -125,3 +125,24 @@ def test_the_stray_shot_screen_leaves_no_english_bare(pseudo_app):
                            headers=PSEUDO_HEADERS, follow_redirects=True)
     assert recorded.status_code == 200 and "ruling-meta" in main_of(recorded)
     assert_no_bare_english(without_steps(main_of(recorded)), allowed + core_words(pseudo_app) + ["Nar"])
+
+
+def test_the_tabletop_start_screen_leaves_no_english_bare(pseudo_app):
+    """The tabletop screen before a combat starts, and its refusal of one fighter. (The rest of the tabletop
+    screen, once a combat runs, is not translated yet: see the issue note. The profile's label is a setting's
+    text, data like the settings page's.)"""
+    from larp.services.chronicles import chronicle_settings, get_chronicle
+    from larp.rules.settings import setting_definitions
+
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    ids, allowed = words_of_the_fight(pseudo_app)
+    with pseudo_app.test_request_context(), db.connection_context():
+        profile = chronicle_settings(get_chronicle())["tabletop_profile"]
+        allowed += [setting_definitions()["tabletop_profile"].describe(profile)]
+    page = client.get("/tabletop", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200 and 'name="characters"' in page.get_data(as_text=True)
+    assert_no_bare_english(main_of(page), allowed)
+    refused = client.post("/tabletop/start", data={"characters": [ids["Lys"]]}, headers=PSEUDO_HEADERS)
+    assert refused.status_code == 422
+    assert_no_bare_english(main_of(refused), allowed + refusals(main_of(refused)))
