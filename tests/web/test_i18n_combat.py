@@ -61,15 +61,22 @@ def without_steps(html: str) -> str:
     return re.sub(r'<span class="armor-step">.*?</span>', "", html, flags=re.S)
 
 
+def a_narrator_on(app, address: str):
+    """A narrator's client, the fighters' ids and the allowed words, once the empty screen at ``address`` was
+    checked."""
+    client = app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    ids, allowed = words_of_the_fight(app)
+    empty = client.get(address, headers=PSEUDO_HEADERS)
+    assert empty.status_code == 200
+    assert_no_bare_english(main_of(empty), allowed)
+    return client, ids, allowed
+
+
 def test_the_combat_board_leaves_no_english_bare(pseudo_app):
     """The empty board, a target against three attackers (hand to hand and ranged), a refusal, the result so
     far with its retests, and the recorded fight."""
-    client = pseudo_app.test_client()
-    AuthActions(client).login("nar", "narrator")
-    ids, allowed = words_of_the_fight(pseudo_app)
-    empty = client.get("/combat", headers=PSEUDO_HEADERS)
-    assert empty.status_code == 200
-    assert_no_bare_english(main_of(empty), allowed)
+    client, ids, allowed = a_narrator_on(pseudo_app, "/combat")
     fight = {"target": ids["Konrad"], "a": [ids["Vivienne"], ids["Lys"], ids["Ruth"]],
              f"a{ids['Ruth']}_range": "ranged", f"a{ids['Ruth']}_weapon": "pistol", "darkness": "partial"}
     board = client.get("/combat", query_string=fight, headers=PSEUDO_HEADERS)
@@ -98,12 +105,7 @@ def test_the_stray_shot_screen_leaves_no_english_bare(pseudo_app):
     """The empty screen, a pistol's missed shot with two people near the target (one at a time), the smg's
     bursts (one mass challenge), a refusal, the result so far (a forced retest due in total darkness) and the
     recorded stray shot."""
-    client = pseudo_app.test_client()
-    AuthActions(client).login("nar", "narrator")
-    ids, allowed = words_of_the_fight(pseudo_app)
-    empty = client.get("/combat/bystanders", headers=PSEUDO_HEADERS)
-    assert empty.status_code == 200
-    assert_no_bare_english(main_of(empty), allowed)
+    client, ids, allowed = a_narrator_on(pseudo_app, "/combat/bystanders")
     shot = {"firer": ids["Ruth"], "target": ids["Konrad"], "b": [ids["Lys"], ids["Vivienne"]],
             "firer_weapon": "pistol", f"b{ids['Lys']}_excluded": "on", "darkness": "total"}
     page = client.get("/combat/bystanders", query_string=shot, headers=PSEUDO_HEADERS)
