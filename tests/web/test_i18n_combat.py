@@ -148,3 +148,13 @@ def test_the_tabletop_start_screen_leaves_no_english_bare(pseudo_app):
     refused = client.post("/tabletop/start", data={"characters": [ids["Lys"]]}, headers=PSEUDO_HEADERS)
     assert refused.status_code == 422
     assert_no_bare_english(main_of(refused), allowed + refusals(main_of(refused)))
+    started = client.post("/tabletop/start", data={"characters": [ids["Lys"], ids["Konrad"]]}, headers=PSEUDO_HEADERS,
+                          follow_redirects=True)
+    assert started.status_code == 200
+    html = started.get_data(as_text=True)
+    head = re.search(r'<div class="screen-head">.*?</div>', html, re.S).group(0)
+    assert_no_bare_english(head, allowed)
+    # The initiative phase (its roll and the ambush) is translated; the fighters' cards and the later phases not yet.
+    phase = re.search(r'<section class="panel phase" id="phase".*?</section>', html, re.S).group(0)
+    assert "initiative" in phase and "ambush" in phase
+    assert_no_bare_english(phase, allowed + ['000 "Stage One: Initiative"', "LotNR Willpower", "Stealth", "Alertness"])
