@@ -158,3 +158,5 @@ def test_the_tabletop_start_screen_leaves_no_english_bare(pseudo_app):
     phase = re.search(r'<section class="panel phase" id="phase".*?</section>', html, re.S).group(0)
     assert "initiative" in phase and "ambush" in phase
     assert_no_bare_english(phase, allowed + ['000 "Stage One: Initiative"', "LotNR Willpower", "Stealth", "Alertness"])
+    gear = re.search(r'<details class="panel gear".*?</details>', html, re.S).group(0)
+    assert_no_bare_english(gear, allowed + [name for name in re.findall(r'<option value="[^"]+"[^>]*>([^<]*)<', gear)])
