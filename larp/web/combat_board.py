@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask_babel import gettext as _
 
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render
@@ -75,9 +76,9 @@ def _board_people_form(values: Mapping[str, Any], strict: bool = True) -> People
 
 def _mass_request(people_form: PeopleForm) -> MassRequest:
     if people_form.picks.get("target") is None:
-        raise ServiceError("Choose the target first.", field="target_q")
+        raise ServiceError(_("Choose the target first."), field="target_q")
     if not people_form.rows:
-        raise ServiceError("Add the attackers (name or card code).", field="add_q")
+        raise ServiceError(_("Add the attackers (name or card code)."), field="add_q")
     f = people_form.fields
     target = FighterRequest(people_form.picks["target"], bid=f.get("target_bid", ""), throw=f.get("target_throw", ""),
                             weapon=f.get("target_weapon", "") if f.get("target_counter") == "weapon" else "",
@@ -146,7 +147,7 @@ def board_post():
         return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                         **base_context(people_form, error=exc))
     if step not in FIGHT_STEPS:
-        blocked = {people_form.picks["target"]: "{name} is the target and cannot also be an attacker."} \
+        blocked = {people_form.picks["target"]: _("{name} is the target and cannot also be an attacker.")} \
             if people_form.picks.get("target") else {}
         attackers_before = len(people_form.rows)
         try:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask_babel import gettext as _
 
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render
@@ -63,9 +64,9 @@ def _stray_shot_people_form(values: Mapping[str, Any], strict: bool = True) -> P
 
 def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequest:
     if people_form.picks.get("firer") is None:
-        raise ServiceError("Choose the firer first.", field="firer_q")
+        raise ServiceError(_("Choose the firer first."), field="firer_q")
     if people_form.picks.get("target") is None:
-        raise ServiceError("Choose the target the shot missed.", field="target_q")
+        raise ServiceError(_("Choose the target the shot missed."), field="target_q")
     f = people_form.fields
     firer = FighterRequest(people_form.picks["firer"], bid=f.get("firer_bid", ""), throw=f.get("firer_throw", ""),
                            weapon=f.get("firer_weapon", ""), scene=person_scene(f, "firer_"))
@@ -131,9 +132,9 @@ def page_post():
     if step not in ("resolve", "retest", "record"):
         blocked = {}
         if people_form.picks.get("target"):
-            blocked[people_form.picks["target"]] = "{name} is the target, not a bystander."
+            blocked[people_form.picks["target"]] = _("{name} is the target, not a bystander.")
         if people_form.picks.get("firer"):
-            blocked[people_form.picks["firer"]] = "{name} fired the shot and cannot be a bystander to it."
+            blocked[people_form.picks["firer"]] = _("{name} fired the shot and cannot be a bystander to it.")
         try:
             shown = edit(people_form, chronicle, step, STRAY_PICKS, blocked, add_limit=False)
         except ServiceError as exc:

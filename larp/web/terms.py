@@ -170,6 +170,17 @@ TERMS = {
     "Intermediate": _l("Intermediate"),
     "Advanced": _l("Advanced"),
     "Master": _l("Master"),
+    # The combat board's and the stray-shot screen's choices (larp.web.people_form RANGES, COUNTERS).
+    "Ranged": _l("Ranged"),
+    "Only defends": _l("Only defends"),
+    "Strikes back bare-handed": _l("Strikes back bare-handed"),
+    "Bites back": _l("Bites back"),
+    "Strikes back with a weapon": _l("Strikes back with a weapon"),
+    # A retest's source as the combat board and the stray-shot screen name it (the forced retest of total
+    # darkness), and why a bystander was not tested (larp.rules.firing_into_groups: a result's ``note``).
+    "Forced": _l("Forced"),
+    "careful aim": _l("careful aim"),
+    "excluded by an extra Trait": _l("excluded by an extra Trait"),
 }
 
 
