@@ -34,6 +34,7 @@ TERMS = {
     "torpor": _l("torpor"),
     "final_death": _l("Final Death"),
     "dead": _l("dead"),
+    "final death": _l("final death"),  # a condition as a ruling's step says it mid-sentence
     # Trait categories.
     "physical": _l("physical"),
     "social": _l("social"),

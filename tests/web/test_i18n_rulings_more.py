@@ -1,0 +1,101 @@
+"""More kinds of ruling in the reader's language (issue 36 item 1): the combat board's mass challenge, the
+stray shot and the other rulings whose steps and summary the rules core writes as phrases
+(larp.rules.explain.Phrase). Each is recorded, then read on its page with ``Accept-Language: pt-BR``:
+the summary and the steps in Portuguese, no English word left (names and Traits are the chronicle's).
+
+Requests are made outside any app context the test opens for the database: Flask-Babel keeps a request's
+locale on its app context, which an outer one would share.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from larp.db import db
+from larp.models import Character, Ruling
+from tests.i18n_support import PSEUDO_HEADERS, bare_english
+from tests.support import AuthActions, make_test_app
+
+PT = {"Accept-Language": "pt-BR"}
+EN = {"Accept-Language": "en"}
+
+
+@pytest.fixture
+def pseudo_app(tmp_path):
+    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
+    yield app
+    if not db.is_closed():
+        db.close()
+
+
+def ruling_words(page: str) -> tuple[str, list[str]]:
+    """The summary and the steps' texts of a ruling's page."""
+    summary = html.unescape(re.search(r'<h2 class="ruling-summary">(.*?)</h2>', page, re.S).group(1))
+    steps = [html.unescape(text) for text in re.findall(r'<span class="step-text">(.*?)</span>', page, re.S)]
+    return summary, steps
+
+
+def ids_by_first_name(app) -> dict[str, int]:
+    """The demo chronicle's characters' ids by first name (read in an app context of its own)."""
+    with app.app_context(), db.connection_context():
+        return {c.name.split()[0]: c.id for c in Character.select()}
+
+
+def english_left(texts: list[str], allowed: list[str]) -> list[str]:
+    """The texts with a bare English word in the pseudo-locale (names and Traits ``allowed``)."""
+    return [text for text in texts if bare_english(f"<p>{html.escape(text)}</p>", allow=allowed)]
+
+
+def record(client, path: str, body: dict) -> int:
+    """Record a ruling through the stored API; its id."""
+    response = client.post(path, json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["ruling_id"]
+
+
+NAMES = ["Konrad", "Vale", "Teodor", "Lys", "Moreau", "Pim", "Ruth", "Calder"]
+
+
+#: A mass challenge on the combat board (002 "Mass Combat"; LotNR Mob Scene): Teodor (a knife) and Lys attack
+#: Konrad, who throws Scissors: Teodor's Rock beats him, his Scissors beat Lys's Paper.
+MASS = {"attackers": [{"first": "Teodor", "throw": "rock", "weapon": "knife"}, {"first": "Lys", "throw": "paper"}]}
+
+
+def mass_body(ids: dict[str, int], weapon: bool = True) -> dict:
+    """:data:`MASS` on the demo chronicle's characters, as the stored API takes it."""
+    attackers = [{"character_id": ids[a["first"]], "throw": a["throw"],
+                  **({"weapon": a["weapon"]} if weapon and "weapon" in a else {})} for a in MASS["attackers"]]
+    return {"target": {"character_id": ids["Konrad"], "throw": "scissors"}, "attackers": attackers}
+
+
+def test_a_mass_challenge_reads_in_portuguese(app):
+    client = app.test_client()
+    AuthActions(client).login()
+    ruling_id = record(client, "/api/v1/mass-challenges", mass_body(ids_by_first_name(app)))
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.get_by_id(ruling_id)
+    assert ruling.summary == ("Konrad Vale against 2: Teodor Brandt wins; Lys Moreau loses. Konrad Vale is hit once "
+                              "and is Bruised.")
+    assert ruling.summary_said and ruling.steps[0].get("said")
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    assert summary == ("Konrad Vale contra 2: Teodor Brandt vence; Lys Moreau perde. Konrad Vale é atingido uma vez "
+                       "e está Escoriado."), summary
+    assert steps[0] == "2 atacam Konrad Vale: 2 corpo a corpo, 0 à distância (no máximo 5 de cada)."
+    assert "Konrad Vale se defende de 2 de 2 atacantes e aposta 2 Características." in steps, steps
+    assert "Teodor Brandt: 11 Características." in steps, steps
+    assert not any(re.search(r"\b(attacks?|attackers?|Traits?|against|wins|loses|hit|order|pair)\b", step)
+                   for step in steps), steps
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
+
+
+def test_a_mass_challenge_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app):
+    client = pseudo_app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    ruling_id = record(client, "/api/v1/mass-challenges", mass_body(ids_by_first_name(pseudo_app), weapon=False))
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PSEUDO_HEADERS).get_data(as_text=True))
+    assert len(steps) >= 10
+    assert not english_left([summary, *steps], NAMES + ["Brandt", "Brawny", "Quick", "Ferocious"])
