@@ -99,3 +99,32 @@ def test_a_mass_challenge_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app
     summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PSEUDO_HEADERS).get_data(as_text=True))
     assert len(steps) >= 10
     assert not english_left([summary, *steps], NAMES + ["Brandt", "Brawny", "Quick", "Ferocious"])
+
+
+def stray_body(ids: dict[str, int]) -> dict:
+    """Ruth's pistol shot at Konrad misses; Lys (Scissors against Rock) and Pim (Paper against Scissors) stand near."""
+    return {"firer": {"character_id": ids["Ruth"], "weapon": "pistol"}, "target_id": ids["Konrad"],
+            "bystanders": [{"character_id": ids["Lys"], "throw": "scissors", "firer_throw": "rock"},
+                           {"character_id": ids["Pim"], "throw": "paper", "firer_throw": "scissors"}]}
+
+
+def test_a_stray_shot_reads_in_portuguese(app):
+    """002 "Firing into Groups": the missed shot, the tests near the target, the hit and its damage."""
+    client = app.test_client()
+    AuthActions(client).login()
+    ruling_id = record(client, "/api/v1/firing-into-groups", stray_body(ids_by_first_name(app)))
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.get_by_id(ruling_id)
+    assert ruling.summary == "Ruth Calder's stray round hits Lys Moreau."
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    assert summary == "A bala perdida de Ruth Calder atinge Lys Moreau.", summary
+    assert steps[0] == ("O tiro de Ruth Calder em Konrad Vale errou; perto do alvo, do mais próximo ao mais distante: "
+                        "Lys Moreau, Pim Halloran. Ruth Calder é testado contra cada um deles nessa ordem."), steps
+    assert "Ruth Calder vence o teste: a bala perdida atinge Lys Moreau." in steps, steps
+    # The settings' labels a step names in brackets ("(A bystander who is hit loses a Trait: no)") have no
+    # translation yet (the chronicle settings' words, not this issue's part): left out of the check.
+    told = [re.sub(r"\([^()]*: [^()]*\)", "", step) for step in steps]
+    assert not any(re.search(r"\b(shot|missed|tests?|risks?|Traits?|wins|hits?|stray|round|people|person)\b", step)
+                   for step in told), told
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
