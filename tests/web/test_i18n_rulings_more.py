@@ -128,3 +128,29 @@ def test_a_stray_shot_reads_in_portuguese(app):
                    for step in told), told
     summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
     assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
+
+
+def test_blood_called_for_and_feeding_read_in_portuguese(app):
+    """LotNR generation table and "Blood" (met-reference 5.1, 3.7): blood spent for rising at sunset, and a
+    vampire draining a mortal (her lethal damage marked), each summary and step in Portuguese."""
+    client = app.test_client()
+    AuthActions(client).login()
+    ids = ids_by_first_name(app)
+    called = record(client, f"/api/v1/characters/{ids['Konrad']}/blood", {"blood": 1, "reason": "rising"})
+    fed = record(client, f"/api/v1/characters/{ids['Konrad']}/feed-on", {"victim": ids["Ruth"], "blood": 2})
+    with app.app_context(), db.connection_context():
+        english = {ruling.id: ruling for ruling in Ruling.select().where(Ruling.id.in_([called, fed]))}
+    assert english[called].summary == "Konrad Vale spends 1 blood point for rising at sunset."
+    summary, steps = ruling_words(client.get(f"/rulings/{called}", headers=PT).get_data(as_text=True))
+    assert summary == "Konrad Vale gasta 1 ponto de sangue: despertar ao pôr do sol.", summary
+    assert steps[0].startswith("Despertar ao pôr do sol: custo de 1 ponto de sangue; Konrad Vale tem "), steps
+    summary, steps = ruling_words(client.get(f"/rulings/{fed}", headers=PT).get_data(as_text=True))
+    assert summary.startswith("Konrad Vale drena 2 Características de Sangue de Ruth Calder, que sofre 2 letal e "
+                              "agora está "), summary
+    assert steps[0] == "Konrad Vale drena 2 Características de Sangue de Ruth Calder: no máximo 3 por turno, 1 turno."
+    for ruling_id in (called, fed):
+        _summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+        assert not any(re.search(r"\b(blood|points?|spends|drains|pool|turns?|takes|level|lethal|now)\b", step)
+                       for step in steps), steps
+        summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+        assert summary == english[ruling_id].summary and steps == [s["text"] for s in english[ruling_id].steps]
