@@ -35,6 +35,22 @@ TERMS = {
     "final_death": _l("Final Death"),
     "dead": _l("dead"),
     "final death": _l("final death"),  # a condition as a ruling's step says it mid-sentence
+    # Torpor lengths and the ratings they are read by (data/torpor.toml), as a torpor's steps say them.
+    "MET Humanity or Path Traits": _l("MET Humanity or Path Traits"),
+    "Humanity or Path dots": _l("Humanity or Path dots"),
+    "a millennium": _l("a millennium"),
+    "a century": _l("a century"),
+    "a decade": _l("a decade"),
+    "a year": _l("a year"),
+    "a week": _l("a week"),
+    "two days": _l("two days"),
+    "a millennium or more": _l("a millennium or more"),
+    "five centuries": _l("five centuries"),
+    "five decades": _l("five decades"),
+    "a month": _l("a month"),
+    "two weeks": _l("two weeks"),
+    "three days": _l("three days"),
+    "a day": _l("a day"),
     # Trait categories.
     "physical": _l("physical"),
     "social": _l("social"),

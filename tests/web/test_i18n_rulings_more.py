@@ -154,3 +154,25 @@ def test_blood_called_for_and_feeding_read_in_portuguese(app):
                        for step in steps), steps
         summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
         assert summary == english[ruling_id].summary and steps == [s["text"] for s in english[ruling_id].steps]
+
+
+def test_torpor_reads_in_portuguese(app):
+    """000 "Torpor"; LotNR Torpor (met-reference 5.2): damage past Incapacitated puts a vampire into torpor, and
+    the ruling's steps give its length from the chronicle's table and its wake date, in Portuguese."""
+    client = app.test_client()
+    AuthActions(client).login()
+    konrad = ids_by_first_name(app)["Konrad"]
+    response = client.post(f"/characters/{konrad}/damage", data={"damage_type": "lethal", "levels": "9"})
+    assert response.status_code in (200, 303)
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    entered = next(i for i, step in enumerate(steps) if step.startswith("Konrad Vale entra em torpor em "))
+    assert steps[entered].endswith(" (ferimentos).")
+    assert steps[entered + 1:entered + 3] == ["Características de Humanidade ou Trilha (MET): 3.",
+                                              "Torpor na pontuação 3: um ano."], steps
+    assert any(re.fullmatch(r"São 36\d noites em torpor, de [\d-]+ a [\d-]+\.", step) for step in steps), steps
+    assert not any(re.search(r"\b(enters|wounds|Traits|year|night|nights|wake|Calendar|from|rating)\b", step)
+                   for step in steps), steps
+    _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
+    assert steps == [step["text"] for step in ruling.steps]
