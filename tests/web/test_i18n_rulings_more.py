@@ -176,3 +176,26 @@ def test_torpor_reads_in_portuguese(app):
                    for step in steps), steps
     _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
     assert steps == [step["text"] for step in ruling.steps]
+
+
+def test_a_virtue_test_reads_in_portuguese(app):
+    """LotNR Virtue Tests and Courage (met-reference 1.6, T26): a lost Courage test against a torch sends a vampire
+    into Rötschreck with a permanent Negative Trait (his sheet's words, kept), the steps in Portuguese."""
+    client = app.test_client()
+    AuthActions(client).login()
+    konrad = ids_by_first_name(app)["Konrad"]
+    ruling_id = record(client, f"/api/v1/characters/{konrad}/virtue-test",
+                       {"virtue": "courage", "stimulus": "torch", "throw": "rock", "narrator_throw": "paper"})
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.get_by_id(ruling_id)
+    assert ruling.summary == "Konrad Vale enters Rötschreck; Cowardly or Submissive."
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    assert summary == "Konrad Vale entra em Rötschreck; Cowardly ou Submissive.", summary
+    assert steps[0] == ("Konrad Vale faz um teste estático de Coragem contra tocha (2 Características): nenhuma "
+                        "Característica é arriscada e não se permite sobrelance."), steps
+    assert steps[-1] == ("Konrad Vale entra em Rötschreck e ganha a Característica Negativa permanente Cowardly ou "
+                         "Submissive (físico ou mental; o jogador escolhe)."), steps
+    assert not any(re.search(r"\b(makes|static|test|against|Traits?|torch|enters|gains|player|Wound)\b", step)
+                   for step in steps), steps
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
