@@ -77,6 +77,9 @@ TERMS = {
     "being burned": _l("being burned"),
     "trapped in a burning building": _l("trapped in a burning building"),
     "direct sunlight": _l("direct sunlight"),
+    # Sunlight as a ruling names it (data/frenzy.toml [sunlight]).
+    "Indirect sunlight (through thick curtains, heavy cloud)": _l("Indirect sunlight (through thick curtains, heavy cloud)"),
+    "Direct sunlight": _l("Direct sunlight"),
     # Trait categories.
     "physical": _l("physical"),
     "social": _l("social"),

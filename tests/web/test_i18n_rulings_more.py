@@ -199,3 +199,24 @@ def test_a_virtue_test_reads_in_portuguese(app):
                    for step in steps), steps
     summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
     assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
+
+
+def test_sunlight_reads_in_portuguese(app):
+    """LotNR Sunlight (met-reference 3.7, T26): two turns of indirect sunlight on the health panel, its aggravated
+    levels and the Courage test it calls for, in Portuguese."""
+    client = app.test_client()
+    AuthActions(client).login()
+    vivienne = ids_by_first_name(app)["Vivienne"]
+    response = client.post(f"/characters/{vivienne}/damage", data={
+        "damage_type": "lethal", "levels": "5", "source": "sunlight", "exposure": "indirect", "turns": "2"})
+    assert response.status_code == 303
+    with app.app_context(), db.connection_context():
+        ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    assert ("Luz do sol indireta (através de cortinas grossas, nuvens pesadas): 1 nível de dano agravado por turno; "
+            "2 turnos: 2 níveis.") in steps, steps
+    assert ("Vivienne Ashcombe também deve fazer um teste estático de Coragem contra 2 Características (luz do sol "
+            "encoberta) ou entrar em Rötschreck.") in steps, steps
+    assert not any(re.search(r"\b(sunlight|turns?|levels?|must|Courage|Traits?)\b", step) for step in steps), steps
+    _summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
+    assert steps == [step["text"] for step in ruling.steps]
