@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import ceil
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import (N_, Explanation, Phrase, RulesError, Step, blood_points, blood_traits, phrase_step,
+                                plural, turns as turns_of)
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, apply_damage, standing
 from larp.rules.settings import ChronicleSettings
@@ -32,6 +33,22 @@ DRAIN_PER_TURN = 3
 #: Why the rules call for blood (the narrator's tap names one).
 BLOOD_CALLS = {"rising": "rising at sunset", "discipline": "a Discipline", "healing": "healing",
                "other": "the rules"}
+#: What calls for blood, as a ruling says it (:data:`BLOOD_CALLS`), first at the start of a sentence
+#: (``str.capitalize``, as written before: "A discipline") then mid-sentence, in the reader's language.
+_CALLS_SAID = {"rising": (N_("Rising at sunset"), N_("rising at sunset")),
+               "discipline": (N_("A discipline"), N_("a Discipline")),
+               "healing": (N_("Healing"), N_("healing")), "other": (N_("The rules"), N_("the rules"))}
+
+
+def blood_call_said(reason: str, start: bool = False) -> Phrase:
+    """What calls for blood (``reason``, a key of :data:`BLOOD_CALLS`) as a phrase: at the ``start`` of a
+    sentence or mid-sentence."""
+    return Phrase.message(_CALLS_SAID[reason][0 if start else 1])
+
+
+def health_levels(count: int) -> Phrase:
+    """"1 health level", "2 health levels", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s health level", "%(n)s health levels")
 
 _FEEDING = 'LotNR "Blood" (met-reference 3.7)'
 _POOL = "LotNR generation table (met-reference 5.1)"
@@ -89,8 +106,8 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
         raise RulesError(f"{victim_name} is dead: there is no blood to drink.", field="victim")
     steps = Explanation()
     turns = ceil(blood / DRAIN_PER_TURN)
-    steps.add(f"{drinker} drains {plural(blood, 'Blood Trait')} from {victim_name}: at most {DRAIN_PER_TURN} a turn, "
-              f"{plural(turns, 'turn')}.", _FEEDING)
+    steps.add(N_("%(name)s drains %(blood)s from %(victim)s: at most %(most)s a turn, %(turns)s."), _FEEDING,
+              name=drinker, blood=blood_traits(blood), victim=victim_name, most=DRAIN_PER_TURN, turns=turns_of(turns))
     track = victim
     left = victim_blood
     if victim.is_vampire:
@@ -98,11 +115,11 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
         if blood > have:
             raise RulesError(f"{victim_name} has only {plural(have, 'blood point')} to drink.", field="blood")
         left = have - blood
-        steps.add(f"{victim_name} is a vampire: the Blood Traits leave his pool ({left} left) and do him no wound.",
-                  _FEEDING)
+        steps.add(N_("%(victim)s is a vampire: the Blood Traits leave his pool (%(left)s left) and do him no wound."),
+                  _FEEDING, victim=victim_name, left=left)
     else:
-        steps.add(f"Each Blood Trait drained costs {victim_name} a level of lethal damage: {blood} lethal.",
-                  _FEEDING)
+        steps.add(N_("Each Blood Trait drained costs %(victim)s a level of lethal damage: %(blood)s lethal."),
+                  _FEEDING, victim=victim_name, blood=blood)
         hurt = apply_damage(victim, "lethal", blood, victim_name, settings)
         steps.extend(hurt.steps[1:])
         track = hurt.track
@@ -110,10 +127,12 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
             left = max(0, victim_blood - blood)
     room = max(0, drinker_max - drinker_blood)
     taken = min(room, blood)
-    text = f"{drinker}'s pool: {drinker_blood + taken} of {drinker_max} blood points"
     if taken < blood:
-        text += f" (full: {plural(blood - taken, 'Blood Trait')} more than it holds are lost)"
-    steps.add(text + ".", _POOL)
+        steps.add(N_("%(name)s's pool: %(pool)s of %(most)s blood points (full: %(lost)s more than it holds are lost)."),
+                  _POOL, name=drinker, pool=drinker_blood + taken, most=drinker_max, lost=blood_traits(blood - taken))
+    else:
+        steps.add(N_("%(name)s's pool: %(pool)s of %(most)s blood points."), _POOL, name=drinker,
+                  pool=drinker_blood + taken, most=drinker_max)
     return Drain(blood, taken, turns, track, left, steps.steps())
 
 
@@ -152,7 +171,8 @@ def give_blood(track: HealthTrack, blood_current: int, blood_max: int, offered: 
     if room == 0:
         raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
     taken = min(room, offered)
-    step = Step(f"{who} feeds: {plural(taken, 'blood point')}, pool {blood_current + taken} of {blood_max}.", _POOL)
+    step = phrase_step(N_("%(name)s feeds: %(blood)s, pool %(pool)s of %(most)s."), _POOL, name=who,
+                       blood=blood_points(taken), pool=blood_current + taken, most=blood_max)
     return GivenBlood(blood_current + taken, taken, (step,))
 
 
@@ -205,10 +225,11 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
     steps = Explanation()
     spent = min(blood_current, needed)
     missing = needed - spent
-    why = BLOOD_CALLS[reason]
-    steps.add(f"{why.capitalize()} calls for {plural(needed, 'blood point')}; {who} has {blood_current}.", _EMPTY)
+    steps.add(N_("%(why)s calls for %(blood)s; %(name)s has %(n)s."), _EMPTY, why=blood_call_said(reason, start=True),
+              blood=blood_points(needed), name=who, n=blood_current)
     if spent:
-        steps.add(f"{who} spends {plural(spent, 'blood point')} ({blood_current - spent} left).", _POOL)
+        steps.add(N_("%(name)s spends %(blood)s (%(left)s left)."), _POOL, name=who, blood=blood_points(spent),
+                  left=blood_current - spent)
     new = track
     torpor = False
     if missing:
@@ -218,15 +239,17 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
         counts = {"bashing": track.bashing, "lethal": track.lethal}
         counts[kind] += marked
         new = replace(track, **counts)
-        steps.add(f"Her pool is empty: {plural(missing, 'health level')} lost instead, marked as {kind}.", _EMPTY,
-                  setting="empty_pool_wound")
+        steps.add(N_("Her pool is empty: %(levels)s lost instead, marked as %(kind)s."), _EMPTY, "empty_pool_wound",
+                  levels=health_levels(missing), kind=Phrase.term(kind))
         if new.below_incapacitated:
             torpor = True
             new = replace(new, condition="torpor")
-            steps.add(f"Past Incapacitated for want of blood, {who} falls into torpor from blood loss.", _EMPTY)
+            steps.add(N_("Past Incapacitated for want of blood, %(name)s falls into torpor from blood loss."), _EMPTY,
+                      name=who)
             if settings["feeding_wakes_blood_torpor"]:
-                steps.add("Fed a blood point, she rises whatever her rating.", '000 "Torpor"; 001 "Torpor"',
+                steps.add(N_("Fed a blood point, she rises whatever her rating."), '000 "Torpor"; 001 "Torpor"',
                           setting="feeding_wakes_blood_torpor")
         else:
-            steps.add(f"{who} is now {standing(new)}.", "LotNR Health (met-reference 4.1)")
+            steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,
+                      level=standing(new))
     return BloodCall(spent, missing, blood_current - spent, new, torpor, steps.steps())

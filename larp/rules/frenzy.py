@@ -57,7 +57,8 @@ from typing import Any, Mapping
 from larp.rules.challenge.engine import rule_challenge
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, TestCall
 from larp.rules.challenge.types import Call, Category, Kind, Outcome, Throw
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, blood_traits
+from larp.rules.explain import traits as traits_said
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
@@ -285,15 +286,21 @@ def _count(value: Any, what: str, field_name: str, high: int | None = None) -> i
     return value
 
 
-def _difficulty(test: VirtueTest, table: VirtueTable) -> tuple[int, bool, str]:
-    """The stimulus's Traits, whether it is hunger, and its words."""
+def _said(condition: str) -> Phrase:
+    """The frenzy or Rötschreck, as a step says it."""
+    return Phrase.message(N_("Rötschreck") if condition == "rotschreck" else N_("frenzy"))
+
+
+def _difficulty(test: VirtueTest, table: VirtueTable) -> tuple[int, bool, Phrase]:
+    """The stimulus's Traits, whether it is hunger, and its words (a game word of the table, or "the stimulus")."""
     if isinstance(test.stimulus, str):
         row = table.stimuli.get(test.stimulus.strip().lower())
         if row is None:
             raise RulesError(f"{test.stimulus!r} is not a {table.label} stimulus (known: "
                              f"{', '.join(table.stimuli)}); or give its Traits.", field="stimulus")
-        return row.traits, row.hunger or test.hunger, row.label.lower()
-    return _count(test.stimulus, "The stimulus's Traits", "stimulus", 10), test.hunger, "the stimulus"
+        return row.traits, row.hunger or test.hunger, Phrase.term(row.label.lower())
+    return (_count(test.stimulus, "The stimulus's Traits", "stimulus", 10), test.hunger,
+            Phrase.message(N_("the stimulus")))
 
 
 def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None) -> VirtueRuling:
@@ -330,10 +337,12 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     difficulty, hunger, said = _difficulty(test, table)
     if hunger and test.virtue is not Virtue.COURAGE and blood is not None and blood <= tables.ravenous_at:
         difficulty += tables.ravenous_extra
-        steps.add(f"{name} has {plural(blood, 'Blood Trait')}: ravenous, so hunger is "
-                  f"{plural(tables.ravenous_extra, 'Trait')} harder to resist ({difficulty}).", R_BLOOD)
+        steps.add(N_("%(name)s has %(blood)s: ravenous, so hunger is %(extra)s harder to resist (%(difficulty)s)."),
+                  R_BLOOD, name=name, blood=blood_traits(blood), extra=traits_said(tables.ravenous_extra),
+                  difficulty=difficulty)
     ending = test.purpose is Purpose.END
-    what = "Rötschreck" if condition == "rotschreck" else "frenzy"
+    what = _said(condition)
+    virtue = Phrase.term(test.virtue.label)
     spent = 0
 
     if test.fend_off:
@@ -341,19 +350,19 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
             raise RulesError("Willpower holds a frenzy off; to end one, test.", field="fend_off")
         if willpower < 1:
             raise RulesError(f"{name} has no Willpower left to hold the {what} off.", field="fend_off")
-        steps.add(f"{name} spends a Willpower Trait and holds the {what} off for ten minutes; if the trigger is "
-                  f"still there then, {name} tests again.", R_FRENZY)
-        return VirtueRuling(None, "", difficulty, 0, willpower_spent=1, steps=steps.steps(),
-                            summary=f"{name} holds the {what} off for ten minutes (1 Willpower).")
+        steps.add(N_("%(name)s spends a Willpower Trait and holds the %(what)s off for ten minutes; if the trigger "
+                     "is still there then, %(name)s tests again."), R_FRENZY, name=name, what=what)
+        return VirtueRuling(None, "", difficulty, 0, willpower_spent=1, steps=steps.steps(), summary=Phrase.message(
+            N_("%(name)s holds the %(what)s off for ten minutes (1 Willpower)."), name=name, what=what))
     if ending:
         if not test.trigger_removed:
             if willpower < 1:
                 raise RulesError(f"While the trigger is there, ending the {what} costs a Willpower Trait; {name} "
                                  f"has none.", field="willpower")
             spent = 1
-        steps.add(f"{name} tests {test.virtue.label} to end the {what}"
-                  + (" (the trigger is gone: free)." if test.trigger_removed else ", for a Willpower Trait."),
-                  R_FRENZY)
+        steps.add(N_("%(name)s tests %(virtue)s to end the %(what)s (the trigger is gone: free).")
+                  if test.trigger_removed else N_("%(name)s tests %(virtue)s to end the %(what)s, for a Willpower Trait."),
+                  R_FRENZY, name=name, virtue=virtue, what=what)
 
     if test.virtue is Virtue.INSTINCT and not ending:
         return _instinct(name, traits, difficulty, test, steps, table)
@@ -361,25 +370,26 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     base = traits
     if test.virtue is not Virtue.COURAGE and blood is not None and blood < traits:
         base = blood
-        steps.add(f"{name} counts no more {test.virtue.label} Traits than Blood Traits: {base} of {traits}.",
-                  R_SELF_CONTROL)
+        steps.add(N_("%(name)s counts no more %(virtue)s Traits than Blood Traits: %(base)s of %(traits)s."),
+                  R_SELF_CONTROL, name=name, virtue=virtue, base=base, traits=traits)
     counted = max(base + sum(_count(m.traits, m.source, "bonuses") for m in test.bonuses)
                   - sum(_count(m.traits, m.source, "penalties") for m in test.penalties), 0)
-    steps.add(f"{name} makes a static {test.virtue.label} test against {said} ({plural(difficulty, 'Trait')}): "
-              f"no Trait is risked and no overbid is allowed.", R_VIRTUE)
-    steps.add("Wound penalties do not apply to a Virtue Test.", R_NOTE)
+    steps.add(N_("%(name)s makes a static %(virtue)s test against %(stimulus)s (%(traits)s): no Trait is risked and "
+                 "no overbid is allowed."), R_VIRTUE, name=name, virtue=virtue, stimulus=said,
+              traits=traits_said(difficulty))
+    steps.add(N_("Wound penalties do not apply to a Virtue Test."), R_NOTE)
 
     if test.relent:
         if ending:
             raise RulesError(f"To stay in the {what}, make no test.", field="relent")
         if test.virtue is Virtue.COURAGE:
-            steps.add(f"{name} does not face the test; the Courage test is not optional, so {name} loses it.",
-                      R_COURAGE)
+            steps.add(N_("%(name)s does not face the test; the Courage test is not optional, so %(name)s loses it."),
+                      R_COURAGE, name=name)
             return _lost(name, counted, difficulty, condition, table, steps, (), spent, False, 0)
-        steps.add(f"{name} does not attempt the test and enters {what}; only a failed attempt brings the "
-                  f"Negative Trait.", R_SELF_CONTROL)
+        steps.add(N_("%(name)s does not attempt the test and enters %(what)s; only a failed attempt brings the "
+                     "Negative Trait."), R_SELF_CONTROL, name=name, what=what)
         return VirtueRuling(Outcome.FAILURE, condition, difficulty, counted, steps=steps.steps(),
-                            summary=f"{name} gives in and enters {what}.")
+                            summary=Phrase.message(N_("%(name)s gives in and enters %(what)s."), name=name, what=what))
 
     records: list[tuple[Throw, Throw, Outcome]] = []
     result, counted = _throw(name, test.throw, test.narrator_throw, test, base, difficulty, settings, steps, records,
@@ -391,34 +401,34 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
             raise RulesError(f"{name} has no {test.virtue.label} Trait to risk on a retest.", field="retest")
         if not isinstance(test.retest, tuple) or len(test.retest) != 2:
             raise RulesError("Give the retest's two signs: the player's and the narrator's.", field="retest")
-        steps.add(f"{name} risks a {test.virtue.label} Trait for the one retest.", R_VIRTUE)
+        steps.add(N_("%(name)s risks a %(virtue)s Trait for the one retest."), R_VIRTUE, name=name, virtue=virtue)
         result, counted = _throw(name, test.retest[0], test.retest[1], test, base, difficulty, settings, steps,
                                  records, "retest.")
         virtue_lost = 1
         if result is Outcome.SUCCESS:
-            steps.add(f"{name} holds, but loses the risked {test.virtue.label} Trait for the rest of the game "
-                      f"session.", R_VIRTUE)
+            steps.add(N_("%(name)s holds, but loses the risked %(virtue)s Trait for the rest of the game session."),
+                      R_VIRTUE, name=name, virtue=virtue)
         else:
             derangement = True
-            steps.add(f"{name} loses the retest too: the risked {test.virtue.label} Trait is lost for the game "
-                      f"session, and {name} gains a temporary derangement.", R_VIRTUE)
+            steps.add(N_("%(name)s loses the retest too: the risked %(virtue)s Trait is lost for the game session, "
+                         "and %(name)s gains a temporary derangement."), R_VIRTUE, name=name, virtue=virtue)
     elif test.retest is not None:
         raise RulesError("Only a lost Virtue Test is retested.", field="retest")
 
     if result is Outcome.FAILURE:
         if ending:
-            steps.add(f"The {what} goes on.", R_FRENZY)
+            steps.add(N_("The %(what)s goes on."), R_FRENZY, what=what)
         return _lost(name, counted, difficulty, condition, table, steps, tuple(records), spent, derangement,
                      virtue_lost)
     if ending:
-        steps.add(f"{name} gets a hold of himself: the {what} ends.", R_FRENZY)
-        summary = f"{name} ends the {what}."
+        steps.add(N_("%(name)s gets a hold of himself: the %(what)s ends."), R_FRENZY, name=name, what=what)
+        summary = Phrase.message(N_("%(name)s ends the %(what)s."), name=name, what=what)
     else:
-        lasting = ("the conflict (or ten minutes)" if test.virtue is Virtue.COURAGE
-                   else "the rest of the scene or conflict")
-        steps.add(f"{name} holds against the Beast, and needs no further test against the same stimulus for "
-                  f"{lasting}.", rule)
-        summary = f"{name} resists {what}."
+        lasting = Phrase.message(N_("the conflict (or ten minutes)") if test.virtue is Virtue.COURAGE
+                                 else N_("the rest of the scene or conflict"))
+        steps.add(N_("%(name)s holds against the Beast, and needs no further test against the same stimulus for "
+                     "%(lasting)s."), rule, name=name, lasting=lasting)
+        summary = Phrase.message(N_("%(name)s resists %(what)s."), name=name, what=what)
     return VirtueRuling(Outcome.SUCCESS, "", difficulty, counted, virtue_lost=virtue_lost, willpower_spent=spent,
                         immune=not ending, tests=tuple(records), steps=steps.steps(), summary=summary)
 
@@ -454,14 +464,17 @@ def _throw(name: str, player: Throw | None, narrator: Throw | None, test: Virtue
 
 def _lost(name: str, counted: int, difficulty: int, condition: str, table: VirtueTable, steps: Explanation,
           records: tuple, spent: int, derangement: bool, virtue_lost: int) -> VirtueRuling:
-    what = "Rötschreck" if condition == "rotschreck" else "frenzy"
+    what = _said(condition)
     first, second = table.negative_traits
-    steps.add(f"{name} enters {what} and gains the permanent Negative Trait {first} or {second} "
-              f"({table.negative_category}; the player chooses).", table.source)
+    steps.add(N_("%(name)s enters %(what)s and gains the permanent Negative Trait %(first)s or %(second)s "
+                 "(%(category)s; the player chooses)."), table.source, name=name, what=what, first=first,
+              second=second, category=Phrase.term(table.negative_category))
+    summary = Phrase.message(N_("%(name)s enters %(what)s and gains a temporary derangement; %(first)s or %(second)s.")
+                             if derangement else N_("%(name)s enters %(what)s; %(first)s or %(second)s."),
+                             name=name, what=what, first=first, second=second)
     return VirtueRuling(Outcome.FAILURE, condition, difficulty, counted, table.negative_traits,
                         table.negative_category, virtue_lost, derangement, spent, False, records, steps.steps(),
-                        f"{name} enters {what}" + (" and gains a temporary derangement" if derangement else "")
-                        + f"; {first} or {second}.")
+                        summary)
 
 
 def _instinct(name: str, traits: int, difficulty: int, test: VirtueTest, steps: Explanation,
@@ -470,12 +483,16 @@ def _instinct(name: str, traits: int, difficulty: int, test: VirtueTest, steps: 
     (LotNR Instinct)."""
     if traits > 2 * difficulty:
         chooses = not test.relent
-        steps.add(f"{name}'s Instinct ({traits}) is more than double the stimulus ({difficulty}): {name} chooses "
-                  + ("not to frenzy." if chooses else "to frenzy."), R_SELF_CONTROL)
+        steps.add(N_("%(name)s's Instinct (%(traits)s) is more than double the stimulus (%(difficulty)s): %(name)s "
+                     "chooses not to frenzy.") if chooses else
+                  N_("%(name)s's Instinct (%(traits)s) is more than double the stimulus (%(difficulty)s): %(name)s "
+                     "chooses to frenzy."), R_SELF_CONTROL, name=name, traits=traits, difficulty=difficulty)
         return VirtueRuling(Outcome.SUCCESS if chooses else Outcome.FAILURE, "" if chooses else "frenzy",
                             difficulty, traits, steps=steps.steps(),
-                            summary=f"{name} {'holds back' if chooses else 'lets the frenzy come'}.")
-    steps.add(f"{name} follows Instinct and always enters frenzy, unless Instinct is more than double the "
-              f"stimulus ({traits} against {difficulty}).", R_SELF_CONTROL)
+                            summary=Phrase.message(N_("%(name)s holds back.") if chooses
+                                                   else N_("%(name)s lets the frenzy come."), name=name))
+    steps.add(N_("%(name)s follows Instinct and always enters frenzy, unless Instinct is more than double the "
+                 "stimulus (%(traits)s against %(difficulty)s)."), R_SELF_CONTROL, name=name, traits=traits,
+              difficulty=difficulty)
     return VirtueRuling(Outcome.FAILURE, "frenzy", difficulty, traits, steps=steps.steps(),
-                        summary=f"{name} enters frenzy.")
+                        summary=Phrase.message(N_("%(name)s enters frenzy."), name=name))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 
 R_ORDER = '002 "Order of Challenges"'
 R_ORDER_LOTNR = "LotNR order of challenges (met-reference 3.1)"
@@ -211,11 +211,12 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
 
     for p in participants:
         if p.surprised and p.celerity >= ALACRITY:
-            steps.add(f"{p.name} is surprised and cannot use Celerity in the first challenge.", R_SURPRISE)
+            steps.add(N_("%(name)s is surprised and cannot use Celerity in the first challenge."), R_SURPRISE,
+                      name=p.name)
     for target, group in attackers.items():
         if len(group) > 1:
-            steps.add(f"{target} is attacked by {', '.join(a.name for a in group)}: mass combat, so no "
-                      f"simultaneous answer.", R_MASS)
+            steps.add(N_("%(name)s is attacked by %(names)s: mass combat, so no simultaneous answer."), R_MASS,
+                      name=target, names=[a.name for a in group])
 
     answers: dict[str, list[str]] = {}
     for index, p in enumerate(participants):
@@ -238,10 +239,10 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
             raise RulesError(f"{p.name} can answer only {attacker.name}'s attack with a simultaneous attack.",
                              field=where)
         answers.setdefault(attacker.name, []).append(p.name)
-        why = "their pre-empts cancel out" if pre_empt(p) else "neither can pre-empt"
-        steps.add(f"{p.name} answers {attacker.name}'s attack with a simultaneous attack ({why}; not mass "
-                  f"combat): one test, the winner hits and the loser misses. {p.name}'s own action is used up.",
-                  R_SIMULTANEOUS)
+        why = Phrase.message(N_("their pre-empts cancel out") if pre_empt(p) else N_("neither can pre-empt"))
+        steps.add(N_("%(name)s answers %(attacker)s's attack with a simultaneous attack (%(why)s; not mass combat): "
+                     "one test, the winner hits and the loser misses. %(name)s's own action is used up."),
+                  R_SIMULTANEOUS, name=p.name, attacker=attacker.name, why=why)
 
     answering = {name for names in answers.values() for name in names}
     acting = [p for p in participants if p.name not in answering]
@@ -251,35 +252,38 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
     def key(p: Participant) -> tuple[int, int]:
         return (-pre_empt(p), -p.traits)
 
-    def names(group: Sequence[Participant]) -> str:
-        return ", ".join(p.name for p in group)
+    def names(group: Sequence[Participant]) -> list[str]:
+        return [p.name for p in group]
 
     slots: list[ActionSlot] = []
     position = 0
     for celerity, same in groupby(sorted(challengers, key=key), key=pre_empt):
         same = list(same)
         if celerity >= ALACRITY:
-            steps.add(f"{names(same)}: Celerity {celerity} (Alacrity) pre-empts; the highest Celerity acts first.",
-                      R_ALACRITY)
+            steps.add(N_("%(names)s: Celerity %(celerity)s (Alacrity) pre-empts; the highest Celerity acts first."),
+                      R_ALACRITY, names=names(same), celerity=celerity)
             if len(same) > 1:
-                steps.add(f"Equal pre-empts cancel out: {names(same)} act in the ordinary order.", R_ORDER)
+                steps.add(N_("Equal pre-empts cancel out: %(names)s act in the ordinary order."), R_ORDER,
+                          names=names(same))
         for traits, tier in groupby(same, key=lambda p: p.traits):
             tier = list(tier)
             position += 1
-            steps.add(f"{names(tier)}: {traits} Traits"
-                      + (", at the same time (or as the narrator picks)." if len(tier) > 1 else "."), R_ORDER_LOTNR)
+            steps.add(N_("%(names)s: %(traits)s Traits, at the same time (or as the narrator picks).") if len(tier) > 1
+                      else N_("%(names)s: %(traits)s Traits."), R_ORDER_LOTNR, names=names(tier), traits=traits)
             kind = "pre-empt" if celerity >= ALACRITY else "normal"
             slots.extend(ActionSlot(position, p.name, kind, p.target, tuple(answers.get(p.name, ()))) for p in tier)
     if quiet:
         position += 1
-        steps.add(f"{', '.join(p.name for p in quiet)}: actions with no challenge go last.", R_ORDER_LOTNR)
+        steps.add(N_("%(names)s: actions with no challenge go last."), R_ORDER_LOTNR, names=names(quiet))
         slots.extend(ActionSlot(position, p.name, "no challenge") for p in quiet)
     for level, kind in ((SWIFTNESS, "Swiftness"), (LEGERITY, "Legerity")):
         extra = [p for p in participants if p.celerity >= level]
         if extra:
             position += 1
-            steps.add(f"{', '.join(p.name for p in extra)}: {kind} gives an extra action after everyone's normal "
-                      f"action" + (", resolved together." if len(extra) > 1 else "."), R_EXTRA)
+            steps.add(N_("%(names)s: %(power)s gives an extra action after everyone's normal action, resolved "
+                         "together.") if len(extra) > 1
+                      else N_("%(names)s: %(power)s gives an extra action after everyone's normal action."),
+                      R_EXTRA, names=names(extra), power=kind)
             slots.extend(ActionSlot(position, p.name, kind, p.target) for p in extra)
     return TurnOrder(tuple(slots), steps.steps())
 

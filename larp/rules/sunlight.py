@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from larp.rules.explain import RulesError, Step, plural
+from larp.rules.explain import N_, Phrase, RulesError, Step, levels as levels_of, phrase_step, traits, turns as turns_of
 from larp.rules.frenzy import frenzy_tables
 
 R_SUNLIGHT = "LotNR Sunlight (met-reference 3.7, T26)"
@@ -63,9 +63,11 @@ def sunlight_exposure(exposure: str, turns: int = 1, who: str = "The vampire") -
     difficulty = tables.courage.stimuli[stimulus].traits
     levels = per_turn * turns
     steps = (
-        Step(f"{row['label']}: {plural(per_turn, 'level')} of aggravated damage a turn; {plural(turns, 'turn')}: "
-             f"{plural(levels, 'level')}.", R_SUNLIGHT),
-        Step(f"{who} must also make a static Courage test against {plural(difficulty, 'Trait')} "
-             f"({tables.courage.stimuli[stimulus].label.lower()}) or enter Rötschreck.", R_SUNLIGHT),
+        phrase_step(N_("%(exposure)s: %(rate)s of aggravated damage a turn; %(turns)s: %(levels)s."), R_SUNLIGHT,
+                    exposure=Phrase.term(row["label"]), rate=levels_of(per_turn), turns=turns_of(turns),
+                    levels=levels_of(levels)),
+        phrase_step(N_("%(name)s must also make a static Courage test against %(traits)s (%(stimulus)s) or enter "
+                       "Rötschreck."), R_SUNLIGHT, name=who, traits=traits(difficulty),
+                    stimulus=Phrase.term(tables.courage.stimuli[stimulus].label.lower())),
     )
     return SunlightExposure(exposure, turns, levels, stimulus, difficulty, steps)

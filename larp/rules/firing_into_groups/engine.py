@@ -23,7 +23,7 @@ from larp.rules.challenge import (
     parse_source,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Explanation, RulesError, article, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural
 from larp.rules.health import HealthTrack
 from larp.rules.mass_challenge import (
     Attack,
@@ -218,18 +218,19 @@ class _ShotIntoGroup:
     def _costs(self) -> None:
         """Say what the bystander tests cost (002; settings ``stray_tests_cost_firer``,
         ``stray_hit_costs_bystander``)."""
+        choice = Phrase.term(self.settings.label("stray_tests_cost_firer"))
         if not self.firer_risks():
-            self.steps.add(f"Each is a test, not a challenge: {self.firer} risks no Trait in it, and ties still "
-                           f"compare Traits ({self.settings.label('stray_tests_cost_firer')}).", R_GROUPS,
-                           "stray_tests_cost_firer")
+            self.steps.add(N_("Each is a test, not a challenge: %(name)s risks no Trait in it, and ties still compare "
+                              "Traits (%(choice)s)."), R_GROUPS, "stray_tests_cost_firer", name=self.firer,
+                           choice=choice)
         elif self.fire is Fire.SINGLE:
-            self.steps.add(f"{self.firer} risks one Trait in each test "
-                           f"({self.settings.label('stray_tests_cost_firer')}).", R_GROUPS, "stray_tests_cost_firer")
+            self.steps.add(N_("%(name)s risks one Trait in each test (%(choice)s)."), R_GROUPS,
+                           "stray_tests_cost_firer", name=self.firer, choice=choice)
         costs = self.settings["stray_hit_costs_bystander"]
-        self.steps.add(("Each person tested risks one Trait and loses it if hit" if costs else
-                        "The people tested risk no Trait: one who is hit takes the damage and loses no Trait")
-                       + f" ({self.settings.label('stray_hit_costs_bystander')}).", R_GROUPS,
-                       "stray_hit_costs_bystander")
+        self.steps.add(N_("Each person tested risks one Trait and loses it if hit (%(choice)s).") if costs else
+                       N_("The people tested risk no Trait: one who is hit takes the damage and loses no Trait "
+                          "(%(choice)s)."), R_GROUPS, "stray_hit_costs_bystander",
+                       choice=Phrase.term(self.settings.label("stray_hit_costs_bystander")))
 
     def _hit(self, b: Bystander) -> Hit:
         attack = Attack(action="weapon", weapon=self.shot.weapon, close_range=self.shot.close_range,
@@ -248,36 +249,47 @@ class _ShotIntoGroup:
         self.check()
         shot = self.shot
         weapon = weapon_card(shot.weapon, "weapon")
-        near = ", ".join(b.side.name for b in shot.bystanders)
+        near = [b.side.name for b in shot.bystanders]
         at_risk = not shot.careful_aim and any(b.side.name not in self.excluded for b in shot.bystanders)
-        self.steps.add(f"{self.firer}'s shot at {self.target} missed; near the target, closest first: {near}."
-                       + (f" {self.firer} is tested against each of them in that order."
-                          if self.fire is Fire.SINGLE and at_risk else ""), R_GROUPS)
+        self.steps.add(N_("%(name)s's shot at %(target)s missed; near the target, closest first: %(near)s. %(name)s "
+                          "is tested against each of them in that order.") if self.fire is Fire.SINGLE and at_risk
+                       else N_("%(name)s's shot at %(target)s missed; near the target, closest first: %(near)s."),
+                       R_GROUPS, name=self.firer, target=self.target, near=near)
         if self.card.has("Spray") and self.fire is Fire.SINGLE and (shot.bursts or not self.card.has("Full-Auto")):
             feet, _most = spray_limits(shot.weapon, self.settings)
-            where = shot.range.label if shot.range is not None else "at a range not said"
-            what = "A deliberate Spray" if shot.deliberate_spray and stray_spray_at_any_range(self.settings) else \
-                article(self.card.name).capitalize()
-            self.steps.add(f"{what} sprays only at targets more than {feet} feet away; {where}, this is a single "
-                           f"shot ({self.settings.label('spray_limits')}).", R_SPRAY, "spray_limits")
+            where = Phrase.term(shot.range.label) if shot.range is not None else Phrase.message(
+                N_("at a range not said"))
+            if shot.deliberate_spray and stray_spray_at_any_range(self.settings):
+                what = N_("A deliberate Spray sprays only at targets more than %(feet)s feet away; %(where)s, this is "
+                          "a single shot (%(choice)s).")
+            elif self.card.name[:1].lower() in "aeiou":
+                what = N_("An %(weapon)s sprays only at targets more than %(feet)s feet away; %(where)s, this is a "
+                          "single shot (%(choice)s).")
+            else:
+                what = N_("A %(weapon)s sprays only at targets more than %(feet)s feet away; %(where)s, this is a "
+                          "single shot (%(choice)s).")
+            self.steps.add(what, R_SPRAY, "spray_limits", weapon=self.card.name, feet=feet, where=where,
+                           choice=Phrase.term(self.settings.label("spray_limits")))
         elif self.card.has("Spray") and self.fire is Fire.GROUP and not shot.deliberate_spray \
                 and stray_spray_at_any_range(self.settings):
-            blast = "burst" if self.card.has("Full-Auto") or self.card.has("Burst") else "blast"
-            self.steps.add(f"A missed {self.card.name} {blast} is one mass challenge against the people near the "
-                           f"target, whatever the range ({self.settings.label('spray_limits')}).", R_GROUPS,
-                           "spray_limits")
+            self.steps.add(N_("A missed %(weapon)s burst is one mass challenge against the people near the target, "
+                              "whatever the range (%(choice)s).") if self.card.has("Full-Auto") or self.card.has("Burst")
+                           else N_("A missed %(weapon)s blast is one mass challenge against the people near the target, "
+                                   "whatever the range (%(choice)s)."), R_GROUPS, "spray_limits",
+                           weapon=self.card.name, choice=Phrase.term(self.settings.label("spray_limits")))
         if at_risk or self.fire is Fire.GROUP:
             self._costs()
         firer = replace(self.firer_after_shot(), weapon=weapon)
         if shot.extra_traits:
-            avoided = ("all of them" if self.excluded == {b.side.name for b in shot.bystanders}
-                       else ", ".join(b.side.name for b in shot.bystanders if b.side.name in self.excluded))
-            self.steps.add(f"{self.firer} bid {plural(len(shot.extra_traits), 'extra Trait')} with the shot "
-                           f"({1 + len(shot.extra_traits)} in all) to avoid {avoided}: "
-                           f"{', '.join(shot.extra_traits)}, lost with the missed shot.", R_GROUPS)
+            avoided = (Phrase.message(N_("all of them")) if self.excluded == {b.side.name for b in shot.bystanders}
+                       else [b.side.name for b in shot.bystanders if b.side.name in self.excluded])
+            self.steps.add(N_("%(name)s bid %(extra)s with the shot (%(all)s in all) to avoid %(avoided)s: %(traits)s, "
+                              "lost with the missed shot."), R_GROUPS, name=self.firer,
+                           extra=Phrase.counted(len(shot.extra_traits), "%(n)s extra Trait", "%(n)s extra Traits"),
+                           all=1 + len(shot.extra_traits), avoided=avoided, traits=list(shot.extra_traits))
         if shot.careful_aim:
-            self.steps.add(f"{self.firer} took careful aim, firing every other round without extra Traits: no "
-                           f"bystander is at risk.", R_GROUPS)
+            self.steps.add(N_("%(name)s took careful aim, firing every other round without extra Traits: no "
+                              "bystander is at risk."), R_GROUPS, name=self.firer)
         if self.fire is Fire.GROUP:
             results, hits = self._group(firer)
         else:
@@ -287,8 +299,11 @@ class _ShotIntoGroup:
                    if r.ruling is not None and r.name in by_target else r for r in results]
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
         landed = [h.target for h in hits]
-        summary = (f"{self.firer}'s stray {'rounds hit' if len(landed) > 1 else 'round hits'} "
-                   f"{', '.join(landed)}." if landed else f"{self.firer}'s stray fire hits nobody.")
+        if landed:
+            summary = Phrase.message(N_("%(name)s's stray rounds hit %(hit)s.") if len(landed) > 1
+                                     else N_("%(name)s's stray round hits %(hit)s."), name=self.firer, hit=landed)
+        else:
+            summary = Phrase.message(N_("%(name)s's stray fire hits nobody."), name=self.firer)
         return ShotIntoGroupRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
                            spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
                            dict(self.armor_left))
@@ -343,8 +358,8 @@ class _ShotIntoGroup:
                 by_name[name] = BystanderResult(name, True, False, "the forced darkness retest is due", None, False,
                                                 b.firer_throw, b.throw, None, options)
                 stopped_by = f"{name}'s test (the forced retest is due)"
-                self.steps.add(f"In {name}'s test, the winner is in total darkness: the forced retest is due before "
-                               f"the shot's course is known.", '002 "Darkness"')
+                self.steps.add(N_("In %(name)s's test, the winner is in total darkness: the forced retest is due "
+                                  "before the shot's course is known."), '002 "Darkness"', name=name)
                 continue
             self._record(ruling, name)
             lost_so_far += list(ruling.lost_by(Outcome.CHALLENGER))
@@ -353,17 +368,18 @@ class _ShotIntoGroup:
             by_name[name] = BystanderResult(name, True, False, "", ruling.outcome, hit, ruling.challenger_throw,
                                             ruling.defender_throw, ruling, options)
             if hit:
-                self.steps.add(f"{self.firer} wins the test: the stray round hits {name}.", R_GROUPS)
+                self.steps.add(N_("%(name)s wins the test: the stray round hits %(target)s."), R_GROUPS,
+                               name=self.firer, target=name)
                 hits.append(self._hit(b))
                 if stops:
                     stopped_by = name
                     rest = [x.side.name for _i, x in at_risk[at_risk.index((index, b)) + 1:]]
                     if rest:
-                        self.steps.add(f"The round stops in {name}: no test against {', '.join(rest)} "
-                                       f"({settings.label('stray_round_stops_at_first_hit')}).", R_GROUPS,
-                                       "stray_round_stops_at_first_hit")
+                        self.steps.add(N_("The round stops in %(name)s: no test against %(rest)s (%(choice)s)."),
+                                       R_GROUPS, "stray_round_stops_at_first_hit", name=name, rest=rest,
+                                       choice=Phrase.term(settings.label("stray_round_stops_at_first_hit")))
             else:
-                self.steps.add(f"{name} is not hit.", R_GROUPS)
+                self.steps.add(N_("%(name)s is not hit."), R_GROUPS, name=name)
         ordered = []
         for b in shot.bystanders:
             ordered.append(by_name.get(b.side.name) or next(r for r in results if r.name == b.side.name))
@@ -374,15 +390,19 @@ class _ShotIntoGroup:
         shot, settings, card = self.shot, self.settings, self.card
         reach = self.reach()
         reached = list(enumerate(shot.bystanders))[:reach]
-        what = "several rounds" if card.has("Full-Auto") or card.has("Burst") else "an area effect"
-        self.steps.add(f"The {card.name} fires {what}: one mass challenge against the bystanders instead of a test "
-                       f"each; {self.firer}'s one sign is compared with each of theirs.", R_GROUPS)
+        self.steps.add(N_("The %(weapon)s fires several rounds: one mass challenge against the bystanders instead "
+                          "of a test each; %(name)s's one sign is compared with each of theirs.")
+                       if card.has("Full-Auto") or card.has("Burst")
+                       else N_("The %(weapon)s fires an area effect: one mass challenge against the bystanders "
+                               "instead of a test each; %(name)s's one sign is compared with each of theirs."),
+                       R_GROUPS, weapon=card.name, name=self.firer)
         if reach < len(shot.bystanders):
-            self.steps.add(f"The {card.name}'s Spray reaches {reach} people "
-                           f"({self.settings.label('spray_limits')}): "
-                           f"{', '.join(b.side.name for b in shot.bystanders[reach:])} "
-                           f"{'is' if len(shot.bystanders) - reach == 1 else 'are'} out of reach.", R_SPRAY,
-                           "spray_limits")
+            self.steps.add(N_("The %(weapon)s's Spray reaches %(n)s people (%(choice)s): %(names)s is out of reach.")
+                           if len(shot.bystanders) - reach == 1
+                           else N_("The %(weapon)s's Spray reaches %(n)s people (%(choice)s): %(names)s are out of "
+                                   "reach."), R_SPRAY, "spray_limits", weapon=card.name, n=reach,
+                           choice=Phrase.term(self.settings.label("spray_limits")),
+                           names=[b.side.name for b in shot.bystanders[reach:]])
         if shot.firer_throw is None:
             raise RulesError(f"Choose {self.firer}'s sign.", field="firer_throw")
         for index, b in reached:
@@ -392,7 +412,8 @@ class _ShotIntoGroup:
         pairs = [self._pair(firer, b, i, replace(first, defender_throw=b.throw)) for i, b in reached]
         shares = self._shares(pairs, firer.bid)
         check_bid_names(firer, [t for s in shares for t in s], self.firer, "firer.bid")
-        self.steps.add(f"{self.firer} risks one Trait per person reached: {len(reached)}.", R_SPRAY)
+        self.steps.add(N_("%(name)s risks one Trait per person reached: %(n)s."), R_SPRAY, name=self.firer,
+                       n=len(reached))
         pairs = [replace(p, challenger=replace(firer, bid=s)) for p, s in zip(pairs, shares)]
         shared = Shared(Outcome.CHALLENGER)
         results: list[BystanderResult] = []
@@ -403,15 +424,15 @@ class _ShotIntoGroup:
                 self.pending.append(b.side.name)
                 results.append(BystanderResult(b.side.name, True, False, "the forced darkness retest is due", None,
                                                False, shot.firer_throw, b.throw, None, options))
-                self.steps.add(f"In {b.side.name}'s pair, the winner is in total darkness: the forced retest is due.",
-                               '002 "Darkness"')
+                self.steps.add(N_("In %(name)s's pair, the winner is in total darkness: the forced retest is due."),
+                               '002 "Darkness"', name=b.side.name)
                 continue
             self._record(ruling, b.side.name)
             hit = ruling.outcome is Outcome.CHALLENGER
             results.append(BystanderResult(b.side.name, True, False, "", ruling.outcome, hit, ruling.challenger_throw,
                                            ruling.defender_throw, ruling, options))
             if hit:
-                self.steps.add(f"{b.side.name} loses and is hit.", R_SPRAY)
+                self.steps.add(N_("%(name)s loses and is hit."), R_SPRAY, name=b.side.name)
                 hits.append(self._hit(b))
         for b in shot.bystanders[reach:]:
             results.append(BystanderResult(b.side.name, False, False, "out of the spray's reach"))

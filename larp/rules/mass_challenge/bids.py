@@ -23,7 +23,7 @@ from larp.rules.challenge import (
     bids_required,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Explanation, RulesError, article
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, article
 from larp.rules.explain import traits as traits_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Body, can_fight, track_of, weapon_card
@@ -168,8 +168,9 @@ class _Pairs:
             self.armor[name] = body.armor_left
         hand = sum(a.range is Range.HAND_TO_HAND for a in mass.attackers)
         ranged = len(mass.attackers) - hand
-        self.steps.add(f"{len(mass.attackers)} attack {self.name}: {hand} hand to hand, {ranged} at range "
-                       f"(at most {MAX_PER_RANGE} of each).", R_MASS)
+        self.steps.add(N_("%(n)s attack %(name)s: %(hand)s hand to hand, %(ranged)s at range (at most %(most)s of "
+                          "each)."), R_MASS, n=len(mass.attackers), name=self.name, hand=hand, ranged=ranged,
+                       most=MAX_PER_RANGE)
 
     def _index(self, name: str) -> int:
         return next(i for i, a in enumerate(self.mass.attackers) if a.side.name == name)
@@ -276,23 +277,36 @@ class _Pairs:
         real = [b for b in bid if b != POTENCE_TRAIT]
         check_bid_names(d.side, real, self.name, "defender.bid")
         self.real_bid = real
-        text = (f"{self.name} defends against {len(defended)} of {len(built)} attackers and bids "
-                f"{traits_said(len(bid))}")
+        said = dict(name=self.name, defended=len(defended), all=len(built), traits=traits_said(len(bid)))
+        if potence and others:
+            text = N_("%(name)s defends against %(defended)s of %(all)s attackers and bids %(traits)s, %(potence)s "
+                      "among them with Intensity: it is never lost, so %(name)s risks %(real)s; %(name)s relents to "
+                      "%(others)s.")
+        elif potence:
+            text = N_("%(name)s defends against %(defended)s of %(all)s attackers and bids %(traits)s, %(potence)s "
+                      "among them with Intensity: it is never lost, so %(name)s risks %(real)s.")
+        elif others:
+            text = N_("%(name)s defends against %(defended)s of %(all)s attackers and bids %(traits)s; %(name)s "
+                      "relents to %(others)s.")
+        else:
+            text = N_("%(name)s defends against %(defended)s of %(all)s attackers and bids %(traits)s.")
         if potence:
-            text += (f", {POTENCE_TRAIT} among them with Intensity: it is never lost, so {self.name} risks "
-                     f"{len(real)}")
-        self.steps.add(text + (f"; {self.name} relents to {others}." if others else "."),
-                       R_INTENSITY if potence else R_MASS)
+            said.update(potence=POTENCE_TRAIT, real=len(real))
+        if others:
+            said.update(others=others)
+        self.steps.add(text, R_INTENSITY if potence else R_MASS, **said)
         if potence:
             against = built[strength_pairs[0]].challenger.name
             if any_lead:
-                self.steps.add(f"{POTENCE_TRAIT} stands for {self.name}'s bid against {against}: against a mob, "
-                               f"Intensity works whatever the attackers do "
-                               f"({self.settings.label('intensity_in_mobs')}).", R_INTENSITY, "intensity_in_mobs")
+                self.steps.add(N_("%(potence)s stands for %(name)s's bid against %(against)s: against a mob, "
+                                  "Intensity works whatever the attackers do (%(choice)s)."), R_INTENSITY,
+                               "intensity_in_mobs", potence=POTENCE_TRAIT, name=self.name, against=against,
+                               choice=Phrase.term(self.settings.label("intensity_in_mobs")))
             else:
-                self.steps.add(f"{POTENCE_TRAIT} stands for {self.name}'s bid against {against} (a strength "
-                               f"challenge; {self.settings.label('intensity_in_mobs')}).", R_INTENSITY,
-                               "intensity_in_mobs")
+                self.steps.add(N_("%(potence)s stands for %(name)s's bid against %(against)s (a strength "
+                                  "challenge; %(choice)s)."), R_INTENSITY, "intensity_in_mobs",
+                               potence=POTENCE_TRAIT, name=self.name, against=against,
+                               choice=Phrase.term(self.settings.label("intensity_in_mobs")))
         queue = list(real)
         out = []
         for i, ch in enumerate(built):

@@ -40,7 +40,7 @@ from larp.rules.challenge import (
     bids_required,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import RulesError, Step, plural
+from larp.rules.explain import N_, Phrase, RulesError, Step, plural
 from larp.rules.explain import times as times_said
 from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Hit, armor_key, can_fight, damage_as_dealt, land_hit
@@ -64,10 +64,11 @@ def actions_of(celerity: int) -> int:
 
 
 def missed_hit(by: str, attack: Attack, target: str, track: HealthTrack, note: str) -> Hit:
-    """A result that is not applied (``note`` says why), for the record."""
+    """A result that is not applied (``note`` says why, a :class:`Phrase` or a sentence), for the record."""
     name = armory_weapon(attack.weapon, "live").name if attack.action == "weapon" and attack.weapon else None
+    said = note.data() if isinstance(note, Phrase) else None
     return Hit(by, target, attack.action, name, "", 0, (), False, track.condition, track.state(), note,
-               (Step(note, R_MOB),))
+               (Step(str(note), R_MOB, None, said),))
 
 
 def _wound(track: HealthTrack) -> Health:
@@ -107,8 +108,8 @@ class _Mass(_Pairs):
         # 1. Relented challenges first (002 "Mass Combat"; LotNR Mob Scene): his wounds from them count after.
         relented = [i for i, ch in enumerate(built) if ch.defender.relent]
         if relented:
-            self.steps.add(f"{self.name} relents to {', '.join(built[i].challenger.name for i in relented)}: those "
-                           f"challenges are resolved before any others.", R_MASS)
+            self.steps.add(N_("%(name)s relents to %(names)s: those challenges are resolved before any others."),
+                           R_MASS, name=self.name, names=[built[i].challenger.name for i in relented])
         for i in relented:
             played, options, ruling = play_pair(built[i], self.shared, self.settings, self.rng, f"attackers[{i}]")
             name = mass.attackers[i].side.name
@@ -124,9 +125,9 @@ class _Mass(_Pairs):
         # 2. If he survives them, one simultaneous challenge against all the others, judged in order.
         defended = [i for i, ch in enumerate(built) if not ch.defender.relent]
         if defended and not can_fight(self.tracks[self.name]):
-            self.steps.add(f"{self.name} is {self._fallen(self.tracks[self.name])} after the relented challenges: "
-                           f"the simultaneous challenge is not made, nor the other attackers' challenges with it.",
-                           R_MASS)
+            self.steps.add(N_("%(name)s is %(level)s after the relented challenges: the simultaneous challenge is "
+                              "not made, nor the other attackers' challenges with it."), R_MASS, name=self.name,
+                           level=self._fallen(self.tracks[self.name]))
             for i in defended:
                 a = mass.attackers[i]
                 self.results[a.side.name] = PairResult(a.side.name, a.range, False, False, None)
@@ -170,19 +171,22 @@ class _Mass(_Pairs):
                 raise RulesError("The first test is the simultaneous one: later tests are overbids or retests.",
                                  field=f"{where}.tests[0].call")
             scripts[i] = replace(ch, tests=(TestCall(Call.TEST, a.throw, self._as(d.throw, mapped)),) + later)
-        self.steps.add(f"{self.name} and {plural(len(defended), 'attacker')} engage in one simultaneous challenge: "
-                       f"{self.name}'s {d.throw.label} is compared with each attacker's sign, each pair by the normal "
-                       f"tie rules, then retests, counted per attacker.", R_MASS)
+        self.steps.add(N_("%(name)s and %(attackers)s engage in one simultaneous challenge: %(name)s's %(sign)s is "
+                          "compared with each attacker's sign, each pair by the normal tie rules, then retests, "
+                          "counted per attacker."), R_MASS, name=self.name, sign=Phrase.term(d.throw.label),
+                       attackers=Phrase.counted(len(defended), "%(n)s attacker", "%(n)s attackers"))
         for i in defended:
             a = mass.attackers[i]
             mapped = counts_as[a.side.name]
             if mapped is Throw.PAPER:
-                why = "at range" if a.range is Range.RANGED else "hand to hand, but not a challenge of strength"
-                self.steps.add(f"{self.name}'s strength Bomb (Vigor) counts as Paper against {a.side.name} ({why}).",
-                               R_MASS)
+                why = Phrase.message(N_("at range") if a.range is Range.RANGED
+                                     else N_("hand to hand, but not a challenge of strength"))
+                self.steps.add(N_("%(name)s's strength Bomb (Vigor) counts as Paper against %(attacker)s (%(why)s)."),
+                               R_MASS, name=self.name, attacker=a.side.name, why=why)
             elif mapped is Throw.BOMB and scripts[i].defender.lead is Lead.SPEED and d.side.lead is not Lead.SPEED:
-                self.steps.add(f"{self.name} also has the speed Bomb (Rapidity, Celerity active this round): "
-                               f"{self.name}'s Bomb stands against {a.side.name}.", R_MASS)
+                self.steps.add(N_("%(name)s also has the speed Bomb (Rapidity, Celerity active this round): "
+                                  "%(name)s's Bomb stands against %(attacker)s."), R_MASS, name=self.name,
+                               attacker=a.side.name)
         return scripts
 
     def _in_order(self, built: list[Challenge], counts_as: Mapping[str, Throw | None],
@@ -194,9 +198,9 @@ class _Mass(_Pairs):
         aimed = [mass.attackers[defended[0]].side.name] if d.attack is not None else []
         order = self._order(aimed, explain=len(defended) > 1)
         if len(defended) > 1:
-            self.steps.add(f"Each pair is judged in that order, on {self.name} as the results before it left "
-                           f"{self.name}: the Traits lost and the wounds taken count in the later pairs' ties and bids.",
-                           R_IN_ORDER)
+            self.steps.add(N_("Each pair is judged in that order, on %(name)s as the results before it left "
+                              "%(name)s: the Traits lost and the wounds taken count in the later pairs' ties and "
+                              "bids."), R_IN_ORDER, name=self.name)
         by_position = sorted(defended, key=lambda i: order[mass.attackers[i].side.name])
         # The wounds of every result before a pair count in it, the relented hits first of all (002 "Mass
         # Combat"; LotNR "The Mob Scene"): compare with his track as he came in, not as the relented hits left it.
@@ -220,8 +224,9 @@ class _Mass(_Pairs):
                     judged_health = now if _SEVERITY[now] > _SEVERITY[d.side.health] else d.side.health
             elif not dropped_told:
                 dropped_told = True
-                self.steps.add(f"{self.name} has dropped ({self._fallen(track)}): the pairs left are judged on "
-                               f"{self.name} as last standing, and their hits are not applied.", R_MOB)
+                self.steps.add(N_("%(name)s has dropped (%(level)s): the pairs left are judged on %(name)s as last "
+                                  "standing, and their hits are not applied."), R_MOB, name=self.name,
+                               level=self._fallen(track))
             events = []
             tier_lost = 0
             for i in tier:
@@ -276,8 +281,9 @@ class _Mass(_Pairs):
                 if ruling is None:
                     winner = mass.attackers[i].side.name if final[i][0].forced_retest is Outcome.CHALLENGER \
                         else self.name
-                    self.steps.add(f"{winner} won in total darkness in {mass.attackers[i].side.name}'s pair: the "
-                                   f"forced retest is due before that pair is decided.", '002 "Darkness"')
+                    self.steps.add(N_("%(name)s won in total darkness in %(attacker)s's pair: the forced retest is "
+                                      "due before that pair is decided."), '002 "Darkness"', name=winner,
+                                   attacker=mass.attackers[i].side.name)
                 else:
                     self.steps.extend(ruling.steps)
             for hit in tier_hits:
@@ -308,11 +314,14 @@ class _Mass(_Pairs):
         extra = self._extra_traits(more)
         attacker = script.challenger.name
         if extra is None:
-            self.steps.add(f"{self.name} is now {health.value.capitalize()} and has no Trait left to risk against "
-                           f"{attacker}: {self.name} loses that challenge.", R_NO_TRAIT)
+            self.steps.add(N_("%(name)s is now %(level)s and has no Trait left to risk against %(attacker)s: "
+                              "%(name)s loses that challenge."), R_NO_TRAIT, name=self.name, attacker=attacker,
+                           level=Phrase.term(health.value.capitalize()))
             return replace(pair, defender=replace(con, relent=True, bid=()), tests=())
-        self.steps.add(f"{self.name} is now {health.value.capitalize()} and risks one more Trait against {attacker}: "
-                       f"{', '.join(extra)}.", "LotNR Health (met-reference 4.1)")
+        self.steps.add(N_("%(name)s is now %(level)s and risks one more Trait against %(attacker)s: %(traits)s."),
+                       "LotNR Health (met-reference 4.1)", name=self.name, attacker=attacker,
+                       level=Phrase.term(health.value.capitalize()),
+                       traits=[Phrase.message(N_("(extra Trait)")) if t == "(extra Trait)" else t for t in extra])
         return replace(pair, defender=replace(con, bid=con.bid + tuple(extra)))
 
     def _extra_traits(self, count: int) -> list[str] | None:
@@ -334,8 +343,8 @@ class _Mass(_Pairs):
         return mapped if throw is Throw.BOMB and mapped is not None else throw
 
     @staticmethod
-    def _fallen(track: HealthTrack) -> str:
-        return track.condition.replace("_", " ") if track.condition != "active" else track.state()
+    def _fallen(track: HealthTrack) -> Phrase:
+        return Phrase.term(track.condition.replace("_", " ") if track.condition != "active" else track.state())
 
     def _record(self, ruling: ChallengeRuling, attacker: str) -> None:
         self.lost.setdefault(attacker, []).extend(ruling.lost_by(Outcome.CHALLENGER))
@@ -350,7 +359,7 @@ class _Mass(_Pairs):
         if traits:
             check_bid_names(self.d.side, self.real_bid + self.extras + traits, self.name, "defender.bid")
 
-    def _injured(self, losers: list[str]) -> tuple[list[str], str]:
+    def _injured(self, losers: list[str]) -> tuple[list[str], Phrase | str]:
         """Whom the defender's counter-attack injures (LotNR Mob Scene: one per action, only
         attackers who lost), and the step saying so."""
         d = self.d
@@ -377,12 +386,19 @@ class _Mass(_Pairs):
         chosen = list(d.injures) if d.injures else ordered[:actions]
         if not losers:
             return [], ""
-        extra = "" if actions == 1 else f" ({actions} actions, Celerity {d.celerity})"
-        text = (f"{self.name} beats {', '.join(ordered)} and may injure {min(actions, len(losers))} of them"
-                f"{extra}: {self.name} injures {', '.join(chosen)}.")
+        said = dict(name=self.name, losers=ordered, n=min(actions, len(losers)), chosen=chosen)
+        if actions == 1:
+            text = Phrase.message(N_("%(name)s beats %(losers)s and may injure %(n)s of them: %(name)s injures "
+                                     "%(chosen)s."), **said)
+        else:
+            text = Phrase.message(N_("%(name)s beats %(losers)s and may injure %(n)s of them (%(actions)s actions, "
+                                     "Celerity %(celerity)s): %(name)s injures %(chosen)s."),
+                                  actions=actions, celerity=d.celerity, **said)
         spared = [n for n in ordered if n not in chosen]
         if spared:
-            text += f" {', '.join(spared)} {'is' if len(spared) == 1 else 'are'} not hurt."
+            hurt = Phrase.message(N_("%(names)s is not hurt.") if len(spared) == 1 else N_("%(names)s are not hurt."),
+                                  names=spared)
+            text = Phrase.message(N_("%(first)s %(second)s"), first=text, second=hurt)
         return chosen, text
 
     def _order(self, injured: Sequence[str], explain: bool) -> dict[Any, tuple[int, int]]:
@@ -396,8 +412,8 @@ class _Mass(_Pairs):
         participants += [Participant(a.side.name, a.side.traits, a.celerity, self.name) for a in mass.attackers]
         turn = order_of_actions(participants)
         if explain:
-            self.steps.add("The results are applied in the order of challenges; equal positions at the same time, "
-                           "and a character who has dropped neither acts nor is hit again.", R_MOB)
+            self.steps.add(N_("The results are applied in the order of challenges; equal positions at the same time, "
+                              "and a character who has dropped neither acts nor is hit again."), R_MOB)
             # order.py's note that mass combat has no simultaneous *answer* (002 "Challenges") would only
             # confuse here, where the one simultaneous challenge is 002 "Mass Combat"'s own.
             self.steps.extend(step for step in turn.steps if step.rule != ORDER_MASS)
@@ -442,15 +458,15 @@ class _Mass(_Pairs):
                 assert attack is not None
                 track = self.tracks[target]
                 if not standing[target]:
-                    out.append(missed_hit(by, attack, target, track,
-                                          f"{target} had already dropped ({self._fallen(track)}) when {by}'s result "
-                                          f"came: it is not applied."))
+                    out.append(missed_hit(by, attack, target, track, Phrase.message(
+                        N_("%(target)s had already dropped (%(level)s) when %(name)s's result came: it is not applied."),
+                        target=target, level=self._fallen(track), name=by)))
                     continue
                 if not acting[by]:
                     fallen = self._defender_at(position) if by == self.name and self.history else self.tracks[by]
-                    out.append(missed_hit(by, attack, target, track,
-                                          f"{by} was out of the fight ({self._fallen(fallen)}) before acting: "
-                                          f"the hit on {target} is not applied."))
+                    out.append(missed_hit(by, attack, target, track, Phrase.message(
+                        N_("%(name)s was out of the fight (%(level)s) before acting: the hit on %(target)s is not "
+                           "applied."), name=by, level=self._fallen(fallen), target=target)))
                     continue
                 hit, new, armor_left = land_hit(by, attack, target, self.bodies[target], track, self.armor[target],
                                                 self.settings, self.rng)
@@ -464,26 +480,34 @@ class _Mass(_Pairs):
                 self.steps.extend(hit.steps)
         return out
 
-    def _summary(self, pairs: Sequence[PairResult], hits: Sequence[Hit]) -> str:
+    def _summary(self, pairs: Sequence[PairResult], hits: Sequence[Hit]) -> Phrase:
         parts = []
         for p in pairs:
             if not p.made:
-                parts.append(f"{p.attacker}: not made")
+                part = N_("%(name)s: not made")
             elif p.relented:
-                parts.append(f"{p.attacker}: relented to")
+                part = N_("%(name)s: relented to")
             elif p.outcome is None:
-                parts.append(f"{p.attacker}: forced retest due")
+                part = N_("%(name)s: forced retest due")
             elif p.outcome is Outcome.CHALLENGER:
-                parts.append(f"{p.attacker} wins")
+                part = N_("%(name)s wins")
             elif p.outcome is Outcome.DEFENDER:
-                parts.append(f"{p.attacker} loses" + (" and is hurt" if p.injured else ""))
+                part = N_("%(name)s loses and is hurt") if p.injured else N_("%(name)s loses")
             else:
-                parts.append(f"{p.attacker}: draw")
+                part = N_("%(name)s: draw")
+            parts.append(Phrase.message(part, name=p.attacker))
+        joined = parts[0]
+        for part in parts[1:]:
+            joined = Phrase.message(N_("%(first)s; %(second)s"), first=joined, second=part)
         track = self.tracks[self.name]
         landed = sum(1 for h in hits if h.applied and h.target == self.name)
-        times = times_said(landed)
-        end = f"{self.name} is hit {times} and is {self._fallen(track)}" if landed else f"{self.name} is not hit"
-        return f"{self.name} against {len(pairs)}: " + "; ".join(parts) + f". {end}."
+        if landed:
+            end = Phrase.message(N_("%(name)s is hit %(times)s and is %(level)s"), name=self.name,
+                                 times=times_said(landed), level=self._fallen(track))
+        else:
+            end = Phrase.message(N_("%(name)s is not hit"), name=self.name)
+        return Phrase.message(N_("%(name)s against %(n)s: %(parts)s. %(end)s."), name=self.name, n=len(pairs),
+                              parts=joined, end=end)
 
 
 def play_mass_challenge(mass: MassChallenge, settings: ChronicleSettings | None = None,

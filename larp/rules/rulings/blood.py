@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from larp.rules.blood import BLOOD_CALLS, call_for_blood, drain, give_blood
-from larp.rules.explain import RulesError, Step, plural
+from larp.rules.blood import blood_call_said, call_for_blood, drain, give_blood, health_levels
+from larp.rules.explain import N_, Phrase, RulesError, Step, blood_points, blood_traits
 from larp.rules.health import standing
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import Person, person_track
@@ -76,9 +76,13 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
     if result.victim_blood is not None and victim.blood != result.victim_blood:
         tally.blood(victim.name, result.victim_blood - victim.blood)
     tally.hurt(victim.name, result.victim_track)
-    summary = (f"{drinker.name} drains {plural(result.drained, 'Blood Trait')} from {victim.name}"
-               + (f", who takes {result.drained} lethal and is now {standing(result.victim_track)}"
-                  if victim.creature != "vampire" else "") + ".")
+    if victim.creature != "vampire":
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, who takes %(n)s lethal and is now "
+                                    "%(level)s."), name=drinker.name, blood=blood_traits(result.drained),
+                                 victim=victim.name, n=result.drained, level=standing(result.victim_track))
+    else:
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s."), name=drinker.name,
+                                 blood=blood_traits(result.drained), victim=victim.name)
     return BloodRuling(summary, result.steps, tally.consequences(),
                        {"drained": result.drained, "taken": result.taken, "turns": result.turns,
                         "victim_track": result.victim_track.to_dict()})
@@ -109,12 +113,15 @@ def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings:
     tally.hurt(person.name, call.track)
     if call.blood_loss_torpor:
         tally.torpor_cause(person.name, "blood_loss")
-    why = BLOOD_CALLS[reason]
     if call.levels_lost:
-        summary = (f"{why.capitalize()} calls for blood {person.name} does not have: "
-                   f"{plural(call.levels_lost, 'health level')} lost" + (", and torpor from blood loss." if call.blood_loss_torpor else "."))
+        summary = Phrase.message(N_("%(why)s calls for blood %(name)s does not have: %(levels)s lost, and torpor from "
+                                    "blood loss.") if call.blood_loss_torpor
+                                 else N_("%(why)s calls for blood %(name)s does not have: %(levels)s lost."),
+                                 why=blood_call_said(reason, start=True), name=person.name,
+                                 levels=health_levels(call.levels_lost))
     else:
-        summary = f"{person.name} spends {plural(call.spent, 'blood point')} for {why}."
+        summary = Phrase.message(N_("%(name)s spends %(blood)s for %(why)s."), name=person.name,
+                                 blood=blood_points(call.spent), why=blood_call_said(reason))
     consequences = tally.consequences(TorporClock.of(settings, night, [person]))
     return BloodRuling(summary, tuple(call.steps) + consequences.steps, consequences,
                        {"reason": reason, "spent": call.spent, "levels_lost": call.levels_lost,
@@ -144,6 +151,7 @@ def rule_given_blood(person: Person, offered: int, settings: ChronicleSettings |
         taken, after, steps, woke = given.taken, given.blood_current, given.steps, False
     if taken:
         tally.blood(person.name, taken)
-    summary = f"{person.name} takes {plural(taken, 'blood point')}" + (" and rises from torpor." if woke else ".")
+    summary = Phrase.message(N_("%(name)s takes %(blood)s and rises from torpor.") if woke
+                             else N_("%(name)s takes %(blood)s."), name=person.name, blood=blood_points(taken))
     return BloodRuling(summary, steps, tally.consequences(),
                        {"track": track.to_dict(), "blood_current": after, "taken": taken, "woke": woke})

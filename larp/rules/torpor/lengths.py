@@ -13,12 +13,14 @@ from math import ceil
 from typing import Any, Iterable, Mapping
 
 from larp.rules.dots import rating_to_dots
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, phrase_step
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
 TORPOR_CAUSES = ("wounds", "blood_loss", "voluntary")
 CAUSE_LABELS = {"wounds": "wounds", "blood_loss": "blood loss", "voluntary": "voluntary"}
+#: The causes as a ruling's step says them, in the reader's language (:data:`CAUSE_LABELS`).
+_CAUSES_SAID = {"wounds": N_("wounds"), "blood_loss": N_("blood loss"), "voluntary": N_("voluntary")}
 TABLES = ("live", "tabletop")
 UNITS = ("day", "week", "month", "year")
 #: Traits a static Mental challenge to wake is made against (LotNR, met-reference 5.2, T20).
@@ -226,9 +228,9 @@ def morality_dots(met_rating: int, tabletop_rating: int | None = None) -> tuple[
         _check_rating(tabletop_rating)
         return tabletop_rating, None
     dots = rating_to_dots(met_rating)
-    return dots, Step(f"No tabletop dots on the sheet: {met_rating} MET Traits converted to {dots} dots "
-                      f"(approximate: each Trait stands for two dots).", "LotNR Converting Characters "
-                      "(met-reference 4.3, 5.2, T25)")
+    return dots, phrase_step(N_("No tabletop dots on the sheet: %(traits)s MET Traits converted to %(dots)s dots "
+                                "(approximate: each Trait stands for two dots)."),
+                             "LotNR Converting Characters (met-reference 4.3, 5.2, T25)", traits=met_rating, dots=dots)
 
 
 def table_rating(table: TorporTable, met_rating: int, tabletop_rating: int | None = None) -> tuple[int, Step]:
@@ -242,10 +244,11 @@ def table_rating(table: TorporTable, met_rating: int, tabletop_rating: int | Non
     """
     _check_rating(met_rating)
     if table.key == "live":
-        return met_rating, Step(f"{table.rating_name}: {met_rating}.", table.source)
+        return met_rating, phrase_step(N_("%(rating)s: %(n)s."), table.source, rating=Phrase.term(table.rating_name),
+                                       n=met_rating)
     dots, converted = morality_dots(met_rating, tabletop_rating)
     if converted is None:
-        return dots, Step(f"{table.rating_name}: {dots}.", table.source)
+        return dots, phrase_step(N_("%(rating)s: %(n)s."), table.source, rating=Phrase.term(table.rating_name), n=dots)
     return min(dots, table.highest), converted
 
 
@@ -352,46 +355,53 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
     shift = settings["torpor_table_shift"]
     rating, rating_step = table_rating(table, met_rating, tabletop_rating)
     steps = Explanation()
-    steps.add(f"{who} enters torpor on {started_on.isoformat()} ({CAUSE_LABELS[cause]}).",
-              _TORPOR if cause != "wounds" else f"{_TORPOR}; {_LIVE}")
+    steps.add(N_("%(name)s enters torpor on %(date)s (%(cause)s)."), _TORPOR if cause != "wounds" else f"{_TORPOR}; {_LIVE}",
+              name=who, date=started_on.isoformat(), cause=Phrase.message(_CAUSES_SAID[cause]))
     steps.extend([rating_step])
     row = torpor_row(rating, table, shift)
     if shift:
-        steps.add(f"The table is read {plural(abs(shift), 'row')} {'shorter' if shift > 0 else 'longer'}: rating "
-                  f"{rating} uses the length of rating {row.rating}.", table.source, setting="torpor_table_shift")
-    steps.add(f"Torpor at rating {row.rating}: {row.text}.", table.source, setting="torpor_table")
+        steps.add(N_("The table is read %(rows)s shorter: rating %(rating)s uses the length of rating %(row)s.")
+                  if shift > 0 else
+                  N_("The table is read %(rows)s longer: rating %(rating)s uses the length of rating %(row)s."),
+                  table.source, "torpor_table_shift", rows=Phrase.counted(abs(shift), "%(n)s row", "%(n)s rows"),
+                  rating=rating, row=row.rating)
+    steps.add(N_("Torpor at rating %(rating)s: %(length)s."), table.source, "torpor_table", rating=row.rating,
+              length=Phrase.term(row.text))
     length = torpor_length(rating, table, shift, voluntary=cause == "voluntary")
     if cause == "voluntary":
-        steps.add(f"Voluntary torpor: the vampire may rise after half the time, {length.text}.", _TORPOR)
+        steps.add(N_("Voluntary torpor: the vampire may rise after half the time, %(length)s."), _TORPOR,
+                  length=Phrase.message(N_("half of %(length)s"), length=Phrase.term(row.text)))
     fed_wakes = cause == "blood_loss" and settings["feeding_wakes_blood_torpor"]
     if cause == "blood_loss":
         if fed_wakes:
-            steps.add(f"Torpor from blood loss: {who} rises as soon as someone feeds him a blood point, "
-                      f"whatever his rating.", _TORPOR, setting="feeding_wakes_blood_torpor")
+            steps.add(N_("Torpor from blood loss: %(name)s rises as soon as someone feeds him a blood point, "
+                         "whatever his rating."), _TORPOR, "feeding_wakes_blood_torpor", name=who)
         else:
-            steps.add("Feeding does not end this torpor early: it runs its full time.", _TORPOR,
+            steps.add(N_("Feeding does not end this torpor early: it runs its full time."), _TORPOR,
                       setting="feeding_wakes_blood_torpor")
     wake_on: date | None = None
     sessions: int | None = None
     retired = False
     if settings["torpor_time_scale"] == "sessions":
         sessions = max(1, ceil(length.approximate_days / 30))
-        steps.add(f"Torpor time is counted in game sessions, one game session for a month: {who} may try to "
-                  f"wake after {plural(sessions, 'game session')}.", "Dark Epics (met-reference 5.2)",
-                  setting="torpor_time_scale")
+        steps.add(N_("Torpor time is counted in game sessions, one game session for a month: %(name)s may try to "
+                     "wake after %(sessions)s."), "Dark Epics (met-reference 5.2)", "torpor_time_scale", name=who,
+                  sessions=Phrase.counted(sessions, "%(n)s game session", "%(n)s game sessions"))
         if chronicle_end(settings) is not None:
-            steps.add("Counted in game sessions, the torpor is not compared with the chronicle's planned end.",
+            steps.add(N_("Counted in game sessions, the torpor is not compared with the chronicle's planned end."),
                       "met-reference 5.2", setting="chronicle_end_date")
     else:
         wake_on = length.after(started_on)
-        steps.add(f"Calendar time: {who} may try to wake from the night of {wake_on.isoformat()}, for a blood "
-                  f"point and a test.", _LIVE, setting="torpor_time_scale")
-        steps.add(f"That is {plural((wake_on - started_on).days, 'night')} in torpor, from "
-                  f"{started_on.isoformat()} to {wake_on.isoformat()}.", _LIVE, setting="torpor_time_scale")
+        steps.add(N_("Calendar time: %(name)s may try to wake from the night of %(date)s, for a blood point and a "
+                     "test."), _LIVE, "torpor_time_scale", name=who, date=wake_on.isoformat())
+        steps.add(N_("That is %(nights)s in torpor, from %(start)s to %(end)s."), _LIVE, "torpor_time_scale",
+                  nights=Phrase.counted((wake_on - started_on).days, "%(n)s night", "%(n)s nights"),
+                  start=started_on.isoformat(), end=wake_on.isoformat())
         retired = is_retired(wake_on, settings)
         if retired:
-            steps.add(f"The torpor ends after the chronicle's planned end ({settings['chronicle_end_date']}): "
-                      f"{who} is retired from play.", "met-reference 5.2", setting="chronicle_end_date")
+            steps.add(N_("The torpor ends after the chronicle's planned end (%(date)s): %(name)s is retired from "
+                         "play."), "met-reference 5.2", "chronicle_end_date", date=str(settings["chronicle_end_date"]),
+                      name=who)
     return TorporStart(cause, started_on, table.key, rating, length.text, wake_on, sessions, retired, fed_wakes,
                        steps.steps(), session + sessions if sessions is not None else None)
 

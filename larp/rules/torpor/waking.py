@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, blood_points
 from larp.rules.healing import swallow_blood
 from larp.rules.health import HealthTrack, corresponding_position, tabletop_chart, tabletop_level_names
 from larp.rules.settings import ChronicleSettings
@@ -75,9 +75,10 @@ def wake_track(track: HealthTrack, who: str = "The vampire",
         cut = max(cut, track.marked - (track.size - 1))  # never active below Incapacitated
         if cut:
             new = _heal_from_the_bottom(new, cut)
-        what = "the blood point spent to rise heals one level" if reading == "one_level" else "nothing heals"
-        steps.add(f"{who} rises considered {RISES_AT}; {what}: he is {new.state()}.", _TORPOR,
-                  setting="awakening_heals")
+        what = Phrase.message(N_("the blood point spent to rise heals one level") if reading == "one_level"
+                              else N_("nothing heals"))
+        steps.add(N_("%(name)s rises considered %(level)s; %(what)s: he is %(state)s."), _TORPOR, "awakening_heals",
+                  name=who, level=Phrase.term(RISES_AT), what=what, state=Phrase.term(new.state()))
         return new, steps.steps()
     chart = tabletop_chart()
     crippled = next(i for i, row in enumerate(chart.levels) if row.name == RISES_AT) + 1
@@ -85,11 +86,12 @@ def wake_track(track: HealthTrack, who: str = "The vampire",
     excess = track.marked - marks
     if excess > 0:
         new = _heal_from_the_bottom(new, excess)
-        steps.add(f"{who} rises considered {RISES_AT} (the tabletop chart's level; on this track "
-                  f"{new.state()}): damage beyond it is removed, normal damage first.", _TORPOR,
-                  setting="awakening_heals")
+        steps.add(N_("%(name)s rises considered %(level)s (the tabletop chart's level; on this track %(state)s): "
+                     "damage beyond it is removed, normal damage first."), _TORPOR, "awakening_heals", name=who,
+                  level=Phrase.term(RISES_AT), state=Phrase.term(new.state()))
     else:
-        steps.add(f"{who} rises at {new.state()}.", _TORPOR, setting="awakening_heals")
+        steps.add(N_("%(name)s rises at %(state)s."), _TORPOR, "awakening_heals", name=who,
+                  state=Phrase.term(new.state()))
     return new, steps.steps()
 
 
@@ -160,8 +162,8 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
     if blood_current < 1:
         raise RulesError(f"{who} has no blood and cannot rise until someone feeds him.", field="blood")
     steps = Explanation()
-    steps.add(f"{who}'s torpor has run its time: on the night of {night.isoformat()} he spends a blood point to "
-              f"try to rise.", f"{_LIVE}; {_TORPOR}")
+    steps.add(N_("%(name)s's torpor has run its time: on the night of %(date)s he spends a blood point to try to "
+                 "rise."), f"{_LIVE}; {_TORPOR}", name=who, date=night.isoformat())
     detail: dict[str, Any]
     if settings["wake_test"] == "tabletop_awakening":
         difficulty = settings["awakening_difficulty"]
@@ -174,37 +176,40 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
         detail = {"kind": "awakening_roll", "dice": list(roll.dice), "difficulty": difficulty,
                   "successes": roll.successes, "ones": roll.ones, "net": roll.net,
                   "rolled": "at the table" if by_table else "by the app"}
-        faces = ", ".join(str(d) for d in roll.dice) or "no dice"
-        steps.add(f"Awakening roll: {awakening_dice} dice at difficulty {difficulty}, "
-                  f"{'rolled at the table' if by_table else 'rolled by the app'}: {faces}; {roll.net} "
-                  f"success(es) after 1s: {'he rises' if woke else 'he stays in torpor'}.", _TORPOR,
-                  setting="wake_test")
+        faces = list(roll.dice) or Phrase.message(N_("no dice"))
+        steps.add(N_("Awakening roll: %(dice)s dice at difficulty %(difficulty)s, %(how)s: %(faces)s; %(net)s "
+                     "success(es) after 1s: %(result)s."), _TORPOR, "wake_test", dice=awakening_dice,
+                  difficulty=difficulty, faces=faces, net=roll.net,
+                  how=Phrase.message(N_("rolled at the table") if by_table else N_("rolled by the app")),
+                  result=Phrase.message(N_("he rises") if woke else N_("he stays in torpor")))
     else:
         if test is None:
             raise RulesError("Give the throws of the static Mental challenge.", field="test")
         outcome = test.outcome
         if outcome == "tie":
             woke = mental_traits > WAKE_DIFFICULTY
-            decided = (f"a tie: his {mental_traits} Mental Traits against {WAKE_DIFFICULTY} "
-                       f"{'win' if woke else 'do not beat them'}")
+            decided = Phrase.message(N_("a tie: his %(traits)s Mental Traits against %(n)s win") if woke
+                                     else N_("a tie: his %(traits)s Mental Traits against %(n)s do not beat them"),
+                                     traits=mental_traits, n=WAKE_DIFFICULTY)
         else:
             woke = outcome == "win"
-            decided = f"a {outcome}"
+            decided = Phrase.message(N_("a win") if woke else N_("a loss"))
         detail = {"kind": "static_mental", "player_throw": test.player.value, "narrator_throw": test.narrator.value,
                   "outcome": outcome, "mental_traits": mental_traits, "difficulty": WAKE_DIFFICULTY,
                   "drawn": list(test.by_app)}
-        steps.add(f"Static Mental challenge against {WAKE_DIFFICULTY} Traits: {test.player.label} against the "
-                  f"narrator's {test.narrator.label} ({test.provenance}), {decided}: "
-                  f"{'he rises' if woke else 'he stays in torpor'}.", f"{_LIVE}, T20", setting="wake_test")
+        steps.add(N_("Static Mental challenge against %(n)s Traits: %(throw)s against the narrator's %(other)s "
+                     "(%(how)s), %(decided)s: %(result)s."), f"{_LIVE}, T20", "wake_test", n=WAKE_DIFFICULTY,
+                  throw=Phrase.term(test.player.label), other=Phrase.term(test.narrator.label), how=test.provenance,
+                  decided=decided, result=Phrase.message(N_("he rises") if woke else N_("he stays in torpor")))
     blood = blood_current - 1
     new = track
     if woke:
         new, rise_steps = wake_track(track, who, settings)
         steps.extend(rise_steps)
     elif blood:
-        steps.add(f"He may try again the next night ({plural(blood, 'blood point')} left).", _TORPOR)
+        steps.add(N_("He may try again the next night (%(blood)s left)."), _TORPOR, blood=blood_points(blood))
     else:
-        steps.add("He has no blood left: he cannot try again until someone feeds him.", _TORPOR)
+        steps.add(N_("He has no blood left: he cannot try again until someone feeds him."), _TORPOR)
     return WakeAttempt(woke, blood, new, detail, steps.steps())
 
 
@@ -258,12 +263,12 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
                     and swallowed.swallowed >= 1)
         new = track
         if woke:
-            steps.add(f"{who}'s torpor came from blood loss: fed, he rises whatever his rating.", _TORPOR,
-                      setting="feeding_wakes_blood_torpor")
+            steps.add(N_("%(name)s's torpor came from blood loss: fed, he rises whatever his rating."), _TORPOR,
+                      "feeding_wakes_blood_torpor", name=who)
             new, rise_steps = wake_track(track, who, settings)
             steps.extend(rise_steps)
         elif record and record.cause == "blood_loss":
-            steps.add("Feeding does not end this torpor: it runs its full time.", _TORPOR,
+            steps.add(N_("Feeding does not end this torpor: it runs its full time."), _TORPOR,
                       setting="feeding_wakes_blood_torpor")
         return Feeding(swallowed.blood_current, swallowed.swallowed, woke, new, steps.steps())
     if track.destroyed:
@@ -274,6 +279,7 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
         raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
     taken = min(offered, blood_max - blood_current)
     steps = Explanation()
-    steps.add(f"{who} feeds: {plural(taken, 'blood point')} taken (pool {blood_current + taken} of {blood_max}).",
-              "LotNR generation table (met-reference 5.1)")
+    steps.add(N_("%(name)s feeds: %(blood)s taken (pool %(pool)s of %(most)s)."),
+              "LotNR generation table (met-reference 5.1)", name=who, blood=blood_points(taken),
+              pool=blood_current + taken, most=blood_max)
     return Feeding(blood_current + taken, taken, False, track, steps.steps())
