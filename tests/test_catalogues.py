@@ -177,3 +177,52 @@ def test_the_twice_check_finds_a_repeated_entry():
     text = ('msgid ""\nmsgstr ""\n\nmsgid "Bid"\nmsgstr "Aposta"\n\nmsgctxt "button"\nmsgid "Bid"\n'
             'msgstr "Apostar"\n\nmsgid ""\n"Bid"\nmsgstr "Lance"\n')
     assert entered_twice(text) == ["line 11: Bid"]
+
+
+def malformed(po_text: str) -> list[str]:
+    """Where a ``.po`` file's text breaks its shape (comments, ``msgctxt``, ``msgid``, ``msgid_plural``,
+    ``msgstr`` lines in that order, entries apart by a blank line): a union merge of two appended blocks
+    can glue one entry to the next, and Babel would then read a wrong translation without complaint."""
+    allowed = {"between": {"blank", "comment", "ctxt", "id"}, "comment": {"comment", "ctxt", "id"},
+               "ctxt": {"cont", "id"}, "id": {"cont", "plural", "str"}, "plural": {"cont", "str"},
+               "str": {"cont", "str", "blank"}}
+    problems, state = [], "between"
+    for number, line in enumerate(po_text.split("\n"), 1):
+        kind = ("blank" if not line.strip() else "comment" if line.startswith("#") else
+                "ctxt" if line.startswith("msgctxt") else "plural" if line.startswith("msgid_plural") else
+                "id" if line.startswith("msgid ") else "str" if line.startswith("msgstr") else
+                "cont" if line.startswith('"') else "other")
+        if kind not in allowed[state]:
+            problems.append(f"line {number}: {kind} after {state}: {line[:60]}")
+        state = "between" if kind == "blank" else (state if kind == "cont" else kind)
+    return problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_entry_is_well_formed(language):
+    from larp.i18n import catalogue_path
+
+    problems = malformed(catalogue_path(language).read_text(encoding="utf-8"))
+    assert not problems, f"{language}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_no_translation_names_a_placeholder_its_message_lacks(language):
+    """A translation's ``%(name)s`` placeholders are its message's, flagged python-format or not (a glued
+    entry's translation carries the next message's placeholders)."""
+    wrong = []
+    for message in catalogue(language):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        named = set(re.findall(r"%\((\w+)\)", " ".join(i for i in ids if i)))
+        for text in strings:
+            extra = set(re.findall(r"%\((\w+)\)", text or "")) - named - {"num"}
+            if message.id and extra:
+                wrong.append(f"{ids[0]!r}: {sorted(extra)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_shape_check_finds_a_glued_entry():
+    glued = 'msgid "Burn"\nmsgstr "Queimar"\nmsgid ""\n"%(n)s attack"\nmsgstr "%(n)s atacam"\n'
+    assert malformed(glued) == ['line 3: id after str: msgid ""']
+    assert malformed('msgid "Burn"\nmsgstr "Queimar"\n\nmsgid "Bite"\nmsgstr "Mordida"\n') == []
