@@ -555,16 +555,12 @@ def init_i18n(app: Flask) -> None:
         app.jinja_env.filters.pop(name, None)
     app.add_template_global(html_lang, "html_lang")
     app.add_template_global(LANGUAGE_NAMES, "language_names")
-    app.add_template_filter(format_day, "local_day")
-    app.add_template_filter(format_number, "number")
-    app.add_template_filter(_term_filter, "term")
     app.add_template_global(js_words, "js_words")
-    app.add_template_filter(step_text, "step_text")
-    app.add_template_filter(phrase_for_reader, "said")
-    app.add_template_filter(setting_label, "setting_label")
-    app.add_template_filter(summary_text, "summary_text")
-    app.add_template_filter(session_label, "session_label")
-    app.add_template_filter(format_long_day, "long_day")
+    filters = {"local_day": format_day, "number": format_number, "term": _term_filter, "step_text": step_text,
+               "said": phrase_for_reader, "setting_label": setting_label, "summary_text": summary_text,
+               "session_label": session_label, "long_day": format_long_day}
+    for name, function in filters.items():
+        app.add_template_filter(function, name)
     # Templates compile lazily, after this: every one then says a Phrase it outputs in the reader's language.
     app.jinja_env.finalize = said_if_phrase
 

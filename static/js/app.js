@@ -1,17 +1,8 @@
 // larp client behaviour. No inline scripts (the Content-Security-Policy forbids them).
 (function () {
   "use strict";
-  // The page's words in the reader's language (issue 36: a JSON meta element the page carries when it is not in
-  // English, larp.i18n.js_words); else the English below. ``%(name)s`` placeholders are filled here.
-  var WORDS = null;
-  function say(key, english, params) {
-    if (WORDS === null) {
-      var block = document.querySelector('meta[name="js-words"]');
-      try { WORDS = block ? JSON.parse(block.getAttribute("content")) : {}; } catch (e) { WORDS = {}; }
-    }
-    var text = WORDS[key] || english;
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return params && name in params ? String(params[name]) : all; });
-  }
+  // The page's words in the reader's language (static/js/words.js, issue 36), else the English given here.
+  var say = window.larpSay;
   function banner(show) {
     var el = document.getElementById("offline-banner");
     if (el) { el.hidden = !show; }

@@ -4,17 +4,8 @@
 // is kept on the server: the card page has no login. No inline scripts (the Content-Security-Policy).
 (function () {
   "use strict";
-  // The page's words in the reader's language (issue 36: the JSON meta element larp.i18n.js_words puts on a page
-  // that is not in English); else the English below.
-  var WORDS = null;
-  function say(key, english, params) {
-    if (WORDS === null) {
-      var block = document.querySelector('meta[name="js-words"]');
-      try { WORDS = block ? JSON.parse(block.getAttribute("content")) : {}; } catch (e) { WORDS = {}; }
-    }
-    var text = WORDS[key] || english;
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return params && name in params ? String(params[name]) : all; });
-  }
+  // The page's words in the reader's language (static/js/words.js, issue 36), else the English given here.
+  var say = window.larpSay;
   function counted(key, n, one, many) {
     return n === 1 ? say(key + "_one", one, {n: n}) : say(key + "_many", many, {n: n});
   }

@@ -14,6 +14,22 @@ from tests.e2e.conftest import SCREENSHOTS
 PHONE = {"width": 390, "height": 844}
 
 
+def konrad_loses_to_vivienne(served, browser) -> None:
+    """A narrator (in English, on a tablet) records Vivienne's Rock over Konrad's Scissors: Konrad loses Brawny
+    and takes 1 bashing (LotNR Outcomes, met-reference 1.3). The demo's first ruling."""
+    narrator = browser.new_context(viewport={"width": 820, "height": 1180}, locale="en-US")
+    page = narrator.new_page()
+    page.goto(served.login_link())
+    codes = served.card_codes("Vivienne Ashcombe", "Konrad Vale")
+    page.goto(f"{served.base_url}/challenge?challenger_q={codes[0]}&defender_q={codes[1]}")
+    page.locator("#side-challenger").get_by_label("Rock").check()
+    page.locator("#side-defender").get_by_label("Scissors").check()
+    page.get_by_role("button", name="Resolve challenge").click()
+    page.get_by_role("button", name="Record as it stands").click()
+    expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
+    narrator.close()
+
+
 def test_the_card_says_what_changed_since_the_phone_last_looked(served, browser):
     """LotNR Outcomes and Damage (met-reference 1.3, 3.7): Vivienne's Rock beats Konrad's Scissors; he loses
     Brawny and takes 1 bashing. His player's phone, open on his card before, shows within a poll (5 s)
@@ -28,17 +44,7 @@ def test_the_card_says_what_changed_since_the_phone_last_looked(served, browser)
     expect(player.locator(".damage-words")).to_have_text("No damage")
     expect(player.locator("#changed-line")).to_be_hidden()  # the first look: nothing to compare with
 
-    narrator = browser.new_context(viewport={"width": 820, "height": 1180})
-    page = narrator.new_page()
-    page.goto(served.login_link())
-    codes = served.card_codes("Vivienne Ashcombe", "Konrad Vale")
-    page.goto(f"{served.base_url}/challenge?challenger_q={codes[0]}&defender_q={codes[1]}")
-    page.locator("#side-challenger").get_by_label("Rock").check()
-    page.locator("#side-defender").get_by_label("Scissors").check()
-    page.get_by_role("button", name="Resolve challenge").click()
-    page.get_by_role("button", name="Record as it stands").click()
-    expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
-    narrator.close()
+    konrad_loses_to_vivienne(served, browser)
 
     line = player.locator("#changed-line")
     expect(line).to_have_text(re.compile(r"^Changed: 1 bashing, 1 Trait lost, \d\d:\d\d$"), timeout=12_000)

@@ -10,6 +10,7 @@ import sqlite3
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_card_seen_browser import konrad_loses_to_vivienne
 
 PHONE = {"width": 390, "height": 844}
 
@@ -25,17 +26,7 @@ def test_the_cards_changed_line_reads_in_the_phones_language(served, browser):
     expect(player.locator("html")).to_have_attribute("lang", "pt-BR")
     expect(player.locator("#changed-line")).to_be_hidden()
 
-    narrator = browser.new_context(viewport={"width": 820, "height": 1180}, locale="en-US")
-    page = narrator.new_page()
-    page.goto(served.login_link())
-    codes = served.card_codes("Vivienne Ashcombe", "Konrad Vale")
-    page.goto(f"{served.base_url}/challenge?challenger_q={codes[0]}&defender_q={codes[1]}")
-    page.locator("#side-challenger").get_by_label("Rock").check()
-    page.locator("#side-defender").get_by_label("Scissors").check()
-    page.get_by_role("button", name="Resolve challenge").click()
-    page.get_by_role("button", name="Record as it stands").click()
-    expect(page.locator("#ruling .recorded-line")).to_contain_text("Recorded as ruling #1")
-    narrator.close()
+    konrad_loses_to_vivienne(served, browser)
 
     line = player.locator("#changed-line")
     expect(line).to_have_text(re.compile(r"^Mudou: 1 contusão, 1 Característica perdida, \d\d:\d\d$"), timeout=12_000)

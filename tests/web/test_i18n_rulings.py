@@ -16,6 +16,7 @@ import pytest
 from larp.db import db
 from larp.models import Character, Ruling
 from larp.rules.explain import ENGLISH, Explanation, N_, Phrase, Speaker, Step, say, traits
+from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the pseudo-locale app fixture
 from tests.i18n_support import PSEUDO_HEADERS, bare_english
 from tests.support import AuthActions, make_test_app
 
@@ -130,12 +131,6 @@ def test_the_export_carries_the_phrases(client, auth, dbconn):
     assert exported["steps"] == ruling.steps
 
 
-@pytest.fixture
-def pseudo_app(tmp_path):
-    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
-    yield app
-    if not db.is_closed():
-        db.close()
 
 
 def test_a_ruling_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app):

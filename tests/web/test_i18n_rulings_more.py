@@ -16,6 +16,7 @@ import pytest
 
 from larp.db import db
 from larp.models import Character, Ruling
+from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the pseudo-locale app fixture
 from tests.i18n_support import PSEUDO_HEADERS, bare_english
 from tests.support import AuthActions, make_test_app
 
@@ -23,12 +24,6 @@ PT = {"Accept-Language": "pt-BR"}
 EN = {"Accept-Language": "en"}
 
 
-@pytest.fixture
-def pseudo_app(tmp_path):
-    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
-    yield app
-    if not db.is_closed():
-        db.close()
 
 
 def ruling_words(page: str) -> tuple[str, list[str]]:
