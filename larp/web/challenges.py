@@ -278,7 +278,7 @@ def _picked_side() -> str | None:
 def source_label(source: str, adjudication: Adjudication, side: str | None) -> str:
     """A retest source as the narrator reads it: "Brawl (2 left)", "Willpower (3 left)", "Might"."""
     kind, _, name = source.partition(":")
-    label = name or kind.capitalize()
+    label = name or gettext(kind.capitalize())  # "Willpower" in the reader's language; a sheet's names as written
     if side:
         state = adjudication.loaded[f"{side}_state"]
         character = adjudication.loaded[side]

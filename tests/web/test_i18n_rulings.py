@@ -181,7 +181,7 @@ def test_damage_by_hand_reads_in_portuguese(client, auth, dbconn):
     assert ruling.kind == "damage" and ruling.summary_said
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
     assert summary.startswith("Konrad Vale sofre 2 letal e agora está "), summary
-    assert ("Konrad Vale sofre 2 níveis de dano letal: os níveis Saudável do primeiro ao segundo estão marcados; "
+    assert ("Konrad Vale sofre 2 níveis de dano (letal): os níveis Saudável do primeiro ao segundo estão marcados; "
             "Konrad Vale agora está Escoriado.") in steps, steps
     assert not any(re.search(r"\b(takes|levels|damage|marked|now)\b", step) for step in steps), steps
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
