@@ -524,6 +524,19 @@ def summary() -> None:
             print(f"  {name}: largest {max(sizes) / KB:.1f} KB (goal {goal / KB:.0f} KB), {len(sizes)} measured")
 
 
+
+def cold_scene_and_build(browser, viewport: dict, cookies: list, host: str, base: str, width: int) -> None:
+    """Issue 31's cold-scene brawl and character build, in a fresh narrator session (a cold scene: nobody
+    picked before, no card scanned), logged in with ``cookies``."""
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{k: v for k, v in dict(c, domain=host).items() if k != "partitionKey"} for c in cookies])
+    page = context.new_page()
+    print("Five-on-one brawl in a cold scene, picked on the roster (issue 31):")
+    cold_brawl(page, base)
+    print("Building a character (issue 31):")
+    character_build(page, base, "Selene Marsh" if width > 600 else "Selena Marsh")
+    context.close()
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, action="append", help="viewport width in px (default 820 and 390)")
@@ -568,15 +581,7 @@ def main() -> None:
                     print(f"\nAt {width} px. One-on-one with a tie, both picked by card code:")
                     one_on_one_with_a_tie(page, wire, served, base)
                     context.close()
-                    context = browser.new_context(viewport=viewport)
-                    context.add_cookies([{k: v for k, v in dict(c, domain=host).items() if k != "partitionKey"}
-                                         for c in cookies])
-                    page = context.new_page()
-                    print("Five-on-one brawl in a cold scene, picked on the roster (issue 31):")
-                    cold_brawl(page, base)
-                    print("Building a character (issue 31):")
-                    character_build(page, base, "Selene Marsh" if width > 600 else "Selena Marsh")
-                    context.close()
+                    cold_scene_and_build(browser, viewport, cookies, host, base, width)
                     continue
                 print(f"\nAt {width} px. First narrator page (the challenge screen):")
                 page.goto(base + "/")
@@ -592,16 +597,7 @@ def main() -> None:
                 print(f"The largest board: {MAX_PER_RANGE} hand to hand and {MAX_PER_RANGE} ranged (each swap, goal 8 KB):")
                 largest_board(page, wire, served, base, width)
                 context.close()
-                # A fresh narrator session: a cold scene (nobody picked before, no card scanned).
-                context = browser.new_context(viewport=viewport)
-                context.add_cookies([{k: v for k, v in dict(c, domain=host).items() if k != "partitionKey"}
-                                     for c in cookies])
-                page = context.new_page()
-                print("Five-on-one brawl in a cold scene, picked on the roster (issue 31):")
-                cold_brawl(page, base)
-                print("Building a character (issue 31):")
-                character_build(page, base, "Selene Marsh" if width > 600 else "Selena Marsh")
-                context.close()
+                cold_scene_and_build(browser, viewport, cookies, host, base, width)
         finally:
             browser.close()
             served.stop()
