@@ -17,6 +17,7 @@ from larp.services.webhooks import (change_secret, create_webhook, delete_webhoo
                                     update_webhook, webhook_views)
 from larp.web.auth import role_required
 from larp.web.settings import allow_local_webhooks, page, webhooks_section_context
+from larp.webhooks.messages import stopped_reason_parts
 from larp.webhooks.outbox import Policy
 
 bp = Blueprint("webhooks", __name__)
@@ -30,6 +31,15 @@ def site_root() -> str:
     if mount and root.endswith(mount):
         root = root[: -len(mount)]
     return request.host_url.rstrip("/") + root
+
+
+@bp.app_template_filter("stopped_words")
+def stopped_words(reason: str) -> str:
+    """Why a webhook was stopped (``Webhook.stopped_reason``, kept in English) in the reader's language;
+    a reason the app words otherwise (an earlier version's) as it is. The status line and what the
+    receiver said are its own words."""
+    parts = stopped_reason_parts(reason or "")
+    return reason if parts is None else " ".join(gettext(message, **params) for message, params in parts)
 
 
 def _form_data() -> dict:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from larp.i18n import N_
 from larp.webhooks.discord import discord_message, is_discord_url
 from larp.webhooks.kinds import EVENTS, PUBLIC, sent_at
 from larp.webhooks.sending import Answer, AddressRefused, parse_target
@@ -38,6 +39,12 @@ EVENT_ID_HEADER = "X-Larp-Event-Id"
 MAX_BODY_BYTES = 128 * 1024
 #: How long to wait after a 429 that says nothing (seconds).
 DEFAULT_RETRY_AFTER = 5.0
+#: Why a webhook was stopped (``Webhook.stopped_reason`` keeps them in English, as the API gives them;
+#: the pages say them in the reader's language, :func:`stopped_reason_parts`). ``said``: "HTTP 404 Not Found".
+REDIRECTED = N_("%(said)s: it answered with a redirect, which is never followed. Paste the address it now lives at.")
+GONE = N_("%(said)s: the webhook was deleted or its address is wrong (for Discord: make a new one and paste its URL).")
+#: What the receiver answered, after the reason (its own words, not translated).
+IT_SAID = N_("It said: %(excerpt)s")
 
 DELIVERED, RETRY, RATE_LIMITED, FAILED, STOPPED = "delivered", "retry", "rate_limited", "failed", "stopped"
 
@@ -160,14 +167,35 @@ def classify(answer: Answer) -> Outcome:
     if answer.status == 429:
         return Outcome(RATE_LIMITED, wait=_retry_after(answer), error=f"{said} (rate limited)")
     if 300 <= answer.status < 400:
-        return Outcome(STOPPED, error=f"{said}: it answered with a redirect, which is never followed. Paste the "
-                                      "address it now lives at.")
+        return Outcome(STOPPED, error=REDIRECTED % {"said": said})
     if answer.status in (401, 404, 410):
-        return Outcome(STOPPED, error=f"{said}: the webhook was deleted or its address is wrong (for Discord: "
-                                      "make a new one and paste its URL)." + (f" It said: {excerpt}" if excerpt else ""))
+        return Outcome(STOPPED, error=GONE % {"said": said} + (" " + IT_SAID % {"excerpt": excerpt} if excerpt else ""))
     if answer.status in (400, 413, 422):
         return Outcome(FAILED, error=f"{said}: it refused this event." + (f" It said: {excerpt}" if excerpt else ""))
     return Outcome(RETRY, error=said + (f": {excerpt}" if excerpt else ""))
+
+
+def _pattern(message: str) -> str:
+    """A regular expression matching ``message`` with any text in its ``%(name)s`` placeholders."""
+    return re.sub(r"%\\\((\w+)\\\)s", r"(?P<\1>.*?)", re.escape(message))
+
+
+_STOPPED = [(message, re.compile(_pattern(message) + "(?: " + _pattern(IT_SAID) + ")?", re.S))
+            for message in (REDIRECTED, GONE)]
+
+
+def stopped_reason_parts(reason: str) -> list[tuple[str, dict[str, str]]] | None:
+    """The messages (message id, parameters) that ``reason`` (a ``Webhook.stopped_reason`` written by
+    :func:`classify`) is made of, for a page to say in its reader's language; ``None`` for a reason in
+    other words (written by an earlier version), shown as it is."""
+    for message, pattern in _STOPPED:
+        found = pattern.fullmatch(reason)
+        if found:
+            parts = [(message, {"said": found["said"]})]
+            if found["excerpt"] is not None:
+                parts.append((IT_SAID, {"excerpt": found["excerpt"]}))
+            return parts
+    return None
 
 
 def backoff(attempts: int, first: float, most: float) -> float:
