@@ -60,7 +60,7 @@ def test_the_webhook_page_reads_in_portuguese(app):
     assert "Segredo de assinatura" in html and "Signing secret" not in html
     html = client.get(f"/settings/webhooks/{stopped}", headers=PORTUGUESE).get_data(as_text=True)
     assert ("Parado: HTTP 404 Not Found: o webhook foi apagado ou o endereço dele está errado (no Discord: crie "
-            "um novo e cole a URL dele). A resposta foi: {&#34;message&#34;: &#34;Unknown Webhook&#34;, "
+            "um novo e cole o URL dele). A resposta foi: {&#34;message&#34;: &#34;Unknown Webhook&#34;, "
             "&#34;code&#34;: 10015}") in html
     english = client.get(f"/settings/webhooks/{stopped}").get_data(as_text=True)
     assert "Stopped: HTTP 404 Not Found: the webhook was deleted or its address is wrong" in english
