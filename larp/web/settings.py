@@ -13,6 +13,7 @@ from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.settings import update_settings
+from larp.settings_messages import darkness_row_name
 from larp.services.webhooks import FORMAT_WORDS, PRIVACY_WORDS, webhook_views
 from larp.web.auth import role_required
 from larp.webhooks.kinds import EVENTS, field_table, public_kinds
@@ -51,8 +52,7 @@ def darkness_rows(definitions) -> list[dict]:
     for d in definitions:
         where = "natural" if d.key.endswith("_natural") else "shroud"
         stem = d.key.removesuffix(f"_{where}")
-        name = d.label.removeprefix("Darkness: ").split(" in natural darkness")[0].split(" in a Shroud of Night")[0]
-        rows.setdefault(stem, {"name": name, "natural": None, "shroud": None})[where] = d
+        rows.setdefault(stem, {"name": darkness_row_name(d.label), "natural": None, "shroud": None})[where] = d
     return list(rows.values())
 
 
