@@ -22,9 +22,11 @@ from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the app in the 
 
 PT = {"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}
 ES = {"Accept-Language": "es"}
+#: The families i36-set-a translated (the other half, i36-set-b's, is merged by the lead).
+SET_A_FAMILIES = {"challenge", "darkness_lists", "mass_combat", "damage", "health", "healing", "torpor", "record",
+                  "sessions"}
 #: The families whose help texts and sources the Portuguese and Spanish checks read (None: every family).
-CHECKED_FAMILIES = {"challenge", "darkness_lists", "mass_combat", "damage", "health", "healing", "torpor", "record",
-                    "sessions"}
+CHECKED_FAMILIES = SET_A_FAMILIES  # once i36-set-b's translations are merged: None
 #: A product's name the page says as it is (the webhook list's "Discord").
 PRODUCT_NAMES = ["Discord"]
 
