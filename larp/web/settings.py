@@ -7,7 +7,7 @@ from itertools import groupby
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from larp.i18n import N_
+from larp.i18n import N_, summary_text
 
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
@@ -37,6 +37,16 @@ def family_name(family: str) -> str:
     a family not named above as its file's name reads."""
     name = FAMILY_NAMES.get(family)
     return gettext(name) if name else family.replace("_", " ").capitalize()
+
+
+@bp.app_template_filter("step_rule")
+def step_rule(step) -> str:
+    """The ``step_rule`` filter: a ruling's step's rule (a stored dict or a :class:`larp.rules.explain.Step`)
+    as written, but a chronicle setting's source (a settings change cites it) in the reader's language."""
+    get = step.get if isinstance(step, dict) else lambda name: getattr(step, name, None)
+    rule, key = get("rule") or "", get("setting")
+    definition = setting_definitions().get(key) if key else None
+    return gettext(rule) if definition is not None and rule and rule == definition.source else rule
 
 
 def _families():
@@ -78,7 +88,7 @@ def edit():
         except ServiceError as exc:
             error = exc
         else:
-            flash(record.summary if record else gettext("No setting changed."))
+            flash(summary_text(record) if record else gettext("No setting changed."))
             return redirect(url_for("settings.edit"), code=303)
     return page(chronicle, error=error, status=error.status if error else 200)
 

@@ -14,7 +14,7 @@ import html
 
 from larp.db import db
 from larp.i18n import catalogue
-from larp.models import Chronicle
+from larp.models import Chronicle, Ruling
 from larp.rules.settings import setting_definitions
 from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
 from tests.support import AuthActions
@@ -91,3 +91,30 @@ def test_the_settings_page_reads_in_portuguese_and_spanish(app):
     for d in definitions:
         assert _said("es", d.help) in spanish and d.help not in spanish, d.key
     assert "Por defecto: sí" in spanish and "con una sesión de juego por un mes" in spanish
+
+
+def test_a_settings_change_reads_in_the_readers_language_and_keeps_its_english(app):
+    """The record of a settings change: its summary and steps are phrases (the English as before), and its
+    steps cite each setting's source, in the reader's language on the ruling's page."""
+    client = app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    saved = client.post("/settings", headers=PT, follow_redirects=True,
+                        data={"bruised_levels": "2", "blindfighting_retest_only": "on", "static_equal_tie": "succeed"})
+    assert "Configurações da crônica alteradas: Contagem igual num desafio estático" in html.unescape(
+        saved.get_data(as_text=True))  # the flash
+    with app.app_context(), db.connection_context():
+        record = Ruling.select().where(Ruling.kind == "settings").get()
+        definition = setting_definitions()["bruised_levels"]
+    assert record.summary == ("Chronicle settings changed: Equal count in a static challenge, "
+                              "Blindfighting gives only the retest, Bruised health levels")
+    assert [step["text"] for step in record.steps] == [
+        "Equal count in a static challenge: A draw: the attempt fails and the bid is lost (002 Ties) → "
+        "The character succeeds and keeps the bid (house).",
+        "Blindfighting gives only the retest: no → yes.", "Bruised health levels: 3 → 2."]
+    page = html.unescape(client.get(f"/rulings/{record.id}", headers=PT).get_data(as_text=True))
+    for phrase in ("Blindfighting dá só o reteste: não → sim.", "Níveis de vitalidade Escoriado: 3 → 2.",
+                   _said("pt_BR", definition.source)):
+        assert phrase in page, phrase
+    assert definition.source not in page
+    english = html.unescape(client.get(f"/rulings/{record.id}").get_data(as_text=True))
+    assert "Blindfighting gives only the retest: no → yes." in english and definition.source in english
