@@ -14,7 +14,7 @@ import html
 
 from larp.db import db
 from larp.i18n import catalogue
-from larp.models import Chronicle, Ruling
+from larp.models import Chronicle, Ruling, Webhook
 from larp.rules.settings import setting_definitions
 from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
 from tests.support import AuthActions
@@ -27,14 +27,12 @@ SET_A_FAMILIES = {"challenge", "darkness_lists", "mass_combat", "damage", "healt
                   "sessions"}
 #: The families whose help texts and sources the Portuguese and Spanish checks read (None: every family).
 CHECKED_FAMILIES = SET_A_FAMILIES  # once i36-set-b's translations are merged: None
-#: A product's name the page says as it is (the webhook list's "Discord").
-PRODUCT_NAMES = ["Discord"]
 
 
 def _organiser_with_a_webhook(app):
     """A client logged in as the organiser "boss", whose chronicle has a Discord webhook; the page
     answering the webhook's creation (with its secret's panel); the names the page may show as they are
-    (the user's, the webhook's, the app's, the chronicles', Discord)."""
+    (the user's, the webhook's, the app's, the chronicles')."""
     client = app.test_client()
     AuthActions(client).login("boss", "organiser")
     made = client.post("/settings/webhooks", headers=PSEUDO_HEADERS, data={
@@ -44,7 +42,7 @@ def _organiser_with_a_webhook(app):
     assert made.status_code == 200
     with app.app_context(), db.connection_context():
         chronicles = [chronicle.name for chronicle in Chronicle.select()]
-    return client, made, ["Boss", "Staff channel", "larp", *chronicles, *PRODUCT_NAMES]
+    return client, made, ["Boss", "Staff channel", "larp", *chronicles]
 
 
 def test_the_settings_page_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app):
@@ -118,3 +116,28 @@ def test_a_settings_change_reads_in_the_readers_language_and_keeps_its_english(a
     assert definition.source not in page
     english = html.unescape(client.get(f"/rulings/{record.id}").get_data(as_text=True))
     assert "Blindfighting gives only the retest: no → yes." in english and definition.source in english
+
+
+def test_a_webhooks_test_reads_in_the_readers_language(pseudo_app):
+    """"Send a test" on the settings page's webhooks list: what the answer would mean for the events."""
+    from tests.web.webhook_receiver import Receiver
+
+    receiver = Receiver()
+    try:
+        client = pseudo_app.test_client()
+        AuthActions(client).login("boss", "organiser")
+        made = client.post("/settings/webhooks", headers=PSEUDO_HEADERS, data={
+            "name": "Bot", "url": receiver.url("/bot"), "events": ["final_death"], "privacy": "staff",
+            "format": "json", "local_network": "on", "request_token": "tok-36t"})
+        assert made.status_code == 200
+        with pseudo_app.app_context(), db.connection_context():
+            hook_id = Webhook.get().id
+        tested = client.post(f"/settings/webhooks/{hook_id}/test", headers=PSEUDO_HEADERS)
+        assert tested.status_code == 200 and receiver.on("/bot")
+        assert "it works" not in tested.get_data(as_text=True)
+        with pseudo_app.app_context(), db.connection_context():
+            chronicles = [chronicle.name for chronicle in Chronicle.select()]
+        # the receiver's own words: the HTTP reason ("No Content")
+        assert_translated(tested, allow=["Boss", "Bot", "larp", "No", "Content", *chronicles])
+    finally:
+        receiver.close()
