@@ -47,7 +47,8 @@ def update_settings(chronicle: Chronicle, organiser: User | None, submitted: Map
         game_session = open_game_session(chronicle)
         steps = []
         for k, (old, new) in changes.items():
-            said = Phrase.message(N_("%(setting)s: %(before)s → %(after)s."), setting=Phrase.term(definitions[k].label),
+            said = Phrase.message(N_("%(setting)s: %(before)s → %(after)s."),
+                                  setting=Phrase.term(definitions[k].label),
                                   before=_value(definitions[k], old), after=_value(definitions[k], new))
             steps.append({"text": str(said), "rule": definitions[k].source, "setting": k, "said": said.data()})
         summary = Phrase.message(N_("Chronicle settings changed: %(settings)s"),
