@@ -271,11 +271,11 @@ def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> t
 
 #: What an answer to the test would mean for the events (by :func:`larp.webhooks.messages.classify`'s state).
 TEST_MEANINGS = {
-    "delivered": "it works.",
-    "rate_limited": "it asks to slow down: events wait as long as it says (not a failure).",
-    "retry": "events would be tried again with growing waits for a day.",
-    "failed": "it refuses this event: an event it refuses is not tried again.",
-    "stopped": "events would stop here until the webhook is fixed and resumed.",
+    "delivered": N_("it works."),
+    "rate_limited": N_("it asks to slow down: events wait as long as it says (not a failure)."),
+    "retry": N_("events would be tried again with growing waits for a day."),
+    "failed": N_("it refuses this event: an event it refuses is not tried again."),
+    "stopped": N_("events would stop here until the webhook is fixed and resumed."),
 }
 
 

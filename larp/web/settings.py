@@ -7,12 +7,13 @@ from itertools import groupby
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from larp.i18n import N_
+from larp.i18n import N_, summary_text
 
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.settings import update_settings
+from larp.settings_messages import darkness_row_name
 from larp.services.webhooks import FORMAT_WORDS, PRIVACY_WORDS, webhook_views
 from larp.web.auth import role_required
 from larp.webhooks.kinds import EVENTS, field_table, public_kinds
@@ -38,6 +39,16 @@ def family_name(family: str) -> str:
     return gettext(name) if name else family.replace("_", " ").capitalize()
 
 
+@bp.app_template_filter("step_rule")
+def step_rule(step) -> str:
+    """The ``step_rule`` filter: a ruling's step's rule (a stored dict or a :class:`larp.rules.explain.Step`)
+    as written, but a chronicle setting's source (a settings change cites it) in the reader's language."""
+    get = step.get if isinstance(step, dict) else lambda name: getattr(step, name, None)
+    rule, key = get("rule") or "", get("setting")
+    definition = setting_definitions().get(key) if key else None
+    return gettext(rule) if definition is not None and rule and rule == definition.source else rule
+
+
 def _families():
     definitions = sorted(setting_definitions().values(), key=lambda d: d.family)
     return [(family, list(items)) for family, items in groupby(definitions, key=lambda d: d.family)]
@@ -51,8 +62,7 @@ def darkness_rows(definitions) -> list[dict]:
     for d in definitions:
         where = "natural" if d.key.endswith("_natural") else "shroud"
         stem = d.key.removesuffix(f"_{where}")
-        name = d.label.removeprefix("Darkness: ").split(" in natural darkness")[0].split(" in a Shroud of Night")[0]
-        rows.setdefault(stem, {"name": name, "natural": None, "shroud": None})[where] = d
+        rows.setdefault(stem, {"name": darkness_row_name(d.label), "natural": None, "shroud": None})[where] = d
     return list(rows.values())
 
 
@@ -78,7 +88,7 @@ def edit():
         except ServiceError as exc:
             error = exc
         else:
-            flash(record.summary if record else gettext("No setting changed."))
+            flash(summary_text(record) if record else gettext("No setting changed."))
             return redirect(url_for("settings.edit"), code=303)
     return page(chronicle, error=error, status=error.status if error else 200)
 

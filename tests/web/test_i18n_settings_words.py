@@ -2,7 +2,8 @@
 is read for the translators (larp.settings_messages, a Babel extraction method mapped in pyproject.toml),
 the settings page says each setting's label and each choice's label through the catalogue, and a ruling's
 step that names a setting's chosen option in brackets (``Phrase.term(settings.label(key))``) reads it in
-the reader's language. The settings' long help texts and sources stay English (data citing the books).
+the reader's language. Since wave 7 the settings' long help texts and sources are translated too
+(tests/web/test_i18n_settings_page.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tests.support import AuthActions, make_test_app
 from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the app in the pseudo-locale (a fixture)
 
 
-def test_the_extractor_yields_every_label_and_choice_but_no_help_or_source():
+def test_the_extractor_yields_every_label_choice_help_and_source():
     from io import BytesIO
     from pathlib import Path
 
@@ -29,7 +30,10 @@ def test_the_extractor_yields_every_label_and_choice_but_no_help_or_source():
     found = [message for _line, _func, message, _comments in extract_settings(BytesIO(text), None, None, {})]
     definition = setting_definitions()["static_equal_tie"]
     assert definition.label in found and all(label in found for _v, label in definition.choices)
-    assert definition.help not in found and definition.source not in found
+    assert definition.help in found and definition.source in found
+    darkness = (Path(__file__).resolve().parents[2] / "data/settings/darkness_lists.toml").read_bytes()
+    rows = [message for _line, _func, message, _comments in extract_settings(BytesIO(darkness), None, None, {})]
+    assert "Tongue of the Asp (Serpentis)" in rows  # a row of the darkness lists' table
 
 
 def test_the_settings_page_says_the_labels_and_choices_in_the_pseudo_locale(pseudo_app):
