@@ -184,14 +184,14 @@ def malformed(po_text: str) -> list[str]:
     ``msgstr`` lines in that order, entries apart by a blank line): a union merge of two appended blocks
     can glue one entry to the next, and Babel would then read a wrong translation without complaint."""
     allowed = {"between": {"blank", "comment", "ctxt", "id"}, "comment": {"comment", "ctxt", "id"},
-               "ctxt": {"cont", "id"}, "id": {"cont", "plural", "str"}, "plural": {"cont", "str"},
-               "str": {"cont", "str", "blank"}}
+               "ctxt": {"cont", "id"}, "id": {"cont", "plural", "str"}, "plural": {"cont", "strn"},
+               "str": {"cont", "blank"}, "strn": {"cont", "strn", "blank"}}
     problems, state = [], "between"
     for number, line in enumerate(po_text.split("\n"), 1):
         kind = ("blank" if not line.strip() else "comment" if line.startswith("#") else
                 "ctxt" if line.startswith("msgctxt") else "plural" if line.startswith("msgid_plural") else
-                "id" if line.startswith("msgid ") else "str" if line.startswith("msgstr") else
-                "cont" if line.startswith('"') else "other")
+                "id" if line.startswith("msgid ") else "strn" if line.startswith("msgstr[") else
+                "str" if line.startswith("msgstr") else "cont" if line.startswith('"') else "other")
         if kind not in allowed[state]:
             problems.append(f"line {number}: {kind} after {state}: {line[:60]}")
         state = "between" if kind == "blank" else (state if kind == "cont" else kind)
@@ -226,3 +226,9 @@ def test_the_shape_check_finds_a_glued_entry():
     glued = 'msgid "Burn"\nmsgstr "Queimar"\nmsgid ""\n"%(n)s attack"\nmsgstr "%(n)s atacam"\n'
     assert malformed(glued) == ['line 3: id after str: msgid ""']
     assert malformed('msgid "Burn"\nmsgstr "Queimar"\n\nmsgid "Bite"\nmsgstr "Mordida"\n') == []
+    # The id line of the next entry lost (a union merge keeps one of two identical ``msgid ""`` lines): its
+    # text reads as the translation's continuation, then its own translation follows.
+    lost = 'msgid "It said"\nmsgstr "Disse"\n"How Bruised change a challenge."\nmsgstr ""\n"Como Escoriado muda."\n'
+    assert malformed(lost) == ['line 4: str after str: msgstr ""']
+    plural = 'msgid "%(n)s Trait"\nmsgid_plural "%(n)s Traits"\nmsgstr[0] "a"\nmsgstr[1] ""\n"b"\n\n'
+    assert malformed(plural) == []
