@@ -40,6 +40,21 @@ def _refuse(message: str, field: str) -> ServiceError:
     return ServiceError(Phrase.message(message), field=field)
 
 
+def _object(data: Mapping[str, Any], key: str, message: str) -> Mapping[str, Any]:
+    """The object at ``key`` of a body (a side: the challenger, the target, the firer...)."""
+    if not isinstance(data.get(key), Mapping):
+        raise _refuse(message, key)
+    return data[key]
+
+
+def _several(data: Mapping[str, Any], key: str, message: str) -> list:
+    """The list at ``key`` of a body, one item at least (the tests, the attackers, the bystanders)."""
+    value = data.get(key)
+    if not isinstance(value, list) or not value:
+        raise _refuse(message, key)
+    return value
+
+
 def specialisation(value: Any) -> bool | str:
     """A side's specialisation as a form or the stored API gives it: a tick (``on``, ``true``...: the sheet's
     specialised Ability), nothing (none), or the Ability's name (LotNR Abilities, met-reference 1.3)."""
@@ -140,22 +155,17 @@ def request_from_json(data: Mapping[str, Any]) -> ChallengeRequest:
     Raises:
         ServiceError: 422 naming a missing or malformed field.
     """
-    if not isinstance(data.get("challenger"), Mapping):
-        raise _refuse(N_("Give the challenger as an object with character_id and bid."), "challenger")
+    challenger = _object(data, "challenger", N_("Give the challenger as an object with character_id and bid."))
     kind = said(data, "kind", "contested").lower()
     defender = None
     if kind == "contested":
-        if not isinstance(data.get("defender"), Mapping):
-            raise _refuse(N_("Give the defender as an object with character_id and bid."), "defender")
-        defender = side_request(data["defender"])
-    tests = data.get("tests")
-    if not isinstance(tests, list) or not tests:
-        raise _refuse(N_("Give the tests, first throws first."), "tests")
+        defender = _object(data, "defender", N_("Give the defender as an object with character_id and bid."))
+    tests = _several(data, "tests", N_("Give the tests, first throws first."))
     return ChallengeRequest(
         category=said(data, "category"),
         kind=kind,
-        challenger=side_request(data["challenger"]),
-        defender=defender,
+        challenger=side_request(challenger),
+        defender=None if defender is None else side_request(defender),
         action=said(data, "action", _default_action(kind, data.get("category"))),
         defender_action=said(data, "defender_action", "defend"),
         difficulty=whole(data, "difficulty", 0, low=0, high=30) if kind == "static" else None,
@@ -218,16 +228,13 @@ def mass_request_from_json(data: Mapping[str, Any]) -> MassRequest:
     Raises:
         ServiceError: 422 naming a missing or malformed field.
     """
-    if not isinstance(data.get("target"), Mapping):
-        raise _refuse(N_("Give the target as an object with character_id."), "target")
-    attackers = data.get("attackers")
-    if not isinstance(attackers, list) or not attackers:
-        raise _refuse(N_("Give the attackers as a list of objects with character_id."), "attackers")
+    target = _object(data, "target", N_("Give the target as an object with character_id."))
+    attackers = _several(data, "attackers", N_("Give the attackers as a list of objects with character_id."))
     injures = data.get("injures", [])
     if not isinstance(injures, list):
         raise _refuse(N_("Give the ids of the attackers the target injures."), "injures")
     return MassRequest(
-        target=fighter_from_json(data["target"], "target"),
+        target=fighter_from_json(target, "target"),
         attackers=tuple(fighter_from_json(a, f"attackers[{i}]") for i, a in enumerate(attackers)),
         injures=tuple(injures), category=said(data, "category", "physical"),
         scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
@@ -245,11 +252,8 @@ def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoG
     Raises:
         ServiceError: 422 naming a missing or malformed field.
     """
-    if not isinstance(data.get("firer"), Mapping):
-        raise _refuse(N_("Give the firer as an object with character_id and weapon."), "firer")
-    raw = data.get("bystanders")
-    if not isinstance(raw, list) or not raw:
-        raise _refuse(N_("Give the people near the target as a list, closest first."), "bystanders")
+    firer = _object(data, "firer", N_("Give the firer as an object with character_id and weapon."))
+    raw = _several(data, "bystanders", N_("Give the people near the target as a list, closest first."))
     bystanders = []
     for index, b in enumerate(raw):
         where = f"bystanders[{index}]"
@@ -262,7 +266,7 @@ def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoG
             saw_it_coming=yes(b, "saw_it_coming"), excluded=yes(b, "excluded"), bid=said(b, "bid"), tests=tests,
             scene=_own_scene(b, where)))
     return FiringIntoGroupsRequest(
-        firer=fighter_from_json(data["firer"], "firer"), target_id=data.get("target_id"),
+        firer=fighter_from_json(firer, "firer"), target_id=data.get("target_id"),
         bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
         careful_aim=yes(data, "careful_aim"), close_range=yes(data, "close_range"),
         deliberate_spray=yes(data, "deliberate_spray"),
