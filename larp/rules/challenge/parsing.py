@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
-from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
+from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, Throw, parse_throw
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import REQUIRED, enum_value, whole_number
@@ -134,6 +134,16 @@ def _levels(value: Any, where: str) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise RulesError(Phrase.message(N_("Give an object of name to number.")), field=where)
     return {str(k): _int(v, where) for k, v in value.items()}
+
+
+def throw_at(data: Mapping[str, Any], key: str, where: str) -> Throw | None:
+    """The throw at ``key`` of ``data`` (``"rock"``...: :func:`parse_throw`), ``None`` when left out or ``null``
+    (drawn at random by the ruling).
+
+    Raises:
+        RulesError: not a throw, naming ``where``.
+    """
+    return None if data.get(key) is None else parse_throw(data[key], where)
 
 
 def specialisation_of(value: Any, where: str) -> str | bool:
@@ -334,9 +344,7 @@ def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
     for index, raw in enumerate(data):
         at = f"{where}[{index}]"
         t = _known(raw, TestCall, at)
-        throws = {}
-        for key in ("challenger_throw", "defender_throw"):
-            throws[key] = None if t.get(key) is None else parse_throw(t[key], f"{at}.{key}")
+        throws = {key: throw_at(t, key, f"{at}.{key}") for key in ("challenger_throw", "defender_throw")}
         calls.append(TestCall(
             call=_enum(Call, t.get("call", "test"), f"{at}.call"),
             by=_by(t.get("by"), f"{at}.by"),

@@ -10,10 +10,9 @@ from typing import Any
 from larp.rules.senses import sense_named
 from larp.rules.challenge import (
     contestant_from_dict,
-    parse_throw,
     test_calls_from_list,
 )
-from larp.rules.challenge.parsing import flag_of, names_of, refuse_unknown
+from larp.rules.challenge.parsing import flag_of, names_of, refuse_unknown, throw_at
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import enum_value
 from larp.rules.scene import RangeBand
@@ -63,8 +62,8 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
         saw = flag_of(raw.get("saw_it_coming", False), f"{where}.saw_it_coming")
         bystanders.append(Bystander(
             side=contestant_from_dict({k: v for k, v in raw.items() if k not in own}, where),
-            throw=None if raw.get("throw") is None else parse_throw(raw["throw"], f"{where}.throw"),
-            firer_throw=None if raw.get("firer_throw") is None else parse_throw(raw["firer_throw"], f"{where}.firer_throw"),
+            throw=throw_at(raw, "throw", f"{where}.throw"),
+            firer_throw=throw_at(raw, "firer_throw", f"{where}.firer_throw"),
             saw_it_coming=saw,
             tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
@@ -83,6 +82,6 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
     return ShotIntoGroup(
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
-        firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
+        firer_throw=throw_at(data, "firer_throw", "firer_throw"),
         range=band, sense=sense_named(data.get("sense"), "sense"), **flags, **names,
     )
