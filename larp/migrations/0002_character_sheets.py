@@ -28,56 +28,43 @@ def frozen_models(db):
     Character = frozen(db, "character")
     Ruling = frozen(db, "ruling")
 
-    class Background(Model):
-        character = ForeignKeyField(Character, on_delete='CASCADE')
-        name = CharField(max_length=80)
-        rating = IntegerField(default=1)
-        class Meta:
-            database = db
-            table_name = 'background'
-            indexes = ((('character', 'name'), True),)
+    Background = frozen(db, 'background', indexes=((('character', 'name'), True),),
+                        character=ForeignKeyField(Character, on_delete='CASCADE'),
+                        name=CharField(max_length=80),
+                        rating=IntegerField(default=1))
 
-    class MeritFlaw(Model):
-        character = ForeignKeyField(Character, on_delete='CASCADE')
-        kind = CharField(max_length=10)
-        key = CharField(max_length=80, default='')
-        name = CharField(max_length=80)
-        cost = IntegerField(default=1)
-        note = CharField(max_length=80, default='')
-        class Meta:
-            database = db
-            table_name = 'meritflaw'
+    MeritFlaw = frozen(db, 'meritflaw',
+                       character=ForeignKeyField(Character, on_delete='CASCADE'),
+                       kind=CharField(max_length=10),
+                       key=CharField(max_length=80, default=''),
+                       name=CharField(max_length=80),
+                       cost=IntegerField(default=1),
+                       note=CharField(max_length=80, default=''))
 
-    class Equipment(Model):
-        character = ForeignKeyField(Character, on_delete='CASCADE')
-        kind = CharField(max_length=10)
-        key = CharField(max_length=40, default='')
-        name = CharField(max_length=80)
-        bonus_traits = IntegerField(default=0)
-        damage = IntegerField(default=0)
-        damage_type = CharField(max_length=20, default='')
-        weapon_kind = CharField(max_length=20, default='')
-        specials = JSONField(default=list)
-        rating = IntegerField(default=0)
-        covers = JSONField(default=list)
-        negative_traits = JSONField(default=list)
-        note = CharField(max_length=80, default='')
-        class Meta:
-            database = db
-            table_name = 'equipment'
+    Equipment = frozen(db, 'equipment',
+                       character=ForeignKeyField(Character, on_delete='CASCADE'),
+                       kind=CharField(max_length=10),
+                       key=CharField(max_length=40, default=''),
+                       name=CharField(max_length=80),
+                       bonus_traits=IntegerField(default=0),
+                       damage=IntegerField(default=0),
+                       damage_type=CharField(max_length=20, default=''),
+                       weapon_kind=CharField(max_length=20, default=''),
+                       specials=JSONField(default=list),
+                       rating=IntegerField(default=0),
+                       covers=JSONField(default=list),
+                       negative_traits=JSONField(default=list),
+                       note=CharField(max_length=80, default=''))
 
-    class ExperienceEntry(Model):
-        character = ForeignKeyField(Character, on_delete='CASCADE')
-        game_session = ForeignKeyField(GameSession, null=True, on_delete='SET NULL')
-        ruling = ForeignKeyField(Ruling, null=True, on_delete='SET NULL')
-        user = ForeignKeyField(User, null=True, on_delete='SET NULL')
-        kind = CharField(max_length=10)
-        amount = IntegerField()
-        what = CharField(max_length=200, default='')
-        created_at = DateTimeField()
-        class Meta:
-            database = db
-            table_name = 'experienceentry'
+    ExperienceEntry = frozen(db, 'experienceentry',
+                             character=ForeignKeyField(Character, on_delete='CASCADE'),
+                             game_session=ForeignKeyField(GameSession, null=True, on_delete='SET NULL'),
+                             ruling=ForeignKeyField(Ruling, null=True, on_delete='SET NULL'),
+                             user=ForeignKeyField(User, null=True, on_delete='SET NULL'),
+                             kind=CharField(max_length=10),
+                             amount=IntegerField(),
+                             what=CharField(max_length=200, default=''),
+                             created_at=DateTimeField())
 
     return [Background, MeritFlaw, Equipment, ExperienceEntry]
 
@@ -98,12 +85,9 @@ def up(migrator, db):
     )
     db.create_tables(frozen_models(db))
 
-    class Chronicle(Model):
-        name = CharField(max_length=120)
-        is_demo = BooleanField(default=False)
-        class Meta:
-            database = db
-            table_name = 'chronicle'
+    Chronicle = frozen(db, 'chronicle',
+                       name=CharField(max_length=120),
+                       is_demo=BooleanField(default=False))
 
     Chronicle.update(is_demo=True).where(Chronicle.name == DEMO_NAME).execute()
 

@@ -10,7 +10,7 @@ An existing install keeps everything: every user becomes a member, with his role
 chronicle already there (one, in practice), and its organisers become administrators.
 """
 
-from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, Model
+from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField
 
 from larp.migrations import frozen
 
@@ -21,16 +21,11 @@ def up(migrator, db):
     Chronicle = frozen(db, "chronicle")
     User = frozen(db, "user", role=CharField(max_length=20))
 
-    class Membership(Model):
-        user = ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
-        chronicle = ForeignKeyField(Chronicle, backref="memberships", on_delete="CASCADE")
-        role = CharField(max_length=20)
-        created_at = DateTimeField()
-
-        class Meta:
-            database = db
-            table_name = "membership"
-            indexes = ((("user", "chronicle"), True),)
+    Membership = frozen(db, "membership", indexes=((("user", "chronicle"), True),),
+                        user=ForeignKeyField(User, backref="memberships", on_delete="CASCADE"),
+                        chronicle=ForeignKeyField(Chronicle, backref="memberships", on_delete="CASCADE"),
+                        role=CharField(max_length=20),
+                        created_at=DateTimeField())
 
     db.create_tables([Membership])
     current = ForeignKeyField(Chronicle, null=True, on_delete="SET NULL", field=Chronicle.id)

@@ -10,7 +10,7 @@ experience each one was given.
 Nothing existing changes: no character was ever checked in before this migration.
 """
 
-from peewee import CharField, DateTimeField, DecimalField, ForeignKeyField, Model
+from peewee import CharField, DateTimeField, DecimalField, ForeignKeyField
 
 from larp.migrations import frozen
 
@@ -21,33 +21,23 @@ def up(migrator, db):
     Chronicle, GameSession, Character = frozen(db, "chronicle"), frozen(db, "gamesession"), frozen(db, "character")
     User, Ruling, ExperienceEntry = frozen(db, "user"), frozen(db, "ruling"), frozen(db, "experienceentry")
 
-    class CheckIn(Model):
-        chronicle = ForeignKeyField(Chronicle, backref="check_ins", on_delete="CASCADE")
-        game_session = ForeignKeyField(GameSession, backref="check_ins", on_delete="CASCADE")
-        character = ForeignKeyField(Character, backref="check_ins", on_delete="CASCADE")
-        checked_in_at = DateTimeField()
-        user = ForeignKeyField(User, backref="check_ins", null=True, on_delete="SET NULL")
-        user_name = CharField(max_length=120, default="")
-        how = CharField(max_length=10, default="name")
-        ruling = ForeignKeyField(Ruling, backref="check_ins", null=True, on_delete="SET NULL")
+    CheckIn = frozen(db, "checkin", indexes=((("game_session", "character"), True),),
+                     chronicle=ForeignKeyField(Chronicle, backref="check_ins", on_delete="CASCADE"),
+                     game_session=ForeignKeyField(GameSession, backref="check_ins", on_delete="CASCADE"),
+                     character=ForeignKeyField(Character, backref="check_ins", on_delete="CASCADE"),
+                     checked_in_at=DateTimeField(),
+                     user=ForeignKeyField(User, backref="check_ins", null=True, on_delete="SET NULL"),
+                     user_name=CharField(max_length=120, default=""),
+                     how=CharField(max_length=10, default="name"),
+                     ruling=ForeignKeyField(Ruling, backref="check_ins", null=True, on_delete="SET NULL"))
 
-        class Meta:
-            database = db
-            table_name = "checkin"
-            indexes = ((("game_session", "character"), True),)
-
-    class AttendanceAward(Model):
-        chronicle = ForeignKeyField(Chronicle, backref="attendance_awards", on_delete="CASCADE")
-        game_session = ForeignKeyField(GameSession, backref="attendance_awards", on_delete="CASCADE")
-        character = ForeignKeyField(Character, backref="attendance_awards", on_delete="CASCADE")
-        amount = DecimalField(max_digits=10, decimal_places=2)
-        entry = ForeignKeyField(ExperienceEntry, backref="attendance_award", null=True, on_delete="SET NULL")
-        awarded_at = DateTimeField()
-
-        class Meta:
-            database = db
-            table_name = "attendanceaward"
-            indexes = ((("game_session", "character"), True),)
+    AttendanceAward = frozen(db, "attendanceaward", indexes=((("game_session", "character"), True),),
+                             chronicle=ForeignKeyField(Chronicle, backref="attendance_awards", on_delete="CASCADE"),
+                             game_session=ForeignKeyField(GameSession, backref="attendance_awards", on_delete="CASCADE"),
+                             character=ForeignKeyField(Character, backref="attendance_awards", on_delete="CASCADE"),
+                             amount=DecimalField(max_digits=10, decimal_places=2),
+                             entry=ForeignKeyField(ExperienceEntry, backref="attendance_award", null=True, on_delete="SET NULL"),
+                             awarded_at=DateTimeField())
 
     db.create_tables([CheckIn, AttendanceAward])
 

@@ -6,7 +6,7 @@ character: a double tap writes one action).
 Nothing existing changes.
 """
 
-from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
+from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from larp.migrations import frozen
 
@@ -17,27 +17,22 @@ def up(migrator, db):
     Chronicle, GameSession = frozen(db, "chronicle"), frozen(db, "gamesession")
     Character, User = frozen(db, "character"), frozen(db, "user")
 
-    class BetweenGameAction(Model):
-        chronicle = ForeignKeyField(Chronicle, backref="between_game_actions", on_delete="CASCADE")
-        game_session = ForeignKeyField(GameSession, backref="between_game_actions", on_delete="CASCADE")
-        character = ForeignKeyField(Character, backref="between_game_actions", on_delete="CASCADE")
-        author = ForeignKeyField(User, backref="between_game_actions", null=True, on_delete="SET NULL")
-        author_name = CharField(max_length=120, default="")
-        text = TextField()
-        written_at = DateTimeField()
-        edited_at = DateTimeField(null=True)
-        withdrawn_at = DateTimeField(null=True)
-        answer = TextField(default="")
-        answered_by = ForeignKeyField(User, backref="between_game_answers", null=True, on_delete="SET NULL")
-        answered_by_name = CharField(max_length=120, default="")
-        answered_at = DateTimeField(null=True)
-        version = IntegerField(default=1)
-        request_token = CharField(max_length=64, null=True)
-
-        class Meta:
-            database = db
-            table_name = "betweengameaction"
-            indexes = ((("game_session", "character"), False), (("character", "request_token"), True))
+    BetweenGameAction = frozen(db, "betweengameaction", indexes=((("game_session", "character"), False), (("character", "request_token"), True)),
+                               chronicle=ForeignKeyField(Chronicle, backref="between_game_actions", on_delete="CASCADE"),
+                               game_session=ForeignKeyField(GameSession, backref="between_game_actions", on_delete="CASCADE"),
+                               character=ForeignKeyField(Character, backref="between_game_actions", on_delete="CASCADE"),
+                               author=ForeignKeyField(User, backref="between_game_actions", null=True, on_delete="SET NULL"),
+                               author_name=CharField(max_length=120, default=""),
+                               text=TextField(),
+                               written_at=DateTimeField(),
+                               edited_at=DateTimeField(null=True),
+                               withdrawn_at=DateTimeField(null=True),
+                               answer=TextField(default=""),
+                               answered_by=ForeignKeyField(User, backref="between_game_answers", null=True, on_delete="SET NULL"),
+                               answered_by_name=CharField(max_length=120, default=""),
+                               answered_at=DateTimeField(null=True),
+                               version=IntegerField(default=1),
+                               request_token=CharField(max_length=64, null=True))
 
     db.create_tables([BetweenGameAction])
 

@@ -28,11 +28,14 @@ from typing import Any
 from peewee import Model
 
 
-def frozen(db: Any, table_name: str, **fields: Any) -> type[Model]:
+def frozen(db: Any, table_name: str, *, indexes: tuple = (), **fields: Any) -> type[Model]:
     """A frozen model of the table ``table_name`` bound to ``db``, as a migration declares it: with no
     ``fields``, a table the migration only points at (a foreign key needs its ``id``, nothing else); with
-    ``fields``, the columns a migration reads or writes. It is the same as the ``class ...(Model)`` with an
-    inner ``Meta`` (``database``, ``table_name``) the migrations wrote out each time, and must stay so:
-    released migrations use it, and a change here would change what they did."""
-    meta = type("Meta", (), {"database": db, "table_name": table_name})
-    return type("Table", (Model,), {"Meta": meta, "__module__": __name__, **fields})
+    ``fields``, the columns a migration reads, writes or creates (and ``indexes``, peewee's ``Meta.indexes``,
+    for a table it creates). It is the same as the ``class <table>(Model)`` with an inner ``Meta``
+    (``database``, ``table_name``, ``indexes``) the migrations wrote out each time, and must stay so: released
+    migrations use it, and a change here would change what they did (the whole chain's schema was compared,
+    ``sqlite_master`` line by line, when the migrations' classes became ``frozen`` calls)."""
+    meta = type("Meta", (), {"database": db, "table_name": table_name, **({"indexes": indexes} if indexes else {})})
+    # Named after its table: peewee names a table's indexes after its model ("character_chronicle_id").
+    return type(table_name, (Model,), {"Meta": meta, "__module__": __name__, **fields})

@@ -25,11 +25,11 @@ from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
-from larp.services.mass_challenge import Fighter, FighterRequest, fighter_from_mapping, fighter_scene, fighter_side
+from larp.services.mass_challenge import Fighter, FighterRequest, fighter_scene, fighter_side
 from larp.services.consequences import apply_consequences
 from larp.services.one_tap import one_tap, states_after
 from larp.services.records import record_ruling
-from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
 
 
@@ -289,46 +289,3 @@ def _record(chronicle: Chronicle, narrator: User | None, request: FiringIntoGrou
                                 game_session, record, firing.result.consequences)
     firing.record = record
     firing.after = states_after(firing.loaded, stored, firing.result.consequences, settings)
-
-
-def firing_into_groups_request_from_json(data: Mapping[str, Any]) -> FiringIntoGroupsRequest:
-    """The stateful API's missed shot between stored characters.
-
-    ``{"firer": {"character_id": 9, "weapon": "pistol"}, "target_id": 2,
-    "bystanders": [{"character_id": 7, "throw": "paper", "firer_throw": "rock"}]}``
-    plus the optional fields of :class:`FiringIntoGroupsRequest` and :class:`BystanderRequest`.
-
-    Raises:
-        ServiceError: 422 naming a missing or malformed field.
-    """
-    if not isinstance(data.get("firer"), Mapping):
-        raise ServiceError("Give the firer as an object with character_id and weapon.", field="firer")
-    raw = data.get("bystanders")
-    if not isinstance(raw, list) or not raw:
-        raise ServiceError("Give the people near the target as a list, closest first.", field="bystanders")
-    bystanders = []
-    scene_keys = {"darkness", "darkness_source", "armor", "armor_left", "cover", "sight_off", "shroud_caster", "scene"}
-    known = set(BystanderRequest.__dataclass_fields__) | scene_keys
-    for index, b in enumerate(raw):
-        where = f"bystanders[{index}]"
-        if not isinstance(b, Mapping):
-            raise ServiceError("Each bystander is an object with character_id.", field=where)
-        unknown = sorted(set(b) - known)
-        if unknown:
-            raise ServiceError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-        tests = b.get("tests", [])
-        if not isinstance(tests, list) or not all(isinstance(t, Mapping) for t in tests):
-            raise ServiceError("Give the later tests as a list of objects.", field=f"{where}.tests")
-        bystanders.append(BystanderRequest(
-            character_id=b.get("character_id"), throw=str(b.get("throw") or ""),
-            firer_throw=str(b.get("firer_throw") or ""), saw_it_coming=flag(b.get("saw_it_coming")),
-            excluded=flag(b.get("excluded")), bid=str(b.get("bid") or "").strip(),
-            tests=tuple(dict(t) for t in tests),
-            scene=side_scene(lambda key, b=b: b.get(key) if key in scene_keys else None, "", f"{where}.")))
-    return FiringIntoGroupsRequest(
-        firer=fighter_from_mapping(data["firer"], "firer"), target_id=data.get("target_id"),
-        bystanders=tuple(bystanders), bursts=data.get("bursts", True) is not False,
-        careful_aim=flag(data.get("careful_aim")), close_range=flag(data.get("close_range")),
-        deliberate_spray=flag(data.get("deliberate_spray")),
-        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
-    )

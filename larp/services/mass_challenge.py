@@ -33,7 +33,7 @@ from larp.services.chronicles import game_night
 from larp.services.consequences import apply_consequences
 from larp.services.one_tap import one_tap, states_after
 from larp.services.records import record_ruling
-from larp.services.scenes import SCENE_KEYS, flag, scene_of, side_scene
+from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
 
 RANDOM = "random"
@@ -389,60 +389,3 @@ def _inputs(f: Fighter, con, throws: Mapping[int, str]) -> dict[str, Any]:
     return {"id": f.character.id, "name": f.character.name, "bid": list(con.bid), "traits": con.traits,
             "lead": con.lead.value, "health": con.health.value, "weapon": f.request.weapon or None,
             "throw": throws.get(f.character.id), "random_throw": bool(f.random_throws)}
-
-
-def fighter_from_mapping(data: Mapping[str, Any], where: str) -> FighterRequest:
-    """A fighter from a JSON object (the stateful API): ``character_id`` plus the optional
-    fields of :class:`FighterRequest`, and his part of the scene (``darkness``, ``armor``,
-    ``armor_left``, ``cover``, ``sight_off``, ``shroud_caster``, or a ``scene`` object).
-
-    Raises:
-        ServiceError: 422 naming the field of a malformed value.
-    """
-    if not isinstance(data, Mapping):
-        raise ServiceError("Give an object with character_id.", field=where)
-    scene_keys = {"darkness", "darkness_source", "armor", "armor_left", "cover", "sight_off", "shroud_caster", "scene"}
-    unknown = sorted(set(data) - set(FighterRequest.__dataclass_fields__) - scene_keys)
-    if unknown:
-        raise ServiceError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
-    tests = data.get("tests", [])
-    if not isinstance(tests, list) or not all(isinstance(t, Mapping) for t in tests):
-        raise ServiceError("Give the pair's later tests as a list of objects.", field=f"{where}.tests")
-    scene = side_scene(lambda key: data.get(key) if key in scene_keys else None, "", f"{where}.")
-    return FighterRequest(
-        character_id=data.get("character_id"), bid=str(data.get("bid") or "").strip(),
-        throw=str(data.get("throw") or "").strip(), range=str(data.get("range") or "hand_to_hand").strip(),
-        weapon=str(data.get("weapon") or "").strip(), bite=flag(data.get("bite")),
-        lethal_by_prowess=flag(data.get("lethal_by_prowess")), head_shot=flag(data.get("head_shot")),
-        strength=data.get("strength", True) is not False, relented=flag(data.get("relented")),
-        celerity_active=flag(data.get("celerity_active")), counter=str(data.get("counter") or "defend").strip(),
-        tests=tuple(dict(t) for t in tests), scene=scene, bomb_announced=flag(data.get("bomb_announced")),
-        full_auto=flag(data.get("full_auto")),
-    )
-
-
-def mass_request_from_json(data: Mapping[str, Any]) -> MassRequest:
-    """The stateful API's mass challenge between stored characters.
-
-    ``{"target": {"character_id": 2, "throw": "rock", "counter": "strike"},
-    "attackers": [{"character_id": 1, "throw": "paper"}, {"character_id": 3,
-    "throw": "scissors", "range": "ranged", "weapon": "pistol"}],
-    "scene": {"darkness": "total"}}``.
-
-    Raises:
-        ServiceError: 422 naming a missing or malformed field.
-    """
-    if not isinstance(data.get("target"), Mapping):
-        raise ServiceError("Give the target as an object with character_id.", field="target")
-    attackers = data.get("attackers")
-    if not isinstance(attackers, list) or not attackers:
-        raise ServiceError("Give the attackers as a list of objects with character_id.", field="attackers")
-    injures = data.get("injures", [])
-    if not isinstance(injures, list):
-        raise ServiceError("Give the ids of the attackers the target injures.", field="injures")
-    return MassRequest(
-        target=fighter_from_mapping(data["target"], "target"),
-        attackers=tuple(fighter_from_mapping(a, f"attackers[{i}]") for i, a in enumerate(attackers)),
-        injures=tuple(injures), category=str(data.get("category") or "physical"),
-        scene_fields={k: data[k] for k in SCENE_KEYS if data.get(k)}, scene_id=data.get("scene_id"),
-    )

@@ -15,7 +15,7 @@ from larp.i18n import phrase_for_reader, steps_for_reader
 from larp.rules.challenge import Kind
 from larp.rules.rulings import rule_one_on_one, rule_static
 from larp.rules.rulings.parsing import one_on_one_from_dict
-from larp.services.challenge_requests import request_from_json
+from larp.web.combat_requests import request_from_json
 from larp.services.challenges import characters_after, run_challenge
 from larp.services.chronicles import get_chronicle
 from larp.rules.challenge.types import BASIC_THROWS, Call, Category, Health, Kind, Lead, Outcome, SIDES, Throw

@@ -17,14 +17,15 @@ from flask import current_app, g, jsonify
 from larp.rules.rulings import rule_firing_into_groups, rule_mass_challenge
 from larp.rules.rulings.parsing import mass_challenge_call_from_dict, firing_into_groups_call_from_dict
 from larp.services.chronicles import get_chronicle
-from larp.services.firing_into_groups import run_firing_into_groups, firing_into_groups_request_from_json
-from larp.services.mass_challenge import mass_request_from_json, run_mass_challenge
+from larp.services.firing_into_groups import run_firing_into_groups
+from larp.services.mass_challenge import run_mass_challenge
 from larp.rules.challenge.types import Category, Throw
 from larp.rules.darkness import DarknessLevel, DarknessSource
 from larp.rules.firing_into_groups.types import Fire
 from larp.rules.mass_challenge.types import Range
 from larp.rules.scene import RangeBand
 from larp.sheet_entries import CATEGORIES
+from larp.web.combat_requests import firing_into_groups_request_from_json, mass_request_from_json
 from larp.web.inputs import enum_schema
 from larp.web.api import NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night, request_settings
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape

@@ -28,7 +28,7 @@ from larp.services.challenges import (
     check_can_act,
     lead_of,
 )
-from larp.services.challenge_requests import request_from_form
+from larp.web.combat_requests import request_from_form
 from larp.rules.scene import RangeBand
 from larp.services.history import undo_own_recent
 from larp.services.characters import character_state, find_characters, get_character, person_of

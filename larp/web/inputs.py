@@ -21,6 +21,7 @@ from enum import Enum
 from typing import Any, Iterable, Mapping, TypeVar
 
 from larp.services import ServiceError, read_number
+from larp.services.scenes import flag as flag_said
 
 E = TypeVar("E", bound=Enum)
 
@@ -245,3 +246,16 @@ def enum_schema(choices: type[Enum] | Iterable[Any], *, only: Iterable[Any] | No
         words = [w for w in words if w in taken]
     values: list[Any] = ([""] if blank else []) + words + (["random"] if random else []) + ([None] if null else [])
     return {"type": ["string", "null"] if null else "string", "enum": values}
+
+
+def yes(values: Mapping[str, Any], key: str) -> bool:
+    """A flag read leniently, as the challenge screen's ticks and the stored API's sides give it: JSON
+    ``true`` or the text ``on``, ``true``, ``1`` or ``yes`` (any case); anything else, or left out: ``False``
+    (:func:`larp.services.scenes.flag`, the scene's reader, is the same)."""
+    return flag_said(values.get(key))
+
+
+def said(values: Mapping[str, Any], key: str, default: str = "") -> str:
+    """What a form field or a stored API body's value says, as trimmed text (a word, a key, a name: the
+    service or the rules core checks it); left out or empty: ``default``."""
+    return str(values.get(key) or default).strip()

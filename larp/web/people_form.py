@@ -35,8 +35,9 @@ from larp.services.characters import (
 )
 from larp.services.challenges import check_can_act
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
-from larp.services.mass_challenge import default_lead, flag
+from larp.services.mass_challenge import default_lead
 from larp.services.scenes import held_sight, side_scene
+from larp.web.inputs import yes
 from larp.web.tap_settings import remember_settings
 from larp.web.scene_memory import recent
 from larp.web.stored_scenes import current_scene
@@ -185,7 +186,7 @@ class PeopleForm:
             base = key if key in scene_keys else key.split("_", 1)[1] if key.startswith(("target_", "firer_")) else key
             people_form.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
         for key in flags:
-            people_form.fields[key] = "on" if flag(values.get(key)) else ""
+            people_form.fields[key] = "on" if yes(values, key) else ""
         seen = set()
         for raw in _getlist(values, prefix):
             cid = _id(raw)
@@ -197,7 +198,7 @@ class PeopleForm:
                 name = f"{prefix}{cid}_{key}"
                 row[key] = checked(name, key.removeprefix("firer_"), (values.get(name) or "").strip(), True)
             for key in row_flags:
-                row[key] = flag(values.get(f"{prefix}{cid}_{key}"))
+                row[key] = yes(values, f"{prefix}{cid}_{key}")
             people_form.rows.append(row)
         people_form.add_q = (values.get("add_q") or "").strip()
         people_form.injures = (values.get("injures") or "").strip()

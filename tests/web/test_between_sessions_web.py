@@ -306,7 +306,7 @@ def test_undo_of_a_challenge_restores_both_only_if_latest_for_both(client, auth,
     change to each; otherwise a clear 409 naming the later change."""
     import random
 
-    from larp.services.challenge_requests import request_from_json
+    from larp.web.combat_requests import request_from_json
     from larp.services.challenges import run_challenge
 
     auth.login("boss", "organiser")

@@ -24,7 +24,7 @@ def today():
 def busy(app, dbconn, client, auth):
     """The demo after a fortnight, then a game night: a challenge (a Trait lost, damage), a wake
     attempt, healing, an undo and a changed setting, so every part of the export has rows."""
-    from larp.services.challenge_requests import request_from_json
+    from larp.web.combat_requests import request_from_json
     from larp.services.challenges import run_challenge
     from larp.services.demo import apply_downtime_demo
 

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
-from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, parse_throw
+from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, Throw, parse_throw
 from larp.rules.darkness import Darkness, DarknessLevel, DarknessSource
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import REQUIRED, enum_value, whole_number
@@ -63,13 +63,30 @@ def challenge_to_dict(challenge: Challenge) -> dict[str, Any]:
     return _plain(challenge)
 
 
+def refuse_unknown(data: Mapping[str, Any], allowed: Any, where: str = "", sep: str = "_") -> None:
+    """Refuse a key the core's type does not take, so that a typo is never silently ignored (the one check of
+    the stateless readers: the challenge's, the mass challenge's and the stray shot's).
+
+    Args:
+        data: the JSON object read.
+        allowed: the keys it may give.
+        where: its field name in errors (``""`` for the whole input); ``sep`` goes between it and the key.
+
+    Raises:
+        RulesError: naming the first unknown key (``<where><sep><key>``).
+    """
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise RulesError(Phrase.message(N_("Unknown field %(name)s."), name=repr(unknown[0])),
+                         field=f"{where}{sep}{unknown[0]}" if where else unknown[0])
+
+
 def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
-        raise RulesError(f"{where or 'The challenge'} must be an object.", field=where or "challenge")
-    unknown = sorted(set(data) - ({f.name for f in fields(cls)} - NOT_READ_YET.get(cls, frozenset())))
-    if unknown:
-        name = f"{where}_{unknown[0]}" if where else unknown[0]
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=name)
+        if not where:
+            raise RulesError(Phrase.message(N_("The challenge must be an object.")), field="challenge")
+        raise RulesError(Phrase.message(N_("%(where)s must be an object."), where=where), field=where)
+    refuse_unknown(data, {f.name for f in fields(cls)} - NOT_READ_YET.get(cls, frozenset()), where)
     return data
 
 
@@ -80,19 +97,34 @@ def _int(value: Any, where: str, optional: bool = False) -> int | None:
     return whole_number(value, where, low=0, default=None if optional else REQUIRED, text=False)
 
 
-def _bool(value: Any, where: str) -> bool:
+def flag_of(value: Any, where: str) -> bool:
+    """A JSON ``true`` or ``false``.
+
+    Raises:
+        RulesError: anything else, naming ``where``.
+    """
     if not isinstance(value, bool):
         raise RulesError(Phrase.message(N_("Give true or false.")), field=where)
     return value
 
 
-def _text(value: Any, where: str) -> str:
+def text_of(value: Any, where: str) -> str:
+    """A JSON text, trimmed.
+
+    Raises:
+        RulesError: anything else, naming ``where``.
+    """
     if not isinstance(value, str):
         raise RulesError(Phrase.message(N_("Give a text.")), field=where)
     return value.strip()
 
 
-def _names(value: Any, where: str) -> tuple[str, ...]:
+def names_of(value: Any, where: str) -> tuple[str, ...]:
+    """A JSON list of names (Traits, bystanders...), each trimmed.
+
+    Raises:
+        RulesError: not a list of texts that are not blank, naming ``where``.
+    """
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
         raise RulesError(Phrase.message(N_("Give a list of names.")), field=where)
     return tuple(v.strip() for v in value)
@@ -102,6 +134,16 @@ def _levels(value: Any, where: str) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise RulesError(Phrase.message(N_("Give an object of name to number.")), field=where)
     return {str(k): _int(v, where) for k, v in value.items()}
+
+
+def throw_at(data: Mapping[str, Any], key: str, where: str) -> Throw | None:
+    """The throw at ``key`` of ``data`` (``"rock"``...: :func:`parse_throw`), ``None`` when left out or ``null``
+    (drawn at random by the ruling).
+
+    Raises:
+        RulesError: not a throw, naming ``where``.
+    """
+    return None if data.get(key) is None else parse_throw(data[key], where)
 
 
 def specialisation_of(value: Any, where: str) -> str | bool:
@@ -135,33 +177,34 @@ def frenzy_of(value: Any, where: str) -> str:
 def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     data = _known(data, Contestant, side)
     f = lambda key: f"{side}{sep}{key}"  # noqa: E731 - a field name, as the core names it
-    held = _names(data.get("held", []), f("held"))
-    lost = _names(data.get("lost_earlier", []), f("lost_earlier"))
+    held = names_of(data.get("held", []), f("held"))
+    lost = names_of(data.get("lost_earlier", []), f("lost_earlier"))
     if "traits" in data:
         traits = _int(data["traits"], f("traits"))
     elif held:
         traits = sum((Counter(held) - Counter(lost)).values())
     else:
-        raise RulesError(f"Give the {side}'s current Traits (or the Traits held).", field=f("traits"))
-    kwargs: dict[str, Any] = {"name": _text(data.get("name", ""), f("name")), "traits": traits,
-                              "bid": _names(data.get("bid", []), f("bid")), "held": held, "lost_earlier": lost}
+        raise RulesError(Phrase.message(N_("Give the %(side)s's current Traits (or the Traits held)."), side=side),
+                         field=f("traits"))
+    kwargs: dict[str, Any] = {"name": text_of(data.get("name", ""), f("name")), "traits": traits,
+                              "bid": names_of(data.get("bid", []), f("bid")), "held": held, "lost_earlier": lost}
     if "declared" in data:
         kwargs["declared"] = _int(data["declared"], f("declared"), optional=True)
     for key in ("bonuses", "penalties"):
         mods = data.get(key, [])
         if not isinstance(mods, list):
-            raise RulesError("Give a list of {source, traits}.", field=f(key))
+            raise RulesError(Phrase.message(N_("Give a list of {source, traits}.")), field=f(key))
         kwargs[key] = tuple(
-            Modifier(_text(_known(m, Modifier, f(key)).get("source", ""), f(key)), _int(m.get("traits"), f(key)))
+            Modifier(text_of(_known(m, Modifier, f(key)).get("source", ""), f(key)), _int(m.get("traits"), f(key)))
             for m in mods
         )
     if data.get("weapon") is not None:
         w = _known(data["weapon"], Weapon, f("weapon"))
-        kwargs["weapon"] = Weapon(_text(w.get("name", ""), f("weapon")), _int(w.get("bonus", 0), f("weapon")),
-                                  _text(w.get("damage_type", ""), f("weapon")), _int(w.get("levels"), f("weapon")),
-                                  ranged=_bool(w.get("ranged", False), f("weapon")),
-                                  specials=_names(w.get("specials", []), f("weapon")),
-                                  negative_traits=_names(w.get("negative_traits", []), f("weapon")))
+        kwargs["weapon"] = Weapon(text_of(w.get("name", ""), f("weapon")), _int(w.get("bonus", 0), f("weapon")),
+                                  text_of(w.get("damage_type", ""), f("weapon")), _int(w.get("levels"), f("weapon")),
+                                  ranged=flag_of(w.get("ranged", False), f("weapon")),
+                                  specials=names_of(w.get("specials", []), f("weapon")),
+                                  negative_traits=names_of(w.get("negative_traits", []), f("weapon")))
     if "health" in data:
         kwargs["health"] = _enum(Health, data["health"], f("health"))
     if "powers" in data:
@@ -180,7 +223,7 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
             kwargs[key] = _int(data[key], f(key), optional=key == "generation")
     for key in ("off_hand", "relent", "ambidextrous", "two_weapon", "both_hands", "bomb_announced", "risks_no_trait"):
         if key in data:
-            kwargs[key] = _bool(data[key], f(key))
+            kwargs[key] = flag_of(data[key], f(key))
     if "acute_senses" in data:
         kwargs["acute_senses"] = senses_named(data["acute_senses"], f("acute_senses"))
     if "specialisation" in data:
@@ -192,9 +235,9 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
         kwargs["darkness"] = Darkness(
             level=_enum(DarknessLevel, dk.get("level", "none"), f("darkness")),
             source=_enum(DarknessSource, dk.get("source", "natural"), f("darkness")),
-            reductions=_names(dk.get("reductions", []), f("darkness")),
-            waive_retest=_text(dk.get("waive_retest", ""), f("darkness")),
-            waived_this_turn=_bool(dk.get("waived_this_turn", False), f("darkness")),
+            reductions=names_of(dk.get("reductions", []), f("darkness")),
+            waive_retest=text_of(dk.get("waive_retest", ""), f("darkness")),
+            waived_this_turn=flag_of(dk.get("waived_this_turn", False), f("darkness")),
         )
     return Contestant(**kwargs)
 
@@ -254,20 +297,20 @@ def challenge_from_dict(data: Mapping[str, Any]) -> Challenge:
         by = _by(n.get("by"), where)
         if by is None:
             raise RulesError(Phrase.message(N_("Say who calls the Negative Trait.")), field=where)
-        calls_neg.append(NegativeCall(by, _text(n.get("trait", ""), where), _bool(n.get("correct"), where)))
+        calls_neg.append(NegativeCall(by, text_of(n.get("trait", ""), where), flag_of(n.get("correct"), where)))
     return Challenge(
         category=_enum(Category, data["category"], "category"),
         challenger=_side_from_dict(data["challenger"], "challenger"),
         defender=None if data.get("defender") is None else _side_from_dict(data["defender"], "defender"),
-        action=_text(data.get("action", "strike" if kind is Kind.CONTESTED else "other"), "action"),
+        action=text_of(data.get("action", "strike" if kind is Kind.CONTESTED else "other"), "action"),
         kind=kind,
-        defender_action=_text(data.get("defender_action", "defend"), "defender_action"),
+        defender_action=text_of(data.get("defender_action", "defend"), "defender_action"),
         difficulty=_int(data.get("difficulty"), "difficulty", optional=True),
-        needs_win=_bool(data.get("needs_win", False), "needs_win"),
-        needs_sight=_bool(data.get("needs_sight", True), "needs_sight"),
-        surprised=_bool(data.get("surprised", False), "surprised"),
+        needs_win=flag_of(data.get("needs_win", False), "needs_win"),
+        needs_sight=flag_of(data.get("needs_sight", True), "needs_sight"),
+        surprised=flag_of(data.get("surprised", False), "surprised"),
         sense=sense_named(data.get("sense"), "sense"),
-        at_range=_bool(data.get("at_range", False), "at_range"),
+        at_range=flag_of(data.get("at_range", False), "at_range"),
         negative_calls=tuple(calls_neg),
         tests=tuple(calls),
     )
@@ -301,15 +344,13 @@ def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
     for index, raw in enumerate(data):
         at = f"{where}[{index}]"
         t = _known(raw, TestCall, at)
-        throws = {}
-        for key in ("challenger_throw", "defender_throw"):
-            throws[key] = None if t.get(key) is None else parse_throw(t[key], f"{at}.{key}")
+        throws = {key: throw_at(t, key, f"{at}.{key}") for key in ("challenger_throw", "defender_throw")}
         calls.append(TestCall(
             call=_enum(Call, t.get("call", "test"), f"{at}.call"),
             by=_by(t.get("by"), f"{at}.by"),
-            source=_text(t.get("source", ""), f"{at}.source"),
-            cancel=_text(t.get("cancel", ""), f"{at}.cancel"),
-            trait=_text(t.get("trait", ""), f"{at}.trait"),
+            source=text_of(t.get("source", ""), f"{at}.source"),
+            cancel=text_of(t.get("cancel", ""), f"{at}.cancel"),
+            trait=text_of(t.get("trait", ""), f"{at}.trait"),
             **throws,
         ))
     return tuple(calls)

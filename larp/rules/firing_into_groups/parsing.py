@@ -10,10 +10,11 @@ from typing import Any
 from larp.rules.senses import sense_named
 from larp.rules.challenge import (
     contestant_from_dict,
-    parse_throw,
     test_calls_from_list,
 )
-from larp.rules.explain import RulesError
+from larp.rules.challenge.parsing import flag_of, names_of, refuse_unknown, throw_at
+from larp.rules.explain import N_, Phrase, RulesError
+from larp.rules.numbers import enum_value
 from larp.rules.scene import RangeBand
 from larp.rules.mass_challenge import (
     body_from_dict,
@@ -44,61 +45,43 @@ def shot_into_group_from_dict(data: Mapping[str, Any], settings: ChronicleSettin
         RulesError: a missing or malformed value, naming the field.
     """
     if not isinstance(data, Mapping):
-        raise RulesError("The shot must be an object.", field="shot")
-    known = set(ShotIntoGroup.__dataclass_fields__)
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+        raise RulesError(Phrase.message(N_("The shot must be an object.")), field="shot")
+    refuse_unknown(data, ShotIntoGroup.__dataclass_fields__)
     if not isinstance(data.get("firer"), Mapping):
-        raise RulesError("Give the firer as an object.", field="firer")
+        raise RulesError(Phrase.message(N_("Give the firer as an object.")), field="firer")
     raw_b = data.get("bystanders")
     if not isinstance(raw_b, list) or not raw_b:
-        raise RulesError("Give the people near the target as a list, closest first.", field="bystanders")
+        raise RulesError(Phrase.message(N_("Give the people near the target as a list, closest first.")),
+                         field="bystanders")
     bystanders = []
     own = {"throw", "firer_throw", "saw_it_coming", "tests", "body"}
     for index, raw in enumerate(raw_b):
         where = f"bystanders[{index}]"
         if not isinstance(raw, Mapping):
-            raise RulesError("A bystander must be an object.", field=where)
-        saw = raw.get("saw_it_coming", False)
-        if not isinstance(saw, bool):
-            raise RulesError("Give true or false.", field=f"{where}.saw_it_coming")
+            raise RulesError(Phrase.message(N_("A bystander must be an object.")), field=where)
+        saw = flag_of(raw.get("saw_it_coming", False), f"{where}.saw_it_coming")
         bystanders.append(Bystander(
             side=contestant_from_dict({k: v for k, v in raw.items() if k not in own}, where),
-            throw=None if raw.get("throw") is None else parse_throw(raw["throw"], f"{where}.throw"),
-            firer_throw=None if raw.get("firer_throw") is None else parse_throw(raw["firer_throw"], f"{where}.firer_throw"),
-            saw_it_coming=saw, tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
+            throw=throw_at(raw, "throw", f"{where}.throw"),
+            firer_throw=throw_at(raw, "firer_throw", f"{where}.firer_throw"),
+            saw_it_coming=saw,
+            tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))
-    flags = {}
-    for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False),
-                         ("deliberate_spray", False)):
-        value = data.get(key, default)
-        if not isinstance(value, bool):
-            raise RulesError("Give true or false.", field=key)
-        flags[key] = value
-    names = {}
-    for key in ("extra_traits", "excluded"):
-        value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise RulesError("Give a list of names.", field=key)
-        names[key] = tuple(v.strip() for v in value)
+    flags = {key: flag_of(data.get(key, default), key)
+             for key, default in (("bursts", True), ("careful_aim", False), ("close_range", False),
+                                  ("deliberate_spray", False))}
+    names = {key: names_of(data.get(key, []), key) for key in ("extra_traits", "excluded")}
     weapon = data.get("weapon")
     if not isinstance(weapon, str) or not weapon.strip():
-        raise RulesError("Give the gun's live armory key (pistol, shotgun, smg...).", field="weapon")
+        raise RulesError(Phrase.message(N_("Give the gun's live armory key (pistol, shotgun, smg...).")), field="weapon")
     target = data.get("target")
     if not isinstance(target, str):
-        raise RulesError("Name the target the shot missed.", field="target")
-    band = None
-    if data.get("range") not in (None, ""):
-        try:
-            band = RangeBand(str(data["range"]).strip().lower())
-        except ValueError:
-            raise RulesError(f"{data['range']!r} is not one of: {', '.join(r.value for r in RangeBand)}.",
-                             field="range") from None
+        raise RulesError(Phrase.message(N_("Name the target the shot missed.")), field="target")
+    band = None if data.get("range") in (None, "") else enum_value(RangeBand, data["range"], "range")
     return ShotIntoGroup(
         firer=contestant_from_dict(data["firer"], "firer"), weapon=weapon.strip(), target=target,
         bystanders=tuple(bystanders),
-        firer_throw=None if data.get("firer_throw") is None else parse_throw(data["firer_throw"], "firer_throw"),
+        firer_throw=throw_at(data, "firer_throw", "firer_throw"),
         range=band, sense=sense_named(data.get("sense"), "sense"), **flags, **names,
     )

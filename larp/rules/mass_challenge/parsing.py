@@ -10,12 +10,11 @@ from typing import Any
 from larp.rules.senses import sense_named
 from larp.rules.challenge import (
     Category,
-    Throw,
     contestant_from_dict,
-    parse_throw,
     test_calls_from_list,
 )
-from larp.rules.explain import RulesError
+from larp.rules.challenge.parsing import names_of, refuse_unknown, throw_at
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 
 from larp.rules.hits import (
@@ -35,16 +34,7 @@ from larp.rules.mass_challenge.types import (
 
 
 def _names(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise RulesError("Give a list of names.", field=f"{where}.{key}")
-    return tuple(v.strip() for v in value)
-
-
-def _throw(data: Mapping[str, Any], key: str, where: str) -> Throw | None:
-    return None if data.get(key) is None else parse_throw(data[key], f"{where}.{key}")
-
-
+    return names_of(data.get(key, []), f"{where}.{key}")
 
 
 _ATTACKER_KEYS = {"range", "attack", "throw", "tests", "strength", "celerity", "body"}
@@ -75,23 +65,21 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
             (``attackers[2].throw``, ``defender.bid``...).
     """
     if not isinstance(data, Mapping):
-        raise RulesError("The mass challenge must be an object.", field="mass")
-    unknown = sorted(set(data) - {"defender", "attackers", "category", "sense"})
-    if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+        raise RulesError(Phrase.message(N_("The mass challenge must be an object.")), field="mass")
+    refuse_unknown(data, {"defender", "attackers", "category", "sense"})
     raw_d = data.get("defender")
     if not isinstance(raw_d, Mapping):
-        raise RulesError("Give the defender (the target) as an object.", field="defender")
+        raise RulesError(Phrase.message(N_("Give the defender (the target) as an object.")), field="defender")
     raw_a = data.get("attackers")
     if not isinstance(raw_a, list) or not raw_a:
-        raise RulesError("Give the attackers as a list.", field="attackers")
+        raise RulesError(Phrase.message(N_("Give the attackers as a list.")), field="attackers")
     try:
         category = Category(str(data.get("category", "physical")).strip().lower())
     except ValueError:
-        raise RulesError("The category is physical, social or mental.", field="category") from None
+        raise RulesError(Phrase.message(N_("The category is physical, social or mental.")), field="category") from None
     d_side = contestant_from_dict({k: v for k, v in raw_d.items() if k not in _DEFENDER_KEYS}, "defender")
     defender = Defender(
-        side=d_side, throw=_throw(raw_d, "throw", "defender"),
+        side=d_side, throw=throw_at(raw_d, "throw", "defender.throw"),
         relents_to=_names(raw_d, "relents_to", "defender"),
         attack=None if raw_d.get("attack") is None else attack_from_dict(raw_d["attack"], "defender.attack"),
         injures=_names(raw_d, "injures", "defender"), celerity=_level(raw_d, "celerity", "defender", 5),
@@ -101,16 +89,16 @@ def mass_challenge_from_dict(data: Mapping[str, Any], settings: ChronicleSetting
     for index, raw in enumerate(raw_a):
         where = f"attackers[{index}]"
         if not isinstance(raw, Mapping):
-            raise RulesError("An attacker must be an object.", field=where)
+            raise RulesError(Phrase.message(N_("An attacker must be an object.")), field=where)
         side = contestant_from_dict({k: v for k, v in raw.items() if k not in _ATTACKER_KEYS}, where)
         try:
             rng_kind = Range(str(raw.get("range", "hand_to_hand")).strip().lower())
         except ValueError:
-            raise RulesError("The range is hand_to_hand or ranged.", field=f"{where}.range") from None
+            raise RulesError(Phrase.message(N_("The range is hand_to_hand or ranged.")), field=f"{where}.range") from None
         attackers.append(Attacker(
             side=side, range=rng_kind,
             attack=attack_from_dict(raw.get("attack", {}), f"{where}.attack"),
-            throw=_throw(raw, "throw", where), tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
+            throw=throw_at(raw, "throw", f"{where}.throw"), tests=test_calls_from_list(raw.get("tests", []), f"{where}.tests"),
             strength=_flag(raw, "strength", where, True), celerity=_level(raw, "celerity", where, 5),
             body=body_from_dict(raw.get("body"), f"{where}.body", settings),
         ))

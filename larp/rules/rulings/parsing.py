@@ -47,7 +47,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from larp.rules.challenge import Category, Contestant, Health, Power
-from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict, specialisation_of
+from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict, flag_of, names_of, specialisation_of
 from larp.rules.darkness import DarknessLevel, darkness_table
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.hits import attack_from_dict, body_from_dict
@@ -86,10 +86,7 @@ def morality_from(data: Mapping[str, Any], field: str = "morality") -> int | Non
 
 
 def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise RulesError(Phrase.message(N_("Give true or false.")), field=f"{where}.{key}")
-    return value
+    return flag_of(data.get(key, False), f"{where}.{key}")
 
 
 def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
@@ -109,7 +106,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         RulesError: a missing or malformed value, naming the field.
     """
     if not isinstance(data, Mapping):
-        raise RulesError(f"Give the {where} as an object.", field=where)
+        raise RulesError(Phrase.message(N_("Give the %(where)s as an object."), where=where), field=where)
     f = lambda key: f"{where}{sep}{key}"  # noqa: E731 - a field name, as the core names it
     base = {k: v for k, v in data.items() if k not in SIDE_EXTRAS}
     weapon_key = None
@@ -129,9 +126,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
     celerity = data.get("celerity", celerity_default)
     if celerity is not None and (isinstance(celerity, bool) or not isinstance(celerity, int) or not 0 <= celerity <= 5):
         raise RulesError(Phrase.message(N_("Give the Celerity level active this turn, 0 to 5.")), field=f("celerity"))
-    negatives = data.get("negative_traits", [])
-    if not isinstance(negatives, list) or not all(isinstance(n, str) and n.strip() for n in negatives):
-        raise RulesError(Phrase.message(N_("Give a list of names.")), field=f("negative_traits"))
+    negatives = names_of(data.get("negative_traits", []), f("negative_traits"))
     calls = data.get("calls_negative", "")
     if not isinstance(calls, str):
         raise RulesError(Phrase.message(N_("Give the Negative Trait called.")), field=f("calls_negative"))
@@ -157,7 +152,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
     person = Person(
         name=con.name, creature=body.creature, generation=con.generation,
         traits={cat: con.held} if con.held else {}, lost={cat: con.lost_earlier} if con.lost_earlier else {},
-        counts={cat: con.traits}, negative_traits={cat: tuple(n.strip() for n in negatives)} if negatives else {},
+        counts={cat: con.traits}, negative_traits={cat: negatives} if negatives else {},
         abilities=dict(con.abilities), merits=dict(con.merits),
         powers=frozenset({p.value for p in con.powers} | extra_powers), disciplines=disciplines,
         willpower=con.willpower,
@@ -226,12 +221,7 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
         raw = plain.get(key)
         if isinstance(raw, Mapping):
             sides_raw[key] = raw
-            plain[key] = {k: v for k, v in raw.items() if k not in SIDE_EXTRAS and not
-                          (k == "weapon" and isinstance(v, str))}
-            if isinstance(plain[key].get("powers"), list):
-                extra = other_powers() - {p.value for p in Power}
-                plain[key]["powers"] = [p for p in plain[key]["powers"]
-                                        if not (isinstance(p, str) and p.strip().lower() in extra)]
+            plain[key] = _plain_side(raw, ())
     if "action" not in plain and str(plain.get("category", "")).strip().lower() != Category.PHYSICAL.value:
         plain["action"] = "other"  # as for stored characters: only a Physical challenge is a strike by default
     challenge = challenge_from_dict(plain)  # the script's own checks, with their field names
@@ -273,6 +263,18 @@ def _plain_side(raw: Any, own_extras: tuple[str, ...]) -> Any:
     return out
 
 
+def _engine_input(data: Mapping[str, Any], one: str, many: str, one_keeps: tuple[str, ...],
+                  many_keeps: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` as the engine's own reader takes it: the top-level scene left out, the side ``one`` and
+    each side of the list ``many`` with only the keys that reader knows (``*_keeps``: the extras it reads too)."""
+    plain = {k: v for k, v in data.items() if k != "scene"}
+    if isinstance(plain.get(one), Mapping):
+        plain[one] = _plain_side(plain[one], one_keeps)
+    if isinstance(plain.get(many), list):
+        plain[many] = [_plain_side(side, many_keeps) for side in plain[many]]
+    return plain
+
+
 def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
     """A mass challenge from JSON-like data: the keys of
     :func:`larp.rules.mass_challenge.mass_challenge_from_dict`, each side also with the keys of
@@ -289,12 +291,9 @@ def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSe
 
     if not isinstance(data, Mapping):
         raise RulesError(Phrase.message(N_("The mass challenge must be an object.")), field="mass")
-    plain = {k: v for k, v in data.items() if k != "scene"}
-    if isinstance(plain.get("defender"), Mapping):
-        plain["defender"] = _plain_side(plain["defender"], ("attack", "celerity", "body"))
-    if isinstance(plain.get("attackers"), list):
-        plain["attackers"] = [_plain_side(a, ("attack", "celerity", "body")) for a in plain["attackers"]]
-    mass = mass_challenge_from_dict(plain, settings)  # the engine's own checks, with their field names
+    keeps = ("attack", "celerity", "body")
+    # the engine's own checks, with their field names
+    mass = mass_challenge_from_dict(_engine_input(data, "defender", "attackers", keeps, keeps), settings)
     scene = scene_with_sense(scene_from_dict(data.get("scene")), mass.sense)
     own: dict[str, SideScene | None] = {}
     raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
@@ -330,12 +329,8 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
 
     if not isinstance(data, Mapping):
         raise RulesError(Phrase.message(N_("The shot must be an object.")), field="shot")
-    plain = {k: v for k, v in data.items() if k != "scene"}
-    if isinstance(plain.get("firer"), Mapping):
-        plain["firer"] = _plain_side(plain["firer"], ())
-    if isinstance(plain.get("bystanders"), list):
-        plain["bystanders"] = [_plain_side(b, ("body",)) for b in plain["bystanders"]]
-    shot = shot_into_group_from_dict(plain, settings)  # the engine's own checks, with their field names
+    # the engine's own checks, with their field names
+    shot = shot_into_group_from_dict(_engine_input(data, "firer", "bystanders", (), ("body",)), settings)
     scene = scene_with_sense(scene_from_dict(data.get("scene")), shot.sense)
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
@@ -356,6 +351,12 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
                     extra_traits=shot.extra_traits, excluded=shot.excluded,
                     deliberate_spray=shot.deliberate_spray)
     return firing, scene_with(scene, own)
+
+
+#: A damage count of the described track that is not a whole number of at least 0, by type.
+_AT_LEAST_NONE = {"aggravated": N_("Aggravated damage must be a whole number of at least 0."),
+                  "lethal": N_("Lethal damage must be a whole number of at least 0."),
+                  "bashing": N_("Bashing damage must be a whole number of at least 0.")}
 
 
 def person_from_track(track: Any, fortitude: int, name: str = "The character", armor: Any = None,
@@ -382,7 +383,7 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
     for key in ("aggravated", "lethal", "bashing"):
         value = track.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{key.capitalize()} damage must be a whole number of at least 0.", field=f"track.{key}")
+            raise RulesError(Phrase.message(_AT_LEAST_NONE[key]), field=f"track.{key}")
         counts[key] = value
     levels = track.get("levels")
     if levels is not None and (not isinstance(levels, list) or not all(isinstance(x, str) for x in levels)):
@@ -394,7 +395,7 @@ def person_from_track(track: Any, fortitude: int, name: str = "The character", a
         names = {p.strip().lower() for p in powers}
         unknown = sorted(names - other_powers() - {p.value for p in Power})
         if unknown:
-            raise RulesError(f"Unknown power {unknown[0]!r}.", field="powers")
+            raise RulesError(Phrase.message(N_("Unknown power %(name)s."), name=repr(unknown[0])), field="powers")
     worn = worn_from_data(armor, "armor")
     if armor_left is not None:
         if not worn:
