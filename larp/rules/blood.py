@@ -247,7 +247,8 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
             steps.add(N_("Past Incapacitated for want of blood, %(name)s falls into torpor from blood loss."), _EMPTY,
                       name=who)
             if settings["feeding_wakes_blood_torpor"]:
-                steps.add(N_("Fed a blood point, she rises whatever her rating."), '000 "Torpor"; 001 "Torpor"',
+                steps.add(Phrase.message(N_("Fed a blood point, she rises whatever her rating.")),
+                          '000 "Torpor"; 001 "Torpor"',
                           setting="feeding_wakes_blood_torpor")
         else:
             steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,

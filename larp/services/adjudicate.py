@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import Step
+from larp.rules.explain import N_, Phrase, Step
 from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
 from larp.rules.rulings import (
     HandDamage,
@@ -309,8 +309,13 @@ class GivenBlood(SingleShot):
         return rule_given_blood(people[0], self.blood, settings, as_record(self.torpor) if self.torpor else None)
 
     def summary(self, result):
-        """Its record's sentence (:meth:`SingleShot.summary`)."""
-        return result.summary if self.on is None else result.summary.rstrip(".")
+        """Its record's sentence (:meth:`SingleShot.summary`): feeding recorded on a date says it without the
+        full stop ("Ines Castellano takes 2 blood points"), as a phrase."""
+        if self.on is None:
+            return result.summary
+        template = (N_("%(name)s takes %(blood)s and rises from torpor") if result.outcome["woke"]
+                    else N_("%(name)s takes %(blood)s"))
+        return Phrase({"msg": template, "params": result.summary.data()["params"]})
 
     def inputs(self, characters):
         """What its record keeps (:meth:`SingleShot.inputs`)."""
@@ -367,7 +372,10 @@ class TrackAction(SingleShot):
 
     def summary(self, result):
         """Its record's sentence (:meth:`SingleShot.summary`)."""
-        return result.steps[-1].text if result.steps else f"{self.name}: {self.action}."
+        if not result.steps:
+            return f"{self.name}: {self.action}."
+        last = result.steps[-1]
+        return Phrase(last.said) if last.said else last.text  # the last step's phrase, said in the reader's language
 
     def inputs(self, characters):
         """What its record keeps (:meth:`SingleShot.inputs`)."""

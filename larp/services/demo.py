@@ -82,6 +82,7 @@ def apply_downtime_demo(chronicle: Chronicle, today: date) -> None:
     from datetime import timedelta
 
     from larp.models import Character, GameSession, Ruling
+    from larp.rules.explain import N_, Phrase, phrase_step
     from larp.rules.health import apply_damage
     from larp.services import ServiceError
     from larp.services.characters import character_state
@@ -100,28 +101,32 @@ def apply_downtime_demo(chronicle: Chronicle, today: date) -> None:
     first.save()
     settings = chronicle_settings(chronicle)
 
-    def hurt(name: str, damage: list[tuple[str, int]], what: str, kind: str = "damage", **state: int) -> None:
+    def hurt(name: str, damage: list[tuple[str, int]], what: str, kind: str = "damage", step: str | None = None,
+             **state: int) -> None:
+        # ``what``: the summary's message (``%(name)s`` the character); ``step``: the step's, when no damage says it.
         character = Character.get((Character.chronicle == chronicle) & (Character.name == name))
         track = character_state(character, first, settings).health
-        steps: list = [] if damage else [{"text": f"{name} {what}.", "rule": "LotNR Willpower (met-reference 5.1)"}]
+        steps: list = [phrase_step(step, "LotNR Willpower (met-reference 5.1)", name=name)] if step else []
         for damage_type, levels in damage:
             result = apply_damage(track, damage_type, levels, name, settings)
             track = result.track
             steps.extend(result.steps)
         with db.atomic():
-            record = record_ruling(chronicle, None, kind, f"{name} {what}", steps, [(character, "target")],
+            record = record_ruling(chronicle, None, kind, Phrase.message(what, name=name), steps, [(character, "target")],
                                    game_session=first, inputs={"damage": damage}, outcome={"track": track.to_dict()})
             store_state(character, track=track, ruling=record, **state)
 
-    hurt("Pim Halloran", [("lethal", 8)], "is cut down by a Sabbat pack")
-    hurt("Aldous Whitmore", [("aggravated", 2)], "is burned escaping a fire", blood_current=4)
-    hurt("Vivienne Ashcombe", [], "spends two Willpower holding her tongue", "willpower", willpower_current=2)
-    hurt("Marcus Hale", [("lethal", 2), ("bashing", 1)], "is beaten and stabbed")
+    hurt("Pim Halloran", [("lethal", 8)], N_("%(name)s is cut down by a Sabbat pack"))
+    hurt("Aldous Whitmore", [("aggravated", 2)], N_("%(name)s is burned escaping a fire"), blood_current=4)
+    hurt("Vivienne Ashcombe", [], N_("%(name)s spends two Willpower holding her tongue"), "willpower",
+         N_("%(name)s spends two Willpower holding her tongue."), willpower_current=2)
+    hurt("Marcus Hale", [("lethal", 2), ("bashing", 1)], N_("%(name)s is beaten and stabbed"))
     ines = Character.get((Character.chronicle == chronicle) & (Character.name == "Ines Castellano"))
     with db.atomic():
-        record = record_ruling(chronicle, None, "blood", "Ines Castellano spends her last blood",
-                               [{"text": "Ines Castellano spends every blood point she has left.",
-                                 "rule": '000 "Torpor"'}], [(ines, "subject")], game_session=first)
+        record = record_ruling(chronicle, None, "blood",
+                               Phrase.message(N_("%(name)s spends her last blood"), name=ines.name),
+                               [phrase_step(N_("%(name)s spends every blood point she has left."), '000 "Torpor"',
+                                            name=ines.name)], [(ines, "subject")], game_session=first)
         store_state(ines, blood_current=0, ruling=record)
     record_torpor(chronicle, None, ines.id, "blood_loss", first.date)
     close_and_open(chronicle, None, today)

@@ -152,12 +152,15 @@ def set_treated(chronicle: Chronicle, user: User | None, character_id: Any, trea
         character = get_character(chronicle, character_id)
         if character.creature == "vampire":
             raise ServiceError(f"{character.name} is a vampire and heals with blood.", field="character")
+        from larp.rules.explain import N_, Phrase, phrase_step  # here: the healing lines of this module are another's
+
         record = record_ruling(chronicle, user, "treatment",
-                               f"{character.name} is {'under medical care' if treated else 'untreated'}",
-                               [{"text": f"{character.name} is {'treated' if treated else 'untreated'}: "
-                                 + ("lethal wounds past Hurt heal on the table." if treated else
-                                    "lethal wounds past Hurt worsen a level a day."),
-                                 "rule": "000 \"Mortal's Healing Times\""}],
+                               Phrase.message(N_("%(name)s is under medical care") if treated else
+                                              N_("%(name)s is untreated"), name=character.name),
+                               [phrase_step(N_("%(name)s is treated: lethal wounds past Hurt heal on the table.")
+                                            if treated else
+                                            N_("%(name)s is untreated: lethal wounds past Hurt worsen a level a day."),
+                                            "000 \"Mortal's Healing Times\"", name=character.name)],
                                [(character, "subject")], game_session=open_game_session(chronicle),
                                inputs={"treated": treated})
         rows = (Character.update(treated=treated, version=Character.version + 1)

@@ -116,6 +116,8 @@ def _describe(before: dict | None, after: dict | None) -> list[str]:
 def timeline(character: Character) -> list[TimelineEntry]:
     """Every ruling that touched ``character``, newest first, with what it changed and
     which one (if any) an organiser may undo now."""
+    from larp.rules.explain import Phrase  # a sheet edit's changes, said in the reader's language (issue 36)
+
     links = list(RulingCharacter.select(RulingCharacter, Ruling).join(Ruling)
                  .where(RulingCharacter.character == character).order_by(Ruling.id.desc()))
     current = {name: getattr(character, name) for name in SNAPSHOT_FIELDS}
@@ -125,7 +127,8 @@ def timeline(character: Character) -> list[TimelineEntry]:
     for link in links:
         changes = _describe(link.before, after)
         if isinstance(link.ruling.outcome, dict) and link.ruling.outcome.get("changes"):
-            changes = [f"{c['label']}: {c['before']} → {c['after']}" for c in link.ruling.outcome["changes"]]
+            changes = [Phrase(c["said"]) if c.get("said") else f"{c['label']}: {c['before']} → {c['after']}"
+                       for c in link.ruling.outcome["changes"]]  # a phrase is said in the reader's language
         entries.append(TimelineEntry(link.ruling, link.role, changes,
                                      undoable=bool(latest and latest.id == link.id
                                                    and link.ruling.kind not in NOT_UNDOABLE

@@ -6,11 +6,11 @@ from typing import Any, Mapping
 
 from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, Ruling, User
-from larp.i18n import N_
-from larp.rules.explain import Phrase, RulesError
-from larp.rules.settings import SettingDef, setting_definitions
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
+from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, open_game_session
+from larp.services import records
 
 
 def update_settings(chronicle: Chronicle, organiser: User | None, submitted: Mapping[str, Any]) -> Ruling | None:
@@ -45,36 +45,30 @@ def update_settings(chronicle: Chronicle, organiser: User | None, submitted: Map
             if new != definitions[key].default:
                 ChronicleSetting.create(chronicle=chronicle, key=key, value=new)
         game_session = open_game_session(chronicle)
-        steps = []
-        for k, (old, new) in changes.items():
-            said = Phrase.message(N_("%(setting)s: %(before)s → %(after)s."),
-                                  setting=Phrase.term(definitions[k].label),
-                                  before=_value(definitions[k], old), after=_value(definitions[k], new))
-            steps.append({"text": str(said), "rule": definitions[k].source, "setting": k, "said": said.data()})
+        steps = [phrase_step(N_("%(setting_name)s: %(before)s → %(after)s."), definitions[k].source, k,
+                             setting_name=Phrase.term(definitions[k].label), before=_described(definitions[k], old),
+                             after=_described(definitions[k], new)).to_record()
+                 for k, (old, new) in changes.items()]
         summary = Phrase.message(N_("Chronicle settings changed: %(settings)s"),
                                  settings=[Phrase.term(definitions[k].label) for k in changes])
-        return Ruling.create(
+        # Written as every ruling is (records._create_ruling: no one-time token, no webhook event), with its
+        # phrases, so that it reads in whoever's language opens it (issue 36).
+        return records._create_ruling(dict(
             chronicle=chronicle,
             game_session=game_session,
             narrator=organiser,
             kind="settings",
-            summary=str(summary),
+            summary=summary,
             summary_said=summary.data(),
             inputs={k: new for k, (_old, new) in changes.items()},
             outcome={k: {"from": old, "to": new} for k, (old, new) in changes.items()},
             steps=steps,
-        )
+        ), None)
 
 
-#: A yes/no setting's values as a settings change's step says them.
-_YES_NO = {True: N_("yes"), False: N_("no")}
-
-
-def _value(definition: SettingDef, value: Any) -> Phrase | str:
-    """A setting's value in a settings change's step (issue 36): a choice's label and yes/no through the
-    catalogue (the same English as :meth:`SettingDef.describe`), a number, date or time zone as written."""
-    if definition.type == "choice":
-        return Phrase.term(definition.describe(value))
+def _described(definition: Any, value: Any) -> Phrase:
+    """A setting's value as the organiser reads it (:meth:`SettingDef.describe`), as a phrase: a choice's
+    label and yes/no in the reader's language, a number as written."""
     if definition.type == "bool":
-        return Phrase.message(_YES_NO[bool(value)])
-    return definition.describe(value)
+        return Phrase.message(N_("yes") if value else N_("no"))
+    return Phrase.term(definition.describe(value))

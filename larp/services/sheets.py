@@ -23,7 +23,7 @@ from peewee import PostgresqlDatabase
 
 from larp.db import db
 from larp.rules import experience as experience_rules
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase, Step, phrase_step
 from larp.rules.health import extra_levels
 from larp.services.tabletop import end_combats_of
 from larp.models import (
@@ -39,6 +39,7 @@ from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
 from larp.services.editions import EDITION_KEY, next_edition
+from larp.services import sheet_words as words
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
                                       update_character)
@@ -64,7 +65,8 @@ class Change:
     """One field of a sheet before and after an edit, as a person reads it.
 
     ``field`` is the sheet's dotted path ("traits.physical.Quick", "abilities.Brawl",
-    "powers"); ``before`` and ``after`` are texts ("—" when absent).
+    "powers"); ``label``, ``before`` and ``after`` are texts ("—" when absent), phrases where
+    they are the app's words (:mod:`larp.services.sheet_words`).
     """
 
     field: str
@@ -76,9 +78,14 @@ class Change:
         """"Brawl: 2 → 3"."""
         return f"{self.label}: {self.before} → {self.after}"
 
+    def phrase(self) -> Phrase:
+        """:meth:`text` as a phrase, to be said in the reader's language (issue 36)."""
+        return words.change(self.label, self.before, self.after)
+
     def to_dict(self) -> dict[str, str]:
-        """JSON-ready (stored in the ruling's outcome)."""
-        return {"field": self.field, "label": self.label, "before": self.before, "after": self.after}
+        """JSON-ready (stored in the ruling's outcome, in English, with the phrase's data as ``said``)."""
+        return {"field": self.field, "label": str(self.label), "before": str(self.before), "after": str(self.after),
+                "said": self.phrase().data()}
 
 
 class StaleForm(ServiceError):
@@ -99,35 +106,29 @@ class StaleForm(ServiceError):
 
 def _shown(value: Any) -> str:
     if value in (None, "", [], {}):
-        return "—"
+        return words.ABSENT
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return words.yes_no(value)
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
+        return words.listed(value)
     text = str(value)
     return text if len(text) <= 80 else text[:77] + "…"
 
 
 def _entries(data: Mapping[str, Any], key: str) -> dict[str, str]:
-    """A list field of :meth:`CharacterSheet.to_dict` as {identity: description}."""
+    """A list field of :meth:`CharacterSheet.to_dict` as {identity: description} (descriptions as
+    phrases, :mod:`larp.services.sheet_words`)."""
     out: dict[str, str] = {}
     for entry in data.get(key) or []:
         if key == "powers":
-            ident = f"{entry['discipline']}: {entry['power']}"
-            out[ident] = f"level {entry['level']}" + (" (custom)" if entry.get("custom") else "")
+            out[f"{entry['discipline']}: {entry['power']}"] = words.power(entry["level"], bool(entry.get("custom")))
         elif key in ("merits", "flaws"):
             ident = entry["name"] + (f" ({entry['note']})" if entry.get("note") else "")
-            out[ident] = f"{entry['cost']} Traits"
+            out[ident] = words.quality(entry["cost"])
         elif key == "weapons":
-            ident = entry["name"]
-            out[ident] = (f"+{entry['bonus_traits']}, {entry['damage']} {entry['damage_type']}"
-                          + (f", {', '.join(entry['specials'])}" if entry.get("specials") else "")
-                          + (f" ({entry['note']})" if entry.get("note") else ""))
+            out[entry["name"]] = words.weapon(entry)
         elif key == "armor":
-            ident = entry["name"]
-            out[ident] = (f"{entry['rating']} levels" + (f", {', '.join(entry['covers'])}" if entry.get("covers")
-                                                          else "") + (f" ({entry['note']})" if entry.get("note")
-                                                                      else ""))
+            out[entry["name"]] = words.armor(entry)
     return out
 
 
@@ -145,33 +146,28 @@ def describe_changes(before: Mapping[str, Any], after: Mapping[str, Any],
             for category in CATEGORIES:
                 a = {t["name"]: t["count"] for t in (old or {}).get(category, [])}
                 b = {t["name"]: t["count"] for t in (new or {}).get(category, [])}
-                kind = ("Negative " if key == "negative_traits" else "") + f"{category.capitalize()} Trait"
                 for name in list(a) + [n for n in b if n not in a]:
                     if a.get(name) != b.get(name):
-                        changes.append(Change(f"{key}.{category}.{name}", f"{kind} {name}",
-                                              f"×{a[name]}" if name in a else "—",
-                                              f"×{b[name]}" if name in b else "—"))
+                        changes.append(Change(f"{key}.{category}.{name}", words.trait_label(key, category, name),
+                                              words.count(a[name]) if name in a else words.ABSENT,
+                                              words.count(b[name]) if name in b else words.ABSENT))
         elif key in ("abilities", "backgrounds", "virtues", "tabletop", "specialisations"):
-            label = {"abilities": "Ability", "backgrounds": "Background", "virtues": "Virtue",
-                     "tabletop": "Tabletop", "specialisations": "Specialisations of"}[key]
             a, b = old or {}, new or {}
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
-                    changes.append(Change(f"{key}.{name}", f"{label} {name}", _shown(a.get(name)),
+                    changes.append(Change(f"{key}.{name}", words.entry_label(key, name), _shown(a.get(name)),
                                           _shown(b.get(name))))
         elif key in ("powers", "merits", "flaws", "weapons", "armor"):
-            label = {"powers": "Power", "merits": "Merit", "flaws": "Flaw", "weapons": "Weapon",
-                     "armor": "Armor"}[key]
             a, b = _entries(before, key), _entries(after, key)
             found = len(changes)
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
-                    changes.append(Change(f"{key}", f"{label} {name}", a.get(name, "—"), b.get(name, "—")))
+                    changes.append(Change(f"{key}", words.entry_label(key, name), a.get(name, words.ABSENT),
+                                          b.get(name, words.ABSENT)))
             if len(changes) == found:  # the same entries in another order
-                changes.append(Change(key, f"Order of {key}", "as before", "changed"))
+                changes.append(Change(key, words.order_label(key), words.AS_BEFORE, words.CHANGED))
         else:
-            changes.append(Change(key, _LABELS.get(key, key.replace("_", " ").capitalize()), _shown(old),
-                                  _shown(new)))
+            changes.append(Change(key, words.field_label(key, _LABELS.get(key)), _shown(old), _shown(new)))
     return changes
 
 
@@ -232,19 +228,19 @@ def new_character(chronicle: Chronicle, user: User | None, data: Mapping[str, An
     with db.atomic():
         refuse_if_recorded(request_token)
         character = create_character(chronicle, sheet)
-        record = record_ruling(chronicle, user, "created", f"{sheet.name} created.",
-                               [{"text": f"{sheet.name} is created: {_summary(sheet)}.", "rule": _RULE}],
+        record = record_ruling(chronicle, user, "created", Phrase.message(N_("%(name)s created."), name=sheet.name),
+                               [phrase_step(N_("%(name)s is created: %(sheet)s."), _RULE, name=sheet.name,
+                                            sheet=_summary(sheet))],
                                [(character, "created")], game_session=open_game_session(chronicle),
                                inputs={"sheet": sheet.to_dict()}, request_token=request_token)
         return character, record
 
 
-def _summary(sheet: CharacterSheet) -> str:
-    parts = [sheet.creature]
-    if sheet.clan:
-        parts.append(sheet.clan)
-    parts.append(", ".join(f"{sheet.trait_total(c)} {c.capitalize()}" for c in CATEGORIES))
-    return "; ".join(parts)
+def _summary(sheet: CharacterSheet) -> Phrase:
+    """"vampire; Brujah; 3 Physical, 2 Social, 3 Mental" (the clan is the chronicle's word)."""
+    totals = [words.trait_total(c, sheet.trait_total(c)) for c in CATEGORIES]
+    parts: list[Any] = [Phrase.term(sheet.creature)] + ([sheet.clan] if sheet.clan else []) + [totals]
+    return words.joined(parts)
 
 
 def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
@@ -328,16 +324,17 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         changes = describe_changes(current, sheet.to_dict())
         if not changes and not xp_spent:
             return character, None
-        texts = [c.text() for c in changes]
-        summary = f"{character.name}'s sheet: " + ("; ".join(texts) if len(texts) <= 3 else
-                                                    "; ".join(texts[:3]) + f" and {len(texts) - 3} more")
+        said = [c.phrase() for c in changes]
+        summary = words.sheet_summary(character.name, said) if said else Phrase.message(
+            N_("%(name)s's sheet: %(changes)s"), name=character.name, changes="")
         game_session = open_game_session(chronicle)
-        steps = [{"text": text, "rule": _RULE} for text in texts]
+        steps = [Step(str(text), _RULE, said=text.data()) for text in said]
         if xp_spent:
-            steps.append({"text": f"{experience_rules.points_text(xp_spent)} experience spent: "
-                                  f"{xp_what or '; '.join(texts) or 'the sheet'}.",
-                          "rule": "LotNR Experience"})
-        record = record_ruling(chronicle, user, "sheet", summary[:500], steps, [(character, "edited")],
+            spent = words.experience_spent(experience_rules.points_text(xp_spent),
+                                           xp_what or (words.joined(said) if said else Phrase.message(words.THE_SHEET)))
+            steps.append(Step(str(spent), "LotNR Experience", said=spent.data()))
+        summary = summary if len(summary) <= 500 else summary[:500]  # a cut phrase is kept as English
+        record = record_ruling(chronicle, user, "sheet", summary, steps, [(character, "edited")],
                                game_session=game_session, inputs={"fields": sorted(data)},
                                outcome={"changes": [c.to_dict() for c in changes],
                                         EDITION_KEY: next_edition(character)},  # update_character raises it
@@ -350,7 +347,7 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         if xp_spent:
             ExperienceEntry.create(character=character, game_session=game_session, ruling=record, user=user,
                                    kind="spent", amount=xp_spent,
-                                   what=(xp_what or "; ".join(texts) or "the sheet")[:200])
+                                   what=(xp_what or "; ".join(c.text() for c in changes) or "the sheet")[:200])
         return Character.get_by_id(character.id), record
 
 
@@ -412,12 +409,10 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
                                               "willpower_current": None, "blood_current": None,
                                               **({"health_levels": list(extra_levels())} if extra_track else {})})
             copies.append(create_character(chronicle, sheet, card=False))
-        label = names[0] if count == 1 else f"{names[0]} to {names[-1]}"
-        record = record_ruling(chronicle, user, "created", f"{count} cop{'y' if count == 1 else 'ies'} of "
-                               f"{original.name}: {label}" + (" (scene extras)" if scene_extra else "")
-                               + (", each with an extra's health track" if extra_track else "") + ".",
-                               [{"text": f"{c.name} is a copy of {original.name}, card code {c.short_code}.",
-                                 "rule": _RULE} for c in copies],
+        record = record_ruling(chronicle, user, "created", words.copies(count, original.name, names, scene_extra,
+                                                                      extra_track),
+                               [phrase_step(N_("%(name)s is a copy of %(original)s, card code %(code)s."), _RULE,
+                                            name=c.name, original=original.name, code=c.short_code) for c in copies],
                                [(c, "created") for c in copies], game_session=open_game_session(chronicle),
                                inputs={"original": original.id, "count": count, "name": base,
                                        "scene_extra": scene_extra, "extra_track": extra_track},
@@ -457,7 +452,7 @@ def delete_scene_extras(chronicle: Chronicle, user: User | None) -> list[str]:
     (:func:`larp.services.sessions.close_and_open`)."""
     extras = scene_extras(chronicle)
     if extras:
-        _delete(chronicle, user, extras, "removed as scene extras")
+        _delete(chronicle, user, extras, extras=True)
     return [c.name for c in extras]
 
 
@@ -490,9 +485,12 @@ def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, ret
         if (character.retired_at is not None) == retire:
             raise ServiceError(f"{character.name} is {'already retired' if retire else 'not retired'}.",
                                status=409)
-        what = "retired: hidden from pickers, the board and the card sheet" if retire else "back in play"
-        record_ruling(chronicle, user, "retire" if retire else "restore", f"{character.name} {what.split(':')[0]}.",
-                      [{"text": f"{character.name} is {what}.", "rule": _RULE}], [(character, "subject")],
+        summary = N_("%(name)s retired.") if retire else N_("%(name)s back in play.")
+        step = (N_("%(name)s is retired: hidden from pickers, the board and the card sheet.") if retire
+                else N_("%(name)s is back in play."))
+        record_ruling(chronicle, user, "retire" if retire else "restore",
+                      Phrase.message(summary, name=character.name),
+                      [phrase_step(step, _RULE, name=character.name)], [(character, "subject")],
                       game_session=open_game_session(chronicle))
         Character.update(retired_at=utcnow() if retire else None, version=Character.version + 1,
                          updated_at=utcnow()).where(Character.id == character.id).execute()
@@ -527,12 +525,13 @@ def delete_character(chronicle: Chronicle, user: User | None, character_id: Any,
                                    "name exactly to delete the character and those rulings.", field="confirm_name")
         elif not confirmed and (confirm_name or "").strip() != character.name:
             raise ServiceError("Tick the box to confirm the deletion.", field="confirm")
-        _delete(chronicle, user, [character], "deleted")
+        _delete(chronicle, user, [character], extras=False)
         return character.name
 
 
-def _delete(chronicle: Chronicle, user: User | None, characters: list[Character], what: str) -> int:
-    """Delete ``characters`` and the rulings only they were in; record it (inside a transaction)."""
+def _delete(chronicle: Chronicle, user: User | None, characters: list[Character], extras: bool) -> int:
+    """Delete ``characters`` (scene extras removed when ``extras``) and the rulings only they were in;
+    record it (inside a transaction)."""
     ids = [c.id for c in characters]
     own = [row.ruling_id for row in RulingCharacter.select(RulingCharacter.ruling)
            .where(RulingCharacter.character.in_(ids)).distinct()]
@@ -546,8 +545,8 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
     if alone:
         for ruling in Ruling.select().where(Ruling.id.in_(alone)):
             ruling.delete_instance(recursive=True)
-    record_ruling(chronicle, user, "deleted", f"{plural(len(characters), 'character')} {what}: {names}."[:500],
-                  [{"text": f"{names} {what}; {plural(len(alone), 'ruling')} that concerned only them deleted, "
-                            f"{plural(len(shared), 'shared ruling')} kept without them.", "rule": _RULE}], [],
+    summary, step = words.deleted(len(characters), names, len(alone), len(shared), extras)
+    record_ruling(chronicle, user, "deleted", summary if len(summary) <= 500 else summary[:500],
+                  [Step(str(step), _RULE, said=step.data())], [],
                   game_session=open_game_session(chronicle), inputs={"characters": names})
     return len(characters)

@@ -22,9 +22,10 @@ from typing import Any, Iterable, Mapping
 from larp.db import as_id, db, for_update
 from larp.i18n import N_
 from larp.models import Chronicle, Ruling, User, Webhook, WebhookDelivery, utcnow
+from larp.rules.explain import Phrase, Step, phrase_step
 from larp.services import ServiceError
 from larp.services.records import check_submission, record_ruling
-from larp.webhooks.kinds import EVENTS, LEVELS, PUBLIC, public_kinds, sent_at
+from larp.webhooks.kinds import EVENTS, LEVELS, PUBLIC, STAFF, public_kinds, sent_at
 from larp.webhooks.messages import classify, mask_url, sample_event, sends_as
 from larp.webhooks.outbox import Policy, counts, iso, message_for
 from larp.webhooks.sending import AddressRefused, Answer, address_refusal, parse_target, post
@@ -150,9 +151,33 @@ def _name_taken(chronicle: Chronicle, name: str, other_than: int | None = None) 
                            field="name", status=409)
 
 
-def _summary(hook: Webhook) -> str:
-    labels = ", ".join(EVENTS[kind].label.lower() for kind in hook.events)
-    return f"{hook.privacy}: {labels}"
+#: The events as a webhook's record names them mid-sentence (lower case).
+EVENT_WORDS = {
+    "ruling_recorded": N_("ruling recorded"), "ruling_undone": N_("ruling undone"), "torpor": N_("torpor"),
+    "final_death": N_("final death"), "game_session": N_("game session opened or closed"),
+    "check_in": N_("check-in"), "experience_approved": N_("experience request approved"),
+}
+#: The privacy levels as the record names them.
+PRIVACY_WORDS = {STAFF: N_("staff"), PUBLIC: N_("public")}
+#: The fields of a webhook its record names as changed (the address only as "address").
+CHANGED_WORDS = {
+    "name": N_("name"), "url": N_("address"), "events": N_("events"), "privacy": N_("privacy"),
+    "format": N_("format"), "local_network": N_("local network"),
+}
+
+
+def _summary(hook: Webhook) -> Phrase:
+    """"staff: ruling recorded, final death": the privacy level and the events sent."""
+    events = [Phrase.message(EVENT_WORDS[kind]) if kind in EVENT_WORDS else EVENTS[kind].label.lower()
+              for kind in hook.events]
+    return Phrase.message(N_("%(privacy)s: %(events)s"), privacy=Phrase.message(PRIVACY_WORDS[hook.privacy]) if hook.privacy in PRIVACY_WORDS else hook.privacy, events=events)
+
+
+def _changed(key: str, enabled: bool) -> Phrase | str:
+    """One changed field as the record names it ("resumed" or "paused" for ``enabled``)."""
+    if key == "enabled":
+        return Phrase.message(N_("resumed") if enabled else N_("paused"))
+    return Phrase.message(CHANGED_WORDS[key]) if key in CHANGED_WORDS else key
 
 
 def create_webhook(chronicle: Chronicle, user: User | None, data: Mapping[str, Any], *, site_url: str = "",
@@ -183,9 +208,10 @@ def create_webhook(chronicle: Chronicle, user: User | None, data: Mapping[str, A
         _name_taken(chronicle, values["name"])
         hook = Webhook.create(chronicle=chronicle, secret=secret, site_url=site_url[:300], created_by=user,
                               created_at=utcnow(), **values)
-        record_ruling(chronicle, user, "webhook_made", f"Webhook “{hook.name}” made ({_summary(hook)})",
-                      [{"text": "Events go to it as they happen, in order; its address and secret are not "
-                                "kept in the record.", "rule": RULE}], [],
+        record_ruling(chronicle, user, "webhook_made",
+                      Phrase.message(N_("Webhook “%(name)s” made (%(summary)s)"), name=hook.name, summary=_summary(hook)),
+                      [phrase_step(N_("Events go to it as they happen, in order; its address and secret are not "
+                                      "kept in the record."), RULE)], [],
                       inputs={"name": hook.name, "events": hook.events, "privacy": hook.privacy,
                               "format": hook.format, "local_network": hook.local_network},
                       outcome={"webhook_id": hook.id})
@@ -223,10 +249,10 @@ def update_webhook(chronicle: Chronicle, user: User | None, webhook_id: Any, dat
             # Resumed, or a new address: what stopped it is behind it (the failed events keep their errors).
             new.update(stopped_reason="", hold_until=None, last_error="", last_error_at=None)
         Webhook.update(**new).where(Webhook.id == hook.id).execute()
-        words = {"url": "address", "local_network": "local network", "enabled": "resumed" if new["enabled"] else "paused"}
+        what = [_changed(key, new["enabled"]) for key in changed]
         record_ruling(chronicle, user, "webhook_changed",
-                      f"Webhook “{new['name']}” changed: {', '.join(words.get(k, k) for k in changed)}",
-                      [{"text": "Changed: " + ", ".join(words.get(k, k) for k in changed) + ".", "rule": RULE}], [],
+                      Phrase.message(N_("Webhook “%(name)s” changed: %(fields)s"), name=new["name"], fields=what),
+                      [phrase_step(N_("Changed: %(fields)s."), RULE, fields=what)], [],
                       inputs={k: new[k] for k in changed if k != "url"}, outcome={"webhook_id": hook.id})
         return Webhook.get_by_id(hook.id)
 
@@ -245,9 +271,11 @@ def delete_webhook(chronicle: Chronicle, user: User | None, webhook_id: Any) -> 
         waiting = WebhookDelivery.select().where((WebhookDelivery.webhook == hook)
                                                  & (WebhookDelivery.state == "pending")).count()
         hook.delete_instance(recursive=True)
-        return record_ruling(chronicle, user, "webhook_deleted", f"Webhook “{hook.name}” deleted",
-                             [{"text": f"{waiting} event{'s' if waiting != 1 else ''} not yet sent went with it.",
-                               "rule": RULE}], [], inputs={"name": hook.name}, outcome={"webhook_id": hook.id})
+        went = Phrase.counted(waiting, "%(n)s event not yet sent went with it.",
+                              "%(n)s events not yet sent went with it.")
+        return record_ruling(chronicle, user, "webhook_deleted",
+                             Phrase.message(N_("Webhook “%(name)s” deleted"), name=hook.name),
+                             [Step(str(went), RULE, said=went.data())], [], inputs={"name": hook.name}, outcome={"webhook_id": hook.id})
 
 
 def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> tuple[Webhook, str]:
@@ -263,8 +291,9 @@ def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> t
         _lock(chronicle)
         hook = get_webhook(chronicle, webhook_id)
         Webhook.update(secret=secret).where(Webhook.id == hook.id).execute()
-        record_ruling(chronicle, user, "webhook_secret", f"Webhook “{hook.name}”: new signing secret",
-                      [{"text": "Deliveries are signed with the new secret from now on.", "rule": RULE}], [],
+        record_ruling(chronicle, user, "webhook_secret",
+                      Phrase.message(N_("Webhook “%(name)s”: new signing secret"), name=hook.name),
+                      [phrase_step(N_("Deliveries are signed with the new secret from now on."), RULE)], [],
                       inputs={"webhook_id": hook.id}, outcome={"webhook_id": hook.id})
     return Webhook.get_by_id(hook.id), secret
 
