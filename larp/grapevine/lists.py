@@ -21,6 +21,7 @@ from larp.grapevine.format import (ADJECTIVE_LISTS, DEFAULT_HEALTH_STATES, HEALT
 from larp.grapevine.names import spelling_key
 from larp.grapevine.record import Record, whole
 from larp.rules.damage import armory
+from larp.rules.explain import N_, Phrase
 from larp.sheet_entries import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
 from larp.sheet_checks import LIMITS, NAME_LIMIT, weapon_kind_of
 
@@ -204,14 +205,17 @@ def read_qualities(record: Record, kind: str, list_name: str, traits: list[ET.El
         fitting = [n for n in options if n in allowed]
         cost = fitting[0] if fitting else allowed[0]
         if raw and not fitting:
-            record.problems.append(f"{list_name}: {name} costs {raw!r} in the file, outside "
-                                   f"{allowed[0]}..{allowed[-1]}; {cost} used.")
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(name)s costs %(raw)s in the file, outside %(low)s..%(high)s; %(cost)s used."),
+                list=list_name, name=name, raw=repr(raw), low=allowed[0], high=allowed[-1], cost=cost))
         elif raw and len(options) > 1:
-            record.problems.append(f"{list_name}: {name} costs {raw!r} in the file (a range); {cost} used.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(name)s costs %(raw)s in the file (a range); %(cost)s used."),
+                                                  list=list_name, name=name, raw=repr(raw), cost=cost))
         target.append(QualityEntry(listed.name if listed else name, cost, listed.key if listed else "",
                                    note if len(note) <= NAME_LIMIT else ""))
         if listed and listed.name != name:
-            record.renamed.append(f"{list_name}: read {name!r} as {listed.name} (the catalogue's spelling).")
+            record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(spelling)s (the catalogue's spelling)."),
+                                                 list=list_name, name=repr(name), spelling=listed.name))
         record.place(list_name, trait, target[-1].name)
 
 
@@ -254,7 +258,8 @@ def read_equipment(record: Record, traits: list[ET.Element]) -> None:
             continue
         (record.sheet.weapons if isinstance(entry, WeaponEntry) else record.sheet.armor).append(entry)
         if entry.key and name != entry.name:
-            record.renamed.append(f"Equipment: read {name!r} as the armory's {entry.name}.")
+            record.renamed.append(Phrase.message(N_("Equipment: read %(name)s as the armory's %(entry)s."),
+                                                 name=repr(name), entry=entry.name))
         record.place("Equipment", trait, entry.name)
 
 
@@ -328,8 +333,8 @@ def read_health(record: Record, traits: list[ET.Element], track: tuple[str, ...]
     if has_mettle and levels == ["Healthy"] + list(track):
         return  # the extra Healthy box is Mettle's; the sheet derives it
     record.sheet.health_levels = levels[:20]
-    record.problems.append(
-        f"Health Levels: the chart {', '.join(chart)} differs from the chronicle's track; kept on the sheet."
+    record.problems.append(Phrase.message(
+        N_("Health Levels: the chart %(chart)s differs from the chronicle's track; kept on the sheet."), chart=chart)
     )
 
 

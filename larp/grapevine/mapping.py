@@ -48,6 +48,7 @@ from larp.grapevine.powers import read_powers
 from larp.grapevine.record import Record, whole
 from larp.grapevine.reading import text_of
 from larp.rules import experience as experience_rules
+from larp.rules.explain import N_, Phrase
 from larp.sheet import CharacterSheet
 from larp.sheet_checks import LIMITS
 from larp.tables import generation_row
@@ -125,7 +126,8 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
     if element.tag not in SHEET_ELEMENTS:
         return GrapevineCharacter(
             name or "(no name)", creature, None,
-            skipped=f"{creature}: skipped, only vampires, ghouls and mortals are imported", **meta,
+            skipped=Phrase.message(N_("%(creature)s: skipped, only vampires, ghouls and mortals are imported"),
+                                   creature=creature), **meta,
         )
     try:
         record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings(), order=order)
@@ -214,7 +216,7 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
             record.renamed.append(f"Path: read {path!r} as {sheet.morality_name!r}, as this file first spells it "
                                   "(they differ only in articles, case or spacing).")
         if not path:
-            record.missing.append("Humanity or Path: not named in the file; Humanity used.")
+            record.missing.append(Phrase.message(N_("Humanity or Path: not named in the file; Humanity used.")))
         sheet.morality_rating = record.core("pathtraits", sheet.morality_name, "0") or 0
     blood = record.core("blood", "Blood pool", None)
     if element.tag == "mortal":
@@ -279,29 +281,27 @@ def _check_pools(record: Record) -> None:
     # Above the pool is kept as the file has it (Grapevine allows it), and said: the sheet editor
     # never clamps tonight's values, and an export writes them back (issue 27).
     if sheet.blood_current is not None and sheet.blood_current > sheet.blood_max:
-        record.problems.append(
-            f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Current blood %(current)s is above the pool of %(pool)s; kept as in the file."),
+            current=sheet.blood_current, pool=sheet.blood_max))
     if sheet.willpower_current is not None and sheet.willpower_current > sheet.willpower_permanent:
-        record.problems.append(
-            f"Current Willpower {sheet.willpower_current} is above permanent {sheet.willpower_permanent}; "
-            "kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Current Willpower %(current)s is above permanent %(permanent)s; kept as in the file."),
+            current=sheet.willpower_current, permanent=sheet.willpower_permanent))
     if sheet.creature != "vampire" or sheet.generation is None:
         return
     row = generation_row(sheet.generation)
     if row is None:
         return
     if sheet.blood_max and sheet.blood_max != row.blood_max:
-        record.problems.append(
-            f"Blood pool {sheet.blood_max} does not match generation {sheet.generation} "
-            f"(LotNR generation table: {row.blood_max}); kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Blood pool %(pool)s does not match generation %(generation)s (LotNR generation table: %(table)s); "
+               "kept as in the file."), pool=sheet.blood_max, generation=sheet.generation, table=row.blood_max))
     if row.willpower_max < sheet.willpower_permanent < MOST_WILLPOWER:
-        record.problems.append(
-            f"Willpower {sheet.willpower_permanent} is above generation {sheet.generation}'s maximum "
-            f"of {row.willpower_max} (LotNR generation table); kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Willpower %(willpower)s is above generation %(generation)s's maximum of %(most)s (LotNR generation "
+               "table); kept as in the file."),
+            willpower=sheet.willpower_permanent, generation=sheet.generation, most=row.willpower_max))
 
 
 def _report_missing(record: Record) -> None:
@@ -318,7 +318,7 @@ def _report_missing(record: Record) -> None:
     if sheet.creature != "vampire":
         return
     if not record.text("clan"):
-        missing.append("Clan: not in the file; none used.")
+        missing.append(Phrase.message(N_("Clan: not in the file; none used.")))
 
 
 # --- experience, boons, biography -------------------------------------------------------

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from larp.grapevine.names import closest, same_but_spelling
 from larp.grapevine.record import Record, whole
+from larp.rules.explain import N_, Phrase
 from larp.sheet_entries import PowerEntry
 from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table
@@ -235,10 +236,9 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
     _assign_levels(record, list_name, parsed)
     for power in parsed:
         if power.level is None:
-            record.problems.append(
-                f"{list_name}: {power.raw!r} is kept as written, not on the sheet: its level cannot be told "
-                "(not in the Discipline table, no level or tier given)."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(power)s is kept as written, not on the sheet: its level cannot be told (not in the "
+                   "Discipline table, no level or tier given)."), list=list_name, power=repr(power.raw)))
             record.keep(list_name, power.element)
             continue
         # A power outside data/disciplines.toml is kept as a custom power (the sheet's rule).
@@ -247,9 +247,9 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
         record.place(list_name, power.element, f"{power.discipline}: {power.name}")
     for discipline in unknown_disciplines:
         if any(p.discipline == discipline and p.level is not None for p in parsed):
-            record.problems.append(
-                f"{list_name}: {discipline!r} is not in the Discipline table; its powers were imported as written."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(discipline)s is not in the Discipline table; its powers were imported as written."),
+                list=list_name, discipline=repr(discipline)))
 
 
 def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) -> None:
@@ -263,17 +263,17 @@ def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) ->
             if (power.level is not None and power.level != table_level) or (
                 power.level is None and power.tier and table_level not in TIER_LEVELS[power.tier]
             ):
-                record.problems.append(
-                    f"{list_name}: {power.raw!r} is marked as {_describe(power)} in the file but {power.power} "
-                    f"is level {table_level} in {power.discipline} (LotNR); imported at level {table_level}."
-                )
+                record.problems.append(Phrase.message(
+                    N_("%(list)s: %(raw)s is marked as %(marked)s in the file but %(power)s is level %(level)s in "
+                       "%(discipline)s (LotNR); imported at level %(level)s."), list=list_name, raw=repr(power.raw),
+                    marked=_describe(power), power=power.power, level=table_level, discipline=power.discipline))
             power.level = table_level
         elif power.level is None and power.tier is not None and len(TIER_LEVELS[power.tier]) == 1:
             power.level = TIER_LEVELS[power.tier][0]
             if power.tier == "past advanced":
-                record.problems.append(
-                    f"{list_name}: {power.raw!r} is marked Master (past Advanced); level 6 assumed."
-                )
+                record.problems.append(Phrase.message(
+                    N_("%(list)s: %(power)s is marked Master (past Advanced); level 6 assumed."),
+                    list=list_name, power=repr(power.raw)))
         if power.level is not None:
             used.setdefault((power.discipline, power.path), set()).add(power.level)
         elif power.tier is not None:
@@ -283,17 +283,22 @@ def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) ->
         free = [lvl for lvl in TIER_LEVELS[power.tier] if lvl not in taken]
         power.level = free[0] if free else TIER_LEVELS[power.tier][-1]
         taken.add(power.level)
-        record.problems.append(
-            f"{list_name}: {power.raw!r} is {_describe(power)} but not in the Discipline table; "
-            f"level {power.level} assumed from its place in the list."
-        )
+        record.problems.append(Phrase.message(
+            N_("%(list)s: %(power)s is %(marked)s but not in the Discipline table; level %(level)s assumed from its "
+               "place in the list."), list=list_name, power=repr(power.raw), marked=_describe(power),
+            level=power.level))
 
 
-def _describe(power: ParsedPower) -> str:
+#: How the file marks a power's tier, as the report says it.
+TIER_SAID = {"basic": N_("a Basic power"), "intermediate": N_("an Intermediate power"),
+              "advanced": N_("an Advanced power"), "past advanced": N_("a Master power")}
+
+
+def _describe(power: ParsedPower) -> Phrase | str:
     """How the file marks the power's level: "level 3", "a Basic power", "an Intermediate power"."""
     if power.level is not None and not power.tier:
-        return f"level {power.level}"
-    if power.tier == "past advanced":
-        return "a Master power"
+        return Phrase.message(N_("level %(level)s"), level=power.level)
+    if power.tier in TIER_SAID:
+        return Phrase.message(TIER_SAID[power.tier])
     tier = str(power.tier).capitalize()
     return f"{'an' if tier[0] in 'AEIOU' else 'a'} {tier} power"

@@ -22,7 +22,7 @@ from flask_babel import gettext
 
 from larp.i18n import N_
 from larp.models import Torpor
-from larp.rules.explain import plural
+from larp.rules.explain import Phrase, plural
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
@@ -53,7 +53,8 @@ def _page(error: ServiceError | None = None, target: str = ""):
     status = error.status if error else 200
     return render_template("between_sessions/page.html", chronicle=chronicle, board=board, error=error, target=target,
                            causes=TORPOR_CAUSES, today=date.today(), form=request.form,
-                           extras=scene_extras(chronicle)), status
+                           extras=scene_extras(chronicle),
+                           in_force=lambda key: Phrase.term(board.settings.label(key))), status  # said as the reader reads
 
 
 @bp.route("/board")

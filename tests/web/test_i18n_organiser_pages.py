@@ -11,13 +11,15 @@ and the users' names, the sheet's own words (Trait adjectives, Abilities, Discip
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from larp.db import db
 from larp.models import Ability, Character, Chronicle, Power, Trait, User
 from larp.rules import order as order_rules
 from tests.i18n_support import PSEUDO_HEADERS, assert_translated
-from tests.support import AuthActions, make_test_app
+from tests.support import SHARED, AuthActions, make_test_app
 
 #: A book section's published English name that a hint cites ("002 “Order of Challenges”; LotNR").
 SOURCES = ["Order of Challenges", "LotNR", "Dark Epics"]
@@ -104,3 +106,106 @@ def test_the_scenes_page_with_a_scene_leaves_no_english_bare(app, organiser, dat
     assert_translated(page, allow=data_words + SOURCES + ["Elysium"])
     html = organiser.get("/scenes", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
     assert "(você está aqui)" in html and "Abrir uma cena" in html
+
+
+def sheet_data_words(app) -> list[str]:
+    """The words the chronicle wrote on its sheets (sect, title, notes, merits, weapons...): a printed
+    sheet shows them as written."""
+    from larp.services.sheet_store import sheet_of
+
+    with app.app_context(), db.connection_context():
+        words = []
+        for character in Character.select():
+            sheet = sheet_of(character)
+            words += [sheet.sect, sheet.title, sheet.notes, sheet.nature, sheet.demeanor, character.narrator_notes or ""]
+            words += [q.name + " " + (q.note or "") for q in sheet.merits + sheet.flaws] + list(sheet.derangements)
+            words += [w.name + " " + (w.note or "") + " " + " ".join(w.negative_traits + w.specials) for w in sheet.weapons]
+            words += [a.name + " " + (a.note or "") + " " + " ".join(a.negative_traits + a.covers) for a in sheet.armor]
+            words += list(sheet.backgrounds) + [s for specs in sheet.specialisations.values() for s in specs]
+    return words
+
+
+@pytest.mark.parametrize("address", ["/sheets", "/sheets/print?character={0}", "/sheets/print?character={0}&character={1}"
+                                     "&narrator_notes=1&paper=letter", "/board", "/board/grapevine",
+                                     "/characters/{0}/grapevine", "/characters/{1}/grapevine", "/characters/{0}/history",
+                                     "/import", "/organise", "/organise/import"])
+def test_the_organisers_tools_leave_no_english_bare(app, organiser, data_words, address):
+    first, second = first_characters(app)
+    page = pseudo_page(organiser, address.format(first, second))
+    assert_translated(page, allow=data_words + sheet_data_words(app))
+
+
+def test_the_grapevine_export_names_what_is_left_out_in_the_readers_language(app, organiser, data_words):
+    first, _ = first_characters(app)
+    with app.app_context(), db.connection_context():
+        Character.update(damage_lethal=2, damage_bashing=1, staked=True).where(Character.id == first).execute()
+        name = Character.get_by_id(first).name
+    try:
+        page = pseudo_page(organiser, f"/characters/{first}/grapevine")
+        assert_translated(page, allow=data_words)
+        html = organiser.get(f"/characters/{first}/grapevine", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+        assert f"Dano atual ({name}: 2 letal, 1 contusão): o Grapevine guarda só a tabela de vitalidade." in html
+        assert f"Uma estaca: {name}." in html
+        html = organiser.get(f"/characters/{first}/grapevine", headers={"Accept-Language": "es"}).get_data(as_text=True)
+        assert f"Una estaca: {name}." in html
+    finally:
+        with app.app_context(), db.connection_context():
+            Character.update(damage_lethal=0, damage_bashing=0, staked=False).where(Character.id == first).execute()
+
+
+def test_the_first_page_of_an_empty_chronicle_leaves_no_english_bare(app, organiser, data_words):
+    with app.app_context(), db.connection_context():
+        Chronicle.update(needs_name=True).where(Chronicle.id == chronicle_id(app)).execute()
+    try:
+        assert_translated(pseudo_page(organiser, "/start"), allow=data_words)
+        refused = organiser.post("/start", data={"name": "x", "first_game": "soon"}, headers=PSEUDO_HEADERS)
+        assert refused.status_code == 422
+        assert_translated(refused, allow=data_words)
+    finally:
+        with app.app_context(), db.connection_context():
+            Chronicle.update(needs_name=False).where(Chronicle.id == chronicle_id(app)).execute()
+
+
+def test_the_chronicles_administration_leaves_no_english_bare(app, organiser, data_words):
+    with app.app_context(), db.connection_context():
+        User.update(is_admin=True).where(User.username == "boss").execute()
+    try:
+        assert_translated(pseudo_page(organiser, "/admin/chronicles"), allow=data_words)
+        assert_translated(pseudo_page(organiser, "/organise"), allow=data_words)
+        appointed = organiser.post(f"/admin/chronicles/{chronicle_id(app)}/appoint", headers=PSEUDO_HEADERS,
+                                   data={"username": "newcomer", "display_name": "Nova", "role": "narrator"})
+        assert appointed.status_code == 200, appointed.status_code
+        assert_translated(appointed, allow=data_words + ["newcomer", "Nova"])
+        html = organiser.get("/admin/chronicles", headers={"Accept-Language": "es"}).get_data(as_text=True)
+        assert "Crónicas de este servidor" in html and "Renombrar, archivar o borrar" in html
+    finally:
+        with app.app_context(), db.connection_context():
+            User.update(is_admin=False).where(User.username == "boss").execute()
+
+
+def chronicle_id(app) -> int:
+    with app.app_context(), db.connection_context():
+        return Chronicle.select().order_by(Chronicle.id).first().id
+
+
+def armory_words() -> list[str]:
+    """The armory's weapon and armor names (data/armory.toml), which an import report names as read."""
+    from larp.rules.damage import armory
+
+    table = armory()
+    return [entry.name for group in (table.weapons, table.armor, table.helmets, table.shields) for entry in group.values()]
+
+
+def grapevine_file_words(name: str) -> list[str]:
+    """Every word of a Grapevine file: the report shows the file's own names and values as written."""
+    text = (SHARED / "real-data" / "grapevine" / name).read_text(encoding="utf-8", errors="replace")
+    return [text, text.lower()]
+
+
+@pytest.mark.parametrize("name", ["one_of_each.gex", "value_for_everything.gex"])
+def test_the_grapevine_import_preview_leaves_no_english_bare(organiser, data_words, name):
+    data = (SHARED / "real-data" / "grapevine" / name).read_bytes()
+    uploaded = organiser.post("/import", data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data")
+    assert uploaded.status_code == 303
+    page = pseudo_page(organiser, uploaded.headers["Location"])
+    assert_translated(page, allow=data_words + grapevine_file_words(name) + armory_words() + [name, "utf"])
