@@ -10,7 +10,7 @@ kept on the character without a place on the sheet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -64,17 +64,18 @@ class FileReport:
     file_lines: tuple[str, ...]
     characters: tuple[CharacterReport, ...]
 
-    def text_lines(self) -> list[str]:
-        """The report as plain lines (the CLI prints these)."""
-        out = [f"{self.heading}: {self.counts}"]
-        out.extend(f"  {line}" for line in self.file_lines)
+    def text_lines(self, say: Callable[[str], str] = str) -> list[str]:
+        """The report as plain lines (the CLI prints these), each phrase through ``say`` (the CLI's:
+        in the command's language; default: English as written)."""
+        out = [f"{say(self.heading)}: {say(self.counts)}"]
+        out.extend(f"  {say(line)}" for line in self.file_lines)
         for character in self.characters:
-            head = f"  {character.label:10} {character.name}"
-            out.append(f"{head}: {character.summary}" if character.summary else head)
-            out.extend(f"             {note}" for note in character.notes)
+            head = f"  {say(character.label):10} {say(character.name)}"
+            out.append(f"{head}: {say(character.summary)}" if character.summary else head)
+            out.extend(f"             {say(note)}" for note in character.notes)
             for section in character.sections:
-                out.append(f"             {section.title}:")
-                out.extend(f"               - {line}" for line in section.lines)
+                out.append(f"             {say(section.title)}:")
+                out.extend(f"               - {say(line)}" for line in section.lines)
         return out
 
 

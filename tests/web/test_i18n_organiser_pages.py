@@ -209,3 +209,47 @@ def test_the_grapevine_import_preview_leaves_no_english_bare(organiser, data_wor
     assert uploaded.status_code == 303
     page = pseudo_page(organiser, uploaded.headers["Location"])
     assert_translated(page, allow=data_words + grapevine_file_words(name) + armory_words() + [name, "utf"])
+
+
+# --- the console: a command speaks the language of the chronicle it works on ---------------------------
+
+
+def test_the_commands_speak_the_chronicles_language(app, tmp_path):
+    """The ``larp`` commands have no language option of their own: a command that works on one chronicle
+    prints in that chronicle's language (its setting ``language``), else English (click's own words,
+    "Usage", "Error:" and the --help texts, stay English)."""
+    from larp.services.chronicles import set_setting
+
+    first, _ = first_characters(app)
+    with app.app_context(), db.connection_context():
+        Character.update(damage_lethal=2, staked=True).where(Character.id == first).execute()
+        name = Character.get_by_id(first).name
+    runner = app.test_cli_runner()
+    target = tmp_path / "out.gex"
+    english = runner.invoke(args=["export-grapevine", str(target), "--character", name])
+    assert english.exit_code == 0, english.output
+    assert "Exported 1 character to" in english.output and f"A stake: {name}." in english.output
+    try:
+        with app.app_context(), db.connection_context():
+            set_setting(Chronicle.get_by_id(chronicle_id(app)), "language", "pt_BR")
+        portuguese = runner.invoke(args=["export-grapevine", str(target), "--character", name])
+        assert portuguese.exit_code == 0, portuguese.output
+        assert "1 personagem exportado para" in portuguese.output
+        assert "Não gravado, o Grapevine não tem lugar para isto:" in portuguese.output
+        assert f"Dano atual ({name}: 2 letal): o Grapevine guarda só a tabela de vitalidade." in portuguese.output
+        assert f"Uma estaca: {name}." in portuguese.output
+        file = str(SHARED / "real-data" / "grapevine" / "one_of_each.gex")
+        previewed = runner.invoke(args=["import-grapevine", file], input="n\n")
+        assert "1 a criar" not in previewed.output  # the file's two characters: "2 a criar"
+        assert "2 a criar · 0 a atualizar (mesmo nome já na crônica) · 10 ignorados · 0 ilegíveis" in previewed.output
+        assert "Importar one_of_each.gex?" in previewed.output and "Nada importado." in previewed.output
+        assert "changeling: ignorado, só vampiros, carniçais e mortais são importados" in previewed.output
+        with app.app_context(), db.connection_context():
+            set_setting(Chronicle.get_by_id(chronicle_id(app)), "language", "es")
+        spanish = runner.invoke(args=["create-user", "ines", "--password", "correct horse"])
+        assert spanish.exit_code == 0, spanish.output
+        assert "Creado narrador ines en “" in spanish.output
+    finally:
+        with app.app_context(), db.connection_context():
+            set_setting(Chronicle.get_by_id(chronicle_id(app)), "language", "browser")
+            Character.update(damage_lethal=0, staked=False).where(Character.id == first).execute()
