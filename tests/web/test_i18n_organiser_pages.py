@@ -12,13 +12,14 @@ and the users' names, the sheet's own words (Trait adjectives, Abilities, Discip
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
 from larp.db import db
 from larp.models import Ability, Character, Chronicle, Power, Trait, User
 from larp.rules import order as order_rules
-from tests.i18n_support import PSEUDO_HEADERS, assert_translated
+from tests.i18n_support import PSEUDO_HEADERS, assert_translated, bare_english
 from tests.support import SHARED, AuthActions, make_test_app
 
 #: A book section's published English name that a hint cites ("002 “Order of Challenges”; LotNR").
@@ -30,6 +31,10 @@ ORDER_RULES = [value for name, value in vars(order_rules).items() if name.starts
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     app = make_test_app(tmp_path_factory.mktemp("i18n-organiser"), PSEUDO_LOCALE=True)
+    # A fortnight played (torpor by wounds and by blood loss, aggravated wounds, a hurt ghoul): the board and
+    # the histories show all they can.
+    played = app.test_cli_runner().invoke(args=["demo-downtime"])
+    assert played.exit_code == 0, played.output
     yield app
     if not db.is_closed():
         db.close()
@@ -127,7 +132,7 @@ def sheet_data_words(app) -> list[str]:
 
 @pytest.mark.parametrize("address", ["/sheets", "/sheets/print?character={0}", "/sheets/print?character={0}&character={1}"
                                      "&narrator_notes=1&paper=letter", "/board", "/board/grapevine",
-                                     "/characters/{0}/grapevine", "/characters/{1}/grapevine", "/characters/{0}/history",
+                                     "/characters/{0}/grapevine", "/characters/{1}/grapevine",
                                      "/import", "/organise", "/organise/import"])
 def test_the_organisers_tools_leave_no_english_bare(app, organiser, data_words, address):
     first, second = first_characters(app)
@@ -253,3 +258,24 @@ def test_the_commands_speak_the_chronicles_language(app, tmp_path):
         with app.app_context(), db.connection_context():
             set_setting(Chronicle.get_by_id(chronicle_id(app)), "language", "browser")
             Character.update(damage_lethal=0, staked=False).where(Character.id == first).execute()
+
+
+def without_changes(html: str) -> str:
+    """A history page without each ruling's list of changes ("condition active → torpor": the undo
+    service's words, another part of issue 36)."""
+    return re.sub(r'<p class="timeline-changes">.*?</p>', "", html, flags=re.S)
+
+
+def test_the_histories_leave_no_english_bare(app, organiser, data_words):
+    from larp.models import Torpor
+
+    with app.app_context(), db.connection_context():
+        in_torpor = sorted({t.character_id for t in Torpor.select()})
+        everyone = [c.id for c in Character.select()]
+    assert in_torpor, "the demo's fortnight put nobody in torpor"
+    for character_id in everyone:
+        page = pseudo_page(organiser, f"/characters/{character_id}/history")
+        left = bare_english(without_changes(page.get_data(as_text=True)), allow=data_words)
+        assert not left, f"English left bare on character {character_id}'s history: {sorted(set(left))}"
+    html = organiser.get(f"/characters/{in_torpor[0]}/history", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "Ferimentos desde" in html or "Perda de sangue desde" in html
