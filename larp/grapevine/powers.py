@@ -43,6 +43,11 @@ TIER_WORDS = {
 TIER_COSTS = {3: "basic", 6: "intermediate", 9: "advanced", 12: "elder", 15: "master",
               18: "ascendant", 21: "methuselah"}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
+#: A name read as the table's near spelling of it, as the report says it.
+NEAR_SPELLING = N_("%(list)s: read %(name)s as %(chosen)s (a near spelling).")
+#: How the file marks a power's tier, as the report says it.
+TIER_SAID = {"basic": N_("a Basic power"), "intermediate": N_("an Intermediate power"),
+              "advanced": N_("an Advanced power"), "past advanced": N_("a Master power")}
 _LEVEL_NOTE = re.compile(r"(?:level\s*|lvl\.?\s*)?([1-9])", re.IGNORECASE)
 
 
@@ -94,15 +99,16 @@ def _named(record: Record, list_name: str, kind: str, name: str, choices: list[s
     chosen, near = closest(name, choices) if choices else (None, False)
     if chosen is not None:
         if near:
-            record.renamed.append(f"{list_name}: read {name!r} as {chosen} (a near spelling).")
+            record.renamed.append(Phrase.message(NEAR_SPELLING, list=list_name, name=repr(name), chosen=chosen))
         elif chosen != name:
-            record.renamed.append(f"{list_name}: read {name!r} as {chosen} (the same but for articles, case or "
-                                  "spacing).")
+            record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(chosen)s (the same but for articles, "
+                                                    "case or spacing)."), list=list_name, name=repr(name), chosen=chosen))
         return chosen, chosen
     first = record.spellings.first(kind, name)
     if same_but_spelling(name, first):
-        record.renamed.append(f"{list_name}: read {name!r} as {first!r}, as this file first spells it (they "
-                              "differ only in articles, case or spacing).")
+        record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(first)s, as this file first spells it "
+                                                "(they differ only in articles, case or spacing)."),
+                                             list=list_name, name=repr(name), first=repr(first)))
     return first, None
 
 
@@ -153,8 +159,10 @@ def parse_power_name(element: ET.Element, raw: str, record: Record, list_name: s
             chosen, near = closest(f"Path of {path}", candidates)
         if chosen is not None:
             if near or chosen != path:
-                how = "a near spelling" if near else "the same but for articles, case or spacing"
-                record.renamed.append(f"{list_name}: read the path {path!r} as {chosen} ({how}).")
+                record.renamed.append(Phrase.message(
+                    N_("%(list)s: read the path %(path)s as %(chosen)s (a near spelling).") if near else
+                    N_("%(list)s: read the path %(path)s as %(chosen)s (the same but for articles, case or spacing)."),
+                    list=list_name, path=repr(path), chosen=chosen))
             path, row = chosen, rows[chosen]
         else:
             path, _ = _named(record, list_name, f"path:{discipline}", path, [])
@@ -167,13 +175,14 @@ def parse_power_name(element: ET.Element, raw: str, record: Record, list_name: s
         owners = [r for r in rows.values() if closest(power, list(r.levels))[0]]
         if len(owners) == 1:
             row, path = owners[0], owners[0].path
-            record.problems.append(f"{list_name}: {raw!r} names no path; read as {path}.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s names no path; read as %(path)s."),
+                                                  list=list_name, power=repr(raw), path=path))
     result = ParsedPower(element, raw, discipline, path, power, row, level, tier)
     if row is not None:
         canonical, near = closest(power, list(row.levels))
         if canonical is not None:
             if near:
-                record.renamed.append(f"{list_name}: read {power!r} as {canonical} (a near spelling).")
+                record.renamed.append(Phrase.message(NEAR_SPELLING, list=list_name, name=repr(power), chosen=canonical))
             result.power = canonical
     elif power:
         result.power, _ = _named(record, list_name, f"power:{discipline}:{path}", power, [])
@@ -195,8 +204,8 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
         raw = (trait.get("name") or "").strip()
         if ":" not in raw:
             if not only_known:
-                record.problems.append(f"{list_name}: {raw!r} is not a 'Discipline: power' entry; kept as written, "
-                                       "not on the sheet.")
+                record.problems.append(Phrase.message(N_("%(list)s: %(power)s is not a 'Discipline: power' entry; kept "
+                                                         "as written, not on the sheet."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         power = parse_power_name(trait, raw, record, list_name)
@@ -207,21 +216,22 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
             # "Gangrel: Animal Swarm" noted "Protean 7": a clan's own Protean power
             power.discipline, power.path, power.row = by_note.group(1), "", None
             power.level = int(by_note.group(2))
-            record.problems.append(
-                f"{list_name}: {raw!r} read as {power.discipline} level {power.level}, from its note {note!r}."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(power)s read as %(discipline)s level %(level)s, from its note %(note)s."),
+                list=list_name, power=repr(raw), discipline=power.discipline, level=power.level, note=repr(note)))
         elif note_level is not None and power.level is None:
             power.level = note_level
         if only_known and power.discipline not in known:
             record.keep(list_name, trait)
             continue
         if not power.power:
-            record.problems.append(f"{list_name}: {raw!r} names no power; kept as written, not on the sheet.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s names no power; kept as written, not on the "
+                                                     "sheet."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         if (power.discipline, power.name) in seen:
-            record.problems.append(f"{list_name}: {raw!r} is listed twice; on the sheet once (the repeat is kept "
-                                   "as written).")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s is listed twice; on the sheet once (the "
+                                                     "repeat is kept as written)."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         seen.add((power.discipline, power.name))
@@ -287,11 +297,6 @@ def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) ->
             N_("%(list)s: %(power)s is %(marked)s but not in the Discipline table; level %(level)s assumed from its "
                "place in the list."), list=list_name, power=repr(power.raw), marked=_describe(power),
             level=power.level))
-
-
-#: How the file marks a power's tier, as the report says it.
-TIER_SAID = {"basic": N_("a Basic power"), "intermediate": N_("an Intermediate power"),
-              "advanced": N_("an Advanced power"), "past advanced": N_("a Master power")}
 
 
 def _describe(power: ParsedPower) -> Phrase | str:

@@ -207,7 +207,7 @@ def grapevine_file_words(name: str) -> list[str]:
     return [text, text.lower()]
 
 
-@pytest.mark.parametrize("name", ["one_of_each.gex", "value_for_everything.gex"])
+@pytest.mark.parametrize("name", ["one_of_each.gex", "value_for_everything.gex", "vampires_camarilla.gex"])
 def test_the_grapevine_import_preview_leaves_no_english_bare(organiser, data_words, name):
     data = (SHARED / "real-data" / "grapevine" / name).read_bytes()
     uploaded = organiser.post("/import", data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data")
