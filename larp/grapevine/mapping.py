@@ -348,7 +348,7 @@ def _read_experience(record: Record) -> None:
             record.problems.append(Phrase.message(N_("Experience: entry type %(type)s not understood; logged as a "
                                                      "comment."), type=repr(entry.get("type"))))
             kind = COMMENT
-        amount = _points(record, entry.get("change"), "the change")
+        amount = _points(record, entry.get("change"), Phrase.message(N_("the change")))
         what = (entry.get("reason") or "").strip()
         if len(what) > experience_rules.REASON_MAX_CHARS:
             record.problems.append(Phrase.message(N_("Experience: a reason of %(length)s characters was cut to "
@@ -366,16 +366,20 @@ def _read_experience(record: Record) -> None:
         raw = (experience.get(attribute) or "").strip()
         if not raw:
             continue
-        said = _points(record, raw, f"the {attribute} total")
+        said = _points(record, raw, Phrase.message(N_("the earned total") if attribute == "earned"
+                                                   else N_("the unspent total")))
         if said != total:
             record.experience.append(ExperienceLine(kind, said, f"Grapevine's {attribute} total at import (not in "
                                                                 "its history)", NO_DATE))
-            record.problems.append(f"Experience: the file says {experience_rules.points_text(said)} {attribute}, "
-                                   f"its history {experience_rules.points_text(total)}; a line setting the "
-                                   f"{attribute} total is in the log.")
+            record.problems.append(Phrase.message(
+                N_("Experience: the file says %(said)s earned, its history %(total)s; a line setting the earned total "
+                   "is in the log.") if attribute == "earned" else
+                N_("Experience: the file says %(said)s unspent, its history %(total)s; a line setting the unspent "
+                   "total is in the log."), said=experience_rules.points_text(said),
+                total=experience_rules.points_text(total)))
 
 
-def _points(record: Record, raw: str | None, label: str) -> Decimal:
+def _points(record: Record, raw: str | None, label: Phrase) -> Decimal:
     """Experience points as Grapevine writes them (a single-precision number: ``3``, ``0.5``, ``-2``, a
     European ``0,5``), exact to two places; what cannot be kept exactly is said."""
     text = (raw or "").strip()
@@ -390,16 +394,19 @@ def _points(record: Record, raw: str | None, label: str) -> Decimal:
         except ArithmeticError:
             number = None
         if number is None or not number.is_finite():
-            record.problems.append(f"Experience: {label} {text!r} cannot be read as experience points; 0 used.")
+            record.problems.append(Phrase.message(N_("Experience: %(label)s %(text)s cannot be read as experience "
+                                                     "points; 0 used."), label=label, text=repr(text)))
             return Decimal(0)
         amount = max(-MOST_EXPERIENCE, min(number, MOST_EXPERIENCE)).quantize(Decimal("0.01"))
-        record.problems.append(f"Experience: {label} {text!r} kept as {experience_rules.points_text(amount)} "
-                               f"(at most {experience_rules.points_text(MOST_EXPERIENCE)} points a line, to "
-                               f"{experience_rules.PLACES} decimal places).")
+        record.problems.append(Phrase.message(
+            N_("Experience: %(label)s %(text)s kept as %(amount)s (at most %(most)s points a line, to %(places)s "
+               "decimal places)."), label=label, text=repr(text), amount=experience_rules.points_text(amount),
+            most=experience_rules.points_text(MOST_EXPERIENCE), places=experience_rules.PLACES))
         return amount
     if amount != Decimal(text.replace(",", ".")):
-        record.problems.append(f"Experience: {label} {text} kept as {experience_rules.points_text(amount)} "
-                               f"(points are kept to {experience_rules.PLACES} decimal places).")
+        record.problems.append(Phrase.message(
+            N_("Experience: %(label)s %(text)s kept as %(amount)s (points are kept to %(places)s decimal places)."),
+            label=label, text=text, amount=experience_rules.points_text(amount), places=experience_rules.PLACES))
     return amount
 
 
