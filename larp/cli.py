@@ -15,10 +15,10 @@ from pathlib import Path
 
 import click
 from flask.cli import FlaskGroup
+from flask_babel import gettext, ngettext
 
 from larp.cli_commands import APP_COMMANDS, login_link_lines, record_serving
 from larp.db import db
-from larp.rules.explain import plural
 from larp.serving import CONNECTION_LIMIT
 
 
@@ -52,7 +52,7 @@ def _make_app():
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except TableError as exc:  # a rules table under data/ is malformed: say which, start nothing
-        raise click.ClickException(f"a rules table is broken: {exc}") from None
+        raise click.ClickException(gettext("a rules table is broken: %(why)s", why=exc)) from None
 
 
 class LarpGroup(FlaskGroup):
@@ -149,11 +149,11 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     except SchemaError as exc:
         raise click.ClickException(exc.message) from None
     except TableError as exc:  # a rules table under data/ is malformed: say which, start nothing
-        raise click.ClickException(f"a rules table is broken: {exc}") from None
+        raise click.ClickException(gettext("a rules table is broken: %(why)s", why=exc)) from None
     except OSError as exc:  # the instance folder (database, secret key) cannot be made or written
-        raise click.ClickException(
-            f"larp cannot write {exc.filename or 'its instance folder'}: {exc.strerror or exc}. Start it where it "
-            "may write (--instance FOLDER), or free some disk space.") from None
+        raise click.ClickException(gettext(
+            "larp cannot write %(what)s: %(why)s. Start it where it may write (--instance FOLDER), or free some disk "
+            "space.", what=exc.filename or gettext("its instance folder"), why=exc.strerror or exc)) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     bases = [f"http://{shown}:{port}"]
     lan = lan_address()
@@ -162,15 +162,17 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     # Held while the server runs: SQLite's WAL files stay, so reads go on if the disk fills up.
     app.extensions["larp.wal_keeper"] = keep_wal_index(app.config["DATABASE_URL"])
     with app.app_context(), db.connection_context():
+        _read_in_the_only_chronicle()
         blocker = write_blocker(db)
-        click.echo(f"larp: instance folder {app.instance_path}")
+        click.echo(gettext("larp: instance folder %(folder)s", folder=app.instance_path))
         if blocker is not None:
-            why = ("its files are read-only" if blocker == READ_ONLY else "the disk is full")
-            click.echo(f"larp: the database cannot be written ({why}): serving it READ-ONLY. Characters, cards "
-                       "and the record can be read; every change is refused until it can be written again.")
+            why = gettext("its files are read-only") if blocker == READ_ONLY else gettext("the disk is full")
+            click.echo(gettext("larp: the database cannot be written (%(why)s): serving it READ-ONLY. Characters, cards "
+                               "and the record can be read; every change is refused until it can be written again.",
+                               why=why))
         else:
             ensure_first_organiser()
-        click.echo(f"larp: serving on {', '.join(bases)}")
+        click.echo(gettext("larp: serving on %(addresses)s", addresses=", ".join(bases)))
         record_serving(app.instance_path, bases)
         if blocker is None and organiser_needs_console_link():
             for line in login_link_lines(bases):
@@ -183,6 +185,17 @@ def serve(host: str, port: int, database_url: str | None, threads: int, empty: b
     finally:
         if worker is not None:
             worker.stop()
+
+
+def _read_in_the_only_chronicle() -> None:
+    """``larp serve``'s lines in the language of the install's chronicle when it has only one (its
+    setting ``language``), else English (:func:`larp.i18n.console_language`)."""
+    from larp.i18n import read_in_chronicle
+    from larp.models import Chronicle
+
+    chronicles = list(Chronicle.select().order_by(Chronicle.id).limit(2))
+    if len(chronicles) == 1:
+        read_in_chronicle(chronicles[0])
 
 
 for _command in APP_COMMANDS:
@@ -211,31 +224,32 @@ def db_status() -> None:
     from larp.schema import inspect_schema
 
     url = _database_url()
-    click.echo(f"Database: {redacted(url)}")
+    click.echo(gettext("Database: %(database)s", database=redacted(url)))
     path = sqlite_path(url) if url.startswith("sqlite") else None
     if url.startswith("sqlite") and (path is None or not path.exists()):
-        raise click.ClickException(f"There is no larp database at {path}.")
+        raise click.ClickException(gettext("There is no larp database at %(path)s.", path=path))
     database = bind(url)
     with db.connection_context():
         state = inspect_schema(database)
         applied = _applied_times(database) if not state.legacy else {}
     if state.empty:
-        raise click.ClickException("The database holds no larp chronicle (larp serve creates one).")
+        raise click.ClickException(gettext("The database holds no larp chronicle (larp serve creates one)."))
     if state.legacy:
-        click.echo("Made before migrations existed (commit 676dabd's schema): the next command to open it "
-                   "records it as 0001_initial.")
+        click.echo(gettext("Made before migrations existed (commit 676dabd's schema): the next command to open it "
+                           "records it as 0001_initial."))
     for name in state.applied:
         mark = "?" if name in state.unknown else "x"
-        click.echo(f"  [{mark}] {name}  applied {applied.get(name, '')}")
+        click.echo(f"  [{mark}] {name}  " + gettext("applied %(time)s", time=applied.get(name, "")))
     for name in state.pending:
-        click.echo(f"  [ ] {name}  pending")
+        click.echo(f"  [ ] {name}  " + gettext("pending"))
     if state.unknown:
-        raise click.ClickException(
-            f"This database was upgraded by a newer larp ({', '.join(state.unknown)}): install that version.")
+        raise click.ClickException(gettext("This database was upgraded by a newer larp (%(migrations)s): install that "
+                                           "version.", migrations=", ".join(state.unknown)))
     if state.pending or state.legacy:
-        click.echo(f"{plural(len(state.pending), 'migration')} pending: run `larp db upgrade` (or start larp serve).")
+        click.echo(ngettext("%(num)s migration pending: run `larp db upgrade` (or start larp serve).",
+                            "%(num)s migrations pending: run `larp db upgrade` (or start larp serve).", len(state.pending)))
         raise SystemExit(1)
-    click.echo("Up to date.")
+    click.echo(gettext("Up to date."))
 
 
 def _applied_times(database) -> dict[str, str]:
@@ -253,7 +267,7 @@ def db_upgrade() -> None:
     from larp.schema import SchemaError
 
     url = _database_url()
-    click.echo(f"Database: {redacted(url)}")
+    click.echo(gettext("Database: %(database)s", database=redacted(url)))
     try:
         report = prepare_database(url, create=False)
     except SchemaError as exc:
@@ -261,4 +275,4 @@ def db_upgrade() -> None:
     for line in report.lines():
         click.echo(line[0].upper() + line[1:] + ".")
     if not report.changed:
-        click.echo("Already up to date: nothing to do.")
+        click.echo(gettext("Already up to date: nothing to do."))

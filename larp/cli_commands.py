@@ -11,9 +11,10 @@ from pathlib import Path
 import click
 from flask import current_app
 from flask.cli import with_appcontext
+from flask_babel import gettext, ngettext
 
 from larp.cli_data import (backup_command, chosen_chronicle, chronicle_option, demo_downtime_command, export_command,
-                           export_grapevine_command, import_command, import_grapevine)
+                           export_grapevine_command, import_command, import_grapevine, said)
 from larp.db import db
 
 
@@ -26,17 +27,21 @@ def login_link_lines(base_urls: list[str], username: str | None = None) -> list[
     """
     from larp.models import User
     from larp.services.accounts import create_login_link, ensure_first_organiser
+    from larp.web.terms import term
 
     if username:
         user = User.get_or_none(User.username == username.strip().lower())
         if user is None:
-            raise click.ClickException(f"There is no user called {username}.")
+            raise click.ClickException(gettext("There is no user called %(username)s.", username=username))
     else:
         user = ensure_first_organiser()
     token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])
-    lines = [f"One-time login link for {user.username} ({user.role}), valid {current_app.config['LOGIN_LINK_HOURS']} hours:"]
+    hours = current_app.config["LOGIN_LINK_HOURS"]
+    lines = [ngettext("One-time login link for %(username)s (%(role)s), valid %(num)s hour:",
+                      "One-time login link for %(username)s (%(role)s), valid %(num)s hours:", hours,
+                      username=user.username, role=term(user.role))]
     lines += [f"    {base}/login/link/{token}" for base in base_urls]
-    lines.append("Open it once, then set a password on the Account page.")
+    lines.append(gettext("Open it once, then set a password on the Account page."))
     return lines
 
 
@@ -98,6 +103,7 @@ def create_user_command(username: str, role: str | None, display_name: str, admi
     from larp.models import Chronicle
     from larp.services import ServiceError
     from larp.services.accounts import create_user
+    from larp.web.terms import term
 
     role = role or ("organiser" if admin else "narrator")
     with db.connection_context():
@@ -107,13 +113,20 @@ def create_user_command(username: str, role: str | None, display_name: str, admi
         try:
             user = create_user(username, display_name, role, password, chronicle=chronicle, admin=admin)
         except ServiceError as exc:
-            raise click.ClickException(exc.message) from None
+            raise click.ClickException(said(exc.message)) from None
     if chronicle is None and admin:
-        click.echo(f"Created administrator {user.username}, in no chronicle yet: the Chronicles page "
-                   "(/admin/chronicles) creates chronicles and appoints their people, him too.")
+        click.echo(gettext("Created administrator %(username)s, in no chronicle yet: the Chronicles page "
+                           "(/admin/chronicles) creates chronicles and appoints their people, him too.",
+                           username=user.username))
         return
-    where = f" in “{chronicle.name}”" if chronicle is not None else " (in no chronicle yet)"
-    click.echo(f"Created {role} {user.username}{where}" + (", an administrator of the install." if admin else "."))
+    if chronicle is None:
+        click.echo(gettext("Created %(role)s %(username)s (in no chronicle yet).", role=term(role), username=user.username))
+    elif admin:
+        click.echo(gettext("Created %(role)s %(username)s in “%(chronicle)s”, an administrator of the install.",
+                           role=term(role), username=user.username, chronicle=chronicle.name))
+    else:
+        click.echo(gettext("Created %(role)s %(username)s in “%(chronicle)s”.", role=term(role), username=user.username,
+                           chronicle=chronicle.name))
 
 
 #: Commands that need the app; registered on ``app.cli`` so that both ``larp``

@@ -13,8 +13,18 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from flask_babel import gettext, ngettext
+
 from larp.db import db
-from larp.rules.explain import plural
+from larp.rules.explain import Phrase
+
+
+def said(value: object) -> str:
+    """A line for the console in the command's language (:func:`larp.i18n.console_language`): a phrase
+    said, anything else as it is."""
+    from larp.i18n import phrase_for_reader
+
+    return phrase_for_reader(value) if isinstance(value, Phrase) else str(value)
 
 
 def chronicle_option(help_text: str = "The chronicle to work on (default: the install's only one).") -> Callable:
@@ -23,7 +33,8 @@ def chronicle_option(help_text: str = "The chronicle to work on (default: the in
 
 
 def chosen_chronicle(name: str | None, *, required: bool = True):
-    """The chronicle called ``name``, or without a name the install's only chronicle.
+    """The chronicle called ``name``, or without a name the install's only chronicle; the command's
+    lines are then in its language (the chronicle setting ``language``: :func:`larp.i18n.console_language`).
 
     Returns ``None`` only when ``required`` is false and the install holds no chronicle.
 
@@ -31,6 +42,7 @@ def chosen_chronicle(name: str | None, *, required: bool = True):
         click.ClickException: no chronicle of that name, no chronicle at all, or several
             chronicles and no name (the message lists their names).
     """
+    from larp.i18n import read_in_chronicle
     from larp.models import Chronicle
     from larp.services.transfer import chronicle_names
 
@@ -40,18 +52,20 @@ def chosen_chronicle(name: str | None, *, required: bool = True):
     if name is not None:
         chronicle = Chronicle.get_or_none(Chronicle.name == name.strip())
         if chronicle is None:
-            raise click.ClickException(f"There is no chronicle called “{name.strip()}”. The chronicles here: "
-                                       f"{listed() or 'none'}.")
+            raise click.ClickException(gettext("There is no chronicle called “%(name)s”. The chronicles here: %(names)s.",
+                                               name=name.strip(), names=listed() or gettext("none")))
+        read_in_chronicle(chronicle)
         return chronicle
     chronicles = list(Chronicle.select().order_by(Chronicle.id).limit(2))
     if not chronicles:
         if not required:
             return None
-        raise click.ClickException("There is no chronicle yet: start the app with `larp serve` (the demo) or "
-                                   "`larp serve --empty`.")
+        raise click.ClickException(gettext("There is no chronicle yet: start the app with `larp serve` (the demo) "
+                                           "or `larp serve --empty`."))
     if len(chronicles) > 1:
-        raise click.ClickException(f"This install holds several chronicles: name one with --chronicle NAME "
-                                   f"({listed()}).")
+        raise click.ClickException(gettext("This install holds several chronicles: name one with --chronicle NAME "
+                                           "(%(names)s).", names=listed()))
+    read_in_chronicle(chronicles[0])
     return chronicles[0]
 
 
@@ -74,6 +88,7 @@ def import_grapevine(files: tuple[str, ...], include_contact: bool, yes: bool, c
 
 def _import_grapevine_files(chronicle, files: tuple[str, ...], include_contact: bool, yes: bool) -> None:
     """Preview and import each Grapevine file into ``chronicle`` (``larp import-grapevine``); exit 1 if one failed."""
+    from larp.i18n import summary_text
     from larp.services import ServiceError
     from larp.services.imports import apply_import, preview_file
 
@@ -83,27 +98,28 @@ def _import_grapevine_files(chronicle, files: tuple[str, ...], include_contact: 
         path = Path(name)
         try:
             if path.stat().st_size > most:  # refused before it is read into memory
-                raise ServiceError(f"{path.name} is {path.stat().st_size / 1048576:.1f} MB; at most "
-                                   f"{most / 1048576:.0f} MB is read (GRAPEVINE_MAX_BYTES).", field="file")
+                raise ServiceError(gettext("%(file)s is %(size)s MB; at most %(most)s MB is read (GRAPEVINE_MAX_BYTES).",
+                                           file=path.name, size=_megabytes(path.stat().st_size, 1),
+                                           most=_megabytes(most)), field="file")
             preview = preview_file(chronicle, path.name, path.read_bytes(), include_contact, most)
         except ServiceError as exc:
-            click.echo(f"{path.name}: {exc.message}", err=True)
+            click.echo(f"{path.name}: {said(exc.message)}", err=True)
             failed = True
             continue
-        for line in preview.report().text_lines():  # the preview page's report, line for line
+        for line in preview.report().text_lines(said):  # the preview page's report, line for line
             click.echo(line)
         if not (preview.count("create") or preview.count("update")):
             continue
-        if not yes and not click.confirm(f"Import {path.name}?", default=True):
-            click.echo("Nothing imported.")
+        if not yes and not click.confirm(gettext("Import %(file)s?", file=path.name), default=True):
+            click.echo(gettext("Nothing imported."))
             continue
         try:
             record = apply_import(chronicle, None, preview)
         except ServiceError as exc:
-            click.echo(f"{path.name}: {exc.message}", err=True)
+            click.echo(f"{path.name}: {said(exc.message)}", err=True)
             failed = True
             continue
-        click.echo(record.summary)
+        click.echo(summary_text(record))
     if failed:
         raise SystemExit(1)
 
@@ -129,7 +145,7 @@ def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_n
             try:
                 chosen = characters_named(chronicle, characters) if characters else None
             except ServiceError as exc:
-                raise click.ClickException(exc.message) from None
+                raise click.ClickException(said(exc.message)) from None
             if chosen is None:
                 chosen = list(Character.select().where(Character.chronicle == chronicle).order_by(Character.name))
             data = export_grapevine(chronicle, chosen)
@@ -138,13 +154,15 @@ def export_grapevine_command(file: str, characters: tuple[str, ...], chronicle_n
         with open(file, "wb") as fh:
             fh.write(data)
     except OSError as exc:
-        raise click.ClickException(_write_failure(exc, "the Grapevine file")) from None
+        raise click.ClickException(_write_failure(exc, gettext("the Grapevine file"))) from None
     count = len(chosen)
-    click.echo(f"Exported {plural(count, 'character')} to {file} (Grapevine 3 exchange file, Windows-1252).")
+    click.echo(ngettext("Exported %(num)s character to %(file)s (Grapevine 3 exchange file, Windows-1252).",
+                        "Exported %(num)s characters to %(file)s (Grapevine 3 exchange file, Windows-1252).", count,
+                        file=file))
     if missing:
-        click.echo("Not written, Grapevine has no place for it:")
+        click.echo(gettext("Not written, Grapevine has no place for it:"))
         for line in missing:
-            click.echo(f"  - {line}")
+            click.echo(f"  - {said(line)}")
 
 
 @click.command("export")
@@ -168,10 +186,13 @@ def export_command(file: str, chronicle_name: str | None) -> None:
         with open(file, "w", encoding="utf-8") as fh:
             json.dump(data, fh, ensure_ascii=False, indent=1)
     except OSError as exc:
-        raise click.ClickException(_write_failure(exc, "the export")) from None
-    click.echo(f"Exported {data['chronicle']['name']}: {plural(len(data['characters']), 'character')}, "
-               f"{plural(len(data['game_sessions']), 'game session')}, {plural(len(data['rulings']), 'ruling')} to {file} "
-               f"(format {data['format_version']}; users are not exported).")
+        raise click.ClickException(_write_failure(exc, gettext("the export"))) from None
+    click.echo(gettext("Exported %(chronicle)s: %(characters)s, %(sessions)s, %(rulings)s to %(file)s (format %(format)s; "
+                       "users are not exported).", chronicle=data["chronicle"]["name"],
+                       characters=ngettext("%(num)s character", "%(num)s characters", len(data["characters"])),
+                       sessions=ngettext("%(num)s game session", "%(num)s game sessions", len(data["game_sessions"])),
+                       rulings=ngettext("%(num)s ruling", "%(num)s rulings", len(data["rulings"])), file=file,
+                       format=data["format_version"]))
 
 
 @click.command("import")
@@ -191,6 +212,7 @@ def import_command(file: str, replace: str | None) -> None:
     newer larp's export format is refused and nothing changes."""
     import json
 
+    from larp.i18n import read_in_chronicle
     from larp.services import ServiceError
     from larp.services.transfer import import_chronicle
 
@@ -200,38 +222,50 @@ def import_command(file: str, replace: str | None) -> None:
     try:
         size = Path(file).stat().st_size
         if size > most:  # refused before it is read into memory
-            raise click.ClickException(f"{file} is {size / 1048576:.0f} MB; at most {most / 1048576:.0f} MB is read "
-                                       "(CHRONICLE_MAX_BYTES). Nothing was imported.")
+            raise click.ClickException(gettext("%(file)s is %(size)s MB; at most %(most)s MB is read (CHRONICLE_MAX_BYTES). "
+                                               "Nothing was imported.", file=file, size=_megabytes(size),
+                                               most=_megabytes(most)))
         text = Path(file).read_bytes().decode("utf-8-sig")
         data = json.loads(text, parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise click.ClickException(f"{file} is not UTF-8 text, as every larp export is (is it the right file?). "
-                                   "Nothing was imported.") from None
+        raise click.ClickException(gettext("%(file)s is not UTF-8 text, as every larp export is (is it the right "
+                                           "file?). Nothing was imported.", file=file)) from None
     except (OSError, ValueError) as exc:
-        raise click.ClickException(f"{file} is not a readable JSON file: {str(exc)[:200]}. Nothing was imported.") from None
+        raise click.ClickException(gettext("%(file)s is not a readable JSON file: %(why)s. Nothing was imported.",
+                                           file=file, why=str(exc)[:200])) from None
     except RecursionError:
-        raise click.ClickException(f"{file} nests its JSON too deep to be a larp export. Nothing was imported.") from None
+        raise click.ClickException(gettext("%(file)s nests its JSON too deep to be a larp export. Nothing was "
+                                           "imported.", file=file)) from None
     with db.connection_context():
         try:
             chronicle, notes = import_chronicle(data, replace=replace)  # a new one: the administrators organise it
         except ServiceError as exc:
-            raise click.ClickException(exc.message) from None
-    click.echo(f"Imported {chronicle.name}: {plural(len(data['characters']), 'character')}, "
-               f"{plural(len(data['rulings']), 'ruling')}.")
+            raise click.ClickException(said(exc.message)) from None
+        read_in_chronicle(chronicle)  # the lines below in the imported chronicle's language
+    click.echo(gettext("Imported %(chronicle)s: %(characters)s, %(rulings)s.", chronicle=chronicle.name,
+                       characters=ngettext("%(num)s character", "%(num)s characters", len(data["characters"])),
+                       rulings=ngettext("%(num)s ruling", "%(num)s rulings", len(data["rulings"]))))
     for note in notes:
-        click.echo(note)
+        click.echo(said(note))
+
+
+def _megabytes(size: int, places: int = 0) -> str:
+    """``size`` (bytes) in megabytes, to ``places`` decimals."""
+    return format(size / 1048576, f".{places}f")
 
 
 def _write_failure(exc: BaseException, what: str) -> str:
-    """Why a file was not written, in words (a full disk above all: issue 27), never a traceback."""
+    """Why a file was not written, in words (a full disk above all: issue 27), never a traceback.
+    ``what`` names the file in the command's language ("the backup")."""
     import errno
 
     text = str(exc).lower()
+    why = getattr(exc, "strerror", None) or exc
     if getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in text or "no space left" in text:
-        return f"The disk is full: {what} was not written."
+        return gettext("The disk is full: %(what)s was not written.", what=what)
     if getattr(exc, "errno", None) in (errno.EACCES, errno.EROFS, errno.EPERM):
-        return f"Cannot write there ({getattr(exc, 'strerror', None) or exc}): {what} was not written."
-    return f"{what[0].upper()}{what[1:]} was not written: {getattr(exc, 'strerror', None) or exc}."
+        return gettext("Cannot write there (%(why)s): %(what)s was not written.", why=why, what=what)
+    return gettext("%(what)s was not written: %(why)s.", what=what[:1].upper() + what[1:], why=why)
 
 
 def _no_constant(name: str):
@@ -261,12 +295,12 @@ def backup_command(path: str | None) -> None:
     try:
         written = backup_sqlite(current_app.config["DATABASE_URL"], target)
     except ServiceError as exc:
-        raise click.ClickException(exc.message) from None
+        raise click.ClickException(said(exc.message)) from None
     except (OSError, sqlite3.Error) as exc:
-        raise click.ClickException(_write_failure(exc, "the backup")) from None
-    click.echo(f"Backed up the database to {written} ({written.stat().st_size} bytes).")
-    click.echo("To restore it, stop larp and copy it over larp.sqlite3 in the instance folder "
-               "(see larp backup --help).")
+        raise click.ClickException(_write_failure(exc, gettext("the backup"))) from None
+    click.echo(gettext("Backed up the database to %(file)s (%(size)s bytes).", file=written, size=written.stat().st_size))
+    click.echo(gettext("To restore it, stop larp and copy it over larp.sqlite3 in the instance folder "
+                       "(see larp backup --help)."))
 
 
 @click.command("demo-downtime")
@@ -287,5 +321,5 @@ def demo_downtime_command(chronicle_name: str | None) -> None:
             with scoped_to(chronicle.id):
                 apply_downtime_demo(chronicle, date.today())
         except ServiceError as exc:
-            raise click.ClickException(exc.message) from None
-    click.echo("Demo: game session 1 was a fortnight ago; game session 2 is open today. See /board.")
+            raise click.ClickException(said(exc.message)) from None
+    click.echo(gettext("Demo: game session 1 was a fortnight ago; game session 2 is open today. See /board."))

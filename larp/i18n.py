@@ -36,7 +36,7 @@ from babel import numbers as babel_numbers
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
@@ -195,9 +195,11 @@ def _browser_language(available: tuple[str, ...]) -> str | None:
 
 def read_in_chronicle(chronicle) -> None:
     """Read this request in ``chronicle``'s default language where no user's own choice says
-    otherwise (the player's card page: no login, its chronicle found from the card)."""
+    otherwise (the player's card page: no login, its chronicle found from the card); a ``larp``
+    command's lines in it (:func:`console_language`)."""
     g._language_chronicle = chronicle
     refresh()
+    get_locale()  # decided now, while the caller's database connection is open (a command closes it early)
 
 
 def chronicle_language(chronicle) -> str | None:
@@ -237,13 +239,27 @@ def select_locale() -> str:
     """The locale this request is read in (Flask-Babel's locale selector): :func:`chosen_language`,
     with the pseudo-locale read as English dates and numbers and its words through :func:`pseudo`
     (Babel knows no ``en_XA``)."""
-    if not has_request_context():  # a command (larp create-user...): the console speaks English
-        return LANGUAGES[0]
+    if not has_request_context():  # a command (larp import-grapevine...): the language of its chronicle
+        return console_language()
     chosen = chosen_language()
     if chosen == PSEUDO_LOCALE:
         g._larp_pseudo = True
         return LANGUAGES[0]
     return chosen
+
+
+def console_language() -> str:
+    """The language of a ``larp`` command's lines (issue 36): the chronicle setting ``language`` of the
+    chronicle the command works on (:func:`read_in_chronicle`, called once the command has chosen it),
+    else English (a command about the whole install: ``larp db status``, ``larp backup``...)."""
+    chronicle = g.get("_language_chronicle") if has_app_context() else None
+    return (chronicle_language(chronicle) if chronicle is not None else None) or LANGUAGES[0]
+
+
+def _reads_translated() -> bool:
+    """Whether words are said in a reader's language here: in a request, or in a command that chose
+    its chronicle (:func:`console_language`); elsewhere (a worker, a test's direct call) as written."""
+    return has_request_context() or (has_app_context() and g.get("_language_chronicle") is not None)
 
 
 def chosen_language() -> str:
@@ -375,7 +391,7 @@ def reader_speaker():
     from larp.rules.explain import ENGLISH, Speaker
     from larp.web.terms import term
 
-    if not has_request_context():
+    if not _reads_translated():
         return ENGLISH
     # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
     # not fill them itself (it would with no arguments), so the raw translations are asked for.
@@ -442,7 +458,7 @@ def said(text: object, data: dict | None = None) -> str:
             return str(text or "")
     if not text:
         return ""
-    return _raw_gettext(str(text)) if has_request_context() else str(text)
+    return _raw_gettext(str(text)) if _reads_translated() else str(text)
 
 
 def setting_label(key: str) -> str:

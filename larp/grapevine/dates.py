@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from larp.rules.explain import N_, Phrase
 
 #: Visual Basic's date zero: what Grapevine stores for a date never set ("12:00:00 AM").
 NO_DATE = datetime(1899, 12, 30)
@@ -72,17 +73,19 @@ def date_order(texts: Iterable[str]) -> DateOrder:
         if second > 12 and first <= 12 and month_proof is None:
             month_proof = text.strip()
     if day_proof and month_proof:
-        return DateOrder(MONTH_FIRST, True, f"The file's dates are in both orders ({day_proof!r} can only be "
-                         f"day first, {month_proof!r} only month first): each date that shows its order is read "
-                         "by it, the others month first. Check the experience dates.")
+        return DateOrder(MONTH_FIRST, True, Phrase.message(N_(
+            "The file's dates are in both orders (%(day)s can only be day first, %(month)s only month first): each "
+            "date that shows its order is read by it, the others month first. Check the experience dates."),
+            day=repr(day_proof), month=repr(month_proof)))
     if day_proof:
-        return DateOrder(DAY_FIRST, False, f"Dates read day first (day/month/year): {day_proof!r} has a first "
-                         "number over 12.")
+        return DateOrder(DAY_FIRST, False, Phrase.message(N_(
+            "Dates read day first (day/month/year): %(date)s has a first number over 12."), date=repr(day_proof)))
     if month_proof:
-        return DateOrder(MONTH_FIRST, False, f"Dates read month first (month/day/year): {month_proof!r} has a "
-                         "second number over 12.")
-    return DateOrder(MONTH_FIRST, False, "Dates read month first (month/day/year), as Grapevine writes them on US "
-                     "Windows: no date in the file shows its order (every day is 12 or less).")
+        return DateOrder(MONTH_FIRST, False, Phrase.message(N_(
+            "Dates read month first (month/day/year): %(date)s has a second number over 12."), date=repr(month_proof)))
+    return DateOrder(MONTH_FIRST, False, Phrase.message(N_(
+        "Dates read month first (month/day/year), as Grapevine writes them on US Windows: no date in the file shows "
+        "its order (every day is 12 or less).")))
 
 
 def parse_grapevine_date(text: str, order: DateOrder | None = None) -> datetime | None:

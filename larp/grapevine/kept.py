@@ -42,6 +42,7 @@ import json
 from typing import Any
 
 from larp.grapevine.format import ENTRY_ATTRIBUTE_ORDER
+from larp.rules.explain import N_, Phrase
 
 #: The most characters the kept data of one character may take as JSON (a biography of 20,000
 #: characters and a few hundred entries fit many times over).
@@ -53,12 +54,13 @@ KEYS = ("element", "attributes", "lists", "originals", "repeated", "order", "abs
         "list_order", "health_states", "boons", "biography", "elements", "version")
 
 _LABELS = {
-    "sire": "Sire", "coterie": "Coterie", "aura": "Aura", "id": "Grapevine id", "narrator": "Narrator",
-    "npc": "NPC", "status": "Grapevine status", "startdate": "Start date", "physicalmax": "Physical maximum",
-    "tempconscience": "Temporary Conscience", "tempselfcontrol": "Temporary Self-Control",
-    "tempcourage": "Temporary Courage", "truefaith": "True Faith", "association": "Association",
-    "generation": "Generation (as written)", "motivation": "Motivation", "temppathtraits": "Temporary Path",
-    "temphumanity": "Temporary Humanity", "lastmodified": "Last modified in Grapevine",
+    "sire": N_("Sire"), "coterie": N_("Coterie"), "aura": N_("Aura"), "id": N_("Grapevine id"),
+    "narrator": N_("Narrator"), "npc": N_("NPC"), "status": N_("Grapevine status"), "startdate": N_("Start date"),
+    "physicalmax": N_("Physical maximum"), "tempconscience": N_("Temporary Conscience"),
+    "tempselfcontrol": N_("Temporary Self-Control"), "tempcourage": N_("Temporary Courage"),
+    "truefaith": N_("True Faith"), "association": N_("Association"), "generation": N_("Generation (as written)"),
+    "motivation": N_("Motivation"), "temppathtraits": N_("Temporary Path"), "temphumanity": N_("Temporary Humanity"),
+    "lastmodified": N_("Last modified in Grapevine"),
 }
 
 
@@ -130,35 +132,41 @@ def describe(kept: dict[str, Any] | None) -> list[str]:
         return []
     lines = []
     for attribute, value in (kept.get("attributes") or {}).items():
-        lines.append(f"{_LABELS.get(attribute, attribute)}: {value}")
+        label = _LABELS.get(attribute)
+        lines.append(Phrase.message(N_("%(label)s: %(value)s"), label=Phrase.message(label) if label else attribute,
+                                    value=value))
     for list_name, entries in (kept.get("lists") or {}).items():
         lines.append(f"{list_name}: {', '.join(describe_entry(e) for e in entries)}")
     states = kept.get("health_states")
     if states is not None:
-        lines.append(f"Health chart ends with: {', '.join(states) or 'nothing'}")
+        lines.append(Phrase.message(N_("Health chart ends with: %(levels)s"), levels=list(states))
+                     if states else Phrase.message(N_("Health chart ends with: nothing")))
     for boon in kept.get("boons") or []:
         attributes = boon.get("attributes") or {}
-        owed = {"yes": " (owed to them)", "no": " (they owe)"}.get(attributes.get("owed", ""), "")
-        text = f"Boon: {attributes.get('type', 'boon')} with {attributes.get('partner', '?')}{owed}"
+        boon_type, partner = attributes.get("type", Phrase.message(N_("boon"))), attributes.get("partner", "?")
+        text = {"yes": Phrase.message(N_("Boon: %(boon)s with %(partner)s (owed to them)"), boon=boon_type, partner=partner),
+                "no": Phrase.message(N_("Boon: %(boon)s with %(partner)s (they owe)"), boon=boon_type, partner=partner),
+                }.get(attributes.get("owed", "")) or Phrase.message(N_("Boon: %(boon)s with %(partner)s"),
+                                                                     boon=boon_type, partner=partner)
         if attributes.get("date"):
-            text += f", {attributes['date']}"
+            text = Phrase.message(N_("%(boon)s, %(date)s"), boon=text, date=attributes["date"])
         if boon.get("description"):
-            text += f": {boon['description']}"
+            text = Phrase.message(N_("%(boon)s: %(description)s"), boon=text, description=boon["description"])
         lines.append(text)
     if kept.get("biography"):
-        lines.append(f"Biography ({len(kept['biography'])} characters)")
+        lines.append(Phrase.counted(len(kept["biography"]), "Biography (%(n)s character)", "Biography (%(n)s characters)"))
     if kept.get("elements"):
-        lines.append(f"Other Grapevine elements: {len(kept['elements'])}")
+        lines.append(Phrase.message(N_("Other Grapevine elements: %(count)s"), count=len(kept["elements"])))
     for list_name, names in (kept.get("repeated") or {}).items():
         for name, stored in names.items():
             entries = stored.get("file") if isinstance(stored, dict) else None
             if isinstance(entries, list):
-                lines.append(f"{list_name}, as Grapevine lists them: "
-                             + ", ".join(describe_entry(e) for e in entries if isinstance(e, dict)))
+                lines.append(Phrase.message(N_("%(list)s, as Grapevine lists them: %(entries)s"), list=list_name,
+                                            entries=", ".join(describe_entry(e) for e in entries if isinstance(e, dict))))
     written = sum(len(entries) for entries in (kept.get("originals") or {}).values())
     if written:
-        lines.append(f"{written} entr{'y' if written == 1 else 'ies'} kept as Grapevine wrote "
-                     f"{'it' if written == 1 else 'them'} (names, notes, costs)")
+        lines.append(Phrase.counted(written, "%(n)s entry kept as Grapevine wrote it (names, notes, costs)",
+                                    "%(n)s entries kept as Grapevine wrote them (names, notes, costs)"))
     return lines
 
 

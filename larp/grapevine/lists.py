@@ -21,6 +21,7 @@ from larp.grapevine.format import (ADJECTIVE_LISTS, DEFAULT_HEALTH_STATES, HEALT
 from larp.grapevine.names import spelling_key
 from larp.grapevine.record import Record, whole
 from larp.rules.damage import armory
+from larp.rules.explain import N_, Phrase
 from larp.sheet_entries import ArmorEntry, QualityEntry, TraitEntry, WeaponEntry
 from larp.sheet_checks import LIMITS, NAME_LIMIT, weapon_kind_of
 
@@ -66,11 +67,13 @@ def _count(record: Record, list_name: str, trait: ET.Element, most: int = MOST_T
     count = whole(raw)
     if count is not None and count >= 1:
         if count > most:
-            record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw}, more than "
-                                   f"{most}; counted as {most}.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(name)s has the count %(raw)s, more than %(most)s; "
+                                                     "counted as %(most)s."), list=list_name,
+                                                  name=repr(trait.get("name")), raw=raw, most=most))
             return most
         return count
-    record.problems.append(f"{list_name}: {trait.get('name')!r} has the count {raw!r}; counted as 1.")
+    record.problems.append(Phrase.message(N_("%(list)s: %(name)s has the count %(raw)s; counted as 1."), list=list_name,
+                                          name=repr(trait.get("name")), raw=repr(raw)))
     return 1
 
 
@@ -103,12 +106,13 @@ def read_traits(record: Record, lists: dict[str, list[ET.Element]]) -> None:
         for trait in lists.pop(list_name, []):
             raw = (trait.get("name") or "").strip()
             if not raw:
-                record.problems.append(f"{list_name}: a Trait without a name is kept as written, not on the sheet.")
+                record.problems.append(Phrase.message(N_("%(list)s: a Trait without a name is kept as written, not on "
+                                                         "the sheet."), list=list_name))
                 record.keep(list_name, trait)
                 continue
             name, name_note = _split_trait_name(raw)
             if name_note:
-                stripped.append(f"{raw!r} as {name}")
+                stripped.append(Phrase.message(N_("%(raw)s as %(name)s"), raw=repr(raw), name=name))
             count = _count(record, list_name, trait)
             totals[name] = totals.get(name, 0) + count
             if name in entries:
@@ -118,12 +122,13 @@ def read_traits(record: Record, lists: dict[str, list[ET.Element]]) -> None:
             record.place(list_name, trait, name)
         for name, total in totals.items():
             if total > MOST_TRAITS:
-                record.problems.append(f"{list_name}: {name} adds up to {total}, more than {MOST_TRAITS}; "
-                                       f"counted as {MOST_TRAITS}.")
+                record.problems.append(Phrase.message(N_("%(list)s: %(name)s adds up to %(total)s, more than %(most)s; "
+                                                         "counted as %(most)s."), list=list_name, name=name, total=total,
+                                                      most=MOST_TRAITS))
         target[category] = list(entries.values())
         if stripped:
-            record.renamed.append(f"{list_name}: notes taken out of Trait names (kept as written for Grapevine): "
-                                  f"{', '.join(stripped)}.")
+            record.renamed.append(Phrase.message(N_("%(list)s: notes taken out of Trait names (kept as written for "
+                                                    "Grapevine): %(names)s."), list=list_name, names=stripped))
 
 
 def _specialisations(*texts: str) -> tuple[list[str], bool]:
@@ -140,26 +145,30 @@ def read_abilities(record: Record, traits: list[ET.Element]) -> None:
     for trait in traits:
         raw = (trait.get("name") or "").strip()
         if not raw:
-            record.problems.append("Abilities: an Ability without a name is kept as written, not on the sheet.")
+            record.problems.append(Phrase.message(N_("Abilities: an Ability without a name is kept as written, not on "
+                                                     "the sheet.")))
             record.keep("Abilities", trait)
             continue
         name, in_name = _split_parenthesis(raw)  # "Lore: Camarilla" keeps its colon
         if in_name:
-            stripped.append(f"{raw!r} as {name} with the specialisation {in_name}")
+            stripped.append(Phrase.message(N_("%(raw)s as %(name)s with the specialisation %(specialisation)s"),
+                                           raw=repr(raw), name=name, specialisation=in_name))
         names, fit = _specialisations(in_name, trait.get("note") or "")
         if not fit:
-            record.problems.append(f"Abilities: {raw!r} has a note too long for a specialisation; kept as written.")
+            record.problems.append(Phrase.message(N_("Abilities: %(name)s has a note too long for a specialisation; kept "
+                                                     "as written."), name=repr(raw)))
             names = []
         level = _count(record, "Abilities", trait, MOST_ABILITY)
         if sheet.abilities.get(name, 0) + level > MOST_ABILITY:
-            record.problems.append(f"Abilities: {name} adds up to more than {MOST_ABILITY}; set to {MOST_ABILITY}.")
+            record.problems.append(Phrase.message(N_("Abilities: %(name)s adds up to more than %(most)s; set to %(most)s."),
+                                                  name=name, most=MOST_ABILITY))
         sheet.abilities[name] = min(sheet.abilities.get(name, 0) + level, MOST_ABILITY)
         if names:
             held = sheet.specialisations.setdefault(name, [])
             held.extend(n for n in names if n not in held)
         record.place("Abilities", trait, name)
     if stripped:
-        record.renamed.append(f"Abilities: notes taken out of Ability names: {', '.join(stripped)}.")
+        record.renamed.append(Phrase.message(N_("Abilities: notes taken out of Ability names: %(names)s."), names=stripped))
 
 
 def read_backgrounds(record: Record, traits: list[ET.Element]) -> None:
@@ -172,7 +181,8 @@ def read_backgrounds(record: Record, traits: list[ET.Element]) -> None:
             continue
         rating = record.sheet.backgrounds.get(name, 0) + _count(record, "Backgrounds", trait, most)
         if rating > most:
-            record.problems.append(f"Backgrounds: {name} adds up to more than {most}; set to {most}.")
+            record.problems.append(Phrase.message(N_("Backgrounds: %(name)s adds up to more than %(most)s; set to %(most)s."),
+                                                  name=name, most=most))
         record.sheet.backgrounds[name] = min(rating, most)
         record.place("Backgrounds", trait, name)
 
@@ -204,14 +214,17 @@ def read_qualities(record: Record, kind: str, list_name: str, traits: list[ET.El
         fitting = [n for n in options if n in allowed]
         cost = fitting[0] if fitting else allowed[0]
         if raw and not fitting:
-            record.problems.append(f"{list_name}: {name} costs {raw!r} in the file, outside "
-                                   f"{allowed[0]}..{allowed[-1]}; {cost} used.")
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(name)s costs %(raw)s in the file, outside %(low)s..%(high)s; %(cost)s used."),
+                list=list_name, name=name, raw=repr(raw), low=allowed[0], high=allowed[-1], cost=cost))
         elif raw and len(options) > 1:
-            record.problems.append(f"{list_name}: {name} costs {raw!r} in the file (a range); {cost} used.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(name)s costs %(raw)s in the file (a range); %(cost)s used."),
+                                                  list=list_name, name=name, raw=repr(raw), cost=cost))
         target.append(QualityEntry(listed.name if listed else name, cost, listed.key if listed else "",
                                    note if len(note) <= NAME_LIMIT else ""))
         if listed and listed.name != name:
-            record.renamed.append(f"{list_name}: read {name!r} as {listed.name} (the catalogue's spelling).")
+            record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(spelling)s (the catalogue's spelling)."),
+                                                 list=list_name, name=repr(name), spelling=listed.name))
         record.place(list_name, trait, target[-1].name)
 
 
@@ -254,7 +267,8 @@ def read_equipment(record: Record, traits: list[ET.Element]) -> None:
             continue
         (record.sheet.weapons if isinstance(entry, WeaponEntry) else record.sheet.armor).append(entry)
         if entry.key and name != entry.name:
-            record.renamed.append(f"Equipment: read {name!r} as the armory's {entry.name}.")
+            record.renamed.append(Phrase.message(N_("Equipment: read %(name)s as the armory's %(entry)s."),
+                                                 name=repr(name), entry=entry.name))
         record.place("Equipment", trait, entry.name)
 
 
@@ -315,7 +329,8 @@ def read_health(record: Record, traits: list[ET.Element], track: tuple[str, ...]
             record.keep("Health Levels", trait)
         elif name.lower() in HEALTH_STATES:
             if boxes != 1:
-                record.problems.append(f"Health Levels: {name} x{boxes} is a state, not boxes; read as one.")
+                record.problems.append(Phrase.message(N_("Health Levels: %(name)s x%(boxes)s is a state, not boxes; read "
+                                                         "as one."), name=name, boxes=boxes))
             states.append(name)
         else:
             levels.extend([name] * boxes)
@@ -328,8 +343,8 @@ def read_health(record: Record, traits: list[ET.Element], track: tuple[str, ...]
     if has_mettle and levels == ["Healthy"] + list(track):
         return  # the extra Healthy box is Mettle's; the sheet derives it
     record.sheet.health_levels = levels[:20]
-    record.problems.append(
-        f"Health Levels: the chart {', '.join(chart)} differs from the chronicle's track; kept on the sheet."
+    record.problems.append(Phrase.message(
+        N_("Health Levels: the chart %(chart)s differs from the chronicle's track; kept on the sheet."), chart=chart)
     )
 
 
@@ -338,7 +353,8 @@ def keep_other_lists(record: Record, lists: dict[str, list[ET.Element]]) -> None
     a list Grapevine does not give is reported."""
     for list_name, traits in lists.items():
         if list_name not in LIST_ATTRIBUTES and traits:
-            record.problems.append(f"Unknown list {list_name!r} ({len(traits)} entries) kept as written, "
-                                   "not on the sheet.")
+            record.problems.append(Phrase.counted(len(traits), "Unknown list %(list)s (%(n)s entry) kept as written, "
+                                                  "not on the sheet.", "Unknown list %(list)s (%(n)s entries) kept as "
+                                                  "written, not on the sheet.", list=repr(list_name)))
         for trait in traits:
             record.keep(list_name, trait)

@@ -48,6 +48,7 @@ from larp.grapevine.powers import read_powers
 from larp.grapevine.record import Record, whole
 from larp.grapevine.reading import text_of
 from larp.rules import experience as experience_rules
+from larp.rules.explain import N_, Phrase
 from larp.sheet import CharacterSheet
 from larp.sheet_checks import LIMITS
 from larp.tables import generation_row
@@ -125,14 +126,16 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
     if element.tag not in SHEET_ELEMENTS:
         return GrapevineCharacter(
             name or "(no name)", creature, None,
-            skipped=f"{creature}: skipped, only vampires, ghouls and mortals are imported", **meta,
+            skipped=Phrase.message(N_("%(creature)s: skipped, only vampires, ghouls and mortals are imported"),
+                                   creature=creature), **meta,
         )
     try:
         record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings(), order=order)
         if not name:
-            record.problems.append("The record has no name; imported as '(no name)'.")
+            record.problems.append(Phrase.message(N_("The record has no name; imported as '(no name)'.")))
         if element.get("lastmodified") and modified is None:
-            record.problems.append(f"Last-modified date {element.get('lastmodified')!r} not understood.")
+            record.problems.append(Phrase.message(N_("Last-modified date %(date)s not understood."),
+                                                  date=repr(element.get("lastmodified"))))
         _read_identity(record, players, include_contact)
         lists = read_lists(record)
         record.lists_in_file = {name: list(traits) for name, traits in lists.items()}
@@ -142,7 +145,7 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
         read_powers(record, power_list, lists.pop(power_list, []), only_known=element.tag == "mortal")
         if record.sheet.creature == "mortal" and record.sheet.powers:
             record.sheet.creature = "ghoul"
-            record.problems.append("Imported as a ghoul: the mortal has Discipline powers.")
+            record.problems.append(Phrase.message(N_("Imported as a ghoul: the mortal has Discipline powers.")))
         read_health(record, lists.pop("Health Levels", []), track)
         read_backgrounds(record, lists.pop("Backgrounds", []))
         for kind, list_name in (("merit", "Merits"), ("flaw", "Flaws")):
@@ -202,19 +205,21 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
         else:
             sheet.clan = clan
             used.discard("larpclan")
-            generation = record.core("generation", "Generation", "none (so no blood pool or blood per turn comes "
-                                                                   "from the generation table)")
+            generation = record.core("generation", "Generation", Phrase.message(N_(
+                "none (so no blood pool or blood per turn comes from the generation table)")))
             if generation is not None and generation not in GENERATIONS:
-                record.missing.append(f"Generation: {generation} is impossible; none used.")
+                record.missing.append(Phrase.message(N_("Generation: %(generation)s is impossible; none used."),
+                                                     generation=generation))
                 generation = None
             sheet.generation = generation
         path = record.text("path")
         sheet.morality_name = record.spellings.first("morality", path) if path else "Humanity"
         if path and sheet.morality_name != path:
-            record.renamed.append(f"Path: read {path!r} as {sheet.morality_name!r}, as this file first spells it "
-                                  "(they differ only in articles, case or spacing).")
+            record.renamed.append(Phrase.message(N_("Path: read %(path)s as %(morality)s, as this file first spells it "
+                                                    "(they differ only in articles, case or spacing)."),
+                                                 path=repr(path), morality=repr(sheet.morality_name)))
         if not path:
-            record.missing.append("Humanity or Path: not named in the file; Humanity used.")
+            record.missing.append(Phrase.message(N_("Humanity or Path: not named in the file; Humanity used.")))
         sheet.morality_rating = record.core("pathtraits", sheet.morality_name, "0") or 0
     blood = record.core("blood", "Blood pool", None)
     if element.tag == "mortal":
@@ -224,7 +229,8 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
             sheet.creature = "ghoul"
         elif blood:
             sheet.creature = "ghoul"
-            record.problems.append(f"Imported as a ghoul: the mortal holds {blood} blood points.")
+            record.problems.append(Phrase.counted(blood, "Imported as a ghoul: the mortal holds %(n)s blood point.",
+                                                  "Imported as a ghoul: the mortal holds %(n)s blood points."))
         else:
             sheet.creature = "mortal"
         sheet.morality_name = "Humanity"
@@ -237,8 +243,8 @@ def _read_identity(record: Record, players: dict[str, str], include_contact: boo
         if value is None:
             continue
         if value > sheet_lists().virtue_max:
-            record.problems.append(f"{virtue} {value} is more than {sheet_lists().virtue_max}; "
-                                   f"set to {sheet_lists().virtue_max}.")
+            record.problems.append(Phrase.message(N_("%(virtue)s %(value)s is more than %(most)s; set to %(most)s."),
+                                                  virtue=Phrase.term(virtue), value=value, most=sheet_lists().virtue_max))
             value = sheet_lists().virtue_max
         sheet.virtues[virtue] = value
     attributes = {key: _date_as_written(record, key, value) for key, value in element.attrib.items()
@@ -256,7 +262,8 @@ def _date_as_written(record: Record, key: str, value: str) -> str:
     date = parse_grapevine_date(value, record.order)
     if date is None:
         if key != "lastmodified":  # its own problem line says so
-            record.problems.append(f"{key}: the date {value!r} not understood; kept as written.")
+            record.problems.append(Phrase.message(N_("%(key)s: the date %(date)s not understood; kept as written."),
+                                                  key=key, date=repr(value)))
         return value
     return format_grapevine_date(date)
 
@@ -269,39 +276,40 @@ def _check_pools(record: Record) -> None:
                                    ("blood_current", MOST_BLOOD, "Current blood")):
         value = getattr(sheet, attribute)
         if value is not None and value > most:
-            record.problems.append(f"{label} {value} is more than the LotNR generation table allows ({most}); "
-                                   f"set to {most}.")
+            record.problems.append(Phrase.message(N_("%(label)s %(value)s is more than the LotNR generation table "
+                                                     "allows (%(most)s); set to %(most)s."), label=Phrase.term(label),
+                                                  value=value, most=most))
             setattr(sheet, attribute, most)
     if sheet.morality_rating > LIMITS["morality_rating"][1]:
         most = LIMITS["morality_rating"][1]
-        record.problems.append(f"{sheet.morality_name} {sheet.morality_rating} is more than {most}; set to {most}.")
+        record.problems.append(Phrase.message(N_("%(morality)s %(rating)s is more than %(most)s; set to %(most)s."),
+                                              morality=Phrase.term(sheet.morality_name), rating=sheet.morality_rating,
+                                              most=most))
         sheet.morality_rating = most
     # Above the pool is kept as the file has it (Grapevine allows it), and said: the sheet editor
     # never clamps tonight's values, and an export writes them back (issue 27).
     if sheet.blood_current is not None and sheet.blood_current > sheet.blood_max:
-        record.problems.append(
-            f"Current blood {sheet.blood_current} is above the pool of {sheet.blood_max}; kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Current blood %(current)s is above the pool of %(pool)s; kept as in the file."),
+            current=sheet.blood_current, pool=sheet.blood_max))
     if sheet.willpower_current is not None and sheet.willpower_current > sheet.willpower_permanent:
-        record.problems.append(
-            f"Current Willpower {sheet.willpower_current} is above permanent {sheet.willpower_permanent}; "
-            "kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Current Willpower %(current)s is above permanent %(permanent)s; kept as in the file."),
+            current=sheet.willpower_current, permanent=sheet.willpower_permanent))
     if sheet.creature != "vampire" or sheet.generation is None:
         return
     row = generation_row(sheet.generation)
     if row is None:
         return
     if sheet.blood_max and sheet.blood_max != row.blood_max:
-        record.problems.append(
-            f"Blood pool {sheet.blood_max} does not match generation {sheet.generation} "
-            f"(LotNR generation table: {row.blood_max}); kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Blood pool %(pool)s does not match generation %(generation)s (LotNR generation table: %(table)s); "
+               "kept as in the file."), pool=sheet.blood_max, generation=sheet.generation, table=row.blood_max))
     if row.willpower_max < sheet.willpower_permanent < MOST_WILLPOWER:
-        record.problems.append(
-            f"Willpower {sheet.willpower_permanent} is above generation {sheet.generation}'s maximum "
-            f"of {row.willpower_max} (LotNR generation table); kept as in the file."
-        )
+        record.problems.append(Phrase.message(
+            N_("Willpower %(willpower)s is above generation %(generation)s's maximum of %(most)s (LotNR generation "
+               "table); kept as in the file."),
+            willpower=sheet.willpower_permanent, generation=sheet.generation, most=row.willpower_max))
 
 
 def _report_missing(record: Record) -> None:
@@ -311,14 +319,15 @@ def _report_missing(record: Record) -> None:
     why = record.pending_missing.get("Blood pool")
     if why and sheet.creature != "mortal":
         if sheet.creature == "vampire" and sheet.generation is not None and sheet.blood_max:
-            missing.append(f"Blood pool: {why}; {sheet.blood_max} used, generation {sheet.generation}'s pool "
-                           "(LotNR generation table).")
+            missing.append(Phrase.message(N_("Blood pool: %(why)s; %(pool)s used, generation %(generation)s's pool "
+                                             "(LotNR generation table)."), why=why, pool=sheet.blood_max,
+                                          generation=sheet.generation))
         else:
-            missing.append(f"Blood pool: {why}; 0 used.")
+            missing.append(Phrase.message(N_("Blood pool: %(why)s; 0 used."), why=why))
     if sheet.creature != "vampire":
         return
     if not record.text("clan"):
-        missing.append("Clan: not in the file; none used.")
+        missing.append(Phrase.message(N_("Clan: not in the file; none used.")))
 
 
 # --- experience, boons, biography -------------------------------------------------------
@@ -336,18 +345,20 @@ def _read_experience(record: Record) -> None:
         type_number = whole((entry.get("type") or "").strip())
         kind = EXPERIENCE_KINDS.get(type_number) if type_number is not None else None
         if kind is None:
-            record.problems.append(f"Experience: entry type {entry.get('type')!r} not understood; logged as a comment.")
+            record.problems.append(Phrase.message(N_("Experience: entry type %(type)s not understood; logged as a "
+                                                     "comment."), type=repr(entry.get("type"))))
             kind = COMMENT
-        amount = _points(record, entry.get("change"), "the change")
+        amount = _points(record, entry.get("change"), Phrase.message(N_("the change")))
         what = (entry.get("reason") or "").strip()
         if len(what) > experience_rules.REASON_MAX_CHARS:
-            record.problems.append(f"Experience: a reason of {len(what)} characters was cut to "
-                                   f"{experience_rules.REASON_MAX_CHARS}.")
+            record.problems.append(Phrase.message(N_("Experience: a reason of %(length)s characters was cut to "
+                                                     "%(most)s."), length=len(what), most=experience_rules.REASON_MAX_CHARS))
             what = what[:experience_rules.REASON_MAX_CHARS]
         date = parse_grapevine_date(entry.get("date") or "", record.order)
         if date is None:
             if (entry.get("date") or "").strip():
-                record.problems.append(f"Experience: the date {entry.get('date')!r} not understood; no date kept.")
+                record.problems.append(Phrase.message(N_("Experience: the date %(date)s not understood; no date kept."),
+                                                      date=repr(entry.get("date"))))
             date = NO_DATE
         record.experience.append(ExperienceLine(kind, amount, what, date))
     earned, unspent = experience_rules.totals(experience_rules.Line(x.kind, x.amount) for x in record.experience)
@@ -355,16 +366,20 @@ def _read_experience(record: Record) -> None:
         raw = (experience.get(attribute) or "").strip()
         if not raw:
             continue
-        said = _points(record, raw, f"the {attribute} total")
+        said = _points(record, raw, Phrase.message(N_("the earned total") if attribute == "earned"
+                                                   else N_("the unspent total")))
         if said != total:
             record.experience.append(ExperienceLine(kind, said, f"Grapevine's {attribute} total at import (not in "
                                                                 "its history)", NO_DATE))
-            record.problems.append(f"Experience: the file says {experience_rules.points_text(said)} {attribute}, "
-                                   f"its history {experience_rules.points_text(total)}; a line setting the "
-                                   f"{attribute} total is in the log.")
+            record.problems.append(Phrase.message(
+                N_("Experience: the file says %(said)s earned, its history %(total)s; a line setting the earned total "
+                   "is in the log.") if attribute == "earned" else
+                N_("Experience: the file says %(said)s unspent, its history %(total)s; a line setting the unspent "
+                   "total is in the log."), said=experience_rules.points_text(said),
+                total=experience_rules.points_text(total)))
 
 
-def _points(record: Record, raw: str | None, label: str) -> Decimal:
+def _points(record: Record, raw: str | None, label: Phrase) -> Decimal:
     """Experience points as Grapevine writes them (a single-precision number: ``3``, ``0.5``, ``-2``, a
     European ``0,5``), exact to two places; what cannot be kept exactly is said."""
     text = (raw or "").strip()
@@ -379,16 +394,19 @@ def _points(record: Record, raw: str | None, label: str) -> Decimal:
         except ArithmeticError:
             number = None
         if number is None or not number.is_finite():
-            record.problems.append(f"Experience: {label} {text!r} cannot be read as experience points; 0 used.")
+            record.problems.append(Phrase.message(N_("Experience: %(label)s %(text)s cannot be read as experience "
+                                                     "points; 0 used."), label=label, text=repr(text)))
             return Decimal(0)
         amount = max(-MOST_EXPERIENCE, min(number, MOST_EXPERIENCE)).quantize(Decimal("0.01"))
-        record.problems.append(f"Experience: {label} {text!r} kept as {experience_rules.points_text(amount)} "
-                               f"(at most {experience_rules.points_text(MOST_EXPERIENCE)} points a line, to "
-                               f"{experience_rules.PLACES} decimal places).")
+        record.problems.append(Phrase.message(
+            N_("Experience: %(label)s %(text)s kept as %(amount)s (at most %(most)s points a line, to %(places)s "
+               "decimal places)."), label=label, text=repr(text), amount=experience_rules.points_text(amount),
+            most=experience_rules.points_text(MOST_EXPERIENCE), places=experience_rules.PLACES))
         return amount
     if amount != Decimal(text.replace(",", ".")):
-        record.problems.append(f"Experience: {label} {text} kept as {experience_rules.points_text(amount)} "
-                               f"(points are kept to {experience_rules.PLACES} decimal places).")
+        record.problems.append(Phrase.message(
+            N_("Experience: %(label)s %(text)s kept as %(amount)s (points are kept to %(places)s decimal places)."),
+            label=label, text=text, amount=experience_rules.points_text(amount), places=experience_rules.PLACES))
     return amount
 
 

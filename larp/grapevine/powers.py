@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from larp.grapevine.names import closest, same_but_spelling
 from larp.grapevine.record import Record, whole
+from larp.rules.explain import N_, Phrase
 from larp.sheet_entries import PowerEntry
 from larp.sheet_checks import known_power
 from larp.tables import DisciplineRow, discipline_table
@@ -42,6 +43,11 @@ TIER_WORDS = {
 TIER_COSTS = {3: "basic", 6: "intermediate", 9: "advanced", 12: "elder", 15: "master",
               18: "ascendant", 21: "methuselah"}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
+#: A name read as the table's near spelling of it, as the report says it.
+NEAR_SPELLING = N_("%(list)s: read %(name)s as %(chosen)s (a near spelling).")
+#: How the file marks a power's tier, as the report says it.
+TIER_SAID = {"basic": N_("a Basic power"), "intermediate": N_("an Intermediate power"),
+              "advanced": N_("an Advanced power"), "past advanced": N_("a Master power")}
 _LEVEL_NOTE = re.compile(r"(?:level\s*|lvl\.?\s*)?([1-9])", re.IGNORECASE)
 
 
@@ -93,15 +99,16 @@ def _named(record: Record, list_name: str, kind: str, name: str, choices: list[s
     chosen, near = closest(name, choices) if choices else (None, False)
     if chosen is not None:
         if near:
-            record.renamed.append(f"{list_name}: read {name!r} as {chosen} (a near spelling).")
+            record.renamed.append(Phrase.message(NEAR_SPELLING, list=list_name, name=repr(name), chosen=chosen))
         elif chosen != name:
-            record.renamed.append(f"{list_name}: read {name!r} as {chosen} (the same but for articles, case or "
-                                  "spacing).")
+            record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(chosen)s (the same but for articles, "
+                                                    "case or spacing)."), list=list_name, name=repr(name), chosen=chosen))
         return chosen, chosen
     first = record.spellings.first(kind, name)
     if same_but_spelling(name, first):
-        record.renamed.append(f"{list_name}: read {name!r} as {first!r}, as this file first spells it (they "
-                              "differ only in articles, case or spacing).")
+        record.renamed.append(Phrase.message(N_("%(list)s: read %(name)s as %(first)s, as this file first spells it "
+                                                "(they differ only in articles, case or spacing)."),
+                                             list=list_name, name=repr(name), first=repr(first)))
     return first, None
 
 
@@ -152,8 +159,10 @@ def parse_power_name(element: ET.Element, raw: str, record: Record, list_name: s
             chosen, near = closest(f"Path of {path}", candidates)
         if chosen is not None:
             if near or chosen != path:
-                how = "a near spelling" if near else "the same but for articles, case or spacing"
-                record.renamed.append(f"{list_name}: read the path {path!r} as {chosen} ({how}).")
+                record.renamed.append(Phrase.message(
+                    N_("%(list)s: read the path %(path)s as %(chosen)s (a near spelling).") if near else
+                    N_("%(list)s: read the path %(path)s as %(chosen)s (the same but for articles, case or spacing)."),
+                    list=list_name, path=repr(path), chosen=chosen))
             path, row = chosen, rows[chosen]
         else:
             path, _ = _named(record, list_name, f"path:{discipline}", path, [])
@@ -166,13 +175,14 @@ def parse_power_name(element: ET.Element, raw: str, record: Record, list_name: s
         owners = [r for r in rows.values() if closest(power, list(r.levels))[0]]
         if len(owners) == 1:
             row, path = owners[0], owners[0].path
-            record.problems.append(f"{list_name}: {raw!r} names no path; read as {path}.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s names no path; read as %(path)s."),
+                                                  list=list_name, power=repr(raw), path=path))
     result = ParsedPower(element, raw, discipline, path, power, row, level, tier)
     if row is not None:
         canonical, near = closest(power, list(row.levels))
         if canonical is not None:
             if near:
-                record.renamed.append(f"{list_name}: read {power!r} as {canonical} (a near spelling).")
+                record.renamed.append(Phrase.message(NEAR_SPELLING, list=list_name, name=repr(power), chosen=canonical))
             result.power = canonical
     elif power:
         result.power, _ = _named(record, list_name, f"power:{discipline}:{path}", power, [])
@@ -194,8 +204,8 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
         raw = (trait.get("name") or "").strip()
         if ":" not in raw:
             if not only_known:
-                record.problems.append(f"{list_name}: {raw!r} is not a 'Discipline: power' entry; kept as written, "
-                                       "not on the sheet.")
+                record.problems.append(Phrase.message(N_("%(list)s: %(power)s is not a 'Discipline: power' entry; kept "
+                                                         "as written, not on the sheet."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         power = parse_power_name(trait, raw, record, list_name)
@@ -206,21 +216,22 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
             # "Gangrel: Animal Swarm" noted "Protean 7": a clan's own Protean power
             power.discipline, power.path, power.row = by_note.group(1), "", None
             power.level = int(by_note.group(2))
-            record.problems.append(
-                f"{list_name}: {raw!r} read as {power.discipline} level {power.level}, from its note {note!r}."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(power)s read as %(discipline)s level %(level)s, from its note %(note)s."),
+                list=list_name, power=repr(raw), discipline=power.discipline, level=power.level, note=repr(note)))
         elif note_level is not None and power.level is None:
             power.level = note_level
         if only_known and power.discipline not in known:
             record.keep(list_name, trait)
             continue
         if not power.power:
-            record.problems.append(f"{list_name}: {raw!r} names no power; kept as written, not on the sheet.")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s names no power; kept as written, not on the "
+                                                     "sheet."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         if (power.discipline, power.name) in seen:
-            record.problems.append(f"{list_name}: {raw!r} is listed twice; on the sheet once (the repeat is kept "
-                                   "as written).")
+            record.problems.append(Phrase.message(N_("%(list)s: %(power)s is listed twice; on the sheet once (the "
+                                                     "repeat is kept as written)."), list=list_name, power=repr(raw)))
             record.keep(list_name, trait)
             continue
         seen.add((power.discipline, power.name))
@@ -235,10 +246,9 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
     _assign_levels(record, list_name, parsed)
     for power in parsed:
         if power.level is None:
-            record.problems.append(
-                f"{list_name}: {power.raw!r} is kept as written, not on the sheet: its level cannot be told "
-                "(not in the Discipline table, no level or tier given)."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(power)s is kept as written, not on the sheet: its level cannot be told (not in the "
+                   "Discipline table, no level or tier given)."), list=list_name, power=repr(power.raw)))
             record.keep(list_name, power.element)
             continue
         # A power outside data/disciplines.toml is kept as a custom power (the sheet's rule).
@@ -247,9 +257,9 @@ def read_powers(record: Record, list_name: str, traits: list[ET.Element], only_k
         record.place(list_name, power.element, f"{power.discipline}: {power.name}")
     for discipline in unknown_disciplines:
         if any(p.discipline == discipline and p.level is not None for p in parsed):
-            record.problems.append(
-                f"{list_name}: {discipline!r} is not in the Discipline table; its powers were imported as written."
-            )
+            record.problems.append(Phrase.message(
+                N_("%(list)s: %(discipline)s is not in the Discipline table; its powers were imported as written."),
+                list=list_name, discipline=repr(discipline)))
 
 
 def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) -> None:
@@ -263,17 +273,17 @@ def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) ->
             if (power.level is not None and power.level != table_level) or (
                 power.level is None and power.tier and table_level not in TIER_LEVELS[power.tier]
             ):
-                record.problems.append(
-                    f"{list_name}: {power.raw!r} is marked as {_describe(power)} in the file but {power.power} "
-                    f"is level {table_level} in {power.discipline} (LotNR); imported at level {table_level}."
-                )
+                record.problems.append(Phrase.message(
+                    N_("%(list)s: %(raw)s is marked as %(marked)s in the file but %(power)s is level %(level)s in "
+                       "%(discipline)s (LotNR); imported at level %(level)s."), list=list_name, raw=repr(power.raw),
+                    marked=_describe(power), power=power.power, level=table_level, discipline=power.discipline))
             power.level = table_level
         elif power.level is None and power.tier is not None and len(TIER_LEVELS[power.tier]) == 1:
             power.level = TIER_LEVELS[power.tier][0]
             if power.tier == "past advanced":
-                record.problems.append(
-                    f"{list_name}: {power.raw!r} is marked Master (past Advanced); level 6 assumed."
-                )
+                record.problems.append(Phrase.message(
+                    N_("%(list)s: %(power)s is marked Master (past Advanced); level 6 assumed."),
+                    list=list_name, power=repr(power.raw)))
         if power.level is not None:
             used.setdefault((power.discipline, power.path), set()).add(power.level)
         elif power.tier is not None:
@@ -283,17 +293,17 @@ def _assign_levels(record: Record, list_name: str, parsed: list[ParsedPower]) ->
         free = [lvl for lvl in TIER_LEVELS[power.tier] if lvl not in taken]
         power.level = free[0] if free else TIER_LEVELS[power.tier][-1]
         taken.add(power.level)
-        record.problems.append(
-            f"{list_name}: {power.raw!r} is {_describe(power)} but not in the Discipline table; "
-            f"level {power.level} assumed from its place in the list."
-        )
+        record.problems.append(Phrase.message(
+            N_("%(list)s: %(power)s is %(marked)s but not in the Discipline table; level %(level)s assumed from its "
+               "place in the list."), list=list_name, power=repr(power.raw), marked=_describe(power),
+            level=power.level))
 
 
-def _describe(power: ParsedPower) -> str:
+def _describe(power: ParsedPower) -> Phrase | str:
     """How the file marks the power's level: "level 3", "a Basic power", "an Intermediate power"."""
     if power.level is not None and not power.tier:
-        return f"level {power.level}"
-    if power.tier == "past advanced":
-        return "a Master power"
+        return Phrase.message(N_("level %(level)s"), level=power.level)
+    if power.tier in TIER_SAID:
+        return Phrase.message(TIER_SAID[power.tier])
     tier = str(power.tier).capitalize()
     return f"{'an' if tier[0] in 'AEIOU' else 'a'} {tier} power"

@@ -12,6 +12,7 @@ from typing import Any
 from larp.grapevine.characters import ExperienceLine
 from larp.grapevine.dates import DateOrder
 from larp.grapevine.names import Spellings
+from larp.rules.explain import N_, Phrase
 from larp.rules.numbers import NumberError, decimal_number, whole_number
 from larp.sheet import CharacterSheet
 
@@ -79,11 +80,13 @@ class Record:
         raw = (self.element.get(attribute) or "").strip()
         value = self.number(attribute, None, report=[]) if raw else None
         if value is None:
-            why = f"{raw!r} is not a whole number of 0 or more" if raw else "not in the file"
+            why = (Phrase.message(N_("%(raw)s is not a whole number of 0 or more"), raw=repr(raw)) if raw
+                   else Phrase.message(N_("not in the file")))
             if used is None:
                 self.pending_missing[label] = why
             else:
-                self.missing.append(f"{label}: {why}; {used} used.")
+                self.missing.append(Phrase.message(N_("%(label)s: %(why)s; %(used)s used."), label=Phrase.term(label),
+                                                   why=why, used=used))
         return value
 
     def keep(self, list_name: str, trait: ET.Element) -> None:

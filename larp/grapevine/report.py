@@ -10,15 +10,18 @@ kept on the character without a place on the sheet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from larp.grapevine.characters import GrapevineCharacter
 from larp.grapevine.kept import describe
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase
 
-ACTION_LABELS = {"create": "New", "update": "Update", "skip": "Skipped", "fail": "Unreadable"}
+#: What happens to a character, as the report labels it (a phrase: the page says it in the reader's language).
+ACTION_LABELS = {"create": N_("New"), "update": N_("Update"), "skip": N_("Skipped"), "fail": N_("Unreadable")}
+#: The creatures imported, as the sheet summary names them.
+CREATURES = {"vampire": N_("Vampire"), "ghoul": N_("Ghoul"), "mortal": N_("Mortal")}
 
 
 class PreviewLineLike(Protocol):
@@ -61,17 +64,18 @@ class FileReport:
     file_lines: tuple[str, ...]
     characters: tuple[CharacterReport, ...]
 
-    def text_lines(self) -> list[str]:
-        """The report as plain lines (the CLI prints these)."""
-        out = [f"{self.heading}: {self.counts}"]
-        out.extend(f"  {line}" for line in self.file_lines)
+    def text_lines(self, say: Callable[[str], str] = str) -> list[str]:
+        """The report as plain lines (the CLI prints these), each phrase through ``say`` (the CLI's:
+        in the command's language; default: English as written)."""
+        out = [f"{say(self.heading)}: {say(self.counts)}"]
+        out.extend(f"  {say(line)}" for line in self.file_lines)
         for character in self.characters:
-            head = f"  {character.label:10} {character.name}"
-            out.append(f"{head}: {character.summary}" if character.summary else head)
-            out.extend(f"             {note}" for note in character.notes)
+            head = f"  {say(character.label):10} {say(character.name)}"
+            out.append(f"{head}: {say(character.summary)}" if character.summary else head)
+            out.extend(f"             {say(note)}" for note in character.notes)
             for section in character.sections:
-                out.append(f"             {section.title}:")
-                out.extend(f"               - {line}" for line in section.lines)
+                out.append(f"             {say(section.title)}:")
+                out.extend(f"               - {say(line)}" for line in section.lines)
         return out
 
 
@@ -81,47 +85,58 @@ def sheet_summary(record: GrapevineCharacter) -> str:
     sheet = record.sheet
     if sheet is None:
         return ""
-    parts = [sheet.creature.capitalize()]
+    creature = CREATURES.get(sheet.creature)
+    parts: list = [Phrase.message(creature) if creature else sheet.creature.capitalize()]
     if sheet.clan:
         parts.append(sheet.clan)
     if sheet.generation:
-        parts.append(f"{sheet.generation}th gen.")
-    parts.append(", ".join(f"{c.capitalize()} {sheet.trait_total(c)}" for c in ("physical", "social", "mental")))
-    parts += [f"{len(sheet.abilities)} Abilities", f"{len(sheet.powers)} powers",
-              f"Willpower {sheet.willpower_permanent}", f"Blood {sheet.blood_max}",
-              f"{sheet.morality_name} {sheet.morality_rating}"]
+        parts.append(Phrase.message(N_("%(number)sth gen."), number=sheet.generation))
+    parts.append([Phrase.message(N_("%(category)s %(count)s"), category=Phrase.term(c.capitalize()),
+                                 count=sheet.trait_total(c)) for c in ("physical", "social", "mental")])
+    parts += [Phrase.counted(len(sheet.abilities), "%(n)s Ability", "%(n)s Abilities"),
+              Phrase.counted(len(sheet.powers), "%(n)s power", "%(n)s powers"),
+              Phrase.message(N_("Willpower %(count)s"), count=sheet.willpower_permanent),
+              Phrase.message(N_("Blood %(count)s"), count=sheet.blood_max),
+              Phrase.message(N_("%(category)s %(count)s"), category=Phrase.term(sheet.morality_name),
+                             count=sheet.morality_rating)]
     if record.play_status and record.play_status != "Active":
-        parts.append(f"Grapevine status {record.play_status}")
-    return " · ".join(parts)
+        parts.append(Phrase.message(N_("Grapevine status %(status)s"), status=record.play_status))
+    joined = parts[0]
+    for part in parts[1:]:  # each part a phrase, a name from the file, or a list of phrases (said with ", ")
+        joined = Phrase.message(N_("%(these)s · %(next)s"), these=joined, next=part)
+    return joined
 
 
 def build_report(filename: str, encoding: str, lines: Sequence[PreviewLineLike], file_problems: Sequence[str],
                  left_out: Sequence[str], include_contact: bool) -> FileReport:
     """The report of a previewed file: ``lines`` in file order, each with its action and notes."""
     tally = {action: sum(1 for line in lines if line.action == action) for action in ACTION_LABELS}
-    counts_text = (f"{tally['create']} to create · {tally['update']} to update (same name already in the chronicle) · "
-                   f"{tally['skip']} skipped · {tally['fail']} unreadable")
+    counts_text = Phrase.message(N_("%(create)s to create · %(update)s to update (same name already in the chronicle) · "
+                                    "%(skip)s skipped · %(fail)s unreadable"), **tally)
     file_lines = list(file_problems)
     if left_out:
-        file_lines.append(f"Also in the file, not imported: {', '.join(left_out)}.")
+        file_lines.append(Phrase.message(N_("Also in the file, not imported: %(what)s."), what=list(left_out)))
     if include_contact:
-        file_lines.append("Players' contact details will be imported.")
+        file_lines.append(Phrase.message(N_("Players' contact details will be imported.")))
     characters = []
     for line in lines:
         record = line.record
         notes = [text for text in (record.skipped, record.error) if text] + list(line.notes)
         sections = []
         if record.missing:
-            sections.append(Section("Missing core values (the value used instead)", record.missing, open=True))
+            sections.append(Section(Phrase.message(N_("Missing core values (the value used instead)")), record.missing,
+                                    open=True))
         if record.renamed:
-            sections.append(Section("Read as another spelling", record.renamed))
+            sections.append(Section(Phrase.message(N_("Read as another spelling")), record.renamed))
         if record.problems:
-            sections.append(Section(f"{plural(len(record.problems), 'thing')} not understood or changed", record.problems))
+            sections.append(Section(Phrase.counted(len(record.problems), "%(n)s thing not understood or changed",
+                                                   "%(n)s things not understood or changed"), record.problems))
         kept = describe(record.kept)
         if kept:
-            sections.append(Section("Kept on the character, not used here (shown on the sheet, written back on "
-                                    "export)", tuple(kept)))
-        characters.append(CharacterReport(line.index, line.action, ACTION_LABELS[line.action],
-                                          record.name or "(no name)", sheet_summary(record), tuple(notes),
-                                          tuple(sections)))
-    return FileReport(f"{filename} (read as {encoding})", counts_text, tuple(file_lines), tuple(characters))
+            sections.append(Section(Phrase.message(N_("Kept on the character, not used here (shown on the sheet, "
+                                                      "written back on export)")), tuple(kept)))
+        characters.append(CharacterReport(line.index, line.action, Phrase.message(ACTION_LABELS[line.action]),
+                                          record.name or Phrase.message(N_("(no name)")), sheet_summary(record),
+                                          tuple(notes), tuple(sections)))
+    return FileReport(Phrase.message(N_("%(file)s (read as %(encoding)s)"), file=filename, encoding=encoding),
+                      counts_text, tuple(file_lines), tuple(characters))

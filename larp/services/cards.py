@@ -40,7 +40,7 @@ TOKEN_PATTERN = re.compile(r"[A-Z2-7]{32}")
 UNKNOWN_CARD = N_("This card does not open anything. Ask a narrator or an organiser.")  # shown translated (issue 36)
 
 CARDS_PER_PAGE = 8
-PAPER_SIZES = {"a4": "A4", "letter": "US Letter"}
+PAPER_SIZES = {"a4": "A4", "letter": N_("US Letter")}  # shown translated (issue 36)
 
 
 class CardQrImage(SvgPathFillImage):

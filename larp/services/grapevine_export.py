@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from larp.grapevine import ExperienceLine, GrapevineCharacter, write_grapevine
 from larp.grapevine.status import status_on_export
 from larp.models import Character, Chronicle, ExperienceEntry
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.characters import normalise_code
@@ -55,14 +55,25 @@ def export_grapevine(chronicle: Chronicle, characters: Iterable[Character] | Non
     return write_grapevine([exported_character(c, logs.get(c.id, ())) for c in chosen], track)
 
 
-def _names(characters: Sequence[Character]) -> str:
+def _names(characters: Sequence[Character]) -> str | Phrase:
     shown = ", ".join(c.name for c in characters[:8])
-    return shown + (f" and {len(characters) - 8} more" if len(characters) > 8 else "")
+    if len(characters) <= 8:
+        return shown
+    return Phrase.message(N_("%(names)s and %(count)s more"), names=shown, count=len(characters) - 8)
 
 
-def left_out(characters: Sequence[Character]) -> list[str]:
+def _damage_of(character: Character) -> Phrase:
+    """``Vivienne: 2 aggravated, 1 lethal``: a character's current damage, each kind as a game word."""
+    taken = [Phrase.message(N_("%(n)s %(kind)s"), n=n, kind=Phrase.term(kind)) for n, kind in (
+        (character.damage_aggravated, "aggravated"), (character.damage_lethal, "lethal"),
+        (character.damage_bashing, "bashing")) if n]
+    return Phrase.message(N_("%(name)s: %(damage)s"), name=character.name, damage=taken)
+
+
+def left_out(characters: Sequence[Character]) -> list[Phrase]:
     """What the Grapevine file of ``characters`` does not hold because Grapevine has no place for it,
-    one sentence each, naming whose (issue 27: the CLI and the page before the download say it).
+    one sentence each, naming whose (issue 27: the CLI and the page before the download say it), as
+    phrases (English as strings; the page says them in the reader's language, issue 36).
 
     Grapevine keeps a health chart, never current damage; it has no tabletop ratings, no narrator
     notes (those stay in this chronicle on purpose), no players' contact details (likewise), no stake,
@@ -70,26 +81,31 @@ def left_out(characters: Sequence[Character]) -> list[str]:
     out = []
     hurt = [c for c in characters if c.damage_aggravated or c.damage_lethal or c.damage_bashing]
     if hurt:
-        detail = "; ".join(f"{c.name}: " + ", ".join(f"{n} {kind}" for n, kind in (
-            (c.damage_aggravated, "aggravated"), (c.damage_lethal, "lethal"), (c.damage_bashing, "bashing")) if n)
-                           for c in hurt[:8])
-        out.append(f"Current damage ({detail}{' and more' if len(hurt) > 8 else ''}): Grapevine keeps only the "
-                   "health chart.")
+        detail = _damage_of(hurt[0])
+        for character in hurt[1:8]:
+            detail = Phrase.message(N_("%(these)s; %(next)s"), these=detail, next=_damage_of(character))
+        if len(hurt) > 8:
+            detail = Phrase.message(N_("%(listed)s and more"), listed=detail)
+        out.append(Phrase.message(N_("Current damage (%(detail)s): Grapevine keeps only the health chart."),
+                                  detail=detail))
     for label, chosen in (
-        ("Tabletop ratings", [c for c in characters if c.tabletop]),
-        ("Narrator notes (they stay in this chronicle)", [c for c in characters if c.narrator_notes]),
-        ("Players' contact details (they stay in this chronicle)", [c for c in characters if c.player_contact]),
-        ("A stake", [c for c in characters if c.staked]),
-        ("Unconsciousness", [c for c in characters if c.condition == "unconscious"]),
+        (N_("Tabletop ratings: %(names)s."), [c for c in characters if c.tabletop]),
+        (N_("Narrator notes (they stay in this chronicle): %(names)s."), [c for c in characters if c.narrator_notes]),
+        (N_("Players' contact details (they stay in this chronicle): %(names)s."),
+         [c for c in characters if c.player_contact]),
+        (N_("A stake: %(names)s."), [c for c in characters if c.staked]),
+        (N_("Unconsciousness: %(names)s."), [c for c in characters if c.condition == "unconscious"]),
     ):
         if chosen:
-            out.append(f"{label}: {_names(chosen)}.")
+            out.append(Phrase.message(label, names=_names(chosen)))
     logged = ExperienceEntry.select().where(ExperienceEntry.character.in_([c.id for c in characters])
                                             & (ExperienceEntry.game_session.is_null(False)
                                                | ExperienceEntry.user.is_null(False))).count() if characters else 0
     if logged:
-        out.append(f"The game session and the organiser of {plural(logged, 'experience line')} (Grapevine keeps "
-                   "a date, points and a reason).")
+        out.append(Phrase.counted(logged, "The game session and the organiser of %(n)s experience line (Grapevine "
+                                          "keeps a date, points and a reason).",
+                                  "The game session and the organiser of %(n)s experience lines (Grapevine "
+                                  "keeps a date, points and a reason)."))
     return out
 
 

@@ -60,6 +60,7 @@ KIND_LABELS = {
     "check_in": N_("Check-in"), "check_in_undone": N_("Check-in undone"),
 }
 KIND_LABELS["virtue_test"] = N_("Virtue Test")  # issue 30 item 8 (larp/services/frenzy_state.py)
+KIND_LABELS["willpower"] = N_("Willpower")  # a Willpower Trait spent or given back (larp/services/adjudicate.py)
 
 
 def kind_label(kind: str) -> str:

@@ -24,7 +24,7 @@ from larp.grapevine.report import FileReport, build_report
 from larp.grapevine.status import condition_on_import, retired_on_import
 from larp.models import Character, Chronicle, ExperienceEntry, PendingImport, Ruling, User, utcnow
 from larp.rules.experience import Line, points_text, totals
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -79,17 +79,27 @@ class ImportPreview:
                             self.include_contact)
 
 
+def _points(amount) -> int | float:
+    """Experience points as a phrase's number (said in the reader's way: ``0,5`` in pt_BR)."""
+    text = points_text(amount)
+    return float(text) if "." in text else int(text)
+
+
 def _experience_note(lines: tuple[ExperienceLine, ...], kept_here: int, replaced: int) -> str:
+    """What the import does to a character's experience log, as a phrase (said in the reader's language)."""
     if not lines and not replaced:
         return ""
     earned, unspent = totals(Line(x.kind, x.amount) for x in lines)
-    text = (f"Experience log: {plural(len(lines), 'line')} from the file ({points_text(earned)} earned, "
-            f"{points_text(earned - unspent)} spent)")
+    text = Phrase.counted(len(lines), "Experience log: %(n)s line from the file (%(earned)s earned, %(spent)s spent)",
+                          "Experience log: %(n)s lines from the file (%(earned)s earned, %(spent)s spent)",
+                          earned=_points(earned), spent=_points(earned - unspent))
     if replaced:
-        text += f", in place of the {plural(replaced, 'line')} an earlier import brought"
+        text = Phrase.counted(replaced, "%(log)s, in place of the %(n)s line an earlier import brought",
+                              "%(log)s, in place of the %(n)s lines an earlier import brought", log=text)
     if kept_here:
-        text += f"; the {plural(kept_here, 'line')} recorded here stay"
-    return text + "."
+        text = Phrase.counted(kept_here, "%(log)s; the %(n)s line recorded here stay",
+                              "%(log)s; the %(n)s lines recorded here stay", log=text)
+    return Phrase.message(N_("%(log)s."), log=text)
 
 
 def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_contact: bool = False,
@@ -137,7 +147,8 @@ def preview_file(chronicle: Chronicle, filename: str, data: bytes, include_conta
             lines.append(PreviewLine(index, record, "skip"))
         elif last_index[record.name] != index:
             lines.append(PreviewLine(index, record, "skip",
-                                     notes=[f"{record.name} appears again later in the file; the later record is used."]))
+                                     notes=[Phrase.message(N_("%(name)s appears again later in the file; the later "
+                                                              "record is used."), name=record.name)]))
         else:
             cid, current = existing.get(record.name, (None, None))
             condition, note = condition_on_import(record.play_status, record.sheet.creature, current)

@@ -38,7 +38,7 @@ from larp.sheet import CharacterSheet
 from larp.sheet_entries import CATEGORIES, TABLETOP_ATTRIBUTES
 
 #: The papers a sheet is laid out for (chronicle setting ``sheet_paper``).
-PAPERS = {"a4": "A4", "letter": "US Letter"}
+PAPERS = {"a4": "A4", "letter": N_("US Letter")}  # shown translated (issue 36)
 #: The most sheets one print job holds (a chronicle's whole cast, with room to spare).
 MOST_SHEETS = 300
 

@@ -18,11 +18,11 @@ from flask import (
     url_for,
 )
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
-from larp.i18n import N_
+from larp.i18n import N_, session_label, summary_text
 from larp.models import Torpor
-from larp.rules.explain import plural
+from larp.rules.explain import Phrase
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
@@ -53,7 +53,8 @@ def _page(error: ServiceError | None = None, target: str = ""):
     status = error.status if error else 200
     return render_template("between_sessions/page.html", chronicle=chronicle, board=board, error=error, target=target,
                            causes=TORPOR_CAUSES, today=date.today(), form=request.form,
-                           extras=scene_extras(chronicle)), status
+                           extras=scene_extras(chronicle),
+                           in_force=lambda key: Phrase.term(board.settings.label(key))), status  # said as the reader reads
 
 
 @bp.route("/board")
@@ -100,8 +101,11 @@ def next_session():
             _ticked(gettext("Yes, game session %(number)s is over", number=closing), N_("close it"))
         new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=closing)
         removed = extras_removed_opening(new)
-        return (f"{new.label} is open. {plural(len(refreshed), 'character')} refreshed."
-                + (f" Scene extras removed: {', '.join(removed)}." if removed else ""))
+        opened = ngettext("%(session)s is open. %(num)s character refreshed.",
+                          "%(session)s is open. %(num)s characters refreshed.", len(refreshed), session=session_label(new))
+        if removed:
+            return gettext("%(opened)s Scene extras removed: %(names)s.", opened=opened, names=", ".join(removed))
+        return opened
     return _act("session", action)
 
 
@@ -112,7 +116,7 @@ def torpor():
     def action():
         record = record_torpor(get_chronicle(), g.user, request.form.get("character"),
                                request.form.get("cause", ""), _date("on", date.today()))
-        return record.summary + "."
+        return gettext("%(summary)s.", summary=summary_text(record))
     return _act(f"char-{request.form.get('character', '')}", action)
 
 
@@ -133,7 +137,7 @@ def wake(character_id: int):
                               player_throw=request.form.get("player_throw", "random"),
                               narrator_throw=request.form.get("narrator_throw", "random"),
                               dice=_dice("dice"))
-        return record.summary + "."
+        return gettext("%(summary)s.", summary=summary_text(record))
     return _act(f"char-{character_id}", action)
 
 
@@ -143,7 +147,7 @@ def feed(character_id: int):
     """Record blood given to a vampire (reported feeding, or blood placed in a torpid mouth)."""
     def action():
         record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
-        return record.summary + "."
+        return gettext("%(summary)s.", summary=summary_text(record))
     return _act(f"char-{character_id}", action)
 
 
@@ -153,7 +157,7 @@ def treated(character_id: int):
     """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
     def action():
         record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
-        return record.summary + "."
+        return gettext("%(summary)s.", summary=summary_text(record))
     return _act(f"char-{character_id}", action)
 
 
@@ -164,7 +168,7 @@ def heal(character_id: int):
     def action():
         record = apply_healing_nights(get_chronicle(), g.user, character_id, _int("levels"),
                                       True if request.form.get("medical_care") == "on" else None)
-        return record.summary + "."
+        return gettext("%(summary)s.", summary=summary_text(record))
     return _act(f"char-{character_id}", action)
 
 

@@ -79,7 +79,7 @@ def _card_action(action, character_id: int, message: str):
         character = action(chronicle, character_id, g.user)
     except ServiceError as exc:
         if is_partial():
-            return render_template("errors/_error.html", title="Not changed", message=exc.message), exc.status
+            return render_template("errors/_error.html", title=gettext("Not changed"), message=exc.message), exc.status
         return _list_page(exc.status, error=exc)
     if is_partial():
         return render_template("cards/_card_row.html", c=character, note=message.format(name=character.name))
@@ -91,14 +91,14 @@ def _card_action(action, character_id: int, message: str):
 @role_required("organiser")
 def rotate(character_id: int):
     """Issue a new card token: the old printed card stops working; print the new one."""
-    return _card_action(rotate_card, character_id, "{name} has a new card link: print the new card; the old one no longer works.")
+    return _card_action(rotate_card, character_id, gettext("{name} has a new card link: print the new card; the old one no longer works."))
 
 
 @bp.route("/cards/<int:character_id>/revoke", methods=["POST"])
 @role_required("organiser")
 def revoke(character_id: int):
     """Revoke the card token: the printed card opens nothing and no card is issued."""
-    return _card_action(revoke_card, character_id, "{name}'s card is revoked: it opens nothing now.")
+    return _card_action(revoke_card, character_id, gettext("{name}'s card is revoked: it opens nothing now."))
 
 
 @bp.route("/cards/sheet")

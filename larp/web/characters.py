@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from larp.services.records import ruling_in
 from larp.db import as_id
@@ -55,8 +56,9 @@ def by_code():
     code = normalise_code(request.args.get("code", ""))
     character = Character.get_or_none((Character.chronicle == chronicle) & (Character.short_code == code))
     if character is None:
-        message = f"No character has the card code “{code}”." if code else "Type the code printed on the card."
-        return render_template("errors/error.html", title="Unknown card code", message=message,
+        message = (gettext("No character has the card code “%(code)s”.", code=code) if code
+                   else gettext("Type the code printed on the card."))
+        return render_template("errors/error.html", title=gettext("Unknown card code"), message=message,
                                chronicle=chronicle), 404
     return redirect(url_for("characters.show", character_id=character.id), code=303)
 
@@ -84,7 +86,7 @@ def character_or_refusal(chronicle, character_id: int):
     try:
         return get_character(chronicle, character_id), None
     except ServiceError as exc:
-        return None, (render_template("errors/error.html", title="Unknown character", message=exc.message,
+        return None, (render_template("errors/error.html", title=gettext("Unknown character"), message=exc.message,
                                       chronicle=chronicle), exc.status)
 
 
@@ -187,7 +189,7 @@ def _mutation(character_id: int, change):
         done = change()
     except ServiceError as exc:
         if exc.status == 404 and exc.field == "character":
-            return render_template("errors/error.html", title="Unknown character", message=exc.message,
+            return render_template("errors/error.html", title=gettext("Unknown character"), message=exc.message,
                                    chronicle=get_chronicle()), exc.status
         return _panel(character_id, error=exc)
     record = getattr(done, "ruling", done)

@@ -227,6 +227,9 @@ TERMS = {
     "Forced": _l("Forced"),
     "careful aim": _l("careful aim"),
     "excluded by an extra Trait": _l("excluded by an extra Trait"),
+    # The Virtues a printed sheet rates besides those above (larp.catalogues' humanity and path Virtues).
+    "Conscience": _l("Conscience"),
+    "Conviction": _l("Conviction"),
 }
 
 
