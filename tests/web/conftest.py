@@ -53,9 +53,15 @@ def cheap_password_hashes():
 
 
 def _english_only(values: dict) -> list[str]:
-    """What of a ruling about to be written is plain English (no message id to say it in another language)."""
-    left = [] if values.get("summary_said") else [f"summary {values.get('summary')!r}"]
-    left += [f"step {step.get('text')!r}" for step in values.get("steps") or () if not step.get("said")]
+    """What of a ruling about to be written is plain English: neither a phrase (a message id with its
+    parameters) nor a fixed sentence that is itself a message of the catalogues (said through them when read)."""
+    from larp.i18n import catalogue
+
+    messages = catalogue("pt_BR")
+    left = [] if values.get("summary_said") or values.get("summary") in messages else [
+        f"summary {values.get('summary')!r}"]
+    left += [f"step {step.get('text')!r}" for step in values.get("steps") or ()
+             if not step.get("said") and step.get("text") not in messages]
     return left
 
 
