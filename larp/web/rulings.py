@@ -46,7 +46,7 @@ def by_token(token: str):
     reply to a form asks this before it offers to send it again."""
     ruling = ruling_for_token(token, get_chronicle(), g.user.id)  # his own, in this chronicle
     if ruling is None:
-        return jsonify(error="Nothing was recorded with this token: it is safe to send the form again."), 404
+        return jsonify(error=gettext("Nothing was recorded with this token: it is safe to send the form again.")), 404
     return jsonify(id=ruling.id, summary=ruling.summary, kind=ruling.kind,
                    created_at=ruling.created_at.isoformat(timespec="seconds") + "Z",
                    url=url_for("rulings.show", ruling_id=ruling.id))
