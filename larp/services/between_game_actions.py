@@ -184,7 +184,7 @@ def write_action(chronicle: Chronicle, character: Character, author: User | None
                 return earlier, False
         if locked.chronicle_id != chronicle.id:
             raise ServiceError("There is no such character.", field="character", status=404)
-        if locked.retired_at is not None or locked.scene_extra or locked.condition == "destroyed":
+        if locked.retired_at is not None or locked.scene_extra or locked.condition in ("final_death", "dead"):
             why = ("is retired" if locked.retired_at is not None else
                    "is a scene extra" if locked.scene_extra else "met Final Death")
             raise ServiceError(f"{locked.name} {why}: he takes no between-game actions.", field="character",

@@ -254,12 +254,16 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
 #: How long after recording it a narrator may undo his own challenge from the challenge screen (issue 18:
 #: "undo in view for a minute"); the screen shows the button for 60 s, the server allows a slow tap 30 s more.
 UNDO_WINDOW_SECONDS = 90
+#: The rulings a screen's Undo button takes back within :data:`UNDO_WINDOW_SECONDS`: a one-on-one challenge,
+#: a mass challenge (the combat board) and a stray shot (the stray-shot screen).
+SCREEN_UNDO_KINDS = ("challenge", "mass_combat", "firing_into_group")
 
 
 def undo_own_recent(chronicle: Chronicle, user: User, ruling_id: Any, now: datetime) -> Ruling:
     """Undo a challenge ``user`` recorded himself less than :data:`UNDO_WINDOW_SECONDS` before ``now``
-    (UTC), as :func:`undo_ruling` does (the challenge screen's Undo, issue 18); an organiser may undo
-    any challenge in that time.
+    (UTC), as :func:`undo_ruling` does (the Undo button of the challenge screen, issue 18, of the combat
+    board and of the stray-shot screen: :data:`SCREEN_UNDO_KINDS`); an organiser may undo any of them in
+    that time.
 
     Raises:
         ServiceError: 404 no such ruling; 403 another narrator's ruling; 409 too late (undo it from
@@ -267,7 +271,7 @@ def undo_own_recent(chronicle: Chronicle, user: User, ruling_id: Any, now: datet
     """
     rid = as_id(ruling_id)
     ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle)) if rid is not None else None
-    if ruling is None or ruling.kind != "challenge":
+    if ruling is None or ruling.kind not in SCREEN_UNDO_KINDS:
         raise ServiceError("There is no such challenge in this chronicle.", field="ruling", status=404)
     if user.role != "organiser" and ruling.narrator_id != user.id:
         raise ServiceError(f"Ruling #{ruling.id} was recorded by another narrator: ask an organiser to undo it.",

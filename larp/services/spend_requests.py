@@ -337,8 +337,11 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
 
 def suggestions(chronicle: Chronicle, character: Character, most: int = 8) -> list[tuple[PurchaseRequest, Pricing]]:
     """What ``character`` can buy next in one tap, priced and allowed now: the next power listed
-    (data/disciplines.toml) in each Discipline or path he holds, then Willpower and Humanity or Path.
+    (data/disciplines.toml) in each Discipline or path he holds, then Willpower and Humanity or Path,
+    but what he has asked already and still waits for an organiser (it would be refused as asked twice).
     At most ``most``."""
+    waiting = {what for (what,) in SpendRequest.select(SpendRequest.what).where(
+        (SpendRequest.character == character.id) & (SpendRequest.state == "asked")).tuples()}
     sheet = sheet_of(character)
     log = experience_log(character)
     table = cost_table(chronicle_settings(chronicle))
@@ -356,7 +359,7 @@ def suggestions(chronicle: Chronicle, character: Character, most: int = 8) -> li
     out = []
     for item in wanted:
         priced = price_request(sheet, log.earned, log.unspent, item, table)
-        if priced.allowed:
+        if priced.allowed and priced.what not in waiting:
             out.append((item, priced))
     return out[:most]
 

@@ -20,13 +20,13 @@ from typing import Any, Callable
 from flask import Blueprint, g, jsonify, request
 
 from larp.models import first_unstorable, utcnow
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight
 from larp.services import ServiceError, read_json
 from larp.services.records import MAX_TOKEN_LENGTH
 from larp.web.errors import error_response
-from larp.web.inputs import day
+from larp.web.inputs import day, only
 from larp.web.submissions import IDEMPOTENCY_HEADER
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -98,28 +98,29 @@ def _guard():
         return error_response("This API token is unknown, revoked or expired (Account page: make a new one).",
                               "Authorization", 401)
     if g.get("user") is None:
-        return error_response("Log in first: send Authorization: Bearer <token> (a personal API token from the "
-                              "Account page), or use the web app's session.", None, 401)
+        return error_response(Phrase.message(N_("Log in first: send Authorization: Bearer <token> (a personal API "
+                                                "token from the Account page), or use the web app's session.")), None, 401)
     if g.user.role not in ("organiser", "narrator") and request.endpoint not in PLAYER_ENDPOINTS:  # a player (issue 33)
-        return error_response("A player's token reaches only his own characters and his requests (GET /my/characters, "
-                              "the experience spends): this call is for organisers and narrators.", None, 403)
+        return error_response(Phrase.message(N_("A player's token reaches only his own characters and his requests "
+                                                "(GET /my/characters, the experience spends): this call is for organisers "
+                                                "and narrators.")), None, 403)
     writes = request.method in ("POST", "PUT", "PATCH", "DELETE")
     # A body must say it is JSON (a cross-site form cannot, so this also keeps a logged-in browser's
     # session from being used by another site); a DELETE without a body has nothing to say, and no
     # form can send one.
     bodiless_delete = request.method == "DELETE" and not request.content_length and not request.get_data(cache=True)
     if writes and not request.is_json and not bodiless_delete:
-        return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
+        return error_response(Phrase.message(N_("Send the body as JSON (Content-Type: application/json).")), None, 415)
     allowed = _documented_fields(request.endpoint)
     try:
         body = _parsed_body() if writes else None
     except ApiError as exc:  # nested too deep, or not JSON at all: said once, here (issue 28 item 4)
         return error_response(exc.message, exc.field, exc.status)
     if allowed is not None and isinstance(body, dict):
-        unknown = sorted(set(body) - allowed)
-        if unknown:
-            return error_response(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.",
-                                  unknown[0], 422)
+        try:
+            only(body, allowed)  # the input layer's one refusal of a field the endpoint does not know
+        except ServiceError as exc:
+            return error_response(exc.message, exc.field, exc.status)
     return None
 
 

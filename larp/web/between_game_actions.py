@@ -174,7 +174,9 @@ def _organiser_page(session: GameSession | None, status: int = 200, error: Servi
         answered=request.args.get("answered", ""),
         typed=typed, characters=list(Character.select().where((Character.chronicle == chronicle)
                                                                & Character.retired_at.is_null()
-                                                               & ~Character.scene_extra).order_by(Character.name)),
+                                                               & ~Character.scene_extra
+                                                               & Character.condition.not_in(("final_death", "dead")))
+                                        .order_by(Character.name)),
     ), status
 
 

@@ -36,6 +36,7 @@ from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import roster, roster_step
+from larp.web.rulings import UNDO_STEP, undo_from_board
 from larp.web.people_form import (
     BOARD_PLACES,
     error_at,
@@ -146,6 +147,14 @@ def board_post():
         people_form = _board_people_form(form, strict=False)
         return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                         **base_context(people_form, error=exc))
+    if step.startswith(UNDO_STEP):  # the recorded fight taken back: the people and the scene stay on the board
+        try:
+            context = base_context(people_form, undone=undo_from_board(step))
+        except ServiceError as exc:
+            context = base_context(people_form, undo_error=exc)
+        return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html",
+                                      status=context["undo_error"].status if context.get("undo_error") else 200,
+                                      **context))
     if step not in FIGHT_STEPS:
         blocked = {people_form.picks["target"]: _("{name} is the target and cannot also be an attacker.")} \
             if people_form.picks.get("target") else {}

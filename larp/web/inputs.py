@@ -20,6 +20,7 @@ from datetime import date
 from enum import Enum
 from typing import Any, Iterable, Mapping, TypeVar
 
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError, read_number
 from larp.services.scenes import flag as flag_said
 
@@ -47,7 +48,8 @@ def only(data: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> No
     unknown = sorted(set(data) - allowed)
     if unknown:
         name = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise refuse(f"Unknown field {unknown[0]!r}; this endpoint takes: {', '.join(sorted(allowed))}.", name)
+        raise refuse(Phrase.message(N_("Unknown field %(field)s; this endpoint takes: %(fields)s."),
+                                    field=repr(unknown[0]), fields=", ".join(sorted(allowed))), name)
 
 
 def whole(values: Mapping[str, Any], key: str, default: Any = None, *, field: str | None = None,
@@ -95,7 +97,7 @@ def flag(values: Mapping[str, Any], key: str, field: str | None = None, *, defau
         return default
     value = values.get(key)
     if not isinstance(value, bool):
-        raise refuse(f"`{key}` must be true or false.", field or key)
+        raise refuse(Phrase.message(N_("`%(key)s` must be true or false."), key=key), field or key)
     return value
 
 
@@ -114,7 +116,7 @@ def text(values: Mapping[str, Any], key: str, default: str = "", *, field: str |
     if value is None:
         return default
     if not isinstance(value, str):
-        raise refuse(f"`{key}` is a text.", field or key)
+        raise refuse(Phrase.message(N_("`%(key)s` is a text."), key=key), field or key)
     return value
 
 
@@ -126,7 +128,7 @@ def name(values: Mapping[str, Any], default: str, key: str = "name", field: str 
     """
     value = values.get(key) or default
     if not isinstance(value, str):
-        raise refuse(f"`{key}` is a text.", field or key)
+        raise refuse(Phrase.message(N_("`%(key)s` is a text."), key=key), field or key)
     return value.strip() or default
 
 
@@ -138,7 +140,7 @@ def obj(values: Mapping[str, Any], key: str, field: str | None = None) -> dict[s
     """
     value = values.get(key) or {}
     if not isinstance(value, dict):
-        raise refuse(f"`{key}` must be an object.", field or key)
+        raise refuse(Phrase.message(N_("`%(key)s` must be an object."), key=key), field or key)
     return value
 
 
@@ -153,13 +155,13 @@ def day(values: Mapping[str, Any], key: str, default: date | None = None, *, fie
     if value is None or (isinstance(value, str) and not value.strip()):
         if default is not None:
             return default
-        raise refuse("Give a date such as 2026-12-13.", field or key)
+        raise refuse(Phrase.message(N_("Give a date such as %(example)s."), example="2026-12-13"), field or key)
     try:
         if not isinstance(value, str):
             raise ValueError(value)
         return date.fromisoformat(value.strip())
     except ValueError:
-        raise refuse("Give a date such as 2026-12-13.", field or key) from None
+        raise refuse(Phrase.message(N_("Give a date such as %(example)s."), example="2026-12-13"), field or key) from None
 
 
 def dice(values: Mapping[str, Any], key: str, *, field: str | None = None, json: bool = False,
@@ -182,7 +184,8 @@ def dice(values: Mapping[str, Any], key: str, *, field: str | None = None, json:
     if raw is None or raw == []:
         return None
     if not isinstance(raw, list) or (most is not None and len(raw) > most):
-        raise refuse(f"Give at most {most} dice, each a number from 1 to {faces or 10}.", field)
+        raise refuse(Phrase.message(N_("Give at most %(most)s dice, each a number from 1 to %(faces)s."), most=most,
+                                    faces=faces or 10), field)
     low = 1 if faces else None
     return [read_number(die, f"{field}[{i}]" if json else field, low=low, high=faces, required=True, text=not json,
                         label=label) for i, die in enumerate(raw)]
@@ -201,7 +204,7 @@ def one_of(values: Mapping[str, Any], key: str, choices: type[E] | Iterable[str]
         return default
     words = enum_values(choices)
     if not isinstance(value, str) or value not in words:
-        raise refuse(f"`{key}` is {_listed(words)}.", field or key)
+        raise refuse(Phrase.message(N_("`%(key)s` is %(words)s."), key=key, words=_listed(words)), field or key)
     return choices(value) if isinstance(choices, type) else value
 
 
@@ -217,9 +220,11 @@ def shown_choice(value: Any, choices: type[E] | Iterable[Any], default: Any, *, 
     return choices(word) if isinstance(choices, type) else word
 
 
-def _listed(words: list[str]) -> str:
+def _listed(words: list[str]) -> str | Phrase:
     shown = [w or '""' for w in words]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    if len(shown) == 1:
+        return shown[0]
+    return Phrase.message(N_("%(some)s or %(last)s"), some=", ".join(shown[:-1]), last=shown[-1])
 
 
 def enum_values(choices: type[Enum] | Iterable[Any]) -> list[str]:

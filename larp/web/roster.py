@@ -23,12 +23,13 @@ ROSTER_LIMIT = 80
 def roster(chronicle: Chronicle | None, exclude: tuple[int, ...] | list[int] = ()) -> list[Character]:
     """The chronicle's active characters for the board's pickers: checked in tonight first (each carries
     ``here_tonight`` once the door has checked anyone in), then by name; ``exclude`` (character ids: the
-    target and the attackers already on the board) left out. At most :data:`ROSTER_LIMIT`."""
+    target and the attackers already on the board) and those in Final Death (or dead) left out: they
+    neither fight nor are fought. At most :data:`ROSTER_LIMIT`."""
     if chronicle is None:
         return []
     skip = {int(cid) for cid in exclude if cid}
     found = find_characters(chronicle, "", limit=ROSTER_LIMIT + len(skip), tonight=True)
-    return [c for c in found if c.id not in skip][:ROSTER_LIMIT]
+    return [c for c in found if c.id not in skip and c.condition not in ("final_death", "dead")][:ROSTER_LIMIT]
 
 
 def roster_step(form: Mapping, step: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, jsonify, render_template, url_for
 from flask_babel import gettext
 
-from larp.models import Ruling, RulingCharacter
+from larp.models import Ruling, RulingCharacter, utcnow
 from larp.services.chronicles import get_chronicle
-from larp.services.history import find_rulings
+from larp.services.history import SCREEN_UNDO_KINDS, UNDO_WINDOW_SECONDS, find_rulings, undo_own_recent
 from larp.services.records import ruling_for_token
 from larp.services.stored_scenes import scene_of_ruling
 from larp.web.auth import role_required
@@ -46,7 +46,36 @@ def by_token(token: str):
     reply to a form asks this before it offers to send it again."""
     ruling = ruling_for_token(token, get_chronicle(), g.user.id)  # his own, in this chronicle
     if ruling is None:
-        return jsonify(error="Nothing was recorded with this token: it is safe to send the form again."), 404
+        return jsonify(error=gettext("Nothing was recorded with this token: it is safe to send the form again.")), 404
     return jsonify(id=ruling.id, summary=ruling.summary, kind=ruling.kind,
                    created_at=ruling.created_at.isoformat(timespec="seconds") + "Z",
                    url=url_for("rulings.show", ruling_id=ruling.id))
+
+
+#: A board's step that undoes the ruling it has just recorded ("undo:<ruling id>").
+UNDO_STEP = "undo:"
+
+
+@bp.app_template_global()
+def undo_open(ruling) -> bool:
+    """Template global: whether the person looking may still take ``ruling`` back from the screen that
+    recorded it (its Undo button): one of :data:`SCREEN_UNDO_KINDS`, not undone, recorded less than
+    :data:`UNDO_WINDOW_SECONDS` ago, by him (an organiser: by anyone). The service checks it again."""
+    user = g.get("user")
+    if ruling is None or user is None or getattr(ruling, "undone_at", None) is not None:
+        return False
+    if ruling.kind not in SCREEN_UNDO_KINDS or (user.role != "organiser" and ruling.narrator_id != user.id):
+        return False
+    return (utcnow() - ruling.created_at).total_seconds() <= UNDO_WINDOW_SECONDS
+
+
+def undo_from_board(step: str) -> Ruling:
+    """The Undo button of the combat board's or the stray-shot screen's recorded ruling (``step``
+    "undo:<ruling id>"): the ruling undone as the history page would, everyone as before it
+    (:func:`larp.services.history.undo_own_recent`); the undo's record returned.
+
+    Raises:
+        ServiceError: 404 no such ruling; 403 another narrator's; 409 too late (the history page then) or
+            no longer the last change of someone in it.
+    """
+    return undo_own_recent(get_chronicle(), g.user, step[len(UNDO_STEP):], utcnow())

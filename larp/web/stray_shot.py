@@ -28,6 +28,7 @@ from larp.services.firing_into_groups import (
 from larp.services.mass_challenge import FighterRequest
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
+from larp.web.rulings import UNDO_STEP, undo_from_board
 from larp.web.people_form import (
     STRAY_PLACES,
     error_at,
@@ -129,6 +130,14 @@ def page_post():
         people_form = _stray_shot_people_form(form, strict=False)
         return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
                         **_stray_context(people_form, error=exc))
+    if step.startswith(UNDO_STEP):  # the recorded shot taken back: the firer, the target and the bystanders stay
+        try:
+            context = _stray_context(people_form, undone=undo_from_board(step))
+        except ServiceError as exc:
+            context = _stray_context(people_form, undo_error=exc)
+        return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html",
+                                      status=context["undo_error"].status if context.get("undo_error") else 200,
+                                      **context), whole_form=True)
     if step not in ("resolve", "retest", "record"):
         blocked = {}
         if people_form.picks.get("target"):

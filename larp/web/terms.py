@@ -52,6 +52,8 @@ TERMS = {
     "three days": _l("three days"),
     "a day": _l("a day"),
     # The Virtues, a Negative Trait's category and the stimuli of a Virtue Test (data/frenzy.toml), mid-sentence.
+    "Conscience": _l("Conscience"),
+    "Conviction": _l("Conviction"),
     "Self-Control": _l("Self-Control"),
     "Instinct": _l("Instinct"),
     "Courage": _l("Courage"),

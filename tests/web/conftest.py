@@ -50,3 +50,41 @@ def cheap_password_hashes():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(passwords, "METHOD", "scrypt:1024:8:1")
         yield
+
+
+def _english_only(values: dict) -> list[str]:
+    """What of a ruling about to be written is plain English: neither a phrase (a message id with its
+    parameters) nor a fixed sentence that is itself a message of the catalogues (said through them when read)."""
+    from larp.i18n import catalogue
+
+    messages = catalogue("pt_BR")
+    left = [] if values.get("summary_said") or values.get("summary") in messages else [
+        f"summary {values.get('summary')!r}"]
+    left += [f"step {step.get('text')!r}" for step in values.get("steps") or ()
+             if not step.get("said") and step.get("text") not in messages]
+    return left
+
+
+@pytest.fixture(autouse=True)
+def every_ruling_in_phrases(request):
+    """Every ruling a web test records is written as phrases (issue 36 item 1): its summary and each step
+    a message id with parameters, so that it reads in whoever's language opens it. The whole web suite is
+    the tour of the kinds of rulings: a path that still writes English only fails the test that took it.
+    (Rulings carried over from an earlier version's export are written by the import, not here, and keep
+    their English.) A test that writes a plain ruling on purpose says so with ``english_ruling``."""
+    if request.node.get_closest_marker("english_ruling"):
+        yield
+        return
+    from larp.services import records
+
+    original = records._create_ruling
+    found: list[str] = []
+
+    def checked(values, token, call_hash=None):
+        found.extend(f"{values.get('kind')}: {what}" for what in _english_only(values))
+        return original(values, token, call_hash)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(records, "_create_ruling", checked)
+        yield
+    assert not found, "rulings written in English only:\n" + "\n".join(dict.fromkeys(found))

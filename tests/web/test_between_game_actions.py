@@ -186,3 +186,12 @@ def test_two_writes_for_one_character_at_once_keep_the_limit(app, chronicle):
     assert sorted(outcomes) == ["limit", "limit", "written", "written"]
     with db.connection_context():
         assert BetweenGameAction.select().where(BetweenGameAction.character == konrad_id).count() == 2
+
+
+def test_a_character_in_final_death_takes_no_between_game_actions(chronicle, organiser):
+    """A character in Final Death (or a dead mortal) writes no between-game action, and the organisers'
+    late-action picker does not offer him."""
+    Character.update(condition="final_death").where(Character.name == "Konrad Vale").execute()
+    with pytest.raises(ServiceError, match="met Final Death") as refused:
+        write_action(chronicle, char("Konrad Vale"), organiser, "I walk again.")
+    assert refused.value.status == 409 and BetweenGameAction.select().count() == 0

@@ -61,7 +61,7 @@ def test_a_player_writes_an_organiser_answers_the_player_reads_it(coming, client
                            data={"answer": "You find their haven under pier 9.", "version": action.version})
     assert answered.status_code == 303 and answered.headers["Location"].endswith(f"answered={action.id}#action-{action.id}")
     back = text_of(client.get(answered.headers["Location"]))
-    assert "Answer saved: Konrad Vale’s player reads it on his page." in back
+    assert "Answer saved: Konrad Vale’s player reads it on the character’s page." in back
     assert "0 waiting" in text_of(client.get("/between-game-actions"))
     history = text_of(client.get(f"/characters/{konrad.id}/history"))  # on the character's record (organisers)
     assert "Between-game actions" in history and "answered · I hunt the docks" in history

@@ -108,3 +108,13 @@ def test_ticks_come_onto_the_board_in_the_order_they_were_ticked(client, auth, c
     assert rows == [str(lys.id), str(konrad.id), str(aldous.id)]
     assert 'name="add_order"' in body
     assert roster_step(MultiDict([("add_pick", "3"), ("add_pick", "5"), ("add_order", "5,x,9")]), "add:ranged") == "pick:5,3:ranged"
+
+
+def test_a_character_in_final_death_is_not_on_the_roster(client, auth, cast):
+    """Final Death (or a dead mortal): he neither fights nor is fought, so neither roster offers him."""
+    auth.login()
+    Character.update(condition="final_death").where(Character.id == cast["Konrad Vale"].id).execute()
+    Character.update(condition="dead").where(Character.id == cast["Ruth Calder"].id).execute()
+    body = client.get("/combat").get_data(as_text=True)
+    names = roster_names(body, "target-roster")
+    assert "Konrad Vale" not in names and "Ruth Calder" not in names and "Lys Moreau" in names

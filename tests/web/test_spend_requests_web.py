@@ -137,3 +137,24 @@ def test_a_change_asked_tells_the_player_what_to_do(app, client, auth):
     page = client.get(f"/my/characters/{cid}").get_data(as_text=True)
     assert "Swiftness first, please." in page
     assert "withdraw this request, then ask again above as they say" in page
+
+
+def test_the_next_on_the_sheet_list_leaves_out_what_is_waiting_for_an_organiser(app, client, auth):
+    """Asked for Willpower, the player's one-tap list no longer offers Willpower (asking it again would be
+    refused as asked twice); once the request is answered, it is offered again."""
+    cid = vivienne(app)
+    auth.login("boss", "organiser")
+
+    def offered() -> list[str]:
+        page = client.get(f"/my/characters/{cid}/spend").get_data(as_text=True)
+        listed = re.search(r'<ul class="spend-suggestions">(.*?)</ul>', page, re.S)
+        return re.findall(r'<button type="submit" class="secondary">([^<]*?) · ', listed.group(1) if listed else "")
+
+    before = offered()
+    assert any(item.startswith("Permanent Willpower") for item in before), before
+    assert client.post(f"/my/characters/{cid}/spend", data={"kind": "willpower"}).status_code == 303
+    assert not any(item.startswith("Permanent Willpower") for item in offered())
+    with db.connection_context():
+        asked = SpendRequest.get()
+    client.post(f"/spends/{asked.id}/refuse", data={"reason": "Not tonight."})
+    assert any(item.startswith("Permanent Willpower") for item in offered())

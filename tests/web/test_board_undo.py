@@ -1,0 +1,80 @@
+"""The Undo button of the combat board's and the stray-shot screen's recorded ruling (as the challenge screen has
+had since issue 18): for a minute and a half after recording, the narrator who recorded it (or an organiser) takes
+the fight back in one tap; everyone is as before it and the people stay on the board. Later, another narrator's,
+or with and without JavaScript."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from larp.models import Character, Ruling, TraitLoss
+from larp.services.history import UNDO_WINDOW_SECONDS
+from tests.web.test_combat_board_web import board_fields, cast, post, spost, stray_fields  # noqa: F401 - cast: a fixture
+
+
+def health(ids) -> list[tuple]:
+    return [(c.damage_bashing, c.damage_lethal, c.damage_aggravated, c.condition, c.version)
+            for c in Character.select().where(Character.id.in_(ids)).order_by(Character.id)]
+
+
+def undo_button(body: str) -> str | None:
+    found = re.search(r'<button type="submit" name="step" value="(undo:\d+)"', body)
+    return found.group(1) if found else None
+
+
+def test_a_recorded_fight_is_undone_from_the_board(client, auth, cast, dbconn):
+    auth.login()
+    konrad, viv, ruth = cast["Konrad"], cast["Vivienne"], cast["Ruth"]
+    before = health([konrad[0], viv[0], ruth[0]])
+    data = board_fields(konrad[0], [viv[0], ruth[0]], throws={viv[0]: "paper", ruth[0]: "paper"})
+    recorded = post(client, {**data, "step": "record"})
+    ruling = Ruling.get()
+    assert TraitLoss.select().count() > 0 and health([konrad[0]]) != before[:1]
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert undo_button(page) == f"undo:{ruling.id}" and f"Undo ruling #{ruling.id}" in page
+    answer = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "Everyone is as before it." in body
+    assert [(b, l, a, c) for b, l, a, c, _v in health([konrad[0], viv[0], ruth[0]])] == \
+        [(b, l, a, c) for b, l, a, c, _v in before]
+    assert TraitLoss.select().where(TraitLoss.ruling == ruling.id).count() == 0
+    assert Ruling.get_by_id(ruling.id).undone_at is not None
+    assert f'id="pair-{viv[0]}"' in body and f'id="pair-{ruth[0]}"' in body  # the people stay on the board
+    # Taken back once: the same button again is refused with why, nothing changed.
+    again = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
+    assert again.status_code == 409 and "Not undone" in again.get_data(as_text=True)
+
+
+def test_a_stray_shot_is_undone_without_javascript(client, auth, cast, dbconn):
+    auth.login()
+    ruth, konrad, lys, pim = cast["Ruth"], cast["Konrad"], cast["Lys"], cast["Pim"]
+    data = stray_fields(ruth[0], konrad[0], [lys[0], pim[0]], **{f"b{lys[0]}_throw": "paper"})
+    before = health([pim[0]])
+    recorded = spost(client, {**data, "step": "record"})
+    ruling = Ruling.get()
+    assert health([pim[0]]) != before
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert undo_button(page) == f"undo:{ruling.id}"
+    answer = spost(client, {**data, "step": f"undo:{ruling.id}"})
+    assert answer.status_code == 200 and "Everyone is as before it." in answer.get_data(as_text=True)
+    assert [h[:4] for h in health([pim[0]])] == [h[:4] for h in before]
+
+
+def test_no_undo_button_after_the_window_nor_for_another_narrators_fight(app, client, auth, cast, dbconn):
+    auth.login("nar1")
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    data = board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"})
+    recorded = post(client, {**data, "step": "record"})
+    ruling = Ruling.get()
+    other = app.test_client()
+    from tests.support import AuthActions
+
+    AuthActions(other).login("nar2")
+    assert undo_button(other.get(recorded.headers["Location"]).get_data(as_text=True)) is None
+    refused = post(other, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
+    assert refused.status_code == 403 and Ruling.get_by_id(ruling.id).undone_at is None
+    Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
+    assert undo_button(client.get(recorded.headers["Location"]).get_data(as_text=True)) is None
+    late = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
+    assert late.status_code == 409 and "history" in late.get_data(as_text=True)
