@@ -52,14 +52,26 @@ def cheap_password_hashes():
         yield
 
 
+def _narrators_own(values: dict) -> bool:
+    """Whether a ruling's summary is the narrator's own text, not the app's: the chronicle's words, kept as
+    written in every language. Told from the record's inputs: the summary is one of the values the ruling
+    was given (a description typed in a field), or the ruling has neither inputs nor steps (nothing a rule
+    decided: a summary written by hand, as the tests' own rulings "x" or "a scratch")."""
+    summary, inputs = values.get("summary"), values.get("inputs") or {}
+    if not inputs and not values.get("steps"):
+        return True
+    return isinstance(inputs, dict) and summary in [value for value in inputs.values() if isinstance(value, str)]
+
+
 def _english_only(values: dict) -> list[str]:
     """What of a ruling about to be written is plain English: neither a phrase (a message id with its
-    parameters) nor a fixed sentence that is itself a message of the catalogues (said through them when read)."""
+    parameters) nor a fixed sentence that is itself a message of the catalogues (said through them when read);
+    a summary that is the narrator's own text (:func:`_narrators_own`) is not."""
     from larp.i18n import catalogue
 
     messages = catalogue("pt_BR")
-    left = [] if values.get("summary_said") or values.get("summary") in messages else [
-        f"summary {values.get('summary')!r}"]
+    own = values.get("summary_said") or values.get("summary") in messages or _narrators_own(values)
+    left = [] if own else [f"summary {values.get('summary')!r}"]
     left += [f"step {step.get('text')!r}" for step in values.get("steps") or ()
              if not step.get("said") and step.get("text") not in messages]
     return left
