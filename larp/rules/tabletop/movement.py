@@ -27,7 +27,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combatants import Fighter, tabletop_level
 from larp.rules.tabletop.maneuvers import PROFILES, profile_for
@@ -215,7 +215,7 @@ def plan_move(fighter: Fighter, yards: int, settings: ChronicleSettings | None =
         RulesError: a distance his allowance does not reach, or not a whole number of yards.
     """
     if isinstance(yards, bool) or not isinstance(yards, int) or not 0 <= yards <= 200:
-        raise RulesError("A move is a whole number of yards from 0 to 200.", field=field)
+        raise RulesError(Phrase.message(N_("A move is a whole number of yards from 0 to 200.")), field=field)
     allowance = movement_allowance(fighter, settings)
     steps = Explanation()
     steps.extend(allowance.steps)
