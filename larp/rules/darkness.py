@@ -23,7 +23,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 

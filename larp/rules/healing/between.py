@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack
 from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless
 from larp.rules.settings import ChronicleSettings

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.healing.vampires import HealingRuling
 from larp.tables import TableError, load_toml, require

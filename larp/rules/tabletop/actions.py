@@ -59,7 +59,9 @@ class ActionSlot:
                                                    "from 1.")),
                                  field=f"actions.{name}")
         if not self.full_defense and not self.celerity and self.number > self.total:
-            raise RulesError(f"Action {self.number} of {self.total}: there are only {plural(self.total, 'action')} declared.",
+            raise RulesError(Phrase.message(N_("Action %(number)s of %(total)s: there are only %(actions)s declared."),
+                                            number=self.number, total=self.total,
+                                            actions=Phrase.counted(self.total, "%(n)s action", "%(n)s actions")),
                              field="actions.number")
         if self.split_dice is not None and (isinstance(self.split_dice, bool) or not isinstance(self.split_dice, int)
                                             or self.split_dice < 0):

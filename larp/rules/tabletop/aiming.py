@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.carried import Aim
 from larp.rules.tabletop.combatants import Fighter

@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.tabletop.carried import PHYSICAL
 from larp.rules.tabletop.combatants import Fighter
 from larp.rules.tabletop.turn import Combat
@@ -144,11 +144,15 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
                   f"scene.", R_BLOOD)
     spent = combat.carried.blood_spent.get(fighter.key, 0)
     if spent + total > limits.blood_per_turn:
-        raise RulesError(f"The {limits.generation}th generation burns at most "
-                         f"{plural(limits.blood_per_turn, 'blood point')} a turn; {fighter.name} has burnt {spent} "
-                         f"this turn ({R_BLOOD}).", field="blood")
+        raise RulesError(Phrase.message(N_("The %(generation)sth generation burns at most %(blood)s a turn; %(name)s "
+                                           "has burnt %(spent)s this turn (%(cited)s)."), generation=limits.generation,
+                                        blood=Phrase.counted(limits.blood_per_turn, "%(n)s blood point",
+                                                             "%(n)s blood points"),
+                                        name=fighter.name, spent=spent, cited=R_BLOOD), field="blood")
     if fighter.blood is not None and total > fighter.blood:
-        raise RulesError(f"{fighter.name} has {plural(fighter.blood, 'blood point')}, not {total}.", field="blood")
+        raise RulesError(Phrase.message(N_("%(name)s has %(blood)s, not %(total)s."), name=fighter.name,
+                                        blood=Phrase.counted(fighter.blood, "%(n)s blood point", "%(n)s blood points"),
+                                        total=total), field="blood")
     carried = combat.carried
     carried = replace(carried, boosts=MappingProxyType({**carried.boosts, fighter.key: MappingProxyType(boosts)}),
                       blood_spent=MappingProxyType({**carried.blood_spent, fighter.key: spent + total}))

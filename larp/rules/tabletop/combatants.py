@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from larp.rules.damage import Weapon, armor as armor_card, weapon as weapon_card
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.numbers import whole_number
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty, tabletop_view
 from larp.rules.settings import ChronicleSettings
@@ -491,14 +491,17 @@ def maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
         return None
     if m.weapon in ("melee", "thrown"):
         if card is None or not card.melee:
-            what = "throw" if m.weapon == "thrown" else "use"
-            raise RulesError(f"{m.name} needs a melee weapon to {what}; {fighter.name} has "
-                             f"{card.name if card else 'none'}.", field="weapon")
+            raise RulesError(Phrase.message(N_("%(maneuver)s needs a melee weapon to throw; %(name)s has %(weapon)s.")
+                                            if m.weapon == "thrown" else
+                                            N_("%(maneuver)s needs a melee weapon to use; %(name)s has %(weapon)s."),
+                                            maneuver=m.name, name=fighter.name,
+                                            weapon=card.name if card else Phrase.message(N_("none"))), field="weapon")
         return card
     if m.weapon == "ranged":
         if card is None or card.melee:
-            raise RulesError(f"{m.name} needs a ranged weapon; {fighter.name} has "
-                             f"{card.name if card else 'none'}.", field="weapon")
+            raise RulesError(Phrase.message(N_("%(maneuver)s needs a ranged weapon; %(name)s has %(weapon)s."),
+                                            maneuver=m.name, name=fighter.name,
+                                            weapon=card.name if card else Phrase.message(N_("none"))), field="weapon")
         if m.weapon_special and not card.has(m.weapon_special):
             raise RulesError(Phrase.message(N_("A %(name)s cannot do that: %(name2)s needs a weapon capable of "
                                                "%(weapon_special)s (000 \"Ranged Weapons Chart\")."),

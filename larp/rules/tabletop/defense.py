@@ -8,7 +8,7 @@ are phases over the :class:`.attack_state.AttackState`.
 
 from __future__ import annotations
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError
+from larp.rules.explain import N_, Explanation, Phrase, RulesError
 from larp.rules.health import HealthTrack
 from larp.rules.tabletop.actions import slot_dice
 from larp.rules.tabletop.attack_state import AttackState, DefensePlan

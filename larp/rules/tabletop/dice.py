@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 
@@ -153,8 +153,9 @@ def check_faces(dice: Any, pool: int, field: str, what: str = "roll") -> tuple[i
     if any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10 for d in faces):
         raise RulesError(Phrase.message(N_("Each die shows a whole number from 1 to 10.")), field=field)
     if len(faces) != pool:
-        given = "was given" if len(faces) == 1 else "were given"
-        raise RulesError(f"The {what} is {pool} dice; {plural(len(faces), 'result')} {given}.", field=field)
+        raise RulesError(Phrase.counted(len(faces), "The %(what)s is %(pool)s dice; %(n)s result was given.",
+                                        "The %(what)s is %(pool)s dice; %(n)s results were given.", what=what, pool=pool),
+                         field=field)
     return faces
 
 

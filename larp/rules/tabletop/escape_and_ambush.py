@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.dice import (

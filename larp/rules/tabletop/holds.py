@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource, SoakRuling
@@ -99,9 +99,10 @@ def check_defense(combat: Combat, key: str, profile: Profile) -> None:
     if caught:
         h = caught[0]
         partner = h.holder if h.target == key else h.target
-        raise RulesError(f"{combat.name(key)} is caught in {combat.name(partner)}'s "
-                         f"{profile.maneuvers[h.maneuver].name.lower()} and can take no other action than breaking "
-                         f"free ({R_CLINCH if _clinch(h, profile) else R_HOLD}).", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s is caught in %(partner)s's %(maneuver)s and can take no other "
+                                           "action than breaking free (%(cited)s)."), name=combat.name(key),
+                                        partner=combat.name(partner), maneuver=profile.maneuvers[h.maneuver].name.lower(),
+                                        cited=R_CLINCH if _clinch(h, profile) else R_HOLD), field="defense.maneuver")
 
 
 class _Dice:

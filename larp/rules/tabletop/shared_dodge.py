@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.actions import slot_dice
@@ -126,6 +126,8 @@ def dodge_against(combat: Combat, key: str, successes: int) -> DefenseChoice:
                                         value=combat.name(key)), field="defense.shared")
     left = combat.carried.dodges[key]
     if successes > left:
-        raise RulesError(f"{combat.name(key)} has {plural(left, 'success', 'successes')} of the dodge roll left, "
-                         f"not {successes}.", field="defense.shared")
+        raise RulesError(Phrase.message(N_("%(name)s has %(left)s of the dodge roll left, not %(successes)s."),
+                                        name=combat.name(key), successes=successes,
+                                        left=Phrase.counted(left, "%(n)s success", "%(n)s successes")),
+                         field="defense.shared")
     return DefenseChoice("dodge", shared=successes)

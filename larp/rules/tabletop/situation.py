@@ -98,8 +98,10 @@ def check_move(state: AttackState) -> None:
                                                "move is an action of its own (001 \"Damage Explained\"): declare a "
                                                "multiple action."), name=a.name, limit=allowance.limit),
                              field="moved_yards")
-        raise RulesError(f"{a.name} may move at most {plural(allowance.with_action, 'yard')} and still attack; "
-                         f"{plural(c.moved_yards, 'yard')} is an action of its own: declare a multiple action.",
+        raise RulesError(Phrase.message(N_("%(name)s may move at most %(most)s and still attack; %(moved)s is an "
+                                           "action of its own: declare a multiple action."), name=a.name,
+                                        most=Phrase.counted(allowance.with_action, "%(n)s yard", "%(n)s yards"),
+                                        moved=Phrase.counted(c.moved_yards, "%(n)s yard", "%(n)s yards")),
                          field="moved_yards")
     why = f"{a.name} is {allowance.limit}" if not allowance.moves_and_attacks else \
         f"{plural(c.moved_yards, 'yard')} is more than {allowance.with_action}"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot, celerity_blood
 from larp.rules.damage import weapon as weapon_card
@@ -457,8 +457,10 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
                                                    "defense."), who=who, name=m.name.lower()),
                                  field=f"{key}.maneuver")
         if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
-            raise RulesError(f"{who}: give the dice of each of his {plural(d.actions, 'action')}, no more than the smallest "
-                             f"pool in all.", field=f"{key}.shares")
+            raise RulesError(Phrase.message(N_("%(who)s: give the dice of each of his %(actions)s, no more than the "
+                                               "smallest pool in all."), who=who,
+                                            actions=Phrase.counted(d.actions, "%(n)s action", "%(n)s actions")),
+                             field=f"{key}.shares")
         if d.target is not None and (d.target not in combat.fighters or d.target == key):
             raise RulesError(Phrase.message(N_("%(who)s: choose another fighter as the target."), who=who),
                              field=f"{key}.target")
@@ -484,8 +486,11 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             cost, step = celerity_blood(d.celerity, profile.key, settings, who)
             pool = (blood or {}).get(key)
             if pool is not None and cost > pool:
-                raise RulesError(f"{who} has {plural(pool, 'blood point')} and Celerity's "
-                                 f"{plural(d.celerity, 'extra action')} cost {cost}.", field=f"{key}.celerity")
+                raise RulesError(Phrase.message(N_("%(who)s has %(blood)s and Celerity's %(extra)s cost %(cost)s."),
+                                                who=who, blood=Phrase.counted(pool, "%(n)s blood point", "%(n)s blood points"),
+                                                extra=Phrase.counted(d.celerity, "%(n)s extra action",
+                                                                     "%(n)s extra actions"), cost=cost),
+                                 field=f"{key}.celerity")
             steps.extend([step])
             if cost:
                 paid[key] = cost

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from larp.rules.explain import Explanation, N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.tabletop.carried import Pending
 from larp.rules.tabletop.turn import Combat, next_turn
 
