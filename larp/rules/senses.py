@@ -87,7 +87,8 @@ def sense_named(value: Any, field: str = "sense") -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RulesError("Give the sense as a word: " + ", ".join(sense_table().senses) + ".", field=field)
+        raise RulesError(Phrase.message(N_("Give the sense as a word: %(senses)s."),
+                                        senses=", ".join(sense_table().senses)), field=field)
     text = value.strip().lower()
     if not text:
         return ""

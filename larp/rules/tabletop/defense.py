@@ -223,8 +223,9 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
                 raise RulesError(Phrase.message(N_("%(name)s has no shield to parry with."), name=t.name),
                                  field="defense.with_shield")
         elif blade is None or not blade.melee:
-            raise RulesError(f"{t.name} has no melee weapon to parry with"
-                             + (" (parry with the shield)." if t.shield else "."), field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("%(name)s has no melee weapon to parry with (parry with the shield).")
+                                            if t.shield else N_("%(name)s has no melee weapon to parry with."),
+                                            name=t.name), field="defense.maneuver")
         if not uses_weapon and sit.parry_brawl_difficulty and not defense.with_shield:
             extra.append((sit.parry_brawl_difficulty, "A weapon parrying a brawling attack", d_source))
     if defense.dodge_modifiers:

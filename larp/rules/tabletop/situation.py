@@ -85,8 +85,10 @@ def check_move(state: AttackState) -> None:
     allowance = movement_allowance(a, state.settings)
     own_action = slot.total >= 2 or slot.celerity
     if c.moved_yards > allowance.run:
-        raise RulesError(f"{a.name} can move at most {plural(allowance.run, 'yard')} this turn"
-                         + (f" ({allowance.limit})." if allowance.limit else "."), field="moved_yards")
+        raise RulesError(Phrase.message(N_("%(name)s can move at most %(yards)s this turn (%(limit)s).") if allowance.limit
+                                        else N_("%(name)s can move at most %(yards)s this turn."), name=a.name,
+                                        yards=Phrase.counted(allowance.run, "%(n)s yard", "%(n)s yards"),
+                                        limit=Phrase.term(allowance.limit or "")), field="moved_yards")
     free = allowance.moves_and_attacks and c.moved_yards <= allowance.with_action
     if free:
         state.steps.add(f"{a.name} moves {plural(c.moved_yards, 'yard')} (at most {allowance.with_action}) and still "
