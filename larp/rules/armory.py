@@ -10,7 +10,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.health import DAMAGE_TYPES
 from larp.tables import TableError, load_toml, require
 
@@ -172,7 +172,8 @@ def armory(profile: str = "live") -> Armory:
         RulesError: an unknown profile.
     """
     if profile not in PROFILES:
-        raise RulesError(f"Unknown rules profile {profile!r} (live or tabletop).", field="profile")
+        raise RulesError(Phrase.message(N_("Unknown rules profile %(profile)s (live or tabletop)."),
+                                        profile=repr(profile)), field="profile")
     raw = load_toml("armory.toml").get(profile, {})
     weapons: dict[str, Weapon] = {}
     for key, entry in raw.get("weapons", {}).items():
@@ -240,7 +241,8 @@ def weapon(key: str, profile: str = "live") -> Weapon:
     """
     weapons = armory(profile).weapons
     if key not in weapons:
-        raise RulesError(f"There is no {profile} weapon {key!r} in the armory.", field="weapon")
+        raise RulesError(Phrase.message(N_("There is no %(profile)s weapon %(key)s in the armory."),
+                                        profile=profile, key=repr(key)), field="weapon")
     return weapons[key]
 
 
@@ -254,7 +256,8 @@ def armor(key: str, profile: str = "live", kind: str = "body") -> Armor:
     pieces = {"body": arms.armor, "helmet": arms.helmets, "shield": arms.shields}[kind]
     if key not in pieces:
         what = "armor" if kind == "body" else kind
-        raise RulesError(f"There is no {profile} {what} {key!r} in the armory.",
+        raise RulesError(Phrase.message(N_("There is no %(profile)s %(what)s %(key)s in the armory."),
+                                        profile=profile, what=what, key=repr(key)),
                          field="armor" if kind == "body" else kind)
     return pieces[key]
 

@@ -57,7 +57,8 @@ _EMPTY = '000 "Health Chart", "Torpor"; LotNR Health (met-reference 4.1)'
 
 def _count(value: int, field: str, low: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise RulesError(f"Give a whole number of blood points, at least {low}.", field=field)
+        raise RulesError(Phrase.message(N_("Give a whole number of blood points, at least %(low)s."), low=low),
+                         field=field)
     return value
 
 
@@ -101,9 +102,11 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
     settings = settings or ChronicleSettings.defaults()
     _count(blood, "blood")
     if min(drinker_blood, drinker_max) < 0 or drinker_blood > drinker_max:
-        raise RulesError("The drinker's pool must be at least 0 and no more than its maximum.", field="blood")
+        raise RulesError(Phrase.message(N_("The drinker's pool must be at least 0 and no more than its maximum.")),
+                         field="blood")
     if victim.destroyed:
-        raise RulesError(f"{victim_name} is dead: there is no blood to drink.", field="victim")
+        raise RulesError(Phrase.message(N_("%(victim_name)s is dead: there is no blood to drink."),
+                                        victim_name=victim_name), field="victim")
     steps = Explanation()
     turns = ceil(blood / DRAIN_PER_TURN)
     steps.add(N_("%(name)s drains %(blood)s from %(victim)s: at most %(most)s a turn, %(turns)s."), _FEEDING,
@@ -113,7 +116,8 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
     if victim.is_vampire:
         have = victim_blood or 0
         if blood > have:
-            raise RulesError(f"{victim_name} has only {plural(have, 'blood point')} to drink.", field="blood")
+            raise RulesError(Phrase.message(N_("%(name)s has only %(blood)s to drink."), name=victim_name,
+                                            blood=blood_points(have)), field="blood")
         left = have - blood
         steps.add(N_("%(victim)s is a vampire: the Blood Traits leave his pool (%(left)s left) and do him no wound."),
                   _FEEDING, victim=victim_name, left=left)
@@ -161,15 +165,16 @@ def give_blood(track: HealthTrack, blood_current: int, blood_max: int, offered: 
         fed = swallow_blood(track, blood_current, blood_max, offered, who)
         return GivenBlood(fed.blood_current, fed.swallowed, fed.steps)
     if track.destroyed:
-        raise RulesError(f"{who} cannot feed any more.", field="action")
+        raise RulesError(Phrase.message(N_("%(who)s cannot feed any more."), who=who), field="action")
     if not track.is_vampire:
-        raise RulesError(f"{who} is not a vampire.", field="creature")
+        raise RulesError(Phrase.message(N_("%(who)s is not a vampire."), who=who), field="creature")
     if track.staked:
-        raise RulesError(f"{who} is staked and paralysed: he cannot feed until the stake is removed "
-                         f"(000 \"Stake Through Heart\").", field="action")
+        raise RulesError(Phrase.message(N_("%(who)s is staked and paralysed: he cannot feed until the stake is "
+                                           "removed (000 \"Stake Through Heart\")."), who=who), field="action")
     room = max(blood_max - blood_current, 0)
     if room == 0:
-        raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
+        raise RulesError(Phrase.message(N_("%(who)s's blood pool is already full (%(blood_max)s blood points)."),
+                                        who=who, blood_max=blood_max), field="blood")
     taken = min(room, offered)
     step = phrase_step(N_("%(name)s feeds: %(blood)s, pool %(pool)s of %(most)s."), _POOL, name=who,
                        blood=blood_points(taken), pool=blood_current + taken, most=blood_max)
@@ -212,16 +217,19 @@ def call_for_blood(track: HealthTrack, blood_current: int, needed: int, reason: 
     settings = settings or ChronicleSettings.defaults()
     _count(needed, "blood")
     if reason not in BLOOD_CALLS:
-        raise RulesError(f"Why is blood called for? {', '.join(BLOOD_CALLS)}.", field="reason")
+        raise RulesError(Phrase.message(N_("Why is blood called for? %(value)s."), value=', '.join(BLOOD_CALLS)),
+                         field="reason")
     if track.destroyed:
-        raise RulesError(f"{who} is destroyed.", field="track")
+        raise RulesError(Phrase.message(N_("%(who)s is destroyed."), who=who), field="track")
     if not track.is_vampire:
-        raise RulesError(f"{who} is not a vampire.", field="creature")
+        raise RulesError(Phrase.message(N_("%(who)s is not a vampire."), who=who), field="creature")
     if track.condition == "torpor":
-        raise RulesError(f"{who} is in torpor: she needs no blood and may spend none (000 \"Torpor\").",
+        raise RulesError(Phrase.message(N_("%(who)s is in torpor: she needs no blood and may spend none (000 "
+                                           "\"Torpor\")."), who=who),
                          field="condition")
     if track.staked:
-        raise RulesError(f"{who} is staked and may not spend blood points.", field="staked")
+        raise RulesError(Phrase.message(N_("%(who)s is staked and may not spend blood points."), who=who),
+                         field="staked")
     steps = Explanation()
     spent = min(blood_current, needed)
     missing = needed - spent

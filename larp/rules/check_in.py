@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from larp.rules.experience import ExperienceError, experience_points, points_text
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 
 #: How every step of this module names its rule (no source rule: the chronicle's practice).
 RULE = "Check-in (issue 32)"
@@ -87,7 +87,8 @@ def attendance_amount(setting: Any) -> Decimal:
         return experience_points(repr(setting) if isinstance(setting, float) else setting, "attendance_experience",
                                  low=0, high=100, rounded=True)
     except ExperienceError as exc:
-        raise RulesError(f"Experience for attending: {exc.message}", field="attendance_experience") from None
+        raise RulesError(Phrase.message(N_("Experience for attending: %(message)s"), message=exc.message),
+                         field="attendance_experience") from None
 
 
 def attendance_step(name: str, amount: Decimal, session_number: int) -> Step:

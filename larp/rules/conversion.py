@@ -34,7 +34,7 @@ from math import ceil
 from typing import Any, Mapping
 
 from larp.rules.dots import rating_to_dots
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
@@ -97,7 +97,8 @@ class LiveCharacter:
 
 def _dots(name: str, value: Any, low: int, field_name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 10:
-        raise RulesError(f"{name} must be {low} to 10 dots.", field=field_name)
+        raise RulesError(Phrase.message(N_("%(name)s must be %(low)s to 10 dots."), name=name, low=low),
+                         field=field_name)
     return value
 
 
@@ -118,7 +119,8 @@ def tabletop_to_live(character: TabletopCharacter, settings: ChronicleSettings |
     owed: dict[str, list[str]] = {cat: [] for cat in ATTRIBUTE_CATEGORIES}
     for name, value in character.attributes.items():
         if name not in _CATEGORY_OF:
-            raise RulesError(f"{name!r} is not a tabletop Attribute.", field="attributes")
+            raise RulesError(Phrase.message(N_("%(name)s is not a tabletop Attribute."), name=repr(name)),
+                             field="attributes")
         dots = _dots(name, value, 0, "attributes")
         category = _CATEGORY_OF[name]
         gained = max(0, dots - 1)
@@ -188,19 +190,23 @@ def live_to_tabletop(traits: Mapping[str, int], abilities: Mapping[str, int] | N
     attributes: dict[str, int] = {}
     for category, count in traits.items():
         if category not in ATTRIBUTE_CATEGORIES:
-            raise RulesError(f"Unknown Trait category {category!r}.", field="traits")
+            raise RulesError(Phrase.message(N_("Unknown Trait category %(category)s."), category=repr(category)),
+                             field="traits")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RulesError(f"{category.capitalize()} Traits must be a count of at least 0.", field="traits")
+            raise RulesError(Phrase.message(N_("%(category)s Traits must be a count of at least 0."),
+                                            category=category.capitalize()), field="traits")
         share, extra = divmod(count, 3)
         for index, name in enumerate(ATTRIBUTE_CATEGORIES[category]):
             attributes[name] = min(10, 1 + share + (1 if index < extra else 0))
     for name, value in (("morality", morality), ("willpower", willpower)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise RulesError(f"{name.capitalize()} must be a count of at least 0.", field=name)
+            raise RulesError(Phrase.message(N_("%(name)s must be a count of at least 0."), name=name.capitalize()),
+                             field=name)
     levels = {}
     for name, value in (abilities or {}).items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise RulesError(f"Ability {name} needs a level of at least 1.", field="abilities")
+            raise RulesError(Phrase.message(N_("Ability %(name)s needs a level of at least 1."), name=name),
+                             field="abilities")
         levels[name] = min(10, value)
     return TabletopCharacter(
         attributes=attributes, abilities=levels,
@@ -231,11 +237,12 @@ def tabletop_chart_to_live(aggravated: int = 0, lethal: int = 0, bashing: int = 
     settings = settings or ChronicleSettings.defaults()
     counts = (aggravated, lethal, bashing)
     if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
-        raise RulesError("Marks are counts of at least 0.", field="marks")
+        raise RulesError(Phrase.message(N_("Marks are counts of at least 0.")), field="marks")
     chart = tabletop_chart()
     total = sum(counts)
     if total > len(chart.levels):
-        raise RulesError(f"The tabletop chart has {len(chart.levels)} boxes; {total} marks do not fit.",
+        raise RulesError(Phrase.message(N_("The tabletop chart has %(value)s boxes; %(total)s marks do not fit."),
+                                        value=len(chart.levels), total=total),
                          field="marks")
     levels = live_levels(settings, mettle=mettle)
     position, exact = corresponding_position(tabletop_level_names(chart), total, levels)

@@ -104,7 +104,8 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
     if creature not in CREATURES:
         raise RulesError(Phrase.message(N_("Unknown creature %(value)s."), value=repr(creature)), field="creature")
     if source not in SOURCES:
-        raise RulesError(f"Unknown damage source {source!r} ({', '.join(SOURCES)}).", field="source")
+        raise RulesError(Phrase.message(N_("Unknown damage source %(source)s (%(value)s)."),
+                                        source=repr(source), value=', '.join(SOURCES)), field="source")
     steps = Explanation()
     what = Phrase.message(N_("firearms") if firearm else N_("this weapon"))
     if creature == "vampire":
@@ -208,7 +209,8 @@ def _test(given: SimpleTest | None, rng: RandomSource | None, name: str) -> Simp
     if given is not None:
         return given
     if rng is None:
-        raise RulesError(f"Give the {name} throws, or a random source to draw them.", field=name)
+        raise RulesError(Phrase.message(N_("Give the %(name)s throws, or a random source to draw them."), name=name),
+                         field=name)
     return SimpleTest.drawn(rng)
 
 

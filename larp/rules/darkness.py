@@ -299,8 +299,9 @@ def darkness_effect(
     for key in darkness.reductions:
         row = table.reductions.get(key)
         if row is None:
-            raise RulesError(f"{who}: {key!r} is not in the darkness table (known: "
-                             f"{', '.join(sorted(table.reductions))}).", field=field)
+            raise RulesError(Phrase.message(N_("%(who)s: %(key)s is not in the darkness table (known: %(value)s)."),
+                                            who=who, key=repr(key), value=', '.join(sorted(table.reductions))),
+                             field=field)
         if row.per_level_of:
             continue  # counted below from the Ability levels
         row = row.under(settings)
@@ -344,8 +345,10 @@ def darkness_effect(
             steps.add(N_("%(power)s x%(levels)s removes %(penalty)s."), f"{TABLE_RULE}; {row.source}",
                       row.setting(darkness.source), power=row.label, levels=levels, penalty=_penalty(value))
     if darkness.waive_retest and not waiver_allowed(darkness.waive_retest):
-        raise RulesError(f"{who}: expending {darkness.waive_retest} does not skip the forced retest of total "
-                         f"darkness (allowed: {', '.join(table.waiver_abilities)}).", field=field)
+        raise RulesError(Phrase.message(N_("%(who)s: expending %(waive_retest)s does not skip the forced retest of "
+                                           "total darkness (allowed: %(value)s)."),
+                                        who=who, waive_retest=darkness.waive_retest, value=', '.join(table.waiver_abilities)),
+                         field=field)
     penalty = max(0, base - reduction - penalty_cut)
     forced = darkness.level is DarknessLevel.TOTAL and reduction < table.full_negation
     if darkness.level is DarknessLevel.TOTAL and not forced:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 KINDS = ("earned", "spent", "lost", "refunded", "comment", "set_earned", "set_unspent")
 #: The words a person reads for each kind.
@@ -71,33 +71,39 @@ def experience_points(value: Any, field: str = "amount", *, low: Decimal | int =
             ``rounded``, an exponent, NaN, true/false), or outside ``low``..``high``.
     """
     if isinstance(value, bool) or value is None:
-        raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
+        raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")), field=field)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
+            raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")),
+                                  field=field)
         value = repr(value)
     elif isinstance(value, str):
         if not text:
-            raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
+            raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")),
+                                  field=field)
         value = value.strip()
         if not _AMOUNT.fullmatch(value) or len(value) > 24:
-            raise ExperienceError("Experience points: give a number written in digits, such as 2, 0.5 or 12.",
+            raise ExperienceError(Phrase.message(N_("Experience points: give a number written in digits, such as "
+                                                    "2, 0.5 or 12.")),
                                   field=field)
         value = value.replace(",", ".")
     elif not isinstance(value, (int, Decimal)):
-        raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
+        raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")), field=field)
     try:
         amount = Decimal(value)
     except (InvalidOperation, ValueError):
-        raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field) from None
+        raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")),
+                              field=field) from None
     if not amount.is_finite():
-        raise ExperienceError("Experience points: give a number, such as 2 or 0.5.", field=field)
+        raise ExperienceError(Phrase.message(N_("Experience points: give a number, such as 2 or 0.5.")), field=field)
     exact = amount.quantize(_QUANTUM, rounding=ROUND_HALF_UP) if abs(amount) < MOST * 10 else amount
     if exact != amount and not rounded:
-        raise ExperienceError(f"Experience points: at most {PLACES} decimal places (such as 0.25).", field=field)
+        raise ExperienceError(Phrase.message(N_("Experience points: at most %(places)s decimal places (such as "
+                                                "0.25)."), places=PLACES), field=field)
     if not low <= exact <= high:
-        raise ExperienceError(f"Experience points: give a number from {points_text(Decimal(low))} to "
-                              f"{points_text(Decimal(high))}.", field=field)
+        raise ExperienceError(Phrase.message(N_("Experience points: give a number from %(value)s to %(value2)s."),
+                                             value=points_text(Decimal(low)), value2=points_text(Decimal(high))),
+                              field=field)
     return exact
 
 
@@ -141,13 +147,15 @@ def check_line(kind: Any, amount: Any, reason: Any, *, text: bool = True) -> tup
         ExperienceError: naming ``kind``, ``amount`` or ``what``.
     """
     if kind not in KINDS:
-        raise ExperienceError(f"Unknown kind of experience line {kind!r} ({', '.join(KINDS)}).", field="kind")
+        raise ExperienceError(Phrase.message(N_("Unknown kind of experience line %(kind)s (%(value)s)."),
+                                             kind=repr(kind), value=', '.join(KINDS)), field="kind")
     points = experience_points(amount, "amount", low=-MOST, text=text)
     if not isinstance(reason, str):
-        raise ExperienceError("The reason of an experience line must be text.", field="what")
+        raise ExperienceError(Phrase.message(N_("The reason of an experience line must be text.")), field="what")
     if len(reason) > REASON_MAX_CHARS:
-        raise ExperienceError(f"The reason of an experience line is {len(reason)} characters long; at most "
-                              f"{REASON_MAX_CHARS} are kept.", field="what")
+        raise ExperienceError(Phrase.message(N_("The reason of an experience line is %(value)s characters long; at "
+                                                "most %(reason_max_chars)s are kept."),
+                                             value=len(reason), reason_max_chars=REASON_MAX_CHARS), field="what")
     return kind, points, reason
 
 

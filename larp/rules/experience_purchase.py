@@ -26,6 +26,7 @@ from larp.sheet import CharacterSheet
 from larp.sheet_checks import known_power
 from larp.sheet_entries import CATEGORIES, PowerEntry, QualityEntry, TraitEntry
 from larp.tables import discipline_table, generation_row
+from larp.rules.explain import N_, Phrase
 
 #: The kinds of purchase a player may ask for, with the words a person reads.
 KINDS = {
@@ -85,15 +86,17 @@ class PurchaseRequest:
             PurchaseError: not an object, an unknown kind, a text or number of the wrong type.
         """
         if not isinstance(data, dict):
-            raise PurchaseError("A request to spend experience is an object with a kind.", "kind")
+            raise PurchaseError(Phrase.message(N_("A request to spend experience is an object with a kind.")), "kind")
         kind = data.get("kind")
         if kind not in KINDS:
-            raise PurchaseError(f"Choose what to buy: one of {', '.join(KINDS)}.", "kind")
+            raise PurchaseError(Phrase.message(N_("Choose what to buy: one of %(value)s."), value=', '.join(KINDS)),
+                                "kind")
         texts = {}
         for key in ("name", "category", "discipline", "tier", "key"):
             value = data.get(key) or ""
             if not isinstance(value, str) or len(value) > 160:
-                raise PurchaseError(f"The request's {key} must be text of at most 160 characters.", key)
+                raise PurchaseError(Phrase.message(N_("The request's %(key)s must be text of at most 160 "
+                                                      "characters."), key=key), key)
             texts[key] = value.strip()
         numbers = {}
         for key in ("level", "traits"):
@@ -104,7 +107,8 @@ class PurchaseRequest:
             if isinstance(value, str) and value.strip().isdigit():
                 value = int(value.strip())
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 9:
-                raise PurchaseError(f"The request's {key} must be a whole number from 0 to 9.", key)
+                raise PurchaseError(Phrase.message(N_("The request's %(key)s must be a whole number from 0 to 9."),
+                                                   key=key), key)
             numbers[key] = value
         return cls(kind=kind, level=numbers["level"], traits=numbers["traits"] or 0, **texts)
 
@@ -238,9 +242,9 @@ def price_request(sheet: CharacterSheet, earned: Decimal, unspent: Decimal, requ
     cost = Decimal(cost)
     refusals = list(refusals)
     if cost > unspent and not any(r.code in ("unknown",) for r in refusals):
-        refusals.append(Refusal("unaffordable", f"{what} costs {points_text(cost)} experience and "
-                                                f"{sheet.name or 'the character'} has {points_text(unspent)} "
-                                                f"unspent."))
+        refusals.append(Refusal("unaffordable", Phrase.message(N_("%(what)s costs %(value)s experience and "
+                                                                  "%(value2)s has %(value3)s unspent."),
+                                                               what=what, value=points_text(cost), value2=sheet.name or 'the character', value3=points_text(unspent))))
     before_dict, after_dict = sheet.to_dict(), after.to_dict()
     change = {k: v for k, v in after_dict.items() if v != before_dict[k]} if not refusals else {}
     steps = list(steps) + [{"text": f"{points_text(cost)} experience spent: {points_text(unspent)} unspent "
@@ -266,7 +270,7 @@ def _priced(what: str, cost: Any, setting: str, refusals: list[Refusal], table: 
 def _category(request: PurchaseRequest) -> tuple[str, list[Refusal]]:
     category = request.category.strip().lower()
     if category not in CATEGORIES:
-        return category, [Refusal("unknown", "Choose Physical, Social or Mental.")]
+        return category, [Refusal("unknown", Phrase.message(N_("Choose Physical, Social or Mental.")))]
     return category, []
 
 
@@ -276,13 +280,14 @@ def _trait(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     what = f"{category.capitalize()} Trait {name}"
     cost = table.cost("trait")
     if not name:
-        refusals.append(Refusal("unknown", "Name the Trait to buy."))
+        refusals.append(Refusal("unknown", Phrase.message(N_("Name the Trait to buy."))))
     row = generation_row(sheet.generation) if sheet.creature == "vampire" else None
     if not refusals:
         if row is not None and sheet.trait_total(category) >= row.max_traits:
-            refusals.append(Refusal("out_of_range", f"{sheet.name} has {sheet.trait_total(category)} "
-                                                    f"{category.capitalize()} Traits, the most of the "
-                                                    f"{sheet.generation}th generation (LotNR generation table)."))
+            refusals.append(Refusal("out_of_range", Phrase.message(N_("%(name)s has %(value)s %(category)s Traits, "
+                                                                      "the most of the %(generation)sth generation "
+                                                                      "(LotNR generation table)."),
+                                                                   name=sheet.name, value=sheet.trait_total(category), category=category.capitalize(), generation=sheet.generation)))
         entry = _find(sheet.traits[category], name)
         if entry is not None:
             entry.count += 1
@@ -301,11 +306,13 @@ def _rating(label: str, setting: str, cost_name: str):
         key = _key_of(mapping, name) or name
         level = mapping.get(key, 0)
         what = f"{label} {key} {level + 1}"
-        refusals = [] if name else [Refusal("unknown", f"Name the {label} to raise.")]
+        refusals = [] if name else [Refusal("unknown", Phrase.message(N_("Name the %(label)s to raise."), label=label))]
         if name and level >= highest:
-            refusals.append(Refusal("out_of_range", f"{key} is at {level}: the most bought with experience is "
-                                                     f"{highest}" + (" (setting ability_max)." if cost_name ==
-                                                                     "ability" else " (Backgrounds).")))
+            refusals.append(Refusal("out_of_range", Phrase.message(
+                N_("%(key)s is at %(level)s: the most bought with experience is %(highest)s (setting ability_max).")
+                if cost_name == "ability" else
+                N_("%(key)s is at %(level)s: the most bought with experience is %(highest)s (Backgrounds)."),
+                key=key, level=level, highest=highest)))
         if not refusals:
             mapping[key] = level + 1
         cost = table.cost(cost_name)
@@ -320,8 +327,10 @@ def _willpower(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable
     refusals = []
     highest = row.willpower_max if row is not None else 10
     if sheet.willpower_permanent >= highest:
-        refusals.append(Refusal("out_of_range", f"{sheet.name} has {sheet.willpower_permanent} Willpower, the most "
-                                                f"{'of the generation' if row else 'kept'} ({highest})."))
+        refusals.append(Refusal("out_of_range", Phrase.message(
+            N_("%(name)s has %(willpower)s Willpower, the most of the generation (%(highest)s).") if row else
+            N_("%(name)s has %(willpower)s Willpower, the most kept (%(highest)s)."),
+            name=sheet.name, willpower=sheet.willpower_permanent, highest=highest)))
     else:
         sheet.willpower_permanent += 1
     return _priced(what, table.cost("willpower"), "xp_willpower", refusals, table)
@@ -332,8 +341,10 @@ def _morality(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable)
     what = f"{name} {sheet.morality_rating + 1}"
     refusals = []
     if sheet.morality_rating >= table.morality_max:
-        refusals.append(Refusal("out_of_range", f"{name} is at {sheet.morality_rating}: the most bought with "
-                                                f"experience is {table.morality_max} (setting morality_max)."))
+        refusals.append(Refusal("out_of_range", Phrase.message(N_("%(name)s is at %(morality_rating)s: the most "
+                                                                  "bought with experience is %(morality_max)s "
+                                                                  "(setting morality_max)."),
+                                                               name=name, morality_rating=sheet.morality_rating, morality_max=table.morality_max)))
     else:
         sheet.morality_rating += 1
     return _priced(what, table.cost("morality"), "xp_morality", refusals, table)
@@ -349,10 +360,11 @@ def _power(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
         discipline, power, level, levels = request.discipline.strip(), request.name.strip(), request.level, {}
         custom = True
         if not discipline or not power:
-            refusals.append(Refusal("unknown", "Name the Discipline and the power."))
+            refusals.append(Refusal("unknown", Phrase.message(N_("Name the Discipline and the power."))))
         if level is None or not 1 <= level <= 9:
-            refusals.append(Refusal("unknown", f"{power or 'This power'} is not in the Disciplines table: give "
-                                               "its level (6 Elder to 9 Methuselah)."))
+            refusals.append(Refusal("unknown", Phrase.message(N_("%(value)s is not in the Disciplines table: give "
+                                                                 "its level (6 Elder to 9 Methuselah)."),
+                                                              value=power or 'This power')))
             level = 1
     tier = tier_of(level)
     clan_side = in_clan(sheet.clan, discipline)
@@ -368,21 +380,26 @@ def _power(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
                            "xp_out_of_clan_extra", table))
     held = [p for p in sheet.powers if _same_line(p, discipline, power)]
     if any(p.power.strip().lower() == power.lower() for p in held):
-        refusals.append(Refusal("held", f"{sheet.name} already has {discipline}: {power}."))
+        refusals.append(Refusal("held", Phrase.message(N_("%(name)s already has %(discipline)s: %(power)s."),
+                                                       name=sheet.name, discipline=discipline, power=power)))
     previous = _previous_tier(tier)
     if previous is not None and not refusals:
         if table.power_prerequisite == "every_lower" and levels:
             missing = [p for p, lv in sorted(levels.items(), key=lambda kv: kv[1])
                        if lv < level and not any(h.power.lower() == p.lower() for h in held)]
             if missing:
-                refusals.append(Refusal("prerequisite", f"{power} needs every power of {discipline} below it "
-                                                        f"first: {', '.join(missing)} (setting power_prerequisite)."))
+                refusals.append(Refusal("prerequisite", Phrase.message(N_("%(power)s needs every power of "
+                                                                          "%(discipline)s below it first: "
+                                                                          "%(value)s (setting power_prerequisite)."),
+                                                                       power=power, discipline=discipline, value=', '.join(missing))))
         elif not any(p.level in TIER_LEVELS[previous] for p in held):
             line = _power_path(power)
-            refusals.append(Refusal("prerequisite", f"{power} is {TIER_LABELS[tier]}: {sheet.name} needs "
-                                                    f"{_a(TIER_LABELS[previous])} power of {discipline}"
-                                                    + (f" ({line.title()})" if line else "")
-                                                    + " first (setting power_prerequisite)."))
+            refusals.append(Refusal("prerequisite", Phrase.message(
+                N_("%(power)s is %(tier)s: %(name)s needs %(previous)s power of %(discipline)s (%(line)s) first (setting "
+                   "power_prerequisite).") if line else
+                N_("%(power)s is %(tier)s: %(name)s needs %(previous)s power of %(discipline)s first (setting "
+                   "power_prerequisite)."), power=power, tier=TIER_LABELS[tier], name=sheet.name,
+                previous=_a(TIER_LABELS[previous]), discipline=discipline, line=line.title() if line else "")))
     if not refusals:
         sheet.powers.append(PowerEntry(discipline, power, level, custom))
     return what, cost, settings, refusals, steps, clan_side
@@ -394,19 +411,22 @@ def _ritual(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = request.name.strip()
     refusals: list[Refusal] = []
     if tier not in RITUAL_TIERS:
-        refusals.append(Refusal("unknown", f"Choose the Ritual's tier: {', '.join(RITUAL_TIERS)}."))
+        refusals.append(Refusal("unknown", Phrase.message(N_("Choose the Ritual's tier: %(value)s."),
+                                                          value=', '.join(RITUAL_TIERS))))
         tier = "basic"
     if not name:
-        refusals.append(Refusal("unknown", "Name the Ritual."))
+        refusals.append(Refusal("unknown", Phrase.message(N_("Name the Ritual."))))
     book = f"{discipline} Rituals"
     what = f"{book}: {name} ({TIER_LABELS[tier]})"
     cost = table.cost(f"ritual_{tier}")
     needs = RITUAL_NEEDS_LEVEL[tier]
     if any(p.discipline.lower() == book.lower() and p.power.lower() == name.lower() for p in sheet.powers):
-        refusals.append(Refusal("held", f"{sheet.name} already knows {name}."))
+        refusals.append(Refusal("held", Phrase.message(N_("%(name)s already knows %(name2)s."),
+                                                       name=sheet.name, name2=name)))
     elif not refusals and sheet.discipline_level(discipline) < needs:
-        refusals.append(Refusal("prerequisite", f"{_a(TIER_LABELS[tier])} Ritual needs {_a(TIER_LABELS[tier_of(needs)])} "
-                                                f"power of {discipline} (level {needs} or more) first."))
+        refusals.append(Refusal("prerequisite", Phrase.message(N_("%(value)s Ritual needs %(value2)s power of "
+                                                                  "%(discipline)s (level %(needs)s or more) first."),
+                                                               value=_a(TIER_LABELS[tier]), value2=_a(TIER_LABELS[tier_of(needs)]), discipline=discipline, needs=needs)))
     if not refusals:
         sheet.powers.append(PowerEntry(book, name, needs, True))
     return what, cost, (f"xp_ritual_{tier}",), refusals, [_step(f"{_a(TIER_LABELS[tier])} Ritual: "
@@ -417,12 +437,13 @@ def _ritual(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
 def _merit(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = request.name.strip()
     traits = request.traits
-    refusals = [] if name else [Refusal("unknown", "Name the Merit.")]
+    refusals = [] if name else [Refusal("unknown", Phrase.message(N_("Name the Merit.")))]
     if not 1 <= traits <= 7:
-        refusals.append(Refusal("unknown", "Give the Merit's cost in Traits (1 to 7)."))
+        refusals.append(Refusal("unknown", Phrase.message(N_("Give the Merit's cost in Traits (1 to 7)."))))
     what = f"Merit {name} ({traits} Trait{'s' if traits != 1 else ''})"
     if _find(sheet.merits, name) is not None:
-        refusals.append(Refusal("held", f"{sheet.name} already has the Merit {name}."))
+        refusals.append(Refusal("held", Phrase.message(N_("%(name)s already has the Merit %(name2)s."),
+                                                       name=sheet.name, name2=name)))
     if not refusals:
         sheet.merits.append(QualityEntry(name, traits, request.key))
     cost = table.cost("merit_per_trait") * traits
@@ -437,7 +458,8 @@ def _remove_flaw(sheet: CharacterSheet, request: PurchaseRequest, table: CostTab
     what = f"Removing the Flaw {flaw.name if flaw else request.name.strip()}"
     refusals = []
     if flaw is None:
-        refusals.append(Refusal("not_held", f"{sheet.name} has no Flaw {request.name.strip()!r}."))
+        refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Flaw %(value)s."),
+                                                           name=sheet.name, value=repr(request.name.strip()))))
     else:
         sheet.flaws.remove(flaw)
     cost = table.cost("flaw_per_trait") * traits
@@ -452,8 +474,9 @@ def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, tabl
     if not refusals:
         entry = _find(sheet.negative_traits[category], name)
         if entry is None:
-            refusals.append(Refusal("not_held", f"{sheet.name} has no {category.capitalize()} Negative Trait "
-                                                f"{name!r}."))
+            refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no %(category)s Negative Trait "
+                                                                  "%(name2)s."),
+                                                               name=sheet.name, category=category.capitalize(), name2=repr(name))))
         elif entry.count > 1:
             entry.count -= 1
         else:
@@ -466,7 +489,8 @@ def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: 
     what = f"Removing the Derangement {name or request.name.strip()}"
     refusals = []
     if name is None:
-        refusals.append(Refusal("not_held", f"{sheet.name} has no Derangement {request.name.strip()!r}."))
+        refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Derangement %(value)s."),
+                                                           name=sheet.name, value=repr(request.name.strip()))))
     else:
         sheet.derangements.remove(name)
     return _priced(what, table.cost("derangement"), "xp_derangement", refusals, table)

@@ -211,7 +211,8 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
     """
     _need(fortitude, AEGIS_LEVEL, "Aegis")
     if payment not in AEGIS_PAYMENTS:
-        raise RulesError(f"Aegis is paid with {' or '.join(AEGIS_PAYMENTS)}.", field="payment")
+        raise RulesError(Phrase.message(N_("Aegis is paid with %(value)s."), value=' or '.join(AEGIS_PAYMENTS)),
+                         field="payment")
     if turn_start.levels != current.levels or turn_start.creature != current.creature:
         raise RulesError(Phrase.message(N_("The two tracks are not the same character's.")), field="turn_start")
     if turn_start.destroyed:

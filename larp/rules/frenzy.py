@@ -281,8 +281,9 @@ class VirtueRuling:
 
 def _count(value: Any, what: str, field_name: str, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (high is not None and value > high):
-        limit = f" to {high}" if high is not None else " or more"
-        raise RulesError(f"{what} is a whole number, 0{limit}.", field=field_name)
+        limit = Phrase.message(N_(" to %(high)s"), high=high) if high is not None else Phrase.message(N_(" or more"))
+        raise RulesError(Phrase.message(N_("%(what)s is a whole number, 0%(limit)s."), what=what, limit=limit),
+                         field=field_name)
     return value
 
 
@@ -296,8 +297,10 @@ def _difficulty(test: VirtueTest, table: VirtueTable) -> tuple[int, bool, Phrase
     if isinstance(test.stimulus, str):
         row = table.stimuli.get(test.stimulus.strip().lower())
         if row is None:
-            raise RulesError(f"{test.stimulus!r} is not a {table.label} stimulus (known: "
-                             f"{', '.join(table.stimuli)}); or give its Traits.", field="stimulus")
+            raise RulesError(Phrase.message(N_("%(stimulus)s is not a %(label)s stimulus (known: %(value)s); or "
+                                               "give its Traits."),
+                                            stimulus=repr(test.stimulus), label=table.label, value=', '.join(table.stimuli)),
+                             field="stimulus")
         return row.traits, row.hunger or test.hunger, Phrase.term(row.label.lower())
     return (_count(test.stimulus, "The stimulus's Traits", "stimulus", 10), test.hunger,
             Phrase.message(N_("the stimulus")))
@@ -320,12 +323,12 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     """
     settings = settings or ChronicleSettings.defaults()
     if not isinstance(test.virtue, Virtue):
-        raise RulesError("The Virtue is self_control, instinct or courage.", field="virtue")
+        raise RulesError(Phrase.message(N_("The Virtue is self_control, instinct or courage.")), field="virtue")
     if not isinstance(test.purpose, Purpose):
-        raise RulesError("The test resists a stimulus or ends a frenzy.", field="purpose")
+        raise RulesError(Phrase.message(N_("The test resists a stimulus or ends a frenzy.")), field="purpose")
     name = test.name.strip() if isinstance(test.name, str) else ""
     if not name:
-        raise RulesError("The character needs a name.", field="name")
+        raise RulesError(Phrase.message(N_("The character needs a name.")), field="name")
     traits = _count(test.traits, f"{test.virtue.label} Traits", "traits", 10)
     willpower = _count(test.willpower, "Willpower", "willpower")
     blood = None if test.blood is None else _count(test.blood, "Blood Traits", "blood")
@@ -347,9 +350,10 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
 
     if test.fend_off:
         if ending:
-            raise RulesError("Willpower holds a frenzy off; to end one, test.", field="fend_off")
+            raise RulesError(Phrase.message(N_("Willpower holds a frenzy off; to end one, test.")), field="fend_off")
         if willpower < 1:
-            raise RulesError(f"{name} has no Willpower left to hold the {what} off.", field="fend_off")
+            raise RulesError(Phrase.message(N_("%(name)s has no Willpower left to hold the %(what)s off."),
+                                            name=name, what=what), field="fend_off")
         steps.add(N_("%(name)s spends a Willpower Trait and holds the %(what)s off for ten minutes; if the trigger "
                      "is still there then, %(name)s tests again."), R_FRENZY, name=name, what=what)
         return VirtueRuling(None, "", difficulty, 0, willpower_spent=1, steps=steps.steps(), summary=Phrase.message(
@@ -357,8 +361,9 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     if ending:
         if not test.trigger_removed:
             if willpower < 1:
-                raise RulesError(f"While the trigger is there, ending the {what} costs a Willpower Trait; {name} "
-                                 f"has none.", field="willpower")
+                raise RulesError(Phrase.message(N_("While the trigger is there, ending the %(what)s costs a "
+                                                   "Willpower Trait; %(name)s has none."), what=what, name=name),
+                                 field="willpower")
             spent = 1
         steps.add(N_("%(name)s tests %(virtue)s to end the %(what)s (the trigger is gone: free).")
                   if test.trigger_removed else N_("%(name)s tests %(virtue)s to end the %(what)s, for a Willpower Trait."),
@@ -381,7 +386,7 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
 
     if test.relent:
         if ending:
-            raise RulesError(f"To stay in the {what}, make no test.", field="relent")
+            raise RulesError(Phrase.message(N_("To stay in the %(what)s, make no test."), what=what), field="relent")
         if test.virtue is Virtue.COURAGE:
             steps.add(N_("%(name)s does not face the test; the Courage test is not optional, so %(name)s loses it."),
                       R_COURAGE, name=name)
@@ -398,9 +403,11 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
     derangement = False
     if result is Outcome.FAILURE and test.retest is not None:
         if traits < 1:
-            raise RulesError(f"{name} has no {test.virtue.label} Trait to risk on a retest.", field="retest")
+            raise RulesError(Phrase.message(N_("%(name)s has no %(label)s Trait to risk on a retest."),
+                                            name=name, label=test.virtue.label), field="retest")
         if not isinstance(test.retest, tuple) or len(test.retest) != 2:
-            raise RulesError("Give the retest's two signs: the player's and the narrator's.", field="retest")
+            raise RulesError(Phrase.message(N_("Give the retest's two signs: the player's and the narrator's.")),
+                             field="retest")
         steps.add(N_("%(name)s risks a %(virtue)s Trait for the one retest."), R_VIRTUE, name=name, virtue=virtue)
         result, counted = _throw(name, test.retest[0], test.retest[1], test, base, difficulty, settings, steps,
                                  records, "retest.")
@@ -413,7 +420,7 @@ def rule_virtue_test(test: VirtueTest, settings: ChronicleSettings | None = None
             steps.add(N_("%(name)s loses the retest too: the risked %(virtue)s Trait is lost for the game session, "
                          "and %(name)s gains a temporary derangement."), R_VIRTUE, name=name, virtue=virtue)
     elif test.retest is not None:
-        raise RulesError("Only a lost Virtue Test is retested.", field="retest")
+        raise RulesError(Phrase.message(N_("Only a lost Virtue Test is retested.")), field="retest")
 
     if result is Outcome.FAILURE:
         if ending:
@@ -446,9 +453,9 @@ def _throw(name: str, player: Throw | None, narrator: Throw | None, test: Virtue
     """
     fields = {"challenger_throw": f"{prefix}throw", "defender_throw": f"{prefix}narrator_throw"}
     if player is None:
-        raise RulesError(f"Choose {name}'s sign.", field=fields["challenger_throw"])
+        raise RulesError(Phrase.message(N_("Choose %(name)s's sign."), name=name), field=fields["challenger_throw"])
     if narrator is None:
-        raise RulesError("Choose the narrator's sign.", field=fields["defender_throw"])
+        raise RulesError(Phrase.message(N_("Choose the narrator's sign.")), field=fields["defender_throw"])
     side = Contestant(name, base, (), bonuses=tuple(test.bonuses), penalties=tuple(test.penalties))
     challenge = Challenge(Category.VIRTUE, side, kind=Kind.STATIC, difficulty=difficulty, action="other",
                           tests=(TestCall(Call.TEST, player, narrator),))

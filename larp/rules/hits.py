@@ -19,7 +19,7 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import CREATURES, Armor, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import RulesError, Step, article, levels
+from larp.rules.explain import N_, Phrase, RulesError, Step, article, levels
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test_from_dict
@@ -153,7 +153,8 @@ def weapon_card(key: str, where: str) -> Weapon:
     try:
         card = armory_weapon(key, "live")
     except RulesError:
-        raise RulesError(f"There is no weapon {key!r} in the armory.", field=where) from None
+        raise RulesError(Phrase.message(N_("There is no weapon %(key)s in the armory."), key=repr(key)),
+                         field=where) from None
     return Weapon(card.name, card.bonus_traits, card.damage_type, card.damage, ranged=not card.melee,
                   specials=tuple(card.specials), negative_traits=tuple(card.negative_traits))
 
@@ -165,12 +166,14 @@ def track_of(body: Body, settings: ChronicleSettings, name: str, where: str) -> 
         RulesError: an unknown creature, or a track whose creature differs.
     """
     if body.creature not in CREATURES:
-        raise RulesError(f"{name}: unknown creature {body.creature!r} (vampire, ghoul or mortal).",
+        raise RulesError(Phrase.message(N_("%(name)s: unknown creature %(creature)s (vampire, ghoul or mortal)."),
+                                        name=name, creature=repr(body.creature)),
                          field=f"{where}.creature")
     if body.track is None:
         return new_track(body.creature, settings)
     if body.track.creature != body.creature:
-        raise RulesError(f"{name}'s track is a {body.track.creature}'s, not a {body.creature}'s.",
+        raise RulesError(Phrase.message(N_("%(name)s's track is a %(creature)s's, not a %(creature2)s's."),
+                                        name=name, creature=body.track.creature, creature2=body.creature),
                          field=f"{where}.creature")
     return body.track
 
@@ -230,14 +233,15 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
 def _flag(data: Mapping[str, Any], key: str, where: str, default: bool = False) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise RulesError("Give true or false.", field=f"{where}.{key}")
+        raise RulesError(Phrase.message(N_("Give true or false.")), field=f"{where}.{key}")
     return value
 
 
 def _level(data: Mapping[str, Any], key: str, where: str, high: int = 10) -> int:
     value = data.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise RulesError(f"Give a whole number from 0 to {high}.", field=f"{where}.{key}")
+        raise RulesError(Phrase.message(N_("Give a whole number from 0 to %(high)s."), high=high),
+                         field=f"{where}.{key}")
     return value
 
 
@@ -251,20 +255,21 @@ def attack_from_dict(data: Any, where: str, rng: RandomSource | None = None) -> 
         RulesError: a malformed value, naming the field.
     """
     if not isinstance(data, Mapping):
-        raise RulesError("Give the attack as an object (action, weapon...).", field=where)
+        raise RulesError(Phrase.message(N_("Give the attack as an object (action, weapon...).")), field=where)
     unknown = sorted(set(data) - (set(Attack.__dataclass_fields__) - {"card"}))
     if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+        raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                         field=f"{where}.{unknown[0]}")
     staking = data.get("staking_tests") or []
     if not isinstance(staking, list) or len(staking) > 2:
-        raise RulesError("Give at most the two staking tests, as objects {player, narrator}.",
+        raise RulesError(Phrase.message(N_("Give at most the two staking tests, as objects {player, narrator}.")),
                          field=f"{where}.staking_tests")
     weapon = data.get("weapon")
     if weapon is not None and (not isinstance(weapon, str) or not weapon.strip()):
-        raise RulesError("Give a live armory key (knife, pistol...).", field=f"{where}.weapon")
+        raise RulesError(Phrase.message(N_("Give a live armory key (knife, pistol...).")), field=f"{where}.weapon")
     action = data.get("action", "weapon" if weapon else "strike")
     if not isinstance(action, str):
-        raise RulesError("The action is strike, bite or weapon.", field=f"{where}.action")
+        raise RulesError(Phrase.message(N_("The action is strike, bite or weapon.")), field=f"{where}.action")
     return Attack(action=action.strip().lower(), weapon=weapon.strip() if weapon else None,
                   potence=_level(data, "potence", where, 10),
                   lethal_by_prowess=_flag(data, "lethal_by_prowess", where),
@@ -286,20 +291,21 @@ def body_from_dict(data: Any, where: str, settings: ChronicleSettings | None = N
     if data is None:
         return Body()
     if not isinstance(data, Mapping):
-        raise RulesError("Give the body as an object (creature, damage...).", field=where)
+        raise RulesError(Phrase.message(N_("Give the body as an object (creature, damage...).")), field=where)
     known = {"creature", "fortitude", "armor", "armor_left", "bashing", "lethal", "aggravated"}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+        raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                         field=f"{where}.{unknown[0]}")
     creature = data.get("creature", "vampire")
     if creature not in CREATURES:
-        raise RulesError("The creature is vampire, ghoul or mortal.", field=f"{where}.creature")
+        raise RulesError(Phrase.message(N_("The creature is vampire, ghoul or mortal.")), field=f"{where}.creature")
     armor = data.get("armor")
     if armor is not None and not isinstance(armor, str):
-        raise RulesError("Give a live armory key.", field=f"{where}.armor")
+        raise RulesError(Phrase.message(N_("Give a live armory key.")), field=f"{where}.armor")
     armor_left = data.get("armor_left")
     if armor_left is not None and (isinstance(armor_left, bool) or not isinstance(armor_left, int)):
-        raise RulesError("Give a whole number.", field=f"{where}.armor_left")
+        raise RulesError(Phrase.message(N_("Give a whole number.")), field=f"{where}.armor_left")
     counts = {k: _level(data, k, where, 20) for k in ("bashing", "lethal", "aggravated")}
     track = None
     if any(counts.values()):

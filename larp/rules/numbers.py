@@ -21,7 +21,7 @@ import re
 from enum import StrEnum
 from typing import Any
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 #: The largest row id accepted from a URL or a form (both databases store at least 32-bit ids).
 MAX_ID = 2**31 - 1
@@ -82,26 +82,31 @@ def whole_number(value: Any, field: str, *, low: int | None = None, high: int | 
         value = value.strip(_SPACES)
     if value is None or (isinstance(value, str) and value == "" and text):
         if default is REQUIRED:
-            raise NumberError(f"{name}: give a whole number.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a whole number."), name=name), field=field)
         return default
     if isinstance(value, bool):
-        raise NumberError(f"{name}: give a whole number, not true or false.", field=field)
+        raise NumberError(Phrase.message(N_("%(name)s: give a whole number, not true or false."), name=name),
+                          field=field)
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and text:
         if not _WHOLE.fullmatch(value):
-            raise NumberError(f"{name}: give a whole number written in digits, such as 3 or 12.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a whole number written in digits, such as 3 or 12."),
+                                             name=name), field=field)
         if len(value.lstrip("+-")) > MAX_DIGITS:
-            raise NumberError(f"{name}: that number is too large.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: that number is too large."), name=name), field=field)
         number = int(value)
     else:
-        raise NumberError(f"{name}: give a whole number.", field=field)
+        raise NumberError(Phrase.message(N_("%(name)s: give a whole number."), name=name), field=field)
     if (low is not None and number < low) or (high is not None and number > high):
         if low is not None and high is not None:
-            raise NumberError(f"{name}: give a number from {low} to {high}.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a number from %(low)s to %(high)s."),
+                                             name=name, low=low, high=high), field=field)
         if low is not None:
-            raise NumberError(f"{name}: give a number of at least {low}.", field=field)
-        raise NumberError(f"{name}: give a number of at most {high}.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a number of at least %(low)s."), name=name, low=low),
+                              field=field)
+        raise NumberError(Phrase.message(N_("%(name)s: give a number of at most %(high)s."), name=name, high=high),
+                          field=field)
     return number
 
 
@@ -127,19 +132,20 @@ def decimal_number(value: Any, field: str, *, text: bool = True, label: str | No
     """
     name = label or _label(field)
     if isinstance(value, bool) or value is None:
-        raise NumberError(f"{name}: give a number.", field=field)
+        raise NumberError(Phrase.message(N_("%(name)s: give a number."), name=name), field=field)
     if isinstance(value, int):
         return float(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise NumberError(f"{name}: give a number.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a number."), name=name), field=field)
         return value
     if isinstance(value, str) and text:
         value = value.strip(_SPACES)
         if not _DECIMAL.fullmatch(value) or len(value) > MAX_DIGITS + 2:
-            raise NumberError(f"{name}: give a number written in digits, such as 1.5 or 12.", field=field)
+            raise NumberError(Phrase.message(N_("%(name)s: give a number written in digits, such as 1.5 or 12."),
+                                             name=name), field=field)
         return float(value)
-    raise NumberError(f"{name}: give a number.", field=field)
+    raise NumberError(Phrase.message(N_("%(name)s: give a number."), name=name), field=field)
 
 
 def enum_value(cls: type[StrEnum], value: Any, where: str) -> Any:
@@ -152,8 +158,10 @@ def enum_value(cls: type[StrEnum], value: Any, where: str) -> Any:
         return value
     choices = ", ".join(m.value for m in cls)
     if not isinstance(value, str):
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where)
+        raise RulesError(Phrase.message(N_("%(value)s is not one of: %(choices)s."),
+                                        value=repr(value), choices=choices), field=where)
     try:
         return cls(value.strip().lower())
     except ValueError:
-        raise RulesError(f"{value!r} is not one of: {choices}.", field=where) from None
+        raise RulesError(Phrase.message(N_("%(value)s is not one of: %(choices)s."),
+                                        value=repr(value), choices=choices), field=where) from None

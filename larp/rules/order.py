@@ -98,10 +98,11 @@ class Participant:
             RulesError: a missing or malformed value, naming the field.
         """
         if not isinstance(data, Mapping):
-            raise RulesError("A participant must be an object.", field=where)
+            raise RulesError(Phrase.message(N_("A participant must be an object.")), field=where)
         unknown = sorted(set(data) - set(cls.__dataclass_fields__))
         if unknown:
-            raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+            raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                             field=f"{where}.{unknown[0]}")
         return cls(
             name=data.get("name", ""),
             traits=data.get("traits", -1),
@@ -160,27 +161,33 @@ def _check(participants: Sequence[Participant]) -> None:
     for index, p in enumerate(participants):
         where = f"participants[{index}]"
         if not isinstance(p, Participant):
-            raise RulesError("A participant must be given.", field=where)
+            raise RulesError(Phrase.message(N_("A participant must be given.")), field=where)
         if not isinstance(p.name, str) or not p.name.strip():
-            raise RulesError("A participant needs a name.", field=f"{where}.name")
+            raise RulesError(Phrase.message(N_("A participant needs a name.")), field=f"{where}.name")
         if p.name in by_name:
-            raise RulesError(f"{p.name} appears twice.", field=f"{where}.name")
+            raise RulesError(Phrase.message(N_("%(name)s appears twice."), name=p.name), field=f"{where}.name")
         if isinstance(p.traits, bool) or not isinstance(p.traits, int) or p.traits < 0:
-            raise RulesError(f"{p.name}: give the current Traits (0 or more).", field=f"{where}.traits")
+            raise RulesError(Phrase.message(N_("%(name)s: give the current Traits (0 or more)."), name=p.name),
+                             field=f"{where}.traits")
         if isinstance(p.celerity, bool) or not isinstance(p.celerity, int) or not 0 <= p.celerity <= 5:
-            raise RulesError(f"{p.name}: Celerity is a level from 0 to 5.", field=f"{where}.celerity")
+            raise RulesError(Phrase.message(N_("%(name)s: Celerity is a level from 0 to 5."), name=p.name),
+                             field=f"{where}.celerity")
         if not isinstance(p.target, str):
-            raise RulesError(f"{p.name}: the target is a name.", field=f"{where}.target")
+            raise RulesError(Phrase.message(N_("%(name)s: the target is a name."), name=p.name),
+                             field=f"{where}.target")
         for flag in ("surprised", "simultaneous"):
             if not isinstance(getattr(p, flag), bool):
-                raise RulesError(f"{p.name}: {flag} is true or false.", field=f"{where}.{flag}")
+                raise RulesError(Phrase.message(N_("%(name)s: %(flag)s is true or false."), name=p.name, flag=flag),
+                                 field=f"{where}.{flag}")
         by_name[p.name] = p
     for index, p in enumerate(participants):
         if p.target and p.target not in by_name:
-            raise RulesError(f"{p.name} targets {p.target}, who is not in this turn.",
+            raise RulesError(Phrase.message(N_("%(name)s targets %(target)s, who is not in this turn."),
+                                            name=p.name, target=p.target),
                              field=f"participants[{index}].target")
         if p.target == p.name:
-            raise RulesError(f"{p.name} cannot challenge {p.name}.", field=f"participants[{index}].target")
+            raise RulesError(Phrase.message(N_("%(name)s cannot challenge %(name)s."), name=p.name),
+                             field=f"participants[{index}].target")
 
 
 def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
@@ -225,18 +232,23 @@ def order_of_actions(participants: Sequence[Participant]) -> TurnOrder:
         where = f"participants[{index}].simultaneous"
         group = attackers.get(p.name, [])
         if not group:
-            raise RulesError(f"{p.name} is not attacked, so there is nothing to answer.", field=where)
+            raise RulesError(Phrase.message(N_("%(name)s is not attacked, so there is nothing to answer."),
+                                            name=p.name), field=where)
         if len(group) > 1:
-            raise RulesError(f"{p.name} faces several attackers (mass combat): no simultaneous attack.", field=where)
+            raise RulesError(Phrase.message(N_("%(name)s faces several attackers (mass combat): no simultaneous "
+                                               "attack."), name=p.name), field=where)
         attacker = group[0]
         if p.surprised:
-            raise RulesError(f"{p.name} is surprised: the first challenge can only harm {p.name}.", field=where)
+            raise RulesError(Phrase.message(N_("%(name)s is surprised: the first challenge can only harm %(name)s."),
+                                            name=p.name), field=where)
         if pre_empt(attacker) != pre_empt(p):
             faster = attacker if pre_empt(attacker) > pre_empt(p) else p
-            raise RulesError(f"{faster.name} pre-empts with Celerity, so there is no simultaneous attack.",
+            raise RulesError(Phrase.message(N_("%(name)s pre-empts with Celerity, so there is no simultaneous "
+                                               "attack."), name=faster.name),
                              field=where)
         if p.target not in ("", attacker.name):
-            raise RulesError(f"{p.name} can answer only {attacker.name}'s attack with a simultaneous attack.",
+            raise RulesError(Phrase.message(N_("%(name)s can answer only %(name2)s's attack with a simultaneous "
+                                               "attack."), name=p.name, name2=attacker.name),
                              field=where)
         answers.setdefault(attacker.name, []).append(p.name)
         why = Phrase.message(N_("their pre-empts cancel out") if pre_empt(p) else N_("neither can pre-empt"))
@@ -335,12 +347,13 @@ def hand_actions(celerity: int, both_hands: bool = True, other: int = 0, who: st
             (``other``).
     """
     if isinstance(celerity, bool) or not isinstance(celerity, int) or not 0 <= celerity <= 5:
-        raise RulesError("Celerity is a level from 0 to 5.", field="celerity")
+        raise RulesError(Phrase.message(N_("Celerity is a level from 0 to 5.")), field="celerity")
     steps = Explanation()
     speed = (celerity >= SWIFTNESS) + (celerity >= LEGERITY)
     total = 1 + speed + (1 if both_hands else 0)
     if isinstance(other, bool) or not isinstance(other, int) or not 0 <= other <= total:
-        raise RulesError(f"{who} has {total} actions this turn: at most {total} go to other things.", field="other")
+        raise RulesError(Phrase.message(N_("%(who)s has %(total)s actions this turn: at most %(total)s go to other "
+                                           "things."), who=who, total=total), field="other")
     parts = ["his normal action"] + (["Swiftness's"] if celerity >= SWIFTNESS else []) + \
         (["Legerity's"] if celerity >= LEGERITY else [])
     if not both_hands:

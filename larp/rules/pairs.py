@@ -19,7 +19,7 @@ from larp.rules.challenge import (
     RandomSource,
     play_challenge,
 )
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 
 
@@ -100,7 +100,7 @@ def play_pairs(challenges: Sequence[Challenge], shared: Outcome, settings: Chron
     for index, challenge in enumerate(challenges):
         _played, options, ruling = play_pair(challenge, spent, settings, rng, where(index))
         if ruling is None:
-            raise RulesError("A forced darkness retest is due in this pair: add its throws.",
+            raise RulesError(Phrase.message(N_("A forced darkness retest is due in this pair: add its throws.")),
                              field=f"{where(index)}.tests")
         out.append((options, ruling))
     return out
@@ -133,14 +133,16 @@ def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: st
         RulesError: a Trait not held or lost earlier this game session, or too many.
     """
     if len(traits) > con.traits:
-        raise RulesError(f"{name} has only {con.traits} Traits left and cannot risk {len(traits)}.", field=where)
+        raise RulesError(Phrase.message(N_("%(name)s has only %(traits)s Traits left and cannot risk %(value)s."),
+                                        name=name, traits=con.traits, value=len(traits)), field=where)
     if not (con.held or con.lost_earlier):
         return
     free = Counter(con.held) - Counter(con.lost_earlier)
     for trait in traits:
         if free[trait] < 1:
             why = "lost earlier this game session" if trait in con.lost_earlier else "not a Trait left to risk"
-            raise RulesError(f"{name} cannot risk {trait}: {why}.", field=where)
+            raise RulesError(Phrase.message(N_("%(name)s cannot risk %(trait)s: %(why)s."),
+                                            name=name, trait=trait, why=why), field=where)
         free[trait] -= 1
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 
 _TRAITS = "LotNR Traits and Abilities (met-reference 2.1, 5.1)"
@@ -87,8 +87,9 @@ def refresh_for_next_session(subject: RefreshSubject, last_date: date, next_date
         RulesError: ``next_date`` before ``last_date`` (``field`` "date").
     """
     if next_date < last_date:
-        raise RulesError(f"The next game session ({next_date.isoformat()}) cannot be before the last one "
-                         f"({last_date.isoformat()}).", field="date")
+        raise RulesError(Phrase.message(N_("The next game session (%(value)s) cannot be before the last one "
+                                           "(%(value2)s)."),
+                                        value=next_date.isoformat(), value2=last_date.isoformat()), field="date")
     steps = Explanation()
     who = subject.name
     if subject.condition in ("final_death", "dead"):

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 from larp.rules.damage import Armor
 from larp.rules.damage import armor as armor_card
 from larp.rules.darkness import DarknessLevel, DarknessSource, darkness_table
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import enum_value
 from larp.rules.senses import sense_named
 
@@ -111,7 +111,8 @@ class Worn:
         card = self.card()
         left = card.rating if self.left is None else self.left
         if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= card.rating:
-            raise RulesError(f"{card.name} has {card.rating} levels; {self.left!r} left is impossible.",
+            raise RulesError(Phrase.message(N_("%(name)s has %(rating)s levels; %(left)s left is impossible."),
+                                            name=card.name, rating=card.rating, left=repr(self.left)),
                              field="armor_left")
         return left
 
@@ -283,13 +284,16 @@ def worn_from_data(value: Any, where: str) -> tuple[Worn, ...]:
         elif isinstance(item, Mapping):
             unknown = sorted(set(item) - {"armor", "left"})
             if unknown:
-                raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+                raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                                 field=f"{where}.{unknown[0]}")
             key, left = item.get("armor"), item.get("left")
             if not isinstance(key, str) or (left is not None and (isinstance(left, bool) or not isinstance(left, int))):
-                raise RulesError("Give the armor's live armory key and the levels left.", field=where)
+                raise RulesError(Phrase.message(N_("Give the armor's live armory key and the levels left.")),
+                                 field=where)
             worn = Worn(key.strip(), left)
         else:
-            raise RulesError("Give the armor worn as a live armory key (ballistic_vest, plate...).", field=where)
+            raise RulesError(Phrase.message(N_("Give the armor worn as a live armory key (ballistic_vest, "
+                                               "plate...).")), field=where)
         try:
             worn.levels_left()
         except RulesError as exc:
@@ -311,14 +315,15 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
     if data is None:
         return SideScene()
     if not isinstance(data, Mapping):
-        raise RulesError("Give the side's scene as an object.", field=where)
+        raise RulesError(Phrase.message(N_("Give the side's scene as an object.")), field=where)
     unknown = sorted(set(data) - set(SIDE_KEYS))
     if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+        raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                         field=f"{where}.{unknown[0]}")
     kwargs = _darkness_and_range(data, where)
     if "shroud_caster" in data:
         if not isinstance(data["shroud_caster"], bool):
-            raise RulesError("Give true or false.", field=f"{where}.shroud_caster")
+            raise RulesError(Phrase.message(N_("Give true or false.")), field=f"{where}.shroud_caster")
         kwargs["shroud_caster"] = data["shroud_caster"]
     if data.get("sight") is not None:
         sight = data["sight"]
@@ -326,22 +331,26 @@ def side_scene_from_dict(data: Any, where: str) -> SideScene:
         if isinstance(sight, list):
             sight = {key: True for key in sight}
         if not isinstance(sight, Mapping) or not all(isinstance(v, bool) for v in sight.values()):
-            raise RulesError("Give the sight powers as an object of key to true or false.", field=f"{where}.sight")
+            raise RulesError(Phrase.message(N_("Give the sight powers as an object of key to true or false.")),
+                             field=f"{where}.sight")
         for key in sight:
             if key not in known and key not in darkness_table().reductions:
-                raise RulesError(f"{key!r} is not a sight power (known: {', '.join(sorted(known))}).",
+                raise RulesError(Phrase.message(N_("%(key)s is not a sight power (known: %(value)s)."),
+                                                key=repr(key), value=', '.join(sorted(known))),
                                  field=f"{where}.sight")
         kwargs["sight"] = dict(sight)
     if "cover" in data:
         cover = data["cover"]
         if isinstance(cover, bool) or not isinstance(cover, int) or not 0 <= cover <= MAX_COVER:
-            raise RulesError(f"Cover is 0 to {MAX_COVER} Traits (LotNR cover).", field=f"{where}.cover")
+            raise RulesError(Phrase.message(N_("Cover is 0 to %(max_cover)s Traits (LotNR cover)."),
+                                            max_cover=MAX_COVER), field=f"{where}.cover")
         kwargs["cover"] = cover
     if "armor" in data:
         kwargs["armor"] = worn_from_data(data["armor"], f"{where}.armor")
     if "weapon" in data:
         if data["weapon"] is not None and not isinstance(data["weapon"], str):
-            raise RulesError("Give the weapon's live armory key, or \"\" for bare hands.", field=f"{where}.weapon")
+            raise RulesError(Phrase.message(N_("Give the weapon's live armory key, or \"\" for bare hands.")),
+                             field=f"{where}.weapon")
         kwargs["weapon"] = (data["weapon"] or "").strip() if data["weapon"] is not None else None
     return SideScene(**kwargs)
 
@@ -359,14 +368,15 @@ def scene_from_dict(data: Any, where: str = "scene") -> Scene:
     if isinstance(data, Scene):
         return data
     if not isinstance(data, Mapping):
-        raise RulesError("Give the scene as an object.", field=where)
+        raise RulesError(Phrase.message(N_("Give the scene as an object.")), field=where)
     unknown = sorted(set(data) - {"darkness", "darkness_source", "range", "sides", "sense"})
     if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{where}.{unknown[0]}")
+        raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                         field=f"{where}.{unknown[0]}")
     kwargs = _darkness_and_range(data, where)
     raw_sides = data.get("sides") or {}
     if not isinstance(raw_sides, Mapping):
-        raise RulesError("Give the sides' scenes as an object by name.", field=f"{where}.sides")
+        raise RulesError(Phrase.message(N_("Give the sides' scenes as an object by name.")), field=f"{where}.sides")
     sides = {str(name): side_scene_from_dict(raw, f"{where}.sides.{name}") for name, raw in raw_sides.items()}
     if "sense" in data:
         kwargs["sense"] = sense_named(data["sense"], f"{where}.sense")
@@ -384,6 +394,7 @@ def scene_with_sense(scene: Scene, sense: Any, field: str = "sense") -> Scene:
     if not named or named == scene.sense:
         return scene
     if scene.sense:
-        raise RulesError(f"The scene says the challenge depends on {scene.sense}, not {named}: give one sense.",
+        raise RulesError(Phrase.message(N_("The scene says the challenge depends on %(sense)s, not %(named)s: give "
+                                           "one sense."), sense=scene.sense, named=named),
                          field=field)
     return replace(scene, sense=named)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
@@ -87,13 +87,15 @@ def sense_named(value: Any, field: str = "sense") -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RulesError("Give the sense as a word: " + ", ".join(sense_table().senses) + ".", field=field)
+        raise RulesError(Phrase.message(N_("Give the sense as a word: %(senses)s."),
+                                        senses=", ".join(sense_table().senses)), field=field)
     text = value.strip().lower()
     if not text:
         return ""
     sense = sense_table().words.get(text)
     if sense is None:
-        raise RulesError(f"{value!r} is not a sense (one of: {', '.join(sense_table().senses)}).", field=field)
+        raise RulesError(Phrase.message(N_("%(value)s is not a sense (one of: %(value2)s)."),
+                                        value=repr(value), value2=', '.join(sense_table().senses)), field=field)
     return sense
 
 
@@ -105,7 +107,7 @@ def senses_named(values: Iterable[Any], field: str = "acute_senses") -> frozense
         RulesError: not a list of sense words, naming ``field``.
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise RulesError("Give a list of senses.", field=field)
+        raise RulesError(Phrase.message(N_("Give a list of senses.")), field=field)
     return frozenset(sense for value in values if (sense := sense_named(value, field)))
 
 

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.numbers import decimal_number, whole_number
 from larp.tables import TableError, data_file_names, load_toml
 
@@ -107,24 +107,25 @@ class SettingDef:
             else:
                 value = str(raw).strip()
         except (TypeError, ValueError):
-            allowed = ""
-            if self.type == "choice":
-                allowed = " (one of: " + ", ".join(k for k, _ in self.choices) + ")"
-            elif self.type == "url":
-                allowed = " (a full address such as http://192.168.1.20:8080, at most 120 characters)"
-            elif self.type == "date":
-                allowed = " (a date such as 2027-06-30, or empty)"
-            elif self.type == "timezone":
-                allowed = " (an IANA name such as Europe/London or America/New_York, or empty)"
-            kind = {"int": "whole number", "float": "number", "bool": "yes or no", "choice": "choice",
-                    "url": "web address", "date": "date", "timezone": "time zone"}.get(self.type, "value")
+            not_a = {"int": N_("%(label)s: %(shown)s is not a whole number."),
+                     "float": N_("%(label)s: %(shown)s is not a number."),
+                     "bool": N_("%(label)s: %(shown)s is not a yes or no."),
+                     "choice": N_("%(label)s: %(shown)s is not a choice (one of: %(choices)s)."),
+                     "url": N_("%(label)s: %(shown)s is not a web address (a full address such as "
+                               "http://192.168.1.20:8080, at most 120 characters)."),
+                     "date": N_("%(label)s: %(shown)s is not a date (a date such as 2027-06-30, or empty)."),
+                     "timezone": N_("%(label)s: %(shown)s is not a time zone (an IANA name such as Europe/London or "
+                                    "America/New_York, or empty).")}.get(self.type, N_("%(label)s: %(shown)s is not a value."))
             shown = repr(raw) if len(repr(raw)) <= 60 else repr(raw)[:57] + "..."
-            raise RulesError(f"{self.label}: {shown} is not a {kind}{allowed}.", field=self.key) from None
+            raise RulesError(Phrase.message(not_a, label=self.label, shown=shown,
+                                            choices=", ".join(k for k, _ in self.choices)), field=self.key) from None
         if self.type in ("int", "float"):
             if self.minimum is not None and value < self.minimum:
-                raise RulesError(f"{self.label} must be at least {self.minimum:g}.", field=self.key)
+                raise RulesError(Phrase.message(N_("%(label)s must be at least %(low)s."), label=self.label,
+                                                low=float(self.minimum)), field=self.key)
             if self.maximum is not None and value > self.maximum:
-                raise RulesError(f"{self.label} must be at most {self.maximum:g}.", field=self.key)
+                raise RulesError(Phrase.message(N_("%(label)s must be at most %(high)s."), label=self.label,
+                                                high=float(self.maximum)), field=self.key)
         return value
 
     def describe(self, value: Any) -> str:
@@ -246,6 +247,7 @@ class ChronicleSettings:
         values: dict[str, Any] = {}
         for key, raw in overrides.items():
             if key not in definitions:
-                raise RulesError(f"There is no chronicle setting called {key!r}.", field=key)
+                raise RulesError(Phrase.message(N_("There is no chronicle setting called %(key)s."), key=repr(key)),
+                                 field=key)
             values[key] = definitions[key].coerce(raw)
         return cls(MappingProxyType(values))

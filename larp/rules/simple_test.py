@@ -86,11 +86,12 @@ def simple_test(player: Throw | None, narrator: Throw | None, rng: RandomSource 
     for who, throw in (("player", player), ("narrator", narrator)):
         if throw is None:
             if rng is None:
-                raise RulesError(f"Give the {who}'s throw, or a random source to draw it.", field=field)
+                raise RulesError(Phrase.message(N_("Give the %(who)s's throw, or a random source to draw it."),
+                                                who=who), field=field)
             throw = random_throw(rng, BASIC_THROWS)
             drawn.append(who)
         elif throw not in BASIC_THROWS:
-            raise RulesError("A simple test is rock, paper or scissors: no Bomb.", field=field)
+            raise RulesError(Phrase.message(N_("A simple test is rock, paper or scissors: no Bomb.")), field=field)
         throws.append(throw)
     return SimpleTest(throws[0], throws[1], tuple(drawn))
 
@@ -107,10 +108,11 @@ def simple_test_from_dict(data: Any, field: str, rng: RandomSource | None) -> Si
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise RulesError("Give the test as an object {player, narrator}.", field=field)
+        raise RulesError(Phrase.message(N_("Give the test as an object {player, narrator}.")), field=field)
     unknown = sorted(set(data) - {"player", "narrator"})
     if unknown:
-        raise RulesError(f"Unknown field {unknown[0]!r}.", field=f"{field}.{unknown[0]}")
+        raise RulesError(Phrase.message(N_("Unknown field %(value)s."), value=repr(unknown[0])),
+                         field=f"{field}.{unknown[0]}")
     throws = []
     for who in ("player", "narrator"):
         raw = data.get(who)

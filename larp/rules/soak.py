@@ -123,7 +123,8 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other",
         kind = "aggravated_fire_sunlight"
     rows = soak_table()[row_name]
     if kind not in rows:
-        raise RulesError(f"The soak table has no {kind} row for a {row_name}.", field="damage_type")
+        raise RulesError(Phrase.message(N_("The soak table has no %(kind)s row for a %(row_name)s."),
+                                        kind=kind, row_name=row_name), field="damage_type")
     row = rows[kind]
     steps = Explanation()
     settings = settings or ChronicleSettings.defaults()
@@ -294,7 +295,8 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     steps = Explanation()
     card = weapon(weapon_key, "tabletop") if weapon_key else None
     if stake_at_heart and card is not None and not card.has("Staking"):
-        raise RulesError(f"A {card.name} cannot stake a vampire.", field="stake_at_heart")
+        raise RulesError(Phrase.message(N_("A %(name)s cannot stake a vampire."), name=card.name),
+                         field="stake_at_heart")
     steps.add(f"The attack scores {plural(levels, 'level')} of {damage_type} damage against {who}.", '000 "Damage Types"')
     reading = firearm_reading(settings, "tabletop")
     kind, type_steps = damage_type_against(

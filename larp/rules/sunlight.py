@@ -52,10 +52,10 @@ def sunlight_exposure(exposure: str, turns: int = 1, who: str = "The vampire") -
             turn (``turns``).
     """
     if exposure not in EXPOSURES:
-        raise RulesError("Say how the sunlight reaches him: indirect (one aggravated level a turn) or direct "
-                         "(three a turn).", field="exposure")
+        raise RulesError(Phrase.message(N_("Say how the sunlight reaches him: indirect (one aggravated level a "
+                                           "turn) or direct (three a turn).")), field="exposure")
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
-        raise RulesError("Sunlight burns for at least one turn.", field="turns")
+        raise RulesError(Phrase.message(N_("Sunlight burns for at least one turn.")), field="turns")
     tables = frenzy_tables()
     row = tables.sunlight[exposure]
     per_turn = int(row["per_turn"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 R_ONE_PER_TURN = "Dark Epics p.71 (met-reference 3.1)"
@@ -47,10 +47,13 @@ def check_one_challenge_per_turn(target: str, category: str, earlier: Iterable[s
     label = category.capitalize()
     if category in set(earlier):
         raise RulesError(
-            f"{target} has already been the target of a {label} challenge in turn {turn} of this scene: a character "
-            f"is subject to at most one Physical, one Mental and one Social challenge a turn ({R_ONE_PER_TURN}; "
-            f"{settings.label('one_physical_challenge_per_turn')}). Several attackers share the one challenge: "
-            f"join it as a mass challenge on the combat board. Celerity's actions count as turns: for one, the "
-            f"narrator says \u201cnext turn\u201d.", field="scene_id")
+            Phrase.message(N_("%(target)s has already been the target of a %(label)s challenge in turn %(turn)s of "
+                              "this scene: a character is subject to at most one Physical, one Mental and one "
+                              "Social challenge a turn (%(cited)s; %(value)s). Several attackers share the one "
+                              "challenge: join it as a mass challenge on the combat board. Celerity's actions "
+                              "count as turns: for one, the narrator says “next turn”."),
+                           target=target, label=Phrase.term(label), turn=turn, cited=R_ONE_PER_TURN,
+                           value=settings.label('one_physical_challenge_per_turn')),
+            field="scene_id")
     return Step(f"{target}'s first {label} challenge in turn {turn} of this scene.", R_ONE_PER_TURN,
                 "one_physical_challenge_per_turn")

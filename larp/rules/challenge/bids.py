@@ -114,10 +114,12 @@ def place_bids(challenge: Challenge, settings: ChronicleSettings, rng: RandomSou
 def _check_script(ch: Challenge) -> None:
     """The setup's own checks: kind, category, actions, defender, difficulty (met-reference 1.6)."""
     if not isinstance(ch.category, Category):
-        raise RulesError(f"Unknown category {ch.category!r}.", field="category")
+        raise RulesError(Phrase.message(N_("Unknown category %(category)s."), category=repr(ch.category)),
+                         field="category")
     for key, value in (("action", ch.action), ("defender_action", ch.defender_action)):
         if value not in ACTIONS:
-            raise RulesError(f"Unknown action {value!r} (known: {', '.join(ACTIONS)}).", field=key)
+            raise RulesError(Phrase.message(N_("Unknown action %(value)s (known: %(value2)s)."),
+                                            value=repr(value), value2=', '.join(ACTIONS)), field=key)
     if ch.kind is Kind.CONTESTED:
         if ch.defender is None:
             raise RulesError(Phrase.message(N_("A contested challenge needs a defender.")), field="defender")
@@ -127,10 +129,12 @@ def _check_script(ch: Challenge) -> None:
             raise RulesError(Phrase.message(N_("A Virtue Test is a static challenge against the stimulus.")), field="kind")
     else:
         if ch.defender is not None:
-            raise RulesError(f"A {ch.kind.value} challenge is against a narrator: leave out the defender.",
+            raise RulesError(Phrase.message(N_("A %(kind)s challenge is against a narrator: leave out the defender."),
+                                            kind=ch.kind.value),
                              field="defender")
         if ACTIONS[ch.action]["attack"]:
-            raise RulesError(f"A {ch.kind.value} challenge has no opponent to hit: use the action 'other'.",
+            raise RulesError(Phrase.message(N_("A %(kind)s challenge has no opponent to hit: use the action "
+                                               "'other'."), kind=ch.kind.value),
                              field="action")
         if ch.surprised or ch.negative_calls:
             raise RulesError(Phrase.message(N_("Surprise and Negative Trait calls need two characters.")),
@@ -145,13 +149,15 @@ def _check_script(ch: Challenge) -> None:
             raise RulesError(Phrase.message(N_("A Virtue Test is a static challenge against the stimulus.")), field="kind")
     for key, con in ((Outcome.CHALLENGER, ch.challenger), (Outcome.DEFENDER, ch.defender)):
         if con is not None and not isinstance(con, Contestant):
-            raise RulesError(f"The {key.value} is missing.", field=key.value)
+            raise RulesError(Phrase.message(N_("The %(key)s is missing."), key=key.value), field=key.value)
         if con is not None and (not isinstance(con.acute_senses, frozenset)
                                 or any(sense_named(s, f"{key.value}_acute_senses") != s for s in con.acute_senses)):
-            raise RulesError(f"{key.value.capitalize()}: give the senses of Acute Sense by name (sight, hearing...).",
+            raise RulesError(Phrase.message(N_("%(key)s: give the senses of Acute Sense by name (sight, "
+                                               "hearing...)."), key=key.value.capitalize()),
                              field=f"{key.value}_acute_senses")
     if sense_named(ch.sense) != ch.sense:
-        raise RulesError(f"Name the sense by its key ({sense_named(ch.sense)!r}).", field="sense")
+        raise RulesError(Phrase.message(N_("Name the sense by its key (%(value)s)."),
+                                        value=repr(sense_named(ch.sense))), field="sense")
 
 
 def _header(state: ChallengeState) -> None:
@@ -211,23 +217,29 @@ def _check_numbers(con: Contestant, name: str, p: str) -> None:
     for attr in ("traits", "willpower", "steps_moved", "extra_bid"):
         value = getattr(con, attr)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{name}: {attr} must be a whole number of at least 0.", field=f"{p}_{attr}")
+            raise RulesError(Phrase.message(N_("%(name)s: %(attr)s must be a whole number of at least 0."),
+                                            name=name, attr=attr), field=f"{p}_{attr}")
     for attr in ("abilities", "merits"):
         for item, value in getattr(con, attr).items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"{name}: {item} must have a whole number of at least 0 left.",
+                raise RulesError(Phrase.message(N_("%(name)s: %(item)s must have a whole number of at least 0 left."),
+                                                name=name, item=item),
                                  field=f"{p}_{attr}")
     if not isinstance(con.specialisation, (str, bool)):
-        raise RulesError(f"{name}: name the Ability of the specialisation.", field=f"{p}_specialisation")
+        raise RulesError(Phrase.message(N_("%(name)s: name the Ability of the specialisation."), name=name),
+                         field=f"{p}_specialisation")
     for attr in ("bonuses", "penalties"):
         for mod in getattr(con, attr):
             if isinstance(mod.traits, bool) or not isinstance(mod.traits, int) or mod.traits < 0:
-                raise RulesError(f"{name}: {mod.source} must be a whole number of Traits.", field=f"{p}_{attr}")
+                raise RulesError(Phrase.message(N_("%(name)s: %(source)s must be a whole number of Traits."),
+                                                name=name, source=mod.source), field=f"{p}_{attr}")
     for power in con.powers:
         if not isinstance(power, Power):
-            raise RulesError(f"{name}: unknown power {power!r}.", field=f"{p}_powers")
+            raise RulesError(Phrase.message(N_("%(name)s: unknown power %(power)s."), name=name, power=repr(power)),
+                             field=f"{p}_powers")
     if isinstance(con.celerity, bool) or not isinstance(con.celerity, int) or not 0 <= con.celerity <= 5:
-        raise RulesError(f"{name}: the Celerity active this turn is a level from 0 to 5.", field=f"{p}_celerity")
+        raise RulesError(Phrase.message(N_("%(name)s: the Celerity active this turn is a level from 0 to 5."),
+                                        name=name), field=f"{p}_celerity")
 
 
 def _check_traits_held(con: Contestant, name: str, p: str, category: Category) -> None:
@@ -235,8 +247,9 @@ def _check_traits_held(con: Contestant, name: str, p: str, category: Category) -
     if con.held or con.lost_earlier:
         held, lost = Counter(con.held), Counter(con.lost_earlier)
         if lost - held:
-            raise RulesError(f"{name} cannot have lost {', '.join(sorted((lost - held).elements()))}: "
-                             f"not among the Traits held.", field=f"{p}_lost_earlier")
+            raise RulesError(Phrase.message(N_("%(name)s cannot have lost %(value)s: not among the Traits held."),
+                                            name=name, value=', '.join(sorted((lost - held).elements()))),
+                             field=f"{p}_lost_earlier")
         left = sum((held - lost).values())
         if left != con.traits:
             raise RulesError(Phrase.message(N_("%(name)s has %(n)s %(category)s Traits left after those lost earlier "
@@ -245,7 +258,8 @@ def _check_traits_held(con: Contestant, name: str, p: str, category: Category) -
                              field=f"{p}_traits")
     if con.declared is not None:
         if isinstance(con.declared, bool) or not isinstance(con.declared, int) or con.declared < 0:
-            raise RulesError(f"{name}: declared Traits must be a whole number.", field=f"{p}_declared")
+            raise RulesError(Phrase.message(N_("%(name)s: declared Traits must be a whole number."), name=name),
+                             field=f"{p}_declared")
         if con.declared > con.traits:
             raise RulesError(Phrase.message(N_("%(name)s may under-declare but never over-declare: %(declared)s "
                                                "declared, %(held)s held (LotNR ties, met-reference 1.3)."),
@@ -258,13 +272,13 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
     ch = state.challenge
     name = con.name.strip() if isinstance(con.name, str) else ""
     if not name:
-        raise RulesError(f"The {p} needs a name.", field=f"{p}_name")
+        raise RulesError(Phrase.message(N_("The %(value)s needs a name."), value=p), field=f"{p}_name")
     _check_numbers(con, name, p)
     category = con.category or ch.category
     action = ch.action if key is Outcome.CHALLENGER else ch.defender_action
     if category is not ch.category and action != "weapon":
-        raise RulesError(f"{name}: only an attacker with a weapon may bid from another category "
-                         f"(LotNR Bidding Weapon Traits).", field=f"{p}_category")
+        raise RulesError(Phrase.message(N_("%(name)s: only an attacker with a weapon may bid from another category "
+                                           "(LotNR Bidding Weapon Traits)."), name=name), field=f"{p}_category")
     if action == "weapon" and con.weapon is None:
         raise RulesError(Phrase.message(N_("%(name)s attacks with a weapon: give its card."), name=name),
                          field=f"{p}_weapon")
@@ -272,8 +286,9 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
         w = con.weapon
         if w.damage_type not in DAMAGE_TYPES or isinstance(w.levels, bool) or not isinstance(w.levels, int) \
                 or w.levels < 1 or isinstance(w.bonus, bool) or not isinstance(w.bonus, int) or w.bonus < 0:
-            raise RulesError(f"{name}: the weapon {w.name} needs bonus Traits (0+), a damage type "
-                             f"(bashing, lethal, aggravated) and at least 1 level.", field=f"{p}_weapon")
+            raise RulesError(Phrase.message(N_("%(name)s: the weapon %(name2)s needs bonus Traits (0+), a damage "
+                                               "type (bashing, lethal, aggravated) and at least 1 level."),
+                                            name=name, name2=w.name), field=f"{p}_weapon")
     _check_traits_held(con, name, p, category)
     if con.health is Health.INCAPACITATED:
         raise RulesError(Phrase.message(N_("%(name)s is Incapacitated and takes part in no challenge until a health "
@@ -285,7 +300,8 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
                          field=f"{p}_steps_moved")
     health = con.health
     if con.frenzy not in ("", "frenzy", "rotschreck"):
-        raise RulesError(f"{name}: frenzy is frenzy, rotschreck or none.", field=f"{p}_frenzy")
+        raise RulesError(Phrase.message(N_("%(name)s: frenzy is frenzy, rotschreck or none."), name=name),
+                         field=f"{p}_frenzy")
     if con.frenzy == "frenzy" and health in (Health.BRUISED, Health.WOUNDED):
         state.steps.add(N_("%(name)s is in frenzy and suffers no wound penalty (%(level)s)."), R_FRENZY, name=name,
                         level=Phrase.term(health.value.capitalize()))
@@ -466,7 +482,8 @@ def _darkness(state: ChallengeState) -> None:
     for side in state.characters():
         dark = side.con.darkness
         if not isinstance(dark.level, DarknessLevel) or not isinstance(dark.source, DarknessSource):
-            raise RulesError(f"{side.name}: unknown darkness level or source.", field=f"{side.prefix}_darkness")
+            raise RulesError(Phrase.message(N_("%(name)s: unknown darkness level or source."), name=side.name),
+                             field=f"{side.prefix}_darkness")
         if dark.level is DarknessLevel.NONE:
             continue
         if not in_scope:

@@ -211,7 +211,8 @@ def resolve_challenge(
             without a bid, or a bid of more Traits than the side has.
     """
     if challenge.tests:
-        raise RulesError("resolve_challenge takes the throws of a single test; use rule_challenge for a script.",
+        raise RulesError(Phrase.message(N_("resolve_challenge takes the throws of a single test; use "
+                                           "rule_challenge for a script.")),
                          field="tests")
     script = replace(challenge, tests=(TestCall(Call.TEST, challenger_throw, defender_throw),))
     return rule_challenge(script, settings)

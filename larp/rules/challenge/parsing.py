@@ -35,6 +35,9 @@ SHOWN_WHEN_SET: dict[type, frozenset[str]] = {
 #: The conditions a side may be in after a Virtue Test (:mod:`larp.rules.frenzy`; ``""``: neither).
 FRENZY_STATES = ("", "frenzy", "rotschreck")
 
+#: A bonus or penalty Trait as the API writes it (JSON keys, named in a refusal as they are).
+MODIFIER_SHAPE = "{source, traits}"
+
 
 def _default(f: Any) -> Any:
     """A dataclass field's default value (its factory's product when it has one)."""
@@ -193,7 +196,7 @@ def _side_from_dict(data: Any, side: str, sep: str = "_") -> Contestant:
     for key in ("bonuses", "penalties"):
         mods = data.get(key, [])
         if not isinstance(mods, list):
-            raise RulesError(Phrase.message(N_("Give a list of {source, traits}.")), field=f(key))
+            raise RulesError(Phrase.message(N_("Give a list of %(shape)s."), shape=MODIFIER_SHAPE), field=f(key))
         kwargs[key] = tuple(
             Modifier(text_of(_known(m, Modifier, f(key)).get("source", ""), f(key)), _int(m.get("traits"), f(key)))
             for m in mods

@@ -68,75 +68,89 @@ class _ShotIntoGroup:
         """Validate the shot before any test (RulesError naming the field), and note how it fires."""
         shot = self.shot
         if not isinstance(shot.firer, Contestant):
-            raise RulesError("Give the firer.", field="firer")
+            raise RulesError(Phrase.message(N_("Give the firer.")), field="firer")
         self.firer = shot.firer.name.strip() if isinstance(shot.firer.name, str) else ""
         if not self.firer:
-            raise RulesError("The firer needs a name.", field="firer.name")
+            raise RulesError(Phrase.message(N_("The firer needs a name.")), field="firer.name")
         if not isinstance(shot.weapon, str) or not shot.weapon:
-            raise RulesError("Choose the gun that fired.", field="weapon")
+            raise RulesError(Phrase.message(N_("Choose the gun that fired.")), field="weapon")
         try:
             card = armory_weapon(shot.weapon, "live")
         except RulesError:
-            raise RulesError(f"There is no weapon {shot.weapon!r} in the armory.", field="weapon") from None
+            raise RulesError(Phrase.message(N_("There is no weapon %(weapon)s in the armory."),
+                                            weapon=repr(shot.weapon)), field="weapon") from None
         if card.melee:
-            raise RulesError(f"A {card.name} is not fired: choose a gun.", field="weapon")
+            raise RulesError(Phrase.message(N_("A %(name)s is not fired: choose a gun."), name=card.name),
+                             field="weapon")
         self.card = card
         target = shot.target.strip() if isinstance(shot.target, str) else ""
         if not target:
-            raise RulesError("Name the target the shot missed.", field="target")
+            raise RulesError(Phrase.message(N_("Name the target the shot missed.")), field="target")
         if target == self.firer:
-            raise RulesError(f"{self.firer} fired the shot and cannot be its target.", field="target")
+            raise RulesError(Phrase.message(N_("%(firer)s fired the shot and cannot be its target."),
+                                            firer=self.firer), field="target")
         if not shot.bystanders:
-            raise RulesError("Add the people near the target, closest first.", field="bystanders")
+            raise RulesError(Phrase.message(N_("Add the people near the target, closest first.")), field="bystanders")
         seen: set[str] = set()
         for index, b in enumerate(shot.bystanders):
             where = f"bystanders[{index}]"
             if not isinstance(b, Bystander) or not isinstance(b.side, Contestant):
-                raise RulesError("Give the bystander.", field=where)
+                raise RulesError(Phrase.message(N_("Give the bystander.")), field=where)
             name = b.side.name.strip() if isinstance(b.side.name, str) else ""
             if not name:
-                raise RulesError("Each bystander needs a name.", field=f"{where}.name")
+                raise RulesError(Phrase.message(N_("Each bystander needs a name.")), field=f"{where}.name")
             if name == target:
-                raise RulesError(f"{name} is the target, not a bystander.", field=f"{where}.name")
+                raise RulesError(Phrase.message(N_("%(name)s is the target, not a bystander."), name=name),
+                                 field=f"{where}.name")
             if name == self.firer:
-                raise RulesError(f"{name} fired the shot and cannot be a bystander to it.", field=f"{where}.name")
+                raise RulesError(Phrase.message(N_("%(name)s fired the shot and cannot be a bystander to it."),
+                                                name=name), field=f"{where}.name")
             if name in seen:
-                raise RulesError(f"{name} is already listed as a bystander.", field=f"{where}.name")
+                raise RulesError(Phrase.message(N_("%(name)s is already listed as a bystander."), name=name),
+                                 field=f"{where}.name")
             seen.add(name)
             self.tracks[name] = track_of(b.body, self.settings, name, f"{where}.body")
         if not isinstance(shot.deliberate_spray, bool):
-            raise RulesError("Say whether the firer sprays the group on purpose: true or false.",
+            raise RulesError(Phrase.message(N_("Say whether the firer sprays the group on purpose: true or false.")),
                              field="deliberate_spray")
         if shot.deliberate_spray and not card.has("Spray"):
-            raise RulesError(f"A {card.name} has no Spray: only a shotgun or an automatic weapon sprays a group "
-                             f"(met-reference 6.2).", field="deliberate_spray")
+            raise RulesError(Phrase.message(N_("A %(name)s has no Spray: only a shotgun or an automatic weapon "
+                                               "sprays a group (met-reference 6.2)."), name=card.name),
+                             field="deliberate_spray")
         self.fire = fire_of(shot.weapon, shot.bursts, shot.range, self.settings, shot.deliberate_spray)
         self.target = target
         single = self.fire is Fire.SINGLE
         if not single and (shot.careful_aim or shot.extra_traits or shot.excluded):
-            what = "a shotgun's spread" if not (card.has("Full-Auto") or card.has("Burst")) else "bursts"
+            what = N_("a shotgun's spread") if not (card.has("Full-Auto") or card.has("Burst")) else N_("bursts")
             field = "careful_aim" if shot.careful_aim else ("excluded" if shot.excluded else "extra_traits")
-            raise RulesError(f"Extra Traits and careful aim avoid bystanders only when firing one shot at a "
-                             f"time, not with {what} (002).", field=field)
+            raise RulesError(Phrase.message(N_("Extra Traits and careful aim avoid bystanders only when firing one "
+                                               "shot at a time, not with %(what)s (002)."), what=Phrase.message(what)),
+                             field=field)
         if shot.careful_aim and (shot.extra_traits or shot.excluded):
-            raise RulesError("Careful aim already keeps every bystander safe: no extra Traits are bid with it.",
+            raise RulesError(Phrase.message(N_("Careful aim already keeps every bystander safe: no extra Traits "
+                                               "are bid with it.")),
                              field="extra_traits")
         excluded: set[str] = set()
         for name in shot.excluded:
             if name not in seen:
-                raise RulesError(f"{name} is not among the people near the target: only they can be excluded.",
+                raise RulesError(Phrase.message(N_("%(name)s is not among the people near the target: only they "
+                                                   "can be excluded."), name=name),
                                  field="excluded")
             if name in excluded:
-                raise RulesError(f"{name} is excluded twice.", field="excluded")
+                raise RulesError(Phrase.message(N_("%(name)s is excluded twice."), name=name), field="excluded")
             excluded.add(name)
         extra = list(shot.extra_traits)
         if len(extra) > len(shot.bystanders):
-            raise RulesError(f"{len(shot.bystanders)} people are near the target: at most {len(shot.bystanders)} "
-                             f"extra Traits avoid them all.", field="extra_traits")
+            raise RulesError(Phrase.message(N_("%(value)s people are near the target: at most %(value)s extra "
+                                               "Traits avoid them all."), value=len(shot.bystanders)),
+                             field="extra_traits")
         all_of_them = len(extra) == len(shot.bystanders) and len(extra) > 0
         if not all_of_them and len(extra) != len(excluded):
-            raise RulesError(f"Each extra Trait excludes one bystander: {plural(len(extra), 'extra Trait')} bid, "
-                             f"{plural(len(excluded), 'bystander')} named.", field="excluded")
+            raise RulesError(Phrase.message(N_("Each extra Trait excludes one bystander: %(extra)s bid, %(excluded)s "
+                                               "named."),
+                                            extra=Phrase.counted(len(extra), "%(n)s extra Trait", "%(n)s extra Traits"),
+                                            excluded=Phrase.counted(len(excluded), "%(n)s bystander", "%(n)s bystanders")),
+                             field="excluded")
         if all_of_them:
             excluded = set(seen)
         check_bid_names(shot.firer, extra, self.firer, "extra_traits")
@@ -179,11 +193,13 @@ class _ShotIntoGroup:
             for key, text in sources:
                 kind, name = parse_source(text, f"{where}[{n}].{key}")
                 if not (kind == "ability" and name.lower() == "dodge"):
-                    raise RulesError("A bystander may retest (or cancel) only by expending Dodge (002).",
+                    raise RulesError(Phrase.message(N_("A bystander may retest (or cancel) only by expending Dodge "
+                                                       "(002).")),
                                      field=f"{where}[{n}].{key}")
                 if not b.saw_it_coming:
-                    raise RulesError(f"{b.side.name} could not see the attack coming (the narrator's call): no "
-                                     f"Dodge retest.", field=f"{where}[{n}].{key}")
+                    raise RulesError(Phrase.message(N_("%(name)s could not see the attack coming (the narrator's "
+                                                       "call): no Dodge retest."), name=b.side.name),
+                                     field=f"{where}[{n}].{key}")
         dodge = {k: v for k, v in b.side.abilities.items() if k.lower() == "dodge"} if b.saw_it_coming else {}
         side = replace(b.side, abilities=dodge, willpower=0, merits={})
         if not self.settings["stray_hit_costs_bystander"]:
@@ -200,8 +216,12 @@ class _ShotIntoGroup:
                 raise RulesError(exc.message, field=f"bystanders[{index}].{exc.field}" if exc.field else None) \
                     from None
         if len(bid) != sum(need):
-            raise RulesError(f"{self.firer} risks {plural(sum(need), 'Trait')} against {plural(len(challenges), 'bystander')} "
-                             f"(one per test), not {len(bid)}.", field="firer.bid")
+            raise RulesError(Phrase.message(N_("%(name)s risks %(traits)s against %(bystanders)s (one per test), not "
+                                               "%(bid)s."), name=self.firer,
+                                            traits=Phrase.counted(sum(need), "%(n)s Trait", "%(n)s Traits"),
+                                            bystanders=Phrase.counted(len(challenges), "%(n)s bystander",
+                                                                      "%(n)s bystanders"), bid=len(bid)),
+                             field="firer.bid")
         queue, out = list(bid), []
         for n in need:
             out.append(tuple(queue[:n]))
@@ -344,9 +364,10 @@ class _ShotIntoGroup:
                 continue
             where = f"bystanders[{index}]"
             if b.firer_throw is None:
-                raise RulesError(f"Choose {self.firer}'s sign against {name}.", field=f"{where}.firer_throw")
+                raise RulesError(Phrase.message(N_("Choose %(firer)s's sign against %(name)s."),
+                                                firer=self.firer, name=name), field=f"{where}.firer_throw")
             if b.throw is None:
-                raise RulesError(f"Choose {name}'s sign.", field=f"{where}.throw")
+                raise RulesError(Phrase.message(N_("Choose %(name)s's sign."), name=name), field=f"{where}.throw")
             held_known = bool(firer.held or firer.lost_earlier)
             now = replace(firer, bid=share, traits=firer.traits - len(lost_so_far),
                           lost_earlier=firer.lost_earlier + tuple(lost_so_far) if held_known else firer.lost_earlier,
@@ -404,10 +425,11 @@ class _ShotIntoGroup:
                            choice=Phrase.term(self.settings.label("spray_limits")),
                            names=[b.side.name for b in shot.bystanders[reach:]])
         if shot.firer_throw is None:
-            raise RulesError(f"Choose {self.firer}'s sign.", field="firer_throw")
+            raise RulesError(Phrase.message(N_("Choose %(firer)s's sign."), firer=self.firer), field="firer_throw")
         for index, b in reached:
             if b.throw is None:
-                raise RulesError(f"Choose {b.side.name}'s sign.", field=f"bystanders[{index}].throw")
+                raise RulesError(Phrase.message(N_("Choose %(name)s's sign."), name=b.side.name),
+                                 field=f"bystanders[{index}].throw")
         first = TestCall(Call.TEST, shot.firer_throw, None)
         pairs = [self._pair(firer, b, i, replace(first, defender_throw=b.throw)) for i, b in reached]
         shares = self._shares(pairs, firer.bid)

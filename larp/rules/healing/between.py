@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack
 from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless
 from larp.rules.settings import ChronicleSettings
@@ -73,10 +73,11 @@ def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: in
     for name, value in (("nights", nights), ("blood", blood_available), ("willpower", willpower_available),
                         ("levels", 0 if levels is None else levels)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{name.capitalize()} must be a whole number of at least 0.", field=name)
+            raise RulesError(Phrase.message(N_("%(name)s must be a whole number of at least 0."),
+                                            name=name.capitalize()), field=name)
     if _helpless(track) and track.bashing + track.lethal:
-        raise RulesError(f"{who} heals automatically in the order bashing, lethal, aggravated: heal the "
-                         f"bashing and lethal damage first.", field="damage_type")
+        raise RulesError(Phrase.message(N_("%(who)s heals automatically in the order bashing, lethal, aggravated: "
+                                           "heal the bashing and lethal damage first."), who=who), field="damage_type")
     model = AGG_MODELS[settings["agg_heal_model"]]
     credit = marked if model.get("instalments") else 0
     blood_available += credit  # Blood Traits already marked pay first (they were spent earlier)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.healing.vampires import HealingRuling
 from larp.tables import TableError, load_toml, require
@@ -100,9 +100,9 @@ def mortal_healing_time(track: HealthTrack, medical_care: bool = False, who: str
         RulesError: a vampire (vampires heal with blood) or a dead character.
     """
     if track.is_vampire:
-        raise RulesError(f"{who} is a vampire and heals with blood.", field="creature")
+        raise RulesError(Phrase.message(N_("%(who)s is a vampire and heals with blood."), who=who), field="creature")
     if track.destroyed:
-        raise RulesError(f"{who} is dead; the dead do not heal.", field="track")
+        raise RulesError(Phrase.message(N_("%(who)s is dead; the dead do not heal."), who=who), field="track")
     table = mortal_healing_table()
     boxes = [b for b in tabletop_view(track)["boxes"] if b["damage_type"]]
     steps = Explanation()
@@ -111,7 +111,8 @@ def mortal_healing_time(track: HealthTrack, medical_care: bool = False, who: str
     for box in reversed(boxes):
         kind = "lethal" if box["damage_type"] == "aggravated" else box["damage_type"]
         if box["level"] not in table[kind]:
-            raise RulesError(f"No healing time for the level {box['level']!r}.", field="levels")
+            raise RulesError(Phrase.message(N_("No healing time for the level %(value)s."), value=repr(box['level'])),
+                             field="levels")
         plan.append(table[kind][box["level"]])
     possible = True
     for entry in plan:
@@ -156,7 +157,7 @@ def heal_mortal_over(track: HealthTrack, hours: int, medical_care: bool = False,
         RulesError: a vampire, a dead character, a negative time.
     """
     if isinstance(hours, bool) or not isinstance(hours, int) or hours < 0:
-        raise RulesError("Time must be a whole number of hours, at least 0.", field="hours")
+        raise RulesError(Phrase.message(N_("Time must be a whole number of hours, at least 0.")), field="hours")
     mortal_healing_time(track, medical_care, who)  # refuses vampires and the dead
     rule = '000 "Mortal\'s Healing Times"'
     steps = Explanation()

@@ -168,7 +168,8 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
                                            "and a Willpower Trait, one level a night.")), field="damage_type")
     rate, rule = _rate(per_blood)
     if damage_type not in rate:
-        raise RulesError(f"Unknown damage type {damage_type!r}.", field="damage_type")
+        raise RulesError(Phrase.message(N_("Unknown damage type %(damage_type)s."), damage_type=repr(damage_type)),
+                         field="damage_type")
     if _helpless(track):
         raise RulesError(Phrase.message(N_("%(name)s is incapacitated or unconscious: healing happens automatically, "
                                            "bashing first."), name=who),
@@ -178,11 +179,13 @@ def heal_with_blood(track: HealthTrack, damage_type: str, levels: int, blood_ava
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > present:
-        raise RulesError(f"{who} has only {plural(present, 'level')} of {damage_type} damage to heal.", field="levels")
+        raise RulesError(Phrase.message(N_("%(name)s has only %(levels)s of %(kind)s damage to heal."), name=who,
+                                        levels=levels_of(present), kind=Phrase.term(damage_type)), field="levels")
     blood = ceil(levels / rate[damage_type])
     if blood > blood_available:
-        raise RulesError(f"Healing {levels} {damage_type} takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
-                         field="blood")
+        raise RulesError(Phrase.message(N_("Healing %(levels)s %(kind)s takes %(blood)s; %(name)s has %(available)s."),
+                                        levels=levels, kind=Phrase.term(damage_type), blood=blood_points(blood), name=who,
+                                        available=blood_available), field="blood")
     steps = Explanation()
     steps.add(N_("%(name)s spends %(blood)s to heal %(levels)s of %(kind)s damage (one blood point heals %(rate)s of "
                  "%(kind)s)."), rule, name=who, blood=blood_points(blood), levels=levels_of(levels),
@@ -317,20 +320,25 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
     if levels > track.aggravated:
-        raise RulesError(f"{who} has only {plural(track.aggravated, 'level')} of aggravated damage.", field="levels")
+        raise RulesError(Phrase.message(N_("%(name)s has only %(levels)s of aggravated damage."), name=who,
+                                        levels=levels_of(track.aggravated)), field="levels")
     model = AGG_MODELS[settings["agg_heal_model"]]
     if model["per_rest"] is not None and levels > model["per_rest"]:
-        raise RulesError(f"Aggravated damage heals only {model['per_rest']} level a {model['rest']}.", field="levels")
+        raise RulesError(Phrase.message(N_("Aggravated damage heals only %(value)s level a %(value2)s."),
+                                        value=model['per_rest'], value2=model['rest']), field="levels")
     if _helpless(track) and track.bashing + track.lethal:
         raise RulesError(Phrase.message(N_("%(name)s heals automatically in the order bashing, lethal, aggravated: heal "
                                            "the bashing and lethal damage first."), name=who), field="damage_type")
     blood, willpower = _agg_cost_one_rest(levels, model)
     if blood > blood_available:
-        raise RulesError(f"Healing {levels} aggravated takes {plural(blood, 'blood point')}; {who} has {blood_available}.",
+        raise RulesError(Phrase.message(N_("Healing %(levels)s aggravated takes %(blood)s; %(name)s has %(available)s."),
+                                        levels=levels, blood=blood_points(blood), name=who, available=blood_available),
                          field="blood")
     if willpower > willpower_available:
-        raise RulesError(f"Healing {levels} aggravated takes {willpower} Willpower; {who} has "
-                         f"{willpower_available}.", field="willpower")
+        raise RulesError(Phrase.message(N_("Healing %(levels)s aggravated takes %(willpower)s Willpower; %(who)s "
+                                           "has %(willpower_available)s."),
+                                        levels=levels, willpower=willpower, who=who, willpower_available=willpower_available),
+                         field="willpower")
     steps = Explanation()
     steps.add(f"{who} rests a {model['rest']} and spends {plural(blood, 'blood point')} and {willpower} Willpower to heal "
               f"{plural(levels, 'level')} of aggravated damage.", model["rule"], setting="agg_heal_model")
@@ -360,8 +368,9 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
     settings = settings or ChronicleSettings.defaults()
     model = AGG_MODELS[settings["agg_heal_model"]]
     if not model.get("instalments"):
-        raise RulesError("Blood is put toward an aggravated wound in instalments only under the LotNR "
-                         "\"Blood\" reading (agg_heal_model = lotnr_instalments).", field="kind")
+        raise RulesError(Phrase.message(N_("Blood is put toward an aggravated wound in instalments only under the "
+                                           "LotNR \"Blood\" reading (agg_heal_model = lotnr_instalments).")),
+                         field="kind")
     _check_vampire_can_spend(track, who)
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
@@ -370,8 +379,10 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
     levels = min(levels, track.aggravated)
     owed = max(0, model["blood"] * levels - marked)
     if owed == 0:
-        raise RulesError(f"{marked} Blood Traits are already marked against {plural(levels, 'aggravated level')}: they "
-                         f"heal at the next sunset.", field="levels")
+        raise RulesError(Phrase.message(N_("%(marked)s Blood Traits are already marked against %(levels)s: they heal at the "
+                                           "next sunset."), marked=marked,
+                                        levels=Phrase.counted(levels, "%(n)s aggravated level", "%(n)s aggravated levels")),
+                         field="levels")
     if blood_available < 1:
         raise RulesError(Phrase.message(N_("%(name)s has no blood to put toward the wound."), name=who), field="blood")
     spent = min(owed, blood_available)

@@ -176,7 +176,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
     """
     settings = settings or ChronicleSettings.defaults()
     if damage_type not in DAMAGE_TYPES:
-        raise RulesError(f"Unknown damage type {damage_type!r} (bashing, lethal or aggravated).",
+        raise RulesError(Phrase.message(N_("Unknown damage type %(damage_type)s (bashing, lethal or aggravated)."),
+                                        damage_type=repr(damage_type)),
                          field="damage_type")
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
         raise RulesError(Phrase.message(N_("Damage must be a whole number of health levels, at least 0.")), field="levels")
@@ -361,12 +362,13 @@ def destroy(track: HealthTrack, means: str, who: str = "The character") -> Healt
             incapacitated or in torpor, or a character already destroyed.
     """
     if means not in DESTRUCTION:
-        raise RulesError(f"Unknown means of destruction {means!r} ({', '.join(DESTRUCTION)}).", field="means")
+        raise RulesError(Phrase.message(N_("Unknown means of destruction %(means)s (%(value)s)."),
+                                        means=repr(means), value=', '.join(DESTRUCTION)), field="means")
     _refuse_destroyed(track, who)
     if (means == "massive_trauma" and track.is_vampire and track.condition != "torpor"
             and track.marked < track.size - 1):
-        raise RulesError(f"Massive trauma destroys only an incapacitated or torpid vampire; {who} is "
-                         f"{track.state()}.", field="means")
+        raise RulesError(Phrase.message(N_("Massive trauma destroys only an incapacitated or torpid vampire; "
+                                           "%(who)s is %(value)s."), who=who, value=track.state()), field="means")
     _verb, rule = DESTRUCTION[means]
     condition = "final_death" if track.is_vampire else "dead"
     steps = Explanation()
@@ -393,7 +395,8 @@ def stake(track: HealthTrack, who: str = "The character") -> HealthRuling:
     """
     _refuse_destroyed(track, who)
     if not track.is_vampire:
-        raise RulesError(f"A stake paralyses only vampires; {who} is a {track.creature}.", field="creature")
+        raise RulesError(Phrase.message(N_("A stake paralyses only vampires; %(who)s is a %(creature)s."),
+                                        who=who, creature=track.creature), field="creature")
     steps = Explanation()
     steps.add(N_("%(name)s is staked: conscious, but may not move or spend blood points until the stake is removed."),
               '000 "Stake Through Heart"', name=who)

@@ -199,14 +199,17 @@ class HealthTrack:
         for kind in DAMAGE_TYPES:
             value = getattr(self, kind)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"{kind.capitalize()} damage must be a whole number of at least 0.", field=kind)
+                raise RulesError(Phrase.message(N_("%(kind)s damage must be a whole number of at least 0."),
+                                                kind=kind.capitalize()), field=kind)
         if self.marked > self.size:
             raise RulesError(
-                f"{self.marked} levels of damage do not fit on a track of {self.size} levels.", field="levels")
+                Phrase.message(N_("%(marked)s levels of damage do not fit on a track of %(size)s levels."),
+                               marked=self.marked, size=self.size), field="levels")
         if self.condition not in CONDITIONS:
             raise RulesError(Phrase.message(N_("Unknown condition %(value)s."), value=repr(self.condition)), field="condition")
         if self.creature not in TRACK_CREATURES:
-            raise RulesError(f"Unknown creature {self.creature!r} (vampire, ghoul or mortal).", field="creature")
+            raise RulesError(Phrase.message(N_("Unknown creature %(creature)s (vampire, ghoul or mortal)."),
+                                            creature=repr(self.creature)), field="creature")
 
     @property
     def marked(self) -> int:

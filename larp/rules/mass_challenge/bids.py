@@ -47,79 +47,94 @@ def _ordinal(n: int) -> str:
 
 def _check(mass: MassChallenge, settings: ChronicleSettings) -> None:
     if not isinstance(mass.defender, Defender):
-        raise RulesError("Give the target.", field="defender")
+        raise RulesError(Phrase.message(N_("Give the target.")), field="defender")
     if not mass.attackers:
-        raise RulesError("Add at least one attacker.", field="attackers")
+        raise RulesError(Phrase.message(N_("Add at least one attacker.")), field="attackers")
     d = mass.defender
     if not isinstance(d.side, Contestant):
-        raise RulesError("Give the target.", field="defender")
+        raise RulesError(Phrase.message(N_("Give the target.")), field="defender")
     target = d.side.name.strip() if isinstance(d.side.name, str) else ""
     if not target:
-        raise RulesError("The target needs a name.", field="defender.name")
+        raise RulesError(Phrase.message(N_("The target needs a name.")), field="defender.name")
     names: dict[str, int] = {}
     for index, a in enumerate(mass.attackers):
         where = f"attackers[{index}]"
         if not isinstance(a, Attacker) or not isinstance(a.side, Contestant):
-            raise RulesError("Give the attacker.", field=where)
+            raise RulesError(Phrase.message(N_("Give the attacker.")), field=where)
         if not isinstance(a.range, Range):
-            raise RulesError("An attacker fights hand to hand or at range.", field=f"{where}.range")
+            raise RulesError(Phrase.message(N_("An attacker fights hand to hand or at range.")),
+                             field=f"{where}.range")
         name = a.side.name.strip() if isinstance(a.side.name, str) else ""
         if not name:
-            raise RulesError("Each attacker needs a name.", field=f"{where}.name")
+            raise RulesError(Phrase.message(N_("Each attacker needs a name.")), field=f"{where}.name")
         if name == target:
-            raise RulesError(f"{name} is the target and cannot also be an attacker.",
+            raise RulesError(Phrase.message(N_("%(name)s is the target and cannot also be an attacker."), name=name),
                              field=f"{where}.name")
         if name in names:
-            raise RulesError(f"{name} is already an attacker.", field=f"{where}.name")
+            raise RulesError(Phrase.message(N_("%(name)s is already an attacker."), name=name), field=f"{where}.name")
         names[name] = index
         for attr in ("celerity",):
             value = getattr(a, attr)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-                raise RulesError(f"{name}: Celerity is a level from 0 to 5.", field=f"{where}.celerity")
+                raise RulesError(Phrase.message(N_("%(name)s: Celerity is a level from 0 to 5."), name=name),
+                                 field=f"{where}.celerity")
     for rng_kind in Range:
         group = [a for a in mass.attackers if a.range is rng_kind]
         if len(group) > MAX_PER_RANGE:
             sixth = group[MAX_PER_RANGE]
             if settings["one_physical_challenge_per_turn"]:
-                then = (f"{sixth.side.name} waits for the next turn, when {target} faces a new Physical challenge, or "
-                        f"picks another target ({settings.label('one_physical_challenge_per_turn')})")
+                then = Phrase.message(N_("%(name)s waits for the next turn, when %(target)s faces a new Physical "
+                                         "challenge, or picks another target (%(label)s)"), name=sixth.side.name,
+                                      target=target, label=settings.label('one_physical_challenge_per_turn'))
             else:
-                then = f"{sixth.side.name} waits, or picks another target"
+                then = Phrase.message(N_("%(name)s waits, or picks another target"), name=sixth.side.name)
+            nth = (Phrase.message(N_("%(number)sth"), number=len(group)) if _ordinal(len(group)).endswith("th")
+                   else _ordinal(len(group)))
             raise RulesError(
-                f"At most {MAX_PER_RANGE} characters can engage one target {rng_kind.label} (002 \"Mass "
-                f"Combat\"): {sixth.side.name} would be the {_ordinal(len(group))}. {then}.",
+                Phrase.message(N_("At most %(max_per_range)s characters can engage one target %(label)s (002 "
+                                  "\"Mass Combat\"): %(name)s would be the %(nth)s. %(then)s."),
+                               max_per_range=MAX_PER_RANGE, label=Phrase.message(rng_kind.label), name=sixth.side.name,
+                               nth=nth, then=then),
                 field=f"attackers[{mass.attackers.index(sixth)}].range")
     if isinstance(d.celerity, bool) or not isinstance(d.celerity, int) or not 0 <= d.celerity <= 5:
-        raise RulesError(f"{d.side.name}: Celerity is a level from 0 to 5.", field="defender.celerity")
+        raise RulesError(Phrase.message(N_("%(name)s: Celerity is a level from 0 to 5."), name=d.side.name),
+                         field="defender.celerity")
     for key in ("relents_to", "injures"):
         seen = set()
         for name in getattr(d, key):
             if name not in names:
-                raise RulesError(f"{name} is not one of the attackers.", field=f"defender.{key}")
+                raise RulesError(Phrase.message(N_("%(name)s is not one of the attackers."), name=name),
+                                 field=f"defender.{key}")
             if name in seen:
-                raise RulesError(f"{name} is named twice.", field=f"defender.{key}")
+                raise RulesError(Phrase.message(N_("%(name)s is named twice."), name=name), field=f"defender.{key}")
             seen.add(name)
 
 
 def _attack_card(attack: Attack, rng_kind: Range | None, name: str, where: str) -> Weapon | None:
     if attack.action not in ACTIONS or not ACTIONS[attack.action]["attack"]:
-        raise RulesError(f"{name}: an attack is a strike, a bite or a weapon.", field=f"{where}.action")
+        raise RulesError(Phrase.message(N_("%(name)s: an attack is a strike, a bite or a weapon."), name=name),
+                         field=f"{where}.action")
     if attack.action != "weapon":
         if attack.weapon:
-            raise RulesError(f"{name}: a weapon is used with the action 'weapon'.", field=f"{where}.weapon")
+            raise RulesError(Phrase.message(N_("%(name)s: a weapon is used with the action 'weapon'."), name=name),
+                             field=f"{where}.weapon")
         if rng_kind is Range.RANGED:
-            raise RulesError(f"{name} attacks at range: choose the ranged weapon.", field=f"{where}.weapon")
+            raise RulesError(Phrase.message(N_("%(name)s attacks at range: choose the ranged weapon."), name=name),
+                             field=f"{where}.weapon")
         return None
     if not attack.weapon:
-        raise RulesError(f"{name} attacks with a weapon: choose it.", field=f"{where}.weapon")
+        raise RulesError(Phrase.message(N_("%(name)s attacks with a weapon: choose it."), name=name),
+                         field=f"{where}.weapon")
     card = armory_weapon(attack.weapon, "live") if attack.weapon else None
     card_weapon = weapon_card(attack.weapon, f"{where}.weapon")
     assert card is not None
     if rng_kind is Range.RANGED and card.melee:
-        raise RulesError(f"{name}: {article(card.name)} is a hand-to-hand weapon; mark {name} hand to hand.",
+        raise RulesError(Phrase.message(N_("%(name)s: %(value)s is a hand-to-hand weapon; mark %(name)s hand to "
+                                           "hand."), name=name, value=article(card.name)),
                          field=f"{where}.weapon")
     if rng_kind is Range.HAND_TO_HAND and card.firearm:
-        raise RulesError(f"{name}: {article(card.name)} is a ranged weapon; mark {name} as ranged.",
+        raise RulesError(Phrase.message(N_("%(name)s: %(value)s is a ranged weapon; mark %(name)s as ranged."),
+                                        name=name, value=article(card.name)),
                          field=f"{where}.weapon")
     return card_weapon
 
@@ -152,7 +167,7 @@ class _Pairs:
         """Check the category and the attacks, load every track (RulesError for someone out of the fight)."""
         mass, d = self.mass, self.d
         if not isinstance(mass.category, Category) or mass.category is Category.VIRTUE:
-            raise RulesError("A mass challenge is Physical, Social or Mental.", field="category")
+            raise RulesError(Phrase.message(N_("A mass challenge is Physical, Social or Mental.")), field="category")
         self.d_card = _attack_card(d.attack, None, self.name, "defender.attack") if d.attack is not None else None
         for index, a in enumerate(mass.attackers):
             self.attacks[a.side.name] = a.attack
@@ -162,8 +177,9 @@ class _Pairs:
             where = "defender.body" if name == self.name else f"attackers[{self._index(name)}].body"
             track = track_of(body, self.settings, name, where)
             if not can_fight(track):
-                raise RulesError(f"{name} is {track.state().lower() if track.condition == 'active' else track.condition.replace('_', ' ')} "
-                                 f"and takes part in no challenge.", field=where)
+                state = track.state().lower() if track.condition == 'active' else track.condition.replace('_', ' ')
+                raise RulesError(Phrase.message(N_("%(name)s is %(state)s and takes part in no challenge."), name=name,
+                                                state=Phrase.term(state)), field=where)
             self.tracks[name] = track
             self.armor[name] = body.armor_left
         hand = sum(a.range is Range.HAND_TO_HAND for a in mass.attackers)
@@ -250,30 +266,39 @@ class _Pairs:
         total = sum(required)
         bid = [b.strip() if isinstance(b, str) else b for b in d.side.bid]
         if any(not isinstance(b, str) or not b for b in bid):
-            raise RulesError(f"{self.name}: a Trait bid has no name.", field="defender.bid")
+            raise RulesError(Phrase.message(N_("%(name)s: a Trait bid has no name."), name=self.name),
+                             field="defender.bid")
         potence = bid.count(POTENCE_TRAIT)
         any_lead = self.settings["intensity_in_mobs"] == "any"
         strength_pairs = [i for i in defended if any_lead or built[i].defender.lead is Lead.STRENGTH]
         intensity = (Power.INTENSITY in d.side.powers and self.mass.category is Category.PHYSICAL
                      and (any_lead or d.side.lead is Lead.STRENGTH) and bool(strength_pairs))
         if potence > 1:
-            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} once.", field="defender.bid")
+            raise RulesError(Phrase.message(N_("%(name)s may bid %(potence_trait)s once."),
+                                            name=self.name, potence_trait=POTENCE_TRAIT), field="defender.bid")
         if potence and not intensity:
-            where = "" if any_lead else ", against an attacker in a strength challenge (LotNR Potence)"
-            raise RulesError(f"{self.name} may bid {POTENCE_TRAIT} only with Intensity{where} "
-                             f"({self.settings.label('intensity_in_mobs')}).", field="defender.bid")
+            where = "" if any_lead else N_(", against an attacker in a strength challenge (LotNR Potence)")
+            raise RulesError(Phrase.message(N_("%(name)s may bid %(potence_trait)s only with Intensity%(where)s "
+                                               "(%(value)s)."),
+                                            name=self.name, potence_trait=POTENCE_TRAIT, where=Phrase.message(where) if where else "",
+                                            value=self.settings.label('intensity_in_mobs')),
+                             field="defender.bid")
         real_need = total - (1 if intensity else 0)
         others = len(self.mass.attackers) - len(defended)
         if real_need > d.side.traits:
             raise RulesError(
-                f"{self.name} has {d.side.traits} {self.mass.category.label} Traits left and cannot defend against "
-                f"{len(defended)} attackers ({real_need} Traits). Choose whom the target defends against and to whom it "
-                f"relents (002 \"Mass Combat\").", field="defender.relents_to")
+                Phrase.message(N_("%(name)s has %(traits)s %(label)s Traits left and cannot defend against "
+                                  "%(value)s attackers (%(real_need)s Traits). Choose whom the target defends "
+                                  "against and to whom it relents (002 \"Mass Combat\")."),
+                               name=self.name, traits=d.side.traits, label=Phrase.term(self.mass.category.label),
+                               value=len(defended), real_need=real_need),
+                field="defender.relents_to")
         if len(bid) != total:
-            fewer = " (or one fewer with Intensity, bidding Potence)" if intensity else ""
-            raise RulesError(f"{self.name} must bid {total} Traits{fewer}: one per attacker defended against"
-                             + (" (a Wounded defender risks one more in each)" if total > len(defended) else "")
-                             + f", not {len(bid)}.", field="defender.bid")
+            fewer = Phrase.message(N_(" (or one fewer with Intensity, bidding Potence)")) if intensity else ""
+            wounded = Phrase.message(N_(" (a Wounded defender risks one more in each)")) if total > len(defended) else ""
+            raise RulesError(Phrase.message(N_("%(name)s must bid %(total)s Traits%(fewer)s: one per attacker defended "
+                                               "against%(wounded)s, not %(bid)s."), name=self.name, total=total,
+                                            fewer=fewer, wounded=wounded, bid=len(bid)), field="defender.bid")
         real = [b for b in bid if b != POTENCE_TRAIT]
         check_bid_names(d.side, real, self.name, "defender.bid")
         self.real_bid = real

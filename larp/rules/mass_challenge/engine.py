@@ -158,17 +158,19 @@ class _Mass(_Pairs):
         """Each defended pair with its first test (the one simultaneous throw) and its later tests."""
         mass, d = self.mass, self.d
         if d.throw is None:
-            raise RulesError(f"Choose {self.name}'s sign.", field="defender.throw")
+            raise RulesError(Phrase.message(N_("Choose %(name)s's sign."), name=self.name), field="defender.throw")
         scripts = {}
         for i in defended:
             a, ch = mass.attackers[i], built[i]
             where = f"attackers[{i}]"
             if a.throw is None:
-                raise RulesError(f"Choose {a.side.name}'s sign.", field=f"{where}.throw")
+                raise RulesError(Phrase.message(N_("Choose %(name)s's sign."), name=a.side.name),
+                                 field=f"{where}.throw")
             mapped = counts_as[a.side.name]
             later = tuple(replace(t, defender_throw=self._as(t.defender_throw, mapped)) for t in a.tests)
             if later and later[0].call is Call.TEST:
-                raise RulesError("The first test is the simultaneous one: later tests are overbids or retests.",
+                raise RulesError(Phrase.message(N_("The first test is the simultaneous one: later tests are "
+                                                   "overbids or retests.")),
                                  field=f"{where}.tests[0].call")
             scripts[i] = replace(ch, tests=(TestCall(Call.TEST, a.throw, self._as(d.throw, mapped)),) + later)
         self.steps.add(N_("%(name)s and %(attackers)s engage in one simultaneous challenge: %(name)s's %(sign)s is "
@@ -366,21 +368,27 @@ class _Mass(_Pairs):
         actions = actions_of(d.celerity)
         if d.attack is None:
             if d.injures:
-                raise RulesError(f"{self.name} only defends and injures nobody. Choose the counter-attack first.",
+                raise RulesError(Phrase.message(N_("%(name)s only defends and injures nobody. Choose the "
+                                                   "counter-attack first."), name=self.name),
                                  field="defender.injures")
             return [], ""
         if self.settings["combat_resolution"] != "simultaneous":
             if d.injures:
-                raise RulesError(f"A counter-attack is its own challenge here "
-                                 f"({self.settings.label('combat_resolution')}).", field="defender.injures")
+                raise RulesError(Phrase.message(N_("A counter-attack is its own challenge here (%(value)s)."),
+                                                value=self.settings.label('combat_resolution')),
+                                 field="defender.injures")
             return [], ""
         for name in d.injures:
             if name not in losers:
-                raise RulesError(f"{name} did not lose to {self.name}, who may injure only an attacker who lost "
-                                 f"(LotNR Mob Scene).", field="defender.injures")
+                raise RulesError(Phrase.message(N_("%(name)s did not lose to %(name2)s, who may injure only an "
+                                                   "attacker who lost (LotNR Mob Scene)."),
+                                                name=name, name2=self.name), field="defender.injures")
         if len(d.injures) > actions:
-            raise RulesError(f"{self.name} has {plural(actions, 'action')} this turn and may injure at most "
-                             f"{plural(actions, 'attacker')} (LotNR Mob Scene).", field="defender.injures")
+            raise RulesError(Phrase.message(N_("%(name)s has %(actions)s this turn and may injure at most %(attackers)s "
+                                               "(LotNR Mob Scene)."), name=self.name,
+                                            actions=Phrase.counted(actions, "%(n)s action", "%(n)s actions"),
+                                            attackers=Phrase.counted(actions, "%(n)s attacker", "%(n)s attackers")),
+                             field="defender.injures")
         order = self._order([], explain=False)
         ordered = sorted(losers, key=lambda n: order[n])
         chosen = list(d.injures) if d.injures else ordered[:actions]

@@ -57,13 +57,15 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
     """
     settings = settings or ChronicleSettings.defaults()
     if drinker.name == victim.name:
-        raise RulesError("A vampire does not feed on himself.", field="victim")
+        raise RulesError(Phrase.message(N_("A vampire does not feed on himself.")), field="victim")
     d_track = person_track(drinker, settings)
     if drinker.creature != "vampire":
-        raise RulesError(f"{drinker.name} is not a vampire: only vampires feed on blood.", field="drinker")
+        raise RulesError(Phrase.message(N_("%(name)s is not a vampire: only vampires feed on blood."),
+                                        name=drinker.name), field="drinker")
     if d_track.destroyed or d_track.condition != "active" or d_track.staked:
-        raise RulesError(f"{drinker.name} is {standing(d_track)}{' and staked' if d_track.staked else ''}: "
-                         f"he cannot feed now.", field="drinker")
+        raise RulesError(Phrase.message(N_("%(name)s is %(standing)s and staked: he cannot feed now.") if d_track.staked
+                                        else N_("%(name)s is %(standing)s: he cannot feed now."),
+                                        name=drinker.name, standing=standing(d_track)), field="drinker")
     v_track = person_track(victim, settings)
     tracked = victim.blood_max > 0 or victim.creature == "vampire"
     result = drain(v_track, blood, drinker.blood, drinker.blood_max, victim_blood=victim.blood if tracked else None,

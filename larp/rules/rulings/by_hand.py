@@ -169,8 +169,9 @@ def killing_blow_steps(person: Person, track: HealthTrack, hand: HandDamage, set
     if not hand.killing_blow:
         return ()
     if person.creature != "vampire" or track.condition != "torpor":
-        raise RulesError(f"A killing blow is declared on a vampire in torpor; {person.name} is not one "
-                         f"({R_KILLING_BLOW}).", field="killing_blow")
+        raise RulesError(Phrase.message(N_("A killing blow is declared on a vampire in torpor; %(name)s is not one "
+                                           "(%(cited)s)."), name=person.name, cited=R_KILLING_BLOW),
+                         field="killing_blow")
     if not settings["dark_epics_killing_blow"]:
         return (phrase_step(N_("A killing blow is declared on %(name)s; without the Dark Epics rule none is needed: "
                                "aggravated damage to a vampire in torpor destroys him."), '002 "Damage and Healing"',

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from larp.rules.challenge import Category, Outcome, RandomSource, Throw
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.firing_into_groups import (
     Bystander,
     Fire,
@@ -148,12 +148,13 @@ def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, setting
     check_can_act(firer.person, person_track(firer.person, settings), "firer")
     weapon = carried_weapon(firer.person, scene)
     if not weapon:
-        raise RulesError("Choose the gun that fired.", field="firer_weapon")
+        raise RulesError(Phrase.message(N_("Choose the gun that fired.")), field="firer_weapon")
     band = scene.range_for(firer.name)
     try:
         fire = fire_of(weapon, firing.bursts, band, settings, firing.deliberate_spray)
     except RulesError:
-        raise RulesError(f"There is no gun {weapon!r} in the armory.", field="firer_weapon") from None
+        raise RulesError(Phrase.message(N_("There is no gun %(weapon)s in the armory."), weapon=repr(weapon)),
+                         field="firer_weapon") from None
     single = fire is Fire.SINGLE
     throws: dict[str, dict[str, str]] = {}
     bystanders = []
@@ -198,8 +199,9 @@ def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, setting
         # One extra Trait per bystander excluded went with the missed shot; the tests take the rest.
         extra = choose_bid(firer.person, cat, lead, len(excluded)) if excluded and lead else ()
         if len(extra) < len(excluded):
-            raise RulesError(f"{firer.name} has only {len(extra)} Physical Traits left: not enough to pay one extra "
-                             f"Trait for each of {len(excluded)} bystanders.", field="excluded")
+            raise RulesError(Phrase.message(N_("%(name)s has only %(value)s Physical Traits left: not enough to "
+                                               "pay one extra Trait for each of %(value2)s bystanders."),
+                                            name=firer.name, value=len(extra), value2=len(excluded)), field="excluded")
         count = firer_bid_count(replace(shot, extra_traits=extra), settings)
         chosen = choose_bid(firer.person, cat, lead, count + len(excluded)) if lead and count + len(excluded) else ()
         shot = replace(shot, firer=replace(firer_con, bid=chosen[:count]), extra_traits=chosen[count:])

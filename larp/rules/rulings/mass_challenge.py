@@ -25,7 +25,7 @@ from larp.rules.challenge import (
     random_throw,
     test_calls_from_list,
 )
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.mass_challenge import (
     Attacker,
     Defender,
@@ -176,7 +176,7 @@ def draw_sign(value: Any, field_name: str, rng: RandomSource | None) -> tuple[Th
         return None, False
     if text == RANDOM:
         if rng is None:
-            raise RulesError("A random sign needs a random source.", field=field_name)
+            raise RulesError(Phrase.message(N_("A random sign needs a random source.")), field=field_name)
         return random_throw(rng), True
     return parse_throw(text, field_name), False
 
@@ -213,9 +213,10 @@ def build_mass_challenge(mass_call: MassChallengeCall, scene: Scene, settings: C
     """
     category = mass_call.category
     if not mass_call.attackers:
-        raise RulesError("Add at least one attacker.", field="attackers")
+        raise RulesError(Phrase.message(N_("Add at least one attacker.")), field="attackers")
     if mass_call.target.counter not in COUNTERS:
-        raise RulesError("The target defends, strikes, bites or uses a weapon.", field="target_counter")
+        raise RulesError(Phrase.message(N_("The target defends, strikes, bites or uses a weapon.")),
+                         field="target_counter")
     people = [("target", mass_call.target.side)] + [(f"attackers[{i}]", a.side) for i, a in enumerate(mass_call.attackers)]
     for where, side in people:
         check_can_act(side.person, person_track(side.person, settings), where)

@@ -445,6 +445,7 @@ def rule_static(one: OneOnOne, scene: Scene | None = None, settings: ChronicleSe
     if one.kind is Kind.CONTESTED:
         raise RulesError(Phrase.message(N_("A static challenge or a simple test is against a narrator.")), field="kind")
     if one.defender is not None:
-        raise RulesError(f"A {one.kind.value} challenge is against a narrator: leave out the defender.",
+        raise RulesError(Phrase.message(N_("A %(kind)s challenge is against a narrator: leave out the defender."),
+                                        kind=one.kind.value),
                          field="defender")
     return rule_one_on_one(one, scene, settings, rng, night=night)

@@ -32,7 +32,7 @@ from larp.rules.challenge import (
     Weapon,
 )
 from larp.rules.darkness import Darkness, darkness_table
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.health import HealthTrack, live_levels
 from larp.rules.hits import Attack, Body, weapon_card
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
@@ -321,25 +321,26 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
     not stop him; he must have the Willpower Trait.
 
     Raises:
-        RulesError: naming ``field``: unconscious, in torpor, dead or Incapacitated
-            (no challenges until a level is healed, LotNR Health, met-reference 4.1; unless he
-            spends Willpower), staked and paralysed (000 "Stake Through Heart"), or no Willpower
-            left to spend.
+        RulesError: naming ``field`` (a phrase): unconscious, in torpor, dead or Incapacitated (no challenges
+            until a level is healed, LotNR Health, met-reference 4.1; unless he spends Willpower), staked and
+            paralysed (000 "Stake Through Heart"), or no Willpower left to spend.
     """
     if ignore_wounds and person.willpower < 1:
-        raise RulesError(f"{person.name} has no Willpower left to spend against his wounds.",
-                         field=f"{field}_ignore_wounds")
+        raise RulesError(Phrase.message(N_("%(name)s has no Willpower left to spend against his wounds."),
+                                        name=person.name), field=f"{field}_ignore_wounds")
     if track.condition != "active":
-        reason = {"unconscious": "is unconscious", "torpor": "is in torpor", "final_death": "has met Final Death",
-                  "dead": "is dead"}.get(track.condition, track.condition)
-        raise RulesError(f"{person.name} {reason} and cannot take part in a challenge.", field=field)
+        reason = {"unconscious": N_("is unconscious"), "torpor": N_("is in torpor"), "dead": N_("is dead"),
+                  "final_death": N_("has met Final Death")}.get(track.condition, track.condition)
+        raise RulesError(Phrase.message(N_("%(name)s %(reason)s and cannot take part in a challenge."),
+                                        name=person.name, reason=Phrase.message(reason)), field=field)
     if not ignore_wounds and person.frenzy != "frenzy" and (person.health is Health.INCAPACITATED
                               or (person.health is None and track.marked >= track.size - 1)):
-        raise RulesError(f"{person.name} is Incapacitated: no challenges until one level is healed, unless he "
-                         f"spends a Willpower Trait to ignore his wounds for this turn ({R_WILLPOWER}).", field=field)
+        raise RulesError(Phrase.message(N_("%(name)s is Incapacitated: no challenges until one level is healed, unless he "
+                                           "spends a Willpower Trait to ignore his wounds for this turn (%(cited)s)."),
+                                        name=person.name, cited=R_WILLPOWER), field=field)
     if track.staked:
-        raise RulesError(f"{person.name} is staked and paralysed until the stake is removed "
-                         f"({R_STAKE}): no challenges.", field=field)
+        raise RulesError(Phrase.message(N_("%(name)s is staked and paralysed until the stake is removed (%(cited)s): "
+                                           "no challenges."), name=person.name, cited=R_STAKE), field=field)
 
 
 def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
@@ -481,7 +482,8 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
     if choice.waive_darkness:
         waiver = next((name for name in person.abilities if name.lower() == "blindfighting"), "")
         if not waiver:
-            raise RulesError(f"{person.name} has no Blindfighting to expend.", field=prefix + "waive_darkness")
+            raise RulesError(Phrase.message(N_("%(name)s has no Blindfighting to expend."), name=person.name),
+                             field=prefix + "waive_darkness")
     level, source = scene.darkness_for(person.name)
     track = person_track(person, settings)
     return Contestant(

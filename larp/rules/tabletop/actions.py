@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import RulesError, Step, plural
+from larp.rules.explain import N_, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 
 _MULTIPLE = '000 "Multiple Actions"'
@@ -55,17 +55,22 @@ class ActionSlot:
         """Raises RulesError (field ``actions``) for an impossible slot."""
         for name, value in (("total", self.total), ("number", self.number)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise RulesError("The number of actions and the action's place are whole numbers from 1.",
+                raise RulesError(Phrase.message(N_("The number of actions and the action's place are whole numbers "
+                                                   "from 1.")),
                                  field=f"actions.{name}")
         if not self.full_defense and not self.celerity and self.number > self.total:
-            raise RulesError(f"Action {self.number} of {self.total}: there are only {plural(self.total, 'action')} declared.",
+            raise RulesError(Phrase.message(N_("Action %(number)s of %(total)s: there are only %(actions)s declared."),
+                                            number=self.number, total=self.total,
+                                            actions=Phrase.counted(self.total, "%(n)s action", "%(n)s actions")),
                              field="actions.number")
         if self.split_dice is not None and (isinstance(self.split_dice, bool) or not isinstance(self.split_dice, int)
                                             or self.split_dice < 0):
-            raise RulesError("The split pool is a number of dice, at least 0.", field="actions.split_dice")
+            raise RulesError(Phrase.message(N_("The split pool is a number of dice, at least 0.")),
+                             field="actions.split_dice")
         if self.shares and (len(self.shares) != self.total or any(
                 isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in self.shares)):
-            raise RulesError(f"Give the dice of each of the {self.total} actions, whole numbers of at least 0.",
+            raise RulesError(Phrase.message(N_("Give the dice of each of the %(total)s actions, whole numbers of "
+                                               "at least 0."), total=self.total),
                              field="actions.shares")
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,8 +109,10 @@ def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = 
     smallest = base if slot.split_dice is None else min(slot.split_dice, base)
     if model == "split_free" and slot.shares:
         if sum(slot.shares) > smallest:
-            raise RulesError(f"{who}'s shares ({' + '.join(map(str, slot.shares))} = {sum(slot.shares)}) are more "
-                             f"than the smallest pool, {smallest} dice.", field="actions.shares")
+            raise RulesError(Phrase.message(N_("%(who)s's shares (%(value)s = %(value2)s) are more than the "
+                                               "smallest pool, %(smallest)s dice."),
+                                            who=who, value=' + '.join(map(str, slot.shares)), value2=sum(slot.shares), smallest=smallest),
+                             field="actions.shares")
         share = slot.shares[slot.number - 1]
         return share, Step(f"{who} takes {slot.total} actions and divides the smallest pool ({smallest}) as he "
                            f"chooses ({' / '.join(map(str, slot.shares))}): action {slot.number} gets {share} dice.",
@@ -164,9 +171,9 @@ def multiple_action_pools(pools: Sequence[int], settings: ChronicleSettings | No
         RulesError: no actions, or a negative pool.
     """
     if not pools:
-        raise RulesError("Declare at least one action.", field="actions")
+        raise RulesError(Phrase.message(N_("Declare at least one action.")), field="actions")
     if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in (*pools, *celerity)):
-        raise RulesError("A dice pool is a whole number of dice, at least 0.", field="pools")
+        raise RulesError(Phrase.message(N_("A dice pool is a whole number of dice, at least 0.")), field="pools")
     smallest = min(pools)
     result = []
     for number, base in enumerate(pools, start=1):
@@ -187,9 +194,9 @@ def full_defense_pools(pool: int, attacks: int) -> tuple[int, ...]:
         RulesError: a negative pool or number of attacks.
     """
     if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
-        raise RulesError("A dice pool is a whole number of dice, at least 0.", field="pool")
+        raise RulesError(Phrase.message(N_("A dice pool is a whole number of dice, at least 0.")), field="pool")
     if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 0:
-        raise RulesError("The number of attacks is a whole number, at least 0.", field="attacks")
+        raise RulesError(Phrase.message(N_("The number of attacks is a whole number, at least 0.")), field="attacks")
     return tuple(max(0, pool - i) for i in range(attacks))
 
 

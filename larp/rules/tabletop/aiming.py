@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.carried import Aim
 from larp.rules.tabletop.combatants import Fighter
@@ -61,25 +61,31 @@ def aim(combat: Combat, fighter: Fighter, target: str, settings: ChronicleSettin
     profile = profile_for(settings)
     key = fighter.key
     if combat.phase != "act" or key in combat.out:
-        raise RulesError(f"{fighter.name} can aim only during the actions of a turn he takes part in.", field="phase")
+        raise RulesError(Phrase.message(N_("%(name)s can aim only during the actions of a turn he takes part in."),
+                                        name=fighter.name), field="phase")
     if target not in combat.fighters or target == key:
-        raise RulesError(f"{fighter.name}: aim at another fighter.", field="target")
+        raise RulesError(Phrase.message(N_("%(name)s: aim at another fighter."), name=fighter.name), field="target")
     if combat.used.get(key, 0):
-        raise RulesError(f"{fighter.name} has acted this turn: the aimer may do nothing but aim ({R_AIM}).",
+        raise RulesError(Phrase.message(N_("%(name)s has acted this turn: the aimer may do nothing but aim "
+                                           "(%(cited)s)."), name=fighter.name, cited=R_AIM),
                          field="aim")
     if target_pace not in PACES:
-        raise RulesError(f"The target's pace is one of {', '.join(PACES)}.", field="target_pace")
+        raise RulesError(Phrase.message(N_("The target's pace is one of %(value)s."), value=', '.join(PACES)),
+                         field="target_pace")
     if target_pace in ("jog", "run"):
-        raise RulesError(f"{combat.name(target)} moves faster than a walk: no one can aim at him ({R_AIM}).",
+        raise RulesError(Phrase.message(N_("%(value)s moves faster than a walk: no one can aim at him (%(cited)s)."),
+                                        value=combat.name(target), cited=R_AIM),
                          field="target_pace")
     card = fighter.weapon_card()
     if card is None or card.melee:
-        raise RulesError(f"{fighter.name} has no ranged weapon to aim.", field="weapon")
+        raise RulesError(Phrase.message(N_("%(name)s has no ranged weapon to aim."), name=fighter.name),
+                         field="weapon")
     ability = "Archery" if card.archery else "Firearms"
     if fighter.ability(ability) < 1:
-        raise RulesError(f"Aiming needs {ability} 1 or better; {fighter.name} has none ({R_AIM}).", field="aim")
+        raise RulesError(Phrase.message(N_("Aiming needs %(ability)s 1 or better; %(name)s has none (%(cited)s)."),
+                                        ability=ability, name=fighter.name, cited=R_AIM), field="aim")
     if scope and not profile.situation.scope_dice:
-        raise RulesError("This profile has no scopes.", field="scope")
+        raise RulesError(Phrase.message(N_("This profile has no scopes.")), field="scope")
     before = combat.carried.aims.get(key)
     steps = Explanation()
     if before is not None and before.target == target:

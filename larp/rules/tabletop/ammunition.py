@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from larp.rules.damage import Weapon, weapon as weapon_card
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.maneuvers import Maneuver, Profile
 from larp.rules.tabletop.turn import Combat, take_action
@@ -74,21 +74,28 @@ def check_fire(gun: Gun, card: Weapon, m: Maneuver, target: str, profile: Profil
         if m.has("needs_clip_half_full") and gun.rounds is not None and card.clip:
             needed = max(1, -(-card.clip // 2))
             if gun.rounds < needed:
-                raise RulesError(f"{who}'s {card.name} holds {plural(gun.rounds, 'round')} of {card.clip}: "
-                                 f"{m.name.lower()} needs a clip at least half full ({m.source}).", field="gun")
+                raise RulesError(Phrase.message(N_("%(who)s's %(name)s holds %(rounds)s of %(clip)s: %(maneuver)s needs a "
+                                                   "clip at least half full (%(source)s)."), who=who, name=card.name,
+                                                rounds=Phrase.counted(gun.rounds, "%(n)s round", "%(n)s rounds"),
+                                                clip=card.clip, maneuver=m.name.lower(), source=m.source), field="gun")
         rounds = gun.rounds if gun.rounds is not None else 0
     else:
         counted = 1
         needed = rounds = 3 if m.key == "three_round_burst" else 1
     if gun.rounds is not None and gun.rounds < needed:
-        what = "is empty" if gun.rounds == 0 else f"holds {plural(gun.rounds, 'round')}"
-        raise RulesError(f"{who}'s {card.name} {what}: reload it first ({R_RELOAD}).", field="gun")
+        what = (Phrase.message(N_("is empty")) if gun.rounds == 0 else
+                Phrase.message(N_("holds %(rounds)s"), rounds=Phrase.counted(gun.rounds, "%(n)s round", "%(n)s rounds")))
+        raise RulesError(Phrase.message(N_("%(who)s's %(name)s %(what)s: reload it first (%(cited)s)."),
+                                        who=who, name=card.name, what=what, cited=R_RELOAD), field="gun")
     if counted and rate is not None and gun.shots + counted > rate:
-        raise RulesError(f"A {card.name} fires at most {plural(rate, 'shot')} (or bursts) a turn; {who} has fired "
-                         f"{gun.shots} this turn ({R_CHART}).", field="gun")
+        raise RulesError(Phrase.message(N_("A %(name)s fires at most %(shots)s (or bursts) a turn; %(who)s has fired "
+                                           "%(fired)s this turn (%(cited)s)."), name=card.name,
+                                        shots=Phrase.counted(rate, "%(n)s shot", "%(n)s shots"), who=who,
+                                        fired=gun.shots, cited=R_CHART), field="gun")
     if profile.key == "v20" and m.key == "multiple_shots" and target in gun.shot_at:
-        raise RulesError(f"{who} has already fired at that target this turn: multiple shots go at different "
-                         f"targets (003 \"Multiple Shots\"; automatic fire or a burst for one target).", field="target")
+        raise RulesError(Phrase.message(N_("%(who)s has already fired at that target this turn: multiple shots go "
+                                           "at different targets (003 \"Multiple Shots\"; automatic fire or a "
+                                           "burst for one target)."), who=who), field="target")
     if m.has("empties_clip"):
         steps.add(f"{m.name} empties the {card.name}'s clip ({plural(rounds, 'round')}).", m.source)
     else:
@@ -120,11 +127,14 @@ def reload_turn(gun: Gun, card: Weapon, turn: int, who: str = "The shooter") -> 
             already (field ``reload``).
     """
     if card.reload_turns == 0 or card.clip is None:
-        raise RulesError(f"A {card.name} needs no reloading: the shot includes it.", field="reload")
+        raise RulesError(Phrase.message(N_("A %(name)s needs no reloading: the shot includes it."), name=card.name),
+                         field="reload")
     if gun.rounds is not None and gun.rounds >= card.clip:
-        raise RulesError(f"{who}'s {card.name} is fully loaded.", field="reload")
+        raise RulesError(Phrase.message(N_("%(who)s's %(name)s is fully loaded."), who=who, name=card.name),
+                         field="reload")
     if gun.reloaded_in == turn and gun.reloading:
-        raise RulesError(f"{who} has reloaded this turn already: one turn of reloading a turn.", field="reload")
+        raise RulesError(Phrase.message(N_("%(who)s has reloaded this turn already: one turn of reloading a turn."),
+                                        who=who), field="reload")
     done = gun.reloading + 1
     steps = Explanation()
     if done >= card.reload_turns:

@@ -10,7 +10,7 @@ Part of :mod:`larp.rules.tabletop.combat`: :func:`declare_attack` opens the
 from __future__ import annotations
 
 from larp.rules.damage import SOURCES
-from larp.rules.explain import Explanation, RulesError, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural
 from larp.rules.health import CONDITION_LABELS, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import slot_dice
@@ -69,10 +69,12 @@ def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoll
                         card=card)
     check_blind_ranged(state)
     if m.has("needs_clip_half_full") and not clip_half_full(state):
-        raise RulesError(f"{m.name} needs a clip at least half full ({m.source}).", field="clip_half_full")
+        raise RulesError(Phrase.message(N_("%(name)s needs a clip at least half full (%(source)s)."),
+                                        name=m.name, source=m.source), field="clip_half_full")
     if m.has("mutual") and c.prior_hold == m.key:
-        raise RulesError(f"A {m.name.lower()} that goes on is its own turn: both roll resisted Strength + Brawl and "
-                         f"both take damage (resolve_clinch_turn; {m.source}).", field="maneuver")
+        raise RulesError(Phrase.message(N_("A %(name)s that goes on is its own turn: both roll resisted Strength + "
+                                           "Brawl and both take damage (resolve_clinch_turn; %(source)s)."),
+                                        name=m.name.lower(), source=m.source), field="maneuver")
     # the damage type and claws first: a character without claws cannot claw
     if m.damage_type == "power":
         state.base_type, state.claw_power = claw_type(m, a)
@@ -83,10 +85,12 @@ def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoll
     if m.has("multiple") and m.key == "multiple_shots" and card is not None:
         rate = card.details.get("rate")
         if isinstance(rate, int) and attack.slot.total > rate:
-            raise RulesError(f"A {card.name} fires at most {rate} shots a turn (000 \"Multiple Shots\").",
+            raise RulesError(Phrase.message(N_("A %(name)s fires at most %(rate)s shots a turn (000 \"Multiple "
+                                               "Shots\")."), name=card.name, rate=rate),
                              field="actions.total")
     if c.stake and (card is None or not card.has("Staking") or c.called_shot != "heart"):
-        raise RulesError("Staking needs a stake (or crossbow) aimed at the heart (000 \"Stake Through Heart\").",
+        raise RulesError(Phrase.message(N_("Staking needs a stake (or crossbow) aimed at the heart (000 \"Stake "
+                                           "Through Heart\").")),
                          field="stake")
     check_move(state)
     fire(state)
@@ -97,22 +101,28 @@ def _check_fighters(attack: Attack, profile: Profile, m: Maneuver) -> None:
     """The maneuver is an attack this attacker can make on this target (000 "Maneuver Characteristics")."""
     a, t, c = attack.attacker, attack.target, attack.circumstances
     if m.kind == "defensive":
-        raise RulesError(f"{m.name} is a defense: choose it as the target's defense, not as an attack.",
+        raise RulesError(Phrase.message(N_("%(name)s is a defense: choose it as the target's defense, not as an "
+                                           "attack."), name=m.name),
                          field="maneuver")
     if a.key == t.key:
-        raise RulesError(f"{a.name} cannot attack themself: choose another target.", field="target")
+        raise RulesError(Phrase.message(N_("%(name)s cannot attack themself: choose another target."), name=a.name),
+                         field="target")
     if a.wound_penalty is None:
-        raise RulesError(f"{a.name} can take no action ({fighter_state(a.track)}).", field="attacker")
+        raise RulesError(Phrase.message(N_("%(name)s can take no action (%(value)s)."),
+                                        name=a.name, value=fighter_state(a.track)), field="attacker")
     if t.track.destroyed:
-        raise RulesError(f"{t.name} is {CONDITION_LABELS[t.track.condition].lower()}: nothing left to attack.",
+        raise RulesError(Phrase.message(N_("%(name)s is %(value)s: nothing left to attack."),
+                                        name=t.name, value=CONDITION_LABELS[t.track.condition].lower()),
                          field="target")
     if m.has("vampire_only") and a.creature != "vampire":
-        raise RulesError(f"Only vampires can use {m.name}: {a.name} is a {a.creature}.", field="maneuver")
+        raise RulesError(Phrase.message(N_("Only vampires can use %(name)s: %(name2)s is a %(creature)s."),
+                                        name=m.name, name2=a.name, creature=a.creature), field="maneuver")
     if m.needs_hold and c.prior_hold not in m.needs_hold:
         held = [profile.maneuvers[k].name.lower() for k in m.needs_hold]
         names = ", ".join(held[:-1]) + f" or {held[-1]}" if len(held) > 1 else held[0]
-        raise RulesError(f"{m.name} needs a successful {names} on {t.name} in an earlier turn first "
-                         f"({m.source}).", field="prior_hold")
+        raise RulesError(Phrase.message(N_("%(name)s needs a successful %(names)s on %(name2)s in an earlier turn "
+                                           "first (%(source)s)."),
+                                        name=m.name, names=names, name2=t.name, source=m.source), field="prior_hold")
 
 
 def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
@@ -120,22 +130,26 @@ def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
     "Strafing", "Two Weapons"; 004 "Multiple Actions")."""
     c = attack.circumstances
     if c.range not in RANGES:
-        raise RulesError("Range is point_blank, short or long.", field="range")
+        raise RulesError(Phrase.message(N_("Range is point_blank, short or long.")), field="range")
     if c.source not in SOURCES:
-        raise RulesError(f"The damage's source is one of {', '.join(SOURCES)}.", field="source")
+        raise RulesError(Phrase.message(N_("The damage's source is one of %(value)s."), value=', '.join(SOURCES)),
+                         field="source")
     for name, value in (("cover", c.cover), ("attacker_cover", c.attacker_cover)):
         if value is not None and value not in profile.cover:
-            raise RulesError(f"Cover is one of {', '.join(profile.cover)}.", field=name)
+            raise RulesError(Phrase.message(N_("Cover is one of %(value)s."), value=', '.join(profile.cover)),
+                             field=name)
     if c.target_size is not None and c.target_size not in profile.target_sizes:
-        raise RulesError(f"Target size is one of {', '.join(profile.target_sizes)}.", field="target_size")
+        raise RulesError(Phrase.message(N_("Target size is one of %(value)s."), value=', '.join(profile.target_sizes)),
+                         field="target_size")
     if c.called_shot is not None and c.called_shot not in CALLED_SHOTS:
-        raise RulesError("A called shot is at the head or the heart.", field="called_shot")
+        raise RulesError(Phrase.message(N_("A called shot is at the head or the heart.")), field="called_shot")
     if c.called_shot and c.target_size:
-        raise RulesError("Give a called shot or a target size, not both.", field="target_size")
+        raise RulesError(Phrase.message(N_("Give a called shot or a target size, not both.")), field="target_size")
     if m.has("no_targeting") and (c.called_shot or c.target_size):
-        raise RulesError(f"{m.name} cannot target a specific part of the body ({m.source}).", field="called_shot")
+        raise RulesError(Phrase.message(N_("%(name)s cannot target a specific part of the body (%(source)s)."),
+                                        name=m.name, source=m.source), field="called_shot")
     if m.kind == "close" and (c.cover or c.attacker_cover):
-        raise RulesError("Cover changes ranged attacks only (000 \"Cover\").", field="cover")
+        raise RulesError(Phrase.message(N_("Cover changes ranged attacks only (000 \"Cover\").")), field="cover")
     check_count(c.opponents, "opponents", 1, 20)
     check_count(c.aim_turns, "aim_turns", 0, 10)
     check_count(c.strafe_targets, "strafe_targets", 1, 10)
@@ -146,18 +160,21 @@ def _check_circumstances(attack: Attack, profile: Profile, m: Maneuver) -> None:
     if c.difficulty is not None:
         check_difficulty(c.difficulty)
     if c.aim_turns and not m.has("single_shot"):
-        raise RulesError(f"Aiming adds dice to a single shot, not to {m.name.lower()} (000 \"Aiming\").",
+        raise RulesError(Phrase.message(N_("Aiming adds dice to a single shot, not to %(name)s (000 \"Aiming\")."),
+                                        name=m.name.lower()),
                          field="aim_turns")
     if c.scope and not c.aim_turns:
-        raise RulesError("A scope adds dice on the first turn of aiming: aim at least one turn.", field="scope")
+        raise RulesError(Phrase.message(N_("A scope adds dice on the first turn of aiming: aim at least one turn.")),
+                         field="scope")
     if (c.strafe_targets > 1 or c.strafe_extra) and not m.has("strafing"):
-        raise RulesError("Targets in the area are for strafing only.", field="strafe_targets")
+        raise RulesError(Phrase.message(N_("Targets in the area are for strafing only.")), field="strafe_targets")
     if c.off_hand and not m.has("off_hand"):
-        raise RulesError("The off hand's penalty is for firing two weapons.", field="off_hand")
+        raise RulesError(Phrase.message(N_("The off hand's penalty is for firing two weapons.")), field="off_hand")
     slot = attack.slot
     slot.check()
     if m.has("multiple") and slot.total < 2 and not slot.celerity:
-        raise RulesError(f"{m.name} is a multiple action: declare at least two actions ({m.source}).",
+        raise RulesError(Phrase.message(N_("%(name)s is a multiple action: declare at least two actions "
+                                           "(%(source)s)."), name=m.name, source=m.source),
                          field="actions.total")
 
 
@@ -209,11 +226,15 @@ def attack_pool(state: AttackState) -> None:
                       '000 "Armor Chart"' if state.profile.key != "dark_ages" else '004 "Armor"')
     if pool <= 0:
         if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
-            raise RulesError(f"{a.name}'s wounds ({tabletop_level(a.track)}, -{penalty}) leave his attack pool at "
-                             f"{pool} dice: the action cannot be attempted (000 \"Health Chart\"). A Willpower point "
-                             f"spent this turn ignores the wound penalty (LotNR Willpower).", field="actions")
-        raise RulesError(f"{a.name}'s attack pool comes to {pool} dice: the action cannot be attempted "
-                         f"(004 \"Multiple Actions\").", field="actions")
+            raise RulesError(Phrase.message(N_("%(name)s's wounds (%(value)s, -%(penalty)s) leave his attack pool "
+                                               "at %(pool)s dice: the action cannot be attempted (000 \"Health "
+                                               "Chart\"). A Willpower point spent this turn ignores the wound "
+                                               "penalty (LotNR Willpower)."),
+                                            name=a.name, value=tabletop_level(a.track), penalty=penalty, pool=pool),
+                             field="actions")
+        raise RulesError(Phrase.message(N_("%(name)s's attack pool comes to %(pool)s dice: the action cannot be "
+                                           "attempted (004 \"Multiple Actions\")."), name=a.name, pool=pool),
+                         field="actions")
     state.pool = pool
 
 
@@ -239,14 +260,15 @@ def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: i
     if c.aim_turns:
         perception = a.attribute("Perception")
         if ability_dots < 1:
-            raise RulesError(f"Aiming needs {ability} 1 or better; {a.name} has none (000 \"Aiming\").",
+            raise RulesError(Phrase.message(N_("Aiming needs %(ability)s 1 or better; %(name)s has none (000 "
+                                               "\"Aiming\")."), ability=ability, name=a.name),
                              field="aim_turns")
         aimed = min(c.aim_turns, perception)
         pool = add_dice(steps, pool, aimed,
                         f"{plural(c.aim_turns, 'turn')} aiming, at most Perception {perception}", '000 "Aiming"')
         if c.scope:
             if not sit.scope_dice:
-                raise RulesError("This profile has no scopes.", field="scope")
+                raise RulesError(Phrase.message(N_("This profile has no scopes.")), field="scope")
             pool = add_dice(steps, pool, sit.scope_dice, "A scope on the first turn of aiming", '000 "Aiming"')
     pool = add_dice(steps, pool, c.ambush_dice, "Extra successes from the ambush", '000 "Ambush"')
     return add_dice(steps, pool, c.extra_dice, "The narrator's modifier", "Narrator")

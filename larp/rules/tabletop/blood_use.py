@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.tabletop.carried import PHYSICAL
 from larp.rules.tabletop.combatants import Fighter
 from larp.rules.tabletop.turn import Combat
@@ -74,7 +74,8 @@ def generation_limits(generation: int | None) -> GenerationLimits:
         return table[generation]
     if generation > max(table):
         return table[max(table)]
-    raise RulesError(f"The tabletop generation chart starts at the {min(table)}rd generation.", field="generation")
+    raise RulesError(Phrase.message(N_("The tabletop generation chart starts at the %(value)srd generation."),
+                                    value=min(table)), field="generation")
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,12 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
             generation's maximum (fields ``raises.<Attribute>``, ``blood``).
     """
     if fighter.creature != "vampire":
-        raise RulesError(f"{fighter.name} is a {fighter.creature}: only vampires burn blood for their Attributes.",
+        raise RulesError(Phrase.message(N_("%(name)s is a %(creature)s: only vampires burn blood for their "
+                                           "Attributes."), name=fighter.name, creature=fighter.creature),
                          field="raises")
     if not raises:
-        raise RulesError("Say which Physical Attributes to raise, and by how much.", field="raises")
+        raise RulesError(Phrase.message(N_("Say which Physical Attributes to raise, and by how much.")),
+                         field="raises")
     limits = generation_limits(fighter.generation)
     steps = Explanation()
     raised: dict[str, int] = {}
@@ -122,13 +125,18 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
     for name, dots in raises.items():
         attribute = next((a for a in PHYSICAL if a.lower() == str(name).strip().lower()), None)
         if attribute is None:
-            raise RulesError(f"Blood raises only Physical Attributes ({', '.join(PHYSICAL)}).", field=f"raises.{name}")
+            raise RulesError(Phrase.message(N_("Blood raises only Physical Attributes (%(value)s)."),
+                                            value=', '.join(PHYSICAL)), field=f"raises.{name}")
         if isinstance(dots, bool) or not isinstance(dots, int) or dots < 1:
-            raise RulesError("Raise an Attribute by a whole number of dots, at least 1.", field=f"raises.{name}")
+            raise RulesError(Phrase.message(N_("Raise an Attribute by a whole number of dots, at least 1.")),
+                             field=f"raises.{name}")
         base = fighter.attribute(attribute) + boosts.get(attribute, 0)
         if base + dots > limits.attribute_max:
-            raise RulesError(f"{fighter.name}'s {attribute} would reach {base + dots}; the {limits.generation}th "
-                             f"generation's maximum is {limits.attribute_max} ({R_BLOOD}).", field=f"raises.{name}")
+            raise RulesError(Phrase.message(N_("%(name)s's %(attribute)s would reach %(value)s; the "
+                                               "%(generation)sth generation's maximum is %(attribute_max)s "
+                                               "(%(cited)s)."),
+                                            name=fighter.name, attribute=attribute, value=base + dots, generation=limits.generation, attribute_max=limits.attribute_max, cited=R_BLOOD),
+                             field=f"raises.{name}")
         boosts[attribute] = boosts.get(attribute, 0) + dots
         raised[attribute] = base + dots
         total += dots
@@ -136,11 +144,15 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
                   f"scene.", R_BLOOD)
     spent = combat.carried.blood_spent.get(fighter.key, 0)
     if spent + total > limits.blood_per_turn:
-        raise RulesError(f"The {limits.generation}th generation burns at most "
-                         f"{plural(limits.blood_per_turn, 'blood point')} a turn; {fighter.name} has burnt {spent} "
-                         f"this turn ({R_BLOOD}).", field="blood")
+        raise RulesError(Phrase.message(N_("The %(generation)sth generation burns at most %(blood)s a turn; %(name)s "
+                                           "has burnt %(spent)s this turn (%(cited)s)."), generation=limits.generation,
+                                        blood=Phrase.counted(limits.blood_per_turn, "%(n)s blood point",
+                                                             "%(n)s blood points"),
+                                        name=fighter.name, spent=spent, cited=R_BLOOD), field="blood")
     if fighter.blood is not None and total > fighter.blood:
-        raise RulesError(f"{fighter.name} has {plural(fighter.blood, 'blood point')}, not {total}.", field="blood")
+        raise RulesError(Phrase.message(N_("%(name)s has %(blood)s, not %(total)s."), name=fighter.name,
+                                        blood=Phrase.counted(fighter.blood, "%(n)s blood point", "%(n)s blood points"),
+                                        total=total), field="blood")
     carried = combat.carried
     carried = replace(carried, boosts=MappingProxyType({**carried.boosts, fighter.key: MappingProxyType(boosts)}),
                       blood_spent=MappingProxyType({**carried.blood_spent, fighter.key: spent + total}))

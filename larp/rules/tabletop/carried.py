@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 
 PHYSICAL = ("Strength", "Dexterity", "Stamina")
 
@@ -178,4 +178,5 @@ class Carried:
                 pending=tuple(Pending(str(p["who"]), str(p["text"]), int(p["due"])) for p in data.get("pending", [])),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
+            raise RulesError(Phrase.message(N_("The stored combat cannot be read; end it and start again.")),
+                             field="combat") from None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from larp.rules.damage import Weapon, armor as armor_card, weapon as weapon_card
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.numbers import whole_number
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty, tabletop_view
 from larp.rules.settings import ChronicleSettings
@@ -56,7 +56,7 @@ DARK_AGES_CITATIONS = {
 
 def _dots(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
-        raise RulesError("A rating is a whole number of dots from 0 to 10.", field=field)
+        raise RulesError(Phrase.message(N_("A rating is a whole number of dots from 0 to 10.")), field=field)
     return value
 
 
@@ -128,7 +128,8 @@ class Fighter:
         for key, value in self.attributes.items():
             if _norm(key) == _norm(name):
                 return _dots(value, f"{self.key}.attributes.{name}")
-        raise RulesError(f"{self.name} has no tabletop {name} rating: add the tabletop Attributes to the sheet.",
+        raise RulesError(Phrase.message(N_("%(name)s has no tabletop %(name2)s rating: add the tabletop Attributes "
+                                           "to the sheet."), name=self.name, name2=name),
                          field=f"{self.key}.attributes.{name}")
 
     def ability(self, name: str) -> int:
@@ -172,7 +173,8 @@ class Fighter:
         try:
             return weapon_card(self.weapon, "tabletop")
         except RulesError:
-            raise RulesError(f"{self.name}: there is no tabletop weapon {self.weapon!r}.",
+            raise RulesError(Phrase.message(N_("%(name)s: there is no tabletop weapon %(weapon)s."),
+                                            name=self.name, weapon=repr(self.weapon)),
                              field=f"{self.key}.weapon") from None
 
     def armor_penalty(self, profile: Profile) -> tuple[int, str]:
@@ -438,7 +440,8 @@ class DiceRoller:
         given = dict(given or {})
         unknown = sorted(set(given) - set(DICE_KEYS))
         if unknown:
-            raise RulesError(f"There is no roll called {unknown[0]!r} ({', '.join(DICE_KEYS)}).",
+            raise RulesError(Phrase.message(N_("There is no roll called %(value)s (%(value2)s)."),
+                                            value=repr(unknown[0]), value2=', '.join(DICE_KEYS)),
                              field=f"dice.{unknown[0]}")
         self.given, self.rng, self.settings, self.steps = given, rng, settings, steps
         self.made: dict[str, tuple[int, ...]] = {}
@@ -488,21 +491,27 @@ def maneuver_weapon(m: Maneuver, fighter: Fighter) -> Weapon | None:
         return None
     if m.weapon in ("melee", "thrown"):
         if card is None or not card.melee:
-            what = "throw" if m.weapon == "thrown" else "use"
-            raise RulesError(f"{m.name} needs a melee weapon to {what}; {fighter.name} has "
-                             f"{card.name if card else 'none'}.", field="weapon")
+            raise RulesError(Phrase.message(N_("%(maneuver)s needs a melee weapon to throw; %(name)s has %(weapon)s.")
+                                            if m.weapon == "thrown" else
+                                            N_("%(maneuver)s needs a melee weapon to use; %(name)s has %(weapon)s."),
+                                            maneuver=m.name, name=fighter.name,
+                                            weapon=card.name if card else Phrase.message(N_("none"))), field="weapon")
         return card
     if m.weapon == "ranged":
         if card is None or card.melee:
-            raise RulesError(f"{m.name} needs a ranged weapon; {fighter.name} has "
-                             f"{card.name if card else 'none'}.", field="weapon")
+            raise RulesError(Phrase.message(N_("%(maneuver)s needs a ranged weapon; %(name)s has %(weapon)s."),
+                                            maneuver=m.name, name=fighter.name,
+                                            weapon=card.name if card else Phrase.message(N_("none"))), field="weapon")
         if m.weapon_special and not card.has(m.weapon_special):
-            raise RulesError(f"A {card.name} cannot do that: {m.name} needs a weapon capable of "
-                             f"{m.weapon_special} (000 \"Ranged Weapons Chart\").", field="weapon")
+            raise RulesError(Phrase.message(N_("A %(name)s cannot do that: %(name2)s needs a weapon capable of "
+                                               "%(weapon_special)s (000 \"Ranged Weapons Chart\")."),
+                                            name=card.name, name2=m.name, weapon_special=m.weapon_special),
+                             field="weapon")
         return card
     # optional: bare-handed, or with a melee weapon (the sweep)
     if card is not None and not card.melee:
-        raise RulesError(f"{m.name} is made bare-handed or with a melee weapon, not a {card.name}.", field="weapon")
+        raise RulesError(Phrase.message(N_("%(name)s is made bare-handed or with a melee weapon, not a %(name2)s."),
+                                        name=m.name, name2=card.name), field="weapon")
     return card
 
 
@@ -531,6 +540,7 @@ def claw_type(m: Maneuver, fighter: Fighter) -> tuple[str, str]:
     for power, kind in m.powers.items():
         if fighter.has_power(power):
             return kind, power
-    raise RulesError(f"{fighter.name} has no power that grows claws ({', '.join(m.powers)}).", field="maneuver")
+    raise RulesError(Phrase.message(N_("%(name)s has no power that grows claws (%(value)s)."),
+                                    name=fighter.name, value=', '.join(m.powers)), field="maneuver")
 
 

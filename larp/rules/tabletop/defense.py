@@ -8,7 +8,7 @@ are phases over the :class:`.attack_state.AttackState`.
 
 from __future__ import annotations
 
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import N_, Explanation, Phrase, RulesError
 from larp.rules.health import HealthTrack
 from larp.rules.tabletop.actions import slot_dice
 from larp.rules.tabletop.attack_state import AttackState, DefensePlan
@@ -49,8 +49,10 @@ def prepare_defense(state: AttackState) -> None:
     defense = state.defense
     if state.continuing and state.profile.key == "dark_ages":
         if defense is not None:
-            raise RulesError(f"Against a {m.name.lower()} that goes on, {t.name} resists with Strength + Brawl, "
-                             f"not a {defense.maneuver}.", field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("Against a %(name)s that goes on, %(name2)s resists with Strength + "
+                                               "Brawl, not a %(maneuver)s."),
+                                            name=m.name.lower(), name2=t.name, maneuver=defense.maneuver),
+                             field="defense.maneuver")
         defense = DefenseChoice("escape")
     if defense is not None and defense.maneuver == "passive_parry":
         state.defense = None  # no roll and no action: it raised the attack's difficulty (004)
@@ -61,7 +63,8 @@ def prepare_defense(state: AttackState) -> None:
         state.plan = _plan(state, defense)
     if defense is not None and defense.abort:
         if defense.abort not in ("roll", "point"):
-            raise RulesError("Abort by a Willpower roll or by spending a Willpower point.", field="defense.abort")
+            raise RulesError(Phrase.message(N_("Abort by a Willpower roll or by spending a Willpower point.")),
+                             field="defense.abort")
         defense, willpower_spent = _abort(state, defense)
         if willpower_spent:
             state.effects.append(Effect(t.key, "willpower_spent", f"{t.name} spends a Willpower point to abort."))
@@ -114,11 +117,13 @@ def _check_shared(state: AttackState, defense: DefenseChoice) -> None:
         RulesError: outside the Dark Ages profile, not a dodge, or not a whole number of successes.
     """
     if state.profile.key != "dark_ages" or defense.maneuver != "dodge":
-        raise RulesError("Dividing one dodge roll's successes between attackers is the Dark Ages dodge (004).",
+        raise RulesError(Phrase.message(N_("Dividing one dodge roll's successes between attackers is the Dark Ages "
+                                           "dodge (004).")),
                          field="defense.shared")
     check_count(defense.shared, "defense.shared", 0, 30)
     if state.attack.target.wound_penalty is None:
-        raise RulesError(f"{state.attack.target.name} can take no action and cannot defend.",
+        raise RulesError(Phrase.message(N_("%(name)s can take no action and cannot defend."),
+                                        name=state.attack.target.name),
                          field="defense.maneuver")
 
 
@@ -128,7 +133,8 @@ def _abort(state: AttackState, defense: DefenseChoice) -> tuple[DefenseChoice | 
     rule = '000 "Aborting Actions"' if state.profile.key != "dark_ages" else '004 "Aborting to Defense"'
     if defense.abort == "point":
         if t.willpower_points is not None and t.willpower_points < 1:
-            raise RulesError(f"{t.name} has no Willpower point left to spend.", field="defense.abort")
+            raise RulesError(Phrase.message(N_("%(name)s has no Willpower point left to spend."), name=t.name),
+                             field="defense.abort")
         steps.add(f"{t.name} spends a Willpower point to abort to a {defense.maneuver}.", rule)
         return defense, True
     wp = state.roller.roll("abort", t.willpower, DEFAULT_DIFFICULTY, who=t.name)
@@ -145,16 +151,19 @@ def _plan(state: AttackState, defense: DefenseChoice) -> DefensePlan:
     "Defensive Maneuvers")."""
     t, m, profile = state.attack.target, state.maneuver, state.profile
     if t.wound_penalty is None:
-        raise RulesError(f"{t.name} can take no action and cannot defend.", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s can take no action and cannot defend."), name=t.name),
+                         field="defense.maneuver")
     if defense.maneuver == "escape":
         attr, ability, d_name, d_source = "Strength", "Brawl", "resisted Strength + Brawl", m.source
     else:
         d = profile.maneuver(defense.maneuver, "defense.maneuver")
         if d.kind != "defensive":
-            raise RulesError(f"{d.name} is not a defense (block, dodge or parry).", field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("%(name)s is not a defense (block, dodge or parry)."), name=d.name),
+                             field="defense.maneuver")
         attr, ability, d_name, d_source = d.attribute, d.abilities[0], d.name.lower(), d.source
         if m.kind not in d.against:
-            raise RulesError(f"A {d_name} cannot stop a {m.kind} attack ({d_source}).", field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("A %(d_name)s cannot stop a %(kind)s attack (%(d_source)s)."),
+                                            d_name=d_name, kind=m.kind, d_source=d_source), field="defense.maneuver")
     extra = _defense_difficulties(state, defense, d_source)
     steps = Explanation()
     attr_dots, ability_dots = t.attribute(attr), t.ability(ability)
@@ -198,31 +207,40 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
     if defense.maneuver == "block":
         protected = t.discipline("Fortitude") > 0 or bool(t.armor)
         if attack_type in ("lethal", "aggravated", "power") and not protected:
-            raise RulesError(f"{t.name} cannot block a lethal or aggravated attack without Fortitude or armor "
-                             f"({d_source}).", field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("%(name)s cannot block a lethal or aggravated attack without "
+                                               "Fortitude or armor (%(d_source)s)."), name=t.name, d_source=d_source),
+                             field="defense.maneuver")
         if uses_weapon and sit.block_melee_at_brawl and t.ability("Brawl") < sit.block_melee_at_brawl:
-            raise RulesError(f"Only brawling attacks can be blocked; Brawl {sit.block_melee_at_brawl} or more "
-                             f"may block a melee weapon ({d_source}).", field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("Only brawling attacks can be blocked; Brawl "
+                                               "%(block_melee_at_brawl)s or more may block a melee weapon "
+                                               "(%(d_source)s)."),
+                                            block_melee_at_brawl=sit.block_melee_at_brawl, d_source=d_source),
+                             field="defense.maneuver")
     if defense.maneuver == "parry":
         blade = t.weapon_card()
         if defense.with_shield:
             if t.shield is None:
-                raise RulesError(f"{t.name} has no shield to parry with.", field="defense.with_shield")
+                raise RulesError(Phrase.message(N_("%(name)s has no shield to parry with."), name=t.name),
+                                 field="defense.with_shield")
         elif blade is None or not blade.melee:
-            raise RulesError(f"{t.name} has no melee weapon to parry with"
-                             + (" (parry with the shield)." if t.shield else "."), field="defense.maneuver")
+            raise RulesError(Phrase.message(N_("%(name)s has no melee weapon to parry with (parry with the shield).")
+                                            if t.shield else N_("%(name)s has no melee weapon to parry with."),
+                                            name=t.name), field="defense.maneuver")
         if not uses_weapon and sit.parry_brawl_difficulty and not defense.with_shield:
             extra.append((sit.parry_brawl_difficulty, "A weapon parrying a brawling attack", d_source))
     if defense.dodge_modifiers:
         if defense.maneuver != "dodge" or not profile.dodge_modifiers:
-            raise RulesError("Dodge modifiers are the Dark Ages dodge table's.", field="defense.dodge_modifiers")
+            raise RulesError(Phrase.message(N_("Dodge modifiers are the Dark Ages dodge table's.")),
+                             field="defense.dodge_modifiers")
         for key in defense.dodge_modifiers:
             row = profile.dodge_modifiers.get(key)
             if row is None:
-                raise RulesError(f"There is no dodge modifier {key!r} ({', '.join(profile.dodge_modifiers)}).",
+                raise RulesError(Phrase.message(N_("There is no dodge modifier %(key)s (%(value)s)."),
+                                                key=repr(key), value=', '.join(profile.dodge_modifiers)),
                                  field="defense.dodge_modifiers")
             if row.kind != m.kind:
-                raise RulesError(f"\"{row.label}\" applies to {row.kind} attacks only.",
+                raise RulesError(Phrase.message(N_("\"%(label)s\" applies to %(kind)s attacks only."),
+                                                label=row.label, kind=row.kind),
                                  field="defense.dodge_modifiers")
             extra.append((row.difficulty, row.label, '004 "Dodge Modifiers"'))
     check_count(defense.attackers, "defense.attackers", 1, 20)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 
@@ -105,9 +105,10 @@ def check_difficulty(value: Any, field: str = "difficulty") -> int:
         RulesError: anything else (``field`` names it).
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("A difficulty is a whole number from 2 to 10.", field=field)
+        raise RulesError(Phrase.message(N_("A difficulty is a whole number from 2 to 10.")), field=field)
     if not DIFFICULTY_MIN <= value <= DIFFICULTY_MAX:
-        raise RulesError(f"Difficulty {value} is impossible: a difficulty is from 2 to 10.", field=field)
+        raise RulesError(Phrase.message(N_("Difficulty %(value)s is impossible: a difficulty is from 2 to 10."),
+                                        value=value), field=field)
     return value
 
 
@@ -135,7 +136,7 @@ def check_pool(value: Any, field: str = "pool") -> int:
         RulesError: anything else.
     """
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 60:
-        raise RulesError("A dice pool is a whole number of dice from 0 to 60.", field=field)
+        raise RulesError(Phrase.message(N_("A dice pool is a whole number of dice from 0 to 60.")), field=field)
     return value
 
 
@@ -146,13 +147,15 @@ def check_faces(dice: Any, pool: int, field: str, what: str = "roll") -> tuple[i
         RulesError: a wrong count or a face outside 1..10 (``field`` names the roll).
     """
     if not isinstance(dice, (list, tuple)):
-        raise RulesError(f"Give the {what} dice as a list of numbers from 1 to 10.", field=field)
+        raise RulesError(Phrase.message(N_("Give the %(what)s dice as a list of numbers from 1 to 10."), what=what),
+                         field=field)
     faces = tuple(dice)
     if any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 10 for d in faces):
-        raise RulesError("Each die shows a whole number from 1 to 10.", field=field)
+        raise RulesError(Phrase.message(N_("Each die shows a whole number from 1 to 10.")), field=field)
     if len(faces) != pool:
-        given = "was given" if len(faces) == 1 else "were given"
-        raise RulesError(f"The {what} is {pool} dice; {plural(len(faces), 'result')} {given}.", field=field)
+        raise RulesError(Phrase.counted(len(faces), "The %(what)s is %(pool)s dice; %(n)s result was given.",
+                                        "The %(what)s is %(pool)s dice; %(n)s results were given.", what=what, pool=pool),
+                         field=field)
     return faces
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.dice import (
@@ -60,9 +60,9 @@ def resolve_escape(escaper: Fighter, holder: Fighter, maneuver: str, settings: C
     settings = settings or ChronicleSettings.defaults()
     m = profile_for(settings).maneuver(maneuver)
     if not m.has("holds"):
-        raise RulesError(f"{m.name} holds no one.", field="maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s holds no one."), name=m.name), field="maneuver")
     if escaper.wound_penalty is None:
-        raise RulesError(f"{escaper.name} can take no action.", field="character")
+        raise RulesError(Phrase.message(N_("%(name)s can take no action."), name=escaper.name), field="character")
     steps = Explanation()
     given = dict(dice or {})
     pools = []
@@ -137,12 +137,14 @@ def resolve_ambush(attacker: Fighter, target: Fighter, settings: ChronicleSettin
     given = dict(dice or {})
     steps = Explanation()
     if in_combat:
-        raise RulesError(f"{target.name} is already involved in combat and cannot be ambushed (000 \"Ambush\").",
+        raise RulesError(Phrase.message(N_("%(name)s is already involved in combat and cannot be ambushed (000 "
+                                           "\"Ambush\")."), name=target.name),
                          field="target")
     alert_pool = target.attribute("Perception") + target.ability("Alertness")
     if profile.key == "dark_ages":
         if not cover:
-            raise RulesError("Preparing an ambush needs proper cover (004 \"Ambush\").", field="cover")
+            raise RulesError(Phrase.message(N_("Preparing an ambush needs proper cover (004 \"Ambush\").")),
+                             field="cover")
         prep_pool = attacker.attribute("Wits") + attacker.ability("Stealth")
         prep = roll_dice(prep_pool, DEFAULT_DIFFICULTY, dice=given.get("preparation"), rng=rng, settings=settings,
                          roll="preparation", who=attacker.name)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource, SoakRuling
@@ -74,11 +74,14 @@ def check_action(combat: Combat, key: str, maneuver: str, target: str | None,
         if _clinch(h, profile):
             if target == partner and (maneuver == "clinch" or (maneuver in ("bite", "kiss") and h.holder == key)):
                 return "clinch" if maneuver == "clinch" else None
-            raise RulesError(f"{who} is in a clinch with {combat.name(partner)}: no other action until one of them "
-                             f"breaks free; inflict Strength damage or try to break free ({R_CLINCH}).",
+            raise RulesError(Phrase.message(N_("%(who)s is in a clinch with %(value)s: no other action until one "
+                                               "of them breaks free; inflict Strength damage or try to break free "
+                                               "(%(cited)s)."), who=who, value=combat.name(partner), cited=R_CLINCH),
                              field="maneuver")
-        raise RulesError(f"{who} is held by {combat.name(h.holder)} ({profile.maneuvers[h.maneuver].name.lower()}): "
-                         f"no other action until {who} breaks free; try to break free ({R_HOLD}).", field="maneuver")
+        raise RulesError(Phrase.message(N_("%(who)s is held by %(value)s (%(name)s): no other action until %(who)s "
+                                           "breaks free; try to break free (%(cited)s)."),
+                                        who=who, value=combat.name(h.holder), name=profile.maneuvers[h.maneuver].name.lower(), cited=R_HOLD),
+                         field="maneuver")
     for h in combat.holds:
         if h.holder == key and h.target == target and h.maneuver == maneuver and _lasting(h, profile):
             return maneuver
@@ -96,9 +99,10 @@ def check_defense(combat: Combat, key: str, profile: Profile) -> None:
     if caught:
         h = caught[0]
         partner = h.holder if h.target == key else h.target
-        raise RulesError(f"{combat.name(key)} is caught in {combat.name(partner)}'s "
-                         f"{profile.maneuvers[h.maneuver].name.lower()} and can take no other action than breaking "
-                         f"free ({R_CLINCH if _clinch(h, profile) else R_HOLD}).", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s is caught in %(partner)s's %(maneuver)s and can take no other "
+                                           "action than breaking free (%(cited)s)."), name=combat.name(key),
+                                        partner=combat.name(partner), maneuver=profile.maneuvers[h.maneuver].name.lower(),
+                                        cited=R_CLINCH if _clinch(h, profile) else R_HOLD), field="defense.maneuver")
 
 
 class _Dice:
@@ -167,15 +171,17 @@ def resolve_clinch_turn(a: Fighter, b: Fighter, settings: ChronicleSettings | No
     settings = settings or ChronicleSettings.defaults()
     profile = profile_for(settings)
     if "clinch" not in profile.maneuvers or not profile.maneuvers["clinch"].has("mutual"):
-        raise RulesError("The clinch in which both crush each other is the Dark Ages profile's (004).",
+        raise RulesError(Phrase.message(N_("The clinch in which both crush each other is the Dark Ages profile's "
+                                           "(004).")),
                          field="maneuver")
     unknown = sorted(set(dice or {}) - set(CLINCH_DICE))
     if unknown:
-        raise RulesError(f"There is no roll called {unknown[0]!r} ({', '.join(CLINCH_DICE)}).",
+        raise RulesError(Phrase.message(N_("There is no roll called %(value)s (%(value2)s)."),
+                                        value=repr(unknown[0]), value2=', '.join(CLINCH_DICE)),
                          field=f"dice.{unknown[0]}")
     for f in (a, b):
         if f.wound_penalty is None:
-            raise RulesError(f"{f.name} can take no action.", field="character")
+            raise RulesError(Phrase.message(N_("%(name)s can take no action."), name=f.name), field="character")
     steps = Explanation()
     roller = _Dice(dice, rng, settings, steps)
     steps.add(f"{a.name} and {b.name} crush each other: resisted Strength + Brawl, and both take Strength damage.",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.dice import check_faces
@@ -109,7 +109,8 @@ class Initiative:
         for e in self.entries:
             if e.key == key:
                 return e
-        raise RulesError("That character has no place in this turn's initiative.", field="character")
+        raise RulesError(Phrase.message(N_("That character has no place in this turn's initiative.")),
+                         field="character")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -144,14 +145,15 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
             1..10, or a die missing with no random source (``field`` "dice.<key>").
     """
     if not entrants:
-        raise RulesError("Choose the characters who fight.", field="characters")
+        raise RulesError(Phrase.message(N_("Choose the characters who fight.")), field="characters")
     keys = [e.key for e in entrants]
     if len(set(keys)) != len(keys):
-        raise RulesError("A character is listed twice.", field="characters")
+        raise RulesError(Phrase.message(N_("A character is listed twice.")), field="characters")
     dice = dict(dice or {})
     unknown = set(dice) - set(keys)
     if unknown:
-        raise RulesError(f"A die was given for {sorted(unknown)[0]!r}, who is not in the fight.", field="dice")
+        raise RulesError(Phrase.message(N_("A die was given for %(value)s, who is not in the fight."),
+                                        value=repr(sorted(unknown)[0])), field="dice")
     steps = Explanation()
     fixed = (settings or ChronicleSettings.defaults())["tabletop_initiative"] == "fixed"
     order: list[tuple[Entrant, int, int, int, str]] = []
@@ -159,7 +161,8 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
     for e in entrants:
         for name, value in (("dexterity", e.dexterity), ("wits", e.wits)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"{e.name}: {name.capitalize()} is a number of dots, at least 0.", field=name)
+                raise RulesError(Phrase.message(N_("%(name)s: %(name2)s is a number of dots, at least 0."),
+                                                name=e.name, name2=name.capitalize()), field=name)
         if e.wound_penalty is None:
             out.append((e.key, e.name))
             steps.add(f"{e.name} can take no action this turn and has no place in the order.", '000 "Health Chart"')
@@ -169,7 +172,8 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
         elif e.key in dice:
             die, rolled = check_faces([dice[e.key]], 1, f"dice.{e.key}", "initiative roll")[0], "table"
         elif rng is None:
-            raise RulesError(f"Roll {e.name}'s initiative die and enter it.", field=f"dice.{e.key}")
+            raise RulesError(Phrase.message(N_("Roll %(name)s's initiative die and enter it."), name=e.name),
+                             field=f"dice.{e.key}")
         else:
             die, rolled = rng.randint(1, 10), "app"
         rating = e.dexterity + e.wits - e.wound_penalty

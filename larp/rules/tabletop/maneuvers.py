@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from larp.rules.damage import WEAPON_SPECIALS
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -191,8 +191,9 @@ class Profile:
             RulesError: the profile has no such maneuver (``field`` names the input).
         """
         if key not in self.maneuvers:
-            raise RulesError(f"{self.name} has no maneuver {key!r} "
-                             f"({', '.join(sorted(self.maneuvers))}).", field=field)
+            raise RulesError(Phrase.message(N_("%(name)s has no maneuver %(key)s (%(value)s)."),
+                                            name=self.name, key=repr(key), value=', '.join(sorted(self.maneuvers))),
+                             field=field)
         return self.maneuvers[key]
 
     def of_kind(self, *kinds: str) -> tuple[Maneuver, ...]:
@@ -306,7 +307,8 @@ def tabletop_profile(key: str = "revised") -> Profile:
         TableError: a malformed entry (names the file and the entry).
     """
     if key not in PROFILES:
-        raise RulesError(f"Unknown tabletop profile {key!r} ({', '.join(PROFILES)}).", field="profile")
+        raise RulesError(Phrase.message(N_("Unknown tabletop profile %(key)s (%(value)s)."),
+                                        key=repr(key), value=', '.join(PROFILES)), field="profile")
     raw_all = load_toml("maneuvers.toml")
     raw = raw_all.get(key)
     if not isinstance(raw, dict):

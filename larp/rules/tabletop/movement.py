@@ -27,7 +27,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combatants import Fighter, tabletop_level
 from larp.rules.tabletop.maneuvers import PROFILES, profile_for
@@ -215,7 +215,7 @@ def plan_move(fighter: Fighter, yards: int, settings: ChronicleSettings | None =
         RulesError: a distance his allowance does not reach, or not a whole number of yards.
     """
     if isinstance(yards, bool) or not isinstance(yards, int) or not 0 <= yards <= 200:
-        raise RulesError("A move is a whole number of yards from 0 to 200.", field=field)
+        raise RulesError(Phrase.message(N_("A move is a whole number of yards from 0 to 200.")), field=field)
     allowance = movement_allowance(fighter, settings)
     steps = Explanation()
     steps.extend(allowance.steps)
@@ -224,10 +224,14 @@ def plan_move(fighter: Fighter, yards: int, settings: ChronicleSettings | None =
     most = allowance.with_action if with_action else allowance.run
     if yards > most:
         if with_action and yards <= allowance.run:
-            raise RulesError(f"{fighter.name} may move at most {plural(most, 'yard')} and still act; "
-                             f"{plural(yards, 'yard')} is an action of its own.", field=field)
-        raise RulesError(f"{fighter.name} can move at most {plural(allowance.run, 'yard')} this turn"
-                         + (f" ({allowance.limit})." if allowance.limit else "."), field=field)
+            raise RulesError(Phrase.message(N_("%(name)s may move at most %(most)s and still act; %(yards)s is an action "
+                                               "of its own."), name=fighter.name,
+                                            most=Phrase.counted(most, "%(n)s yard", "%(n)s yards"),
+                                            yards=Phrase.counted(yards, "%(n)s yard", "%(n)s yards")), field=field)
+        raise RulesError(Phrase.message(N_("%(name)s can move at most %(yards)s this turn (%(limit)s).") if allowance.limit
+                                        else N_("%(name)s can move at most %(yards)s this turn."), name=fighter.name,
+                                        yards=Phrase.counted(allowance.run, "%(n)s yard", "%(n)s yards"),
+                                        limit=Phrase.term(allowance.limit or "")), field=field)
     capped = allowance.limit in ("Mauled", "Maimed", "Crippled")
     pace = ("crawl" if allowance.run <= 1 else "hobble") if capped else (
         "walk" if yards <= allowance.walk else "jog" if yards <= allowance.jog else "run")

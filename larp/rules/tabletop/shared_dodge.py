@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.actions import slot_dice
@@ -63,11 +63,13 @@ def roll_shared_dodge(combat: Combat, target: Fighter, attackers: int, settings:
     settings = settings or ChronicleSettings.defaults()
     profile = profile_for(settings)
     if profile.key != "dark_ages":
-        raise RulesError("Dividing one dodge roll's successes between attackers is the Dark Ages dodge (004).",
+        raise RulesError(Phrase.message(N_("Dividing one dodge roll's successes between attackers is the Dark Ages "
+                                           "dodge (004).")),
                          field="defense.shared")
     check_count(attackers, "attackers", 2, 10)
     if target.wound_penalty is None:
-        raise RulesError(f"{target.name} can take no action and cannot dodge.", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s can take no action and cannot dodge."), name=target.name),
+                         field="defense.maneuver")
     slot = combat.action_slot(target.key, defense=True)
     combat = use_defense(combat, target.key, False, profile)
     steps = Explanation()
@@ -88,7 +90,8 @@ def roll_shared_dodge(combat: Combat, target: Fighter, attackers: int, settings:
     for key in modifiers:
         row = profile.dodge_modifiers.get(key)
         if row is None:
-            raise RulesError(f"There is no dodge modifier {key!r} ({', '.join(profile.dodge_modifiers)}).",
+            raise RulesError(Phrase.message(N_("There is no dodge modifier %(key)s (%(value)s)."),
+                                            key=repr(key), value=', '.join(profile.dodge_modifiers)),
                              field="defense.dodge_modifiers")
         difficulty += row.difficulty
         steps.add(f"{row.label}: {row.difficulty:+d} difficulty ({difficulty}).", '004 "Dodge Modifiers"')
@@ -119,9 +122,12 @@ def dodge_against(combat: Combat, key: str, successes: int) -> DefenseChoice:
     """
     check_count(successes, "defense.shared", 0, 30)
     if key not in combat.carried.dodges:
-        raise RulesError(f"{combat.name(key)} has made no dodge roll to divide this turn.", field="defense.shared")
+        raise RulesError(Phrase.message(N_("%(value)s has made no dodge roll to divide this turn."),
+                                        value=combat.name(key)), field="defense.shared")
     left = combat.carried.dodges[key]
     if successes > left:
-        raise RulesError(f"{combat.name(key)} has {plural(left, 'success', 'successes')} of the dodge roll left, "
-                         f"not {successes}.", field="defense.shared")
+        raise RulesError(Phrase.message(N_("%(name)s has %(left)s of the dodge roll left, not %(successes)s."),
+                                        name=combat.name(key), successes=successes,
+                                        left=Phrase.counted(left, "%(n)s success", "%(n)s successes")),
+                         field="defense.shared")
     return DefenseChoice("dodge", shared=successes)

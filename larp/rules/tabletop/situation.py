@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from larp.rules.armory import ARMOR_COVERS
 from larp.rules.damage import armor as armor_card
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError, plural
 from larp.rules.tabletop.ammunition import check_fire
 from larp.rules.tabletop.attack_state import AttackState
 from larp.rules.tabletop.carried import Gun
@@ -48,10 +48,12 @@ def normalized(attack: Attack, profile: Profile) -> Attack:
     if c.aimed_part is None:
         return attack
     if c.aimed_part not in ARMOR_COVERS:
-        raise RulesError(f"Aim at one of {', '.join(ARMOR_COVERS)}.", field="aimed_part")
+        raise RulesError(Phrase.message(N_("Aim at one of %(value)s."), value=', '.join(ARMOR_COVERS)),
+                         field="aimed_part")
     if c.called_shot or c.target_size:
         if c.called_shot and body_part(c.called_shot) != c.aimed_part:
-            raise RulesError(f"A called shot at the {c.called_shot} hits the {body_part(c.called_shot)}.",
+            raise RulesError(Phrase.message(N_("A called shot at the %(called_shot)s hits the %(value)s."),
+                                            called_shot=c.called_shot, value=body_part(c.called_shot)),
                              field="aimed_part")
         return attack
     if c.aimed_part == "head":
@@ -83,8 +85,10 @@ def check_move(state: AttackState) -> None:
     allowance = movement_allowance(a, state.settings)
     own_action = slot.total >= 2 or slot.celerity
     if c.moved_yards > allowance.run:
-        raise RulesError(f"{a.name} can move at most {plural(allowance.run, 'yard')} this turn"
-                         + (f" ({allowance.limit})." if allowance.limit else "."), field="moved_yards")
+        raise RulesError(Phrase.message(N_("%(name)s can move at most %(yards)s this turn (%(limit)s).") if allowance.limit
+                                        else N_("%(name)s can move at most %(yards)s this turn."), name=a.name,
+                                        yards=Phrase.counted(allowance.run, "%(n)s yard", "%(n)s yards"),
+                                        limit=Phrase.term(allowance.limit or "")), field="moved_yards")
     free = allowance.moves_and_attacks and c.moved_yards <= allowance.with_action
     if free:
         state.steps.add(f"{a.name} moves {plural(c.moved_yards, 'yard')} (at most {allowance.with_action}) and still "
@@ -92,11 +96,14 @@ def check_move(state: AttackState) -> None:
         return
     if not own_action:
         if not allowance.moves_and_attacks:
-            raise RulesError(f"{a.name} is {allowance.limit}: moving and then attacking loses dice, the move is an "
-                             f"action of its own (001 \"Damage Explained\"): declare a multiple action.",
+            raise RulesError(Phrase.message(N_("%(name)s is %(limit)s: moving and then attacking loses dice, the "
+                                               "move is an action of its own (001 \"Damage Explained\"): declare a "
+                                               "multiple action."), name=a.name, limit=allowance.limit),
                              field="moved_yards")
-        raise RulesError(f"{a.name} may move at most {plural(allowance.with_action, 'yard')} and still attack; "
-                         f"{plural(c.moved_yards, 'yard')} is an action of its own: declare a multiple action.",
+        raise RulesError(Phrase.message(N_("%(name)s may move at most %(most)s and still attack; %(moved)s is an "
+                                           "action of its own: declare a multiple action."), name=a.name,
+                                        most=Phrase.counted(allowance.with_action, "%(n)s yard", "%(n)s yards"),
+                                        moved=Phrase.counted(c.moved_yards, "%(n)s yard", "%(n)s yards")),
                          field="moved_yards")
     why = f"{a.name} is {allowance.limit}" if not allowance.moves_and_attacks else \
         f"{plural(c.moved_yards, 'yard')} is more than {allowance.with_action}"
@@ -114,12 +121,14 @@ def fire(state: AttackState) -> None:
     """
     c, card, m = state.attack.circumstances, state.card, state.maneuver
     if c.gun is not None and not isinstance(c.gun, Gun):
-        raise RulesError("The gun's state is its weapon, rounds and shots this turn, as the combat carries it.",
+        raise RulesError(Phrase.message(N_("The gun's state is its weapon, rounds and shots this turn, as the "
+                                           "combat carries it.")),
                          field="gun")
     if c.gun is None or card is None or m.kind != "ranged" or m.has("thrown"):
         return
     if c.gun.weapon != card.key:
-        raise RulesError(f"The gun's state given is a {c.gun.weapon}'s, not the {card.name}'s.", field="gun")
+        raise RulesError(Phrase.message(N_("The gun's state given is a %(weapon)s's, not the %(name)s's."),
+                                        weapon=c.gun.weapon, name=card.name), field="gun")
     a, t = state.attack.attacker, state.attack.target
     firing = check_fire(c.gun, card, m, t.key, state.profile, a.name)
     state.steps.extend(firing.steps)
@@ -217,8 +226,8 @@ def check_blind_ranged(state: AttackState) -> None:
     """
     if state.maneuver.kind == "ranged" and state.attack.circumstances.blind:
         if blind_difficulty(state)[0] > 0:
-            raise RulesError("Ranged attacks cannot be made blind or in pitch darkness "
-                             "(000 \"Blind Fighting/Fire\"; 004 \"Blind Fighting\").", field="blind")
+            raise RulesError(Phrase.message(N_("Ranged attacks cannot be made blind or in pitch darkness (000 "
+                                               "\"Blind Fighting/Fire\"; 004 \"Blind Fighting\").")), field="blind")
 
 
 def blinded_target_dice(state: AttackState, pool: int) -> int:
@@ -262,12 +271,14 @@ def passive_parry(state: AttackState) -> tuple[int, str, str] | None:
     if d is None or d.maneuver != "passive_parry":
         return None
     if state.profile.key != "dark_ages":
-        raise RulesError("A passive parry is a Dark Ages defense (004).", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("A passive parry is a Dark Ages defense (004).")), field="defense.maneuver")
     if m.kind != "close":
-        raise RulesError("Missile attacks cannot be parried (004 \"Parrying\").", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("Missile attacks cannot be parried (004 \"Parrying\").")),
+                         field="defense.maneuver")
     blade = t.weapon_card()
     if t.shield is None and (blade is None or not blade.melee):
-        raise RulesError(f"{t.name} has no melee weapon or shield to parry with.", field="defense.maneuver")
+        raise RulesError(Phrase.message(N_("%(name)s has no melee weapon or shield to parry with."), name=t.name),
+                         field="defense.maneuver")
     value = state.settings["tabletop_passive_parry_difficulty"]
     return value, f"{t.name} parries passively", '004 "Step-By-Step Combat Turn"'
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot, celerity_blood
 from larp.rules.damage import weapon as weapon_card
@@ -272,7 +272,8 @@ class Combat:
             return ActionSlot(total=1, number=self.defended.get(key, 0) + 1, full_defense=True)
         number = self.used.get(key, 0) + 1
         if number > d.total:
-            raise RulesError(f"{self.name(key)} has no action left this turn.", field="character")
+            raise RulesError(Phrase.message(N_("%(value)s has no action left this turn."), value=self.name(key)),
+                             field="character")
         if number > d.actions:
             return ActionSlot(total=d.actions, number=1, celerity=True)
         return ActionSlot(total=d.actions, number=number, split_dice=d.split_dice, shares=d.shares)
@@ -336,7 +337,8 @@ class Combat:
                 carried=Carried.from_dict(data.get("carried")),
             )
         except (KeyError, TypeError, ValueError):
-            raise RulesError("The stored combat cannot be read; end it and start again.", field="combat") from None
+            raise RulesError(Phrase.message(N_("The stored combat cannot be read; end it and start again.")),
+                             field="combat") from None
 
 
 # ---------------------------------------------------------------- changes
@@ -349,10 +351,12 @@ def new_combat(fighters: Sequence[tuple[str, str]]) -> Combat:
     """
     keys = [k for k, _ in fighters]
     if len(set(keys)) != len(keys):
-        raise RulesError("A character is chosen twice.", field="characters")
+        raise RulesError(Phrase.message(N_("A character is chosen twice.")), field="characters")
     if not MIN_FIGHTERS <= len(keys) <= MAX_FIGHTERS:
-        raise RulesError(f"Choose {MIN_FIGHTERS} to {MAX_FIGHTERS} characters for a tabletop combat "
-                         f"({len(keys)} chosen).", field="characters")
+        raise RulesError(Phrase.message(N_("Choose %(min_fighters)s to %(max_fighters)s characters for a tabletop "
+                                           "combat (%(value)s chosen)."),
+                                        min_fighters=MIN_FIGHTERS, max_fighters=MAX_FIGHTERS, value=len(keys)),
+                         field="characters")
     return Combat(fighters=tuple(keys), names=MappingProxyType(dict(fighters)))
 
 
@@ -374,10 +378,11 @@ def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] 
         RulesError: the turn is not waiting for initiative, or the order names someone not in the fight.
     """
     if combat.phase != "initiative":
-        raise RulesError("Initiative has already been rolled this turn.", field="phase")
+        raise RulesError(Phrase.message(N_("Initiative has already been rolled this turn.")), field="phase")
     unknown = [e.key for e in initiative.entries if e.key not in combat.fighters]
     if unknown:
-        raise RulesError("The initiative names someone who is not in the fight.", field="characters")
+        raise RulesError(Phrase.message(N_("The initiative names someone who is not in the fight.")),
+                         field="characters")
     steps = Explanation()
     out = [k for k, _ in initiative.out]
     for e in initiative.entries:
@@ -422,7 +427,7 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             (field ``<key>.<part>``).
     """
     if combat.phase != "declare":
-        raise RulesError("Roll initiative first.", field="phase")
+        raise RulesError(Phrase.message(N_("Roll initiative first.")), field="phase")
     steps = Explanation()
     result: dict[str, Declaration] = {}
     used: dict[str, int] = {}
@@ -435,23 +440,30 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
         d = declarations.get(key, Declaration())
         who = entry.name
         if not isinstance(d.actions, int) or not 1 <= d.actions <= MAX_ACTIONS:
-            raise RulesError(f"{who}: 1 to {MAX_ACTIONS} actions.", field=f"{key}.actions")
+            raise RulesError(Phrase.message(N_("%(who)s: 1 to %(max_actions)s actions."),
+                                            who=who, max_actions=MAX_ACTIONS), field=f"{key}.actions")
         if not isinstance(d.celerity, int) or not 0 <= d.celerity <= celerity.get(key, 0):
-            raise RulesError(f"{who} has Celerity {celerity.get(key, 0)}: at most that many extra actions.",
+            raise RulesError(Phrase.message(N_("%(who)s has Celerity %(value)s: at most that many extra actions."),
+                                            who=who, value=celerity.get(key, 0)),
                              field=f"{key}.celerity")
         if not isinstance(d.defenses, int) or not 0 <= d.defenses <= d.total:
-            raise RulesError(f"{who}: at most {d.total} of the actions can be kept for defense.",
+            raise RulesError(Phrase.message(N_("%(who)s: at most %(total)s of the actions can be kept for defense."),
+                                            who=who, total=d.total),
                              field=f"{key}.defenses")
         if d.maneuver is not None:
             m = profile.maneuver(d.maneuver, f"{key}.maneuver")
             if m.kind == "defensive" and not d.full_defense:
-                raise RulesError(f"{who}: keep actions for {m.name.lower()} with \"defenses\" or a full defense.",
+                raise RulesError(Phrase.message(N_("%(who)s: keep actions for %(name)s with \"defenses\" or a full "
+                                                   "defense."), who=who, name=m.name.lower()),
                                  field=f"{key}.maneuver")
         if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
-            raise RulesError(f"{who}: give the dice of each of his {plural(d.actions, 'action')}, no more than the smallest "
-                             f"pool in all.", field=f"{key}.shares")
+            raise RulesError(Phrase.message(N_("%(who)s: give the dice of each of his %(actions)s, no more than the "
+                                               "smallest pool in all."), who=who,
+                                            actions=Phrase.counted(d.actions, "%(n)s action", "%(n)s actions")),
+                             field=f"{key}.shares")
         if d.target is not None and (d.target not in combat.fighters or d.target == key):
-            raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
+            raise RulesError(Phrase.message(N_("%(who)s: choose another fighter as the target."), who=who),
+                             field=f"{key}.target")
         if d.full_defense:
             d = replace(d, defenses=0, maneuver=None, target=None, delay=False)
         text = f"{who} declares"
@@ -474,8 +486,11 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             cost, step = celerity_blood(d.celerity, profile.key, settings, who)
             pool = (blood or {}).get(key)
             if pool is not None and cost > pool:
-                raise RulesError(f"{who} has {plural(pool, 'blood point')} and Celerity's "
-                                 f"{plural(d.celerity, 'extra action')} cost {cost}.", field=f"{key}.celerity")
+                raise RulesError(Phrase.message(N_("%(who)s has %(blood)s and Celerity's %(extra)s cost %(cost)s."),
+                                                who=who, blood=Phrase.counted(pool, "%(n)s blood point", "%(n)s blood points"),
+                                                extra=Phrase.counted(d.celerity, "%(n)s extra action",
+                                                                     "%(n)s extra actions"), cost=cost),
+                                 field=f"{key}.celerity")
             steps.extend([step])
             if cost:
                 paid[key] = cost
@@ -504,9 +519,10 @@ def take_action(combat: Combat, key: str, summary: str) -> Combat:
         RulesError: not the action phase, or ``key`` has no staged action left.
     """
     if combat.phase != "act":
-        raise RulesError("Declare the actions first.", field="phase")
+        raise RulesError(Phrase.message(N_("Declare the actions first.")), field="phase")
     if combat.offense_left(key) < 1:
-        raise RulesError(f"{combat.name(key)} has no action left to take this turn.", field="character")
+        raise RulesError(Phrase.message(N_("%(value)s has no action left to take this turn."), value=combat.name(key)),
+                         field="character")
     # anything else he does ends his aim, and the aimed shot spends it (000 "Aiming")
     return replace(combat, used=_bump(combat.used, key), taken=_bump(combat.taken, key), log=combat.log + (summary,),
                    carried=combat.carried.with_aim(key, None))
@@ -522,11 +538,13 @@ def use_defense(combat: Combat, key: str, abort: bool, profile: Profile) -> Comb
     if abort:
         if not options["abort"]:
             rule = "has already acted" if profile.situation.abort == "not_acted" else "has no action left"
-            raise RulesError(f"{combat.name(key)} {rule} this turn and cannot abort to a defense.",
+            raise RulesError(Phrase.message(N_("%(value)s %(rule_name)s this turn and cannot abort to a defense."),
+                                            value=combat.name(key), rule_name=rule),
                              field="defense.abort")
         combat = replace(combat, aborted=_bump(combat.aborted, key))
     elif not options["declared"]:
-        raise RulesError(f"{combat.name(key)} kept no defense for this turn: abort by Willpower instead.",
+        raise RulesError(Phrase.message(N_("%(value)s kept no defense for this turn: abort by Willpower instead."),
+                                        value=combat.name(key)),
                          field="defense.maneuver")
     used = combat.used if combat.declaration(key).full_defense else _bump(combat.used, key)
     return replace(combat, used=used, defended=_bump(combat.defended, key),
@@ -574,7 +592,7 @@ def drop_fighter(combat: Combat, key: str) -> Combat:
 def next_turn(combat: Combat) -> Combat:
     """End the turn: the next one starts with initiative; conditions for it are kept."""
     if combat.phase == "initiative":
-        raise RulesError("This turn has not started yet.", field="phase")
+        raise RulesError(Phrase.message(N_("This turn has not started yet.")), field="phase")
     conditions = tuple(c for c in combat.conditions if c.turn > combat.turn)
     return replace(combat, turn=combat.turn + 1, phase="initiative", initiative=(), out=(),
                    declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.tabletop.carried import Pending
 from larp.rules.tabletop.turn import Combat, next_turn
 
@@ -27,11 +27,11 @@ def schedule(combat: Combat, who: str, text: str, turns: int = 0) -> Combat:
         RulesError: ``who`` is not in the fight, an empty text, or a count outside 0..20.
     """
     if who not in combat.fighters:
-        raise RulesError("Name a fighter of this combat.", field="character")
+        raise RulesError(Phrase.message(N_("Name a fighter of this combat.")), field="character")
     if not isinstance(text, str) or not text.strip():
-        raise RulesError("Say what happens at the end of the turn.", field="text")
+        raise RulesError(Phrase.message(N_("Say what happens at the end of the turn.")), field="text")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= 20:
-        raise RulesError("Turns from now: a whole number from 0 to 20.", field="turns")
+        raise RulesError(Phrase.message(N_("Turns from now: a whole number from 0 to 20.")), field="turns")
     pending = combat.carried.pending + (Pending(who, text.strip(), combat.turn + turns),)
     return replace(combat, carried=replace(combat.carried, pending=pending))
 

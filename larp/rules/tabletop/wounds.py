@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 from larp.rules.damage import Weapon, damage_type_against, firearm_reading
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import N_, Explanation, Phrase, RulesError
 from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import Defender, SoakRuling, soak_damage, soak_difficulty, soak_pool
@@ -37,9 +37,10 @@ def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) ->
         return share
     leftover = net % c.strafe_targets
     if c.strafe_extra > leftover or (net < c.strafe_targets and c.strafe_extra > 1):
-        raise RulesError(f"Only {leftover} leftover success(es) to assign" + (
-            ", one a target when there are fewer successes than targets." if net < c.strafe_targets else "."),
-            field="strafe_extra")
+        raise RulesError(Phrase.message(N_("Only %(leftover)s leftover success(es) to assign, one a target when there "
+                                           "are fewer successes than targets.") if net < c.strafe_targets
+                                        else N_("Only %(leftover)s leftover success(es) to assign."), leftover=leftover),
+                         field="strafe_extra")
     share = net // c.strafe_targets + c.strafe_extra
     steps.add(f"{net} success(es) divided evenly among {c.strafe_targets} targets"
               + (f", plus {c.strafe_extra} leftover" if c.strafe_extra else "") + f": {share} for this one.",

@@ -83,7 +83,8 @@ def torpor_table(key: str) -> TorporTable:
         TableError: a malformed row, or ratings that are not 0..highest without gaps.
     """
     if key not in TABLES:
-        raise RulesError(f"Unknown torpor table {key!r} (live or tabletop).", field="torpor_table")
+        raise RulesError(Phrase.message(N_("Unknown torpor table %(key)s (live or tabletop)."), key=repr(key)),
+                         field="torpor_table")
     raw = load_toml("torpor.toml").get(key)
     where = f"data/torpor.toml [{key}]"
     if not isinstance(raw, dict):
@@ -135,13 +136,13 @@ class TorporLength:
         month_index = start.month - 1 + self.months
         year = start.year + month_index // 12
         if year > date.max.year:
-            raise RulesError("That torpor ends after the year 9999.", field="started_on")
+            raise RulesError(Phrase.message(N_("That torpor ends after the year 9999.")), field="started_on")
         month = month_index % 12 + 1
         day = min(start.day, calendar.monthrange(year, month)[1])
         try:
             return date(year, month, day) + timedelta(days=self.days)
         except OverflowError:
-            raise RulesError("That torpor ends after the year 9999.", field="started_on") from None
+            raise RulesError(Phrase.message(N_("That torpor ends after the year 9999.")), field="started_on") from None
 
     @property
     def approximate_days(self) -> int:
@@ -167,7 +168,8 @@ def _length_of(row: TorporRow) -> TorporLength:
 
 def _check_rating(rating: int) -> None:
     if isinstance(rating, bool) or not isinstance(rating, int) or rating < 0:
-        raise RulesError("A Humanity or Path rating is a whole number of at least 0.", field="rating")
+        raise RulesError(Phrase.message(N_("A Humanity or Path rating is a whole number of at least 0.")),
+                         field="rating")
 
 
 def torpor_row(rating: int, table: TorporTable, shift: int = 0) -> TorporRow:
@@ -182,7 +184,7 @@ def torpor_row(rating: int, table: TorporTable, shift: int = 0) -> TorporRow:
     """
     _check_rating(rating)
     if isinstance(shift, bool) or not isinstance(shift, int):
-        raise RulesError("The torpor table shift is a whole number.", field="torpor_table_shift")
+        raise RulesError(Phrase.message(N_("The torpor table shift is a whole number.")), field="torpor_table_shift")
     return table.rows[min(max(rating + shift, 0), table.highest)]
 
 
@@ -350,7 +352,8 @@ def enter_torpor(cause: str, started_on: date, settings: ChronicleSettings, *, m
         RulesError: an unknown cause, a bad rating.
     """
     if cause not in TORPOR_CAUSES:
-        raise RulesError("Choose why the vampire enters torpor: wounds, blood loss or voluntary.", field="cause")
+        raise RulesError(Phrase.message(N_("Choose why the vampire enters torpor: wounds, blood loss or voluntary.")),
+                         field="cause")
     table = torpor_table(settings["torpor_table"])
     shift = settings["torpor_table_shift"]
     rating, rating_step = table_rating(table, met_rating, tabletop_rating)

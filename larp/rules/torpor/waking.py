@@ -150,17 +150,22 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
             a missing test ("test") or bad dice ("dice").
     """
     if track.destroyed:
-        raise RulesError(f"{who} is destroyed and will never rise.", field="character")
+        raise RulesError(Phrase.message(N_("%(who)s is destroyed and will never rise."), who=who), field="character")
     if track.condition != "torpor":
-        raise RulesError(f"{who} is not in torpor.", field="character")
+        raise RulesError(Phrase.message(N_("%(who)s is not in torpor."), who=who), field="character")
     if track.staked:
-        raise RulesError(f"{who} is staked and cannot rise until the stake is removed.", field="staked")
+        raise RulesError(Phrase.message(N_("%(who)s is staked and cannot rise until the stake is removed."), who=who),
+                         field="staked")
     if not can_try_to_wake(record, night, session_number):
-        when = (f"game session {record.wake_session}" if record.wake_session is not None
-                else f"the night of {record.wake_on.isoformat()}" if record.wake_on else "his torpor's time has passed")
-        raise RulesError(f"{who} may not try to wake before {when}.", field="night")
+        when = (Phrase.message(N_("game session %(number)s"), number=record.wake_session)
+                if record.wake_session is not None
+                else Phrase.message(N_("the night of %(date)s"), date=record.wake_on.isoformat()) if record.wake_on
+                else Phrase.message(N_("his torpor's time has passed")))
+        raise RulesError(Phrase.message(N_("%(who)s may not try to wake before %(when)s."), who=who, when=when),
+                         field="night")
     if blood_current < 1:
-        raise RulesError(f"{who} has no blood and cannot rise until someone feeds him.", field="blood")
+        raise RulesError(Phrase.message(N_("%(who)s has no blood and cannot rise until someone feeds him."), who=who),
+                         field="blood")
     steps = Explanation()
     steps.add(N_("%(name)s's torpor has run its time: on the night of %(date)s he spends a blood point to try to "
                  "rise."), f"{_LIVE}; {_TORPOR}", name=who, date=night.isoformat())
@@ -168,7 +173,8 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
     if settings["wake_test"] == "tabletop_awakening":
         difficulty = settings["awakening_difficulty"]
         if dice is not None and len(tuple(dice)) != awakening_dice:
-            raise RulesError(f"The Awakening roll is {awakening_dice} dice; {len(tuple(dice))} results were given.",
+            raise RulesError(Phrase.message(N_("The Awakening roll is %(awakening_dice)s dice; %(value)s results "
+                                               "were given."), awakening_dice=awakening_dice, value=len(tuple(dice))),
                              field="dice")
         roll = roll_soak(awakening_dice, dice=dice, rng=rng, difficulty=difficulty)
         woke = roll.net >= 1
@@ -184,7 +190,7 @@ def attempt_to_wake(record: TorporRecord, track: HealthTrack, blood_current: int
                   result=Phrase.message(N_("he rises") if woke else N_("he stays in torpor")))
     else:
         if test is None:
-            raise RulesError("Give the throws of the static Mental challenge.", field="test")
+            raise RulesError(Phrase.message(N_("Give the throws of the static Mental challenge.")), field="test")
         outcome = test.outcome
         if outcome == "tie":
             woke = mental_traits > WAKE_DIFFICULTY
@@ -254,7 +260,7 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
             one blood point offered, a full pool ("blood").
     """
     if isinstance(offered, bool) or not isinstance(offered, int) or offered < 1:
-        raise RulesError("Offer at least one blood point.", field="blood")
+        raise RulesError(Phrase.message(N_("Offer at least one blood point.")), field="blood")
     if track.condition == "torpor":
         swallowed = swallow_blood(track, blood_current, blood_max, offered, who)
         steps = Explanation()
@@ -272,11 +278,12 @@ def feed(track: HealthTrack, blood_current: int, blood_max: int, offered: int, s
                       setting="feeding_wakes_blood_torpor")
         return Feeding(swallowed.blood_current, swallowed.swallowed, woke, new, steps.steps())
     if track.destroyed:
-        raise RulesError(f"{who} is destroyed and feeds no more.", field="character")
+        raise RulesError(Phrase.message(N_("%(who)s is destroyed and feeds no more."), who=who), field="character")
     if not track.is_vampire:
-        raise RulesError(f"{who} is not a vampire.", field="creature")
+        raise RulesError(Phrase.message(N_("%(who)s is not a vampire."), who=who), field="creature")
     if blood_current >= blood_max:
-        raise RulesError(f"{who}'s blood pool is already full ({blood_max} blood points).", field="blood")
+        raise RulesError(Phrase.message(N_("%(who)s's blood pool is already full (%(blood_max)s blood points)."),
+                                        who=who, blood_max=blood_max), field="blood")
     taken = min(offered, blood_max - blood_current)
     steps = Explanation()
     steps.add(N_("%(name)s feeds: %(blood)s taken (pool %(pool)s of %(most)s)."),
