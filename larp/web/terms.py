@@ -227,6 +227,11 @@ TERMS = {
     "Forced": _l("Forced"),
     "careful aim": _l("careful aim"),
     "excluded by an extra Trait": _l("excluded by an extra Trait"),
+    # What a piece of armor protects (larp.rules.armory.ARMOR_COVERS; the character page's armor).
+    "head": _l("head"),
+    "torso": _l("torso"),
+    "arms": _l("arms"),
+    "legs": _l("legs"),
 }
 
 

@@ -1,0 +1,63 @@
+"""The tabletop screen, the tabletop conversion, the Virtue Test and the armory's names in the readers'
+languages (issue 36 items 1 and 5, wave 7).
+
+Pages are rendered in the pseudo-locale (``PSEUDO_LOCALE=True``, ``Accept-Language: en-XA``) and must leave no
+English word bare (tests/i18n_support.py) but the data's (characters' names and sheets); one page in Brazilian
+Portuguese checks real phrases.
+"""
+
+from __future__ import annotations
+
+import re
+
+from larp.db import db
+from larp.models import Character
+from larp.rules.armory import armory
+from tests.i18n_support import PSEUDO_HEADERS, bare_english
+from tests.support import AuthActions
+from tests.web.test_i18n_pages import pseudo_app, sheet_words  # noqa: F401 - the pseudo-locale app (a fixture)
+from tests.web.test_i18n_screens import MONTHS, main_of
+
+PORTUGUESE = {"Accept-Language": "pt-BR"}
+NAMES = ("Konrad Vale", "Vivienne Ashcombe", "Lys Moreau", "Ruth Calder")
+
+
+def people(app) -> tuple[dict[str, int], list[str]]:
+    """The demo fighters' ids by first name, and the words their sheets and the chronicle may show as written."""
+    with app.app_context(), db.connection_context():
+        found = {name: Character.get(Character.name == name) for name in NAMES}
+        allowed = [word for c in found.values() for word in sheet_words(c)]
+        allowed += [c.short_code for c in Character.select()] + [c.name for c in Character.select()]
+        return {name.split()[0]: c.id for name, c in found.items()}, allowed
+
+
+def narrator(app):
+    client = app.test_client()
+    AuthActions(client).login("nar", "narrator")
+    return client
+
+
+def assert_no_bare_english(html: str, allowed) -> None:
+    left = bare_english(html, allow=list(allowed) + ["larp", "Nar"] + MONTHS)
+    assert not left, f"English left bare: {sorted(set(left))}"
+
+
+def test_the_armorys_names_are_said_in_the_readers_language(pseudo_app):
+    """The challenge screen's weapon and armor pickers say the armory's names through the catalogue (none
+    allowed as written here), and in Portuguese they are the Portuguese names; the value sent stays the key."""
+    ids, allowed = people(pseudo_app)
+    client = narrator(pseudo_app)
+    page = client.get("/challenge", query_string={"challenger": ids["Ruth"], "defender": ids["Konrad"]},
+                      headers=PSEUDO_HEADERS)
+    assert page.status_code == 200
+    html = main_of(page)
+    pickers = re.findall(r'<select name="(?:challenger|defender)_(?:weapon|armor)".*?</select>', html, re.S)
+    assert len(pickers) >= 2, "the challenge screen shows no weapon or armor picker"
+    assert_no_bare_english(" ".join(pickers), allowed)
+    assert_no_bare_english(html, allowed)
+    live = armory("live")
+    portuguese = client.get("/challenge", query_string={"challenger": ids["Ruth"], "defender": ids["Konrad"]},
+                            headers=PORTUGUESE).get_data(as_text=True)
+    assert '<option value="heavy_pistol"' in portuguese and "Pistola pesada (+" in portuguese
+    assert "Colete balístico (" in portuguese and "Faca (+" in portuguese
+    assert live.weapons["heavy_pistol"].name == "Heavy pistol" and "Heavy pistol (+" not in portuguese
