@@ -16,7 +16,8 @@ from typing import Any, Mapping, Sequence
 from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.damage import armory
-from larp.rules.explain import RulesError, Step
+from larp.rules.conversion import semicolons
+from larp.rules.explain import N_, RulesError, phrase_step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import aiming, ammunition, blood_use, holds, shared_dodge, turn_end
@@ -250,11 +251,10 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
             combat, steps = turn_rules.begin_turn(combat, initiative, spending)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        converted = [step for key in combat.fighters
-                     for step in ((Step(f"{loaded.fighters[key].name}'s tabletop dots converted from the live "
-                                        f"sheet (approximate): {'; '.join(loaded.fighters[key].converted)}.",
-                                        "LotNR Converting Characters (met-reference 4.3)"),)
-                                  if loaded.fighters[key].converted else ())]
+        converted = [phrase_step(N_("%(name)s's tabletop dots converted from the live sheet (approximate): %(converted)s."),
+                                 "LotNR Converting Characters (met-reference 4.3)", name=loaded.fighters[key].name,
+                                 converted=semicolons(list(loaded.fighters[key].converted)))
+                     for key in combat.fighters if loaded.fighters[key].converted]
         all_steps = converted + list(initiative.steps) + list(steps)
         record = record_ruling(
             chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,

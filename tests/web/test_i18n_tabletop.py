@@ -61,3 +61,58 @@ def test_the_armorys_names_are_said_in_the_readers_language(pseudo_app):
     assert '<option value="heavy_pistol"' in portuguese and "Pistola pesada (+" in portuguese
     assert "Colete balístico (" in portuguese and "Faca (+" in portuguese
     assert live.weapons["heavy_pistol"].name == "Heavy pistol" and "Heavy pistol (+" not in portuguese
+
+
+def without_citations(html: str) -> str:
+    """``html`` without the rules' citations (the books' and seeds' names, as the sources are named:
+    "LotNR Converting Characters (met-reference 4.3)")."""
+    html = re.sub(r'<(small|cite) class="rule">.*?</\1>', "", html, flags=re.S)
+    return re.sub(r'<(span|small) class="(?:rule|step-rule|source)[^"]*">.*?</\1>', "", html, flags=re.S)
+
+
+def demo_character(app, with_tabletop: bool = False) -> tuple[int, list[str]]:
+    """A demo character's id (one with tabletop ratings when asked) and the words of his sheet."""
+    with app.app_context(), db.connection_context():
+        for character in Character.select().order_by(Character.id):
+            if not with_tabletop or (character.tabletop or {}):
+                return character.id, sheet_words(character) + [c.short_code for c in Character.select()]
+    raise AssertionError("no demo character fits")
+
+
+def test_a_virtue_test_reads_in_the_readers_language(pseudo_app):
+    """The Virtue Test's page (its choices, the usual stimuli) and the ruling it records (its summary and steps)
+    leave no English bare in the pseudo-locale."""
+    cid, allowed = demo_character(pseudo_app)
+    client = narrator(pseudo_app)
+    page = client.get(f"/characters/{cid}/virtue-test", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200 and 'name="stimulus"' in page.get_data(as_text=True)
+    assert_no_bare_english(main_of(page), allowed)
+    refused = client.post(f"/characters/{cid}/virtue-test", headers=PSEUDO_HEADERS,
+                          data={"purpose": "resist", "virtue": "self_control", "stimulus": "no such stimulus"})
+    assert refused.status_code == 422
+    answer = client.post(f"/characters/{cid}/virtue-test", headers=PSEUDO_HEADERS, follow_redirects=True,
+                         data={"purpose": "resist", "virtue": "self_control", "stimulus": "harassed", "throw": "rock",
+                               "narrator_throw": "scissors"})
+    assert answer.status_code == 200
+    ruling = re.search(r'href="/rulings/(\d+)"', answer.get_data(as_text=True)).group(1)
+    shown = client.get(f"/rulings/{ruling}", headers=PSEUDO_HEADERS)
+    assert shown.status_code == 200 and 'class="steps"' in shown.get_data(as_text=True)
+    # "Tested" is the participant's label (the record's part words: another change's, issue 36's i36-steps).
+    assert_no_bare_english(without_citations(main_of(shown)), allowed + ["Tested"])
+
+
+def test_the_tabletop_conversion_reads_in_the_readers_language(pseudo_app):
+    """The conversion's preview (its table, its steps, what is approximate) in the pseudo-locale, and in
+    Portuguese with real phrases; the save answers with the sheet editor."""
+    cid, allowed = demo_character(pseudo_app, with_tabletop=True)
+    client = pseudo_app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    page = client.get(f"/characters/{cid}/convert-tabletop", headers=PSEUDO_HEADERS)
+    assert page.status_code == 200 and 'class="steps"' in page.get_data(as_text=True)
+    assert_no_bare_english(without_citations(main_of(page)), allowed + ["Boss"])
+    portuguese = client.get(f"/characters/{cid}/convert-tabletop", headers=PORTUGUESE).get_data(as_text=True)
+    assert "Valores convertidos" in portuguese and "o primeiro ponto cai" in portuguese
+    assert "Características Físicas" in portuguese and "the first dot drops" not in portuguese
+    version = re.search(r'name="version" value="(\d+)"', portuguese).group(1)
+    saved = client.post(f"/characters/{cid}/convert-tabletop", data={"version": version}, headers=PSEUDO_HEADERS)
+    assert saved.status_code == 303 and "#tabletop" in saved.headers["Location"]
