@@ -116,3 +116,52 @@ def test_the_tabletop_conversion_reads_in_the_readers_language(pseudo_app):
     version = re.search(r'name="version" value="(\d+)"', portuguese).group(1)
     saved = client.post(f"/characters/{cid}/convert-tabletop", data={"version": version}, headers=PSEUDO_HEADERS)
     assert saved.status_code == 303 and "#tabletop" in saved.headers["Location"]
+
+
+HX = {"HX-Request": "true"}
+
+
+def tabletop_step(app, client, path: str, headers, **fields):
+    """One tap on the running combat's screen (an htmx request: the screen's panel answers)."""
+    from larp.models import TabletopCombat
+
+    with app.app_context(), db.connection_context():
+        row = TabletopCombat.select().order_by(TabletopCombat.id.desc()).get()
+    return client.post(f"/tabletop/{row.id}/{path}", data={"version": row.version, **fields}, headers={**headers, **HX})
+
+
+def screen_words(html: str) -> str:
+    """The tabletop panel without the rules core's words (the rulings, the turn's log, the steps of a roll
+    asked for: :func:`test_a_tabletop_attack_reads_in_portuguese` checks those) and the profile's label (a
+    setting's text)."""
+    html = without_citations(html)
+    html = re.sub(r'<section class="results" id="latest-ruling".*?</section>', "", html, flags=re.S)
+    html = re.sub(r'<details class="panel turn-log">.*?</details>', "", html, flags=re.S)
+    html = re.sub(r'<ol class="steps">.*?</ol>', "", html, flags=re.S)
+    html = re.sub(r'<h3>[^<]*</h3>', "", html, count=1) if 'class="dice-request"' in html else html
+    return re.sub(r'<p class="session-line">.*?</p>', "", html, flags=re.S)
+
+
+def test_the_tabletop_screen_leaves_no_english_bare_after_each_action(pseudo_app):
+    """Initiative rolled, the declarations' form, the actions' form (every maneuver, defense, situation, the
+    dice), the fighters' cards after a strike (damage, a condition), a roll asked for at the table, the gear
+    panel: the screen's own words in the pseudo-locale."""
+    ids, allowed = people(pseudo_app)
+    client = narrator(pseudo_app)
+    kon, viv = str(ids["Konrad"]), str(ids["Vivienne"])
+    assert client.post("/tabletop/start", data={"characters": [kon, viv]}, headers={**PSEUDO_HEADERS, **HX}).status_code == 200
+    declare = tabletop_step(pseudo_app, client, "initiative", PSEUDO_HEADERS, **{f"die-{kon}": "9", f"die-{viv}": "1"})
+    assert declare.status_code == 200 and f'name="{kon}-maneuver"' in declare.get_data(as_text=True)
+    assert_no_bare_english(screen_words(declare.get_data(as_text=True)), allowed)
+    act = tabletop_step(pseudo_app, client, "declare", PSEUDO_HEADERS, fighter=[viv, kon], **{
+        f"{kon}-actions": "1", f"{kon}-maneuver": "strike", f"{kon}-target": viv, f"{viv}-actions": "1"})
+    assert act.status_code == 200 and 'id="attack-form"' in act.get_data(as_text=True)
+    assert_no_bare_english(screen_words(act.get_data(as_text=True)), allowed)
+    hit = tabletop_step(pseudo_app, client, "attack", PSEUDO_HEADERS, attacker=kon, target=viv, maneuver="strike",
+                        **{"dice-attack": "8 2 2 2 2 2 2", "dice-damage": "8 6 7 9", "dice-soak": "3 8"})
+    assert hit.status_code == 200 and 'id="latest-ruling"' in hit.get_data(as_text=True)
+    assert_no_bare_english(screen_words(hit.get_data(as_text=True)), allowed)
+    asked = tabletop_step(pseudo_app, client, "attack", PSEUDO_HEADERS, attacker=viv, target=kon, maneuver="strike",
+                          dice_mode="table")
+    assert asked.status_code == 422 and 'class="dice-request"' in asked.get_data(as_text=True)
+    assert_no_bare_english(screen_words(asked.get_data(as_text=True)), allowed)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot, celerity_blood
 from larp.rules.damage import weapon as weapon_card
@@ -38,10 +38,10 @@ MIN_FIGHTERS, MAX_FIGHTERS = 2, 6
 MAX_ACTIONS = 6
 #: Conditions that last into the next turn (000 "Dazed", "Knockdown", "Tackle").
 CONDITIONS = {
-    "dazed": "dazed: spends this turn shaking it off",
-    "rising": "knocked down: the first action goes to getting up",
-    "slowed": "rose from a knockdown: initiative -2",
-    "unbalanced": "unbalanced by a tackle: +1 difficulty",
+    "dazed": N_("dazed: spends this turn shaking it off"),
+    "rising": N_("knocked down: the first action goes to getting up"),
+    "slowed": N_("rose from a knockdown: initiative -2"),
+    "unbalanced": N_("unbalanced by a tackle: +1 difficulty"),
 }
 _TURN = '000 "Stage One: Initiative"'
 
