@@ -45,6 +45,8 @@ def extract_armory(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                     header = f"{profile}.{section}.{key}"
                     yield (lines.get(header, 1), None, entry["name"],
                            [f"Translators: the name of a piece of the armory ({header}), as the books' charts and cards name it"])
+                    yield (lines.get(header, 1), None, entry["name"].lower(),
+                           [f"Translators: the name of a piece of the armory ({header}), mid-sentence"])
 
 
 def extract_maneuvers(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
@@ -77,6 +79,7 @@ def armory_names() -> frozenset[str]:
         table = armory(profile)
         for pieces in (table.weapons, table.armor, table.helmets, table.shields):
             names.update(piece.name for piece in pieces.values())
+            names.update(piece.name.lower() for piece in pieces.values())
     for key in TABLETOP_PROFILES:
         moves = tabletop_profile(key)
         names.update(m.name for m in moves.maneuvers.values())

@@ -232,6 +232,8 @@ TERMS = {
     "torso": _l("torso"),
     "arms": _l("arms"),
     "legs": _l("legs"),
+    # A kind of damage at the start of a tabletop soak step ("Aggravated damage cannot be soaked by a mortal").
+    "Aggravated": _l("Aggravated"),
 }
 
 

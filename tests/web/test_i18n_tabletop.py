@@ -165,3 +165,41 @@ def test_the_tabletop_screen_leaves_no_english_bare_after_each_action(pseudo_app
                           dice_mode="table")
     assert asked.status_code == 422 and 'class="dice-request"' in asked.get_data(as_text=True)
     assert_no_bare_english(screen_words(asked.get_data(as_text=True)), allowed)
+
+
+def test_a_tabletop_attack_reads_in_portuguese(pseudo_app):
+    """A strike recorded on the tabletop screen, its ruling opened in Brazilian Portuguese: the summary and the
+    attack's own steps (the pool, the difficulty, the rolls die by die, the damage dice, where the damage leaves
+    her) read in Portuguese, and the same ruling in English reads exactly as the rules core wrote it."""
+    import html as markup
+
+    from larp.models import Ruling
+
+    ids, _allowed = people(pseudo_app)
+    client = narrator(pseudo_app)
+    kon, viv = str(ids["Konrad"]), str(ids["Vivienne"])
+    client.post("/tabletop/start", data={"characters": [kon, viv]}, headers={**PORTUGUESE, **HX})
+    tabletop_step(pseudo_app, client, "initiative", PORTUGUESE, **{f"die-{kon}": "9", f"die-{viv}": "1"})
+    tabletop_step(pseudo_app, client, "declare", PORTUGUESE, fighter=[viv, kon], **{
+        f"{kon}-actions": "1", f"{kon}-maneuver": "strike", f"{kon}-target": viv, f"{viv}-actions": "1"})
+    hit = tabletop_step(pseudo_app, client, "attack", PORTUGUESE, attacker=kon, target=viv, maneuver="strike",
+                        **{"dice-attack": "8 2 2 2 2 2 2", "dice-damage": "8 6 7 9", "dice-soak": "3 8"})
+    assert hit.status_code == 200
+    with pseudo_app.app_context(), db.connection_context():
+        ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    page = markup.unescape(client.get(f"/rulings/{ruling.id}", headers=PORTUGUESE).get_data(as_text=True))
+    said = re.search(r'<h2 class="ruling-summary">.*?</ol>', page, re.S).group(0)
+    for phrase in ("Konrad Vale acerta Vivienne Ashcombe (golpe): 2 níveis marcado(s).",
+                   "Konrad Vale usa Golpe contra Vivienne Ashcombe.", "Parada de ataque: Destreza 4 + Brawl 3 = 7 dados.",
+                   "Dificuldade básica 6.", "Rolagem de ataque de Konrad Vale 8, 2, 2, 2, 2, 2, 2 contra dificuldade 6",
+                   "O ataque acerta com 1 sucesso(s) líquido(s).", "Dano: Força 4 = 4 dados.",
+                   "Potence 2: 2 sucesso(s) automático(s) na rolagem de dano.", "Rolagem de dano 8, 6, 7, 9",
+                   "(rolados na mesa).", "Vivienne Ashcombe agora está ", " na tabela de Vitalidade de mesa ("):
+        assert phrase in said, phrase
+    english = [step["text"] for step in ruling.steps if step["rule"] in (
+        '000 "Stage Two: Attack"', '000 "Maneuver Characteristics"', '000 "Stage Three: Resolution"',
+        '000 "Damage"', '000 "Bashing Damage"', 'LotNR Health (met-reference 4.1)')]
+    assert english and not [text for text in english if text in said]
+    in_english = markup.unescape(client.get(f"/rulings/{ruling.id}").get_data(as_text=True))
+    assert "Konrad Vale&#39;s strike hits Vivienne Ashcombe: 2 levels marked.".replace("&#39;", "'") in in_english
+    assert all(step["text"] in in_english for step in ruling.steps)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from larp.rules.damage import Weapon, armor as armor_card, weapon as weapon_card
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, RulesError, Step
 from larp.rules.numbers import whole_number
 from larp.rules.health import CONDITION_LABELS, HealthTrack, tabletop_dice_penalty, tabletop_view
 from larp.rules.settings import ChronicleSettings
@@ -462,7 +462,7 @@ def add_dice(steps: Explanation, pool: int, dice: int, text: str, rule: str, set
     """``pool`` plus ``dice`` (may be negative), told as a step citing ``rule`` when not zero
     (000 "Stage Two: Attack": the modifiers to a pool)."""
     if dice:
-        steps.add(f"{text}: {dice:+d} dice ({pool + dice}).", rule, setting)
+        steps.add(N_("%(what)s: %(change)s dice (%(pool)s)."), rule, setting, what=text, change=f"{dice:+d}", pool=pool + dice)
     return pool + dice
 
 
