@@ -29,16 +29,20 @@ _HEADER = re.compile(r"^\s*\[([A-Za-z0-9_.]+)\]\s*(?:#.*)?$")
 _SECTIONS = ("weapons", "armor", "helmets", "shields")
 
 
+def _read(fileobj: IO[bytes]) -> tuple[dict[str, int], list[tuple[str, dict]]]:
+    """A data file's table headers with their line numbers, and its top-level tables (the profiles)."""
+    text = fileobj.read().decode("utf-8")
+    lines = {match.group(1): number for number, line in enumerate(text.splitlines(), start=1)
+             if (match := _HEADER.match(line))}
+    return lines, [(key, value) for key, value in tomllib.loads(text).items() if isinstance(value, dict)]
+
+
 def extract_armory(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                    options: Any) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extraction method: ``(line, funcname, message, comments)`` for the name of each weapon,
     armor, helmet and shield of every profile, in the file's order; the line is the entry's header."""
-    text = fileobj.read().decode("utf-8")
-    lines = {match.group(1): number for number, line in enumerate(text.splitlines(), start=1)
-             if (match := _HEADER.match(line))}
-    for profile, sections in tomllib.loads(text).items():
-        if not isinstance(sections, dict):
-            continue
+    lines, profiles = _read(fileobj)
+    for profile, sections in profiles:
         for section in _SECTIONS:
             for key, entry in (sections.get(section) or {}).items():
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
@@ -53,12 +57,8 @@ def extract_maneuvers(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                       options: Any) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extraction method for ``data/maneuvers.toml``: each maneuver's name (and its lower-case
     form), each target size's and dodge modifier's label, of every profile; the line is the profile's header."""
-    text = fileobj.read().decode("utf-8")
-    lines = {match.group(1): number for number, line in enumerate(text.splitlines(), start=1)
-             if (match := _HEADER.match(line))}
-    for key, profile in tomllib.loads(text).items():
-        if not isinstance(profile, dict):
-            continue
+    lines, profiles = _read(fileobj)
+    for key, profile in profiles:
         line = lines.get(key, 1)
         for entry in (profile.get("maneuvers") or {}).values():
             if isinstance(entry, dict) and isinstance(entry.get("name"), str):
