@@ -131,12 +131,12 @@ def tabletop_step(app, client, path: str, headers, **fields):
 
 
 def screen_words(html: str) -> str:
-    """The tabletop panel without the rules core's words (the rulings, the turn's log, the steps of a roll
-    asked for: :func:`test_a_tabletop_attack_reads_in_portuguese` checks those) and the profile's label (a
-    setting's text)."""
+    """The tabletop panel without the rules core's rulings and the steps of a roll asked for
+    (:func:`test_a_tabletop_attack_reads_in_portuguese` checks those: in the pseudo-locale a step recorded as
+    plain English would still come out wrapped, as a message id of its own) and the profile's label (a
+    setting's text). The turn's log stays: its lines are the steps' phrases."""
     html = without_citations(html)
     html = re.sub(r'<section class="results" id="latest-ruling".*?</section>', "", html, flags=re.S)
-    html = re.sub(r'<details class="panel turn-log">.*?</details>', "", html, flags=re.S)
     html = re.sub(r'<ol class="steps">.*?</ol>', "", html, flags=re.S)
     html = re.sub(r'<h3>[^<]*</h3>', "", html, count=1) if 'class="dice-request"' in html else html
     return re.sub(r'<p class="session-line">.*?</p>', "", html, flags=re.S)
@@ -200,6 +200,16 @@ def test_a_tabletop_attack_reads_in_portuguese(pseudo_app):
         '000 "Stage Two: Attack"', '000 "Maneuver Characteristics"', '000 "Stage Three: Resolution"',
         '000 "Damage"', '000 "Bashing Damage"', 'LotNR Health (met-reference 4.1)')]
     assert english and not [text for text in english if text in said]
+    with pseudo_app.app_context(), db.connection_context():
+        rulings = list(Ruling.select().order_by(Ruling.id))
+    initiative = markup.unescape(client.get(f"/rulings/{rulings[0].id}", headers=PORTUGUESE).get_data(as_text=True))
+    for phrase in ("Turno de mesa 1: iniciativa", "Konrad Vale: Destreza 4 + Raciocínio 3 = índice 7; dado 9: iniciativa 16.",
+                   "Ordem de ação: Konrad Vale (16), Vivienne Ashcombe (7)."):
+        assert phrase in initiative, phrase
+    log = re.search(r'<details class="panel turn-log">.*?</details>', hit.get_data(as_text=True), re.S).group(0)
+    log = markup.unescape(log)
+    assert "Turno 1: Konrad Vale 16, Vivienne Ashcombe 7" in log and "(golpe)" in log
+    assert "Konrad Vale declara 1 ação; primeira: golpe em Vivienne Ashcombe." in log
     in_english = markup.unescape(client.get(f"/rulings/{ruling.id}").get_data(as_text=True))
     assert "Konrad Vale&#39;s strike hits Vivienne Ashcombe: 2 levels marked.".replace("&#39;", "'") in in_english
     assert all(step["text"] in in_english for step in ruling.steps)

@@ -25,7 +25,7 @@ from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.carried import Aim
 from larp.rules.tabletop.combatants import Fighter
 from larp.rules.tabletop.maneuvers import profile_for
-from larp.rules.tabletop.turn import Combat
+from larp.rules.tabletop.turn import Combat, said_text
 
 R_AIM = '000 "Aiming"'
 PACES = ("still", "walk", "jog", "run")
@@ -99,7 +99,7 @@ def aim(combat: Combat, fighter: Fighter, target: str, settings: ChronicleSettin
     used = MappingProxyType({**combat.used, key: d.total})
     taken = MappingProxyType({**combat.taken, key: d.offense})
     combat = replace(combat, used=used, taken=taken, carried=combat.carried.with_aim(key, now),
-                     log=combat.log + (steps.steps()[-1].text,))
+                     log=combat.log + (said_text(steps.steps()[-1]),))
     return combat, AimRuling(now, dice, steps.steps())
 
 

@@ -29,7 +29,7 @@ from larp.rules.damage import Weapon, weapon as weapon_card
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.maneuvers import Maneuver, Profile
-from larp.rules.tabletop.turn import Combat, take_action
+from larp.rules.tabletop.turn import Combat, said_text, take_action
 
 R_CHART = '000 "Ranged Weapons Chart"'
 R_RELOAD = '000 "Reloading"'
@@ -146,5 +146,5 @@ def reload(combat: Combat, key: str, weapon: str) -> tuple[Combat, ReloadRuling]
     """
     card = weapon_card(weapon, "tabletop")
     ruling = reload_turn(gun_for(combat, key, card), card, combat.turn, combat.name(key))
-    combat = take_action(combat, key, ruling.steps[-1].text)
+    combat = take_action(combat, key, said_text(ruling.steps[-1]))
     return replace(combat, carried=combat.carried.with_gun(key, ruling.gun)), ruling

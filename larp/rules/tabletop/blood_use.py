@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.tabletop.carried import PHYSICAL
 from larp.rules.tabletop.combatants import Fighter
-from larp.rules.tabletop.turn import Combat
+from larp.rules.tabletop.turn import Combat, said_text
 from larp.tables import TableError, load_toml, require
 
 R_BLOOD = '004 "Spend Blood"'
@@ -144,7 +144,7 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
     carried = combat.carried
     carried = replace(carried, boosts=MappingProxyType({**carried.boosts, fighter.key: MappingProxyType(boosts)}),
                       blood_spent=MappingProxyType({**carried.blood_spent, fighter.key: spent + total}))
-    combat = replace(combat, carried=carried, log=combat.log + tuple(s.text for s in steps.steps()))
+    combat = replace(combat, carried=carried, log=combat.log + tuple(said_text(s) for s in steps.steps()))
     return combat, BloodRuling(total, MappingProxyType(raised), steps.steps())
 
 

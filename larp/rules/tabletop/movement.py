@@ -31,7 +31,7 @@ from larp.rules.explain import Explanation, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combatants import Fighter, tabletop_level
 from larp.rules.tabletop.maneuvers import PROFILES, profile_for
-from larp.rules.tabletop.turn import Combat, take_action
+from larp.rules.tabletop.turn import Combat, said_text, take_action
 from larp.tables import TableError, load_toml, require
 
 R_MOVE = '000 "Movement"'
@@ -246,7 +246,7 @@ def move(combat: Combat, fighter: Fighter, yards: int,
         RulesError: as :func:`plan_move`, or he has no action left (:func:`~.turn.take_action`).
     """
     ruling = plan_move(fighter, yards, settings)
-    combat = take_action(combat, fighter.key, ruling.steps[-1].text if ruling.steps else "")
+    combat = take_action(combat, fighter.key, said_text(ruling.steps[-1]) if ruling.steps else "")
     if ruling.faster_than_walk:
         broken = [k for k, aim in combat.carried.aims.items() if aim.target == fighter.key]
         carried = combat.carried

@@ -22,7 +22,7 @@ from larp.rules.tabletop.actions import slot_dice
 from larp.rules.tabletop.combatants import DefenseChoice, Fighter, check_count
 from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, DiceRoll, bounded_difficulty, roll_dice, roll_step
 from larp.rules.tabletop.maneuvers import profile_for
-from larp.rules.tabletop.turn import Combat, use_defense
+from larp.rules.tabletop.turn import Combat, said_text, use_defense
 
 R_DODGE = '004 "Dodging"'
 
@@ -105,7 +105,7 @@ def roll_shared_dodge(combat: Combat, target: Fighter, attackers: int, settings:
     steps.add(f"{target.name} has {plural(successes, 'success', 'successes')} to divide among the attackers this turn.",
               R_DODGE)
     carried = replace(combat.carried, dodges=MappingProxyType({**combat.carried.dodges, target.key: successes}))
-    combat = replace(combat, carried=carried, log=combat.log + (steps.steps()[-1].text,))
+    combat = replace(combat, carried=carried, log=combat.log + (said_text(steps.steps()[-1]),))
     return combat, SharedDodge(pool, difficulty, roll, successes, steps.steps())
 
 

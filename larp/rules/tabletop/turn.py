@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import N_, Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import ActionSlot, celerity_blood
 from larp.rules.damage import weapon as weapon_card
@@ -308,7 +308,8 @@ class Combat:
             "declarations": {k: d.to_dict() for k, d in self.declarations.items()},
             "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
             "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
-            "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
+            "conditions": [c.to_dict() for c in self.conditions],
+            "log": [line.data() if isinstance(line, Phrase) else line for line in self.log],
             "willpower": list(self.willpower), "carried": self.carried.to_dict(),
         }
 
@@ -332,7 +333,8 @@ class Combat:
                 aborted=MappingProxyType(dict(data.get("aborted", {}))),
                 holds=tuple(Hold(**h) for h in data.get("holds", [])),
                 conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
-                log=tuple(data.get("log", [])), willpower=tuple(str(k) for k in data.get("willpower", [])),
+                log=tuple(Phrase(line) if isinstance(line, dict) else str(line) for line in data.get("log", [])),
+                willpower=tuple(str(k) for k in data.get("willpower", [])),
                 carried=Carried.from_dict(data.get("carried")),
             )
         except (KeyError, TypeError, ValueError):
@@ -383,17 +385,18 @@ def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] 
     for e in initiative.entries:
         if combat.has_condition(e.key, "dazed"):
             out.append(e.key)
-            steps.add(f"{e.name} is dazed and spends this turn shaking off the blow.", '000 "Dazed"')
+            steps.add(N_("%(name)s is dazed and spends this turn shaking off the blow."), '000 "Dazed"', name=e.name)
     spent = tuple(dict.fromkeys(k for k in willpower if k in combat.fighters))
     for key in spent:
-        steps.add(f"{combat.name(key)} spends a Willpower point: no wound penalties this turn, Incapacitated "
-                  f"included.", "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"")
+        steps.add(N_("%(name)s spends a Willpower point: no wound penalties this turn, Incapacitated included."),
+                  "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"", name=combat.name(key))
     placed = {e.key for e in initiative.entries}
     out.extend(k for k in combat.fighters if k not in placed and k not in out)
     new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)), willpower=spent,
                   declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                   defended=MappingProxyType({}), aborted=MappingProxyType({}),
-                  log=(f"Turn {combat.turn}: " + ", ".join(f"{e.name} {e.score}" for e in initiative.entries),))
+                  log=(Phrase.message(N_("Turn %(turn)s: %(order)s"), turn=combat.turn,
+                                      order=[f"{e.name} {e.score}" for e in initiative.entries]),))
     return new, steps.steps()
 
 
@@ -454,22 +457,7 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
             raise RulesError(f"{who}: choose another fighter as the target.", field=f"{key}.target")
         if d.full_defense:
             d = replace(d, defenses=0, maneuver=None, target=None, delay=False)
-        text = f"{who} declares"
-        if d.full_defense:
-            text += " a turn spent defending"
-        else:
-            text += f" {plural(d.actions, 'action')}"
-            if d.celerity:
-                text += f" and {d.celerity} through Celerity"
-            if d.defenses:
-                text += f", {d.defenses} kept for defense"
-            if d.delay:
-                text += ", delaying the first"
-            if d.maneuver:
-                text += f"; first: {profile.maneuvers[d.maneuver].name.lower()}"
-                if d.target:
-                    text += f" on {combat.name(d.target)}"
-        steps.add(text + ".", _TURN)
+        steps.add(N_("%(text_so_far)s."), _TURN, text_so_far=_declared(who, d, combat, profile))
         if d.celerity:
             cost, step = celerity_blood(d.celerity, profile.key, settings, who)
             pool = (blood or {}).get(key)
@@ -483,12 +471,38 @@ def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: M
         if combat.has_condition(key, "rising") and d.offense:
             used[key] = 1
             taken[key] = 1
-            steps.add(f"{who} spends the first action getting up.", '000 "Knockdown"')
-    log = combat.log + tuple(s.text for s in steps.steps())
+            steps.add(N_("%(name)s spends the first action getting up."), '000 "Knockdown"', name=who)
+    log = combat.log + tuple(said_text(s) for s in steps.steps())
     new = replace(combat, phase="act", declarations=MappingProxyType(result), used=MappingProxyType(used),
                   taken=MappingProxyType(taken), log=log,
                   carried=replace(combat.carried, celerity_paid=MappingProxyType(paid)))
     return new, steps.steps()
+
+
+def _declared(who: str, d: Declaration, combat: Combat, profile: Profile) -> Phrase:
+    """What ``who`` declares, as a phrase ("Ann declares 2 actions, 1 kept for defense; first: strike on Bob")."""
+    if d.full_defense:
+        return Phrase.message(N_("%(name)s declares a turn spent defending"), name=who)
+    text = Phrase.message(N_("%(name)s declares %(actions)s"), name=who,
+                          actions=Phrase.counted(d.actions, "%(n)s action", "%(n)s actions"))
+    if d.celerity:
+        text = Phrase.message(N_("%(text_so_far)s and %(n)s through Celerity"), text_so_far=text, n=d.celerity)
+    if d.defenses:
+        text = Phrase.message(N_("%(text_so_far)s, %(n)s kept for defense"), text_so_far=text, n=d.defenses)
+    if d.delay:
+        text = Phrase.message(N_("%(text_so_far)s, delaying the first"), text_so_far=text)
+    if d.maneuver:
+        text = Phrase.message(N_("%(text_so_far)s; first: %(maneuver)s"), text_so_far=text,
+                              maneuver=Phrase.term(profile.maneuvers[d.maneuver].name.lower()))
+        if d.target:
+            text = Phrase.message(N_("%(text_so_far)s on %(target)s"), text_so_far=text, target=combat.name(d.target))
+    return text
+
+
+def said_text(step: Step) -> str:
+    """A step's words for the turn's log: its phrase when it has one (the log then says it in the reader's
+    language), else its text."""
+    return Phrase(step.said) if step.said else step.text
 
 
 def _bump(mapping: Mapping[str, int], key: str, by: int = 1) -> Mapping[str, int]:

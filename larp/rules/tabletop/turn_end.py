@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, RulesError, Step
 from larp.rules.tabletop.carried import Pending
 from larp.rules.tabletop.turn import Combat, next_turn
 
@@ -51,6 +51,7 @@ def end_turn(combat: Combat) -> tuple[Combat, tuple[Step, ...], tuple[Pending, .
     later = tuple(p for p in combat.carried.pending if p.due > combat.turn)
     steps = Explanation()
     for p in due:
-        steps.add(f"End of turn {combat.turn}: {combat.name(p.who)}: {p.text}", R_END)
+        steps.add(N_("End of turn %(turn)s: %(name)s: %(what)s"), R_END, turn=combat.turn, name=combat.name(p.who),
+                  what=p.text)
     combat = next_turn(replace(combat, carried=replace(combat.carried, pending=later)))
     return combat, steps.steps(), due
