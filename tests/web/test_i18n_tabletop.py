@@ -138,7 +138,6 @@ def screen_words(html: str) -> str:
     html = without_citations(html)
     html = re.sub(r'<section class="results" id="latest-ruling".*?</section>', "", html, flags=re.S)
     html = re.sub(r'<ol class="steps">.*?</ol>', "", html, flags=re.S)
-    html = re.sub(r'<h3>[^<]*</h3>', "", html, count=1) if 'class="dice-request"' in html else html
     return re.sub(r'<p class="session-line">.*?</p>', "", html, flags=re.S)
 
 

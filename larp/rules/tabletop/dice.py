@@ -28,6 +28,13 @@ DEFAULT_DIFFICULTY = 6
 _ROLLS = '000 "Combat Systems"'
 
 
+#: The rolls a tabletop attack may ask for (``combatants.DICE_KEYS``), as the dice request names them mid-sentence
+#: ("Roll Ann's soak: ..."): marked for the translators (a roll's key is its English word).
+ROLL_WORDS = (N_("attack"), N_("abort"), N_("defense"), N_("damage"), N_("soak"), N_("knockdown"), N_("rise"),
+              N_("knockdown_attacker"), N_("rise_attacker"), N_("riposte_damage"), N_("riposte_soak"), N_("blindside"),
+              N_("alertness"))
+
+
 class DiceNeeded(RulesError):
     """A roll was needed and neither its dice nor a random source were given.
 
@@ -39,9 +46,11 @@ class DiceNeeded(RulesError):
     """
 
     def __init__(self, roll: str, pool: int, difficulty: int, steps: tuple[Step, ...] = (), who: str = ""):
-        whose = f"{who}'s " if who else ""
-        super().__init__(f"Roll {whose}{roll}: {pool} dice against difficulty {difficulty}, and enter them.",
-                         field=f"dice.{roll}")
+        said = dict(name=who, roll=Phrase.term(roll), n=pool, difficulty=difficulty)
+        super().__init__(Phrase.message(N_("Roll %(name)s's %(roll)s: %(n)s dice against difficulty %(difficulty)s, and "
+                                           "enter them.") if who else
+                                        N_("Roll %(roll)s: %(n)s dice against difficulty %(difficulty)s, and enter them."),
+                                        **said), field=f"dice.{roll}")
         self.roll, self.pool, self.difficulty, self.steps = roll, pool, difficulty, steps
 
 
