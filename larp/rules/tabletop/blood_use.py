@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, blood_points, plural
 from larp.rules.tabletop.carried import PHYSICAL
 from larp.rules.tabletop.combatants import Fighter
 from larp.rules.tabletop.turn import Combat, said_text
@@ -132,8 +132,9 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
         boosts[attribute] = boosts.get(attribute, 0) + dots
         raised[attribute] = base + dots
         total += dots
-        steps.add(f"{fighter.name} burns {plural(dots, 'blood point')}: {attribute} {base} -> {base + dots} for the "
-                  f"scene.", R_BLOOD)
+        steps.add(N_("%(name)s burns %(blood)s: %(attribute)s %(before)s -> %(after)s for the scene."), R_BLOOD,
+                  name=fighter.name, blood=blood_points(dots), attribute=Phrase.term(attribute), before=base,
+                  after=base + dots)
     spent = combat.carried.blood_spent.get(fighter.key, 0)
     if spent + total > limits.blood_per_turn:
         raise RulesError(f"The {limits.generation}th generation burns at most "
