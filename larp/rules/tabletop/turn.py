@@ -360,7 +360,7 @@ def new_combat(fighters: Sequence[tuple[str, str]]) -> Combat:
 
 def initiative_modifiers(combat: Combat) -> dict[str, tuple[int, str]]:
     """Initiative modifiers for the turn about to be rolled: -2 after rising from a knockdown (000 "Knockdown")."""
-    return {c.who: (-2, "rose from a knockdown") for c in combat.conditions
+    return {c.who: (-2, Phrase.message(N_("rose from a knockdown"))) for c in combat.conditions
             if c.kind == "slowed" and c.turn == combat.turn}
 
 
