@@ -10,7 +10,7 @@ Part of :mod:`larp.rules.tabletop.combat`: :func:`declare_attack` opens the
 from __future__ import annotations
 
 from larp.rules.damage import SOURCES
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural, turns
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, turns
 from larp.rules.health import CONDITION_LABELS, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import slot_dice
