@@ -575,6 +575,9 @@ def init_i18n(app: Flask) -> None:
     filters = {"local_day": format_day, "number": format_number, "term": _term_filter, "step_text": step_text,
                "said": phrase_for_reader, "setting_label": setting_label, "summary_text": summary_text,
                "session_label": session_label, "long_day": format_long_day}
+    from larp.armory_messages import gear  # the armory's names (data/armory.toml) in the reader's language
+
+    filters["gear"] = gear
     for name, function in filters.items():
         app.add_template_filter(function, name)
     # Templates compile lazily, after this: every one then says a Phrase it outputs in the reader's language.

@@ -34,7 +34,7 @@ from math import ceil
 from typing import Any, Mapping
 
 from larp.rules.dots import rating_to_dots
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, levels as levels_of, phrase_step
 from larp.rules.health import HealthTrack, tabletop_level_names, corresponding_position, live_levels, tabletop_chart
 from larp.rules.settings import ChronicleSettings
 from larp.tables import generation_row
@@ -47,6 +47,36 @@ ATTRIBUTE_CATEGORIES: dict[str, tuple[str, str, str]] = {
     "mental": ("Perception", "Intelligence", "Wits"),
 }
 _CATEGORY_OF = {attr: cat for cat, attrs in ATTRIBUTE_CATEGORIES.items() for attr in attrs}
+#: An Attribute of 0 or 1, by its category: no Traits and a Negative Trait (a message each, for the
+#: translators' agreement of gender and number).
+_NEGATIVE_OWED = {
+    "physical": N_("%(attribute)s %(dots)s: no Physical Traits, and a Negative Physical Trait."),
+    "social": N_("%(attribute)s %(dots)s: no Social Traits, and a Negative Social Trait."),
+    "mental": N_("%(attribute)s %(dots)s: no Mental Traits, and a Negative Mental Trait."),
+}
+#: "from 7 Physical Traits" (the live counts a tabletop dot was converted from), by category.
+_FROM_TRAITS = {
+    "physical": N_("%(attribute)s %(dots)s, from %(n)s Physical Traits"),
+    "social": N_("%(attribute)s %(dots)s, from %(n)s Social Traits"),
+    "mental": N_("%(attribute)s %(dots)s, from %(n)s Mental Traits"),
+}
+
+
+def _category_traits(category: str, count: int) -> Phrase:
+    """"1 Physical Trait", "3 Social Traits", in the reader's language at the edge."""
+    if category == "physical":
+        return Phrase.counted(count, "%(n)s Physical Trait", "%(n)s Physical Traits")
+    if category == "social":
+        return Phrase.counted(count, "%(n)s Social Trait", "%(n)s Social Traits")
+    return Phrase.counted(count, "%(n)s Mental Trait", "%(n)s Mental Traits")
+
+
+def semicolons(phrases: list[Phrase]) -> Phrase:
+    """``phrases`` joined with "; " (a list of what was converted)."""
+    joined = phrases[0]
+    for phrase in phrases[1:]:
+        joined = Phrase.message(N_("%(first)s; %(second)s"), first=joined, second=phrase)
+    return joined
 
 
 @dataclass(frozen=True)
@@ -127,34 +157,39 @@ def tabletop_to_live(character: TabletopCharacter, settings: ChronicleSettings |
         traits[category] += gained
         if dots <= 1:
             owed[category].append(name)
-            steps.add(f"{name} {dots}: no {category.capitalize()} Traits, and a Negative "
-                      f"{category.capitalize()} Trait.", _RULE)
+            steps.add(_NEGATIVE_OWED[category], _RULE, attribute=Phrase.term(name), dots=dots)
         else:
-            steps.add(f"{name} {dots}: the first dot drops, {plural(gained, category.capitalize() + ' Trait')}.", _RULE)
+            steps.add(N_("%(attribute)s %(dots)s: the first dot drops, %(traits)s."), _RULE, attribute=Phrase.term(name),
+                      dots=dots, traits=_category_traits(category, gained))
     abilities = {}
     for name, value in character.abilities.items():
         abilities[name] = _dots(f"Ability {name}", value, 1, "abilities")
     if abilities:
-        steps.add(f"Abilities convert one level per dot ({len(abilities)} Abilities).", _RULE)
-    approximate = ["Abilities: one level per dot (assumed; the stored LotNR text breaks off)"] if abilities else []
+        steps.add(N_("Abilities convert one level per dot (%(n)s Abilities)."), _RULE, n=len(abilities))
+    approximate = [Phrase.message(N_("Abilities: one level per dot (assumed; the stored LotNR text breaks off)"))
+                   ] if abilities else []
     morality = None
     torpor = None
     if character.morality is not None:
         dots = _dots("Morality", character.morality, 0, "morality")
         morality = ceil(dots / 2)
-        steps.add(f"Morality {dots} dots: one Trait per two dots, rounded up: {morality}.", _RULE)
+        steps.add(N_("Morality %(dots)s dots: one Trait per two dots, rounded up: %(traits)s."), _RULE, dots=dots,
+                  traits=morality)
         torpor = _torpor_after(morality, dots, settings or ChronicleSettings.defaults(), steps)
     willpower = None
     if character.willpower is not None:
         dots = _dots("Willpower", character.willpower, 0, "willpower")
         willpower = ceil(dots / 2)
         row = generation_row(character.generation)
-        text = f"Willpower {dots} dots: one Trait per two dots, rounded up: {willpower}"
         if row is not None and willpower > row.willpower_max:
+            steps.add(N_("Willpower %(dots)s dots: one Trait per two dots, rounded up: %(traits)s, capped at generation "
+                         "%(generation)s's maximum of %(most)s."), _RULE, dots=dots, traits=willpower,
+                      generation=character.generation, most=row.willpower_max)
             willpower = row.willpower_max
-            text += f", capped at generation {character.generation}'s maximum of {row.willpower_max}"
-        steps.add(text + ".", _RULE)
-        approximate.append("Willpower: halved, rounded up, within the generation's maximum")
+        else:
+            steps.add(N_("Willpower %(dots)s dots: one Trait per two dots, rounded up: %(traits)s."), _RULE, dots=dots,
+                      traits=willpower)
+        approximate.append(Phrase.message(N_("Willpower: halved, rounded up, within the generation's maximum")))
     return LiveCharacter(traits, {k: tuple(v) for k, v in owed.items()}, abilities, morality, willpower,
                          tuple(approximate), steps.steps(), torpor)
 
@@ -167,9 +202,10 @@ def _torpor_after(met_rating: int, dots: int, settings: ChronicleSettings, steps
     table = torpor_table(settings["torpor_table"])
     rating = met_rating if table.key == "live" else min(dots, table.highest)
     row = torpor_row(rating, table, settings["torpor_table_shift"])
-    scale = "MET Traits" if table.key == "live" else "dots"
-    steps.add(f"Torpor from wounds at {rating} {scale}: {row.text} ({settings.label('torpor_table')}).",
-              table.source, "torpor_table")
+    at = (N_("Torpor from wounds at %(rating)s MET Traits: %(length)s (%(table)s).") if table.key == "live" else
+          N_("Torpor from wounds at %(rating)s dots: %(length)s (%(table)s)."))
+    steps.add(at, table.source, "torpor_table", rating=rating, length=Phrase.term(row.text),
+              table=Phrase.term(settings.label("torpor_table")))
     return row.text
 
 
@@ -252,9 +288,13 @@ def tabletop_chart_to_live(aggravated: int = 0, lethal: int = 0, bashing: int = 
                         bashing=kinds.count("bashing"), creature=creature)
     steps = Explanation()
     chart_level = chart.levels[total - 1].name if total else chart.unmarked
-    steps.add(f"{who} is {chart_level} on the tabletop chart ({total} box(es)): {track.state()} on the live "
-              f"track ({plural(track.marked, 'level')} marked)" + ("." if exact else ", approximately: the tracks differ."),
-              "met-reference 4.3")
+    said = (N_("%(name)s is %(level)s on the tabletop chart (%(boxes)s box(es)): %(live)s on the live track (%(levels)s "
+               "marked).") if exact else
+            N_("%(name)s is %(level)s on the tabletop chart (%(boxes)s box(es)): %(live)s on the live track (%(levels)s "
+               "marked), approximately: the tracks differ."))
+    steps.add(said, "met-reference 4.3", name=Phrase.message(N_("The character")) if who == "The character" else who,
+              level=Phrase.term(chart_level), boxes=total, live=Phrase.term(track.state()),
+              levels=levels_of(track.marked))
     return track, steps.steps()
 
 
@@ -273,14 +313,14 @@ class TabletopRatings:
     attributes: dict[str, int]
     morality: int
     willpower: int
-    converted: tuple[str, ...] = ()
+    converted: tuple[Phrase, ...] = ()
 
     def steps(self, who: str) -> tuple[Step, ...]:
         """One step naming what was converted (none when the sheet had every dot)."""
         if not self.converted:
             return ()
-        return (Step(f"{who} has no tabletop dots for these, converted from the live sheet (approximate): "
-                     f"{'; '.join(self.converted)}.", _RULE),)
+        return (phrase_step(N_("%(name)s has no tabletop dots for these, converted from the live sheet (approximate): "
+                               "%(converted)s."), _RULE, name=who, converted=semicolons(list(self.converted))),)
 
 
 def tabletop_ratings(dots: Mapping[str, int], traits: Mapping[str, int], morality: int, willpower: int,
@@ -299,7 +339,7 @@ def tabletop_ratings(dots: Mapping[str, int], traits: Mapping[str, int], moralit
     """
     live = live_to_tabletop({cat: traits.get(cat, 0) for cat in ATTRIBUTE_CATEGORIES}, None, morality, willpower)
     attributes: dict[str, int] = {}
-    converted: list[str] = []
+    converted: list[Phrase] = []
     for category, names in ATTRIBUTE_CATEGORIES.items():
         for name in names:
             value = dots.get(name)
@@ -307,18 +347,19 @@ def tabletop_ratings(dots: Mapping[str, int], traits: Mapping[str, int], moralit
                 attributes[name] = value
             else:
                 attributes[name] = live.attributes[name]
-                converted.append(f"{name} {attributes[name]}, from {traits.get(category, 0)} "
-                                 f"{category.capitalize()} Traits")
+                converted.append(Phrase.message(_FROM_TRAITS[category], attribute=Phrase.term(name),
+                                                dots=attributes[name], n=traits.get(category, 0)))
     own_morality = dots.get(morality_name)
     if isinstance(own_morality, int) and not isinstance(own_morality, bool):
         morality_dots = own_morality
     else:
         morality_dots = live.morality or 0
-        converted.append(f"{morality_name} {morality_dots}, from {morality} MET Traits")
+        converted.append(Phrase.message(N_("%(morality)s %(dots)s, from %(n)s MET Traits"), morality=Phrase.term(morality_name),
+                                        dots=morality_dots, n=morality))
     own_willpower = dots.get("Willpower")
     if isinstance(own_willpower, int) and not isinstance(own_willpower, bool):
         willpower_dots = own_willpower
     else:
         willpower_dots = live.willpower or 0
-        converted.append(f"Willpower {willpower_dots}, from {willpower} Traits")
+        converted.append(Phrase.message(N_("Willpower %(dots)s, from %(n)s Traits"), dots=willpower_dots, n=willpower))
     return TabletopRatings(attributes, morality_dots, willpower_dots, tuple(converted))

@@ -261,7 +261,7 @@ def strike_damage(strike: Strike, settings: ChronicleSettings | None = None, rng
         hits = (N_("%(name)s hits with an %(weapon)s: %(levels)s of %(kind)s damage by its card.")
                 if article(card.name).startswith("an ") else
                 N_("%(name)s hits with a %(weapon)s: %(levels)s of %(kind)s damage by its card."))
-        steps.add(hits, _WEAPON_RULE, name=who, weapon=card.name, levels=levels_of(levels), kind=Phrase.term(kind))
+        steps.add(hits, _WEAPON_RULE, name=who, weapon=Phrase.term(card.name), levels=levels_of(levels), kind=Phrase.term(kind))
     if strike.lethal_by_prowess:
         if strike.potence < 1:
             raise RulesError(Phrase.message(N_("Choosing lethal damage needs Potence's Prowess.")), field="lethal_by_prowess")
@@ -464,7 +464,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
         armor_left = worn.rating if target.armor_left is None else target.armor_left
         if not 0 <= armor_left <= worn.rating:
             raise RulesError(Phrase.message(N_("%(armor)s has %(rating)s levels; %(left)s left is impossible."),
-                                            armor=worn.name, rating=worn.rating, left=armor_left),
+                                            armor=Phrase.term(worn.name), rating=worn.rating, left=armor_left),
                              field="armor_left")
     if kind is None:
         return DamageRuling((), armor_left, False, steps.steps())
@@ -492,12 +492,12 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
     if worn is not None and armor_left is not None:
         if damage.source in ("fire", "sunlight"):
             steps.add(N_("%(armor)s does not protect against fire.") if damage.source == "fire" else
-                      N_("%(armor)s does not protect against sunlight."), '000 "Armor"', armor=worn.name)
+                      N_("%(armor)s does not protect against sunlight."), '000 "Armor"', armor=Phrase.term(worn.name))
         elif damage.armor_piercing:
-            steps.add(N_("The weapon is Armor-Piercing: %(armor)s is ignored."), _WEAPON_RULE, armor=worn.name)
+            steps.add(N_("The weapon is Armor-Piercing: %(armor)s is ignored."), _WEAPON_RULE, armor=Phrase.term(worn.name))
         elif armor_left == 0 and any(part[1] for part in parts):
             steps.add(N_("%(name)s's %(armor)s is used up: it absorbs nothing more."), "LotNR armor (met-reference 3.7)",
-                      name=who, armor=worn.name)
+                      name=who, armor=Phrase.term(worn.name))
         else:
             for part in parts:
                 absorbed = min(armor_left, part[1])
@@ -505,7 +505,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
                     part[1] -= absorbed
                     armor_left -= absorbed
                     steps.add(N_("%(armor)s absorbs %(levels)s of %(kind)s damage (%(left)s left)."),
-                              "LotNR armor (met-reference 3.7)", armor=worn.name, levels=levels_of(absorbed),
+                              "LotNR armor (met-reference 3.7)", armor=Phrase.term(worn.name), levels=levels_of(absorbed),
                               kind=Phrase.term(part[0]),
                               left=Phrase.counted(armor_left, "%(n)s armor level", "%(n)s armor levels"))
     final = tuple((k, n) for k, n in parts if n > 0)

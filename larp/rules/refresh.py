@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 _TRAITS = "LotNR Traits and Abilities (met-reference 2.1, 5.1)"

@@ -21,7 +21,8 @@ from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from larp.rules.damage import armor, damage_type_against, firearm_reading, weapon
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.explain import levels as levels_of
 from larp.rules.health import HealthRuling, HealthTrack, apply_damage
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
@@ -99,6 +100,14 @@ class Defender:
     shield: str | None = None
 
 
+def _plus(parts: list[Phrase]) -> Phrase:
+    """A soak pool's parts joined with " + " ("Stamina 2 + Kevlar vest 3")."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Phrase.message(N_("%(first)s + %(second)s"), first=joined, second=part)
+    return joined
+
+
 def soak_pool(defender: Defender, damage_type: str, source: str = "other",
               settings: ChronicleSettings | None = None) -> tuple[int, tuple[Step, ...]]:
     """The soak dice pool of ``defender`` against ``damage_type`` (after the type
@@ -131,10 +140,11 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other",
     if (kind == "aggravated_fire_sunlight" and row_name == "vampire" and defender.fortitude
             and settings["tabletop_profile"] == "dark_ages" and settings["dark_ages_fire_soak"] == "step_by_step"):
         row = SoakRow(("Stamina", "Fortitude"), row.armor)
-        steps.add("Dark Ages, 004's step-by-step list: a vampire with Fortitude soaks fire and sunlight with Stamina "
-                  "+ Fortitude.", '004 "Roll Soak"', setting="dark_ages_fire_soak")
+        steps.add(Phrase.message(N_("Dark Ages, 004's step-by-step list: a vampire with Fortitude soaks fire and sunlight "
+                                    "with Stamina + Fortitude.")), '004 "Roll Soak"', setting="dark_ages_fire_soak")
     ratings = {"Stamina": defender.stamina, "Fortitude": defender.fortitude}
-    parts = [f"{name} {ratings[name]}" for name in row.pool if ratings[name] or name == "Stamina"]
+    parts = [Phrase.message(N_("%(what)s %(n)s"), what=Phrase.term(name), n=ratings[name])
+             for name in row.pool if ratings[name] or name == "Stamina"]
     dice = sum(ratings[name] for name in row.pool)
     worn = armor(defender.armor, "tabletop") if defender.armor else None
     extra = [armor(key, "tabletop", kind) for key, kind in ((defender.helmet, "helmet"), (defender.shield, "shield"))
@@ -142,17 +152,21 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other",
     for piece in ([worn] if worn is not None else []) + extra:
         if row.armor:
             dice += piece.rating
-            parts.append(f"{piece.name} {piece.rating}")
+            parts.append(Phrase.message(N_("%(what)s %(n)s"), what=Phrase.term(piece.name), n=piece.rating))
         else:
-            steps.add(f"{piece.name} does not protect against fire or sunlight.", '000 "Armor"')
+            steps.add(N_("%(armor)s does not protect against fire or sunlight."), '000 "Armor"',
+                      armor=Phrase.term(piece.name))
+    kind_said = Phrase.term(damage_type)
     if not row.pool and not ((worn is not None or extra) and row.armor and dice):
-        who = "a mortal" if row_name == "mortal" else "a vampire"
-        steps.add(f"{damage_type.capitalize()} damage cannot be soaked by {who}.", _TABLE)
+        steps.add(N_("%(kind)s damage cannot be soaked by a mortal.") if row_name == "mortal" else
+                  N_("%(kind)s damage cannot be soaked by a vampire."), _TABLE, kind=Phrase.term(damage_type.capitalize()))
         return 0, steps.steps()
     if dice == 0:
-        steps.add(f"No soak dice against {damage_type} damage ({' + '.join(parts) or 'none'}).", _TABLE)
+        steps.add(N_("No soak dice against %(kind)s damage (%(pool)s)."), _TABLE, kind=kind_said,
+                  pool=_plus(parts) if parts else Phrase.message(N_("none")))
         return 0, steps.steps()
-    steps.add(f"Soak pool against {damage_type} damage: {' + '.join(parts)} = {dice} dice.", _TABLE)
+    steps.add(N_("Soak pool against %(kind)s damage: %(pool)s = %(n)s dice."), _TABLE, kind=kind_said, pool=_plus(parts),
+              n=dice)
     return dice, steps.steps()
 
 
@@ -297,7 +311,8 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     if stake_at_heart and card is not None and not card.has("Staking"):
         raise RulesError(Phrase.message(N_("A %(name)s cannot stake a vampire."), name=card.name),
                          field="stake_at_heart")
-    steps.add(f"The attack scores {plural(levels, 'level')} of {damage_type} damage against {who}.", '000 "Damage Types"')
+    steps.add(N_("The attack scores %(levels)s of %(kind)s damage against %(name)s."), '000 "Damage Types"',
+              levels=levels_of(levels), kind=Phrase.term(damage_type), name=who)
     reading = firearm_reading(settings, "tabletop")
     kind, type_steps = damage_type_against(
         damage_type, defender.creature, bashing_vs_kindred=bool(card and card.bashing_vs_kindred),
@@ -312,48 +327,67 @@ def soak_damage(levels: int, damage_type: str, defender: Defender, *, weapon_key
     past = levels
     if pool and levels:
         roll = roll_soak(pool, dice=dice, rng=rng, difficulty=difficulty or soak_difficulty())
-        cancelled = f"; {plural(roll.ones, 'one')} cancel {min(roll.ones, roll.successes)} success(es)" if roll.ones else ""
-        steps.add(f"Soak roll {', '.join(map(str, roll.dice))} against difficulty {roll.difficulty}: "
-                  f"{roll.successes} success(es){cancelled}, {roll.net} left "
-                  f"({'rolled by the app' if roll.by_app else 'rolled at the table'}).", _SOAK)
+        said = dict(dice=", ".join(map(str, roll.dice)), difficulty=roll.difficulty, successes=roll.successes,
+                    left=roll.net)
+        if roll.ones:
+            said.update(ones=Phrase.counted(roll.ones, "%(n)s one", "%(n)s ones"), cancelled=min(roll.ones, roll.successes))
+            soak_roll = (N_("Soak roll %(dice)s against difficulty %(difficulty)s: %(successes)s success(es); %(ones)s cancel "
+                            "%(cancelled)s success(es), %(left)s left (rolled by the app).") if roll.by_app else
+                         N_("Soak roll %(dice)s against difficulty %(difficulty)s: %(successes)s success(es); %(ones)s cancel "
+                            "%(cancelled)s success(es), %(left)s left (rolled at the table)."))
+        else:
+            soak_roll = (N_("Soak roll %(dice)s against difficulty %(difficulty)s: %(successes)s success(es), %(left)s left "
+                            "(rolled by the app).") if roll.by_app else
+                         N_("Soak roll %(dice)s against difficulty %(difficulty)s: %(successes)s success(es), %(left)s left "
+                            "(rolled at the table)."))
+        steps.add(soak_roll, _SOAK, **said)
         past = max(0, levels - roll.net)
-        steps.add(f"{roll.net} soak success(es) remove {plural(min(roll.net, levels), 'level')}: {past} left.", _SOAK)
+        steps.add(N_("%(n)s soak success(es) remove %(levels)s: %(left)s left."), _SOAK, n=roll.net,
+                  levels=levels_of(min(roll.net, levels)), left=past)
     elif levels and not pool:
-        steps.add(f"{who} cannot soak it: all {plural(levels, 'level')} stand.", _SOAK)
+        steps.add(N_("%(name)s cannot soak it: all %(levels)s stand."), _SOAK, name=who, levels=levels_of(levels))
     taken = past
     if vampire and kind == "bashing" and past:
         if card is not None and card.firearm and reading == "house_002":
-            steps.add(f"Bashing damage from firearms is not halved for vampires: {past}.", '002 "Damage and Healing"',
-                      setting="firearms_against_vampires")
+            steps.add(N_("Bashing damage from firearms is not halved for vampires: %(n)s."), '002 "Damage and Healing"',
+                      "firearms_against_vampires", n=past)
         else:
             taken = past // 2
-            steps.add(f"{who} is a vampire: {past} bashing halved, rounded down: {taken}.", '000 "Bashing Damage"')
+            steps.add(N_("%(name)s is a vampire: %(n)s bashing halved, rounded down: %(result)s."), '000 "Bashing Damage"',
+                      name=who, n=past, result=taken)
     armor_destroyed = False
     worn = armor(defender.armor, "tabletop") if defender.armor else None
     if worn is not None and source not in ("fire", "sunlight") and levels >= 2 * worn.rating:
         armor_destroyed = True
-        helmet = " (the helmet's bonus not counted)" if defender.helmet else ""
-        steps.add(f"The damage rolled ({levels}) reaches twice the armor's rating ({worn.rating}){helmet}: "
-                  f"{worn.name} is destroyed.", '000 "Armor"' + ('; 004 "Armor"' if helmet else ""))
+        helmet = bool(defender.helmet)
+        steps.add(N_("The damage rolled (%(n)s) reaches twice the armor's rating (%(rating)s) (the helmet's bonus not "
+                     "counted): %(armor)s is destroyed.") if helmet else
+                  N_("The damage rolled (%(n)s) reaches twice the armor's rating (%(rating)s): %(armor)s is destroyed."),
+                  '000 "Armor"' + ('; 004 "Armor"' if helmet else ""), n=levels, rating=worn.rating,
+                  armor=Phrase.term(worn.name))
     threshold = defender.stamina + (2 if vampire else 0)
     dazed = past > threshold
     if dazed:
-        steps.add(f"{plural(past, 'level')} past soak exceed {'Stamina + 2' if vampire else 'Stamina'} ({threshold}): "
-                  f"{who} is dazed and spends the next turn shaking it off.", '000 "Dazed"')
+        steps.add(N_("%(levels)s past soak exceed Stamina + 2 (%(threshold)s): %(name)s is dazed and spends the next turn "
+                     "shaking it off.") if vampire else
+                  N_("%(levels)s past soak exceed Stamina (%(threshold)s): %(name)s is dazed and spends the next turn "
+                     "shaking it off."), '000 "Dazed"', levels=levels_of(past), threshold=threshold, name=who)
     staked = False
     if stake_at_heart:
         by_successes = (settings or ChronicleSettings.defaults())["tabletop_stake_rule"] == "damage_successes"
         counted = levels if by_successes else past
         staked = vampire and counted >= 3
         if not vampire:
-            steps.add("A stake paralyses only vampires.", '000 "Stake Through Heart"')
+            steps.add(Phrase.message(N_("A stake paralyses only vampires.")), '000 "Stake Through Heart"')
         elif by_successes:
-            steps.add(f"Stake at the heart: {levels} damage success(es) before soak " + (
-                "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
-                '000 "Melee Weapons Chart" (the stake: "score three successes")', setting="tabletop_stake_rule")
+            steps.add(N_("Stake at the heart: %(n)s damage success(es) before soak - at least three: the vampire is "
+                         "staked.") if staked else
+                      N_("Stake at the heart: %(n)s damage success(es) before soak - fewer than three: no staking."),
+                      '000 "Melee Weapons Chart" (the stake: "score three successes")', "tabletop_stake_rule", n=levels)
         else:
-            steps.add(f"Stake at the heart: {plural(past, 'level')} past soak " + (
-                "- at least three: the vampire is staked." if staked else "- fewer than three: no staking."),
-                '000 "Stake Through Heart"', setting="tabletop_stake_rule")
-    steps.add(f"{who} takes {plural(taken, 'level')} of {kind} damage.", '000 "Applying Damage"')
+            steps.add(N_("Stake at the heart: %(levels)s past soak - at least three: the vampire is staked.") if staked else
+                      N_("Stake at the heart: %(levels)s past soak - fewer than three: no staking."),
+                      '000 "Stake Through Heart"', "tabletop_stake_rule", levels=levels_of(past))
+    steps.add(N_("%(name)s takes %(levels)s of %(kind)s damage."), '000 "Applying Damage"', name=who,
+              levels=levels_of(taken), kind=Phrase.term(kind))
     return SoakRuling(kind, levels, pool, roll, past, taken, armor_destroyed, dazed, staked, steps.steps())

@@ -16,7 +16,8 @@ from typing import Any, Mapping, Sequence
 from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.damage import armory
-from larp.rules.explain import RulesError, Step
+from larp.rules.conversion import semicolons
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import aiming, ammunition, blood_use, holds, shared_dodge, turn_end
@@ -33,6 +34,7 @@ from larp.rules.tabletop.combat import (
 from larp.rules.tabletop.dice import DiceNeeded
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import Profile, profile_for
+from larp.rules.tabletop.declarations import declare
 from larp.rules.tabletop.turn import Combat, Declaration
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, character_states, get_character
@@ -250,14 +252,13 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
             combat, steps = turn_rules.begin_turn(combat, initiative, spending)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        converted = [step for key in combat.fighters
-                     for step in ((Step(f"{loaded.fighters[key].name}'s tabletop dots converted from the live "
-                                        f"sheet (approximate): {'; '.join(loaded.fighters[key].converted)}.",
-                                        "LotNR Converting Characters (met-reference 4.3)"),)
-                                  if loaded.fighters[key].converted else ())]
+        converted = [phrase_step(N_("%(name)s's tabletop dots converted from the live sheet (approximate): %(converted)s."),
+                                 "LotNR Converting Characters (met-reference 4.3)", name=loaded.fighters[key].name,
+                                 converted=semicolons(list(loaded.fighters[key].converted)))
+                     for key in combat.fighters if loaded.fighters[key].converted]
         all_steps = converted + list(initiative.steps) + list(steps)
         record = record_ruling(
-            chronicle, narrator, KIND, f"Tabletop turn {combat.turn}: initiative", all_steps,
+            chronicle, narrator, KIND, Phrase.message(N_("Tabletop turn %(turn)s: initiative"), turn=combat.turn), all_steps,
             [(loaded.characters[k], "fighter") for k in combat.fighters], game_session=open_game_session(chronicle),
             inputs={"turn": combat.turn, "dice": dict(dice or {}), "willpower": spending},
             outcome=initiative.to_dict(),
@@ -282,7 +283,7 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
         celerity = {k: f.discipline("Celerity") for k, f in loaded.fighters.items()}
         pools = {k: c.blood_current for k, c in loaded.characters.items() if loaded.fighters[k].track.is_vampire}
         try:
-            combat, steps = turn_rules.declare(loaded.combat, declarations, celerity, loaded.profile,
+            combat, steps = declare(loaded.combat, declarations, celerity, loaded.profile,
                                                blood=pools, settings=loaded.settings)
         except RulesError as exc:
             raise _rules_error(exc) from None
@@ -291,8 +292,8 @@ def declare_actions(chronicle: Chronicle, narrator: User, combat_id: Any, versio
             return _save(loaded, combat, last=[])  # nothing ruled: the last step's rulings are no longer the latest
         # Celerity's extra actions cost blood, paid now (004 "Activate Celerity"; setting
         # tabletop_celerity_blood): recorded, and taken off each pool with a version check.
-        record = record_ruling(chronicle, narrator, KIND, "Celerity's blood: " + ", ".join(
-                                   f"{combat.name(k)} {n}" for k, n in paid.items()) + ".",
+        record = record_ruling(chronicle, narrator, KIND, Phrase.message(
+                                   N_("Celerity's blood: %(paid)s."), paid=[f"{combat.name(k)} {n}" for k, n in paid.items()]),
                                [step for step in steps if "blood" in step.text.lower()],
                                [(loaded.characters[k], "fighter") for k in paid],
                                game_session=open_game_session(chronicle),
@@ -485,7 +486,8 @@ def other_action(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
         loaded = _get(chronicle, narrator, combat_id, version)
         combat = loaded.combat
         key = acting(loaded, who)
-        text = f"{combat.name(key)}: " + (note.strip()[:200] or "another action, ruled by the narrator") + "."
+        text = (f"{combat.name(key)}: {note.strip()[:200]}." if note.strip() else
+                Phrase.message(N_("%(name)s: another action, ruled by the narrator."), name=combat.name(key)))
         try:
             combat = turn_rules.take_action(combat, key, text)
         except RulesError as exc:
@@ -515,8 +517,9 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
             raise DiceRequest(exc) from None
         except RulesError as exc:
             raise _rules_error(exc) from None
-        summary = (f"{combat.name(key)} breaks free of {combat.name(hold.holder)}." if escape.freed
-                   else f"{combat.name(key)} fails to break free of {combat.name(hold.holder)}.")
+        summary = Phrase.message(N_("%(name)s breaks free of %(holder)s.") if escape.freed else
+                                 N_("%(name)s fails to break free of %(holder)s."), name=combat.name(key),
+                                 holder=combat.name(hold.holder))
         combat = turn_rules.take_action(combat, key, summary)
         if escape.freed:
             combat = turn_rules.release(combat, key)
@@ -548,8 +551,9 @@ def next_combat_turn(chronicle: Chronicle, narrator: User, combat_id: Any, versi
         if not due:
             return _save(loaded, combat, last=[])
         who = list(dict.fromkeys(p.who for p in due))
-        record = record_ruling(chronicle, narrator, KIND, f"End of tabletop turn {ending}: "
-                               f"{len(due)} effect{'s' if len(due) != 1 else ''} take{'' if len(due) != 1 else 's'} effect.",
+        record = record_ruling(chronicle, narrator, KIND, Phrase.counted(
+                                   len(due), "End of tabletop turn %(turn)s: %(n)s effect takes effect.",
+                                   "End of tabletop turn %(turn)s: %(n)s effects take effect.", turn=ending),
                                steps, [(loaded.characters[k], "fighter") for k in who if k in loaded.characters],
                                game_session=open_game_session(chronicle),
                                inputs={"turn": ending, "combat": loaded.row.id, "end_of_turn": True},

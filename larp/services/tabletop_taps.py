@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from larp.db import db
 from larp.models import Chronicle, Ruling, TabletopCombat, User
 from larp.rules.damage import armory
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import aiming, ammunition, blood_use, holds, movement, shared_dodge, turn_end
 from larp.rules.tabletop import turn as turn_rules
@@ -46,7 +46,7 @@ def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version:
             combat, ruling = ammunition.reload(loaded.combat, key, weapon)
         except RulesError as exc:
             raise ServiceError(exc.message, field="reload") from None
-        return _acted(chronicle, narrator, loaded, combat, key, ruling.steps[-1].text, ruling.steps,
+        return _acted(chronicle, narrator, loaded, combat, key, turn_rules.said_text(ruling.steps[-1]), ruling.steps,
                       {"reload": weapon}, ruling.to_dict())
 
 
@@ -93,12 +93,14 @@ def ambush(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, a
         except RulesError as exc:
             raise ServiceError(exc.message, field=f"ambush.{exc.field or 'target'}") from None
         combat = loaded.combat
-        summary = f"{combat.name(a_key)} ambushes {combat.name(t_key)}: " + {
-            "free_attack": f"a free attack with {result.attack_dice} extra dice",
-            "first_strike": "strikes first, the target may defend",
-            "spotted": "spotted, initiative as usual",
-            "ambushed": f"wins initiative; {combat.name(t_key)} has {result.target_dice} dice the first turn",
-            "not_prepared": "not prepared, initiative as usual"}[result.outcome] + "."
+        summary = Phrase.message({
+            "free_attack": N_("%(name)s ambushes %(target)s: a free attack with %(dice)s extra dice."),
+            "first_strike": N_("%(name)s ambushes %(target)s: strikes first, the target may defend."),
+            "spotted": N_("%(name)s ambushes %(target)s: spotted, initiative as usual."),
+            "ambushed": N_("%(name)s ambushes %(target)s: wins initiative; %(target)s has %(target_dice)s dice the first "
+                           "turn."),
+            "not_prepared": N_("%(name)s ambushes %(target)s: not prepared, initiative as usual.")}[result.outcome],
+            name=combat.name(a_key), target=combat.name(t_key), dice=result.attack_dice, target_dice=result.target_dice)
         record = record_ruling(
             chronicle, narrator, KIND, summary, result.steps,
             [(loaded.characters[a_key], "ambusher"), (loaded.characters[t_key], "target")],
@@ -153,7 +155,8 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
             raise ServiceError(f"{combat.name(key)} has not connected with a Kiss on that victim in this fight: "
                                "the Kiss comes first (000 \"Bite\").", field="drink")
         try:
-            combat = turn_rules.take_action(combat, key, f"{combat.name(key)} drinks from {combat.name(prey)}.")
+            combat = turn_rules.take_action(combat, key, Phrase.message(N_("%(name)s drinks from %(prey)s."),
+                                                                        name=combat.name(key), prey=combat.name(prey)))
         except RulesError as exc:
             raise ServiceError(exc.message, field="drink") from None
         try:
@@ -229,7 +232,7 @@ def move_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: 
             combat, ruling = movement.move(loaded.combat, loaded.fighters[key], yards, loaded.settings)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        summary = ruling.steps[-1].text if ruling.steps else f"{loaded.combat.name(key)} moves."
+        summary = turn_rules.said_text(ruling.steps[-1]) if ruling.steps else Phrase.message(N_("%(name)s moves."), name=loaded.combat.name(key))
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps, {"yards": yards},
                       ruling.to_dict())
 
@@ -255,7 +258,7 @@ def aim_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
                                         target_pace=target_pace)
         except RulesError as exc:
             raise _rules_error(exc) from None
-        summary = ruling.steps[-1].text if ruling.steps else f"{loaded.combat.name(key)} aims."
+        summary = turn_rules.said_text(ruling.steps[-1]) if ruling.steps else Phrase.message(N_("%(name)s aims."), name=loaded.combat.name(key))
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
                       {"target": aimed, "scope": scope, "target_pace": target_pace}, ruling.to_dict())
 
@@ -280,8 +283,9 @@ def burn_blood(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         except RulesError as exc:
             raise ServiceError(exc.message, field="blood") from None
         spend_blood(loaded.characters[key], ruling.blood, field="blood")
-        summary = (f"{combat.name(key)} burns {ruling.blood} blood: "
-                   + ", ".join(f"{a} {v}" for a, v in ruling.raised.items()) + " for the scene.")
+        summary = Phrase.message(N_("%(name)s burns %(n)s blood: %(raised)s for the scene."), name=combat.name(key),
+                                 n=ruling.blood, raised=[Phrase.message(N_("%(what)s %(n)s"), what=Phrase.term(a), n=v)
+                                                         for a, v in ruling.raised.items()])
         return _acted(chronicle, narrator, loaded, combat, key, summary, ruling.steps,
                       {"raises": dict(raises)}, ruling.to_dict())
 
@@ -308,7 +312,7 @@ def shared_dodge_roll(chronicle: Chronicle, narrator: User, combat_id: Any, vers
             raise ServiceError(exc.message, field="dodge") from None
         except RulesError as exc:
             raise ServiceError(exc.message, field="dodge") from None
-        return _acted(chronicle, narrator, loaded, combat, key, ruling.steps[-1].text, ruling.steps,
+        return _acted(chronicle, narrator, loaded, combat, key, turn_rules.said_text(ruling.steps[-1]), ruling.steps,
                       {"attackers": attackers, "modifiers": list(modifiers),
                        "dice": {"dodge": list(ruling.roll.dice) if ruling.roll else []}}, ruling.to_dict())
 
@@ -334,7 +338,7 @@ def clinch_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         a, b = loaded.fighters[hold.holder], loaded.fighters[hold.target]
         try:
             ruling = holds.resolve_clinch_turn(a, b, loaded.settings, dice=dice, rng=rng)
-            combat = turn_rules.take_action(combat, key, ruling.steps[-1].text)
+            combat = turn_rules.take_action(combat, key, turn_rules.said_text(ruling.steps[-1]))
         except DiceNeeded as exc:
             raise ServiceError(exc.message, field="clinch") from None
         except RulesError as exc:
@@ -345,9 +349,11 @@ def clinch_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         for k, track in ruling.tracks.items():
             if track.condition != "active" or track.staked:
                 combat = turn_rules.drop_fighter(combat, k)
-        summary = (f"{combat.name(hold.holder)} and {combat.name(hold.target)} crush each other: "
-                   + (f"{combat.name(ruling.decides)} ends the clinch." if ended else
-                      f"{combat.name(ruling.decides)} decides." if ruling.decides else "the clinch goes on."))
+        said = dict(holder=combat.name(hold.holder), target=combat.name(hold.target),
+                    decides=combat.name(ruling.decides) if ruling.decides else "")
+        summary = Phrase.message(N_("%(holder)s and %(target)s crush each other: %(decides)s ends the clinch.") if ended else
+                                 N_("%(holder)s and %(target)s crush each other: %(decides)s decides.") if ruling.decides else
+                                 N_("%(holder)s and %(target)s crush each other: the clinch goes on."), **said)
         record = record_ruling(chronicle, narrator, KIND, summary, ruling.steps,
                                [(loaded.characters[hold.holder], "holder"), (loaded.characters[hold.target], "target")],
                                game_session=open_game_session(chronicle),

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
+from flask_babel import gettext, lazy_gettext as _l
 
+from larp.armory_messages import gear as said_name
 from larp.htmx import is_partial, render
 from larp.models import Character
-from larp.rules.explain import RulesError
+from larp.rules.explain import Phrase, RulesError
 from larp.rules.health import tabletop_view
 from larp.rules.settings import setting_definitions
 from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
@@ -33,11 +35,11 @@ bp = Blueprint("tabletop", __name__)
 #: Rolls shown first in the "dice rolled at the table" inputs; the others open on demand.
 MAIN_ROLLS = ("attack", "defense", "damage", "soak")
 ROLL_LABELS = {
-    "attack": "Attack", "abort": "Willpower to abort", "defense": "Defense", "damage": "Damage", "soak": "Soak",
-    "knockdown": "Target stays up (Dex + Athletics)", "rise": "Target gets up",
-    "knockdown_attacker": "Attacker stays up", "rise_attacker": "Attacker gets up",
-    "riposte_damage": "Parry damage to the attacker", "riposte_soak": "Attacker's soak of it",
-    "blindside": "Target spots the blindside (Wits + Perception)",
+    "attack": _l("Attack"), "abort": _l("Willpower to abort"), "defense": _l("Defense"), "damage": _l("Damage"),
+    "soak": _l("Soak"), "knockdown": _l("Target stays up (Dex + Athletics)"), "rise": _l("Target gets up"),
+    "knockdown_attacker": _l("Attacker stays up"), "rise_attacker": _l("Attacker gets up"),
+    "riposte_damage": _l("Parry damage to the attacker"), "riposte_soak": _l("Attacker's soak of it"),
+    "blindside": _l("Target spots the blindside (Wits + Perception)"),
 }
 
 
@@ -86,7 +88,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "chronicle": chronicle, "error": error, "form": form or {}, "dice_request": dice_request,
         "error_place": _error_place(row, error),
         "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
-        "multiple_label": settings.label("tabletop_multiple_actions"),
+        "multiple_label": Phrase.term(settings.label("tabletop_multiple_actions")),
         "multiple_model": settings["tabletop_multiple_actions"],
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,
     }
@@ -112,14 +114,15 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
     for key in order:
         f = loaded.fighters[key]
         view = tabletop_view(f.track)
-        holds = [f"held by {combat.name(h.holder)} ({h.maneuver.replace('_', ' ')})" for h in combat.held_by(key)]
-        holding = [f"holds {combat.name(h.target)}" for h in combat.holds if h.holder == key]
+        holds = [gettext("held by %(name)s (%(maneuver)s)", name=combat.name(h.holder), maneuver=_hold_name(loaded.profile, h.maneuver))
+                 for h in combat.held_by(key)]
+        holding = [gettext("holds %(name)s", name=combat.name(h.target)) for h in combat.holds if h.holder == key]
         cards.append({
             "key": key, "fighter": f, "character": loaded.characters[key], "view": view,
             "entry": entries.get(key), "out": key in combat.out,
             "declaration": combat.declarations.get(key), "actions_left": combat.actions_left(key),
             "offense_left": combat.offense_left(key), "defense": combat.defense_options(key, loaded.profile),
-            "notes": combat.conditions_of(key) + holds + holding, "gear": (row.gear or {}).get(key) or {},
+            "notes": [gettext(c) for c in combat.conditions_of(key)] + holds + holding, "gear": (row.gear or {}).get(key) or {},
             "current": slot is not None and slot.who == key, "able": key in able,
         })
     actor = (form or {}).get("attacker") or (slot.who if slot else None)
@@ -152,6 +155,12 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
                          and any(h.maneuver == "clinch" and actor in (h.holder, h.target) for h in combat.holds)),
     })
     return context
+
+
+def _hold_name(profile, maneuver: str) -> str:
+    """The maneuver ``maneuver`` (a key: "bear_hug") by which someone is held, lower-case, in the reader's language."""
+    m = profile.maneuvers.get(maneuver)
+    return said_name(m.name.lower()) if m is not None else maneuver.replace("_", " ")
 
 
 def profile_has_mutual_clinch(profile) -> bool:

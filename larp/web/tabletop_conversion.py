@@ -4,6 +4,7 @@ saved (:mod:`larp.services.tabletop_conversion`)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
+from flask_babel import lazy_gettext as _l
 
 from larp.htmx import render
 from larp.services import ServiceError
@@ -15,7 +16,7 @@ from larp.web.auth import role_required
 
 bp = Blueprint("tabletop_conversion", __name__)
 
-LABELS = {"willpower_permanent": "Willpower (permanent)", "morality_rating": "Humanity or Path"}
+LABELS = {"willpower_permanent": _l("Willpower (permanent)"), "morality_rating": _l("Humanity or Path")}
 
 
 def _page(character_id: int, status: int = 200, error: ServiceError | None = None):

@@ -232,6 +232,13 @@ TERMS = {
     # The Virtues a printed sheet rates besides those above (larp.catalogues' humanity and path Virtues).
     "Conscience": _l("Conscience"),
     "Conviction": _l("Conviction"),
+    # What a piece of armor protects (larp.rules.armory.ARMOR_COVERS; the character page's armor).
+    "head": _l("head"),
+    "torso": _l("torso"),
+    "arms": _l("arms"),
+    "legs": _l("legs"),
+    # A kind of damage at the start of a tabletop soak step ("Aggravated damage cannot be soaked by a mortal").
+    "Aggravated": _l("Aggravated"),
 }
 
 

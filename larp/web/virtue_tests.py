@@ -4,6 +4,7 @@ frenzy or Rötschreck and sets his state (:mod:`larp.services.frenzy_state`)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, g, redirect, request, url_for
+from flask_babel import lazy_gettext as _l
 
 from larp.htmx import render
 from larp.rules.frenzy import frenzy_tables
@@ -15,8 +16,8 @@ from larp.web.auth import role_required
 
 bp = Blueprint("virtue_tests", __name__)
 
-VIRTUES = (("self_control", "Self-Control (frenzy)"), ("instinct", "Instinct (frenzy)"),
-           ("courage", "Courage (Rötschreck)"))
+VIRTUES = (("self_control", _l("Self-Control (frenzy)")), ("instinct", _l("Instinct (frenzy)")),
+           ("courage", _l("Courage (Rötschreck)")))
 
 
 def _page(character_id: int, status: int = 200, error: ServiceError | None = None):
@@ -26,7 +27,7 @@ def _page(character_id: int, status: int = 200, error: ServiceError | None = Non
     except ServiceError:
         abort(404)
     tables = frenzy_tables()
-    stimuli = [(key, f"{row.label} ({row.traits})", table.virtue)
+    stimuli = [(key, row.label, row.traits, table.virtue)
                for table in (tables.self_control, tables.courage) for key, row in table.stimuli.items()]
     return render("characters/virtue_test.html", "characters/virtue_test.html", status=status, chronicle=chronicle,
                   character=character, virtues=VIRTUES, stimuli=stimuli, error=error,

@@ -12,7 +12,8 @@ from larp.rules.tabletop.aiming import aim, aim_for
 from larp.rules.tabletop.combat import Attack, Circumstances, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
-from larp.rules.tabletop.turn import Combat, begin_turn, declare, new_combat, next_turn, take_action
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import Combat, begin_turn, new_combat, next_turn, take_action
 
 from tests.rules.tabletop_fighters import fighter
 

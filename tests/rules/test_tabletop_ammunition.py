@@ -17,7 +17,8 @@ from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.combat import Attack, Circumstances, Fighter, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
-from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, declare, new_combat, next_turn
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, new_combat, next_turn
 
 V20 = ChronicleSettings.from_overrides({"tabletop_profile": "v20"})
 ATTRS = ("Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance", "Perception",

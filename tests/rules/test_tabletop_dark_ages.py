@@ -15,7 +15,8 @@ from larp.rules.tabletop.combat import Attack, Circumstances, DefenseChoice, res
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
 from larp.rules.tabletop.shared_dodge import dodge_against, roll_shared_dodge
-from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, declare, new_combat, next_turn
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, new_combat, next_turn
 from larp.rules.tabletop.turn_end import end_turn, schedule
 
 from tests.rules.tabletop_fighters import fighter, hits

@@ -13,7 +13,8 @@ from larp.rules.tabletop.combat import Attack, Circumstances, Fighter, resolve_a
 from larp.rules.tabletop.holds import check_action, check_defense, resolve_clinch_turn
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
-from larp.rules.tabletop.turn import Combat, Hold, begin_turn, declare, new_combat
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import Combat, Hold, begin_turn, new_combat
 
 DARK_AGES = ChronicleSettings.from_overrides({"tabletop_profile": "dark_ages"})
 REVISED = tabletop_profile("revised")

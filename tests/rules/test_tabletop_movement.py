@@ -13,7 +13,8 @@ from larp.rules.tabletop.aiming import aim
 from larp.rules.tabletop.combat import Attack, Circumstances, resolve_attack
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.movement import movement_allowance, move, plan_move
-from larp.rules.tabletop.turn import begin_turn, declare, new_combat
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import begin_turn, new_combat
 from larp.rules.tabletop.maneuvers import tabletop_profile
 
 from tests.rules.tabletop_fighters import fighter

@@ -7,8 +7,9 @@ from larp.rules.explain import RulesError
 from larp.rules.tabletop.combat import Effect
 from larp.rules.tabletop.initiative import Entrant, roll_initiative
 from larp.rules.tabletop.maneuvers import tabletop_profile
-from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, declare, new_combat, \
-    next_turn, take_action, use_defense
+from larp.rules.tabletop.declarations import declare
+from larp.rules.tabletop.turn import Combat, Declaration, apply_effects, begin_turn, new_combat, next_turn, take_action, \
+    use_defense
 
 REVISED = tabletop_profile("revised")
 DARK_AGES = tabletop_profile("dark_ages")

@@ -161,8 +161,8 @@ def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[
         if _pre_empts(state, attacker, side) and not _pre_empts(state, side, attacker):
             steps.add(N_("%(attacker)s's %(weapon)s (Speed, with Melee) pre-empts %(name)s's %(their_weapon)s: "
                          "no simultaneous counter-attack, so %(name)s's win only stops the attack (%(choice)s)."),
-                      R_SPEED, "speed_weapon_model", attacker=attacker.name, weapon=attacker.con.weapon.name,
-                      name=side.name, their_weapon=side.con.weapon.name,
+                      R_SPEED, "speed_weapon_model", attacker=attacker.name, weapon=Phrase.term(attacker.con.weapon.name),
+                      name=side.name, their_weapon=Phrase.term(side.con.weapon.name),
                       choice=Phrase.term(settings.label("speed_weapon_model")))
             return []
         if settings["combat_resolution"] == "sequential":

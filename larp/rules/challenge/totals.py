@@ -48,7 +48,7 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
         terms.append(Phrase.message(N_("+%(n)s %(source)s"), n=mod.traits, source=mod.source))
     if con.weapon is not None and con.weapon.bonus:
         total += con.weapon.bonus
-        terms.append(Phrase.message(N_("+%(n)s %(source)s"), n=con.weapon.bonus, source=con.weapon.name))
+        terms.append(Phrase.message(N_("+%(n)s %(source)s"), n=con.weapon.bonus, source=Phrase.term(con.weapon.name)))
     if _specialisation(state, side):
         total += 1
         terms.append(Phrase.message(N_("+1 specialisation (%(name)s)"), name=con.specialisation)

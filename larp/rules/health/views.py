@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase, levels
 from larp.rules.health.track import (
     CONDITION_LABELS,
     MARKS,
@@ -124,9 +124,10 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
     live = track.state() if track.condition == "active" else CONDITION_LABELS[track.condition]
     why = ""
     if live.lower() != level.lower():
-        why = (f"{plural(track.marked, 'level')} of damage: {level} on the tabletop chart, {live} on the live track. The "
-               f"same damage: the chart names its boxes from Bruised down, the live track has two Healthy "
-               f"levels first (met-reference 4.3).")
+        why = Phrase.message(N_("%(levels)s of damage: %(level)s on the tabletop chart, %(live)s on the live track. The "
+                                "same damage: the chart names its boxes from Bruised down, the live track has two Healthy "
+                                "levels first (met-reference 4.3)."),
+                             levels=levels(track.marked), level=Phrase.term(level), live=Phrase.term(live))
     return {"boxes": boxes, "level": level, "dice_penalty": penalty, "movement": movement,
             "below": below, "approximate": not exact, "source": chart.source, "live_level": live, "why": why}
 

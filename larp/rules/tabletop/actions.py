@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from larp.rules.explain import N_, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Phrase, RulesError, Step, blood_points, phrase_step
 from larp.rules.settings import ChronicleSettings
 
 _MULTIPLE = '000 "Multiple Actions"'
@@ -95,14 +95,16 @@ def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = 
     slot.check()
     settings = settings or ChronicleSettings.defaults()
     if slot.celerity:
-        return base, Step(f"{who} takes this action through Celerity: no dice lost.", _CELERITY)
+        return base, phrase_step(N_("%(name)s takes this action through Celerity: no dice lost."), _CELERITY, name=who)
     if slot.full_defense:
         lost = slot.number - 1
         if not lost:
-            return base, Step(f"{who} spends the whole turn defending: the full pool ({base}) for the first "
-                              f"defense.", _FULL_DEFENSE)
-        return base - lost, Step(f"{who} spends the whole turn defending: defense {slot.number} loses "
-                                 f"{plural(lost, 'die', 'dice')}: {base} - {lost} = {base - lost}.", _FULL_DEFENSE)
+            return base, phrase_step(N_("%(name)s spends the whole turn defending: the full pool (%(pool)s) for the first "
+                                        "defense."), _FULL_DEFENSE, name=who, pool=base)
+        return base - lost, phrase_step(N_("%(name)s spends the whole turn defending: defense %(number)s loses %(dice)s: "
+                                           "%(pool)s - %(lost)s = %(left)s."), _FULL_DEFENSE, name=who, number=slot.number,
+                                        dice=Phrase.counted(lost, "%(n)s die", "%(n)s dice"), pool=base, lost=lost,
+                                        left=base - lost)
     if slot.total == 1:
         return base, None
     model = settings["tabletop_multiple_actions"]
@@ -114,25 +116,28 @@ def slot_dice(base: int, slot: ActionSlot, settings: ChronicleSettings | None = 
                                             who=who, value=' + '.join(map(str, slot.shares)), value2=sum(slot.shares), smallest=smallest),
                              field="actions.shares")
         share = slot.shares[slot.number - 1]
-        return share, Step(f"{who} takes {slot.total} actions and divides the smallest pool ({smallest}) as he "
-                           f"chooses ({' / '.join(map(str, slot.shares))}): action {slot.number} gets {share} dice.",
-                           _SPLIT, setting="tabletop_multiple_actions")
+        return share, phrase_step(N_("%(name)s takes %(total)s actions and divides the smallest pool (%(smallest)s) as he "
+                                     "chooses (%(shares)s): action %(number)s gets %(n)s dice."), _SPLIT,
+                                  "tabletop_multiple_actions", name=who, total=slot.total, smallest=smallest,
+                                  shares=" / ".join(map(str, slot.shares)), number=slot.number, n=share)
     if model in ("split_pool", "split_free"):
         share = smallest // slot.total + (1 if slot.number <= smallest % slot.total else 0)
-        return share, Step(f"{who} takes {slot.total} actions: the smallest pool ({smallest}) is divided among "
-                           f"them; action {slot.number} gets {share} dice.", _SPLIT,
-                           setting="tabletop_multiple_actions")
+        return share, phrase_step(N_("%(name)s takes %(total)s actions: the smallest pool (%(smallest)s) is divided among "
+                                     "them; action %(number)s gets %(n)s dice."), _SPLIT, "tabletop_multiple_actions",
+                                  name=who, total=slot.total, smallest=smallest, number=slot.number, n=share)
     if model == "smallest_cumulative":
         lost = slot.total + slot.number - 1
-        return smallest - lost, Step(
-            f"{who} takes {slot.total} actions: every action starts from the smallest pool ({smallest}); action "
-            f"{slot.number} loses {slot.total} + {slot.number - 1} = {lost} dice: {smallest} - {lost} = "
-            f"{smallest - lost}.", "House reading of 000 \"Multiple Actions\" with 003's smallest pool",
-            setting="tabletop_multiple_actions")
+        return smallest - lost, phrase_step(
+            N_("%(name)s takes %(total)s actions: every action starts from the smallest pool (%(smallest)s); action "
+               "%(number)s loses %(total)s + %(earlier)s = %(lost)s dice: %(smallest)s - %(lost)s = %(left)s."),
+            "House reading of 000 \"Multiple Actions\" with 003's smallest pool", "tabletop_multiple_actions", name=who,
+            total=slot.total, smallest=smallest, number=slot.number, earlier=slot.number - 1, lost=lost,
+            left=smallest - lost)
     lost = slot.total + slot.number - 1
-    return base - lost, Step(f"{who} takes {slot.total} actions: action {slot.number} loses {slot.total} + "
-                             f"{slot.number - 1} = {lost} dice: {base} - {lost} = {base - lost}.", _MULTIPLE,
-                             setting="tabletop_multiple_actions")
+    return base - lost, phrase_step(N_("%(name)s takes %(total)s actions: action %(number)s loses %(total)s + %(earlier)s = "
+                                       "%(lost)s dice: %(pool)s - %(lost)s = %(left)s."), _MULTIPLE,
+                                    "tabletop_multiple_actions", name=who, total=slot.total, number=slot.number,
+                                    earlier=slot.number - 1, lost=lost, pool=base, left=base - lost)
 
 
 @dataclass(frozen=True)
@@ -218,11 +223,17 @@ def celerity_blood(extra: int, profile: str, settings: ChronicleSettings | None 
     if model == "by_profile":
         model = "per_action" if profile == "dark_ages" else "per_turn"
     if model == "none":
-        return 0, Step(f"{who}'s Celerity costs no blood here: the narrator keeps count.",
-                       '004 "Activate Celerity"', setting="tabletop_celerity_blood")
+        return 0, phrase_step(N_("%(name)s's Celerity costs no blood here: the narrator keeps count."),
+                              '004 "Activate Celerity"', "tabletop_celerity_blood", name=who)
     if model == "per_action":
-        return extra, Step(f"{who} burns {plural(extra, 'blood point')} for Celerity's "
-                           f"{plural(extra, 'extra action')}, one each, whatever the generation's limit.",
-                           '004 "Activate Celerity"', setting="tabletop_celerity_blood")
-    return 1, Step(f"{who} burns 1 blood point: Celerity is active for the turn ({plural(extra, 'extra action')}).",
-                   "LotNR Celerity (met-reference 3.3); 000 \"Multiple Actions\"", setting="tabletop_celerity_blood")
+        return extra, phrase_step(N_("%(name)s burns %(blood)s for Celerity's %(actions)s, one each, whatever the "
+                                     "generation's limit."), '004 "Activate Celerity"', "tabletop_celerity_blood",
+                                  name=who, blood=blood_points(extra), actions=_extra_actions(extra))
+    return 1, phrase_step(N_("%(name)s burns 1 blood point: Celerity is active for the turn (%(actions)s)."),
+                          "LotNR Celerity (met-reference 3.3); 000 \"Multiple Actions\"", "tabletop_celerity_blood",
+                          name=who, actions=_extra_actions(extra))
+
+
+def _extra_actions(count: int) -> Phrase:
+    """"1 extra action", "2 extra actions", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s extra action", "%(n)s extra actions")

@@ -20,12 +20,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, turns
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.carried import Aim
 from larp.rules.tabletop.combatants import Fighter
 from larp.rules.tabletop.maneuvers import profile_for
-from larp.rules.tabletop.turn import Combat
+from larp.rules.tabletop.turn import Combat, said_text
 
 R_AIM = '000 "Aiming"'
 PACES = ("still", "walk", "jog", "run")
@@ -93,19 +93,21 @@ def aim(combat: Combat, fighter: Fighter, target: str, settings: ChronicleSettin
     else:
         now = Aim(target, 1, scope)
         if before is not None:
-            steps.add(f"{fighter.name} turns from {combat.name(before.target)} to {combat.name(target)}: "
-                      f"the aim starts again.", R_AIM)
+            steps.add(N_("%(name)s turns from %(before)s to %(target)s: the aim starts again."), R_AIM, name=fighter.name,
+                      before=combat.name(before.target), target=combat.name(target))
     perception = fighter.attribute("Perception")
     dice = min(now.turns, perception) + (profile.situation.scope_dice if now.scope else 0)
-    steps.add(f"{fighter.name} spends the turn aiming at {combat.name(target)}: {plural(now.turns, 'turn')}, "
-              f"+{min(now.turns, perception)} dice (at most Perception {perception})"
-              + (f", +{profile.situation.scope_dice} for the scope" if now.scope else "")
-              + " on the next single shot.", R_AIM)
+    said = dict(name=fighter.name, target=combat.name(target), turns=turns(now.turns), n=min(now.turns, perception),
+                perception=perception, scope=profile.situation.scope_dice)
+    steps.add(N_("%(name)s spends the turn aiming at %(target)s: %(turns)s, +%(n)s dice (at most Perception "
+                 "%(perception)s), +%(scope)s for the scope on the next single shot.") if now.scope else
+              N_("%(name)s spends the turn aiming at %(target)s: %(turns)s, +%(n)s dice (at most Perception "
+                 "%(perception)s) on the next single shot."), R_AIM, **said)
     d = combat.declaration(key)
     used = MappingProxyType({**combat.used, key: d.total})
     taken = MappingProxyType({**combat.taken, key: d.offense})
     combat = replace(combat, used=used, taken=taken, carried=combat.carried.with_aim(key, now),
-                     log=combat.log + (steps.steps()[-1].text,))
+                     log=combat.log + (said_text(steps.steps()[-1]),))
     return combat, AimRuling(now, dice, steps.steps())
 
 

@@ -29,10 +29,15 @@ from larp.rules.damage import Weapon, weapon as weapon_card
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
 from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.maneuvers import Maneuver, Profile
-from larp.rules.tabletop.turn import Combat, take_action
+from larp.rules.tabletop.turn import Combat, said_text, take_action
 
 R_CHART = '000 "Ranged Weapons Chart"'
 R_RELOAD = '000 "Reloading"'
+
+
+def _rounds(count: int) -> Phrase:
+    """"1 round", "6 rounds" (of ammunition), in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s round", "%(n)s rounds")
 
 
 def loaded(card: Weapon) -> Gun:
@@ -97,11 +102,18 @@ def check_fire(gun: Gun, card: Weapon, m: Maneuver, target: str, profile: Profil
                                            "at different targets (003 \"Multiple Shots\"; automatic fire or a "
                                            "burst for one target)."), who=who), field="target")
     if m.has("empties_clip"):
-        steps.add(f"{m.name} empties the {card.name}'s clip ({plural(rounds, 'round')}).", m.source)
+        steps.add(N_("%(maneuver)s empties the %(weapon)s's clip (%(rounds)s)."), m.source, maneuver=Phrase.term(m.name),
+                  weapon=Phrase.term(card.name), rounds=_rounds(rounds))
     else:
-        left = "" if gun.rounds is None else f"; {plural(gun.rounds - rounds, 'round')} left"
-        steps.add(f"{who} fires {plural(rounds, 'round')}{left}"
-                  + (f"; shot {gun.shots + counted} of {rate} this turn." if rate is not None else "."), R_CHART)
+        text = Phrase.message(N_("%(name)s fires %(rounds)s"), name=who, rounds=_rounds(rounds))
+        if gun.rounds is not None:
+            text = Phrase.message(N_("%(text_so_far)s; %(rounds)s left"), text_so_far=text,
+                                  rounds=_rounds(gun.rounds - rounds))
+        if rate is not None:
+            steps.add(N_("%(text_so_far)s; shot %(n)s of %(rate)s this turn."), R_CHART, text_so_far=text,
+                      n=gun.shots + counted, rate=rate)
+        else:
+            steps.add(N_("%(text_so_far)s."), R_CHART, text_so_far=text)
     return Firing(rounds, counted, steps.steps())
 
 
@@ -139,12 +151,14 @@ def reload_turn(gun: Gun, card: Weapon, turn: int, who: str = "The shooter") -> 
     steps = Explanation()
     if done >= card.reload_turns:
         gun = replace(gun, rounds=card.clip, reloading=0, reloaded_in=turn)
-        steps.add(f"{who} reloads the {card.name}: {plural(card.clip, 'round')} ready"
-                  + (f" after {card.reload_turns} turns." if card.reload_turns > 1 else "."),
-                  R_CHART if card.reload_turns > 1 else R_RELOAD)
+        steps.add(N_("%(name)s reloads the %(weapon)s: %(rounds)s ready after %(turns)s turns.") if card.reload_turns > 1
+                  else N_("%(name)s reloads the %(weapon)s: %(rounds)s ready."),
+                  R_CHART if card.reload_turns > 1 else R_RELOAD, name=who, weapon=Phrase.term(card.name),
+                  rounds=_rounds(card.clip), turns=card.reload_turns)
         return ReloadRuling(gun, True, steps.steps())
     gun = replace(gun, reloading=done, reloaded_in=turn)
-    steps.add(f"{who} reloads the {card.name}: turn {done} of {card.reload_turns}.", R_CHART)
+    steps.add(N_("%(name)s reloads the %(weapon)s: turn %(n)s of %(turns)s."), R_CHART, name=who,
+              weapon=Phrase.term(card.name), n=done, turns=card.reload_turns)
     return ReloadRuling(gun, False, steps.steps())
 
 
@@ -156,5 +170,5 @@ def reload(combat: Combat, key: str, weapon: str) -> tuple[Combat, ReloadRuling]
     """
     card = weapon_card(weapon, "tabletop")
     ruling = reload_turn(gun_for(combat, key, card), card, combat.turn, combat.name(key))
-    combat = take_action(combat, key, ruling.steps[-1].text)
+    combat = take_action(combat, key, said_text(ruling.steps[-1]))
     return replace(combat, carried=combat.carried.with_gun(key, ruling.gun)), ruling

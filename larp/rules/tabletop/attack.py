@@ -10,7 +10,7 @@ Part of :mod:`larp.rules.tabletop.combat`: :func:`declare_attack` opens the
 from __future__ import annotations
 
 from larp.rules.damage import SOURCES
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, turns
 from larp.rules.health import CONDITION_LABELS, tabletop_dice_penalty
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.actions import slot_dice
@@ -44,6 +44,14 @@ from larp.rules.tabletop.situation import (
     passive_parry,
     reach_dice,
 )
+
+#: A ranged attack's range as a step names it (000 "Range"), by the profile's range key.
+_RANGES = {"point_blank": N_("Point blank range: difficulty %(difficulty)s."),
+           "short": N_("Short range: difficulty %(difficulty)s."), "long": N_("Long range: difficulty %(difficulty)s.")}
+#: The target's cover and the attacker's, by the profile's cover key (000 "Cover").
+_COVERS = {"light": N_("Light cover"), "good": N_("Good cover"), "superior": N_("Superior cover")}
+_FIRING_BACK = {"light": N_("Firing back from light cover"), "good": N_("Firing back from good cover"),
+                "superior": N_("Firing back from superior cover")}
 
 
 def declare_attack(attack: Attack, settings: ChronicleSettings, roller: DiceRoller,
@@ -199,31 +207,41 @@ def attack_pool(state: AttackState) -> None:
     attr_dots = a.attribute(m.attribute)
     ability_dots = a.ability(ability)
     base = attr_dots + ability_dots
-    what = f" ({card.name})" if card else ""
-    steps.add(f"{a.name} uses {m.name}{what} against {t.name}.", m.source)
-    if ability_dots:
-        steps.add(f"Attack pool: {m.attribute} {attr_dots} + {ability} {ability_dots} = {base} dice.", R_ATTACK)
+    if card:
+        steps.add(N_("%(name)s uses %(maneuver)s (%(weapon)s) against %(target)s."), m.source, name=a.name,
+                  maneuver=Phrase.term(m.name), weapon=Phrase.term(card.name), target=t.name)
     else:
-        steps.add(f"Attack pool: no {ability}, so {m.attribute} alone: {base} dice.", R_ATTACK)
+        steps.add(N_("%(name)s uses %(maneuver)s against %(target)s."), m.source, name=a.name,
+                  maneuver=Phrase.term(m.name), target=t.name)
+    if ability_dots:
+        steps.add(N_("Attack pool: %(attribute)s %(attribute_dots)s + %(ability)s %(ability_dots)s = %(n)s dice."),
+                  R_ATTACK, attribute=Phrase.term(m.attribute), attribute_dots=attr_dots, ability=ability,
+                  ability_dots=ability_dots, n=base)
+    else:
+        steps.add(N_("Attack pool: no %(ability)s, so %(attribute)s alone: %(n)s dice."), R_ATTACK, ability=ability,
+                  attribute=Phrase.term(m.attribute), n=base)
     pool, slot_step = slot_dice(base, state.attack.slot, state.settings, a.name)
     if slot_step:
         steps.extend([slot_step])
-    pool = add_dice(steps, pool, m.accuracy, f"{m.name}'s accuracy", m.source)
+    pool = add_dice(steps, pool, m.accuracy, Phrase.message(N_("%(maneuver)s's accuracy"), maneuver=Phrase.term(m.name)),
+                    m.source)
     pool = _situation_dice(state, pool, ability, ability_dots)
     penalty = a.wound_penalty or 0
     if penalty:
         pool -= penalty
-        steps.add(f"{a.name} is {tabletop_level(a.track)} on the tabletop chart: wound penalty -{penalty} ({pool}).",
-                  R_HEALTH)
+        steps.add(N_("%(name)s is %(level)s on the tabletop chart: wound penalty -%(penalty)s (%(pool)s)."), R_HEALTH,
+                  name=a.name, level=Phrase.term(tabletop_level(a.track)), penalty=penalty, pool=pool)
     elif a.ignore_wounds and tabletop_dice_penalty(a.track) != 0:
-        steps.add(f"{a.name} spent a Willpower point this turn: no wound penalty, though he is "
-                  f"{tabletop_level(a.track)} on the tabletop chart.", "LotNR Willpower (met-reference 2.1, 4.1)")
+        steps.add(N_("%(name)s spent a Willpower point this turn: no wound penalty, though he is %(level)s on the "
+                     "tabletop chart."), "LotNR Willpower (met-reference 2.1, 4.1)", name=a.name,
+                  level=Phrase.term(tabletop_level(a.track)))
     if m.attribute == "Dexterity":
         armor_dice, why = a.armor_penalty(state.profile)
         if armor_dice:
             pool -= armor_dice
-            steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).",
-                      '000 "Armor Chart"' if state.profile.key != "dark_ages" else '004 "Armor"')
+            steps.add(N_("Armor (%(why)s): -%(n)s from a Dexterity pool (%(pool)s)."),
+                      '000 "Armor Chart"' if state.profile.key != "dark_ages" else '004 "Armor"', why=why, n=armor_dice,
+                      pool=pool)
     if pool <= 0:
         if penalty and pool + penalty > 0:  # the wounds took the last dice, not the multiple actions
             raise RulesError(Phrase.message(N_("%(name)s's wounds (%(value)s, -%(penalty)s) leave his attack pool "
@@ -250,10 +268,11 @@ def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: i
             pool = blindside_dice(state, pool)
         else:
             extra = sit.rear_dice if c.rear else sit.flank_dice
-            pool = add_dice(steps, pool, extra, "Attack from the rear" if c.rear else "Attack from the flank",
+            pool = add_dice(steps, pool, extra, Phrase.message(N_("Attack from the rear") if c.rear else
+                                                               N_("Attack from the flank")),
                             '000 "Flank and Rear Attacks"')
     if c.target_held:
-        pool = add_dice(steps, pool, sit.held_target_dice, f"{t.name} is held but struggling",
+        pool = add_dice(steps, pool, sit.held_target_dice, Phrase.message(N_("%(name)s is held but struggling"), name=t.name),
                         '000 "Immobilization"' if profile.key != "dark_ages" else '004 "Immobilized Targets"')
     pool = blinded_target_dice(state, pool)
     pool = reach_dice(state, pool)
@@ -264,14 +283,16 @@ def _situation_dice(state: AttackState, pool: int, ability: str, ability_dots: i
                                                "\"Aiming\")."), ability=ability, name=a.name),
                              field="aim_turns")
         aimed = min(c.aim_turns, perception)
-        pool = add_dice(steps, pool, aimed,
-                        f"{plural(c.aim_turns, 'turn')} aiming, at most Perception {perception}", '000 "Aiming"')
+        pool = add_dice(steps, pool, aimed, Phrase.message(N_("%(turns)s aiming, at most Perception %(perception)s"),
+                                                           turns=turns(c.aim_turns), perception=perception),
+                        '000 "Aiming"')
         if c.scope:
             if not sit.scope_dice:
                 raise RulesError(Phrase.message(N_("This profile has no scopes.")), field="scope")
-            pool = add_dice(steps, pool, sit.scope_dice, "A scope on the first turn of aiming", '000 "Aiming"')
-    pool = add_dice(steps, pool, c.ambush_dice, "Extra successes from the ambush", '000 "Ambush"')
-    return add_dice(steps, pool, c.extra_dice, "The narrator's modifier", "Narrator")
+            pool = add_dice(steps, pool, sit.scope_dice, Phrase.message(N_("A scope on the first turn of aiming")),
+                            '000 "Aiming"')
+    pool = add_dice(steps, pool, c.ambush_dice, Phrase.message(N_("Extra successes from the ambush")), '000 "Ambush"')
+    return add_dice(steps, pool, c.extra_dice, Phrase.message(N_("The narrator's modifier")), "Narrator")
 
 
 def attack_difficulty(state: AttackState) -> None:
@@ -282,47 +303,55 @@ def attack_difficulty(state: AttackState) -> None:
     c = state.attack.circumstances
     if c.difficulty is not None:
         state.difficulty = c.difficulty
-        state.steps.add(f"The narrator sets the difficulty: {state.difficulty}.", "Narrator")
+        state.steps.add(N_("The narrator sets the difficulty: %(difficulty)s."), "Narrator", difficulty=state.difficulty)
         return
     m, a, profile, steps = state.maneuver, state.attack.attacker, state.profile, state.steps
     sit = profile.situation
     if m.kind == "ranged":
         difficulty = profile.ranges[c.range]
-        steps.add(f"{c.range.replace('_', ' ').capitalize()} range: difficulty {difficulty}.", '000 "Range"')
+        steps.add(_RANGES.get(c.range, N_("%(range)s range: difficulty %(difficulty)s.")), '000 "Range"',
+                  range=c.range.replace('_', ' ').capitalize(), difficulty=difficulty)
     else:
         difficulty = DEFAULT_DIFFICULTY
-        steps.add(f"Base difficulty {difficulty}.", '000 "Maneuver Characteristics"')
-    parts: list[tuple[int, str, str]] = [(m.difficulty, m.name, m.source)]
+        steps.add(N_("Base difficulty %(difficulty)s."), '000 "Maneuver Characteristics"', difficulty=difficulty)
+    parts: list[tuple[int, Phrase, str]] = [(m.difficulty, Phrase.term(m.name), m.source)]
     size_key = profile.called_shots[c.called_shot] if c.called_shot else c.target_size
     if size_key:
         size = profile.target_sizes[size_key]
-        aim = f"aimed at the {c.called_shot}" if c.called_shot else "targeting"
-        parts.append((size.difficulty, f"{size.label}, {aim}",
+        aim = (Phrase.message(N_("%(size)s, aimed at the head"), size=Phrase.term(size.label)) if c.called_shot == "head" else
+               Phrase.message(N_("%(size)s, aimed at the heart"), size=Phrase.term(size.label)) if c.called_shot == "heart" else
+               Phrase.message(N_("%(size)s, aimed at the %(part)s"), size=Phrase.term(size.label), part=c.called_shot)
+               if c.called_shot else Phrase.message(N_("%(size)s, targeting"), size=Phrase.term(size.label)))
+        parts.append((size.difficulty, aim,
                       '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"'))
     if c.cover:
-        parts.append((profile.cover[c.cover], f"{c.cover.capitalize()} cover", '000 "Cover"'))
+        parts.append((profile.cover[c.cover], Phrase.message(_COVERS.get(c.cover, N_("%(cover)s cover")),
+                                                              cover=c.cover.capitalize()), '000 "Cover"'))
     if c.attacker_cover:
-        parts.append((max(0, profile.cover[c.attacker_cover] - 1), f"Firing back from {c.attacker_cover} cover",
-                      '000 "Cover"'))
+        parts.append((max(0, profile.cover[c.attacker_cover] - 1),
+                      Phrase.message(_FIRING_BACK.get(c.attacker_cover, N_("Firing back from %(cover)s cover")),
+                                     cover=c.attacker_cover), '000 "Cover"'))
     if c.opponents > 1:
         extra = min(c.opponents - 1, sit.opponents_max)
-        parts.append((extra, f"{c.opponents} opponents (at most +{sit.opponents_max})", '000 "Multiple Opponents"'))
+        parts.append((extra, Phrase.message(N_("%(n)s opponents (at most +%(most)s)"), n=c.opponents,
+                                            most=sit.opponents_max), '000 "Multiple Opponents"'))
     if c.blind:
         parts.append(blind_difficulty(state))
     parry = passive_parry(state)
     if parry:
         parts.append(parry)
     if c.off_hand and not a.ambidextrous:
-        parts.append((sit.off_hand_difficulty, "The off hand", '000 "Two Weapons"'))
+        parts.append((sit.off_hand_difficulty, Phrase.message(N_("The off hand")), '000 "Two Weapons"'))
     if c.unbalanced:
-        parts.append((1, "Unbalanced by last turn's tackle", '000 "Tackle"'))
+        parts.append((1, Phrase.message(N_("Unbalanced by last turn's tackle")), '000 "Tackle"'))
     if c.extra_difficulty:
-        parts.append((c.extra_difficulty, "The narrator's modifier", "Narrator"))
+        parts.append((c.extra_difficulty, Phrase.message(N_("The narrator's modifier")), "Narrator"))
     for value, text, rule in parts:
         if value:
             difficulty += value
-            steps.add(f"{text}: {value:+d} difficulty ({difficulty}).", rule)
-    state.difficulty = bounded_difficulty(difficulty, steps, "The attack's difficulty")
+            steps.add(N_("%(what)s: %(change)s difficulty (%(difficulty)s)."), rule, what=text, change=f"{value:+d}",
+                      difficulty=difficulty)
+    state.difficulty = bounded_difficulty(difficulty, steps, Phrase.message(N_("The attack's difficulty")))
 
 
 def automatic_hit(state: AttackState) -> None:
@@ -334,10 +363,12 @@ def automatic_hit(state: AttackState) -> None:
     state.continuing = m.has("carries_over") and c.prior_hold == m.key and m.damage != "none"
     if (c.target_immobilized or t.track.staked) and profile.situation.immobilized == "automatic_hit":
         state.automatic = True
-        state.steps.add(f"{t.name} is completely immobilized: the attack hits automatically.", '000 "Immobilization"')
+        state.steps.add(N_("%(name)s is completely immobilized: the attack hits automatically."), '000 "Immobilization"',
+                        name=t.name)
     elif state.continuing and profile.key != "dark_ages":
         state.automatic = True
-        state.steps.add(f"The {m.name.lower()} goes on: {a.name} inflicts Strength damage automatically.", m.source)
+        state.steps.add(N_("The %(maneuver)s goes on: %(name)s inflicts Strength damage automatically."), m.source,
+                        maneuver=Phrase.term(m.name.lower()), name=a.name)
 
 
 def roll_attack(state: AttackState) -> None:
@@ -349,15 +380,17 @@ def roll_attack(state: AttackState) -> None:
         state.net = 1
         return
     state.attack_roll = roll = state.roller.roll("attack", state.pool, state.difficulty, who=a.name)
-    roll_step(roll, f"{a.name}'s attack roll", steps, R_ATTACK)
+    roll_step(roll, Phrase.message(N_("%(name)s's attack roll"), name=a.name), steps, R_ATTACK)
     if roll.botch:
-        steps.add("A botch: the attack fails and something nasty happens (a jam, a broken blade, an ally "
-                  "hit): the narrator describes it.", R_ATTACK, setting="tabletop_botch")
-        state.effects.append(Effect(a.key, "botch",
-                                    f"{a.name} botched the attack: the narrator describes what goes wrong."))
-        state.missed = f"{a.name} botches {m.name.lower()} against {t.name}."
+        steps.add(Phrase.message(N_("A botch: the attack fails and something nasty happens (a jam, a broken blade, an ally "
+                                    "hit): the narrator describes it.")), R_ATTACK, setting="tabletop_botch")
+        state.effects.append(Effect(a.key, "botch", Phrase.message(
+            N_("%(name)s botched the attack: the narrator describes what goes wrong."), name=a.name)))
+        state.missed = Phrase.message(N_("%(name)s botches %(maneuver)s against %(target)s."), name=a.name,
+                                      maneuver=Phrase.term(m.name.lower()), target=t.name)
         return
     state.net = roll.net
     if state.net == 0:
-        steps.add(f"No successes: {a.name} misses.", R_ATTACK)
-        state.missed = f"{a.name}'s {m.name.lower()} misses {t.name}."
+        steps.add(N_("No successes: %(name)s misses."), R_ATTACK, name=a.name)
+        state.missed = Phrase.message(N_("%(name)s's %(maneuver)s misses %(target)s."), name=a.name,
+                                      maneuver=Phrase.term(m.name.lower()), target=t.name)

@@ -21,10 +21,10 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, blood_points
 from larp.rules.tabletop.carried import PHYSICAL
 from larp.rules.tabletop.combatants import Fighter
-from larp.rules.tabletop.turn import Combat
+from larp.rules.tabletop.turn import Combat, said_text
 from larp.tables import TableError, load_toml, require
 
 R_BLOOD = '004 "Spend Blood"'
@@ -140,8 +140,9 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
         boosts[attribute] = boosts.get(attribute, 0) + dots
         raised[attribute] = base + dots
         total += dots
-        steps.add(f"{fighter.name} burns {plural(dots, 'blood point')}: {attribute} {base} -> {base + dots} for the "
-                  f"scene.", R_BLOOD)
+        steps.add(N_("%(name)s burns %(blood)s: %(attribute)s %(before)s -> %(after)s for the scene."), R_BLOOD,
+                  name=fighter.name, blood=blood_points(dots), attribute=Phrase.term(attribute), before=base,
+                  after=base + dots)
     spent = combat.carried.blood_spent.get(fighter.key, 0)
     if spent + total > limits.blood_per_turn:
         raise RulesError(Phrase.message(N_("The %(generation)sth generation burns at most %(blood)s a turn; %(name)s "
@@ -156,7 +157,7 @@ def spend_blood_on_attributes(combat: Combat, fighter: Fighter,
     carried = combat.carried
     carried = replace(carried, boosts=MappingProxyType({**carried.boosts, fighter.key: MappingProxyType(boosts)}),
                       blood_spent=MappingProxyType({**carried.blood_spent, fighter.key: spent + total}))
-    combat = replace(combat, carried=carried, log=combat.log + tuple(s.text for s in steps.steps()))
+    combat = replace(combat, carried=carried, log=combat.log + tuple(said_text(s) for s in steps.steps()))
     return combat, BloodRuling(total, MappingProxyType(raised), steps.steps())
 
 

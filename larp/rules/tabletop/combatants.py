@@ -465,7 +465,7 @@ def add_dice(steps: Explanation, pool: int, dice: int, text: str, rule: str, set
     """``pool`` plus ``dice`` (may be negative), told as a step citing ``rule`` when not zero
     (000 "Stage Two: Attack": the modifiers to a pool)."""
     if dice:
-        steps.add(f"{text}: {dice:+d} dice ({pool + dice}).", rule, setting)
+        steps.add(N_("%(what)s: %(change)s dice (%(pool)s)."), rule, setting, what=text, change=f"{dice:+d}", pool=pool + dice)
     return pool + dice
 
 

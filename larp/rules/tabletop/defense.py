@@ -67,7 +67,8 @@ def prepare_defense(state: AttackState) -> None:
                              field="defense.abort")
         defense, willpower_spent = _abort(state, defense)
         if willpower_spent:
-            state.effects.append(Effect(t.key, "willpower_spent", f"{t.name} spends a Willpower point to abort."))
+            state.effects.append(Effect(t.key, "willpower_spent", Phrase.message(
+                N_("%(name)s spends a Willpower point to abort."), name=t.name)))
     state.defense = defense
 
 
@@ -80,9 +81,10 @@ def subtract_defense(state: AttackState) -> None:
     m, a, t, steps = state.maneuver, state.attack.attacker, state.attack.target, state.steps
     if defense is not None and defense.shared is not None and not state.automatic:
         got = defense.shared
-        steps.add(f"{t.name} gives this attack {got} of the successes of the one dodge roll made this turn.",
-                  R_SHARED)
-        state.effects.append(Effect(t.key, "dodge_shared", steps.steps()[-1].text, count=got))
+        gives = Phrase.message(N_("%(name)s gives this attack %(n)s of the successes of the one dodge roll made this "
+                                  "turn."), name=t.name, n=got)
+        steps.add(gives, R_SHARED)
+        state.effects.append(Effect(t.key, "dodge_shared", gives, count=got))
     else:
         if defense is None or plan is None:
             return
@@ -94,18 +96,22 @@ def subtract_defense(state: AttackState) -> None:
     left = net - got
     if defense.maneuver == "escape":
         if left < 0:
-            steps.add(f"{t.name} breaks the {m.name.lower()}.", m.source)
-            state.effects.append(Effect(t.key, "hold_broken", f"{t.name} breaks free of {a.name}'s {m.name.lower()}."))
-            state.missed = f"{t.name} breaks free of {a.name}'s {m.name.lower()}."
+            steps.add(N_("%(name)s breaks the %(maneuver)s."), m.source, name=t.name, maneuver=Phrase.term(m.name.lower()))
+            broken = Phrase.message(N_("%(name)s breaks free of %(holder)s's %(maneuver)s."), name=t.name, holder=a.name,
+                                    maneuver=Phrase.term(m.name.lower()))
+            state.effects.append(Effect(t.key, "hold_broken", broken))
+            state.missed = broken
             return
     if left <= 0:
-        steps.add(f"{t.name}'s {got} defense success(es) cancel the attack's {net}: "
-                  f"the attack misses.", R_DEFENSE)
+        steps.add(N_("%(name)s's %(n)s defense success(es) cancel the attack's %(net)s: the attack misses."), R_DEFENSE,
+                  name=t.name, n=got, net=net)
         if defense.maneuver == "parry" and left < 0:
             state.attacker_track = _riposte(state, -left)
-        state.missed = f"{t.name} avoids {a.name}'s {m.name.lower()}."
+        state.missed = Phrase.message(N_("%(name)s avoids %(attacker)s's %(maneuver)s."), name=t.name, attacker=a.name,
+                                      maneuver=Phrase.term(m.name.lower()))
         return
-    steps.add(f"{t.name}'s {got} defense success(es) leave {left} of {net}.", R_DEFENSE)
+    steps.add(N_("%(name)s's %(n)s defense success(es) leave %(left)s of %(net)s."), R_DEFENSE, name=t.name, n=got,
+              left=left, net=net)
     state.net = left
 
 
@@ -135,13 +141,14 @@ def _abort(state: AttackState, defense: DefenseChoice) -> tuple[DefenseChoice | 
         if t.willpower_points is not None and t.willpower_points < 1:
             raise RulesError(Phrase.message(N_("%(name)s has no Willpower point left to spend."), name=t.name),
                              field="defense.abort")
-        steps.add(f"{t.name} spends a Willpower point to abort to a {defense.maneuver}.", rule)
+        steps.add(N_("%(name)s spends a Willpower point to abort to a %(maneuver)s."), rule, name=t.name,
+                  maneuver=Phrase.term(defense.maneuver))
         return defense, True
     wp = state.roller.roll("abort", t.willpower, DEFAULT_DIFFICULTY, who=t.name)
-    roll_step(wp, f"{t.name}'s Willpower roll to abort", steps, rule)
+    roll_step(wp, Phrase.message(N_("%(name)s's Willpower roll to abort"), name=t.name), steps, rule)
     if wp.net == 0:
-        steps.add(f"The Willpower roll fails: {t.name} must carry out the declared action and cannot "
-                  f"{defense.maneuver}.", rule)
+        steps.add(N_("The Willpower roll fails: %(name)s must carry out the declared action and cannot %(maneuver)s."),
+                  rule, name=t.name, maneuver=Phrase.term(defense.maneuver))
         return None, False
     return defense, False
 
@@ -154,7 +161,7 @@ def _plan(state: AttackState, defense: DefenseChoice) -> DefensePlan:
         raise RulesError(Phrase.message(N_("%(name)s can take no action and cannot defend."), name=t.name),
                          field="defense.maneuver")
     if defense.maneuver == "escape":
-        attr, ability, d_name, d_source = "Strength", "Brawl", "resisted Strength + Brawl", m.source
+        attr, ability, d_name, d_source = "Strength", "Brawl", N_("resisted Strength + Brawl"), m.source
     else:
         d = profile.maneuver(defense.maneuver, "defense.maneuver")
         if d.kind != "defensive":
@@ -168,29 +175,33 @@ def _plan(state: AttackState, defense: DefenseChoice) -> DefensePlan:
     steps = Explanation()
     attr_dots, ability_dots = t.attribute(attr), t.ability(ability)
     pool = attr_dots + ability_dots
-    steps.add(f"{t.name} defends with a {d_name}: {attr} {attr_dots} + {ability} {ability_dots} = {pool} dice.",
-              d_source)
+    steps.add(N_("%(name)s defends with a %(defense)s: %(attribute)s %(attribute_dots)s + %(ability)s %(ability_dots)s = "
+                 "%(n)s dice."), d_source, name=t.name, defense=Phrase.term(d_name), attribute=Phrase.term(attr),
+              attribute_dots=attr_dots, ability=ability, ability_dots=ability_dots, n=pool)
     pool, slot_step = slot_dice(pool, defense.slot, state.settings, t.name)
     if slot_step:
         steps.extend([slot_step])
     if t.wound_penalty:
         pool -= t.wound_penalty
-        steps.add(f"{t.name} is {tabletop_level(t.track)}: wound penalty -{t.wound_penalty} ({pool}).", R_HEALTH)
+        steps.add(N_("%(name)s is %(level)s: wound penalty -%(penalty)s (%(pool)s)."), R_HEALTH, name=t.name,
+                  level=Phrase.term(tabletop_level(t.track)), penalty=t.wound_penalty, pool=pool)
     if attr == "Dexterity":
         armor_dice, why = t.armor_penalty(profile)
         if armor_dice:
             pool -= armor_dice
-            steps.add(f"Armor ({why}): -{armor_dice} from a Dexterity pool ({pool}).", '000 "Armor Chart"')
+            steps.add(N_("Armor (%(why)s): -%(n)s from a Dexterity pool (%(pool)s)."), '000 "Armor Chart"', why=why,
+                      n=armor_dice, pool=pool)
     difficulty = DEFAULT_DIFFICULTY
     if defense.difficulty is not None:
         difficulty = check_difficulty(defense.difficulty, "defense.difficulty")
-        steps.add(f"The narrator sets the defense difficulty: {difficulty}.", "Narrator")
+        steps.add(N_("The narrator sets the defense difficulty: %(difficulty)s."), "Narrator", difficulty=difficulty)
     else:
         for value, text, rule in extra:
             if value:
                 difficulty += value
-                steps.add(f"{text}: {value:+d} defense difficulty ({difficulty}).", rule)
-        difficulty = bounded_difficulty(difficulty, steps, "The defense difficulty")
+                steps.add(N_("%(what)s: %(change)s defense difficulty (%(difficulty)s)."), rule, what=text,
+                          change=f"{value:+d}", difficulty=difficulty)
+        difficulty = bounded_difficulty(difficulty, steps, Phrase.message(N_("The defense difficulty")))
     return DefensePlan(d_name, d_source, pool, difficulty, steps)
 
 
@@ -227,7 +238,7 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
                                             if t.shield else N_("%(name)s has no melee weapon to parry with."),
                                             name=t.name), field="defense.maneuver")
         if not uses_weapon and sit.parry_brawl_difficulty and not defense.with_shield:
-            extra.append((sit.parry_brawl_difficulty, "A weapon parrying a brawling attack", d_source))
+            extra.append((sit.parry_brawl_difficulty, Phrase.message(N_("A weapon parrying a brawling attack")), d_source))
     if defense.dodge_modifiers:
         if defense.maneuver != "dodge" or not profile.dodge_modifiers:
             raise RulesError(Phrase.message(N_("Dodge modifiers are the Dark Ages dodge table's.")),
@@ -242,13 +253,13 @@ def _defense_difficulties(state: AttackState, defense: DefenseChoice, d_source: 
                 raise RulesError(Phrase.message(N_("\"%(label)s\" applies to %(kind)s attacks only."),
                                                 label=row.label, kind=row.kind),
                                  field="defense.dodge_modifiers")
-            extra.append((row.difficulty, row.label, '004 "Dodge Modifiers"'))
+            extra.append((row.difficulty, Phrase.term(row.label), '004 "Dodge Modifiers"'))
     check_count(defense.attackers, "defense.attackers", 1, 20)
     if defense.attackers > 1:
-        extra.append((min(defense.attackers - 1, sit.opponents_max), f"{defense.attackers} attackers",
-                      '000 "Multiple Opponents"'))
+        extra.append((min(defense.attackers - 1, sit.opponents_max),
+                      Phrase.message(N_("%(n)s attackers"), n=defense.attackers), '000 "Multiple Opponents"'))
     if m.has("strafing") and defense.maneuver == "dodge":
-        extra.append((sit.strafing_dodge_difficulty, "Dodging strafing", '000 "Strafing"'))
+        extra.append((sit.strafing_dodge_difficulty, Phrase.message(N_("Dodging strafing")), '000 "Strafing"'))
     blind = blinded_defense(state)
     if blind[0]:
         extra.append(blind)
@@ -260,10 +271,12 @@ def _roll(state: AttackState, plan: DefensePlan) -> DiceRoll | None:
     t, steps = state.attack.target, state.steps
     steps.extend(plan.steps.steps())
     if plan.pool <= 0:
-        steps.add(f"{t.name} has no dice left to {plan.name}: the defense fails.", R_DEFENSE)
+        steps.add(N_("%(name)s has no dice left to %(defense)s: the defense fails."), R_DEFENSE, name=t.name,
+                  defense=Phrase.term(plan.name))
         return None
     result = state.roller.roll("defense", plan.pool, plan.difficulty, who=t.name)
-    roll_step(result, f"{t.name}'s {plan.name} roll", steps, plan.source)
+    roll_step(result, Phrase.message(N_("%(name)s's %(defense)s roll"), name=t.name, defense=Phrase.term(plan.name)),
+              steps, plan.source)
     return result
 
 
@@ -277,11 +290,12 @@ def _riposte(state: AttackState, margin: int) -> HealthTrack:
         return a.track  # a shield stops the blow; only a lethal blade cuts the brawler
     strength = t.attribute("Strength")
     pool = strength + weapon.strength_bonus + margin
-    steps.add(f"{t.name} parries a Brawl attack with a {weapon.name} and rolls {margin} more success(es): "
-              f"{a.name} is hurt: Strength {strength} + {weapon.strength_bonus} + {margin} = {pool} damage dice.",
-              '000 "Parry"')
+    steps.add(N_("%(name)s parries a Brawl attack with a %(weapon)s and rolls %(margin)s more success(es): %(attacker)s is "
+                 "hurt: Strength %(strength)s + %(bonus)s + %(margin)s = %(n)s damage dice."), '000 "Parry"', name=t.name,
+              weapon=Phrase.term(weapon.name), margin=margin, attacker=a.name, strength=strength,
+              bonus=weapon.strength_bonus, n=pool)
     roll = state.roller.roll("riposte_damage", pool, DEFAULT_DIFFICULTY, can_botch=False, who=t.name)
-    roll_step(roll, "Damage roll", steps, R_DAMAGE)
+    roll_step(roll, Phrase.message(N_("Damage roll")), steps, R_DAMAGE)
     _, track, _ = soak_and_mark(roll.net, weapon.damage_type, a, weapon, Circumstances(), state.roller,
                                 state.settings, steps, soak_roll="riposte_soak")
     return track

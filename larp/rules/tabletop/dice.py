@@ -28,6 +28,13 @@ DEFAULT_DIFFICULTY = 6
 _ROLLS = '000 "Combat Systems"'
 
 
+#: The rolls a tabletop attack may ask for (``combatants.DICE_KEYS``), as the dice request names them mid-sentence
+#: ("Roll Ann's soak: ..."): marked for the translators (a roll's key is its English word).
+ROLL_WORDS = (N_("attack"), N_("abort"), N_("defense"), N_("damage"), N_("soak"), N_("knockdown"), N_("rise"),
+              N_("knockdown_attacker"), N_("rise_attacker"), N_("riposte_damage"), N_("riposte_soak"), N_("blindside"),
+              N_("alertness"))
+
+
 class DiceNeeded(RulesError):
     """A roll was needed and neither its dice nor a random source were given.
 
@@ -39,9 +46,11 @@ class DiceNeeded(RulesError):
     """
 
     def __init__(self, roll: str, pool: int, difficulty: int, steps: tuple[Step, ...] = (), who: str = ""):
-        whose = f"{who}'s " if who else ""
-        super().__init__(f"Roll {whose}{roll}: {pool} dice against difficulty {difficulty}, and enter them.",
-                         field=f"dice.{roll}")
+        said = dict(name=who, roll=Phrase.term(roll), n=pool, difficulty=difficulty)
+        super().__init__(Phrase.message(N_("Roll %(name)s's %(roll)s: %(n)s dice against difficulty %(difficulty)s, and "
+                                           "enter them.") if who else
+                                        N_("Roll %(roll)s: %(n)s dice against difficulty %(difficulty)s, and enter them."),
+                                        **said), field=f"dice.{roll}")
         self.roll, self.pool, self.difficulty, self.steps = roll, pool, difficulty, steps
 
 
@@ -72,23 +81,29 @@ class DiceRoll:
     botch: bool
     by_app: bool = False
 
-    def describe(self, what: str) -> str:
-        """One sentence with every die, e.g. "Attack roll 8, 6, 1 against difficulty 6: 2 successes, ..."."""
+    def describe(self, what: str) -> Phrase:
+        """One sentence with every die, e.g. "Attack roll 8, 6, 1 against difficulty 6: 2 successes, ...", as a
+        phrase (``what`` a name or a phrase: "Damage roll")."""
         if not self.dice:
-            text = f"{what}: no dice"
+            text = Phrase.message(N_("%(what)s: no dice"), what=what)
         else:
-            text = f"{what} {', '.join(map(str, self.dice))} against difficulty {self.difficulty}: " \
-                   f"{self.successes} success(es)"
+            text = Phrase.message(N_("%(what)s %(dice)s against difficulty %(difficulty)s: %(successes)s success(es)"),
+                                  what=what, dice=", ".join(map(str, self.dice)), difficulty=self.difficulty,
+                                  successes=self.successes)
             if self.ones:
-                text += f", {plural(self.ones, 'one')} cancel {min(self.ones, self.successes)}"
+                text = Phrase.message(N_("%(text_so_far)s, %(ones)s cancel %(cancelled)s"), text_so_far=text,
+                                      ones=Phrase.counted(self.ones, "%(n)s one", "%(n)s ones"),
+                                      cancelled=min(self.ones, self.successes))
         if self.automatic:
-            text += f", plus {self.automatic} automatic success(es)"
-        text += f": {self.net} net success(es)"
+            text = Phrase.message(N_("%(text_so_far)s, plus %(n)s automatic success(es)"), text_so_far=text,
+                                  n=self.automatic)
+        text = Phrase.message(N_("%(text_so_far)s: %(n)s net success(es)"), text_so_far=text, n=self.net)
         if self.botch:
-            text += " - a botch"
-        if self.dice:
-            text += " (rolled by the app)" if self.by_app else " (rolled at the table)"
-        return text + "."
+            text = Phrase.message(N_("%(text_so_far)s - a botch"), text_so_far=text)
+        if not self.dice:
+            return Phrase.message(N_("%(text_so_far)s."), text_so_far=text)
+        return Phrase.message(N_("%(text_so_far)s (rolled by the app).") if self.by_app else
+                              N_("%(text_so_far)s (rolled at the table)."), text_so_far=text)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -112,19 +127,21 @@ def check_difficulty(value: Any, field: str = "difficulty") -> int:
     return value
 
 
-def bounded_difficulty(value: int, steps: Explanation, what: str = "The difficulty") -> int:
+def bounded_difficulty(value: int, steps: Explanation, what: str | None = None) -> int:
     """A difficulty reached by adding modifiers, kept within 2..10 as the books use it.
 
     The step that says so cites 000 "Maneuver Characteristics" (difficulties are
-    added to the base of 6; a die shows 1 to 10, so nothing above 10 can succeed).
+    added to the base of 6; a die shows 1 to 10, so nothing above 10 can succeed). ``what`` names the
+    difficulty (a phrase), "The difficulty" by default.
     """
+    what = what if what is not None else Phrase.message(N_("The difficulty"))
     if value > DIFFICULTY_MAX:
-        steps.add(f"{what} adds up to {value}; a difficulty is never above {DIFFICULTY_MAX}: "
-                  f"{DIFFICULTY_MAX}.", '000 "Maneuver Characteristics"')
+        steps.add(N_("%(what)s adds up to %(value)s; a difficulty is never above %(most)s: %(most)s."),
+                  '000 "Maneuver Characteristics"', what=what, value=value, most=DIFFICULTY_MAX)
         return DIFFICULTY_MAX
     if value < DIFFICULTY_MIN:
-        steps.add(f"{what} comes down to {value}; a difficulty is never below {DIFFICULTY_MIN}: "
-                  f"{DIFFICULTY_MIN}.", '000 "Maneuver Characteristics"')
+        steps.add(N_("%(what)s comes down to %(value)s; a difficulty is never below %(least)s: %(least)s."),
+                  '000 "Maneuver Characteristics"', what=what, value=value, least=DIFFICULTY_MIN)
         return DIFFICULTY_MIN
     return value
 

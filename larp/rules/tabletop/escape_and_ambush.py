@@ -69,16 +69,17 @@ def resolve_escape(escaper: Fighter, holder: Fighter, maneuver: str, settings: C
     for who in (escaper, holder):
         pool = max(0, who.attribute("Strength") + who.ability("Brawl") - (who.wound_penalty or 0))
         pools.append(pool)
-    steps.add(f"{escaper.name} tries to break {holder.name}'s {m.name.lower()}: resisted Strength + Brawl "
-              f"({pools[0]} dice against {pools[1]}).", m.source)
+    steps.add(N_("%(name)s tries to break %(holder)s's %(maneuver)s: resisted Strength + Brawl (%(n)s dice against "
+                 "%(other)s)."), m.source, name=escaper.name, holder=holder.name, maneuver=Phrase.term(m.name.lower()),
+              n=pools[0], other=pools[1])
     rolls = []
     for name, pool, who in (("escaper", pools[0], escaper), ("holder", pools[1], holder)):
         r = roll_dice(pool, DEFAULT_DIFFICULTY, dice=given.get(name), rng=rng, settings=settings, roll=name,
                       who=who.name, steps=steps.steps())
-        roll_step(r, f"{who.name}'s roll", steps, m.source)
+        roll_step(r, Phrase.message(N_("%(name)s's roll"), name=who.name), steps, m.source)
         rolls.append(r)
     freed = rolls[0].net > rolls[1].net
-    steps.add(f"{escaper.name} breaks free." if freed else f"{escaper.name} stays held.", m.source)
+    steps.add(N_("%(name)s breaks free.") if freed else N_("%(name)s stays held."), m.source, name=escaper.name)
     return EscapeRuling(freed, rolls[0], rolls[1], steps.steps())
 
 
@@ -148,32 +149,37 @@ def resolve_ambush(attacker: Fighter, target: Fighter, settings: ChronicleSettin
         prep_pool = attacker.attribute("Wits") + attacker.ability("Stealth")
         prep = roll_dice(prep_pool, DEFAULT_DIFFICULTY, dice=given.get("preparation"), rng=rng, settings=settings,
                          roll="preparation", who=attacker.name)
-        roll_step(prep, f"{attacker.name}'s Wits + Stealth to prepare the ambush, with cover", steps, '004 "Ambush"')
+        roll_step(prep, Phrase.message(N_("%(name)s's Wits + Stealth to prepare the ambush, with cover"),
+                                       name=attacker.name), steps, '004 "Ambush"')
         if prep.net == 0:
-            steps.add(f"The ambush is not prepared: {target.name} is not surprised, initiative as usual.",
-                      '004 "Ambush"')
+            steps.add(N_("The ambush is not prepared: %(name)s is not surprised, initiative as usual."), '004 "Ambush"',
+                      name=target.name)
             return AmbushRuling("not_prepared", 0, None, {"preparation": prep}, steps.steps())
-        steps.add(f"{attacker.name} ambushes {target.name} and wins initiative.", '004 "Ambush"')
+        steps.add(N_("%(name)s ambushes %(target)s and wins initiative."), '004 "Ambush"', name=attacker.name,
+                  target=target.name)
         alert = roll_dice(alert_pool, 8, dice=given.get("alertness"), rng=rng, settings=settings, roll="alertness",
                           who=target.name)
-        roll_step(alert, f"{target.name}'s Perception + Alertness", steps, '004 "Ambush"')
-        steps.add(f"{target.name} has {alert.net} dice to act with this first turn.", '004 "Ambush"')
+        roll_step(alert, Phrase.message(N_("%(name)s's Perception + Alertness"), name=target.name), steps, '004 "Ambush"')
+        steps.add(N_("%(name)s has %(n)s dice to act with this first turn."), '004 "Ambush"', name=target.name,
+                  n=alert.net)
         return AmbushRuling("ambushed", 0, alert.net, {"preparation": prep, "alertness": alert}, steps.steps())
     stealth_pool = attacker.attribute("Dexterity") + attacker.ability("Stealth")
     stealth = roll_dice(stealth_pool, DEFAULT_DIFFICULTY, dice=given.get("stealth"), rng=rng, settings=settings,
                         roll="stealth", who=attacker.name)
-    roll_step(stealth, f"{attacker.name}'s Dexterity + Stealth", steps, '000 "Ambush"')
+    roll_step(stealth, Phrase.message(N_("%(name)s's Dexterity + Stealth"), name=attacker.name), steps, '000 "Ambush"')
     alert = roll_dice(alert_pool, DEFAULT_DIFFICULTY, dice=given.get("alertness"), rng=rng, settings=settings,
                       roll="alertness", who=target.name)
-    roll_step(alert, f"{target.name}'s Perception + Alertness", steps, '000 "Ambush"')
+    roll_step(alert, Phrase.message(N_("%(name)s's Perception + Alertness"), name=target.name), steps, '000 "Ambush"')
     margin = stealth.net - alert.net
     if margin > 0:
-        steps.add(f"{attacker.name} stages one free attack, with {margin} extra dice.", '000 "Ambush"')
+        steps.add(N_("%(name)s stages one free attack, with %(n)s extra dice."), '000 "Ambush"', name=attacker.name,
+                  n=margin)
         outcome = "free_attack"
     elif margin == 0:
-        steps.add(f"A tie: {attacker.name} still attacks first, but {target.name} may defend.", '000 "Ambush"')
+        steps.add(N_("A tie: %(name)s still attacks first, but %(target)s may defend."), '000 "Ambush"',
+                  name=attacker.name, target=target.name)
         outcome = "first_strike"
     else:
-        steps.add(f"{target.name} spots the ambush: both roll initiative as usual.", '000 "Ambush"')
+        steps.add(N_("%(name)s spots the ambush: both roll initiative as usual."), '000 "Ambush"', name=target.name)
         outcome = "spotted"
     return AmbushRuling(outcome, max(0, margin), None, {"stealth": stealth, "alertness": alert}, steps.steps())

@@ -184,23 +184,24 @@ def resolve_clinch_turn(a: Fighter, b: Fighter, settings: ChronicleSettings | No
             raise RulesError(Phrase.message(N_("%(name)s can take no action."), name=f.name), field="character")
     steps = Explanation()
     roller = _Dice(dice, rng, settings, steps)
-    steps.add(f"{a.name} and {b.name} crush each other: resisted Strength + Brawl, and both take Strength damage.",
-              R_BEAR_HUG)
+    steps.add(N_("%(name)s and %(other)s crush each other: resisted Strength + Brawl, and both take Strength damage."),
+              R_BEAR_HUG, name=a.name, other=b.name)
     rolls: dict[str, DiceRoll] = {}
     for side, f in (("a", a), ("b", b)):
         pool = max(0, f.attribute("Strength") + f.ability("Brawl") - (f.wound_penalty or 0))
         rolls[f"grip_{side}"] = r = roller.roll(f"grip_{side}", pool, DEFAULT_DIFFICULTY, who=f.name)
-        roll_step(r, f"{f.name}'s Strength + Brawl", steps, R_BEAR_HUG)
+        roll_step(r, Phrase.message(N_("%(name)s's Strength + Brawl"), name=f.name), steps, R_BEAR_HUG)
     soaks: dict[str, SoakRuling | None] = {}
     tracks: dict[str, HealthTrack] = {}
     for side, hitter, victim in (("a", a, b), ("b", b, a)):
         pool = max(1, hitter.attribute("Strength") - (hitter.wound_penalty or 0))
         potence = hitter.discipline("Potence")
-        steps.add(f"{hitter.name}'s Strength damage on {victim.name}: {pool} dice"
-                  + (f", Potence {potence} automatic successes" if potence else "") + ".", R_BEAR_HUG)
+        steps.add(N_("%(name)s's Strength damage on %(target)s: %(n)s dice, Potence %(potence)s automatic successes.")
+                  if potence else N_("%(name)s's Strength damage on %(target)s: %(n)s dice."), R_BEAR_HUG,
+                  name=hitter.name, target=victim.name, n=pool, potence=potence)
         rolls[f"damage_{side}"] = hurt = roller.roll(f"damage_{side}", pool, DEFAULT_DIFFICULTY, can_botch=False,
                                                      automatic=potence, who=hitter.name)
-        roll_step(hurt, "Damage roll", steps, R_BEAR_HUG)
+        roll_step(hurt, Phrase.message(N_("Damage roll")), steps, R_BEAR_HUG)
         soak_name = "soak_b" if side == "a" else "soak_a"
         soak, track, _ = soak_and_mark(hurt.net, "bashing", victim, None, Circumstances(), roller,  # type: ignore[arg-type]
                                        settings, steps, soak_roll=soak_name)
@@ -208,8 +209,9 @@ def resolve_clinch_turn(a: Fighter, b: Fighter, settings: ChronicleSettings | No
     margin = rolls["grip_a"].net - rolls["grip_b"].net
     decides = a.key if margin > 0 else b.key if margin < 0 else None
     if decides is None:
-        steps.add("Equal successes: the clinch goes on.", R_BEAR_HUG)
+        steps.add(Phrase.message(N_("Equal successes: the clinch goes on.")), R_BEAR_HUG)
     else:
         winner = a if decides == a.key else b
-        steps.add(f"{winner.name} has more successes and decides whether the clinch goes on or ends.", R_BEAR_HUG)
+        steps.add(N_("%(name)s has more successes and decides whether the clinch goes on or ends."), R_BEAR_HUG,
+                  name=winner.name)
     return ClinchRuling(rolls, soaks, tracks, decides, steps.steps(), dict(roller.made))

@@ -165,7 +165,8 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
                                                 name=e.name, name2=name.capitalize()), field=name)
         if e.wound_penalty is None:
             out.append((e.key, e.name))
-            steps.add(f"{e.name} can take no action this turn and has no place in the order.", '000 "Health Chart"')
+            steps.add(N_("%(name)s can take no action this turn and has no place in the order."), '000 "Health Chart"',
+                      name=e.name)
             continue
         if fixed:
             die, rolled = FIXED_DIE, "fixed"
@@ -178,14 +179,19 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
             die, rolled = rng.randint(1, 10), "app"
         rating = e.dexterity + e.wits - e.wound_penalty
         score = rating + die + e.modifier
-        text = f"{e.name}: Dexterity {e.dexterity} + Wits {e.wits}"
+        text = Phrase.message(N_("%(name)s: Dexterity %(dexterity)s + Wits %(wits)s"), name=e.name, dexterity=e.dexterity,
+                              wits=e.wits)
         if e.wound_penalty:
-            text += f" - wound penalty {e.wound_penalty}"
-        text += f" = rating {rating}; " + (f"fixed {die}, no roll" if fixed else f"die {die}")
+            text = Phrase.message(N_("%(text_so_far)s - wound penalty %(penalty)s"), text_so_far=text,
+                                  penalty=e.wound_penalty)
+        text = Phrase.message(N_("%(text_so_far)s = rating %(rating)s; fixed %(die)s, no roll") if fixed else
+                              N_("%(text_so_far)s = rating %(rating)s; die %(die)s"), text_so_far=text, rating=rating,
+                              die=die)
         if e.modifier:
-            text += f"; {e.modifier:+d} ({e.modifier_reason or 'modifier'})"
-        steps.add(f"{text}: initiative {score}.", _FIXED if fixed else _INITIATIVE,
-                  setting="tabletop_initiative" if fixed else None)
+            text = Phrase.message(N_("%(text_so_far)s; %(change)s (%(why)s)"), text_so_far=text, change=f"{e.modifier:+d}",
+                                  why=e.modifier_reason or Phrase.message(N_("modifier")))
+        steps.add(N_("%(text_so_far)s: initiative %(score)s."), _FIXED if fixed else _INITIATIVE,
+                  "tabletop_initiative" if fixed else None, text_so_far=text, score=score)
         order.append((e, rating, die, score, rolled))
     order.sort(key=lambda r: (-r[3], -r[1]))
     entries: list[InitiativeEntry] = []
@@ -200,19 +206,21 @@ def roll_initiative(entrants: Sequence[Entrant], *, dice: Mapping[str, int] | No
     for a, b in zip(entries, entries[1:]):
         if a.score == b.score:
             if a.rank == b.rank:
-                steps.add(f"{a.name} and {b.name} tie at {a.score} with equal ratings ({a.rating}): "
-                          f"they act simultaneously.", _INITIATIVE)
+                steps.add(N_("%(name)s and %(other)s tie at %(score)s with equal ratings (%(rating)s): they act "
+                             "simultaneously."), _INITIATIVE, name=a.name, other=b.name, score=a.score, rating=a.rating)
             else:
-                steps.add(f"{a.name} and {b.name} tie at {a.score}; {a.name}'s higher rating "
-                          f"({a.rating} to {b.rating}) goes first.", _INITIATIVE)
-    for how, words in (("table", "rolled at the table"), ("app", "rolled by the app")):
+                steps.add(N_("%(name)s and %(other)s tie at %(score)s; %(name)s's higher rating (%(rating)s to "
+                             "%(other_rating)s) goes first."), _INITIATIVE, name=a.name, other=b.name, score=a.score,
+                          rating=a.rating, other_rating=b.rating)
+    for how, words in (("table", N_("Initiative dice rolled at the table: %(names)s.")),
+                       ("app", N_("Initiative dice rolled by the app: %(names)s."))):
         names = [e.name for e, _r, _d, _s, r in order if r == how]
         if names:
-            steps.add(f"Initiative dice {words}: {', '.join(names)}.", _INITIATIVE)
+            steps.add(words, _INITIATIVE, names=names)
     if entries:
-        steps.add("Acting order: " + ", ".join(f"{e.name} ({e.score})" for e in entries) + ".", _INITIATIVE)
-        steps.add("Declarations in reverse order: " + ", ".join(e.name for e in reversed(entries)) + ".",
-                  _INITIATIVE)
+        steps.add(N_("Acting order: %(order)s."), _INITIATIVE,
+                  order=[Phrase.message(N_("%(name)s (%(score)s)"), name=e.name, score=e.score) for e in entries])
+        steps.add(N_("Declarations in reverse order: %(names)s."), _INITIATIVE, names=[e.name for e in reversed(entries)])
     return Initiative(tuple(entries), tuple(out), steps.steps())
 
 

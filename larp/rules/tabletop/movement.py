@@ -27,11 +27,11 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, phrase_step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combatants import Fighter, tabletop_level
 from larp.rules.tabletop.maneuvers import PROFILES, profile_for
-from larp.rules.tabletop.turn import Combat, take_action
+from larp.rules.tabletop.turn import Combat, said_text, take_action
 from larp.tables import TableError, load_toml, require
 
 R_MOVE = '000 "Movement"'
@@ -122,6 +122,13 @@ class Allowance:
         return {"walk": self.walk, "jog": self.jog, "run": self.run, "with_action": self.with_action,
                 "moves_and_attacks": self.moves_and_attacks, "limit": self.limit,
                 "steps": [s.to_dict() for s in self.steps]}
+#: A pace as a move's step names it, marked for the translators (the step's word is the key).
+_PACES = {"crawl": N_("crawl"), "hobble": N_("hobble"), "walk": N_("walk"), "jog": N_("jog"), "run": N_("run")}
+
+
+def _yards(count: int) -> Phrase:
+    """"1 yard", "3 yards", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s yard", "%(n)s yards")
 
 
 def movement_allowance(fighter: Fighter, settings: ChronicleSettings | None = None) -> Allowance:
@@ -142,8 +149,8 @@ def movement_allowance(fighter: Fighter, settings: ChronicleSettings | None = No
     jog = pace.jog_base + pace.jog_per_dexterity * dexterity
     run = pace.run_base + pace.run_per_dexterity * dexterity
     rule = R_MOVE_DA if profile.key == "dark_ages" else R_MOVE
-    steps.add(f"{fighter.name} (Dexterity {dexterity}) walks {walk} yards a turn, jogs {jog}, runs {run}.",
-              f"{rule}; {pace.source}")
+    steps.add(N_("%(name)s (Dexterity %(dexterity)s) walks %(walk)s yards a turn, jogs %(jog)s, runs %(run)s."),
+              f"{rule}; {pace.source}", name=fighter.name, dexterity=dexterity, walk=walk, jog=jog, run=run)
     level = tabletop_level(fighter.track) if fighter.track.condition == "active" else "Incapacitated"
     if fighter.track.staked:
         level = "Incapacitated"
@@ -152,21 +159,27 @@ def movement_allowance(fighter: Fighter, settings: ChronicleSettings | None = No
         if limit.run == "half":
             run = run // 2
             jog = min(jog, run)
-            steps.add(f"{fighter.name} is {level}: the running speed is halved, to {run} yards.", R_WOUNDS)
+            steps.add(N_("%(name)s is %(level)s: the running speed is halved, to %(run)s yards."), R_WOUNDS,
+                      name=fighter.name, level=Phrase.term(level), run=run)
         elif limit.run == "none":
             jog = run = walk
-            steps.add(f"{fighter.name} is {level}: no running, walking only ({walk} yards).", R_WOUNDS)
+            steps.add(N_("%(name)s is %(level)s: no running, walking only (%(walk)s yards)."), R_WOUNDS, name=fighter.name,
+                      level=Phrase.term(level), walk=walk)
         if limit.most is not None:
             walk, jog, run = (min(walk, limit.most), min(jog, limit.most), min(run, limit.most))
-            how = "cannot move" if limit.most == 0 else f"moves at most {plural(limit.most, 'yard')} a turn"
-            steps.add(f"{fighter.name} is {level} and {how}.", R_WOUNDS)
+            if limit.most == 0:
+                steps.add(N_("%(name)s is %(level)s and cannot move."), R_WOUNDS, name=fighter.name, level=Phrase.term(level))
+            else:
+                steps.add(N_("%(name)s is %(level)s and moves at most %(yards)s a turn."), R_WOUNDS, name=fighter.name,
+                          level=Phrase.term(level), yards=_yards(limit.most))
     with_action = walk if pace.with_action == "walk" else run // 2
-    steps.add(f"{fighter.name} may move {plural(with_action, 'yard')} and still act "
-              + ("(the walking distance)." if pace.with_action == "walk" else "(half the running distance)."), rule)
+    steps.add(N_("%(name)s may move %(yards)s and still act (the walking distance).") if pace.with_action == "walk" else
+              N_("%(name)s may move %(yards)s and still act (half the running distance)."), rule, name=fighter.name,
+              yards=_yards(with_action))
     moves_and_attacks = not (limit and limit.no_free_move)
     if not moves_and_attacks and with_action:
-        steps.add(f"{fighter.name} is {level}: moving and then attacking in the same turn loses dice; the move is "
-                  f"an action of its own.", '001 "Damage Explained" (Wounded)')
+        steps.add(N_("%(name)s is %(level)s: moving and then attacking in the same turn loses dice; the move is an action "
+                     "of its own."), '001 "Damage Explained" (Wounded)', name=fighter.name, level=Phrase.term(level))
     return Allowance(walk, jog, run, with_action, moves_and_attacks, level if limit else "", steps.steps())
 
 
@@ -235,8 +248,9 @@ def plan_move(fighter: Fighter, yards: int, settings: ChronicleSettings | None =
     capped = allowance.limit in ("Mauled", "Maimed", "Crippled")
     pace = ("crawl" if allowance.run <= 1 else "hobble") if capped else (
         "walk" if yards <= allowance.walk else "jog" if yards <= allowance.jog else "run")
-    steps.add(f"{fighter.name} moves {plural(yards, 'yard')} ({pace})"
-              + (" and still acts." if with_action else ", an action of its own."), R_MOVE)
+    steps.add(N_("%(name)s moves %(yards)s (%(pace)s) and still acts.") if with_action else
+              N_("%(name)s moves %(yards)s (%(pace)s), an action of its own."), R_MOVE, name=fighter.name,
+              yards=_yards(yards), pace=Phrase.term(_PACES.get(pace, pace)))
     return MoveRuling(yards, pace, not with_action, allowance, steps.steps())
 
 
@@ -250,15 +264,15 @@ def move(combat: Combat, fighter: Fighter, yards: int,
         RulesError: as :func:`plan_move`, or he has no action left (:func:`~.turn.take_action`).
     """
     ruling = plan_move(fighter, yards, settings)
-    combat = take_action(combat, fighter.key, ruling.steps[-1].text if ruling.steps else "")
+    combat = take_action(combat, fighter.key, said_text(ruling.steps[-1]) if ruling.steps else "")
     if ruling.faster_than_walk:
         broken = [k for k, aim in combat.carried.aims.items() if aim.target == fighter.key]
         carried = combat.carried
         for key in broken:
             carried = carried.with_aim(key, None)
         if broken:
-            extra = Step(f"{fighter.name} moves faster than a walk: "
-                         + ", ".join(combat.name(k) for k in broken) + " can no longer aim at him.", '000 "Aiming"')
+            extra = phrase_step(N_("%(name)s moves faster than a walk: %(aimers)s can no longer aim at him."),
+                                '000 "Aiming"', name=fighter.name, aimers=[combat.name(k) for k in broken])
             ruling = replace(ruling, steps=ruling.steps + (extra,))
         combat = replace(combat, carried=carried)
     return combat, ruling

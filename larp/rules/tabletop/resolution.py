@@ -11,12 +11,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase, levels
 from larp.rules.tabletop.attack_state import AttackState
 from larp.rules.tabletop.combatants import R_DAMAGE, R_RESOLUTION, AttackRuling, Effect
 from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, roll_step
 from larp.rules.tabletop.situation import lasting_injury, soaking_target, vital_blow_type
 from larp.rules.tabletop.wounds import attack_damage_type, damage_dice, knock_down, soak_and_mark, strafe_share
+
+
+#: What a hold does to its target, by the maneuver's key ("Ann clinches with Bob: a bite may follow next turn").
+_HOLDS = {
+    "hold": N_("%(name)s holds %(target)s: a bite may follow next turn."),
+    "grapple": N_("%(name)s grapples %(target)s: a bite may follow next turn."),
+    "clinch": N_("%(name)s clinches with %(target)s: a bite may follow next turn."),
+    "bear_hug": N_("%(name)s crushes %(target)s: a bite may follow next turn."),
+    "tackle": N_("%(name)s tackles %(target)s: a bite may follow next turn."),
+}
 
 
 def share_strafing(state: AttackState) -> None:
@@ -26,7 +36,8 @@ def share_strafing(state: AttackState) -> None:
         return
     state.net = strafe_share(state.net, state.attack.circumstances, state.steps, state.maneuver)
     if state.net == 0:
-        state.missed = f"{state.attack.attacker.name}'s strafing leaves {state.attack.target.name} unhurt."
+        state.missed = Phrase.message(N_("%(name)s's strafing leaves %(target)s unhurt."), name=state.attack.attacker.name,
+                                      target=state.attack.target.name)
 
 
 def land_hit(state: AttackState) -> None:
@@ -34,17 +45,16 @@ def land_hit(state: AttackState) -> None:
     follow next turn); automatic fire empties the clip (000 "Stage Three: Resolution", "Hold",
     "Clinch", "Automatic Fire")."""
     m, a, t, steps = state.maneuver, state.attack.attacker, state.attack.target, state.steps
-    steps.add(f"The attack hits with {state.net} net success(es).", R_RESOLUTION)
+    steps.add(N_("The attack hits with %(n)s net success(es)."), R_RESOLUTION, n=state.net)
     if m.has("holds"):
-        verb = {"hold": "holds", "grapple": "grapples", "clinch": "clinches with", "bear_hug": "crushes",
-                "tackle": "tackles"}.get(m.key, "holds")
-        state.effects.append(Effect(a.key, "holds", f"{a.name} {verb} {t.name}: a bite may follow next turn.",
+        held = _HOLDS.get(m.key, _HOLDS["hold"])
+        state.effects.append(Effect(a.key, "holds", Phrase.message(held, name=a.name, target=t.name),
                                     target=t.key, maneuver=m.key))
         if m.damage == "none":
-            steps.add(f"{t.name} is held until his next action, then both roll resisted Strength + Brawl; he stays "
-                      f"immobilized until he rolls more successes.", m.source)
+            steps.add(N_("%(name)s is held until his next action, then both roll resisted Strength + Brawl; he stays "
+                         "immobilized until he rolls more successes."), m.source, name=t.name)
     if m.has("empties_clip"):
-        state.effects.append(Effect(a.key, "empties_clip", f"{a.name}'s clip is empty."))
+        state.effects.append(Effect(a.key, "empties_clip", Phrase.message(N_("%(name)s's clip is empty."), name=a.name)))
 
 
 def deal_damage(state: AttackState) -> None:
@@ -63,14 +73,14 @@ def deal_damage(state: AttackState) -> None:
     m, a, t, steps = state.maneuver, state.attack.attacker, state.attack.target, state.steps
     c, card = state.attack.circumstances, state.card
     if m.damage == "none":
-        steps.add(f"{m.name} does no damage.", m.source)
+        steps.add(N_("%(maneuver)s does no damage."), m.source, maneuver=Phrase.term(m.name))
         return
     dice_card = card
     if card is not None and card.archery and card.strength_bonus is None \
             and state.settings["tabletop_crossbow_damage"] == "strength":
         dice_card = replace(card, strength_bonus=0)
-        steps.add(f"The {card.name} does Strength damage, as a bow.", '001 "Quick Combat Summary Chart"',
-                  setting="tabletop_crossbow_damage")
+        steps.add(Phrase.message(N_("The %(weapon)s does Strength damage, as a bow."), weapon=Phrase.term(card.name)),
+                  '001 "Quick Combat Summary Chart"', setting="tabletop_crossbow_damage")
     state.damage_pool, automatic_successes, levels_direct = damage_dice(
         m, a, t, c, dice_card, state.net, state.profile, state.settings, steps, state.claw_power)
     if levels_direct is not None:
@@ -78,14 +88,14 @@ def deal_damage(state: AttackState) -> None:
     else:
         state.damage_roll = roll = state.roller.roll("damage", state.damage_pool, DEFAULT_DIFFICULTY,
                                                      can_botch=False, automatic=automatic_successes, who=a.name)
-        roll_step(roll, "Damage roll", steps, R_DAMAGE)
+        roll_step(roll, Phrase.message(N_("Damage roll")), steps, R_DAMAGE)
         if roll.net == 0 and roll.ones and not roll.successes:
-            steps.add("Damage rolls cannot botch: the attack glances harmlessly off.", R_DAMAGE)
+            steps.add(Phrase.message(N_("Damage rolls cannot botch: the attack glances harmlessly off.")), R_DAMAGE)
         inflicted = roll.net
     if m.has("disarm") and inflicted > t.attribute("Strength"):
-        steps.add(f"{inflicted} damage success(es) exceed {t.name}'s Strength ({t.attribute('Strength')}): "
-                  f"{t.name} is disarmed and takes no damage.", m.source)
-        state.effects.append(Effect(t.key, "disarmed", f"{t.name} is disarmed."))
+        steps.add(N_("%(n)s damage success(es) exceed %(name)s's Strength (%(strength)s): %(name)s is disarmed and takes "
+                     "no damage."), m.source, n=inflicted, name=t.name, strength=t.attribute('Strength'))
+        state.effects.append(Effect(t.key, "disarmed", Phrase.message(N_("%(name)s is disarmed."), name=t.name)))
         inflicted = 0
     kind = vital_blow_type(state, attack_damage_type(state.base_type, card, c, steps))
     soak, state.target_track, state.levels = soak_and_mark(inflicted, kind, soaking_target(state), card, c,
@@ -93,11 +103,14 @@ def deal_damage(state: AttackState) -> None:
     state.soak = soak
     if soak is not None:
         if soak.dazed:
-            state.effects.append(Effect(t.key, "dazed", f"{t.name} is dazed and spends the next turn shaking it off."))
+            state.effects.append(Effect(t.key, "dazed", Phrase.message(
+                N_("%(name)s is dazed and spends the next turn shaking it off."), name=t.name)))
         if soak.armor_destroyed:
-            state.effects.append(Effect(t.key, "armor_destroyed", f"{t.name}'s armor is destroyed."))
+            state.effects.append(Effect(t.key, "armor_destroyed", Phrase.message(N_("%(name)s's armor is destroyed."),
+                                                                                 name=t.name)))
         if soak.staked:
-            state.effects.append(Effect(t.key, "staked", f"{t.name} is staked: paralysed until the stake is removed."))
+            state.effects.append(Effect(t.key, "staked", Phrase.message(
+                N_("%(name)s is staked: paralysed until the stake is removed."), name=t.name)))
     lasting_injury(state)
 
 
@@ -123,9 +136,14 @@ def attack_ruling(state: AttackState) -> AttackRuling:
     if state.missed is not None:
         return AttackRuling(m.key, a.key, t.key, state.pool, state.difficulty, state.attack_roll, state.defense_roll,
                             0, False, 0, None, None, 0, t.track, state.attacker_track, effects, steps, state.missed)
-    summary = f"{a.name}'s {m.name.lower()} hits {t.name}"
-    if m.damage != "none":
-        summary += f": {plural(state.levels, 'level')} marked" if state.levels else ": no damage gets through"
+    said = dict(name=a.name, maneuver=Phrase.term(m.name.lower()), target=t.name)
+    if m.damage == "none":
+        summary = Phrase.message(N_("%(name)s's %(maneuver)s hits %(target)s."), **said)
+    elif state.levels:
+        summary = Phrase.message(N_("%(name)s's %(maneuver)s hits %(target)s: %(levels)s marked."),
+                                 levels=levels(state.levels), **said)
+    else:
+        summary = Phrase.message(N_("%(name)s's %(maneuver)s hits %(target)s: no damage gets through."), **said)
     return AttackRuling(m.key, a.key, t.key, state.pool, state.difficulty, state.attack_roll, state.defense_roll,
                         state.net, True, state.damage_pool, state.damage_roll, state.soak, state.levels,
-                        state.target_track, state.attacker_track, effects, steps, summary + ".")
+                        state.target_track, state.attacker_track, effects, steps, summary)

@@ -22,7 +22,7 @@ from larp.rules.tabletop.actions import slot_dice
 from larp.rules.tabletop.combatants import DefenseChoice, Fighter, check_count
 from larp.rules.tabletop.dice import DEFAULT_DIFFICULTY, DiceRoll, bounded_difficulty, roll_dice, roll_step
 from larp.rules.tabletop.maneuvers import profile_for
-from larp.rules.tabletop.turn import Combat, use_defense
+from larp.rules.tabletop.turn import Combat, said_text, use_defense
 
 R_DODGE = '004 "Dodging"'
 
@@ -74,19 +74,21 @@ def roll_shared_dodge(combat: Combat, target: Fighter, attackers: int, settings:
     combat = use_defense(combat, target.key, False, profile)
     steps = Explanation()
     base = target.attribute("Dexterity") + target.ability("Dodge")
-    steps.add(f"{target.name} dodges {attackers} attackers with one roll: Dexterity + Dodge = {base} dice.", R_DODGE)
+    steps.add(N_("%(name)s dodges %(attackers)s attackers with one roll: Dexterity + Dodge = %(n)s dice."), R_DODGE,
+              name=target.name, attackers=attackers, n=base)
     pool, step = slot_dice(base, slot, settings, target.name)
     if step:
         steps.extend([step])
     if target.wound_penalty:
         pool -= target.wound_penalty
-        steps.add(f"Wound penalty -{target.wound_penalty} ({pool}).", '000 "Health Chart"')
+        steps.add(N_("Wound penalty -%(penalty)s (%(pool)s)."), '000 "Health Chart"', penalty=target.wound_penalty, pool=pool)
     armor_dice, why = target.armor_penalty(profile)
     if armor_dice:
         pool -= armor_dice
-        steps.add(f"Armor ({why}): -{armor_dice} ({pool}).", '004 "Armor"')
+        steps.add(N_("Armor (%(why)s): -%(n)s (%(pool)s)."), '004 "Armor"', why=why, n=armor_dice, pool=pool)
     difficulty = DEFAULT_DIFFICULTY + attackers - 1
-    steps.add(f"{attackers} attackers: +{attackers - 1} difficulty ({difficulty}).", R_DODGE)
+    steps.add(N_("%(attackers)s attackers: +%(n)s difficulty (%(difficulty)s)."), R_DODGE, attackers=attackers,
+              n=attackers - 1, difficulty=difficulty)
     for key in modifiers:
         row = profile.dodge_modifiers.get(key)
         if row is None:
@@ -94,21 +96,22 @@ def roll_shared_dodge(combat: Combat, target: Fighter, attackers: int, settings:
                                             key=repr(key), value=', '.join(profile.dodge_modifiers)),
                              field="defense.dodge_modifiers")
         difficulty += row.difficulty
-        steps.add(f"{row.label}: {row.difficulty:+d} difficulty ({difficulty}).", '004 "Dodge Modifiers"')
-    difficulty = bounded_difficulty(difficulty, steps, "The dodge's difficulty")
+        steps.add(N_("%(what)s: %(change)s difficulty (%(difficulty)s)."), '004 "Dodge Modifiers"',
+                  what=Phrase.term(row.label), change=f"{row.difficulty:+d}", difficulty=difficulty)
+    difficulty = bounded_difficulty(difficulty, steps, Phrase.message(N_("The dodge's difficulty")))
     roll = None
     successes = 0
     if pool > 0:
         roll = roll_dice(pool, difficulty, dice=(dice or {}).get("dodge"), rng=rng, settings=settings, roll="dodge",
                          who=target.name, steps=steps.steps())
-        roll_step(roll, f"{target.name}'s dodge roll", steps, R_DODGE)
+        roll_step(roll, Phrase.message(N_("%(name)s's dodge roll"), name=target.name), steps, R_DODGE)
         successes = roll.net
     else:
-        steps.add(f"{target.name} has no dice left to dodge.", R_DODGE)
-    steps.add(f"{target.name} has {plural(successes, 'success', 'successes')} to divide among the attackers this turn.",
-              R_DODGE)
+        steps.add(N_("%(name)s has no dice left to dodge."), R_DODGE, name=target.name)
+    steps.add(N_("%(name)s has %(successes)s to divide among the attackers this turn."), R_DODGE, name=target.name,
+              successes=Phrase.counted(successes, "%(n)s success", "%(n)s successes"))
     carried = replace(combat.carried, dodges=MappingProxyType({**combat.carried.dodges, target.key: successes}))
-    combat = replace(combat, carried=carried, log=combat.log + (steps.steps()[-1].text,))
+    combat = replace(combat, carried=carried, log=combat.log + (said_text(steps.steps()[-1]),))
     return combat, SharedDodge(pool, difficulty, roll, successes, steps.steps())
 
 

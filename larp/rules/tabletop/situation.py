@@ -91,8 +91,9 @@ def check_move(state: AttackState) -> None:
                                         limit=Phrase.term(allowance.limit or "")), field="moved_yards")
     free = allowance.moves_and_attacks and c.moved_yards <= allowance.with_action
     if free:
-        state.steps.add(f"{a.name} moves {plural(c.moved_yards, 'yard')} (at most {allowance.with_action}) and still "
-                        f"attacks.", '004 "Movement"' if state.profile.key == "dark_ages" else '000 "Movement"')
+        state.steps.add(N_("%(name)s moves %(yards)s (at most %(most)s) and still attacks."),
+                        '004 "Movement"' if state.profile.key == "dark_ages" else '000 "Movement"', name=a.name,
+                        yards=_yards(c.moved_yards), most=allowance.with_action)
         return
     if not own_action:
         if not allowance.moves_and_attacks:
@@ -105,11 +106,18 @@ def check_move(state: AttackState) -> None:
                                         most=Phrase.counted(allowance.with_action, "%(n)s yard", "%(n)s yards"),
                                         moved=Phrase.counted(c.moved_yards, "%(n)s yard", "%(n)s yards")),
                          field="moved_yards")
-    why = f"{a.name} is {allowance.limit}" if not allowance.moves_and_attacks else \
-        f"{plural(c.moved_yards, 'yard')} is more than {allowance.with_action}"
-    state.steps.add(f"{a.name} moved {plural(c.moved_yards, 'yard')} as an action of its own ({why}): the attack is "
-                    f"one of his actions and loses dice as such.",
-                    '001 "Damage Explained"' if not allowance.moves_and_attacks else '000 "Movement"')
+    why = (Phrase.message(N_("%(name)s is %(limit)s"), name=a.name, limit=Phrase.term(allowance.limit))
+           if not allowance.moves_and_attacks else
+           Phrase.message(N_("%(yards)s is more than %(most)s"), yards=_yards(c.moved_yards), most=allowance.with_action))
+    state.steps.add(N_("%(name)s moved %(yards)s as an action of its own (%(why)s): the attack is one of his actions and "
+                       "loses dice as such."),
+                    '001 "Damage Explained"' if not allowance.moves_and_attacks else '000 "Movement"', name=a.name,
+                    yards=_yards(c.moved_yards), why=why)
+
+
+def _yards(count: int) -> Phrase:
+    """"1 yard", "3 yards", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s yard", "%(n)s yards")
 
 
 def fire(state: AttackState) -> None:
@@ -163,9 +171,11 @@ def reach_dice(state: AttackState, pool: int) -> int:
     mine = state.card.length if state.card is not None and state.card.melee else 0
     if theirs.length <= mine:
         return pool
-    what = f"a {state.card.name.lower()}" if state.card is not None else "bare hands"
-    return add_dice(state.steps, pool, -1,
-                    f"{a.name} closes in a yard on {t.name}'s longer {theirs.name.lower()} with {what}", R_LENGTH)
+    said = dict(name=a.name, target=t.name, theirs=Phrase.term(theirs.name.lower()))
+    closes = (Phrase.message(N_("%(name)s closes in a yard on %(target)s's longer %(theirs)s with a %(weapon)s"),
+                             weapon=Phrase.term(state.card.name.lower()), **said) if state.card is not None else
+              Phrase.message(N_("%(name)s closes in a yard on %(target)s's longer %(theirs)s with bare hands"), **said))
+    return add_dice(state.steps, pool, -1, closes, R_LENGTH)
 
 
 def blindside_dice(state: AttackState, pool: int) -> int:
@@ -182,19 +192,24 @@ def blindside_dice(state: AttackState, pool: int) -> int:
     model = state.settings["tabletop_blindside_roll"]
     if model == "narrator":
         if c.blindside_spotted:
-            steps.add(f"{t.name} spotted the blindside: no extra die.", R_BLINDSIDE, setting="tabletop_blindside_roll")
+            steps.add(Phrase.message(N_("%(name)s spotted the blindside: no extra die."), name=t.name), R_BLINDSIDE,
+                      setting="tabletop_blindside_roll")
             return pool
     elif model == "roll":
         where = "rear" if c.rear else "flank"
         need = max(1, a.ability("Stealth"))
         dice = t.attribute("Wits") + t.attribute("Perception")
         roll = state.roller.roll("blindside", dice, BLINDSIDE_DIFFICULTY[where], who=t.name)
-        roll_step(roll, f"{t.name}'s Wits + Perception to avoid the blindside from the {where} "
-                        f"(needs {need}, {a.name}'s Stealth)", steps, R_BLINDSIDE)
+        avoid = (N_("%(name)s's Wits + Perception to avoid the blindside from the rear (needs %(need)s, %(attacker)s's "
+                    "Stealth)") if c.rear else
+                 N_("%(name)s's Wits + Perception to avoid the blindside from the flank (needs %(need)s, %(attacker)s's "
+                    "Stealth)"))
+        roll_step(roll, Phrase.message(avoid, name=t.name, need=need, attacker=a.name), steps, R_BLINDSIDE)
         if roll.net >= need:
-            steps.add(f"{t.name} is not blindsided: no extra die.", R_BLINDSIDE, setting="tabletop_blindside_roll")
+            steps.add(Phrase.message(N_("%(name)s is not blindsided: no extra die."), name=t.name), R_BLINDSIDE,
+                      setting="tabletop_blindside_roll")
             return pool
-    return add_dice(steps, pool, sit.flank_dice, "Blindsiding (flank or rear)", R_BLINDSIDE,
+    return add_dice(steps, pool, sit.flank_dice, Phrase.message(N_("Blindsiding (flank or rear)")), R_BLINDSIDE,
                     setting="tabletop_blindside_roll")
 
 
@@ -212,7 +227,8 @@ def blind_difficulty(state: AttackState) -> tuple[int, str, str]:
     base = state.profile.situation.blind_difficulty
     cut, power = sight(a, state)
     left = max(0, base - cut)
-    text = "Fighting blind" + (f" ({power} removes {min(cut, base)})" if cut else "")
+    text = (Phrase.message(N_("Fighting blind (%(power)s removes %(n)s)"), power=power, n=min(cut, base)) if cut else
+            Phrase.message(N_("Fighting blind")))
     rule = '004 "Blind Fighting"' if state.profile.key == "dark_ages" else R_BLIND
     return left, text, rule
 
@@ -239,9 +255,10 @@ def blinded_target_dice(state: AttackState, pool: int) -> int:
     base = state.profile.situation.blind_difficulty
     cut, power = sight(t, state)
     if cut >= base:
-        state.steps.add(f"{t.name}'s {power} sees through the dark: not blinded.", R_BLINDED)
+        state.steps.add(N_("%(name)s's %(power)s sees through the dark: not blinded."), R_BLINDED, name=t.name, power=power)
         return pool
-    return add_dice(state.steps, pool, state.profile.situation.blinded_target_dice, f"{t.name} is blinded", R_BLINDED)
+    return add_dice(state.steps, pool, state.profile.situation.blinded_target_dice,
+                    Phrase.message(N_("%(name)s is blinded"), name=t.name), R_BLINDED)
 
 
 def blinded_defense(state: AttackState) -> tuple[int, str, str]:
@@ -253,7 +270,9 @@ def blinded_defense(state: AttackState) -> tuple[int, str, str]:
     base = state.profile.situation.blind_difficulty
     cut, power = sight(t, state)
     left = max(0, base - cut)
-    return left, f"{t.name} defends blind" + (f" ({power} removes {min(cut, base)})" if cut else ""), R_BLINDED
+    blind = (Phrase.message(N_("%(name)s defends blind (%(power)s removes %(n)s)"), name=t.name, power=power,
+                            n=min(cut, base)) if cut else Phrase.message(N_("%(name)s defends blind"), name=t.name))
+    return left, blind, R_BLINDED
 
 
 # ---------------------------------------------------------------- Stage Two: difficulty
@@ -280,7 +299,7 @@ def passive_parry(state: AttackState) -> tuple[int, str, str] | None:
         raise RulesError(Phrase.message(N_("%(name)s has no melee weapon or shield to parry with."), name=t.name),
                          field="defense.maneuver")
     value = state.settings["tabletop_passive_parry_difficulty"]
-    return value, f"{t.name} parries passively", '004 "Step-By-Step Combat Turn"'
+    return value, Phrase.message(N_("%(name)s parries passively"), name=t.name), '004 "Step-By-Step Combat Turn"'
 
 
 # ---------------------------------------------------------------- Stage Three
@@ -301,8 +320,9 @@ def vital_blow_type(state: AttackState, kind: str) -> str:
         return kind
     if model == "mortals" and t.creature == "vampire":
         return kind
-    state.steps.add("A blunt blow aimed at a vital part does lethal damage"
-                    + (" to a mortal." if model == "mortals" else "."), R_VITAL, setting="tabletop_blunt_vital_lethal")
+    state.steps.add(Phrase.message(N_("A blunt blow aimed at a vital part does lethal damage to a mortal.") if model == "mortals"
+                                   else N_("A blunt blow aimed at a vital part does lethal damage.")), R_VITAL,
+                    setting="tabletop_blunt_vital_lethal")
     return "lethal"
 
 
@@ -319,15 +339,17 @@ def soaking_target(state: AttackState) -> Fighter:
     if t.armor and part:
         worn = armor_card(t.armor, "tabletop")
         if worn.covers and part not in worn.covers:
-            steps.add(f"Aimed at the {part}, which {t.name}'s {worn.name} does not cover: the armor is ignored.", rule)
+            steps.add(N_("Aimed at the %(part)s, which %(name)s's %(armor)s does not cover: the armor is ignored."), rule,
+                      part=Phrase.term(part), name=t.name, armor=Phrase.term(worn.name))
             changes["armor"] = None
     if t.helmet and part and part != "head":
         changes["helmet"] = None
     if t.shield:
         shield = armor_card(t.shield, "tabletop", "shield")
         if c.rear or (c.flank and not c.shield_side):
-            steps.add(f"{t.name}'s {shield.name.lower()} does not cover the {'rear' if c.rear else 'other flank'}.",
-                      R_BLINDSIDE)
+            steps.add(N_("%(name)s's %(shield)s does not cover the rear.") if c.rear else
+                      N_("%(name)s's %(shield)s does not cover the other flank."), R_BLINDSIDE, name=t.name,
+                      shield=Phrase.term(shield.name.lower()))
             changes["shield"] = None
     return replace(t, **changes) if changes else t
 
@@ -344,7 +366,8 @@ def lasting_injury(state: AttackState) -> None:
     level = tabletop_level(state.target_track)
     if level not in ("Mauled", "Crippled", "Incapacitated"):
         return
-    text = (f"{t.name} is beaten past Wounded ({level}): a lasting effect (a concussion, internal bruising) "
-            f"until adequate medical attention; the narrator describes it.")
+    text = Phrase.message(N_("%(name)s is beaten past Wounded (%(level)s): a lasting effect (a concussion, internal "
+                             "bruising) until adequate medical attention; the narrator describes it."), name=t.name,
+                          level=Phrase.term(level))
     state.steps.add(text, '000 "Healing Bashing Damage"', setting="mortal_bashing_aftereffects")
     state.effects.append(Effect(t.key, "lasting_injury", text))

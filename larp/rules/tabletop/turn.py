@@ -25,9 +25,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
-from larp.rules.settings import ChronicleSettings
-from larp.rules.tabletop.actions import ActionSlot, celerity_blood
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.tabletop.actions import ActionSlot
 from larp.rules.damage import weapon as weapon_card
 from larp.rules.tabletop.carried import Carried, Gun
 from larp.rules.tabletop.initiative import Initiative, InitiativeEntry, delayed_order
@@ -38,12 +37,13 @@ MIN_FIGHTERS, MAX_FIGHTERS = 2, 6
 MAX_ACTIONS = 6
 #: Conditions that last into the next turn (000 "Dazed", "Knockdown", "Tackle").
 CONDITIONS = {
-    "dazed": "dazed: spends this turn shaking it off",
-    "rising": "knocked down: the first action goes to getting up",
-    "slowed": "rose from a knockdown: initiative -2",
-    "unbalanced": "unbalanced by a tackle: +1 difficulty",
+    "dazed": N_("dazed: spends this turn shaking it off"),
+    "rising": N_("knocked down: the first action goes to getting up"),
+    "slowed": N_("rose from a knockdown: initiative -2"),
+    "unbalanced": N_("unbalanced by a tackle: +1 difficulty"),
 }
-_TURN = '000 "Stage One: Initiative"'
+#: The rule of a turn's first stage (initiative, declarations), cited by its steps.
+STAGE_ONE = '000 "Stage One: Initiative"'
 
 
 @dataclass(frozen=True)
@@ -309,7 +309,8 @@ class Combat:
             "declarations": {k: d.to_dict() for k, d in self.declarations.items()},
             "used": dict(self.used), "taken": dict(self.taken), "defended": dict(self.defended),
             "aborted": dict(self.aborted), "holds": [h.to_dict() for h in self.holds],
-            "conditions": [c.to_dict() for c in self.conditions], "log": list(self.log),
+            "conditions": [c.to_dict() for c in self.conditions],
+            "log": [line.data() if isinstance(line, Phrase) else line for line in self.log],
             "willpower": list(self.willpower), "carried": self.carried.to_dict(),
         }
 
@@ -333,7 +334,8 @@ class Combat:
                 aborted=MappingProxyType(dict(data.get("aborted", {}))),
                 holds=tuple(Hold(**h) for h in data.get("holds", [])),
                 conditions=tuple(Condition(**c) for c in data.get("conditions", [])),
-                log=tuple(data.get("log", [])), willpower=tuple(str(k) for k in data.get("willpower", [])),
+                log=tuple(Phrase(line) if isinstance(line, dict) else str(line) for line in data.get("log", [])),
+                willpower=tuple(str(k) for k in data.get("willpower", [])),
                 carried=Carried.from_dict(data.get("carried")),
             )
         except (KeyError, TypeError, ValueError):
@@ -362,7 +364,7 @@ def new_combat(fighters: Sequence[tuple[str, str]]) -> Combat:
 
 def initiative_modifiers(combat: Combat) -> dict[str, tuple[int, str]]:
     """Initiative modifiers for the turn about to be rolled: -2 after rising from a knockdown (000 "Knockdown")."""
-    return {c.who: (-2, "rose from a knockdown") for c in combat.conditions
+    return {c.who: (-2, Phrase.message(N_("rose from a knockdown"))) for c in combat.conditions
             if c.kind == "slowed" and c.turn == combat.turn}
 
 
@@ -388,122 +390,25 @@ def begin_turn(combat: Combat, initiative: Initiative, willpower: Iterable[str] 
     for e in initiative.entries:
         if combat.has_condition(e.key, "dazed"):
             out.append(e.key)
-            steps.add(f"{e.name} is dazed and spends this turn shaking off the blow.", '000 "Dazed"')
+            steps.add(N_("%(name)s is dazed and spends this turn shaking off the blow."), '000 "Dazed"', name=e.name)
     spent = tuple(dict.fromkeys(k for k in willpower if k in combat.fighters))
     for key in spent:
-        steps.add(f"{combat.name(key)} spends a Willpower point: no wound penalties this turn, Incapacitated "
-                  f"included.", "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"")
+        steps.add(N_("%(name)s spends a Willpower point: no wound penalties this turn, Incapacitated included."),
+                  "LotNR Willpower (met-reference 2.1, 4.1); 004 \"Preliminaries\"", name=combat.name(key))
     placed = {e.key for e in initiative.entries}
     out.extend(k for k in combat.fighters if k not in placed and k not in out)
     new = replace(combat, phase="declare", initiative=initiative.entries, out=tuple(dict.fromkeys(out)), willpower=spent,
                   declarations=MappingProxyType({}), used=MappingProxyType({}), taken=MappingProxyType({}),
                   defended=MappingProxyType({}), aborted=MappingProxyType({}),
-                  log=(f"Turn {combat.turn}: " + ", ".join(f"{e.name} {e.score}" for e in initiative.entries),))
+                  log=(Phrase.message(N_("Turn %(turn)s: %(order)s"), turn=combat.turn,
+                                      order=[f"{e.name} {e.score}" for e in initiative.entries]),))
     return new, steps.steps()
 
 
-def declare(combat: Combat, declarations: Mapping[str, Declaration], celerity: Mapping[str, int],
-            profile: Profile, blood: Mapping[str, int | None] | None = None,
-            settings: ChronicleSettings | None = None) -> tuple[Combat, tuple[Step, ...]]:
-    """Record every acting fighter's declaration and start the actions.
-
-    Rules: declarations in reverse order of initiative (000); multiple actions
-    and Celerity declared now (000 "Stage One"; 004 "Preliminaries": Celerity
-    up to his rating); a fighter getting up from a knockdown spends his first
-    action on it (000 "Knockdown").
-
-    Celerity's extra actions cost blood (004 "Activate Celerity", setting
-    ``tabletop_celerity_blood``), paid now and kept in ``carried.celerity_paid``; the cost
-    ignores the generation's limit.
-
-    Args:
-        declarations: key -> declaration (missing: a single action).
-        celerity: key -> Celerity dots.
-        blood: key -> blood points in his pool (``None``, or the mapping left out: not counted).
-        settings: the chronicle's settings (defaults if omitted).
-
-    Raises:
-        RulesError: not the declaration phase, or an impossible declaration
-            (field ``<key>.<part>``).
-    """
-    if combat.phase != "declare":
-        raise RulesError(Phrase.message(N_("Roll initiative first.")), field="phase")
-    steps = Explanation()
-    result: dict[str, Declaration] = {}
-    used: dict[str, int] = {}
-    taken: dict[str, int] = {}
-    paid: dict[str, int] = {}
-    for entry in reversed(combat.initiative):
-        key = entry.key
-        if key in combat.out:
-            continue
-        d = declarations.get(key, Declaration())
-        who = entry.name
-        if not isinstance(d.actions, int) or not 1 <= d.actions <= MAX_ACTIONS:
-            raise RulesError(Phrase.message(N_("%(who)s: 1 to %(max_actions)s actions."),
-                                            who=who, max_actions=MAX_ACTIONS), field=f"{key}.actions")
-        if not isinstance(d.celerity, int) or not 0 <= d.celerity <= celerity.get(key, 0):
-            raise RulesError(Phrase.message(N_("%(who)s has Celerity %(value)s: at most that many extra actions."),
-                                            who=who, value=celerity.get(key, 0)),
-                             field=f"{key}.celerity")
-        if not isinstance(d.defenses, int) or not 0 <= d.defenses <= d.total:
-            raise RulesError(Phrase.message(N_("%(who)s: at most %(total)s of the actions can be kept for defense."),
-                                            who=who, total=d.total),
-                             field=f"{key}.defenses")
-        if d.maneuver is not None:
-            m = profile.maneuver(d.maneuver, f"{key}.maneuver")
-            if m.kind == "defensive" and not d.full_defense:
-                raise RulesError(Phrase.message(N_("%(who)s: keep actions for %(name)s with \"defenses\" or a full "
-                                                   "defense."), who=who, name=m.name.lower()),
-                                 field=f"{key}.maneuver")
-        if d.shares and (len(d.shares) != d.actions or (d.split_dice is not None and sum(d.shares) > d.split_dice)):
-            raise RulesError(Phrase.message(N_("%(who)s: give the dice of each of his %(actions)s, no more than the "
-                                               "smallest pool in all."), who=who,
-                                            actions=Phrase.counted(d.actions, "%(n)s action", "%(n)s actions")),
-                             field=f"{key}.shares")
-        if d.target is not None and (d.target not in combat.fighters or d.target == key):
-            raise RulesError(Phrase.message(N_("%(who)s: choose another fighter as the target."), who=who),
-                             field=f"{key}.target")
-        if d.full_defense:
-            d = replace(d, defenses=0, maneuver=None, target=None, delay=False)
-        text = f"{who} declares"
-        if d.full_defense:
-            text += " a turn spent defending"
-        else:
-            text += f" {plural(d.actions, 'action')}"
-            if d.celerity:
-                text += f" and {d.celerity} through Celerity"
-            if d.defenses:
-                text += f", {d.defenses} kept for defense"
-            if d.delay:
-                text += ", delaying the first"
-            if d.maneuver:
-                text += f"; first: {profile.maneuvers[d.maneuver].name.lower()}"
-                if d.target:
-                    text += f" on {combat.name(d.target)}"
-        steps.add(text + ".", _TURN)
-        if d.celerity:
-            cost, step = celerity_blood(d.celerity, profile.key, settings, who)
-            pool = (blood or {}).get(key)
-            if pool is not None and cost > pool:
-                raise RulesError(Phrase.message(N_("%(who)s has %(blood)s and Celerity's %(extra)s cost %(cost)s."),
-                                                who=who, blood=Phrase.counted(pool, "%(n)s blood point", "%(n)s blood points"),
-                                                extra=Phrase.counted(d.celerity, "%(n)s extra action",
-                                                                     "%(n)s extra actions"), cost=cost),
-                                 field=f"{key}.celerity")
-            steps.extend([step])
-            if cost:
-                paid[key] = cost
-        result[key] = d
-        if combat.has_condition(key, "rising") and d.offense:
-            used[key] = 1
-            taken[key] = 1
-            steps.add(f"{who} spends the first action getting up.", '000 "Knockdown"')
-    log = combat.log + tuple(s.text for s in steps.steps())
-    new = replace(combat, phase="act", declarations=MappingProxyType(result), used=MappingProxyType(used),
-                  taken=MappingProxyType(taken), log=log,
-                  carried=replace(combat.carried, celerity_paid=MappingProxyType(paid)))
-    return new, steps.steps()
+def said_text(step: Step) -> str:
+    """A step's words for the turn's log: its phrase when it has one (the log then says it in the reader's
+    language), else its text."""
+    return Phrase(step.said) if step.said else step.text
 
 
 def _bump(mapping: Mapping[str, int], key: str, by: int = 1) -> Mapping[str, int]:

@@ -51,6 +51,7 @@ def end_turn(combat: Combat) -> tuple[Combat, tuple[Step, ...], tuple[Pending, .
     later = tuple(p for p in combat.carried.pending if p.due > combat.turn)
     steps = Explanation()
     for p in due:
-        steps.add(f"End of turn {combat.turn}: {combat.name(p.who)}: {p.text}", R_END)
+        steps.add(N_("End of turn %(turn)s: %(name)s: %(what)s"), R_END, turn=combat.turn, name=combat.name(p.who),
+                  what=p.text)
     combat = next_turn(replace(combat, carried=replace(combat.carried, pending=later)))
     return combat, steps.steps(), due

@@ -33,7 +33,8 @@ def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) ->
     """This target's share of strafing successes (000 "Strafing")."""
     if c.strafe_targets == 1:
         share = net // 2
-        steps.add(f"Only one target in the strafed area: half the {net} success(es) affect him: {share}.", m.source)
+        steps.add(N_("Only one target in the strafed area: half the %(n)s success(es) affect him: %(share)s."), m.source,
+                  n=net, share=share)
         return share
     leftover = net % c.strafe_targets
     if c.strafe_extra > leftover or (net < c.strafe_targets and c.strafe_extra > 1):
@@ -42,9 +43,12 @@ def strafe_share(net: int, c: Circumstances, steps: Explanation, m: Maneuver) ->
                                         else N_("Only %(leftover)s leftover success(es) to assign."), leftover=leftover),
                          field="strafe_extra")
     share = net // c.strafe_targets + c.strafe_extra
-    steps.add(f"{net} success(es) divided evenly among {c.strafe_targets} targets"
-              + (f", plus {c.strafe_extra} leftover" if c.strafe_extra else "") + f": {share} for this one.",
-              m.source)
+    if c.strafe_extra:
+        steps.add(N_("%(n)s success(es) divided evenly among %(targets)s targets, plus %(extra)s leftover: %(share)s for "
+                     "this one."), m.source, n=net, targets=c.strafe_targets, extra=c.strafe_extra, share=share)
+    else:
+        steps.add(N_("%(n)s success(es) divided evenly among %(targets)s targets: %(share)s for this one."), m.source,
+                  n=net, targets=c.strafe_targets, share=share)
     return share
 
 
@@ -61,51 +65,61 @@ def damage_dice(m: Maneuver, a: Fighter, t: Fighter, c: Circumstances, card: Wea
     if card is not None and card.strength_bonus is not None and (m.damage == "weapon" or m.weapon == "optional"):
         strength = a.attribute("Strength")
         pool = strength + card.strength_bonus
-        steps.add(f"Damage: Strength {strength} + {card.strength_bonus} ({card.name}) = {pool} dice.",
-                  '001 "Quick Combat Summary Chart"' if card.archery else '000 "Melee Weapons Chart"')
+        steps.add(N_("Damage: Strength %(strength)s + %(bonus)s (%(weapon)s) = %(n)s dice."),
+                  '001 "Quick Combat Summary Chart"' if card.archery else '000 "Melee Weapons Chart"', strength=strength,
+                  bonus=card.strength_bonus, weapon=Phrase.term(card.name), n=pool)
     elif card is not None and m.damage == "weapon":
         pool = card.damage
         if card.firearm and settings["tabletop_firearm_damage"] == "levels":
-            steps.add(f"Damage: the {card.name}'s rating, {pool}, is applied as health levels without a roll.",
+            steps.add(Phrase.message(N_("Damage: the %(weapon)s's rating, %(n)s, is applied as health levels without a roll."),
+                                     weapon=Phrase.term(card.name), n=pool),
                       '001 "Quick Combat Summary Chart"', setting="tabletop_firearm_damage")
             return 0, 0, pool
-        steps.add(f"Damage: the {card.name}'s {pool} dice.", '000 "Ranged Weapons Chart"',
-                  setting="tabletop_firearm_damage" if card.firearm else None)
+        steps.add(N_("Damage: the %(weapon)s's %(n)s dice."), '000 "Ranged Weapons Chart"',
+                  "tabletop_firearm_damage" if card.firearm else None, weapon=Phrase.term(card.name), n=pool)
     else:
         strength = a.attribute("Strength")
         pool = strength + m.damage_bonus
-        bonus = f" + {m.damage_bonus}" if m.damage_bonus else ""
-        how = f" ({claw_power})" if claw_power else ""
-        steps.add(f"Damage: Strength {strength}{bonus} = {pool} dice{how}.", m.source)
+        said = dict(strength=strength, bonus=m.damage_bonus, n=pool, power=claw_power or "")
+        if m.damage_bonus:
+            steps.add(N_("Damage: Strength %(strength)s + %(bonus)s = %(n)s dice (%(power)s).") if claw_power else
+                      N_("Damage: Strength %(strength)s + %(bonus)s = %(n)s dice."), m.source, **said)
+        else:
+            steps.add(N_("Damage: Strength %(strength)s = %(n)s dice (%(power)s).") if claw_power else
+                      N_("Damage: Strength %(strength)s = %(n)s dice."), m.source, **said)
     extra = net - 1
     if extra > 0:
         if m.has("thrown") and not sit.thrown_extra_successes:
-            steps.add(f"Thrown weapon: the {extra} extra success(es) add no damage.", '004 "Determine Damage"')
+            steps.add(N_("Thrown weapon: the %(n)s extra success(es) add no damage."), '004 "Determine Damage"', n=extra)
         else:
             pool += extra
-            steps.add(f"{extra} success(es) beyond the first: +{extra} damage dice ({pool}).", R_RESOLUTION)
+            steps.add(N_("%(n)s success(es) beyond the first: +%(n)s damage dice (%(pool)s)."), R_RESOLUTION, n=extra,
+                      pool=pool)
     size_key = profile.called_shots[c.called_shot] if c.called_shot else c.target_size
     if size_key:
         size = profile.target_sizes[size_key]
         if size.damage and c.stake and size.no_stake_damage:
-            steps.add("The targeting bonus to damage does not apply to a staking attempt.", '004 "Targeting"')
+            steps.add(Phrase.message(N_("The targeting bonus to damage does not apply to a staking attempt.")),
+                      '004 "Targeting"')
         elif size.damage:
             pool += size.damage
-            steps.add(f"{size.label}: +{size.damage} damage dice ({pool}).",
-                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"')
+            steps.add(N_("%(size)s: +%(n)s damage dice (%(pool)s)."),
+                      '000 "Targeting"' if profile.key != "dark_ages" else '004 "Targeting"', size=Phrase.term(size.label),
+                      n=size.damage, pool=pool)
     if (c.target_immobilized or t.track.staked) and sit.immobilized == "damage_dice":
         pool += sit.immobilized_damage_dice
-        steps.add(f"{t.name} is completely immobilized: +{sit.immobilized_damage_dice} damage dice ({pool}).",
-                  '004 "Immobilized Targets"')
+        steps.add(N_("%(name)s is completely immobilized: +%(n)s damage dice (%(pool)s)."), '004 "Immobilized Targets"',
+                  name=t.name, n=sit.immobilized_damage_dice, pool=pool)
     if strength_based and a.wound_penalty:
         pool -= a.wound_penalty
-        steps.add(f"Wound penalties apply to Strength damage: -{a.wound_penalty} ({pool}).", '001 "Note"')
+        steps.add(N_("Wound penalties apply to Strength damage: -%(penalty)s (%(pool)s)."), '001 "Note"',
+                  penalty=a.wound_penalty, pool=pool)
     if pool < 1:
-        steps.add("A damage pool is never below one die once the attack hits: 1 die.", R_DAMAGE)
+        steps.add(Phrase.message(N_("A damage pool is never below one die once the attack hits: 1 die.")), R_DAMAGE)
         pool = 1
     potence = a.discipline("Potence") if strength_based else 0
     if potence:
-        steps.add(f"Potence {potence}: {potence} automatic success(es) on the damage roll.", '000 "Bashing Damage"')
+        steps.add(N_("Potence %(n)s: %(n)s automatic success(es) on the damage roll."), '000 "Bashing Damage"', n=potence)
     return pool, potence, None
 
 
@@ -114,10 +128,11 @@ def attack_damage_type(base_type: str, card: Weapon | None, c: Circumstances, st
     aggravated damage"); blunt weapons aimed at the head do lethal damage (000 "Melee Weapons Chart")."""
     if c.source in ("fire", "sunlight"):
         if base_type != "aggravated":
-            steps.add(f"The {c.source} does aggravated damage.", '000 "Damage Types"')
+            steps.add(Phrase.message(N_("The fire does aggravated damage.") if c.source == "fire" else
+                                     N_("The sunlight does aggravated damage.")), '000 "Damage Types"')
         return "aggravated"
     if card is not None and card.blunt and base_type == "bashing" and c.called_shot == "head":
-        steps.add("A blunt weapon aimed at the head does lethal damage.", '000 "Melee Weapons Chart"')
+        steps.add(Phrase.message(N_("A blunt weapon aimed at the head does lethal damage.")), '000 "Melee Weapons Chart"')
         return "lethal"
     return base_type
 
@@ -181,18 +196,20 @@ def marking_details(steps, who: str) -> list:
     return [step for step in steps if not is_line(step)]
 
 
-def damage_line(who: str, track: HealthTrack) -> str:
+def damage_line(who: str, track: HealthTrack) -> Phrase:
     """Where the damage leaves him, said once with both sets of level names labelled: the tabletop
     chart's level and penalty, and the live track's level for the same damage (met-reference 4.3)."""
     view = tabletop_view(track)
     penalty = view["dice_penalty"]
-    dice_text = ("no action possible" if penalty is None else f"-{abs(penalty)} dice to actions" if penalty
-                 else "no dice penalty")
+    dice = (Phrase.message(N_("no action possible")) if penalty is None else
+            Phrase.message(N_("-%(n)s dice to actions"), n=abs(penalty)) if penalty else
+            Phrase.message(N_("no dice penalty")))
     live = standing(track)
-    text = f"{who} is now {view['level']} on the tabletop Health chart ({dice_text})"
+    said = dict(name=who, level=Phrase.term(view["level"]), dice=dice)
     if live.lower() != view["level"].lower():
-        text += f"; on the live track the same damage is {live}"
-    return text + "."
+        return Phrase.message(N_("%(name)s is now %(level)s on the tabletop Health chart (%(dice)s); on the live track the "
+                                 "same damage is %(live)s."), live=Phrase.term(live), **said)
+    return Phrase.message(N_("%(name)s is now %(level)s on the tabletop Health chart (%(dice)s)."), **said)
 
 
 def knock_down(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, rise_roll: str, roller: DiceRoller,
@@ -203,26 +220,31 @@ def knock_down(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, r
         return track
     pool = who.attribute("Dexterity") + who.ability("Athletics")
     stay = roller.roll(avoid_roll, pool, m.knockdown_difficulty, can_botch=False, who=who.name)
-    roll_step(stay, f"{who.name}'s Dexterity + Athletics to stay up", steps, m.source)
+    roll_step(stay, Phrase.message(N_("%(name)s's Dexterity + Athletics to stay up"), name=who.name), steps, m.source)
     if stay.net:
-        steps.add(f"{who.name} keeps his feet.", m.source)
+        steps.add(N_("%(name)s keeps his feet."), m.source, name=who.name)
         if unbalance:
-            steps.add(f"{who.name} is unbalanced: +1 difficulty to his actions next turn.", '000 "Tackle"')
-            effects.append(Effect(who.key, "unbalanced", f"{who.name} is unbalanced: +1 difficulty next turn."))
+            steps.add(N_("%(name)s is unbalanced: +1 difficulty to his actions next turn."), '000 "Tackle"', name=who.name)
+            effects.append(Effect(who.key, "unbalanced", Phrase.message(
+                N_("%(name)s is unbalanced: +1 difficulty next turn."), name=who.name)))
         return track
-    steps.add(f"{who.name} is knocked down.", R_KNOCKDOWN)
-    effects.append(Effect(who.key, "knocked_down", f"{who.name} is knocked down."))
+    steps.add(N_("%(name)s is knocked down."), R_KNOCKDOWN, name=who.name)
+    effects.append(Effect(who.key, "knocked_down", Phrase.message(N_("%(name)s is knocked down."), name=who.name)))
     rise = roller.roll(rise_roll, pool, DEFAULT_DIFFICULTY, who=who.name)
-    roll_step(rise, f"{who.name}'s Dexterity + Athletics to get up", steps, R_KNOCKDOWN)
+    roll_step(rise, Phrase.message(N_("%(name)s's Dexterity + Athletics to get up"), name=who.name), steps, R_KNOCKDOWN)
     if rise.net:
-        steps.add(f"{who.name} is back on his feet at once, his initiative reduced by two next turn.", R_KNOCKDOWN)
-        effects.append(Effect(who.key, "slowed", f"{who.name}: initiative -2 next turn (rose from a knockdown)."))
+        steps.add(N_("%(name)s is back on his feet at once, his initiative reduced by two next turn."), R_KNOCKDOWN,
+                  name=who.name)
+        effects.append(Effect(who.key, "slowed", Phrase.message(
+            N_("%(name)s: initiative -2 next turn (rose from a knockdown)."), name=who.name)))
         return track
-    steps.add(f"{who.name} spends his next action climbing to his feet, if he chooses to rise.", R_KNOCKDOWN)
-    effects.append(Effect(who.key, "rising", f"{who.name} spends his next action getting up."))
+    steps.add(N_("%(name)s spends his next action climbing to his feet, if he chooses to rise."), R_KNOCKDOWN,
+              name=who.name)
+    effects.append(Effect(who.key, "rising", Phrase.message(N_("%(name)s spends his next action getting up."),
+                                                            name=who.name)))
     if rise.botch:
-        steps.add(f"A botch: {who.name} lands hard and takes an automatic level of bashing damage.",
-                  '003 "Knockdown"', setting="tabletop_botch")
+        steps.add(Phrase.message(N_("A botch: %(name)s lands hard and takes an automatic level of bashing damage."),
+                                 name=who.name), '003 "Knockdown"', setting="tabletop_botch")
         health = apply_damage(track, "bashing", 1, who.name, settings)
         steps.extend(marking_details(health.steps[1:], who.name))
         steps.add(damage_line(who.name, health.track), R_HEALTH)
