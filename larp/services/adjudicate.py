@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import Step
+from larp.rules.explain import Step, without_stop
 from larp.rules.health import HealthTrack, destroy, regain_consciousness, remove_stake, stake
 from larp.rules.rulings import (
     HandDamage,
@@ -310,7 +310,7 @@ class GivenBlood(SingleShot):
 
     def summary(self, result):
         """Its record's sentence (:meth:`SingleShot.summary`)."""
-        return result.summary if self.on is None else result.summary.rstrip(".")
+        return result.summary if self.on is None else without_stop(result.summary)
 
     def inputs(self, characters):
         """What its record keeps (:meth:`SingleShot.inputs`)."""

@@ -189,6 +189,12 @@ TERMS = {
     "Escaper": _l("Escaper"),
     "Firer": _l("Firer"),
     "Bystander": _l("Bystander"),
+    "Attacker, hand to hand": _l("Attacker, hand to hand"),
+    "Attacker, ranged": _l("Attacker, ranged"),
+    "Missed target": _l("Missed target"),
+    "Victim": _l("Victim"),
+    "Created": _l("Created"),
+    "Tested": _l("Tested"),
     # The tabletop Attributes a sheet rates (sheets' "Tabletop ratings", the tabletop screens).
     "Strength": _l("Strength"),
     "Dexterity": _l("Dexterity"),

@@ -1,0 +1,209 @@
+"""The rest of the rulings in the reader's language (issue 36 item 1): healing between game sessions (a vampire's
+aggravated damage, a mortal's healing by time, medical care), waking from torpor, Undo, the door's check-in and
+its attendance experience, experience purchases, Aegis, the combat board's result so far and the participants'
+labels. Each ruling is recorded, then read on its page (/rulings/<id>) with ``Accept-Language: pt-BR``: the
+summary and the steps in Portuguese, no English word of the kind left (names and Traits are the chronicle's); then
+with ``en``: exactly the English the record stores, as before.
+
+Requests are made outside any app context (Flask-Babel keeps a request's locale on its app context, which an outer
+one would share); the database is read through ``db.connection_context()``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from larp.db import db
+from larp.models import Character, Ruling
+from tests.i18n_support import PSEUDO_HEADERS
+from tests.support import AuthActions
+from tests.web.test_i18n_pages import pseudo_app  # noqa: F401 - the pseudo-locale app fixture
+from tests.web.test_i18n_rulings_more import english_left, ruling_words
+
+PT = {"Accept-Language": "pt-BR"}
+EN = {"Accept-Language": "en"}
+#: Names (and the sheets' words) the demo chronicle's rulings may show in any language.
+NAMES = ["Konrad", "Vale", "Teodor", "Brandt", "Lys", "Moreau", "Pim", "Halloran", "Ruth", "Calder", "Aldous",
+         "Whitmore", "Marcus", "Hale", "Ines", "Castellano", "Vivienne", "Ashcombe", "UTC"]
+
+
+def stored(app, ruling_id: int | None = None, kind: str | None = None) -> Ruling:
+    """A recorded ruling, by id or the latest of ``kind``, read in a connection of its own."""
+    with db.connection_context():
+        if ruling_id is not None:
+            return Ruling.get_by_id(ruling_id)
+        return Ruling.select().where(Ruling.kind == kind).order_by(Ruling.id.desc()).get()
+
+
+def character_id(name: str) -> int:
+    """The stored character called ``name``'s id."""
+    with db.connection_context():
+        return Character.get(Character.name == name).id
+
+
+def read_in_portuguese(client, ruling: Ruling, english: str) -> tuple[str, list[str]]:
+    """The ruling's page in pt-BR: its summary and steps, none with a word of ``english`` (a regex of the kind's
+    English words), and the same page in English exactly as stored."""
+    summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
+    left = [text for text in [summary, *steps] if re.search(english, text)]
+    assert not left, left
+    en_summary, en_steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
+    assert en_summary == ruling.summary and en_steps == [step["text"] for step in ruling.steps]
+    return summary, steps
+
+
+@pytest.fixture
+def downtime(app):
+    """The demo chronicle a fortnight after game session 1 (larp.services.demo.apply_downtime_demo)."""
+    from larp.services.chronicles import get_chronicle
+    from larp.services.demo import apply_downtime_demo
+
+    with db.connection_context():
+        apply_downtime_demo(get_chronicle(), date.today())
+    return app
+
+
+def organiser(app):
+    """A test client logged in as the organiser "boss"."""
+    client = app.test_client()
+    AuthActions(client).login("boss", "organiser")
+    return client
+
+
+def test_aggravated_healing_between_sessions_and_its_undo_read_in_portuguese(downtime):
+    """002 "Damage and Healing": Aldous heals an aggravated level over a night for three blood points and a
+    Willpower; the Undo puts him back; both in Portuguese."""
+    client = organiser(downtime)
+    aldous = character_id("Aldous Whitmore")
+    assert client.post(f"/board/characters/{aldous}/heal", data={"levels": "1"}).status_code == 303
+    healing = stored(downtime, kind="healing")
+    assert healing.summary == "Aldous Whitmore heals 1 aggravated level between game sessions"
+    summary, steps = read_in_portuguese(client, healing, r"\b(heals?|aggravated|levels?|nights?|rest|blood|points?|"
+                                                         r"Willpower|between|game|sessions?|stay|plan)\b")
+    assert summary == "Aldous Whitmore cura 1 nível agravado entre as sessões de jogo", summary
+    assert steps == ["14 noites de descanso entre as sessões de jogo; Aldous Whitmore tem 2 níveis agravados, 4 pontos "
+                     "de sangue e 7 de Força de Vontade.",
+                     "Aldous Whitmore cura 1 nível agravado em 1 noite por 3 pontos de sangue e 1 de Força de Vontade.",
+                     "Ainda sem cura: 1 nível agravado (o plano não cura mais)."], steps
+    response = client.post(f"/characters/{aldous}/undo", data={"ruling": healing.id, "confirm": "yes"})
+    assert response.status_code in (200, 303)
+    undo = stored(downtime, kind="undo")
+    assert undo.summary == f"Undo of #{healing.id}: Aldous Whitmore heals 1 aggravated level between game sessions"
+    summary, steps = read_in_portuguese(client, undo, r"\b(Undo|of|put|back|before|ruling|aggravated|blood|"
+                                                      r"Willpower|no|state|restore)\b")
+    assert summary == (f"Desfeita a decisão nº {healing.id}: Aldous Whitmore cura 1 nível agravado entre as sessões "
+                       f"de jogo"), summary
+    assert steps == [f"Aldous Whitmore volta a estar como antes da decisão nº {healing.id}: agravado 1 → 2; Força de "
+                     f"Vontade 6 → 7; sangue 1 → 4."], steps
+
+
+def test_a_mortals_healing_and_medical_care_read_in_portuguese(downtime):
+    """000 "Mortal's Healing Times": Marcus (a ghoul) is ticked treated, then heals his bashing in an hour and his
+    lethal levels in days over the fortnight, each level's time in Portuguese."""
+    client = organiser(downtime)
+    marcus = character_id("Marcus Hale")
+    assert client.post(f"/board/characters/{marcus}/treated", data={"medical_care": "on"}).status_code in (200, 303)
+    treated = stored(downtime, kind="treatment")
+    summary, steps = read_in_portuguese(client, treated, r"\b(is|under|medical|care|treated|untreated|lethal|wounds|"
+                                                         r"past|heal|worsen|table)\b")
+    assert assert_one_of(summary, ["Marcus Hale está sob cuidados médicos", "Marcus Hale está sem tratamento"])
+    assert client.post(f"/board/characters/{marcus}/heal", data={}).status_code == 303
+    healing = stored(downtime, kind="healing")
+    assert healing.summary.startswith("In 97 hours (of ")
+    summary, steps = read_in_portuguese(client, healing, r"\b(heals?|hours?|days?|of|available|has|healed|levels?|"
+                                                         r"every|now|bashing|lethal|Bruised|Hurt|Healthy|in)\b")
+    assert steps == ["Ferido (contusão) se cura em uma hora.", "Machucado (letal) se cura em três dias.",
+                     "Escoriado (letal) se cura em um dia.",
+                     "Em 97 horas (de 336 disponíveis) Marcus Hale curou 3 níveis, todos os níveis: agora está "
+                     "Saudável."], steps
+    assert summary == "Em 97 horas (de 336 disponíveis) Marcus Hale curou 3 níveis, todos os níveis: agora está Saudável"
+
+
+def assert_one_of(text: str, choices: list[str]) -> bool:
+    """``text`` is one of ``choices`` (named in the failure)."""
+    assert text in choices, text
+    return True
+
+
+def test_waking_from_torpor_reads_in_portuguese(downtime):
+    """met-reference T20: Pim tries to wake a week after his wounds, a static Mental challenge won (Rock beats
+    Scissors); the summary counts the nights tried, in Portuguese."""
+    client = organiser(downtime)
+    pim = character_id("Pim Halloran")
+    response = client.post(f"/board/characters/{pim}/wake", data={
+        "first_night": date.today().isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
+    assert response.status_code == 303
+    wake = stored(downtime, kind="wake")
+    assert wake.summary == "Pim Halloran rises from torpor (1 night tried)"
+    assert all(step.get("said") for step in wake.steps), wake.steps
+    summary, steps = read_in_portuguese(client, wake, r"\b(rises|stays|from|nights?|tried|wake|blood|point|"
+                                                      r"challenge|wins?|against|Rock|Scissors)\b")
+    assert summary == "Pim Halloran desperta do torpor (1 noite de tentativa)", summary
+
+
+def test_a_check_in_its_undo_and_the_attendance_experience_read_in_portuguese(app):
+    """Issue 32: Konrad checked in at the door by name, the check-in undone, checked in again and given his
+    attendance experience: each record in Portuguese."""
+    client = organiser(app)
+    konrad = character_id("Konrad Vale")
+    assert client.post("/checkin", data={"character": konrad}).status_code in (200, 303)
+    check_in = stored(app, kind="check_in")
+    assert re.fullmatch(r"Konrad Vale checked in for Game session 1 \([\d-]+\)", check_in.summary), check_in.summary
+    summary, steps = read_in_portuguese(client, check_in, r"\b(checked|in|for|Game|session|at|the|door|by|name)\b")
+    assert re.fullmatch(r"Konrad Vale credenciado para Sessão de jogo 1 \([\d-]+\)", summary), summary
+    assert re.fullmatch(r"Konrad Vale credenciado na porta pelo nome para Sessão de jogo 1 \([\d-]+\)\.", steps[0]), steps
+    assert client.post(f"/checkin/{konrad}/undo", data={}).status_code in (200, 303)
+    undone = stored(app, kind="check_in_undone")
+    summary, steps = read_in_portuguese(client, undone, r"\b(check-in|for|Game|session|undone|at|was|mistake)\b")
+    assert re.fullmatch(r"O credenciamento de Konrad Vale às \d\d:\d\d UTC foi um engano: desfeito\.", steps[0]), steps
+    assert client.post("/checkin", data={"character": konrad}).status_code in (200, 303)
+    assert client.post("/checkin/award", data={}).status_code in (200, 303)
+    earned = stored(app, kind="experience")
+    assert earned.summary == "Konrad Vale earned 1 experience: attending game session 1"
+    summary, steps = read_in_portuguese(client, earned, r"\b(earned|experience|for|attending|game|session)\b")
+    assert summary == "Konrad Vale ganhou 1 de experiência: presença na sessão de jogo 1", summary
+    assert steps == ["Konrad Vale ganhou 1 de experiência por comparecer à sessão de jogo 1."], steps
+
+
+def test_the_rest_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app):  # noqa: F811 - the fixture
+    """The pseudo-locale: a check-in, its undo and the healing of a mortal leave no English word bare on their
+    record pages (names allowed)."""
+    from larp.services.chronicles import get_chronicle
+    from larp.services.demo import apply_downtime_demo
+
+    with db.connection_context():
+        apply_downtime_demo(get_chronicle(), date.today())
+    client = organiser(pseudo_app)
+    konrad, marcus = character_id("Konrad Vale"), character_id("Marcus Hale")
+    client.post("/checkin", data={"character": konrad})
+    client.post(f"/checkin/{konrad}/undo", data={})
+    client.post(f"/board/characters/{marcus}/heal", data={})
+    for kind in ("check_in", "check_in_undone", "healing"):
+        ruling = stored(pseudo_app, kind=kind)
+        summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PSEUDO_HEADERS).get_data(as_text=True))
+        summary = re.sub(r"<[^>]+>", "", summary)  # an undone ruling's tag, itself translated
+        assert steps and not english_left([summary, *steps], NAMES), (kind, summary, steps)
+
+
+def test_the_combat_boards_result_so_far_and_its_participants_read_in_portuguese(app):
+    """002 "Mass Combat": Konrad (Rock) against Vivienne (Paper) and Lys (Scissors); Vivienne wins, so Konrad may
+    retest: the result so far, read aloud before it is recorded, is Portuguese; once recorded, the ruling's page
+    names the attackers' part in Portuguese ("Atacante, corpo a corpo"), in English as before."""
+    client = app.test_client()
+    AuthActions(client).login()
+    konrad, viv, lys = (character_id(name) for name in ("Konrad Vale", "Vivienne Ashcombe", "Lys Moreau"))
+    data = {"target": konrad, "a": [viv, lys], "target_throw": "rock", f"a{viv}_throw": "paper",
+            f"a{lys}_throw": "scissors", "step": "resolve"}
+    body = client.post("/combat", data=data, headers={"HX-Request": "true", **PT}).get_data(as_text=True)
+    so_far = re.search(r'<h2 class="ruling-summary">(.*?)</h2>', body, re.S).group(1)
+    assert so_far.startswith("Até agora: Konrad Vale contra 2: Vivienne Ashcombe vence; Lys Moreau perde"), so_far
+    assert not re.search(r"\b(against|wins|loses|hit|is)\b", so_far), so_far
+    response = client.post("/combat", data={**data, "step": "record"}, headers=PT)
+    assert response.status_code in (200, 303)
+    ruling = stored(app, kind="mass_combat")
+    page = client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True)
+    assert "<dt>Atacante, corpo a corpo</dt>" in page and "Attacker" not in page
+    assert "<dt>Attacker, hand to hand</dt>" in client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True)
