@@ -207,3 +207,28 @@ def test_the_combat_boards_result_so_far_and_its_participants_read_in_portuguese
     page = client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True)
     assert "<dt>Atacante, corpo a corpo</dt>" in page and "Attacker" not in page
     assert "<dt>Attacker, hand to hand</dt>" in client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True)
+
+
+def test_aegis_reads_in_portuguese(app):
+    """met-reference T22 (Fortitude 5, Aegis): Aldous invokes Aegis after a killing turn, paying with three
+    permanent Physical Traits; the summary, the cancelled damage and the Traits lost, in Portuguese."""
+    client = organiser(app)
+    aldous = character_id("Aldous Whitmore")  # Fortitude 5
+    with db.connection_context():
+        Character.update(damage_lethal=6).where(Character.id == aldous).execute()
+    client.post(f"/characters/{aldous}/damage", data={"damage_type": "aggravated", "levels": "3"})
+    first = stored(app, kind="damage")
+    client.post(f"/characters/{aldous}/damage", data={"damage_type": "aggravated", "levels": "2"})
+    response = client.post(f"/characters/{aldous}/aegis", data={"since": first.id, "payment": "physical_traits"})
+    assert response.status_code == 303
+    aegis = stored(app, kind="aegis")
+    assert aegis.summary == ("Aldous Whitmore invokes Aegis: the damage of this turn is undone (3 permanent Physical "
+                             "Traits).")
+    summary, steps = read_in_portuguese(client, aegis, r"\b(invokes|Aegis|damage|turn|undone|permanent|Physical|"
+                                                       r"Traits?|spends|cancelled|marked|start|takes|loses|sheet)\b")
+    assert summary == ("Aldous Whitmore invoca a Égide: o dano deste turno é desfeito (3 Características Físicas "
+                       "permanentes)."), summary
+    assert steps[0] == ("Égide: Aldous Whitmore gasta 3 Características Físicas permanentes. Todo o dano sofrido neste "
+                        "turno é cancelado (9 níveis marcados agora, 6 no início do turno) e Aldous Whitmore não sofre "
+                        "dano pelo resto do turno."), steps
+    assert steps[1].startswith("Aldous Whitmore perde ") and steps[1].endswith(" da ficha, permanentemente."), steps
