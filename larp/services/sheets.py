@@ -23,7 +23,7 @@ from peewee import PostgresqlDatabase
 
 from larp.db import db
 from larp.rules import experience as experience_rules
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase, Step, phrase_step, plural
 from larp.rules.health import extra_levels
 from larp.services.tabletop import end_combats_of
 from larp.models import (
@@ -57,6 +57,22 @@ STATE_FIELDS = ("willpower_current", "blood_current")
 _RULE = "Character sheet (issue 14)"
 
 _LABELS = FIELD_LABELS
+#: How a change names a Trait (by list and category) and another entry (by list), for the reader's language.
+_TRAIT_LABELS = {
+    ("traits", "physical"): N_("Physical Trait %(name)s"), ("traits", "social"): N_("Social Trait %(name)s"),
+    ("traits", "mental"): N_("Mental Trait %(name)s"),
+    ("negative_traits", "physical"): N_("Negative Physical Trait %(name)s"),
+    ("negative_traits", "social"): N_("Negative Social Trait %(name)s"),
+    ("negative_traits", "mental"): N_("Negative Mental Trait %(name)s"),
+}
+_ENTRY_LABELS = {
+    "abilities": N_("Ability %(name)s"), "backgrounds": N_("Background %(name)s"), "virtues": N_("Virtue %(name)s"),
+    "tabletop": N_("Tabletop %(name)s"), "specialisations": N_("Specialisations of %(name)s"),
+    "powers": N_("Power %(name)s"), "merits": N_("Merit %(name)s"), "flaws": N_("Flaw %(name)s"),
+    "weapons": N_("Weapon %(name)s"), "armor": N_("Armor %(name)s"),
+}
+_ORDER_LABELS = {"powers": N_("Order of powers"), "merits": N_("Order of merits"), "flaws": N_("Order of flaws"),
+                 "weapons": N_("Order of weapons"), "armor": N_("Order of armor")}
 
 
 @dataclass(frozen=True)
@@ -73,8 +89,10 @@ class Change:
     after: str
 
     def text(self) -> str:
-        """"Brawl: 2 → 3"."""
-        return f"{self.label}: {self.before} → {self.after}"
+        """"Brawl: 2 → 3", a phrase the reader's language says (issue 36; the label and the values the app
+        wrote are phrases too, the sheet's own words stay as written)."""
+        return Phrase.message(N_("%(label)s: %(before)s → %(after)s"), label=self.label, before=self.before,
+                              after=self.after)
 
     def to_dict(self) -> dict[str, str]:
         """JSON-ready (stored in the ruling's outcome)."""
@@ -101,7 +119,7 @@ def _shown(value: Any) -> str:
     if value in (None, "", [], {}):
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return Phrase.term("yes" if value else "no")  # the catalogue's yes and no (the settings' own)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     text = str(value)
@@ -114,10 +132,11 @@ def _entries(data: Mapping[str, Any], key: str) -> dict[str, str]:
     for entry in data.get(key) or []:
         if key == "powers":
             ident = f"{entry['discipline']}: {entry['power']}"
-            out[ident] = f"level {entry['level']}" + (" (custom)" if entry.get("custom") else "")
+            out[ident] = Phrase.message(N_("level %(n)s (custom)") if entry.get("custom") else N_("level %(n)s"),
+                                        n=entry["level"])
         elif key in ("merits", "flaws"):
             ident = entry["name"] + (f" ({entry['note']})" if entry.get("note") else "")
-            out[ident] = f"{entry['cost']} Traits"
+            out[ident] = Phrase.message(N_("%(n)s Traits"), n=entry["cost"])
         elif key == "weapons":
             ident = entry["name"]
             out[ident] = (f"+{entry['bonus_traits']}, {entry['damage']} {entry['damage_type']}"
@@ -145,32 +164,32 @@ def describe_changes(before: Mapping[str, Any], after: Mapping[str, Any],
             for category in CATEGORIES:
                 a = {t["name"]: t["count"] for t in (old or {}).get(category, [])}
                 b = {t["name"]: t["count"] for t in (new or {}).get(category, [])}
-                kind = ("Negative " if key == "negative_traits" else "") + f"{category.capitalize()} Trait"
+                kind = _TRAIT_LABELS[key, category]
                 for name in list(a) + [n for n in b if n not in a]:
                     if a.get(name) != b.get(name):
-                        changes.append(Change(f"{key}.{category}.{name}", f"{kind} {name}",
+                        changes.append(Change(f"{key}.{category}.{name}", Phrase.message(kind, name=name),
                                               f"×{a[name]}" if name in a else "—",
                                               f"×{b[name]}" if name in b else "—"))
         elif key in ("abilities", "backgrounds", "virtues", "tabletop", "specialisations"):
-            label = {"abilities": "Ability", "backgrounds": "Background", "virtues": "Virtue",
-                     "tabletop": "Tabletop", "specialisations": "Specialisations of"}[key]
+            label = _ENTRY_LABELS[key]
             a, b = old or {}, new or {}
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
-                    changes.append(Change(f"{key}.{name}", f"{label} {name}", _shown(a.get(name)),
+                    changes.append(Change(f"{key}.{name}", Phrase.message(label, name=name), _shown(a.get(name)),
                                           _shown(b.get(name))))
         elif key in ("powers", "merits", "flaws", "weapons", "armor"):
-            label = {"powers": "Power", "merits": "Merit", "flaws": "Flaw", "weapons": "Weapon",
-                     "armor": "Armor"}[key]
+            label = _ENTRY_LABELS[key]
             a, b = _entries(before, key), _entries(after, key)
             found = len(changes)
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
-                    changes.append(Change(f"{key}", f"{label} {name}", a.get(name, "—"), b.get(name, "—")))
+                    changes.append(Change(f"{key}", Phrase.message(label, name=name), a.get(name, "—"), b.get(name, "—")))
             if len(changes) == found:  # the same entries in another order
-                changes.append(Change(key, f"Order of {key}", "as before", "changed"))
+                changes.append(Change(key, Phrase.message(_ORDER_LABELS[key]), Phrase.message(N_("as before")),
+                                      Phrase.message(N_("changed"))))
         else:
-            changes.append(Change(key, _LABELS.get(key, key.replace("_", " ").capitalize()), _shown(old),
+            changes.append(Change(key, Phrase.message(_LABELS[key]) if key in _LABELS else
+                                  key.replace("_", " ").capitalize(), _shown(old),
                                   _shown(new)))
     return changes
 
@@ -329,15 +348,18 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         if not changes and not xp_spent:
             return character, None
         texts = [c.text() for c in changes]
-        summary = f"{character.name}'s sheet: " + ("; ".join(texts) if len(texts) <= 3 else
-                                                    "; ".join(texts[:3]) + f" and {len(texts) - 3} more")
+        listed = _joined(texts[:3])
+        if len(texts) > 3:
+            listed = Phrase.message(N_("%(changes)s and %(n)s more"), changes=listed, n=len(texts) - 3)
+        summary = Phrase.message(N_("%(name)s's sheet: %(changes)s"), name=character.name, changes=listed)
         game_session = open_game_session(chronicle)
-        steps = [{"text": text, "rule": _RULE} for text in texts]
+        steps = [Step(str(text), _RULE, None, text.data()).to_record() for text in texts]
         if xp_spent:
-            steps.append({"text": f"{experience_rules.points_text(xp_spent)} experience spent: "
-                                  f"{xp_what or '; '.join(texts) or 'the sheet'}.",
-                          "rule": "LotNR Experience"})
-        record = record_ruling(chronicle, user, "sheet", summary[:500], steps, [(character, "edited")],
+            steps.append(phrase_step(N_("%(points)s experience spent: %(what)s."), "LotNR Experience",
+                                     points=experience_rules.points_said(xp_spent),
+                                     what=xp_what or _joined(texts) or Phrase.message(N_("the sheet"))).to_record())
+        record = record_ruling(chronicle, user, "sheet", summary if len(summary) <= 500 else summary[:500], steps,
+                               [(character, "edited")],
                                game_session=game_session, inputs={"fields": sorted(data)},
                                outcome={"changes": [c.to_dict() for c in changes],
                                         EDITION_KEY: next_edition(character)},  # update_character raises it
@@ -352,6 +374,16 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
                                    kind="spent", amount=xp_spent,
                                    what=(xp_what or "; ".join(texts) or "the sheet")[:200])
         return Character.get_by_id(character.id), record
+
+
+def _joined(texts: list[Phrase]) -> Phrase | str:
+    """``texts`` joined with "; " in the reader's language ("" for none)."""
+    if not texts:
+        return ""
+    joined = texts[0]
+    for text in texts[1:]:
+        joined = Phrase.message(N_("%(first)s; %(second)s"), first=joined, second=text)
+    return joined
 
 
 def _keep_weapon_in_hand(character: Character, sheet: CharacterSheet) -> None:

@@ -222,6 +222,9 @@ TERMS = {
     "Intermediate": _l("Intermediate"),
     "Advanced": _l("Advanced"),
     "Master": _l("Master"),
+    "Elder": _l("Elder"),
+    "Ascendant": _l("Ascendant"),
+    "Methuselah": _l("Methuselah"),
     # The combat board's and the stray-shot screen's choices (larp.web.people_form RANGES, COUNTERS).
     "Ranged": _l("Ranged"),
     "Only defends": _l("Only defends"),

@@ -232,3 +232,36 @@ def test_aegis_reads_in_portuguese(app):
                         "turno é cancelado (9 níveis marcados agora, 6 no início do turno) e Aldous Whitmore não sofre "
                         "dano pelo resto do turno."), steps
     assert steps[1].startswith("Aldous Whitmore perde ") and steps[1].endswith(" da ficha, permanentemente."), steps
+
+
+def test_an_experience_purchase_reads_in_portuguese(app):
+    """Issue 33 item 2: Vivienne earns 10 experience (the log's line), asks for Celerity: Rapidity (an
+    Intermediate power, in-clan) and an organiser approves it: the approval's ruling (her sheet's change, the
+    price and the experience spent) and the earned line read in Portuguese."""
+    from larp.services.chronicles import get_chronicle
+    from larp.services.experience import record_experience
+
+    vivienne = character_id("Vivienne Ashcombe")
+    with app.test_request_context(), db.connection_context():
+        record_experience(get_chronicle(), None, vivienne, "earned", "10", "Elysium")
+    asker = app.test_client()
+    AuthActions(asker).login("asker", "organiser")
+    assert asker.post(f"/my/characters/{vivienne}/spend", data={"kind": "power", "discipline": "Celerity",
+                                                                "name": "Rapidity"}).status_code == 303
+    client = organiser(app)
+    with db.connection_context():
+        from larp.models import SpendRequest
+        request_id = SpendRequest.get().id
+    assert client.post(f"/spends/{request_id}/approve").status_code == 303
+    earned = stored(app, kind="experience")
+    summary, steps = read_in_portuguese(client, earned, r"\b(earned|experience|on)\b")
+    assert summary == "Vivienne Ashcombe ganhou 10 de experiência: Elysium", summary
+    approval = stored(app, kind="sheet")
+    assert approval.summary == "Vivienne Ashcombe's sheet: Power Celerity: Rapidity: — → level 3"
+    summary, steps = read_in_portuguese(client, approval, r"\b(sheet|Power|level|is|an?|power|of|experience|spent|"
+                                                          r"unspent|before|after|earned|request|in-clan|Intermediate)\b")
+    assert summary == "Ficha de Vivienne Ashcombe: Poder Celerity: Rapidity: — → nível 3", summary
+    assert steps == ["Poder Celerity: Rapidity: — → nível 3",
+                     "Rapidity é um poder Intermediário de Celerity (nível 3): 6 de experiência.",
+                     f"6 de experiência gastos: Celerity: Rapidity (Intermediário, do clã) (pedido nº {request_id})."], \
+        steps
