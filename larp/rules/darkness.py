@@ -23,7 +23,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
-from larp.rules.explain import Explanation, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, traits as traits_of
 from larp.rules.settings import ChronicleSettings
 from larp.tables import TableError, load_toml, require
 
@@ -286,11 +286,12 @@ def darkness_effect(
     if darkness.level is DarknessLevel.NONE:
         return DarknessEffect(darkness.level, 0, 0, False, ())
     base = table.partial if darkness.level is DarknessLevel.PARTIAL else table.total
-    where = "Shroud of Night" if darkness.source is DarknessSource.SHROUD else "natural darkness"
-    steps.add(f"{who} is in {darkness.level.value} darkness ({where}): {base} Traits down for ties and "
-              f"overbids, no extra Traits risked"
-              + ".",
-              RULE)
+    where = Phrase.message(N_("Shroud of Night") if darkness.source is DarknessSource.SHROUD else
+                           N_("natural darkness"))
+    steps.add(N_("%(name)s is in partial darkness (%(where)s): %(n)s Traits down for ties and overbids, no extra "
+                 "Traits risked.") if darkness.level is DarknessLevel.PARTIAL else
+              N_("%(name)s is in total darkness (%(where)s): %(n)s Traits down for ties and overbids, no extra "
+                 "Traits risked."), RULE, name=who, where=where, n=base)
     reduction = 0   # counts toward full negation (the forced retest too)
     penalty_cut = 0  # removes penalty Traits only (Concentration under LotNR)
     for key in darkness.reductions:
@@ -309,41 +310,53 @@ def darkness_effect(
             setting = row.choice_setting
         if row.penalty_only:
             penalty_cut += value
-            steps.add(f"{row.label} removes {_penalty(value)} in {where}, but not the forced retest of total "
-                      f"darkness" + (f" ({settings.label(setting)})." if row.choice_setting else "."),
-                      f"{TABLE_RULE}; {row.source}", setting)
+            if row.choice_setting:
+                steps.add(N_("%(power)s removes %(penalty)s in %(where)s, but not the forced retest of total darkness "
+                             "(%(setting_said)s)."), f"{TABLE_RULE}; {row.source}", setting,
+                          power=Phrase.term(row.label), penalty=_penalty(value), where=where,
+                          setting_said=Phrase.term(settings.label(setting)))
+            else:
+                steps.add(N_("%(power)s removes %(penalty)s in %(where)s, but not the forced retest of total "
+                             "darkness."), f"{TABLE_RULE}; {row.source}", setting, power=Phrase.term(row.label),
+                          penalty=_penalty(value), where=where)
             continue
         reduction += value
-        steps.add(f"{row.label} removes {_penalty(value)} in {where}"
-                  + (f" ({settings.label(setting)})." if row.choice_setting else "."),
-                  f"{TABLE_RULE}; {row.source}", setting)
+        if row.choice_setting:
+            steps.add(N_("%(power)s removes %(penalty)s in %(where)s (%(setting_said)s)."), f"{TABLE_RULE}; {row.source}",
+                      setting, power=Phrase.term(row.label), penalty=_penalty(value), where=where,
+                      setting_said=Phrase.term(settings.label(setting)))
+        else:
+            steps.add(N_("%(power)s removes %(penalty)s in %(where)s."), f"{TABLE_RULE}; {row.source}", setting,
+                      power=Phrase.term(row.label), penalty=_penalty(value), where=where)
     for row in table.reductions.values():
         if not row.per_level_of:
             continue
         key = ability_named(abilities, row.per_level_of)
         levels = abilities.get(key, 0) if key else 0
         if levels > 0 and row.unless_setting and settings[row.unless_setting]:
-            steps.add(f"{row.label} removes no penalty Trait ({settings.label(row.unless_setting)}).",
-                      f"{TABLE_RULE}; {row.source}", row.unless_setting)
+            steps.add(N_("%(power)s removes no penalty Trait (%(setting_said)s)."), f"{TABLE_RULE}; {row.source}",
+                      row.unless_setting, power=Phrase.term(row.label),
+                      setting_said=Phrase.term(settings.label(row.unless_setting)))
             continue
         if levels > 0:
             value = row.traits(darkness.source, settings, base) * levels
             reduction += value
-            steps.add(f"{row.label} x{levels} removes {_penalty(value)}.", f"{TABLE_RULE}; {row.source}",
-                      row.setting(darkness.source))
+            steps.add(N_("%(power)s x%(levels)s removes %(penalty)s."), f"{TABLE_RULE}; {row.source}",
+                      row.setting(darkness.source), power=Phrase.term(row.label), levels=levels,
+                      penalty=_penalty(value))
     if darkness.waive_retest and not waiver_allowed(darkness.waive_retest):
         raise RulesError(f"{who}: expending {darkness.waive_retest} does not skip the forced retest of total "
                          f"darkness (allowed: {', '.join(table.waiver_abilities)}).", field=field)
     penalty = max(0, base - reduction - penalty_cut)
     forced = darkness.level is DarknessLevel.TOTAL and reduction < table.full_negation
     if darkness.level is DarknessLevel.TOTAL and not forced:
-        steps.add(f"Reductions worth {reduction} Traits (at least {table.full_negation}): no penalty for total "
-                  f"darkness, no forced retest.", RULE)
+        steps.add(N_("Reductions worth %(n)s Traits (at least %(least)s): no penalty for total darkness, no forced "
+                     "retest."), RULE, n=reduction, least=table.full_negation)
     elif reduction or penalty_cut:
-        steps.add(f"{who} is {penalty} Trait{'' if penalty == 1 else 's'} down for darkness.", RULE)
+        steps.add(N_("%(name)s is %(traits)s down for darkness."), RULE, name=who, traits=traits_of(penalty))
     return DarknessEffect(darkness.level, penalty, reduction + penalty_cut, forced, steps.steps())
 
 
-def _penalty(count: int) -> str:
-    """"1 penalty Trait", "2 penalty Traits"."""
-    return f"{count} penalty Trait" + ("" if count == 1 else "s")
+def _penalty(count: int) -> Phrase:
+    """"1 penalty Trait", "2 penalty Traits", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s penalty Trait", "%(n)s penalty Traits")

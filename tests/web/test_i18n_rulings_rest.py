@@ -265,3 +265,26 @@ def test_an_experience_purchase_reads_in_portuguese(app):
                      "Rapidity é um poder Intermediário de Celerity (nível 3): 6 de experiência.",
                      f"6 de experiência gastos: Celerity: Rapidity (Intermediário, do clã) (pedido nº {request_id})."], \
         steps
+
+
+def test_darkness_reads_in_portuguese(app):
+    """002 "Darkness"; the reductions table (met-reference 6.1): A fights in partial darkness with Heightened Senses
+    on (one penalty Trait fewer); the API's steps, asked in Portuguese, say the darkness in Portuguese (the power's
+    name and the setting's label in brackets aside), in English when not asked."""
+    client = app.test_client()
+    AuthActions(client).login()
+    body = {"category": "physical", "scene": {"sides": {"A": {"darkness": "partial", "sight": {"heightened_senses": True}}}},
+            "challenger": {"name": "A", "traits": 7, "bid": ["Quick"]},
+            "defender": {"name": "B", "traits": 7, "bid": ["Brawny"]},
+            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "scissors"}]}
+    english = [s["text"] for s in client.post("/api/v1/challenges/rule", json=body).get_json()["ruling"]["steps"]]
+    assert any(re.fullmatch(r"A is in partial darkness \(natural darkness\): \d Traits down for ties and overbids, no "
+                            r"extra Traits risked\.", s) for s in english), english
+    assert "A is 1 Trait down for darkness." in english, english
+    said = [s["text"] for s in client.post("/api/v1/challenges/rule", json=body, headers=PT).get_json()["ruling"]["steps"]]
+    dark = [s for s in said if "escuridão" in s or "penumbra" in s]
+    assert any(re.fullmatch(r"A está em penumbra \(escuridão natural\): \d Características a menos nos empates e "
+                            r"sobrelances, sem Características extras arriscadas\.", s) for s in dark), dark
+    assert "A tem 1 Característica a menos pela escuridão." in dark, dark
+    told = [re.sub(r"\([^()]*: [^()]*\)", "", step) for step in dark]  # a setting's "(label: value)" aside
+    assert not any(re.search(r"\b(darkness|Traits?|down|ties|overbids|risked|removes|penalty)\b", s) for s in told), dark
