@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from larp.rules.explain import Explanation, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 
 _TRAITS = "LotNR Traits and Abilities (met-reference 2.1, 5.1)"
@@ -92,45 +92,52 @@ def refresh_for_next_session(subject: RefreshSubject, last_date: date, next_date
     steps = Explanation()
     who = subject.name
     if subject.condition in ("final_death", "dead"):
-        steps.add(f"{who} is {'dead' if subject.condition == 'dead' else 'destroyed'}: nothing comes back.", _TRAITS)
+        steps.add(N_("%(name)s is dead: nothing comes back.") if subject.condition == "dead" else
+                  N_("%(name)s is destroyed: nothing comes back."), _TRAITS, name=who)
         return Refresh(subject.willpower_current, subject.blood_current, False, steps.steps())
     changed = False
     if subject.traits_back or subject.abilities_back:
-        parts = []
-        if subject.traits_back:
-            parts.append("Traits " + ", ".join(subject.traits_back))
-        if subject.abilities_back:
-            parts.append("Ability levels " + ", ".join(subject.abilities_back))
-        steps.add(f"{who} gets back the " + " and the ".join(parts) + " spent last game session.", _TRAITS)
+        if subject.traits_back and subject.abilities_back:
+            steps.add(N_("%(name)s gets back the Traits %(traits)s and the Ability levels %(abilities)s spent last game "
+                         "session."), _TRAITS, name=who, traits=list(subject.traits_back),
+                      abilities=list(subject.abilities_back))
+        elif subject.traits_back:
+            steps.add(N_("%(name)s gets back the Traits %(traits)s spent last game session."), _TRAITS, name=who,
+                      traits=list(subject.traits_back))
+        else:
+            steps.add(N_("%(name)s gets back the Ability levels %(abilities)s spent last game session."), _TRAITS,
+                      name=who, abilities=list(subject.abilities_back))
         changed = True
 
     model = settings["wp_refresh"]
     gain = 1 if model == "lotnr_session" else weeks_between(last_date, next_date)
     willpower = min(subject.willpower_permanent, subject.willpower_current + gain)
     if model == "de_weekly":
-        reason = f"{plural(weeks_between(last_date, next_date), 'full week')} between the game dates"
+        reason = Phrase.message(N_("%(weeks)s between the game dates"), weeks=Phrase.counted(
+            weeks_between(last_date, next_date), "%(n)s full week", "%(n)s full weeks"))
     else:
-        reason = "one a game session"
+        reason = Phrase.message(N_("one a game session"))
     if willpower > subject.willpower_current:
-        text = (f"Willpower {subject.willpower_current} → {willpower} of {subject.willpower_permanent} "
-                f"({reason}).")
-        if model == "de_weekly":
-            text += " The extra Willpower for satisfying one's Nature is not modelled."
-        steps.add(text, _WILLPOWER[model], setting="wp_refresh")
+        steps.add(N_("Willpower %(before)s → %(after)s of %(most)s (%(reason)s). The extra Willpower for satisfying one's "
+                     "Nature is not modelled.") if model == "de_weekly" else
+                  N_("Willpower %(before)s → %(after)s of %(most)s (%(reason)s)."), _WILLPOWER[model],
+                  setting="wp_refresh", before=subject.willpower_current, after=willpower,
+                  most=subject.willpower_permanent, reason=reason)
         changed = True
 
     blood = subject.blood_current
     mode = settings["blood_refresh"]
     if subject.creature == "vampire" and mode != "unchanged":
         if subject.condition == "torpor":
-            steps.add(f"{who} is in torpor and does not feed: blood stays at {blood}.", '000 "Torpor"',
-                      setting="blood_refresh")
+            steps.add(N_("%(name)s is in torpor and does not feed: blood stays at %(blood)s."), '000 "Torpor"',
+                      setting="blood_refresh", name=who, blood=blood)
         else:
             target = subject.blood_max if mode == "full" else min(subject.blood_max, settings["blood_starting_pool"])
             if target > blood:
-                label = "a full pool" if mode == "full" else f"the starting pool of {settings['blood_starting_pool']}"
-                steps.add(f"Blood {blood} → {target} of {subject.blood_max} ({label}).", _BLOOD,
-                          setting="blood_refresh")
+                label = Phrase.message(N_("a full pool")) if mode == "full" else \
+                    Phrase.message(N_("the starting pool of %(n)s"), n=settings["blood_starting_pool"])
+                steps.add(N_("Blood %(before)s → %(after)s of %(most)s (%(label)s)."), _BLOOD, setting="blood_refresh",
+                          before=blood, after=target, most=subject.blood_max, label=label)
                 blood = target
                 changed = True
     return Refresh(willpower, blood, changed, steps.steps())

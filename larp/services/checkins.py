@@ -45,7 +45,7 @@ from larp.i18n import session_label
 from larp.models import AttendanceAward, Character, CheckIn, Chronicle, GameSession, Ruling, User, utcnow
 from larp.rules.check_in import RULE, Arrival, DoorDecision, at_the_door, attendance_amount, attendance_step
 from larp.rules.experience import points_text
-from larp.rules.explain import N_, Phrase, RulesError, phrase_step, plural
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
 from larp.services import ServiceError
 from larp.services.cards import UNKNOWN_CARD
 from larp.services.characters import find_characters, get_character, normalise_code
@@ -184,7 +184,7 @@ def check_in(chronicle: Chronicle, user: User | None, character_id: Any, how: st
             earlier = CheckIn.get((CheckIn.game_session == session) & (CheckIn.character == character))
             return CheckInResult(character, earlier, True, None, decision.marks, tonight_counts(chronicle, session),
                                  session)
-        label = _session_said(session)
+        label = session_said(session)
         marks = [Phrase.term(mark) for mark in decision.marks]
         if marks:
             summary = Phrase.message(N_("%(name)s checked in for %(session)s (%(marks)s)"), name=character.name,
@@ -254,7 +254,7 @@ def undo_check_in(chronicle: Chronicle, user: User | None, character_id: Any,
         record = record_ruling(
             chronicle, user, CHECK_IN_UNDONE,
             Phrase.message(N_("%(name)s's check-in for %(session)s undone"), name=character.name,
-                           session=_session_said(session)),
+                           session=session_said(session)),
             [phrase_step(N_("%(name)s's check-in at %(time)s UTC was a mistake: undone."), RULE, name=character.name,
                          time=f"{row.checked_in_at:%H:%M}")], [(character, "subject")], game_session=session,
             inputs={"check_in_ruling": row.ruling_id}, outcome={"undone": row.ruling_id})
@@ -264,7 +264,7 @@ def undo_check_in(chronicle: Chronicle, user: User | None, character_id: Any,
         return CheckInResult(character, None, False, record, (), tonight_counts(chronicle, session), session)
 
 
-def _session_said(session: GameSession) -> Phrase:
+def session_said(session: GameSession) -> Phrase:
     """``session.label`` ("Game session 3 (2026-11-29)") as a phrase the reader's language says."""
     return Phrase.message(N_("Game session %(number)s (%(date)s)"), number=session.number,
                           date=session.date.isoformat())
@@ -485,9 +485,12 @@ def award_attendance(chronicle: Chronicle, user: User | None, session: GameSessi
 
 def attendance_closing_step(made: list[AttendanceAward]) -> dict[str, str]:
     """The closing ruling's step for the attendance experience given as the game session closed."""
-    amounts = {points_text(a.amount) for a in made}
-    return {"text": f"Attendance experience given to {plural(len(made), 'character')} checked in "
-                    f"({' or '.join(sorted(amounts))} each).", "rule": RULE, "setting": "attendance_experience"}
+    amounts = sorted({points_text(a.amount) for a in made})
+    each = Phrase.message(N_("%(first)s or %(second)s"), first=amounts[0], second=amounts[1]) if len(amounts) == 2 \
+        else " or ".join(amounts)
+    return phrase_step(N_("Attendance experience given to %(characters)s checked in (%(each)s each)."), RULE,
+                       "attendance_experience", characters=Phrase.counted(len(made), "%(n)s character",
+                                                                          "%(n)s characters"), each=each).to_record()
 
 
 def award_now(chronicle: Chronicle, organiser: User | None, session_number: Any = None) -> list[AttendanceAward]:

@@ -9,10 +9,10 @@ from peewee import fn
 
 from larp.db import db, for_update
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
-from larp.services.checkins import attendance_closing_step, award_attendance
+from larp.services.checkins import attendance_closing_step, award_attendance, session_said
 from larp.services.chronicles import chronicle_settings
 from larp.services.consequences import store_state
 from larp.services.records import check_submission, record_ruling
@@ -118,7 +118,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
             last.save()
         new = GameSession.create(chronicle=chronicle, number=(last.number if last else 0) + 1, date=next_date,
                                  opened_at=now)
-        closed = f"Game session {last.number} closed; {new.label} opened" if last else f"{new.label} opened"
+        closed = Phrase.message(N_("Game session %(number)s closed; %(session)s opened"), number=last.number,
+                                session=session_said(new)) if last else \
+            Phrase.message(N_("%(session)s opened"), session=session_said(new))
         session_ruling = record_ruling(chronicle, organiser, "session", closed, [], [], game_session=new,
                                        inputs={"date": next_date.isoformat()})
         # Attendance experience for those checked in at the door, once each (issue 32).
@@ -137,7 +139,9 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
                 if not refresh.changed:
                     continue
                 record = record_ruling(
-                    chronicle, organiser, "refresh", f"{character.name}: refreshed for {new.label}", refresh.steps,
+                    chronicle, organiser, "refresh", Phrase.message(N_("%(name)s: refreshed for %(session)s"),
+                                                                    name=character.name, session=session_said(new)),
+                    refresh.steps,
                     [(character, "subject")], game_session=new,
                     inputs={"from_session": last.number, "to_session": new.number},
                     outcome={"willpower_current": refresh.willpower_current, "blood_current": refresh.blood_current,
@@ -151,12 +155,15 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
                 (AbilitySpend.game_session == last) & AbilitySpend.restored_at.is_null()).execute()
         session_ruling.outcome = {"closed": last.number if last else None, "opened": new.number,
                                   "refreshed": len(rulings), "extras_removed": extras}
-        session_ruling.steps = [{"text": f"{plural(len(rulings), 'character')} refreshed.", "rule": "LotNR (met-reference 5.1)"}]
+        session_ruling.steps = [phrase_step(N_("%(characters)s refreshed."), "LotNR (met-reference 5.1)",
+                                            characters=Phrase.counted(len(rulings), "%(n)s character",
+                                                                      "%(n)s characters")).to_record()]
         if attended:
             session_ruling.steps.append(attendance_closing_step(attended))
         if extras:
-            session_ruling.steps.append({"text": f"Scene extras removed as the game session closed: {', '.join(extras)}.",
-                                         "rule": "Scene extras (README, From an empty install, step 4)"})
+            session_ruling.steps.append(phrase_step(N_("Scene extras removed as the game session closed: %(names)s."),
+                                                    "Scene extras (README, From an empty install, step 4)",
+                                                    names=list(extras)).to_record())
         session_ruling.save()
         announce_game_session(chronicle, current, new, session_ruling)  # issue 35: its webhook event
         return new, rulings

@@ -288,3 +288,23 @@ def test_darkness_reads_in_portuguese(app):
     assert "A tem 1 Característica a menos pela escuridão." in dark, dark
     told = [re.sub(r"\([^()]*: [^()]*\)", "", step) for step in dark]  # a setting's "(label: value)" aside
     assert not any(re.search(r"\b(darkness|Traits?|down|ties|overbids|risked|removes|penalty)\b", s) for s in told), dark
+
+
+def test_a_new_game_session_and_its_refresh_read_in_portuguese(downtime):
+    """LotNR (met-reference 5.1): closing game session 2 and opening the next refreshes each character
+    (Willpower, blood, Traits spent): the game session's ruling and a refresh read in Portuguese."""
+    from datetime import timedelta
+
+    client = organiser(downtime)
+    response = client.post("/board/next-session", data={"date": (date.today() + timedelta(days=14)).isoformat()})
+    assert response.status_code == 303
+    opened = stored(downtime, kind="session")
+    assert re.fullmatch(r"Game session 2 closed; Game session 3 \([\d-]+\) opened", opened.summary), opened.summary
+    summary, steps = read_in_portuguese(client, opened, r"\b(Game|session|closed|opened|characters?|refreshed|"
+                                                        r"Scene|extras|removed)\b")
+    assert re.fullmatch(r"Sessão de jogo 2 encerrada; Sessão de jogo 3 \([\d-]+\) aberta", summary), summary
+    assert re.fullmatch(r"Renovados: \d+ personage(m|ns)\.", steps[0]), steps
+    refresh = stored(downtime, kind="refresh")
+    summary, steps = read_in_portuguese(client, refresh, r"\b(refreshed|for|Game|session|Willpower|Blood|of|full|pool|"
+                                                         r"starting|one|gets|back|spent|last|torpor|does|feed|stays)\b")
+    assert re.fullmatch(r".+: renovado para Sessão de jogo 3 \([\d-]+\)", summary), summary
