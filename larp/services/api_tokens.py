@@ -14,6 +14,7 @@ from datetime import date, datetime, time, timedelta
 
 from larp.db import as_id, db, for_update
 from larp.models import ApiToken, Chronicle, User, utcnow
+from larp.rules.explain import N_, Phrase, phrase_step
 from larp.services import ServiceError
 from larp.services.memberships import ROLE_RANK, highest_role  # a token's role may not outrank its owner's
 from larp.services.records import check_submission, record_ruling
@@ -89,11 +90,14 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
         if chronicle is not None:
             # The ruling's unique one-time token is the exact check (two taps at once): the second
             # transaction's INSERT fails and takes its token row with it.
-            until = f", until {expires_on.isoformat()}" if expires_at else ""
-            record_ruling(chronicle, user, "api_token_made",
-                          f"{user.display_name} made the API token “{name}” ({role}{until})",
-                          [{"text": "A personal API token: shown once, stored only as its SHA-256.",
-                            "rule": "API tokens (issue 21)"}], [],
+            made = Phrase.message(N_("%(user)s made the API token “%(token)s” (%(role)s, until %(date)s)"),
+                                  user=user.display_name, token=name, role=Phrase.term(role),
+                                  date=expires_on.isoformat()) if expires_at else \
+                Phrase.message(N_("%(user)s made the API token “%(token)s” (%(role)s)"), user=user.display_name,
+                               token=name, role=Phrase.term(role))
+            record_ruling(chronicle, user, "api_token_made", made,
+                          [phrase_step(N_("A personal API token: shown once, stored only as its SHA-256."),
+                                       "API tokens (issue 21)").to_record()], [],
                           inputs={"name": name, "role": role}, outcome={"token_id": row.id})
     return row, raw
 
@@ -124,8 +128,10 @@ def revoke_token(user: User, token_id: object, chronicle: Chronicle | None = Non
                 (ApiToken.id == row.id) & ApiToken.revoked_at.is_null()).execute()
             if revoked and chronicle is not None:
                 record_ruling(chronicle, user, "api_token_revoked",
-                              f"{user.display_name} revoked the API token “{row.name}” ({row.role})",
-                              [{"text": "Programs using it are refused from now on.", "rule": "API tokens (issue 21)"}],
+                              Phrase.message(N_("%(user)s revoked the API token “%(token)s” (%(role)s)"),
+                                             user=user.display_name, token=row.name, role=Phrase.term(row.role)),
+                              [phrase_step(N_("Programs using it are refused from now on."),
+                                           "API tokens (issue 21)").to_record()],
                               [], inputs={"token_id": row.id}, outcome={"revoked": row.id})
         return ApiToken.get_by_id(row.id)
 

@@ -26,6 +26,7 @@ from qrcode.image.svg import SvgPathFillImage
 
 from larp.db import as_id, db
 from larp.models import Character, Chronicle, User, utcnow
+from larp.rules.explain import Phrase, phrase_step
 from larp.services import ServiceError
 from larp.services.characters import get_character, new_card_token
 from larp.services.chronicles import open_game_session
@@ -116,10 +117,11 @@ def _change_card(chronicle: Chronicle, by: User | None, character_id: int | str,
         # recorded already, before the token changes; the ruling's unique key is the exact check.
         character = get_character(chronicle, character_id)
         token = new_card_token() if kind == CARD_ROTATED else None
-        summary = (f"{character.name}: new card link issued; the old printed card opens nothing"
-                   if kind == CARD_ROTATED else f"{character.name}: card revoked; the printed card opens nothing")
+        summary = Phrase.message(N_("%(name)s: new card link issued; the old printed card opens nothing")
+                                 if kind == CARD_ROTATED else
+                                 N_("%(name)s: card revoked; the printed card opens nothing"), name=character.name)
         record_ruling(chronicle, by, kind, summary,
-                      [{"text": summary + ".", "rule": "Character cards (stack-notes 3.3)"}],
+                      [phrase_step(N_("%(summary)s."), "Character cards (stack-notes 3.3)", summary=summary).to_record()],
                       [(character, "subject")], game_session=open_game_session(chronicle),
                       inputs={"character_id": character.id},
                       outcome={"card": "issued" if token else "revoked"})  # never the token itself

@@ -517,6 +517,7 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
     """
     from larp.db import db
     from larp.rules.damage import armory
+    from larp.rules.explain import N_, Phrase, Step
     from larp.services.records import record_ruling
 
     key = (weapon_key or "").strip()
@@ -525,9 +526,10 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
         raise ServiceError(f"There is no weapon {key!r} in the armory.", field="weapon")
     with db.atomic():
         character = get_character(chronicle, character_id)
-        label = weapons[key].name if key else "bare hands"
-        record_ruling(chronicle, narrator, "edit", f"{character.name} now carries {label}.",
-                      [{"text": f"{character.name} now carries {label}.", "rule": "LotNR weapons (met-reference 3.7)"}],
+        label = Phrase.term(weapons[key].name) if key else Phrase.message(N_("bare hands"))
+        carries = Phrase.message(N_("%(name)s now carries %(weapon)s."), name=character.name, weapon=label)
+        record_ruling(chronicle, narrator, "edit", carries,
+                      [Step(str(carries), "LotNR weapons (met-reference 3.7)", None, carries.data()).to_record()],
                       [(character, "edited")], inputs={"weapon": key})
         Character.update(weapon=key, version=Character.version + 1, updated_at=utcnow()).where(
             Character.id == character.id).execute()

@@ -23,7 +23,7 @@ from peewee import PostgresqlDatabase
 
 from larp.db import db
 from larp.rules import experience as experience_rules
-from larp.rules.explain import N_, Phrase, Step, phrase_step, plural
+from larp.rules.explain import N_, Phrase, Step, phrase_step
 from larp.rules.health import extra_levels
 from larp.services.tabletop import end_combats_of
 from larp.models import (
@@ -251,19 +251,22 @@ def new_character(chronicle: Chronicle, user: User | None, data: Mapping[str, An
     with db.atomic():
         refuse_if_recorded(request_token)
         character = create_character(chronicle, sheet)
-        record = record_ruling(chronicle, user, "created", f"{sheet.name} created.",
-                               [{"text": f"{sheet.name} is created: {_summary(sheet)}.", "rule": _RULE}],
+        record = record_ruling(chronicle, user, "created", Phrase.message(N_("%(name)s created."), name=sheet.name),
+                               [phrase_step(N_("%(name)s is created: %(sheet)s."), _RULE, name=sheet.name,
+                                            sheet=_summary(sheet)).to_record()],
                                [(character, "created")], game_session=open_game_session(chronicle),
                                inputs={"sheet": sheet.to_dict()}, request_token=request_token)
         return character, record
 
 
-def _summary(sheet: CharacterSheet) -> str:
-    parts = [sheet.creature]
+def _summary(sheet: CharacterSheet) -> Phrase:
+    """"vampire; Toreador; 7 Physical, 6 Social, 5 Mental", the creature and the Traits a game word each."""
+    totals = Phrase.message(N_("%(physical)s Physical, %(social)s Social, %(mental)s Mental"),
+                            **{c: sheet.trait_total(c) for c in CATEGORIES})
     if sheet.clan:
-        parts.append(sheet.clan)
-    parts.append(", ".join(f"{sheet.trait_total(c)} {c.capitalize()}" for c in CATEGORIES))
-    return "; ".join(parts)
+        return Phrase.message(N_("%(creature)s; %(clan)s; %(traits)s"), creature=Phrase.term(sheet.creature),
+                              clan=sheet.clan, traits=totals)
+    return Phrase.message(N_("%(creature)s; %(traits)s"), creature=Phrase.term(sheet.creature), traits=totals)
 
 
 def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
@@ -445,11 +448,17 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
                                               **({"health_levels": list(extra_levels())} if extra_track else {})})
             copies.append(create_character(chronicle, sheet, card=False))
         label = names[0] if count == 1 else f"{names[0]} to {names[-1]}"
-        record = record_ruling(chronicle, user, "created", f"{count} cop{'y' if count == 1 else 'ies'} of "
-                               f"{original.name}: {label}" + (" (scene extras)" if scene_extra else "")
-                               + (", each with an extra's health track" if extra_track else "") + ".",
-                               [{"text": f"{c.name} is a copy of {original.name}, card code {c.short_code}.",
-                                 "rule": _RULE} for c in copies],
+        label = Phrase.message(N_("%(first)s to %(last)s"), first=names[0], last=names[-1]) if count > 1 else label
+        copied = Phrase.counted(count, "%(n)s copy of %(name)s: %(label)s", "%(n)s copies of %(name)s: %(label)s",
+                                name=original.name, label=label)
+        if scene_extra:
+            copied = Phrase.message(N_("%(copied)s (scene extras)"), copied=copied)
+        if extra_track:
+            copied = Phrase.message(N_("%(copied)s, each with an extra's health track"), copied=copied)
+        record = record_ruling(chronicle, user, "created", Phrase.message(N_("%(copied)s."), copied=copied),
+                               [phrase_step(N_("%(name)s is a copy of %(original)s, card code %(code)s."), _RULE,
+                                            name=c.name, original=original.name, code=c.short_code).to_record()
+                                for c in copies],
                                [(c, "created") for c in copies], game_session=open_game_session(chronicle),
                                inputs={"original": original.id, "count": count, "name": base,
                                        "scene_extra": scene_extra, "extra_track": extra_track},
@@ -522,9 +531,12 @@ def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, ret
         if (character.retired_at is not None) == retire:
             raise ServiceError(f"{character.name} is {'already retired' if retire else 'not retired'}.",
                                status=409)
-        what = "retired: hidden from pickers, the board and the card sheet" if retire else "back in play"
-        record_ruling(chronicle, user, "retire" if retire else "restore", f"{character.name} {what.split(':')[0]}.",
-                      [{"text": f"{character.name} is {what}.", "rule": _RULE}], [(character, "subject")],
+        summary = Phrase.message(N_("%(name)s retired.") if retire else N_("%(name)s back in play."),
+                                 name=character.name)
+        step = phrase_step(N_("%(name)s is retired: hidden from pickers, the board and the card sheet.") if retire
+                           else N_("%(name)s is back in play."), _RULE, name=character.name)
+        record_ruling(chronicle, user, "retire" if retire else "restore", summary, [step.to_record()],
+                      [(character, "subject")],
                       game_session=open_game_session(chronicle))
         Character.update(retired_at=utcnow() if retire else None, version=Character.version + 1,
                          updated_at=utcnow()).where(Character.id == character.id).execute()
@@ -578,8 +590,17 @@ def _delete(chronicle: Chronicle, user: User | None, characters: list[Character]
     if alone:
         for ruling in Ruling.select().where(Ruling.id.in_(alone)):
             ruling.delete_instance(recursive=True)
-    record_ruling(chronicle, user, "deleted", f"{plural(len(characters), 'character')} {what}: {names}."[:500],
-                  [{"text": f"{names} {what}; {plural(len(alone), 'ruling')} that concerned only them deleted, "
-                            f"{plural(len(shared), 'shared ruling')} kept without them.", "rule": _RULE}], [],
+    extras = what != "deleted"
+    summary = Phrase.counted(len(characters), "%(n)s character removed as scene extras: %(names)s.",
+                             "%(n)s characters removed as scene extras: %(names)s.", names=names) if extras else \
+        Phrase.counted(len(characters), "%(n)s character deleted: %(names)s.", "%(n)s characters deleted: %(names)s.",
+                       names=names)
+    step = phrase_step(N_("%(names)s removed as scene extras; %(rulings)s that concerned only them deleted, %(shared)s "
+                          "kept without them.") if extras else
+                       N_("%(names)s deleted; %(rulings)s that concerned only them deleted, %(shared)s kept without "
+                          "them."), _RULE, names=names,
+                       rulings=Phrase.counted(len(alone), "%(n)s ruling", "%(n)s rulings"),
+                       shared=Phrase.counted(len(shared), "%(n)s shared ruling", "%(n)s shared rulings"))
+    record_ruling(chronicle, user, "deleted", summary if len(summary) <= 500 else summary[:500], [step.to_record()], [],
                   game_session=open_game_session(chronicle), inputs={"characters": names})
     return len(characters)

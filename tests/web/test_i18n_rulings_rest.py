@@ -308,3 +308,26 @@ def test_a_new_game_session_and_its_refresh_read_in_portuguese(downtime):
     summary, steps = read_in_portuguese(client, refresh, r"\b(refreshed|for|Game|session|Willpower|Blood|of|full|pool|"
                                                          r"starting|one|gets|back|spent|last|torpor|does|feed|stays)\b")
     assert re.fullmatch(r".+: renovado para Sessão de jogo 3 \([\d-]+\)", summary), summary
+
+
+def test_a_sheets_copies_retirement_and_card_read_in_portuguese(app):
+    """Two copies of Konrad made as scene extras, Lys retired then back in play, Ruth's card revoked: each
+    record in Portuguese, in English as stored."""
+    client = organiser(app)
+    konrad, lys, ruth = (character_id(name) for name in ("Konrad Vale", "Lys Moreau", "Ruth Calder"))
+    assert client.post(f"/characters/{konrad}/copy", data={"name": "Thug", "count": "2", "scene_extra": "on"}
+                       ).status_code in (200, 303)
+    copies = stored(app, kind="created")
+    assert copies.summary == "2 copies of Konrad Vale: Thug 1 to Thug 2 (scene extras)."
+    summary, steps = read_in_portuguese(client, copies, r"\b(copies|copy|of|to|scene|extras|is|card|code)\b")
+    assert summary == "2 cópias de Konrad Vale: Thug 1 a Thug 2 (figurantes de cena).", summary
+    assert re.fullmatch(r"Thug 1 é uma cópia de Konrad Vale, código do cartão \w+\.", steps[0]), steps
+    assert client.post(f"/characters/{lys}/retire", data={}).status_code in (200, 303)
+    assert client.post(f"/characters/{lys}/retire", data={"restore": "on"}).status_code in (200, 303)
+    for kind, said in (("retire", "Lys Moreau aposentado."), ("restore", "Lys Moreau de volta ao jogo.")):
+        summary, steps = read_in_portuguese(client, stored(app, kind=kind), r"\b(retired|back|in|play|hidden|from|the)\b")
+        assert summary == said, summary
+    assert client.post(f"/cards/{ruth}/revoke", data={}).status_code in (200, 302, 303)
+    revoked = stored(app, kind="card_revoked")
+    summary, steps = read_in_portuguese(client, revoked, r"\b(card|revoked|the|printed|opens|nothing)\b")
+    assert summary == "Ruth Calder: cartão revogado; o cartão impresso não abre mais nada", summary
