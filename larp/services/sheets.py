@@ -42,6 +42,7 @@ from larp.services.editions import EDITION_KEY, next_edition
 from larp.services.records import record_ruling, refuse_if_recorded, snapshot
 from larp.services.sheet_store import (create_character, current_after, refuse_duplicate_name, sheet_of,
                                       update_character)
+from larp.services.sheet_words import ENTRY_LABELS, ORDER_LABELS, TRAIT_LABELS, joined
 from larp.sheet import CharacterSheet
 from larp.sheet_entries import CATEGORIES
 from larp.sheet_checks import FIELD_LABELS, SheetError
@@ -57,24 +58,6 @@ STATE_FIELDS = ("willpower_current", "blood_current")
 _RULE = "Character sheet (issue 14)"
 
 _LABELS = FIELD_LABELS
-#: How a change names a Trait (by list and category) and another entry (by list), for the reader's language.
-_TRAIT_LABELS = {
-    ("traits", "physical"): N_("Physical Trait %(name)s"), ("traits", "social"): N_("Social Trait %(name)s"),
-    ("traits", "mental"): N_("Mental Trait %(name)s"),
-    ("negative_traits", "physical"): N_("Negative Physical Trait %(name)s"),
-    ("negative_traits", "social"): N_("Negative Social Trait %(name)s"),
-    ("negative_traits", "mental"): N_("Negative Mental Trait %(name)s"),
-}
-_ENTRY_LABELS = {
-    "abilities": N_("Ability %(name)s"), "backgrounds": N_("Background %(name)s"), "virtues": N_("Virtue %(name)s"),
-    "tabletop": N_("Tabletop %(name)s"), "specialisations": N_("Specialisations of %(name)s"),
-    "powers": N_("Power %(name)s"), "merits": N_("Merit %(name)s"), "flaws": N_("Flaw %(name)s"),
-    "weapons": N_("Weapon %(name)s"), "armor": N_("Armor %(name)s"),
-}
-_ORDER_LABELS = {"powers": N_("Order of powers"), "merits": N_("Order of merits"), "flaws": N_("Order of flaws"),
-                 "weapons": N_("Order of weapons"), "armor": N_("Order of armor")}
-
-
 @dataclass(frozen=True)
 class Change:
     """One field of a sheet before and after an edit, as a person reads it.
@@ -164,28 +147,28 @@ def describe_changes(before: Mapping[str, Any], after: Mapping[str, Any],
             for category in CATEGORIES:
                 a = {t["name"]: t["count"] for t in (old or {}).get(category, [])}
                 b = {t["name"]: t["count"] for t in (new or {}).get(category, [])}
-                kind = _TRAIT_LABELS[key, category]
+                kind = TRAIT_LABELS[key, category]
                 for name in list(a) + [n for n in b if n not in a]:
                     if a.get(name) != b.get(name):
                         changes.append(Change(f"{key}.{category}.{name}", Phrase.message(kind, name=name),
                                               f"×{a[name]}" if name in a else "—",
                                               f"×{b[name]}" if name in b else "—"))
         elif key in ("abilities", "backgrounds", "virtues", "tabletop", "specialisations"):
-            label = _ENTRY_LABELS[key]
+            label = ENTRY_LABELS[key]
             a, b = old or {}, new or {}
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
                     changes.append(Change(f"{key}.{name}", Phrase.message(label, name=name), _shown(a.get(name)),
                                           _shown(b.get(name))))
         elif key in ("powers", "merits", "flaws", "weapons", "armor"):
-            label = _ENTRY_LABELS[key]
+            label = ENTRY_LABELS[key]
             a, b = _entries(before, key), _entries(after, key)
             found = len(changes)
             for name in list(a) + [n for n in b if n not in a]:
                 if a.get(name) != b.get(name):
                     changes.append(Change(f"{key}", Phrase.message(label, name=name), a.get(name, "—"), b.get(name, "—")))
             if len(changes) == found:  # the same entries in another order
-                changes.append(Change(key, Phrase.message(_ORDER_LABELS[key]), Phrase.message(N_("as before")),
+                changes.append(Change(key, Phrase.message(ORDER_LABELS[key]), Phrase.message(N_("as before")),
                                       Phrase.message(N_("changed"))))
         else:
             changes.append(Change(key, Phrase.message(_LABELS[key]) if key in _LABELS else
@@ -351,7 +334,7 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         if not changes and not xp_spent:
             return character, None
         texts = [c.text() for c in changes]
-        listed = _joined(texts[:3])
+        listed = joined(texts[:3])
         if len(texts) > 3:
             listed = Phrase.message(N_("%(changes)s and %(n)s more"), changes=listed, n=len(texts) - 3)
         summary = Phrase.message(N_("%(name)s's sheet: %(changes)s"), name=character.name, changes=listed)
@@ -360,7 +343,7 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         if xp_spent:
             steps.append(phrase_step(N_("%(points)s experience spent: %(what)s."), "LotNR Experience",
                                      points=experience_rules.points_said(xp_spent),
-                                     what=xp_what or _joined(texts) or Phrase.message(N_("the sheet"))).to_record())
+                                     what=xp_what or joined(texts) or Phrase.message(N_("the sheet"))).to_record())
         record = record_ruling(chronicle, user, "sheet", summary if len(summary) <= 500 else summary[:500], steps,
                                [(character, "edited")],
                                game_session=game_session, inputs={"fields": sorted(data)},
@@ -377,16 +360,6 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
                                    kind="spent", amount=xp_spent,
                                    what=(xp_what or "; ".join(texts) or "the sheet")[:200])
         return Character.get_by_id(character.id), record
-
-
-def _joined(texts: list[Phrase]) -> Phrase | str:
-    """``texts`` joined with "; " in the reader's language ("" for none)."""
-    if not texts:
-        return ""
-    joined = texts[0]
-    for text in texts[1:]:
-        joined = Phrase.message(N_("%(first)s; %(second)s"), first=joined, second=text)
-    return joined
 
 
 def _keep_weapon_in_hand(character: Character, sheet: CharacterSheet) -> None:
