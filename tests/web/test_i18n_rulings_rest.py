@@ -331,3 +331,20 @@ def test_a_sheets_copies_retirement_and_card_read_in_portuguese(app):
     revoked = stored(app, kind="card_revoked")
     summary, steps = read_in_portuguese(client, revoked, r"\b(card|revoked|the|printed|opens|nothing)\b")
     assert summary == "Ruth Calder: cartão revogado; o cartão impresso não abre mais nada", summary
+
+
+def test_willpower_against_wounds_reads_in_portuguese(app):
+    """LotNR Willpower (met-reference 2.1, 4.1): A, Wounded, spends a Willpower Trait to ignore his wound penalty; the
+    stateless API says the step in Portuguese when asked, in English by default."""
+    client = app.test_client()
+    AuthActions(client).login()
+    body = {"category": "physical", "challenger": {"name": "A", "traits": 6, "bid": ["Quick"], "health": "wounded",
+                                                   "willpower": 1, "ignore_wounds": True},
+            "defender": {"name": "B", "traits": 6, "bid": ["Brawny"]},
+            "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "rock"}]}
+    english = [s["text"] for s in client.post("/api/v1/challenges/rule", json=body).get_json()["ruling"]["steps"]]
+    assert ("A spends a Willpower Trait: he ignores his wound penalties (Wounded) for this turn, up to and including "
+            "Incapacitated.") in english, english
+    said = [s["text"] for s in client.post("/api/v1/challenges/rule", json=body, headers=PT).get_json()["ruling"]["steps"]]
+    assert ("A gasta uma Característica de Força de Vontade: ignora as penalidades de seus ferimentos (Ferido "
+            "gravemente) neste turno, até Incapacitado inclusive.") in said, said

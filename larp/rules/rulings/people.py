@@ -32,7 +32,7 @@ from larp.rules.challenge import (
     Weapon,
 )
 from larp.rules.darkness import Darkness, darkness_table
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
 from larp.rules.health import HealthTrack, live_levels
 from larp.rules.hits import Attack, Body, weapon_card
 from larp.rules.scene import Scene, SideScene, Worn, best_armor
@@ -348,9 +348,12 @@ def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
     if not side.choice.ignore_wounds:
         return None
     level = wound_level(side.person, person_track(side.person, settings))
-    what = f"his wound penalties ({level.value.capitalize()})" if level is not Health.HEALTHY else "any wound penalty"
-    return Step(f"{side.name} spends a Willpower Trait: he ignores {what} for this turn, up to and including "
-                f"Incapacitated.", R_WILLPOWER)
+    if level is Health.HEALTHY:
+        return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores any wound penalty for this turn, up to and "
+                              "including Incapacitated."), R_WILLPOWER, name=side.name)
+    return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores his wound penalties (%(level)s) for this turn, up "
+                          "to and including Incapacitated."), R_WILLPOWER, name=side.name,
+                       level=Phrase.term(level.value.capitalize()))
 
 
 # ----- bids and leads -----------------------------------------------------------
