@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping
 from larp.db import as_id, db, for_update
 from larp.i18n import N_
 from larp.models import Chronicle, Ruling, User, Webhook, WebhookDelivery, utcnow
+from larp.rules.explain import Phrase, phrase_step
 from larp.services import ServiceError
 from larp.services.records import check_submission, record_ruling
 from larp.webhooks.kinds import EVENTS, LEVELS, PUBLIC, public_kinds, sent_at
@@ -150,9 +151,11 @@ def _name_taken(chronicle: Chronicle, name: str, other_than: int | None = None) 
                            field="name", status=409)
 
 
-def _summary(hook: Webhook) -> str:
-    labels = ", ".join(EVENTS[kind].label.lower() for kind in hook.events)
-    return f"{hook.privacy}: {labels}"
+def _summary(hook: Webhook) -> Phrase:
+    """"staff: ruling recorded, torpor": its privacy (a word of the catalogue) and its events (as the record always
+    named them, lower case)."""
+    return Phrase.message(N_("%(privacy)s: %(events)s"), privacy=Phrase.term(hook.privacy),
+                          events=[EVENTS[kind].label.lower() for kind in hook.events])
 
 
 def create_webhook(chronicle: Chronicle, user: User | None, data: Mapping[str, Any], *, site_url: str = "",
@@ -183,9 +186,10 @@ def create_webhook(chronicle: Chronicle, user: User | None, data: Mapping[str, A
         _name_taken(chronicle, values["name"])
         hook = Webhook.create(chronicle=chronicle, secret=secret, site_url=site_url[:300], created_by=user,
                               created_at=utcnow(), **values)
-        record_ruling(chronicle, user, "webhook_made", f"Webhook “{hook.name}” made ({_summary(hook)})",
-                      [{"text": "Events go to it as they happen, in order; its address and secret are not "
-                                "kept in the record.", "rule": RULE}], [],
+        record_ruling(chronicle, user, "webhook_made",
+                      Phrase.message(N_("Webhook “%(name)s” made (%(summary)s)"), name=hook.name, summary=_summary(hook)),
+                      [phrase_step(N_("Events go to it as they happen, in order; its address and secret are not kept "
+                                      "in the record."), RULE).to_record()], [],
                       inputs={"name": hook.name, "events": hook.events, "privacy": hook.privacy,
                               "format": hook.format, "local_network": hook.local_network},
                       outcome={"webhook_id": hook.id})
@@ -223,10 +227,13 @@ def update_webhook(chronicle: Chronicle, user: User | None, webhook_id: Any, dat
             # Resumed, or a new address: what stopped it is behind it (the failed events keep their errors).
             new.update(stopped_reason="", hold_until=None, last_error="", last_error_at=None)
         Webhook.update(**new).where(Webhook.id == hook.id).execute()
-        words = {"url": "address", "local_network": "local network", "enabled": "resumed" if new["enabled"] else "paused"}
+        words = {"url": N_("address"), "local_network": N_("local network"), "name": N_("name"),
+                 "privacy": N_("privacy"), "events": N_("events"), "format": N_("format"),
+                 "enabled": N_("resumed") if new["enabled"] else N_("paused")}
+        what = [Phrase.message(words[k]) if k in words else k for k in changed]
         record_ruling(chronicle, user, "webhook_changed",
-                      f"Webhook “{new['name']}” changed: {', '.join(words.get(k, k) for k in changed)}",
-                      [{"text": "Changed: " + ", ".join(words.get(k, k) for k in changed) + ".", "rule": RULE}], [],
+                      Phrase.message(N_("Webhook “%(name)s” changed: %(what)s"), name=new["name"], what=what),
+                      [phrase_step(N_("Changed: %(what)s."), RULE, what=what).to_record()], [],
                       inputs={k: new[k] for k in changed if k != "url"}, outcome={"webhook_id": hook.id})
         return Webhook.get_by_id(hook.id)
 
@@ -245,9 +252,11 @@ def delete_webhook(chronicle: Chronicle, user: User | None, webhook_id: Any) -> 
         waiting = WebhookDelivery.select().where((WebhookDelivery.webhook == hook)
                                                  & (WebhookDelivery.state == "pending")).count()
         hook.delete_instance(recursive=True)
-        return record_ruling(chronicle, user, "webhook_deleted", f"Webhook “{hook.name}” deleted",
-                             [{"text": f"{waiting} event{'s' if waiting != 1 else ''} not yet sent went with it.",
-                               "rule": RULE}], [], inputs={"name": hook.name}, outcome={"webhook_id": hook.id})
+        return record_ruling(chronicle, user, "webhook_deleted",
+                             Phrase.message(N_("Webhook “%(name)s” deleted"), name=hook.name),
+                             [phrase_step(N_("%(events)s not yet sent went with it."), RULE,
+                                          events=Phrase.counted(waiting, "%(n)s event", "%(n)s events")).to_record()],
+                             [], inputs={"name": hook.name}, outcome={"webhook_id": hook.id})
 
 
 def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> tuple[Webhook, str]:
@@ -263,8 +272,9 @@ def change_secret(chronicle: Chronicle, user: User | None, webhook_id: Any) -> t
         _lock(chronicle)
         hook = get_webhook(chronicle, webhook_id)
         Webhook.update(secret=secret).where(Webhook.id == hook.id).execute()
-        record_ruling(chronicle, user, "webhook_secret", f"Webhook “{hook.name}”: new signing secret",
-                      [{"text": "Deliveries are signed with the new secret from now on.", "rule": RULE}], [],
+        record_ruling(chronicle, user, "webhook_secret",
+                      Phrase.message(N_("Webhook “%(name)s”: new signing secret"), name=hook.name),
+                      [phrase_step(N_("Deliveries are signed with the new secret from now on."), RULE).to_record()], [],
                       inputs={"webhook_id": hook.id}, outcome={"webhook_id": hook.id})
     return Webhook.get_by_id(hook.id), secret
 

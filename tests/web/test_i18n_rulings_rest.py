@@ -348,3 +348,25 @@ def test_willpower_against_wounds_reads_in_portuguese(app):
     said = [s["text"] for s in client.post("/api/v1/challenges/rule", json=body, headers=PT).get_json()["ruling"]["steps"]]
     assert ("A gasta uma Característica de Força de Vontade: ignora as penalidades de seus ferimentos (Ferido "
             "gravemente) neste turno, até Incapacitado inclusive.") in said, said
+
+
+def test_a_webhooks_records_read_in_portuguese(app):
+    """Issue 35: a webhook made, given a new secret and deleted: each record in Portuguese (its name and its
+    events' names aside), in English as stored."""
+    from larp.services.chronicles import get_chronicle
+    from larp.services.webhooks import change_secret, create_webhook, delete_webhook
+
+    with app.test_request_context(), db.connection_context():
+        hook, _secret = create_webhook(get_chronicle(), None, {"name": "Mesa", "url": "http://192.168.1.9/hook", "local_network": True,
+                                                               "events": ["ruling_recorded"]})
+        change_secret(get_chronicle(), None, hook.id)
+        delete_webhook(get_chronicle(), None, hook.id)
+    client = organiser(app)
+    made = stored(app, kind="webhook_made")
+    summary, steps = read_in_portuguese(client, made, r"\b(made|Events|go|happen|order|address|secret|kept)\b")
+    assert summary.startswith("Webhook “Mesa” criado ("), summary
+    summary, steps = read_in_portuguese(client, stored(app, kind="webhook_secret"),
+                                        r"\b(new|signing|secret|Deliveries|signed)\b")
+    assert summary == "Webhook “Mesa”: novo segredo de assinatura", summary
+    summary, steps = read_in_portuguese(client, stored(app, kind="webhook_deleted"), r"\b(deleted|events?|sent|went)\b")
+    assert steps == ["Foram junto com ele os eventos ainda não enviados: 0 evento."], steps  # pt_BR: 0 takes the singular
