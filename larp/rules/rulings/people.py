@@ -348,12 +348,11 @@ def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
     if not side.choice.ignore_wounds:
         return None
     level = wound_level(side.person, person_track(side.person, settings))
-    if level is Health.HEALTHY:
-        return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores any wound penalty for this turn, up to and "
-                              "including Incapacitated."), R_WILLPOWER, name=side.name)
-    return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores his wound penalties (%(level)s) for this turn, up "
-                          "to and including Incapacitated."), R_WILLPOWER, name=side.name,
-                       level=Phrase.term(level.value.capitalize()))
+    wounds = Phrase.term(level.value.capitalize())  # unused by the first sentence (a healthy side)
+    return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores any wound penalty for this turn, up to and "
+                          "including Incapacitated.") if level is Health.HEALTHY else
+                       N_("%(name)s spends a Willpower Trait: he ignores his wound penalties (%(level)s) for this "
+                          "turn, up to and including Incapacitated."), R_WILLPOWER, name=side.name, level=wounds)
 
 
 # ----- bids and leads -----------------------------------------------------------
