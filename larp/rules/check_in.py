@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from larp.rules.experience import ExperienceError, experience_points, points_text
-from larp.rules.explain import N_, Phrase, RulesError, Step
+from larp.rules.experience import ExperienceError, experience_points, points_text, points_said
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
 
 #: How every step of this module names its rule (no source rule: the chronicle's practice).
 RULE = "Check-in (issue 32)"
@@ -93,5 +93,5 @@ def attendance_amount(setting: Any) -> Decimal:
 
 def attendance_step(name: str, amount: Decimal, session_number: int) -> Step:
     """The step of one attendance line: "Konrad Vale earned 1 experience for attending game session 3"."""
-    return Step(f"{name} earned {points_text(amount)} experience for attending game session {session_number}.",
-                RULE, "attendance_experience")
+    return phrase_step(N_("%(name)s earned %(points)s experience for attending game session %(number)s."), RULE,
+                       "attendance_experience", name=name, points=points_said(amount), number=session_number)

@@ -113,6 +113,14 @@ def points_text(amount: Decimal | int) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def points_said(amount: Decimal | int) -> int | float | str:
+    """``amount`` as a phrase's parameter: a number the reader's locale writes (``0,5`` in Portuguese) that
+    English writes as :func:`points_text` does; else the text itself."""
+    text = points_text(amount)
+    number = float(text) if "." in text else int(text)
+    return number if (f"{number:g}" if isinstance(number, float) else f"{number}") == text else text
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of the log as the totals read it: its kind and amount in experience points."""

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from larp.rules.experience import points_text
+from larp.rules.experience import points_said, points_text
+from larp.rules.explain import N_, Phrase, traits as traits_of
 from larp.rules.experience_costs import (POWER_TIERS, RITUAL_NEEDS_LEVEL, RITUAL_TIERS, TIER_LABELS, TIER_LEVELS,
                                          CostTable, in_clan, tier_of)
 from larp.sheet import CharacterSheet
@@ -44,6 +45,14 @@ KINDS = {
 }
 #: The highest Background rating bought with experience (data/sheet_lists.toml's Background maximum).
 BACKGROUND_MAX = 5
+#: A Trait bought, by category, as the reader's language names it.
+_TRAIT_WHAT = {"physical": N_("Physical Trait %(name)s"), "social": N_("Social Trait %(name)s"),
+               "mental": N_("Mental Trait %(name)s")}
+#: A Ritual's price step, by tier.
+_RITUAL_STEPS = {"basic": N_("a Basic Ritual: %(points)s experience."),
+                 "intermediate": N_("an Intermediate Ritual: %(points)s experience."),
+                 "advanced": N_("an Advanced Ritual: %(points)s experience."),
+                 "master": N_("a Master Ritual: %(points)s experience.")}
 #: Where the request's rules come from, for the steps.
 RULE = "Issue 33 experience spends; costs: chronicle settings (data/settings/experience_costs.toml)"
 
@@ -247,9 +256,10 @@ def price_request(sheet: CharacterSheet, earned: Decimal, unspent: Decimal, requ
                                                                what=what, value=points_text(cost), value2=sheet.name or 'the character', value3=points_text(unspent))))
     before_dict, after_dict = sheet.to_dict(), after.to_dict()
     change = {k: v for k, v in after_dict.items() if v != before_dict[k]} if not refusals else {}
-    steps = list(steps) + [{"text": f"{points_text(cost)} experience spent: {points_text(unspent)} unspent "
-                                    f"before, {points_text(unspent - cost)} after (earned "
-                                    f"{points_text(earned)}).", "rule": "LotNR Experience"}]
+    steps = list(steps) + [_said(Phrase.message(N_("%(cost)s experience spent: %(unspent)s unspent before, %(after)s "
+                                                   "after (earned %(earned)s)."), cost=points_said(cost),
+                                                unspent=points_said(unspent), after=points_said(unspent - cost),
+                                                earned=points_said(earned)), "LotNR Experience")]
     return Pricing(what, cost, tuple(settings), unspent, unspent - cost, tuple(refusals), change,
                    tuple(steps), clan_side)
 
@@ -258,13 +268,23 @@ def price_request(sheet: CharacterSheet, earned: Decimal, unspent: Decimal, requ
 # Each takes the sheet to change (a copy), the request and the table; returns
 # (what, cost, settings, refusals, steps, in_clan).
 
-def _step(text: str, setting: str, table: CostTable) -> dict[str, str]:
-    return {"text": text, "rule": f"Chronicle setting {setting}"}
+def _step(text: str, setting: str, table: CostTable) -> dict[str, Any]:
+    return _said(text, f"Chronicle setting {setting}")
+
+
+def _said(text: str, rule: str) -> dict[str, Any]:
+    """A step as a record keeps it: its English ``text``, its ``rule`` and, for a phrase, its data (``said``: the
+    reader's language at the edge, issue 36)."""
+    step = {"text": str(text), "rule": rule}
+    if isinstance(text, Phrase):
+        step["said"] = text.data()
+    return step
 
 
 def _priced(what: str, cost: Any, setting: str, refusals: list[Refusal], table: CostTable):
     """A pricer's answer for a purchase at the one price ``cost`` that the setting ``setting`` names."""
-    return what, cost, (setting,), refusals, [_step(f"{what}: {points_text(cost)} experience.", setting, table)], None
+    return what, cost, (setting,), refusals, [_step(Phrase.message(N_("%(what)s: %(points)s experience."), what=what,
+                                                                   points=points_said(cost)), setting, table)], None
 
 
 def _category(request: PurchaseRequest) -> tuple[str, list[Refusal]]:
@@ -277,7 +297,8 @@ def _category(request: PurchaseRequest) -> tuple[str, list[Refusal]]:
 def _trait(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     category, refusals = _category(request)
     name = request.name.strip()
-    what = f"{category.capitalize()} Trait {name}"
+    what = Phrase.message(_TRAIT_WHAT[category], name=name) if category in _TRAIT_WHAT else \
+        f"{category.capitalize()} Trait {name}"
     cost = table.cost("trait")
     if not name:
         refusals.append(Refusal("unknown", Phrase.message(N_("Name the Trait to buy."))))
@@ -305,7 +326,8 @@ def _rating(label: str, setting: str, cost_name: str):
         highest = table.ability_max if cost_name == "ability" else BACKGROUND_MAX
         key = _key_of(mapping, name) or name
         level = mapping.get(key, 0)
-        what = f"{label} {key} {level + 1}"
+        what = Phrase.message(N_("Ability %(name)s %(level)s") if cost_name == "ability" else
+                              N_("Background %(name)s %(level)s"), name=key, level=level + 1)
         refusals = [] if name else [Refusal("unknown", Phrase.message(N_("Name the %(label)s to raise."), label=label))]
         if name and level >= highest:
             refusals.append(Refusal("out_of_range", Phrase.message(
@@ -323,7 +345,7 @@ def _rating(label: str, setting: str, cost_name: str):
 
 def _willpower(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     row = generation_row(sheet.generation) if sheet.creature == "vampire" else None
-    what = f"Permanent Willpower {sheet.willpower_permanent + 1}"
+    what = Phrase.message(N_("Permanent Willpower %(n)s"), n=sheet.willpower_permanent + 1)
     refusals = []
     highest = row.willpower_max if row is not None else 10
     if sheet.willpower_permanent >= highest:
@@ -338,7 +360,7 @@ def _willpower(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable
 
 def _morality(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = sheet.morality_name or "Humanity"
-    what = f"{name} {sheet.morality_rating + 1}"
+    what = Phrase.message(N_("%(morality)s %(n)s"), morality=Phrase.term(name), n=sheet.morality_rating + 1)
     refusals = []
     if sheet.morality_rating >= table.morality_max:
         refusals.append(Refusal("out_of_range", Phrase.message(N_("%(name)s is at %(morality_rating)s: the most "
@@ -370,14 +392,21 @@ def _power(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     clan_side = in_clan(sheet.clan, discipline)
     cost = table.cost(f"power_{tier}") + (0 if clan_side else table.cost("out_of_clan_extra"))
     settings = (f"xp_power_{tier}",) + (() if clan_side else ("xp_out_of_clan_extra",))
-    side = "in-clan" if clan_side else "out-of-clan"
-    what = f"{discipline}: {power} ({TIER_LABELS[tier]}, {side})"
-    steps = [_step(f"{power} is a {TIER_LABELS[tier]} power of {discipline} (level {level}): "
-                   f"{points_text(table.cost(f'power_{tier}'))} experience.", f"xp_power_{tier}", table)]
+    tier_said = Phrase.term(TIER_LABELS[tier])
+    what = Phrase.message(N_("%(discipline)s: %(power)s (%(tier)s, in-clan)") if clan_side else
+                          N_("%(discipline)s: %(power)s (%(tier)s, out-of-clan)"), discipline=discipline, power=power,
+                          tier=tier_said)
+    steps = [_step(Phrase.message(N_("%(power)s is a %(tier)s power of %(discipline)s (level %(level)s): %(points)s "
+                                     "experience."), power=power, tier=tier_said, discipline=discipline, level=level,
+                                  points=points_said(table.cost(f"power_{tier}"))), f"xp_power_{tier}", table)]
     if not clan_side:
-        steps.append(_step(f"{discipline} is not a Discipline of {sheet.clan or 'no clan'}'s "
-                           f"(data/clan_disciplines.toml): {points_text(table.cost('out_of_clan_extra'))} more.",
-                           "xp_out_of_clan_extra", table))
+        extra = points_said(table.cost("out_of_clan_extra"))
+        steps.append(_step(Phrase.message(N_("%(discipline)s is not a Discipline of %(clan)s's "
+                                             "(data/clan_disciplines.toml): %(points)s more."), discipline=discipline,
+                                          clan=sheet.clan, points=extra) if sheet.clan else
+                           Phrase.message(N_("%(discipline)s is not a Discipline of no clan's "
+                                             "(data/clan_disciplines.toml): %(points)s more."), discipline=discipline,
+                                          points=extra), "xp_out_of_clan_extra", table))
     held = [p for p in sheet.powers if _same_line(p, discipline, power)]
     if any(p.power.strip().lower() == power.lower() for p in held):
         refusals.append(Refusal("held", Phrase.message(N_("%(name)s already has %(discipline)s: %(power)s."),
@@ -417,7 +446,8 @@ def _ritual(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     if not name:
         refusals.append(Refusal("unknown", Phrase.message(N_("Name the Ritual."))))
     book = f"{discipline} Rituals"
-    what = f"{book}: {name} ({TIER_LABELS[tier]})"
+    what = Phrase.message(N_("%(discipline)s Rituals: %(name)s (%(tier)s)"), discipline=discipline, name=name,
+                          tier=Phrase.term(TIER_LABELS[tier]))
     cost = table.cost(f"ritual_{tier}")
     needs = RITUAL_NEEDS_LEVEL[tier]
     if any(p.discipline.lower() == book.lower() and p.power.lower() == name.lower() for p in sheet.powers):
@@ -429,8 +459,8 @@ def _ritual(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
                                                                value=_a(TIER_LABELS[tier]), value2=_a(TIER_LABELS[tier_of(needs)]), discipline=discipline, needs=needs)))
     if not refusals:
         sheet.powers.append(PowerEntry(book, name, needs, True))
-    return what, cost, (f"xp_ritual_{tier}",), refusals, [_step(f"{_a(TIER_LABELS[tier])} Ritual: "
-                                                                f"{points_text(cost)} experience.",
+    return what, cost, (f"xp_ritual_{tier}",), refusals, [_step(Phrase.message(_RITUAL_STEPS[tier],
+                                                                               points=points_said(cost)),
                                                                 f"xp_ritual_{tier}", table)], None
 
 
@@ -440,7 +470,7 @@ def _merit(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     refusals = [] if name else [Refusal("unknown", Phrase.message(N_("Name the Merit.")))]
     if not 1 <= traits <= 7:
         refusals.append(Refusal("unknown", Phrase.message(N_("Give the Merit's cost in Traits (1 to 7)."))))
-    what = f"Merit {name} ({traits} Trait{'s' if traits != 1 else ''})"
+    what = Phrase.message(N_("Merit %(name)s (%(traits)s)"), name=name, traits=traits_of(traits))
     if _find(sheet.merits, name) is not None:
         refusals.append(Refusal("held", Phrase.message(N_("%(name)s already has the Merit %(name2)s."),
                                                        name=sheet.name, name2=name)))
@@ -448,14 +478,15 @@ def _merit(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
         sheet.merits.append(QualityEntry(name, traits, request.key))
     cost = table.cost("merit_per_trait") * traits
     return what, cost, ("xp_merit_per_trait",), refusals, [_step(
-        f"{what}: {points_text(table.cost('merit_per_trait'))} per Trait, {points_text(cost)} experience.",
+        Phrase.message(N_("%(what)s: %(per)s per Trait, %(points)s experience."), what=what,
+                       per=points_said(table.cost("merit_per_trait")), points=points_said(cost)),
         "xp_merit_per_trait", table)], None
 
 
 def _remove_flaw(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     flaw = _find(sheet.flaws, request.name)
     traits = flaw.cost if flaw is not None else 0
-    what = f"Removing the Flaw {flaw.name if flaw else request.name.strip()}"
+    what = Phrase.message(N_("Removing the Flaw %(name)s"), name=flaw.name if flaw else request.name.strip())
     refusals = []
     if flaw is None:
         refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Flaw %(value)s."),
@@ -464,13 +495,14 @@ def _remove_flaw(sheet: CharacterSheet, request: PurchaseRequest, table: CostTab
         sheet.flaws.remove(flaw)
     cost = table.cost("flaw_per_trait") * traits
     return what, cost, ("xp_flaw_per_trait",), refusals, [_step(
-        f"{what} ({traits} Traits): {points_text(cost)} experience.", "xp_flaw_per_trait", table)], None
+        Phrase.message(N_("%(what)s (%(n)s Traits): %(points)s experience."), what=what, n=traits,
+                       points=points_said(cost)), "xp_flaw_per_trait", table)], None
 
 
 def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     category, refusals = _category(request)
     name = request.name.strip()
-    what = f"Removing the Negative Trait {name}"
+    what = Phrase.message(N_("Removing the Negative Trait %(name)s"), name=name)
     if not refusals:
         entry = _find(sheet.negative_traits[category], name)
         if entry is None:
@@ -486,7 +518,7 @@ def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, tabl
 
 def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = next((d for d in sheet.derangements if d.strip().lower() == request.name.strip().lower()), None)
-    what = f"Removing the Derangement {name or request.name.strip()}"
+    what = Phrase.message(N_("Removing the Derangement %(name)s"), name=name or request.name.strip())
     refusals = []
     if name is None:
         refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Derangement %(value)s."),

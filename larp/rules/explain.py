@@ -107,9 +107,19 @@ def say(data: Mapping[str, Any], speaker: Speaker = ENGLISH) -> str:
     params = {key: _said(value, speaker) for key, value in data.get("params", {}).items()}
     if "plural" in data:
         params.setdefault("n", speaker.number(data["n"]))
-        return speaker.ngettext(data["msg"], data["plural"], data["n"]) % params
-    template = speaker.gettext(data["msg"])
-    return template % params if params else template
+        text = speaker.ngettext(data["msg"], data["plural"], data["n"]) % params
+    else:
+        template = speaker.gettext(data["msg"])
+        text = template % params if params else template
+    return text.rstrip(data["trim"]) if "trim" in data else text
+
+
+def without_stop(phrase: str) -> str:
+    """``phrase`` without its closing full stop, in every language (a summary quoted inside another
+    sentence: "Undo of #3: Konrad Vale wins"); a plain string loses its stop too."""
+    if isinstance(phrase, Phrase) and "term" not in phrase.data():
+        return Phrase({**phrase.data(), "trim": "."})
+    return str(phrase).rstrip(".")
 
 
 def _said(value: Any, speaker: Speaker) -> str:

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, levels as levels_of
 from larp.rules.health import HealthTrack
 from larp.rules.simple_test import SimpleTest
 
 _RULE = "LotNR Fortitude (met-reference 3.5)"
 #: Aegis's price: one of these, spent permanently (met-reference 3.5).
 AEGIS_PAYMENTS = {"willpower": "1 permanent Willpower Trait", "physical_traits": "3 permanent Physical Traits"}
+#: The same costs as a ruling says them in the reader's language.
+_AEGIS_COSTS = {"willpower": N_("1 permanent Willpower Trait"), "physical_traits": N_("3 permanent Physical Traits")}
 #: The Fortitude level each power needs (LotNR Fortitude, met-reference 3.5).
 RESILIENCE_LEVEL, RESISTANCE_LEVEL, AEGIS_LEVEL = 3, 4, 5
 
@@ -219,7 +221,8 @@ def invoke_aegis(turn_start: HealthTrack, current: HealthTrack, fortitude: int, 
         raise RulesError(Phrase.message(N_("%(name)s was already destroyed before this turn; Final Death is final."),
                                         name=who), field="turn_start")
     steps = Explanation()
-    steps.add(f"Aegis: {who} spends {AEGIS_PAYMENTS[payment]}. All damage taken this turn is cancelled "
-              f"({plural(current.marked, 'level')} marked now, {turn_start.marked} at the start of the turn) and "
-              f"{who} takes no damage for the rest of the turn.", _RULE)
-    return AegisRuling(turn_start, payment, AEGIS_PAYMENTS[payment], True, steps.steps())
+    cost = Phrase.message(_AEGIS_COSTS[payment])
+    steps.add(N_("Aegis: %(name)s spends %(cost)s. All damage taken this turn is cancelled (%(levels)s marked now, "
+                 "%(before)s at the start of the turn) and %(name)s takes no damage for the rest of the turn."), _RULE,
+              name=who, cost=cost, levels=levels_of(current.marked), before=turn_start.marked)
+    return AegisRuling(turn_start, payment, cost, True, steps.steps())

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from larp.rules.explain import N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
 from larp.rules.settings import ChronicleSettings
 
 R_ONE_PER_TURN = "Dark Epics p.71 (met-reference 3.1)"
 #: The categories the rule counts, one challenge each a turn.
 CATEGORIES = ("physical", "mental", "social")
+#: The step of a target's first challenge of a category in a turn, by category.
+_FIRST_OF_TURN = {"physical": N_("%(name)s's first Physical challenge in turn %(turn)s of this scene."),
+                  "mental": N_("%(name)s's first Mental challenge in turn %(turn)s of this scene."),
+                  "social": N_("%(name)s's first Social challenge in turn %(turn)s of this scene.")}
 
 
 def check_one_challenge_per_turn(target: str, category: str, earlier: Iterable[str], turn: int,
@@ -55,5 +59,5 @@ def check_one_challenge_per_turn(target: str, category: str, earlier: Iterable[s
                            target=target, label=Phrase.term(label), turn=turn, cited=R_ONE_PER_TURN,
                            value=settings.label('one_physical_challenge_per_turn')),
             field="scene_id")
-    return Step(f"{target}'s first {label} challenge in turn {turn} of this scene.", R_ONE_PER_TURN,
-                "one_physical_challenge_per_turn")
+    return phrase_step(_FIRST_OF_TURN[category], R_ONE_PER_TURN, "one_physical_challenge_per_turn", name=target,
+                       turn=turn)

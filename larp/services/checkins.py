@@ -45,7 +45,7 @@ from larp.i18n import session_label
 from larp.models import AttendanceAward, Character, CheckIn, Chronicle, GameSession, Ruling, User, utcnow
 from larp.rules.check_in import RULE, Arrival, DoorDecision, at_the_door, attendance_amount, attendance_step
 from larp.rules.experience import points_text
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
 from larp.services import ServiceError
 from larp.services.cards import UNKNOWN_CARD
 from larp.services.characters import find_characters, get_character, normalise_code
@@ -58,8 +58,9 @@ from larp.webhooks.outbox import announce_check_in
 CHECK_IN, CHECK_IN_UNDONE = "check_in", "check_in_undone"
 DOOR_KINDS = (CHECK_IN, CHECK_IN_UNDONE)
 #: How a character was found at the door (``CheckIn.how``), as the log says it.
-HOW_WORDS = {"card": "by card", "code": "by code", "name": "by name", "api": "by the API",
-             "self": "by his player, from his own page"}  # "self": issue 33 item 4
+HOW_WORDS = {"card": Phrase.message(N_("by card")), "code": Phrase.message(N_("by code")),
+             "name": Phrase.message(N_("by name")), "api": Phrase.message(N_("by the API")),
+             "self": Phrase.message(N_("by his player, from his own page"))}  # "self": issue 33 item 4
 #: The most lines of the desk's log shown.
 LOG_LINES = 30
 #: A card's address as a scanner types it: ``.../c/<token>`` or ``.../C/<token>/E12`` (a printed sheet).
@@ -183,11 +184,19 @@ def check_in(chronicle: Chronicle, user: User | None, character_id: Any, how: st
             earlier = CheckIn.get((CheckIn.game_session == session) & (CheckIn.character == character))
             return CheckInResult(character, earlier, True, None, decision.marks, tonight_counts(chronicle, session),
                                  session)
-        marked = f" ({', '.join(decision.marks)})" if decision.marks else ""
+        label = session_said(session)
+        marks = [Phrase.term(mark) for mark in decision.marks]
+        if marks:
+            summary = Phrase.message(N_("%(name)s checked in for %(session)s (%(marks)s)"), name=character.name,
+                                     session=label, marks=marks)
+            step = phrase_step(N_("%(name)s checked in at the door %(how)s for %(session)s (%(marks)s)."), RULE,
+                               name=character.name, how=HOW_WORDS[how], session=label, marks=marks)
+        else:
+            summary = Phrase.message(N_("%(name)s checked in for %(session)s"), name=character.name, session=label)
+            step = phrase_step(N_("%(name)s checked in at the door %(how)s for %(session)s."), RULE,
+                               name=character.name, how=HOW_WORDS[how], session=label)
         record = record_ruling(
-            chronicle, user, CHECK_IN, f"{character.name} checked in for {session.label}{marked}",
-            [{"text": f"{character.name} checked in at the door {HOW_WORDS[how]} for {session.label}{marked}.",
-              "rule": RULE}], [(character, "subject")], game_session=session,
+            chronicle, user, CHECK_IN, summary, [step], [(character, "subject")], game_session=session,
             inputs={"how": how}, outcome={"marks": list(decision.marks)})
         row.ruling = record
         row.save()
@@ -243,14 +252,22 @@ def undo_check_in(chronicle: Chronicle, user: User | None, character_id: Any,
                                        session=session_label(session)), field="character", status=409)
         now = utcnow()
         record = record_ruling(
-            chronicle, user, CHECK_IN_UNDONE, f"{character.name}'s check-in for {session.label} undone",
-            [{"text": f"{character.name}'s check-in at {row.checked_in_at:%H:%M} UTC was a mistake: undone.",
-              "rule": RULE}], [(character, "subject")], game_session=session,
+            chronicle, user, CHECK_IN_UNDONE,
+            Phrase.message(N_("%(name)s's check-in for %(session)s undone"), name=character.name,
+                           session=session_said(session)),
+            [phrase_step(N_("%(name)s's check-in at %(time)s UTC was a mistake: undone."), RULE, name=character.name,
+                         time=f"{row.checked_in_at:%H:%M}")], [(character, "subject")], game_session=session,
             inputs={"check_in_ruling": row.ruling_id}, outcome={"undone": row.ruling_id})
         if row.ruling_id is not None:
             Ruling.update(undone_at=now, undone_by=user).where(Ruling.id == row.ruling_id).execute()
         row.delete_instance()
         return CheckInResult(character, None, False, record, (), tonight_counts(chronicle, session), session)
+
+
+def session_said(session: GameSession) -> Phrase:
+    """``session.label`` ("Game session 3 (2026-11-29)") as a phrase the reader's language says."""
+    return Phrase.message(N_("Game session %(number)s (%(date)s)"), number=session.number,
+                          date=session.date.isoformat())
 
 
 # ---------------------------------------------------------------- finding who arrives
@@ -458,7 +475,9 @@ def award_attendance(chronicle: Chronicle, user: User | None, session: GameSessi
         character = row.character
         step = attendance_step(character.name, amount, session.number)
         award.entry = write_experience_line(chronicle, user, character, session, "earned", amount,
-                                            f"attending game session {session.number}", steps=[step.to_dict()])
+                                            f"attending game session {session.number}", steps=[step.to_record()],
+                                            what_said=Phrase.message(N_("attending game session %(number)s"),
+                                                                     number=session.number))
         award.save()
         made.append(award)
     return made
@@ -466,9 +485,12 @@ def award_attendance(chronicle: Chronicle, user: User | None, session: GameSessi
 
 def attendance_closing_step(made: list[AttendanceAward]) -> dict[str, str]:
     """The closing ruling's step for the attendance experience given as the game session closed."""
-    amounts = {points_text(a.amount) for a in made}
-    return {"text": f"Attendance experience given to {plural(len(made), 'character')} checked in "
-                    f"({' or '.join(sorted(amounts))} each).", "rule": RULE, "setting": "attendance_experience"}
+    amounts = sorted({points_text(a.amount) for a in made})
+    each = Phrase.message(N_("%(first)s or %(second)s"), first=amounts[0], second=amounts[1]) if len(amounts) == 2 \
+        else " or ".join(amounts)
+    return phrase_step(N_("Attendance experience given to %(characters)s checked in (%(each)s each)."), RULE,
+                       "attendance_experience", characters=Phrase.counted(len(made), "%(n)s character",
+                                                                          "%(n)s characters"), each=each).to_record()
 
 
 def award_now(chronicle: Chronicle, organiser: User | None, session_number: Any = None) -> list[AttendanceAward]:

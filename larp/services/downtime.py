@@ -14,7 +14,7 @@ from typing import Any
 
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step, plural, without_stop
 from larp.rules.healing import (
     AggravatedPlan,
     HealingRuling,
@@ -23,6 +23,7 @@ from larp.rules.healing import (
     mortal_healing_time,
     plan_aggravated_healing,
 )
+from larp.rules.healing.vampires import aggravated_levels
 from larp.rules.health import CONDITION_LABELS, HealthTrack
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import CAUSE_LABELS, can_try_to_wake, is_retired
@@ -94,7 +95,8 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
                                field="levels")
         record = record_ruling(
             chronicle, user, "healing",
-            f"{character.name} heals {plural(plan.levels, 'aggravated level')} between game sessions",
+            Phrase.message(N_("%(name)s heals %(levels)s between game sessions"), name=character.name,
+                           levels=aggravated_levels(plan.levels)),
             plan.steps, [(character, "subject")], game_session=session,
             inputs={"between_sessions": True, "levels": plan.levels, "nights": plan.rests},
             outcome={"healed": {"aggravated": plan.levels}, "blood_spent": plan.blood,
@@ -130,7 +132,8 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
             raise ServiceError(f"{character.name} heals no level in the {hours} hours since the last game session.",
                                field="character")
         record = record_ruling(
-            chronicle, user, "healing", healing.steps[-1].text.rstrip("."),
+            chronicle, user, "healing", without_stop(Phrase(healing.steps[-1].said) if healing.steps[-1].said
+                                                     else healing.steps[-1].text),
             healing.steps, [(character, "subject")], game_session=session,
             inputs={"between_sessions": True, "hours": healing.hours, "medical_care": treated},
             outcome={"healed": healing.healed, "track": healing.track.to_dict(), "hours": healing.hours})

@@ -15,6 +15,7 @@ from typing import Any
 from larp.db import as_id, db
 from larp.models import Character, Chronicle, ExperienceEntry, GameSession, User
 from larp.rules import experience as experience_rules
+from larp.rules.explain import N_, Phrase, phrase_step
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import open_game_session
@@ -90,7 +91,7 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
 
 def write_experience_line(chronicle: Chronicle, user: User | None, character: Character,
                           session: GameSession | None, kind: str, points: Any, text: str,
-                          steps: list[dict] | None = None) -> ExperienceEntry:
+                          steps: list[dict] | None = None, what_said: Phrase | None = None) -> ExperienceEntry:
     """Write one line of ``character``'s experience log inside the caller's transaction: the app's one
     writer of a line as a ruling of kind "experience" (the log's form, attendance at a game session),
     so the line shows in his History, undoing its ruling removes it, and his printed sheet gets a new
@@ -100,6 +101,8 @@ def write_experience_line(chronicle: Chronicle, user: User | None, character: Ch
     Args:
         points: experience points (exact, at most two places).
         steps: the ruling's explanation (default: "X earned N experience on WHAT", LotNR Experience).
+        what_said: ``text`` as a phrase, when the app wrote it (attendance): the record then says it in the
+            reader's language; a person's own words are kept as written.
 
     Raises:
         ServiceError: 422 a line the log may not hold (naming ``kind``, ``amount`` or ``what``).
@@ -109,9 +112,15 @@ def write_experience_line(chronicle: Chronicle, user: User | None, character: Ch
     except experience_rules.ExperienceError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
     said = experience_rules.points_text(points)
-    record = record_ruling(chronicle, user, "experience", f"{character.name} {kind} {said} experience: {text}",
-                           steps or [{"text": f"{character.name} {kind} {said} experience on {text}.",
-                                      "rule": "LotNR Experience"}], [(character, "subject")], game_session=session,
+    what = what_said if what_said is not None and str(what_said) == text else text
+    summary = Phrase.message(N_("%(name)s earned %(points)s experience: %(what)s") if kind == "earned" else
+                             N_("%(name)s spent %(points)s experience: %(what)s"), name=character.name,
+                             points=experience_rules.points_said(points), what=what)
+    default = phrase_step(N_("%(name)s earned %(points)s experience on %(what)s.") if kind == "earned" else
+                          N_("%(name)s spent %(points)s experience on %(what)s."), "LotNR Experience",
+                          name=character.name, points=experience_rules.points_said(points), what=what)
+    record = record_ruling(chronicle, user, "experience", summary,
+                           steps or [default], [(character, "subject")], game_session=session,
                            inputs={"kind": kind, "amount": said, "what": text},
                            outcome={EDITION_KEY: next_edition(character)})
     raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthTrack
 from larp.rules.rulings import HandDamage
@@ -347,10 +347,11 @@ def invoke_aegis_for(chronicle: Chronicle, narrator: User | None, character_id: 
                         paid.append(trait.name)
             steps = list(result.steps)
             if paid:
-                steps.append(Step(f"{character.name} loses {', '.join(paid)} from the sheet, permanently.",
-                                  "LotNR Fortitude: Aegis (met-reference 3.5)"))
-            record = record_ruling(chronicle, narrator, "aegis", f"{character.name} invokes Aegis: the damage of "
-                                   f"this turn is undone ({result.cost}).", steps, [(character, "subject")],
+                steps.append(phrase_step(N_("%(name)s loses %(traits)s from the sheet, permanently."),
+                                         "LotNR Fortitude: Aegis (met-reference 3.5)", name=character.name, traits=paid))
+            summary = Phrase.message(N_("%(name)s invokes Aegis: the damage of this turn is undone (%(cost)s)."),
+                                     name=character.name, cost=result.cost)
+            record = record_ruling(chronicle, narrator, "aegis", summary, steps, [(character, "subject")],
                                    game_session=open_game_session(chronicle),
                                    inputs={"character": character.id, "since": link.ruling.id, "payment": payment},
                                    outcome={"track": result.track.to_dict(), "paid": paid or result.cost})

@@ -31,6 +31,7 @@ from larp.models import (
     User,
     utcnow,
 )
+from larp.rules.explain import Phrase, phrase_step, without_stop
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
 from larp.services.editions import EDITION_KEY, EDITION_KINDS, next_edition, raise_edition
@@ -74,6 +75,13 @@ _FIELD_LABELS = {
     "condition": "condition", "staked": "staked", "willpower_current": "Willpower",
     "willpower_permanent": "permanent Willpower", "blood_current": "blood",
 }
+#: The same labels as an undo's step says them in the reader's language (the kinds of damage are game words).
+_FIELD_WORDS = {
+    "damage_aggravated": Phrase.term("aggravated"), "damage_lethal": Phrase.term("lethal"),
+    "damage_bashing": Phrase.term("bashing"), "condition": Phrase.message(N_("condition")),
+    "staked": Phrase.message(N_("staked")), "willpower_current": Phrase.message(N_("Willpower")),
+    "willpower_permanent": Phrase.message(N_("permanent Willpower")), "blood_current": Phrase.message(N_("blood")),
+}
 
 
 @dataclass
@@ -112,6 +120,30 @@ def _describe(before: dict | None, after: dict | None) -> list[str]:
         return []
     return [f"{label} {before[key]} → {after[key]}" for key, label in _FIELD_LABELS.items()
             if key in before and key in after and before[key] != after[key]]
+
+
+def _value_said(value: Any) -> Any:
+    """A snapshot's value as an undo's step says it: a number as it is, a condition as a game word,
+    true or false in the reader's language ("True" in English, as the step always said it)."""
+    if isinstance(value, bool):
+        return Phrase.message(N_("True")) if value else Phrase.message(N_("False"))
+    if isinstance(value, (int, float)) or value is None:
+        return "None" if value is None else value
+    return Phrase.term(str(value))
+
+
+def _restored(before: dict, after: dict) -> Phrase:
+    """What an undo puts back ("aggravated 2 → 0; condition torpor → active", else "no state to restore"),
+    in the reader's language; the English is :func:`_describe`'s, joined with "; "."""
+    parts = [Phrase.message(N_("%(label)s %(before)s → %(after)s"), label=_FIELD_WORDS[key],
+                            before=_value_said(before[key]), after=_value_said(after[key]))
+             for key in _FIELD_LABELS if key in before and key in after and before[key] != after[key]]
+    if not parts:
+        return Phrase.message(N_("no state to restore"))
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Phrase.message(N_("%(first)s; %(second)s"), first=joined, second=part)
+    return joined
 
 
 def timeline(character: Character) -> list[TimelineEntry]:
@@ -212,13 +244,14 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
         steps = []
         for link, character in zip(links, characters):
             restored = {key: value for key, value in link.before.items() if key in SNAPSHOT_FIELDS and key != "version"}
-            changes = _describe({k: getattr(character, k) for k in restored}, restored)
-            steps.append({"text": f"{character.name} put back as before ruling #{ruling.id}: "
-                                  + ("; ".join(changes) if changes else "no state to restore") + ".",
-                          "rule": "Undo (issue 7)"})
+            steps.append(phrase_step(N_("%(name)s put back as before ruling #%(id)s: %(changes)s."), "Undo (issue 7)",
+                                     name=character.name, id=ruling.id,
+                                     changes=_restored({k: getattr(character, k) for k in restored}, restored)))
         # The undo of a change of the sheet itself is a new edition of the printed sheet (issue 34).
         new_edition = ruling.kind in EDITION_KINDS
-        record = record_ruling(chronicle, organiser, "undo", f"Undo of #{ruling.id}: {ruling.summary.rstrip('.')}", steps,
+        undone = Phrase(ruling.summary_said) if ruling.summary_said else ruling.summary
+        record = record_ruling(chronicle, organiser, "undo", Phrase.message(N_("Undo of #%(id)s: %(summary)s"), id=ruling.id,
+                                                                           summary=without_stop(undone)), steps,
                                [(c, "subject") for c in characters], game_session=game_session,
                                inputs={"ruling": ruling.id},
                                outcome={"undone": ruling.id, **({EDITION_KEY: next_edition(characters[0])}

@@ -31,6 +31,7 @@ from larp.db import as_id, db
 from larp.i18n import N_
 from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
 from larp.rules.experience import points_text
+from larp.rules.explain import Phrase
 from larp.rules.experience_costs import cost_table
 from larp.rules.experience_purchase import (PurchaseError, PurchaseRequest, Pricing, depends_on, price_request,
                                             reverse_change)
@@ -238,7 +239,7 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
                answered_by_name=organiser.display_name if organiser else "", cost=priced.cost,
                what=priced.what[:300], bought=priced.change, before={k: before[k] for k in priced.change})
         _, record = edit_character(chronicle, organiser, character.id, priced.change, xp_spent=priced.cost,
-                                   xp_what=f"{priced.what} (request #{spend.id})"[:200])
+                                   xp_what=_request_what(priced.what, spend.id))
         # The record says why it costs what it costs (the price's steps, each naming its setting), in the
         # same transaction: one ruling, its steps the sheet's changes, the price, the experience spent.
         Ruling.update(steps=list(record.steps[:-1]) + list(priced.steps[:-1]) + list(record.steps[-1:])).where(
@@ -333,6 +334,13 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
                                    what=f"Undo of request #{spend.id}: {spend.what}"[:200])
         SpendRequest.update(undo_ruling=record).where(SpendRequest.id == spend.id).execute()
         return SpendRequest.get_by_id(spend.id)
+
+
+def _request_what(what: str, request_id: int) -> str:
+    """"<what> (request #<id>)", the experience log's words for an approved request (at most 200 characters), a
+    phrase the record says in the reader's language when it fits."""
+    said = Phrase.message(N_("%(what)s (request #%(id)s)"), what=what, id=request_id)
+    return said if len(said) <= 200 else said[:200]
 
 
 def suggestions(chronicle: Chronicle, character: Character, most: int = 8) -> list[tuple[PurchaseRequest, Pricing]]:

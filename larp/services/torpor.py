@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
-from larp.rules.explain import RulesError, plural
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
 from larp.rules.torpor import (
@@ -72,14 +72,16 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         if character.condition == "torpor" and cause == "voluntary":
             raise ServiceError(f"{character.name} is already in torpor from damage: record it as wounds.",
                                field="cause")
-        record = record_ruling(chronicle, user, "torpor", f"{character.name} enters torpor ({CAUSE_LABELS[cause]})",
+        record = record_ruling(chronicle, user, "torpor",
+                               Phrase.message(N_("%(name)s enters torpor (%(cause)s)"), name=character.name,
+                                              cause=Phrase.message(CAUSE_LABELS[cause])),
                                [], [(character, "subject")], game_session=game_session,
                                inputs={"cause": cause, "on": on.isoformat()})
         start = enter_torpor(cause, on, settings, met_rating=character.morality_rating,
                              tabletop_rating=tabletop_morality(character), who=character.name,
                              session=game_session.number)
         row = store_torpor(character, start, game_session, record)
-        record.steps = [s.to_dict() for s in start.steps]
+        record.steps = [s.to_record() for s in start.steps]
         record.outcome = {"wake_on": start.wake_on.isoformat() if start.wake_on else None,
                           "wake_session": row.wake_session, "length": start.length, "retired": start.retired}
         record.save()
@@ -214,7 +216,7 @@ class Waking(SingleShot):
         awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
         track = state.health
         blood = character.blood_current
-        steps: list[dict] = [converted.to_dict()] if converted and settings["wake_test"] != "live_static" else []
+        steps: list[dict] = [converted.to_record()] if converted and settings["wake_test"] != "live_static" else []
         attempts: list[dict] = []
         nights: list[str] = []
         night = self.first_night
@@ -242,7 +244,7 @@ class Waking(SingleShot):
                     night += timedelta(days=1)
                     continue
                 raise ServiceError(exc.message, field=exc.field if exc.field != "night" else "first_night") from None
-            steps.extend(s.to_dict() for s in attempt.steps)
+            steps.extend(s.to_record() for s in attempt.steps)
             attempts.append({"night": night.isoformat(), **attempt.test, "woke": attempt.woke})
             nights.append(night.isoformat())
             blood, track, woke = attempt.blood_current, attempt.track, attempt.woke
@@ -251,8 +253,9 @@ class Waking(SingleShot):
             since = torpor.wake_on.isoformat() if torpor.wake_on else f"game session {torpor.wake_session}"
             raise ServiceError(f"{character.name} may not try to wake on any of those nights (from {since}).",
                                field="first_night")
-        summary = (f"{character.name} rises from torpor" if woke else f"{character.name} stays in torpor") + \
-            f" ({plural(len(attempts), 'night')} tried)"
+        summary = Phrase.message(N_("%(name)s rises from torpor (%(nights)s tried)") if woke else
+                                 N_("%(name)s stays in torpor (%(nights)s tried)"), name=character.name,
+                                 nights=Phrase.counted(len(attempts), "%(n)s night", "%(n)s nights"))
         self.torpor, self.result_nights = torpor, nights
         return WakeAttempts(summary, steps, woke, attempts, nights, blood, track)
 

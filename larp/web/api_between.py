@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import current_app, g, jsonify
 
+from larp.i18n import steps_for_reader, summary_text
 from larp.models import GameSession, Ruling
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
@@ -74,7 +75,8 @@ def state_of(character) -> dict[str, Any]:
 
 
 def _recorded(record: Ruling, character_id: int | None = None):
-    body: dict[str, Any] = {"ruling_id": record.id, "summary": record.summary, "steps": record.steps}
+    body: dict[str, Any] = {"ruling_id": record.id, "summary": summary_text(record),
+                            "steps": steps_for_reader(record.steps)}
     if character_id is not None:
         body["character"] = state_of(get_character(get_chronicle(), character_id))
     return jsonify(body), 201
@@ -135,7 +137,7 @@ def open_game_session_api():
     new, refreshed = close_and_open(get_chronicle(), g.user, _date(data, "date"), closing=closing)
     ruling = Ruling.select().where((Ruling.game_session == new) & (Ruling.kind == "session")).order_by(Ruling.id).first()
     return jsonify(ruling_id=ruling.id, game_session=session_payload(new),
-                   refreshed=[r.summary for r in refreshed]), 201
+                   refreshed=[summary_text(r) for r in refreshed]), 201
 
 
 @bp.post("/characters/<int:character_id>/torpor")

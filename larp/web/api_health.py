@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from flask import current_app, g, jsonify
 
+from larp.i18n import steps_for_reader, summary_text
 from larp.rules.blood import BLOOD_CALLS
 from larp.rules.health import HealthTrack, health_views
 from larp.rules.rulings import rule_blood_called_for, rule_damage_by_hand, rule_feeding, rule_healing
@@ -291,7 +292,8 @@ def _recorded(recorded: Recorded, track: HealthTrack | None = None):
                "blood_current": character.blood_current, "willpower_current": character.willpower_current,
                "health": track.to_dict(), "level": track.state()}
     ruling = recorded.ruling
-    return jsonify(ruling_id=ruling.id, summary=ruling.summary, steps=ruling.steps, character=payload), 201
+    return jsonify(ruling_id=ruling.id, summary=summary_text(ruling), steps=steps_for_reader(ruling.steps),
+                   character=payload), 201
 
 
 @bp.post("/characters/<int:character_id>/damage")

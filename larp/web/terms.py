@@ -191,6 +191,12 @@ TERMS = {
     "Escaper": _l("Escaper"),
     "Firer": _l("Firer"),
     "Bystander": _l("Bystander"),
+    "Attacker, hand to hand": _l("Attacker, hand to hand"),
+    "Attacker, ranged": _l("Attacker, ranged"),
+    "Missed target": _l("Missed target"),
+    "Victim": _l("Victim"),
+    "Created": _l("Created"),
+    "Tested": _l("Tested"),
     # The tabletop Attributes a sheet rates (sheets' "Tabletop ratings", the tabletop screens).
     "Strength": _l("Strength"),
     "Dexterity": _l("Dexterity"),
@@ -218,6 +224,9 @@ TERMS = {
     "Intermediate": _l("Intermediate"),
     "Advanced": _l("Advanced"),
     "Master": _l("Master"),
+    "Elder": _l("Elder"),
+    "Ascendant": _l("Ascendant"),
+    "Methuselah": _l("Methuselah"),
     # The combat board's and the stray-shot screen's choices (larp.web.people_form RANGES, COUNTERS).
     "Ranged": _l("Ranged"),
     "Only defends": _l("Only defends"),

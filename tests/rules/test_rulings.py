@@ -22,13 +22,12 @@ from larp.rules.rulings import (
     rule_static,
 )
 from larp.rules.rulings.people import (
-    best_armor,
     check_can_act,
     lead_for,
     person_track,
     sight_reductions,
 )
-from larp.rules.scene import RangeBand, Scene, SideScene, Worn, scene_from_dict
+from larp.rules.scene import RangeBand, Scene, SideScene, Worn, best_armor, scene_from_dict
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
 from larp.rules.challenge import Throw

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural, blood_points, blood_traits
 from larp.rules.health import HealthTrack
-from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless
+from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless, aggravated_levels, rests_of
 from larp.rules.settings import ChronicleSettings
 
 @dataclass(frozen=True)
@@ -117,26 +117,29 @@ def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: in
     blood_available -= credit
     steps = Explanation()
     rest = model["rest"]
-    steps.add(f"{plural(nights, rest)} of rest between the game sessions; {who} has "
-              f"{plural(track.aggravated, 'aggravated level')}, {plural(blood_available, 'blood point')} and "
-              f"{willpower_available} Willpower.", model["rule"],
-              setting="agg_heal_model")
+    steps.add(N_("%(rests)s of rest between the game sessions; %(name)s has %(levels)s, %(blood)s and %(willpower)s "
+                 "Willpower."), model["rule"], setting="agg_heal_model", rests=rests_of(nights, rest), name=who,
+              levels=aggravated_levels(track.aggravated), blood=blood_points(blood_available),
+              willpower=willpower_available)
     if credit:
-        steps.add(f"{plural(credit, 'Blood Trait')} already marked against the wounds pay first.", model["rule"],
-                  setting="agg_heal_model")
+        steps.add(N_("%(blood)s already marked against the wounds pay first."), model["rule"],
+                  setting="agg_heal_model", blood=blood_traits(credit))
     if healed:
-        steps.add(f"{who} heals {plural(healed, 'aggravated level')} over {plural(len(per_rest), rest)} for "
-                  f"{plural(blood, 'blood point')} and {willpower} Willpower.", model["rule"], setting="agg_heal_model")
+        steps.add(N_("%(name)s heals %(levels)s over %(rests)s for %(blood)s and %(willpower)s Willpower."),
+                  model["rule"], setting="agg_heal_model", name=who, levels=aggravated_levels(healed),
+                  rests=rests_of(len(per_rest), rest), blood=blood_points(blood), willpower=willpower)
     reasons = {
-        "blood": f"not enough blood for another level ({model['blood']} blood points a level)",
-        "willpower": "not enough Willpower for another level",
-        "nights": f"no {rest} of rest left for another level",
-        "requested": "the plan heals no more",
+        "blood": Phrase.message(N_("not enough blood for another level (%(n)s blood points a level)"),
+                                n=model["blood"]),
+        "willpower": Phrase.message(N_("not enough Willpower for another level")),
+        "nights": Phrase.message(N_("no night of rest left for another level") if rest == "night" else
+                                 N_("no day of rest left for another level")),
+        "requested": Phrase.message(N_("the plan heals no more")),
     }
     if limited_by is not None:
         left = track.aggravated - healed
-        steps.add(f"{plural(left, 'aggravated level')} stay: {reasons[limited_by]}.", model["rule"],
-                  setting="agg_heal_model")
+        steps.add(N_("%(levels)s stay: %(reason)s."), model["rule"], setting="agg_heal_model",
+                  levels=aggravated_levels(left), reason=reasons[limited_by])
     new = replace(track, aggravated=track.aggravated - healed)
     return AggravatedPlan(healed, blood, willpower, len(per_rest), tuple(per_rest), limited_by, new, steps.steps(),
                           credit - paid)

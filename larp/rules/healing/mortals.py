@@ -8,10 +8,16 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from math import ceil
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural, levels as levels_of
 from larp.rules.health import HealthTrack, apply_damage, standing, tabletop_view
 from larp.rules.healing.vampires import HealingRuling
 from larp.tables import TableError, load_toml, require
+
+#: The table's times (data/mortal_healing.toml ``text``), marked for the catalogues: a step says them in the
+#: reader's language.
+TIMES = (N_("one hour"), N_("three hours"), N_("six hours"), N_("12 hours"), N_("one day"), N_("three days"),
+         N_("one week"), N_("one month"), N_("two months"), N_("three months"), N_("five months"))
+
 
 @dataclass(frozen=True)
 class LevelHealing:
@@ -116,18 +122,20 @@ def mortal_healing_time(track: HealthTrack, medical_care: bool = False, who: str
         plan.append(table[kind][box["level"]])
     possible = True
     for entry in plan:
-        steps.add(f"{entry.level} ({entry.damage_type}): {entry.text}.", rule)
+        steps.add(N_("%(level)s (%(kind)s): %(time)s."), rule, level=Phrase.term(entry.level),
+                  kind=Phrase.term(entry.damage_type), time=Phrase.message(entry.text))
     if any(e.no_recovery_without_care for e in plan) and not medical_care:
         possible = False
-        steps.add(f"{who} is Crippled or Incapacitated with lethal damage: no recovery is possible without "
-                  f"medical attention.", rule)
+        steps.add(N_("%(name)s is Crippled or Incapacitated with lethal damage: no recovery is possible without "
+                     "medical attention."), rule, name=who)
     elif any(e.needs_medical_care for e in plan) and not medical_care:
-        steps.add("Lethal damage past Hurt needs medical treatment: untreated, it worsens one level a day.", rule)
+        steps.add(Phrase.message(N_("Lethal damage past Hurt needs medical treatment: untreated, it worsens one level a "
+                                    "day.")), rule)
     if plan and plan[0].level == "Incapacitated" and plan[0].damage_type == "bashing":
-        steps.add(f"{who} spends the first 12 hours delirious.", rule)
+        steps.add(N_("%(name)s spends the first %(hours)s hours delirious."), rule, name=who, hours=12)
     total = sum(e.hours for e in plan) if possible else None
     if total is not None:
-        steps.add(f"{who} heals completely in {total} hours.", rule)
+        steps.add(N_("%(name)s heals completely in %(hours)s hours."), rule, name=who, hours=total)
     return MortalHealing(tuple(plan), total, possible, steps.steps())
 
 
@@ -185,24 +193,33 @@ def heal_mortal_over(track: HealthTrack, hours: int, medical_care: bool = False,
                             bashing=kinds.count("bashing"))
             if track.condition == "unconscious":
                 track = replace(track, condition="active")
-            steps.add(f"{lowest.level} ({lowest.damage_type}) heals in {lowest.text}.", rule)
+            steps.add(N_("%(level)s (%(kind)s) heals in %(time)s."), rule, level=Phrase.term(lowest.level),
+                      kind=Phrase.term(lowest.damage_type), time=Phrase.message(lowest.text))
         else:
             elapsed = last = next_worse
             worsened += 1
             hurt = apply_damage(track, "lethal", 1, who)
             track = hurt.track
-            steps.add(f"Day {elapsed // WORSENS_EVERY}: untreated, the lethal wound past Hurt worsens by one level: "
-                      f"{who} is now {standing(track)}.", rule)
+            steps.add(N_("Day %(day)s: untreated, the lethal wound past Hurt worsens by one level: %(name)s is now "
+                         "%(level)s."), rule, day=elapsed // WORSENS_EVERY, name=who, level=standing(track))
     untreated_wound = not medical_care and any(e.needs_medical_care for e in mortal_healing_time(start).levels)
     if worsened == 0 and untreated_wound:
-        steps.add(f"Untreated, {who}'s lethal wound past Hurt worsens one level a day: none has passed yet.", rule)
+        steps.add(N_("Untreated, %(name)s's lethal wound past Hurt worsens one level a day: none has passed yet."), rule,
+                  name=who)
     left = track.marked
     done = sum(healed.values())
+    took = Phrase.counted(last, "%(n)s hour", "%(n)s hours")
     if track.destroyed:
-        text = f"In {plural(last, 'hour')} {who} dies of the untreated wound"
+        steps.add(N_("In %(hours)s %(name)s dies of the untreated wound."), rule, hours=took, name=who)
     else:
-        text = f"In {plural(last, 'hour')} (of {hours} available) {who} has healed {plural(done, 'level')}" + (
-            f" and worsened by {worsened}" if worsened else "") + (f", {left} still to heal" if left else
-                                                                   ", every level") + f": now {standing(track)}"
-    steps.add(text + ".", rule)
+        template = ((N_("In %(hours)s (of %(available)s available) %(name)s has healed %(levels)s and worsened by "
+                        "%(worsened)s, %(left)s still to heal: now %(level)s.") if left else
+                     N_("In %(hours)s (of %(available)s available) %(name)s has healed %(levels)s and worsened by "
+                        "%(worsened)s, every level: now %(level)s.")) if worsened else
+                    (N_("In %(hours)s (of %(available)s available) %(name)s has healed %(levels)s, %(left)s still to "
+                        "heal: now %(level)s.") if left else
+                     N_("In %(hours)s (of %(available)s available) %(name)s has healed %(levels)s, every level: now "
+                        "%(level)s.")))
+        steps.add(template, rule, hours=took, available=hours, name=who, levels=levels_of(done), worsened=worsened,
+                  left=left, level=standing(track))
     return HealingRuling(track, healed, 0, 0, 0, 0, ceil(last / 24), steps.steps(), hours=last)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any, Mapping
 
-from larp.rules.explain import (N_, Explanation, Phrase, RulesError, Step, blood_points, damage_list, levels as levels_of,
-                                plural, turns as turns_of)
+from larp.rules.explain import (N_, Explanation, Phrase, RulesError, Step, blood_points, blood_traits, damage_list,
+                                levels as levels_of, plural, turns as turns_of)
 from larp.rules.health import HealthTrack
 from larp.rules.settings import ChronicleSettings
 
@@ -40,6 +40,18 @@ AGG_MODELS: dict[str, dict[str, Any]] = {
     "lotnr_instalments": {"blood": 3, "first_wp": 0, "extra_wp": 1, "per_rest": None, "rest": "night",
                           "instalments": True, "rule": 'LotNR "Blood" (ch.3 Blood Traits, met-reference 5.1)'},
 }
+
+
+def aggravated_levels(count: int) -> Phrase:
+    """"1 aggravated level", "3 aggravated levels", in the reader's language at the edge."""
+    return Phrase.counted(count, "%(n)s aggravated level", "%(n)s aggravated levels")
+
+
+def rests_of(count: int, rest: str) -> Phrase:
+    """``count`` nights or days of rest (``rest``: an ``AGG_MODELS`` model's "night" or "day"): "1 night", "2 days"."""
+    if rest == "night":
+        return Phrase.counted(count, "%(n)s night", "%(n)s nights")
+    return Phrase.counted(count, "%(n)s day", "%(n)s days")
 
 
 @dataclass(frozen=True)
@@ -292,8 +304,9 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
         rests = ceil(levels / model["per_rest"])
         blood, willpower = (x * rests for x in _agg_cost_one_rest(model["per_rest"], model))
     steps = Explanation()
-    steps.add(f"{plural(levels, 'aggravated level')}: {plural(blood, 'blood point')} and {willpower} Willpower over "
-              f"{plural(rests, model['rest'])} of rest.", model["rule"], setting="agg_heal_model")
+    steps.add(N_("%(levels)s: %(blood)s and %(willpower)s Willpower over %(rests)s of rest."), model["rule"],
+              setting="agg_heal_model", levels=aggravated_levels(levels), blood=blood_points(blood),
+              willpower=willpower, rests=rests_of(rests, model["rest"]))
     return AggravatedCost(blood, willpower, rests, steps.steps())
 
 
@@ -340,8 +353,11 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
                                         levels=levels, willpower=willpower, who=who, willpower_available=willpower_available),
                          field="willpower")
     steps = Explanation()
-    steps.add(f"{who} rests a {model['rest']} and spends {plural(blood, 'blood point')} and {willpower} Willpower to heal "
-              f"{plural(levels, 'level')} of aggravated damage.", model["rule"], setting="agg_heal_model")
+    steps.add(N_("%(name)s rests a night and spends %(blood)s and %(willpower)s Willpower to heal %(levels)s of "
+                 "aggravated damage.") if model["rest"] == "night" else
+              N_("%(name)s rests a day and spends %(blood)s and %(willpower)s Willpower to heal %(levels)s of "
+                 "aggravated damage."), model["rule"], setting="agg_heal_model", name=who, blood=blood_points(blood),
+              willpower=willpower, levels=levels_of(levels))
     new = replace(track, aggravated=track.aggravated - levels)
     steps.add(N_("%(name)s is now %(level)s."), "LotNR Health (met-reference 4.1)", name=who,
               level=Phrase.term(new.state()))
@@ -388,16 +404,20 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
     spent = min(owed, blood_available)
     now = marked + spent
     steps = Explanation()
-    wounds = "wounds" if track.aggravated > 1 else "wound"
-    steps.add(f"{who} puts {plural(spent, 'Blood Trait')} toward his aggravated {wounds}: {now} of "
-              f"{model['blood'] * levels} marked ({model['blood']} a level).", model["rule"], setting="agg_heal_model")
+    steps.add(N_("%(name)s puts %(blood)s toward his aggravated wounds: %(now)s of %(owed)s marked (%(rate)s a level).")
+              if track.aggravated > 1 else
+              N_("%(name)s puts %(blood)s toward his aggravated wound: %(now)s of %(owed)s marked (%(rate)s a level)."),
+              model["rule"], setting="agg_heal_model", name=who, blood=blood_traits(spent), now=now,
+              owed=model["blood"] * levels, rate=model["blood"])
     ready = min(now // model["blood"], track.aggravated)
     if ready:
-        steps.add(f"{plural(ready, 'level')} fully paid: they heal at the next sunset after the last Blood Trait (one a "
-                  f"day; each further level that day 1 Willpower).", model["rule"], setting="agg_heal_model")
+        steps.add(N_("%(levels)s fully paid: they heal at the next sunset after the last Blood Trait (one a day; each "
+                     "further level that day 1 Willpower)."), model["rule"], setting="agg_heal_model",
+                  levels=levels_of(ready))
     else:
-        steps.add(f"The wound heals at the next sunset after its last Blood Trait: {model['blood'] - now % model['blood']} "
-                  f"more to put toward it, on this night or later ones.", model["rule"], setting="agg_heal_model")
+        steps.add(N_("The wound heals at the next sunset after its last Blood Trait: %(more)s more to put toward it, "
+                     "on this night or later ones."), model["rule"], setting="agg_heal_model",
+                  more=model["blood"] - now % model["blood"])
     return HealingRuling(track, {}, spent, 0, 0, 0, 0, steps.steps(), agg_marked=now)
 
 

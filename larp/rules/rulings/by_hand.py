@@ -21,7 +21,8 @@ from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
 from larp.rules.rulings.consequences import Consequences, Tally
-from larp.rules.rulings.people import Person, body_of, person_track
+from larp.rules.rulings.people import Person, person_track
+from larp.rules.rulings.strikes import body_of
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest

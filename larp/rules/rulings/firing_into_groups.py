@@ -30,13 +30,13 @@ from larp.rules.rulings.mass_challenge import draw_sign, group_consequences, lat
 from larp.rules.rulings.people import (
     Side,
     bid_for,
-    body_of,
     carried_weapon,
     check_can_act,
     choose_bid,
     contestant_for,
     person_track,
 )
+from larp.rules.rulings.strikes import body_of
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings

@@ -38,9 +38,7 @@ from larp.rules.mass_challenge import (
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.people import (
     Side,
-    attack_of,
     bid_for,
-    body_of,
     carried_weapon,
     check_can_act,
     choose_bid,
@@ -48,6 +46,7 @@ from larp.rules.rulings.people import (
     default_lead,
     person_track,
 )
+from larp.rules.rulings.strikes import attack_of, body_of
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings

@@ -44,8 +44,6 @@ from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
 from larp.rules.rulings.people import (
     Side,
-    attack_of,
-    body_of,
     carried_weapon,
     check_can_act,
     contestant_for,
@@ -53,6 +51,7 @@ from larp.rules.rulings.people import (
     ignore_wounds_step,
     person_track,
 )
+from larp.rules.rulings.strikes import attack_of, body_of
 from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.rules.torpor import GameNight, TorporClock

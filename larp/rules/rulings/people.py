@@ -32,10 +32,10 @@ from larp.rules.challenge import (
     Weapon,
 )
 from larp.rules.darkness import Darkness, darkness_table
-from larp.rules.explain import N_, Phrase, RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
 from larp.rules.health import HealthTrack, live_levels
-from larp.rules.hits import Attack, Body, weapon_card
-from larp.rules.scene import Scene, SideScene, Worn, best_armor
+from larp.rules.hits import weapon_card
+from larp.rules.scene import Scene, SideScene, Worn
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
 from larp.tables import trait_leads
@@ -349,9 +349,11 @@ def ignore_wounds_step(side: Side, settings: ChronicleSettings) -> Step | None:
     if not side.choice.ignore_wounds:
         return None
     level = wound_level(side.person, person_track(side.person, settings))
-    what = f"his wound penalties ({level.value.capitalize()})" if level is not Health.HEALTHY else "any wound penalty"
-    return Step(f"{side.name} spends a Willpower Trait: he ignores {what} for this turn, up to and including "
-                f"Incapacitated.", R_WILLPOWER)
+    wounds = Phrase.term(level.value.capitalize())  # unused by the first sentence (a healthy side)
+    return phrase_step(N_("%(name)s spends a Willpower Trait: he ignores any wound penalty for this turn, up to and "
+                          "including Incapacitated.") if level is Health.HEALTHY else
+                       N_("%(name)s spends a Willpower Trait: he ignores his wound penalties (%(level)s) for this "
+                          "turn, up to and including Incapacitated."), R_WILLPOWER, name=side.name, level=wounds)
 
 
 # ----- bids and leads -----------------------------------------------------------
@@ -563,38 +565,3 @@ def bid_for(side: Side, con: Contestant, category: Category, settings: Chronicle
     other = Contestant("the other side", 1, ("a Trait",))
     count = bids_required(Challenge(category, replace(con, bid=(lead,)), other), settings)[Outcome.CHALLENGER]
     return choose_bid(side.person, cat, lead, (count or 1) + extra)
-
-
-# ----- attacks and bodies -------------------------------------------------------
-
-
-def attack_of(side: Side, action: str, scene: Scene) -> Attack:
-    """How his successful attack does damage: the weapon he carries (or the card given),
-    bare hands or a bite, with his Potence, Prowess's lethal choice, a head shot, the
-    scene's range for Full-Auto, and a staking attempt with the simple tests thrown at the
-    table (002 "Damage and Healing"; met-reference 3.4, 3.7)."""
-    person, choice = side.person, side.choice
-    key = carried_weapon(person, scene) if action == "weapon" else ""
-    band = scene.range_for(person.name)
-    return Attack(action=action, weapon=key or None, potence=person.discipline("Potence"),
-                  lethal_by_prowess=choice.lethal_by_prowess and action in ("strike", "weapon"),
-                  head_shot=choice.head_shot and action == "weapon",
-                  close_range=band is not None and band.within_five_feet,
-                  card=choice.card if action == "weapon" and not key else None,
-                  stake=choice.stake and action == "weapon", high_caliber_test=choice.high_caliber_test,
-                  staking_tests=tuple(choice.staking_tests), full_auto=choice.full_auto and action == "weapon")
-
-
-def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
-    """What damage does to him: his kind, Fortitude, live track, and the armor that counts
-    (the scene's choice for this ruling, else what the sheet says he wears; armor does not
-    stack, met-reference 3.7).
-
-    Raises:
-        RulesError: an unknown armor, or an impossible number of levels left.
-    """
-    worn = scene.side(person.name).armor
-    piece = best_armor(person.armor if worn is None else worn)
-    return Body(creature=person.creature, fortitude=person.discipline("Fortitude"),
-                armor=(piece.piece or piece.armor) if piece else None,
-                armor_left=piece.levels_left() if piece else None, track=person_track(person, settings))
