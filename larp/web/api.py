@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
 
+from larp.i18n import said_if_phrase
 from larp.models import first_unstorable, utcnow
 from larp.rules.explain import RulesError
 from larp.rules.settings import ChronicleSettings
@@ -156,7 +157,7 @@ def _service_error(exc: ServiceError):
 
     if isinstance(exc, AlreadyRecorded):
         field = IDEMPOTENCY_HEADER if request.headers.get(IDEMPOTENCY_HEADER) else exc.field
-        return jsonify(error=exc.message, field=field, ruling_id=exc.ruling.id,
+        return jsonify(error=said_if_phrase(exc.message), field=field, ruling_id=exc.ruling.id,
                        ruling_url=chronicle_page(exc.ruling.chronicle_id, "rulings.show", ruling_id=exc.ruling.id)), exc.status
     return error_response(exc.message, exc.field, exc.status)
 

@@ -1,0 +1,110 @@
+"""The services' and views' refusals and flashes in the reader's language (issue 36 item 1: "every flash and
+inline message ... and refusal").
+
+A service refuses with a phrase (``Phrase.message(N_(...), ...)``, larp.rules.explain: its English, its message id
+and parameters), since it may run outside a request; the edge says it (larp.i18n.said_if_phrase): the templates'
+``finalize`` hook, the API's error answer (English unless ``Accept-Language`` asks, its field names unchanged), and a
+view that copies a refusal into a flash says it as it flashes (a flash is stored in the session as a plain string,
+and read on the next page by the same reader). Each sample here is one module's refusal or flash as its reader meets
+it, in the pseudo-locale (no English word left bare but names and the API's own field names), and a few in Portuguese
+and Spanish."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from larp.db import db
+from larp.models import Character
+from tests.i18n_support import PSEUDO_HEADERS, bare_english
+from tests.support import AuthActions, make_test_app
+
+PT = {"Accept-Language": "pt-BR"}
+ES = {"Accept-Language": "es"}
+
+
+def flashes(page: str) -> list[str]:
+    """The texts of a page's flashed messages (``<p class="flash">``), unescaped."""
+    return [html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
+            for text in re.findall(r'<p class="flash"[^>]*>(.*?)</p>', page, re.S)]
+
+
+def alerts(page: str) -> list[str]:
+    """The texts of a page's inline refusals (``role="alert"``), unescaped."""
+    return [html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
+            for text in re.findall(r'role="alert"[^>]*>(.*?)</(?:p|div|span)>', page, re.S)]
+
+
+def bare(text: str, *allow: str) -> list[str]:
+    """The English words left bare in ``text`` (a pseudo-locale message), but ``allow``."""
+    return bare_english(f"<p>{html.escape(text)}</p>", allow=allow)
+
+
+@pytest.fixture
+def pseudo_client(tmp_path):
+    """An organiser's client of an app that knows the pseudo-locale (tests only)."""
+    client = make_test_app(tmp_path, PSEUDO_LOCALE=True).test_client()
+    AuthActions(client).login("boss", "organiser")
+    yield client
+    if not db.is_closed():
+        db.close()
+
+
+def konrad() -> Character:
+    return Character.get(Character.name == "Konrad Vale")
+
+
+# --- check-in ---------------------------------------------------------------------------------------------
+
+def test_a_check_in_refused_by_the_api_is_english_by_default_and_spanish_when_asked(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    default = client.post("/api/v1/check-ins", json={})
+    assert default.status_code == 422
+    assert default.get_json() == {"error": "Name the character by `character_id` or by `card` (one of the two).",
+                                  "field": "character_id"}
+    spanish = client.post("/api/v1/check-ins", json={}, headers=ES)
+    assert spanish.get_json() == {"error": "Indica el personaje por `character_id` o por `card` (uno de los dos).",
+                                  "field": "character_id"}
+    unknown = client.post("/api/v1/check-ins", json={"card": "https://elsewhere.example/c/nothing"}, headers=PT)
+    assert unknown.status_code == 404
+    assert unknown.get_json()["error"] == "Nenhum cartão tem esse endereço, token ou código."
+
+
+def test_a_check_in_refusal_leaves_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    answer = pseudo_client.post("/api/v1/check-ins", json={"card": 7}, headers=PSEUDO_HEADERS)
+    assert answer.status_code == 422 and answer.get_json()["field"] == "card"
+    assert not bare(answer.get_json()["error"], "card"), answer.get_json()["error"]
+
+
+# --- sheets and the sheet editor -------------------------------------------------------------------------
+
+def test_a_refusal_copied_into_a_flash_is_in_the_readers_language(pseudo_client):
+    """sheets.py: "No copy was made: <the service's refusal>", the refusal said as it is flashed."""
+    character_id = konrad().id
+    page = pseudo_client.post(f"/characters/{character_id}/copy", data={"count": "40", "name": "Thug"},
+                              headers=PSEUDO_HEADERS)
+    shown = flashes(page.get_data(as_text=True))
+    assert shown and all(not bare(text) for text in shown), shown
+
+
+def test_a_refusal_flashed_alone_reads_in_portuguese_and_spanish(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    character_id = konrad().id
+    client.post(f"/characters/{character_id}/retire", data={"restore": "1"}, headers=PT)
+    page = client.get(f"/characters/{character_id}/edit", headers=PT).get_data(as_text=True)
+    assert "Konrad Vale não está aposentado." in flashes(page)
+    client.post(f"/characters/{character_id}/retire", data={"restore": "1"}, headers=ES)
+    page = client.get(f"/characters/{character_id}/edit", headers=ES).get_data(as_text=True)
+    assert "Konrad Vale no está retirado." in flashes(page)
+
+
+def test_the_sheet_editors_refusal_leaves_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    character_id = konrad().id
+    answer = pseudo_client.post(f"/characters/{character_id}/sheet/identity",
+                                data={"name": "Konrad Vale", "xp_spent": "lots"},
+                                headers={**PSEUDO_HEADERS, "HX-Request": "true"})
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    assert "⟦Éẋƥéŕíéñçé šƥéñţ ɱúšţ ƀé á ñúɱƀéŕ ƒŕóɱ 0 ţó 1000 (šúçĥ áš 2 óŕ 0.5).⟧" in page
