@@ -17,7 +17,8 @@ import re
 import pytest
 
 from larp.db import db
-from larp.models import Character
+from larp.i18n import pseudo
+from larp.models import Character, User
 from tests.i18n_support import PSEUDO_HEADERS, bare_english
 from tests.support import AuthActions, make_test_app
 
@@ -108,3 +109,30 @@ def test_the_sheet_editors_refusal_leaves_no_english_bare_in_the_pseudo_locale(p
     assert answer.status_code == 422
     page = answer.get_data(as_text=True)
     assert "⟦Éẋƥéŕíéñçé šƥéñţ ɱúšţ ƀé á ñúɱƀéŕ ƒŕóɱ 0 ţó 1000 (šúçĥ áš 2 óŕ 0.5).⟧" in page
+
+
+# --- players and accounts ------------------------------------------------------------------------------
+
+def test_the_users_pages_refusals_and_flashes_leave_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    """accounts.py's flashes (said when flashed) and the accounts service's refusal (a phrase, said on the page)."""
+    created = pseudo_client.post("/users", data={"username": "mira", "display_name": "Mira", "role": "narrator",
+                                                 "password": "correct horse battery"}, headers=PSEUDO_HEADERS)
+    assert created.status_code == 303
+    shown = flashes(pseudo_client.get("/users", headers=PSEUDO_HEADERS).get_data(as_text=True))
+    assert shown and all(not bare(text, "mira") for text in shown), shown
+    taken = pseudo_client.post("/users", data={"username": "mira", "role": "narrator"}, headers=PSEUDO_HEADERS)
+    assert taken.status_code == 409
+    said = pseudo("The user name %(name)s is taken.").replace("%(name)s", "mira")
+    assert said in html.unescape(taken.get_data(as_text=True))
+
+
+def test_a_role_change_is_flashed_in_portuguese(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    client.post("/users", data={"username": "mira", "display_name": "Mira", "role": "narrator",
+                                "password": "correct horse battery"}, headers=PT)
+    mira = User.get(User.username == "mira")
+    client.post(f"/users/{mira.id}/role", data={"role": "organiser"}, headers=PT)
+    assert "mira agora é organizador desta crônica." in flashes(client.get("/users", headers=PT).get_data(as_text=True))
+    refused = client.post(f"/users/{mira.id}/remove", data={}, headers=ES)
+    assert refused.status_code == 422
+    assert "Marca “Sí, sacar a Mira” para confirmar." in html.unescape(refused.get_data(as_text=True))
