@@ -136,3 +136,32 @@ def test_a_role_change_is_flashed_in_portuguese(client, auth, dbconn):
     refused = client.post(f"/users/{mira.id}/remove", data={}, headers=ES)
     assert refused.status_code == 422
     assert "Marca “Sí, sacar a Mira” para confirmar." in html.unescape(refused.get_data(as_text=True))
+
+
+# --- spends and between-game actions ---------------------------------------------------------------------
+
+def test_a_spend_refusal_is_english_without_accept_language_and_spanish_with_it(client, auth, dbconn):
+    """The API's refusal (api_spends.py) in English unless asked; the spend service's, a phrase holding the
+    input's label (itself a message), in the reader's language."""
+    auth.login("boss", "organiser")
+    english = client.get("/api/v1/spend-requests?state=lost")
+    assert english.status_code == 422
+    assert english.get_json()["field"] == "state"
+    assert english.get_json()["error"].startswith("`state` is one of asked, ")
+    spanish = client.get("/api/v1/spend-requests?state=lost", headers=ES)
+    assert spanish.get_json()["error"].startswith("`state` es uno de estos: asked, ")
+    note = client.post("/api/v1/spend-requests", json={"character_id": konrad().id, "kind": "willpower", "note": 5},
+                       headers=PT)
+    assert note.status_code == 422
+    assert note.get_json() == {"error": "A nota deve ser texto.", "field": "note"}
+
+
+def test_a_between_game_action_refusal_leaves_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    answer = pseudo_client.post("/api/v1/between-game-actions", json={"character_id": konrad().id, "text": 7},
+                                headers=PSEUDO_HEADERS)
+    assert answer.status_code == 422
+    assert not bare(answer.get_json()["error"]), answer.get_json()["error"]
+    too_long = pseudo_client.post("/api/v1/between-game-actions",
+                                  json={"character_id": konrad().id, "text": "x" * 5000}, headers=PSEUDO_HEADERS)
+    assert too_long.status_code == 422
+    assert not bare(too_long.get_json()["error"]), too_long.get_json()["error"]
