@@ -165,3 +165,29 @@ def test_a_between_game_action_refusal_leaves_no_english_bare_in_the_pseudo_loca
                                   json={"character_id": konrad().id, "text": "x" * 5000}, headers=PSEUDO_HEADERS)
     assert too_long.status_code == 422
     assert not bare(too_long.get_json()["error"]), too_long.get_json()["error"]
+
+
+# --- the API ---------------------------------------------------------------------------------------------
+
+def test_the_apis_own_refusals_are_english_by_default_and_in_the_asked_language(client, auth, dbconn):
+    auth.login("boss", "organiser")
+    body = client.post("/api/v1/check-ins", json=[1])
+    assert body.status_code == 400
+    assert body.get_json() == {"error": "The body must be a JSON object.", "field": None}
+    assert client.post("/api/v1/check-ins", json=[1], headers=ES).get_json() == {
+        "error": "El cuerpo debe ser un objeto JSON.", "field": None}
+    unknown_key = client.get("/api/v1/rulings/by-token/never-sent", headers=PT)
+    assert unknown_key.status_code == 404 and unknown_key.get_json()["field"] == "token"
+    assert unknown_key.get_json()["error"] == "Nada foi registrado com esta chave: é seguro enviar a chamada de novo."
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/v1/tabletop/initiative", {"combatants": "two"}, "combatants"),
+    ("/api/v1/tabletop/roll", {"pool": None}, "pool"),
+    ("/api/v1/rulings/1/undo", {"why": "x"}, "why"),
+])
+def test_the_apis_refusals_leave_no_english_bare_in_the_pseudo_locale(pseudo_client, path, body, field):
+    answer = pseudo_client.post(path, json=body, headers=PSEUDO_HEADERS)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["field"] == field
+    assert not bare(answer.get_json()["error"], field), answer.get_json()["error"]
