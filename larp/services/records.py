@@ -166,7 +166,8 @@ class StaleForm(ServiceError):
     def __init__(self, character: Character, changes: list[str]):
         latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                   .order_by(Ruling.id.desc()).first())
-        since = Phrase.message(N_(" (ruling #%(id)s: %(summary)s)"), id=str(latest.id), summary=latest.summary) if latest else ""
+        since = Phrase.message(N_(" (ruling #%(id)s: %(summary)s)"), id=str(latest.id),
+                               summary=latest.summary) if latest else ""
         super().__init__(Phrase.message(N_("%(name)s changed on another screen since this page was opened: "
                                            "%(names)s%(since)s. Here is how things stand now; do it again if it "
                                            "still applies."),

@@ -311,8 +311,9 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
         spend = get_request(chronicle, request_id)
         lock_characters([spend.character_id])
         if spend.state != "approved":
-            raise ServiceError(Phrase.message(N_("Request #%(id)s is “%(state)s”: only an approval is undone."), id=str(spend.id),
-                                              state=Phrase.message(STATE_LABELS[spend.state])), field="request", status=409)
+            raise ServiceError(Phrase.message(N_("Request #%(id)s is “%(state)s”: only an approval is undone."),
+                                              id=str(spend.id), state=Phrase.message(STATE_LABELS[spend.state])),
+                               field="request", status=409)
         if spend.ruling is not None and spend.ruling.undone_at is not None:
             # Its ruling was undone from History (the sheet and the spent line are back already): the
             # request only says so now.

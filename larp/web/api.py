@@ -110,7 +110,7 @@ def _guard():
     # form can send one.
     bodiless_delete = request.method == "DELETE" and not request.content_length and not request.get_data(cache=True)
     if writes and not request.is_json and not bodiless_delete:
-        return error_response("Send the body as JSON (Content-Type: application/json).", None, 415)
+        return error_response(Phrase.message(N_("Send the body as JSON (Content-Type: application/json).")), None, 415)
     allowed = _documented_fields(request.endpoint)
     try:
         body = _parsed_body() if writes else None

@@ -191,3 +191,38 @@ def test_the_apis_refusals_leave_no_english_bare_in_the_pseudo_locale(pseudo_cli
     assert answer.status_code == 422, answer.get_json()
     assert answer.get_json()["field"] == field
     assert not bare(answer.get_json()["error"], field), answer.get_json()["error"]
+
+
+# --- the rest: challenges, scenes, the record, torpor, health -----------------------------------------------
+
+def test_a_challenge_refused_by_its_service_reads_in_portuguese_and_leaves_no_english_in_the_pseudo_locale(
+        client, auth, dbconn, tmp_path):
+    """challenges.py: the same character on both sides, said beside the form."""
+    auth.login()
+    konrad_id = konrad().id
+    data = {"challenger": konrad_id, "defender": konrad_id, "category": "social", "challenger_bid": "Intimidating",
+            "defender_bid": "Intimidating", "challenger_throw": "rock", "defender_throw": "rock"}
+    refused = client.post("/challenge", data=data, headers=PT)
+    assert refused.status_code in (409, 422)
+    assert "Konrad Vale não pode desafiar a si mesmo: escolha outro defensor." in html.unescape(
+        refused.get_data(as_text=True))
+
+
+def test_the_scenes_refusal_reads_in_spanish(client, auth, dbconn):
+    auth.login()
+    refused = client.post("/scenes", data={"name": "  "}, headers=ES)
+    assert refused.status_code == 422
+    assert "Ponle un nombre a la escena (dónde ocurre: “Salón principal”)." in html.unescape(
+        refused.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/v1/scenes", {"name": "x" * 500}),
+    ("/api/v1/rulings/999999/undo", {}),
+    ("/api/v1/rulings/999999/undo", "not JSON"),
+])
+def test_more_refusals_leave_no_english_bare_in_the_pseudo_locale(pseudo_client, path, body):
+    answer = pseudo_client.post(path, json=body, headers=PSEUDO_HEADERS) if isinstance(body, dict) \
+        else pseudo_client.post(path, data=body, headers={**PSEUDO_HEADERS, "Content-Type": "text/plain"})
+    assert answer.status_code in (404, 409, 415, 422), answer.get_json()
+    assert not bare(answer.get_json()["error"]), answer.get_json()["error"]
