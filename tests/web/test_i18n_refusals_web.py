@@ -226,3 +226,34 @@ def test_more_refusals_leave_no_english_bare_in_the_pseudo_locale(pseudo_client,
         else pseudo_client.post(path, data=body, headers={**PSEUDO_HEADERS, "Content-Type": "text/plain"})
     assert answer.status_code in (404, 409, 415, 422), answer.get_json()
     assert not bare(answer.get_json()["error"]), answer.get_json()["error"]
+
+
+def test_the_print_lists_refusal_reads_in_portuguese(client, auth, dbconn):
+    """printing.py: no character ticked."""
+    auth.login("boss", "organiser")
+    refused = client.get("/sheets/print", headers=PT)
+    assert refused.status_code == 422
+    assert ("Nenhum personagem está marcado: marque as fichas a imprimir, ou imprima todas as fichas que mudaram desde "
+            "a última impressão.") in html.unescape(refused.get_data(as_text=True))
+
+
+def test_a_tabletop_combat_refusal_reads_in_spanish(client, auth, dbconn):
+    """tabletop.py: a form that lost its combat."""
+    auth.login()
+    refused = client.post("/tabletop/999999/initiative", data={}, headers=ES)
+    assert refused.status_code == 422
+    assert "Recarga la pantalla de mesa: el formulario perdió el hilo del combate." in html.unescape(
+        refused.get_data(as_text=True))
+
+
+def test_a_webhook_refusal_leaves_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    """webhooks.py: the event labels named inside the refusal are said as their own messages."""
+    answer = pseudo_client.post("/api/v1/webhooks", json={"name": "Table", "url": "https://example.org/hook",
+                                                          "privacy": "public", "events": ["ruling_recorded"]},
+                                headers=PSEUDO_HEADERS)
+    assert answer.status_code == 422, answer.get_json()
+    assert not bare(answer.get_json()["error"]), answer.get_json()["error"]
+    privacy = pseudo_client.post("/api/v1/webhooks", json={"name": "Table", "url": "https://example.org/hook",
+                                                           "privacy": "everyone"}, headers=PSEUDO_HEADERS)
+    assert privacy.status_code == 422
+    assert not bare(privacy.get_json()["error"], "staff", "public"), privacy.get_json()["error"]
