@@ -9,11 +9,11 @@ from datetime import date
 from typing import Callable
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from peewee import fn
 
 from larp.db import as_id
 from larp.htmx import render
-from larp.rules.explain import article
 from larp.models import Character, Chronicle, Membership, User
 from larp.services import ServiceError
 from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle, staff_role,
@@ -85,7 +85,7 @@ def create():
                                      None if request.form.get("not_member") else g.user)
     except ServiceError as exc:
         return _page(exc.status, error=exc)
-    return _done(chronicle, f"Created the chronicle {chronicle.name}. Appoint its organisers here.")
+    return _done(chronicle, gettext("Created the chronicle %(name)s. Appoint its organisers here.", name=chronicle.name))
 
 
 @bp.route("/chronicles/<int:chronicle_id>/rename", methods=["POST"])
@@ -97,7 +97,7 @@ def rename(chronicle_id: int):
         chronicle = rename_chronicle(chronicle, request.form.get("name", ""))
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
-    return _done(chronicle, f"The chronicle is now called {chronicle.name}.")
+    return _done(chronicle, gettext("The chronicle is now called %(name)s.", name=chronicle.name))
 
 
 @bp.route("/chronicles/<int:chronicle_id>/archive", methods=["POST"])
@@ -106,7 +106,8 @@ def archive(chronicle_id: int):
     """Archive a chronicle (form ``archived`` "1"), or restore it ("0"): archived, it is kept
     whole but off every switcher, and its people cannot open it."""
     chronicle = set_archived(_chronicle(chronicle_id), request.form.get("archived") == "1")
-    return _done(chronicle, f"{chronicle.name} is {'archived' if chronicle.archived_at else 'restored'}.")
+    return _done(chronicle, gettext("%(name)s is archived.", name=chronicle.name) if chronicle.archived_at
+                 else gettext("%(name)s is restored.", name=chronicle.name))
 
 
 @bp.route("/chronicles/<int:chronicle_id>/export")
@@ -131,7 +132,7 @@ def delete(chronicle_id: int):
         delete_chronicle(chronicle, request.form.get("confirm_name", ""))
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
-    flash(f"Deleted the chronicle {chronicle.name} and everything in it.")
+    flash(gettext("Deleted the chronicle %(name)s and everything in it.", name=chronicle.name))
     return redirect(url_for("admin.chronicles"), code=303)
 
 
@@ -161,4 +162,6 @@ def appoint(chronicle_id: int):
         add_member(chronicle, user, role)
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id)
-    return _done(chronicle, f"{user.username} is now {article(role)} of {chronicle.name}.")
+    return _done(chronicle, gettext("%(username)s is now an organiser of %(name)s.", username=user.username,
+                                     name=chronicle.name) if role == "organiser"
+                 else gettext("%(username)s is now a narrator of %(name)s.", username=user.username, name=chronicle.name))

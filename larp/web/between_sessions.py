@@ -18,11 +18,10 @@ from flask import (
     url_for,
 )
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
-from larp.i18n import N_
+from larp.i18n import N_, session_label, summary_text
 from larp.models import Torpor
-from larp.rules.explain import plural
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
@@ -100,8 +99,10 @@ def next_session():
             _ticked(gettext("Yes, game session %(number)s is over", number=closing), N_("close it"))
         new, refreshed = close_and_open(get_chronicle(), g.user, _date("date"), closing=closing)
         removed = extras_removed_opening(new)
-        return (f"{new.label} is open. {plural(len(refreshed), 'character')} refreshed."
-                + (f" Scene extras removed: {', '.join(removed)}." if removed else ""))
+        return (ngettext("%(session)s is open. %(num)s character refreshed.",
+                         "%(session)s is open. %(num)s characters refreshed.", len(refreshed),
+                         session=session_label(new))
+                + (" " + gettext("Scene extras removed: %(names)s.", names=", ".join(removed)) if removed else ""))
     return _act("session", action)
 
 
@@ -112,7 +113,7 @@ def torpor():
     def action():
         record = record_torpor(get_chronicle(), g.user, request.form.get("character"),
                                request.form.get("cause", ""), _date("on", date.today()))
-        return record.summary + "."
+        return summary_text(record) + "."
     return _act(f"char-{request.form.get('character', '')}", action)
 
 
@@ -133,7 +134,7 @@ def wake(character_id: int):
                               player_throw=request.form.get("player_throw", "random"),
                               narrator_throw=request.form.get("narrator_throw", "random"),
                               dice=_dice("dice"))
-        return record.summary + "."
+        return summary_text(record) + "."
     return _act(f"char-{character_id}", action)
 
 
@@ -143,7 +144,7 @@ def feed(character_id: int):
     """Record blood given to a vampire (reported feeding, or blood placed in a torpid mouth)."""
     def action():
         record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
-        return record.summary + "."
+        return summary_text(record) + "."
     return _act(f"char-{character_id}", action)
 
 
@@ -153,7 +154,7 @@ def treated(character_id: int):
     """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
     def action():
         record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
-        return record.summary + "."
+        return summary_text(record) + "."
     return _act(f"char-{character_id}", action)
 
 
@@ -164,7 +165,7 @@ def heal(character_id: int):
     def action():
         record = apply_healing_nights(get_chronicle(), g.user, character_id, _int("levels"),
                                       True if request.form.get("medical_care") == "on" else None)
-        return record.summary + "."
+        return summary_text(record) + "."
     return _act(f"char-{character_id}", action)
 
 
@@ -232,5 +233,5 @@ def undo(character_id: int):
         record = undo_ruling(get_chronicle(), g.user, request.form.get("ruling"))
     except ServiceError as exc:
         return _history(character_id, exc)
-    flash(record.summary + ".")
+    flash(summary_text(record) + ".")
     return redirect(url_for("between_sessions.history", character_id=character_id), code=303)

@@ -69,7 +69,8 @@ def set_base_url():
         value = set_setting(get_chronicle(), "card_base_url", request.form.get("card_base_url", ""))
     except ServiceError as exc:
         return _list_page(exc.status, error=exc, form=request.form)
-    flash(f"Cards will carry {value}." if value else "Cards will carry the address this page is opened from.")
+    flash(gettext("Cards will carry %(address)s.", address=value) if value
+          else gettext("Cards will carry the address this page is opened from."))
     return redirect(url_for("cards.list_cards"), code=303)
 
 

@@ -257,3 +257,32 @@ def test_a_webhook_refusal_leaves_no_english_bare_in_the_pseudo_locale(pseudo_cl
                                                            "privacy": "everyone"}, headers=PSEUDO_HEADERS)
     assert privacy.status_code == 422
     assert not bare(privacy.get_json()["error"], "staff", "public"), privacy.get_json()["error"]
+
+
+def test_a_chronicle_import_refusal_reads_in_portuguese(client, auth, dbconn):
+    """transfer.py: a JSON file that is no chronicle export."""
+    from io import BytesIO
+
+    auth.login("boss", "organiser")
+    refused = client.post("/organise/import", data={"file": (BytesIO(b"[1, 2]"), "x.json")},
+                          content_type="multipart/form-data", headers=PT)
+    assert refused.status_code == 422
+    assert "Este arquivo não é uma exportação de crônica do larp." in html.unescape(refused.get_data(as_text=True))
+
+
+def test_the_scenes_flashes_leave_no_english_bare_in_the_pseudo_locale(pseudo_client):
+    """stored_scenes.py: opening, leaving a scene (said as flashed)."""
+    opened = pseudo_client.post("/scenes", data={"name": "Main hall"}, headers=PSEUDO_HEADERS)
+    assert opened.status_code == 303
+    shown = flashes(pseudo_client.get("/scenes", headers=PSEUDO_HEADERS).get_data(as_text=True))
+    assert shown and all(not bare(text, "Main hall") for text in shown), shown
+
+
+def test_a_new_game_session_is_flashed_in_portuguese(client, auth, dbconn):
+    """between_sessions.py: the board's flash when a game session opens."""
+    auth.login("boss", "organiser")
+    opened = client.post("/board/next-session", data={"date": "2031-01-10"}, headers=PT)
+    assert opened.status_code == 303, opened.get_data(as_text=True)[:500]
+    page = client.get("/board", headers=PT).get_data(as_text=True)
+    assert any(re.match(r"Sessão de jogo \d+ \(10/01/2031\) está aberta\. \d+ personage", text)
+               for text in flashes(page)), flashes(page)
