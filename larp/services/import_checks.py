@@ -46,7 +46,8 @@ class ImportedCharacter:
 
 
 def _fail(index: int, name: str, field: str, message: str) -> ServiceError:
-    who = f"Character {index + 1}" + (f" ({name})" if name else "")
+    who = Phrase.message(N_("Character %(n)s (%(name)s)"), n=index + 1, name=name) if name \
+        else Phrase.message(N_("Character %(n)s"), n=index + 1)
     return ServiceError(Phrase.message(N_("%(who)s: %(message)s Nothing was imported."),
                                        who=who, message=message), field=f"characters.{index}.{field}")
 

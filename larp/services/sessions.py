@@ -103,9 +103,13 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         last = latest_game_session(chronicle)
         current = last if last is not None and last.closed_at is None else None
         if closing is not None and (current is None or current.number != closing):
-            raise ServiceError(f"Game session {closing} was already closed"
-                               + (f"; {current.label} is open." if current else ".")
-                               + " Nothing was changed.", field="session", status=409)
+            raise ServiceError(Phrase.message(N_("Game session %(number)s was already closed; %(session)s is open. "
+                                                 "Nothing was changed."), number=closing,
+                                              session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
+                                                                     number=current.number, date=current.date.isoformat()))
+                               if current else Phrase.message(N_("Game session %(number)s was already closed. Nothing "
+                                                                 "was changed."), number=closing),
+                               field="session", status=409)
         if last is not None and next_date < last.date:
             raise ServiceError(Phrase.message(N_("The next game session cannot be dated %(date)s, before the last one "
                                                  "(%(session)s). Choose %(earliest)s or later."),

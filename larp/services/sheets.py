@@ -201,8 +201,9 @@ def may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> No
         return
     outside = [k for k in keys if k not in NARRATOR_FIELDS]
     if outside or not chronicle_settings(chronicle)["narrators_edit_equipment"]:
-        raise ServiceError("Only an organiser changes this part of a sheet"
-                           + ("." if outside else " (chronicle setting narrators_edit_equipment)."), status=403)
+        raise ServiceError(Phrase.message(N_("Only an organiser changes this part of a sheet.")) if outside
+                           else Phrase.message(N_("Only an organiser changes this part of a sheet (chronicle setting "
+                                                  "narrators_edit_equipment).")), status=403)
 
 
 #: The generation of a new vampire when none is given (LotNR character creation: the 13th, lower

@@ -328,9 +328,11 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
             and not (s.ruling is not None and s.ruling.undone_at is not None)
             and depends_on(PurchaseRequest.from_dict(s.request), request)]
         if later:
-            raise ServiceError(f"{spend.what} cannot be undone: " + "; ".join(
-                f"request #{s.id} ({s.what}) was bought after it and needs it" for s in later)
-                + ". Undo that first.", field="request", status=409)
+            raise ServiceError(Phrase.message(N_("%(what)s cannot be undone: %(later)s. Undo that first."),
+                                              what=spend.what, later=[Phrase.message(
+                                                  N_("request #%(id)s (%(what)s) was bought after it and needs it"),
+                                                  id=str(s.id), what=s.what) for s in later]),
+                               field="request", status=409)
         character = Character.get_by_id(spend.character_id)
         fields, why = reverse_change(sheet_of(character), request, spend.bought, spend.before)
         if why:

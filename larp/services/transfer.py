@@ -264,10 +264,10 @@ def chronicle_names() -> list[str]:
 
 
 def _replace_hint(name: str) -> str:
-    return (f"To put the file in its place, export “{name}” first if you want to keep it "
-            f"(`larp export --chronicle \"{name}\" FILE`), then import with "
-            f"`larp import --replace \"{name}\" FILE` (or, on “{name}”'s Organise → Import a chronicle "
-            f"export page, tick Replace), which deletes it and keeps its members.")
+    return Phrase.message(N_("To put the file in its place, export “%(name)s” first if you want to keep it "
+                             "(`larp export --chronicle \"%(name)s\" FILE`), then import with "
+                             "`larp import --replace \"%(name)s\" FILE` (or, on “%(name)s”'s Organise → Import a "
+                             "chronicle export page, tick Replace), which deletes it and keeps its members."), name=name)
 
 
 def _target(replace: Chronicle | str | None, into: Chronicle | None) -> Chronicle | None:
@@ -351,8 +351,9 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
             clash = Chronicle.get_or_none((Chronicle.name == name)
                                           & (Chronicle.id != (target.id if target else 0)))
             if clash is not None:
-                raise ServiceError(f"A chronicle called “{name}” is already on this install, and an import never "
-                                   f"mixes two chronicles. " + _replace_hint(name), field="file", status=409)
+                raise ServiceError(Phrase.message(N_("A chronicle called “%(name)s” is already on this install, and an "
+                                                     "import never mixes two chronicles. %(hint)s"),
+                                                  name=name, hint=_replace_hint(name)), field="file", status=409)
             if target is None and not may_create:
                 raise ServiceError(
                     Phrase.message(N_("This file would become a new chronicle, “%(name)s”, beside the others, and "

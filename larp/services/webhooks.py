@@ -98,7 +98,8 @@ def _url(value: Any, local_network: bool) -> str:
 def _events(value: Any, privacy: str) -> list[str]:
     chosen = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else None
     if chosen is None or not all(isinstance(kind, str) for kind in chosen):
-        raise ServiceError("The events are a list of event names: " + ", ".join(EVENTS) + ".", field="events")
+        raise ServiceError(Phrase.message(N_("The events are a list of event names: %(names)s."),
+                                          names=", ".join(EVENTS)), field="events")
     unknown = [kind for kind in chosen if kind not in EVENTS]
     if unknown:
         raise ServiceError(Phrase.message(N_("“%(unknown)s” is not an event; choose from: %(names)s."),

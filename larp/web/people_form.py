@@ -307,7 +307,8 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
         if len(found) == 1:
             kind, arg = "set", f"{arg}:{found[0].id}"
         elif not found:
-            raise EditError(f"No character matches “{text}”." if text else "Type a name or card code.",
+            raise EditError(Phrase.message(N_("No character matches “%(query)s”."), query=text) if text
+                            else Phrase.message(N_("Type a name or card code.")),
                             field=f"{arg}_q")
         else:
             shown[f"{arg}_results"] = found

@@ -19,6 +19,7 @@ import pytest
 from larp.db import db
 from larp.i18n import pseudo
 from larp.models import Character, User
+from larp.rules.explain import Phrase
 from tests.i18n_support import PSEUDO_HEADERS, bare_english
 from tests.support import AuthActions, make_test_app
 
@@ -286,3 +287,71 @@ def test_a_new_game_session_is_flashed_in_portuguese(client, auth, dbconn):
     page = client.get("/board", headers=PT).get_data(as_text=True)
     assert any(re.match(r"Sessão de jogo \d+ \(10/01/2031\) está aberta\. \d+ personage", text)
                for text in flashes(page)), flashes(page)
+
+
+# --- one refusal of each service, said in the pseudo-locale where the edge says it -----------------------
+
+def _refusals():
+    """(module, the call that refuses, words of the data or of the API the message may name)."""
+    from datetime import date
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from larp.i18n import N_
+    from larp.services import accounts, api_tokens, backup, between_game_actions, cards, characters, checkins, \
+        chronicles, experience, frenzy_state, grapevine_export, health, history, import_checks, memberships, \
+        printing, records, sessions, spend_requests, stored_scenes, tabletop_fighters, torpor, transfer, webhooks
+
+    return [
+        ("checkins", lambda ch, u: checkins.check_in(ch, u, konrad().id, how="shout"), ("card", "code", "name", "api", "self")),
+        ("characters", lambda ch, u: characters.get_character(ch, None), ()),
+        ("cards", lambda ch, u: cards.cards_to_print(ch, ["x"], "https://example.org"), ()),
+        ("records", lambda ch, u: (_ for _ in ()).throw(records.AlreadyRecorded(SimpleNamespace(id=3, summary="Konrad"))),
+         ("Konrad",)),
+        ("accounts", lambda ch, u: accounts.create_user("no spaces!", "X", "narrator"), ()),
+        ("memberships", lambda ch, u: memberships.staff_role("player"), ()),
+        ("api_tokens", lambda ch, u: api_tokens.create_token(u, "", "narrator"), ()),
+        ("spend_requests", lambda ch, u: spend_requests._note(5, "note", N_("The note")), ()),
+        ("experience", lambda ch, u: experience.record_experience(ch, u, konrad().id, "found", 1, "x"), ()),
+        ("between_game_actions", lambda ch, u: between_game_actions.clean_text("x" * 5000, what=N_("the answer")), ()),
+        ("stored_scenes", lambda ch, u: stored_scenes.create_scene(ch, "  "), ()),
+        ("history", lambda ch, u: history.undo_ruling(ch, u, None), ()),
+        ("chronicles", lambda ch, u: chronicles.set_setting(ch, "nope", "x"), ("nope",)),
+        ("printing", lambda ch, u: printing.batch_characters(ch, "nope", None), ("nope",)),
+        ("transfer", lambda ch, u: transfer.import_chronicle([1, 2]), ()),
+        ("backup", lambda ch, u: backup.backup_sqlite("postgresql://x", Path("x")), ("pg_dump",)),
+        ("grapevine_export", lambda ch, u: grapevine_export.characters_named(ch, ["Nobody"]), ("Nobody",)),
+        ("tabletop_fighters", lambda ch, u: tabletop_fighters.check_gear({"weapon": "laser"}, "a"), ("laser",)),
+        ("frenzy_state", lambda ch, u: frenzy_state.virtue_test_of(konrad(), {"virtue": "greed"}, None),
+         ("self_control", "instinct", "courage")),
+        ("torpor", lambda ch, u: torpor.record_torpor(ch, u, konrad().id, "boredom", date.today()), ()),
+        ("health", lambda ch, u: health.heal_character(ch, u, konrad().id, "fire", 1), ()),
+        ("sessions", lambda ch, u: sessions.close_and_open(ch, u, date(2000, 1, 1)), ()),
+        ("webhooks", lambda ch, u: webhooks._choice("x", webhooks.LEVELS, "privacy", "privacy level"),
+         tuple(webhooks.LEVELS)),
+        ("import_checks", lambda ch, u: (_ for _ in ()).throw(
+            import_checks._fail(0, "Konrad", "name", Phrase.message(N_("Choose a character.")))), ("Konrad",)),
+    ]
+
+
+@pytest.mark.parametrize("module, call, allow", _refusals(), ids=[case[0] for case in _refusals()])
+def test_each_services_refusal_leaves_no_english_bare_in_the_pseudo_locale(tmp_path, module, call, allow):
+    from larp.i18n import said_if_phrase
+    from larp.services import ServiceError
+    from larp.services.chronicles import get_chronicle
+    from larp.services.accounts import create_user
+
+    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
+    try:
+        with app.test_request_context("/", headers=PSEUDO_HEADERS):
+            db.connect(reuse_if_open=True)
+            organiser = create_user("boss", "Boss", "organiser", "correct horse battery")
+            chronicle = Character.get(Character.name == "Konrad Vale").chronicle
+            with pytest.raises(ServiceError) as refused:
+                call(chronicle, organiser)
+            said = str(said_if_phrase(refused.value.message))
+            assert said.startswith("⟦"), said
+            assert not bare(said, *allow), said
+    finally:
+        if not db.is_closed():
+            db.close()
