@@ -7,7 +7,7 @@ from itertools import groupby
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from larp.i18n import N_
+from larp.i18n import N_, summary_text
 
 from larp.rules.settings import setting_definitions
 from larp.services import ServiceError
@@ -78,7 +78,7 @@ def edit():
         except ServiceError as exc:
             error = exc
         else:
-            flash(record.summary if record else gettext("No setting changed."))
+            flash(summary_text(record) if record else gettext("No setting changed."))
             return redirect(url_for("settings.edit"), code=303)
     return page(chronicle, error=error, status=error.status if error else 200)
 
