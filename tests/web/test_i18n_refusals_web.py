@@ -16,12 +16,10 @@ import re
 
 import pytest
 
-from larp.db import db
 from larp.i18n import pseudo
 from larp.models import Character, User
 from larp.rules.explain import Phrase
 from tests.i18n_support import PSEUDO_HEADERS, bare_english
-from tests.support import AuthActions, make_test_app
 
 PT = {"Accept-Language": "pt-BR"}
 ES = {"Accept-Language": "es"}
@@ -45,13 +43,11 @@ def bare(text: str, *allow: str) -> list[str]:
 
 
 @pytest.fixture
-def pseudo_client(tmp_path):
-    """An organiser's client of an app that knows the pseudo-locale (tests only)."""
-    client = make_test_app(tmp_path, PSEUDO_LOCALE=True).test_client()
-    AuthActions(client).login("boss", "organiser")
-    yield client
-    if not db.is_closed():
-        db.close()
+def pseudo_client(app, client, auth):
+    """An organiser's client of the test app, made to know the pseudo-locale (tests only)."""
+    app.config["PSEUDO_LOCALE"] = True
+    auth.login("boss", "organiser")
+    return client
 
 
 def konrad() -> Character:
@@ -335,23 +331,16 @@ def _refusals():
 
 
 @pytest.mark.parametrize("module, call, allow", _refusals(), ids=[case[0] for case in _refusals()])
-def test_each_services_refusal_leaves_no_english_bare_in_the_pseudo_locale(tmp_path, module, call, allow):
+def test_each_services_refusal_leaves_no_english_bare_in_the_pseudo_locale(app, dbconn, module, call, allow):
     from larp.i18n import said_if_phrase
     from larp.services import ServiceError
-    from larp.services.chronicles import get_chronicle
     from larp.services.accounts import create_user
 
-    app = make_test_app(tmp_path, PSEUDO_LOCALE=True)
-    try:
-        with app.test_request_context("/", headers=PSEUDO_HEADERS):
-            db.connect(reuse_if_open=True)
-            organiser = create_user("boss", "Boss", "organiser", "correct horse battery")
-            chronicle = Character.get(Character.name == "Konrad Vale").chronicle
-            with pytest.raises(ServiceError) as refused:
-                call(chronicle, organiser)
-            said = str(said_if_phrase(refused.value.message))
-            assert said.startswith("⟦"), said
-            assert not bare(said, *allow), said
-    finally:
-        if not db.is_closed():
-            db.close()
+    app.config["PSEUDO_LOCALE"] = True
+    with app.test_request_context("/", headers=PSEUDO_HEADERS):
+        organiser = create_user("boss", "Boss", "organiser", "correct horse battery")
+        with pytest.raises(ServiceError) as refused:
+            call(konrad().chronicle, organiser)
+        said = str(said_if_phrase(refused.value.message))
+    assert said.startswith("⟦"), said
+    assert not bare(said, *allow), said
