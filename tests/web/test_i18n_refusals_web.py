@@ -295,8 +295,9 @@ def _refusals():
 
     from larp.i18n import N_
     from larp.services import accounts, api_tokens, backup, between_game_actions, cards, characters, checkins, \
-        chronicles, experience, frenzy_state, grapevine_export, health, history, import_checks, memberships, \
-        printing, records, sessions, spend_requests, stored_scenes, tabletop_fighters, torpor, transfer, webhooks
+        chronicles, downtime, experience, firing_into_groups, frenzy_state, grapevine_export, health, history, \
+        import_checks, mass_challenge, memberships, printing, records, sessions, spend_requests, stored_scenes, \
+        tabletop_fighters, torpor, transfer, webhooks
 
     return [
         ("checkins", lambda ch, u: checkins.check_in(ch, u, konrad().id, how="shout"), ("card", "code", "name", "api", "self")),
@@ -325,6 +326,15 @@ def _refusals():
         ("sessions", lambda ch, u: sessions.close_and_open(ch, u, date(2000, 1, 1)), ()),
         ("webhooks", lambda ch, u: webhooks._choice("x", webhooks.LEVELS, "privacy", "privacy level"),
          tuple(webhooks.LEVELS)),
+        ("mass_challenge", lambda ch, u: mass_challenge.preview_mass_challenge(ch, mass_challenge.mass_request_from_json(
+            {"target": {"character_id": konrad().id}, "attackers": [{"character_id": konrad().id}]}), None),
+         ("Konrad", "Vale")),
+        ("firing_into_groups", lambda ch, u: firing_into_groups.preview_firing_into_groups(
+            ch, firing_into_groups.firing_into_groups_request_from_json(
+                {"firer": {"character_id": konrad().id, "weapon": "pistol"}, "bystanders": [{"character_id": 1}]}),
+            None), ()),
+        ("downtime", lambda ch, u: downtime.apply_aggravated_healing(ch, u, konrad().id, 1), ("Konrad", "Vale")),
+        ("adjudicate", lambda ch, u: health.feed_on_victim(ch, u, konrad().id, konrad().id, 1), ()),
         ("import_checks", lambda ch, u: (_ for _ in ()).throw(
             import_checks._fail(0, "Konrad", "name", Phrase.message(N_("Choose a character.")))), ("Konrad",)),
     ]
