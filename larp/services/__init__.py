@@ -3,7 +3,7 @@ writes and records. Views call these and never change models themselves."""
 
 from __future__ import annotations
 
-from larp.rules.explain import Refusal
+from larp.rules.explain import N_, Phrase, Refusal
 
 
 #: A request the service refuses, with a message for the person at the screen (``message``, ``field``,
@@ -65,8 +65,9 @@ def read_json(text: str | bytes, field: str | None, *, label: str, status: int =
     """
     import json
 
-    too_deep = ServiceError(f"{label} nests arrays and objects more than {max_depth} levels deep: it is not "
-                            "something this app writes or reads.", field=field, status=status)
+    too_deep = ServiceError(Phrase.message(N_("%(label)s nests arrays and objects more than %(max_depth)s levels "
+                                              "deep: it is not something this app writes or reads."),
+                                           label=label, max_depth=max_depth), field=field, status=status)
     try:
         if isinstance(text, (bytes, bytearray)):
             text = bytes(text).decode("utf-8-sig")
@@ -74,7 +75,8 @@ def read_json(text: str | bytes, field: str | None, *, label: str, status: int =
     except RecursionError:
         raise too_deep from None
     except ValueError as exc:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
-        raise ServiceError(f"{label} is not readable JSON ({str(exc)[:200]}).", field=field, status=status) from None
+        raise ServiceError(Phrase.message(N_("%(label)s is not readable JSON (%(exc)s)."),
+                                          label=label, exc=str(exc)[:200]), field=field, status=status) from None
     if isinstance(value, (dict, list)):
         # Iterative, so that checking the depth cannot itself run out of stack.
         stack = [(value, 1)]

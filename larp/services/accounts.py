@@ -11,6 +11,7 @@ from werkzeug.security import check_password_hash
 
 from larp.db import as_id, db, lock_name
 from larp.models import ApiToken, Chronicle, LoginLink, User, utcnow
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.passwords import hash_password
 
@@ -68,8 +69,8 @@ def consume_login_link(token: str) -> User:
             message for all three, so it reveals nothing).
     """
     refusal = ServiceError(
-        "This login link is not valid: it was already used or has expired. "
-        "Ask an organiser for a new one (Users page), or run `larp login-link` on the server.",
+        Phrase.message(N_("This login link is not valid: it was already used or has expired. Ask an organiser for "
+                          "a new one (Users page), or run `larp login-link` on the server.")),
         status=404,
     )
     with db.atomic():
@@ -154,15 +155,17 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
     """
     name = (username or "").strip().lower()
     if not name or not all(ch.isalnum() or ch in "._-" for ch in name) or len(name) > 60:
-        raise ServiceError("A user name is letters, digits, dots, dashes or underscores.", field="username")
+        raise ServiceError(Phrase.message(N_("A user name is letters, digits, dots, dashes "
+                                             "or underscores.")), field="username")
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser, narrator or player.", field="role")
+        raise ServiceError(Phrase.message(N_("The role is organiser, narrator or player.")), field="role")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(gettext("Use at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), field="password")
     with db.atomic():
         lock_name("user " + name)  # check-then-write: two organisers creating one name get a 409, not a 500
         if User.select().where(User.username == name).exists():
-            raise ServiceError(f"The user name {name} is taken.", field="username", status=409)
+            raise ServiceError(Phrase.message(N_("The user name %(name)s is taken."),
+                                              name=name), field="username", status=409)
         user = User.create(
             username=name,
             display_name=(display_name or "").strip() or name,
@@ -212,7 +215,7 @@ def get_user(user_id: int | str | None) -> User:
     uid = as_id(user_id)
     user = User.get_or_none(User.id == uid) if uid else None
     if user is None:
-        raise ServiceError("There is no such account.", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such account.")), status=404)
     return user
 
 
@@ -233,7 +236,8 @@ def set_user_active(actor: User, user_id: int | str, active: bool) -> User:
         user = get_user(user_id)
         # The acting organiser stays active, so an organiser always remains.
         if not active and user.id == actor.id:
-            raise ServiceError("You cannot deactivate your own account: ask another organiser.", status=409)
+            raise ServiceError(Phrase.message(N_("You cannot deactivate your own account: ask "
+                                                 "another organiser.")), status=409)
         changes = {"active": active}
         if not active:
             now = utcnow()

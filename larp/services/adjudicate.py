@@ -180,7 +180,7 @@ class Damage(SingleShot):
         self.scene = Scene(sides={person.name: self.request.scene})
         result = rule_damage_by_hand(person, self.request.hand(self.rng), self.scene, settings, self.rng, night=night)
         if result.stamina_trait is not None and night is None:
-            raise ServiceError("No game session is open to spend the stamina Trait in.", status=409)
+            raise ServiceError(Phrase.message(N_("No game session is open to spend the stamina Trait in.")), status=409)
         return result
 
     def inputs(self, characters):
@@ -202,7 +202,7 @@ class Healing(SingleShot):
 
     def __post_init__(self):
         if self.heal not in HEAL_KINDS:
-            raise ServiceError("Heal bashing, lethal, aggravated, or automatically.", field="kind")
+            raise ServiceError(Phrase.message(N_("Heal bashing, lethal, aggravated, or automatically.")), field="kind")
         self.levels = _count(self.levels, "levels", 20)
 
     def wanted(self):
@@ -233,7 +233,8 @@ class Feeding(SingleShot):
     def __post_init__(self):
         self.blood = _count(self.blood, "blood", 20)
         if str(self.drinker_id) == str(self.victim_id):
-            raise ServiceError("A vampire does not feed on himself: choose the victim.", field="victim")
+            raise ServiceError(Phrase.message(N_("A vampire does not feed on himself: choose "
+                                                 "the victim.")), field="victim")
 
     def wanted(self):
         """The characters it loads (:meth:`SingleShot.wanted`)."""

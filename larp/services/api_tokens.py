@@ -51,12 +51,15 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
     """
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME_LENGTH:
-        raise ServiceError(f"Give the token a name of 1 to {MAX_NAME_LENGTH} characters (the record shows it "
-                           "as the narrator).", field="name", status=422)
+        raise ServiceError(Phrase.message(N_("Give the token a name of 1 to %(MAX_NAME_LENGTH)s characters (the "
+                                             "record shows it as the narrator)."),
+                                          MAX_NAME_LENGTH=MAX_NAME_LENGTH), field="name", status=422)
     if role not in ROLE_RANK:
-        raise ServiceError("The role is narrator or organiser.", field="role", status=422)
+        raise ServiceError(Phrase.message(N_("The role is narrator or organiser.")), field="role", status=422)
     if ROLE_RANK[role] > ROLE_RANK.get(user.role, 0):
-        raise ServiceError(f"A {user.role} cannot make an {role}'s token: choose a role no higher than yours.",
+        raise ServiceError(Phrase.message(N_("A %(role)s cannot make an %(role_2)s's token: choose a role no "
+                                             "higher than yours."), role=Phrase.term(user.role),
+                                          role_2=Phrase.term(role)),
                            field="role", status=403)
     expires_at = None
     if expires_on:
@@ -64,11 +67,13 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
             try:
                 expires_on = date.fromisoformat(expires_on.strip())
             except ValueError:
-                raise ServiceError("The expiry is a date (YYYY-MM-DD), or empty for none.", field="expires_on",
+                raise ServiceError(Phrase.message(N_("The expiry is a date (YYYY-MM-DD), "
+                                                     "or empty for none.")), field="expires_on",
                                    status=422) from None
         today = today or utcnow().date()
         if expires_on < today:
-            raise ServiceError("The expiry date has passed: choose today or later.", field="expires_on", status=422)
+            raise ServiceError(Phrase.message(N_("The expiry date has passed: "
+                                                 "choose today or later.")), field="expires_on", status=422)
         expires_at = datetime.combine(expires_on + timedelta(days=1), time.min)
     raw = secrets.token_urlsafe(32)
     with db.atomic():
@@ -84,8 +89,9 @@ def create_token(user: User, name: str, role: str, expires_on: str | date | None
                                         & ApiToken.revoked_at.is_null()
                                         & (ApiToken.expires_at.is_null() | (ApiToken.expires_at > now)))
         if clash.exists():
-            raise ServiceError(f"You have a token named “{name}” already: the record could not tell their rulings "
-                               "apart. Choose another name, or revoke that one first.", field="name", status=409)
+            raise ServiceError(Phrase.message(N_("You have a token named “%(name)s” already: the record could not "
+                                                 "tell their rulings apart. Choose another name, or revoke that "
+                                                 "one first."), name=name), field="name", status=409)
         row = ApiToken.create(user=user, name=name, role=role, token_hash=hash_token(raw), expires_at=expires_at)
         if chronicle is not None:
             # The ruling's unique one-time token is the exact check (two taps at once): the second
@@ -121,7 +127,7 @@ def revoke_token(user: User, token_id: object, chronicle: Chronicle | None = Non
             check_submission([])
         row = ApiToken.get_or_none((ApiToken.id == as_id(token_id)) & (ApiToken.user == user))
         if row is None:
-            raise ServiceError("No such token of yours.", field="token", status=404)
+            raise ServiceError(Phrase.message(N_("No such token of yours.")), field="token", status=404)
         if row.revoked_at is None:
             # The UPDATE is its own check: revoking twice at once keeps the first time (and records once).
             revoked = ApiToken.update(revoked_at=utcnow()).where(

@@ -11,6 +11,7 @@ import errno
 import sqlite3
 from pathlib import Path
 
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 
 
@@ -24,19 +25,22 @@ def backup_sqlite(database_url: str, target: Path) -> Path:
             removed, so no half backup is left to be mistaken for one).
     """
     if not database_url.startswith("sqlite:///"):
-        raise ServiceError("Only an SQLite database can be backed up this way; back up PostgreSQL with pg_dump.",
+        raise ServiceError(Phrase.message(N_("Only an SQLite database can be backed up this way; back up "
+                                             "PostgreSQL with pg_dump.")),
                            field="database")
     source = Path(database_url.removeprefix("sqlite:///"))
     if not source.exists():
-        raise ServiceError(f"There is no database at {source}.", field="database")
+        raise ServiceError(Phrase.message(N_("There is no database at %(source)s."), source=source), field="database")
     if target.exists():
-        raise ServiceError(f"{target} already exists: choose another file name.", field="path")
+        raise ServiceError(Phrase.message(N_("%(target)s already exists: choose another file name."),
+                                          target=target), field="path")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         if exc.errno == errno.ENOSPC:
             raise ServiceError(DISK_FULL, field="path", status=507) from None
-        raise ServiceError(f"Cannot make the folder {target.parent}: {exc.strerror}.", field="path") from None
+        raise ServiceError(Phrase.message(N_("Cannot make the folder %(parent)s: %(strerror)s."),
+                                          parent=target.parent, strerror=exc.strerror), field="path") from None
     src = sqlite3.connect(str(source))
     try:
         dest = sqlite3.connect(str(target))
@@ -50,7 +54,7 @@ def backup_sqlite(database_url: str, target: Path) -> Path:
         full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "full" in str(exc).lower()
         if full:
             raise ServiceError(DISK_FULL, field="path", status=507) from None
-        raise ServiceError(f"The backup was not written: {exc}.", field="path") from None
+        raise ServiceError(Phrase.message(N_("The backup was not written: %(exc)s."), exc=exc), field="path") from None
     finally:
         src.close()
     return target

@@ -41,6 +41,7 @@ from peewee import IntegrityError, fn
 from larp.db import as_id, db, for_update
 from larp.i18n import N_, session_label
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, Character, Chronicle, GameSession, User, utcnow
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, local_time, open_game_session
 
@@ -127,13 +128,14 @@ def clean_text(raw: Any, field: str = "text", what: str = N_("the action")) -> s
     if raw is None:
         raw = ""
     if not isinstance(raw, str):
-        raise ServiceError(f"Write {what} as text.", field=field)
+        raise ServiceError(Phrase.message(N_("Write %(what)s as text."), what=Phrase.message(what)), field=field)
     text = raw.replace("\r\n", "\n").strip()
     if not text:
         raise ServiceError(gettext("Write %(what)s first: it is empty.", what=gettext(what)), field=field)
     if len(text) > ACTION_MAX_CHARS:
-        raise ServiceError(f"{what[0].upper()}{what[1:]} is {len(text)} characters long; at most "
-                           f"{ACTION_MAX_CHARS} fit (a few lines).", field=field)
+        said = N_("The answer is %(n)s characters long; at most %(most)s fit (a few lines).") if what == "the answer" \
+            else N_("The action is %(n)s characters long; at most %(most)s fit (a few lines).")
+        raise ServiceError(Phrase.message(said, n=len(text), most=ACTION_MAX_CHARS), field=field)
     return text
 
 
@@ -141,7 +143,7 @@ def _lock_character(character: Character) -> Character:
     """Read ``character`` again, locked to the end of the transaction (see the module)."""
     locked = for_update(Character.select().where(Character.id == character.id)).first()
     if locked is None:
-        raise ServiceError("There is no such character.", field="character", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such character.")), field="character", status=404)
     return locked
 
 
@@ -183,11 +185,12 @@ def write_action(chronicle: Chronicle, character: Character, author: User | None
             if earlier is not None:
                 return earlier, False
         if locked.chronicle_id != chronicle.id:
-            raise ServiceError("There is no such character.", field="character", status=404)
+            raise ServiceError(Phrase.message(N_("There is no such character.")), field="character", status=404)
         if locked.retired_at is not None or locked.scene_extra or locked.condition in ("final_death", "dead"):
-            why = ("is retired" if locked.retired_at is not None else
-                   "is a scene extra" if locked.scene_extra else "met Final Death")
-            raise ServiceError(f"{locked.name} {why}: he takes no between-game actions.", field="character",
+            said = (N_("%(name)s is retired: he takes no between-game actions.") if locked.retired_at is not None else
+                    N_("%(name)s is a scene extra: he takes no between-game actions.") if locked.scene_extra
+                    else N_("%(name)s met Final Death: he takes no between-game actions."))
+            raise ServiceError(Phrase.message(said, name=locked.name), field="character",
                                status=409)
         window = action_window(chronicle, now)
         if window.session is None:
@@ -256,7 +259,8 @@ def _version(raw: Any) -> int:
     except (TypeError, ValueError):
         version = 0
     if not 1 <= version <= MAX_ID:  # an out-of-range number would not even bind on SQLite (a 500 once)
-        raise ServiceError("The form did not say which version of the action it showed: reload the page.",
+        raise ServiceError(Phrase.message(N_("The form did not say which version of the action it showed: reload "
+                                             "the page.")),
                            field="version", status=422) from None
     return version
 
@@ -374,7 +378,8 @@ def session_to_answer(chronicle: Chronicle, number: Any = None) -> GameSession |
         session = (GameSession.select().where((GameSession.chronicle == chronicle)
                                                & (GameSession.number == as_id(number))).first())
         if session is None:
-            raise ServiceError(f"There is no game session {number}.", field="session", status=404)
+            raise ServiceError(Phrase.message(N_("There is no game session %(number)s."),
+                                              number=number), field="session", status=404)
         return session
     return open_game_session(chronicle) or (GameSession.select().where(GameSession.chronicle == chronicle)
                                             .order_by(GameSession.number.desc()).first())

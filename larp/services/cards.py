@@ -26,6 +26,7 @@ from qrcode.image.svg import SvgPathFillImage
 
 from larp.db import as_id, db
 from larp.models import Character, Chronicle, User, utcnow
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.rules.explain import N_, Phrase, phrase_step
 from larp.services.characters import get_character, new_card_token
@@ -189,18 +190,20 @@ def cards_to_print(chronicle: Chronicle, character_ids: list[str] | None, base_u
     if character_ids is not None:
         ids = {as_id(value) for value in character_ids}
         if None in ids:
-            raise ServiceError("Choose characters from the list.", field="character")
+            raise ServiceError(Phrase.message(N_("Choose characters from the list.")), field="character")
         if not ids:
             raise ServiceError(
-                "No character is ticked: tick the characters whose cards to print, or print all cards.",
+                Phrase.message(N_("No character is ticked: tick the characters whose cards to print, or print all "
+                                  "cards.")),
                 field="character",
             )
         query = query.where(Character.id.in_(ids))
     characters = list(query)
     if character_ids is not None and len(characters) != len(ids):
-        raise ServiceError("Some of the ticked characters are not in this chronicle.", field="character")
+        raise ServiceError(Phrase.message(N_("Some of the ticked characters are not in this "
+                                             "chronicle.")), field="character")
     if not characters:
-        raise ServiceError("This chronicle has no characters yet, so there are no cards to print.",
+        raise ServiceError(Phrase.message(N_("This chronicle has no characters yet, so there are no cards to print.")),
                            field="character")
     cards = []
     for character in characters:

@@ -36,7 +36,7 @@ from larp.rules.challenge import (
     Outcome,
     RandomSource,
 )
-from larp.rules.explain import Step
+from larp.rules.explain import N_, Phrase, Step
 from larp.rules.rulings import Choice, OneOnOne, OneOnOneRuling, Side, rule_one_on_one, rule_static
 from larp.rules.rulings.people import CHALLENGE_POWERS, lead_of  # noqa: F401 - the screens read them from here
 from larp.rules.rulings.people import check_can_act as _can_act
@@ -95,7 +95,7 @@ def bid_category_of(side: SideRequest) -> Category | None:
     except ValueError:
         category = None
     if category is None or category is Category.VIRTUE:
-        raise ServiceError("Bid from Physical, Social or Mental Traits.", field="bid_category")
+        raise ServiceError(Phrase.message(N_("Bid from Physical, Social or Mental Traits.")), field="bid_category")
     return category
 
 
@@ -220,13 +220,13 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     kind = parse_kind(request.kind)
     category = parse_category(request.category)
     if request.action not in ACTIONS:
-        raise ServiceError("Choose what the challenger attempts.", field="action")
+        raise ServiceError(Phrase.message(N_("Choose what the challenger attempts.")), field="action")
     if request.defender_action not in ACTIONS:
-        raise ServiceError("Choose what the defender does.", field="defender_action")
+        raise ServiceError(Phrase.message(N_("Choose what the defender does.")), field="defender_action")
     wanted = [("challenger", request.challenger.character_id)]
     if kind is Kind.CONTESTED:
         if request.defender is None:
-            raise ServiceError("Choose the defender.", field="defender")
+            raise ServiceError(Phrase.message(N_("Choose the defender.")), field="defender")
         wanted.append(("defender", request.defender.character_id))
     states = load_characters(chronicle, wanted, game_session, settings)
     c_state = states[0]
@@ -234,7 +234,8 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
     if kind is Kind.CONTESTED:
         d_state = states[1]
         if d_state.character.id == c_state.character.id:
-            raise ServiceError(f"{c_state.character.name} cannot challenge themself: choose another defender.",
+            raise ServiceError(Phrase.message(N_("%(name)s cannot challenge themself: choose another defender."),
+                                              name=c_state.character.name),
                                field="defender")
         loaded.defender, loaded.defender_state = d_state.character, d_state
     sides = [("challenger_", request.challenger, c_state)]
@@ -246,7 +247,8 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
             continue
         character = state.character
         if not side.bid:
-            raise ServiceError(f"Choose the Trait {character.name} bids.", field=prefix + "bid")
+            raise ServiceError(Phrase.message(N_("Choose the Trait %(name)s bids."),
+                                              name=character.name), field=prefix + "bid")
         if side.bid == POTENCE_TRAIT:
             continue
         cat = bid_category_of(side) or category
@@ -254,9 +256,11 @@ def _build(chronicle: Chronicle, request: ChallengeRequest, game_session: GameSe
             had = any(line.name == side.bid for line in state.traits[cat.value])
             if had:
                 raise ServiceError(
-                    f"{character.name} has no {side.bid} left: it was lost earlier this game session. "
-                    "Choose another Trait.", field=prefix + "bid", status=409)
-            raise ServiceError(f"{character.name} has no {cat.label} Trait called {side.bid}.",
+                    Phrase.message(N_("%(name)s has no %(bid)s left: it was lost earlier this game session. Choose "
+                                      "another Trait."),
+                                   name=character.name, bid=side.bid), field=prefix + "bid", status=409)
+            raise ServiceError(Phrase.message(N_("%(name)s has no %(label)s Trait called %(bid)s."),
+                                              name=character.name, label=Phrase.term(cat.label), bid=side.bid),
                                field=prefix + "bid")
     people = {}
     for prefix, side, state in sides:

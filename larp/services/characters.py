@@ -28,6 +28,7 @@ from larp.models import (
 )
 from larp.rules.explain import N_, Phrase, Step
 from larp.rules.damage import Armor, Weapon, armory
+from larp.rules.explain import N_, Phrase
 from larp.rules.health import HealthTrack
 from larp.rules.rulings.people import Person, add_levels, person_track
 from larp.rules.scene import Worn
@@ -83,14 +84,15 @@ def get_character(chronicle: Chronicle, character_id: int | str | None, field_na
     from larp.services.records import check_submission
 
     if character_id in (None, ""):
-        raise ServiceError("Choose a character.", field=field_name, status=404)
+        raise ServiceError(Phrase.message(N_("Choose a character.")), field=field_name, status=404)
     cid = as_id(character_id)
     # Check-then-write: locked until the use case commits (FOR NO KEY UPDATE on PostgreSQL inside
     # a transaction; SQLite's BEGIN IMMEDIATE already serialises writers).
     character = for_update(Character.select().where((Character.id == cid) & (Character.chronicle == chronicle))
                            ).first() if cid else None
     if character is None:
-        raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+        raise ServiceError(Phrase.message(N_("There is no such character in this "
+                                             "chronicle.")), field=field_name, status=404)
     check_submission([character])
     return character
 
@@ -434,17 +436,19 @@ def load_characters(chronicle: Chronicle, wanted: list[tuple[str, Any]], game_se
     ids = {}
     for field_name, raw in wanted:
         if raw in (None, ""):
-            raise ServiceError("Choose a character.", field=field_name, status=404)
+            raise ServiceError(Phrase.message(N_("Choose a character.")), field=field_name, status=404)
         cid = as_id(raw)
         if cid is None:
-            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+            raise ServiceError(Phrase.message(N_("There is no such character in "
+                                                 "this chronicle.")), field=field_name, status=404)
         ids[field_name] = cid
     found = {c.id: c for c in for_update(Character.select().where(
         (Character.id.in_(list(set(ids.values())))) & (Character.chronicle == chronicle)).order_by(Character.id))
              } if ids else {}
     for field_name, cid in ids.items():
         if cid not in found:
-            raise ServiceError("There is no such character in this chronicle.", field=field_name, status=404)
+            raise ServiceError(Phrase.message(N_("There is no such character in "
+                                                 "this chronicle.")), field=field_name, status=404)
     check_submission(found.values())
     states = character_states(list(found.values()), game_session, settings)
     return [states[ids[field_name]] for field_name, _raw in wanted]
@@ -523,7 +527,8 @@ def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: 
     key = (weapon_key or "").strip()
     weapons = armory("live").weapons
     if key and key not in weapons:
-        raise ServiceError(f"There is no weapon {key!r} in the armory.", field="weapon")
+        raise ServiceError(Phrase.message(N_("There is no weapon %(key)s in the armory."),
+                                          key=repr(key)), field="weapon")
     with db.atomic():
         character = get_character(chronicle, character_id)
         label = weapons[key].name if key else Phrase.message(N_("bare hands"))

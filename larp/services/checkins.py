@@ -45,7 +45,7 @@ from larp.i18n import session_label
 from larp.models import AttendanceAward, Character, CheckIn, Chronicle, GameSession, Ruling, User, utcnow
 from larp.rules.check_in import RULE, Arrival, DoorDecision, at_the_door, attendance_amount, attendance_step
 from larp.rules.experience import points_text
-from larp.rules.explain import N_, Phrase, RulesError, phrase_step
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step, plural
 from larp.services import ServiceError
 from larp.services.cards import UNKNOWN_CARD
 from larp.services.characters import find_characters, get_character, normalise_code
@@ -159,7 +159,8 @@ def check_in(chronicle: Chronicle, user: User | None, character_id: Any, how: st
             which, :func:`larp.rules.check_in.at_the_door`); 422 an unknown ``how``.
     """
     if how not in CheckIn.HOW:
-        raise ServiceError(f"How the character was found is one of: {', '.join(CheckIn.HOW)}.", field="how")
+        raise ServiceError(Phrase.message(N_("How the character was found is one of: %(names)s."),
+                                          names=', '.join(CheckIn.HOW)), field="how")
     with db.atomic():
         refuse_if_recorded()
         _lock_door(chronicle)
@@ -415,7 +416,8 @@ def session_attendance(chronicle: Chronicle, number: Any) -> tuple[GameSession, 
     session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == wanted)) \
         if wanted is not None else None
     if session is None:
-        raise ServiceError("There is no such game session in this chronicle.", field="game_session", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such game session "
+                                             "in this chronicle.")), field="game_session", status=404)
     return session, _attendance_of(session)
 
 

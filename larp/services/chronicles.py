@@ -13,7 +13,7 @@ from peewee import PostgresqlDatabase
 
 from larp.db import db
 from larp.models import Chronicle, ChronicleSetting, GameSession, Membership, User
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings, setting_definitions
 from larp.rules.torpor import GameNight
 from larp.services import ServiceError
@@ -31,7 +31,7 @@ def get_chronicle(chronicle_id: int | None = None) -> Chronicle:
         return current_chronicle()
     chronicle = Chronicle.get_or_none(Chronicle.id == chronicle_id)
     if chronicle is None:
-        raise ServiceError("There is no such chronicle.", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such chronicle.")), status=404)
     return chronicle
 
 
@@ -86,19 +86,20 @@ def current_chronicle() -> Chronicle:
     """
     scope = _scope.get()
     if scope == NO_CHRONICLE:
-        raise ServiceError("You are not in any chronicle yet: ask an administrator to add you to one.", status=404)
+        raise ServiceError(Phrase.message(N_("You are not in any chronicle yet: ask an administrator to add you to "
+                                             "one.")), status=404)
     if scope is not None:
         chronicle = _scope_row.get()
         if chronicle is not None and chronicle.id == scope:
             return chronicle
         chronicle = Chronicle.get_or_none(Chronicle.id == scope)
         if chronicle is None:
-            raise ServiceError("There is no such chronicle.", status=404)
+            raise ServiceError(Phrase.message(N_("There is no such chronicle.")), status=404)
         return chronicle
     chronicle = Chronicle.select().order_by(Chronicle.id.desc()).first()
     if chronicle is None:
-        raise ServiceError("There is no chronicle yet: start the app with `larp serve` (the demo) or "
-                           "`larp serve --empty`.", status=404)
+        raise ServiceError(Phrase.message(N_("There is no chronicle yet: start the app with `larp serve` (the "
+                                             "demo) or `larp serve --empty`.")), status=404)
     return chronicle
 
 
@@ -286,7 +287,7 @@ def current_game_session(chronicle: Chronicle) -> GameSession:
         .first()
     )
     if session is None:
-        raise ServiceError("No game session is open: an organiser opens the next one.", status=409)
+        raise ServiceError(Phrase.message(N_("No game session is open: an organiser opens the next one.")), status=409)
     return session
 
 
@@ -325,7 +326,8 @@ def set_setting(chronicle: Chronicle, key: str, raw: Any) -> Any:
     """
     definition = setting_definitions().get(key)
     if definition is None:
-        raise ServiceError(f"There is no chronicle setting called {key}.", field=key, status=404)
+        raise ServiceError(Phrase.message(N_("There is no chronicle setting called %(key)s."),
+                                          key=key), field=key, status=404)
     try:
         value = definition.coerce(raw)
     except RulesError as exc:

@@ -14,6 +14,7 @@ from peewee import Expression
 
 from larp.models import AbilitySpend, Character, GameSession, Ruling, TraitLoss, utcnow
 from larp.rules.challenge import POTENCE_TRAIT
+from larp.rules.explain import N_, Phrase
 from larp.rules.health import HealthTrack
 from larp.rules.rulings.consequences import Consequences
 from larp.rules.torpor import TorporStart
@@ -129,7 +130,8 @@ class Conflict(ServiceError):
     """The character changed between read and write (retried by :func:`retrying`)."""
 
     def __init__(self, name: str):
-        super().__init__(f"{name} was changed by someone else a moment ago. Look again and retry.", status=409)
+        super().__init__(Phrase.message(N_("%(name)s was changed by someone else a moment ago. Look again and "
+                                           "retry."), name=name), status=409)
 
 
 def store_track(character: Character, track: HealthTrack, *, blood_current: int | None = None,

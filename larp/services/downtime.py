@@ -79,7 +79,8 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
         character = get_character(chronicle, character_id)
         track = character_state(character, session, settings).health
         if track.aggravated == 0:
-            raise ServiceError(f"{character.name} has no aggravated damage to heal.", field="levels")
+            raise ServiceError(Phrase.message(N_("%(name)s has no aggravated damage to heal."),
+                                              name=character.name), field="levels")
         nights = nights_left(character, session)
         marked = character.agg_blood_marked or 0
         best = plan_aggravated_healing(track, nights, character.blood_current, character.willpower_current,
@@ -88,10 +89,19 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             track, nights, character.blood_current, character.willpower_current, settings, levels=levels,
             who=character.name, marked=marked)
         if levels is not None and levels > best.levels:
-            raise ServiceError(f"{character.name} can heal at most {plural(best.levels, 'aggravated level')} before "
-                               f"{session.label}: {best.steps[-1].text}", field="levels")
+            step = best.steps[-1]
+            raise ServiceError(Phrase.message(N_("%(name)s can heal at most %(levels)s before %(session)s: %(words)s"),
+                                              name=character.name,
+                                              levels=Phrase.counted(best.levels, "%(n)s aggravated level",
+                                                                    "%(n)s aggravated levels"),
+                                              session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
+                                                                     number=session.number, date=session.date.isoformat()),
+                                              words=Phrase(step.said) if step.said else step.text), field="levels")
         if plan.levels == 0:
-            raise ServiceError(f"{character.name} can heal no aggravated damage now: {plan.steps[-1].text}",
+            raise ServiceError(Phrase.message(N_("%(name)s can heal no aggravated damage now: %(words)s"),
+                                              name=character.name,
+                                              words=Phrase(plan.steps[-1].said) if plan.steps[-1].said
+                                              else plan.steps[-1].text),
                                field="levels")
         record = record_ruling(
             chronicle, user, "healing",
@@ -124,12 +134,14 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
         character = get_character(chronicle, character_id)
         track = character_state(character, session, settings).health
         if track.marked == 0:
-            raise ServiceError(f"{character.name} has no damage to heal.", field="character")
+            raise ServiceError(Phrase.message(N_("%(name)s has no damage to heal."),
+                                              name=character.name), field="character")
         treated = bool(character.treated) if medical_care is None else bool(medical_care)
         hours = hours_left(character, session)
         healing = heal_mortal_over(track, hours, treated, who=character.name)
         if not healing.hours:
-            raise ServiceError(f"{character.name} heals no level in the {hours} hours since the last game session.",
+            raise ServiceError(Phrase.message(N_("%(name)s heals no level in the %(hours)s hours since the last "
+                                                 "game session."), name=character.name, hours=hours),
                                field="character")
         record = record_ruling(
             chronicle, user, "healing", without_stop(Phrase(healing.steps[-1].said) if healing.steps[-1].said
@@ -154,9 +166,8 @@ def set_treated(chronicle: Chronicle, user: User | None, character_id: Any, trea
     with db.atomic():
         character = get_character(chronicle, character_id)
         if character.creature == "vampire":
-            raise ServiceError(f"{character.name} is a vampire and heals with blood.", field="character")
-        from larp.rules.explain import N_, Phrase, phrase_step  # here: the healing lines of this module are another's
-
+            raise ServiceError(Phrase.message(N_("%(name)s is a vampire and heals with blood."),
+                                              name=character.name), field="character")
         record = record_ruling(chronicle, user, "treatment",
                                Phrase.message(N_("%(name)s is under medical care") if treated else
                                               N_("%(name)s is untreated"), name=character.name),
@@ -169,7 +180,8 @@ def set_treated(chronicle: Chronicle, user: User | None, character_id: Any, trea
         rows = (Character.update(treated=treated, version=Character.version + 1)
                 .where((Character.id == character.id) & (Character.version == character.version)).execute())
         if rows != 1:
-            raise ServiceError(f"{character.name} was changed by someone else a moment ago. Look again and retry.",
+            raise ServiceError(Phrase.message(N_("%(name)s was changed by someone else a moment ago. Look again "
+                                                 "and retry."), name=character.name),
                                status=409)
         return record
 

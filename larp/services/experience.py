@@ -68,14 +68,15 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
     """
     may_edit(user, chronicle, ["experience"])
     if kind not in ("earned", "spent"):
-        raise ServiceError("Experience is earned or spent.", field="kind")
+        raise ServiceError(Phrase.message(N_("Experience is earned or spent.")), field="kind")
     try:
         points = experience_rules.experience_points(amount, "amount", low=Decimal("0.01"), high=1000)
     except experience_rules.ExperienceError as exc:
         raise ServiceError(exc.message, field="amount") from None
     text = (what or "").strip()
     if not text or len(text) > 200:
-        raise ServiceError("Say what the experience was for (at most 200 characters).", field="what")
+        raise ServiceError(Phrase.message(N_("Say what the experience was for (at most 200 "
+                                             "characters).")), field="what")
     with db.atomic():
         refuse_if_recorded()
         character = get_character(chronicle, character_id)
@@ -85,7 +86,8 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
             number = as_id(game_session_number) or -1
             session = GameSession.get_or_none((GameSession.chronicle == chronicle) & (GameSession.number == number))
             if session is None:
-                raise ServiceError("There is no such game session.", field="game_session", status=404)
+                raise ServiceError(Phrase.message(N_("There is no such game "
+                                                     "session.")), field="game_session", status=404)
         return write_experience_line(chronicle, user, character, session, kind, points, text)
 
 

@@ -42,6 +42,7 @@ from larp.models import (
     UnstorableText,
     BetweenGameAction,
 )
+from larp.rules.explain import N_, Phrase
 from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError
 
@@ -212,8 +213,8 @@ def depth(value: Any) -> int:
             children = item
         else:
             if isinstance(item, float) and not math.isfinite(item):
-                raise ServiceError("This chronicle export holds NaN or Infinity, which is not JSON a larp "
-                                   "export writes; nothing was imported.", field="file")
+                raise ServiceError(Phrase.message(N_("This chronicle export holds NaN or Infinity, which is not "
+                                                     "JSON a larp export writes; nothing was imported.")), field="file")
             continue
         deepest = max(deepest, level)
         if deepest > MAX_DEPTH:
@@ -230,8 +231,9 @@ def check_shape(data: dict[str, Any]) -> None:
             nothing has been imported.
     """
     if depth(data) > MAX_DEPTH:
-        raise ServiceError(f"This chronicle export nests deeper than {MAX_DEPTH} levels, which no larp export "
-                           "does; nothing was imported.", field="file")
+        raise ServiceError(Phrase.message(N_("This chronicle export nests deeper than %(MAX_DEPTH)s levels, which "
+                                             "no larp export does; nothing was imported."),
+                                          MAX_DEPTH=MAX_DEPTH), field="file")
     try:
         if not isinstance(data.get("settings") or {}, dict):
             _refuse("settings", "must be an object")
@@ -239,8 +241,9 @@ def check_shape(data: dict[str, Any]) -> None:
             if key in data:
                 check(data[key], key)
     except _Bad as bad:
-        raise ServiceError(f"{_who(data, bad.where)}This chronicle export is damaged at {bad.where}: it "
-                           f"{bad.message}. Nothing was imported.", field="file") from None
+        raise ServiceError(Phrase.message(N_("%(who)sThis chronicle export is damaged at %(where)s: it "
+                                             "%(message)s. Nothing was imported."),
+                                          who=_who(data, bad.where), where=bad.where, message=bad.message), field="file") from None
 
 
 def _who(data: dict[str, Any], where: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import RandomSource
+from larp.rules.explain import N_, Phrase
 from larp.rules.firing_into_groups import ShotIntoGroupRuling, ShotIntoGroup
 from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
 from larp.rules.scene import Scene, SideScene
@@ -138,29 +139,33 @@ def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session:
            settings: ChronicleSettings, rng: RandomSource) -> StoredFiringIntoGroups:
     """Load the characters, call the rules core ONCE, and return its ruling (nothing written)."""
     if not request.firer.weapon:
-        raise ServiceError("Choose the gun that fired.", field="firer_weapon")
+        raise ServiceError(Phrase.message(N_("Choose the gun that fired.")), field="firer_weapon")
     if request.target_id in (None, ""):
-        raise ServiceError("Choose the target the shot missed.", field="target")
+        raise ServiceError(Phrase.message(N_("Choose the target the shot missed.")), field="target")
     if not request.bystanders:
-        raise ServiceError("Add the people near the target, closest first.", field="bystanders")
+        raise ServiceError(Phrase.message(N_("Add the people near the target, closest first.")), field="bystanders")
     wanted = [("firer", request.firer.character_id), ("target", request.target_id)]
     wanted += [(f"bystanders[{i}]", b.character_id) for i, b in enumerate(request.bystanders)]
     states = load_characters(chronicle, wanted, game_session, settings)
     firer = Fighter(states[0].character, states[0], request.firer)
     target = states[1].character
     if target.id == firer.character.id:
-        raise ServiceError(f"{target.name} fired the shot and cannot be its target.", field="target")
+        raise ServiceError(Phrase.message(N_("%(name)s fired the shot and cannot be its target."),
+                                          name=target.name), field="target")
     people: list[Fighter] = []
     seen: set[int] = set()
     for index, (state, b) in enumerate(zip(states[2:], request.bystanders)):
         where = f"bystanders[{index}]"
         character = state.character
         if character.id in seen:
-            raise ServiceError(f"{character.name} is already listed as a bystander.", field=where)
+            raise ServiceError(Phrase.message(N_("%(name)s is already listed as a bystander."),
+                                              name=character.name), field=where)
         if character.id == target.id:
-            raise ServiceError(f"{character.name} is the target, not a bystander.", field=where)
+            raise ServiceError(Phrase.message(N_("%(name)s is the target, not a bystander."),
+                                              name=character.name), field=where)
         if character.id == firer.character.id:
-            raise ServiceError(f"{character.name} fired the shot and cannot be a bystander to it.", field=where)
+            raise ServiceError(Phrase.message(N_("%(name)s fired the shot and cannot be a bystander to it."),
+                                              name=character.name), field=where)
         seen.add(character.id)
         people.append(Fighter(character, state, FighterRequest(b.character_id, bid=b.bid, scene=b.scene)))
     bystanders = tuple(
@@ -257,8 +262,9 @@ def _record(chronicle: Chronicle, narrator: User | None, request: FiringIntoGrou
     """Record ``firing`` and write its consequences (inside :func:`adjudicate_firing_into_groups`'s transaction)."""
     ruling, shot = firing.ruling, firing.shot
     if ruling.pending:
-        raise ServiceError(f"The forced darkness retest in {', '.join(ruling.pending)}'s test is due: make it "
-                           "before recording.", field="retest", status=409)
+        raise ServiceError(Phrase.message(N_("The forced darkness retest in %(names)s's test is due: make it "
+                                             "before recording."),
+                                          names=', '.join(ruling.pending)), field="retest", status=409)
     roles = [(firing.firer.character, "firer"), (firing.target, "missed target")]
     roles += [(f.character, "bystander") for f in firing.bystanders]
     inputs = {

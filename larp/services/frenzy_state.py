@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.challenge.types import RandomSource, Throw, parse_throw
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.frenzy import Purpose, Virtue, VirtueRuling, VirtueTest, rule_virtue_test
 from larp.services import ServiceError, read_number
 from larp.services.characters import get_character
@@ -57,15 +57,18 @@ def virtue_test_of(character: Character, values: Mapping[str, Any], rng: RandomS
     try:
         virtue = Virtue(str(values.get("virtue") or "").strip().lower())
     except ValueError:
-        raise ServiceError("Choose the Virtue: self_control, instinct or courage.", field="virtue") from None
+        raise ServiceError(Phrase.message(N_("Choose the Virtue: self_control, "
+                                             "instinct or courage.")), field="virtue") from None
     try:
         purpose = Purpose(str(values.get("purpose") or "resist").strip().lower())
     except ValueError:
-        raise ServiceError("The test resists a stimulus (resist) or ends a frenzy (end).", field="purpose") from None
+        raise ServiceError(Phrase.message(N_("The test resists a stimulus (resist) "
+                                             "or ends a frenzy (end).")), field="purpose") from None
     raw = values.get("stimulus")
     text = str(raw if raw is not None else "").strip()
     if not text and purpose is Purpose.RESIST:
-        raise ServiceError("Give the stimulus: its Traits, or one of the usual stimuli.", field="stimulus")
+        raise ServiceError(Phrase.message(N_("Give the stimulus: its Traits, or one of the "
+                                             "usual stimuli.")), field="stimulus")
     stimulus: int | str = read_number(text, "stimulus", low=0, high=30, label="The stimulus") if text.isdigit() \
         else (text or 0)
     retest = None

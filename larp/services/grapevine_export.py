@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from larp.grapevine import ExperienceLine, GrapevineCharacter, write_grapevine
 from larp.grapevine.status import status_on_export
 from larp.models import Character, Chronicle, ExperienceEntry
-from larp.rules.explain import N_, Phrase
+from larp.rules.explain import N_, Phrase, plural
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.characters import normalise_code
@@ -122,7 +122,8 @@ def characters_named(chronicle: Chronicle, wanted: Sequence[str]) -> list[Charac
             (c for c in everyone if c.name.lower() == text.strip().lower()), None) or next(
             (c for c in everyone if c.short_code == normalise_code(text)), None)
         if match is None:
-            raise ServiceError(f"No character is called or has the card code {text!r}.", field="character",
+            raise ServiceError(Phrase.message(N_("No character is called or has the card code %(words)s."),
+                                              words=repr(text)), field="character",
                                status=404)
         if match not in found:
             found.append(match)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from larp.db import db
 from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import N_, Phrase, RulesError, phrase_step
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthTrack
 from larp.rules.rulings import HandDamage
@@ -114,16 +114,16 @@ class DamageRequest:
         """
         damage_type = str(data.get("damage_type") or "bashing").strip().lower()
         if damage_type not in ("bashing", "lethal", "aggravated"):
-            raise ServiceError("Damage is bashing, lethal or aggravated.", field="damage_type")
+            raise ServiceError(Phrase.message(N_("Damage is bashing, lethal or aggravated.")), field="damage_type")
         source = str(data.get("source") or "other").strip().lower()
         if source not in ("other", "fire", "sunlight"):
-            raise ServiceError("The source is fire, sunlight or other.", field="source")
+            raise ServiceError(Phrase.message(N_("The source is fire, sunlight or other.")), field="source")
         exposure = str(data.get("exposure") or "").strip().lower()
         if exposure not in ("", "indirect", "direct"):
-            raise ServiceError("Sunlight's exposure is indirect or direct.", field="exposure")
+            raise ServiceError(Phrase.message(N_("Sunlight's exposure is indirect or direct.")), field="exposure")
         levels = read_number(data.get("levels"), "levels", default=1)
         if levels < 0:
-            raise ServiceError("Damage cannot be negative.", field="levels")
+            raise ServiceError(Phrase.message(N_("Damage cannot be negative.")), field="levels")
         return cls(
             damage_type=damage_type,
             levels=_int(levels, "levels", 0, 20),
@@ -244,7 +244,7 @@ def narrator_request(character_id: Any, action: str, blood: Any = None, reason: 
         ServiceError: 422 an unknown action, a malformed number of blood points.
     """
     if action not in NARRATOR_ACTIONS:
-        raise ServiceError("Unknown narrator action.", field="action")
+        raise ServiceError(Phrase.message(N_("Unknown narrator action.")), field="action")
     if action == "feed":
         return GivenBlood(character_id, blood, reason=reason)
     if action == "blood":
@@ -319,8 +319,9 @@ def invoke_aegis_for(chronicle: Chronicle, narrator: User | None, character_id: 
                     .where((RulingCharacter.character == character) & (Ruling.id == as_id(since_ruling)))
                     .first())
             if link is None or link.ruling not in aegis_candidates(character):
-                raise ServiceError("Choose the ruling that began this turn, from this game session's damage "
-                                   f"to {character.name}.", field="since", status=404 if link is None else 422)
+                raise ServiceError(Phrase.message(N_("Choose the ruling that began this turn, from this game "
+                                                     "session's damage to %(name)s."),
+                                                  name=character.name), field="since", status=404 if link is None else 422)
             before = link.before or {}
             turn_start = HealthTrack(levels=state.health.levels, creature=character.creature,
                                      aggravated=before.get("damage_aggravated", 0), lethal=before.get("damage_lethal", 0),
@@ -334,13 +335,15 @@ def invoke_aegis_for(chronicle: Chronicle, narrator: User | None, character_id: 
             paid: list[str] = []
             if payment == "willpower":
                 if character.willpower_permanent < 1:
-                    raise ServiceError(f"{character.name} has no permanent Willpower to spend.", field="payment")
+                    raise ServiceError(Phrase.message(N_("%(name)s has no permanent Willpower to spend."),
+                                                      name=character.name), field="payment")
             else:
                 rows = sorted(Trait.select().where((Trait.character == character) & (Trait.category == "physical")
                                                    & (Trait.negative == False)),  # noqa: E712
                               key=lambda t: (-t.count, t.name))
                 if sum(t.count for t in rows) < 3:
-                    raise ServiceError(f"{character.name} has fewer than 3 Physical Traits to spend.", field="payment")
+                    raise ServiceError(Phrase.message(N_("%(name)s has fewer than 3 Physical Traits to spend."),
+                                                      name=character.name), field="payment")
                 for trait in rows:
                     while trait.count > 0 and len(paid) < 3:
                         trait.count -= 1

@@ -31,7 +31,7 @@ from larp.models import (
     User,
     utcnow,
 )
-from larp.rules.explain import Phrase, phrase_step, without_stop
+from larp.rules.explain import N_, Phrase, phrase_step, without_stop
 from larp.services import ServiceError
 from larp.services.chronicles import open_game_session
 from larp.services.editions import EDITION_KEY, EDITION_KINDS, next_edition, raise_edition
@@ -149,7 +149,6 @@ def _restored(before: dict, after: dict) -> Phrase:
 def timeline(character: Character) -> list[TimelineEntry]:
     """Every ruling that touched ``character``, newest first, with what it changed and
     which one (if any) an organiser may undo now."""
-    from larp.rules.explain import Phrase  # a sheet edit's changes, said in the reader's language (issue 36)
 
     links = list(RulingCharacter.select(RulingCharacter, Ruling).join(Ruling)
                  .where(RulingCharacter.character == character).order_by(Ruling.id.desc()))
@@ -204,7 +203,7 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
     """
     rid = as_id(ruling_id)
     if rid is None:
-        raise ServiceError("Choose a ruling to undo.", field="ruling", status=404)
+        raise ServiceError(Phrase.message(N_("Choose a ruling to undo.")), field="ruling", status=404)
     with db.atomic():
         # Check-then-write: lock the ruling (two organisers undoing it at once: the second finds it
         # undone), then its characters, before "is it their last change?" is asked (FOR NO KEY UPDATE on
@@ -214,23 +213,28 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
             lock_characters(c for (c,) in RulingCharacter.select(RulingCharacter.character)
                             .where(RulingCharacter.ruling == ruling).tuples())
         if ruling is None:
-            raise ServiceError("There is no such ruling in this chronicle.", field="ruling", status=404)
+            raise ServiceError(Phrase.message(N_("There is no such ruling in this "
+                                                 "chronicle.")), field="ruling", status=404)
         if ruling.undone_at is not None:
             who = ruling.undone_by.display_name if ruling.undone_by else "someone"
-            raise ServiceError(f"Ruling #{ruling.id} was already undone by {who} "
-                               f"({ruling.undone_at:%Y-%m-%d %H:%M} UTC).", field="ruling", status=409)
+            raise ServiceError(Phrase.message(N_("Ruling #%(id)s was already undone by %(who)s (%(undone_at)s UTC)."),
+                                              id=str(ruling.id), who=who,
+                                              undone_at=format(ruling.undone_at, '%Y-%m-%d %H:%M')),
+                               field="ruling", status=409)
         if ruling.kind in NOT_UNDOABLE:
             reason = ("An undo cannot itself be undone: make the change again." if ruling.kind == "undo"
                       else f"A ruling of kind “{kind_label(ruling.kind)}” cannot be undone here.")
             raise ServiceError(reason, field="ruling", status=409)
         links = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
         if not links:
-            raise ServiceError("This ruling changed no character, so there is nothing to undo.", field="ruling",
+            raise ServiceError(Phrase.message(N_("This ruling changed no character, so there "
+                                                 "is nothing to undo.")), field="ruling",
                                status=409)
         for link in links:
             if link.before is None:
-                raise ServiceError(f"Ruling #{ruling.id} was recorded without {link.character.name}'s state "
-                                   f"before it, so it cannot be undone.", field="ruling", status=409)
+                raise ServiceError(Phrase.message(N_("Ruling #%(id)s was recorded without %(name)s's state before "
+                                                     "it, so it cannot be undone."),
+                                                  id=str(ruling.id), name=link.character.name), field="ruling", status=409)
             latest = _latest_change(link.character)
             if latest is None or latest.ruling_id != ruling.id:
                 later = latest.ruling if latest else None
@@ -305,11 +309,14 @@ def undo_own_recent(chronicle: Chronicle, user: User, ruling_id: Any, now: datet
     rid = as_id(ruling_id)
     ruling = Ruling.get_or_none((Ruling.id == rid) & (Ruling.chronicle == chronicle)) if rid is not None else None
     if ruling is None or ruling.kind not in SCREEN_UNDO_KINDS:
-        raise ServiceError("There is no such challenge in this chronicle.", field="ruling", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such challenge in this "
+                                             "chronicle.")), field="ruling", status=404)
     if user.role != "organiser" and ruling.narrator_id != user.id:
-        raise ServiceError(f"Ruling #{ruling.id} was recorded by another narrator: ask an organiser to undo it.",
+        raise ServiceError(Phrase.message(N_("Ruling #%(id)s was recorded by another narrator: ask an organiser to "
+                                             "undo it."), id=str(ruling.id)),
                            field="ruling", status=403)
     if (now - ruling.created_at).total_seconds() > UNDO_WINDOW_SECONDS:
-        raise ServiceError(f"Ruling #{ruling.id} is more than a minute old: an organiser can undo it from the "
-                           "character's history (Between game sessions).", field="ruling", status=409)
+        raise ServiceError(Phrase.message(N_("Ruling #%(id)s is more than a minute old: an organiser can undo it "
+                                             "from the character's history (Between game sessions)."),
+                                          id=str(ruling.id)), field="ruling", status=409)
     return undo_ruling(chronicle, user, ruling.id)

@@ -19,6 +19,7 @@ from larp.grapevine.kept import problems_with
 from larp.rules import experience as experience_rules
 from larp.models import Character
 from larp.rules.damage import armory
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.sheet import CharacterSheet
 from larp.sheet_entries import CATEGORIES
@@ -45,8 +46,10 @@ class ImportedCharacter:
 
 
 def _fail(index: int, name: str, field: str, message: str) -> ServiceError:
-    who = f"Character {index + 1}" + (f" ({name})" if name else "")
-    return ServiceError(f"{who}: {message} Nothing was imported.", field=f"characters.{index}.{field}")
+    who = Phrase.message(N_("Character %(n)s (%(name)s)"), n=index + 1, name=name) if name \
+        else Phrase.message(N_("Character %(n)s"), n=index + 1)
+    return ServiceError(Phrase.message(N_("%(who)s: %(message)s Nothing was imported."),
+                                       who=who, message=message), field=f"characters.{index}.{field}")
 
 
 def _sheet_data(entry: dict[str, Any], version: int) -> dict[str, Any]:
@@ -108,7 +111,8 @@ def check_character(entry: Any, index: int, version: int) -> ImportedCharacter:
             the wrong shape or size (:func:`larp.grapevine.kept.problems_with`).
     """
     if not isinstance(entry, dict):
-        raise ServiceError(f"Character {index + 1} is not a table of fields. Nothing was imported.",
+        raise ServiceError(Phrase.message(N_("Character %(n)s is not a table of fields. Nothing was imported."),
+                                          n=index + 1),
                            field=f"characters.{index}")
     name = entry.get("name") if isinstance(entry.get("name"), str) else ""
     try:
@@ -197,7 +201,8 @@ def check_experience(entry: Any, index: int, version: int) -> tuple[str, Any, st
         ServiceError: 422 naming the line and what is wrong with it; nothing is imported.
     """
     if not isinstance(entry, dict):
-        raise ServiceError(f"Experience line {index + 1} is not a table of fields. Nothing was imported.",
+        raise ServiceError(Phrase.message(N_("Experience line %(n)s is not a table of fields. Nothing was imported."),
+                                          n=index + 1),
                            field=f"experience.{index}")
     amount = entry.get("amount")
     if version < 3 and isinstance(amount, str):
@@ -205,5 +210,6 @@ def check_experience(entry: Any, index: int, version: int) -> tuple[str, Any, st
     try:
         return experience_rules.check_line(entry.get("kind"), amount, entry.get("what", ""), text=version >= 3)
     except experience_rules.ExperienceError as exc:
-        raise ServiceError(f"Experience line {index + 1}: {exc.message} Nothing was imported.",
+        raise ServiceError(Phrase.message(N_("Experience line %(n)s: %(message)s Nothing was imported."),
+                                          n=index + 1, message=exc.message),
                            field=f"experience.{index}.{exc.field}") from None

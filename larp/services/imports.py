@@ -24,7 +24,7 @@ from larp.grapevine.report import FileReport, build_report
 from larp.grapevine.status import condition_on_import, retired_on_import
 from larp.models import Character, Chronicle, ExperienceEntry, PendingImport, Ruling, User, utcnow
 from larp.rules.experience import Line, points_text, totals
-from larp.rules.explain import N_, Phrase
+from larp.rules.explain import N_, Phrase, plural
 from larp.rules.health import live_levels
 from larp.services import ServiceError
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -259,7 +259,8 @@ def apply_import(chronicle: Chronicle, user: User | None, preview: ImportPreview
                 to_create.append(sheet)
             else:
                 raise ServiceError(
-                    f"{sheet.name} changed in the chronicle since the preview. Preview the file again.", status=409
+                    Phrase.message(N_("%(name)s changed in the chronicle since the preview. Preview the file again."),
+                                   name=sheet.name), status=409
                 )
         created = [sheet.name for sheet in to_create]
         summary = f"Imported {preview.filename}: {len(created)} created, {len(updated)} updated."

@@ -21,6 +21,7 @@ from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
 from larp.rules.challenge import POTENCE_TRAIT, RandomSource
+from larp.rules.explain import N_, Phrase
 from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
 from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
@@ -194,7 +195,7 @@ def fighter_scene(f: Fighter) -> SideScene:
 def _load(chronicle: Chronicle, request: MassRequest, game_session: GameSession | None,
           settings: ChronicleSettings) -> tuple[Fighter, list[Fighter]]:
     if not request.attackers:
-        raise ServiceError("Add at least one attacker.", field="attackers")
+        raise ServiceError(Phrase.message(N_("Add at least one attacker.")), field="attackers")
     wanted = [("target", request.target.character_id)]
     wanted += [(f"attackers[{i}]", a.character_id) for i, a in enumerate(request.attackers)]
     states = load_characters(chronicle, wanted, game_session, settings)
@@ -205,9 +206,10 @@ def _load(chronicle: Chronicle, request: MassRequest, game_session: GameSession 
         where = f"attackers[{index}]"
         character = state.character
         if character.id == target.character.id:
-            raise ServiceError(f"{character.name} is the target and cannot also be an attacker.", field=where)
+            raise ServiceError(Phrase.message(N_("%(name)s is the target and cannot also be an attacker."),
+                                              name=character.name), field=where)
         if character.id in seen:
-            raise ServiceError(f"{character.name} is already an attacker.", field=where)
+            raise ServiceError(Phrase.message(N_("%(name)s is already an attacker."), name=character.name), field=where)
         seen.add(character.id)
         attackers.append(Fighter(character, state, a))
     return target, attackers
@@ -220,14 +222,16 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
     target, attackers = _load(chronicle, request, game_session, settings)
     _check_leads(target, attackers, category.value)
     if request.target.counter not in COUNTERS:
-        raise ServiceError("The target defends, strikes, bites or uses a weapon.", field="target_counter")
+        raise ServiceError(Phrase.message(N_("The target defends, strikes, bites or "
+                                             "uses a weapon.")), field="target_counter")
     built = []
     for index, f in enumerate(attackers):
         r = f.request
         try:
             band = Range((r.range or "hand_to_hand").strip().lower())
         except ValueError:
-            raise ServiceError("An attacker fights hand to hand or at range.", field=f"attackers[{index}].range") \
+            raise ServiceError(Phrase.message(N_("An attacker fights hand to "
+                                                 "hand or at range.")), field=f"attackers[{index}].range") \
                 from None
         built.append(MassAttacker(side=fighter_side(f), range=band,
                                  action="weapon" if r.weapon else ("bite" if r.bite else "strike"),
@@ -238,7 +242,8 @@ def _build(chronicle: Chronicle, request: MassRequest, game_session: GameSession
         try:
             injures.append(names[int(cid)])
         except (KeyError, TypeError, ValueError):
-            raise ServiceError("The target can injure only one of the attackers.", field="injures") from None
+            raise ServiceError(Phrase.message(N_("The target can injure only one of "
+                                                 "the attackers.")), field="injures") from None
     mass_call = MassChallengeCall(MassTarget(fighter_side(target), request.target.throw, request.target.counter, tuple(injures)),
               tuple(built), category)
     scene = scene_of(request.scene_fields, {f.character.name: fighter_scene(f) for f in [target, *attackers]})
@@ -342,7 +347,8 @@ def _check_leads(target: Fighter, attackers: list[Fighter], category: str) -> No
     for prefix, f in [("target_", target)] + [(f"attackers[{i}].", a) for i, a in enumerate(attackers)]:
         lead = f.request.bid
         if lead and lead != POTENCE_TRAIT and not f.state.trait_left(category, lead):
-            raise ServiceError(f"{f.character.name} has no {lead} left tonight: choose another Trait.",
+            raise ServiceError(Phrase.message(N_("%(name)s has no %(lead)s left tonight: choose another Trait."),
+                                              name=f.character.name, lead=lead),
                                field=prefix + "bid", status=409)
 
 
@@ -351,8 +357,9 @@ def _record(chronicle: Chronicle, narrator: User | None, request: MassRequest, b
     """Record ``board`` and write its consequences (inside :func:`adjudicate_mass_challenge`'s transaction)."""
     ruling = board.ruling
     if ruling.pending:
-        raise ServiceError(f"The forced darkness retest of {', '.join(ruling.pending)}'s pair is due: make it "
-                           "before recording.", field="retest", status=409)
+        raise ServiceError(Phrase.message(N_("The forced darkness retest of %(names)s's pair is due: make it "
+                                             "before recording."),
+                                          names=', '.join(ruling.pending)), field="retest", status=409)
     roles = [(board.target.character, "target")] + [
         (f.character, "attacker, ranged" if a.range is Range.RANGED else "attacker, hand to hand")
         for f, a in zip(board.attackers, board.mass.attackers)]

@@ -14,6 +14,7 @@ import peewee
 
 from larp.db import db, lock_name
 from larp.models import Chronicle, Membership, User, utcnow
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.chronicles import lock_chronicle, open_first_game_session
 
@@ -42,7 +43,7 @@ def staff_role(role: str | None) -> str:
         ServiceError: 422 (field ``role``) for any other role, "player" included.
     """
     if role not in User.STAFF_ROLES:
-        raise ServiceError("The role is organiser or narrator.", field="role")
+        raise ServiceError(Phrase.message(N_("The role is organiser or narrator.")), field="role")
     return role
 
 
@@ -102,7 +103,7 @@ def add_member(chronicle: Chronicle, user: User, role: str) -> Membership:
         ServiceError: 422 (field ``role``) for a role that is not organiser, narrator or player.
     """
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser, narrator or player.", field="role")
+        raise ServiceError(Phrase.message(N_("The role is organiser, narrator or player.")), field="role")
     with db.atomic():
         lock_name(f"membership {user.id} {chronicle.id}")
         row = Membership.get_or_none((Membership.user == user.id) & (Membership.chronicle == chronicle.id))
@@ -122,12 +123,13 @@ def set_role(chronicle: Chronicle, user: User, role: str) -> None:
             chronicle without an organiser.
     """
     if role not in User.ROLES:
-        raise ServiceError("The role is organiser, narrator or player.", field="role")
+        raise ServiceError(Phrase.message(N_("The role is organiser, narrator or player.")), field="role")
     with db.atomic():
         lock_name(f"organisers {chronicle.id}")  # the last-organiser check, then the write
         if role != "organiser" and role_in(user, chronicle) == "organiser" and _organiser_count(chronicle) <= 1:
-            raise ServiceError(f"{user.display_name} is the last organiser of {chronicle.name}: appoint another "
-                               "one first.", status=409)
+            raise ServiceError(Phrase.message(N_("%(display_name)s is the last organiser of %(name)s: appoint "
+                                                 "another one first."),
+                                              display_name=user.display_name, name=chronicle.name), status=409)
         Membership.update(role=role).where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).execute()
 
 
@@ -140,8 +142,9 @@ def remove_member(chronicle: Chronicle, user: User) -> None:
     with db.atomic():
         lock_name(f"organisers {chronicle.id}")
         if role_in(user, chronicle) == "organiser" and _organiser_count(chronicle) <= 1:
-            raise ServiceError(f"{user.display_name} is the last organiser of {chronicle.name}: appoint another "
-                               "one first.", status=409)
+            raise ServiceError(Phrase.message(N_("%(display_name)s is the last organiser of %(name)s: appoint "
+                                                 "another one first."),
+                                              display_name=user.display_name, name=chronicle.name), status=409)
         Membership.delete().where((Membership.user == user.id) & (Membership.chronicle == chronicle.id)).execute()
 
 
@@ -169,7 +172,7 @@ def get_member(chronicle: Chronicle, user_id: int | str | None) -> tuple[User, s
     row = (Membership.select(Membership, User).join(User)
            .where((Membership.chronicle == chronicle.id) & (Membership.user == as_id(user_id))).first())
     if row is None:
-        raise ServiceError("There is no such account in this chronicle.", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such account in this chronicle.")), status=404)
     return row.user, row.role
 
 
@@ -196,14 +199,15 @@ def members_by_chronicle() -> dict[int, list[tuple[User, str]]]:
 def _checked_name(name: str, keep: Chronicle | None = None) -> str:
     text = (name or "").strip()
     if not text:
-        raise ServiceError("Give the chronicle a name.", field="name")
+        raise ServiceError(Phrase.message(N_("Give the chronicle a name.")), field="name")
     if len(text) > 120:
-        raise ServiceError("A chronicle's name has at most 120 characters.", field="name")
+        raise ServiceError(Phrase.message(N_("A chronicle's name has at most 120 characters.")), field="name")
     clash = Chronicle.select().where(Chronicle.name == text)
     if keep is not None:
         clash = clash.where(Chronicle.id != keep.id)
     if clash.exists():
-        raise ServiceError(f"Another chronicle is called “{text}”.", field="name", status=409)
+        raise ServiceError(Phrase.message(N_("Another chronicle is called “%(words)s”."),
+                                          words=text), field="name", status=409)
     return text
 
 
@@ -251,7 +255,8 @@ def delete_chronicle(chronicle: Chronicle, typed_name: str) -> None:
         ServiceError: 422 (field ``confirm_name``) unless ``typed_name`` is the chronicle's name exactly.
     """
     if (typed_name or "").strip() != chronicle.name:
-        raise ServiceError(f"Type the chronicle's name, {chronicle.name}, to delete it.", field="confirm_name")
+        raise ServiceError(Phrase.message(N_("Type the chronicle's name, %(name)s, to delete it."),
+                                          name=chronicle.name), field="confirm_name")
     with db.atomic():
         lock_chronicle(chronicle).delete_instance(recursive=True)
 
@@ -265,7 +270,7 @@ def make_admin(user: User, admin: bool = True) -> None:
     with db.atomic():
         lock_name("administrators")
         if not admin and User.select().where(User.is_admin & (User.id != user.id) & User.active).count() == 0:
-            raise ServiceError("The install keeps at least one administrator.", status=409)
+            raise ServiceError(Phrase.message(N_("The install keeps at least one administrator.")), status=409)
         User.update(is_admin=admin).where(User.id == user.id).execute()
         user.is_admin = admin
 

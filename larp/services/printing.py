@@ -25,6 +25,7 @@ from larp.db import as_id, db, for_update
 from larp.i18n import N_
 from larp.models import Character, Chronicle
 from larp.rules.experience import points_text
+from larp.rules.explain import N_, Phrase
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
@@ -198,23 +199,26 @@ def batch_characters(chronicle: Chronicle, batch: str | None, character_ids: lis
     query = _in_play(chronicle).order_by(Character.name)
     if batch:
         if batch not in BATCHES:
-            raise ServiceError(f"There is no batch “{batch}” to print.", field="batch")
+            raise ServiceError(Phrase.message(N_("There is no batch “%(batch)s” to print."),
+                                              batch=batch), field="batch")
         characters = list(query.where(BATCHES[batch].where(chronicle)))
         if not characters:
             raise ServiceError(BATCHES[batch].empty, field="batch", status=409)
     else:
         ids = {as_id(value) for value in character_ids or []}
         if None in ids:
-            raise ServiceError("Choose characters from the list.", field="character")
+            raise ServiceError(Phrase.message(N_("Choose characters from the list.")), field="character")
         if not ids:
-            raise ServiceError("No character is ticked: tick the sheets to print, or print every sheet that "
-                               "changed since its last print.", field="character")
+            raise ServiceError(Phrase.message(N_("No character is ticked: tick the sheets to print, or print every "
+                                                 "sheet that changed since its last print.")), field="character")
         characters = list(query.where(Character.id.in_(ids)))
         if len(characters) != len(ids):
-            raise ServiceError("Some of the ticked characters are not in play in this chronicle.", field="character")
+            raise ServiceError(Phrase.message(N_("Some of the ticked characters are not in "
+                                                 "play in this chronicle.")), field="character")
     if len(characters) > MOST_SHEETS:
-        raise ServiceError(f"{len(characters)} sheets are more than one print job holds ({MOST_SHEETS}): tick "
-                           "fewer.", field="character")
+        raise ServiceError(Phrase.message(N_("%(n)s sheets are more than one print job holds (%(MOST_SHEETS)s): "
+                                             "tick fewer."),
+                                          n=len(characters), MOST_SHEETS=MOST_SHEETS), field="character")
     return characters
 
 
@@ -267,11 +271,12 @@ def read_printed(values: list[str]) -> list[tuple[int, int]]:
         ident, _, edition = (value or "").partition(":")
         cid, number = as_id(ident), as_id(edition)
         if cid is None or number is None or number < 1:
-            raise ServiceError("The list of printed sheets is damaged: print them again from the print list.",
+            raise ServiceError(Phrase.message(N_("The list of printed sheets is damaged: print them again from the "
+                                                 "print list.")),
                                field="printed")
         pairs.append((cid, number))
     if not pairs:
-        raise ServiceError("No sheet was in this print job.", field="printed")
+        raise ServiceError(Phrase.message(N_("No sheet was in this print job.")), field="printed")
     return pairs
 
 
@@ -296,10 +301,12 @@ def mark_printed(chronicle: Chronicle, printed: list[tuple[int, int]], at: datet
         for cid, edition in printed:
             character = found.get(cid)
             if character is None:
-                raise ServiceError("A sheet of this print job is not of a character of this chronicle.",
+                raise ServiceError(Phrase.message(N_("A sheet of this print job is not of a character of this "
+                                                     "chronicle.")),
                                    field="printed", status=422)
             if edition > (character.sheet_edition or 1):
-                raise ServiceError(f"{character.name}'s sheet has no edition {edition} yet.", field="printed")
+                raise ServiceError(Phrase.message(N_("%(name)s's sheet has no edition %(edition)s yet."),
+                                                  name=character.name, edition=edition), field="printed")
         marked = 0
         for cid, edition in printed:
             later = ((Character.sheet_printed_edition.is_null())

@@ -48,7 +48,7 @@ from peewee import IntegrityError
 
 from larp.db import as_id, db, for_update, is_postgres
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
-from larp.rules.explain import Phrase, Step
+from larp.rules.explain import N_, Phrase, Step
 from larp.services import ServiceError
 from larp.webhooks.outbox import announce_ruling
 
@@ -130,8 +130,10 @@ class AlreadyRecorded(ServiceError):
     """The same form or API call came again: its one-time token is on ``ruling`` already (409)."""
 
     def __init__(self, ruling: Ruling):
-        super().__init__(f"This was already recorded as ruling #{ruling.id} ({ruling.summary.rstrip('.')}). "
-                         "Nothing was recorded twice.", field="request_token", status=409)
+        super().__init__(Phrase.message(N_("This was already recorded as ruling #%(id)s (%(summary)s). Nothing was "
+                                           "recorded twice."),
+                                        id=str(ruling.id), summary=ruling.summary.rstrip('.')),
+                         field="request_token", status=409)
         self.ruling = ruling
 
 
@@ -140,9 +142,10 @@ class KeyReused(ServiceError):
     the one it recorded as ``ruling`` (422): it is not a retry, and nothing was applied."""
 
     def __init__(self, ruling: Ruling):
-        super().__init__(f"This Idempotency-Key was already used for another call (ruling #{ruling.id}); nothing "
-                         "was recorded. Send a new key with each new call, and the same key only to retry the "
-                         "very same call.", field="Idempotency-Key", status=422)
+        super().__init__(Phrase.message(N_("This Idempotency-Key was already used for another call (ruling "
+                                           "#%(id)s); nothing was recorded. Send a new key with each new call, and "
+                                           "the same key only to retry the very same call."),
+                                        id=str(ruling.id)), field="Idempotency-Key", status=422)
         self.ruling = ruling
 
 
@@ -163,10 +166,12 @@ class StaleForm(ServiceError):
     def __init__(self, character: Character, changes: list[str]):
         latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                   .order_by(Ruling.id.desc()).first())
-        since = f" (ruling #{latest.id}: {latest.summary})" if latest else ""
-        super().__init__(f"{character.name} changed on another screen since this page was opened: "
-                         f"{'; '.join(changes)}{since}. Here is how things stand now; do it again if it "
-                         "still applies.", status=409)
+        since = Phrase.message(N_(" (ruling #%(id)s: %(summary)s)"), id=str(latest.id),
+                               summary=latest.summary) if latest else ""
+        super().__init__(Phrase.message(N_("%(name)s changed on another screen since this page was opened: "
+                                           "%(names)s%(since)s. Here is how things stand now; do it again if it "
+                                           "still applies."),
+                                        name=character.name, names='; '.join(changes), since=since), status=409)
         self.character = character
 
 

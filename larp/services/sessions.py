@@ -9,7 +9,7 @@ from peewee import fn
 
 from larp.db import db, for_update
 from larp.models import AbilitySpend, Character, Chronicle, GameSession, Ruling, TraitLoss, User, utcnow
-from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
+from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step, plural
 from larp.rules.refresh import RefreshSubject, refresh_for_next_session
 from larp.services import ServiceError
 from larp.services.checkins import attendance_closing_step, award_attendance
@@ -109,12 +109,20 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
         last = latest_game_session(chronicle)
         current = last if last is not None and last.closed_at is None else None
         if closing is not None and (current is None or current.number != closing):
-            raise ServiceError(f"Game session {closing} was already closed"
-                               + (f"; {current.label} is open." if current else ".")
-                               + " Nothing was changed.", field="session", status=409)
+            raise ServiceError(Phrase.message(N_("Game session %(number)s was already closed; %(session)s is open. "
+                                                 "Nothing was changed."), number=closing,
+                                              session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
+                                                                     number=current.number, date=current.date.isoformat()))
+                               if current else Phrase.message(N_("Game session %(number)s was already closed. Nothing "
+                                                                 "was changed."), number=closing),
+                               field="session", status=409)
         if last is not None and next_date < last.date:
-            raise ServiceError(f"The next game session cannot be dated {next_date.isoformat()}, before the last "
-                               f"one ({last.label}). Choose {last.date.isoformat()} or later.", field="date")
+            raise ServiceError(Phrase.message(N_("The next game session cannot be dated %(date)s, before the last one "
+                                                 "(%(session)s). Choose %(earliest)s or later."),
+                                              date=next_date.isoformat(),
+                                              session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
+                                                                     number=last.number, date=last.date.isoformat()),
+                                              earliest=last.date.isoformat()), field="date")
         # Scene extras last one game session (README, "From an empty install"): they go as it closes,
         # recorded in it, before anyone is refreshed for the next.
         extras = delete_scene_extras(chronicle, organiser) if current is not None else []

@@ -14,6 +14,7 @@ from larp.db import bulk_insert
 from larp.models import (Ability, Background, Character, Chronicle, Equipment, MeritFlaw, Power, Trait, UnstorableText,
                          utcnow)
 from larp.rules.damage import Armor, Weapon, armory
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.characters import new_card_token, new_short_code
 from larp.sheet import CharacterSheet
@@ -32,7 +33,8 @@ def refuse_duplicate_name(chronicle: Chronicle, name: str, other_than: int | Non
     if other_than is not None:
         query = query.where(Character.id != other_than)
     if query.exists():
-        raise ServiceError(f"The chronicle already has a character called {name}: choose another name.",
+        raise ServiceError(Phrase.message(N_("The chronicle already has a character called %(name)s: choose "
+                                             "another name."), name=name),
                            field="name", status=409)
 
 
@@ -62,8 +64,8 @@ def create_character(chronicle: Chronicle, sheet: CharacterSheet, card: bool = T
 def _clash(name: str) -> ServiceError:
     """Two saves at the same moment (PostgreSQL at READ COMMITTED lets both pass the name check;
     the unique index refuses the second): the caller's transaction is rolled back."""
-    return ServiceError(f"Another screen saved a character called {name} at the same moment: choose another "
-                        "name.", field="name", status=409)
+    return ServiceError(Phrase.message(N_("Another screen saved a character called %(name)s at the same moment: "
+                                          "choose another name."), name=name), field="name", status=409)
 
 
 def update_character(character: Character, sheet: CharacterSheet) -> Character:
@@ -193,7 +195,8 @@ def create_characters(chronicle: Chronicle, sheets: list[CharacterSheet],
                    Character.select(Character.name).where(Character.chronicle == chronicle).tuples()}
     for sheet in sheets:
         if sheet.name.lower() in taken_names:
-            raise ServiceError(f"The chronicle already has a character called {sheet.name}: choose another name.",
+            raise ServiceError(Phrase.message(N_("The chronicle already has a character called %(name)s: choose "
+                                                 "another name."), name=sheet.name),
                                field="name", status=409)
         taken_names.add(sheet.name.lower())
     taken = {code for (code,) in Character.select(Character.short_code).tuples()}

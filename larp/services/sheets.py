@@ -23,7 +23,7 @@ from peewee import PostgresqlDatabase
 
 from larp.db import db
 from larp.rules import experience as experience_rules
-from larp.rules.explain import N_, Phrase, Step, phrase_step
+from larp.rules.explain import N_, Phrase, Step, phrase_step, plural
 from larp.rules.health import extra_levels
 from larp.services.tabletop import end_combats_of
 from larp.models import (
@@ -96,8 +96,9 @@ class StaleForm(ServiceError):
 
     def __init__(self, name: str, changes: list[Change]):
         listed = "; ".join(c.text() for c in changes)
-        super().__init__(f"{name} was changed on another screen since this form was opened ({listed}). "
-                         "Nothing was saved: your entries are kept below; look at the change and save again.",
+        super().__init__(Phrase.message(N_("%(name)s was changed on another screen since this form was opened "
+                                           "(%(listed)s). Nothing was saved: your entries are kept below; look at "
+                                           "the change and save again."), name=name, listed=listed),
                          field=changes[0].field.split(".")[0] if changes else None, status=409)
         self.changes = changes
 
@@ -196,8 +197,9 @@ def may_edit(user: User | None, chronicle: Chronicle, keys: Iterable[str]) -> No
         return
     outside = [k for k in keys if k not in NARRATOR_FIELDS]
     if outside or not chronicle_settings(chronicle)["narrators_edit_equipment"]:
-        raise ServiceError("Only an organiser changes this part of a sheet"
-                           + ("." if outside else " (chronicle setting narrators_edit_equipment)."), status=403)
+        raise ServiceError(Phrase.message(N_("Only an organiser changes this part of a sheet.")) if outside
+                           else Phrase.message(N_("Only an organiser changes this part of a sheet (chronicle setting "
+                                                  "narrators_edit_equipment).")), status=403)
 
 
 #: The generation of a new vampire when none is given (LotNR character creation: the 13th, lower
@@ -217,7 +219,7 @@ def new_character(chronicle: Chronicle, user: User | None, data: Mapping[str, An
             already recorded (``request_token``); 403 for a narrator.
     """
     if user is not None and user.role != "organiser":
-        raise ServiceError("Only an organiser creates characters.", status=403)
+        raise ServiceError(Phrase.message(N_("Only an organiser creates characters.")), status=403)
     data = dict(data)
     if data.get("creature", "vampire") == "vampire" and "generation" not in data:
         # A vampire described without a generation is of the 13th (LotNR character creation), as
@@ -291,7 +293,7 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         xp_spent = experience_rules.experience_points(
             0 if xp_spent in (None, "") else xp_spent, "xp_spent", high=1000)
     except experience_rules.ExperienceError:
-        raise ServiceError("Experience spent must be a number from 0 to 1000 (such as 2 or 0.5).",
+        raise ServiceError(Phrase.message(N_("Experience spent must be a number from 0 to 1000 (such as 2 or 0.5).")),
                            field="xp_spent") from None
     with db.atomic():
         refuse_if_recorded(request_token)
@@ -299,8 +301,10 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         before = sheet_of(character)
         current = before.to_dict()
         if expected_version is not None and character.version != expected_version:
-            raise ServiceError(f"{character.name} changed since version {expected_version} (now version "
-                               f"{character.version}): read it again, then send the change.", field="version",
+            raise ServiceError(Phrase.message(N_("%(name)s changed since version %(expected_version)s (now version "
+                                                 "%(version)s): read it again, then send the change."),
+                                              name=character.name, expected_version=expected_version,
+                                              version=character.version), field="version",
                                status=409)
         if seen:
             shown = {k: v for k, v in seen.items() if k in current}
@@ -370,8 +374,9 @@ def restore_sheet(character: Character, saved: Mapping[str, Any]) -> None:
     try:
         sheet = CharacterSheet.from_dict(dict(saved))
     except SheetError as exc:
-        raise ServiceError(f"The sheet before this change no longer passes the checks ({exc.message}); "
-                           "change it back by hand.", status=409) from None
+        raise ServiceError(Phrase.message(N_("The sheet before this change no longer passes the checks "
+                                             "(%(message)s); change it back by hand."),
+                                          message=exc.message), status=409) from None
     update_character(character, sheet)
 
 
@@ -394,10 +399,10 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
     """
     may_edit(user, chronicle, ["name"])
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 30:
-        raise ServiceError("Make 1 to 30 copies at a time.", field="count")
+        raise ServiceError(Phrase.message(N_("Make 1 to 30 copies at a time.")), field="count")
     base = (name or "").strip()
     if not base:
-        raise ServiceError("Give the copies a name (“Thug” makes Thug 1, Thug 2...).", field="name")
+        raise ServiceError(Phrase.message(N_("Give the copies a name (“Thug” makes Thug 1, Thug 2...).")), field="name")
     names = [base] if count == 1 else [f"{base} {i}" for i in range(1, count + 1)]
     with db.atomic():
         refuse_if_recorded(request_token)
@@ -437,11 +442,12 @@ def remove_scene_extras(chronicle: Chronicle, user: User | None, confirmed: bool
     """
     may_edit(user, chronicle, ["name"])
     if not confirmed:
-        raise ServiceError("Tick the box to confirm that the scene extras and their rulings go.", field="confirm")
+        raise ServiceError(Phrase.message(N_("Tick the box to confirm that the scene extras "
+                                             "and their rulings go.")), field="confirm")
     with db.atomic():
         removed = delete_scene_extras(chronicle, user)
         if not removed:
-            raise ServiceError("There are no scene extras to remove.", status=409)
+            raise ServiceError(Phrase.message(N_("There are no scene extras to remove.")), status=409)
         return len(removed)
 
 
@@ -483,7 +489,8 @@ def _set_retired(chronicle: Chronicle, user: User | None, character_id: Any, ret
         refuse_if_recorded()  # a repeated retire names the first one, not "already retired"
         character = _lock(get_character(chronicle, character_id))
         if (character.retired_at is not None) == retire:
-            raise ServiceError(f"{character.name} is {'already retired' if retire else 'not retired'}.",
+            said = N_("%(name)s is already retired.") if retire else N_("%(name)s is not retired.")
+            raise ServiceError(Phrase.message(said, name=character.name),
                                status=409)
         summary = N_("%(name)s retired.") if retire else N_("%(name)s back in play.")
         step = (N_("%(name)s is retired: hidden from pickers, the board and the card sheet.") if retire
@@ -521,10 +528,12 @@ def delete_character(chronicle: Chronicle, user: User | None, character_id: Any,
         count = adjudications(character)
         if count:
             if (confirm_name or "").strip() != character.name:
-                raise ServiceError(f"{character.name} is in {count} ruling{'s' if count != 1 else ''}: type the "
-                                   "name exactly to delete the character and those rulings.", field="confirm_name")
+                raise ServiceError(Phrase.counted(count, "%(name)s is in %(n)s ruling: type the name exactly to delete "
+                                                  "the character and that ruling.",
+                                                  "%(name)s is in %(n)s rulings: type the name exactly to delete the "
+                                                  "character and those rulings.", name=character.name), field="confirm_name")
         elif not confirmed and (confirm_name or "").strip() != character.name:
-            raise ServiceError("Tick the box to confirm the deletion.", field="confirm")
+            raise ServiceError(Phrase.message(N_("Tick the box to confirm the deletion.")), field="confirm")
         _delete(chronicle, user, [character], extras=False)
         return character.name
 

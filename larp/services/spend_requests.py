@@ -31,10 +31,10 @@ from larp.db import as_id, db
 from larp.i18n import N_
 from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
 from larp.rules.experience import points_text
-from larp.rules.explain import Phrase
 from larp.rules.experience_costs import cost_table
 from larp.rules.experience_purchase import (PurchaseError, PurchaseRequest, Pricing, depends_on, price_request,
                                             reverse_change)
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -57,12 +57,13 @@ def _note(text: Any, field: str, label: str, required: bool = False) -> str:
     if text is None:
         text = ""
     if not isinstance(text, str):
-        raise ServiceError(f"{label} must be text.", field=field)
+        raise ServiceError(Phrase.message(N_("%(label)s must be text."), label=Phrase.message(label)), field=field)
     text = text.strip()
     if required and not text:
         raise ServiceError(gettext("%(label)s: say why (the player reads it).", label=label), field=field)
     if len(text) > NOTE_MAX:
-        raise ServiceError(f"{label}: at most {NOTE_MAX} characters ({len(text)} given).", field=field)
+        raise ServiceError(Phrase.message(N_("%(label)s: at most %(NOTE_MAX)s characters (%(n)s given)."),
+                                          label=Phrase.message(label), NOTE_MAX=NOTE_MAX, n=len(text)), field=field)
     return text
 
 
@@ -87,7 +88,8 @@ def read_request(data: Any) -> PurchaseRequest:
         return request  # a custom Merit: its cost in Traits as given
     traits = request.traits or listed.cost
     if not listed.cost <= traits <= listed.max_cost:
-        raise ServiceError(f"{listed.name} costs {listed.cost} to {listed.max_cost} Traits (LotNR Merits and Flaws).",
+        raise ServiceError(Phrase.message(N_("%(name)s costs %(cost)s to %(max_cost)s Traits (LotNR Merits and "
+                                             "Flaws)."), name=listed.name, cost=listed.cost, max_cost=listed.max_cost),
                            field="traits")
     return replace(request, name=listed.name, key=listed.key, traits=traits)
 
@@ -131,10 +133,11 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
             waiting.
     """
     request = read_request(data)
-    note = _note(note, "note", "The note")
-    player = _note(for_player, "for_player", "The player's name")[:60]
+    note = _note(note, "note", N_("The note"))
+    player = _note(for_player, "for_player", N_("The player's name"))[:60]
     if player and user is not None and user.role != "organiser":
-        raise ServiceError("Only an organiser writes down a request for a player.", field="for_player", status=403)
+        raise ServiceError(Phrase.message(N_("Only an organiser writes down a "
+                                             "request for a player.")), field="for_player", status=403)
     asker = None if player else user
     name = (f"{player} (written down by {user.display_name})" if user else player) if player else (
         user.display_name if user else "")
@@ -145,7 +148,8 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
         lock_characters([character.id])
         priced = price(chronicle, character, request)
         if not priced.allowed:
-            raise ServiceError(f"{priced.what}: {priced.reasons()}", field="kind")
+            raise ServiceError(Phrase.message(N_("%(what)s: %(reasons)s"),
+                                              what=priced.what, reasons=priced.reasons()), field="kind")
         waiting = list(SpendRequest.select().where((SpendRequest.character == character.id)
                                                    & (SpendRequest.state == "asked")))
         same = next((w for w in waiting if w.what == priced.what), None)
@@ -156,9 +160,12 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
         held = sum((Decimal(str(w.cost)) for w in waiting), Decimal(0))
         if held and priced.unspent - held < priced.cost:
             raise ServiceError(
-                f"{priced.what} costs {points_text(priced.cost)}; {character.name} has {points_text(priced.unspent)} "
-                f"unspent, of which {points_text(held)} is asked already by {len(waiting)} "
-                f"request{'s' if len(waiting) != 1 else ''} waiting for an organiser: not enough for this one too.",
+                Phrase.counted(len(waiting), "%(what)s costs %(cost)s; %(name)s has %(unspent)s unspent, of which %(held)s "
+                               "is asked already by %(n)s request waiting for an organiser: not enough for this one too.",
+                               "%(what)s costs %(cost)s; %(name)s has %(unspent)s unspent, of which %(held)s is asked "
+                               "already by %(n)s requests waiting for an organiser: not enough for this one too.",
+                               what=priced.what, cost=points_text(priced.cost), name=character.name,
+                               unspent=points_text(priced.unspent), held=points_text(held)),
                 field="kind", status=409)
         spend = SpendRequest.create(chronicle=chronicle, character=character, asked_by=asker,
                                     asked_by_name=name[:120], request=request.to_dict(),
@@ -198,9 +205,10 @@ def _claim(spend: SpendRequest, from_states: Iterable[str], **values: Any) -> No
                                                   & (SpendRequest.state.in_(states))).execute()
     if changed != 1:
         now = SpendRequest.get_by_id(spend.id)
-        who = f" by {now.answered_by_name}" if now.answered_by_name else ""
-        raise ServiceError(f"Request #{spend.id} is no longer {' or '.join(STATE_LABELS[s].lower() for s in states)}: "
-                           f"it is {STATE_LABELS[now.state].lower()}{who}.", field="request", status=409)
+        said = N_("Request #%(id)s changed meanwhile: it is now “%(state)s” (by %(who)s).") if now.answered_by_name \
+            else N_("Request #%(id)s changed meanwhile: it is now “%(state)s”.")
+        raise ServiceError(Phrase.message(said, id=str(spend.id), state=Phrase.message(STATE_LABELS[now.state]),
+                                          who=now.answered_by_name or ""), field="request", status=409)
 
 
 def _organiser(user: User | None) -> None:
@@ -232,7 +240,8 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
         request = PurchaseRequest.from_dict(spend.request)
         priced = price(chronicle, character, request)
         if spend.state == "asked" and not priced.allowed:
-            raise ServiceError(f"{priced.what} cannot be approved now: {priced.reasons()}", field="request",
+            raise ServiceError(Phrase.message(N_("%(what)s cannot be approved now: %(reasons)s"),
+                                              what=priced.what, reasons=priced.reasons()), field="request",
                                status=409)
         before = sheet_of(character).to_dict()
         _claim(spend, ("asked",), state="approved", answered_by=organiser, answered_at=utcnow(), answer="",
@@ -302,8 +311,9 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
         spend = get_request(chronicle, request_id)
         lock_characters([spend.character_id])
         if spend.state != "approved":
-            raise ServiceError(f"Request #{spend.id} is {STATE_LABELS[spend.state].lower()}: only an approval is "
-                               "undone.", field="request", status=409)
+            raise ServiceError(Phrase.message(N_("Request #%(id)s is “%(state)s”: only an approval is undone."),
+                                              id=str(spend.id), state=Phrase.message(STATE_LABELS[spend.state])),
+                               field="request", status=409)
         if spend.ruling is not None and spend.ruling.undone_at is not None:
             # Its ruling was undone from History (the sheet and the spent line are back already): the
             # request only says so now.
@@ -318,13 +328,16 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
             and not (s.ruling is not None and s.ruling.undone_at is not None)
             and depends_on(PurchaseRequest.from_dict(s.request), request)]
         if later:
-            raise ServiceError(f"{spend.what} cannot be undone: " + "; ".join(
-                f"request #{s.id} ({s.what}) was bought after it and needs it" for s in later)
-                + ". Undo that first.", field="request", status=409)
+            raise ServiceError(Phrase.message(N_("%(what)s cannot be undone: %(later)s. Undo that first."),
+                                              what=spend.what, later=[Phrase.message(
+                                                  N_("request #%(id)s (%(what)s) was bought after it and needs it"),
+                                                  id=str(s.id), what=s.what) for s in later]),
+                               field="request", status=409)
         character = Character.get_by_id(spend.character_id)
         fields, why = reverse_change(sheet_of(character), request, spend.bought, spend.before)
         if why:
-            raise ServiceError(f"{spend.what} cannot be undone: {why}", field="request", status=409)
+            raise ServiceError(Phrase.message(N_("%(what)s cannot be undone: %(why)s"),
+                                              what=spend.what, why=why), field="request", status=409)
         _claim(spend, ("approved",), state="undone", answered_by=organiser, answered_at=utcnow(),
                answered_by_name=organiser.display_name if organiser else "", answer="Approval undone.")
         _, record = edit_character(chronicle, organiser, character.id, fields)

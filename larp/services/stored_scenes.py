@@ -30,7 +30,7 @@ import peewee
 
 from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, GameSession, Ruling, SceneRuling, StoredScene
-from larp.rules.explain import RulesError, Step
+from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.turns import check_one_challenge_per_turn
 from larp.services import ServiceError
@@ -59,22 +59,25 @@ def create_scene(chronicle: Chronicle, name: Any) -> StoredScene:
     """
     text = " ".join(str(name or "").split())
     if not text:
-        raise ServiceError("Give the scene a name (where it happens: “Main hall”).", field="name")
+        raise ServiceError(Phrase.message(N_("Give the scene a name (where it happens: “Main hall”).")), field="name")
     if len(text) > LONGEST_NAME:
-        raise ServiceError(f"A scene's name has at most {LONGEST_NAME} characters.", field="name")
+        raise ServiceError(Phrase.message(N_("A scene's name has at most %(LONGEST_NAME)s characters."),
+                                          LONGEST_NAME=LONGEST_NAME), field="name")
     with db.atomic():
         game_session = current_game_session(chronicle)
         # Check-then-write on the name: the unique index (game session, name) refuses the second of two
         # narrators opening the same name at once, on both engines.
         if StoredScene.select().where((StoredScene.game_session == game_session)
                                       & (StoredScene.name == text)).exists():
-            raise ServiceError(f"This game session already has a scene called “{text}”: join it.", field="name",
+            raise ServiceError(Phrase.message(N_("This game session already has a scene called “%(words)s”: join "
+                                                 "it."), words=text), field="name",
                                status=409)
         try:
             with db.atomic():
                 return StoredScene.create(chronicle=chronicle, game_session=game_session, name=text)
         except peewee.IntegrityError:
-            raise ServiceError(f"This game session already has a scene called “{text}”: join it.", field="name",
+            raise ServiceError(Phrase.message(N_("This game session already has a scene called “%(words)s”: join "
+                                                 "it."), words=text), field="name",
                                status=409) from None
 
 
@@ -89,11 +92,12 @@ def get_scene(chronicle: Chronicle, scene_id: Any, field: str = "scene_id") -> S
     scene = StoredScene.get_or_none((StoredScene.id == sid) & (StoredScene.chronicle == chronicle)) \
         if sid is not None else None
     if scene is None:
-        raise ServiceError("There is no such scene in this chronicle.", field=field, status=404)
+        raise ServiceError(Phrase.message(N_("There is no such scene in this chronicle.")), field=field, status=404)
     current = open_game_session(chronicle)
     if scene.closed_at is not None or current is None or scene.game_session_id != current.id:
-        raise ServiceError(f"The scene “{scene.name}” is over (closed, or of an earlier game session): open or "
-                           "join a scene of tonight's.", field=field, status=409)
+        raise ServiceError(Phrase.message(N_("The scene “%(name)s” is over (closed, or of an earlier game "
+                                             "session): open or join a scene of tonight's."),
+                                          name=scene.name), field=field, status=409)
     return scene
 
 
@@ -118,7 +122,8 @@ def next_turn(chronicle: Chronicle, scene_id: Any, seen: Any = None) -> tuple[St
         if seen not in (None, ""):
             seen_turn = as_id(seen)
             if seen_turn is None:
-                raise ServiceError("The turn seen must be a whole number.", field="turn", status=422)
+                raise ServiceError(Phrase.message(N_("The turn seen must be a whole "
+                                                     "number.")), field="turn", status=422)
             if seen_turn != scene.turn:
                 return scene, False
         StoredScene.update(turn=StoredScene.turn + 1).where(StoredScene.id == scene.id).execute()
@@ -174,7 +179,8 @@ def scene_turn_for(chronicle: Chronicle, scene_id: Any, game_session: GameSessio
         return None
     scene = get_scene(chronicle, scene_id)
     if game_session is not None and scene.game_session_id != game_session.id:
-        raise ServiceError(f"The scene “{scene.name}” is of another game session.", field="scene_id", status=409)
+        raise ServiceError(Phrase.message(N_("The scene “%(name)s” is of another game session."),
+                                          name=scene.name), field="scene_id", status=409)
     scene = for_update(StoredScene.select().where(StoredScene.id == scene.id)).get()
     step = None
     if target is not None:

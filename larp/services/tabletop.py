@@ -17,7 +17,7 @@ from larp.db import as_id, db, for_update
 from larp.models import Character, Chronicle, Ruling, TabletopCombat, User, utcnow
 from larp.rules.damage import armory
 from larp.rules.conversion import semicolons
-from larp.rules.explain import N_, Phrase, RulesError, phrase_step
+from larp.rules.explain import N_, Phrase, RulesError, phrase_step, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop import aiming, ammunition, blood_use, holds, shared_dodge, turn_end
@@ -122,7 +122,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
     found = {c.id: c for c in for_update(Character.select().where(
         Character.id.in_(wanted) & (Character.chronicle == chronicle)).order_by(Character.id))}
     if any(cid not in found for cid in ids.values()):
-        raise ServiceError("There is no such character in this chronicle.", field="characters", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such character in "
+                                             "this chronicle.")), field="characters", status=404)
     check_submission(found.values())
     states = character_states(list(found.values()), None, settings)
     for key, cid in ids.items():
@@ -136,7 +137,8 @@ def load(chronicle: Chronicle, row: TabletopCombat) -> Loaded:
 def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> Loaded:
     cid, ver = as_id(combat_id), as_id(version)
     if cid is None or ver is None:
-        raise ServiceError("Reload the tabletop screen: the form lost track of the combat.", field="combat") from None
+        raise ServiceError(Phrase.message(N_("Reload the tabletop screen: the form "
+                                             "lost track of the combat.")), field="combat") from None
     # Check-then-write: lock the combat (its version is checked below, on the locked row), then
     # its fighters in id order before they are loaded (FOR NO KEY UPDATE on PostgreSQL; SQLite
     # serialises writers).
@@ -146,11 +148,12 @@ def _get(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any) -> 
         lock_characters((row.state or {}).get("fighters") or ())
         check_submission(())  # the same form again is named as such, before the version says "changed"
     if row is None or row.ended_at is not None:
-        raise ServiceError("That combat is over or does not exist.", field="combat", status=404)
+        raise ServiceError(Phrase.message(N_("That combat is over or does not exist.")), field="combat", status=404)
     if row.narrator_id != narrator.id:
-        raise ServiceError("Another narrator runs that combat.", field="combat", status=403)
+        raise ServiceError(Phrase.message(N_("Another narrator runs that combat.")), field="combat", status=403)
     if row.version != ver:
-        raise ServiceError("The combat changed on another screen a moment ago: look again and retry.",
+        raise ServiceError(Phrase.message(N_("The combat changed on another screen a moment ago: look again and "
+                                             "retry.")),
                            field="combat", status=409)
     return load(chronicle, row)
 
@@ -164,7 +167,8 @@ def _save(loaded: Loaded, combat: Combat, last: list[int] | None = None, gear: d
     rows = (TabletopCombat.update(**values)
             .where((TabletopCombat.id == loaded.row.id) & (TabletopCombat.version == loaded.row.version)).execute())
     if rows != 1:
-        raise ServiceError("The combat changed on another screen a moment ago: look again and retry.",
+        raise ServiceError(Phrase.message(N_("The combat changed on another screen a moment ago: look again and "
+                                             "retry.")),
                            field="combat", status=409)
     return TabletopCombat.get_by_id(loaded.row.id)
 
@@ -191,7 +195,8 @@ def start_combat(chronicle: Chronicle, narrator: User, character_ids: Sequence[A
                 TabletopCombat.update(ended_at=utcnow(), version=TabletopCombat.version + 1).where(
                     TabletopCombat.id == running.id).execute()
             else:
-                raise ServiceError("You already run a tabletop combat: end it first.", field="combat", status=409)
+                raise ServiceError(Phrase.message(N_("You already run a tabletop "
+                                                     "combat: end it first.")), field="combat", status=409)
         lock_characters(character_ids)  # in id order, before they are loaded one by one
         characters = [get_character(chronicle, cid, "characters") for cid in character_ids]
         try:
@@ -238,7 +243,8 @@ def roll_combat_initiative(chronicle: Chronicle, narrator: User, combat_id: Any,
         spending = [str(k) for k in willpower if str(k) in loaded.fighters]
         for key in spending:
             if (loaded.characters[key].willpower_current or 0) < 1:
-                raise ServiceError(f"{combat.name(key)} has no Willpower point left to spend.",
+                raise ServiceError(Phrase.message(N_("%(name)s has no Willpower point left to spend."),
+                                                  name=combat.name(key)),
                                    field=f"willpower-{key}")
             loaded.fighters[key] = replace(loaded.fighters[key], ignore_wounds=True)
         entrants = []
@@ -355,12 +361,13 @@ def resolve_combat_attack(chronicle: Chronicle, narrator: User, combat_id: Any, 
         slot = combat.next_slot(able)
         a_key, t_key = str(order.attacker), str(order.target)
         if a_key not in loaded.fighters:
-            raise ServiceError("The attacker is not in this fight.", field="attacker")
+            raise ServiceError(Phrase.message(N_("The attacker is not in this fight.")), field="attacker")
         if t_key not in loaded.fighters:
-            raise ServiceError("Choose a target from this fight.", field="target")
+            raise ServiceError(Phrase.message(N_("Choose a target from this fight.")), field="target")
         if (slot is None or slot.who != a_key) and a_key not in combat.waiting(able):
             whose = f"It is {combat.name(slot.who)}'s action." if slot else "Every action of this turn is done."
-            raise ServiceError(f"{combat.name(a_key)} cannot act now. {whose}", field="attacker")
+            raise ServiceError(Phrase.message(N_("%(name)s cannot act now. %(whose)s"),
+                                              name=combat.name(a_key), whose=whose), field="attacker")
         attacker, target = loaded.fighters[a_key], loaded.fighters[t_key]
         try:
             # the Physical Attributes blood raised this scene count in every roll (004 "Spend Blood")
@@ -445,7 +452,8 @@ def spend_blood(character: Character, cost: int, field: str) -> None:
             .where((Character.id == character.id) & (Character.version == character.version)
                    & (Character.blood_current >= cost)).execute())
     if rows != 1:
-        raise ServiceError(f"{character.name} has not that much blood left, or was changed a moment ago.",
+        raise ServiceError(Phrase.message(N_("%(name)s has not that much blood left, or was changed a moment ago."),
+                                          name=character.name),
                            field=field, status=409)
 
 
@@ -456,7 +464,8 @@ def _spend_willpower(character: Character, field: str = "defense.abort") -> None
             .where((Character.id == character.id) & (Character.version == character.version)
                    & (Character.willpower_current > 0)).execute())
     if rows != 1:
-        raise ServiceError(f"{character.name} has no Willpower point left, or was changed a moment ago.",
+        raise ServiceError(Phrase.message(N_("%(name)s has no Willpower point left, or was changed a moment ago."),
+                                          name=character.name),
                            field=field, status=409)
 
 
@@ -469,7 +478,8 @@ def acting(loaded: Loaded, who: Any) -> str:
     key, combat, able = str(who), loaded.combat, loaded.able()
     slot = combat.next_slot(able)
     if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
-        raise ServiceError(f"{combat.name(key) if key in loaded.fighters else 'He'} cannot act now.",
+        raise ServiceError(Phrase.message(N_("%(name)s cannot act now."), name=combat.name(key)) if key in loaded.fighters
+                           else Phrase.message(N_("He cannot act now.")),
                            field="character")
     return key
 
@@ -508,7 +518,7 @@ def break_free(chronicle: Chronicle, narrator: User, combat_id: Any, version: An
         key = acting(loaded, who)
         holds = combat.held_by(key)
         if not holds:
-            raise ServiceError(f"{combat.name(key)} is not held.", field="character")
+            raise ServiceError(Phrase.message(N_("%(name)s is not held."), name=combat.name(key)), field="character")
         hold = holds[0]
         try:
             escape = resolve_escape(loaded.fighters[key], loaded.fighters[hold.holder], hold.maneuver,

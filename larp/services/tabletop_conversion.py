@@ -17,7 +17,7 @@ from typing import Any
 
 from larp.models import Character, Chronicle, Ruling, User
 from larp.rules.conversion import ATTRIBUTE_CATEGORIES, LiveCharacter, TabletopCharacter, tabletop_to_live
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.services import ServiceError
 from larp.services.characters import character_state, get_character
 from larp.services.chronicles import chronicle_settings, open_game_session
@@ -60,8 +60,8 @@ def preview_conversion(chronicle: Chronicle, character_id: Any) -> ConversionPre
     character = get_character(chronicle, character_id)
     ratings = tabletop_of(character)
     if not ratings.attributes and ratings.morality is None and ratings.willpower is None:
-        raise ServiceError(f"{character.name} has no tabletop ratings: enter them in the sheet's Tabletop ratings "
-                           "first.", field="tabletop")
+        raise ServiceError(Phrase.message(N_("%(name)s has no tabletop ratings: enter them in the sheet's Tabletop "
+                                             "ratings first."), name=character.name), field="tabletop")
     settings = chronicle_settings(chronicle)
     try:
         live = tabletop_to_live(ratings, settings)
@@ -93,7 +93,8 @@ def apply_conversion(chronicle: Chronicle, user: User | None, character_id: Any,
 
     preview = preview_conversion(chronicle, character_id)
     if not preview.saved:
-        raise ServiceError("Nothing to save: the tabletop ratings give no Willpower or Humanity/Path rating.",
+        raise ServiceError(Phrase.message(N_("Nothing to save: the tabletop ratings give no Willpower or "
+                                             "Humanity/Path rating.")),
                            field="tabletop")
     return edit_character(chronicle, user, preview.character.id,
                           {key: converted for key, (_now, converted) in preview.saved.items()},

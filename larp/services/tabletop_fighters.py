@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from larp.models import Character
 from larp.rules.conversion import tabletop_ratings
 from larp.rules.damage import armory
+from larp.rules.explain import N_, Phrase
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combat import Fighter
 from larp.services import ServiceError
@@ -72,12 +73,16 @@ def check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
     helmet = (gear.get("helmet") or "").strip() or None
     shield = (gear.get("shield") or "").strip() or None
     if weapon is not None and weapon not in arms.weapons:
-        raise ServiceError(f"There is no tabletop weapon {weapon!r}.", field=f"{key}.weapon")
+        raise ServiceError(Phrase.message(N_("There is no tabletop weapon %(weapon)s."),
+                                          weapon=repr(weapon)), field=f"{key}.weapon")
     if worn is not None and worn not in arms.armor:
-        raise ServiceError(f"There is no tabletop armor {worn!r}.", field=f"{key}.armor")
+        raise ServiceError(Phrase.message(N_("There is no tabletop armor %(worn)s."),
+                                          worn=repr(worn)), field=f"{key}.armor")
     if helmet is not None and helmet not in arms.helmets:
-        raise ServiceError(f"There is no tabletop helmet {helmet!r}.", field=f"{key}.armor")
+        raise ServiceError(Phrase.message(N_("There is no tabletop helmet %(helmet)s."),
+                                          helmet=repr(helmet)), field=f"{key}.armor")
     if shield is not None and shield not in arms.shields:
-        raise ServiceError(f"There is no tabletop shield {shield!r}.", field=f"{key}.armor")
+        raise ServiceError(Phrase.message(N_("There is no tabletop shield %(shield)s."),
+                                          shield=repr(shield)), field=f"{key}.armor")
     return {"weapon": weapon, "armor": worn, **({"helmet": helmet} if helmet else {}),
             **({"shield": shield} if shield else {})}

@@ -41,7 +41,8 @@ def reload_weapon(chronicle: Chronicle, narrator: User, combat_id: Any, version:
         key = acting(loaded, who)
         weapon = loaded.fighters[key].weapon
         if not weapon:
-            raise ServiceError(f"{loaded.combat.name(key)} has no weapon to reload.", field="reload")
+            raise ServiceError(Phrase.message(N_("%(name)s has no weapon to reload."),
+                                              name=loaded.combat.name(key)), field="reload")
         try:
             combat, ruling = ammunition.reload(loaded.combat, key, weapon)
         except RulesError as exc:
@@ -81,14 +82,17 @@ def ambush(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, a
         loaded = _get(chronicle, narrator, combat_id, version)
         a_key, t_key = str(ambusher), str(target)
         if a_key not in loaded.fighters:
-            raise ServiceError("Choose the ambusher from this fight.", field="ambush.ambusher")
+            raise ServiceError(Phrase.message(N_("Choose the ambusher from this fight.")), field="ambush.ambusher")
         if t_key not in loaded.fighters or t_key == a_key:
-            raise ServiceError("Choose someone else of this fight as the ambush's target.", field="ambush.target")
+            raise ServiceError(Phrase.message(N_("Choose someone else of this fight as "
+                                                 "the ambush's target.")), field="ambush.target")
         try:
             result = resolve_ambush(loaded.fighters[a_key], loaded.fighters[t_key], loaded.settings, dice=dice,
                                     rng=rng, cover=cover, in_combat=in_combat)
         except DiceNeeded as exc:
-            raise ServiceError(f"{exc.message} (the ambush's dice: {exc.pool} dice, difficulty {exc.difficulty}).",
+            raise ServiceError(Phrase.message(N_("%(message)s (the ambush's dice: %(pool)s dice, difficulty "
+                                                 "%(difficulty)s)."),
+                                              message=exc.message, pool=exc.pool, difficulty=exc.difficulty),
                                field=f"ambush.dice.{exc.roll}") from None
         except RulesError as exc:
             raise ServiceError(exc.message, field=f"ambush.{exc.field or 'target'}") from None
@@ -150,10 +154,11 @@ def drink(chronicle: Chronicle, narrator: User, combat_id: Any, version: Any, dr
         able = loaded.able()
         slot = combat.next_slot(able)
         if key not in loaded.fighters or ((slot is None or slot.who != key) and key not in combat.waiting(able)):
-            raise ServiceError("The drinker cannot act now.", field="drink")
+            raise ServiceError(Phrase.message(N_("The drinker cannot act now.")), field="drink")
         if prey not in kissed(loaded.row, key):
-            raise ServiceError(f"{combat.name(key)} has not connected with a Kiss on that victim in this fight: "
-                               "the Kiss comes first (000 \"Bite\").", field="drink")
+            raise ServiceError(Phrase.message(N_("%(name)s has not connected with a Kiss on that victim in this "
+                                                 'fight: the Kiss comes first (000 "Bite").'),
+                                              name=combat.name(key)), field="drink")
         try:
             combat = turn_rules.take_action(combat, key, Phrase.message(N_("%(name)s drinks from %(prey)s."),
                                                                         name=combat.name(key), prey=combat.name(prey)))
@@ -252,7 +257,7 @@ def aim_fighter(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         key = acting(loaded, who)
         aimed = str(target)
         if aimed not in loaded.fighters or aimed == key:
-            raise ServiceError("Choose whom he aims at, in this fight.", field="aim_target")
+            raise ServiceError(Phrase.message(N_("Choose whom he aims at, in this fight.")), field="aim_target")
         try:
             combat, ruling = aiming.aim(loaded.combat, loaded.fighters[key], aimed, loaded.settings, scope=scope,
                                         target_pace=target_pace)
@@ -334,7 +339,7 @@ def clinch_turn(chronicle: Chronicle, narrator: User, combat_id: Any, version: A
         combat = loaded.combat
         hold = next((h for h in combat.holds if h.maneuver == "clinch" and key in (h.holder, h.target)), None)
         if hold is None:
-            raise ServiceError(f"{combat.name(key)} is in no clinch.", field="clinch")
+            raise ServiceError(Phrase.message(N_("%(name)s is in no clinch."), name=combat.name(key)), field="clinch")
         a, b = loaded.fighters[hold.holder], loaded.fighters[hold.target]
         try:
             ruling = holds.resolve_clinch_turn(a, b, loaded.settings, dice=dice, rng=rng)

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from larp.db import db
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
-from larp.rules.explain import N_, Phrase, RulesError
+from larp.rules.explain import N_, Phrase, RulesError, plural
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test
 from larp.rules.torpor import (
@@ -52,25 +52,31 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
             torpor already recorded or the character changed meanwhile.
     """
     if cause not in TORPOR_CAUSES:
-        raise ServiceError("Choose why the vampire entered torpor: wounds, blood loss or voluntary.", field="cause")
+        raise ServiceError(Phrase.message(N_("Choose why the vampire entered torpor: wounds, blood loss or "
+                                             "voluntary.")), field="cause")
     if on > date.today():
-        raise ServiceError(f"A torpor is recorded once it has begun: {on.isoformat()} has not come yet.",
+        raise ServiceError(Phrase.message(N_("A torpor is recorded once it has begun: %(date)s has not come "
+                                             "yet."), date=on.isoformat()),
                            field="on")
     with db.atomic():
         game_session = current_game_session(chronicle)
         settings = chronicle_settings(chronicle)
         character = get_character(chronicle, character_id)
         if character.creature != "vampire":
-            raise ServiceError(f"{character.name} is not a vampire: mortals and ghouls have no torpor.",
+            raise ServiceError(Phrase.message(N_("%(name)s is not a vampire: mortals and ghouls have no torpor."),
+                                              name=character.name),
                                field="character")
         if character.condition in ("final_death", "dead"):
-            raise ServiceError(f"{character.name} is destroyed and cannot enter torpor.", field="character")
+            raise ServiceError(Phrase.message(N_("%(name)s is destroyed and cannot enter torpor."),
+                                              name=character.name), field="character")
         existing = open_torpor(character)
         if existing is not None:
-            raise ServiceError(f"{character.name}'s torpor is already recorded (since "
-                               f"{existing.started_on.isoformat()}).", field="character", status=409)
+            raise ServiceError(Phrase.message(N_("%(name)s's torpor is already recorded (since %(date)s)."),
+                                              name=character.name, date=existing.started_on.isoformat()),
+                               field="character", status=409)
         if character.condition == "torpor" and cause == "voluntary":
-            raise ServiceError(f"{character.name} is already in torpor from damage: record it as wounds.",
+            raise ServiceError(Phrase.message(N_("%(name)s is already in torpor from damage: record it as wounds."),
+                                              name=character.name),
                                field="cause")
         record = record_ruling(chronicle, user, "torpor",
                                Phrase.message(N_("%(name)s enters torpor (%(cause)s)"), name=character.name,
@@ -111,7 +117,7 @@ def _wake_test(player: str, narrator: str, rng: RandomSource) -> SimpleTest:
         except RulesError as exc:
             raise ServiceError(exc.message, field=field) from None
         if throw is Throw.BOMB:
-            raise ServiceError("No Bomb in a static challenge to wake.", field=field)
+            raise ServiceError(Phrase.message(N_("No Bomb in a static challenge to wake.")), field=field)
         return throw
 
     return simple_test(one(player, "player_throw"), one(narrator, "narrator_throw"), rng, "player_throw")
@@ -183,18 +189,20 @@ class Waking(SingleShot):
         first_night, last_night = self.first_night, self.last_night or self.first_night
         self.last_night = last_night
         if last_night > (self.today or date.today()):
-            raise ServiceError("An attempt to wake is recorded after the night: "
-                               f"{last_night.isoformat()} has not come yet.", field="last_night")
+            raise ServiceError(Phrase.message(N_("An attempt to wake is recorded after the night: %(date)s "
+                                                 "has not come yet."),
+                                              date=last_night.isoformat()), field="last_night")
         if last_night < first_night:
-            raise ServiceError("The last night comes before the first.", field="last_night")
+            raise ServiceError(Phrase.message(N_("The last night comes before the first.")), field="last_night")
         if (last_night - first_night).days >= MAX_NIGHTS:
-            raise ServiceError(f"Try at most {MAX_NIGHTS} nights at once.", field="last_night")
+            raise ServiceError(Phrase.message(N_("Try at most %(MAX_NIGHTS)s nights at once."),
+                                              MAX_NIGHTS=MAX_NIGHTS), field="last_night")
         self.several = last_night > first_night
         entered = any((v or RANDOM).strip().lower() != RANDOM for v in (self.player_throw, self.narrator_throw)) \
             or self.dice
         if self.several and entered:
-            raise ServiceError("Throws or dice can be entered for one night only; leave them random to try "
-                               "several nights.", field="player_throw")
+            raise ServiceError(Phrase.message(N_("Throws or dice can be entered for one night only; leave them "
+                                                 "random to try several nights.")), field="player_throw")
 
     def wanted(self):
         """The torpid vampire (:meth:`SingleShot.wanted`)."""
@@ -205,12 +213,14 @@ class Waking(SingleShot):
         state = states[0]
         character, several, game_session = state.character, self.several, state.game_session
         if character.condition != "torpor":
-            raise ServiceError(f"{character.name} is not in torpor: there is nothing to wake from.",
+            raise ServiceError(Phrase.message(N_("%(name)s is not in torpor: there is nothing to wake from."),
+                                              name=character.name),
                                field="character")
         torpor = open_torpor(character)
         if torpor is None:
-            raise ServiceError(f"{character.name}'s torpor start is not recorded: record it first, so the tool "
-                               f"knows when he may wake.", field="character", status=409)
+            raise ServiceError(Phrase.message(N_("%(name)s's torpor start is not recorded: record it first, so the "
+                                                 "tool knows when he may wake."),
+                                              name=character.name), field="character", status=409)
         tried = _tried_nights(character)
         # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
         awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
@@ -226,7 +236,8 @@ class Waking(SingleShot):
                 night += timedelta(days=1)
                 continue
             if night.isoformat() in tried:
-                raise ServiceError(f"{character.name} already tried to wake on the night of {night.isoformat()}.",
+                raise ServiceError(Phrase.message(N_("%(name)s already tried to wake on the night of %(date)s."),
+                                                  name=character.name, date=night.isoformat()),
                                    field="first_night", status=409)
             if several and blood < 1:
                 break
@@ -251,7 +262,8 @@ class Waking(SingleShot):
             night += timedelta(days=1)
         if not attempts:
             since = torpor.wake_on.isoformat() if torpor.wake_on else f"game session {torpor.wake_session}"
-            raise ServiceError(f"{character.name} may not try to wake on any of those nights (from {since}).",
+            raise ServiceError(Phrase.message(N_("%(name)s may not try to wake on any of those nights (from "
+                                                 "%(since)s)."), name=character.name, since=since),
                                field="first_night")
         summary = Phrase.message(N_("%(name)s rises from torpor (%(nights)s tried)") if woke else
                                  N_("%(name)s stays in torpor (%(nights)s tried)"), name=character.name,

@@ -76,7 +76,7 @@ from larp.models import (
     User,
 )
 from larp.rules.experience import points_text
-from larp.rules.explain import plural
+from larp.rules.explain import N_, Phrase, plural
 from larp.services import ServiceError
 from larp.services.between_game_actions_export import export_actions, import_actions
 from larp.services.export_shape import check_shape
@@ -221,7 +221,8 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
 
 def _require(data: Any, key: str, kind: type, where: str = "the file") -> Any:
     if not isinstance(data, dict) or key not in data or not isinstance(data[key], kind):
-        raise ServiceError(f"This is not a complete larp chronicle export: {where} lacks “{key}”.", field="file")
+        raise ServiceError(Phrase.message(N_("This is not a complete larp chronicle export: %(where)s lacks "
+                                             "“%(key)s”."), where=where, key=key), field="file")
     return data[key]
 
 
@@ -233,14 +234,15 @@ def check_format(data: Any) -> None:
             message says to update larp).
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ServiceError("This file is not a larp chronicle export.", field="file")
+        raise ServiceError(Phrase.message(N_("This file is not a larp chronicle export.")), field="file")
     version = data.get("format_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ServiceError("This chronicle export has no valid format version.", field="file")
+        raise ServiceError(Phrase.message(N_("This chronicle export has no valid format version.")), field="file")
     if version > FORMAT_VERSION:
-        raise ServiceError(f"This file was written in export format {version} by a newer larp; this larp reads "
-                           f"format {FORMAT_VERSION} and older. Update larp, then import it again. Nothing was "
-                           f"imported.", field="file")
+        raise ServiceError(Phrase.message(N_("This file was written in export format %(version)s by a newer larp; "
+                                             "this larp reads format %(FORMAT_VERSION)s and older. Update larp, "
+                                             "then import it again. Nothing was imported."),
+                                          version=version, FORMAT_VERSION=FORMAT_VERSION), field="file")
 
 
 def replaceable(chronicle: Chronicle) -> bool:
@@ -262,10 +264,10 @@ def chronicle_names() -> list[str]:
 
 
 def _replace_hint(name: str) -> str:
-    return (f"To put the file in its place, export “{name}” first if you want to keep it "
-            f"(`larp export --chronicle \"{name}\" FILE`), then import with "
-            f"`larp import --replace \"{name}\" FILE` (or, on “{name}”'s Organise → Import a chronicle "
-            f"export page, tick Replace), which deletes it and keeps its members.")
+    return Phrase.message(N_("To put the file in its place, export “%(name)s” first if you want to keep it "
+                             "(`larp export --chronicle \"%(name)s\" FILE`), then import with "
+                             "`larp import --replace \"%(name)s\" FILE` (or, on “%(name)s”'s Organise → Import a "
+                             "chronicle export page, tick Replace), which deletes it and keeps its members."), name=name)
 
 
 def _target(replace: Chronicle | str | None, into: Chronicle | None) -> Chronicle | None:
@@ -349,13 +351,15 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
             clash = Chronicle.get_or_none((Chronicle.name == name)
                                           & (Chronicle.id != (target.id if target else 0)))
             if clash is not None:
-                raise ServiceError(f"A chronicle called “{name}” is already on this install, and an import never "
-                                   f"mixes two chronicles. " + _replace_hint(name), field="file", status=409)
+                raise ServiceError(Phrase.message(N_("A chronicle called “%(name)s” is already on this install, and an "
+                                                     "import never mixes two chronicles. %(hint)s"),
+                                                  name=name, hint=_replace_hint(name)), field="file", status=409)
             if target is None and not may_create:
                 raise ServiceError(
-                    f"This file would become a new chronicle, “{name}”, beside the others, and only an "
-                    "administrator of the install makes chronicles. Ask one to import it, or tick Replace "
-                    "to put it in this chronicle's place.", field="file", status=403)
+                    Phrase.message(N_("This file would become a new chronicle, “%(name)s”, beside the others, and "
+                                      "only an administrator of the install makes chronicles. Ask one to import "
+                                      "it, or tick Replace to put it in this chronicle's place."),
+                                   name=name), field="file", status=403)
             if target is not None:
                 notes.append(f"Replaced {'the demo chronicle' if target.is_demo else 'the chronicle'} “{target.name}”"
                              " (its members keep their roles).")
@@ -498,14 +502,16 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
             import_spend_requests(data, chronicle, characters, ruling_at, user)
             import_actions(data, chronicle, characters, sessions, user)  # issue 33 item 3
     except UnstorableText as exc:
-        raise ServiceError(f"This chronicle export holds a text the database cannot store: {exc.message} "
-                           "Nothing was imported.", field="file") from None
+        raise ServiceError(Phrase.message(N_("This chronicle export holds a text the database cannot store: "
+                                             "%(message)s Nothing was imported."),
+                                          message=exc.message), field="file") from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
             peewee.IntegrityError, peewee.DataError) as exc:
         # The shape was checked first; what is left is entries that contradict each other (a card code
         # used twice, a reference to a character or game session the file does not hold).
-        raise ServiceError(f"This chronicle export is damaged ({type(exc).__name__}: {str(exc)[:200]}); "
-                           "nothing was imported.", field="file") from None
+        raise ServiceError(Phrase.message(N_("This chronicle export is damaged (%(kind)s: %(exc)s); nothing "
+                                             "was imported."),
+                                          kind=type(exc).__name__, exc=str(exc)[:200]), field="file") from None
     if missing:
         notes.append("Users are not exported. No user here is called " + ", ".join(sorted(missing))
                      + ": their rulings keep the narrator's name, linked to no account.")

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 from larp.db import as_id, db, for_update
 from larp.i18n import N_
 from larp.models import Chronicle, Ruling, User, Webhook, WebhookDelivery, utcnow
-from larp.rules.explain import Phrase, Step, phrase_step
+from larp.rules.explain import Phrase, Step, phrase_step, N_
 from larp.services import ServiceError
 from larp.services.records import check_submission, record_ruling
 from larp.webhooks.kinds import EVENTS, LEVELS, PUBLIC, STAFF, public_kinds, sent_at
@@ -61,14 +61,16 @@ def get_webhook(chronicle: Chronicle, webhook_id: Any) -> Webhook:
     wanted = as_id(webhook_id)
     hook = Webhook.get_or_none((Webhook.id == wanted) & (Webhook.chronicle == chronicle)) if wanted else None
     if hook is None:
-        raise ServiceError("There is no such webhook in this chronicle.", field="webhook", status=404)
+        raise ServiceError(Phrase.message(N_("There is no such webhook in this "
+                                             "chronicle.")), field="webhook", status=404)
     return hook
 
 
 def _name(value: Any) -> str:
     name = value.strip() if isinstance(value, str) else ""
     if not name or len(name) > MAX_NAME_LENGTH:
-        raise ServiceError(f"Give the webhook a name of 1 to {MAX_NAME_LENGTH} characters (“Staff channel”).",
+        raise ServiceError(Phrase.message(N_("Give the webhook a name of 1 to %(MAX_NAME_LENGTH)s characters "
+                                             "(“Staff channel”)."), MAX_NAME_LENGTH=MAX_NAME_LENGTH),
                            field="name")
     return name
 
@@ -76,7 +78,8 @@ def _name(value: Any) -> str:
 def _url(value: Any, local_network: bool) -> str:
     url = value.strip() if isinstance(value, str) else ""
     if len(url) > MAX_URL_LENGTH:
-        raise ServiceError(f"That address is longer than {MAX_URL_LENGTH:,} characters: is it the webhook's?",
+        raise ServiceError(Phrase.message(N_("That address is longer than %(MAX_URL_LENGTH)s characters: is it the "
+                                             "webhook's?"), MAX_URL_LENGTH=format(MAX_URL_LENGTH, ',')),
                            field="url")
     try:
         target = parse_target(url)
@@ -88,32 +91,37 @@ def _url(value: Any, local_network: bool) -> str:
         return url  # a host name: resolved and checked at each delivery
     reason = address_refusal(str(literal), local_network)
     if reason:
-        raise ServiceError(f"Not taken: {reason}.", field="url")
+        raise ServiceError(Phrase.message(N_("Not taken: %(reason)s."), reason=reason), field="url")
     return url
 
 
 def _events(value: Any, privacy: str) -> list[str]:
     chosen = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else None
     if chosen is None or not all(isinstance(kind, str) for kind in chosen):
-        raise ServiceError("The events are a list of event names: " + ", ".join(EVENTS) + ".", field="events")
+        raise ServiceError(Phrase.message(N_("The events are a list of event names: %(names)s."),
+                                          names=", ".join(EVENTS)), field="events")
     unknown = [kind for kind in chosen if kind not in EVENTS]
     if unknown:
-        raise ServiceError(f"“{unknown[0][:40]}” is not an event; choose from: {', '.join(EVENTS)}.", field="events")
+        raise ServiceError(Phrase.message(N_("“%(unknown)s” is not an event; choose from: %(names)s."),
+                                          unknown=unknown[0][:40], names=', '.join(EVENTS)), field="events")
     kinds = [kind for kind in EVENTS if kind in chosen]  # in the documented order, each once
     if not kinds:
-        raise ServiceError("Choose at least one event to send.", field="events")
+        raise ServiceError(Phrase.message(N_("Choose at least one event to send.")), field="events")
     if privacy == PUBLIC:
         staff_only = [EVENTS[kind].label for kind in kinds if not sent_at(kind, PUBLIC)]
         if staff_only:
-            raise ServiceError(f"A public webhook gets only what a player could see of another character "
-                               f"({', '.join(EVENTS[k].label for k in public_kinds())}): untick "
-                               f"{', '.join(staff_only)}, or make it a staff webhook.", field="events")
+            raise ServiceError(Phrase.message(N_("A public webhook gets only what a player could see of another "
+                                                 "character (%(names)s): untick %(names_2)s, or make it a staff "
+                                                 "webhook."),
+                                              names=[Phrase.message(EVENTS[k].label) for k in public_kinds()],
+                                              names_2=[Phrase.message(label) for label in staff_only]), field="events")
     return kinds
 
 
 def _choice(value: Any, allowed: Iterable[str], field: str, words: str) -> str:
     if value not in tuple(allowed):
-        raise ServiceError(f"Choose the {words}: {', '.join(allowed)}.", field=field)
+        said = N_("Choose the privacy level: %(names)s.") if field == "privacy" else N_("Choose the format: %(names)s.")
+        raise ServiceError(Phrase.message(said, names=', '.join(allowed)), field=field)
     return value
 
 
@@ -124,14 +132,16 @@ def _flag(value: Any, field: str) -> bool:
         return True
     if value in ("off", "0", "false", "no", ""):
         return False
-    raise ServiceError(f"“{field.replace('_', ' ')}” is yes or no.", field=field)
+    raise ServiceError(Phrase.message(N_("“%(field_name)s” is yes or no."), field_name=field.replace('_', ' ')), field=field)
 
 
 def _local(value: Any, allow_local: bool) -> bool:
     wanted = _flag(value, "local_network")
     if wanted and not allow_local:
-        raise ServiceError("This server does not post to local network addresses (its administrator turned "
-                           "that off: LARP_WEBHOOKS_LOCAL_NETWORK).", field="local_network")
+        raise ServiceError(Phrase.message(N_("This server does not post to local "
+                                             "network addresses (its administrator "
+                                             "turned that off: "
+                                             "LARP_WEBHOOKS_LOCAL_NETWORK).")), field="local_network")
     return wanted
 
 
@@ -147,7 +157,8 @@ def _name_taken(chronicle: Chronicle, name: str, other_than: int | None = None) 
     if other_than is not None:
         query = query.where(Webhook.id != other_than)
     if query.exists():
-        raise ServiceError(f"This chronicle has a webhook named “{name}” already: choose another name.",
+        raise ServiceError(Phrase.message(N_("This chronicle has a webhook named “%(name)s” already: choose "
+                                             "another name."), name=name),
                            field="name", status=409)
 
 

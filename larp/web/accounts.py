@@ -7,7 +7,7 @@ from flask_babel import gettext
 
 from larp.htmx import render
 from larp.models import User
-from larp.rules.explain import article
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.accounts import (
     MIN_PASSWORD_LENGTH,
@@ -77,8 +77,9 @@ def create_api_token():
                                 chronicle=chronicle_or_none())
     except AlreadyRecorded as exc:  # a double tap: the first tap made it and showed it
         return _account_page(token_error=ServiceError(
-            f"This token was already made (ruling #{exc.ruling.id}: {exc.ruling.summary}), and its secret was "
-            "shown only that once. If it was lost, revoke it below and make another.", status=409))
+            Phrase.message(N_("This token was already made (ruling #%(id)s: %(summary)s), and its secret was shown "
+                              "only that once. If it was lost, revoke it below and make another."),
+                           id=str(exc.ruling.id), summary=exc.ruling.summary), status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
     return _account_page(issued={"token": row, "raw": raw})
@@ -92,7 +93,8 @@ def revoke_api_token(token_id: int):
         row = revoke_token(g.user, token_id, chronicle=chronicle_or_none())
     except AlreadyRecorded as exc:  # a double tap: the first tap revoked it
         return _account_page(token_error=ServiceError(
-            f"This token was already revoked (ruling #{exc.ruling.id}: {exc.ruling.summary}).", status=409))
+            Phrase.message(N_("This token was already revoked (ruling #%(id)s: %(summary)s)."),
+                           id=str(exc.ruling.id), summary=exc.ruling.summary), status=409))
     except ServiceError as exc:
         return _account_page(token_error=exc)
     flash(gettext("The token “%(name)s” is revoked: programs using it are refused from now on.", name=row.name))
@@ -140,9 +142,10 @@ def create():
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     if user.password_hash:
-        flash(f"Created {user.role} {user.username}.")
+        flash(gettext("Created %(role)s %(username)s.", role=gettext(user.role), username=user.username))
     else:
-        flash(f"Created {user.role} {user.username}. Give them a one-time login link to set a password.")
+        flash(gettext("Created %(role)s %(username)s. Give them a one-time login link to set a password.",
+                      role=gettext(user.role), username=user.username))
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -158,12 +161,15 @@ def add_existing():
     try:
         user = User.get_or_none(User.username == name) if name else None
         if user is None:
-            raise ServiceError(f"There is no account called “{name}” on this server.", field="add_username",
+            raise ServiceError(Phrase.message(N_("There is no account called “%(name)s” on this server."),
+                                              name=name), field="add_username",
                                status=404)
         add_member(get_chronicle(), user, staff_role(form.get("role", "")))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
-    flash(f"{user.username} is now {article(form.get('role', ''))} of this chronicle.")
+    flash(gettext("%(username)s is now an organiser of this chronicle.", username=user.username)
+          if staff_role(form.get("role", "")) == "organiser"
+          else gettext("%(username)s is now a narrator of this chronicle.", username=user.username))
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -178,7 +184,9 @@ def change_role(user_id: int):
         set_role(chronicle, user, staff_role(wanted))
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
-    flash(f"{user.username} is now {article(wanted)} of this chronicle.")
+    flash(gettext("%(username)s is now an organiser of this chronicle.", username=user.username)
+          if staff_role(wanted) == "organiser"
+          else gettext("%(username)s is now a narrator of this chronicle.", username=user.username))
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -191,13 +199,15 @@ def remove(user_id: int):
     try:
         user, _ = get_member(chronicle, user_id)
         if user.id == g.user.id:
-            raise ServiceError("You cannot take yourself out of the chronicle: ask another organiser.", status=409)
+            raise ServiceError(Phrase.message(N_("You cannot take yourself out of the chronicle: ask another "
+                                                 "organiser.")), status=409)
         if request.form.get("confirm") != "yes":
-            raise ServiceError(f"Tick “Yes, take {user.display_name} out” to confirm.", field="confirm")
+            raise ServiceError(Phrase.message(N_("Tick “Yes, take %(display_name)s out” to confirm."),
+                                              display_name=user.display_name), field="confirm")
         remove_member(chronicle, user)
     except ServiceError as exc:
         return _users_page(exc.status, error=exc, error_user=user_id)
-    flash(f"{user.username} is no longer in this chronicle.")
+    flash(gettext("%(username)s is no longer in this chronicle.", username=user.username))
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -220,7 +230,8 @@ def _managed(user_id: int) -> User:
     member, 403 when he is also in a chronicle the organiser does not run)."""
     user, _ = get_member(get_chronicle(), user_id)
     if not manages(g.user, user):
-        raise ServiceError(f"{user.username} also works in a chronicle you do not organise: ask an administrator.",
+        raise ServiceError(Phrase.message(N_("%(username)s also works in a chronicle you do not organise: ask an "
+                                             "administrator."), username=user.username),
                            status=403)
     return user
 
@@ -231,7 +242,8 @@ def _set_active(user_id: int, active: bool):
         user = get_user(user_id)
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
-    flash(f"{user.username} is {'active' if user.active else 'deactivated'}.")
+    flash(gettext("%(username)s is active.", username=user.username) if user.active
+          else gettext("%(username)s is deactivated.", username=user.username))
     return redirect(url_for("accounts.users"), code=303)
 
 
@@ -246,7 +258,8 @@ def login_link(user_id: int):
     try:
         user = _managed(user_id)
         if not user.active:
-            raise ServiceError(f"{user.username} is deactivated: activate the account first.", status=409)
+            raise ServiceError(Phrase.message(N_("%(username)s is deactivated: activate the account first."),
+                                              username=user.username), status=409)
     except ServiceError as exc:
         return _users_page(exc.status, error=exc)
     token = create_login_link(user, hours=current_app.config["LOGIN_LINK_HOURS"])

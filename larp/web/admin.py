@@ -106,8 +106,8 @@ def archive(chronicle_id: int):
     """Archive a chronicle (form ``archived`` "1"), or restore it ("0"): archived, it is kept
     whole but off every switcher, and its people cannot open it."""
     chronicle = set_archived(_chronicle(chronicle_id), request.form.get("archived") == "1")
-    return _done(chronicle, (gettext("%(name)s is archived.", name=chronicle.name) if chronicle.archived_at
-                                 else gettext("%(name)s is restored.", name=chronicle.name)))
+    return _done(chronicle, gettext("%(name)s is archived.", name=chronicle.name) if chronicle.archived_at
+                 else gettext("%(name)s is restored.", name=chronicle.name))
 
 
 @bp.route("/chronicles/<int:chronicle_id>/export")
@@ -132,7 +132,7 @@ def delete(chronicle_id: int):
         delete_chronicle(chronicle, request.form.get("confirm_name", ""))
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id, managing=True)
-    flash(f"Deleted the chronicle {chronicle.name} and everything in it.")
+    flash(gettext("Deleted the chronicle %(name)s and everything in it.", name=chronicle.name))
     return redirect(url_for("admin.chronicles"), code=303)
 
 
@@ -162,6 +162,6 @@ def appoint(chronicle_id: int):
         add_member(chronicle, user, role)
     except ServiceError as exc:
         return _page(exc.status, error=exc, error_for=chronicle_id)
-    return _done(chronicle, (gettext("%(username)s is now an organiser of %(chronicle)s.", username=user.username, chronicle=chronicle.name)
-                             if role == "organiser" else
-                             gettext("%(username)s is now a narrator of %(chronicle)s.", username=user.username, chronicle=chronicle.name)))
+    return _done(chronicle, gettext("%(username)s is now an organiser of %(name)s.", username=user.username,
+                                     name=chronicle.name) if role == "organiser"
+                 else gettext("%(username)s is now a narrator of %(name)s.", username=user.username, name=chronicle.name))

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
 
+from larp.i18n import said_if_phrase
 from larp.models import first_unstorable, utcnow
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings
@@ -157,7 +158,7 @@ def _service_error(exc: ServiceError):
 
     if isinstance(exc, AlreadyRecorded):
         field = IDEMPOTENCY_HEADER if request.headers.get(IDEMPOTENCY_HEADER) else exc.field
-        return jsonify(error=exc.message, field=field, ruling_id=exc.ruling.id,
+        return jsonify(error=said_if_phrase(exc.message), field=field, ruling_id=exc.ruling.id,
                        ruling_url=chronicle_page(exc.ruling.chronicle_id, "rulings.show", ruling_id=exc.ruling.id)), exc.status
     return error_response(exc.message, exc.field, exc.status)
 
@@ -195,10 +196,10 @@ def json_body() -> dict[str, Any]:
     """
     data = _parsed_body()
     if not isinstance(data, dict):
-        raise ApiError("The body must be a JSON object.", None, 400)
+        raise ApiError(Phrase.message(N_("The body must be a JSON object.")), None, 400)
     bad = first_unstorable(data)
     if bad is not None:
-        raise ApiError(f"`{bad[0]}` {bad[1]}.", bad[0], 422)
+        raise ApiError(Phrase.message(N_("`%(where)s` %(why)s."), where=bad[0], why=bad[1]), bad[0], 422)
     return data
 
 
@@ -259,9 +260,10 @@ def request_settings(data: dict[str, Any]) -> ChronicleSettings:
     if overrides is None:
         overrides = {}
     if not isinstance(overrides, dict):
-        raise ApiError("settings must be an object of setting keys to values.", "settings", 422)
+        raise ApiError(Phrase.message(N_("settings must be an object of setting keys to values.")), "settings", 422)
     if not isinstance(use_chronicle, bool):
-        raise ApiError("use_chronicle_settings must be true or false.", "use_chronicle_settings", 422)
+        raise ApiError(Phrase.message(N_("use_chronicle_settings must be true "
+                                         "or false.")), "use_chronicle_settings", 422)
     base = dict(chronicle_settings(get_chronicle()).values) if use_chronicle else {}
     try:
         return ChronicleSettings.from_overrides({**base, **overrides})

@@ -15,6 +15,7 @@ from flask import current_app, g, jsonify
 
 from larp.i18n import steps_for_reader, summary_text
 from larp.models import GameSession, Ruling
+from larp.rules.explain import N_, Phrase
 from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
@@ -59,7 +60,8 @@ _BOARD_LINES = {
 def organisers_only() -> None:
     """Refuse a narrator (or a narrator's token): the board's work is the organisers' (403)."""
     if g.user.role != "organiser":
-        raise ApiError("Only organisers do this (the board's work between game sessions).", None, 403)
+        raise ApiError(Phrase.message(N_("Only organisers do this (the board's work between game "
+                                         "sessions).")), None, 403)
 
 
 _only, _date, _text = inputs.only, inputs.day, inputs.text  # the one input layer (issue 29 item 4)

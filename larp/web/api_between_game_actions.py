@@ -15,6 +15,7 @@ from typing import Any
 from flask import g, jsonify, request
 
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, GameSession
+from larp.rules.explain import N_, Phrase
 from larp.services.between_game_actions import (ActionWindow, action_window, answer_action, find_action,
                                                 write_action)
 from larp.services.characters import get_character
@@ -67,7 +68,7 @@ def _organiser() -> bool:
         return True
     if g.user.role == "player":
         return False
-    raise ApiError("Between-game actions are the players' and the organisers' only.", None, 403)
+    raise ApiError(Phrase.message(N_("Between-game actions are the players' and the organisers' only.")), None, 403)
 
 
 @bp.get("/between-game-actions")
@@ -161,7 +162,7 @@ def between_game_actions_answer(action_id: int):
     """An organiser answers (:func:`larp.services.between_game_actions.answer_action`)."""
     chronicle = get_chronicle()
     if g.user.role != "organiser":
-        raise ApiError("Only organisers answer between-game actions.", None, 403)
+        raise ApiError(Phrase.message(N_("Only organisers answer between-game actions.")), None, 403)
     data = json_body()
     find_action(chronicle, action_id)
     version = inputs.whole(data, "version", low=1, json=True, required=True)

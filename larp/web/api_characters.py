@@ -15,7 +15,9 @@ from typing import Any
 from flask import g, jsonify, request
 
 from larp.db import MAX_ID
+from larp.i18n import said_if_phrase
 from larp.models import Character
+from larp.rules.explain import N_, Phrase
 from larp.services.characters import find_characters, get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.sheet_store import sheet_of
@@ -117,8 +119,8 @@ def character_payload(character: Character) -> dict[str, Any]:
 @bp.errorhandler(SheetError)
 def _sheet_error(exc: SheetError):
     """An invalid sheet: the first problem as ``error`` and ``field``, and every one in ``errors``."""
-    return jsonify(error=exc.message, field=exc.field,
-                   errors=[{"field": field, "error": message} for field, message in exc.errors]), 422
+    return jsonify(error=said_if_phrase(exc.message), field=exc.field,
+                   errors=[{"field": field, "error": said_if_phrase(message)} for field, message in exc.errors]), 422
 
 
 @bp.get("/characters")
@@ -188,10 +190,11 @@ def update_character_api(character_id: int):
     version = data.pop("version", None)
     xp = data.pop("xp_spent", 0)
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise ApiError("version must be a whole number.", "version", 422)
+        raise ApiError(Phrase.message(N_("version must be a whole number.")), "version", 422)
     unknown = [k for k in STATE_FIELDS if k in data]
     if unknown:
-        raise ApiError(f"{unknown[0]} is tonight's state, changed by rulings, not by the sheet.", unknown[0], 422)
+        raise ApiError(Phrase.message(N_("%(unknown)s is tonight's state, changed by rulings, not by the sheet."),
+                                      unknown=unknown[0]), unknown[0], 422)
     character, _ = edit_character(get_chronicle(), g.user, character_id, data, expected_version=version,
                                   xp_spent=xp if isinstance(xp, (int, float)) and not isinstance(xp, bool) else -1)
     return jsonify(character_payload(character))
@@ -217,10 +220,10 @@ def copy_character_api(character_id: int):
     data = json_body()
     count = data.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int):
-        raise ApiError("count must be a whole number.", "count", 422)
+        raise ApiError(Phrase.message(N_("count must be a whole number.")), "count", 422)
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise ApiError("name must be text.", "name", 422)
+        raise ApiError(Phrase.message(N_("name must be text.")), "name", 422)
     copies = copy_character(get_chronicle(), g.user, character_id, name, count,
                             scene_extra=data.get("scene_extra") is True, extra_track=data.get("extra_track") is True)
     return jsonify(characters=[character_payload(c) for c in copies]), 201

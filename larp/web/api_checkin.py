@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from flask import g, jsonify
 
 from larp.models import CheckIn
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.checkins import (CheckInResult, award_now, check_in, find_arrival, session_attendance,
                                     tonight_roster, undo_check_in, when_text)
@@ -111,13 +112,14 @@ def check_in_api():
     chronicle = get_chronicle()
     character_id, card = data.get("character_id"), data.get("card")
     if (character_id is None) == (card is None):
-        raise ApiError("Name the character by `character_id` or by `card` (one of the two).", "character_id", 422)
+        raise ApiError(Phrase.message(N_("Name the character by `character_id` or by "
+                                         "`card` (one of the two).")), "character_id", 422)
     if card is not None:
         if not isinstance(card, str) or not card.strip() or len(card) > 300:
-            raise ApiError("`card` is a card's address or token, or a card code.", "card", 422)
+            raise ApiError(Phrase.message(N_("`card` is a card's address or token, or a card code.")), "card", 422)
         found = find_arrival(chronicle, card)
         if found.how == "name":  # the API takes no name: a program names characters exactly
-            raise ServiceError("No card has that address, token or code.", field="card", status=404)
+            raise ServiceError(Phrase.message(N_("No card has that address, token or code.")), field="card", status=404)
         character_id = found.character.id
     else:
         character_id = inputs.picked(data, json=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify
 
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.frenzy_state import run_virtue_test
@@ -59,7 +60,7 @@ def virtue_test_api(character_id: int):
     data = json_body()
     unknown = sorted(set(data) - KEYS)
     if unknown:
-        raise ServiceError(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+        raise ServiceError(Phrase.message(N_("Unknown field %(unknown)s."), unknown=repr(unknown[0])), field=unknown[0])
     character, record, ruling = run_virtue_test(get_chronicle(), g.user, character_id, data,
                                                 current_app.config["RANDOM_SOURCE"]())
     return jsonify(ruling_id=record.id, frenzy=character.frenzy, willpower=character.willpower_current,

@@ -15,6 +15,7 @@ from flask import g, jsonify, request
 
 from larp.i18n import steps_for_reader, summary_text
 from larp.models import Ruling, RulingCharacter, utcnow
+from larp.rules.explain import N_, Phrase
 from larp.services.cards import card_url, revoke_card, rotate_card
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
@@ -120,7 +121,7 @@ def read_ruling_api(ruling_id: int):
     """One ruling of the chronicle (404 when unknown)."""
     ruling = Ruling.get_or_none((Ruling.id == ruling_id) & (Ruling.chronicle == get_chronicle()))
     if ruling is None:
-        raise ApiError("There is no such ruling in this chronicle.", "ruling_id", 404)
+        raise ApiError(Phrase.message(N_("There is no such ruling in this chronicle.")), "ruling_id", 404)
     return jsonify(ruling_payload(ruling, full=True))
 
 
@@ -139,7 +140,8 @@ def ruling_by_token_api(token: str):
     chronicle (issue 28: keys are his own there), or 404."""
     ruling = ruling_for_token(token, get_chronicle(), g.user.id)
     if ruling is None:
-        raise ApiError("Nothing was recorded with this key: it is safe to send the call again.", "token", 404)
+        raise ApiError(Phrase.message(N_("Nothing was recorded with this key: it is safe to send "
+                                         "the call again.")), "token", 404)
     return jsonify(ruling_payload(ruling, full=True))
 
 
@@ -167,7 +169,8 @@ def undo_ruling_api(ruling_id: int):
     if request.get_data():
         data = json_body()
         if data:
-            raise ApiError(f"Unknown field {sorted(data)[0]!r}; this endpoint takes none.", sorted(data)[0], 422)
+            raise ApiError(Phrase.message(N_("Unknown field %(data)s; this endpoint takes none."),
+                                          data=repr(sorted(data)[0])), sorted(data)[0], 422)
     if g.user.role == "organiser":
         record = undo_ruling(get_chronicle(), g.user, ruling_id)
     else:

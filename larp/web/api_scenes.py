@@ -10,6 +10,7 @@ from typing import Any
 from flask import jsonify
 
 from larp.models import StoredScene
+from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene, next_turn, open_scenes
@@ -127,6 +128,7 @@ def turn_order_api():
     _only(data, {"participants"})
     raw = data.get("participants")
     if not isinstance(raw, list) or not raw or len(raw) > 50:
-        raise ServiceError("Give the people acting this turn: a list of 1 to 50 objects.", field="participants")
+        raise ServiceError(Phrase.message(N_("Give the people acting this turn: a list "
+                                             "of 1 to 50 objects.")), field="participants")
     people = [Participant.from_dict(p, f"participants[{i}]") for i, p in enumerate(raw)]
     return jsonify(order=order_of_actions(people).to_dict())

@@ -18,6 +18,7 @@ from larp.i18n import steps_for_reader
 from larp.models import SpendRequest
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS, Pricing
+from larp.rules.explain import N_, Phrase
 from larp.services import spend_requests as spends
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player
@@ -73,7 +74,7 @@ def _price_json(priced: Pricing) -> dict[str, Any]:
 
 def _organiser() -> None:
     if g.user.role != "organiser":
-        raise ApiError("Only organisers answer requests to spend experience.", None, 403)
+        raise ApiError(Phrase.message(N_("Only organisers answer requests to spend experience.")), None, 403)
 
 
 def _wanted(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,7 +97,8 @@ def list_spends_api():
     chronicle = get_chronicle()
     state = request.args.get("state")
     if state is not None and state not in SpendRequest.STATES:
-        raise ApiError(f"`state` is one of {', '.join(SpendRequest.STATES)}.", "state", 422)
+        raise ApiError(Phrase.message(N_("`state` is one of %(names)s."),
+                                      names=', '.join(SpendRequest.STATES)), "state", 422)
     query = SpendRequest.select().where(SpendRequest.chronicle == chronicle)
     if g.user.role != "organiser":
         query = query.where(SpendRequest.character.in_([c.id for c in characters_of_player(g.user)]))
@@ -148,7 +150,7 @@ def ask_spend_api():
     data = json_body()
     for_player = data.get("for_player")
     if for_player not in (None, "") and g.user.role != "organiser":
-        raise ApiError("Only an organiser writes down a request for a player.", "for_player", 403)
+        raise ApiError(Phrase.message(N_("Only an organiser writes down a request for a player.")), "for_player", 403)
     spend, priced = spends.ask_spend(get_chronicle(), g.user,
                                      inputs.picked(data, json=True),
                                      _wanted(data), data.get("note"), for_player=for_player)

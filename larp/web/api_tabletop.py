@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import current_app, jsonify
 
-from larp.rules.explain import Explanation, RulesError
+from larp.rules.explain import N_, Explanation, Phrase, RulesError
 from larp.rules.health import HealthTrack, health_views, new_track
 from larp.rules.rulings.parsing import morality_from
 from larp.rules.settings import ChronicleSettings
@@ -150,7 +150,8 @@ def _track(spec: Mapping[str, Any], creature: str, settings: ChronicleSettings, 
     base = new_track(creature, settings)
     health = spec.get("health") or {}
     if not isinstance(health, dict):
-        raise ApiError("`health` is an object: aggravated, lethal, bashing, condition, staked.", f"{field}.health", 422)
+        raise ApiError(Phrase.message(N_("`health` is an object: aggravated, lethal, "
+                                         "bashing, condition, staked.")), f"{field}.health", 422)
     try:
         return HealthTrack(levels=base.levels, creature=creature,
                            **{k: health[k] for k in ("aggravated", "lethal", "bashing", "condition", "staked")
@@ -162,11 +163,11 @@ def _track(spec: Mapping[str, Any], creature: str, settings: ChronicleSettings, 
 def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) -> Fighter:
     spec = _object(body, side)
     if not spec:
-        raise ApiError(f"Describe the {side}.", side, 422)
+        raise ApiError(Phrase.message(N_("Describe the %(side)s."), side=side), side, 422)
     gear = {k: spec.get(k) for k in ("weapon", "armor", "helmet", "shield") if spec.get(k) is not None}
     for k, v in gear.items():
         if not isinstance(v, str):
-            raise ApiError(f"`{k}` is an armory key.", f"{side}.{k}", 422)
+            raise ApiError(Phrase.message(N_("`%(k)s` is an armory key."), k=k), f"{side}.{k}", 422)
     ignore_wounds = _bool(spec, "ignore_wounds", f"{side}.ignore_wounds")
     morality = morality_from(spec, f"{side}.morality")
     if "character_id" in spec:
@@ -179,11 +180,12 @@ def _fighter(body: Mapping[str, Any], side: str, settings: ChronicleSettings) ->
     for key in ("attributes", "abilities", "disciplines"):
         maps[key] = _object(spec, key, f"{side}.{key}")
     if not maps["attributes"]:
-        raise ApiError(f"Give the {side}'s tabletop attributes (Strength, Dexterity, Stamina, Wits...).",
+        raise ApiError(Phrase.message(N_("Give the %(side)s's tabletop attributes (Strength, Dexterity, Stamina, "
+                                         "Wits...)."), side=side),
                        f"{side}.attributes", 422)
     powers = spec.get("powers") or []
     if not isinstance(powers, list) or not all(isinstance(p, str) for p in powers):
-        raise ApiError("`powers` is a list of power names.", f"{side}.powers", 422)
+        raise ApiError(Phrase.message(N_("`powers` is a list of power names.")), f"{side}.powers", 422)
     return Fighter(key=side, name=str(spec.get("name") or f"The {side}"),
                    track=_track(spec, creature, settings, side), powers=tuple(powers),
                    willpower=_int(spec, "willpower", 0, f"{side}.willpower"), weapon=gear.get("weapon"),
@@ -202,7 +204,7 @@ def _slot(spec: Mapping[str, Any], field: str) -> ActionSlot:
 def _shares(spec: Mapping[str, Any], field: str) -> tuple[int, ...]:
     value = spec.get("shares", [])
     if not isinstance(value, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in value):
-        raise ApiError("`shares` is a list of dice, one per action.", field, 422)
+        raise ApiError(Phrase.message(N_("`shares` is a list of dice, one per action.")), field, 422)
     return tuple(value)
 
 
@@ -216,16 +218,17 @@ def _circumstances(spec: Mapping[str, Any]) -> Circumstances:
         field = f"circumstances.{name}"
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise ApiError(f"`{name}` must be true or false.", field, 422)
+                raise ApiError(Phrase.message(N_("`%(name)s` must be true or false."), name=name), field, 422)
         elif isinstance(default, int) or name == "difficulty":
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ApiError(f"`{name}` must be a whole number.", field, 422)
+                raise ApiError(Phrase.message(N_("`%(name)s` must be a whole number."), name=name), field, 422)
         elif value is not None and not isinstance(value, str):
-            raise ApiError(f"`{name}` must be text.", field, 422)
+            raise ApiError(Phrase.message(N_("`%(name)s` must be text."), name=name), field, 422)
         values[name] = value
     unknown = sorted(set(spec) - (set(defaults.__dict__) - set(_NOT_TAKEN)))
     if unknown:
-        raise ApiError(f"Unknown circumstance `{unknown[0]}`.", f"circumstances.{unknown[0]}", 422)
+        raise ApiError(Phrase.message(N_("Unknown circumstance `%(unknown)s`."),
+                                      unknown=unknown[0]), f"circumstances.{unknown[0]}", 422)
     return Circumstances(**values)
 
 
@@ -241,7 +244,7 @@ def _request_field(field: str | None) -> str | None:
 def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
     dice = body.get("dice") or {}
     if not isinstance(dice, dict):
-        raise ApiError("`dice` maps a roll name to its faces.", "dice", 422)
+        raise ApiError(Phrase.message(N_("`dice` maps a roll name to its faces.")), "dice", 422)
     return dice
 
 
@@ -272,7 +275,7 @@ def tabletop_roll():
     settings = _settings(body)
     pool = body.get("pool")
     if pool is None:
-        raise ApiError("Give the dice pool.", "pool", 422)
+        raise ApiError(Phrase.message(N_("Give the dice pool.")), "pool", 422)
     check_pool(pool)
     difficulty = check_difficulty(body.get("difficulty", 6))
     kind = inputs.one_of(body, "kind", ROLL_RULES, "action")
@@ -322,12 +325,12 @@ def tabletop_initiative():
     settings = _settings(body)
     combatants = body.get("combatants")
     if not isinstance(combatants, list) or not combatants:
-        raise ApiError("Give the combatants as a list.", "combatants", 422)
+        raise ApiError(Phrase.message(N_("Give the combatants as a list.")), "combatants", 422)
     entrants, dice = [], {}
     for index, spec in enumerate(combatants):
         field = f"combatants.{index}"
         if not isinstance(spec, dict):
-            raise ApiError("Each combatant is an object.", field, 422)
+            raise ApiError(Phrase.message(N_("Each combatant is an object.")), field, 422)
         key = str(index)
         if "character_id" in spec:
             character = get_character(get_chronicle(), spec["character_id"], f"{field}.character_id")
@@ -343,10 +346,12 @@ def tabletop_initiative():
             dexterity = _int(spec, "dexterity", None, f"{field}.dexterity")
             wits = _int(spec, "wits", None, f"{field}.wits")
             if dexterity is None or wits is None:
-                raise ApiError(f"{name}: give dexterity and wits.", f"{field}.dexterity", 422)
+                raise ApiError(Phrase.message(N_("%(name)s: give dexterity and wits."),
+                                              name=name), f"{field}.dexterity", 422)
             penalty = spec.get("wound_penalty", 0)
             if penalty is not None and (isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0):
-                raise ApiError("`wound_penalty` is dice (0 or more), or null.", f"{field}.wound_penalty", 422)
+                raise ApiError(Phrase.message(N_("`wound_penalty` is dice (0 or "
+                                                 "more), or null.")), f"{field}.wound_penalty", 422)
             if _bool(spec, "ignore_wounds", f"{field}.ignore_wounds"):
                 penalty = 0
         modifier = _int(spec, "modifier", 0, f"{field}.modifier")
@@ -438,7 +443,7 @@ def tabletop_attack():
     night = request_night(body)
     maneuver = body.get("maneuver")
     if not isinstance(maneuver, str) or not maneuver:
-        raise ApiError("Choose the maneuver.", "maneuver", 422)
+        raise ApiError(Phrase.message(N_("Choose the maneuver.")), "maneuver", 422)
     attacker = _fighter(body, "attacker", settings)
     target = _fighter(body, "target", settings)
     defense = None
@@ -446,7 +451,7 @@ def tabletop_attack():
     if spec:
         modifiers = spec.get("dodge_modifiers") or []
         if not isinstance(modifiers, list):
-            raise ApiError("`dodge_modifiers` is a list of keys.", "defense.dodge_modifiers", 422)
+            raise ApiError(Phrase.message(N_("`dodge_modifiers` is a list of keys.")), "defense.dodge_modifiers", 422)
         abort = spec.get("abort")
         defense = DefenseChoice(str(spec.get("maneuver", "")), _slot(_object(spec, "actions", "defense.actions"),
                                                                      "defense.actions"),

@@ -236,5 +236,5 @@ def undo(character_id: int):
         record = undo_ruling(get_chronicle(), g.user, request.form.get("ruling"))
     except ServiceError as exc:
         return _history(character_id, exc)
-    flash(record.summary + ".")
+    flash(summary_text(record) + ".")
     return redirect(url_for("between_sessions.history", character_id=character_id), code=303)

@@ -22,7 +22,7 @@ from larp.services.memberships import role_in
 from larp.web.scope import ENVIRON_KEY, member_url
 from flask_babel import gettext
 
-from larp.i18n import read_in_chronicle
+from larp.i18n import N_, read_in_chronicle
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session, set_setting
 from larp.web.auth import role_required
 
@@ -69,7 +69,8 @@ def set_base_url():
         value = set_setting(get_chronicle(), "card_base_url", request.form.get("card_base_url", ""))
     except ServiceError as exc:
         return _list_page(exc.status, error=exc, form=request.form)
-    flash(f"Cards will carry {value}." if value else "Cards will carry the address this page is opened from.")
+    flash(gettext("Cards will carry %(address)s.", address=value) if value
+          else gettext("Cards will carry the address this page is opened from."))
     return redirect(url_for("cards.list_cards"), code=303)
 
 
@@ -82,8 +83,8 @@ def _card_action(action, character_id: int, message: str):
             return render_template("errors/_error.html", title=gettext("Not changed"), message=exc.message), exc.status
         return _list_page(exc.status, error=exc)
     if is_partial():
-        return render_template("cards/_card_row.html", c=character, note=message.format(name=character.name))
-    flash(message.format(name=character.name))
+        return render_template("cards/_card_row.html", c=character, note=gettext(message, name=character.name))
+    flash(gettext(message, name=character.name))
     return redirect(url_for("cards.list_cards"), code=303)
 
 
@@ -91,14 +92,15 @@ def _card_action(action, character_id: int, message: str):
 @role_required("organiser")
 def rotate(character_id: int):
     """Issue a new card token: the old printed card stops working; print the new one."""
-    return _card_action(rotate_card, character_id, gettext("{name} has a new card link: print the new card; the old one no longer works."))
+    return _card_action(rotate_card, character_id,
+                        N_("%(name)s has a new card link: print the new card; the old one no longer works."))
 
 
 @bp.route("/cards/<int:character_id>/revoke", methods=["POST"])
 @role_required("organiser")
 def revoke(character_id: int):
     """Revoke the card token: the printed card opens nothing and no card is issued."""
-    return _card_action(revoke_card, character_id, gettext("{name}'s card is revoked: it opens nothing now."))
+    return _card_action(revoke_card, character_id, N_("%(name)s's card is revoked: it opens nothing now."))
 
 
 @bp.route("/cards/sheet")

@@ -15,6 +15,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from larp.db import as_id
+from larp.rules.explain import N_, Phrase
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character, Ruling, utcnow
@@ -370,9 +371,11 @@ def _tests_so_far(form) -> list[dict]:
     try:
         tests = read_json(raw, "tests", label="The challenge in progress")
     except ServiceError:
-        raise ServiceError("The challenge in progress could not be read; resolve it again.", field="tests") from None
+        raise ServiceError(Phrase.message(N_("The challenge in progress could not be "
+                                             "read; resolve it again.")), field="tests") from None
     if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
-        raise ServiceError("The challenge in progress could not be read; resolve it again.", field="tests")
+        raise ServiceError(Phrase.message(N_("The challenge in progress could not be read; "
+                                             "resolve it again.")), field="tests")
     return tests
 
 
@@ -388,7 +391,7 @@ def _next_call(form) -> dict:
     choice = (form.get("next_source") or "").strip()
     by = (form.get("next_by") or "").strip()
     if not choice:
-        raise ServiceError("Choose the retest or overbid to make.", field="next_source")
+        raise ServiceError(Phrase.message(N_("Choose the retest or overbid to make.")), field="next_source")
     call = {"by": by or None, "challenger_throw": form.get("next_challenger_throw") or None,
             "defender_throw": form.get("next_defender_throw") or None}
     makes_test = True
@@ -406,7 +409,7 @@ def _next_call(form) -> dict:
     if not makes_test:
         call.update(challenger_throw=None, defender_throw=None)
     elif not call["challenger_throw"] or not call["defender_throw"]:
-        raise ServiceError("Choose both throws for the new test.", field="next_challenger_throw")
+        raise ServiceError(Phrase.message(N_("Choose both throws for the new test.")), field="next_challenger_throw")
     return call
 
 
@@ -435,7 +438,8 @@ def resolve():
         else:
             tests = _tests_so_far(form)
             if not tests:
-                raise ServiceError("There is no challenge in progress; resolve it first.", field="tests")
+                raise ServiceError(Phrase.message(N_("There is no challenge in progress; "
+                                                     "resolve it first.")), field="tests")
             if step == "call":
                 tests = tests + [_next_call(form)]
             challenge_request = request_from_form(form, tests)

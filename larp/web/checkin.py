@@ -17,6 +17,7 @@ from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from larp.htmx import is_partial
+from larp.i18n import said_if_phrase
 from larp.models import Character
 from larp.services import ServiceError
 from larp.services.checkins import (CheckInResult, attendance_amount_of, award_now, check_in, checked_in_at,
@@ -183,7 +184,7 @@ def award():
     try:
         made = award_now(chronicle, g.user, request.form.get("session") or None)
     except ServiceError as exc:
-        flash(gettext("Nothing was given: %(reason)s", reason=exc.message), "attendance")
+        flash(gettext("Nothing was given: %(reason)s", reason=said_if_phrase(exc.message)), "attendance")
     else:
         flash(ngettext("Attendance experience given to %(num)s character.", "Attendance experience given to %(num)s characters.",
                        len(made))

@@ -147,7 +147,7 @@ def register(app: Flask) -> None:
             if description == type(exc).description:  # werkzeug's own words, not a view's
                 description = gettext(words[1])
         if _wants_json():
-            return jsonify(error=description or name), exc.code
+            return jsonify(error=said_if_phrase(description or name)), exc.code
         template = "errors/_error.html" if is_partial() else "errors/error.html"
         return render_template(template, title=name, message=description), exc.code
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from larp.i18n import summary_text
 from larp.services import ServiceError, read_number
 from larp.services.chronicles import get_chronicle
 from larp.services.imports import apply_import, discard_pending, pending_preview, stash_upload
@@ -51,7 +52,7 @@ def preview(token: str):
             error = exc
         else:
             discard_pending(pending)
-            flash(record.summary)
+            flash(summary_text(record))
             return redirect(url_for("characters.list_characters"), code=303)
     return render_template("imports/preview.html", chronicle=chronicle, preview=preview, report=preview.report(),
                            token=token, pending=pending, error=error), (error.status if error else 200)

@@ -21,6 +21,7 @@ from larp.models import Character
 from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.damage import armory
 from larp.db import as_id
+from larp.rules.explain import N_, Phrase
 from larp.rules.mass_challenge import MAX_PER_RANGE
 from larp.rules.order import celerity_note
 from larp.services import ServiceError, read_json
@@ -267,19 +268,21 @@ def _add(people_form: PeopleForm, chronicle, cids: list[int], defaults: dict[str
     for cid in cids:
         character = Character.get_or_none((Character.id == cid) & (Character.chronicle == chronicle))
         if character is None:
-            raise EditError("There is no such character in this chronicle.", field="add_q")
+            raise EditError(Phrase.message(N_("There is no such character in this chronicle.")), field="add_q")
         if cid in blocked:
             raise EditError(blocked[cid].format(name=character.name), field="add_q")
         if cid in people_form.ids():
-            raise EditError(f"{character.name} is already on the list.", field="add_q")
+            raise EditError(Phrase.message(N_("%(name)s is already on the list."), name=character.name), field="add_q")
         if limit is not None:
             key, most = limit
             kind = defaults.get(key) or "hand_to_hand"
             same = [r for r in people_form.rows if (r.get(key) or "hand_to_hand") == kind]
             if len(same) >= most:
-                what = "hand to hand" if kind == "hand_to_hand" else "with ranged weapons"
-                raise EditError(f"At most {most} characters can engage one target {what} (002 \"Mass Combat\"): "
-                                f"{character.name} would be the {most + 1}th. Resolve that attack in another challenge.",
+                said = N_('At most %(most)s characters can engage one target hand to hand (002 "Mass Combat"): %(name)s '
+                          "would be the %(n)sth. Resolve that attack in another challenge.") if kind == "hand_to_hand" \
+                    else N_('At most %(most)s characters can engage one target with ranged weapons (002 "Mass Combat"): '
+                            "%(name)s would be the %(n)sth. Resolve that attack in another challenge.")
+                raise EditError(Phrase.message(said, most=most, name=character.name, n=most + 1),
                                 field="add_q")
         row = {"id": cid, **{k: "" for k in people_form.row_text}, **{k: False for k in people_form.row_flags}}
         row.update(defaults)
@@ -305,7 +308,8 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
         if len(found) == 1:
             kind, arg = "set", f"{arg}:{found[0].id}"
         elif not found:
-            raise EditError(f"No character matches “{text}”." if text else "Type a name or card code.",
+            raise EditError(Phrase.message(N_("No character matches “%(query)s”."), query=text) if text
+                            else Phrase.message(N_("Type a name or card code.")),
                             field=f"{arg}_q")
         else:
             shown[f"{arg}_results"] = found
@@ -315,7 +319,8 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
         if name in pickers and _id(cid) is not None:
             character = get_character(chronicle, cid, f"{name}_q")
             if character.id in people_form.ids():
-                raise EditError(f"{character.name} is already on the list below: remove him there first.",
+                raise EditError(Phrase.message(N_("%(name)s is already on the list below: remove him there first."),
+                                               name=character.name),
                                 field=f"{name}_q")
             people_form.picks[name] = character.id
             people_form.queries[name] = ""
@@ -330,11 +335,13 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
             cids = [i for i in (_id(cid) for cid in listed.split(",")) if i is not None]
         else:
             if not people_form.add_q:
-                raise EditError("Type a name or a card code (several codes at once, separated by spaces).",
+                raise EditError(Phrase.message(N_("Type a name or a card code (several codes at once, separated by "
+                                                  "spaces).")),
                                 field="add_q")
             found, all_codes = _matches(chronicle, people_form.add_q)
             if not found:
-                raise EditError(f"No character matches “{people_form.add_q}”.", field="add_q")
+                raise EditError(Phrase.message(N_("No character matches “%(add_q)s”."),
+                                               add_q=people_form.add_q), field="add_q")
             if len(found) > 1 and not all_codes:
                 shown["add_results"], shown["add_range"] = found, arg
                 return shown
@@ -529,14 +536,15 @@ def retests_chosen(values: Mapping[str, Any], people_form: PeopleForm, names: tu
         by, _, source = choice.partition("|")
         first, second = (values.get(f"r{cid}_{names[0]}") or "").strip(), (values.get(f"r{cid}_{names[1]}") or "").strip()
         if not first or not second:
-            raise ServiceError("Choose both signs for the retest.", field=f"r{cid}_source")
+            raise ServiceError(Phrase.message(N_("Choose both signs for the retest.")), field=f"r{cid}_source")
         if source == "forced":  # the forced retest of total darkness (002 "Darkness")
             call = {"call": "forced_retest", "by": by, "challenger_throw": first, "defender_throw": second}
         else:
             call = {"call": "retest", "by": by, "source": source, "challenger_throw": first, "defender_throw": second}
         chosen.append((cid, call))
     if not chosen:
-        raise ServiceError("Choose a retest and its signs, or record the fight as it stands.", field="retest")
+        raise ServiceError(Phrase.message(N_("Choose a retest and its signs, or record the "
+                                             "fight as it stands.")), field="retest")
     for cid, call in chosen:
         people_form.tests.setdefault(str(cid), []).append(call)
 

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 from flask_babel import gettext
 
 from larp.htmx import render
-from larp.i18n import session_label
+from larp.i18n import said_if_phrase, session_label
 from larp.models import utcnow
 from larp.services import ServiceError
 from larp.services.cards import card_url, qr_svg
@@ -124,7 +124,7 @@ def check_in(character_id: int):
     except ServiceError as exc:
         if exc.status == 404:
             abort(404, description=exc.message)
-        flash(gettext("Not checked in: %(reason)s", reason=exc.message), "error")
+        flash(gettext("Not checked in: %(reason)s", reason=said_if_phrase(exc.message)), "error")
         return redirect(url_for("players.character", character_id=character_id, _anchor="tonight-door"), code=303)
     if result is not None:
         flash(gettext("%(name)s is checked in for %(session)s.", name=result.character.name,

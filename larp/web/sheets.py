@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_lists
 from larp.htmx import is_partial
+from larp.i18n import said_if_phrase
 from larp.models import Character, GameSession
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
 from larp.rules.health import DAMAGE_TYPES, extra_levels
@@ -248,7 +249,7 @@ def experience(character_id: int):
         record_experience(chronicle, g.user, character.id, request.form.get("kind", ""), request.form.get("amount"),
                           request.form.get("what", ""), request.form.get("game_session"))
     except ServiceError as exc:
-        flash(gettext("Nothing was logged: %(reason)s", reason=exc.message))
+        flash(gettext("Nothing was logged: %(reason)s", reason=said_if_phrase(exc.message)))
         return _editor(chronicle, character, {}, exc.status)
     flash(gettext("Logged in the experience log."))
     return redirect(url_for("sheets.edit", character_id=character.id) + "#experience", code=303)
@@ -271,7 +272,7 @@ def copy(character_id: int):
                                 extra_track=bool(request.form.get("extra_track")),
                                 request_token=request.form.get("request_token") or None)
     except (ServiceError, SheetError) as exc:
-        flash(gettext("No copy was made: %(reason)s", reason=exc.message))
+        flash(gettext("No copy was made: %(reason)s", reason=said_if_phrase(exc.message)))
         return _editor(chronicle, character, {}, getattr(exc, "status", 422))
     flash(ngettext("Made %(num)s copy: %(names)s. Issue their cards on the card list when they need one.",
                    "Made %(num)s copies: %(names)s. Issue their cards on the card list when they need one.",
@@ -289,7 +290,7 @@ def retire(character_id: int):
     try:
         character = action(chronicle, g.user, character.id)
     except ServiceError as exc:
-        flash(exc.message)
+        flash(said_if_phrase(exc.message))
         return redirect(url_for("sheets.edit", character_id=character.id), code=303)
     flash(gettext("%(name)s is retired: kept in the record, hidden from pickers, the board and the cards.",
                   name=character.name)
@@ -325,7 +326,7 @@ def remove_extras():
     try:
         removed = remove_scene_extras(chronicle, g.user, bool(request.form.get("confirm")))
     except ServiceError as exc:
-        flash(gettext("Nothing was removed: %(reason)s", reason=exc.message))
+        flash(gettext("Nothing was removed: %(reason)s", reason=said_if_phrase(exc.message)))
         return redirect(url_for("characters.list_characters"), code=303)
     flash(gettext("Removed %(count)s scene extras.", count=removed))
     return redirect(url_for("characters.list_characters"), code=303)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from larp.htmx import render
 from larp.models import StoredScene
@@ -69,7 +70,7 @@ def open_scene():
     except ServiceError as exc:
         return _page(exc.status, error=exc, form=request.form)
     session[SESSION_KEY] = {"id": scene.id, "chronicle": chronicle.id}
-    flash(f"You are in the scene “{scene.name}”, turn {scene.turn}.")
+    flash(gettext("You are in the scene “%(name)s”, turn %(turn)s.", name=scene.name, turn=scene.turn))
     return redirect(url_for("scenes.scenes_page"), code=303)
 
 
@@ -83,7 +84,7 @@ def join_scene(scene_id: int):
     except ServiceError as exc:
         return _page(exc.status, error=exc)
     session[SESSION_KEY] = {"id": scene.id, "chronicle": chronicle.id}
-    flash(f"You are in the scene “{scene.name}”, turn {scene.turn}.")
+    flash(gettext("You are in the scene “%(name)s”, turn %(turn)s.", name=scene.name, turn=scene.turn))
     return _back(url_for("scenes.scenes_page"))
 
 
@@ -92,7 +93,7 @@ def join_scene(scene_id: int):
 def leave_scene():
     """Leave the scene (rulings are then recorded without one)."""
     session.pop(SESSION_KEY, None)
-    flash("You are in no scene: rulings are recorded without one.")
+    flash(gettext("You are in no scene: rulings are recorded without one."))
     return _back(url_for("scenes.scenes_page"))
 
 
@@ -105,8 +106,9 @@ def advance(scene_id: int):
         scene, moved = next_turn(get_chronicle(), scene_id, request.form.get("turn"))
     except ServiceError as exc:
         return _page(exc.status, error=exc)
-    flash(f"“{scene.name}”: turn {scene.turn}." if moved else
-          f"“{scene.name}” was already moved on by another narrator: it is turn {scene.turn}.")
+    flash(gettext("“%(name)s”: turn %(turn)s.", name=scene.name, turn=scene.turn) if moved else
+          gettext("“%(name)s” was already moved on by another narrator: it is turn %(turn)s.", name=scene.name,
+                  turn=scene.turn))
     return _back(url_for("scenes.scenes_page"))
 
 
@@ -118,5 +120,5 @@ def close(scene_id: int):
         scene = close_scene(get_chronicle(), scene_id)
     except ServiceError as exc:
         return _page(exc.status, error=exc)
-    flash(f"The scene “{scene.name}” is closed.")
+    flash(gettext("The scene “%(name)s” is closed.", name=scene.name))
     return redirect(url_for("scenes.scenes_page"), code=303)

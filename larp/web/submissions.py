@@ -18,9 +18,11 @@ import secrets
 from typing import Any
 
 from flask import Flask, flash, g, redirect, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from larp.db import as_id
+from larp.i18n import said_if_phrase
 from larp.services.records import MAX_TOKEN_LENGTH, AlreadyRecorded, close_submission, open_submission
 from larp.web.errors import error_response
 
@@ -64,7 +66,7 @@ def shown_where_it_was_recorded(exc: BaseException, endpoint: str = "rulings.sho
     if not isinstance(exc, AlreadyRecorded) or is_partial():
         return None
     if endpoint == "rulings.show":
-        flash(f"Already recorded: {exc.message}")
+        flash(gettext("Already recorded: %(reason)s", reason=said_if_phrase(exc.message)))
         return redirect(url_for(endpoint, ruling_id=exc.ruling.id), code=303)
     # The screen says it above the ruling itself (a message at the top would be scrolled past).
     return redirect(url_for(endpoint, ruling=exc.ruling.id, again=1, _anchor="ruling", **values), code=303)

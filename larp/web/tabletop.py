@@ -17,7 +17,7 @@ from flask_babel import gettext, lazy_gettext as _l
 from larp.armory_messages import gear as said_name
 from larp.htmx import is_partial, render
 from larp.models import Character
-from larp.rules.explain import Phrase, RulesError
+from larp.rules.explain import Phrase, RulesError, N_
 from larp.rules.health import tabletop_view
 from larp.rules.settings import setting_definitions
 from larp.rules.tabletop.combat import DICE_KEYS, Circumstances
@@ -96,8 +96,9 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         try:
             loaded = service.load(chronicle, row)
         except ServiceError as exc:  # it cannot go on (one of its fighters is gone): start another
-            context["error"] = ServiceError(f"The combat in progress cannot go on ({exc.message}). Start a new one: "
-                                            "it takes its place.", field="combat", status=exc.status)
+            context["error"] = ServiceError(Phrase.message(N_("The combat in progress cannot go on (%(message)s). "
+                                                              "Start a new one: it takes its place."),
+                                                           message=exc.message), field="combat", status=exc.status)
             context["error_place"], row = "start", None
     if row is None:
         context["characters"] = list(Character.select().where(
@@ -276,7 +277,8 @@ def _shares(form, name: str) -> tuple[int, ...]:
     """
     raw = (form.get(name) or "").replace(",", " ").replace("/", " ").split()
     if len(raw) > 6:
-        raise ServiceError("Give each action's dice, at most six actions, e.g. 4 2.", field=name.replace("-", ".", 1))
+        raise ServiceError(Phrase.message(N_("Give each action's dice, at "
+                                             "most six actions, e.g. 4 2.")), field=name.replace("-", ".", 1))
     return tuple(read_number(part, name.replace("-", ".", 1), low=0, high=60, required=True, label="Each share")
                  for part in raw)
 

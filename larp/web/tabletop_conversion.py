@@ -4,7 +4,7 @@ saved (:mod:`larp.services.tabletop_conversion`)."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_gettext as _l, gettext
 
 from larp.htmx import render
 from larp.services import ServiceError
@@ -53,6 +53,6 @@ def save(character_id: int):
         if exc.status == 404:
             abort(404)
         return _page(character_id, exc.status, exc)
-    flash(f"Converted from tabletop: {record.summary.split(': ', 1)[-1]}" if record else
-          "Nothing changed: the sheet already had the converted values.")
+    flash(gettext("Converted from tabletop: %(what)s", what=record.summary.split(': ', 1)[-1]) if record else
+          gettext("Nothing changed: the sheet already had the converted values."))
     return redirect(url_for("sheets.edit", character_id=character.id) + "#tabletop", code=303)

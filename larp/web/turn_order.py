@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from flask import Blueprint, request
 
 from larp.htmx import render
-from larp.rules.explain import RulesError
+from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.order import HandActions, Participant, hand_actions, order_of_actions
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
@@ -43,7 +43,8 @@ def participants_from_form(values: Mapping[str, Any]) -> list[Participant]:
         if not name:
             continue
         if len(name) > LONGEST_NAME:
-            raise ServiceError(f"A name has at most {LONGEST_NAME} characters.", field=f"p{i}_name")
+            raise ServiceError(Phrase.message(N_("A name has at most %(LONGEST_NAME)s characters."),
+                                              LONGEST_NAME=LONGEST_NAME), field=f"p{i}_name")
         target = " ".join(str(values.get(f"p{i}_target") or "").split())[:LONGEST_NAME]
         people.append(Participant(
             name=name, traits=inputs.whole(values, f"p{i}_traits", low=0, high=99, required=True, label="Traits"),

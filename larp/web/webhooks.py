@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from larp.i18n import summary_text
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.records import AlreadyRecorded
@@ -134,5 +135,5 @@ def delete(webhook_id: int):
     except ServiceError as exc:
         abort(exc.status, description=exc.message)
     else:
-        flash(f"{record.summary}.")
+        flash(summary_text(record) + ".")
     return redirect(url_for("settings.edit", _anchor="webhooks"), code=303)
