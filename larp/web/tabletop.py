@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 from flask_babel import gettext, lazy_gettext as _l
+from larp.i18n import said
 
 from larp.armory_messages import gear as said_name
 from larp.htmx import is_partial, render
@@ -87,7 +88,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
     context: dict[str, Any] = {
         "chronicle": chronicle, "error": error, "form": form or {}, "dice_request": dice_request,
         "error_place": _error_place(row, error),
-        "profile_label": setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"]),
+        "profile_label": said(setting_definitions()["tabletop_profile"].describe(settings["tabletop_profile"])),
         "multiple_label": Phrase.term(settings.label("tabletop_multiple_actions")),
         "multiple_model": settings["tabletop_multiple_actions"],
         "max_fighters": MAX_FIGHTERS, "max_actions": MAX_ACTIONS,

@@ -177,6 +177,21 @@ TERMS = {
     "player": _l("player"),
     # The morality every sheet without a Path has.
     "Humanity": _l("Humanity"),
+    # A weapon card's abilities (data/armory.toml "specials"), as the sheet editor and the cards list them.
+    "Speed": _l("Speed"),
+    "Destroy Shield": _l("Destroy Shield"),
+    "Full-Auto": _l("Full-Auto"),
+    "Burst": _l("Burst"),
+    "Spray": _l("Spray"),
+    "Mass-Trauma": _l("Mass-Trauma"),
+    "High-Caliber": _l("High-Caliber"),
+    "Staking": _l("Staking"),
+    "Armor-Piercing": _l("Armor-Piercing"),
+    # A custom weapon's kind (larp.rules.damage.WEAPON_KINDS), in the sheet editor.
+    "blade": _l("blade"),
+    "blunt": _l("blunt"),
+    "firearm": _l("firearm"),
+    "ranged": _l("ranged"),
     # A character's part in a ruling (the record's participants, capitalised).
     "Challenger": _l("Challenger"),
     "Defender": _l("Defender"),
@@ -195,6 +210,8 @@ TERMS = {
     "Attacker, ranged": _l("Attacker, ranged"),
     "Missed target": _l("Missed target"),
     "Victim": _l("Victim"),
+    "Drinker": _l("Drinker"),
+    "Healed": _l("Healed"),
     "Created": _l("Created"),
     "Tested": _l("Tested"),
     # The tabletop Attributes a sheet rates (sheets' "Tabletop ratings", the tabletop screens).

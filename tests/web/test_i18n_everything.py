@@ -112,8 +112,10 @@ def pages(app, examples) -> list[str]:
 
 
 #: A rule's source as the app cites it, by the book's or the seed's own English title: ``002 “Order of
-#: Challenges”``, ``000 "Final Death"``, ``LotNR "Blood"`` (issue 36: the titles keep their published names).
-CITATION = re.compile(r'\b(?:\d{3}|LotNR|MET|seed \d{3}) (?:&#34;|&quot;|"|“)[^"“”&<]{2,60}(?:&#34;|&quot;|"|”)')
+#: Challenges”``, ``000 "Final Death"``, ``LotNR "Blood"``, and a step's citation beside it (``<cite class="rule">``)
+#: (issue 36: the titles keep their published names).
+CITATION = re.compile(r'\b(?:\d{3}|LotNR|MET|seed \d{3}) (?:&#34;|&quot;|"|“)[^"“”&<]{2,60}(?:&#34;|&quot;|"|”)'
+                      r'|(?<=<cite class="rule">)[^<]*(?=</cite>)|(?<=<small class="rule">)[^<]*(?=</small>)')
 
 
 #: The sheet editor's pickers of the books' lists (Traits, Abilities, Disciplines and powers, Merits and Flaws): "the
