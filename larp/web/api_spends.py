@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import g, jsonify, request
 
-from larp.i18n import steps_for_reader
+from larp.i18n import said_if_phrase, steps_for_reader
 from larp.models import SpendRequest
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS, Pricing
@@ -66,9 +66,10 @@ _ONE = {"content": {"application/json": {"schema": ref("SpendRequest")}}}
 
 
 def _price_json(priced: Pricing) -> dict[str, Any]:
-    return {"what": priced.what, "cost": points_text(priced.cost), "unspent": points_text(priced.unspent),
-            "unspent_after": points_text(priced.unspent_after), "allowed": priced.allowed, "in_clan": priced.in_clan,
-            "settings": list(priced.cost_setting), "refusals": [{"code": r.code, "text": r.text} for r in priced.refusals],
+    return {"what": said_if_phrase(priced.what), "cost": points_text(priced.cost),
+            "unspent": points_text(priced.unspent), "unspent_after": points_text(priced.unspent_after),
+            "allowed": priced.allowed, "in_clan": priced.in_clan, "settings": list(priced.cost_setting),
+            "refusals": [{"code": r.code, "text": said_if_phrase(r.text)} for r in priced.refusals],
             "steps": steps_for_reader(priced.steps)}
 
 

@@ -87,3 +87,18 @@ def test_an_approval_sent_twice_with_one_key_is_applied_once(app, client):
     again = client.post(path, json={}, headers={**boss, "Idempotency-Key": "approve-1"})
     assert first.status_code == 200 and again.status_code == 409
     assert again.get_json().get("ruling_id") == first.get_json()["ruling"]
+
+
+def test_a_price_reads_in_the_languages_accept_language_asks(app, client):
+    """Issue 36: the price's words (what is bought, why it is refused) are English unless the call asks for
+    another language; the keys never change."""
+    vid, _kid, player, _boss = tokens(app)
+    refused = {"character_id": vid, "kind": "power", "discipline": "Dominate", "name": "Forgetful Mind"}
+    english = client.post("/api/v1/spend-requests/price", json=refused, headers=player).get_json()
+    spanish = client.post("/api/v1/spend-requests/price", json=refused,
+                          headers={**player, "Accept-Language": "es"}).get_json()
+    assert english.keys() == spanish.keys() and not english["allowed"]
+    assert "needs a Basic power of Dominate first" in " ".join(r["text"] for r in english["refusals"])
+    assert english["refusals"][0]["code"] == spanish["refusals"][0]["code"]
+    assert spanish["refusals"][0]["text"] != english["refusals"][0]["text"]
+    assert "Dominate" in spanish["refusals"][0]["text"] and "needs" not in spanish["refusals"][0]["text"]
