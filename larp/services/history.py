@@ -115,11 +115,14 @@ def _latest_change(character: Character) -> RulingCharacter | None:
             .order_by(Ruling.id.desc()).first())
 
 
-def _describe(before: dict | None, after: dict | None) -> list[str]:
+def _describe(before: dict | None, after: dict | None) -> list[Phrase]:
+    """What a ruling changed on a character ("lethal 0 → 2"), each change a phrase said in the reader's language
+    (the same words as an undo's step, :func:`_restored`)."""
     if not before or not after:
         return []
-    return [f"{label} {before[key]} → {after[key]}" for key, label in _FIELD_LABELS.items()
-            if key in before and key in after and before[key] != after[key]]
+    return [Phrase.message(N_("%(label)s %(before)s → %(after)s"), label=_FIELD_WORDS[key],
+                           before=_value_said(before[key]), after=_value_said(after[key]))
+            for key in _FIELD_LABELS if key in before and key in after and before[key] != after[key]]
 
 
 def _value_said(value: Any) -> Any:
