@@ -148,13 +148,8 @@ def board_post():
         return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
                         **base_context(people_form, error=exc))
     if step.startswith(UNDO_STEP):  # the recorded fight taken back: the people and the scene stay on the board
-        try:
-            context = base_context(people_form, undone=undo_from_board(step))
-        except ServiceError as exc:
-            context = base_context(people_form, undo_error=exc)
-        return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html",
-                                      status=context["undo_error"].status if context.get("undo_error") else 200,
-                                      **context))
+        return undo_from_board(step, lambda **said: base_context(people_form, **said), "combat_board/page.html",
+                               "combat_board/_board_result.html")
     if step not in FIGHT_STEPS:
         blocked = {people_form.picks["target"]: _("{name} is the target and cannot also be an attacker.")} \
             if people_form.picks.get("target") else {}

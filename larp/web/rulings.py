@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from flask import Blueprint, abort, g, jsonify, render_template, url_for
 from flask_babel import gettext
 
 from larp.models import Ruling, RulingCharacter, utcnow
+from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.history import SCREEN_UNDO_KINDS, UNDO_WINDOW_SECONDS, find_rulings, undo_own_recent
 from larp.services.records import ruling_for_token
 from larp.services.stored_scenes import scene_of_ruling
 from larp.web.auth import role_required
+from larp.web.people_form import respond, result_in_view
 
 bp = Blueprint("rulings", __name__)
 
@@ -69,13 +73,18 @@ def undo_open(ruling) -> bool:
     return (utcnow() - ruling.created_at).total_seconds() <= UNDO_WINDOW_SECONDS
 
 
-def undo_from_board(step: str) -> Ruling:
+def undo_from_board(step: str, context: Callable[..., dict[str, Any]], full: str, partial: str,
+                    whole_form: bool = False):
     """The Undo button of the combat board's or the stray-shot screen's recorded ruling (``step``
     "undo:<ruling id>"): the ruling undone as the history page would, everyone as before it
-    (:func:`larp.services.history.undo_own_recent`); the undo's record returned.
-
-    Raises:
-        ServiceError: 404 no such ruling; 403 another narrator's; 409 too late (the history page then) or
-            no longer the last change of someone in it.
-    """
-    return undo_own_recent(get_chronicle(), g.user, step[len(UNDO_STEP):], utcnow())
+    (:func:`larp.services.history.undo_own_recent`), and the screen drawn again by ``context`` (the board's
+    context maker, given ``undone``: the undo's record, or ``undo_error``: why not) in ``full`` or ``partial``,
+    the answer in view (:func:`larp.web.people_form.result_in_view`). A refusal (404 no such ruling, 403
+    another narrator's, 409 too late or no longer the last change of someone in it) is said where the result
+    was, with its status; nothing is changed then."""
+    try:
+        drawn = context(undone=undo_own_recent(get_chronicle(), g.user, step[len(UNDO_STEP):], utcnow()))
+    except ServiceError as exc:
+        drawn = context(undo_error=exc)
+    status = drawn["undo_error"].status if drawn.get("undo_error") else 200
+    return result_in_view(respond(full, partial, status=status, **drawn), whole_form=whole_form)

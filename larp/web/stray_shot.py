@@ -131,13 +131,8 @@ def page_post():
         return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
                         **_stray_context(people_form, error=exc))
     if step.startswith(UNDO_STEP):  # the recorded shot taken back: the firer, the target and the bystanders stay
-        try:
-            context = _stray_context(people_form, undone=undo_from_board(step))
-        except ServiceError as exc:
-            context = _stray_context(people_form, undo_error=exc)
-        return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html",
-                                      status=context["undo_error"].status if context.get("undo_error") else 200,
-                                      **context), whole_form=True)
+        return undo_from_board(step, lambda **said: _stray_context(people_form, **said), "stray_shot/page.html",
+                               "stray_shot/_form.html", whole_form=True)
     if step not in ("resolve", "retest", "record"):
         blocked = {}
         if people_form.picks.get("target"):
