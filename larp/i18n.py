@@ -534,6 +534,13 @@ def js_words() -> dict[str, str] | None:
     return words
 
 
+def said_as(text: object, data: dict | None) -> object:
+    """The ``said_as`` filter: stored words with their phrase data (a spend request's ``what`` and
+    ``what_said``, an experience line's) in the reader's language; without data (written before, or an
+    organiser's own words), as written."""
+    return said(text, data) if data else text
+
+
 def said_if_phrase(value: object) -> object:
     """``value`` for the reader: a :class:`larp.rules.explain.Phrase` (a refusal's message, a ruling's
     words) said in the reader's language, anything else unchanged. It is the templates' ``finalize``
@@ -574,7 +581,7 @@ def init_i18n(app: Flask) -> None:
     app.add_template_global(js_words, "js_words")
     filters = {"local_day": format_day, "number": format_number, "term": _term_filter, "step_text": step_text,
                "said": phrase_for_reader, "setting_label": setting_label, "summary_text": summary_text,
-               "session_label": session_label, "long_day": format_long_day}
+               "session_label": session_label, "long_day": format_long_day, "said_as": said_as}
     from larp.armory_messages import gear  # the armory's names (data/armory.toml) in the reader's language
 
     filters["gear"] = gear

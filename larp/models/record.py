@@ -148,6 +148,7 @@ class ExperienceEntry(BaseModel):
     kind = CharField(max_length=20)
     amount = DecimalField(max_digits=10, decimal_places=2)
     what = TextField(default="", max_length=NOTES_MAX_CHARS)
+    what_said = JSONField(null=True)  # ``what`` as a phrase when the app wrote it (issue 36); an organiser's own: none
     created_at = DateTimeField(default=utcnow)
 
 

@@ -36,6 +36,7 @@ class SpendRequest(BaseModel):
     asked_by_name = CharField(max_length=120, default="")
     request = JSONField(default=dict)
     what = CharField(max_length=300, default="")
+    what_said = JSONField(null=True)  # ``what`` as a phrase (issue 36): said in the reader's language
     cost = DecimalField(max_digits=10, decimal_places=2, default=0)
     note = TextField(default="")
     state = CharField(max_length=20, default="asked", index=True)

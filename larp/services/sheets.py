@@ -349,9 +349,10 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
         if "weapons" in data:
             _keep_weapon_in_hand(stored, sheet)
         if xp_spent:
+            what = xp_what or "; ".join(c.text() for c in changes) or "the sheet"
             ExperienceEntry.create(character=character, game_session=game_session, ruling=record, user=user,
-                                   kind="spent", amount=xp_spent,
-                                   what=(xp_what or "; ".join(c.text() for c in changes) or "the sheet")[:200])
+                                   kind="spent", amount=xp_spent, what=what[:200],
+                                   what_said=what.data() if isinstance(what, Phrase) and len(what) <= 200 else None)
         return Character.get_by_id(character.id), record
 
 

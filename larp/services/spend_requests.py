@@ -169,7 +169,8 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
                 field="kind", status=409)
         spend = SpendRequest.create(chronicle=chronicle, character=character, asked_by=asker,
                                     asked_by_name=name[:120], request=request.to_dict(),
-                                    what=priced.what[:300], cost=priced.cost, note=note)
+                                    what=priced.what[:300], what_said=said_data(priced.what, 300), cost=priced.cost,
+                                    note=note)
         return spend, priced
 
 
@@ -246,7 +247,8 @@ def approve_request(chronicle: Chronicle, organiser: User | None, request_id: An
         before = sheet_of(character).to_dict()
         _claim(spend, ("asked",), state="approved", answered_by=organiser, answered_at=utcnow(), answer="",
                answered_by_name=organiser.display_name if organiser else "", cost=priced.cost,
-               what=priced.what[:300], bought=priced.change, before={k: before[k] for k in priced.change})
+               what=priced.what[:300], what_said=said_data(priced.what, 300), bought=priced.change,
+               before={k: before[k] for k in priced.change})
         _, record = edit_character(chronicle, organiser, character.id, priced.change, xp_spent=priced.cost,
                                    xp_what=_request_what(priced.what, spend.id))
         # The record says why it costs what it costs (the price's steps, each naming its setting), in the
@@ -342,11 +344,20 @@ def undo_approval(chronicle: Chronicle, organiser: User | None, request_id: Any)
                answered_by_name=organiser.display_name if organiser else "", answer="Approval undone.")
         _, record = edit_character(chronicle, organiser, character.id, fields)
         if spend.cost:
+            undone = Phrase.message(N_("Undo of request #%(id)s: %(what)s"), id=str(spend.id),
+                                    what=Phrase(spend.what_said) if spend.what_said else spend.what)
             ExperienceEntry.create(character=character, game_session=open_game_session(chronicle), ruling=record,
                                    user=organiser, kind="refunded", amount=Decimal(spend.cost),
-                                   what=f"Undo of request #{spend.id}: {spend.what}"[:200])
+                                   what=undone[:200], what_said=said_data(undone, 200))
         SpendRequest.update(undo_ruling=record).where(SpendRequest.id == spend.id).execute()
         return SpendRequest.get_by_id(spend.id)
+
+
+def said_data(words: Any, most: int) -> dict | None:
+    """The phrase data of ``words`` to keep beside their English (a request's ``what_said``, an experience line's),
+    so that they read in whoever's language opens them (issue 36); ``None`` for plain words or words longer than
+    the column's ``most`` characters (cut, they are kept as English)."""
+    return words.data() if isinstance(words, Phrase) and len(words) <= most else None
 
 
 def _request_what(what: str, request_id: int) -> str:

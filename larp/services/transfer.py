@@ -194,7 +194,7 @@ def export_chronicle(chronicle: Chronicle) -> dict[str, Any]:
         "experience": [{
             "character": code[e.character_id], "game_session": number.get(e.game_session_id),
             "ruling": index.get(e.ruling_id), "user": users.get(e.user_id), "kind": e.kind,
-            "amount": points_text(e.amount), "what": e.what, "created_at": _out(e.created_at),
+            "amount": points_text(e.amount), "what": e.what, "what_said": e.what_said, "created_at": _out(e.created_at),
         } for e in lines],
         # Game night at the door (issue 32): who was checked in for each game session, and the attendance
         # experience given (``entry``: the place of its line in "experience"). Files without them: none.
@@ -497,6 +497,8 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                                                       game_session=sessions.get(entry.get("game_session")),
                                                       ruling=ruling_at(entry.get("ruling")), user=user(entry.get("user")),
                                                       kind=kind, amount=amount, what=what,
+                                                      what_said=entry.get("what_said") if isinstance(
+                                                          entry.get("what_said"), dict) else None,
                                                       created_at=_in("created_at", entry["created_at"])))
             _import_game_nights(data, chronicle, characters, sessions, ruling_at, entries, user)
             import_spend_requests(data, chronicle, characters, ruling_at, user)

@@ -4,7 +4,8 @@
 it has none): each request with its character (card code), what was asked (the request as data), its
 words, cost, note, state, answer, who asked and answered (user names, and the names kept), when, the
 places in ``rulings`` of the ruling that spent it and of the one that took it back, and the sheet
-fields the approval wrote (after and before: what an undo puts back).
+fields the approval wrote (after and before: what an undo puts back). ``what_said`` (issue 36): what it buys as
+a phrase's data, or ``null`` (files from earlier versions have none).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def export_spend_requests(character_ids: list[int], code: dict[int, str], index:
     """The requests of the characters ``character_ids``, oldest first, as the export writes them
     (``code``: character id to card code; ``index``: ruling id to its place; ``users``: user id to name)."""
     return [{
-        "character": code[s.character_id], "request": s.request, "what": s.what, "cost": points_text(s.cost),
+        "character": code[s.character_id], "request": s.request, "what": s.what, "what_said": s.what_said,
+        "cost": points_text(s.cost),
         "note": s.note, "state": s.state, "answer": s.answer, "asked_by": users.get(s.asked_by_id),
         "asked_by_name": s.asked_by_name, "answered_by": users.get(s.answered_by_id),
         "answered_by_name": s.answered_by_name, "asked_at": _when(s.asked_at), "answered_at": _when(s.answered_at),
@@ -50,12 +52,13 @@ def import_spend_requests(data: dict[str, Any], chronicle: Chronicle, characters
             raise ValueError(f"a request's state is one of {', '.join(SpendRequest.STATES)}, not {entry.get('state')!r}")
         request = PurchaseRequest.from_dict(entry.get("request")).to_dict()
         cost = experience_points(entry.get("cost", "0"), "cost", high=Decimal(100_000))
-        for key in ("bought", "before"):
+        for key in ("bought", "before", "what_said"):
             if not isinstance(entry.get(key) or {}, dict):
                 raise ValueError(f"a request's {key} must be an object")
         SpendRequest.create(
             chronicle=chronicle, character=characters[entry["character"]], request=request,
-            what=entry.get("what") or "", cost=cost, note=entry.get("note") or "", state=entry["state"],
+            what=entry.get("what") or "", what_said=entry.get("what_said") or None, cost=cost,
+            note=entry.get("note") or "", state=entry["state"],
             answer=entry.get("answer") or "", asked_by=user(entry.get("asked_by")),
             asked_by_name=entry.get("asked_by_name") or "", answered_by=user(entry.get("answered_by")),
             answered_by_name=entry.get("answered_by_name") or "",

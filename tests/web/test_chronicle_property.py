@@ -306,7 +306,7 @@ def test_every_column_of_a_chronicle_is_exported_or_said_not_to_be(dbconn):
         AbilitySpend: {"name", "levels", "created_at", "restored_at"},
         Torpor: {"cause", "started_on", "table", "rating", "length", "wake_on", "wake_session", "ended_on",
                  "end_reason", "created_at"},
-        ExperienceEntry: {"kind", "amount", "what", "created_at"},
+        ExperienceEntry: {"kind", "amount", "what", "what_said", "created_at"},  # issue 36: what_said
         CheckIn: {"checked_in_at", "user_name", "how"},  # issue 32: and character, game session, user, ruling
         AttendanceAward: {"amount", "awarded_at", "entry"},
         StoredScene: set(data["scenes"][0]), SceneRuling: set(data["scene_rulings"][0]),

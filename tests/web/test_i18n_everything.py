@@ -72,6 +72,18 @@ def night(tmp_path_factory):
     make_player(app, mine, "pl", display_name="Pl")
     organiser = app.test_client()
     AuthActions(organiser).login("boss", "organiser")
+    with app.test_request_context(), db.connection_context():  # experience to spend: two requests, one approved
+        from larp.services.chronicles import get_chronicle
+        from larp.services.experience import record_experience
+
+        record_experience(get_chronicle(), None, mine.id, "earned", "30", "a night of intrigue")
+    player = app.test_client()
+    AuthActions(player).login("pl", "player")
+    for wish in ({"kind": "willpower"}, {"kind": "morality"}):
+        assert player.post(f"/my/characters/{mine.id}/spend", data=wish).status_code == 303
+    with app.app_context(), db.connection_context():
+        first = SpendRequest.select().order_by(SpendRequest.id).first().id
+    assert organiser.post(f"/spends/{first}/approve").status_code == 303
     ids = {c.name: c.id for c in characters}
     for path, form in (
             ("/characters/{Lys Moreau}/damage", {"damage_type": "lethal", "levels": "1"}),
