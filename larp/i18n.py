@@ -262,6 +262,16 @@ def _reads_translated() -> bool:
     return has_request_context() or (has_app_context() and g.get("_language_chronicle") is not None)
 
 
+def _reads_english() -> bool:
+    """Whether the words are read in English here (no translations: the API without ``Accept-Language``, an
+    English reader, a worker), so that a phrase's stored English is said as it is."""
+    if not _reads_translated():
+        return True
+    from flask_babel import get_translations
+
+    return type(get_translations()) is NullTranslations
+
+
 def chosen_language() -> str:
     """The locale this request is read in (Flask-Babel's locale selector; issue 36 item 2).
 
@@ -452,6 +462,8 @@ def said(text: object, data: dict | None = None) -> str:
     from larp.rules.explain import say
 
     if data:
+        if text and _reads_english():  # the stored English is the phrase said in English: nothing to look up
+            return str(text)
         try:
             return say(data, reader_speaker())
         except (KeyError, TypeError, ValueError):

@@ -34,22 +34,23 @@ class Phrase(str):
 
     data_: dict[str, Any]
 
-    def __new__(cls, data: dict[str, Any]) -> "Phrase":
-        phrase = super().__new__(cls, say(data, ENGLISH))
+    def __new__(cls, data: dict[str, Any], english: str | None = None) -> "Phrase":
+        phrase = super().__new__(cls, say(data, ENGLISH) if english is None else english)
         phrase.data_ = data
         return phrase
 
     @classmethod
     def message(cls, template: str, **params: Any) -> "Phrase":
         """``template`` (marked with :func:`N_`) filled with ``params``."""
-        return cls({"msg": template, "params": {key: _data(value) for key, value in params.items()}})
+        data = {"msg": template, "params": {key: _data(value) for key, value in params.items()}}
+        return cls(data, _english(template, params))
 
     @classmethod
     def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":
         """``one`` or ``many`` (each with a ``%(n)s`` placeholder for ``count``) as the reader's language
         chooses for ``count`` (its plural rule)."""
-        return cls({"msg": one, "plural": many, "n": count,
-                    "params": {key: _data(value) for key, value in params.items()}})
+        data = {"msg": one, "plural": many, "n": count, "params": {key: _data(value) for key, value in params.items()}}
+        return cls(data, _english(one if count == 1 else many, {"n": count, **params}))
 
     @classmethod
     def term(cls, word: str) -> "Phrase":
@@ -60,6 +61,24 @@ class Phrase(str):
     def data(self) -> dict[str, Any]:
         """The phrase as JSON-ready data (what a record stores)."""
         return self.data_
+
+
+def _english(template: str, params: Mapping[str, Any]) -> str:
+    """``template`` filled with ``params`` in English, as :func:`say` with :data:`ENGLISH` would (a nested phrase
+    by its own English, already made: not said again from its data)."""
+    if not params:
+        return template
+    return template % {key: _english_value(value) for key, value in params.items()}
+
+
+def _english_value(value: Any) -> str:
+    if isinstance(value, Phrase):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_english_value(item) for item in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g}" if isinstance(value, float) else f"{value}"
+    return str(value)
 
 
 def _data(value: Any) -> Any:
