@@ -591,6 +591,9 @@ def init_i18n(app: Flask) -> None:
     app.add_template_global(html_lang, "html_lang")
     app.add_template_global(LANGUAGE_NAMES, "language_names")
     app.add_template_global(js_words, "js_words")
+    from larp.rules.explain import damage_levels  # "2 lethal": counted, a message of its own for each kind
+
+    app.add_template_global(damage_levels, "damage_levels")
     filters = {"local_day": format_day, "number": format_number, "term": _term_filter, "step_text": step_text,
                "said": phrase_for_reader, "setting_label": setting_label, "summary_text": summary_text,
                "session_label": session_label, "long_day": format_long_day, "said_as": said_as}

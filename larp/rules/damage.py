@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from larp.rules.challenge import RandomSource
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, article, phrase_step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, article, damage_list, phrase_step
 from larp.rules.explain import levels as levels_of
 from larp.rules.fortitude import FortitudeTest, resilience, resist
 from larp.rules.health import DAMAGE_TYPES, HealthRuling, HealthTrack, apply_damage
@@ -509,7 +509,7 @@ def damage_taken(damage: Damage, target: Target, settings: ChronicleSettings | N
                               kind=Phrase.term(part[0]),
                               left=Phrase.counted(armor_left, "%(n)s armor level", "%(n)s armor levels"))
     final = tuple((k, n) for k, n in parts if n > 0)
-    taken = ([Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in final]
+    taken = (damage_list(final)
              or Phrase.message(N_("no damage")))
     steps.add(N_("%(name)s takes %(damage)s."), _DAMAGE_RULE, name=who, damage=taken)
     return DamageRuling(final, armor_left, damage.stake and target.creature == "vampire", steps.steps())

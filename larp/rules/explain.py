@@ -257,9 +257,21 @@ def turns(count: int) -> Phrase:
     return Phrase.counted(count, "%(n)s turn", "%(n)s turns")
 
 
+def damage_levels(kind: str, count: int) -> Phrase:
+    """"2 lethal", "1 bashing": levels of one kind of damage, a counted phrase of its own for each kind (so a
+    language says "2 níveis letais", "1 nível de contusão" as its grammar and the count want)."""
+    if kind == "bashing":
+        return Phrase.counted(count, "%(n)s bashing", "%(n)s bashing")
+    if kind == "lethal":
+        return Phrase.counted(count, "%(n)s lethal", "%(n)s lethal")
+    if kind == "aggravated":
+        return Phrase.counted(count, "%(n)s aggravated", "%(n)s aggravated")
+    return Phrase.message(N_("%(levels)s %(kind)s"), levels=count, kind=Phrase.term(kind))
+
+
 def damage_list(parts: Iterable[tuple[str, int]]) -> list[Phrase]:
     """Levels by kind of damage ("2 lethal, 1 bashing"), each kind said with the glossary's word."""
-    return [Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(kind)) for kind, n in parts if n]
+    return [damage_levels(kind, n) for kind, n in parts if n]
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

@@ -140,7 +140,7 @@ def test_blood_called_for_and_feeding_read_in_portuguese(app):
     assert summary == "Konrad Vale gasta 1 ponto de sangue: despertar ao pôr do sol.", summary
     assert steps[0].startswith("Despertar ao pôr do sol: custo de 1 ponto de sangue; Konrad Vale tem "), steps
     summary, steps = ruling_words(client.get(f"/rulings/{fed}", headers=PT).get_data(as_text=True))
-    assert summary.startswith("Konrad Vale drena 2 Características de Sangue de Ruth Calder, que sofre 2 letal e "
+    assert summary.startswith("Konrad Vale drena 2 Características de Sangue de Ruth Calder, que sofre 2 de dano letal e "
                               "agora está "), summary
     assert steps[0] == "Konrad Vale drena 2 Características de Sangue de Ruth Calder: no máximo 3 por turno, 1 turno."
     for ruling_id in (called, fed):

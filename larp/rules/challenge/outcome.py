@@ -25,7 +25,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import ability_named
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, both
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, both, damage_levels
 from larp.rules.order import alacrity_level
 
 R_ALACRITY = '002 "Order of Challenges", "Challenges"; LotNR Alacrity (met-reference 3.3)'
@@ -111,7 +111,7 @@ def _summary(head: Phrase, sides: tuple[SideState, SideState], lost: dict[Outcom
     reader's language at the edge)."""
     parts = []
     for s in sides:
-        hurt = [Phrase.message(N_("takes %(levels)s %(kind)s"), levels=x.levels, kind=Phrase.term(x.damage_type))
+        hurt = [Phrase.message(N_("takes %(damage)s"), damage=damage_levels(x.damage_type, x.levels))
                 for x in damage if x.target is s.key]
         said = ([Phrase.message(N_("loses %(traits)s"), traits=", ".join(lost[s.key]))] if lost[s.key] else []) + hurt
         if said:

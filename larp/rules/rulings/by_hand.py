@@ -16,7 +16,7 @@ from typing import Any
 
 from larp.rules.challenge import RandomSource
 from larp.rules.damage import Damage, DamageRuling, Strike, Target, damage_taken, strike_damage
-from larp.rules.explain import N_, Phrase, RulesError, Step, phrase_step
+from larp.rules.explain import N_, Phrase, RulesError, Step, damage_list, phrase_step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthRuling, HealthTrack, standing
 from larp.rules.hits import armor_key
@@ -229,7 +229,7 @@ def rule_damage_by_hand(person: Person, hand: HandDamage, scene: Scene | None = 
     if spent:
         tally.lose(person.name, "physical", (spent,))
     tally.hurt(person.name, result.track, armor_key(body.armor), taken.armor_left)
-    text = ([Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in taken.parts]
+    text = (damage_list(taken.parts)
             or Phrase.message(N_("no damage")))
     summary = Phrase.message(N_("%(name)s takes %(damage)s and is now %(where)s."), name=person.name, damage=text,
                              where=standing(result.track))

@@ -38,7 +38,7 @@ from larp.rules.challenge import (
     play_challenge,
     random_throw,
 )
-from larp.rules.explain import N_, Phrase, RulesError, Step, both
+from larp.rules.explain import N_, Phrase, RulesError, Step, both, damage_list
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
@@ -303,7 +303,7 @@ def _summary(ruling: ChallengeRuling, challenge: Challenge, hits: Sequence[Hit])
                 if ruling.lost_by(side) else [])
         for hit in hits:
             if hit.target == name:
-                taken = [Phrase.message(N_("%(levels)s %(kind)s"), levels=n, kind=Phrase.term(k)) for k, n in hit.taken]
+                taken = damage_list(hit.taken)
                 said.append(Phrase.message(N_("takes %(damage)s"), damage=taken) if taken
                             else Phrase.message(N_("is hit but takes no damage")))
         if said:
