@@ -24,7 +24,6 @@ where the words come from:
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime
 from functools import lru_cache
 from io import BytesIO
@@ -41,6 +40,7 @@ from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
 from larp.rules.explain import Phrase
+from larp.pseudo_locale import PseudoTranslations, pseudo  # noqa: F401 - pseudo: importable from here too
 
 #: The languages the app speaks, as Babel locale names; the first is the source language.
 LANGUAGES: tuple[str, ...] = ("en", "pt_BR", "es")
@@ -116,54 +116,6 @@ class LarpBabel(Babel):
         if domain is None:
             domain = self._larp_domain = CatalogueDomain(domain=self.domain)
         return domain
-
-
-# --- the pseudo-locale ----------------------------------------------------------------------------
-
-#: Each ASCII letter's accented look-alike: a bare English letter on a pseudo-locale page is one
-#: that no catalogue message produced.
-_ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                     "áƀçđéƒĝĥíĵķĺɱñóƥʠŕšţúʋŵẋýžÁƁÇĐÉƑĜĤÍĴĶĹṀÑÓƤɊŔŠŢÚṼŴẊÝŽ"))
-#: What a message keeps as it is: placeholders (``%(name)s``, ``%s``, ``{name}``), HTML tags and
-#: entities.
-_KEEP = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sdifr%]|\{[^{}]*\}|<[^>]*>|&#?\w+;")
-#: The pseudo-locale's brackets around every message.
-PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
-
-
-def pseudo(text: str) -> str:
-    """``text`` as the pseudo-locale renders it: letters accented, placeholders, tags and entities
-    kept, the whole bracketed (``"%(n)s Traits"`` -> ``"⟦%(n)s Ţŕáíţš⟧"``)."""
-    out, last = [], 0
-    for match in _KEEP.finditer(text):
-        out.append("".join(_ACCENTED.get(c, c) for c in text[last:match.start()]))
-        out.append(match.group(0))
-        last = match.end()
-    out.append("".join(_ACCENTED.get(c, c) for c in text[last:]))
-    return PSEUDO_OPEN + "".join(out) + PSEUDO_CLOSE
-
-
-class PseudoTranslations(NullTranslations):
-    """The pseudo-locale: every message, singular or plural, with or without context, through
-    :func:`pseudo`."""
-
-    def gettext(self, message):
-        """``message`` in the pseudo-locale."""
-        return pseudo(message)
-
-    def ngettext(self, msgid1, msgid2, n):
-        """The singular or plural message (English rules) in the pseudo-locale."""
-        return pseudo(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context, message):
-        """``message`` (whatever its context) in the pseudo-locale."""
-        return pseudo(message)
-
-    def npgettext(self, context, msgid1, msgid2, n):
-        """The singular or plural message (whatever its context) in the pseudo-locale."""
-        return pseudo(msgid1 if n == 1 else msgid2)
-
-    ugettext, ungettext, upgettext, unpgettext = gettext, ngettext, pgettext, npgettext
 
 
 # --- whose language ----------------------------------------------------------------------------------
