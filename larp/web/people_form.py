@@ -442,15 +442,6 @@ def person_scene(values: Mapping[str, Any], prefix: str, weapon: str | None = No
     return side_scene(get, prefix, weapon=weapon)
 
 
-def with_armor_steps(outcome: dict[str, Any]) -> dict[str, Any]:
-    """The ruling's data with each hit's armor steps picked out (what the armor absorbed, or why it
-    did not: used up, armor-piercing, fire), for the line that reports the hit."""
-    hits = [dict(hit, armor_steps=[s["text"] for s in hit.get("steps", [])
-                                   if "armor" in s.get("rule", "").lower() or "Armor-Piercing" in s.get("text", "")])
-            for hit in outcome.get("hits", [])]
-    return {**outcome, "hits": hits}
-
-
 def scene_fields(people_form: "PeopleForm") -> dict[str, Any]:
     """The whole scene as the screen set it (``darkness``, ``range``)."""
     return {key: people_form.fields[key] for key in SCENE_TEXT if people_form.fields.get(key)}
