@@ -93,3 +93,50 @@ def test_a_stray_shots_weapon_is_named_in_portuguese(app):
     assert "pistola" in hits and "pistol:" not in hits, hits
     steps = " ".join(re.findall(r'<span class="step-text">(.*?)</span>', page, re.S))
     assert "Pistola" in steps and not re.search(r"\bPistol\b", steps), steps
+
+
+def fold_words(page: str) -> list[tuple[str, str]]:
+    """Each folded line's "change" and "close" as its summary carries them for the style sheet."""
+    return re.findall(r'<summary data-open="([^"]*)" data-close="([^"]*)">', page)
+
+
+def test_the_folded_lines_say_change_and_close_in_the_readers_language(app):
+    """The challenge screen's settings line, the combat board's scene and target lines and the stray-shot
+    screen's scene line: the words of their "▸ change" / "▾ close" come from the page (CSS ``attr()``), not from
+    the style sheet's English."""
+    client = a_narrator(app)
+    ids = ids_of(app)
+    pages = {"/challenge": 1, f"/combat?target={ids['Konrad']}": 2, "/combat/bystanders": 1}
+    for address, count in pages.items():
+        page = client.get(address, headers=PT).get_data(as_text=True)
+        assert fold_words(page) == [("alterar", "fechar")] * count, (address, fold_words(page))
+        english = client.get(address, headers={"Accept-Language": "en"}).get_data(as_text=True)
+        assert fold_words(english) == [("change", "close")] * count, address
+    from pathlib import Path
+
+    for sheet in ("app.css", "combat.css"):
+        css = (Path(app.root_path).parent / "static" / "css" / sheet).read_text()
+        for rule in re.findall(r"details\.(?:screen-settings|fold-narrow)[^{]*summary\[[^{]*\{[^}]*\}", css):
+            assert "attr(data-" in rule
+
+
+def test_the_targets_celerity_is_said_and_its_box_drawn_as_the_others(app):
+    """Teodor Brandt's Celerity 3 (Swiftness, Rapidity) on the combat board's target options, in Portuguese;
+    a checkbox beside a label that wraps keeps its size (no flex shrinking)."""
+    client = a_narrator(app)
+    with app.app_context():
+        from larp.db import db
+        from larp.models import Character
+
+        with db.connection_context():
+            teodor = Character.get(Character.name == "Teodor Brandt").id
+    page = client.get(f"/combat?target={teodor}", headers=PT).get_data(as_text=True)
+    label = re.search(r'name="target_celerity"[^>]*>(.*?)</label>', page, re.S).group(1)
+    assert "ações extras" in label and "Bomba em desafios de velocidade" in label, label
+    english = client.get(f"/combat?target={teodor}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "(level 3: extra actions, speed Bomb)" in english
+    from pathlib import Path
+
+    css = (Path(app.root_path).parent / "static" / "css" / "app.css").read_text()
+    rule = re.search(r"label\.check input \{([^}]*)\}", css).group(1)
+    assert "flex: none" in rule
