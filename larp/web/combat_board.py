@@ -56,8 +56,8 @@ from larp.web.people_form import (
     person_scene,
     respond,
     scene_fields,
-    with_armor_steps,
 )
+from larp.web.board_outcome import board_outcome, live_steps
 
 bp = Blueprint("combat_board", __name__)
 bp.add_app_template_global(roster, "roster")  # the fighters' roster in the pickers (issue 31 item 3)
@@ -101,12 +101,12 @@ def _mass_request(people_form: PeopleForm) -> MassRequest:
 
 def _board_outcome(board: StoredMassChallenge | None, recorded: Ruling | None) -> dict[str, Any] | None:
     if board is not None:
-        data = board.ruling.to_dict()
+        data, steps = board.ruling.to_dict(), live_steps(board.ruling)
     elif recorded is not None and recorded.kind == "mass_combat":
-        data = recorded.outcome
+        data, steps = recorded.outcome, recorded.steps
     else:
         return None
-    return with_armor_steps({**data, "by_name": {p["attacker"]: p for p in data["pairs"]}})
+    return board_outcome(data, steps, "pairs", "attacker")
 
 
 @bp.route("/combat", methods=["GET"])

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import request
+from flask_babel import gettext
 
 from larp.htmx import is_partial, render, replace_url
 from larp.models import Character
@@ -409,6 +410,15 @@ def cannot_act(state, field: str) -> str | None:
     return None
 
 
+#: The core's words for what active Celerity adds (larp.rules.order.celerity_note), for the catalogues.
+CELERITY_WORDS = (N_("extra actions"), N_("speed Bomb"))
+
+
+def said_celerity_note(celerity: int) -> str:
+    """:func:`larp.rules.order.celerity_note` in the reader's language."""
+    return ", ".join(gettext(word) for word in celerity_note(celerity).split(", ") if word)
+
+
 def extras(state) -> dict[str, Any]:
     """What the screen offers one character, from what the tool knows about him."""
     powers = {name.lower() for held in state.powers.values() for _lvl, name in held}
@@ -417,7 +427,7 @@ def extras(state) -> dict[str, Any]:
         "intensity": "intensity" in powers,
         "prowess": state.discipline_level("Potence") >= 1,
         "celerity": state.discipline_level("Celerity"),
-        "celerity_note": celerity_note(state.discipline_level("Celerity")),  # what it adds, from the core
+        "celerity_note": said_celerity_note(state.discipline_level("Celerity")),  # what it adds, from the core
         "lead": default_lead(state, "physical"),
         "vampire": state.character.creature == "vampire",
         "sight": held_sight(person_of(state)),
@@ -440,15 +450,6 @@ def person_scene(values: Mapping[str, Any], prefix: str, weapon: str | None = No
         return None
 
     return side_scene(get, prefix, weapon=weapon)
-
-
-def with_armor_steps(outcome: dict[str, Any]) -> dict[str, Any]:
-    """The ruling's data with each hit's armor steps picked out (what the armor absorbed, or why it
-    did not: used up, armor-piercing, fire), for the line that reports the hit."""
-    hits = [dict(hit, armor_steps=[s["text"] for s in hit.get("steps", [])
-                                   if "armor" in s.get("rule", "").lower() or "Armor-Piercing" in s.get("text", "")])
-            for hit in outcome.get("hits", [])]
-    return {**outcome, "hits": hits}
 
 
 def scene_fields(people_form: "PeopleForm") -> dict[str, Any]:

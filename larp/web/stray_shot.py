@@ -48,8 +48,8 @@ from larp.web.people_form import (
     person_scene,
     respond,
     scene_fields,
-    with_armor_steps,
 )
+from larp.web.board_outcome import board_outcome, live_steps
 
 bp = Blueprint("stray_shot", __name__)
 
@@ -84,12 +84,27 @@ def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequ
 
 def _stray_outcome(firing, recorded: Ruling | None) -> dict[str, Any] | None:
     if firing is not None:
-        data = firing.ruling.to_dict()
+        data, steps = firing.ruling.to_dict(), live_steps(firing.ruling)
     elif recorded is not None and recorded.kind == "firing_into_group":
-        data = recorded.outcome
+        data, steps = recorded.outcome, recorded.steps
     else:
         return None
-    return with_armor_steps({**data, "by_name": {b["name"]: b for b in data["bystanders"]}})
+    outcome = board_outcome(data, steps, "bystanders", "name")
+    for bystander in outcome["by_name"].values():
+        bystander["note_said"] = _bystander_note(bystander.get("note") or "")
+    return outcome
+
+
+#: The rules core's note on a bystander the round did not reach (larp.rules.firing_into_groups.engine).
+ROUND_STOPPED = "the round stopped in "
+
+
+def _bystander_note(note: str) -> str:
+    """Why a bystander was not tested when the round stopped in someone before him, in the reader's language
+    (empty for the other notes: glossary terms the screen says with the ``term`` filter)."""
+    if note.startswith(ROUND_STOPPED):
+        return _("the round stopped in %(name)s", name=note[len(ROUND_STOPPED):])
+    return ""
 
 
 def _stray_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:

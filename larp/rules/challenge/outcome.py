@@ -177,7 +177,7 @@ def _damage(state: ChallengeState, winner: Outcome, steps: Explanation) -> list[
         weapon = side.con.weapon
         assert weapon is not None
         hit = DamageDealt(target.key, weapon.damage_type, weapon.levels, f"{weapon.name} card (met-reference 3.7)")
-        steps.add(N_("%(name)s's %(weapon)s hits %(target)s."), hit.rule, name=side.name, weapon=weapon.name,
+        steps.add(N_("%(name)s's %(weapon)s hits %(target)s."), hit.rule, name=side.name, weapon=Phrase.term(weapon.name),
                   target=target.name)
     else:
         hit = DamageDealt(target.key, action["damage_type"], action["levels"], action["rule"])

@@ -57,7 +57,7 @@ def count_traits(state: ChallengeState, side: SideState) -> None:
         total += 1
         terms.append(Phrase.message(N_("+1 Speed")))
         state.steps.add(N_("%(name)s's %(weapon)s has Speed and %(name)s has Melee: one bonus Trait (%(choice)s)."),
-                        R_SPEED_DE, "speed_weapon_model", name=side.name, weapon=con.weapon.name,
+                        R_SPEED_DE, "speed_weapon_model", name=side.name, weapon=Phrase.term(con.weapon.name),
                         choice=Phrase.term(settings.label("speed_weapon_model")))
     acute = acute_sense_bonus(ch.sense, con.acute_senses, settings)
     if acute:

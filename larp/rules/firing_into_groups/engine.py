@@ -288,7 +288,7 @@ class _ShotIntoGroup:
             else:
                 what = N_("A %(weapon)s sprays only at targets more than %(feet)s feet away; %(where)s, this is a "
                           "single shot (%(choice)s).")
-            self.steps.add(what, R_SPRAY, "spray_limits", weapon=self.card.name, feet=feet, where=where,
+            self.steps.add(what, R_SPRAY, "spray_limits", weapon=Phrase.term(self.card.name), feet=feet, where=where,
                            choice=Phrase.term(self.settings.label("spray_limits")))
         elif self.card.has("Spray") and self.fire is Fire.GROUP and not shot.deliberate_spray \
                 and stray_spray_at_any_range(self.settings):
@@ -296,7 +296,7 @@ class _ShotIntoGroup:
                               "whatever the range (%(choice)s).") if self.card.has("Full-Auto") or self.card.has("Burst")
                            else N_("A missed %(weapon)s blast is one mass challenge against the people near the target, "
                                    "whatever the range (%(choice)s)."), R_GROUPS, "spray_limits",
-                           weapon=self.card.name, choice=Phrase.term(self.settings.label("spray_limits")))
+                           weapon=Phrase.term(self.card.name), choice=Phrase.term(self.settings.label("spray_limits")))
         if at_risk or self.fire is Fire.GROUP:
             self._costs()
         firer = replace(self.firer_after_shot(), weapon=weapon)
@@ -416,12 +416,12 @@ class _ShotIntoGroup:
                        if card.has("Full-Auto") or card.has("Burst")
                        else N_("The %(weapon)s fires an area effect: one mass challenge against the bystanders "
                                "instead of a test each; %(name)s's one sign is compared with each of theirs."),
-                       R_GROUPS, weapon=card.name, name=self.firer)
+                       R_GROUPS, weapon=Phrase.term(card.name), name=self.firer)
         if reach < len(shot.bystanders):
             self.steps.add(N_("The %(weapon)s's Spray reaches %(n)s people (%(choice)s): %(names)s is out of reach.")
                            if len(shot.bystanders) - reach == 1
                            else N_("The %(weapon)s's Spray reaches %(n)s people (%(choice)s): %(names)s are out of "
-                                   "reach."), R_SPRAY, "spray_limits", weapon=card.name, n=reach,
+                                   "reach."), R_SPRAY, "spray_limits", weapon=Phrase.term(card.name), n=reach,
                            choice=Phrase.term(self.settings.label("spray_limits")),
                            names=[b.side.name for b in shot.bystanders[reach:]])
         if shot.firer_throw is None:
