@@ -19,7 +19,7 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import CREATURES, Armor, Damage, Strike, Target, damage_taken, strike_damage
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import N_, Phrase, RulesError, Step, article, levels
+from larp.rules.explain import N_, Phrase, RulesError, Step, article, levels, phrase_step
 from larp.rules.health import HealthTrack, new_track
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest, simple_test_from_dict
@@ -215,9 +215,12 @@ def land_hit(by: str, attack: Attack, target: str, body: Body, track: HealthTrac
     """
     if attack.action == "weapon" and attack.weapon is None and attack.card is not None:
         card = attack.card
-        damage = Damage(levels=card.levels, damage_type=card.damage_type, steps=(Step(
-            f"{by} hits with {article(card.name)}: {levels(card.levels)} of {card.damage_type} damage by its card.",
-            _WEAPON_RULE),))
+        template = (N_("%(name)s hits with an %(weapon)s: %(levels)s of %(kind)s damage by its card.")
+                    if article(card.name).startswith("an ") else
+                    N_("%(name)s hits with a %(weapon)s: %(levels)s of %(kind)s damage by its card."))
+        damage = Damage(levels=card.levels, damage_type=card.damage_type, steps=(phrase_step(
+            template, _WEAPON_RULE, name=by, weapon=Phrase.term(card.name), levels=levels(card.levels),
+            kind=Phrase.term(card.damage_type)),))
         name = card.name
     else:
         damage = strike_damage(attack.strike(), settings, rng, who=by)
