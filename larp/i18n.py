@@ -358,7 +358,7 @@ def reader_speaker():
     # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
     # not fill them itself (it would with no arguments), so the raw translations are asked for.
     return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=lambda word: _term_or_message(word, term),
-                   number=_core_number)
+                   number=_core_number, day=lambda iso: format_day(date.fromisoformat(iso)))
 
 
 def _term_or_message(word: str, term) -> str:
@@ -547,7 +547,8 @@ def init_i18n(app: Flask) -> None:
 
     app.add_template_global(damage_levels, "damage_levels")
     filters = {"local_day": format_day, "number": format_number, "term": _term_filter, "step_text": step_text,
-               "said": phrase_for_reader, "setting_label": setting_label, "summary_text": summary_text,
+               "said": phrase_for_reader, "setting_label": pass_context(lambda _, key: setting_label(key)),  # not folded (as term)
+               "summary_text": summary_text,
                "session_label": session_label, "long_day": format_long_day, "said_as": said_as}
     from larp.armory_messages import gear  # the armory's names (data/armory.toml) in the reader's language
 

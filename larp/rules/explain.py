@@ -58,6 +58,12 @@ class Phrase(str):
         glossary's word in the reader's language (unknown words as written)."""
         return cls({"term": str(word)})
 
+    @classmethod
+    def day(cls, day: Any) -> "Phrase":
+        """A calendar day (a :class:`datetime.date`, or its ISO text), ISO in English ("2026-12-05"),
+        said in the reader's locale's way ("05/12/2026" in pt_BR)."""
+        return cls({"day": day.isoformat() if hasattr(day, "isoformat") else str(day)})
+
     def data(self) -> dict[str, Any]:
         """The phrase as JSON-ready data (what a record stores)."""
         return self.data_
@@ -101,12 +107,14 @@ class Speaker:
         ngettext: (singular, plural, count) -> the translation for that count.
         term: a game word -> the glossary's word.
         number: a number -> as the language writes it.
+        day: a calendar day's ISO text -> as the language writes it (ISO unless told).
     """
 
     gettext: Callable[[str], str]
     ngettext: Callable[[str, str, int], str]
     term: Callable[[str], str]
     number: Callable[[int | float], str]
+    day: Callable[[str], str] = field(default=lambda iso: iso)
 
 
 #: English, the core's own language: every phrase as written.
@@ -123,6 +131,8 @@ def say(data: Mapping[str, Any], speaker: Speaker = ENGLISH) -> str:
     """
     if "term" in data:
         return speaker.term(data["term"])
+    if "day" in data:
+        return speaker.day(str(data["day"]))
     params = {key: _said(value, speaker) for key, value in data.get("params", {}).items()}
     if "plural" in data:
         params.setdefault("n", speaker.number(data["n"]))

@@ -39,7 +39,7 @@ from flask_babel import gettext, ngettext
 from peewee import IntegrityError, fn
 
 from larp.db import as_id, db, for_update
-from larp.i18n import N_, session_label
+from larp.i18n import N_, format_moment, session_label
 from larp.models import ACTION_MAX_CHARS, BetweenGameAction, Character, Chronicle, GameSession, User, utcnow
 from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
@@ -112,7 +112,7 @@ def action_window(chronicle: Chronicle, now: datetime | None = None) -> ActionWi
     if per_session == 0:
         return ActionWindow(session, 0, hours, closing, False, gettext("This chronicle takes no between-game actions."))
     if now >= closing:
-        shown = local_time(closing, settings["time_zone"]).strftime("%Y-%m-%d %H:%M")
+        shown = format_moment(local_time(closing, settings["time_zone"]))
         return ActionWindow(session, per_session, hours, closing, False,
                             gettext("Between-game actions for %(session)s closed at %(time)s; ask an organiser to "
                                     "add a late one.", session=session_label(session), time=shown))

@@ -268,7 +268,7 @@ def undo_check_in(chronicle: Chronicle, user: User | None, character_id: Any,
 def session_said(session: GameSession) -> Phrase:
     """``session.label`` ("Game session 3 (2026-11-29)") as a phrase the reader's language says."""
     return Phrase.message(N_("Game session %(number)s (%(date)s)"), number=session.number,
-                          date=session.date.isoformat())
+                          date=Phrase.day(session.date))
 
 
 # ---------------------------------------------------------------- finding who arrives

@@ -47,6 +47,9 @@ class PlayerRuling:
     narrator: str
     game_session: str
     undone: bool
+    #: The summary's phrase data (``Ruling.summary_said``) when the summary is the ruling's own: the
+    #: ``summary_text`` filter says it in the reader's language.
+    summary_said: dict | None = None
 
 
 def _private(text: str) -> bool:
@@ -75,6 +78,7 @@ def player_ruling(ruling: Ruling, role: str, character: Character) -> PlayerRuli
                    **({"said": step["said"]} if step.get("said") else {})}
                   for step in (ruling.steps or []) if isinstance(step, dict) and not _private(str(step.get("text", ""))))
     summary = ruling.summary or ""
+    summary_said = ruling.summary_said
     if ruling.kind in ("sheet", "edit"):
         visible = _visible_changes(ruling)
         if not visible and not steps:
@@ -83,12 +87,14 @@ def player_ruling(ruling: Ruling, role: str, character: Character) -> PlayerRuli
             summary = f"{character.name}'s sheet: " + ("; ".join(visible[:3]) + (f" and {len(visible) - 3} more"
                                                                                   if len(visible) > 3 else "")
                                                         if visible else "experience")
+            summary_said = None
     elif _private(summary):
+        summary_said = None
         summary = f"Undo of #{(ruling.inputs or {}).get('ruling', '')}" if ruling.kind == "undo" else ""
     return PlayerRuling(id=ruling.id, kind=ruling.kind, created_at=ruling.created_at, summary=summary, steps=steps,
                         role=role, narrator=ruling.narrator_label,
                         game_session=session_label(ruling.game_session) if ruling.game_session_id else "",
-                        undone=ruling.undone_at is not None)
+                        undone=ruling.undone_at is not None, summary_said=summary_said)
 
 
 def rulings_of(character: Character, limit: int = RULINGS_SHOWN) -> list[PlayerRuling]:

@@ -23,7 +23,7 @@ from larp.webhooks.outbox import announce_game_session
 def session_label(game_session: GameSession) -> Phrase:
     """"Game session 3 (2026-11-29)" (:attr:`GameSession.label`) as a phrase, for the record."""
     return Phrase.message(N_("Game session %(number)s (%(date)s)"), number=game_session.number,
-                          date=game_session.date.isoformat())
+                          date=Phrase.day(game_session.date))
 
 
 def latest_game_session(chronicle: Chronicle) -> GameSession | None:

@@ -261,9 +261,12 @@ def _told_if_both_sides(sides: dict[str, dict], kind: str) -> None:
             or challenger.character.id != defender.character.id:
         return
     told = _picked_side() or "defender"
-    other = "defender" if told == "challenger" else "challenger"
-    sides[told]["cannot_act"] = (f"{challenger.character.name} is already the {other}: a character cannot "
-                                 f"challenge themself. Choose another {told}.")
+    name = challenger.character.name
+    sides[told]["cannot_act"] = (
+        gettext("%(name)s is already the defender: a character cannot challenge themself. Choose another "
+                "challenger.", name=name) if told == "challenger" else
+        gettext("%(name)s is already the challenger: a character cannot challenge themself. Choose another "
+                "defender.", name=name))
 
 
 def _picked_side() -> str | None:

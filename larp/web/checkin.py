@@ -237,5 +237,5 @@ def tonight_mark(character) -> Markup:
     """The pickers' mark on a character not checked in tonight, once the door has checked anyone in
     (``here_tonight`` 0, :func:`larp.services.characters.find_characters`); nothing otherwise."""
     if getattr(character, "here_tonight", None) == 0:
-        return Markup(' <span class="not-here">not checked in</span>')
+        return Markup(' <span class="not-here">%s</span>') % gettext("not checked in")
     return Markup("")
