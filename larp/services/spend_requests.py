@@ -154,8 +154,8 @@ def ask_spend(chronicle: Chronicle, user: User | None, character_id: Any, data: 
                                                    & (SpendRequest.state == "asked")))
         same = next((w for w in waiting if w.what == priced.what), None)
         if same is not None:
-            raise ServiceError(gettext("%(what)s is asked already (request #%(id)s), waiting for an organiser.",
-                                       what=priced.what, id=same.id),
+            raise ServiceError(Phrase.message(N_("%(what)s is asked already (request #%(id)s), waiting for an organiser."),
+                                              what=priced.what, id=str(same.id)),
                                field="kind", status=409)
         held = sum((Decimal(str(w.cost)) for w in waiting), Decimal(0))
         if held and priced.unspent - held < priced.cost:

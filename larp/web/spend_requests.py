@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, g, redirect, request, url_for
 from flask_babel import gettext
 
 from larp.htmx import render
-from larp.i18n import N_
+from larp.i18n import N_, said_as
 from larp.models import Character
 from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS
@@ -22,6 +22,19 @@ from larp.services.experience import experience_log
 from larp.web.auth import role_required
 
 bp = Blueprint("spends", __name__)
+
+#: What a request says when its approval was undone from the History page (larp.services.history.undo_ruling,
+#: larp.services.spend_requests.undo_approval): stored in English as its ``answer``, said in the reader's language.
+UNDONE_IN_HISTORY = N_("Approval undone in History (ruling #%(id)s).")
+
+
+@bp.app_template_global()
+def spend_answer(spend) -> str:
+    """A request's answer as the queue and the player's list show it: the app's own words for an approval undone
+    in History in the reader's language, an organiser's answer as he wrote it."""
+    if spend.state == "undone" and spend.answer == UNDONE_IN_HISTORY % {"id": spend.ruling_id}:
+        return gettext(UNDONE_IN_HISTORY, id=str(spend.ruling_id))
+    return spend.answer
 
 #: The fields of a request a form sends.
 REQUEST_FIELDS = ("kind", "name", "category", "discipline", "level", "tier", "traits", "key")
@@ -49,7 +62,7 @@ def _answered(action, done: str, request_id: int, *args):
         spend = action(chronicle, g.user, request_id, *args)
     except ServiceError as exc:
         return _queue_page(exc.status, error=exc, form=request.form)
-    message = gettext(done, id=spend.id, what=spend.what, character=spend.character.name)
+    message = gettext(done, id=spend.id, what=said_as(spend.what, spend.what_said), character=spend.character.name)
     if request.headers.get("HX-Request"):
         return _queue_page(done=message)
     flash(message)
@@ -148,7 +161,8 @@ def ask(character_id: int):
         spend, _ = spends.ask_spend(chronicle, g.user, character.id, wanted, request.form.get("note"))
     except ServiceError as exc:
         return _section(character, exc.status, form={**wanted, "note": request.form.get("note", "")}, error=exc)
-    message = gettext("Asked: %(what)s, %(points)s experience. An organiser answers it.", what=spend.what,
+    message = gettext("Asked: %(what)s, %(points)s experience. An organiser answers it.",
+                      what=said_as(spend.what, spend.what_said),
                       points=points_text(spend.cost))
     if request.headers.get("HX-Request"):
         return _section(character, done=message)
@@ -169,8 +183,8 @@ def withdraw(request_id: int):
         spend = spends.get_request(chronicle, request_id, g.user)
         return _section(spend.character, exc.status, error=exc)
     if request.headers.get("HX-Request"):
-        return _section(spend.character, done=gettext("Withdrawn: %(what)s.", what=spend.what))
-    flash(gettext("Withdrawn: %(what)s.", what=spend.what))
+        return _section(spend.character, done=gettext("Withdrawn: %(what)s.", what=said_as(spend.what, spend.what_said)))
+    flash(gettext("Withdrawn: %(what)s.", what=said_as(spend.what, spend.what_said)))
     return redirect(_player_page(spend.character_id), code=303)
 
 

@@ -41,6 +41,9 @@ def test_a_recorded_fight_is_undone_from_the_board(client, auth, cast, dbconn):
     assert TraitLoss.select().where(TraitLoss.ruling == ruling.id).count() == 0
     assert Ruling.get_by_id(ruling.id).undone_at is not None
     assert f'id="pair-{viv[0]}"' in body and f'id="pair-{ruth[0]}"' in body  # the people stay on the board
+    # The board's address still names the ruling (a reload, Back, a shared link): it says it was undone, no Undo.
+    again_page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert f"Ruling #{ruling.id} was undone at" in again_page and undo_button(again_page) is None
     # Taken back once: the same button again is refused with why, nothing changed.
     again = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
     assert again.status_code == 409 and "Not undone" in again.get_data(as_text=True)

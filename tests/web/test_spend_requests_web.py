@@ -158,3 +158,32 @@ def test_the_next_on_the_sheet_list_leaves_out_what_is_waiting_for_an_organiser(
         asked = SpendRequest.get()
     client.post(f"/spends/{asked.id}/refuse", data={"reason": "Not tonight."})
     assert any(item.startswith("Permanent Willpower") for item in offered())
+
+
+def test_an_approval_undone_in_history_reads_in_the_readers_language(app, client, auth):
+    """Issue 36: the app's own answer to a request whose approval was undone from History is said in the reader's
+    language on the queue and on the player's page (an organiser's own answer stays as he wrote it)."""
+    from larp.services.history import undo_ruling
+
+    from tests.support import make_player
+
+    cid = vivienne(app)
+    with app.app_context(), db.connection_context():
+        make_player(app, Character.get_by_id(cid))
+    auth.login("player1", "player")
+    assert client.post(f"/my/characters/{cid}/spend", data={"kind": "willpower"}).status_code == 303
+    with db.connection_context():
+        asked = SpendRequest.get()
+    auth.logout()
+    auth.login("boss", "organiser")
+    assert client.post(f"/spends/{asked.id}/approve").status_code == 303
+    with app.test_request_context(), db.connection_context():
+        from larp.models import User
+
+        approved = SpendRequest.get_by_id(asked.id)
+        undo_ruling(get_chronicle(), User.get(User.username == "boss"), approved.ruling_id)
+    english = client.get("/spends").get_data(as_text=True)
+    assert f"Approval undone in History (ruling #{approved.ruling_id})." in english
+    portuguese = client.get(f"/my/characters/{cid}/spend", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert f"Aprovação desfeita no Histórico (decisão nº {approved.ruling_id})." in portuguese
+    assert "Approval undone" not in portuguese
