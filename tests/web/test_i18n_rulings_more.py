@@ -51,6 +51,21 @@ def record(client, path: str, body: dict) -> int:
     return response.get_json()["ruling_id"]
 
 
+def recorded(app, path: str, body) -> tuple:
+    """A narrator's client that recorded a ruling through the stored API at ``path`` (``body``: a function of the
+    demo's ids by first name, or the body), and the ruling as stored."""
+    client = app.test_client()
+    AuthActions(client).login()
+    ruling_id = record(client, path, body(ids_by_first_name(app)) if callable(body) else body)
+    with app.app_context(), db.connection_context():
+        return client, Ruling.get_by_id(ruling_id)
+
+
+def read(client, ruling_id: int, headers: dict) -> tuple[str, list[str]]:
+    """The summary and the steps of a ruling's record page read with ``headers``."""
+    return ruling_words(client.get(f"/rulings/{ruling_id}", headers=headers).get_data(as_text=True))
+
+
 NAMES = ["Konrad", "Vale", "Teodor", "Lys", "Moreau", "Pim", "Ruth", "Calder"]
 
 
@@ -67,15 +82,12 @@ def mass_body(ids: dict[str, int], weapon: bool = True) -> dict:
 
 
 def test_a_mass_challenge_reads_in_portuguese(app):
-    client = app.test_client()
-    AuthActions(client).login()
-    ruling_id = record(client, "/api/v1/mass-challenges", mass_body(ids_by_first_name(app)))
-    with app.app_context(), db.connection_context():
-        ruling = Ruling.get_by_id(ruling_id)
+    client, ruling = recorded(app, "/api/v1/mass-challenges", mass_body)
+    ruling_id = ruling.id
     assert ruling.summary == ("Konrad Vale against 2: Teodor Brandt wins; Lys Moreau loses. Konrad Vale is hit once "
                               "and is Bruised.")
     assert ruling.summary_said and ruling.steps[0].get("said")
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, PT)
     assert summary == ("Konrad Vale contra 2: Teodor Brandt vence; Lys Moreau perde. Konrad Vale é atingido uma vez "
                        "e está Escoriado."), summary
     assert steps[0] == "2 atacam Konrad Vale: 2 corpo a corpo, 0 à distância (no máximo 5 de cada)."
@@ -83,7 +95,7 @@ def test_a_mass_challenge_reads_in_portuguese(app):
     assert "Teodor Brandt: 11 Características." in steps, steps
     assert not any(re.search(r"\b(attacks?|attackers?|Traits?|against|wins|loses|hit|order|pair)\b", step)
                    for step in steps), steps
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, EN)
     assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
 
 
@@ -105,13 +117,10 @@ def stray_body(ids: dict[str, int]) -> dict:
 
 def test_a_stray_shot_reads_in_portuguese(app):
     """002 "Firing into Groups": the missed shot, the tests near the target, the hit and its damage."""
-    client = app.test_client()
-    AuthActions(client).login()
-    ruling_id = record(client, "/api/v1/firing-into-groups", stray_body(ids_by_first_name(app)))
-    with app.app_context(), db.connection_context():
-        ruling = Ruling.get_by_id(ruling_id)
+    client, ruling = recorded(app, "/api/v1/firing-into-groups", stray_body)
+    ruling_id = ruling.id
     assert ruling.summary == "Ruth Calder's stray round hits Lys Moreau."
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, PT)
     assert summary == "A bala perdida de Ruth Calder atinge Lys Moreau.", summary
     assert steps[0] == ("O tiro de Ruth Calder em Konrad Vale errou; perto do alvo, do mais próximo ao mais distante: "
                         "Lys Moreau, Pim Halloran. Ruth Calder é testado contra cada um deles nessa ordem."), steps
@@ -121,7 +130,7 @@ def test_a_stray_shot_reads_in_portuguese(app):
     told = [re.sub(r"\([^()]*: [^()]*\)", "", step) for step in steps]
     assert not any(re.search(r"\b(shot|missed|tests?|risks?|Traits?|wins|hits?|stray|round|people|person)\b", step)
                    for step in told), told
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, EN)
     assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
 
 
@@ -144,10 +153,10 @@ def test_blood_called_for_and_feeding_read_in_portuguese(app):
                               "agora está "), summary
     assert steps[0] == "Konrad Vale drena 2 Características de Sangue de Ruth Calder: no máximo 3 por turno, 1 turno."
     for ruling_id in (called, fed):
-        _summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+        _summary, steps = read(client, ruling_id, PT)
         assert not any(re.search(r"\b(blood|points?|spends|drains|pool|turns?|takes|level|lethal|now)\b", step)
                        for step in steps), steps
-        summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+        summary, steps = read(client, ruling_id, EN)
         assert summary == english[ruling_id].summary and steps == [s["text"] for s in english[ruling_id].steps]
 
 
@@ -176,15 +185,12 @@ def test_torpor_reads_in_portuguese(app):
 def test_a_virtue_test_reads_in_portuguese(app):
     """LotNR Virtue Tests and Courage (met-reference 1.6, T26): a lost Courage test against a torch sends a vampire
     into Rötschreck with a permanent Negative Trait (his sheet's words, kept), the steps in Portuguese."""
-    client = app.test_client()
-    AuthActions(client).login()
     konrad = ids_by_first_name(app)["Konrad"]
-    ruling_id = record(client, f"/api/v1/characters/{konrad}/virtue-test",
-                       {"virtue": "courage", "stimulus": "torch", "throw": "rock", "narrator_throw": "paper"})
-    with app.app_context(), db.connection_context():
-        ruling = Ruling.get_by_id(ruling_id)
+    client, ruling = recorded(app, f"/api/v1/characters/{konrad}/virtue-test",
+                              {"virtue": "courage", "stimulus": "torch", "throw": "rock", "narrator_throw": "paper"})
+    ruling_id = ruling.id
     assert ruling.summary == "Konrad Vale enters Rötschreck; Cowardly or Submissive."
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=PT).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, PT)
     assert summary == "Konrad Vale entra em Rötschreck; Cowardly ou Submissive.", summary
     assert steps[0] == ("Konrad Vale faz um teste estático de Coragem contra tocha (2 Características): nenhuma "
                         "Característica é arriscada e não se permite sobrelance."), steps
@@ -192,7 +198,7 @@ def test_a_virtue_test_reads_in_portuguese(app):
                          "Submissive (físico ou mental; o jogador escolhe)."), steps
     assert not any(re.search(r"\b(makes|static|test|against|Traits?|torch|enters|gains|player|Wound)\b", step)
                    for step in steps), steps
-    summary, steps = ruling_words(client.get(f"/rulings/{ruling_id}", headers=EN).get_data(as_text=True))
+    summary, steps = read(client, ruling_id, EN)
     assert summary == ruling.summary and steps == [step["text"] for step in ruling.steps]
 
 
