@@ -30,9 +30,9 @@ from larp.services.characters import (
     health_track,
     merit_health_levels,
 )
-from larp.services.chronicles import chronicle_settings, current_game_session, open_game_session
+from larp.services.chronicles import chronicle_settings, current_game_session
 from larp.services.consequences import retrying
-from larp.services.records import refuse_if_recorded
+from larp.services.records import game_session_unless_recorded
 
 T = TypeVar("T")
 
@@ -73,9 +73,9 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
 
     def use_case() -> T:
         with db.atomic():
-            refuse_if_recorded(request_token)
-            game_session = (current_game_session(chronicle) if game_session_needed == "first"
-                            else open_game_session(chronicle))
+            game_session = game_session_unless_recorded(chronicle, request_token)
+            if game_session is None and game_session_needed == "first":
+                current_game_session(chronicle)  # raises its 409
             result = rule(game_session, settings)
             if record == "never" or (record == "settled" and not settled(result)):
                 if pending is not None:

@@ -205,6 +205,12 @@ def ruling_for_token(token: str | None, chronicle: Chronicle | int | None = None
         user_id: who sent the token; default, the sender the web layer declared
             (:func:`open_submission`). When nobody is known (a command), the chronicle's rulings.
     """
+    query = _token_query(token, chronicle, user_id)
+    return query.first() if query is not None else None
+
+
+def _token_query(token: str | None, chronicle: Chronicle | int | None = None, user_id: int | None = None):
+    """The query of :func:`ruling_for_token` (the earliest first), or ``None`` when ``token`` is none."""
     token = one_time_token(token)
     if token is None:
         return None  # no token is ever stored like this (and PostgreSQL takes no NUL in a query)
@@ -216,7 +222,7 @@ def ruling_for_token(token: str | None, chronicle: Chronicle | int | None = None
     query = Ruling.select().where((Ruling.request_token == token) & (Ruling.chronicle == chronicle_id))
     if user_id is not None:
         query = query.where(Ruling.narrator == user_id)
-    return query.order_by(Ruling.id).first()
+    return query.order_by(Ruling.id)
 
 
 def refuse_if_recorded(request_token: str | None = None) -> None:
@@ -241,8 +247,38 @@ def refuse_if_recorded(request_token: str | None = None) -> None:
     earlier = ruling_for_token(request_token)
     if earlier is not None:
         raise repeat_refusal(earlier, current)
+    _checked(request_token, current)
+
+
+def _checked(request_token: str | None, current: Submission | None) -> None:
     if current is not None and current.token and request_token == current.token and db.in_transaction():
         current.token_checked = True  # read once a request: the loaders' check_submission need not read it again
+
+
+def game_session_unless_recorded(chronicle: Chronicle, request_token: str | None = None) -> GameSession | None:
+    """:func:`refuse_if_recorded`, then the chronicle's open game session (``None`` when none is open), in ONE
+    statement when a game session is open (issue 29 item 6: at most 12 statements a tap): the game session's
+    row carries whether the token recorded a ruling already (a subquery), and only then is that ruling read,
+    to be named in the refusal. Called first in a tap's transaction, as :func:`refuse_if_recorded` is.
+
+    Raises:
+        AlreadyRecorded: 409 naming the ruling that used the token.
+        KeyReused: 422 when an API call's key recorded another call.
+    """
+    current = current_submission()
+    token = request_token
+    if token is None and current is not None:
+        token = None if current.ruling_id is not None else current.token
+    earlier = _token_query(token, chronicle)
+    query = GameSession.select().where((GameSession.chronicle == chronicle) & (GameSession.closed_at.is_null()))
+    if earlier is not None:
+        query = query.select_extend(earlier.select(Ruling.id).limit(1).alias("earlier_ruling"))
+    game_session = query.order_by(GameSession.number.desc()).first()
+    if earlier is not None and (game_session is None or game_session.earlier_ruling is not None):
+        refuse_if_recorded(request_token)  # reads the ruling to name it (a repeat), or checks without a game session
+    elif earlier is not None:
+        _checked(token, current)
+    return game_session
 
 
 def lock_characters(character_ids: Iterable[Any]) -> None:
