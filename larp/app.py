@@ -13,7 +13,8 @@ from werkzeug.routing import IntegerConverter
 
 from larp import config as larp_config
 from larp.csrf import csrf
-from larp.db import MAX_ID, db, prepare_database
+from larp.change_stamp import change_stamp
+from larp.db import MAX_ID, db, prepare_database, sqlite_path
 from larp.htmx import htmx, landing
 from larp.i18n import init_i18n
 from larp.paths import resource_dir
@@ -90,6 +91,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
         for line in report.lines():
             click.echo(f"larp: {line}", err=True)
     app.extensions["larp.schema"] = report
+    # Issue 29 item 6: on SQLite a request's user is read again only after a commit (larp.change_stamp).
+    url = overrides["DATABASE_URL"]
+    app.extensions["larp.change_stamp"] = change_stamp(sqlite_path(url)) if url.startswith("sqlite") else None
     if test_config is None:
         app.config.from_pyfile(str(larp_config.instance_config_file(instance)))
     else:
@@ -128,6 +132,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create_database: bo
     app.add_template_global(landing, "landing")
     csrf.init_app(app)
     init_wire(app)
+    _sync_functions_once(app)
     init_i18n(app)  # the reader's language (issue 36): Flask-Babel, catalogues in larp/translations
     _register_database_hooks(app)
     _register_security_headers(app)
@@ -242,3 +247,22 @@ def _register_security_headers(app: Flask) -> None:
             # Character pages must not linger in a shared tablet's cache.
             add("Cache-Control", "no-store")
         return response
+
+
+def _sync_functions_once(app: Flask) -> None:
+    """Flask asks, of every view and every before/after/teardown function on every request, whether it
+    is a coroutine function (``ensure_sync``: ``inspect.iscoroutinefunction``, 13 times a page here).
+    The answer never changes for a function: ask once per function (issue 29 item 6, a light request)."""
+    asked = app.ensure_sync
+    answers: dict[Any, Any] = {}
+
+    def ensure_sync(func):
+        try:
+            return answers[func]
+        except KeyError:
+            answers[func] = sync = asked(func)
+            return sync
+        except TypeError:  # a callable that cannot be a key
+            return asked(func)
+
+    app.ensure_sync = ensure_sync  # type: ignore[method-assign]

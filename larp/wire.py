@@ -197,8 +197,8 @@ class StaticQuietSessionInterface(SecureCookieSessionInterface):
 
     What the cookie says is trusted only after its signature was checked once by this process,
     and only while it is younger than the session lifetime; whether its user may still work
-    (logged out, deactivated, a new password...) is asked of the database on every request
-    (:mod:`larp.services.session_user`), never remembered here.
+    (logged out, deactivated, a new password...) is decided by :mod:`larp.services.session_user`
+    (read again after any commit to the database), never remembered here.
     """
 
     def __init__(self):

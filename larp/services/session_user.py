@@ -1,11 +1,13 @@
 """Who is asking: the user of a session cookie, his chronicles and his role in each, read in ONE
 query on every request (issue 29, "A light request").
 
-Nothing of it is kept between requests: every request reads the user's row again, so a logout,
-"log out everywhere", a new password, a deactivation (each moves the user's session generation
-on, or ends ``active``), a demotion or a removal from a chronicle, made by any ``larp serve``
-process on the same database, takes effect at the very next request. Only the SQL is written
-once per process.
+A logout, "log out everywhere", a new password, a deactivation (each moves the user's session
+generation on, or ends ``active``), a demotion or a removal from a chronicle, made by any ``larp
+serve`` process on the same database, takes effect at the very next request. On PostgreSQL every
+request reads the user's row again. On SQLite the answer is kept from one request to the next
+only while the database's change stamp (:mod:`larp.change_stamp`) says that nothing at all was
+committed since, by any connection of any process: the first request after any commit reads it
+again. The SQL is written once per process.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from larp.db import model_from_row, run_sql
+from larp.change_stamp import ChangeStamp
+from larp.db import db, model_from_row, run_sql
 from larp.models import Chronicle, Membership, User
 
 
@@ -54,15 +57,21 @@ def _statement() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     return sql, user_fields, chronicle_fields
 
 
-def session_user(user_id: int | None, generation: object) -> SessionUser | None:
+#: How many (user, session generation) answers a change stamp keeps at most (all are dropped when full).
+KEPT_AT_MOST = 4096
+
+
+def session_user(user_id: int | None, generation: object, stamp: ChangeStamp | None = None) -> SessionUser | None:
     """The active user ``user_id`` with his chronicles, when ``generation`` (the session cookie's)
     is still his session generation; else ``None`` (the session has ended: logout, "log out
-    everywhere", a new password, deactivation, or no such user). One query.
+    everywhere", a new password, deactivation, or no such user). One query, or none when ``stamp``
+    (the SQLite database's change stamp) says nothing was committed since the same question was
+    last asked. The models are new objects each time: a view may change them.
     """
     if user_id is None or not isinstance(generation, int) or isinstance(generation, bool):
         return None
     sql, user_fields, chronicle_fields = _statement()
-    rows = run_sql(sql, (user_id, True, generation)).fetchall()
+    rows = _rows(sql, user_id, generation, stamp)
     if not rows:
         return None
     first = rows[0]
@@ -71,3 +80,21 @@ def session_user(user_id: int | None, generation: object) -> SessionUser | None:
     chronicles = [(model_from_row(Chronicle, chronicle_fields, row[role_at + 1:-1]), row[role_at])
                   for row in rows if row[role_at + 1] is not None]
     return SessionUser(user=user, chronicles=chronicles, several_chronicles=first[-1] > 1)
+
+
+def _rows(sql: str, user_id: int, generation: int, stamp: ChangeStamp | None) -> tuple:
+    """The query's rows, kept on ``stamp`` while it reads the same. The stamp is read BEFORE the query:
+    a commit made after that read changes the stamp, so rows kept under it are never older than it says;
+    and inside a transaction (whose snapshot may be older than the stamp) nothing is kept or reused."""
+    if stamp is None or db.in_transaction():
+        return tuple(run_sql(sql, (user_id, True, generation)).fetchall())
+    seen = stamp.read()
+    key = (user_id, generation)
+    kept = stamp.kept.get(key)
+    if kept is not None and kept[0] == seen:
+        return kept[1]
+    rows = tuple(run_sql(sql, (user_id, True, generation)).fetchall())
+    if len(stamp.kept) >= KEPT_AT_MOST:
+        stamp.kept.clear()
+    stamp.kept[key] = (seen, rows)
+    return rows

@@ -40,7 +40,8 @@ def load_logged_in_user() -> None:
         g.user, g.api_token = found if found else (None, None)
         g.bearer_refused = found is None
         return
-    found = session_user(as_id(session.get("user_id")), session.get("generation")) if "user_id" in session else None
+    found = session_user(as_id(session.get("user_id")), session.get("generation"),
+                         current_app.extensions.get("larp.change_stamp")) if "user_id" in session else None
     if found is None:
         if session.get("user_id") is not None:
             session.clear()

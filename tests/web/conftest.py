@@ -15,6 +15,9 @@ def app(tmp_path):
     yield app
     if not db.is_closed():
         db.close()
+    stamp = app.extensions.get("larp.change_stamp")
+    if stamp is not None:
+        stamp.close()  # its connection and mapping now, not when the app is collected
 
 
 @pytest.fixture
