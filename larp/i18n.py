@@ -521,10 +521,12 @@ def steps_for_reader(steps) -> list[dict]:
     them: ``text`` in the reader's language (the API's: English unless ``Accept-Language`` asks for
     another), ``rule`` and ``setting`` as written; a phrase's data stays inside the record."""
     out = []
+    english = _reads_english()  # once for all the steps (issue 29: a ruling has dozens)
     for step in steps or ():
         data = step if isinstance(step, dict) else step.to_dict()
         entry = {key: value for key, value in data.items() if key != "said"}
-        entry["text"] = step_text(step)
+        if not english or not entry.get("text"):
+            entry["text"] = step_text(step)  # a stored step without its English text is said from its data
         out.append(entry)
     return out
 

@@ -11,7 +11,8 @@ steps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
@@ -42,8 +43,17 @@ class Phrase(str):
     @classmethod
     def message(cls, template: str, **params: Any) -> "Phrase":
         """``template`` (marked with :func:`N_`) filled with ``params``."""
-        data = {"msg": template, "params": {key: _data(value) for key, value in params.items()}}
-        return cls(data, _english(template, params))
+        if not params:
+            return cls({"msg": template, "params": {}}, template)
+        stored, english = {}, {}
+        for key, value in params.items():  # one pass: each parameter's data and its English (issue 29)
+            if isinstance(value, Phrase):
+                stored[key], english[key] = value.data_, str.__str__(value)
+            elif type(value) is str:
+                stored[key] = english[key] = value
+            else:
+                stored[key], english[key] = _data(value), _english_value(value)
+        return cls({"msg": template, "params": stored}, template % english)
 
     @classmethod
     def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
 

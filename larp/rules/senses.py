@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from larp.rules.explain import N_, Phrase, RulesError
 from larp.rules.settings import ChronicleSettings

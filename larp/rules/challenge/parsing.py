@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum
-from typing import Any, Mapping
+from functools import lru_cache
+from collections.abc import Mapping
+from typing import Any
 
 from larp.rules.challenge.script import Challenge, Contestant, Modifier, NegativeCall, TestCall, Weapon
 from larp.rules.challenge.types import SIDES, Call, Category, Health, Kind, Lead, Outcome, Power, Throw, parse_throw
@@ -89,8 +91,14 @@ def _known(data: Any, cls: type, where: str) -> Mapping[str, Any]:
         if not where:
             raise RulesError(Phrase.message(N_("The challenge must be an object.")), field="challenge")
         raise RulesError(Phrase.message(N_("%(where)s must be an object."), where=where), field=where)
-    refuse_unknown(data, {f.name for f in fields(cls)} - NOT_READ_YET.get(cls, frozenset()), where)
+    refuse_unknown(data, _readable(cls), where)
     return data
+
+
+@lru_cache(maxsize=None)
+def _readable(cls: type) -> frozenset[str]:
+    """The keys a reader of ``cls`` takes: its fields, but those not read yet (the same for every call)."""
+    return frozenset(f.name for f in fields(cls)) - NOT_READ_YET.get(cls, frozenset())
 
 
 _enum = enum_value  # the one reader of a rules enum (larp.rules.numbers)

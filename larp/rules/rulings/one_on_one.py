@@ -14,7 +14,8 @@ is the same for a static challenge or a simple test against a narrator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from larp.rules.challenge import (
     ACTIONS,

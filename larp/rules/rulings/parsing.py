@@ -44,7 +44,8 @@ stored characters; ``weapon`` may be a live armory key instead of a card.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from larp.rules.challenge import Category, Contestant, Health, Power
 from larp.rules.challenge.parsing import challenge_from_dict, contestant_from_dict, flag_of, names_of, specialisation_of
@@ -91,7 +92,8 @@ def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
 
 def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
                    celerity_default: int | None = None,
-                   settings: ChronicleSettings | None = None) -> tuple[Side, SideScene | None]:
+                   settings: ChronicleSettings | None = None,
+                   contestant: Contestant | None = None) -> tuple[Side, SideScene | None]:
     """One side from JSON-like data (the module docstring says the keys): who he is
     tonight, what he does, and his own part of the scene (``None`` if not given).
 
@@ -101,6 +103,8 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         sep: between ``where`` and a key in errors (``challenger_bid``, ``attackers[2].bid``).
         celerity_default: the Celerity level active when not given (``None``: the powers
             listed count as active).
+        contestant: the side's contestant as the challenge's own reader read it from the same data
+            (:func:`one_on_one_from_dict`), not read again.
 
     Raises:
         RulesError: a missing or malformed value, naming the field.
@@ -120,7 +124,7 @@ def side_from_dict(data: Any, where: str, category: Category, sep: str = ".",
         extra_powers = {p.strip().lower() for p in powers if isinstance(p, str) and p.strip().lower() in known_other
                         and p.strip().lower() not in challenge_values}
         base["powers"] = [p for p in powers if not (isinstance(p, str) and p.strip().lower() in extra_powers)]
-    con: Contestant = contestant_from_dict(base, where, sep)
+    con: Contestant = contestant if contestant is not None else contestant_from_dict(base, where, sep)
     body = body_from_dict(data.get("body"), f("body"), settings)
     attack = attack_from_dict(data["attack"], f("attack")) if data.get("attack") is not None else None
     celerity = data.get("celerity", celerity_default)
@@ -229,7 +233,10 @@ def one_on_one_from_dict(data: Mapping[str, Any]) -> tuple[OneOnOne, Scene]:
     sides: dict[str, Side] = {}
     own: dict[str, SideScene | None] = {}
     for key, raw in sides_raw.items():
-        side, part = side_from_dict(raw, key, challenge.category, sep="_")
+        # The contestant the challenge's reader made of the same keys (_plain_side leaves out what
+        # side_from_dict leaves out), not read twice (issue 29: a light ruling).
+        read = challenge.challenger if key == "challenger" else challenge.defender
+        side, part = side_from_dict(raw, key, challenge.category, sep="_", contestant=read)
         sides[key] = side
         own[side.name] = part
     if challenge.defender is not None and sides["challenger"].name == sides["defender"].name:
