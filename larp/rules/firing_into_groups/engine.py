@@ -24,6 +24,8 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural
+from larp.rules.firing_into_groups.types import (R_GROUPS, R_SPRAY, Bystander, BystanderResult, Fire, ShotIntoGroup,
+                                                 ShotIntoGroupRuling, fire_of, spray_limits, stray_spray_at_any_range)
 from larp.rules.health import HealthTrack
 from larp.rules.mass_challenge import (
     Attack,
@@ -39,18 +41,6 @@ from larp.rules.hits import armor_key, damage_as_dealt
 from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
-from larp.rules.firing_into_groups.types import (
-    R_GROUPS,
-    R_SPRAY,
-    Fire,
-    Bystander,
-    ShotIntoGroup,
-    BystanderResult,
-    ShotIntoGroupRuling,
-    fire_of,
-    spray_limits,
-    stray_spray_at_any_range,
-)
 
 class _ShotIntoGroup:
     """Rules on one missed shot (internal; see :func:`play_shot_into_group`)."""
