@@ -314,9 +314,10 @@ class _ShotIntoGroup:
                                      else N_("%(name)s's stray round hits %(hit)s."), name=self.firer, hit=landed)
         else:
             summary = Phrase.message(N_("%(name)s's stray fire hits nobody."), name=self.firer)
-        return ShotIntoGroupRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
-                           spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
-                           dict(self.armor_left))
+        return ShotIntoGroupRuling(fire=self.fire, bystanders=tuple(results), hits=tuple(hits),
+                                   tracks=dict(self.tracks), traits_lost=traits_lost, spent=spendings(self.spent),
+                                   steps=self.steps.steps(), summary=summary, pending=tuple(self.pending),
+                                   armor_left=dict(self.armor_left))
 
     def _record(self, ruling: ChallengeRuling, name: str) -> None:
         self.lost.setdefault(self.firer, []).extend(ruling.lost_by(Outcome.CHALLENGER))
