@@ -483,11 +483,11 @@ def _merit(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
         "xp_merit_per_trait", table)], None
 
 
-def _struck_off(entries: list, entry: Any, not_held: Phrase) -> list[Refusal]:
-    """``entry`` struck off the sheet's list ``entries``, or, when he has none (``None``), the refusal
-    that says so (``not_held``)."""
+def _struck_off(entries: list, entry: Any, refusal: Refusal) -> list[Refusal]:
+    """``entry`` struck off the sheet's list ``entries``, or, when he has none (``None``), ``refusal``
+    (that says so)."""
     if entry is None:
-        return [Refusal("not_held", not_held)]
+        return [refusal]
     entries.remove(entry)
     return []
 
@@ -496,8 +496,8 @@ def _remove_flaw(sheet: CharacterSheet, request: PurchaseRequest, table: CostTab
     flaw = _find(sheet.flaws, request.name)
     traits = flaw.cost if flaw is not None else 0
     what = Phrase.message(N_("Removing the Flaw %(name)s"), name=flaw.name if flaw else request.name.strip())
-    refusals = _struck_off(sheet.flaws, flaw, Phrase.message(N_("%(name)s has no Flaw %(value)s."),
-                                                             name=sheet.name, value=repr(request.name.strip())))
+    refusals = _struck_off(sheet.flaws, flaw, Refusal("not_held", Phrase.message(
+        N_("%(name)s has no Flaw %(value)s."), name=sheet.name, value=repr(request.name.strip()))))
     cost = table.cost("flaw_per_trait") * traits
     return what, cost, ("xp_flaw_per_trait",), refusals, [_step(
         Phrase.message(N_("%(what)s (%(n)s Traits): %(points)s experience."), what=what, n=traits,
@@ -524,8 +524,8 @@ def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, tabl
 def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = next((d for d in sheet.derangements if d.strip().lower() == request.name.strip().lower()), None)
     what = Phrase.message(N_("Removing the Derangement %(name)s"), name=name or request.name.strip())
-    refusals = _struck_off(sheet.derangements, name, Phrase.message(N_("%(name)s has no Derangement %(value)s."),
-                                                                    name=sheet.name, value=repr(request.name.strip())))
+    refusals = _struck_off(sheet.derangements, name, Refusal("not_held", Phrase.message(
+        N_("%(name)s has no Derangement %(value)s."), name=sheet.name, value=repr(request.name.strip()))))
     return _priced(what, table.cost("derangement"), "xp_derangement", refusals, table)
 
 
