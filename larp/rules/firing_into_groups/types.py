@@ -19,12 +19,10 @@ from larp.rules.challenge import (
     Throw,
 )
 from larp.rules.damage import weapon as armory_weapon
+from larp.rules.hits import Body
 from larp.rules.pairs import SeveralRuling
 from larp.rules.scene import RangeBand
 from larp.rules.settings import ChronicleSettings
-from larp.rules.mass_challenge import (
-    Body,
-)
 
 
 R_GROUPS = '002 "Firing Guns into Groups of People"'

@@ -18,11 +18,7 @@ from larp.rules.challenge import (
     TestCall,
     Throw,
 )
-
-from larp.rules.hits import (
-    Attack,
-    Body,
-)
+from larp.rules.hits import Attack, Body
 from larp.rules.pairs import SeveralRuling
 
 R_MASS = '002 "Mass Combat"'
