@@ -483,16 +483,21 @@ def _merit(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
         "xp_merit_per_trait", table)], None
 
 
+def _struck_off(entries: list, entry: Any, refusal: Refusal) -> list[Refusal]:
+    """``entry`` struck off the sheet's list ``entries``, or, when he has none (``None``), ``refusal``
+    (that says so)."""
+    if entry is None:
+        return [refusal]
+    entries.remove(entry)
+    return []
+
+
 def _remove_flaw(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     flaw = _find(sheet.flaws, request.name)
     traits = flaw.cost if flaw is not None else 0
     what = Phrase.message(N_("Removing the Flaw %(name)s"), name=flaw.name if flaw else request.name.strip())
-    refusals = []
-    if flaw is None:
-        refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Flaw %(value)s."),
-                                                           name=sheet.name, value=repr(request.name.strip()))))
-    else:
-        sheet.flaws.remove(flaw)
+    refusals = _struck_off(sheet.flaws, flaw, Refusal("not_held", Phrase.message(
+        N_("%(name)s has no Flaw %(value)s."), name=sheet.name, value=repr(request.name.strip()))))
     cost = table.cost("flaw_per_trait") * traits
     return what, cost, ("xp_flaw_per_trait",), refusals, [_step(
         Phrase.message(N_("%(what)s (%(n)s Traits): %(points)s experience."), what=what, n=traits,
@@ -519,12 +524,8 @@ def _remove_negative_trait(sheet: CharacterSheet, request: PurchaseRequest, tabl
 def _remove_derangement(sheet: CharacterSheet, request: PurchaseRequest, table: CostTable):
     name = next((d for d in sheet.derangements if d.strip().lower() == request.name.strip().lower()), None)
     what = Phrase.message(N_("Removing the Derangement %(name)s"), name=name or request.name.strip())
-    refusals = []
-    if name is None:
-        refusals.append(Refusal("not_held", Phrase.message(N_("%(name)s has no Derangement %(value)s."),
-                                                           name=sheet.name, value=repr(request.name.strip()))))
-    else:
-        sheet.derangements.remove(name)
+    refusals = _struck_off(sheet.derangements, name, Refusal("not_held", Phrase.message(
+        N_("%(name)s has no Derangement %(value)s."), name=sheet.name, value=repr(request.name.strip()))))
     return _priced(what, table.cost("derangement"), "xp_derangement", refusals, table)
 
 

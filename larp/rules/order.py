@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.plain_fields import PlainFields
 
 R_ORDER = '002 "Order of Challenges"'
 R_ORDER_LOTNR = "LotNR order of challenges (met-reference 3.1)"
@@ -305,7 +306,7 @@ R_TWO_HANDS = "LotNR Two-Gun Mojo (met-reference 3.3, T23)"
 
 
 @dataclass(frozen=True)
-class HandActions:
+class HandActions(PlainFields):
     """A character's actions this turn and how they split between his hands.
 
     Attributes:
@@ -321,11 +322,6 @@ class HandActions:
     main_hand: int
     off_hand: int
     steps: tuple[Step, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"total": self.total, "other": self.other, "main_hand": self.main_hand, "off_hand": self.off_hand,
-                "steps": [s.to_dict() for s in self.steps]}
 
 
 def hand_actions(celerity: int, both_hands: bool = True, other: int = 0, who: str = "The character") -> HandActions:

@@ -19,7 +19,9 @@ from larp.rules.challenge import (
     RandomSource,
     play_challenge,
 )
-from larp.rules.explain import N_, Phrase, RulesError
+from larp.rules.explain import N_, Phrase, RulesError, Step
+from larp.rules.health import HealthTrack
+from larp.rules.hits import Hit
 from larp.rules.settings import ChronicleSettings
 
 
@@ -146,21 +148,46 @@ def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: st
         free[trait] -= 1
 
 
-def several_ruling_dict(ruling: Any, head: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A ruling over several challenges as JSON-ready data (a mass challenge's
-    :class:`~larp.rules.mass_challenge.MassRuling`, a missed shot's
-    :class:`~larp.rules.firing_into_groups.ShotIntoGroupRuling`): its summary, ``head`` (its own challenges),
-    the hits, tracks, Traits lost and spendings by name, ``extra``, then the tests pending, the armor left and
-    the steps. The record and the API keep and answer it."""
-    return {
-        "summary": ruling.summary,
-        **head,
-        "hits": [h.to_dict() for h in ruling.hits],
-        "tracks": {name: t.to_dict() for name, t in ruling.tracks.items()},
-        "traits_lost": {name: list(t) for name, t in ruling.traits_lost.items()},
-        "spent": {name: s.to_dict() for name, s in ruling.spent.items()},
-        **(extra or {}),
-        "pending": list(ruling.pending),
-        "armor_left": {name: dict([a]) for name, a in ruling.armor_left.items()},
-        "steps": [s.to_dict() for s in ruling.steps],
-    }
+@dataclass(frozen=True)
+class SeveralRuling:
+    """What a ruling over several challenges carries, a mass challenge's
+    (:class:`~larp.rules.mass_challenge.MassRuling`) or a missed shot's
+    (:class:`~larp.rules.firing_into_groups.ShotIntoGroupRuling`), each adding its own challenges.
+
+    Attributes:
+        hits: the hits, in the order they were applied, with the damage marked.
+        tracks: the health tracks afterwards, by name.
+        traits_lost: the Traits each character loses for the game session, by name.
+        spent: what each character spent (Ability levels, Willpower, Merits), by name (only those who spent).
+        steps: the whole explanation.
+        summary: one sentence.
+        pending: the names whose challenge waits for its forced darkness retest (002 "Darkness"):
+            the ruling cannot be recorded before it is thrown.
+        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
+    """
+
+    hits: tuple[Hit, ...]
+    tracks: Mapping[str, HealthTrack]
+    traits_lost: Mapping[str, tuple[str, ...]]
+    spent: Mapping[str, Spending]
+    steps: tuple[Step, ...]
+    summary: str
+    pending: tuple[str, ...] = ()
+    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+
+    def several_dict(self, head: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The ruling as JSON-ready data: its summary, ``head`` (its own challenges), the hits, tracks,
+        Traits lost and spendings by name, ``extra``, then the tests pending, the armor left and the steps.
+        The record and the API keep and answer it."""
+        return {
+            "summary": self.summary,
+            **head,
+            "hits": [h.to_dict() for h in self.hits],
+            "tracks": {name: t.to_dict() for name, t in self.tracks.items()},
+            "traits_lost": {name: list(t) for name, t in self.traits_lost.items()},
+            "spent": {name: s.to_dict() for name, s in self.spent.items()},
+            **(extra or {}),
+            "pending": list(self.pending),
+            "armor_left": {name: dict([a]) for name, a in self.armor_left.items()},
+            "steps": [s.to_dict() for s in self.steps],
+        }

@@ -24,6 +24,8 @@ from larp.rules.challenge import (
 )
 from larp.rules.damage import weapon as armory_weapon
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, plural
+from larp.rules.firing_into_groups.types import (R_GROUPS, R_SPRAY, Bystander, BystanderResult, Fire, ShotIntoGroup,
+                                                 ShotIntoGroupRuling, fire_of, spray_limits, stray_spray_at_any_range)
 from larp.rules.health import HealthTrack
 from larp.rules.mass_challenge import (
     Attack,
@@ -39,18 +41,6 @@ from larp.rules.hits import armor_key, damage_as_dealt
 from larp.rules.pairs import Shared, play_pair
 from larp.rules.settings import ChronicleSettings
 
-from larp.rules.firing_into_groups.types import (
-    R_GROUPS,
-    R_SPRAY,
-    Fire,
-    Bystander,
-    ShotIntoGroup,
-    BystanderResult,
-    ShotIntoGroupRuling,
-    fire_of,
-    spray_limits,
-    stray_spray_at_any_range,
-)
 
 class _ShotIntoGroup:
     """Rules on one missed shot (internal; see :func:`play_shot_into_group`)."""
@@ -324,9 +314,10 @@ class _ShotIntoGroup:
                                      else N_("%(name)s's stray round hits %(hit)s."), name=self.firer, hit=landed)
         else:
             summary = Phrase.message(N_("%(name)s's stray fire hits nobody."), name=self.firer)
-        return ShotIntoGroupRuling(self.fire, tuple(results), tuple(hits), dict(self.tracks), traits_lost,
-                           spendings(self.spent), self.steps.steps(), summary, tuple(self.pending),
-                           dict(self.armor_left))
+        return ShotIntoGroupRuling(fire=self.fire, bystanders=tuple(results), hits=tuple(hits),
+                                   tracks=dict(self.tracks), traits_lost=traits_lost, spent=spendings(self.spent),
+                                   steps=self.steps.steps(), summary=summary, pending=tuple(self.pending),
+                                   armor_left=dict(self.armor_left))
 
     def _record(self, ruling: ChallengeRuling, name: str) -> None:
         self.lost.setdefault(self.firer, []).extend(ruling.lost_by(Outcome.CHALLENGER))

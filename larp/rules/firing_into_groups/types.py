@@ -5,8 +5,7 @@ People"; Spray, met-reference 6.2). Part of :mod:`larp.rules.firing_into_groups`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -20,16 +19,10 @@ from larp.rules.challenge import (
     Throw,
 )
 from larp.rules.damage import weapon as armory_weapon
-from larp.rules.explain import Step
-from larp.rules.health import HealthTrack
-from larp.rules.pairs import several_ruling_dict
+from larp.rules.hits import Body
+from larp.rules.pairs import SeveralRuling
 from larp.rules.scene import RangeBand
 from larp.rules.settings import ChronicleSettings
-from larp.rules.mass_challenge import (
-    Body,
-    Hit,
-    Spending,
-)
 
 
 R_GROUPS = '002 "Firing Guns into Groups of People"'
@@ -152,35 +145,20 @@ class BystanderResult:
                 "options": self.options.to_dict() if self.options else None}
 
 
-@dataclass(frozen=True)
-class ShotIntoGroupRuling:
-    """The ruling on a missed shot into a group.
+@dataclass(frozen=True, kw_only=True)
+class ShotIntoGroupRuling(SeveralRuling):
+    """The ruling on a missed shot into a group: the bystanders hit, the tracks, Traits lost (the
+    firer's extra Traits among them), Ability levels spent (Dodge, Firearms...), steps, summary,
+    pending bystanders (their test waits for its forced darkness retest) and armor left of
+    :class:`~larp.rules.pairs.SeveralRuling`, and
 
     Attributes:
         fire: single shots or a mass challenge (several rounds, area effect).
         bystanders: each bystander's result, closest first.
-        hits: the bystanders hit, in order, with the damage marked.
-        tracks: the bystanders' health tracks afterwards, by name.
-        traits_lost: Traits lost for the game session, by name (the firer's
-            extra Traits among them).
-        spent: Ability levels (Dodge, Firearms...) spent, by name.
-        steps: the whole explanation.
-        summary: one sentence.
-        pending: the bystanders whose test waits for its forced darkness retest (002
-            "Darkness"): the ruling cannot be recorded before it is thrown.
-        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
     """
 
     fire: Fire
     bystanders: tuple[BystanderResult, ...]
-    hits: tuple[Hit, ...]
-    tracks: Mapping[str, HealthTrack]
-    traits_lost: Mapping[str, tuple[str, ...]]
-    spent: Mapping[str, Spending]
-    steps: tuple[Step, ...]
-    summary: str
-    pending: tuple[str, ...] = ()
-    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def result(self, name: str) -> BystanderResult:
         """The result of the bystander ``name``."""
@@ -188,7 +166,7 @@ class ShotIntoGroupRuling:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the record and the API use this)."""
-        return several_ruling_dict(self, {"fire": self.fire.value,
+        return self.several_dict({"fire": self.fire.value,
                                           "bystanders": [b.to_dict() for b in self.bystanders]})
 
 

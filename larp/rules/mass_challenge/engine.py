@@ -135,9 +135,10 @@ class _Mass(_Pairs):
             hits += self._in_order(built, counts_as, defended)
         pairs = tuple(self._as_dealt(self.results[a.side.name], hits) for a in mass.attackers)
         traits_lost = {name: tuple(t) for name, t in self.lost.items() if t}
-        return MassRuling(pairs, tuple(hits), dict(self.tracks), traits_lost, spendings(self.spent),
-                          actions_of(d.celerity), self.steps.steps(), self._summary(pairs, hits),
-                          tuple(self.pending), dict(self.armor_used))
+        return MassRuling(pairs=pairs, hits=tuple(hits), tracks=dict(self.tracks), traits_lost=traits_lost,
+                          spent=spendings(self.spent), actions=actions_of(d.celerity), steps=self.steps.steps(),
+                          summary=self._summary(pairs, hits), pending=tuple(self.pending),
+                          armor_left=dict(self.armor_used))
 
     def _as_dealt(self, pair: PairResult, hits: Sequence[Hit]) -> PairResult:
         """The pair with its ruling's damage as the hits dealt it (the card with its additions;

@@ -5,8 +5,7 @@ met-reference 3.2). Part of :mod:`larp.rules.mass_challenge`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -19,18 +18,8 @@ from larp.rules.challenge import (
     TestCall,
     Throw,
 )
-from larp.rules.explain import Step
-from larp.rules.health import HealthTrack
-
-from larp.rules.hits import (
-    Attack,
-    Body,
-    Hit,
-)
-from larp.rules.pairs import (
-    Spending,
-    several_ruling_dict,
-)
+from larp.rules.hits import Attack, Body
+from larp.rules.pairs import SeveralRuling
 
 R_MASS = '002 "Mass Combat"'
 R_MOB = "LotNR Mob Scene (met-reference 3.2)"
@@ -179,34 +168,19 @@ class PairResult:
 
 
 
-@dataclass(frozen=True)
-class MassRuling:
-    """The ruling on a mass challenge.
+@dataclass(frozen=True, kw_only=True)
+class MassRuling(SeveralRuling):
+    """The ruling on a mass challenge: the hits, tracks, Traits lost, spendings, steps, summary,
+    pending attackers (their pair waits for its forced darkness retest) and armor left of
+    :class:`~larp.rules.pairs.SeveralRuling`, and
 
     Attributes:
         pairs: each attacker's challenge, in the attackers' order.
-        hits: every successful attack in the order it was applied.
-        tracks: each character's health track afterwards, by name.
-        traits_lost: the Traits each character loses for the game session, by name.
-        spent: what each character spent, by name (only those who spent).
         actions: the defender's actions this turn (how many he may injure).
-        steps: the whole explanation.
-        summary: one sentence.
-        pending: the attackers whose pair waits for its forced darkness retest
-            (002 "Darkness"): the ruling cannot be recorded before they are thrown.
-        armor_left: the armor that absorbed damage, by name: (armory key, levels left).
     """
 
     pairs: tuple[PairResult, ...]
-    hits: tuple[Hit, ...]
-    tracks: Mapping[str, HealthTrack]
-    traits_lost: Mapping[str, tuple[str, ...]]
-    spent: Mapping[str, Spending]
     actions: int
-    steps: tuple[Step, ...]
-    summary: str
-    pending: tuple[str, ...] = ()
-    armor_left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def pair(self, attacker: str) -> PairResult:
         """The result of ``attacker``'s challenge."""
@@ -214,6 +188,6 @@ class MassRuling:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the record and the API use this)."""
-        return several_ruling_dict(self, {"pairs": [p.to_dict() for p in self.pairs]}, {"actions": self.actions})
+        return self.several_dict({"pairs": [p.to_dict() for p in self.pairs]}, {"actions": self.actions})
 
 

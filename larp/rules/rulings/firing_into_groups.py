@@ -26,16 +26,8 @@ from larp.rules.firing_into_groups import (
     play_shot_into_group,
 )
 from larp.rules.rulings.consequences import Consequences
-from larp.rules.rulings.mass_challenge import draw_sign, group_consequences, later_tests, lead_bid
-from larp.rules.rulings.people import (
-    Side,
-    bid_for,
-    carried_weapon,
-    check_can_act,
-    choose_bid,
-    contestant_for,
-    person_track,
-)
+from larp.rules.rulings.mass_challenge import GroupRuling, draw_sign, group_consequences, later_tests, lead_bid
+from larp.rules.rulings.people import Side, bid_for, carried_weapon, check_can_act, choose_bid, contestant_for, person_track
 from larp.rules.rulings.strikes import body_of
 from larp.rules.rulings.retest_fit import retests_behind, suitable_abilities, with_suitable
 from larp.rules.scene import Scene
@@ -96,7 +88,7 @@ class FiringIntoGroupsCall:
 
 
 @dataclass(frozen=True)
-class FiringIntoGroupsRuling:
+class FiringIntoGroupsRuling(GroupRuling):
     """A missed shot ruled, with everything it changes.
 
     Attributes:
@@ -113,11 +105,6 @@ class FiringIntoGroupsRuling:
     consequences: Consequences
     suitable: Mapping[Outcome, set[str] | None] = field(default_factory=dict)
 
-    @property
-    def summary(self) -> str:
-        """One sentence."""
-        return self.ruling.summary
-
     def retests(self, name: str) -> list[tuple[str, str]]:
         """The retests the side behind in ``name``'s test may call now, as ``(by, source)``
         (``by`` challenger: the firer; defender: the bystander), or the forced darkness retest."""
@@ -128,11 +115,6 @@ class FiringIntoGroupsRuling:
     def needs_decision(self) -> bool:
         """A forced retest is due, or a bystander or the firer may still retest."""
         return bool(self.ruling.pending) or any(self.retests(b.side.name) for b in self.shot.bystanders)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ruling as JSON-ready data: the record keeps it, the API answers with it."""
-        return {**self.ruling.to_dict(), "throws": {k: dict(v) for k, v in self.throws.items()},
-                "consequences": self.consequences.to_dict()}
 
 
 def build_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene, settings: ChronicleSettings, rng: RandomSource | None
@@ -222,11 +204,9 @@ def rule_firing_into_groups(firing: FiringIntoGroupsCall, scene: Scene | None = 
     Args:
         firing: the firer, the target missed, the people near it closest first, the signs.
         scene: darkness per side, sight powers, range, cover, armor, the firer's gun.
-        settings: the chronicle's settings (defaults if ``None``).
-        rng: a random source for the signs asked for at random and the damage rules' tests.
-        night: the game session the ruling happens in (its date and number, :class:`larp.rules.torpor.GameNight`):
-            a vampire it puts in torpor gets the torpor's length and wake date in the consequences and
-            at the end of the steps (met-reference 5.2); ``None``: not known, the cause only.
+        settings, rng, night: as for :func:`larp.rules.rulings.mass_challenge.rule_mass_challenge` (the
+            chronicle's settings, the random source for the signs and the damage rules' tests, the game
+            session that dates a torpor the shot begins).
 
     Raises:
         RulesError: input the rules cannot adjudicate, naming the field.

@@ -109,8 +109,28 @@ class MassChallengeCall:
     category: Category = Category.PHYSICAL
 
 
+class GroupRuling:
+    """What a ruling over several tests shares, a mass challenge's pairs or a missed shot's bystanders
+    (:class:`MassChallengeRuling`, :class:`larp.rules.rulings.firing_into_groups.FiringIntoGroupsRuling`):
+    the engine's ruling in ``ruling``, the signs used in ``throws`` and what changes in ``consequences``."""
+
+    ruling: Any
+    throws: Mapping[str, Any]
+    consequences: Consequences
+
+    @property
+    def summary(self) -> str:
+        """One sentence."""
+        return self.ruling.summary
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ruling as JSON-ready data: the record keeps it, the API answers with it."""
+        throws = {k: dict(v) if isinstance(v, Mapping) else v for k, v in self.throws.items()}
+        return {**self.ruling.to_dict(), "throws": throws, "consequences": self.consequences.to_dict()}
+
+
 @dataclass(frozen=True)
-class MassChallengeRuling:
+class MassChallengeRuling(GroupRuling):
     """A mass challenge ruled, with everything it changes.
 
     Attributes:
@@ -128,11 +148,6 @@ class MassChallengeRuling:
     drawn: frozenset[str]
     consequences: Consequences
     suitable: Mapping[str, Mapping[Outcome, set[str] | None]] = field(default_factory=dict)
-
-    @property
-    def summary(self) -> str:
-        """One sentence."""
-        return self.ruling.summary
 
     def retests(self, attacker: str) -> list[tuple[str, str]]:
         """The retests the side behind in ``attacker``'s pair may call now, as ``(by, source)``
@@ -156,10 +171,6 @@ class MassChallengeRuling:
         he injures: the narrator decides before the ruling is recorded."""
         return bool(self.ruling.pending) or any(self.retests(a.side.name) for a in self.mass.attackers) \
             or bool(self.injure_choice())
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ruling as JSON-ready data: the record keeps it, the API answers with it."""
-        return {**self.ruling.to_dict(), "throws": dict(self.throws), "consequences": self.consequences.to_dict()}
 
 
 def draw_sign(value: Any, field_name: str, rng: RandomSource | None) -> tuple[Throw | None, bool]:

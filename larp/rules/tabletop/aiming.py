@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, turns
+from larp.rules.plain_fields import PlainFields
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.carried import Aim
 from larp.rules.tabletop.combatants import Fighter
@@ -32,16 +32,12 @@ PACES = ("still", "walk", "jog", "run")
 
 
 @dataclass(frozen=True)
-class AimRuling:
+class AimRuling(PlainFields):
     """A turn of aiming: the aim after it, the dice it will add to the shot, and the steps."""
 
     aim: Aim
     dice: int
     steps: tuple[Step, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"aim": self.aim.to_dict(), "dice": self.dice, "steps": [s.to_dict() for s in self.steps]}
 
 
 def aim(combat: Combat, fighter: Fighter, target: str, settings: ChronicleSettings | None = None, *,

@@ -23,10 +23,10 @@ The attack checks a shot against the gun's state (:func:`check_fire`, from
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from larp.rules.damage import Weapon, weapon as weapon_card
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural
+from larp.rules.plain_fields import PlainFields
 from larp.rules.tabletop.carried import Gun
 from larp.rules.tabletop.maneuvers import Maneuver, Profile
 from larp.rules.tabletop.turn import Combat, said_text, take_action
@@ -118,16 +118,12 @@ def check_fire(gun: Gun, card: Weapon, m: Maneuver, target: str, profile: Profil
 
 
 @dataclass(frozen=True)
-class ReloadRuling:
+class ReloadRuling(PlainFields):
     """A turn of reloading: the gun after it, whether it is loaded now, and the steps."""
 
     gun: Gun
     loaded: bool
     steps: tuple[Step, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"gun": self.gun.to_dict(), "loaded": self.loaded, "steps": [s.to_dict() for s in self.steps]}
 
 
 def reload_turn(gun: Gun, card: Weapon, turn: int, who: str = "The shooter") -> ReloadRuling:

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, phrase_step
+from larp.rules.plain_fields import PlainFields
 from larp.rules.settings import ChronicleSettings
 from larp.rules.tabletop.combatants import Fighter, tabletop_level
 from larp.rules.tabletop.maneuvers import PROFILES, profile_for
@@ -96,7 +97,7 @@ def movement_table() -> tuple[Mapping[str, Pace], Mapping[str, WoundLimit]]:
 
 
 @dataclass(frozen=True)
-class Allowance:
+class Allowance(PlainFields):
     """How far a fighter may move this turn, in yards.
 
     Attributes:
@@ -116,12 +117,6 @@ class Allowance:
     moves_and_attacks: bool
     limit: str
     steps: tuple[Step, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data (for the screen and the API)."""
-        return {"walk": self.walk, "jog": self.jog, "run": self.run, "with_action": self.with_action,
-                "moves_and_attacks": self.moves_and_attacks, "limit": self.limit,
-                "steps": [s.to_dict() for s in self.steps]}
 #: A pace as a move's step names it, marked for the translators (the step's word is the key).
 _PACES = {"crawl": N_("crawl"), "hobble": N_("hobble"), "walk": N_("walk"), "jog": N_("jog"), "run": N_("run")}
 
