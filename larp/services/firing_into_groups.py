@@ -16,19 +16,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.models import Character, Chronicle, GameSession, Ruling, User
+from larp.models import Character, Chronicle, GameSession, User
 from larp.rules.challenge import RandomSource
 from larp.rules.explain import N_, Phrase
-from larp.rules.firing_into_groups import ShotIntoGroupRuling, ShotIntoGroup
+from larp.rules.firing_into_groups import ShotIntoGroup
 from larp.rules.rulings import BystanderSide, Choice, Side, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
-from larp.rules.scene import Scene, SideScene
+from larp.rules.scene import SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.mass_challenge import Fighter, FighterRequest, fighter_scene, fighter_side
 from larp.services.consequences import apply_consequences
-from larp.services.one_tap import one_tap, states_after
+from larp.services.one_tap import StoredTap, one_tap, states_after
 from larp.services.records import record_ruling
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
@@ -88,19 +88,16 @@ class FiringIntoGroupsRequest:
 
 
 @dataclass
-class StoredFiringIntoGroups:
-    """A missed shot ruled on stored characters (not yet applied, or applied).
+class StoredFiringIntoGroups(StoredTap):
+    """A missed shot ruled on stored characters (not yet applied, or applied): a :class:`StoredTap` whose
+    result is the core's :class:`larp.rules.rulings.FiringIntoGroupsRuling` (its ``ruling`` a
+    :class:`larp.rules.firing_into_groups.ShotIntoGroupRuling`; ``needs_decision``: a bystander or the
+    firer may still retest, or a forced retest is due).
 
     Attributes:
-        result: the rules core's ruling with every consequence.
         firer, target, bystanders: the loaded characters.
         throws: the signs used, by bystander id (``throw``, ``firer_throw``) and ``"firer"``.
-        record: the stored ruling once applied.
-        scene: the scene it was ruled in.
         loaded: every character as the tap loaded him (firer, target, bystanders).
-        settings, game_session: the chronicle's settings and the open game session the tap ruled with.
-        after: the characters as they stand after the tap, by id (:func:`larp.services.one_tap.states_after`),
-            for the screen to draw without reading them again.
     """
 
     result: FiringIntoGroupsRuling
@@ -108,31 +105,12 @@ class StoredFiringIntoGroups:
     target: Character
     bystanders: list[Fighter]
     throws: dict[str, dict[str, str]] = field(default_factory=dict)
-    record: Ruling | None = None
-    scene: Scene | None = None
     loaded: list[CharacterState] = field(default_factory=list)
-    settings: ChronicleSettings | None = None
-    game_session: GameSession | None = None
-    after: dict[int, CharacterState] = field(default_factory=dict)
 
     @property
     def shot(self) -> ShotIntoGroup:
         """The stray shot as the core built it."""
         return self.result.shot
-
-    @property
-    def ruling(self) -> ShotIntoGroupRuling:
-        """The core's ruling."""
-        return self.result.ruling
-
-    @property
-    def needs_decision(self) -> bool:
-        """A bystander or the firer may still retest, or a forced retest is due."""
-        return self.result.needs_decision
-
-    def retests(self, name: str) -> list[tuple[str, str]]:
-        """The retests the side behind in ``name``'s test may call now, as ``(by, source)``."""
-        return self.result.retests(name)
 
 
 def _build(chronicle: Chronicle, request: FiringIntoGroupsRequest, game_session: GameSession | None,

@@ -18,7 +18,7 @@ from larp.rules.challenge import RandomSource
 from larp.rules.explain import N_, Phrase, RulesError, phrase_step, Step
 from larp.rules.fortitude import FortitudeTest
 from larp.rules.health import HealthTrack
-from larp.rules.rulings import HandDamage
+from larp.rules.rulings import DamageEntered, HandDamage
 from larp.rules.scene import SideScene
 from larp.rules.simple_test import SimpleTest
 from larp.services import ServiceError, read_number
@@ -66,42 +66,15 @@ def _entered(data: Mapping[str, Any], prefix: str, rng: RandomSource) -> SimpleT
 
 
 @dataclass(frozen=True)
-class DamageRequest:
-    """Damage a narrator applies by hand (or the API on a stored character).
+class DamageRequest(DamageEntered):
+    """Damage a narrator applies by hand (or the API on a stored character): the fields of
+    :class:`larp.rules.rulings.DamageEntered` as a form or JSON gives them (``turns`` 1 to 60).
 
     Attributes:
-        damage_type: bashing, lethal or aggravated (ignored with a weapon card or a bite).
-        levels: health levels before halving, Fortitude and armor (ignored with a weapon card).
-        weapon: a live armory key; its card gives the damage.
-        bite: a vampire's bite (one level of aggravated).
-        firearm: the damage comes from a firearm (002: bashing against vampires unless
-            aimed at the head, and not halved).
-        head_shot: aimed at the head.
-        source: ``other``, ``fire`` or ``sunlight``.
-        exposure: sunlight's exposure, ``indirect`` or ``direct`` (its aggravated levels come from it and
-            ``turns``, not from ``levels``: LotNR Sunlight, met-reference T26).
-        turns: turns in the sunlight (1 to 60).
-        attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
-        lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
-        armor_piercing: armor-piercing rounds (armor is ignored, met-reference 3.7).
-        killing_blow: a killing blow declared on a vampire in torpor (Dark Epics, met-reference 4.1).
         raw: the submitted fields (Fortitude tests are read from them).
         scene: the armor he wears for this ruling (``armor``, ``armor_left``; empty: the sheet's).
     """
 
-    damage_type: str = "bashing"
-    levels: int = 1
-    weapon: str = ""
-    bite: bool = False
-    firearm: bool = False
-    head_shot: bool = False
-    source: str = "other"
-    exposure: str = ""
-    turns: int = 1
-    attacker_potence: int = 0
-    lethal_by_prowess: bool = False
-    armor_piercing: bool = False
-    killing_blow: bool = False
     raw: Mapping[str, Any] | None = None
     scene: SideScene = SideScene()
 
@@ -144,7 +117,7 @@ class DamageRequest:
 
     def recorded(self) -> dict[str, Any]:
         """What the record keeps of the damage (the fields but the raw form and the scene)."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("raw", "scene")}
+        return self.entered()
 
     def hand(self, rng: RandomSource) -> HandDamage:
         """The damage as the rules core takes it, with the Fortitude tests asked for (their
@@ -154,14 +127,9 @@ class DamageRequest:
             ServiceError: 422 naming a malformed throw.
         """
         raw = self.raw or {}
-        return HandDamage(damage_type=self.damage_type, levels=self.levels, weapon=self.weapon, bite=self.bite,
-                          firearm=self.firearm, head_shot=self.head_shot, source=self.source,
-                          exposure=self.exposure, turns=self.turns,
-                          attacker_potence=self.attacker_potence, lethal_by_prowess=self.lethal_by_prowess,
-                          armor_piercing=self.armor_piercing, killing_blow=self.killing_blow,
-                          high_caliber_test=_entered(raw, "high_caliber", rng),
-                          resistance=_test(raw, "resistance", rng),
-                          resilience=_test(raw, "resilience", rng), stamina=_flag(raw.get("stamina")))
+        return HandDamage(**self.entered(), high_caliber_test=_entered(raw, "high_caliber", rng),
+                          resistance=_test(raw, "resistance", rng), resilience=_test(raw, "resilience", rng),
+                          stamina=_flag(raw.get("stamina")))
 
 
 def apply_damage_to(chronicle: Chronicle, narrator: User | None, character_id: Any, request: DamageRequest,

@@ -19,20 +19,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from larp.models import Character, Chronicle, GameSession, Ruling, User
+from larp.models import Character, Chronicle, GameSession, User
 from larp.rules.challenge import POTENCE_TRAIT, RandomSource
 from larp.rules.explain import N_, Phrase
-from larp.rules.mass_challenge import MassChallenge, MassRuling, Range
+from larp.rules.mass_challenge import MassChallenge, Range
 from larp.rules.rulings import Choice, MassChallengeCall, MassAttacker, MassChallengeRuling, MassTarget, Side, rule_mass_challenge
 from larp.rules.rulings.people import default_lead as _default_lead
-from larp.rules.scene import Scene, SideScene
+from larp.rules.scene import SideScene
 from larp.rules.settings import ChronicleSettings
 from larp.services import ServiceError
 from larp.services.challenge_requests import parse_category
 from larp.services.characters import CharacterState, load_characters, person_of
 from larp.services.chronicles import game_night
 from larp.services.consequences import apply_consequences
-from larp.services.one_tap import one_tap, states_after
+from larp.services.one_tap import StoredTap, one_tap, states_after
 from larp.services.records import record_ruling
 from larp.services.scenes import scene_of
 from larp.services.stored_scenes import scene_turn_for
@@ -115,54 +115,30 @@ class Fighter:
 
 
 @dataclass
-class StoredMassChallenge:
-    """A mass challenge ruled on stored characters (not yet applied, or applied).
+class StoredMassChallenge(StoredTap):
+    """A mass challenge ruled on stored characters (not yet applied, or applied): a :class:`StoredTap` whose
+    result is the core's :class:`larp.rules.rulings.MassChallengeRuling` (its ``ruling`` a
+    :class:`larp.rules.mass_challenge.MassRuling`; ``needs_decision``: a pair's loser may still retest, a
+    forced retest is due, or the target may choose whom he injures; ``retests`` by attacker).
 
     Attributes:
-        result: the rules core's ruling with every consequence.
         target, attackers: the loaded characters, in the board's order.
         throws: the signs used, by character id (random ones drawn).
-        record: the stored ruling once applied.
-        scene: the scene it was ruled in.
-        settings, game_session: the chronicle's settings and the open game session the tap ruled with.
-        after: the fighters as they stand after the tap, by character id (loaded in its transaction, and what
-            it wrote: :func:`larp.services.one_tap.states_after`), for the screen to draw without reading
-            them again.
     """
 
     result: MassChallengeRuling
     target: Fighter
     attackers: list[Fighter]
     throws: dict[int, str]
-    record: Ruling | None = None
-    scene: Scene | None = None
-    settings: ChronicleSettings | None = None
-    game_session: GameSession | None = None
-    after: dict[int, CharacterState] = field(default_factory=dict)
 
     @property
     def mass(self) -> MassChallenge:
         """The mass challenge as the core built it."""
         return self.result.mass
 
-    @property
-    def ruling(self) -> MassRuling:
-        """The core's ruling."""
-        return self.result.ruling
-
-    @property
-    def needs_decision(self) -> bool:
-        """A pair's loser may still retest, a forced retest is due, or the target may choose whom he injures."""
-        return self.result.needs_decision
-
     def by_name(self, name: str) -> Fighter:
         """The fighter called ``name``."""
         return next(f for f in [self.target, *self.attackers] if f.character.name == name)
-
-    def retests(self, attacker: str) -> list[tuple[str, str]]:
-        """The retests the side behind in ``attacker``'s pair may call now, as ``(by, source)``
-        (the core's :meth:`larp.rules.rulings.MassChallengeRuling.retests`)."""
-        return self.result.retests(attacker)
 
     def injure_choice(self) -> list[str]:
         """The losing attackers the target may choose among (LotNR Mob Scene); empty otherwise."""

@@ -14,13 +14,14 @@ random throws it drew so that the retry rules on the same ones.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Callable, Iterable, Mapping, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from larp.db import db
-from larp.models import Character, Chronicle, GameSession
+from larp.models import Character, Chronicle, GameSession, Ruling
 from larp.rules.challenge import POTENCE_TRAIT
 from larp.rules.rulings.consequences import Consequences
+from larp.rules.scene import Scene
 from larp.rules.settings import ChronicleSettings
 from larp.services.characters import (
     AbilityLine,
@@ -87,6 +88,44 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
             return result
 
     return retrying(use_case)
+
+
+@dataclass(kw_only=True)
+class StoredTap:
+    """A tap on the combat board or the stray-shot screen, ruled on stored characters (not yet applied, or
+    applied): what the tap kept beside the rules core's result. A subclass holds that result as ``result``
+    (the core's ruling with every consequence, its ``needs_decision`` and ``retests``), first, with the
+    characters it loaded.
+
+    Attributes:
+        record: the stored ruling once applied.
+        scene: the scene it was ruled in.
+        settings, game_session: the chronicle's settings and the open game session the tap ruled with.
+        after: the characters as they stand after the tap, by character id (loaded in its transaction, and
+            what it wrote: :func:`states_after`), for the screen to draw without reading them again.
+    """
+
+    record: Ruling | None = None
+    scene: Scene | None = None
+    settings: ChronicleSettings | None = None
+    game_session: GameSession | None = None
+    after: dict[int, CharacterState] = field(default_factory=dict)
+
+    @property
+    def ruling(self) -> Any:
+        """The core's ruling (the engine's, inside the result)."""
+        return self.result.ruling
+
+    @property
+    def needs_decision(self) -> bool:
+        """The narrator decides before the ruling is recorded: a side behind may still retest, a forced
+        retest is due, or (a mass challenge) the target may choose whom he injures."""
+        return self.result.needs_decision
+
+    def retests(self, name: str) -> list[tuple[str, str]]:
+        """The retests the side behind in ``name``'s test or pair may call now, as ``(by, source)``
+        (the core's ``retests``)."""
+        return self.result.retests(name)
 
 
 def states_after(states: Iterable[CharacterState], stored: Mapping[str, Character],

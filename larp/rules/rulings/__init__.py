@@ -20,7 +20,7 @@ so a rule fixed here is fixed for every screen and endpoint.
 from __future__ import annotations
 
 from larp.rules.rulings.blood import BloodRuling, rule_blood_called_for, rule_feeding, rule_given_blood
-from larp.rules.rulings.by_hand import HandDamage, HandRuling, rule_damage_by_hand
+from larp.rules.rulings.by_hand import DamageEntered, HandDamage, HandRuling, rule_damage_by_hand
 from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall, FiringIntoGroupsRuling, rule_firing_into_groups
 from larp.rules.rulings.consequences import Consequence, Consequences
 from larp.rules.rulings.healing import rule_healing
@@ -30,7 +30,7 @@ from larp.rules.rulings.people import Choice, Person, Side
 
 __all__ = [
     "BloodRuling", "rule_blood_called_for", "rule_feeding", "rule_given_blood", "rule_healing",
-    "BystanderSide", "Choice", "Consequence", "Consequences", "HandDamage", "HandRuling", "MassChallengeCall", "MassAttacker",
+    "BystanderSide", "Choice", "Consequence", "Consequences", "DamageEntered", "HandDamage", "HandRuling", "MassChallengeCall", "MassAttacker",
     "MassChallengeRuling", "MassTarget", "OneOnOne", "OneOnOneRuling", "Person", "Side", "FiringIntoGroupsCall", "FiringIntoGroupsRuling",
     "rule_firing_into_groups", "rule_damage_by_hand", "rule_mass_challenge", "rule_one_on_one", "rule_static",
 ]

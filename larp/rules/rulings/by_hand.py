@@ -11,7 +11,7 @@ stamina Trait a Fortitude test spent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from larp.rules.challenge import RandomSource
@@ -36,8 +36,10 @@ R_FIRE = "LotNR Aggravated Wounds: Fire (met-reference 3.7)"
 
 
 @dataclass(frozen=True)
-class HandDamage:
-    """Damage a narrator applies by hand.
+class DamageEntered:
+    """Damage as a narrator enters it by hand, before any test is thrown for it: the fields the screen's
+    form and the API share (:class:`larp.services.health.DamageRequest` reads them, :class:`HandDamage`
+    adds the tests; 002 "Damage and Healing"; met-reference 3.5, 3.7, 4.1).
 
     Attributes:
         damage_type: bashing, lethal or aggravated (ignored with a weapon card or a bite).
@@ -55,10 +57,6 @@ class HandDamage:
         attacker_potence: the attacker's Potence (Puissance adds a level to bare hands and melee).
         lethal_by_prowess: Prowess makes a bare-handed or club strike lethal.
         armor_piercing: armor-piercing rounds: armor is ignored (met-reference 3.7).
-        resistance, resilience: Fortitude's Resistance and Resilience tests, if the player makes them.
-        stamina: the player spends a stamina-related Physical Trait on the test.
-        high_caliber_test: the High-Caliber simple test as thrown at the table (``None``: drawn
-            by the app, and the ruling says so).
         killing_blow: the attacker declared a killing blow on a vampire in torpor and won the
             Physical Challenge (Dark Epics; read under ``dark_epics_killing_blow``).
     """
@@ -70,16 +68,34 @@ class HandDamage:
     firearm: bool = False
     head_shot: bool = False
     source: str = "other"
+    exposure: str = ""
+    turns: int = 1
     attacker_potence: int = 0
     lethal_by_prowess: bool = False
     armor_piercing: bool = False
+    killing_blow: bool = False
+
+    def entered(self) -> dict[str, Any]:
+        """The entered fields by name (what a :class:`HandDamage` is built from)."""
+        return {f.name: getattr(self, f.name) for f in fields(DamageEntered)}
+
+
+@dataclass(frozen=True)
+class HandDamage(DamageEntered):
+    """Damage a narrator applies by hand: :class:`DamageEntered` with the tests thrown for it
+    (002 "Damage and Healing"; met-reference 3.5, 3.7).
+
+    Attributes:
+        resistance, resilience: Fortitude's Resistance and Resilience tests, if the player makes them.
+        stamina: the player spends a stamina-related Physical Trait on the test.
+        high_caliber_test: the High-Caliber simple test as thrown at the table (``None``: drawn
+            by the app, and the ruling says so).
+    """
+
     resistance: FortitudeTest | None = None
     resilience: FortitudeTest | None = None
     stamina: bool = False
-    killing_blow: bool = False
     high_caliber_test: SimpleTest | None = None
-    exposure: str = ""
-    turns: int = 1
 
     def sunlight(self, who: str = "The vampire") -> SunlightExposure | None:
         """Sunlight's levels and Courage test, for a ``sunlight`` source (LotNR Sunlight, met-reference T26).
