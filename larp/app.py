@@ -200,13 +200,15 @@ def _register_database_hooks(app: Flask) -> None:
 
     @app.before_request
     def _connect() -> None:
-        # Remember whether this request opened the connection, so a connection
+        # The connection is opened by the request's first query (peewee's autoconnect), not before: a
+        # request that reads nothing (its user remembered, larp.services.session_user) takes none from
+        # the pool (issue 29 item 6). Remember whether one was open already, so that a connection
         # opened around the request (CLI, tests) is left open for its owner.
-        g._opened_db = db.connect(reuse_if_open=True)
+        g._db_was_open = not db.is_closed()
 
     @app.teardown_request
     def _close(exc: BaseException | None) -> None:
-        if g.get("_opened_db") and not db.is_closed():
+        if not g.get("_db_was_open", True) and not db.is_closed():
             db.close()
 
 
