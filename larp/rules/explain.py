@@ -43,17 +43,23 @@ class Phrase(str):
     @classmethod
     def message(cls, template: str, **params: Any) -> "Phrase":
         """``template`` (marked with :func:`N_`) filled with ``params``."""
+        # Made here rather than through __new__, in one pass over the parameters (each one's data and its
+        # English): a ruling writes about fifty phrases (issue 29 item 6, a light ruling).
         if not params:
-            return cls({"msg": template, "params": {}}, template)
+            phrase = str.__new__(cls, template)
+            phrase.data_ = {"msg": template, "params": {}}
+            return phrase
         stored, english = {}, {}
-        for key, value in params.items():  # one pass: each parameter's data and its English (issue 29)
+        for key, value in params.items():
             if isinstance(value, Phrase):
                 stored[key], english[key] = value.data_, str.__str__(value)
             elif type(value) is str:
                 stored[key] = english[key] = value
             else:
                 stored[key], english[key] = _data(value), _english_value(value)
-        return cls({"msg": template, "params": stored}, template % english)
+        phrase = str.__new__(cls, template % english)
+        phrase.data_ = {"msg": template, "params": stored}
+        return phrase
 
     @classmethod
     def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":
@@ -66,7 +72,9 @@ class Phrase(str):
     def term(cls, word: str) -> "Phrase":
         """A game word as the core and the tables spell it ("lethal", "Wounded", "Social"), said with the
         glossary's word in the reader's language (unknown words as written)."""
-        return cls({"term": str(word)})
+        phrase = str.__new__(cls, str(word))  # as ENGLISH says a term: the word as written
+        phrase.data_ = {"term": phrase.__str__()}
+        return phrase
 
     @classmethod
     def day(cls, day: Any) -> "Phrase":

@@ -156,12 +156,11 @@ def enum_value(cls: type[StrEnum], value: Any, where: str) -> Any:
     """
     if isinstance(value, cls):
         return value
-    choices = ", ".join(m.value for m in cls)
-    if not isinstance(value, str):
-        raise RulesError(Phrase.message(N_("%(value)s is not one of: %(choices)s."),
-                                        value=repr(value), choices=choices), field=where)
-    try:
-        return cls(value.strip().lower())
-    except ValueError:
-        raise RulesError(Phrase.message(N_("%(value)s is not one of: %(choices)s."),
-                                        value=repr(value), choices=choices), field=where) from None
+    if isinstance(value, str):
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            pass
+    choices = ", ".join(m.value for m in cls)  # only for the refusal (issue 29: a ruling reads dozens of words)
+    raise RulesError(Phrase.message(N_("%(value)s is not one of: %(choices)s."),
+                                    value=repr(value), choices=choices), field=where)
