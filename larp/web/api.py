@@ -15,6 +15,7 @@ JSON ``{"error": "...", "field": "..."}`` naming the bad field.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from flask import Blueprint, g, jsonify, request
@@ -129,8 +130,10 @@ def _guard():
 _BY_ENDPOINT: dict[str, dict[str, Any]] = {}
 
 
-def _documented_fields(endpoint: str | None) -> set[str] | None:
-    """The top-level fields the endpoint's documented request body allows (``None``: not checked).
+@lru_cache(maxsize=None)
+def _documented_fields(endpoint: str | None) -> frozenset[str] | None:
+    """The top-level fields the endpoint's documented request body allows (``None``: not checked),
+    worked out once per endpoint (the documentation is complete once the app's modules are imported).
 
     A typo in a JSON body is refused with a 422 naming it, rather than silently ignored.
     """
@@ -143,7 +146,7 @@ def _documented_fields(endpoint: str | None) -> set[str] | None:
     properties = schema.get("properties")
     if not properties or schema.get("additionalProperties"):
         return None
-    return set(properties)
+    return frozenset(properties)
 
 
 @bp.errorhandler(ApiError)
