@@ -225,28 +225,25 @@ def copy_character_api(character_id: int):
     return jsonify(characters=[character_payload(c) for c in copies]), 201
 
 
-@api_route("post", "/characters/<int:character_id>/retire", {
-    "x-records-ruling": True,
-    "summary": "Retire a character (the player left)",
-    "description": "Hidden from pickers, the board and the card sheet; kept in the record and history.",
-    "parameters": _ID,
-    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
-                                                               "properties": {}}}}},
-    "responses": {"200": {"description": "Retired.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
-})
+def _in_or_out_of_play(summary: str, done: str, **more: Any) -> dict[str, Any]:
+    """The OpenAPI operation of retiring a character or bringing him back (recorded, no body): ``summary``,
+    ``done`` the description of its 200 answer, and ``more`` (a description)."""
+    return {"x-records-ruling": True, "summary": summary, **more, "parameters": _ID,
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
+                                                                       "properties": {}}}}},
+            "responses": {"200": {"description": done, **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN}}
+
+
+@api_route("post", "/characters/<int:character_id>/retire", _in_or_out_of_play(
+    "Retire a character (the player left)", "Retired.",
+    description="Hidden from pickers, the board and the card sheet; kept in the record and history."))
 def retire_character_api(character_id: int):
     """Retire a character."""
     return jsonify(character_payload(retire_character(get_chronicle(), g.user, character_id)))
 
 
-@api_route("post", "/characters/<int:character_id>/restore", {
-    "x-records-ruling": True,
-    "summary": "Bring a retired character back into play",
-    "parameters": _ID,
-    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
-                                                               "properties": {}}}}},
-    "responses": {"200": {"description": "Back in play.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
-})
+@api_route("post", "/characters/<int:character_id>/restore",
+           _in_or_out_of_play("Bring a retired character back into play", "Back in play."))
 def restore_character_api(character_id: int):
     """Restore a retired character."""
     return jsonify(character_payload(restore_character(get_chronicle(), g.user, character_id)))

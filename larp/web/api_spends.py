@@ -189,28 +189,24 @@ def approve_spend_api(request_id: int):
     return _answer(spends.approve_request, request_id)
 
 
-@api_route("post", "/spend-requests/<int:request_id>/refuse", {
-    "x-records-nothing": True,
-    "summary": "Refuse with a reason the player reads (organisers)",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
-    "responses": {"200": {"description": "Refused.", **_ONE},
-                  "409": {"description": "No longer asked.", **_ERROR}},
-})
+def _answered_with_reason(summary: str, done: str) -> dict[str, Any]:
+    """The OpenAPI operation of an organiser's answer that carries a reason the player reads (refuse, ask for a
+    change): ``summary``, and ``done`` the description of its 200 answer."""
+    return {"x-records-nothing": True, "summary": summary, "parameters": _ID,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
+            "responses": {"200": {"description": done, **_ONE}, "409": {"description": "No longer asked.", **_ERROR}}}
+
+
+@api_route("post", "/spend-requests/<int:request_id>/refuse",
+           _answered_with_reason("Refuse with a reason the player reads (organisers)", "Refused."))
 def refuse_spend_api(request_id: int):
     """Refuse (:func:`larp.services.spend_requests.answer_request`)."""
     _organiser()
     return _answer(spends.answer_request, request_id, "refused", json_body().get("reason"))
 
 
-@api_route("post", "/spend-requests/<int:request_id>/change", {
-    "x-records-nothing": True,
-    "summary": "Ask the player for a change, saying what (organisers)",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
-    "responses": {"200": {"description": "Change asked.", **_ONE},
-                  "409": {"description": "No longer asked.", **_ERROR}},
-})
+@api_route("post", "/spend-requests/<int:request_id>/change",
+           _answered_with_reason("Ask the player for a change, saying what (organisers)", "Change asked."))
 def change_spend_api(request_id: int):
     """Ask for a change (:func:`larp.services.spend_requests.answer_request`)."""
     _organiser()
