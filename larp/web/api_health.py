@@ -194,6 +194,16 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                               "description": "Blood Traits already put toward the aggravated wounds (lotnr_instalments)."}}
 
 
+def _described_vampire_body(name: str, **fields: dict[str, Any]) -> dict[str, Any]:
+    """The request body of a stateless call on a described vampire, as :func:`_described_vampire` reads it:
+    ``track``, the pools, ``name`` (``name`` says what it is for), ``morality``, the game session's night and
+    ``settings``, with the call's own ``fields`` (their schemas)."""
+    return {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        "track": {"$ref": "#/components/schemas/Track"}, **fields, **POOL_FIELDS,
+        "name": {"type": "string", "description": name},
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS, "settings": {"type": "object"}}}}}}
+
+
 @api_route("post", "/healing", {
     "summary": "Heal a described vampire with blood (stateless)",
     "description": "002 \"Damage and Healing\": one blood point heals two bashing or one lethal (one of either with "
@@ -203,14 +213,9 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                    "Incapacitated torpor from blood loss. Body: `track`, `kind` (bashing, lethal, aggravated, "
                    "automatic), `levels`, `blood`, `blood_max`, `blood_per_turn`, `willpower`, `agg_marked`, "
                    "`game`, optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"},
-        "kind": enum_schema(HEAL_KINDS),
-        "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
-        "game": enum_schema(GAMES),
-        "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
-        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
-        "settings": {"type": "object"}}}}}},
+    "requestBody": _described_vampire_body("His name, for the explanation (default: The character).",
+                                           kind=enum_schema(HEAL_KINDS), levels={"type": "integer", "minimum": 1},
+                                           game=enum_schema(GAMES)),
     "responses": HEALING_ANSWER,
 })
 def healing_stateless():
@@ -262,13 +267,8 @@ def feeding_stateless():
                    "point it lacks costs a health level (setting empty_pool_wound); past Incapacitated that way "
                    "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
                    "`reason` (rising, discipline, healing, other), optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
-        "needed": {"type": "integer", "minimum": 1},
-        "reason": enum_schema(BLOOD_CALLS),
-        "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
-        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
-        "settings": {"type": "object"}}}}}},
+    "requestBody": _described_vampire_body("Her name, for the explanation (default: The character).",
+                                           needed={"type": "integer", "minimum": 1}, reason=enum_schema(BLOOD_CALLS)),
     "responses": BLOOD_ANSWER,
 })
 def blood_stateless():
