@@ -88,3 +88,16 @@ def read_json(text: str | bytes, field: str | None, *, label: str, status: int =
                 if isinstance(child, (dict, list)):
                     stack.append((child, depth + 1))
     return value
+
+
+def refuse_name_taken(query, other_than: int | None, refusal: Phrase, field: str = "name") -> None:
+    """Refuse a name already in use: ``query`` selects the chronicle's rows that bear it (a peewee select of
+    one model); ``other_than`` is the id of the row being renamed (``None`` for a new one), which may keep it.
+
+    Raises:
+        ServiceError: 409 with ``refusal``, naming ``field``, when another row bears the name.
+    """
+    if other_than is not None:
+        query = query.where(query.model.id != other_than)
+    if query.exists():
+        raise ServiceError(refusal, field=field, status=409)

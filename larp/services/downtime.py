@@ -61,6 +61,20 @@ def hours_left(character: Character, session: GameSession) -> int:
 
 # ---------------------------------------------------------------- applying healing
 
+def _healing_subject(chronicle: Chronicle,
+                     character_id: Any) -> tuple[GameSession, ChronicleSettings, Character, HealthTrack]:
+    """What healing between game sessions starts from: the game session in progress, the chronicle's
+    settings, the character and his health track tonight (health levels; 002 "Damage and Healing").
+
+    Raises:
+        ServiceError: 409 no game session is open; 404 unknown character.
+    """
+    session = current_game_session(chronicle)
+    settings = chronicle_settings(chronicle)
+    character = get_character(chronicle, character_id)
+    return session, settings, character, character_state(character, session, settings).health
+
+
 def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_id: Any,
                              levels: int | None = None) -> Ruling:
     """Heal a vampire's aggravated damage over the nights since the previous game session,
@@ -74,10 +88,7 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
             the plan allows; 409 the character changed meanwhile.
     """
     with db.atomic():
-        session = current_game_session(chronicle)
-        settings = chronicle_settings(chronicle)
-        character = get_character(chronicle, character_id)
-        track = character_state(character, session, settings).health
+        session, settings, character, track = _healing_subject(chronicle, character_id)
         if track.aggravated == 0:
             raise ServiceError(Phrase.message(N_("%(name)s has no aggravated damage to heal."),
                                               name=character.name), field="levels")
@@ -129,10 +140,7 @@ def apply_mortal_healing(chronicle: Chronicle, user: User | None, character_id: 
             time; 409 the character changed meanwhile.
     """
     with db.atomic():
-        session = current_game_session(chronicle)
-        settings = chronicle_settings(chronicle)
-        character = get_character(chronicle, character_id)
-        track = character_state(character, session, settings).health
+        session, settings, character, track = _healing_subject(chronicle, character_id)
         if track.marked == 0:
             raise ServiceError(Phrase.message(N_("%(name)s has no damage to heal."),
                                               name=character.name), field="character")

@@ -15,7 +15,7 @@ from larp.models import (Ability, Background, Character, Chronicle, Equipment, M
                          utcnow)
 from larp.rules.damage import Armor, Weapon, armory
 from larp.rules.explain import N_, Phrase
-from larp.services import ServiceError
+from larp.services import ServiceError, refuse_name_taken
 from larp.services.characters import new_card_token, new_short_code
 from larp.sheet import CharacterSheet
 from larp.sheet_entries import ArmorEntry, PowerEntry, QualityEntry, TraitEntry, WeaponEntry
@@ -30,12 +30,8 @@ def refuse_duplicate_name(chronicle: Chronicle, name: str, other_than: int | Non
     # The exact name too: SQLite's LOWER folds ASCII letters only.
     query = Character.select().where((Character.chronicle == chronicle) & (
         (Character.name == name) | (fn.LOWER(Character.name) == name.lower())))
-    if other_than is not None:
-        query = query.where(Character.id != other_than)
-    if query.exists():
-        raise ServiceError(Phrase.message(N_("The chronicle already has a character called %(name)s: choose "
-                                             "another name."), name=name),
-                           field="name", status=409)
+    refuse_name_taken(query, other_than, Phrase.message(N_("The chronicle already has a character called "
+                                                           "%(name)s: choose another name."), name=name))
 
 
 def create_character(chronicle: Chronicle, sheet: CharacterSheet, card: bool = True) -> Character:

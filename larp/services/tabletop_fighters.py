@@ -60,6 +60,16 @@ def gear_choices() -> dict[str, list[tuple[str, str]]]:
             "shields": [(k, a.name) for k, a in arms.shields.items()]}
 
 
+#: The gear a tabletop fighter carries, in the order it is checked: the key chosen, the armory's list of it,
+#: the refusal when the armory lacks it (with its placeholder's name) and the field that refusal names.
+_GEAR_PARTS = (
+    ("weapon", "weapons", N_("There is no tabletop weapon %(weapon)s."), "weapon", "weapon"),
+    ("armor", "armor", N_("There is no tabletop armor %(worn)s."), "worn", "armor"),
+    ("helmet", "helmets", N_("There is no tabletop helmet %(helmet)s."), "helmet", "armor"),
+    ("shield", "shields", N_("There is no tabletop shield %(shield)s."), "shield", "armor"),
+)
+
+
 def check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
     """The gear a narrator chose for fighter ``key`` (weapon, body armor, helmet, shield: keys of the
     tabletop armory, 004 "Weapons" and "Armor"), checked; a helmet or shield only when chosen.
@@ -68,21 +78,10 @@ def check_gear(gear: Mapping[str, Any], key: str) -> dict[str, str | None]:
         ServiceError: 422 naming ``<key>.weapon`` or ``<key>.armor`` for gear the armory lacks.
     """
     arms = armory("tabletop")
-    weapon = (gear.get("weapon") or "").strip() or None
-    worn = (gear.get("armor") or "").strip() or None
-    helmet = (gear.get("helmet") or "").strip() or None
-    shield = (gear.get("shield") or "").strip() or None
-    if weapon is not None and weapon not in arms.weapons:
-        raise ServiceError(Phrase.message(N_("There is no tabletop weapon %(weapon)s."),
-                                          weapon=repr(weapon)), field=f"{key}.weapon")
-    if worn is not None and worn not in arms.armor:
-        raise ServiceError(Phrase.message(N_("There is no tabletop armor %(worn)s."),
-                                          worn=repr(worn)), field=f"{key}.armor")
-    if helmet is not None and helmet not in arms.helmets:
-        raise ServiceError(Phrase.message(N_("There is no tabletop helmet %(helmet)s."),
-                                          helmet=repr(helmet)), field=f"{key}.armor")
-    if shield is not None and shield not in arms.shields:
-        raise ServiceError(Phrase.message(N_("There is no tabletop shield %(shield)s."),
-                                          shield=repr(shield)), field=f"{key}.armor")
-    return {"weapon": weapon, "armor": worn, **({"helmet": helmet} if helmet else {}),
-            **({"shield": shield} if shield else {})}
+    chosen = {}
+    for part, kind, refusal, said_as, field in _GEAR_PARTS:
+        value = (gear.get(part) or "").strip() or None
+        if value is not None and value not in getattr(arms, kind):
+            raise ServiceError(Phrase.message(refusal, **{said_as: repr(value)}), field=f"{key}.{field}")
+        chosen[part] = value
+    return {part: value for part, value in chosen.items() if value or part in ("weapon", "armor")}

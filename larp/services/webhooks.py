@@ -23,7 +23,7 @@ from larp.db import as_id, db, for_update
 from larp.i18n import N_
 from larp.models import Chronicle, Ruling, User, Webhook, WebhookDelivery, utcnow
 from larp.rules.explain import Phrase, Step, phrase_step, N_
-from larp.services import ServiceError
+from larp.services import ServiceError, refuse_name_taken
 from larp.services.records import check_submission, record_ruling
 from larp.webhooks.kinds import EVENTS, LEVELS, PUBLIC, STAFF, public_kinds, sent_at
 from larp.webhooks.messages import classify, mask_url, sample_event, sends_as
@@ -154,12 +154,8 @@ def _lock(chronicle: Chronicle) -> None:
 
 def _name_taken(chronicle: Chronicle, name: str, other_than: int | None = None) -> None:
     query = Webhook.select().where((Webhook.chronicle == chronicle) & (Webhook.name == name))
-    if other_than is not None:
-        query = query.where(Webhook.id != other_than)
-    if query.exists():
-        raise ServiceError(Phrase.message(N_("This chronicle has a webhook named “%(name)s” already: choose "
-                                             "another name."), name=name),
-                           field="name", status=409)
+    refuse_name_taken(query, other_than, Phrase.message(N_("This chronicle has a webhook named “%(name)s” already: "
+                                                           "choose another name."), name=name))
 
 
 #: The events as a webhook's record names them mid-sentence (lower case).

@@ -25,7 +25,8 @@ from larp.web import inputs
 from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.web.inputs import enum_schema
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import SCHEMAS, ApiError, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
 _ID = CHARACTER_PATH
@@ -99,8 +100,7 @@ def _recorded_response(description: str) -> dict:
             "409": {"description": "The character changed meanwhile, or the state does not allow it.", **_ERROR}}
 
 
-@bp.get("/game-sessions")
-@documented("/game-sessions", "get", {
+@api_route("get", "/game-sessions", {
     "summary": "The chronicle's game sessions, newest first",
     "responses": {"200": {"description": "Every game session.", "content": {"application/json": {"schema": shape({
         "game_sessions": {"type": "array", "items": ref("GameSession")}})}}}},
@@ -111,8 +111,7 @@ def list_game_sessions_api():
     return jsonify(game_sessions=[session_payload(s) for s in sessions])
 
 
-@bp.post("/game-sessions")
-@documented("/game-sessions", "post", {
+@api_route("post", "/game-sessions", {
     "summary": "Close the open game session and open the next (organisers)",
     "description": "The board's \"Open the next game session\": in one transaction the open game session (if "
                    "any) is closed and the next one opened on `date`; every character gets back what a new game "
@@ -142,8 +141,7 @@ def open_game_session_api():
                    refreshed=[summary_text(r) for r in refreshed]), 201
 
 
-@bp.post("/characters/<int:character_id>/torpor")
-@documented("/characters/{character_id}/torpor", "post", {
+@api_route("post", "/characters/<int:character_id>/torpor", {
     "summary": "Record a torpor (organisers)",
     "description": "A vampire already in torpor from damage gets his torpor record (cause wounds or blood_loss); "
                    "an active vampire enters torpor now (any cause; voluntary takes half the time). The torpor "
@@ -167,8 +165,7 @@ def torpor_api(character_id: int):
     return _recorded(record, character_id)
 
 
-@bp.post("/characters/<int:character_id>/wake")
-@documented("/characters/{character_id}/wake", "post", {
+@api_route("post", "/characters/<int:character_id>/wake", {
     "summary": "A torpid vampire tries to wake, a night or each night of a range (organisers)",
     "description": "One attempt a night from `first_night` to `last_night` until he rises or his blood runs "
                    "out; each costs a blood point (met-reference 5.2, T20; 000 \"Torpor\"). Throws (the live "
@@ -197,8 +194,7 @@ def wake_api(character_id: int):
     return _recorded(record, character_id)
 
 
-@bp.post("/characters/<int:character_id>/feed")
-@documented("/characters/{character_id}/feed", "post", {
+@api_route("post", "/characters/<int:character_id>/feed", {
     "summary": "Blood given to a vampire: feeding reported, or blood in a torpid mouth (organisers)",
     "description": "The pool fills up to its maximum; blood placed in the mouth of a vampire in torpor from "
                    "blood loss wakes him under feeding_wakes_blood_torpor (000/001 \"Torpor\"). Feeding on a "
@@ -219,8 +215,7 @@ def feed_api(character_id: int):
     return _recorded(feed_character(get_chronicle(), g.user, character_id, blood, date.today()), character_id)
 
 
-@bp.post("/characters/<int:character_id>/healing-nights")
-@documented("/characters/{character_id}/healing-nights", "post", {
+@api_route("post", "/characters/<int:character_id>/healing-nights", {
     "summary": "Heal over the nights since the previous game session (organisers)",
     "description": "The board's Heal: a vampire heals aggravated levels with blood and Willpower over the nights "
                    "left (agg_heal_model; 002 \"Damage and Healing\"), `levels` as planned (default: as many as "
@@ -244,8 +239,7 @@ def healing_nights_api(character_id: int):
     return _recorded(apply_healing_nights(get_chronicle(), g.user, character_id, levels, care), character_id)
 
 
-@bp.post("/characters/<int:character_id>/treated")
-@documented("/characters/{character_id}/treated", "post", {
+@api_route("post", "/characters/<int:character_id>/treated", {
     "summary": "Set a mortal's or ghoul's medical treatment (organisers)",
     "description": "000 \"Mortal's Healing Times\": treated, lethal wounds past Hurt heal on the table; untreated "
                    "they worsen a level a day.",
@@ -269,8 +263,7 @@ def _line(character, **extra) -> dict[str, Any]:
     return {"id": character.id, "name": character.name, **extra}
 
 
-@bp.get("/board")
-@documented("/board", "get", {
+@api_route("get", "/board", {
     "summary": "The organiser's board: what the nights before the open game session call for (organisers)",
     "description": "The same summary the board page shows: the open and previous game sessions, the nights "
                    "between, vampires in torpor (status unrecorded, may_wake with the nights to try, fed_wakes, "
@@ -303,8 +296,7 @@ def board_api():
     )
 
 
-@bp.get("/chronicles")
-@documented("/chronicles", "get", {
+@api_route("get", "/chronicles", {
     "summary": "The chronicles the token's user works in, with his role in each",
     "description": "Any of them is named in the path as `/api/v1/chronicles/{id}/...`; a user of only one "
                    "may also use the short paths. Archived chronicles are not listed (they are closed).",

@@ -22,7 +22,8 @@ from larp.services.characters import get_character
 from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player, own_character
 from larp.web import inputs
-from larp.web.api import IDEMPOTENCY_HEADER, PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import IDEMPOTENCY_HEADER, PLAYER_ENDPOINTS, SCHEMAS, ApiError, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -71,8 +72,7 @@ def _organiser() -> bool:
     raise ApiError(Phrase.message(N_("Between-game actions are the players' and the organisers' only.")), None, 403)
 
 
-@bp.get("/between-game-actions")
-@documented("/between-game-actions", "get", {
+@api_route("get", "/between-game-actions", {
     "summary": "Between-game actions: a player's own, or (organisers) every one of the chronicle",
     "description": "A player's token sees his own characters' actions and the organisers' answers; an "
                    "organiser's sees every action of the chronicle. `window` says whether players may write now, "
@@ -110,8 +110,7 @@ def between_game_actions_list():
     return jsonify(window=window_payload(action_window(chronicle)), actions=[action_payload(a) for a in rows])
 
 
-@bp.post("/between-game-actions")
-@documented("/between-game-actions", "post", {
+@api_route("post", "/between-game-actions", {
     "summary": "Write a between-game action for the coming game session",
     "description": "A player writes for one of his characters, until the cutoff and within the limit (chronicle "
                    "settings); an organiser may enter one for any character after the cutoff (handed in late), "
@@ -141,8 +140,7 @@ def between_game_actions_write():
     return jsonify(written=written, action=action_payload(action))
 
 
-@bp.post("/between-game-actions/<int:action_id>/answer")
-@documented("/between-game-actions/{action_id}/answer", "post", {
+@api_route("post", "/between-game-actions/<int:action_id>/answer", {
     "summary": "Answer a between-game action (organisers)",
     "description": "Only the character's player(s) and the organisers read the answer. `version` is the action's "
                    "version the caller read: if the player changed it, or another organiser answered, since, "

@@ -27,7 +27,8 @@ from larp.sheet_checks import SheetError
 from larp.rules.health.track import DAMAGE_TYPES
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import SCHEMAS, ApiError, bp, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, ref, shape
 
 _TEXT = {"type": "string"}
@@ -123,8 +124,7 @@ def _sheet_error(exc: SheetError):
                    errors=[{"field": field, "error": said_if_phrase(message)} for field, message in exc.errors]), 422
 
 
-@bp.get("/characters")
-@documented("/characters", "get", {
+@api_route("get", "/characters", {
     "summary": "List the chronicle's characters",
     "parameters": [{"name": "retired", "in": "query", "schema": {"type": "boolean"},
                     "description": "List the retired characters instead of those in play."},
@@ -143,8 +143,7 @@ def list_characters_api():
                                for c in characters])
 
 
-@bp.post("/characters")
-@documented("/characters", "post", {
+@api_route("post", "/characters", {
     "summary": "Create a character from a sheet",
     "description": "Every value is checked as the sheet editor checks it; the character gets a card code and a "
                    "card token. Recorded in its history.",
@@ -160,8 +159,7 @@ def create_character_api():
     return jsonify(character_payload(character)), 201
 
 
-@bp.get("/characters/<int:character_id>")
-@documented("/characters/{character_id}", "get", {
+@api_route("get", "/characters/<int:character_id>", {
     "summary": "Read a character's sheet and state", "parameters": _ID,
     "responses": {"200": {"description": "The character.", **_ONE}, "404": _NOT_FOUND},
 })
@@ -170,8 +168,7 @@ def read_character_api(character_id: int):
     return jsonify(character_payload(get_character(get_chronicle(), character_id)))
 
 
-@bp.patch("/characters/<int:character_id>")
-@documented("/characters/{character_id}", "patch", {
+@api_route("patch", "/characters/<int:character_id>", {
     "x-records-ruling": True,
     "summary": "Change fields of a character's sheet",
     "description": "Only the fields given change; each change is recorded with its value before and after. "
@@ -200,8 +197,7 @@ def update_character_api(character_id: int):
     return jsonify(character_payload(character))
 
 
-@bp.post("/characters/<int:character_id>/copy")
-@documented("/characters/{character_id}/copy", "post", {
+@api_route("post", "/characters/<int:character_id>/copy", {
     "summary": "Copy a character (scene extras)",
     "description": "`count` copies named `name` (one) or `name 1` to `name N`; each with its own card code and "
                    "no card token until its card is issued.",
@@ -229,30 +225,25 @@ def copy_character_api(character_id: int):
     return jsonify(characters=[character_payload(c) for c in copies]), 201
 
 
-@bp.post("/characters/<int:character_id>/retire")
-@documented("/characters/{character_id}/retire", "post", {
-    "x-records-ruling": True,
-    "summary": "Retire a character (the player left)",
-    "description": "Hidden from pickers, the board and the card sheet; kept in the record and history.",
-    "parameters": _ID,
-    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
-                                                               "properties": {}}}}},
-    "responses": {"200": {"description": "Retired.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
-})
+def _in_or_out_of_play(summary: str, done: str, **more: Any) -> dict[str, Any]:
+    """The OpenAPI operation of retiring a character or bringing him back (recorded, no body): ``summary``,
+    ``done`` the description of its 200 answer, and ``more`` (a description)."""
+    return {"x-records-ruling": True, "summary": summary, **more, "parameters": _ID,
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
+                                                                       "properties": {}}}}},
+            "responses": {"200": {"description": done, **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN}}
+
+
+@api_route("post", "/characters/<int:character_id>/retire", _in_or_out_of_play(
+    "Retire a character (the player left)", "Retired.",
+    description="Hidden from pickers, the board and the card sheet; kept in the record and history."))
 def retire_character_api(character_id: int):
     """Retire a character."""
     return jsonify(character_payload(retire_character(get_chronicle(), g.user, character_id)))
 
 
-@bp.post("/characters/<int:character_id>/restore")
-@documented("/characters/{character_id}/restore", "post", {
-    "x-records-ruling": True,
-    "summary": "Bring a retired character back into play",
-    "parameters": _ID,
-    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "additionalProperties": False,
-                                                               "properties": {}}}}},
-    "responses": {"200": {"description": "Back in play.", **_ONE}, "404": _NOT_FOUND, "403": _FORBIDDEN},
-})
+@api_route("post", "/characters/<int:character_id>/restore",
+           _in_or_out_of_play("Bring a retired character back into play", "Back in play."))
 def restore_character_api(character_id: int):
     """Restore a retired character."""
     return jsonify(character_payload(restore_character(get_chronicle(), g.user, character_id)))

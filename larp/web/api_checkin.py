@@ -21,7 +21,8 @@ from larp.services.checkins import (CheckInResult, award_now, check_in, find_arr
                                     tonight_roster, undo_check_in, when_text)
 from larp.services.chronicles import get_chronicle
 from larp.web import inputs
-from larp.web.api import SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import SCHEMAS, ApiError, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_between import organisers_only, session_payload
 from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
@@ -59,8 +60,7 @@ def _result(result: CheckInResult, status: int):
                    tonight={"count": result.tonight.count, "total": result.tonight.total}), status
 
 
-@bp.get("/check-ins")
-@documented("/check-ins", "get", {
+@api_route("get", "/check-ins", {
     "summary": "Tonight's roster: who is checked in, who is expected and not here yet, counts by clan",
     "description": "For the open game session (`game_session` null and empty lists when none is open). Expected: "
                    "characters with a player, in play, not scene extras, not destroyed. `fingerprint` changes "
@@ -83,8 +83,7 @@ def roster_api():
                    by_clan=[{"clan": clan, "count": n} for clan, n in roster.by_clan])
 
 
-@bp.post("/check-ins")
-@documented("/check-ins", "post", {
+@api_route("post", "/check-ins", {
     "summary": "Check a character in for the open game session",
     "description": "Name him by `character_id`, or by `card`: a scanned card's address or token, or his card "
                    "code. Refused (409, the error says why): a retired character, a scene extra, one in Final "
@@ -127,8 +126,7 @@ def check_in_api():
     return _result(result, 200 if result.already else 201)
 
 
-@bp.post("/check-ins/<int:character_id>/undo")
-@documented("/check-ins/{character_id}/undo", "post", {
+@api_route("post", "/check-ins/<int:character_id>/undo", {
     "summary": "Undo a mistaken check-in for the open game session",
     "description": "His check-in goes, its ruling is marked undone, and a ruling records the undo. Refused "
                    "(409): he is not checked in, or his attendance experience was given already.",
@@ -148,8 +146,7 @@ def undo_check_in_api(character_id: int):
     return _result(undo_check_in(get_chronicle(), g.user, character_id, session_number=_session_number(data)), 201)
 
 
-@bp.get("/game-sessions/<int:number>/attendance")
-@documented("/game-sessions/{number}/attendance", "get", {
+@api_route("get", "/game-sessions/<int:number>/attendance", {
     "summary": "Who attended a game session (checked in), with the attendance experience each was given",
     "parameters": [{"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "responses": {"200": {"description": "The attendance.", "content": {"application/json": {"schema": shape({
@@ -166,8 +163,7 @@ def attendance_api(number: int):
                               "experience": line.experience} for line in lines])
 
 
-@bp.post("/game-sessions/<int:number>/attendance")
-@documented("/game-sessions/{number}/attendance", "post", {
+@api_route("post", "/game-sessions/<int:number>/attendance", {
     "summary": "Award now: give the game session's attendance experience to everyone checked in (organisers)",
     "description": "Each character checked in who has not had it gets the chronicle setting "
                    "attendance_experience (default 1; 0 is off: 409) as one line of his experience log; never "

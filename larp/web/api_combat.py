@@ -27,7 +27,8 @@ from larp.rules.scene import RangeBand
 from larp.sheet_entries import CATEGORIES
 from larp.web.combat_requests import firing_into_groups_request_from_json, mass_request_from_json
 from larp.web.inputs import enum_schema
-from larp.web.api import NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night, request_settings
+from larp.web.api import NIGHT_FIELDS, SCHEMAS, json_body, request_night, request_settings
+from larp.web.api_routes import api_route
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
 from larp.web.api_challenges import ATTACK, BODY, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
@@ -148,8 +149,7 @@ def _created(schema: str) -> dict:
     }
 
 
-@bp.post("/mass-challenges/rule")
-@documented("/mass-challenges/rule", "post", {
+@api_route("post", "/mass-challenges/rule", {
     "summary": "Rule on a mass challenge (stateless)",
     "description": "One target against up to five attackers hand to hand and five at range (002 \"Mass Combat\"): "
                    "his one sign against each attacker's, each pair by the normal rules with its retests, relented "
@@ -176,8 +176,7 @@ def _stateless(read, rule):
     return jsonify(ruling=rule(call, scene, settings, rng, night=night).to_dict())
 
 
-@bp.post("/firing-into-groups/rule")
-@documented("/firing-into-groups/rule", "post", {
+@api_route("post", "/firing-into-groups/rule", {
     "summary": "Rule on a missed shot into a group of people (stateless)",
     "description": "The firer tests against each person near the target, closest first (002 \"Firing Guns into "
                    "Groups of People\"); bursts and shotguns make one mass challenge instead; extra Traits or "
@@ -192,8 +191,7 @@ def rule_firing_into_groups_stateless():
     return _stateless(firing_into_groups_call_from_dict, rule_firing_into_groups)
 
 
-@bp.post("/mass-challenges")
-@documented("/mass-challenges", "post", {
+@api_route("post", "/mass-challenges", {
     "summary": "Run a mass challenge between stored characters (stateful)",
     "description": "Builds the mass challenge from what the chronicle knows about each character tonight, rules "
                    "on it and applies it in one transaction: Traits lost, Abilities expended, each health track, "
@@ -217,8 +215,7 @@ def run_mass_challenge_stateful():
     return jsonify(ruling_id=result.record.id, ruling=result.record.outcome), 201
 
 
-@bp.post("/firing-into-groups")
-@documented("/firing-into-groups", "post", {
+@api_route("post", "/firing-into-groups", {
     "summary": "Rule on a missed shot into a group of stored characters (stateful)",
     "description": "Applies the stray shot to the stored bystanders in one transaction and records ONE ruling of "
                    "kind firing_into_group naming the firer, the target missed and every bystander.",

@@ -12,7 +12,8 @@ from larp.services.frenzy_state import run_virtue_test
 from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.frenzy import Purpose, Virtue
 from larp.web.inputs import enum_schema
-from larp.web.api import bp, documented, json_body
+from larp.web.api import json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import CHARACTER_PATH, INT, STR, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -21,8 +22,7 @@ KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "r
         "hunger", "relent", "fend_off", "trigger_removed"}
 
 
-@bp.post("/characters/<int:character_id>/virtue-test")
-@documented("/characters/{character_id}/virtue-test", "post", {
+@api_route("post", "/characters/<int:character_id>/virtue-test", {
     "summary": "A Virtue Test against frenzy or Rötschreck, and the state it leaves him in",
     "description": "A static test of Self-Control or Instinct (frenzy from hunger or provocation) or Courage (the "
                    "Rötschreck: fire, sunlight) against the stimulus's Traits (LotNR Virtue Tests, met-reference "

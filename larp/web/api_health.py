@@ -31,8 +31,8 @@ from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.health.track import CONDITIONS, DAMAGE_TYPES
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
-                          request_settings)
+from larp.web.api import MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, json_body, request_night, request_settings
+from larp.web.api_routes import api_route
 from larp.web import inputs
 from larp.web.inputs import only as _only
 from larp.web.api_responses import CHARACTER_PATH, BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
@@ -115,8 +115,7 @@ DAMAGE_FIELDS = {"damage_type", "levels", "weapon", "bite", "firearm", "head_sho
 _settings = request_settings  # the one meaning of settings on every stateless endpoint (issue 21)
 
 
-@bp.post("/damage")
-@documented("/damage", "post", {
+@api_route("post", "/damage", {
     "summary": "Apply damage to a described character (stateless)",
     "description": "002 \"Damage and Healing\": firearms against vampires, halving, Fortitude, armor, then the "
                    "track (unconscious, torpor, Final Death); the same rules core entry point as damage by hand on "
@@ -195,8 +194,17 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                               "description": "Blood Traits already put toward the aggravated wounds (lotnr_instalments)."}}
 
 
-@bp.post("/healing")
-@documented("/healing", "post", {
+def _described_vampire_body(name: str, **fields: dict[str, Any]) -> dict[str, Any]:
+    """The request body of a stateless call on a described vampire, as :func:`_described_vampire` reads it:
+    ``track``, the pools, ``name`` (``name`` says what it is for), ``morality``, the game session's night and
+    ``settings``, with the call's own ``fields`` (their schemas)."""
+    return {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        "track": {"$ref": "#/components/schemas/Track"}, **fields, **POOL_FIELDS,
+        "name": {"type": "string", "description": name},
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS, "settings": {"type": "object"}}}}}}
+
+
+@api_route("post", "/healing", {
     "summary": "Heal a described vampire with blood (stateless)",
     "description": "002 \"Damage and Healing\": one blood point heals two bashing or one lethal (one of either with "
                    "`game` tabletop: the tabletop profile's rate); aggravated one level a night for three blood "
@@ -205,14 +213,9 @@ POOL_FIELDS = {"blood": {"type": "integer", "minimum": 0}, "blood_max": {"type":
                    "Incapacitated torpor from blood loss. Body: `track`, `kind` (bashing, lethal, aggravated, "
                    "automatic), `levels`, `blood`, `blood_max`, `blood_per_turn`, `willpower`, `agg_marked`, "
                    "`game`, optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"},
-        "kind": enum_schema(HEAL_KINDS),
-        "levels": {"type": "integer", "minimum": 1}, **POOL_FIELDS,
-        "game": enum_schema(GAMES),
-        "name": {"type": "string", "description": "His name, for the explanation (default: The character)."},
-        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
-        "settings": {"type": "object"}}}}}},
+    "requestBody": _described_vampire_body("His name, for the explanation (default: The character).",
+                                           kind=enum_schema(HEAL_KINDS), levels={"type": "integer", "minimum": 1},
+                                           game=enum_schema(GAMES)),
     "responses": HEALING_ANSWER,
 })
 def healing_stateless():
@@ -228,8 +231,7 @@ def healing_stateless():
     return jsonify(healing=healing, views=health_views(track))
 
 
-@bp.post("/feeding")
-@documented("/feeding", "post", {
+@api_route("post", "/feeding", {
     "summary": "A vampire feeds on a described victim (stateless)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a "
                    "level of lethal damage, at most three a turn; from a vampire the Blood Traits leave his pool. "
@@ -259,20 +261,14 @@ def feeding_stateless():
     return jsonify(feeding=result.to_dict())
 
 
-@bp.post("/blood")
-@documented("/blood", "post", {
+@api_route("post", "/blood", {
     "summary": "The rules call for blood from a described vampire (stateless)",
     "description": "000 \"Health Chart\", \"Torpor\" (met-reference 4.1): the pool pays what it holds; each blood "
                    "point it lacks costs a health level (setting empty_pool_wound); past Incapacitated that way "
                    "the vampire falls into torpor from blood loss. Body: `track`, `blood` (in the pool), `needed`, "
                    "`reason` (rising, discipline, healing, other), optional `settings`. A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-        "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS, "blood": {"type": "integer", "minimum": 0},
-        "needed": {"type": "integer", "minimum": 1},
-        "reason": enum_schema(BLOOD_CALLS),
-        "name": {"type": "string", "description": "Her name, for the explanation (default: The character)."},
-        "morality": MORALITY_FIELD, **NIGHT_FIELDS,
-        "settings": {"type": "object"}}}}}},
+    "requestBody": _described_vampire_body("Her name, for the explanation (default: The character).",
+                                           needed={"type": "integer", "minimum": 1}, reason=enum_schema(BLOOD_CALLS)),
     "responses": BLOOD_ANSWER,
 })
 def blood_stateless():
@@ -296,8 +292,7 @@ def _recorded(recorded: Recorded, track: HealthTrack | None = None):
                    character=payload), 201
 
 
-@bp.post("/characters/<int:character_id>/damage")
-@documented("/characters/{character_id}/damage", "post", {
+@api_route("post", "/characters/<int:character_id>/damage", {
     "summary": "Apply damage to a stored character (stateful)",
     "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DamageInput"}}}},
@@ -312,8 +307,7 @@ def damage_stateful(character_id: int):
     return _recorded(recorded, recorded.result.health.track)
 
 
-@bp.post("/characters/<int:character_id>/feed-on")
-@documented("/characters/{character_id}/feed-on", "post", {
+@api_route("post", "/characters/<int:character_id>/feed-on", {
     "summary": "A stored vampire feeds on a stored victim (stateful)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a level "
                    "of lethal damage, at most three a turn; the drinker's pool fills up to its maximum.",
@@ -331,8 +325,7 @@ def feed_on_stateful(character_id: int):
                                                                  data.get("blood", 1))))
 
 
-@bp.post("/characters/<int:character_id>/blood")
-@documented("/characters/{character_id}/blood", "post", {
+@api_route("post", "/characters/<int:character_id>/blood", {
     "summary": "The rules call for blood from a stored vampire (stateful)",
     "description": "000 \"Health Chart\", \"Torpor\": with an empty pool each blood point called for costs a "
                    "health level; past Incapacitated that way torpor from blood loss, recorded as such.",
@@ -351,8 +344,7 @@ def blood_stateful(character_id: int):
                                                                         reason if isinstance(reason, str) else "")))
 
 
-@bp.post("/characters/<int:character_id>/destroy")
-@documented("/characters/{character_id}/destroy", "post", {
+@api_route("post", "/characters/<int:character_id>/destroy", {
     "summary": "The narrator destroys a stored character: Final Death for a vampire, death for a mortal (stateful)",
     "description": "002 \"Damage and Healing\": cutting off the head or tearing out the heart destroys any vampire; "
                    "000 \"Final Death\": massive trauma (burnt to ashes, crushed, torn apart) destroys only a vampire "
@@ -373,8 +365,7 @@ def destroy_stateful(character_id: int):
     return _recorded(adjudicate(get_chronicle(), g.user, TrackAction(character_id, actions[means])))
 
 
-@bp.post("/characters/<int:character_id>/heal")
-@documented("/characters/{character_id}/heal", "post", {
+@api_route("post", "/characters/<int:character_id>/heal", {
     "summary": "Heal a stored vampire with blood (stateful)",
     "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {

@@ -23,7 +23,8 @@ from larp.services.experience import experience_log
 from larp.services.player_view import PRIVATE_FIELDS, rulings_of
 from larp.services.players import characters_of_player
 from larp.services.sheet_store import sheet_of
-from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, bp, documented
+from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS
+from larp.web.api_routes import api_route
 from larp.web.api_responses import BOOL, INT, STR, STEPS, ref, shape
 
 SCHEMAS.update({
@@ -78,8 +79,7 @@ def player_character_payload(character: Character, state) -> dict[str, Any]:
     }
 
 
-@bp.get("/my/characters")
-@documented("/my/characters", "get", {
+@api_route("get", "/my/characters", {
     "summary": "The caller's own characters (a player's token): whole sheet, tonight's state, experience, rulings",
     "description": "The characters linked to the token's account in this chronicle (issue 33), each with his whole "
                    "sheet (never narrator notes or contact details), his health, blood and Willpower as they stand "

@@ -23,7 +23,8 @@ from larp.services.history import find_rulings, undo_own_recent, undo_ruling
 from larp.services.records import AlreadyRecorded, current_submission, ruling_for_token
 from larp.web import inputs
 from larp.web.scope import chronicle_page
-from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import IDEMPOTENCY_PARAMETER, SCHEMAS, ApiError, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_between import organisers_only
 from larp.web.api_responses import NO_BODY
 
@@ -81,8 +82,7 @@ def _query_id(name: str) -> int | None:
     return inputs.whole(request.args, name, low=1, status=400)
 
 
-@bp.get("/rulings")
-@documented("/rulings", "get", {
+@api_route("get", "/rulings", {
     "summary": "The record: rulings, newest first",
     "description": "Filter by `character_id` and by `game_session` (its number); page with `before` (the last "
                    "id of the page before) and `limit` (at most 200).",
@@ -109,8 +109,7 @@ def list_rulings_api():
     return jsonify(rulings=[ruling_payload(r) for r in rulings])
 
 
-@bp.get("/rulings/<int:ruling_id>")
-@documented("/rulings/{ruling_id}", "get", {
+@api_route("get", "/rulings/<int:ruling_id>", {
     "summary": "One ruling with its inputs, outcome and explanation",
     "parameters": _RULING_ID,
     "responses": {"200": {"description": "The ruling.", "content": {"application/json": {"schema": {
@@ -125,8 +124,7 @@ def read_ruling_api(ruling_id: int):
     return jsonify(ruling_payload(ruling, full=True))
 
 
-@bp.get("/rulings/by-token/<token>")
-@documented("/rulings/by-token/{token}", "get", {
+@api_route("get", "/rulings/by-token/<token>", {
     "summary": "Was a call with this Idempotency-Key recorded?",
     "description": "After a lost reply: 200 with the ruling it recorded, or 404 when nothing was recorded with "
                    "it (it is safe to send the call again).",
@@ -145,8 +143,7 @@ def ruling_by_token_api(token: str):
     return jsonify(ruling_payload(ruling, full=True))
 
 
-@bp.post("/rulings/<int:ruling_id>/undo")
-@documented("/rulings/{ruling_id}/undo", "post", {
+@api_route("post", "/rulings/<int:ruling_id>/undo", {
     "summary": "Undo a ruling (organisers; a narrator his own challenge within the minute)",
     "description": "As the history's Undo: every character it touched is put back as he was before it, the "
                    "Traits and Abilities it spent come back, torpor records it started go; only while it is "
@@ -202,8 +199,7 @@ def _card_change_responses(done: str) -> dict[str, Any]:
             "403": _CARD_RESPONSES["403"], "404": _CARD_RESPONSES["404"]}
 
 
-@bp.get("/characters/<int:character_id>/card")
-@documented("/characters/{character_id}/card", "get", {
+@api_route("get", "/characters/<int:character_id>/card", {
     "summary": "A character's card token and the address its QR code opens (organisers)",
     "parameters": _CHARACTER_ID, "responses": _CARD_RESPONSES})
 def read_card_api(character_id: int):
@@ -216,8 +212,7 @@ def _card_changed(character, ruling_id: int | None):
     return jsonify({**_card(character), "ruling_id": ruling_id}), 201
 
 
-@bp.post("/characters/<int:character_id>/card/rotate")
-@documented("/characters/{character_id}/card/rotate", "post", {
+@api_route("post", "/characters/<int:character_id>/card/rotate", {
     "summary": "Issue a new card token: the old printed card stops working (organisers)",
     "description": "Recorded as a ruling of kind `card_rotated` (the record never shows the token). The same "
                    "Idempotency-Key again rotates nothing: it is a 409 naming that ruling, and it cannot show "
@@ -236,8 +231,7 @@ def rotate_card_api(character_id: int):
     return _card_changed(character, current_submission().ruling_id)
 
 
-@bp.post("/characters/<int:character_id>/card/revoke")
-@documented("/characters/{character_id}/card/revoke", "post", {
+@api_route("post", "/characters/<int:character_id>/card/revoke", {
     "summary": "Revoke the card token: the printed card opens nothing (organisers)",
     "description": "Recorded as a ruling of kind `card_revoked`; the same Idempotency-Key again is a 409 "
                    "naming it.",

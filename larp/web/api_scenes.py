@@ -15,7 +15,8 @@ from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene, next_turn, open_scenes
 from larp.web import inputs
-from larp.web.api import SCHEMAS, bp, documented, json_body
+from larp.web.api import SCHEMAS, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import BOOL, INT, STR, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -30,8 +31,7 @@ def scene_payload(scene: StoredScene) -> dict[str, Any]:
 _only = inputs.only
 
 
-@bp.get("/scenes")
-@documented("/scenes", "get", {
+@api_route("get", "/scenes", {
     "summary": "Tonight's scenes and their turn",
     "description": "The open scenes of the open game session (none between game sessions), oldest first. A ruling "
                    "sent with `scene_id` is recorded with the scene and its turn.",
@@ -43,8 +43,7 @@ def list_scenes_api():
     return jsonify(scenes=[scene_payload(s) for s in open_scenes(get_chronicle())])
 
 
-@bp.post("/scenes")
-@documented("/scenes", "post", {
+@api_route("post", "/scenes", {
     "summary": "Open a scene in tonight's game session",
     "description": "A scene every narrator of the chronicle shares, at turn 1 (issue 30; met-reference 3.1). Records "
                    "no ruling; sent twice, the name already taken is a 409.",
@@ -63,8 +62,7 @@ def open_scene_api():
     return jsonify(scene=scene_payload(create_scene(get_chronicle(), data.get("name")))), 201
 
 
-@bp.post("/scenes/<int:scene_id>/next-turn")
-@documented("/scenes/{scene_id}/next-turn", "post", {
+@api_route("post", "/scenes/<int:scene_id>/next-turn", {
     "summary": "Next turn in a scene (any narrator in it)",
     "parameters": [{"name": "scene_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "x-records-nothing": True,
@@ -104,8 +102,7 @@ SCHEMAS["TurnOrder"] = shape({
     "steps": {"type": "array", "items": ref("Step")}})
 
 
-@bp.post("/turn-order")
-@documented("/turn-order", "post", {
+@api_route("post", "/turn-order", {
     "summary": "The order of a turn's actions, with its reasons",
     "description": "Who acts this turn (current Traits, Celerity active, whom each challenges, surprise, a "
                    "defender's simultaneous answer) in; the order out: pre-empts first (Alacrity; the higher "

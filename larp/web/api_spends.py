@@ -26,7 +26,8 @@ from larp.rules.challenge.types import Category
 from larp.sheet_entries import CATEGORIES
 from larp.web import inputs
 from larp.web.inputs import enum_schema
-from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, bp, documented, json_body
+from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_responses import INT, NULL_INT, NULL_STR, STR, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -82,8 +83,7 @@ def _wanted(data: Mapping[str, Any]) -> dict[str, Any]:
     return {key: data.get(key) for key in _WANTED}
 
 
-@bp.get("/spend-requests")
-@documented("/spend-requests", "get", {
+@api_route("get", "/spend-requests", {
     "summary": "Requests to spend experience: an organiser's every one; a player's only his characters'",
     "description": "Oldest first. `state` filters (default: every state); `character_id` one character's.",
     "parameters": [{"name": "state", "in": "query", "required": False,
@@ -112,8 +112,7 @@ def list_spends_api():
                    waiting=sum(1 for s in rows if s.state == "asked"))
 
 
-@bp.post("/spend-requests/price")
-@documented("/spend-requests/price", "post", {
+@api_route("post", "/spend-requests/price", {
     "x-records-nothing": True,
     "summary": "The cost of a purchase and the unspent total after it, before asking (nothing stored)",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {
@@ -131,8 +130,7 @@ def price_spend_api():
     return jsonify(_price_json(spends.price(chronicle, character, spends.read_request(_wanted(data)))))
 
 
-@bp.post("/spend-requests")
-@documented("/spend-requests", "post", {
+@api_route("post", "/spend-requests", {
     "summary": "Ask to spend experience (a player for his own characters; an organiser for any)",
     "description": "Refused at once with why (422, nothing stored) when the character cannot afford it or a "
                    "prerequisite is missing. `for_player` (organisers only): the name of a player without an "
@@ -158,8 +156,7 @@ def ask_spend_api():
     return jsonify(request=spends.request_json(spend), price=_price_json(priced)), 201
 
 
-@bp.get("/spend-requests/<int:request_id>")
-@documented("/spend-requests/{request_id}", "get", {
+@api_route("get", "/spend-requests/<int:request_id>", {
     "summary": "One request to spend experience (a player: only his characters')",
     "parameters": _ID,
     "responses": {"200": {"description": "The request.", **_ONE}},
@@ -173,8 +170,7 @@ def _answer(action, request_id: int, *args):
     return jsonify(spends.request_json(action(get_chronicle(), g.user, request_id, *args)))
 
 
-@bp.post("/spend-requests/<int:request_id>/approve")
-@documented("/spend-requests/{request_id}/approve", "post", {
+@api_route("post", "/spend-requests/<int:request_id>/approve", {
     "x-records-ruling": True,
     "summary": "Approve: the sheet changes and the experience is spent, in one transaction (organisers)",
     "description": "Recorded as one ruling of kind \"sheet\" (History, the Experience log, a new edition of the "
@@ -193,38 +189,31 @@ def approve_spend_api(request_id: int):
     return _answer(spends.approve_request, request_id)
 
 
-@bp.post("/spend-requests/<int:request_id>/refuse")
-@documented("/spend-requests/{request_id}/refuse", "post", {
-    "x-records-nothing": True,
-    "summary": "Refuse with a reason the player reads (organisers)",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
-    "responses": {"200": {"description": "Refused.", **_ONE},
-                  "409": {"description": "No longer asked.", **_ERROR}},
-})
+def _answered_with_reason(summary: str, done: str) -> dict[str, Any]:
+    """The OpenAPI operation of an organiser's answer that carries a reason the player reads (refuse, ask for a
+    change): ``summary``, and ``done`` the description of its 200 answer."""
+    return {"x-records-nothing": True, "summary": summary, "parameters": _ID,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
+            "responses": {"200": {"description": done, **_ONE}, "409": {"description": "No longer asked.", **_ERROR}}}
+
+
+@api_route("post", "/spend-requests/<int:request_id>/refuse",
+           _answered_with_reason("Refuse with a reason the player reads (organisers)", "Refused."))
 def refuse_spend_api(request_id: int):
     """Refuse (:func:`larp.services.spend_requests.answer_request`)."""
     _organiser()
     return _answer(spends.answer_request, request_id, "refused", json_body().get("reason"))
 
 
-@bp.post("/spend-requests/<int:request_id>/change")
-@documented("/spend-requests/{request_id}/change", "post", {
-    "x-records-nothing": True,
-    "summary": "Ask the player for a change, saying what (organisers)",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
-    "responses": {"200": {"description": "Change asked.", **_ONE},
-                  "409": {"description": "No longer asked.", **_ERROR}},
-})
+@api_route("post", "/spend-requests/<int:request_id>/change",
+           _answered_with_reason("Ask the player for a change, saying what (organisers)", "Change asked."))
 def change_spend_api(request_id: int):
     """Ask for a change (:func:`larp.services.spend_requests.answer_request`)."""
     _organiser()
     return _answer(spends.answer_request, request_id, "change_asked", json_body().get("reason"))
 
 
-@bp.post("/spend-requests/<int:request_id>/undo")
-@documented("/spend-requests/{request_id}/undo", "post", {
+@api_route("post", "/spend-requests/<int:request_id>/undo", {
     "x-records-ruling": True,
     "summary": "Undo an approval: the sheet back and the experience refunded (organisers)",
     "description": "Refused (409) with why while a purchase approved after it needs it, or when the sheet changed "
@@ -241,8 +230,7 @@ def undo_spend_api(request_id: int):
     return _answer(spends.undo_approval, request_id)
 
 
-@bp.post("/spend-requests/<int:request_id>/withdraw")
-@documented("/spend-requests/{request_id}/withdraw", "post", {
+@api_route("post", "/spend-requests/<int:request_id>/withdraw", {
     "x-records-nothing": True,
     "summary": "Withdraw a request while it waits (the player who asked, or an organiser)",
     "parameters": _ID,

@@ -30,8 +30,9 @@ from larp.services.chronicles import get_chronicle
 from larp.services.tabletop_fighters import fighter_for
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, bp, documented, json_body, request_night,
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, json_body, request_night,
                           request_settings)
+from larp.web.api_routes import api_route
 from larp.web import inputs
 from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -248,8 +249,7 @@ def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
     return dice
 
 
-@bp.post("/tabletop/roll")
-@documented("/tabletop/roll", "post", {
+@api_route("post", "/tabletop/roll", {
     "summary": "Roll a tabletop dice pool against a difficulty",
     "description": "Successes at or above the difficulty, each 1 cancels one; action rolls can botch "
                    "(chronicle setting tabletop_botch), damage and soak rolls cannot (000 \"Damage Types\", "
@@ -291,8 +291,7 @@ def tabletop_roll():
     return jsonify(roll=result.to_dict(), steps=[s.to_dict() for s in steps.steps()])
 
 
-@bp.post("/tabletop/initiative")
-@documented("/tabletop/initiative", "post", {
+@api_route("post", "/tabletop/initiative", {
     "summary": "Roll tabletop initiative and give the acting and declaring order",
     "description": "Dexterity + Wits - wound penalty + one die; ties go to the higher rating, then act "
                    "simultaneously (same rank); declarations in reverse order (000 \"Stage One: Initiative\").",
@@ -371,8 +370,7 @@ def tabletop_initiative():
     return jsonify(data)
 
 
-@bp.post("/tabletop/attack")
-@documented("/tabletop/attack", "post", {
+@api_route("post", "/tabletop/attack", {
     "summary": "Resolve a tabletop attack: pool, difficulty, defense, damage, soak and the health track",
     "description": "The maneuver (data/maneuvers.toml, by the chronicle's tabletop_profile) with its situation; "
                    "the defense subtracts its successes first; the damage pool is the base plus the net successes "
@@ -471,8 +469,7 @@ def tabletop_attack():
     return jsonify(data)
 
 
-@bp.post("/tabletop/ambush")
-@documented("/tabletop/ambush", "post", {
+@api_route("post", "/tabletop/ambush", {
     "summary": "Resolve a tabletop ambush",
     "description": "By the chronicle's tabletop_profile. Revised (000 \"Ambush\"): the attacker's Dexterity + Stealth "
                    "resisted by the target's Perception + Alertness; more successes: a free attack with the extra "

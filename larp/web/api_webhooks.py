@@ -19,7 +19,8 @@ from larp.services.chronicles import get_chronicle
 from larp.services.records import current_submission
 from larp.services.webhooks import (change_secret, create_webhook, delete_webhook, get_webhook, send_test,
                                     update_webhook, webhook_views)
-from larp.web.api import SCHEMAS, bp, documented, json_body
+from larp.web.api import SCHEMAS, json_body
+from larp.web.api_routes import api_route
 from larp.web.api_between import organisers_only
 from larp.web.api_responses import BOOL, INT, NO_BODY, NULL_INT, NULL_STR, STR, ref, shape
 from larp.web.webhooks import site_root
@@ -75,8 +76,7 @@ def _ruling_id() -> int | None:
     return current.ruling_id if current is not None else None
 
 
-@bp.get("/webhooks")
-@documented("/webhooks", "get", {
+@api_route("get", "/webhooks", {
     "summary": "The chronicle's webhooks (organisers)",
     "responses": {"200": {"description": "Every webhook, URLs masked.", "content": {"application/json": {"schema": shape(
         {"webhooks": {"type": "array", "items": ref("Webhook")}})}}}, **_ORGANISERS},
@@ -87,8 +87,7 @@ def list_webhooks_api():
     return jsonify(webhooks=[view.to_dict() for view in webhook_views(get_chronicle())])
 
 
-@bp.post("/webhooks")
-@documented("/webhooks", "post", {
+@api_route("post", "/webhooks", {
     "summary": "Make a webhook (organisers)",
     "description": "Events go to it as they happen, after their commit, in order, at least once (each with its "
                    "event id), retried for a day. The answer carries the signing secret, shown this once.",
@@ -108,8 +107,7 @@ def create_webhook_api():
     return _one(hook, 201, secret=secret, ruling_id=_ruling_id())
 
 
-@bp.get("/webhooks/<int:webhook_id>")
-@documented("/webhooks/{webhook_id}", "get", {
+@api_route("get", "/webhooks/<int:webhook_id>", {
     "summary": "One webhook (organisers)", "parameters": _ID,
     "responses": {"200": {"description": "The webhook, its URL masked.", **_ONE}, **_ORGANISERS},
 })
@@ -119,8 +117,7 @@ def get_webhook_api(webhook_id: int):
     return _one(get_webhook(get_chronicle(), webhook_id))
 
 
-@bp.patch("/webhooks/<int:webhook_id>")
-@documented("/webhooks/{webhook_id}", "patch", {
+@api_route("patch", "/webhooks/<int:webhook_id>", {
     "summary": "Change a webhook (organisers)",
     "description": "Any of its fields; `enabled` false pauses it (nothing is queued meanwhile), true resumes a "
                    "paused or stopped one. `ruling_id` is null when nothing changed.",
@@ -138,8 +135,7 @@ def update_webhook_api(webhook_id: int):
     return _one(hook, ruling_id=_ruling_id())
 
 
-@bp.delete("/webhooks/<int:webhook_id>")
-@documented("/webhooks/{webhook_id}", "delete", {
+@api_route("delete", "/webhooks/<int:webhook_id>", {
     "summary": "Delete a webhook (organisers)",
     "description": "Its events not yet sent go with it. It takes no body.",
     "parameters": _ID, "x-records-ruling": True,
@@ -153,8 +149,7 @@ def delete_webhook_api(webhook_id: int):
     return jsonify(deleted=record.outcome["webhook_id"], ruling_id=record.id)
 
 
-@bp.post("/webhooks/<int:webhook_id>/secret")
-@documented("/webhooks/{webhook_id}/secret", "post", {
+@api_route("post", "/webhooks/<int:webhook_id>/secret", {
     "summary": "A new signing secret (organisers)",
     "description": "The old one stops signing at once; the new one is in this answer only.",
     "parameters": _ID, "x-records-ruling": True, "requestBody": NO_BODY,
@@ -167,8 +162,7 @@ def webhook_secret_api(webhook_id: int):
     return _one(hook, secret=secret, ruling_id=_ruling_id())
 
 
-@bp.post("/webhooks/<int:webhook_id>/test")
-@documented("/webhooks/{webhook_id}/test", "post", {
+@api_route("post", "/webhooks/<int:webhook_id>/test", {
     "summary": "Send a webhook a sample event now (organisers)",
     "description": "With every check a delivery has (address, timeout, no redirect); `\"test\": true` in the "
                    "event. Nothing is queued or recorded (so it takes no Idempotency-Key).",

@@ -79,6 +79,12 @@ def _act(target: str, action):
     return redirect(url_for("between_sessions.page") + (f"#{target}" if target else ""), code=303)
 
 
+def _record(target: str, record):
+    """Run ``record`` (a service call returning the ruling it records) as :func:`_act` does, flashing the
+    ruling's summary."""
+    return _act(target, lambda: gettext("%(summary)s.", summary=summary_text(record())))
+
+
 def _ticked(tick: str, what: str) -> None:
     """Refuse a form whose confirming tick is not ticked (the browser does not enforce it: the
     button stays tappable and the answer names the tick).
@@ -113,11 +119,9 @@ def next_session():
 @role_required("organiser")
 def torpor():
     """Record a torpor: a vampire already in torpor from damage, or one entering it now."""
-    def action():
-        record = record_torpor(get_chronicle(), g.user, request.form.get("character"),
-                               request.form.get("cause", ""), _date("on", date.today()))
-        return gettext("%(summary)s.", summary=summary_text(record))
-    return _act(f"char-{request.form.get('character', '')}", action)
+    return _record(f"char-{request.form.get('character', '')}",
+                   lambda: record_torpor(get_chronicle(), g.user, request.form.get("character"),
+                                         request.form.get("cause", ""), _date("on", date.today())))
 
 
 def _dice(name: str) -> list[int] | None:
@@ -129,47 +133,40 @@ def _dice(name: str) -> list[int] | None:
 @role_required("organiser")
 def wake(character_id: int):
     """Try to wake a torpid vampire on a night, or each night of a range while blood lasts."""
-    def action():
+    def tried():
         first = _date("first_night")
         last = _date("last_night", first)
-        record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
-                              first_night=first, last_night=last,
-                              player_throw=request.form.get("player_throw", "random"),
-                              narrator_throw=request.form.get("narrator_throw", "random"),
-                              dice=_dice("dice"))
-        return gettext("%(summary)s.", summary=summary_text(record))
-    return _act(f"char-{character_id}", action)
+        return attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
+                            first_night=first, last_night=last,
+                            player_throw=request.form.get("player_throw", "random"),
+                            narrator_throw=request.form.get("narrator_throw", "random"),
+                            dice=_dice("dice"))
+    return _record(f"char-{character_id}", tried)
 
 
 @bp.route("/board/characters/<int:character_id>/feed", methods=["POST"])
 @role_required("organiser")
 def feed(character_id: int):
     """Record blood given to a vampire (reported feeding, or blood placed in a torpid mouth)."""
-    def action():
-        record = feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today())
-        return gettext("%(summary)s.", summary=summary_text(record))
-    return _act(f"char-{character_id}", action)
+    return _record(f"char-{character_id}",
+                   lambda: feed_character(get_chronicle(), g.user, character_id, _int("blood", 0), date.today()))
 
 
 @bp.route("/board/characters/<int:character_id>/treated", methods=["POST"])
 @role_required("organiser")
 def treated(character_id: int):
     """Tick or untick a mortal's medical treatment (000 "Mortal's Healing Times")."""
-    def action():
-        record = set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on")
-        return gettext("%(summary)s.", summary=summary_text(record))
-    return _act(f"char-{character_id}", action)
+    return _record(f"char-{character_id}",
+                   lambda: set_treated(get_chronicle(), g.user, character_id, request.form.get("medical_care") == "on"))
 
 
 @bp.route("/board/characters/<int:character_id>/heal", methods=["POST"])
 @role_required("organiser")
 def heal(character_id: int):
     """Apply the planned healing: aggravated levels for a vampire, time for a mortal or ghoul."""
-    def action():
-        record = apply_healing_nights(get_chronicle(), g.user, character_id, _int("levels"),
-                                      True if request.form.get("medical_care") == "on" else None)
-        return gettext("%(summary)s.", summary=summary_text(record))
-    return _act(f"char-{character_id}", action)
+    return _record(f"char-{character_id}",
+                   lambda: apply_healing_nights(get_chronicle(), g.user, character_id, _int("levels"),
+                                                True if request.form.get("medical_care") == "on" else None))
 
 
 @bp.route("/board/export")

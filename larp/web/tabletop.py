@@ -9,6 +9,7 @@ loses nothing.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
@@ -217,57 +218,58 @@ def _step(action):
     return _answer(_current_row())
 
 
-@bp.route("/tabletop/<int:combat_id>/gear", methods=["POST"])
-@role_required("organiser", "narrator")
-def gear(combat_id: int):
+def _combat_step(name: str):
+    """Make ``run(form, chronicle, user, combat_id, version)`` the step POST /tabletop/<combat_id>/<name> of the
+    combat in progress (organisers and narrators), run and answered by :func:`_step`; the route takes
+    ``run``'s name and docstring."""
+    def register(run):
+        @role_required("organiser", "narrator")
+        @functools.wraps(run)
+        def view(combat_id: int):
+            form = request.form
+            return _step(lambda c, u, i, v: run(form, c, u, i, v))
+        bp.add_url_rule(f"/tabletop/<int:combat_id>/{name}", view_func=view, methods=["POST"])
+        return view
+    return register
+
+
+@_combat_step("gear")
+def gear(form, c, u, i, v):
     """Change the fighters' weapons and armor."""
-    form = request.form
     keys = [k.split("-", 1)[0] for k in form if k.endswith("-weapon")]
     chosen = {k: {part: form.get(f"{k}-{part}") for part in ("weapon", "armor", "helmet", "shield")} for k in keys}
-    return _step(lambda c, u, i, v: service.change_gear(c, u, i, v, chosen))
+    service.change_gear(c, u, i, v, chosen)
 
 
-@bp.route("/tabletop/<int:combat_id>/initiative", methods=["POST"])
-@role_required("organiser", "narrator")
-def initiative(combat_id: int):
+@_combat_step("initiative")
+def initiative(form, c, u, i, v):
     """Roll initiative for everyone (dice entered at the table where given)."""
-    form = request.form
-
-    def run(c, u, i, v):
-        dice = {}
-        for name in form:
-            if name.startswith("die-") and form.get(name, "").strip():
-                dice[name[4:]] = inputs.whole(form, name, low=1, high=10, label="An initiative die")
-        rng = current_app.config["RANDOM_SOURCE"]()
-        willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
-        service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)
-
-    return _step(run)
+    dice = {}
+    for name in form:
+        if name.startswith("die-") and form.get(name, "").strip():
+            dice[name[4:]] = inputs.whole(form, name, low=1, high=10, label="An initiative die")
+    rng = current_app.config["RANDOM_SOURCE"]()
+    willpower = [name[len("willpower-"):] for name in form if name.startswith("willpower-") and form.get(name)]
+    service.roll_combat_initiative(c, u, i, v, dice, rng, willpower)
 
 
-@bp.route("/tabletop/<int:combat_id>/declare", methods=["POST"])
-@role_required("organiser", "narrator")
-def declare(combat_id: int):
+@_combat_step("declare")
+def declare(form, c, u, i, v):
     """Take the declarations of every fighter (slowest first) and start the actions."""
-    form = request.form
-
-    def run(c, u, i, v):
-        declarations = {}
-        for key in form.getlist("fighter"):
-            declarations[key] = Declaration(
-                actions=_int_field(form, f"{key}-actions", 1, 1, MAX_ACTIONS),
-                celerity=_int_field(form, f"{key}-celerity", 0, 0, 10),
-                defenses=_int_field(form, f"{key}-defenses", 0, 0, 20),
-                full_defense=form.get(f"{key}-full_defense") == "on",
-                delay=form.get(f"{key}-delay") == "on",
-                maneuver=form.get(f"{key}-maneuver") or None,
-                target=form.get(f"{key}-target") or None,
-                split_dice=_int_field(form, f"{key}-split_dice", None, 0, 60),
-                shares=_shares(form, f"{key}-shares"),
-            )
-        service.declare_actions(c, u, i, v, declarations)
-
-    return _step(run)
+    declarations = {}
+    for key in form.getlist("fighter"):
+        declarations[key] = Declaration(
+            actions=_int_field(form, f"{key}-actions", 1, 1, MAX_ACTIONS),
+            celerity=_int_field(form, f"{key}-celerity", 0, 0, 10),
+            defenses=_int_field(form, f"{key}-defenses", 0, 0, 20),
+            full_defense=form.get(f"{key}-full_defense") == "on",
+            delay=form.get(f"{key}-delay") == "on",
+            maneuver=form.get(f"{key}-maneuver") or None,
+            target=form.get(f"{key}-target") or None,
+            split_dice=_int_field(form, f"{key}-split_dice", None, 0, 60),
+            shares=_shares(form, f"{key}-shares"),
+        )
+    service.declare_actions(c, u, i, v, declarations)
 
 
 def _shares(form, name: str) -> tuple[int, ...]:
@@ -317,168 +319,111 @@ def _circumstances(form) -> Circumstances:
     )
 
 
-@bp.route("/tabletop/<int:combat_id>/attack", methods=["POST"])
-@role_required("organiser", "narrator")
-def attack(combat_id: int):
+@_combat_step("attack")
+def attack(form, c, u, i, v):
     """Resolve the acting fighter's attack, its defense, damage and soak."""
-    form = request.form
-
-    def run(c, u, i, v):
-        defense = form.get("defense") or None
-        how = form.get("defense_how") or "kept"
-        order = service.AttackOrder(
-            attacker=form.get("attacker", ""), target=form.get("target", ""), maneuver=form.get("maneuver", ""),
-            circumstances=_circumstances(form), defense=defense,
-            abort=None if how == "kept" or not defense else how,
-            attackers=_int_field(form, "attackers", 1, 1, 20),
-            dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
-            with_shield=form.get("with_shield") == "on",
-            shared=_int_field(form, "shared_dodge", None, 0, 30),
-        )
-        service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
-
-    return _step(run)
+    defense = form.get("defense") or None
+    how = form.get("defense_how") or "kept"
+    order = service.AttackOrder(
+        attacker=form.get("attacker", ""), target=form.get("target", ""), maneuver=form.get("maneuver", ""),
+        circumstances=_circumstances(form), defense=defense,
+        abort=None if how == "kept" or not defense else how,
+        attackers=_int_field(form, "attackers", 1, 1, 20),
+        dodge_modifiers=tuple(form.getlist("dodge_modifiers")),
+        with_shield=form.get("with_shield") == "on",
+        shared=_int_field(form, "shared_dodge", None, 0, 30),
+    )
+    service.resolve_combat_attack(c, u, i, v, order, _dice(form), _rng(form))
 
 
-@bp.route("/tabletop/<int:combat_id>/other", methods=["POST"])
-@role_required("organiser", "narrator")
-def other(combat_id: int):
+@_combat_step("other")
+def other(form, c, u, i, v):
     """The acting fighter does something else (the narrator rules it); the order moves on."""
-    form = request.form
-    return _step(lambda c, u, i, v: service.other_action(c, u, i, v, form.get("attacker"), form.get("note", "")))
+    service.other_action(c, u, i, v, form.get("attacker"), form.get("note", ""))
 
 
-@bp.route("/tabletop/<int:combat_id>/escape", methods=["POST"])
-@role_required("organiser", "narrator")
-def escape(combat_id: int):
+@_combat_step("escape")
+def escape(form, c, u, i, v):
     """The acting fighter, held, tries to break free."""
-    form = request.form
-
-    def run(c, u, i, v):
-        dice = {k: d for k in ("escaper", "holder") if (d := _dice_field(form, k)) is not None}
-        service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
-
-    return _step(run)
+    dice = {k: d for k in ("escaper", "holder") if (d := _dice_field(form, k)) is not None}
+    service.break_free(c, u, i, v, form.get("attacker"), dice, _rng(form))
 
 
-@bp.route("/tabletop/<int:combat_id>/ambush", methods=["POST"])
-@role_required("organiser", "narrator")
-def ambush(combat_id: int):
+@_combat_step("ambush")
+def ambush(form, c, u, i, v):
     """One fighter ambushes another (000 "Ambush"; 004 "Ambush": with cover, Wits + Stealth to prepare)."""
-    form = request.form
-
-    def run(c, u, i, v):
-        dice = {k: d for k in ("stealth", "alertness", "preparation") if (d := _dice_field(form, k)) is not None}
-        taps.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
-                       form.get("in_combat") == "on", dice, _rng(form))
-
-    return _step(run)
+    dice = {k: d for k in ("stealth", "alertness", "preparation") if (d := _dice_field(form, k)) is not None}
+    taps.ambush(c, u, i, v, form.get("ambusher"), form.get("ambush_target"), form.get("cover") == "on",
+                form.get("in_combat") == "on", dice, _rng(form))
 
 
-@bp.route("/tabletop/<int:combat_id>/drink", methods=["POST"])
-@role_required("organiser", "narrator")
-def drink(combat_id: int):
+@_combat_step("drink")
+def drink(form, c, u, i, v):
     """After a Kiss, the acting vampire drains his victim's blood (000, 004 "Bite": the Kiss)."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.drink(c, u, i, v, form.get("attacker"), form.get("victim"),
-                                                  form.get("blood")))
+    taps.drink(c, u, i, v, form.get("attacker"), form.get("victim"), form.get("blood"))
 
 
-@bp.route("/tabletop/<int:combat_id>/move", methods=["POST"])
-@role_required("organiser", "narrator")
-def move(combat_id: int):
+@_combat_step("move")
+def move(form, c, u, i, v):
     """The acting fighter moves as his action (000, 003, 004 "Movement")."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.move_fighter(c, u, i, v, form.get("attacker"),
-                                                         _int_field(form, "yards", None, 0, 200)))
+    taps.move_fighter(c, u, i, v, form.get("attacker"), _int_field(form, "yards", None, 0, 200))
 
 
-@bp.route("/tabletop/<int:combat_id>/aim", methods=["POST"])
-@role_required("organiser", "narrator")
-def aim(combat_id: int):
+@_combat_step("aim")
+def aim(form, c, u, i, v):
     """The acting fighter spends the turn aiming (000, 003 "Aiming")."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"),
-                                                        form.get("scope_aim") == "on",
-                                                        form.get("target_pace") or "walk"))
+    taps.aim_fighter(c, u, i, v, form.get("attacker"), form.get("aim_target"), form.get("scope_aim") == "on",
+                     form.get("target_pace") or "walk")
 
 
-@bp.route("/tabletop/<int:combat_id>/schedule", methods=["POST"])
-@role_required("organiser", "narrator")
-def schedule(combat_id: int):
+@_combat_step("schedule")
+def schedule(form, c, u, i, v):
     """Note an effect due at the end of this turn or later (004 "Extended and Delayed Effects")."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""),
-                                                            _int_field(form, "turns", 0, 0, 20)))
+    taps.schedule_effect(c, u, i, v, form.get("who"), form.get("text", ""), _int_field(form, "turns", 0, 0, 20))
 
 
-@bp.route("/tabletop/<int:combat_id>/reload", methods=["POST"])
-@role_required("organiser", "narrator")
-def reload(combat_id: int):
+@_combat_step("reload")
+def reload(form, c, u, i, v):
     """The acting fighter reloads his weapon (000, 003 "Reloading")."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.reload_weapon(c, u, i, v, form.get("attacker")))
+    taps.reload_weapon(c, u, i, v, form.get("attacker"))
 
 
-@bp.route("/tabletop/<int:combat_id>/blood", methods=["POST"])
-@role_required("organiser", "narrator")
-def blood(combat_id: int):
+@_combat_step("blood")
+def blood(form, c, u, i, v):
     """A vampire burns blood for Physical Attributes, reflexively (004 "Spend Blood")."""
-    form = request.form
-
-    def run(c, u, i, v):
-        raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
-        taps.burn_blood(c, u, i, v, form.get("fighter"), raises)
-
-    return _step(run)
+    raises = {a: _int_field(form, f"raise-{a}", 0, 0, 10) for a in ("Strength", "Dexterity", "Stamina")}
+    taps.burn_blood(c, u, i, v, form.get("fighter"), raises)
 
 
-@bp.route("/tabletop/<int:combat_id>/dodge", methods=["POST"])
-@role_required("organiser", "narrator")
-def dodge(combat_id: int):
+@_combat_step("dodge")
+def dodge(form, c, u, i, v):
     """Dark Ages: one dodge roll whose successes are divided among several attackers (004 "Dodging")."""
-    form = request.form
-
-    def run(c, u, i, v):
-        dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
-        taps.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
-                                  form.getlist("dodge_modifiers"), dice, _rng(form))
-
-    return _step(run)
+    dice = {"dodge": d} if (d := _dice_field(form, "dodge")) is not None else {}
+    taps.shared_dodge_roll(c, u, i, v, form.get("who"), _int_field(form, "dodge_attackers", 2, 2, 10),
+                           form.getlist("dodge_modifiers"), dice, _rng(form))
 
 
-@bp.route("/tabletop/<int:combat_id>/clinch", methods=["POST"])
-@role_required("organiser", "narrator")
-def clinch(combat_id: int):
+@_combat_step("clinch")
+def clinch(form, c, u, i, v):
     """A later turn of the Dark Ages clinch in which both crush each other (004 "Bear Hug/Clinch")."""
-    form = request.form
-
-    def run(c, u, i, v):
-        dice = {k: d for k in ("grip_a", "grip_b", "damage_a", "damage_b", "soak_a", "soak_b")
-                if (d := _dice_field(form, k)) is not None}
-        taps.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
-
-    return _step(run)
+    dice = {k: d for k in ("grip_a", "grip_b", "damage_a", "damage_b", "soak_a", "soak_b")
+            if (d := _dice_field(form, k)) is not None}
+    taps.clinch_turn(c, u, i, v, form.get("attacker"), form.get("end") == "on", dice, _rng(form))
 
 
-@bp.route("/tabletop/<int:combat_id>/heal", methods=["POST"])
-@role_required("organiser", "narrator")
-def heal(combat_id: int):
+@_combat_step("heal")
+def heal(form, c, u, i, v):
     """A vampire spends blood to heal, at the tabletop profile's rate (one blood point a level)."""
-    form = request.form
-    return _step(lambda c, u, i, v: taps.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""),
-                                                         form.get("levels")))
+    taps.heal_fighter(c, u, i, v, form.get("fighter"), form.get("kind", ""), form.get("levels"))
 
 
-@bp.route("/tabletop/<int:combat_id>/next", methods=["POST"])
-@role_required("organiser", "narrator")
-def next_turn(combat_id: int):
+@_combat_step("next")
+def next_turn(form, c, u, i, v):
     """End the turn; the next starts with initiative."""
-    return _step(service.next_combat_turn)
+    service.next_combat_turn(c, u, i, v)
 
 
-@bp.route("/tabletop/<int:combat_id>/end", methods=["POST"])
-@role_required("organiser", "narrator")
-def end(combat_id: int):
+@_combat_step("end")
+def end(form, c, u, i, v):
     """End the combat (damage stays on the tracks; the rulings stay in the record)."""
-    return _step(service.end_combat)
+    service.end_combat(c, u, i, v)
