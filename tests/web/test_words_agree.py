@@ -18,8 +18,9 @@ ES = {"Accept-Language": "es"}
 #: A health level or state said as an adjective right after "is" (its gender is the character's).
 STATE_AS_ADJECTIVE = re.compile(r"\b(?:está|estava|estaba|é|es) %\((?:level|where|limit|standing|value)\)s")
 #: A participle that agrees with the character named just before it.
-GENDERED = re.compile(r"(?<!de )%\(name\)s(?: \(%\(user\)s\))?[^.;:]{0,20}\b(?:foi|é|es|está|estava|estaba|ya está|já está)?"
-                      r" ?(?:convidad[oa]|invitad[oa]|credenciad[oa]|acreditad[oa]|atingid[oa]|golpead[oa]|"
+GENDERED = re.compile(r"(?<!de )%\(name\)s(?: \(%\(user\)s\))?[^.;:]{0,20}"
+                      r"\b(?:foi|é|es|está|estava|estaba|ya está|já está)? ?"
+                      r"(?:convidad[oa]|invitad[oa]|credenciad[oa]|acreditad[oa]|atingid[oa]|golpead[oa]|"
                       r"destruíd[oa]|destruid[oa]|mort[oa]|(?<!ha )muert[oa]|renovad[oa]|estaquead[oa]|estacad[oa])\b")
 
 
@@ -78,3 +79,24 @@ def test_a_stray_shot_in_spanish_says_test_and_weapon_one_way(app):
     assert "(Pistola)" in steps, steps
     assert "Coste en Rasgos para quien dispara en las pruebas de transeúntes: no" in steps, steps
     assert "Cada paso de la resolución" in page and "fallo" not in page
+
+
+def test_a_logged_experience_line_is_said_in_the_experience_section(client, auth, dbconn):
+    """The sheet editor's "Log it" lands on #experience: the message says what was logged (points and what
+    for) inside that section, above the new line, not at the page's top out of view; in Portuguese too."""
+    from larp.models import Character
+
+    auth.login("boss", "organiser")
+    lys = Character.get(Character.name == "Lys Moreau")
+    answer = client.post(f"/characters/{lys.id}/experience",
+                         data={"kind": "earned", "amount": "3", "what": "attendance"},
+                         headers={"Accept-Language": "pt-BR"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("#experience")
+    page = client.get(answer.headers["Location"].split("#")[0], headers={"Accept-Language": "pt-BR"}).get_data(
+        as_text=True)
+    section = page[page.index('id="experience"'):]
+    section = section[:section.index("</section>")]
+    said = re.search(r'<p class="flash" role="status" id="experience-done">(.*?)</p>', section)
+    assert said and markup.unescape(said.group(1)) == "Anotado: +3 (attendance).", section[:600]
+    assert section.index("experience-done") < section.index("xp-log")  # above the log, whose newest line is first
+    assert page.count("Anotado:") == 1  # not repeated at the page's top
