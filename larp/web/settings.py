@@ -23,7 +23,7 @@ bp = Blueprint("settings", __name__)
 
 #: The families of settings (``data/settings/<family>.toml``) as the page heads them.
 FAMILY_NAMES = {
-    "between_game_actions": N_("Between game actions"), "cards": N_("Cards"), "challenge": N_("Challenge"),
+    "between_game_actions": N_("Between-game actions"), "cards": N_("Cards"), "challenge": N_("Challenge"),
     "check_in": N_("Check in"), "damage": N_("Damage"), "darkness_lists": N_("Darkness lists"),
     "experience_costs": N_("Experience costs"), "healing": N_("Healing"), "health": N_("Health"),
     "language": N_("Language"), "mass_combat": N_("Mass combat"), "players": N_("Players"), "record": N_("Record"),

@@ -22,6 +22,7 @@ from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_
 from larp.htmx import is_partial
 from larp.i18n import said_if_phrase
 from larp.models import Character, GameSession
+from larp.rules import experience as experience_rules
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
 from larp.rules.health import DAMAGE_TYPES, extra_levels
 from larp.rules.numbers import NumberError, whole_number
@@ -246,12 +247,16 @@ def experience(character_id: int):
     chronicle = get_chronicle()
     character = _character(character_id)
     try:
-        record_experience(chronicle, g.user, character.id, request.form.get("kind", ""), request.form.get("amount"),
-                          request.form.get("what", ""), request.form.get("game_session"))
+        entry = record_experience(chronicle, g.user, character.id, request.form.get("kind", ""),
+                                  request.form.get("amount"), request.form.get("what", ""),
+                                  request.form.get("game_session"))
     except ServiceError as exc:
         flash(gettext("Nothing was logged: %(reason)s", reason=said_if_phrase(exc.message)))
         return _editor(chronicle, character, {}, exc.status)
-    flash(gettext("Logged in the experience log."))
+    # Said inside the Experience section, above the new line, where the redirect to #experience lands
+    # (the page's top, where other messages show, is out of view there).
+    flash(gettext("Logged: %(points)s (%(what)s).", points=experience_rules.shown(entry.kind, entry.amount),
+                  what=entry.what), "experience")
     return redirect(url_for("sheets.edit", character_id=character.id) + "#experience", code=303)
 
 

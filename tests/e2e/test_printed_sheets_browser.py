@@ -50,7 +50,9 @@ def log_experience(page, served, character_id: int, points: str, what: str) -> N
     log.get_by_label("Points").fill(points)
     log.get_by_label("On what").fill(what)
     log.get_by_role("button", name="Log it").click()
-    expect(page.get_by_text("Logged in the experience log.")).to_be_visible()
+    done = page.locator("#experience #experience-done")  # said in the section the page lands on, in view
+    expect(done).to_have_text(re.compile(rf"^Logged: \+{re.escape(points)} \({re.escape(what)}\)\.$"))
+    expect(done).to_be_in_viewport()
 
 
 def pages_text(pdf: bytes) -> list[str]:

@@ -91,6 +91,9 @@ def test_a_player_asks_and_an_organiser_approves(served, browser, tmp_path):
         .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
         .map(e => e.outerHTML.slice(0, 80))""")
     assert small == [], small  # every target of the section at least 44 px tall
+    bullets = phone.evaluate("""() => [...document.querySelectorAll('.spend-suggestions li')]
+        .map(li => getComputedStyle(li).listStyleType)""")
+    assert bullets and set(bullets) == {"none"}, bullets  # the one-tap spend buttons: no list bullets beside them
     shoot(phone, "spend-asked-390")
 
     tablet = browser.new_context(viewport=TABLET).new_page()

@@ -95,7 +95,7 @@ def test_ritual_costs_are_the_menu_files():
 
 
 def test_every_cost_is_a_setting_with_its_source_or_ours():
-    """Every entry of the table is a chronicle setting; its source names Grapevine or says "ours"."""
+    """Every entry of the table is a chronicle setting; its source names Grapevine or says "This app's default"."""
     definitions = setting_definitions()
     grapevine = {"power_basic", "power_intermediate", "power_advanced", "power_elder", "power_master",
                  "power_ascendant", "power_methuselah", "ritual_basic", "ritual_intermediate", "ritual_advanced",
@@ -105,7 +105,7 @@ def test_every_cost_is_a_setting_with_its_source_or_ours():
         if name in grapevine:
             assert source.startswith("Grapevine 3.0 stock menu"), (key, source)
         else:
-            assert source.startswith("ours"), (key, source)
+            assert source.startswith("This app's default"), (key, source)
     # An organiser's change is the price.
     assert price({"kind": "ability", "name": "Occult"}, xp_ability=2.5).cost == Decimal("2.5")
 

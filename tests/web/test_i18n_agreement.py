@@ -39,7 +39,7 @@ def test_a_count_of_damage_levels_agrees_with_its_count(app):
     feeding = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, who takes %(n)s lethal and is now "
                                 "%(level)s."), name="Lys Moreau", blood=blood_traits(2), victim="Ruth Calder", n=2,
                              level=Phrase.term("Bruised"))
-    assert "que sofre 2 de dano letal e agora está Escoriado" in said_in(app, "pt_BR", feeding)
+    assert "que sofre 2 de dano letal e agora está no nível Escoriado" in said_in(app, "pt_BR", feeding)
     assert "que sufre 2 de daño letal" in said_in(app, "es", feeding)
 
 

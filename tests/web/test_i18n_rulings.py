@@ -180,9 +180,9 @@ def test_damage_by_hand_reads_in_portuguese(client, auth, dbconn):
     ruling = last_ruling()
     assert ruling.kind == "damage" and ruling.summary_said
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
-    assert summary.startswith("Konrad Vale sofre 2 níveis letais e agora está "), summary
+    assert summary.startswith("Konrad Vale sofre 2 níveis letais; estado agora: "), summary
     assert ("Konrad Vale sofre 2 níveis de dano (letal): os níveis Saudável do primeiro ao segundo estão marcados; "
-            "Konrad Vale agora está Escoriado.") in steps, steps
+            "estado de Konrad Vale agora: Escoriado.") in steps, steps
     assert not any(re.search(r"\b(takes|levels|damage|marked|now)\b", step) for step in steps), steps
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=EN).get_data(as_text=True))
     assert summary == ruling.summary and steps == [s["text"] for s in ruling.steps]
@@ -211,7 +211,7 @@ def test_healing_with_blood_reads_in_portuguese(client, auth, dbconn):
     assert ruling.kind == "healing", ruling.kind
     summary, steps = ruling_words(client.get(f"/rulings/{ruling.id}", headers=PT).get_data(as_text=True))
     assert summary == "Konrad Vale cura 1 nível letal por 1 ponto de sangue.", summary
-    assert "Konrad Vale agora está Saudável." in steps, steps
+    assert "Konrad Vale agora está no nível Saudável." in steps, steps
     assert not any(re.search(r"\b(heals?|spends|blood|points?|level|now)\b", step) for step in steps), steps
 
 

@@ -88,8 +88,8 @@ def test_a_mass_challenge_reads_in_portuguese(app):
                               "and is Bruised.")
     assert ruling.summary_said and ruling.steps[0].get("said")
     summary, steps = read(client, ruling_id, PT)
-    assert summary == ("Konrad Vale contra 2: Teodor Brandt vence; Lys Moreau perde. Konrad Vale é atingido uma vez "
-                       "e está Escoriado."), summary
+    assert summary == ("Konrad Vale contra 2: Teodor Brandt vence; Lys Moreau perde. Acertam Konrad Vale uma vez; "
+                       "estado: Escoriado."), summary
     assert steps[0] == "2 atacam Konrad Vale: 2 corpo a corpo, 0 à distância (no máximo 5 de cada)."
     assert "Konrad Vale se defende de 2 de 2 atacantes e aposta 2 Características." in steps, steps
     assert "Teodor Brandt: 11 Características." in steps, steps
@@ -150,7 +150,7 @@ def test_blood_called_for_and_feeding_read_in_portuguese(app):
     assert steps[0].startswith("Despertar ao pôr do sol: custo de 1 ponto de sangue; Konrad Vale tem "), steps
     summary, steps = ruling_words(client.get(f"/rulings/{fed}", headers=PT).get_data(as_text=True))
     assert summary.startswith("Konrad Vale drena 2 Características de Sangue de Ruth Calder, que sofre 2 de dano letal e "
-                              "agora está "), summary
+                              "agora está no nível "), summary
     assert steps[0] == "Konrad Vale drena 2 Características de Sangue de Ruth Calder: no máximo 3 por turno, 1 turno."
     for ruling_id in (called, fed):
         _summary, steps = read(client, ruling_id, PT)

@@ -112,7 +112,7 @@ def test_an_organisers_rulings_read_in_portuguese_and_in_english(app):
     assert steps[0] == "1 character refreshed.", steps
 
     summary, steps = ruling_words(client.get(f"/rulings/{ids['refresh']}", headers=PT).get_data(as_text=True))
-    assert re.fullmatch(r"Konrad Vale: renovado para Sessão de jogo 2 \(\d\d/\d\d/\d{4}\)", summary), summary
+    assert re.fullmatch(r"Konrad Vale: renovação para a Sessão de jogo 2 \(\d\d/\d\d/\d{4}\)", summary), summary
     assert any(re.fullmatch(r"Força de Vontade \d+ → \d+ de \d+ \(2 semanas completas entre as datas de jogo\)\. "
                             r"A Força de Vontade extra por satisfazer a Natureza não é modelada\.", step)
                for step in steps), steps

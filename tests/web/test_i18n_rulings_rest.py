@@ -118,8 +118,8 @@ def test_a_mortals_healing_and_medical_care_read_in_portuguese(downtime):
     assert steps == ["Ferido (contusão) se cura em uma hora.", "Machucado (letal) se cura em três dias.",
                      "Escoriado (letal) se cura em um dia.",
                      "Em 97 horas (de 336 disponíveis) Marcus Hale curou 3 níveis, todos os níveis: agora está "
-                     "Saudável."], steps
-    assert summary == "Em 97 horas (de 336 disponíveis) Marcus Hale curou 3 níveis, todos os níveis: agora está Saudável"
+                     "no nível Saudável."], steps
+    assert summary == "Em 97 horas (de 336 disponíveis) Marcus Hale curou 3 níveis, todos os níveis: agora está no nível Saudável"
 
 
 def assert_one_of(text: str, choices: list[str]) -> bool:
@@ -153,8 +153,8 @@ def test_a_check_in_its_undo_and_the_attendance_experience_read_in_portuguese(ap
     check_in = stored(app, kind="check_in")
     assert re.fullmatch(r"Konrad Vale checked in for Game session 1 \([\d-]+\)", check_in.summary), check_in.summary
     summary, steps = read_in_portuguese(client, check_in, r"\b(checked|in|for|Game|session|at|the|door|by|name)\b")
-    assert re.fullmatch(r"Konrad Vale credenciado para Sessão de jogo 1 \(\d\d/\d\d/\d{4}\)", summary), summary
-    assert re.fullmatch(r"Konrad Vale credenciado na porta pelo nome para Sessão de jogo 1 \(\d\d/\d\d/\d{4}\)\.", steps[0]), steps
+    assert re.fullmatch(r"Credenciamento de Konrad Vale para a Sessão de jogo 1 \(\d\d/\d\d/\d{4}\)", summary), summary
+    assert re.fullmatch(r"Credenciamento de Konrad Vale na porta pelo nome para a Sessão de jogo 1 \(\d\d/\d\d/\d{4}\)\.", steps[0]), steps
     assert client.post(f"/checkin/{konrad}/undo", data={}).status_code in (200, 303)
     undone = stored(app, kind="check_in_undone")
     summary, steps = read_in_portuguese(client, undone, r"\b(check-in|for|Game|session|undone|at|was|mistake)\b")
@@ -307,7 +307,7 @@ def test_a_new_game_session_and_its_refresh_read_in_portuguese(downtime):
     refresh = stored(downtime, kind="refresh")
     summary, steps = read_in_portuguese(client, refresh, r"\b(refreshed|for|Game|session|Willpower|Blood|of|full|pool|"
                                                          r"starting|one|gets|back|spent|last|torpor|does|feed|stays)\b")
-    assert re.fullmatch(r".+: renovado para Sessão de jogo 3 \(\d\d/\d\d/\d{4}\)", summary), summary
+    assert re.fullmatch(r".+: renovação para a Sessão de jogo 3 \(\d\d/\d\d/\d{4}\)", summary), summary
 
 
 def test_a_sheets_copies_retirement_and_card_read_in_portuguese(app):

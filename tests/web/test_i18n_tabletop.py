@@ -193,7 +193,7 @@ def test_a_tabletop_attack_reads_in_portuguese(pseudo_app):
                    "Dificuldade básica 6.", "Rolagem de ataque de Konrad Vale 8, 2, 2, 2, 2, 2, 2 contra dificuldade 6",
                    "O ataque acerta com 1 sucesso(s) líquido(s).", "Dano: Força 4 = 4 dados.",
                    "Potence 2: 2 sucesso(s) automático(s) na rolagem de dano.", "Rolagem de dano 8, 6, 7, 9",
-                   "(rolados na mesa).", "Vivienne Ashcombe agora está ", " na tabela de Vitalidade de mesa ("):
+                   "(rolados na mesa).", "Vivienne Ashcombe agora está no nível ", " na tabela de Vitalidade de mesa ("):
         assert phrase in said, phrase
     english = [step["text"] for step in ruling.steps if step["rule"] in (
         '000 "Stage Two: Attack"', '000 "Maneuver Characteristics"', '000 "Stage Three: Resolution"',

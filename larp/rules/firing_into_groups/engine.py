@@ -230,9 +230,8 @@ class _ShotIntoGroup:
         ``stray_hit_costs_bystander``)."""
         choice = Phrase.term(self.settings.label("stray_tests_cost_firer"))
         if not self.firer_risks():
-            self.steps.add(N_("Each is a test, not a challenge: %(name)s risks no Trait in it, and ties still compare "
-                              "Traits (%(choice)s)."), R_GROUPS, "stray_tests_cost_firer", name=self.firer,
-                           choice=choice)
+            self.steps.add(N_("%(name)s risks no Trait in these tests, and ties still compare Traits (%(choice)s)."),
+                           R_GROUPS, "stray_tests_cost_firer", name=self.firer, choice=choice)
         elif self.fire is Fire.SINGLE:
             self.steps.add(N_("%(name)s risks one Trait in each test (%(choice)s)."), R_GROUPS,
                            "stray_tests_cost_firer", name=self.firer, choice=choice)
