@@ -3,9 +3,11 @@ rules call for blood a vampire does not have (LotNR "Blood", met-reference 3.7, 
 002 "Damage and Healing"; 000 "Health Chart", "Torpor").
 
 - Feeding (:func:`drain`): each Blood Trait drained from a mortal or ghoul costs the victim a
-  level of lethal damage, at most three a turn (LotNR "Blood"; met-reference 3.7); the
-  drinker's pool fills up to its maximum. Drained from a vampire, the Blood Traits leave his
-  pool and do him no wound.
+  level of lethal damage, at most three a turn (LotNR "Blood"; met-reference 3.7). The drinker
+  drinks no more than his pool holds (LotNR generation table, met-reference 5.1): the victim
+  loses, and is wounded for, only what is drunk, and a full pool drinks nothing (the setting
+  ``drain_past_full_pool`` lets him drain on and lose the rest). Drained from a vampire, the
+  Blood Traits leave his pool and do him no wound.
 - Blood given (:func:`give_blood`): an incapacitated, unconscious or torpid vampire swallows
   blood placed in his mouth until his pool is full (002); an active one simply feeds.
 - No blood left (:func:`call_for_blood`): a vampire with an empty pool loses a health level
@@ -73,6 +75,8 @@ class Drain:
         victim_track: the victim's track afterwards (a mortal or ghoul: a lethal level a Blood Trait).
         victim_blood: the victim's tracked pool afterwards (``None`` when not tracked).
         steps: the explanation.
+        asked: the Blood Traits the narrator asked for (more than ``drained`` when the pool had no
+            room for them all).
     """
 
     drained: int
@@ -81,6 +85,7 @@ class Drain:
     victim_track: HealthTrack
     victim_blood: int | None
     steps: tuple[Step, ...]
+    asked: int = 0
 
 
 def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int, *, victim_blood: int | None = None,
@@ -88,16 +93,21 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
           victim_name: str = "The victim") -> Drain:
     """``drinker`` drains ``blood`` Blood Traits from ``victim`` (LotNR "Blood"; met-reference 3.7).
 
+    He drinks no more than his pool holds (LotNR generation table, met-reference 5.1): asked for
+    more than it has room for, he drinks what fits and the victim loses, and is wounded for, only
+    that; a full pool drinks nothing. Under the setting ``drain_past_full_pool`` he drains all that
+    was asked and what his pool does not hold is lost.
+
     Args:
         victim: the victim's track (his creature says how the drain hurts him).
-        blood: Blood Traits drained, at least 1.
+        blood: Blood Traits asked for, at least 1.
         drinker_blood, drinker_max: the drinker's pool and its maximum (blood points).
         victim_blood: the victim's pool when it is tracked (ghouls, vampires); ``None`` for a
             mortal's blood, which only his wounds count.
 
     Raises:
         RulesError: fewer than one Blood Trait, a destroyed victim, a vampire victim with too little
-            blood, impossible pools.
+            blood, impossible pools, a full pool (unless ``drain_past_full_pool``).
     """
     settings = settings or ChronicleSettings.defaults()
     _count(blood, "blood")
@@ -107,7 +117,19 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
     if victim.destroyed:
         raise RulesError(Phrase.message(N_("%(victim_name)s is dead: there is no blood to drink."),
                                         victim_name=victim_name), field="victim")
+    room = max(0, drinker_max - drinker_blood)
+    asked = blood
     steps = Explanation()
+    if not settings["drain_past_full_pool"]:
+        if room == 0:
+            raise RulesError(Phrase.message(N_("%(name)s's blood pool is already full (%(most)s blood points): he "
+                                               "cannot drink from %(victim)s."),
+                                            name=drinker, most=drinker_max, victim=victim_name), field="blood")
+        blood = min(blood, room)
+        if blood < asked:
+            steps.add(N_("%(name)s's pool has room for %(room)s: he drinks %(blood)s, not the %(asked)s asked, and "
+                         "%(victim)s loses only what is drunk."), _POOL, "drain_past_full_pool", name=drinker,
+                      room=blood_points(room), blood=blood_traits(blood), asked=asked, victim=victim_name)
     turns = ceil(blood / DRAIN_PER_TURN)
     steps.add(N_("%(name)s drains %(blood)s from %(victim)s: at most %(most)s a turn, %(turns)s."), _FEEDING,
               name=drinker, blood=blood_traits(blood), victim=victim_name, most=DRAIN_PER_TURN, turns=turns_of(turns))
@@ -129,15 +151,15 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
         track = hurt.track
         if victim_blood is not None:
             left = max(0, victim_blood - blood)
-    room = max(0, drinker_max - drinker_blood)
     taken = min(room, blood)
     if taken < blood:
         steps.add(N_("%(name)s's pool: %(pool)s of %(most)s blood points (full: %(lost)s more than it holds are lost)."),
-                  _POOL, name=drinker, pool=drinker_blood + taken, most=drinker_max, lost=blood_traits(blood - taken))
+                  _POOL, "drain_past_full_pool", name=drinker, pool=drinker_blood + taken, most=drinker_max,
+                  lost=blood_traits(blood - taken))
     else:
         steps.add(N_("%(name)s's pool: %(pool)s of %(most)s blood points."), _POOL, name=drinker,
                   pool=drinker_blood + taken, most=drinker_max)
-    return Drain(blood, taken, turns, track, left, steps.steps())
+    return Drain(blood, taken, turns, track, left, steps.steps(), asked)
 
 
 @dataclass(frozen=True)

@@ -191,13 +191,14 @@ def heal_character(chronicle: Chronicle, narrator: User | None, character_id: An
 
 def feed_on_victim(chronicle: Chronicle, narrator: User | None, drinker_id: Any, victim_id: Any, blood: Any) -> Ruling:
     """A vampire feeds on a victim and drains ``blood`` Blood Traits: each costs a mortal or ghoul a
-    level of lethal damage, at most three a turn, and the drinker's pool fills up to its maximum
-    (LotNR "Blood", met-reference 3.7; :func:`larp.rules.rulings.rule_feeding`,
+    level of lethal damage, at most three a turn, and the drinker drinks no more than his pool holds,
+    the victim losing only that (LotNR "Blood", met-reference 3.7; generation table, 5.1; setting
+    ``drain_past_full_pool``; :func:`larp.rules.rulings.rule_feeding`,
     :class:`larp.services.adjudicate.Feeding`). One transaction.
 
     Raises:
         ServiceError: 404 unknown character; 422 what the rules refuse (not a vampire, the same
-            character, a dead victim...).
+            character, a dead victim, a full pool...).
     """
     return adjudicate(chronicle, narrator, Feeding(drinker_id, victim_id, blood)).ruling
 

@@ -235,7 +235,9 @@ def healing_stateless():
     "summary": "A vampire feeds on a described victim (stateless)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a "
                    "level of lethal damage, at most three a turn; from a vampire the Blood Traits leave his pool. "
-                   "The drinker's pool fills up to its maximum. Body: `drinker` ({name, blood, blood_max}), "
+                   "The drinker drinks no more than his pool holds: the victim loses only that (`asked`, "
+                   "`drained`), and a full pool is refused (422), unless the setting drain_past_full_pool lets "
+                   "him drain on and lose the rest. Body: `drinker` ({name, blood, blood_max}), "
                    "`victim` ({name, track, blood, blood_max}), `blood` (Blood Traits drained), optional `settings`.",
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
         "drinker": {"type": "object", "properties": {"name": {"type": "string"}, **POOL_FIELDS}},
@@ -310,7 +312,9 @@ def damage_stateful(character_id: int):
 @api_route("post", "/characters/<int:character_id>/feed-on", {
     "summary": "A stored vampire feeds on a stored victim (stateful)",
     "description": "LotNR \"Blood\" (met-reference 3.7): each Blood Trait drained costs a mortal or ghoul a level "
-                   "of lethal damage, at most three a turn; the drinker's pool fills up to its maximum.",
+                   "of lethal damage, at most three a turn; the drinker drinks no more than his pool holds and "
+                   "the victim loses only that; a full pool is refused (422), unless the setting "
+                   "drain_past_full_pool lets him drain on and lose the rest.",
     "parameters": CHARACTER_PATH,
     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
         "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},

@@ -161,6 +161,7 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
                                   key=lambda c: (c.creature == "vampire", c.name))
                    if character.creature == "vampire" else [],
                    fortitude=fortitude,
+                   drain_past_full=settings["drain_past_full_pool"],
                    aegis_rulings=aegis_candidates(character) if fortitude.aegis else [])
     if not whole:
         return render_template("characters/_health_panel.html", **context), (error.status if error else 200)

@@ -24,6 +24,13 @@ def test_a_vampire_feeds_on_a_mortal_from_her_page(served, browser):
     page.goto(f"{served.base_url}/code?code={vivienne}")
     expect(page.locator("h1")).to_contain_text("Vivienne Ashcombe")
     form = page.locator("form", has=page.get_by_role("heading", name="Feeds on a victim"))
+    expect(form).to_have_count(0)  # her pool is full: she drinks nothing (LotNR generation table)
+    expect(page.locator("#health-panel")).to_contain_text("Vivienne Ashcombe's blood pool is full")
+    acts = page.locator("form[action$='/act']")
+    acts.locator("select[name=blood]").select_option("3")
+    acts.get_by_role("button", name="Spend the blood").click()
+    expect(page.locator(".last-change")).to_contain_text("spends 3 blood points")
+    expect(form.get_by_label("Blood Traits").locator("option")).to_have_count(3)  # what fits in her pool
     form.get_by_label("Victim").select_option(label="Ruth Calder (mortal)")
     form.get_by_label("Blood Traits").select_option("2")
     for control in (form.get_by_label("Victim"), form.get_by_label("Blood Traits"),

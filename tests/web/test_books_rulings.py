@@ -5,6 +5,8 @@ Each test names the source it checks; the rules core's own tests are under ``tes
 
 from __future__ import annotations
 
+import re
+
 from larp.models import Character, Ruling
 from larp.services.chronicles import get_chronicle, set_setting
 
@@ -256,16 +258,17 @@ def test_willpower_saves_a_tabletop_pool_cut_to_nothing_by_wounds(client, auth, 
 
 def test_feeding_on_a_mortal_costs_him_a_lethal_level_a_blood_trait(client, auth, dbconn):
     """LotNR "Blood" (met-reference 3.7): each Blood Trait drained from a mortal or ghoul costs the victim
-    a level of lethal damage, at most three a turn; the drinker's blood goes up to his pool's maximum."""
+    a level of lethal damage, at most three a turn; the drinker drinks no more than his pool holds (LotNR
+    generation table, met-reference 5.1; setting drain_past_full_pool off)."""
     auth.login()
     viv, ruth = char("Vivienne Ashcombe"), char("Ruth Calder")
-    Character.update(blood_current=viv.blood_max - 2).where(Character.id == viv.id).execute()
+    Character.update(blood_current=viv.blood_max - 5).where(Character.id == viv.id).execute()
     page = client.get(f"/characters/{viv.id}").get_data(as_text=True)
     assert "Feeds on a victim" in page and f'<option value="{ruth.id}">' in page
     response = client.post(f"/characters/{viv.id}/feed-on", data={"victim": ruth.id, "blood": "4"})
     assert response.status_code == 303
     assert char("Ruth Calder").damage_lethal == 4
-    assert char("Vivienne Ashcombe").blood_current == viv.blood_max  # 2 of the 4 fit in her pool
+    assert char("Vivienne Ashcombe").blood_current == viv.blood_max - 1  # all 4 fit in her pool
     record = last_ruling()
     assert record.kind == "feeding" and record.outcome["turns"] == 2  # three a turn at most
     assert any("costs Ruth Calder a level of lethal damage" in s["text"] for s in record.steps)
@@ -494,3 +497,57 @@ def test_one_level_of_bashing_reads_the_same_on_both_charts_or_says_why(client, 
              if t.startswith("The ")}
     assert names == {"The character"}
     assert damage["views"]["tabletop"]["why"] and damage["views"]["tabletop"]["live_level"] == "Healthy"
+
+
+# ---------------------------------------------------------------- 2b. a full pool drinks nothing
+
+def _drain_picker(page: str) -> list[str]:
+    """The numbers the feeding form's Blood Traits picker offers."""
+    start = page.find("/feed-on")
+    if start < 0:
+        return []
+    chunk = page[start:page.find("</form>", start)]
+    picker = chunk[chunk.find('<select name="blood">'):chunk.find("</select>", chunk.find('<select name="blood">'))]
+    return re.findall(r'<option value="(\d+)">', picker)
+
+
+def test_a_drain_takes_no_more_than_the_pool_holds_on_every_path(client, auth, dbconn):
+    """New-user test 8, finding 3, by the book (LotNR "Blood", met-reference 3.7; generation table, 5.1):
+    Konrad Vale, 9th generation, 11 of 14 blood points, drains "5" from Ruth Calder: he drinks the 3 his
+    pool holds and Ruth takes 3 lethal, not 5; then, full, his drain of 2 from Marcus Hale is refused and
+    nothing changes. The picker offers 1 to 3, then no form. The stateless API agrees. With the setting
+    drain_past_full_pool on, the old reading: Ruth takes all 5 and 2 are lost."""
+    auth.login()
+    kon, ruth, marcus = char("Konrad Vale"), char("Ruth Calder"), char("Marcus Hale")
+    Character.update(blood_current=11, blood_max=14).where(Character.id == kon.id).execute()
+    assert _drain_picker(client.get(f"/characters/{kon.id}").get_data(as_text=True)) == ["1", "2", "3"]
+
+    page = client.post(f"/characters/{kon.id}/feed-on", data={"victim": ruth.id, "blood": "5"},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert (char("Konrad Vale").blood_current, char("Ruth Calder").damage_lethal) == (14, 3)
+    assert last_ruling().outcome["drained"] == 3 and "not the 5 asked" in page
+    assert _drain_picker(page) == []
+    assert "blood pool is full (14 blood points): he cannot drink more." in page
+
+    before = last_ruling().id
+    refused = client.post(f"/characters/{kon.id}/feed-on", data={"victim": marcus.id, "blood": "2"},
+                          headers={"HX-Request": "true"})
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "blood pool is already full (14 blood points)" in text and "Nothing was changed." in text
+    assert (char("Marcus Hale").damage_lethal, last_ruling().id) == (marcus.damage_lethal, before)
+    api = client.post(f"/api/v1/characters/{kon.id}/feed-on", json={"victim": marcus.id, "blood": 2})
+    assert api.status_code == 422 and char("Marcus Hale").damage_lethal == marcus.damage_lethal
+
+    stateless = client.post("/api/v1/feeding", json={
+        "drinker": {"name": "Konrad", "blood": 11, "blood_max": 14},
+        "victim": {"name": "Ruth", "track": {"creature": "mortal"}}, "blood": 5}).get_json()["feeding"]
+    assert (stateless["drained"], stateless["victim_track"]["lethal"], stateless["consequences"]["Konrad"]["blood"]) \
+        == (3, 3, 3)
+
+    set_setting(get_chronicle(), "drain_past_full_pool", True)
+    Character.update(blood_current=11).where(Character.id == kon.id).execute()
+    Character.update(damage_lethal=0).where(Character.id == ruth.id).execute()
+    assert len(_drain_picker(client.get(f"/characters/{kon.id}").get_data(as_text=True))) == 10
+    client.post(f"/characters/{kon.id}/feed-on", data={"victim": ruth.id, "blood": "5"})
+    assert (char("Konrad Vale").blood_current, char("Ruth Calder").damage_lethal) == (14, 5)

@@ -88,6 +88,8 @@ def night(tmp_path_factory):
     for path, form in (
             ("/characters/{Lys Moreau}/damage", {"damage_type": "lethal", "levels": "1"}),
             ("/characters/{Lys Moreau}/heal", {"kind": "lethal", "levels": "1"}),
+            # room in her pool first: a full pool drinks nothing (LotNR generation table)
+            ("/characters/{Vivienne Ashcombe}/act", {"action": "blood", "blood": "2", "reason": "discipline"}),
             ("/characters/{Vivienne Ashcombe}/feed-on", {"victim": "{Ruth Calder}", "blood": "1"}),
             ("/characters/{Pim Halloran}/act", {"action": "blood", "blood": "1", "reason": "rising"})):
         fill = {name: str(number) for name, number in ids.items()}

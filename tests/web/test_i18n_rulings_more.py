@@ -141,6 +141,7 @@ def test_blood_called_for_and_feeding_read_in_portuguese(app):
     AuthActions(client).login()
     ids = ids_by_first_name(app)
     called = record(client, f"/api/v1/characters/{ids['Konrad']}/blood", {"blood": 1, "reason": "rising"})
+    record(client, f"/api/v1/characters/{ids['Konrad']}/blood", {"blood": 1, "reason": "discipline"})  # room for 2
     fed = record(client, f"/api/v1/characters/{ids['Konrad']}/feed-on", {"victim": ids["Ruth"], "blood": 2})
     with app.app_context(), db.connection_context():
         english = {ruling.id: ruling for ruling in Ruling.select().where(Ruling.id.in_([called, fed]))}

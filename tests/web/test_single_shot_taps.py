@@ -89,6 +89,8 @@ def test_a_character_page_tap_is_one_load_one_rules_call_one_transaction(client,
         client.post(f"/characters/{cid('Konrad Vale')}/damage", data={"damage_type": "lethal", "levels": "1"})
     if form.get("action") == "feed":  # room in his pool first (000 "Health Chart": blood called for)
         client.post(f"/characters/{cid('Pim Halloran')}/act", data={"action": "blood", "blood": "2"})
+    if path.endswith("/feed-on"):  # room in her pool first: a full pool drinks nothing (LotNR generation table)
+        client.post(f"/characters/{cid('Vivienne Ashcombe')}/act", data={"action": "blood", "blood": "2"})
     before = Ruling.select().count()
     for name, value in names.items():
         path = path.replace(name, value)
@@ -118,6 +120,8 @@ def test_a_stored_api_tap_answers_from_what_it_recorded(client, auth, dbconn, pa
     who = cid("Vivienne Ashcombe")
     if path == "heal":
         client.post(f"/api/v1/characters/{who}/damage", json={"damage_type": "bashing", "levels": 2})
+    if path == "feed-on":  # room in her pool first: a full pool drinks nothing (LotNR generation table)
+        client.post(f"/api/v1/characters/{who}/blood", json={"blood": 2})
     if "victim" in body:
         body = {**body, "victim": cid(body["victim"])}
     with tally() as counts:

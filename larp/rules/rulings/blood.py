@@ -48,12 +48,14 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
 
     Each Blood Trait drained from a mortal or ghoul costs him a level of lethal damage, at most three
     a turn (so a drain of five takes two turns); past Incapacitated he dies (000 "Health"). From a
-    vampire the Blood Traits leave his pool and do no wound. The drinker's pool fills up to its
-    maximum (LotNR generation table).
+    vampire the Blood Traits leave his pool and do no wound. The drinker drinks no more than his pool
+    holds (LotNR generation table, met-reference 5.1): asked for more, he drinks what fits and the
+    victim loses only that (``drain_past_full_pool`` off, the default); with the setting on he drains
+    all that was asked and the rest is lost.
 
     Raises:
         RulesError: a drinker who is not a vampire or cannot feed (destroyed, torpor, staked), the
-            same person twice, a dead victim, fewer than one Blood Trait.
+            same person twice, a dead victim, fewer than one Blood Trait, a full pool (setting off).
     """
     settings = settings or ChronicleSettings.defaults()
     if drinker.name == victim.name:
@@ -78,16 +80,20 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
     if result.victim_blood is not None and victim.blood != result.victim_blood:
         tally.blood(victim.name, result.victim_blood - victim.blood)
     tally.hurt(victim.name, result.victim_track)
+    full = result.drained < result.asked  # his pool held no more than he drank
     if victim.creature != "vampire":
-        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, who takes %(n)s lethal and is now "
-                                    "%(level)s."), name=drinker.name, blood=blood_traits(result.drained),
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all his pool holds; %(victim)s takes "
+                                    "%(n)s lethal and is now %(level)s.") if full
+                                 else N_("%(name)s drains %(blood)s from %(victim)s, who takes %(n)s lethal and is now "
+                                         "%(level)s."), name=drinker.name, blood=blood_traits(result.drained),
                                  victim=victim.name, n=result.drained, level=standing(result.victim_track))
     else:
-        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s."), name=drinker.name,
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all his pool holds.") if full
+                                 else N_("%(name)s drains %(blood)s from %(victim)s."), name=drinker.name,
                                  blood=blood_traits(result.drained), victim=victim.name)
     return BloodRuling(summary, result.steps, tally.consequences(),
-                       {"drained": result.drained, "taken": result.taken, "turns": result.turns,
-                        "victim_track": result.victim_track.to_dict()})
+                       {"asked": result.asked, "drained": result.drained, "taken": result.taken,
+                        "turns": result.turns, "victim_track": result.victim_track.to_dict()})
 
 
 def rule_blood_called_for(person: Person, reason: str, blood: int = 1, settings: ChronicleSettings | None = None,
