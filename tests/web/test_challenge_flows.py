@@ -404,7 +404,7 @@ def test_make_this_test_without_the_throws_keeps_the_result_so_far(client, auth,
 def test_the_other_abilities_line_says_what_its_number_counts(client, auth, dbconn):
     """A new user's finding (wave 9): "Vivienne Ashcombe may retest with another Ability (4, the narrator's
     call)" left the 4 unexplained. It is the number of her Abilities that could be used (chips under the line,
-    if the narrator agrees one fits), said in plain words in each language."""
+    if the narrator agrees one fits), said in plain words in each language; a chip's "1 left" is singular."""
     import re
 
     auth.login()
@@ -421,3 +421,5 @@ def test_the_other_abilities_line_says_what_its_number_counts(client, auth, dbco
         assert chips > 1 and words in line.group(1), (language, line.group(1))
         assert f"({chips} " in line.group(1) or f"usar {chips} " in line.group(1), line.group(1)
         assert "narrator's call" not in line.group(1) and "criterio" not in line.group(1)
+        if language == "es":  # one level left is said in the singular (Awareness 1, Etiquette 2)
+            assert "Awareness (queda 1)" in line.group(2) and "Etiquette (quedan 2)" in line.group(2), line.group(2)
