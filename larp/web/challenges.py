@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from larp.db import as_id
@@ -289,9 +289,9 @@ def source_label(source: str, adjudication: Adjudication, side: str | None) -> s
         if kind == "ability" and state is not None:
             line = state.ability(name)
             if line is not None:
-                return gettext("%(name)s (%(left)s left)", name=line.name, left=line.left)
+                return ngettext("%(name)s (%(num)s left)", "%(name)s (%(num)s left)", line.left, name=line.name)
         if kind == "willpower" and character is not None:
-            return gettext("Willpower (%(left)s left)", left=character.willpower_current)
+            return ngettext("Willpower (%(num)s left)", "Willpower (%(num)s left)", character.willpower_current)
     return label
 
 

@@ -73,6 +73,25 @@ def undo_open(ruling) -> bool:
     return (utcnow() - ruling.created_at).total_seconds() <= UNDO_WINDOW_SECONDS
 
 
+@bp.app_template_global()
+def undo_note(ruling) -> str:
+    """Template global: why the person looking sees no Undo under a recorded fight or stray shot (wave 9), in
+    one short line, or "" when he sees it (:func:`undo_open`) or there is nothing to undo (undone already, or a
+    kind no screen takes back). Another narrator's ruling: only the narrator who recorded it or an organiser
+    may undo it; after :data:`UNDO_WINDOW_SECONDS`, an organiser undoes it from the character's history."""
+    if ruling is None or g.get("user") is None or ruling.undone_at is not None or ruling.kind not in SCREEN_UNDO_KINDS:
+        return ""
+    if undo_open(ruling):
+        return ""
+    if (utcnow() - ruling.created_at).total_seconds() > UNDO_WINDOW_SECONDS:
+        return gettext("Ruling #%(id)s is more than a minute old: an organiser can undo it from the character's "
+                       "history (Between game sessions).", id=ruling.id)
+    if ruling.narrator_label:
+        return gettext("Only %(narrator)s, who recorded it, or an organiser may undo ruling #%(id)s.",
+                       narrator=ruling.narrator_label, id=ruling.id)
+    return gettext("Only the narrator who recorded it or an organiser may undo ruling #%(id)s.", id=ruling.id)
+
+
 def undo_from_board(step: str, context: Callable[..., dict[str, Any]], full: str, partial: str,
                     whole_form: bool = False):
     """The Undo button of the combat board's or the stray-shot screen's recorded ruling (``step``

@@ -59,6 +59,9 @@ def test_a_third_scan_joins_the_attack_and_the_result_is_in_view(served, browser
     rows.nth(1).get_by_label("Rock", exact=True).check()
     open_settings(page)  # folded on a phone (issue 31 item 2)
     page.locator(".scene-bar select[name=range]").select_option("hand_to_hand")
+    setup = rows.nth(0).locator("details.row-setup > summary")
+    if setup.is_visible():  # a narrow card: More is inside his folded range and weapon (wave 9)
+        setup.click()
     rows.nth(0).locator("details.more summary").click()  # opened by the narrator, not by the server
     with page.expect_response(lambda r: r.url.endswith("/combat") and r.request.method == "POST") as answer:
         page.get_by_role("button", name="Resolve the mass challenge").click()

@@ -81,3 +81,29 @@ def test_no_undo_button_after_the_window_nor_for_another_narrators_fight(app, cl
     assert undo_button(client.get(recorded.headers["Location"]).get_data(as_text=True)) is None
     late = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
     assert late.status_code == 409 and "history" in late.get_data(as_text=True)
+
+
+def test_who_may_undo_is_said_where_the_undo_is_not_shown(app, client, auth, cast, dbconn):
+    """A new user's finding (wave 9): another narrator who opens a narrator's fight within the minute saw no Undo
+    and no reason. One short line says who may undo it (its narrator or an organiser, README "Combat"), in the
+    reader's language; after the minute and a half, where it is undone then. The narrator who recorded it sees
+    his Undo and no such line."""
+    auth.login("nar1")
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    data = board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"})
+    recorded = post(client, {**data, "step": "record"})
+    ruling = Ruling.get()
+    own = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert undo_button(own) and 'class="hint undo-note"' not in own
+    other = app.test_client()
+    from tests.support import AuthActions
+
+    AuthActions(other).login("nar2")
+    page = other.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert undo_button(page) is None
+    assert f"Only Nar1, who recorded it, or an organiser may undo ruling #{ruling.id}." in page
+    spanish = other.get(recorded.headers["Location"], headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert f"Solo Nar1, que la registró, o un organizador puede deshacer la resolución n.º {ruling.id}." in spanish
+    Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
+    late = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert undo_button(late) is None and "an organiser can undo it from the character&#39;s history" in late

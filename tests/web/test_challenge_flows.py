@@ -399,3 +399,27 @@ def test_make_this_test_without_the_throws_keeps_the_result_so_far(client, auth,
     assert Ruling.select().count() == 0 and AbilitySpend.select().count() == 0
     response = client.post("/challenge", data={**call, "next_defender_throw": "paper"}, headers={"HX-Request": "true"})
     assert response.status_code == 200 and "Choose both throws" not in response.get_data(as_text=True)
+
+
+def test_the_other_abilities_line_says_what_its_number_counts(client, auth, dbconn):
+    """A new user's finding (wave 9): "Vivienne Ashcombe may retest with another Ability (4, the narrator's
+    call)" left the 4 unexplained. It is the number of her Abilities that could be used (chips under the line,
+    if the narrator agrees one fits), said in plain words in each language; a chip's "1 left" is singular."""
+    import re
+
+    auth.login()
+    fields = base("Vivienne Ashcombe", "Konrad Vale", challenger_bid="Graceful", defender_bid="Brawny",
+                  challenger_throw="rock", defender_throw="rock")
+    said = {"en": "Abilities could be used, if the narrator agrees one fits)",
+            "es": "Habilidades, si el narrador acepta que una encaja)",
+            "pt-BR": "Habilidades, se o narrador aceitar que uma se aplica)"}
+    for language, words in said.items():
+        body = client.post("/challenge", data=fields, headers={"Accept-Language": language}).get_data(as_text=True)
+        line = re.search(r'<details class="more other-abilities"><summary>(.*?)</summary>(.*?)</details>', body, re.S)
+        assert line, language
+        chips = line.group(2).count('name="next_source"')
+        assert chips > 1 and words in line.group(1), (language, line.group(1))
+        assert f"({chips} " in line.group(1) or f"usar {chips} " in line.group(1), line.group(1)
+        assert "narrator's call" not in line.group(1) and "criterio" not in line.group(1)
+        if language == "es":  # one level left is said in the singular (Awareness 1, Etiquette 2)
+            assert "Awareness (queda 1)" in line.group(2) and "Etiquette (quedan 2)" in line.group(2), line.group(2)

@@ -106,7 +106,7 @@ def test_the_folded_lines_say_change_and_close_in_the_readers_language(app):
     the style sheet's English."""
     client = a_narrator(app)
     ids = ids_of(app)
-    pages = {"/challenge": 1, f"/combat?target={ids['Konrad']}": 2, "/combat/bystanders": 1}
+    pages = {"/challenge": 1, f"/combat?target={ids['Konrad']}": 3, "/combat/bystanders": 1}
     for address, count in pages.items():
         page = client.get(address, headers=PT).get_data(as_text=True)
         assert fold_words(page) == [("alterar", "fechar")] * count, (address, fold_words(page))
@@ -118,6 +118,29 @@ def test_the_folded_lines_say_change_and_close_in_the_readers_language(app):
         css = (Path(app.root_path).parent / "static" / "css" / sheet).read_text()
         for rule in re.findall(r"details\.(?:screen-settings|fold-narrow)[^{]*summary\[[^{]*\{[^}]*\}", css):
             assert "attr(data-" in rule
+        for rule in re.findall(r"details\.fold(?:\[open\])? > summary::after\s*\{[^}]*\}", css):
+            assert "attr(data-" in rule
+
+
+def test_every_folded_line_of_the_combat_screens_closes_the_same_way(app):
+    """A new user's finding (wave 9): the board's folded lines closed in different ways ("▸ change"/"▾ close" on
+    some, a bare "▾" on an attacker's range and weapon, nothing on "More…"). Every fold of the board (the target's
+    answer and scene, each attacker's range and weapon and More) and of the stray-shot screen (the firer's and
+    each bystander's scene) is one ``details.fold`` whose summary carries the reader's "change" and "close"; only
+    the result's "Why" and "Every step" lists are not folds of the board."""
+    client = a_narrator(app)
+    ids = ids_of(app)
+    board = (f"/combat?target={ids['Konrad']}&a={ids['Vivienne']}&a={ids['Lys']}")
+    stray = (f"/combat/bystanders?firer={ids['Ruth']}&target={ids['Konrad']}&b={ids['Lys']}&b={ids['Vivienne']}"
+             "&firer_weapon=pistol")
+    for address, folds in ((board, 2 + 2 * 2), (stray, 1 + 2)):
+        page = client.get(address, headers={"Accept-Language": "es"}).get_data(as_text=True)
+        opened = re.findall(r'<details class="([^"]*)"[^>]*>\s*<summary([^>]*)>', page)
+        board_folds = [(cls, attrs) for cls, attrs in opened if "screen-settings" not in cls and "why" not in cls
+                       and "menu" not in cls]
+        assert len(board_folds) == folds, (address, board_folds)
+        for cls, attrs in board_folds:
+            assert "fold" in cls.split() and attrs == ' data-open="cambiar" data-close="cerrar"', (address, cls, attrs)
 
 
 def test_the_targets_celerity_is_said_and_its_box_drawn_as_the_others(app):
