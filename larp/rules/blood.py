@@ -122,12 +122,12 @@ def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int,
     steps = Explanation()
     if not settings["drain_past_full_pool"]:
         if room == 0:
-            raise RulesError(Phrase.message(N_("%(name)s's blood pool is already full (%(most)s blood points): he "
-                                               "cannot drink from %(victim)s."),
+            raise RulesError(Phrase.message(N_("%(name)s's blood pool is already full (%(most)s blood points): there "
+                                               "is no room to drink from %(victim)s."),
                                             name=drinker, most=drinker_max, victim=victim_name), field="blood")
         blood = min(blood, room)
         if blood < asked:
-            steps.add(N_("%(name)s's pool has room for %(room)s: he drinks %(blood)s, not the %(asked)s asked, and "
+            steps.add(N_("%(name)s's pool has room for %(room)s: %(blood)s drunk, not the %(asked)s asked, and "
                          "%(victim)s loses only what is drunk."), _POOL, "drain_past_full_pool", name=drinker,
                       room=blood_points(room), blood=blood_traits(blood), asked=asked, victim=victim_name)
     turns = ceil(blood / DRAIN_PER_TURN)

@@ -167,9 +167,10 @@ def stored_rulings(ids: dict[str, int]) -> list[tuple[str, str, dict]]:
                            {"character_id": ids["Aldous Whitmore"], "throw": "rock", "firer_throw": "paper"}]}),
         ("damage by hand", f"/api/v1/characters/{ids['Lys Moreau']}/damage",
          {"damage_type": "lethal", "levels": 1, "armor": "ballistic_vest", "armor_left": 0}),
+        # Vivienne's pool starts full, and a vampire drinks no more than it holds: she calls for blood first.
+        ("blood called for", f"/api/v1/characters/{ids['Vivienne Ashcombe']}/blood", {"blood": 2, "reason": "rising"}),
         ("feeding on a victim", f"/api/v1/characters/{ids['Vivienne Ashcombe']}/feed-on",
          {"victim": ids["Ruth Calder"], "blood": 1}),
-        ("blood called for", f"/api/v1/characters/{ids['Pim Halloran']}/blood", {"blood": 1, "reason": "rising"}),
     ]
 
 

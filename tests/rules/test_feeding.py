@@ -48,7 +48,7 @@ def test_asked_for_more_than_fits_he_drinks_what_fits_and_the_victim_loses_only_
     assert (ruling.outcome["asked"], ruling.outcome["drained"], ruling.outcome["taken"], ruling.outcome["turns"]) \
         == (5, 3, 3, 1)
     assert ruling.outcome["victim_track"]["lethal"] == 3
-    assert "all his pool holds" in str(ruling.summary)
+    assert "all the pool holds" in str(ruling.summary)
     assert [s.setting for s in ruling.steps][0] == "drain_past_full_pool"
     assert "not the 5 asked" in ruling.steps[0].text
 
@@ -59,7 +59,7 @@ def test_what_fits_is_drunk_whole():
     assert applied(ruling, "Konrad Vale") == (5, 0)
     assert applied(ruling, "Ruth Calder") == (0, 5)
     assert ruling.outcome["turns"] == 2
-    assert "all his pool holds" not in str(ruling.summary)
+    assert "all the pool holds" not in str(ruling.summary)
 
 
 def test_a_full_pool_drinks_nothing_and_is_refused():

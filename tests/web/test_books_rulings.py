@@ -527,7 +527,7 @@ def test_a_drain_takes_no_more_than_the_pool_holds_on_every_path(client, auth, d
     assert (char("Konrad Vale").blood_current, char("Ruth Calder").damage_lethal) == (14, 3)
     assert last_ruling().outcome["drained"] == 3 and "not the 5 asked" in page
     assert _drain_picker(page) == []
-    assert "blood pool is full (14 blood points): he cannot drink more." in page
+    assert "blood pool is full (14 blood points): there is no room to drink more." in page
 
     before = last_ruling().id
     refused = client.post(f"/characters/{kon.id}/feed-on", data={"victim": marcus.id, "blood": "2"},

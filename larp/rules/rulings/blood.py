@@ -80,15 +80,15 @@ def rule_feeding(drinker: Person, victim: Person, blood: int, settings: Chronicl
     if result.victim_blood is not None and victim.blood != result.victim_blood:
         tally.blood(victim.name, result.victim_blood - victim.blood)
     tally.hurt(victim.name, result.victim_track)
-    full = result.drained < result.asked  # his pool held no more than he drank
+    full = result.drained < result.asked  # the pool held no more than was drunk
     if victim.creature != "vampire":
-        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all his pool holds; %(victim)s takes "
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all the pool holds; %(victim)s takes "
                                     "%(n)s lethal and is now %(level)s.") if full
                                  else N_("%(name)s drains %(blood)s from %(victim)s, who takes %(n)s lethal and is now "
                                          "%(level)s."), name=drinker.name, blood=blood_traits(result.drained),
                                  victim=victim.name, n=result.drained, level=standing(result.victim_track))
     else:
-        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all his pool holds.") if full
+        summary = Phrase.message(N_("%(name)s drains %(blood)s from %(victim)s, all the pool holds.") if full
                                  else N_("%(name)s drains %(blood)s from %(victim)s."), name=drinker.name,
                                  blood=blood_traits(result.drained), victim=victim.name)
     return BloodRuling(summary, result.steps, tally.consequences(),
