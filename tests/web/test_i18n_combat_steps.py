@@ -38,6 +38,19 @@ def a_narrator(app):
     return client
 
 
+def stray_shot_page(app, headers: dict[str, str]) -> str:
+    """The stray-shot screen after Ruth fires a pistol at Konrad and misses, Lys the one bystander (her scissors
+    against Ruth's rock), recorded, as a narrator reading ``headers``' language sees it (entities unescaped)."""
+    client = a_narrator(app)
+    ids = ids_of(app)
+    shot = {"firer": ids["Ruth"], "target": ids["Konrad"], "b": [ids["Lys"]], "firer_weapon": "pistol",
+            f"b{ids['Lys']}_throw": "scissors", f"b{ids['Lys']}_firer_throw": "rock"}
+    recorded = client.post("/combat/bystanders", data={**shot, "step": "record"}, headers=headers, follow_redirects=True)
+    page = markup.unescape(recorded.get_data(as_text=True))
+    assert recorded.status_code == 200 and "ruling-meta" in page
+    return page
+
+
 def ids_of(app) -> dict[str, int]:
     from larp.db import db
     from larp.models import Character
@@ -82,13 +95,7 @@ def test_a_bystanders_steps_and_note_are_said(app):
 def test_a_stray_shots_weapon_is_named_in_portuguese(app):
     """The armory's names through the catalogue: the hit's line ("com pistola") and the step naming the weapon
     (``Phrase.term``), not the armory's English."""
-    client = a_narrator(app)
-    ids = ids_of(app)
-    shot = {"firer": ids["Ruth"], "target": ids["Konrad"], "b": [ids["Lys"]], "firer_weapon": "pistol",
-            f"b{ids['Lys']}_throw": "scissors", f"b{ids['Lys']}_firer_throw": "rock"}
-    recorded = client.post("/combat/bystanders", data={**shot, "step": "record"}, headers=PT, follow_redirects=True)
-    page = markup.unescape(recorded.get_data(as_text=True))
-    assert recorded.status_code == 200 and "ruling-meta" in page
+    page = stray_shot_page(app, PT)
     hits = " ".join(re.findall(r'<li class="hit">(.*?)</li>', page, re.S))
     assert "pistola" in hits and "pistol:" not in hits, hits
     steps = " ".join(re.findall(r'<span class="step-text">(.*?)</span>', page, re.S))

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from larp.i18n import catalogue
-from tests.web.test_i18n_combat_steps import a_narrator, ids_of
+from tests.web.test_i18n_combat_steps import stray_shot_page
 
 ES = {"Accept-Language": "es"}
 #: A health level or state said as an adjective right after "is" (its gender is the character's).
@@ -66,13 +66,7 @@ def test_a_stray_shot_in_spanish_says_test_and_weapon_one_way(app):
     stray_tests_cost_firer off): no step calls them "not a challenge" (the pair's step still says who challenges
     whom), the weapon is not a capitalised noun in the middle of a sentence, the setting in brackets reads as a
     setting with its value, and the steps' heading names the ruling, not a failure."""
-    client = a_narrator(app)
-    ids = ids_of(app)
-    shot = {"firer": ids["Ruth"], "target": ids["Konrad"], "b": [ids["Lys"]], "firer_weapon": "pistol",
-            f"b{ids['Lys']}_throw": "scissors", f"b{ids['Lys']}_firer_throw": "rock"}
-    recorded = client.post("/combat/bystanders", data={**shot, "step": "record"}, headers=ES, follow_redirects=True)
-    page = markup.unescape(recorded.get_data(as_text=True))
-    assert recorded.status_code == 200 and "ruling-meta" in page
+    page = stray_shot_page(app, ES)
     steps = " ".join(re.findall(r'<span class="step-text">(.*?)</span>', page, re.S))
     assert "no arriesga ningún Rasgo en estas pruebas" in steps, steps
     assert "no un desafío" not in steps and "con Pistola" not in steps, steps
