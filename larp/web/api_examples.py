@@ -55,7 +55,9 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                                     "body": {"damage_type": "lethal", "levels": 2}},
     ("/characters/{character_id}/destroy", "post"): {"path": {"character_id": 9}, "body": {"means": "massive_trauma"}},
     ("/characters/{character_id}/feed", "post"): {"path": {"character_id": 5}, "body": {"blood": 3}},
-    ("/characters/{character_id}/feed-on", "post"): {"path": {"character_id": 2}, "body": {"victim": 9, "blood": 1}},
+    # Konrad's pool starts full (the demo's), and a vampire drinks no more than it holds: he calls for blood first.
+    ("/characters/{character_id}/feed-on", "post"): {"path": {"character_id": 2}, "body": {"victim": 9, "blood": 1},
+                                                     "after": [("/characters/{character_id}/blood", "post")]},
     ("/characters/{character_id}/heal", "post"): {"path": {"character_id": 6}, "body": {"kind": "aggravated", "levels": 1}},
     ("/characters/{character_id}/healing-nights", "post"): {"path": {"character_id": 6}, "body": {"levels": 1}},
     ("/characters/{character_id}/restore", "post"): {"path": {"character_id": 4}, "body": {},

@@ -34,6 +34,7 @@ def test_every_mutating_form_on_the_character_page_carries_a_fresh_token(client,
     one-time token, new each time the page is drawn, with the condition the page showed."""
     auth.login()
     viv = char("Vivienne Ashcombe")
+    client.post(f"/characters/{viv.id}/act", data={"action": "blood", "blood": "1"})  # room in her pool to feed
     first = client.get(f"/characters/{viv.id}").get_data(as_text=True)
     second = client.get(f"/characters/{viv.id}").get_data(as_text=True)
     # damage, heal, equip, narrator actions, feeding on a victim (no Aegis without Fortitude 5)
