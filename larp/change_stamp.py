@@ -28,9 +28,16 @@ import mmap
 import os
 import sqlite3
 from pathlib import Path
+from typing import Callable, Hashable, TypeVar
+
+from larp.db import db
+
+T = TypeVar("T")
 
 #: The two copies of the WAL-index header at the start of the ``-shm`` file (48 bytes each).
 HEADER_BYTES = 96
+#: How many answers a stamp keeps at most (all are dropped when it is full): users' sessions and cards' polls.
+KEPT_AT_MOST = 4096
 
 
 class ChangeStamp:
@@ -39,8 +46,8 @@ class ChangeStamp:
     Attributes:
         keeper: the connection held open so that the ``-shm`` file stays the one in use.
         kept: what the process remembers of this database, each with the stamp it was read under
-            (:mod:`larp.services.session_user`: its key, ``(stamp, rows)``); valid only while
-            :meth:`read` gives that stamp still. Threads share it (single dict operations).
+            (key -> ``(stamp, answer)``, :func:`kept_or_read`); valid only while :meth:`read` gives that
+            stamp still. Threads share it (single dict operations).
     """
 
     def __init__(self, keeper: sqlite3.Connection, header: mmap.mmap):
@@ -83,3 +90,24 @@ def change_stamp(path: Path | None) -> ChangeStamp | None:
             keeper.close()
         return None
     return ChangeStamp(keeper, header)
+
+
+def kept_or_read(stamp: ChangeStamp | None, key: Hashable, read: Callable[[], T]) -> T:
+    """``read()`` (a read of the database, whose answer depends on nothing but what is stored), or the answer
+    it gave for ``key`` when nothing has been committed since (``stamp`` unchanged). Without a stamp
+    (PostgreSQL) or inside a transaction (whose snapshot may be older than the stamp), always ``read()``.
+
+    The stamp is read BEFORE ``read()``: a commit made after that read changes the stamp, so an answer kept
+    under it is never older than it says. An answer must not be changed by its callers (they share it).
+    """
+    if stamp is None or db.in_transaction():
+        return read()
+    seen = stamp.read()
+    kept = stamp.kept.get(key)
+    if kept is not None and kept[0] == seen:
+        return kept[1]
+    answer = read()
+    if len(stamp.kept) >= KEPT_AT_MOST:
+        stamp.kept.clear()
+    stamp.kept[key] = (seen, answer)
+    return answer

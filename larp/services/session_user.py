@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from larp.change_stamp import ChangeStamp
-from larp.db import db, model_from_row, run_sql
+from larp.change_stamp import ChangeStamp, kept_or_read
+from larp.db import model_from_row, run_sql
 from larp.models import Chronicle, Membership, User
 
 
@@ -57,10 +57,6 @@ def _statement() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     return sql, user_fields, chronicle_fields
 
 
-#: How many (user, session generation) answers a change stamp keeps at most (all are dropped when full).
-KEPT_AT_MOST = 4096
-
-
 def session_user(user_id: int | None, generation: object, stamp: ChangeStamp | None = None) -> SessionUser | None:
     """The active user ``user_id`` with his chronicles, when ``generation`` (the session cookie's)
     is still his session generation; else ``None`` (the session has ended: logout, "log out
@@ -71,7 +67,8 @@ def session_user(user_id: int | None, generation: object, stamp: ChangeStamp | N
     if user_id is None or not isinstance(generation, int) or isinstance(generation, bool):
         return None
     sql, user_fields, chronicle_fields = _statement()
-    rows = _rows(sql, user_id, generation, stamp)
+    rows = kept_or_read(stamp, ("user", user_id, generation),
+                        lambda: tuple(run_sql(sql, (user_id, True, generation)).fetchall()))
     if not rows:
         return None
     first = rows[0]
@@ -81,20 +78,3 @@ def session_user(user_id: int | None, generation: object, stamp: ChangeStamp | N
                   for row in rows if row[role_at + 1] is not None]
     return SessionUser(user=user, chronicles=chronicles, several_chronicles=first[-1] > 1)
 
-
-def _rows(sql: str, user_id: int, generation: int, stamp: ChangeStamp | None) -> tuple:
-    """The query's rows, kept on ``stamp`` while it reads the same. The stamp is read BEFORE the query:
-    a commit made after that read changes the stamp, so rows kept under it are never older than it says;
-    and inside a transaction (whose snapshot may be older than the stamp) nothing is kept or reused."""
-    if stamp is None or db.in_transaction():
-        return tuple(run_sql(sql, (user_id, True, generation)).fetchall())
-    seen = stamp.read()
-    key = (user_id, generation)
-    kept = stamp.kept.get(key)
-    if kept is not None and kept[0] == seen:
-        return kept[1]
-    rows = tuple(run_sql(sql, (user_id, True, generation)).fetchall())
-    if len(stamp.kept) >= KEPT_AT_MOST:
-        stamp.kept.clear()
-    stamp.kept[key] = (seen, rows)
-    return rows

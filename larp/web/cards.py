@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl, urlparse
 
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
+from larp.change_stamp import ChangeStamp, kept_or_read
 from larp.db import db
 from larp.htmx import is_partial, render
 from larp.web.scene_memory import board_in_progress, remember_scan
@@ -261,7 +262,8 @@ def card_live(token: str):
 
 class NothingChanged:
     """WSGI middleware: a player's card poll that finds nothing changed (:func:`card_live`'s 204) is
-    answered here, after its one query, before Flask builds a request (issue 29, "A light request").
+    answered here, after its one query (none on SQLite when nothing was committed since the card's last
+    poll: :func:`larp.change_stamp.kept_or_read`), before Flask builds a request (issue 29, "A light request").
 
     It is the answer a game night's thousand phones get two hundred times a second, and the same
     for anyone: it depends on no session, user or chronicle, and carries no content (so none of the
@@ -273,8 +275,9 @@ class NothingChanged:
 
     _POLL = re.compile(r"/c/([A-Za-z2-7]{32})/live")
 
-    def __init__(self, app: Callable):
+    def __init__(self, app: Callable, stamp: ChangeStamp | None = None):
         self.app = app
+        self.stamp = stamp
 
     def __call__(self, environ: dict[str, Any], start_response: Callable):
         """Answer 204 when the poll's fingerprint is the card's, else pass the request on."""
@@ -286,24 +289,31 @@ class NothingChanged:
                 return []
         return self.app(environ, start_response)
 
-    @staticmethod
-    def _unchanged(token: str, query: str) -> bool:
+    def _unchanged(self, token: str, query: str) -> bool:
         seen_v = next((value for key, value in parse_qsl(query, keep_blank_values=True) if key == "v"), None)
         if not seen_v:
             return False
-        opened = False
         try:
-            opened = db.connect(reuse_if_open=True)
-            seen = seen_by_card(token)
+            # On SQLite, with nothing committed since the card's last poll, its fingerprint (a function of
+            # what is stored, and of nothing else) is the one read then: no query (larp.change_stamp).
+            seen = kept_or_read(self.stamp, ("card", token), lambda: _seen_by_card(token))
         except Exception:  # noqa: BLE001 - the view meets the same trouble and answers it as it should
             return False
-        finally:
-            if opened and not db.is_closed():
-                db.close()
         return seen is not None and seen.fingerprint == seen_v
+
+
+def _seen_by_card(token: str):
+    """:func:`larp.services.live.seen_by_card` on a connection of its own (closed after, unless one was open)."""
+    opened = False
+    try:
+        opened = db.connect(reuse_if_open=True)
+        return seen_by_card(token)
+    finally:
+        if opened and not db.is_closed():
+            db.close()
 
 
 def mount_nothing_changed(app) -> None:
     """Answer the card poll's "nothing changed" before Flask (:class:`NothingChanged`); call before
     the chronicle mount wraps the app, so that it sees the path as Flask routes it."""
-    app.wsgi_app = NothingChanged(app.wsgi_app)
+    app.wsgi_app = NothingChanged(app.wsgi_app, app.extensions.get("larp.change_stamp"))

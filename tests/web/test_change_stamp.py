@@ -70,3 +70,26 @@ def test_a_deactivation_or_removal_from_the_chronicle_by_another_process_takes_e
     assert client.get("/account").status_code == 200
     other_process(app, 'UPDATE "user" SET active = 0 WHERE username = \'boss\'')
     assert client.get("/account").status_code == 302
+
+
+@sqlite_only
+def test_a_cards_poll_is_answered_from_what_was_kept_until_another_process_changes_him(app, client):
+    """The player's card poll (the game night's 200 a second) reads the card's fingerprint once; with nothing
+    committed since, the next polls are answered without a query; a wound marked by another process is seen
+    at the next poll."""
+    import re
+
+    from larp.db import db
+    from larp.models import Character
+
+    with app.app_context(), db.connection_context():
+        ruth = Character.get(Character.name == "Ruth Calder")
+    page = client.get(f"/C/{ruth.card_token}").get_data(as_text=True)
+    live = re.search(r'<div id="tonight-live"[^>]*hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    stamp = app.extensions["larp.change_stamp"]
+    assert client.get(live).status_code == 204
+    kept = stamp.kept.get(("card", ruth.card_token))
+    assert kept is not None and kept[0] == stamp.read()
+    assert client.get(live).status_code == 204 and stamp.kept[("card", ruth.card_token)] is kept  # no new read
+    other_process(app, f'UPDATE "character" SET damage_lethal = damage_lethal + 1 WHERE id = {ruth.id}')
+    assert client.get(live).status_code == 200  # the changed block, at once
