@@ -48,7 +48,7 @@ from peewee import IntegrityError
 
 from larp.db import as_id, db, for_update, is_postgres
 from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User, utcnow
-from larp.rules.explain import N_, Phrase, Step
+from larp.rules.explain import N_, Phrase, Step, without_stop
 from larp.services import ServiceError
 from larp.webhooks.outbox import announce_ruling
 
@@ -126,13 +126,21 @@ def current_submission() -> Submission | None:
     return _SUBMISSION.get()
 
 
+def summary_phrase(ruling: Ruling) -> str:
+    """A recorded ruling's summary without its closing full stop, to be quoted inside another sentence: its phrase
+    (said in the reader's language) when the core wrote one (``summary_said``), else the English it was recorded in."""
+    if ruling.summary_said:
+        return without_stop(Phrase(ruling.summary_said, ruling.summary))
+    return ruling.summary.rstrip(".")
+
+
 class AlreadyRecorded(ServiceError):
     """The same form or API call came again: its one-time token is on ``ruling`` already (409)."""
 
     def __init__(self, ruling: Ruling):
         super().__init__(Phrase.message(N_("This was already recorded as ruling #%(id)s (%(summary)s). Nothing was "
                                            "recorded twice."),
-                                        id=str(ruling.id), summary=ruling.summary.rstrip('.')),
+                                        id=str(ruling.id), summary=summary_phrase(ruling)),
                          field="request_token", status=409)
         self.ruling = ruling
 
@@ -167,7 +175,7 @@ class StaleForm(ServiceError):
         latest = (Ruling.select().join(RulingCharacter).where(RulingCharacter.character == character)
                   .order_by(Ruling.id.desc()).first())
         since = Phrase.message(N_(" (ruling #%(id)s: %(summary)s)"), id=str(latest.id),
-                               summary=latest.summary) if latest else ""
+                               summary=summary_phrase(latest)) if latest else ""
         super().__init__(Phrase.message(N_("%(name)s changed on another screen since this page was opened: "
                                            "%(names)s%(since)s. Here is how things stand now; do it again if it "
                                            "still applies."),

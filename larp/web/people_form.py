@@ -505,9 +505,11 @@ def base_context(people_form: PeopleForm, tap: Any = None, **extra: Any) -> dict
         "preview": None, "outcome": None, "recorded": None, "error_row": None,
         # Who cannot take part, by pick (the screen says it for the picks that act: target, firer).
         "cannot_act": {name: cannot_act(state, name) for name, state in picks.items()},
-        # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one.
+        # A fight in progress or refused keeps its form's one-time token; a new fight gets a new one, and so does
+        # the fight drawn again after its Undo (the Undo's record took the token: the same fight is a new one now).
         "request_token": (request.form.get("request_token") if request.method == "POST" and not extra.get("recorded")
-                          and request.form.get("request_token") else secrets.token_urlsafe(16)),
+                          and not extra.get("undone") and request.form.get("request_token")
+                          else secrets.token_urlsafe(16)),
         **extra,
     }
 

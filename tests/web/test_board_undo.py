@@ -107,3 +107,45 @@ def test_who_may_undo_is_said_where_the_undo_is_not_shown(app, client, auth, cas
     Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
     late = client.get(recorded.headers["Location"]).get_data(as_text=True)
     assert undo_button(late) is None and "an organiser can undo it from the character&#39;s history" in late
+
+
+def form_token(body: str) -> str:
+    return re.search(r'name="request_token" value="([^"]+)"', body).group(1)
+
+
+def test_the_fight_drawn_again_after_its_undo_is_fought_and_recorded_again(client, auth, cast, dbconn):
+    """The people stay on the board to fight again (README): the board drawn after Undo carries a new one-time
+    token (the Undo's record took the old one), so resolving and recording the fight again works, on the combat
+    board and on the stray-shot screen (new user 9, item 1: every later tap was refused as already recorded)."""
+    auth.login()
+    konrad, viv, ruth, lys, pim = cast["Konrad"], cast["Vivienne"], cast["Ruth"], cast["Lys"], cast["Pim"]
+    for send, data in ((post, board_fields(konrad[0], [viv[0], ruth[0]], throws={viv[0]: "paper", ruth[0]: "paper"})),
+                       (spost, stray_fields(ruth[0], konrad[0], [lys[0], pim[0]], **{f"b{lys[0]}_throw": "paper"}))):
+        recorded = send(client, {**data, "step": "record"})
+        assert recorded.status_code == 303
+        ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+        shown = form_token(client.get(recorded.headers["Location"]).get_data(as_text=True))  # the Undo's form
+        undone = send(client, {**data, "request_token": shown, "step": f"undo:{ruling.id}"}, htmx=True)
+        body = undone.get_data(as_text=True)
+        assert undone.status_code == 200 and "Everyone is as before it." in body
+        fresh = form_token(body)
+        assert fresh != shown
+        again = send(client, {**data, "request_token": fresh, "step": "record"})
+        assert again.status_code == 303, again.get_data(as_text=True)[:2000]
+        assert Ruling.select().order_by(Ruling.id.desc()).get().id > ruling.id + 1  # the undo's, then the new fight
+
+
+def test_a_repeat_quotes_the_recorded_summary_in_the_readers_language(client, auth, cast, dbconn):
+    """The refusal of a form sent twice names the ruling it recorded, its summary said in the reader's language
+    (new user 9, item 1: an English summary inside a Spanish refusal)."""
+    auth.login()
+    client.post("/account/language", data={"language": "es"})
+    konrad, viv, ruth = cast["Konrad"], cast["Vivienne"], cast["Ruth"]
+    data = {**board_fields(konrad[0], [viv[0], ruth[0]], throws={viv[0]: "paper", ruth[0]: "paper"}),
+            "request_token": "twice"}
+    assert post(client, {**data, "step": "record"}).status_code == 303
+    ruling = Ruling.select().order_by(Ruling.id.desc()).get()
+    again = post(client, {**data, "step": "record"}, htmx=True)
+    body = again.get_data(as_text=True)
+    assert again.status_code == 409 and f"n.º {ruling.id}" in body
+    assert ruling.summary.rstrip(".") not in body  # the English summary is not quoted as it is

@@ -304,7 +304,7 @@ def _refusals():
         ("checkins", lambda ch, u: checkins.check_in(ch, u, konrad().id, how="shout"), ("card", "code", "name", "api", "self")),
         ("characters", lambda ch, u: characters.get_character(ch, None), ()),
         ("cards", lambda ch, u: cards.cards_to_print(ch, ["x"], "https://example.org"), ()),
-        ("records", lambda ch, u: (_ for _ in ()).throw(records.AlreadyRecorded(SimpleNamespace(id=3, summary="Konrad"))),
+        ("records", lambda ch, u: (_ for _ in ()).throw(records.AlreadyRecorded(SimpleNamespace(id=3, summary="Konrad", summary_said=None))),
          ("Konrad",)),
         ("accounts", lambda ch, u: accounts.create_user("no spaces!", "X", "narrator"), ()),
         ("memberships", lambda ch, u: memberships.staff_role("player"), ()),
