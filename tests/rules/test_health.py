@@ -366,3 +366,22 @@ def test_each_marking_says_which_level_it_marked():
                                      "Dana is now Bruised.")
     third = apply_damage(second.track, "lethal", 3, "Dana")
     assert third.steps[-1].text.endswith("the first to the third Bruised levels are marked; Dana is now Wounded.")
+
+
+def test_a_worse_wound_says_it_goes_before_the_lighter_marks():
+    """met-reference 4.1 (LotNR "Applying Damage"): 2 lethal on a vampire with 2 bashing take the first two boxes and
+    the bashing moves down to the Bruised ones; the steps say so, not only which boxes were newly filled (new user 9)."""
+    from larp.rules.health.marking import apply_damage
+    from larp.rules.health.track import HealthTrack
+
+    track = HealthTrack(levels=("Healthy", "Healthy", "Bruised", "Bruised", "Wounded", "Wounded", "Incapacitated"),
+                        bashing=2, creature="vampire")
+    ruling = apply_damage(track, "lethal", 2, "Vivienne", ChronicleSettings())
+    assert (ruling.track.lethal, ruling.track.bashing) == (2, 2)
+    texts = [step.text for step in ruling.steps]
+    assert ("The lethal damage is marked before the bashing already on the track, which moves down to the next "
+            "boxes.") in texts
+    assert texts[-1].startswith("Vivienne takes 2 levels of lethal damage: the first to the second Bruised levels")
+    plain = apply_damage(HealthTrack(levels=track.levels, lethal=1, creature="vampire"), "bashing", 1, "Vivienne",
+                         ChronicleSettings())
+    assert not any("marked before" in step.text for step in plain.steps)  # a lighter wound goes after: nothing to say

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, both
 from larp.rules.explain import levels as levels_of
 from larp.rules.settings import ChronicleSettings
 from larp.rules.health.track import (
@@ -268,6 +268,14 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         summary = Phrase.message(N_("%(taken)s (%(n)s more had no further effect)"), taken=summary, n=overflow)
     marked = _boxes_marked(track, new)
     if marked and new.condition == "active" and track.condition == "active":
+        lighter = [light for light in _LIGHTER.get(kind, ()) if getattr(track, light) > 0]
+        if lighter:
+            # The boxes newly filled are at the end of the marks, but the worse wound took the first ones: said
+            # first, so that the words match the track (new user 9: "the first to the second Bruised levels are
+            # marked" read as the lethal itself on the Bruised boxes).
+            steps.add(N_("The %(kind)s damage is marked before the %(lighter)s already on the track, which moves "
+                         "down to the next boxes."), _APPLYING, kind=Phrase.term(kind),
+                      lighter=both([Phrase.term(light) for light in lighter]))
         if new.state() == track.state():
             steps.add(N_("%(taken)s: %(marked)s; %(name)s is still %(where)s."), _APPLYING, taken=summary,
                       marked=marked, name=who, where=_where(new))
@@ -289,6 +297,9 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
     first = Step(str(opening), _APPLYING, said=opening.data())
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
+
+#: The marks a worse kind of damage goes before on the track (the track lists the worst first).
+_LIGHTER = {"aggravated": ("lethal", "bashing"), "lethal": ("bashing",)}
 
 _ORDINALS = (N_("the first %(level)s level"), N_("the second %(level)s level"), N_("the third %(level)s level"),
              N_("the fourth %(level)s level"), N_("the fifth %(level)s level"), N_("the sixth %(level)s level"),
