@@ -346,3 +346,16 @@ def test_the_panel_offers_the_fortitude_tests_the_core_allows(client, auth, dbco
         assert text in prince
     konrad = client.get(f"/characters/{char('Konrad Vale').id}").get_data(as_text=True)
     assert not any(f'name="{name}"' in konrad for name in ("resistance", "resilience", "stamina"))
+
+
+def test_a_mortals_blood_is_not_shown_as_an_empty_pool(client, auth, dbconn):
+    """A mortal's blood is not kept as a pool (draining her wounds her instead, met-reference 3.7): her page says so
+    rather than "0 / 0 blood points", which read as a data error (new user 9); a vampire's pool is as before."""
+    auth.login()
+    ruth, viv = char("Ruth Calder"), char("Vivienne Ashcombe")
+    assert ruth.creature == "mortal" and ruth.blood_max == 0
+    page = client.get(f"/characters/{ruth.id}").get_data(as_text=True)
+    assert "not counted for a mortal: each Blood Trait drained is a level of lethal damage" in page
+    assert "0 / 0 blood points" not in page
+    page = client.get(f"/characters/{viv.id}").get_data(as_text=True)
+    assert f"{viv.blood_current} / {viv.blood_max} blood points" in page
