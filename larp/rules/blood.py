@@ -88,6 +88,21 @@ class Drain:
     asked: int = 0
 
 
+def drain_that_kills(victim: HealthTrack, settings: ChronicleSettings | None = None, most: int = 10) -> int | None:
+    """The fewest Blood Traits whose drain kills ``victim`` (a mortal or ghoul: each one drained is a level of lethal
+    damage, and a wound past Incapacitated kills, LotNR "Blood", 000 "Health"), as :func:`apply_damage` marks them;
+    ``None`` for a vampire (his blood leaves no wound), a victim already dead or not active, or when more than
+    ``most`` would be needed. What the feeding form says beside each victim, so that a narrator sees the drain that
+    kills before he taps it."""
+    if victim.is_vampire or victim.condition != "active":
+        return None
+    start = max(1, len(victim.levels) - victim.marked - 1)  # no fewer can reach past Incapacitated
+    for count in range(start, most + 1):
+        if apply_damage(victim, "lethal", count, "", settings).track.condition == "dead":
+            return count
+    return None
+
+
 def drain(victim: HealthTrack, blood: int, drinker_blood: int, drinker_max: int, *, victim_blood: int | None = None,
           settings: ChronicleSettings | None = None, drinker: str = "The vampire",
           victim_name: str = "The victim") -> Drain:

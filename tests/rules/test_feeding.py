@@ -100,3 +100,18 @@ def test_with_the_setting_on_he_drains_all_and_the_rest_is_lost():
     assert applied(full, "Konrad Vale") == (0, 0)
     assert applied(full, "Marcus Hale") == (0, 2)
 
+
+
+def test_the_drain_that_kills_is_the_first_that_does():
+    """LotNR "Blood", 000 "Health": the fewest Blood Traits whose drain kills a mortal is the first count whose lethal
+    levels take her past Incapacitated (one fewer leaves her alive); none for a vampire."""
+    from larp.rules.blood import drain_that_kills
+    from larp.rules.health import HealthTrack, apply_damage
+
+    levels = ("Healthy", "Bruised", "Bruised", "Wounded", "Wounded", "Incapacitated")
+    for marked in range(0, 5):
+        mortal = HealthTrack(levels=levels, lethal=marked, creature="mortal")
+        kills = drain_that_kills(mortal)
+        assert apply_damage(mortal, "lethal", kills).track.condition == "dead"
+        assert apply_damage(mortal, "lethal", kills - 1).track.condition != "dead"
+    assert drain_that_kills(HealthTrack(levels=levels, lethal=2, creature="vampire")) is None

@@ -359,3 +359,23 @@ def test_a_mortals_blood_is_not_shown_as_an_empty_pool(client, auth, dbconn):
     assert "0 / 0 blood points" not in page
     page = client.get(f"/characters/{viv.id}").get_data(as_text=True)
     assert f"{viv.blood_current} / {viv.blood_max} blood points" in page
+
+
+def test_the_feeding_form_says_which_drain_kills_each_mortal_victim(client, auth, dbconn):
+    """LotNR "Blood", 000 "Health": each Blood Trait drained from a mortal is a level of lethal damage and a wound
+    past Incapacitated kills her. The victim picker says, beside a mortal or ghoul, the drain that kills (new user 9:
+    six drained killed a wounded mortal with no word before), and that drain does kill her; a vampire victim has
+    no such words (his blood leaves no wound)."""
+    import re
+
+    auth.login()
+    konrad, ruth = char("Konrad Vale"), char("Ruth Calder")
+    assert client.post(f"/characters/{konrad.id}/act", data={"action": "blood", "blood": "10"}).status_code in (200, 303)
+    page = client.get(f"/characters/{konrad.id}").get_data(as_text=True)
+    label = re.search(rf'<option value="{ruth.id}">([^<]*)</option>', page).group(1)
+    kills = int(re.search(r"a drain of (\d+)", label).group(1))
+    assert 1 <= kills <= 10
+    assert not re.search(r"drain of", re.search(rf'<option value="{char("Lys Moreau").id}">([^<]*)</option>',
+                                                    page).group(1))
+    client.post(f"/characters/{konrad.id}/feed-on", data={"victim": ruth.id, "blood": str(kills)})
+    assert char("Ruth Calder").condition == "dead"
