@@ -103,7 +103,7 @@ def test_who_may_undo_is_said_where_the_undo_is_not_shown(app, client, auth, cas
     assert undo_button(page) is None
     assert f"Only Nar1, who recorded it, or an organiser may undo ruling #{ruling.id}." in page
     spanish = other.get(recorded.headers["Location"], headers={"Accept-Language": "es"}).get_data(as_text=True)
-    assert f"Solo Nar1, que la registró, o un organizador puede deshacer la resolución n.º {ruling.id}." in spanish
+    assert f"Solo Nar1, que la registró, o un organizador puede deshacer la resolución n.º\u00a0{ruling.id}." in spanish
     Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
     late = client.get(recorded.headers["Location"]).get_data(as_text=True)
     assert undo_button(late) is None
@@ -183,5 +183,21 @@ def test_a_repeat_quotes_the_recorded_summary_in_the_readers_language(client, au
     ruling = Ruling.select().order_by(Ruling.id.desc()).get()
     again = post(client, {**data, "step": "record"}, htmx=True)
     body = again.get_data(as_text=True)
-    assert again.status_code == 409 and f"n.º {ruling.id}" in body
+    assert again.status_code == 409 and f"n.º\u00a0{ruling.id}" in body
     assert ruling.summary.rstrip(".") not in body  # the English summary is not quoted as it is
+
+
+def test_the_spanish_undo_button_keeps_the_number_with_its_sign(client, auth, cast, dbconn):
+    """A new user's finding (wave 9, item 12): "Deshacer la resolución n.º 3" wrapped on a phone with the number
+    alone on the button's second line. The translations join "n.º" (pt_BR "nº") and the number with a no-break
+    space, on the board's Undo and wherever a ruling's number is said."""
+    auth.login()
+    client.post("/account/language", data={"language": "es"})
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    recorded = post(client, {**board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"}), "step": "record"})
+    ruling = Ruling.get()
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert f">Deshacer la resolución n.º\u00a0{ruling.id}</button>" in page
+    client.post("/account/language", data={"language": "pt_BR"})
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert f"nº\u00a0{ruling.id}</button>" in page
