@@ -240,12 +240,8 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
                                                   id=str(ruling.id), name=link.character.name), field="ruling", status=409)
             latest = _latest_change(link.character)
             if latest is None or latest.ruling_id != ruling.id:
-                later = latest.ruling if latest else None
-                raise ServiceError(
-                    f"Ruling #{ruling.id} is not the last change to {link.character.name}: undo #{later.id} "
-                    f"({later.summary}) first." if later else
-                    f"Ruling #{ruling.id} is not the last change to {link.character.name}.",
-                    field="ruling", status=409)
+                raise ServiceError(_not_last(ruling, link.character.name, latest.ruling if latest else None,
+                                             organiser), field="ruling", status=409)
         game_session = open_game_session(chronicle) or ruling.game_session
         characters = [Character.get_by_id(link.character_id) for link in links]
         steps = []
@@ -291,6 +287,29 @@ def undo_ruling(chronicle: Chronicle, organiser: User | None, ruling_id: Any) ->
         return record
 
 
+def _not_last(ruling: Ruling, name: str, later: Ruling | None, user: User | None) -> Phrase:
+    """Why ``ruling`` cannot be undone while ``later`` (a later change to ``name``) stands: undo it first, or,
+    when ``user`` (not an organiser) did not record it and so cannot undo it, ask an organiser (wave 9)."""
+    if later is None:
+        return Phrase.message(N_("Ruling #%(id)s is not the last change to %(name)s."), id=str(ruling.id), name=name)
+    summary = Phrase(later.summary_said) if later.summary_said else later.summary
+    if user is not None and user.role != "organiser" and later.narrator_id != user.id:
+        return Phrase.message(N_("Ruling #%(id)s is not the last change to %(name)s: #%(later)s (%(summary)s) came "
+                                 "after it. Ask an organiser to undo #%(later)s first."),
+                              id=str(ruling.id), name=name, later=str(later.id), summary=without_stop(summary))
+    return Phrase.message(N_("Ruling #%(id)s is not the last change to %(name)s: undo #%(later)s (%(summary)s) "
+                             "first."), id=str(ruling.id), name=name, later=str(later.id),
+                          summary=without_stop(summary))
+
+
+def too_late(ruling: Ruling) -> Phrase:
+    """Why the screen's Undo no longer takes ``ruling`` back: recorded more than :data:`UNDO_WINDOW_SECONDS`
+    ago (said from the constant), and where an organiser undoes it then (History, on the character's page)."""
+    return Phrase.message(N_("Ruling #%(id)s is more than %(seconds)s seconds old: an organiser can undo it "
+                             "with History, on the character's page."), id=str(ruling.id),
+                          seconds=UNDO_WINDOW_SECONDS)
+
+
 #: How long after recording it a narrator may undo his own challenge from the challenge screen (issue 18:
 #: "undo in view for a minute"); the screen shows the button for 60 s, the server allows a slow tap 30 s more.
 UNDO_WINDOW_SECONDS = 90
@@ -319,7 +338,5 @@ def undo_own_recent(chronicle: Chronicle, user: User, ruling_id: Any, now: datet
                                              "undo it."), id=str(ruling.id)),
                            field="ruling", status=403)
     if (now - ruling.created_at).total_seconds() > UNDO_WINDOW_SECONDS:
-        raise ServiceError(Phrase.message(N_("Ruling #%(id)s is more than a minute old: an organiser can undo it "
-                                             "from the character's history (Between game sessions)."),
-                                          id=str(ruling.id)), field="ruling", status=409)
+        raise ServiceError(too_late(ruling), field="ruling", status=409)
     return undo_ruling(chronicle, user, ruling.id)

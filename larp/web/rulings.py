@@ -84,8 +84,8 @@ def undo_note(ruling) -> str:
     if undo_open(ruling):
         return ""
     if (utcnow() - ruling.created_at).total_seconds() > UNDO_WINDOW_SECONDS:
-        return gettext("Ruling #%(id)s is more than a minute old: an organiser can undo it from the character's "
-                       "history (Between game sessions).", id=ruling.id)
+        return gettext("Ruling #%(id)s is more than %(seconds)s seconds old: an organiser can undo it with History, "
+                       "on the character's page.", id=ruling.id, seconds=UNDO_WINDOW_SECONDS)
     if ruling.narrator_label:
         return gettext("Only %(narrator)s, who recorded it, or an organiser may undo ruling #%(id)s.",
                        narrator=ruling.narrator_label, id=ruling.id)

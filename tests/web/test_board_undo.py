@@ -80,7 +80,7 @@ def test_no_undo_button_after_the_window_nor_for_another_narrators_fight(app, cl
     Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
     assert undo_button(client.get(recorded.headers["Location"]).get_data(as_text=True)) is None
     late = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
-    assert late.status_code == 409 and "history" in late.get_data(as_text=True)
+    assert late.status_code == 409 and "History, on the character&#39;s page" in late.get_data(as_text=True)
 
 
 def test_who_may_undo_is_said_where_the_undo_is_not_shown(app, client, auth, cast, dbconn):
@@ -103,10 +103,46 @@ def test_who_may_undo_is_said_where_the_undo_is_not_shown(app, client, auth, cas
     assert undo_button(page) is None
     assert f"Only Nar1, who recorded it, or an organiser may undo ruling #{ruling.id}." in page
     spanish = other.get(recorded.headers["Location"], headers={"Accept-Language": "es"}).get_data(as_text=True)
-    assert f"Solo Nar1, que la registró, o un organizador puede deshacer la resolución n.º {ruling.id}." in spanish
+    assert f"Solo Nar1, que la registró, o un organizador puede deshacer la resolución n.º\u00a0{ruling.id}." in spanish
     Ruling.update(created_at=ruling.created_at - timedelta(seconds=UNDO_WINDOW_SECONDS + 5)).execute()
     late = client.get(recorded.headers["Location"]).get_data(as_text=True)
-    assert undo_button(late) is None and "an organiser can undo it from the character&#39;s history" in late
+    assert undo_button(late) is None
+    # The window said from the constant (not "a minute"), and History where it is: the character's page (new user 9).
+    assert (f"Ruling #{ruling.id} is more than {UNDO_WINDOW_SECONDS} seconds old: an organiser can undo it with "
+            "History, on the character&#39;s page.") in late
+    late_es = other.get(recorded.headers["Location"], headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert (f"tiene más de {UNDO_WINDOW_SECONDS} segundos: un organizador puede deshacerla desde Historial, en la "
+            "página del personaje.") in late_es and "Entre sesiones" not in late_es
+    late_pt = other.get(recorded.headers["Location"], headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert f"tem mais de {UNDO_WINDOW_SECONDS} segundos" in late_pt and "na página do personagem" in late_pt
+
+
+def test_an_undo_blocked_by_an_organisers_later_change_says_to_ask_an_organiser(app, client, auth, cast, dbconn):
+    """A new user's finding (wave 9): a narrator's Undo blocked by a later change told him to "undo #30 first"
+    when #30 was an organiser's damage by hand, which he cannot undo. Not his own: ask an organiser (English and
+    Spanish); an organiser is told to undo it first, as before; nothing is changed."""
+    auth.login("nar1")
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    data = board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"})
+    post(client, {**data, "step": "record"})
+    ruling = Ruling.get()
+    boss = app.test_client()
+    from tests.support import AuthActions
+
+    AuthActions(boss).login("boss", "organiser")
+    assert boss.post(f"/characters/{konrad[0]}/damage", data={"damage_type": "lethal", "levels": "1"}).status_code < 400
+    later = Ruling.select().order_by(Ruling.id.desc()).get()
+    assert later.id != ruling.id
+    refused = post(client, {**data, "step": f"undo:{ruling.id}"}, htmx=True)
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 409 and f"Ask an organiser to undo #{later.id} first." in body
+    assert f"undo #{later.id} (" not in body
+    spanish = client.post("/combat", data={**data, "step": f"undo:{ruling.id}"},
+                          headers={"HX-Request": "true", "Accept-Language": "es"})
+    assert "Pide a un organizador que deshaga primero la n.º\u00a0%s." % later.id in spanish.get_data(as_text=True)
+    by_boss = post(boss, {**data, "step": f"undo:{ruling.id}"}, htmx=True).get_data(as_text=True)
+    assert f": undo #{later.id} (" in by_boss and "Ask an organiser" not in by_boss
+    assert Ruling.get_by_id(ruling.id).undone_at is None
 
 
 def form_token(body: str) -> str:
@@ -147,5 +183,21 @@ def test_a_repeat_quotes_the_recorded_summary_in_the_readers_language(client, au
     ruling = Ruling.select().order_by(Ruling.id.desc()).get()
     again = post(client, {**data, "step": "record"}, htmx=True)
     body = again.get_data(as_text=True)
-    assert again.status_code == 409 and f"n.º {ruling.id}" in body
+    assert again.status_code == 409 and f"n.º\u00a0{ruling.id}" in body
     assert ruling.summary.rstrip(".") not in body  # the English summary is not quoted as it is
+
+
+def test_the_spanish_undo_button_keeps_the_number_with_its_sign(client, auth, cast, dbconn):
+    """A new user's finding (wave 9, item 12): "Deshacer la resolución n.º 3" wrapped on a phone with the number
+    alone on the button's second line. The translations join "n.º" (pt_BR "nº") and the number with a no-break
+    space, on the board's Undo and wherever a ruling's number is said."""
+    auth.login()
+    client.post("/account/language", data={"language": "es"})
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    recorded = post(client, {**board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"}), "step": "record"})
+    ruling = Ruling.get()
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert f">Deshacer la resolución n.º\u00a0{ruling.id}</button>" in page
+    client.post("/account/language", data={"language": "pt_BR"})
+    page = client.get(recorded.headers["Location"]).get_data(as_text=True)
+    assert f"nº\u00a0{ruling.id}</button>" in page

@@ -94,9 +94,9 @@ def test_aggravated_healing_between_sessions_and_its_undo_read_in_portuguese(dow
     assert undo.summary == f"Undo of #{healing.id}: Aldous Whitmore heals 1 aggravated level between game sessions"
     summary, steps = read_in_portuguese(client, undo, r"\b(Undo|of|put|back|before|ruling|aggravated|blood|"
                                                       r"Willpower|no|state|restore)\b")
-    assert summary == (f"Desfeita a decisão nº {healing.id}: Aldous Whitmore cura 1 nível agravado entre as sessões "
+    assert summary == (f"Desfeita a decisão nº\u00a0{healing.id}: Aldous Whitmore cura 1 nível agravado entre as sessões "
                        f"de jogo"), summary
-    assert steps == [f"Aldous Whitmore volta a estar como antes da decisão nº {healing.id}: agravado 1 → 2; Força de "
+    assert steps == [f"Aldous Whitmore volta a estar como antes da decisão nº\u00a0{healing.id}: agravado 1 → 2; Força de "
                      f"Vontade 6 → 7; sangue 1 → 4."], steps
 
 
@@ -263,7 +263,7 @@ def test_an_experience_purchase_reads_in_portuguese(app):
     assert summary == "Ficha de Vivienne Ashcombe: Poder Celerity: Rapidity: — → nível 3", summary
     assert steps == ["Poder Celerity: Rapidity: — → nível 3",
                      "Rapidity é um poder Intermediário de Celerity (nível 3): 6 de experiência.",
-                     f"6 de experiência gastos: Celerity: Rapidity (Intermediário, do clã) (pedido nº {request_id})."], \
+                     f"6 de experiência gastos: Celerity: Rapidity (Intermediário, do clã) (pedido nº\u00a0{request_id})."], \
         steps
 
 

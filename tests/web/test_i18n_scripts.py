@@ -19,7 +19,7 @@ def test_a_portuguese_page_carries_the_scripts_words_and_an_english_one_none(cli
     auth.login()
     assert words_of(client.get("/challenge", headers={"Accept-Language": "en"}).get_data(as_text=True)) is None
     words = words_of(client.get("/challenge", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True))
-    assert words["recorded_as"] == "Registrado como decisão nº %(id)s"
+    assert words["recorded_as"] == "Registrado como decisão nº\u00a0%(id)s"
     assert words["lost_not_recorded"] == "Não registrado: toque de novo."
     spanish = words_of(client.get("/challenge", headers={"Accept-Language": "es"}).get_data(as_text=True))
     assert spanish["try_again"] == "Inténtalo de nuevo en un momento."

@@ -59,7 +59,7 @@ def test_undo_is_refused_to_another_narrator_and_after_the_minute(client, auth, 
     auth.login()
     Ruling.update(created_at=ruling.created_at - dt.timedelta(seconds=91)).where(Ruling.id == ruling.id).execute()
     response = client.post("/challenge/undo", data={"undo": ruling.id}, headers={"HX-Request": "true"})
-    assert response.status_code == 409 and "more than a minute old" in response.get_data(as_text=True)
+    assert response.status_code == 409 and "more than 90 seconds old" in response.get_data(as_text=True)
     assert Ruling.get_by_id(ruling.id).undone_at is None and Ruling.select().count() == 1
     page = client.get(f"/challenge?ruling={ruling.id}").get_data(as_text=True)
     assert "Undo ruling" not in page  # out of the minute, the button is gone

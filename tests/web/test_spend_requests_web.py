@@ -185,5 +185,5 @@ def test_an_approval_undone_in_history_reads_in_the_readers_language(app, client
     english = client.get("/spends").get_data(as_text=True)
     assert f"Approval undone in History (ruling #{approved.ruling_id})." in english
     portuguese = client.get(f"/my/characters/{cid}/spend", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
-    assert f"Aprovação desfeita no Histórico (decisão nº {approved.ruling_id})." in portuguese
+    assert f"Aprovação desfeita no Histórico (decisão nº\u00a0{approved.ruling_id})." in portuguese
     assert "Approval undone" not in portuguese

@@ -71,12 +71,15 @@ def rule_outcome(state: ChallengeState) -> ChallengeRuling:
     else:
         for side in (c, d):
             if lost[side.key]:
-                if side.key == winner:
-                    text = N_("%(name)s loses %(traits)s for the rest of the game session (lost on an earlier "
-                              "test of this challenge).")
+                if side.key == winner:  # counted: "perdido"/"perdidos" agree with the Traits (new user 9)
+                    steps.add(Phrase.counted(
+                        len(lost[side.key]), "%(name)s wins but still loses %(traits)s for the rest of the game "
+                        "session (lost on an earlier test of this challenge).", "%(name)s wins but still loses "
+                        "%(traits)s for the rest of the game session (lost on earlier tests of this challenge).",
+                        name=side.name, traits=", ".join(lost[side.key])), R_OUTCOME)
                 else:
-                    text = N_("%(name)s loses %(traits)s for the rest of the game session.")
-                steps.add(text, R_OUTCOME, name=side.name, traits=", ".join(lost[side.key]))
+                    steps.add(N_("%(name)s loses %(traits)s for the rest of the game session."), R_OUTCOME,
+                              name=side.name, traits=", ".join(lost[side.key]))
     damage: list[DamageDealt] = []
     if ch.kind is Kind.CONTESTED and winner in SIDES:
         damage = _damage(state, winner, steps)
