@@ -22,6 +22,11 @@
       event.preventDefault();
       event.returnValue = "";  // older browsers need a value to ask
     });
+    // A boosted link (the top bar's "waiting" badge) swaps the page without unloading it: ask the same.
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (!dirty || saving || !event.detail.boosted || form.contains(event.detail.elt)) { return; }
+      if (!window.confirm(line ? line.textContent : "Unsaved changes: leave this page?")) { event.preventDefault(); }
+    });
     // Back to this page from the browser's cache after a save: the form holds what was saved.
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) { saving = false; }
