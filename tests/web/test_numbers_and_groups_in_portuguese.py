@@ -58,6 +58,7 @@ def test_the_settings_defaults_are_written_the_portuguese_way(organiser):
     assert "Padrão: 2 ·" in block("overbid_ratio"), block("overbid_ratio")  # 2.0, a whole number
     assert "Padrão: 1 ·" in block("attendance_experience")
     assert not re.search(r"Padrão: \d+\.\d", _text_of(page))
+    assert 'name="overbid_ratio" value="2"' in page  # the box holds a whole number as 2, not 2.0
     english = organiser.get("/settings").get_data(as_text=True)
     assert "Default: 2 ·" in _text_of(english.split('id="setting-overbid_ratio"')[1].split('class="setting')[0])
 
