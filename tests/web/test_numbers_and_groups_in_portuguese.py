@@ -12,6 +12,7 @@ import pytest
 
 from larp.db import db
 from larp.models import Character
+from tests.web.test_webhooks import hook, receiver  # noqa: F401 - a receiving server (a fixture)
 
 PT = {"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}
 
@@ -65,3 +66,13 @@ def test_the_settings_defaults_are_written_the_portuguese_way(organiser):
 
 def _text_of(markup: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", markup)))
+
+
+def test_a_webhook_tests_answer_time_is_written_the_portuguese_way(organiser, receiver):
+    with db.connection_context():
+        made = hook(receiver, "/pt", events=["final_death"], fmt="auto")
+    page = organiser.post(f"/settings/webhooks/{made.id}/test", headers=PT).get_data(as_text=True)
+    tested = _text_of(page[page.index('webhook-test" role='):][:1200])
+    seconds = re.search(r"em (\S+) s:", tested)
+    assert seconds, tested
+    assert "." not in seconds.group(1), seconds.group(1)  # 0,01 (or 0), never 0.01
