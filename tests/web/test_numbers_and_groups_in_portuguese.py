@@ -76,3 +76,16 @@ def test_a_webhook_tests_answer_time_is_written_the_portuguese_way(organiser, re
     seconds = re.search(r"em (\S+) s:", tested)
     assert seconds, tested
     assert "." not in seconds.group(1), seconds.group(1)  # 0,01 (or 0), never 0.01
+
+
+def test_the_experience_refusal_gives_its_examples_the_portuguese_way(organiser):
+    """The log reads 0,5 as half a point, so its refusal gives 0,5 as the example, not 0.5."""
+    with db.connection_context():
+        character = Character.select().first()
+    refused = _text_of(organiser.post(f"/characters/{character.id}/experience", headers=PT, data={
+        "kind": "earned", "amount": "meio", "what": "Teste"}).get_data(as_text=True))
+    assert "como 2, 12 ou 0,5." in refused, refused[:600]
+    assert "0.5" not in refused
+    logged = organiser.post(f"/characters/{character.id}/experience", headers=PT, data={
+        "kind": "earned", "amount": "0,5", "what": "Meio ponto"})
+    assert logged.status_code == 303  # as it says: 0,5 is read
