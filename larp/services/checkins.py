@@ -363,10 +363,15 @@ def roster_fingerprint(chronicle: Chronicle) -> str:
     return f"{session.id}-{latest or 0}"
 
 
+#: The roster's groups that are not a vampire's clan, by creature: the desk shows them in the reader's language
+#: (templates/checkin/_roster.html translates exactly these; a clan's own name is shown as written).
+NOT_A_CLAN = {"mortal": N_("Mortals"), "ghoul": N_("Ghouls")}
+
+
 def _clan(character: Character) -> str:
     if character.creature == "vampire":
-        return character.clan or "No clan given"
-    return character.creature.capitalize() + "s"
+        return character.clan or N_("No clan given")
+    return NOT_A_CLAN.get(character.creature, character.creature.capitalize() + "s")
 
 
 def tonight_roster(chronicle: Chronicle) -> Roster:
