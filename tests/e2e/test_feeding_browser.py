@@ -31,7 +31,9 @@ def test_a_vampire_feeds_on_a_mortal_from_her_page(served, browser):
     acts.get_by_role("button", name="Spend the blood").click()
     expect(page.locator(".last-change")).to_contain_text("spends 3 blood points")
     expect(form.get_by_label("Blood Traits").locator("option")).to_have_count(3)  # what fits in her pool
-    form.get_by_label("Victim").select_option(label="Ruth Calder (mortal)")
+    ruth_option = form.get_by_label("Victim").locator("option", has_text="Ruth Calder")
+    expect(ruth_option).to_contain_text("(mortal: a drain of")  # the drain that kills her, said before the tap
+    form.get_by_label("Victim").select_option(ruth_option.get_attribute("value"))
     form.get_by_label("Blood Traits").select_option("2")
     for control in (form.get_by_label("Victim"), form.get_by_label("Blood Traits"),
                     form.get_by_role("button", name="Drain")):
