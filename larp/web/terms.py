@@ -107,6 +107,8 @@ TERMS = {
         _l("Catastrophically injured: may only crawl (one yard a turn)."),
     "Incapable of movement, likely unconscious: may do nothing except spend blood points.":
         _l("Incapable of movement, likely unconscious: may do nothing except spend blood points."),
+    "Incapable of movement, likely unconscious: may do nothing.":
+        _l("Incapable of movement, likely unconscious: may do nothing."),
     "Hurt.": _l("Hurt."),
     "Maimed.": _l("Maimed."),
     "Incapable of movement.": _l("Incapable of movement."),

@@ -385,3 +385,18 @@ def test_a_worse_wound_says_it_goes_before_the_lighter_marks():
     plain = apply_damage(HealthTrack(levels=track.levels, lethal=1, creature="vampire"), "bashing", 1, "Vivienne",
                          ChronicleSettings())
     assert not any("marked before" in step.text for step in plain.steps)  # a lighter wound goes after: nothing to say
+
+
+def test_an_incapacitated_mortal_is_not_told_to_spend_blood_points():
+    """000 "Health Chart": at Incapacitated a character may do nothing except spend blood points; a mortal has none,
+    so his chart says he may do nothing (new user 10), a vampire's says what the book says."""
+    from larp.rules.health import HealthTrack
+    from larp.rules.health.views import tabletop_view
+
+    levels = ("Healthy", "Healthy", "Bruised", "Bruised", "Bruised", "Wounded", "Wounded", "Incapacitated")
+    mortal = tabletop_view(HealthTrack(levels=levels, lethal=7, creature="mortal"))
+    vampire = tabletop_view(HealthTrack(levels=levels, lethal=7, creature="vampire"))
+    assert mortal["level"] == vampire["level"] == "Incapacitated"
+    assert mortal["movement"] == "Incapable of movement, likely unconscious: may do nothing."
+    assert vampire["movement"] == "Incapable of movement, likely unconscious: may do nothing except spend blood points."
+    assert "blood" not in mortal["boxes"][-1]["movement"]

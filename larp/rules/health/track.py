@@ -53,12 +53,19 @@ class ChartLevel:
             spend blood points.
         movement: the movement penalty, as the chart words it.
         live_level: the live track's level for the same damage (met-reference 4.3).
+        mortal_movement: the words for a mortal where the chart's are a vampire's (Incapacitated: he has no
+            blood points to spend), else ``None``.
     """
 
     name: str
     penalty: int | None
     movement: str
     live_level: str | None = None
+    mortal_movement: str | None = None
+
+    def movement_of(self, creature: str) -> str:
+        """The movement penalty for a ``creature`` ("vampire", "ghoul", "mortal")."""
+        return self.mortal_movement if creature == "mortal" and self.mortal_movement else self.movement
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,7 @@ def _chart(section: str) -> Chart:
             penalty=penalty,
             movement=require(entry, "movement", str, at),
             live_level=entry.get("live_level"),
+            mortal_movement=require(entry, "mortal_movement", str, at) if "mortal_movement" in entry else None,
         ))
     if not levels:
         raise TableError(f"{where}: no levels")

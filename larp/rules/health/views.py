@@ -103,7 +103,7 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
     boxes = [{
         "level": row.name,
         "penalty": row.penalty,
-        "movement": row.movement,
+        "movement": row.movement_of(track.creature),
         "mark": MARKS[shown[i] if i < len(shown) else None],
         "damage_type": shown[i] if i < len(shown) else None,
     } for i, row in enumerate(chart.levels)]
@@ -118,7 +118,7 @@ def tabletop_view(track: HealthTrack) -> dict[str, Any]:
         level, penalty, movement = chart.unmarked, 0, "No penalty."
     else:
         row = chart.levels[position - 1]
-        level, penalty, movement = row.name, row.penalty, row.movement
+        level, penalty, movement = row.name, row.penalty, row.movement_of(track.creature)
     if track.condition == "unconscious":
         penalty, movement = None, "Unconscious."
     live = track.state() if track.condition == "active" else CONDITION_LABELS[track.condition]
