@@ -15,6 +15,7 @@ from larp.services.adjudicate import Damage, Feeding, Healing, adjudicate
 from larp.services.characters import character_state, find_characters, get_character, normalise_code
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
 from larp.services.live import seen_in_chronicle
+from larp.services.victims import drains_that_kill, feeding_victims
 from larp.web.auth import role_required
 
 bp = Blueprint("characters", __name__)
@@ -152,15 +153,14 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
 
     fortitude = fortitude_powers(state.discipline_level("Fortitude"))  # what the panel offers (met-reference 3.5)
 
-    victims = (sorted((c for c in find_characters(chronicle, "", limit=200) if c.id != character.id),
-                      key=lambda c: (c.creature == "vampire", c.name)) if character.creature == "vampire" else [])
+    victims = feeding_victims(chronicle, character) if character.creature == "vampire" else []
     context = dict(chronicle=chronicle, state=state, health_views=health_views(state.health), error=error,
                    last_ruling=last_ruling, weapons=armory("live").weapons, armors=armory("live").armor,
                    armor_worn=[a.name for a in state.armor],
                    killing_blow_rule=settings["dark_epics_killing_blow"],
                    agg_instalments=settings["agg_heal_model"] == "lotnr_instalments",
                    victims=victims,
-                   drain_kills=_drains_that_kill(victims, settings),
+                   drain_kills=drains_that_kill(victims, settings),
                    fortitude=fortitude,
                    drain_past_full=settings["drain_past_full_pool"],
                    aegis_rulings=aegis_candidates(character) if fortitude.aegis else [])
@@ -180,19 +180,6 @@ def _panel(character_id: int, error: ServiceError | None = None, last_ruling=Non
     may_edit_sheet = g.user.role == "organiser" or settings["narrators_edit_equipment"]
     return render_template("characters/show.html", rulings=list(rulings), extras=extras, may_edit_sheet=may_edit_sheet,
                            fingerprint=seen.fingerprint if seen else "", **context), (error.status if error else 200)
-
-
-def _drains_that_kill(victims: list, settings) -> dict[int, int]:
-    """For each mortal or ghoul among ``victims``, the fewest Blood Traits whose drain kills him, by id (the rules
-    core's :func:`larp.rules.blood.drain_that_kills` on his live track, read for all of them in one query):
-    the feeding form says it beside his name (new user 9: a drain of six killed a wounded mortal unannounced)."""
-    from larp.rules.blood import drain_that_kills
-    from larp.services.characters import character_states
-
-    wounded = [v for v in victims if v.creature != "vampire"]
-    states = character_states(wounded, None, settings) if wounded else {}
-    kills = {cid: drain_that_kills(state.health, settings) for cid, state in states.items() if state.health}
-    return {cid: count for cid, count in kills.items() if count}
 
 
 def _mutation(character_id: int, change):

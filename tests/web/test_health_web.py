@@ -379,3 +379,26 @@ def test_the_feeding_form_says_which_drain_kills_each_mortal_victim(client, auth
                                                     page).group(1))
     client.post(f"/characters/{konrad.id}/feed-on", data={"victim": ruth.id, "blood": str(kills)})
     assert char("Ruth Calder").condition == "dead"
+
+
+def test_the_drain_that_kills_counts_the_victims_own_extra_levels(client, auth, dbconn):
+    """met-reference 3.5: Fortitude's Mettle adds a Healthy level, and LotNR's Huge Size another: a ghoul who gains
+    them takes one more Blood Trait each before the drain kills him; the picker's words follow."""
+    import re
+
+    from larp.models import MeritFlaw, Power
+
+    auth.login()
+    konrad, marcus = char("Konrad Vale"), char("Marcus Hale")
+    client.post(f"/characters/{konrad.id}/act", data={"action": "blood", "blood": "10"})
+
+    def kills() -> int:
+        page = client.get(f"/characters/{konrad.id}").get_data(as_text=True)
+        label = re.search(rf'<option value="{marcus.id}">([^<]*)</option>', page).group(1)
+        return int(re.search(r"a drain of (\d+)", label).group(1))
+
+    before = kills()
+    Power.create(character=marcus, discipline="Fortitude", name="Mettle", level=2)
+    assert kills() == before + 1
+    MeritFlaw.create(character=marcus, kind="merit", key="huge_size", name="Huge Size", cost=4)
+    assert kills() == before + 2
