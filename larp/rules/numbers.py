@@ -118,13 +118,17 @@ def row_id(value: Any) -> int | None:
         return None
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+#: A decimal number: digits with one optional decimal point or decimal comma ("1.5", "1,5": a chronicle
+#: writing Portuguese or Spanish writes the comma, and no setting read this way is large enough to need
+#: a thousands separator).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
 
 
 def decimal_number(value: Any, field: str, *, text: bool = True, label: str | None = None) -> float:
     """``value`` read as a decimal number (a chronicle setting such as the overbid ratio, 2 or 1.5).
 
-    The same rules as :func:`whole_number`: ASCII digits with one optional decimal point, at most
+    The same rules as :func:`whole_number`: ASCII digits with one optional decimal point or decimal
+    comma ("1.5" and "1,5" are both one and a half), at most
     :data:`MAX_DIGITS` digits; no exponent, ``NaN`` or infinity; ``True``/``False`` are refused.
 
     Raises:
@@ -144,7 +148,7 @@ def decimal_number(value: Any, field: str, *, text: bool = True, label: str | No
         if not _DECIMAL.fullmatch(value) or len(value) > MAX_DIGITS + 2:
             raise NumberError(Phrase.message(N_("%(name)s: give a number written in digits, such as 1.5 or 12."),
                                              name=name), field=field)
-        return float(value)
+        return float(value.replace(",", "."))
     raise NumberError(Phrase.message(N_("%(name)s: give a number."), name=name), field=field)
 
 

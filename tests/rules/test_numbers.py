@@ -60,8 +60,10 @@ def test_row_ids_fit_both_databases():
 def test_decimal_numbers():
     """Issue 19 item 8: a setting such as the overbid ratio reads "1.5", refuses "NaN", "1e9" and "١.٥"."""
     assert decimal_number("1.5", "overbid_ratio") == 1.5
+    assert decimal_number(" 1,5 ", "overbid_ratio") == 1.5  # as a Portuguese or Spanish chronicle writes it
+    assert decimal_number(",5", "overbid_ratio") == 0.5
     assert decimal_number(2, "overbid_ratio") == 2.0
-    for value in ("NaN", "inf", "1e9", "١.٥", "", True, float("nan")):
+    for value in ("NaN", "inf", "1e9", "١.٥", "", True, float("nan"), "1,5.0", "1.5,0", "1,,5"):
         with pytest.raises(NumberError):
             decimal_number(value, "overbid_ratio")
 

@@ -56,3 +56,10 @@ def test_not_a_number_is_refused_not_a_server_error(client, auth, dbconn):
         assert response.status_code == 422
         assert "is not a number" in response.get_data(as_text=True)
     assert ChronicleSetting.select().count() == 0
+
+
+def test_a_decimal_comma_is_read_as_the_decimal_point(client, auth, dbconn):
+    """A chronicle writing Portuguese or Spanish types the overbid ratio as "1,5": stored as 1.5."""
+    auth.login("boss", "organiser")
+    assert client.post("/settings", data={"overbid_ratio": "1,5"}).status_code in (200, 302, 303)
+    assert chronicle_settings(get_chronicle())["overbid_ratio"] == 1.5
