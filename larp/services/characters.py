@@ -101,7 +101,8 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
                     tonight: bool = False) -> list[Character]:
     """Characters whose name contains ``query`` or whose short code is ``query``.
 
-    An exact short-code match comes first. An empty query lists the first
+    An exact short-code match comes first; then the names that begin with ``query``, then those with a
+    word that begins with it, then the rest, each by name. An empty query lists the first
     ``limit`` characters by name. Retired characters (the player left) are left
     out of every picker unless ``retired`` asks for them instead. A NUL character,
     which no name holds and PostgreSQL refuses in a query, is dropped. A query longer
@@ -129,9 +130,13 @@ def find_characters(chronicle: Chronicle, query: str, limit: int = 12, retired: 
         return []
     code = normalise_code(text)
     by_code = list(base.where(Character.short_code == code)) if code else []
+    lowered, needle = fn.LOWER(Character.name), text.lower()
+    # "the first letters of a name": a name that starts with the text, then one with a word that does,
+    # before a name that only holds it inside a word ("an" finds Anna and Bianca Anders before Diana).
+    begins = Case(None, [(lowered.startswith(needle), 0), (lowered.contains(" " + needle), 1)], 2)
     by_name = list(
-        base.where(fn.LOWER(Character.name).contains(text.lower()))
-        .order_by(*order)
+        base.where(lowered.contains(needle))
+        .order_by(*order[:-1], begins, Character.name)
         .limit(limit)
     )
     seen = {c.id for c in by_code}

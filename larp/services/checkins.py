@@ -282,6 +282,10 @@ class Found:
     character: Character | None
     candidates: list[Character] = field(default_factory=list)
     how: str = "name"
+    #: The candidates already checked in for the open game session (ids): the desk says so, no button.
+    checked_in: set[int] = field(default_factory=set)
+    #: More names match than the desk lists: type more of the name.
+    more: bool = False
 
 
 def card_token_in(text: str) -> str | None:
@@ -297,7 +301,8 @@ def card_token_in(text: str) -> str | None:
 def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
     """Who the desk's text names: a scanned card (its address or token: always that one character, a
     scan always checks in), a card code typed whole, or the letters of a name (the only match is the
-    one; several are offered one tap each). Retired characters are not offered.
+    one; several are offered one tap each, at most ``limit``, with ``more`` when others match too, and
+    ``checked_in`` naming those already checked in tonight). Retired characters are not offered.
 
     Raises:
         ServiceError: 404 a card that opens no character of this chronicle (unknown, revoked, another
@@ -315,8 +320,12 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
                                         & Character.retired_at.is_null())
         if by_code is not None:
             return Found(by_code, [by_code], "code")
-    candidates = find_characters(chronicle, text, limit=limit) if (text or "").strip() else []
-    return Found(candidates[0] if len(candidates) == 1 else None, candidates, "name")
+    candidates = find_characters(chronicle, text, limit=limit + 1) if (text or "").strip() else []
+    more, candidates = len(candidates) > limit, candidates[:limit]
+    session = open_game_session(chronicle) if len(candidates) > 1 else None
+    checked_in = set() if session is None else {row.character_id for row in CheckIn.select(CheckIn.character).where(
+        (CheckIn.game_session == session) & CheckIn.character.in_([c.id for c in candidates]))}
+    return Found(candidates[0] if len(candidates) == 1 else None, candidates, "name", checked_in, more)
 
 
 # ---------------------------------------------------------------- tonight in the pickers

@@ -20,7 +20,7 @@ from larp.htmx import is_partial
 from larp.i18n import said_if_phrase
 from larp.models import Character
 from larp.services import ServiceError
-from larp.services.checkins import (CheckInResult, attendance_amount_of, award_now, check_in, checked_in_at,
+from larp.services.checkins import (CheckInResult, Found, attendance_amount_of, award_now, check_in, checked_in_at,
                                     door_decision, find_arrival, standing, recent_attendance, roster_fingerprint,
                                     sessions_attended, tonight_counts, tonight_roster, undo_check_in)
 from larp.services.chronicles import get_chronicle, open_game_session
@@ -41,12 +41,13 @@ ROSTER_POLL_SECONDS = 3
 
 
 def _desk(status: int = 200, result: CheckInResult | None = None, error: ServiceError | None = None,
-          query: str = "", candidates: list | None = None, undone: bool = False):
-    """The desk: the whole page, or (htmx) its work area: result, the search form, the candidates."""
+          query: str = "", candidates: list | None = None, undone: bool = False, found: Found | None = None):
+    """The desk: the whole page, or (htmx) its work area: result, the search form, the candidates (with
+    ``found``: which of them are checked in already, and whether more names match)."""
     chronicle = get_chronicle()
     context = dict(chronicle=chronicle, session=open_game_session(chronicle), result=result, error=error,
                    query=query, candidates=candidates or [], undone=undone, roster=tonight_roster(chronicle),
-                   poll=ROSTER_POLL_SECONDS)
+                   poll=ROSTER_POLL_SECONDS, found=found)
     if context["session"] is not None and result is None:
         context["counts"] = tonight_counts(chronicle, context["session"])
     template = "checkin/_work.html" if is_partial() and request.headers.get("HX-Target") == "desk-work" \
@@ -78,12 +79,12 @@ def find():
         return _desk(exc.status, error=exc, query=query)
     if is_partial():
         return render_template("checkin/_candidates.html", candidates=found.candidates, error=None, query=query,
-                               session=open_game_session(chronicle), how=found.how)
-    return _desk(query=query, candidates=found.candidates)
+                               session=open_game_session(chronicle), how=found.how, found=found)
+    return _desk(query=query, candidates=found.candidates, found=found)
 
 
 def _answer(result: CheckInResult | None, error: ServiceError | None, query: str = "", candidates=None,
-            undone: bool = False):
+            undone: bool = False, found: Found | None = None):
     """The answer to a check-in or an undo: the card page's block when it came from a card (htmx),
     else the desk (its work area to htmx, the whole page otherwise)."""
     if request.form.get("from") == "card" and is_partial():
@@ -93,7 +94,7 @@ def _answer(result: CheckInResult | None, error: ServiceError | None, query: str
         return render_template("checkin/_card.html", door=door, result=result, error=error, undone=undone,
                                ch=character), error.status if error else 200
     return _desk(error.status if error else 200, result=result, error=error, query=query, candidates=candidates,
-                 undone=undone)
+                 undone=undone, found=found)
 
 
 @bp.route("/checkin", methods=["POST"])
@@ -126,7 +127,7 @@ def check_in_post():
             if not found.candidates:
                 return _answer(None, ServiceError(gettext("No character matches “%(query)s”.", query=query),
                                                   field="q", status=404), query)
-            return _answer(None, None, query, found.candidates)
+            return _answer(None, None, query, found.candidates, found=found)
         character_id, how = found.character.id, found.how
     try:
         result = check_in(chronicle, g.user, character_id, how=how, session_number=request.form.get("session"))

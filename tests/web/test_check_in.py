@@ -378,7 +378,9 @@ def test_pickers_prefer_tonight(desk, app):
 
     before = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
                              headers={"HX-Request": "true"}).get_data(as_text=True))
-    assert [n for n, _ in before] == sorted(n for n, _ in before) and not any(m for _, m in before)
+    begins_first = sorted((n for n, _ in before), key=lambda n: (
+        0 if n.lower().startswith("a") else 1 if " a" in n.lower() else 2, n))
+    assert [n for n, _ in before] == begins_first and not any(m for _, m in before)
     desk_post(desk, q="Teodor")
     desk_post(desk, q="Ruth")
     challenge = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
@@ -429,3 +431,18 @@ def test_a_character_in_final_death_is_not_offered_and_his_card_is_not_contradic
     assert "Check in Teodor Brandt" not in typed and "has met Final Death" in typed
     with db.connection_context():
         assert CheckIn.select().count() == 0
+
+
+def test_the_desk_lists_names_that_begin_first_says_who_is_in_and_when_more_match(desk):
+    """The desk's label asks for "the first letters of a name": names that begin with the letters come
+    first, then names with a word that does, then the rest; a character checked in already is said so,
+    with no button; past eight, the desk says more match."""
+    page = desk.get("/checkin/find?q=a", headers={"HX-Request": "true"}).get_data(as_text=True)
+    buttons = re.findall(r"Check in ([^<]+?) <small>", page)
+    assert buttons[:3] == ["Aldous Whitmore", "Sister Agathe", "Vivienne Ashcombe"]
+    assert buttons[3:] == sorted(buttons[3:]) and "Ines Castellano" in buttons[3:]
+    assert page.count('<li>') == 8 and "More characters match “a”: type more of the name." in page
+    assert said(desk_post(desk, character=str(char("Aldous Whitmore").id))).startswith("Aldous Whitmore checked in")
+    again = desk.get("/checkin/find?q=al", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Aldous Whitmore is checked in already." in again and "Check in Aldous Whitmore" not in again
+    assert "Check in Konrad Vale" in again and "More characters match" not in again
