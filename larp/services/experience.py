@@ -57,14 +57,20 @@ def experience_log(character: Character) -> ExperienceLog:
 
 
 def record_experience(chronicle: Chronicle, user: User | None, character_id: Any, kind: str, amount: Any,
-                      what: str, game_session_number: Any = None) -> ExperienceEntry:
+                      what: str, game_session_number: Any = None, past_unspent: bool = False) -> ExperienceEntry:
     """Write a line of the experience log: ``amount`` points ``kind`` ("earned" or "spent") on
     ``what``, in game session ``game_session_number`` (default: the open one), recorded as a
     ruling of kind "experience" (undoing it removes the line).
 
+    A character spends the experience he has (LotNR Experience): a spend past his unspent points is
+    refused unless ``past_unspent`` says the organiser means it (a correction, a debt the chronicle
+    allows). The check reads the log with the character locked (:func:`get_character`: ``FOR NO KEY
+    UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so two spends at once cannot both pass it.
+
     Raises:
         ServiceError: 404 unknown character or game session; 422 an unknown kind, an
-            amount outside 1..1000 (field ``amount``), an empty or too long ``what``.
+            amount outside 1..1000 (field ``amount``), a spend past the unspent points (field
+            ``amount``), an empty or too long ``what``.
     """
     may_edit(user, chronicle, ["experience"])
     if kind not in ("earned", "spent"):
@@ -80,6 +86,14 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
     with db.atomic():
         refuse_if_recorded()
         character = get_character(chronicle, character_id)
+        if kind == "spent" and not past_unspent:
+            unspent = experience_log(character).unspent
+            if points > unspent:
+                raise ServiceError(Phrase.message(N_(
+                    "%(name)s has %(unspent)s experience unspent: spending %(points)s would leave %(after)s. Tick "
+                    "“Spend past what is left” to log it anyway."), name=character.name,
+                    unspent=experience_rules.points_text(unspent), points=experience_rules.points_text(points),
+                    after=experience_rules.points_text(unspent - points)), field="amount")
         if game_session_number in (None, ""):
             session = open_game_session(chronicle)
         else:

@@ -243,13 +243,14 @@ def _kept_choices() -> dict[str, str]:
 @bp.route("/characters/<int:character_id>/experience", methods=["POST"])
 @role_required("organiser")
 def experience(character_id: int):
-    """Write a line of the experience log (earned or spent, on what, in which game session)."""
+    """Write a line of the experience log (earned or spent, on what, in which game session; a spend past
+    the unspent points only with ``past_unspent`` ticked: :func:`larp.services.experience.record_experience`)."""
     chronicle = get_chronicle()
     character = _character(character_id)
     try:
         entry = record_experience(chronicle, g.user, character.id, request.form.get("kind", ""),
                                   request.form.get("amount"), request.form.get("what", ""),
-                                  request.form.get("game_session"))
+                                  request.form.get("game_session"), past_unspent=bool(request.form.get("past_unspent")))
     except ServiceError as exc:
         flash(gettext("Nothing was logged: %(reason)s", reason=said_if_phrase(exc.message)))
         return _editor(chronicle, character, {}, exc.status)

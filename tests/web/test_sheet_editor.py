@@ -311,6 +311,23 @@ def test_the_experience_form_sent_twice_logs_once(organiser, dbconn):
     assert ExperienceEntry.select().where(ExperienceEntry.character == lys.id).count() == 1
 
 
+def test_a_spend_past_the_unspent_points_is_refused_unless_ticked(organiser, dbconn):
+    """LotNR Experience: a character spends the experience he has. Lys has 3 points; a spend of 50 is
+    refused where the organiser looks, and nothing is logged; ticked "Spend past what is left", it is
+    logged and the header says -47 left."""
+    lys = Character.get(Character.name == "Lys Moreau")
+    form = {"kind": "earned", "amount": "3", "what": "Game session 4"}
+    assert organiser.post(f"/characters/{lys.id}/experience", data=form).status_code == 303
+    spend = {"kind": "spent", "amount": "50", "what": "Dominate 5"}
+    refused = organiser.post(f"/characters/{lys.id}/experience", data=spend)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert "Lys Moreau has 3 experience unspent: spending 50 would leave -47." in page
+    assert [e.kind for e in ExperienceEntry.select().where(ExperienceEntry.character == lys.id)] == ["earned"]
+    assert organiser.post(f"/characters/{lys.id}/experience", data={**spend, "past_unspent": "on"}).status_code == 303
+    assert "-47 left" in organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)
+
+
 def test_a_new_vampire_is_13th_by_default_and_full_when_its_ratings_are_filled_in(organiser, dbconn):
     """The form preselects the 13th generation (LotNR character creation). A vampire made with none has
     an empty pool; filling in generation 12 and Willpower 4 afterwards leaves him full (11 blood
