@@ -175,8 +175,8 @@ def link(character_id: int):
 @role_required("organiser")
 def invite(character_id: int):
     """Invite a new player: form ``username`` and ``display_name``. The account is made (a player of
-    this chronicle, playing this character) with a one-time login link, shown once on the page (never
-    redirected: the link does not travel in the session cookie). A taken name: 409 at the field."""
+    this chronicle, playing this character) with a one-time login link, shown once on the page as text
+    and as a QR code for his phone (never redirected: the link does not travel in the session cookie). A taken name: 409 at the field."""
     chronicle = get_chronicle()
     hours = current_app.config["LOGIN_LINK_HOURS"]
     try:
@@ -185,8 +185,9 @@ def invite(character_id: int):
                                     request.form.get("display_name", ""), hours=hours)
     except ServiceError as exc:
         return _players_page(character_id, exc.status, error=exc, form=request.form)
-    issued = {"kind": "invite", "user": user, "hours": hours,
-              "link": url_for("auth.login_link", token=token, _external=True)}
+    link = url_for("auth.login_link", token=token, _external=True)
+    # The link as a QR code too: the player scans it with his phone at the desk, nothing to type or send.
+    issued = {"kind": "invite", "user": user, "hours": hours, "link": link, "qr": qr_svg(link)}
     return _players_page(character_id, issued=issued)
 
 

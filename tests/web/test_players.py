@@ -159,6 +159,8 @@ def test_an_invitation_link_makes_the_account_and_logs_the_player_in_once(app, c
     body = invited.get_data(as_text=True)
     assert invited.status_code == 200 and "is invited to play" in body
     link = re.search(r"https?://[^<\s]+/login/link/[A-Za-z0-9_\-]+", body).group(0)
+    from tests.web.test_cards_web import decode_svg
+    assert decode_svg(re.search(r'class="card-qr issued-qr".*?(<svg.*?</svg>)', body, re.S).group(1)) == link
     taken = client.post(f"/characters/{other.id}/players/invite", data={"username": "bruno"})
     assert taken.status_code == 409
     AuthActions(client).logout()
