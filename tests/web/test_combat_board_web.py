@@ -482,3 +482,18 @@ def test_the_board_says_what_celerity_adds_as_the_core_says(client, auth, cast):
     assert "Celerity active this round (level 3: extra actions, speed Bomb)" in body
     body = client.get("/combat", query_string={"target": viv[0], "a": [konrad[0]]}).get_data(as_text=True)
     assert "Celerity active this round (level 2: extra actions)" in body
+
+
+def test_a_retest_offers_the_bomb_only_to_a_side_who_announced_it(client, auth, cast, dbconn):
+    """LotNR Vigor: "You must state before the Physical Challenge that you can use it", and a retest is part of
+    the same challenge. Teodor (Vigor) loses to Vivienne hand to hand: his retest chips offer no Bomb unless
+    "Bomb announced" was tapped for him before the fight."""
+    auth.login()
+    teodor, viv = cast["Teodor"], cast["Vivienne"]
+    data = board_fields(teodor[0], [viv[0]], throws={viv[0]: "paper"})
+    body = post(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    picks = re.findall(rf'name="r{viv[0]}_retest" value="defender\|([a-z]+)\|([a-z]+)"', body)
+    assert picks and {sign for _, sign in picks} == {"rock", "paper", "scissors"}
+    announced = post(client, {**data, "target_bomb": "on", "step": "resolve"}, htmx=True).get_data(as_text=True)
+    picks = re.findall(rf'name="r{viv[0]}_retest" value="defender\|([a-z]+)\|([a-z]+)"', announced)
+    assert {sign for _, sign in picks} == {"rock", "paper", "scissors", "bomb"}
