@@ -516,6 +516,20 @@ def carried_weapons(character: Character) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
+def weapon_for_range(character: Character, ranged: bool) -> str:
+    """The armory weapon ``character`` attacks with at this range when a screen adds him (``""``: bare
+    hands, or none fits): the one in hand (``Character.weapon``) when it fits the range, else, at range,
+    the first gun or bow his sheet carries that the armory knows (met-reference 3.7: a ranged attack
+    needs a ranged weapon). A melee weapon in hand is not swapped for anything at hand to hand."""
+    weapons = armory("live").weapons
+    held = weapons.get(character.weapon or "")
+    if held is not None and held.melee != ranged:
+        return held.key
+    if not ranged:
+        return ""
+    return next((w.key for w in carried_weapons(character) if w.key in weapons and not w.melee), "")
+
+
 def equip_weapon(chronicle: Chronicle, narrator, character_id: Any, weapon_key: str) -> Character:
     """Set the weapon ``character_id`` carries (a live armory key, ``""`` for bare hands), recorded.
 

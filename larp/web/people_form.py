@@ -34,6 +34,7 @@ from larp.services.characters import (
     get_character,
     normalise_code,
     person_of,
+    weapon_for_range,
 )
 from larp.services.challenges import check_can_act
 from larp.services.chronicles import chronicle_settings, get_chronicle, open_game_session
@@ -287,6 +288,8 @@ def _add(people_form: PeopleForm, chronicle, cids: list[int], defaults: dict[str
                                 field="add_q")
         row = {"id": cid, **{k: "" for k in people_form.row_text}, **{k: False for k in people_form.row_flags}}
         row.update(defaults)
+        if "weapon" in row and "range" in row:  # the combat board: his weapon for that range, when he has one
+            row["weapon"] = weapon_for_range(character, row["range"] == "ranged")
         people_form.rows.append(row)
 
 

@@ -497,3 +497,21 @@ def test_a_retest_offers_the_bomb_only_to_a_side_who_announced_it(client, auth, 
     announced = post(client, {**data, "target_bomb": "on", "step": "resolve"}, htmx=True).get_data(as_text=True)
     picks = re.findall(rf'name="r{viv[0]}_retest" value="defender\|([a-z]+)\|([a-z]+)"', announced)
     assert {sign for _, sign in picks} == {"rock", "paper", "scissors", "bomb"}
+
+
+def test_an_attacker_added_at_range_comes_with_his_gun(client, auth, cast, dbconn):
+    """met-reference 3.7: a ranged attack needs a ranged weapon. Ruth carries a pistol on her sheet: added at
+    range she comes with it chosen (no "choose the ranged weapon" refusal first); added hand to hand she
+    comes bare-handed; Lys, who carries nothing, comes bare-handed at range and the board asks for the weapon."""
+    from larp.models import Equipment
+
+    auth.login()
+    konrad, ruth, lys = cast["Konrad"], cast["Ruth"], cast["Lys"]
+    Equipment.create(character=ruth[0], kind="weapon", key="pistol", name="Pistol")
+    body = post(client, {"step": "add:ranged", "target": konrad[0], "add_q": ruth[1]}, htmx=True).get_data(as_text=True)
+    assert re.search(rf'name="a{ruth[0]}_weapon"[^>]*>.*?<option value="pistol" selected', body, re.S)
+    near = post(client, {"step": "add:hand_to_hand", "target": konrad[0], "add_q": ruth[1]}, htmx=True).get_data(
+        as_text=True)
+    assert not re.search(rf'name="a{ruth[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', near, re.S)
+    bare = post(client, {"step": "add:ranged", "target": konrad[0], "add_q": lys[1]}, htmx=True).get_data(as_text=True)
+    assert not re.search(rf'name="a{lys[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', bare, re.S)
