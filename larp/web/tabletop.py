@@ -19,6 +19,7 @@ from larp.i18n import said
 from larp.armory_messages import gear as said_name
 from larp.htmx import is_partial, render
 from larp.models import Character
+from larp.rules.blood import DRAIN_PER_TURN
 from larp.rules.explain import Phrase, RulesError, N_
 from larp.rules.health import tabletop_view
 from larp.rules.settings import setting_definitions
@@ -133,6 +134,7 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
     if actor not in ([slot.who] if slot else []) + waiting:
         actor = slot.who if slot else None
     declaration = combat.declarations.get(actor) if actor else None
+    kissed = taps.kissed(row, actor)
     actor_slot = None
     if actor:
         try:
@@ -151,7 +153,12 @@ def _context(row, error: ServiceError | None = None, form=None, dice_request=Non
         "held": bool(actor and combat.held_by(actor)), "conditions_help": CONDITIONS,
         "fixed_initiative": loaded.settings["tabletop_initiative"] == "fixed",
         "ambush_dice": taps.ambush_dice(row, combat, actor),
-        "kissed": taps.kissed(row, actor),
+        "kissed": kissed,
+        # How much the drink form may ask (LotNR "Blood"): the room in the drinker's pool, unless the chronicle
+        # lets him drain past a full pool; the rules core drinks what fits and says so either way.
+        "drink_room": (None if not kissed or loaded.settings["drain_past_full_pool"] else
+                       max(0, loaded.characters[actor].blood_max - loaded.characters[actor].blood_current)),
+        "drain_per_turn": DRAIN_PER_TURN,
         "rounds": taps.rounds_left(loaded, actor) if actor else None,
         "dodges": dict(combat.carried.dodges),
         "clinched": bool(actor and profile_has_mutual_clinch(loaded.profile)

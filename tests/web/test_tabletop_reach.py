@@ -3,6 +3,8 @@ by massive trauma, the extras' four-level track, the ambush and the Kiss at the 
 
 from __future__ import annotations
 
+import re
+
 from larp.models import Character, Ruling
 from larp.services.characters import character_state
 from larp.services.chronicles import chronicle_settings
@@ -221,6 +223,9 @@ def test_the_kiss_at_the_tabletop_connects_without_damage_then_the_vampire_drink
     step("other", attacker=ruth, note="swoons")
     page = client.get("/tabletop").get_data(as_text=True)
     assert "The Kiss: drink from" in page
+    room = Character.get_by_id(int(lys)).blood_max - 2
+    assert f"Lys Moreau's pool has room for {room} blood points; at most 3 a turn." in page
+    assert re.search(rf'name="blood" min="1" max="{room}"', page)
     drunk = step("drink", attacker=lys, victim=ruth, blood="2")
     assert drunk.status_code == 200, drunk.get_data(as_text=True)[:600]
     assert Character.get_by_id(int(ruth)).damage_lethal == 2
