@@ -117,7 +117,7 @@ def check_in_post():
         how = "name"
     if not character_id:
         if not query:
-            return _answer(None, ServiceError(gettext("Scan a card, or type a card code or the first letters of a name."),
+            return _answer(None, ServiceError(gettext("Nothing was scanned or typed: scan a card, or type a card code or the first letters of a name."),
                                               field="q"), query)
         try:
             found = find_arrival(chronicle, query)

@@ -446,3 +446,11 @@ def test_the_desk_lists_names_that_begin_first_says_who_is_in_and_when_more_matc
     again = desk.get("/checkin/find?q=al", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "Aldous Whitmore is checked in already." in again and "Check in Aldous Whitmore" not in again
     assert "Check in Konrad Vale" in again and "More characters match" not in again
+
+
+def test_an_empty_desk_field_says_what_was_missing(desk):
+    """A tap on "Check in" with nothing in the field says that nothing came, not the field's own label again."""
+    answer = desk_post(desk, q="  ")
+    assert "Nothing was scanned or typed: scan a card" in answer.get_data(as_text=True)
+    with db.connection_context():
+        assert CheckIn.select().count() == 0
