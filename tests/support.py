@@ -271,7 +271,7 @@ def make_player(app, character, username: str = "player1", password: str = "corr
 #: checkbox's chip is its label. Evaluate it on the element (``locator.evaluate(REACHABLE)``).
 REACHABLE = """e => {
   const b = e.getBoundingClientRect();
-  if (b.top < 0 || b.bottom > innerHeight) return false;
+  if (b.top < -1 || b.bottom > innerHeight + 1) return false;  // a scroll may leave it a fraction of a pixel out
   const shown = e.closest('label') || e, r = shown.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return !!hit && (shown.contains(hit) || hit.contains(shown));

@@ -76,11 +76,20 @@ def shoot(page, name: str) -> Path:
 
     Playwright hides carets by writing an inline style on every input and leaves ``style=""`` behind;
     htmx's settle step would copy it onto the next page's elements of the same id (a CSP report that the
-    app never causes), so the leftovers are removed."""
+    app never causes), so the leftovers are removed: only those (an empty style, or a caret's), never a
+    style the page's own script set. A full-page screenshot resizes the view for a moment; the scroll
+    position is put back as it was, so a test goes on from the screen it had."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
+    where = page.evaluate("[scrollX, scrollY]")
     page.screenshot(path=str(path), full_page=True)
-    page.evaluate("document.querySelectorAll('[style]').forEach(e => e.removeAttribute('style'))")
+    page.evaluate("""([x, y]) => {
+      document.querySelectorAll('[style]').forEach(e => {
+        const left = (e.getAttribute('style') || '').replace(/caret-color:\\s*transparent\\s*(!important)?;?/g, '').trim();
+        if (!left) e.removeAttribute('style');
+      });
+      if (scrollX !== x || scrollY !== y) scrollTo(x, y);
+    }""", where)
     return path
 
 

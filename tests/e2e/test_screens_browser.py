@@ -431,7 +431,7 @@ def test_dimmed_controls_keep_contrast(served, browser):
     resolve = page.get_by_role("button", name="Resolve challenge")
     expect(resolve).to_be_disabled()
     controls = page.evaluate(CONTROL_COLOURS)
-    assert any(c["disabled"] and c["text"] == "Resolve challenge" for c in controls)
+    assert any(c["disabled"] and c["text"].startswith("Resolve challenge") for c in controls)
     poor = [(c["text"], round(contrast(c["fg"], c["bg"]), 2), c["opacity"]) for c in controls
             if c["opacity"] < 1 or contrast(c["fg"], c["bg"]) < 4.5]
     assert poor == [], poor

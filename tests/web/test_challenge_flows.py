@@ -423,3 +423,21 @@ def test_the_other_abilities_line_says_what_its_number_counts(client, auth, dbco
         assert "narrator's call" not in line.group(1) and "criterio" not in line.group(1)
         if language == "es":  # one level left is said in the singular (Awareness 1, Etiquette 2)
             assert "Awareness (queda 1)" in line.group(2) and "Etiquette (quedan 2)" in line.group(2), line.group(2)
+
+
+def test_a_disabled_resolve_says_what_is_missing(client, auth, dbconn):
+    """A new user found a grey Resolve with no reason: it says which side to pick first, and once both
+    are picked it is enabled and says nothing more."""
+    import re
+
+    auth.login()
+
+    def button(query: str) -> str:
+        page = client.get(f"/challenge{query}").get_data(as_text=True)
+        return re.search(r'<button id="resolve-button".*?</button>', page, re.S).group(0)
+
+    assert "disabled" in button("") and "pick the challenger first" in button("")
+    one = button(f"?challenger={cid('Vivienne Ashcombe')}")
+    assert "disabled" in one and "pick the defender first" in one
+    both = button(f"?challenger={cid('Vivienne Ashcombe')}&defender={cid('Konrad Vale')}")
+    assert "disabled" not in both and "why-not" not in both
