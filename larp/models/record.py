@@ -67,37 +67,53 @@ class RulingCharacter(BaseModel):
     before = JSONField(null=True)
 
 
-class TraitLoss(BaseModel):
+class SpentInSession(BaseModel):
+    """What a game session spent of a character, given back when the next one opens: the base of
+    :class:`TraitLoss` and :class:`AbilitySpend` (it has no table of its own).
+
+    Each has the columns ``character`` and ``game_session`` (deleted with either), its own columns,
+    then ``ruling`` (the ruling that spent it; the row stays when that ruling is deleted),
+    ``created_at`` and ``restored_at`` (when the next game session gave it back; ``None``: still
+    spent). :meth:`by_whom` and :meth:`how` make those columns in the subclass's body, where they
+    stand, so that they keep their place among its columns (a peewee field's place is the order it
+    was made in; an inherited field would come first). Its index, inherited: one character's rows
+    in one game session, found without reading the session's others (the live poll, issue 29: a
+    game night of a thousand characters has thousands).
+    """
+
+    class Meta:
+        indexes = ((("character", "game_session"), False),)
+
+    @staticmethod
+    def by_whom(backref: str) -> tuple[ForeignKeyField, ForeignKeyField]:
+        """The columns ``character`` and ``game_session``, each of which lists the rows as ``backref``."""
+        return (ForeignKeyField(Character, backref=backref, on_delete="CASCADE"),
+                ForeignKeyField(GameSession, backref=backref, on_delete="CASCADE"))
+
+    @staticmethod
+    def how(backref: str) -> tuple[ForeignKeyField, DateTimeField, DateTimeField]:
+        """The columns ``ruling`` (which lists the rows as ``backref``), ``created_at`` and ``restored_at``."""
+        return (ForeignKeyField(Ruling, backref=backref, null=True, on_delete="SET NULL"),
+                DateTimeField(default=utcnow), DateTimeField(null=True))
+
+
+class TraitLoss(SpentInSession):
     """A Trait lost during a game session (counted out of the sheet until the session ends)."""
 
-    character = ForeignKeyField(Character, backref="trait_losses", on_delete="CASCADE")
-    game_session = ForeignKeyField(GameSession, backref="trait_losses", on_delete="CASCADE")
+    character, game_session = SpentInSession.by_whom("trait_losses")
     category = CharField(max_length=10)
     name = CharField(max_length=80)
     count = IntegerField(default=1)
-    ruling = ForeignKeyField(Ruling, backref="trait_losses", null=True, on_delete="SET NULL")
-    created_at = DateTimeField(default=utcnow)
-    restored_at = DateTimeField(null=True)
-
-    class Meta:
-        # One character's losses in one game session, found without reading the session's others
-        # (the live poll, issue 29: a game night of a thousand characters has thousands).
-        indexes = ((("character", "game_session"), False),)
+    ruling, created_at, restored_at = SpentInSession.how("trait_losses")
 
 
-class AbilitySpend(BaseModel):
+class AbilitySpend(SpentInSession):
     """Ability levels expended during a game session (for retests and the like)."""
 
-    character = ForeignKeyField(Character, backref="ability_spends", on_delete="CASCADE")
-    game_session = ForeignKeyField(GameSession, backref="ability_spends", on_delete="CASCADE")
+    character, game_session = SpentInSession.by_whom("ability_spends")
     name = CharField(max_length=80)
     levels = IntegerField(default=1)
-    ruling = ForeignKeyField(Ruling, backref="ability_spends", null=True, on_delete="SET NULL")
-    created_at = DateTimeField(default=utcnow)
-    restored_at = DateTimeField(null=True)
-
-    class Meta:
-        indexes = ((("character", "game_session"), False),)  # as TraitLoss's
+    ruling, created_at, restored_at = SpentInSession.how("ability_spends")
 
 
 class Torpor(BaseModel):
