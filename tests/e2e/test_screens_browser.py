@@ -389,7 +389,7 @@ def test_a_lost_tie_offers_other_abilities_as_a_control_in_plain_words(served, b
     for calls in progress.locator(".next-calls").all():  # every "may:" list has something to tap
         assert calls.locator(".call-chip").count() > 0, calls.inner_text()
     summary = progress.locator("details.other-abilities > summary")
-    expect(summary).to_contain_text("Vivienne Ashcombe may retest with another Ability")
+    expect(summary).to_contain_text("Vivienne Ashcombe may retest with an Ability")
     box = summary.bounding_box()
     assert box["height"] >= 44
     assert summary.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
