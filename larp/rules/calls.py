@@ -63,7 +63,11 @@ class SideCalls(StrikeCalls):
     ignore_wounds: bool = False
 
 
+#: The names of :class:`SideCalls`' fields (read once).
+SIDE_CALLS = tuple(f.name for f in fields(SideCalls))
+
+
 def side_calls(calls: SideCalls) -> dict[str, Any]:
     """``calls``' :class:`SideCalls` by name, as they are: what a request's side passes on to the rules
     core's :class:`~larp.rules.rulings.people.Choice` (keyword arguments)."""
-    return {f.name: getattr(calls, f.name) for f in fields(SideCalls)}
+    return {name: getattr(calls, name) for name in SIDE_CALLS}
