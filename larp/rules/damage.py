@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from larp.rules.calls import StrikeCalls
 from larp.rules.challenge import RandomSource
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, article, damage_list, phrase_step
 from larp.rules.explain import levels as levels_of
@@ -137,20 +138,16 @@ def damage_type_against(damage_type: str, creature: str, *, bashing_vs_kindred: 
 # ---------------------------------------------------------------- step 1: the strike
 
 @dataclass(frozen=True)
-class Strike:
-    """A successful attack in the live game (the challenge was won).
+class Strike(StrikeCalls):
+    """A successful attack in the live game (the challenge was won): the attacker's
+    :class:`~larp.rules.calls.StrikeCalls` and the fields below.
 
     Attributes:
         weapon: a live armory key; ``None`` for bare hands.
         bite: the vampire bites with his fangs (002: one level of aggravated).
         potence: the attacker's Potence level (Prowess 1, Puissance 5).
-        lethal_by_prowess: with Prowess, the attacker chooses lethal damage for a
-            bare-handed or club strike.
-        head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet, for Full-Auto and Mass-Trauma.
         spread: one of several targets of a Spray or a burst (Mass-Trauma needs a single target).
-        full_auto: the attacker fired on full auto, emptying the clip (LotNR Fully Automatic: the
-            extra level within five feet, then an action to reload; met-reference 3.7).
         stake_attempt: the attacker drives a stake at the heart (Staking).
         high_caliber_test: the simple test after a High-Caliber hit (drawn from
             the random source if omitted).
@@ -160,11 +157,8 @@ class Strike:
     weapon: str | None = None
     bite: bool = False
     potence: int = 0
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
     close_range: bool = False
     spread: bool = False
-    full_auto: bool = False
     stake_attempt: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from larp.rules.calls import StrikeCalls
 from larp.rules.challenge import (
     ChallengeRuling,
     Outcome,
@@ -28,18 +29,16 @@ _WEAPON_RULE = "LotNR weapons (met-reference 3.7)"
 
 
 @dataclass(frozen=True)
-class Attack:
-    """How a fighter's successful attack does damage (002 "Damage and Healing").
+class Attack(StrikeCalls):
+    """How a fighter's successful attack does damage (002 "Damage and Healing"): his
+    :class:`~larp.rules.calls.StrikeCalls` and the fields below.
 
     Attributes:
         action: ``"strike"`` (bare hands), ``"bite"`` or ``"weapon"``.
         weapon: a live armory key (``"knife"``, ``"pistol"``...), for ``"weapon"``.
         potence: the attacker's Potence level (Prowess 1; Puissance 5 adds a level).
-        lethal_by_prowess: with Prowess, a bare-handed or club strike does lethal damage.
-        head_shot: a firearm aimed at the head (lethal against vampires, 002).
         close_range: within five feet (Full-Auto adds a level; Mass-Trauma too, against one target).
         spread: the hit is one of a Spray's or a burst's several targets (no Mass-Trauma level).
-        full_auto: fired on full auto, emptying the clip (Full-Auto's level within five feet).
         card: a weapon card given outright instead of an armory key (the stateless
             API's card): its levels and type are the damage, with no specials.
         stake: the attacker drives his Staking weapon at the heart: two simple tests won
@@ -51,15 +50,12 @@ class Attack:
     action: str = "strike"
     weapon: str | None = None
     potence: int = 0
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
     close_range: bool = False
     card: Weapon | None = None
     spread: bool = False
     stake: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
-    full_auto: bool = False
 
     def strike(self) -> Strike:
         """The damage rules' :class:`~larp.rules.damage.Strike` for a hit."""

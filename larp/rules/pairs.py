@@ -6,7 +6,7 @@ People"; LotNR Mob Scene, met-reference 3.2: retests counted per pair).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -124,6 +124,40 @@ def spendings(totals: Mapping[str, Mapping[str, Any]]) -> dict[str, Spending]:
         if +entry["abilities"] or entry["willpower"] or +entry["merits"]:
             out[name] = Spending(dict(+entry["abilities"]), entry["willpower"], dict(+entry["merits"]))
     return out
+
+
+def party_name(con: Contestant, where: str, missing: str) -> str:
+    """The name the narrator gave ``con``, one party to a group challenge (a firer, a target, an attacker,
+    a bystander), stripped.
+
+    Args:
+        where: where the party stands in the request (``firer``, ``attackers[2]``): a refusal names
+            ``<where>.name``.
+        missing: the refusal (marked with ``N_``) when he has no name.
+
+    Raises:
+        RulesError: ``missing``.
+    """
+    name = con.name.strip() if isinstance(con.name, str) else ""
+    if not name:
+        raise RulesError(Phrase.message(missing), field=f"{where}.name")
+    return name
+
+
+def member_name(con: Contestant, where: str, missing: str, target: str, is_target: str,
+                listed: Container[str], again: str) -> str:
+    """The name of one of a group challenge's several (an attacker, a bystander): :func:`party_name`, and
+    neither the target's nor one already ``listed``; ``is_target`` and ``again`` (marked with ``N_``,
+    filled with ``name``) are the refusals of those two.
+
+    Raises:
+        RulesError: naming ``<where>.name``.
+    """
+    name = party_name(con, where, missing)
+    for clash, message in ((name == target, is_target), (name in listed, again)):
+        if clash:
+            raise RulesError(Phrase.message(message, name=name), field=f"{where}.name")
+    return name
 
 
 def check_bid_names(con: Contestant, traits: Sequence[str], name: str, where: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from larp.rules.calls import SideCalls
 from larp.rules.challenge import Category, Kind
 from larp.rules.explain import N_, Phrase
 from larp.rules.scene import SideScene
@@ -18,8 +19,9 @@ from larp.services import ServiceError
 RANDOM = "random"
 
 @dataclass(frozen=True)
-class SideRequest:
-    """What the narrator entered for one side.
+class SideRequest(SideCalls):
+    """What the narrator entered for one side: his calls (:class:`~larp.rules.calls.SideCalls`, by the same
+    names in the form and the API) and the fields below.
 
     Attributes:
         character_id: the stored character.
@@ -28,28 +30,14 @@ class SideRequest:
         weapon: a live armory key (``"knife"``, ``"pistol"``...) or ``""``.
         lead: ``strength``/``speed``/``stamina``/``other``; ``""`` means "from the
             lead Trait" (``data/trait_leads.toml``).
-        steps_moved: 0 to 3 steps taken before acting (LotNR three-step rule).
-        off_hand: attacking with the off hand.
-        relent: the side relents before the test.
         cover: cover Traits claimed (bonus Traits, never bid).
-        specialisation: an Ability specialisation applies (+1 bonus Trait).
-        calls_negative: a Negative Trait this side calls on the other.
         celerity_active: Celerity is active this turn (Rapidity's Bomb in speed challenges).
-        waive_darkness: expend a Blindfighting level to skip the forced retest of total darkness.
-        lethal_by_prowess: with Prowess, the strike does lethal damage.
-        head_shot: a firearm aimed at the head.
         shroud_caster: this side cast the Shroud of Night (sees through it).
-        bomb_announced: the side announced the Bomb before the challenge (LotNR Vigor: the Bomb
-            exists only when announced).
-        both_hands: the side fights with a weapon in each hand this turn (met-reference 3.8).
         bid_category: the category the side bids from when it differs from the challenge's
             (a shooter with a firearm may bid Mental Traits, LotNR Bidding Weapon Traits);
             ``""``: the challenge's. A form bid ``"mental:Clever"`` says the same.
         situation: the narrator's bonus (+) or penalty (-) Traits for the situation, -3 to 3,
             counted in ties and overbids, never bid (LotNR Bonus Traits, met-reference 1.3).
-        stake: this side drives his Staking weapon at the heart (met-reference 3.7).
-        ignore_wounds: this side spends a Willpower Trait to ignore his wound penalties, up to and
-            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1).
         damage_throws: the simple tests after this side's hit as thrown at the table, by test
             (``high_caliber``, ``staking1``, ``staking2``) as (player, narrator) throws; a throw
             left out or ``random`` is drawn by the app, and the record says so.
@@ -61,24 +49,11 @@ class SideRequest:
     bid: str = ""
     weapon: str = ""
     lead: str = ""
-    steps_moved: int = 0
-    off_hand: bool = False
-    relent: bool = False
     cover: int = 0
-    specialisation: bool | str = False
-    calls_negative: str = ""
     celerity_active: bool = False
-    waive_darkness: bool = False
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
     shroud_caster: bool = False
-    bomb_announced: bool = False
-    both_hands: bool = False
     bid_category: str = ""
     situation: int = 0
-    stake: bool = False
-    ignore_wounds: bool = False
-    full_auto: bool = False
     damage_throws: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     scene: SideScene = SideScene()
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, Ruling, User
+from larp.rules.calls import side_calls
 from larp.rules.challenge import (
     ACTIONS,
     POTENCE_TRAIT,
@@ -113,16 +114,10 @@ def choice_of(side: SideRequest, person: Person, rng: RandomSource | None = None
         lead = None
     call = Modifier("the narrator's call for the situation", abs(side.situation))
     tests = {name: entered_test(side.damage_throws.get(name), f"{prefix}{name}_player", rng) for name in DAMAGE_TESTS}
-    return Choice(bid=(side.bid,) if side.bid else (), lead=lead, specialisation=side.specialisation,
-                  bid_category=bid_category_of(side), bomb_announced=side.bomb_announced,
-                  both_hands=side.both_hands,
+    return Choice(bid=(side.bid,) if side.bid else (), lead=lead, bid_category=bid_category_of(side),
                   bonuses=(call,) if side.situation > 0 else (), penalties=(call,) if side.situation < 0 else (),
-                  steps_moved=side.steps_moved, off_hand=side.off_hand, relent=side.relent,
-                  calls_negative=side.calls_negative,
                   celerity=person.discipline("Celerity") if side.celerity_active else 0,
-                  waive_darkness=side.waive_darkness, lethal_by_prowess=side.lethal_by_prowess,
-                  head_shot=side.head_shot, stake=side.stake, ignore_wounds=side.ignore_wounds,
-                  full_auto=side.full_auto,
+                  **side_calls(side),
                   high_caliber_test=tests["high_caliber"],
                   staking_tests=tuple(t for t in (tests["staking1"], tests["staking2"]) if t is not None))
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from larp.models import Character, Chronicle, GameSession, User
+from larp.rules.calls import StrikeCalls
 from larp.rules.challenge import POTENCE_TRAIT, RandomSource
 from larp.rules.explain import N_, Phrase
 from larp.rules.mass_challenge import MassChallenge, Range
@@ -42,8 +43,9 @@ COUNTERS = ("defend", "strike", "bite", "weapon")
 
 
 @dataclass(frozen=True)
-class FighterRequest:
-    """What the narrator entered for one character on the board.
+class FighterRequest(StrikeCalls):
+    """What the narrator entered for one character on the board: his
+    :class:`~larp.rules.calls.StrikeCalls` (by the same names in the form and the API) and the fields below.
 
     Attributes:
         character_id: the stored character.
@@ -53,16 +55,12 @@ class FighterRequest:
         range: attackers: ``hand_to_hand`` or ``ranged``.
         weapon: a live armory key, or ``""`` for bare hands.
         bite: a vampire's bite instead of a strike.
-        lethal_by_prowess: with Prowess, bare hands or a club do lethal damage.
-        head_shot: a firearm aimed at the head.
         strength: attackers hand to hand: a challenge of strength for the target.
         relented: attackers: the target relents to him.
         celerity_active: Celerity is active this round (his highest power).
         counter: the target: ``defend``, or a counter-attack (``strike``, ``bite``, ``weapon``).
         tests: attackers: his pair's later tests (retests), as JSON-like dicts.
         bomb_announced: he announced the Bomb before the challenge (LotNR Vigor: only then).
-        full_auto: he fires his Full-Auto weapon emptying the clip (its extra level within five
-            feet, met-reference 3.7).
         scene: his part of the scene (his own darkness, sight powers off, the armor he wears...).
     """
 
@@ -72,8 +70,6 @@ class FighterRequest:
     range: str = "hand_to_hand"
     weapon: str = ""
     bite: bool = False
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
     strength: bool = True
     relented: bool = False
     celerity_active: bool = False
@@ -81,7 +77,6 @@ class FighterRequest:
     tests: tuple[dict, ...] = ()
     scene: SideScene = SideScene()
     bomb_announced: bool = False
-    full_auto: bool = False
 
 
 @dataclass(frozen=True)

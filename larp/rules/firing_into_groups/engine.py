@@ -38,7 +38,7 @@ from larp.rules.mass_challenge import (
     weapon_card,
 )
 from larp.rules.hits import armor_key, damage_as_dealt
-from larp.rules.pairs import Shared, play_pair
+from larp.rules.pairs import Shared, member_name, party_name, play_pair
 from larp.rules.settings import ChronicleSettings
 
 
@@ -59,9 +59,7 @@ class _ShotIntoGroup:
         shot = self.shot
         if not isinstance(shot.firer, Contestant):
             raise RulesError(Phrase.message(N_("Give the firer.")), field="firer")
-        self.firer = shot.firer.name.strip() if isinstance(shot.firer.name, str) else ""
-        if not self.firer:
-            raise RulesError(Phrase.message(N_("The firer needs a name.")), field="firer.name")
+        self.firer = party_name(shot.firer, "firer", N_("The firer needs a name."))
         if not isinstance(shot.weapon, str) or not shot.weapon:
             raise RulesError(Phrase.message(N_("Choose the gun that fired.")), field="weapon")
         try:
@@ -86,18 +84,12 @@ class _ShotIntoGroup:
             where = f"bystanders[{index}]"
             if not isinstance(b, Bystander) or not isinstance(b.side, Contestant):
                 raise RulesError(Phrase.message(N_("Give the bystander.")), field=where)
-            name = b.side.name.strip() if isinstance(b.side.name, str) else ""
-            if not name:
-                raise RulesError(Phrase.message(N_("Each bystander needs a name.")), field=f"{where}.name")
-            if name == target:
-                raise RulesError(Phrase.message(N_("%(name)s is the target, not a bystander."), name=name),
-                                 field=f"{where}.name")
-            if name == self.firer:
+            name = member_name(b.side, where, N_("Each bystander needs a name."),
+                               target, N_("%(name)s is the target, not a bystander."),
+                               seen, N_("%(name)s is already listed as a bystander."))
+            if name == self.firer:  # never in ``seen``: he is refused here before he could be added
                 raise RulesError(Phrase.message(N_("%(name)s fired the shot and cannot be a bystander to it."),
                                                 name=name), field=f"{where}.name")
-            if name in seen:
-                raise RulesError(Phrase.message(N_("%(name)s is already listed as a bystander."), name=name),
-                                 field=f"{where}.name")
             seen.add(name)
             self.tracks[name] = track_of(b.body, self.settings, name, f"{where}.body")
         if not isinstance(shot.deliberate_spray, bool):

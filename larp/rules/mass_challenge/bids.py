@@ -36,7 +36,7 @@ from larp.rules.mass_challenge.types import (
     MassChallenge,
     Range,
 )
-from larp.rules.pairs import check_bid_names
+from larp.rules.pairs import check_bid_names, member_name, party_name
 from larp.rules.settings import ChronicleSettings
 
 
@@ -53,9 +53,7 @@ def _check(mass: MassChallenge, settings: ChronicleSettings) -> None:
     d = mass.defender
     if not isinstance(d.side, Contestant):
         raise RulesError(Phrase.message(N_("Give the target.")), field="defender")
-    target = d.side.name.strip() if isinstance(d.side.name, str) else ""
-    if not target:
-        raise RulesError(Phrase.message(N_("The target needs a name.")), field="defender.name")
+    target = party_name(d.side, "defender", N_("The target needs a name."))
     names: dict[str, int] = {}
     for index, a in enumerate(mass.attackers):
         where = f"attackers[{index}]"
@@ -64,14 +62,9 @@ def _check(mass: MassChallenge, settings: ChronicleSettings) -> None:
         if not isinstance(a.range, Range):
             raise RulesError(Phrase.message(N_("An attacker fights hand to hand or at range.")),
                              field=f"{where}.range")
-        name = a.side.name.strip() if isinstance(a.side.name, str) else ""
-        if not name:
-            raise RulesError(Phrase.message(N_("Each attacker needs a name.")), field=f"{where}.name")
-        if name == target:
-            raise RulesError(Phrase.message(N_("%(name)s is the target and cannot also be an attacker."), name=name),
-                             field=f"{where}.name")
-        if name in names:
-            raise RulesError(Phrase.message(N_("%(name)s is already an attacker."), name=name), field=f"{where}.name")
+        name = member_name(a.side, where, N_("Each attacker needs a name."),
+                           target, N_("%(name)s is the target and cannot also be an attacker."),
+                           names, N_("%(name)s is already an attacker."))
         names[name] = index
         for attr in ("celerity",):
             value = getattr(a, attr)

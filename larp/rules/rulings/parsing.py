@@ -44,7 +44,7 @@ stored characters; ``weapon`` may be a live armory key instead of a card.
 from __future__ import annotations
 
 from dataclasses import replace
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from larp.rules.challenge import Category, Contestant, Health, Power
@@ -282,6 +282,22 @@ def _engine_input(data: Mapping[str, Any], one: str, many: str, one_keeps: tuple
     return plain
 
 
+def _group_read(data: Any, where: str, not_object: str, read: Callable[..., Any],
+                sides: tuple[str, str, tuple[str, ...], tuple[str, ...]], settings: ChronicleSettings | None):
+    """A group challenge (a mass challenge, a shot into a group) read first by its engine's own reader
+    ``read``, with that reader's checks and field names (``sides``: :func:`_engine_input`'s sides and the
+    extra keys each keeps), and the top-level ``scene`` with the sense the challenge depends on.
+
+    Raises:
+        RulesError: ``not_object`` (marked with ``N_``) naming ``where`` when ``data`` is not an object; the
+            reader's refusals.
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError(Phrase.message(not_object), field=where)
+    engine = read(_engine_input(data, *sides), settings)
+    return engine, scene_with_sense(scene_from_dict(data.get("scene")), engine.sense)
+
+
 def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSettings | None = None):
     """A mass challenge from JSON-like data: the keys of
     :func:`larp.rules.mass_challenge.mass_challenge_from_dict`, each side also with the keys of
@@ -296,12 +312,9 @@ def mass_challenge_call_from_dict(data: Mapping[str, Any], settings: ChronicleSe
     from larp.rules.mass_challenge import mass_challenge_from_dict
     from larp.rules.rulings.mass_challenge import MassChallengeCall, MassAttacker, MassTarget
 
-    if not isinstance(data, Mapping):
-        raise RulesError(Phrase.message(N_("The mass challenge must be an object.")), field="mass")
     keeps = ("attack", "celerity", "body")
-    # the engine's own checks, with their field names
-    mass = mass_challenge_from_dict(_engine_input(data, "defender", "attackers", keeps, keeps), settings)
-    scene = scene_with_sense(scene_from_dict(data.get("scene")), mass.sense)
+    mass, scene = _group_read(data, "mass", N_("The mass challenge must be an object."), mass_challenge_from_dict,
+                              ("defender", "attackers", keeps, keeps), settings)
     own: dict[str, SideScene | None] = {}
     raw_d = {k: v for k, v in data["defender"].items() if k not in _TARGET_OWN}
     target_side, part = side_from_dict(raw_d, "defender", mass.category, ".", 0, settings)
@@ -334,11 +347,8 @@ def firing_into_groups_call_from_dict(data: Mapping[str, Any], settings: Chronic
     from larp.rules.firing_into_groups import shot_into_group_from_dict
     from larp.rules.rulings.firing_into_groups import BystanderSide, FiringIntoGroupsCall
 
-    if not isinstance(data, Mapping):
-        raise RulesError(Phrase.message(N_("The shot must be an object.")), field="shot")
-    # the engine's own checks, with their field names
-    shot = shot_into_group_from_dict(_engine_input(data, "firer", "bystanders", (), ("body",)), settings)
-    scene = scene_with_sense(scene_from_dict(data.get("scene")), shot.sense)
+    shot, scene = _group_read(data, "shot", N_("The shot must be an object."), shot_into_group_from_dict,
+                              ("firer", "bystanders", (), ("body",)), settings)
     own: dict[str, SideScene | None] = {}
     firer, part = side_from_dict(data["firer"], "firer", Category.PHYSICAL, ".", None, settings)
     firer = Side(replace(firer.person, weapon=shot.weapon), firer.choice)

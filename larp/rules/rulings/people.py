@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from larp.rules.calls import SideCalls
 from larp.rules.challenge import (
     POTENCE_TRAIT,
     Category,
@@ -182,8 +183,10 @@ class Person:
 
 
 @dataclass(frozen=True)
-class Choice:
-    """What one side does in a ruling: the narrator's taps for him.
+class Choice(SideCalls):
+    """What one side does in a ruling: the narrator's taps for him, his calls
+    (:class:`~larp.rules.calls.SideCalls`; a specialisation given as ``True`` is the one his sheet
+    specialises, :func:`specialised_ability`) and the fields below.
 
     Attributes:
         bid: the Traits bid, the lead Trait first (``"Potence"`` with Intensity).
@@ -196,31 +199,14 @@ class Choice:
             ``None``: the card of the weapon he carries (the scene or the sheet).
         declared: Traits declared in ties and overbids, if he under-declares.
         bonuses, penalties: other bonus and penalty Traits (Merits, One Eye...).
-        specialisation: an Ability specialisation applies (+1 bonus Trait while he has a level of
-            its Ability left tonight): the Ability's name, or ``True`` for the one his sheet
-            specialises (:func:`specialised_ability`).
-        steps_moved: steps taken this turn before acting (0 to 3).
-        off_hand: attacking with the off hand.
         extra_bid: extra Traits a narrator's difficulty makes him risk.
-        relent: he relents before the test.
-        calls_negative: a Negative Trait he calls on the other side.
         celerity: the Celerity level active this turn (0: none); ``None``: the
             powers he holds count as active (a person described by the powers in play).
-        waive_darkness: he expends a Blindfighting level to skip the forced retest of total darkness.
         waived_this_turn: a level was already expended this turn (Dark Epics p.49).
-        lethal_by_prowess: with Prowess, his bare-handed or club strike does lethal damage.
-        head_shot: his firearm is aimed at the head.
-        bomb_announced: he stated before the challenge that he can throw the Bomb (LotNR Vigor).
-        both_hands: he fights with a weapon in each hand this turn (met-reference 3.8).
         ambidextrous, two_weapon: the Merit and the specialisation given in the request; ``None``:
             as his sheet says (``Person.qualities``, ``Person.specialisations``).
-        stake: he drives his Staking weapon (a stake) at the heart (met-reference 3.7).
         high_caliber_test, staking_tests: the simple tests after his hit, as thrown at the
             table (``None`` or left out: drawn by the app, and the record says so).
-        ignore_wounds: he spends a Willpower Trait to ignore his wound penalties, up to and
-            including Incapacitated, for this turn (LotNR Willpower, met-reference 2.1, 4.1).
-        full_auto: he fires his Full-Auto weapon on full auto, emptying the clip (its extra level
-            within five feet, then an action to reload; met-reference 3.7).
     """
 
     bid: tuple[str, ...] = ()
@@ -230,26 +216,13 @@ class Choice:
     declared: int | None = None
     bonuses: tuple[Modifier, ...] = ()
     penalties: tuple[Modifier, ...] = ()
-    specialisation: bool | str = False
-    steps_moved: int = 0
-    off_hand: bool = False
     extra_bid: int = 0
-    relent: bool = False
-    calls_negative: str = ""
     celerity: int | None = None
-    waive_darkness: bool = False
     waived_this_turn: bool = False
-    lethal_by_prowess: bool = False
-    head_shot: bool = False
-    bomb_announced: bool = False
-    both_hands: bool = False
     ambidextrous: bool | None = None
     two_weapon: bool | None = None
-    stake: bool = False
     high_caliber_test: SimpleTest | None = None
     staking_tests: tuple[SimpleTest, ...] = ()
-    ignore_wounds: bool = False
-    full_auto: bool = False
 
 
 @dataclass(frozen=True)

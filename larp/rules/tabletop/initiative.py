@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step
+from larp.rules.plain_fields import PlainFields
 from larp.rules.settings import ChronicleSettings
 from larp.rules.soak import DiceSource
 from larp.rules.tabletop.dice import check_faces
@@ -47,8 +48,8 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class InitiativeEntry:
-    """One character's place in the order.
+class InitiativeEntry(PlainFields):
+    """One character's place in the order (its JSON: its fields in order, :class:`PlainFields`).
 
     Attributes:
         rating: Dexterity + Wits minus the wound penalty (the tie-breaker).
@@ -68,12 +69,6 @@ class InitiativeEntry:
     score: int
     rank: int
     rolled: str = "app"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"key": self.key, "name": self.name, "rating": self.rating, "penalty": self.penalty,
-                "modifier": self.modifier, "die": self.die, "score": self.score, "rank": self.rank,
-                "rolled": self.rolled}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeEntry":
