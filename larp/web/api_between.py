@@ -26,10 +26,9 @@ from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.torpor import TORPOR_CAUSES
 from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, json_body
-from larp.web.api_routes import api_route
-from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
+from larp.web.api_routes import api_route, json_request
+from larp.web.api_responses import BOOL, INT, NULL_INT, NULL_STR, STEPS, STR, nullable, ref, shape
 
-_ID = CHARACTER_PATH
 _DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
 _THROW = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "default": "random"}
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -118,10 +117,9 @@ def list_game_sessions_api():
                    "session gives back (lost Traits and spent Abilities, Willpower by wp_refresh, blood by "
                    "blood_refresh; LotNR, met-reference 5.1). `closing` is the number of the game session the "
                    "client believes open: if another was opened since, nothing is done (409).",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["date"], "additionalProperties": False, "properties": {
+    "requestBody": json_request({"type": "object", "required": ["date"], "additionalProperties": False, "properties": {
             "date": _DATE, "closing": {"type": "integer", "description": "The open game session's number."}}},
-        "example": {"date": "2026-12-13", "closing": 3}}}},
+        example={"date": "2026-12-13", "closing": 3}),
     "responses": {"201": {"description": "Opened; the session ruling and the characters refreshed.",
                           "content": {"application/json": {"schema": shape({
                               "ruling_id": INT, "game_session": ref("GameSession"),
@@ -147,12 +145,10 @@ def open_game_session_api():
                    "an active vampire enters torpor now (any cause; voluntary takes half the time). The torpor "
                    "table of the chronicle (torpor_table, by Humanity) says when he may try to wake "
                    "(met-reference 5.2; 000 \"Torpor\").",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["cause"], "additionalProperties": False, "properties": {
+    "requestBody": json_request({"type": "object", "required": ["cause"], "additionalProperties": False, "properties": {
             "cause": enum_schema(TORPOR_CAUSES),
             "on": {**_DATE, "description": "The night it began (default: today)."}}},
-        "example": {"cause": "wounds", "on": "2026-11-29"}}}},
+        example={"cause": "wounds", "on": "2026-11-29"}),
     "responses": _recorded_response("Recorded."),
 })
 def torpor_api(character_id: int):
@@ -171,13 +167,12 @@ def torpor_api(character_id: int):
                    "out; each costs a blood point (met-reference 5.2, T20; 000 \"Torpor\"). Throws (the live "
                    "simple test) may be given for a single night, else they are drawn; `dice` likewise for the "
                    "tabletop Awakening roll (wake_test). Nights after today are refused.",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["first_night"], "additionalProperties": False, "properties": {
+    "requestBody": json_request({
+        "type": "object", "required": ["first_night"], "additionalProperties": False, "properties": {
             "first_night": _DATE, "last_night": {**_DATE, "description": "Default: first_night."},
             "player_throw": _THROW, "narrator_throw": _THROW,
             "dice": {"type": "array", "maxItems": 20, "items": {"type": "integer", "minimum": 1, "maximum": 10}}}},
-        "example": {"first_night": "2026-12-01", "player_throw": "rock", "narrator_throw": "scissors"}}}},
+        example={"first_night": "2026-12-01", "player_throw": "rock", "narrator_throw": "scissors"}),
     "responses": _recorded_response("Tried and recorded."),
 })
 def wake_api(character_id: int):
@@ -199,11 +194,9 @@ def wake_api(character_id: int):
     "description": "The pool fills up to its maximum; blood placed in the mouth of a vampire in torpor from "
                    "blood loss wakes him under feeding_wakes_blood_torpor (000/001 \"Torpor\"). Feeding on a "
                    "stored victim is POST /characters/{character_id}/feed-on.",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["blood"], "additionalProperties": False, "properties": {
+    "requestBody": json_request({"type": "object", "required": ["blood"], "additionalProperties": False, "properties": {
             "blood": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Blood points."}}},
-        "example": {"blood": 3}}}},
+        example={"blood": 3}),
     "responses": _recorded_response("Recorded."),
 })
 def feed_api(character_id: int):
@@ -221,12 +214,10 @@ def feed_api(character_id: int):
                    "left (agg_heal_model; 002 \"Damage and Healing\"), `levels` as planned (default: as many as "
                    "the plan allows); a mortal or ghoul heals by the time taken, treated or not (000 \"Mortal's "
                    "Healing Times\"), `medical_care` setting his tick first.",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {
+    "requestBody": json_request({"type": "object", "additionalProperties": False, "properties": {
             "levels": {"type": "integer", "minimum": 1, "description": "A vampire's aggravated levels to heal."},
             "medical_care": {"type": "boolean", "description": "A mortal's or ghoul's treatment."}}},
-        "example": {"levels": 1}}}},
+        example={"levels": 1}),
     "responses": _recorded_response("Healed and recorded."),
 })
 def healing_nights_api(character_id: int):
@@ -243,11 +234,8 @@ def healing_nights_api(character_id: int):
     "summary": "Set a mortal's or ghoul's medical treatment (organisers)",
     "description": "000 \"Mortal's Healing Times\": treated, lethal wounds past Hurt heal on the table; untreated "
                    "they worsen a level a day.",
-    "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["treated"], "additionalProperties": False,
-                   "properties": {"treated": {"type": "boolean"}}},
-        "example": {"treated": True}}}},
+    "requestBody": json_request({"type": "object", "required": ["treated"], "additionalProperties": False,
+                                 "properties": {"treated": {"type": "boolean"}}}, example={"treated": True}),
     "responses": _recorded_response("Recorded."),
 })
 def treated_api(character_id: int):

@@ -23,7 +23,7 @@ from larp.services.chronicles import get_chronicle
 from larp.services.players import characters_of_player, own_character
 from larp.web import inputs
 from larp.web.api import IDEMPOTENCY_HEADER, PLAYER_ENDPOINTS, SCHEMAS, ApiError, json_body
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, nullable, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -117,9 +117,9 @@ def between_game_actions_list():
                    "within the limit. The same `Idempotency-Key` again for the same character writes nothing and "
                    "answers the action it wrote (`written` false).",
     "parameters": [_IDEMPOTENCY],
-    "requestBody": {"required": True, "content": {"application/json": {"schema": shape({
+    "requestBody": json_request(shape({
         "character_id": {"type": "integer", "minimum": 1, "description": "The character (a player: one of his)."},
-        "text": {**_TEXT, "description": "What the character does (a few lines)."}})}}},
+        "text": {**_TEXT, "description": "What the character does (a few lines)."}})),
     "responses": {"200": {"description": "The action written (or the key's earlier one).",
                           "content": {"application/json": {"schema": shape({
                               "written": BOOL, "action": ref("BetweenGameAction")})}}},
@@ -147,10 +147,9 @@ def between_game_actions_write():
                    "nothing is saved (409), so the same call sent twice saves once. Answering again rewrites the "
                    "answer. Records no ruling: the action itself is the record.",
     "x-records-nothing": True,
-    "parameters": [{"name": "action_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-    "requestBody": {"required": True, "content": {"application/json": {"schema": shape({
+    "requestBody": json_request(shape({
         "answer": {**_TEXT, "description": "The organisers' answer."},
-        "version": {"type": "integer", "minimum": 1, "description": "The action's version as read."}})}}},
+        "version": {"type": "integer", "minimum": 1, "description": "The action's version as read."}})),
     "responses": {"200": {"description": "The action answered.",
                           "content": {"application/json": {"schema": ref("BetweenGameAction")}}},
                   "403": {"description": "Not an organiser.", **_ERROR},

@@ -24,9 +24,10 @@ from larp.rules.health.track import DAMAGE_TYPES
 from larp.rules.scene import RangeBand
 from larp.sheet_entries import CATEGORIES, CREATURES
 from larp.web.inputs import enum_schema
-from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, bp, documented, json_body, request_night,
+from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, json_body, request_night,
                           request_settings)
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, STR, by_name, ref, shape
+from larp.web.api_routes import api_route, json_request
 
 #: A side's part of the scene (:func:`larp.rules.scene.side_scene_from_dict`), the same object in every API.
 SIDE_SCENE = {"type": "object", "description": "What differs for this side in the scene.", "properties": {
@@ -381,14 +382,13 @@ def _json_response(schema: str) -> dict:
     return {"200": {"description": "The ruling.", "content": {"application/json": {"schema": {"$ref": schema}}}}}
 
 
-@bp.post("/challenges/rule")
-@documented("/challenges/rule", "post", {
+@api_route("post", "/challenges/rule", {
     "summary": "Rule on a complete challenge (stateless)",
     "description": "Takes the participants' numbers and powers, bids, throws, retests, conditions and "
                    "setting overrides; returns the ruling with its explanation and what each side may still "
                    "call. Touches no stored data. Narrator throws left out of a static challenge or simple "
                    "test are drawn at random and shown in the ruling's tests.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Challenge"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/Challenge"}),
     "responses": {"200": {"description": "The ruling and the options after it, always the same two fields: while "
                                          "a test is due `ruling.outcome` is null and `options.state` says which.",
                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ChallengeAnswer"}}}}},
@@ -406,14 +406,13 @@ def rule_stateless():
     return jsonify(challenge_answer(result))
 
 
-@bp.post("/challenges")
-@documented("/challenges", "post", {
+@api_route("post", "/challenges", {
     "summary": "Run a challenge between stored characters (stateful)",
     "description": "Builds the challenge from what the chronicle knows about the characters tonight (Traits "
                    "left, wound level, powers, Ability levels and Willpower left, darkness reductions), rules "
                    "on the given tests, applies the ruling (Traits lost, Abilities expended, Willpower, damage) "
                    "and records it, in one transaction.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/StoredChallenge"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/StoredChallenge"}),
     "responses": {
         "201": {"description": "Applied and recorded.", "content": {"application/json": {"schema": {
             **shape({"ruling_id": INT, "ruling": ref("Ruling"),

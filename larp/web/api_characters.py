@@ -28,7 +28,7 @@ from larp.rules.health.track import DAMAGE_TYPES
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS, ApiError, bp, json_body
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_responses import BOOL, INT, NULL_STR, STR, ref, shape
 
 _TEXT = {"type": "string"}
@@ -147,8 +147,7 @@ def list_characters_api():
     "summary": "Create a character from a sheet",
     "description": "Every value is checked as the sheet editor checks it; the character gets a card code and a "
                    "card token. Recorded in its history.",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/CharacterSheet"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/CharacterSheet"}),
     "responses": {"201": {"description": "Created.", **_ONE}, "403": _FORBIDDEN,
                   "409": {"description": "A character of that name exists.", "content": {"application/json": {
                       "schema": {"$ref": "#/components/schemas/Error"}}}}},
@@ -174,8 +173,7 @@ def read_character_api(character_id: int):
     "description": "Only the fields given change; each change is recorded with its value before and after. "
                    "Send `version` to refuse the change if someone changed the character since it was read.",
     "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/CharacterUpdate"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/CharacterUpdate"}),
     "responses": {"200": {"description": "Changed (or nothing to change).", **_ONE}, "404": _NOT_FOUND,
                   "403": _FORBIDDEN,
                   "409": {"description": "Stale: the character changed since `version`.", "content": {
@@ -202,12 +200,12 @@ def update_character_api(character_id: int):
     "description": "`count` copies named `name` (one) or `name 1` to `name N`; each with its own card code and "
                    "no card token until its card is issued.",
     "parameters": _ID,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["name"], "additionalProperties": False, "properties": {
             "name": {"type": "string", "maxLength": 110}, "count": {"type": "integer", "minimum": 1, "maximum": 30},
             "scene_extra": {"type": "boolean"},
             "extra_track": {"type": "boolean", "description": "Each copy gets the extras' four-level health "
-                            "track: Hurt, Maimed, Incapacitated, then dead (000 \"Optional Rule: Extras\")."}}}}}},
+                            "track: Hurt, Maimed, Incapacitated, then dead (000 \"Optional Rule: Extras\")."}}}),
     "responses": {"201": {"description": "The copies.", "content": {"application/json": {"schema": shape({
         "characters": {"type": "array", "items": ref("Character")}})}}}, "404": _NOT_FOUND, "403": _FORBIDDEN},
 })

@@ -22,9 +22,9 @@ from larp.services.checkins import (CheckInResult, award_now, check_in, find_arr
 from larp.services.chronicles import get_chronicle
 from larp.web import inputs
 from larp.web.api import SCHEMAS, ApiError, json_body
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_between import organisers_only, session_payload
-from larp.web.api_responses import CHARACTER_PATH, BOOL, INT, NULL_STR, STR, nullable, ref, shape
+from larp.web.api_responses import BOOL, INT, NO_BODY, NULL_STR, STR, nullable, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _COUNTS = shape({"count": INT, "total": INT})
@@ -89,13 +89,11 @@ def roster_api():
                    "code. Refused (409, the error says why): a retired character, a scene extra, one in Final "
                    "Death or dead, no game session open. A character in torpor is checked in, marked "
                    "\"in torpor\". Checked in already: 200 with `already` true, nothing recorded.",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {
+    "requestBody": json_request({"type": "object", "additionalProperties": False, "properties": {
             "character_id": {"type": "integer"},
             "card": {"type": "string", "maxLength": 300,
                      "description": "A card's address (…/C/<token>) or token, or a card code."},
-            "game_session": _SESSION_NUMBER}},
-        "example": {"character_id": 2}}}},
+            "game_session": _SESSION_NUMBER}}, example={"character_id": 2}),
     "responses": {"201": {"description": "Checked in and recorded.", "content": {"application/json": {
                       "schema": ref("CheckInResult")}}},
                   "200": {"description": "He was checked in already: nothing recorded.",
@@ -130,10 +128,8 @@ def check_in_api():
     "summary": "Undo a mistaken check-in for the open game session",
     "description": "His check-in goes, its ruling is marked undone, and a ruling records the undo. Refused "
                    "(409): he is not checked in, or his attendance experience was given already.",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {"game_session": _SESSION_NUMBER}},
-        "example": {}}}},
+    "requestBody": json_request({"type": "object", "additionalProperties": False,
+                                 "properties": {"game_session": _SESSION_NUMBER}}, example={}, required=False),
     "responses": {"201": {"description": "Undone and recorded.", "content": {"application/json": {
                       "schema": ref("CheckInResult")}}},
                   "409": {"description": "Not checked in, attendance experience given already, no game session "
@@ -148,7 +144,6 @@ def undo_check_in_api(character_id: int):
 
 @api_route("get", "/game-sessions/<int:number>/attendance", {
     "summary": "Who attended a game session (checked in), with the attendance experience each was given",
-    "parameters": [{"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "responses": {"200": {"description": "The attendance.", "content": {"application/json": {"schema": shape({
         "game_session": ref("GameSession"),
         "attended": {"type": "array", "items": shape({
@@ -168,10 +163,8 @@ def attendance_api(number: int):
     "description": "Each character checked in who has not had it gets the chronicle setting "
                    "attendance_experience (default 1; 0 is off: 409) as one line of his experience log; never "
                    "twice for the same character and game session. Closing the game session does the same.",
-    "parameters": [{"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "x-records-ruling": True,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
+    "requestBody": NO_BODY,
     "responses": {"200": {"description": "Given (an empty list: everyone had it).", "content": {"application/json": {
         "schema": shape({"given": {"type": "array", "items": shape({"character_id": INT, "name": STR,
                                                                    "experience": STR, "ruling_id": INT})}})}}},

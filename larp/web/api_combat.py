@@ -28,7 +28,7 @@ from larp.sheet_entries import CATEGORIES
 from larp.web.combat_requests import firing_into_groups_request_from_json, mass_request_from_json
 from larp.web.inputs import enum_schema
 from larp.web.api import NIGHT_FIELDS, SCHEMAS, json_body, request_night, request_settings
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_responses import BOOL, CONSEQUENCES, COUNTS, INT, NULL_STR, STR, by_name, nullable, ref, shape
 from larp.web.api_challenges import ATTACK, BODY, SCENE, SCENE_ID, SENSE, SIDE_SCENE
 
@@ -155,8 +155,7 @@ def _created(schema: str) -> dict:
                    "his one sign against each attacker's, each pair by the normal rules with its retests, relented "
                    "challenges first, results applied in initiative order to the health tracks given. Touches no "
                    "stored data.",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/MassChallenge"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/MassChallenge"}),
     "responses": _ok("#/components/schemas/MassRuling", "The ruling on every pair and the hits in order."),
 })
 def rule_mass_challenge_stateless():
@@ -181,8 +180,7 @@ def _stateless(read, rule):
     "description": "The firer tests against each person near the target, closest first (002 \"Firing Guns into "
                    "Groups of People\"); bursts and shotguns make one mass challenge instead; extra Traits or "
                    "careful aim keep bystanders safe for single shots. Touches no stored data.",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/ShotIntoGroup"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/ShotIntoGroup"}),
     "responses": _ok("#/components/schemas/ShotIntoGroupRuling", "The ruling on each bystander and the hits."),
 })
 def rule_firing_into_groups_stateless():
@@ -196,7 +194,7 @@ def rule_firing_into_groups_stateless():
     "description": "Builds the mass challenge from what the chronicle knows about each character tonight, rules "
                    "on it and applies it in one transaction: Traits lost, Abilities expended, each health track, "
                    "and ONE record of kind mass_combat naming every character.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["target", "attackers"], "properties": {
             "target": {"$ref": "#/components/schemas/StoredFighter"},
             "attackers": {"type": "array", "items": {"$ref": "#/components/schemas/StoredFighter"}},
@@ -205,7 +203,7 @@ def rule_firing_into_groups_stateless():
             "darkness": enum_schema(DarknessLevel),
             "darkness_source": enum_schema(DarknessSource),
             "range": enum_schema(RangeBand),
-            "sense": SENSE, "scene": SCENE, "scene_id": SCENE_ID}}}}},
+            "sense": SENSE, "scene": SCENE, "scene_id": SCENE_ID}}),
     "responses": _created("#/components/schemas/MassRuling"),
 })
 def run_mass_challenge_stateful():
@@ -219,7 +217,7 @@ def run_mass_challenge_stateful():
     "summary": "Rule on a missed shot into a group of stored characters (stateful)",
     "description": "Applies the stray shot to the stored bystanders in one transaction and records ONE ruling of "
                    "kind firing_into_group naming the firer, the target missed and every bystander.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["firer", "target_id", "bystanders"], "properties": {
             "firer": {"$ref": "#/components/schemas/StoredFighter"}, "target_id": {"type": "integer"},
             "bystanders": {"type": "array", "items": {"type": "object", "properties": {
@@ -234,7 +232,7 @@ def run_mass_challenge_stateful():
             "darkness": enum_schema(DarknessLevel),
             "darkness_source": enum_schema(DarknessSource),
             "range": enum_schema(RangeBand),
-            "scene": SCENE}}}}},
+            "scene": SCENE}}),
     "responses": _created("#/components/schemas/ShotIntoGroupRuling"),
 })
 def run_firing_into_groups_stateful():

@@ -13,8 +13,8 @@ from larp.rules.challenge.types import BASIC_THROWS, Throw
 from larp.rules.frenzy import Purpose, Virtue
 from larp.web.inputs import enum_schema
 from larp.web.api import json_body
-from larp.web.api_routes import api_route
-from larp.web.api_responses import CHARACTER_PATH, INT, STR, shape
+from larp.web.api_routes import api_route, json_request
+from larp.web.api_responses import INT, STR, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _SIGN = {**enum_schema(Throw, only=BASIC_THROWS, random=True), "description": "Left out: drawn."}
@@ -31,8 +31,7 @@ KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "r
                    "the ruling recorded; later challenges read the state (no wound penalty in frenzy). The "
                    "Negative Trait the player picks, a temporary derangement and the Virtue Trait lost for the "
                    "game session are named in the ruling for the sheet.",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["virtue"], "additionalProperties": False, "properties": {
             "virtue": enum_schema(Virtue),
             "purpose": {**enum_schema(Purpose), "description": "Resist a stimulus (default) "
@@ -46,7 +45,7 @@ KEYS = {"virtue", "purpose", "stimulus", "throw", "narrator_throw", "retest", "r
             "hunger": {"type": "boolean", "description": "The stimulus is hunger (a ravenous vampire: one harder)."},
             "relent": {"type": "boolean", "description": "He does not attempt the test."},
             "fend_off": {"type": "boolean", "description": "Spends a Willpower Trait to hold it off ten minutes."},
-            "trigger_removed": {"type": "boolean", "description": "Ending a frenzy: the trigger is gone (free)."}}}}}},
+            "trigger_removed": {"type": "boolean", "description": "Ending a frenzy: the trigger is gone (free)."}}}),
     "responses": {"201": {"description": "Ruled, applied and recorded.", "content": {"application/json": {
                       "schema": shape({"ruling_id": INT, "frenzy": STR, "willpower": INT,
                                        "ruling": {"type": "object", "additionalProperties": True,

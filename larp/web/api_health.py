@@ -32,10 +32,10 @@ from larp.rules.health.track import CONDITIONS, DAMAGE_TYPES
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
 from larp.web.api import MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, json_body, request_night, request_settings
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web import inputs
 from larp.web.inputs import only as _only
-from larp.web.api_responses import CHARACTER_PATH, BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
+from larp.web.api_responses import BOOL, CONSEQUENCES, INT, NULL_INT, NULL_STR, STEPS, STR, ref, shape
 
 SCHEMAS.update({
     "Track": {
@@ -123,14 +123,14 @@ _settings = request_settings  # the one meaning of settings on every stateless e
                    "Mettle's Healthy level at Fortitude 2), `fortitude`, `powers` (mettle...), `armor` and "
                    "`armor_left` (what he wears), `name`, `damage` (DamageInput), optional `settings`."
                    " A vampire it puts in torpor has it in `consequences` (cause, length in nights, wake date from `game_session_date` and `morality`).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+    "requestBody": json_request({"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, "fortitude": {"type": "integer", "minimum": 0},
         "powers": {"type": "array", "items": {"type": "string"}},
         "armor": {"description": "A live armory key, a list of keys, or objects {armor, left}."},
         "armor_left": {"type": "integer", "minimum": 0},
         "name": {"type": "string", "description": "His name, for the explanation."},
         "morality": MORALITY_FIELD, **NIGHT_FIELDS,
-        "damage": {"$ref": "#/components/schemas/DamageInput"}, "settings": {"type": "object"}}}}}},
+        "damage": {"$ref": "#/components/schemas/DamageInput"}, "settings": {"type": "object"}}}),
     "responses": DAMAGE_ANSWER,
 })
 def damage_stateless():
@@ -198,10 +198,10 @@ def _described_vampire_body(name: str, **fields: dict[str, Any]) -> dict[str, An
     """The request body of a stateless call on a described vampire, as :func:`_described_vampire` reads it:
     ``track``, the pools, ``name`` (``name`` says what it is for), ``morality``, the game session's night and
     ``settings``, with the call's own ``fields`` (their schemas)."""
-    return {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+    return json_request({"type": "object", "properties": {
         "track": {"$ref": "#/components/schemas/Track"}, **fields, **POOL_FIELDS,
         "name": {"type": "string", "description": name},
-        "morality": MORALITY_FIELD, **NIGHT_FIELDS, "settings": {"type": "object"}}}}}}
+        "morality": MORALITY_FIELD, **NIGHT_FIELDS, "settings": {"type": "object"}}})
 
 
 @api_route("post", "/healing", {
@@ -239,11 +239,11 @@ def healing_stateless():
                    "`drained`), and a full pool is refused (422), unless the setting drain_past_full_pool lets "
                    "him drain on and lose the rest. Body: `drinker` ({name, blood, blood_max}), "
                    "`victim` ({name, track, blood, blood_max}), `blood` (Blood Traits drained), optional `settings`.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+    "requestBody": json_request({"type": "object", "properties": {
         "drinker": {"type": "object", "properties": {"name": {"type": "string"}, **POOL_FIELDS}},
         "victim": {"type": "object", "properties": {"name": {"type": "string"},
                                                     "track": {"$ref": "#/components/schemas/Track"}, **POOL_FIELDS}},
-        "blood": {"type": "integer", "minimum": 1}, "settings": {"type": "object"}}}}}},
+        "blood": {"type": "integer", "minimum": 1}, "settings": {"type": "object"}}}),
     "responses": FEEDING_ANSWER,
 })
 def feeding_stateless():
@@ -296,8 +296,7 @@ def _recorded(recorded: Recorded, track: HealthTrack | None = None):
 
 @api_route("post", "/characters/<int:character_id>/damage", {
     "summary": "Apply damage to a stored character (stateful)",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DamageInput"}}}},
+    "requestBody": json_request({"$ref": "#/components/schemas/DamageInput"}),
     "responses": RECORDED,
 })
 def damage_stateful(character_id: int):
@@ -315,10 +314,9 @@ def damage_stateful(character_id: int):
                    "of lethal damage, at most three a turn; the drinker drinks no more than his pool holds and "
                    "the victim loses only that; a full pool is refused (422), unless the setting "
                    "drain_past_full_pool lets him drain on and lose the rest.",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+    "requestBody": json_request({"type": "object",
         "required": ["victim"], "properties": {"victim": {"type": "integer", "description": "The victim's id."},
-                                               "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}}}},
+                                               "blood": {"type": "integer", "minimum": 1, "maximum": 20}}}),
     "responses": RECORDED,
 })
 def feed_on_stateful(character_id: int):
@@ -333,10 +331,9 @@ def feed_on_stateful(character_id: int):
     "summary": "The rules call for blood from a stored vampire (stateful)",
     "description": "000 \"Health Chart\", \"Torpor\": with an empty pool each blood point called for costs a "
                    "health level; past Incapacitated that way torpor from blood loss, recorded as such.",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+    "requestBody": json_request({"type": "object", "properties": {
         "blood": {"type": "integer", "minimum": 1, "maximum": 50},
-        "reason": enum_schema(BLOOD_CALLS)}}}}},
+        "reason": enum_schema(BLOOD_CALLS)}}),
     "responses": RECORDED,
 })
 def blood_stateful(character_id: int):
@@ -354,10 +351,9 @@ def blood_stateful(character_id: int):
                    "000 \"Final Death\": massive trauma (burnt to ashes, crushed, torn apart) destroys only a vampire "
                    "Incapacitated or in torpor (422 otherwise), or a mortal or ghoul. Recorded; a character already "
                    "destroyed is refused (422).",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+    "requestBody": json_request({"type": "object",
         "required": ["means"], "properties": {
-            "means": enum_schema(DESTROYING.values())}}}}},
+            "means": enum_schema(DESTROYING.values())}}),
     "responses": RECORDED,
 })
 def destroy_stateful(character_id: int):
@@ -371,12 +367,11 @@ def destroy_stateful(character_id: int):
 
 @api_route("post", "/characters/<int:character_id>/heal", {
     "summary": "Heal a stored vampire with blood (stateful)",
-    "parameters": CHARACTER_PATH,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
+    "requestBody": json_request({"type": "object", "properties": {
         "kind": enum_schema(HEAL_KINDS),
         "levels": {"type": "integer", "minimum": 1},
         "game": {**enum_schema(GAMES),
-                 "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}}}},
+                 "description": "tabletop: the tabletop profile's rate (one blood point a level)."}}}),
     "responses": RECORDED,
 })
 def heal_stateful(character_id: int):

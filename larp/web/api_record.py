@@ -29,8 +29,6 @@ from larp.web.api_between import organisers_only
 from larp.web.api_responses import NO_BODY
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-_RULING_ID = [{"name": "ruling_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
-_CHARACTER_ID = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
 #: The most rulings one page of ``GET /rulings`` gives.
 MAX_PAGE = 200
 
@@ -111,7 +109,6 @@ def list_rulings_api():
 
 @api_route("get", "/rulings/<int:ruling_id>", {
     "summary": "One ruling with its inputs, outcome and explanation",
-    "parameters": _RULING_ID,
     "responses": {"200": {"description": "The ruling.", "content": {"application/json": {"schema": {
         "$ref": "#/components/schemas/RecordEntry"}}}},
                   "404": {"description": "No such ruling in this chronicle.", **_ERROR}},
@@ -150,9 +147,7 @@ def ruling_by_token_api(token: str):
                    "the latest change to each of them. Recorded as a ruling of kind \"undo\". A narrator (or "
                    "a narrator's token) may undo only a challenge his account recorded, within 90 seconds, as "
                    "the challenge screen's Undo.",
-    "parameters": _RULING_ID,
-    "requestBody": {"required": False, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}},
+    "requestBody": NO_BODY,
     "responses": {"201": {"description": "Undone; the undo's ruling.", "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/RecordEntry"}}}},
                   "403": {"description": "Not an organiser.", **_ERROR},
@@ -201,7 +196,7 @@ def _card_change_responses(done: str) -> dict[str, Any]:
 
 @api_route("get", "/characters/<int:character_id>/card", {
     "summary": "A character's card token and the address its QR code opens (organisers)",
-    "parameters": _CHARACTER_ID, "responses": _CARD_RESPONSES})
+    "responses": _CARD_RESPONSES})
 def read_card_api(character_id: int):
     """The character's card token and link (organisers: it opens the player's page)."""
     organisers_only()
@@ -217,7 +212,7 @@ def _card_changed(character, ruling_id: int | None):
     "description": "Recorded as a ruling of kind `card_rotated` (the record never shows the token). The same "
                    "Idempotency-Key again rotates nothing: it is a 409 naming that ruling, and it cannot show "
                    "the token again; GET /characters/{character_id}/card reads the one that works.",
-    "parameters": _CHARACTER_ID, "requestBody": NO_BODY,
+    "requestBody": NO_BODY,
     "responses": _card_change_responses("Rotated and recorded: the new card token.")})
 def rotate_card_api(character_id: int):
     """Rotate the card token (:func:`larp.services.cards.rotate_card`), once per Idempotency-Key."""
@@ -235,7 +230,7 @@ def rotate_card_api(character_id: int):
     "summary": "Revoke the card token: the printed card opens nothing (organisers)",
     "description": "Recorded as a ruling of kind `card_revoked`; the same Idempotency-Key again is a 409 "
                    "naming it.",
-    "parameters": _CHARACTER_ID, "requestBody": NO_BODY,
+    "requestBody": NO_BODY,
     "responses": _card_change_responses("Revoked and recorded.")})
 def revoke_card_api(character_id: int):
     """Revoke the card token (:func:`larp.services.cards.revoke_card`), once per Idempotency-Key."""

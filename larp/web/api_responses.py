@@ -16,6 +16,7 @@ from larp.rules.torpor import TORPOR_CAUSES
 from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
 from larp.web.api import SCHEMAS
+from larp.web.api_routes import json_request
 
 
 def ref(name: str) -> dict[str, str]:
@@ -115,9 +116,6 @@ CONSEQUENCES = by_name(ref("Consequence"), "By character name: what the ruling c
 
 
 #: The body of a call that takes none: ``{}`` (a JSON body still says it is JSON).
-NO_BODY = {"required": False, "content": {"application/json": {
-    "schema": {"type": "object", "additionalProperties": False, "properties": {}}, "example": {}}}}
+NO_BODY = json_request({"type": "object", "additionalProperties": False, "properties": {}}, example={},
+                       required=False)
 
-
-#: The path parameter of every call about one stored character.
-CHARACTER_PATH = [{"name": "character_id", "in": "path", "required": True, "schema": {"type": "integer"}}]

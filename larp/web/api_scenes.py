@@ -16,7 +16,7 @@ from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene, next_turn, open_scenes
 from larp.web import inputs
 from larp.web.api import SCHEMAS, json_body
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_responses import BOOL, INT, STR, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -48,9 +48,9 @@ def list_scenes_api():
     "description": "A scene every narrator of the chronicle shares, at turn 1 (issue 30; met-reference 3.1). Records "
                    "no ruling; sent twice, the name already taken is a 409.",
     "x-records-nothing": True,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["name"], "additionalProperties": False,
-        "properties": {"name": {"type": "string", "maxLength": 80, "description": "Where it happens."}}}}}},
+        "properties": {"name": {"type": "string", "maxLength": 80, "description": "Where it happens."}}}),
     "responses": {"201": {"description": "Opened.", "content": {"application/json": {"schema": shape({
                       "scene": ref("StoredScene")})}}},
                   "409": {"description": "No game session is open, or it has a scene of that name.", **_ERROR}},
@@ -64,14 +64,13 @@ def open_scene_api():
 
 @api_route("post", "/scenes/<int:scene_id>/next-turn", {
     "summary": "Next turn in a scene (any narrator in it)",
-    "parameters": [{"name": "scene_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
     "x-records-nothing": True,
     "description": "Advances the scene's turn by one. `turn` is the turn the client saw: if another narrator has "
                    "advanced the scene since, nothing changes (`advanced` false), so two presses at once make one "
                    "turn. Celerity's actions count as turns for the one-challenge-per-turn rule (met-reference 3.1).",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "additionalProperties": False,
-        "properties": {"turn": {"type": "integer", "minimum": 1, "description": "The turn the client saw."}}}}}},
+        "properties": {"turn": {"type": "integer", "minimum": 1, "description": "The turn the client saw."}}}),
     "responses": {"200": {"description": "The scene after it.", "content": {"application/json": {"schema": shape({
                       "scene": ref("StoredScene"), "advanced": BOOL})}}},
                   "404": {"description": "No such scene.", **_ERROR},
@@ -111,9 +110,9 @@ SCHEMAS["TurnOrder"] = shape({
                    "Legerity actions (002 \"Order of Challenges\", LotNR, met-reference 3.1 and 3.3). Reads and "
                    "writes nothing.",
     "x-records-nothing": True,
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["participants"], "additionalProperties": False,
-        "properties": {"participants": {"type": "array", "minItems": 1, "maxItems": 50, "items": _PARTICIPANT}}}}}},
+        "properties": {"participants": {"type": "array", "minItems": 1, "maxItems": 50, "items": _PARTICIPANT}}}),
     "responses": {"200": {"description": "The order.", "content": {"application/json": {"schema": shape({
         "order": ref("TurnOrder")})}}}},
 })

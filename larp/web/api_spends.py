@@ -27,11 +27,10 @@ from larp.sheet_entries import CATEGORIES
 from larp.web import inputs
 from larp.web.inputs import enum_schema
 from larp.web.api import PLAYER_ENDPOINTS, SCHEMAS, ApiError, json_body
-from larp.web.api_routes import api_route
-from larp.web.api_responses import INT, NULL_INT, NULL_STR, STR, ref, shape
+from larp.web.api_routes import api_route, json_request
+from larp.web.api_responses import INT, NO_BODY, NULL_INT, NULL_STR, STR, ref, shape
 
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-_ID = [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
 #: The fields of what is asked (:class:`larp.rules.experience_purchase.PurchaseRequest`).
 _WANTED = {
     "kind": {"type": "string", "enum": list(KINDS), "description": "What is bought: " + "; ".join(
@@ -50,7 +49,6 @@ _WANTED = {
 _REASON = {"type": "object", "additionalProperties": False, "required": ["reason"],
            "properties": {"reason": {"type": "string", "minLength": 1, "maxLength": spends.NOTE_MAX,
                                      "description": "What the player reads."}}}
-_EMPTY = {"type": "object", "additionalProperties": False, "properties": {}}
 SCHEMAS.update({
     "SpendRequest": shape({"id": INT, "character": shape({"id": INT, "name": STR}),
                            "request": {"type": "object", "additionalProperties": True}, "what": STR, "cost": STR,
@@ -115,9 +113,9 @@ def list_spends_api():
 @api_route("post", "/spend-requests/price", {
     "x-records-nothing": True,
     "summary": "The cost of a purchase and the unspent total after it, before asking (nothing stored)",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "additionalProperties": False, "required": ["character_id", "kind"],
-        "properties": {"character_id": INT, **_WANTED}}}}},
+        "properties": {"character_id": INT, **_WANTED}}),
     "responses": {"200": {"description": "The price, with any refusal and why.",
                           "content": {"application/json": {"schema": ref("SpendPrice")}}},
                   "404": _NOT_HIS},
@@ -135,11 +133,11 @@ def price_spend_api():
     "description": "Refused at once with why (422, nothing stored) when the character cannot afford it or a "
                    "prerequisite is missing. `for_player` (organisers only): the name of a player without an "
                    "account who asked at the table; the request is then his, not the organiser's.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "additionalProperties": False, "required": ["character_id", "kind"],
         "properties": {"character_id": INT, **_WANTED,
                        "note": {"type": "string", "maxLength": spends.NOTE_MAX},
-                       "for_player": {"type": "string", "maxLength": 120}}}}}},
+                       "for_player": {"type": "string", "maxLength": 120}}}),
     "responses": {"201": {"description": "Asked.", "content": {"application/json": {"schema": shape({
         "request": ref("SpendRequest"), "price": ref("SpendPrice")})}}},
                   "404": _NOT_HIS},
@@ -158,7 +156,6 @@ def ask_spend_api():
 
 @api_route("get", "/spend-requests/<int:request_id>", {
     "summary": "One request to spend experience (a player: only his characters')",
-    "parameters": _ID,
     "responses": {"200": {"description": "The request.", **_ONE}},
 })
 def get_spend_api(request_id: int):
@@ -176,8 +173,7 @@ def _answer(action, request_id: int, *args):
     "description": "Recorded as one ruling of kind \"sheet\" (History, the Experience log, a new edition of the "
                    "printed sheet); the webhook event experience_approved is sent. Nobody approves his own "
                    "request (403). Two approvals at once: one spends, the other answers 409.",
-    "parameters": _ID,
-    "requestBody": {"required": False, "content": {"application/json": {"schema": _EMPTY, "example": {}}}},
+    "requestBody": NO_BODY,
     "responses": {"200": {"description": "Approved.", **_ONE},
                   "403": {"description": "Not an organiser, or his own request.", **_ERROR},
                   "409": {"description": "No longer asked, or the rules refuse it now (why).", **_ERROR}},
@@ -192,8 +188,8 @@ def approve_spend_api(request_id: int):
 def _answered_with_reason(summary: str, done: str) -> dict[str, Any]:
     """The OpenAPI operation of an organiser's answer that carries a reason the player reads (refuse, ask for a
     change): ``summary``, and ``done`` the description of its 200 answer."""
-    return {"x-records-nothing": True, "summary": summary, "parameters": _ID,
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _REASON}}},
+    return {"x-records-nothing": True, "summary": summary,
+            "requestBody": json_request(_REASON),
             "responses": {"200": {"description": done, **_ONE}, "409": {"description": "No longer asked.", **_ERROR}}}
 
 
@@ -218,8 +214,7 @@ def change_spend_api(request_id: int):
     "summary": "Undo an approval: the sheet back and the experience refunded (organisers)",
     "description": "Refused (409) with why while a purchase approved after it needs it, or when the sheet changed "
                    "since in what the approval wrote.",
-    "parameters": _ID,
-    "requestBody": {"required": False, "content": {"application/json": {"schema": _EMPTY, "example": {}}}},
+    "requestBody": NO_BODY,
     "responses": {"200": {"description": "Undone.", **_ONE},
                   "409": {"description": "Not approved, needed by a later purchase, or the sheet changed.", **_ERROR}},
 })
@@ -233,8 +228,7 @@ def undo_spend_api(request_id: int):
 @api_route("post", "/spend-requests/<int:request_id>/withdraw", {
     "x-records-nothing": True,
     "summary": "Withdraw a request while it waits (the player who asked, or an organiser)",
-    "parameters": _ID,
-    "requestBody": {"required": False, "content": {"application/json": {"schema": _EMPTY, "example": {}}}},
+    "requestBody": NO_BODY,
     "responses": {"200": {"description": "Withdrawn.", **_ONE},
                   "409": {"description": "Already answered.", **_ERROR}},
 })

@@ -32,7 +32,7 @@ from larp.sheet_entries import CREATURES
 from larp.web.inputs import enum_schema
 from larp.web.api import (MORALITY_FIELD, NIGHT_FIELDS, SCHEMAS, ApiError, json_body, request_night,
                           request_settings)
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web import inputs
 from larp.web.api_responses import BOOL, INT, STEPS, STR, by_name, nullable, ref, shape
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -254,7 +254,7 @@ def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
     "description": "Successes at or above the difficulty, each 1 cancels one; action rolls can botch "
                    "(chronicle setting tabletop_botch), damage and soak rolls cannot (000 \"Damage Types\", "
                    "\"Soak\"). Automatic successes (Potence) count after the 1s.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["pool"],
         "properties": {
             "pool": {"type": "integer", "minimum": 0, "maximum": 60},
@@ -263,8 +263,7 @@ def _dice_map(body: Mapping[str, Any]) -> dict[str, list[int]]:
             "automatic": {"type": "integer", "minimum": 0, "default": 0},
             "dice": {"type": "array", "items": {"type": "integer"}, "description": "The faces (a replay); drawn if omitted."},
             "settings": {"type": "object"},
-        }},
-        "example": {"pool": 4, "difficulty": 6, "kind": "soak", "dice": [1, 9, 9, 7]}}}},
+        }}, example={"pool": 4, "difficulty": 6, "kind": "soak", "dice": [1, 9, 9, 7]}),
     "responses": {"200": {"description": "The roll, die by die.", "content": {"application/json": {"schema": {
         "type": "object", "properties": {"roll": {"$ref": "#/components/schemas/TabletopRoll"},
                                          "steps": {"type": "array", "items": {"$ref": "#/components/schemas/Step"}}}}}}}},
@@ -295,7 +294,7 @@ def tabletop_roll():
     "summary": "Roll tabletop initiative and give the acting and declaring order",
     "description": "Dexterity + Wits - wound penalty + one die; ties go to the higher rating, then act "
                    "simultaneously (same rank); declarations in reverse order (000 \"Stage One: Initiative\").",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["combatants"],
         "properties": {"combatants": {"type": "array", "items": {"type": "object", "properties": {
             "character_id": {"type": "integer", "description": "Read Dexterity, Wits and the wound penalty from a stored character."},
@@ -305,8 +304,8 @@ def tabletop_roll():
             "ignore_wounds": {"type": "boolean", "description": "A Willpower point spent: no wound penalty "
                                                                 "this turn (LotNR Willpower)."}}}},
             "settings": {"type": "object"}}},
-        "example": {"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
-                                   {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}}}},
+        example={"combatants": [{"name": "Ross", "dexterity": 4, "wits": 2, "die": 9},
+                                {"name": "Angela", "dexterity": 3, "wits": 4, "die": 5}]}),
     "responses": {"200": {"description": "The order, highest first, with every die.", "content": {"application/json": {
         "schema": shape({"order": {"type": "array", "items": shape({
                              "index": {"type": "integer", "description": "The combatant's place in the request."},
@@ -376,7 +375,7 @@ def tabletop_initiative():
                    "the defense subtracts its successes first; the damage pool is the base plus the net successes "
                    "beyond the first, never below one die; soak and damage go through the damage rules. Nothing "
                    "is stored: the answer gives the target's health track after the attack.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["maneuver", "attacker", "target"],
         "properties": {
             "maneuver": {"type": "string", "description": "strike, kick, bite, kiss (a bite that does no "
@@ -411,12 +410,12 @@ def tabletop_initiative():
                                                           "(tabletop_profile, tabletop_multiple_actions...)"},
             **NIGHT_FIELDS,
         }},
-        "example": {"maneuver": "automatic_fire",
-                    "attacker": {"name": "Kincaid", "attributes": {"Strength": 4, "Dexterity": 4, "Stamina": 4},
-                                 "abilities": {"Firearms": 3}, "weapon": "assault_rifle"},
-                    "target": {"name": "The elder", "attributes": {"Strength": 3, "Dexterity": 3, "Stamina": 4},
-                               "disciplines": {"Fortitude": 3}},
-                    "dice": {"attack": [8, 9, 10, 8, 9, 8, 2, 3, 4, 5, 6, 7, 7, 2, 3, 4, 5]}}}}},
+        example={"maneuver": "automatic_fire",
+                 "attacker": {"name": "Kincaid", "attributes": {"Strength": 4, "Dexterity": 4, "Stamina": 4},
+                              "abilities": {"Firearms": 3}, "weapon": "assault_rifle"},
+                 "target": {"name": "The elder", "attributes": {"Strength": 3, "Dexterity": 3, "Stamina": 4},
+                            "disciplines": {"Fortitude": 3}},
+                 "dice": {"attack": [8, 9, 10, 8, 9, 8, 2, 3, 4, 5, 6, 7, 7, 2, 3, 4, 5]}}),
     "responses": {"200": {"description": "The ruling with every die and the tracks after.", "content": {
         "application/json": {"schema": shape({
             "maneuver": STR, "attacker": STR, "target": STR, "attack_pool": INT, "attack_difficulty": INT,
@@ -478,7 +477,7 @@ def tabletop_attack():
                    "preparing it needs `cover` and Wits + Stealth (6, roll `preparation`); the attacker then wins "
                    "initiative and the target has his Perception + Alertness (8) successes as dice the first turn "
                    "(`target_dice`). A target already `in_combat` cannot be ambushed (422). Nothing is stored.",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "requestBody": json_request({
         "type": "object", "required": ["attacker", "target"],
         "properties": {
             "attacker": {"$ref": "#/components/schemas/TabletopFighter"},
@@ -492,11 +491,11 @@ def tabletop_attack():
                                     "are drawn."},
             "settings": {"type": "object", "description": "Chronicle settings to use instead of the chronicle's."},
         }},
-        "example": {"attacker": {"name": "Kincaid", "attributes": {"Dexterity": 4, "Wits": 3},
-                                 "abilities": {"Stealth": 3}},
-                    "target": {"name": "The guard", "attributes": {"Perception": 2, "Wits": 2},
-                               "abilities": {"Alertness": 1}, "creature": "mortal"},
-                    "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3]}}}}},
+        example={"attacker": {"name": "Kincaid", "attributes": {"Dexterity": 4, "Wits": 3},
+                              "abilities": {"Stealth": 3}},
+                 "target": {"name": "The guard", "attributes": {"Perception": 2, "Wits": 2},
+                            "abilities": {"Alertness": 1}, "creature": "mortal"},
+                 "dice": {"stealth": [8, 9, 7, 2, 3, 10, 6], "alertness": [7, 2, 3]}}),
     "responses": {"200": {"description": "The ambush's outcome with every die.", "content": {"application/json": {
         "schema": shape({"outcome": {"type": "string", "enum": ["free_attack", "first_strike", "spotted",
                                                                 "ambushed", "not_prepared"]},

@@ -20,14 +20,13 @@ from larp.services.records import current_submission
 from larp.services.webhooks import (change_secret, create_webhook, delete_webhook, get_webhook, send_test,
                                     update_webhook, webhook_views)
 from larp.web.api import SCHEMAS, json_body
-from larp.web.api_routes import api_route
+from larp.web.api_routes import api_route, json_request
 from larp.web.api_between import organisers_only
 from larp.web.api_responses import BOOL, INT, NO_BODY, NULL_INT, NULL_STR, STR, ref, shape
 from larp.web.webhooks import site_root
 from larp.webhooks.kinds import EVENTS
 from larp.webhooks.outbox import Policy
 
-_ID = [{"name": "webhook_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 _EVENTS = {"type": "array", "items": {"type": "string", "enum": list(EVENTS)},
            "description": "The events sent (a public webhook takes only final_death, game_session, check_in)."}
@@ -91,11 +90,10 @@ def list_webhooks_api():
     "summary": "Make a webhook (organisers)",
     "description": "Events go to it as they happen, after their commit, in order, at least once (each with its "
                    "event id), retried for a day. The answer carries the signing secret, shown this once.",
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "required": ["name", "url", "events"], "additionalProperties": False,
-                   "properties": _FIELDS},
-        "example": {"name": "Staff channel", "url": "https://discord.com/api/webhooks/123/abc",
-                    "events": ["ruling_recorded", "final_death"], "privacy": "staff"}}}},
+    "requestBody": json_request({"type": "object", "required": ["name", "url", "events"],
+                                 "additionalProperties": False, "properties": _FIELDS},
+        example={"name": "Staff channel", "url": "https://discord.com/api/webhooks/123/abc",
+                 "events": ["ruling_recorded", "final_death"], "privacy": "staff"}),
     "responses": {"201": {"description": "Made.", **_WITH_SECRET}, **_ORGANISERS,
                   "409": {"description": "A webhook of that name exists.", **_ERROR}},
 })
@@ -108,7 +106,7 @@ def create_webhook_api():
 
 
 @api_route("get", "/webhooks/<int:webhook_id>", {
-    "summary": "One webhook (organisers)", "parameters": _ID,
+    "summary": "One webhook (organisers)", 
     "responses": {"200": {"description": "The webhook, its URL masked.", **_ONE}, **_ORGANISERS},
 })
 def get_webhook_api(webhook_id: int):
@@ -121,11 +119,9 @@ def get_webhook_api(webhook_id: int):
     "summary": "Change a webhook (organisers)",
     "description": "Any of its fields; `enabled` false pauses it (nothing is queued meanwhile), true resumes a "
                    "paused or stopped one. `ruling_id` is null when nothing changed.",
-    "parameters": _ID, "x-records-ruling": True,
-    "requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object", "additionalProperties": False,
-                   "properties": {**_FIELDS, "enabled": {"type": "boolean"}}},
-        "example": {"enabled": True}}}},
+    "x-records-ruling": True,
+    "requestBody": json_request({"type": "object", "additionalProperties": False,
+                                 "properties": {**_FIELDS, "enabled": {"type": "boolean"}}}, example={"enabled": True}),
     "responses": {"200": {"description": "Changed.", **_ONE}, **_ORGANISERS},
 })
 def update_webhook_api(webhook_id: int):
@@ -138,7 +134,7 @@ def update_webhook_api(webhook_id: int):
 @api_route("delete", "/webhooks/<int:webhook_id>", {
     "summary": "Delete a webhook (organisers)",
     "description": "Its events not yet sent go with it. It takes no body.",
-    "parameters": _ID, "x-records-ruling": True,
+    "x-records-ruling": True,
     "responses": {"200": {"description": "Deleted.", "content": {"application/json": {"schema": shape(
         {"deleted": INT, "ruling_id": INT})}}}, **_ORGANISERS},
 })
@@ -152,7 +148,7 @@ def delete_webhook_api(webhook_id: int):
 @api_route("post", "/webhooks/<int:webhook_id>/secret", {
     "summary": "A new signing secret (organisers)",
     "description": "The old one stops signing at once; the new one is in this answer only.",
-    "parameters": _ID, "x-records-ruling": True, "requestBody": NO_BODY,
+    "x-records-ruling": True, "requestBody": NO_BODY,
     "responses": {"200": {"description": "The new secret.", **_WITH_SECRET}, **_ORGANISERS},
 })
 def webhook_secret_api(webhook_id: int):
@@ -166,7 +162,7 @@ def webhook_secret_api(webhook_id: int):
     "summary": "Send a webhook a sample event now (organisers)",
     "description": "With every check a delivery has (address, timeout, no redirect); `\"test\": true` in the "
                    "event. Nothing is queued or recorded (so it takes no Idempotency-Key).",
-    "parameters": _ID, "x-records-nothing": True, "requestBody": NO_BODY,
+    "x-records-nothing": True, "requestBody": NO_BODY,
     "responses": {"200": {"description": "What it answered.", "content": {"application/json": {
         "schema": ref("WebhookTest")}}}, **_ORGANISERS},
 })

@@ -14,14 +14,12 @@ stands", ONE ruling is recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
 from flask_babel import gettext as _
 
 from larp.services.records import ruling_in
 from larp.htmx import is_partial, render
-from larp.models import Ruling
 from larp.services import ServiceError
 from larp.services.characters import find_characters
 from larp.services.chronicles import get_chronicle
@@ -36,11 +34,9 @@ from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import roster, roster_step
-from larp.web.rulings import UNDO_STEP, undo_from_board
+from larp.web.rulings import UNDO_STEP
 from larp.web.people_form import (
     BOARD_PLACES,
-    error_at,
-    result_in_view,
     kept_retest_choices,
     retests_chosen,
     shown_at,
@@ -48,31 +44,25 @@ from larp.web.people_form import (
     ROW_TEXT,
     TARGET_FLAGS,
     TARGET_TEXT,
-    SCENE_TEXT,
     PeopleForm,
-    base_context,
-    edit,
-    error_row,
     person_scene,
-    respond,
     scene_fields,
 )
-from larp.web.board_outcome import board_outcome, live_steps
+from larp.web.board_screen import BoardScreen, Fields
 
 bp = Blueprint("combat_board", __name__)
 bp.add_app_template_global(roster, "roster")  # the fighters' roster in the pickers (issue 31 item 3)
 
 # ----- the combat board ------------------------------------------------------
 
-TARGET_PICK = ("target",)
 #: The steps that rule on the fight; every other step edits the board.
 FIGHT_STEPS = ("resolve", "retest", "record", "retest_record")
-TARGET_FIELDS = tuple(f"target_{k}" for k in TARGET_TEXT) + SCENE_TEXT
-TARGET_FLAG_FIELDS = tuple(f"target_{k}" for k in TARGET_FLAGS)
-
-
-def _board_people_form(values: Mapping[str, Any], strict: bool = True) -> PeopleForm:
-    return PeopleForm.read(values, "a", TARGET_PICK, TARGET_FIELDS, TARGET_FLAG_FIELDS, ROW_TEXT, ROW_FLAGS, strict=strict)
+#: The board: the target picked, the attackers in rows (``a``), one mass challenge recorded.
+BOARD = BoardScreen(page="combat_board/page.html", form="combat_board/_board.html",
+                    result="combat_board/_board_result.html", whole_form=False, picks=("target",),
+                    side=Fields("target", TARGET_TEXT, TARGET_FLAGS), rows=Fields("a", ROW_TEXT, ROW_FLAGS),
+                    list_key="attackers", places=BOARD_PLACES, kind="mass_combat", parts="pairs",
+                    part_name="attacker", add_limit=True)
 
 
 def _mass_request(people_form: PeopleForm) -> MassRequest:
@@ -99,16 +89,6 @@ def _mass_request(people_form: PeopleForm) -> MassRequest:
                        scene_id=request.values.get("scene_id") or None)
 
 
-def _board_outcome(board: StoredMassChallenge | None, recorded: Ruling | None) -> dict[str, Any] | None:
-    if board is not None:
-        data, steps = board.ruling.to_dict(), live_steps(board.ruling)
-    elif recorded is not None and recorded.kind == "mass_combat":
-        data, steps = recorded.outcome, recorded.steps
-    else:
-        return None
-    return board_outcome(data, steps, "pairs", "attacker")
-
-
 @bp.route("/combat", methods=["GET"])
 @role_required("organiser", "narrator")
 def board():
@@ -119,16 +99,16 @@ def board():
     ``a<id>_throw`` and flags; the target's ``target_throw``, ``target_counter``...;
     ``ruling`` (a recorded mass challenge to show).
     """
-    people_form = _board_people_form(request.args, strict=False)
+    people_form = BOARD.read(request.args, strict=False)
     recorded = None
     if request.args.get("ruling"):
         recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
-    context = base_context(people_form, recorded=recorded, outcome=_board_outcome(None, recorded))
+    context = BOARD.context(people_form, recorded=recorded, outcome=BOARD.outcome(None, recorded))
     if context["picks"].get("target"):
         remember_board(people_form.query())
     if people_form.picks.get("target") is None and people_form.queries.get("target"):
         context["shown"] = {"target_results": find_characters(context["chronicle"], people_form.queries["target"], tonight=True)}
-    return render("combat_board/page.html", "combat_board/page.html", **context)
+    return render(BOARD.page, BOARD.page, **context)
 
 
 @bp.route("/combat", methods=["POST"])
@@ -141,29 +121,24 @@ def board_post():
     form = request.form
     step = roster_step(form, (form.get("step") or "resolve").strip())  # the roster's ticks (issue 31 item 3)
     chronicle = get_chronicle()
-    try:
-        people_form = _board_people_form(form)
-    except ServiceError as exc:
-        people_form = _board_people_form(form, strict=False)
-        return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
-                        **base_context(people_form, error=exc))
+    people_form, refusal = BOARD.posted(form)
+    if refusal is not None:
+        return refusal
     if step.startswith(UNDO_STEP):  # the recorded fight taken back: the people and the scene stay on the board
-        return undo_from_board(step, lambda **said: base_context(people_form, **said), "combat_board/page.html",
-                               "combat_board/_board_result.html")
+        return BOARD.undo(step, people_form)
     if step not in FIGHT_STEPS:
         blocked = {people_form.picks["target"]: _("{name} is the target and cannot also be an attacker.")} \
             if people_form.picks.get("target") else {}
         attackers_before = len(people_form.rows)
         try:
-            shown = edit(people_form, chronicle, step, TARGET_PICK, blocked, add_limit=True)
+            shown = BOARD.edit(people_form, chronicle, step, blocked)
         except ServiceError as exc:
-            context = base_context(people_form, error=exc, error_row=None)
-            return respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context)
+            return BOARD.draw(people_form, status=exc.status, error=exc, error_row=None)
         remember_board(people_form.query())  # the next card scanned may join this attack (issue 18)
         url = url_for("combat_board.board", **people_form.query())
         if not is_partial() and not shown.get("add_results") and not shown.get("target_results"):
             return redirect(url, code=303)
-        response = respond("combat_board/page.html", "combat_board/_board.html", url=url, **base_context(people_form, shown=shown))
+        response = BOARD.draw(people_form, url=url, shown=shown)
         if step.startswith("set:target:") and not people_form.rows:
             return shown_at(response, "add-box")  # the target picked: the roster of attackers next (issue 31 item 3)
         if people_form.picks.get("target") and len(people_form.rows) > attackers_before and not shown.get("add_results"):
@@ -189,22 +164,18 @@ def board_post():
             return again
         if step in ("retest", "retest_record") and not retests_read and (exc.field or "").startswith("r"):
             return _retests_incomplete(people_form, exc, rng)
-        row = error_row(exc, people_form, "attackers")
-        context = base_context(people_form, error=exc, error_row=row)
-        return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status, **context),
-                         error_at(exc, row, BOARD_PLACES))
+        return BOARD.refused(people_form, exc)
     if result.record is None:
         _keep_drawn(people_form, result.throws, result)
-        context = base_context(people_form, tap=result, preview=result, outcome=_board_outcome(result, None))
-        return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", **context))
+        return BOARD.show_result(people_form, tap=result, preview=result, outcome=BOARD.outcome(result, None))
     people_form.clear_round(("target_throw",), ("throw", "relent"))
     remember(*[cid for cid in [people_form.picks.get("target")] + [row["id"] for row in people_form.rows] if cid])
     remember_board(people_form.query())  # the same people may fight the next round
     url = url_for("combat_board.board", **people_form.query(ruling=result.record.id))
     if not is_partial():  # without JavaScript, the recorded fight in view too
         return redirect(url + "#combat-result", code=303)
-    context = base_context(people_form, tap=result, recorded=result.record, outcome=_board_outcome(None, result.record))
-    return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", url=url, **context))
+    return BOARD.show_result(people_form, url=url, tap=result, recorded=result.record,
+                             outcome=BOARD.outcome(None, result.record))
 
 
 def _retests_incomplete(people_form: PeopleForm, exc: ServiceError, rng):
@@ -214,14 +185,9 @@ def _retests_incomplete(people_form: PeopleForm, exc: ServiceError, rng):
     try:
         preview = preview_mass_challenge(get_chronicle(), _mass_request(people_form), rng)
     except ServiceError as fresh:
-        exc = fresh
-        row = error_row(exc, people_form, "attackers")
-        return shown_at(respond("combat_board/page.html", "combat_board/_board.html", status=exc.status,
-                                **base_context(people_form, error=exc, error_row=row)), error_at(exc, row, BOARD_PLACES))
-    context = base_context(people_form, tap=preview, preview=preview, outcome=_board_outcome(preview, None), error=exc,
-                           kept=kept_retest_choices(request.form))
-    return result_in_view(respond("combat_board/page.html", "combat_board/_board_result.html", status=exc.status,
-                                  **context))
+        return BOARD.refused(people_form, fresh)
+    return BOARD.show_result(people_form, status=exc.status, tap=preview, preview=preview,
+                             outcome=BOARD.outcome(preview, None), error=exc, kept=kept_retest_choices(request.form))
 
 
 def _keep_drawn(people_form: PeopleForm, throws: Mapping[int, str], preview: StoredMassChallenge) -> None:

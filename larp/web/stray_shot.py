@@ -1,14 +1,14 @@
 """The stray-shot screen (issue 4): a shot missed its target, and the people near it may be hit
 (seed 002 "Firing Guns into Groups of People"; the rules in :mod:`larp.rules.firing_into_groups`).
 
-It works like the combat board (:mod:`larp.web.combat_board`): everything the screen shows lives in its
+It works like the combat board (:mod:`larp.web.combat_board`; both are a :class:`larp.web.board_screen.BoardScreen`):
+everything the screen shows lives in its
 form and its address, every button posts the whole form, and Resolve rules without writing until
 nothing is left to decide; then ONE ruling is recorded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, request, url_for
@@ -28,39 +28,23 @@ from larp.services.firing_into_groups import (
 from larp.services.mass_challenge import FighterRequest
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
-from larp.web.rulings import UNDO_STEP, undo_from_board
+from larp.web.rulings import UNDO_STEP
 from larp.web.people_form import (
     STRAY_PLACES,
-    error_at,
-    result_in_view,
     kept_retest_choices,
     retests_chosen,
-    shown_at,
     BYSTANDER_FLAGS,
     BYSTANDER_TEXT,
     FIRER_FLAGS,
     FIRER_TEXT,
-    SCENE_TEXT,
     PeopleForm,
     base_context,
-    edit,
-    error_row,
     person_scene,
-    respond,
     scene_fields,
 )
-from larp.web.board_outcome import board_outcome, live_steps
+from larp.web.board_screen import BoardScreen, Fields
 
 bp = Blueprint("stray_shot", __name__)
-
-STRAY_PICKS = ("firer", "target")
-STRAY_FIELDS = tuple(f"firer_{k}" for k in FIRER_TEXT) + SCENE_TEXT
-STRAY_FLAG_FIELDS = tuple(f"firer_{k}" for k in FIRER_FLAGS)
-
-
-def _stray_shot_people_form(values: Mapping[str, Any], strict: bool = True) -> PeopleForm:
-    return PeopleForm.read(values, "b", STRAY_PICKS, STRAY_FIELDS, STRAY_FLAG_FIELDS, BYSTANDER_TEXT, BYSTANDER_FLAGS,
-                       strict=strict)
 
 
 def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequest:
@@ -83,13 +67,9 @@ def _firing_into_groups_request(people_form: PeopleForm) -> FiringIntoGroupsRequ
 
 
 def _stray_outcome(firing, recorded: Ruling | None) -> dict[str, Any] | None:
-    if firing is not None:
-        data, steps = firing.ruling.to_dict(), live_steps(firing.ruling)
-    elif recorded is not None and recorded.kind == "firing_into_group":
-        data, steps = recorded.outcome, recorded.steps
-    else:
+    outcome = STRAY.outcome(firing, recorded)
+    if outcome is None:
         return None
-    outcome = board_outcome(data, steps, "bystanders", "name")
     for bystander in outcome["by_name"].values():
         bystander["note_said"] = _bystander_note(bystander.get("note") or "")
     return outcome
@@ -118,17 +98,26 @@ def _stray_context(people_form: PeopleForm, **extra: Any) -> dict[str, Any]:
     return context
 
 
+#: The stray-shot screen: the firer and the target missed picked, the bystanders in rows (``b``), closest first;
+#: one ruling of kind firing_into_group recorded. A ruling redraws the whole form.
+STRAY = BoardScreen(page="stray_shot/page.html", form="stray_shot/_form.html", result="stray_shot/_form.html",
+                    whole_form=True, picks=("firer", "target"), side=Fields("firer", FIRER_TEXT, FIRER_FLAGS),
+                    rows=Fields("b", BYSTANDER_TEXT, BYSTANDER_FLAGS), list_key="bystanders", places=STRAY_PLACES,
+                    kind="firing_into_group", parts="bystanders", part_name="name", add_limit=False,
+                    context=_stray_context)
+
+
 @bp.route("/combat/bystanders", methods=["GET"])
 @role_required("organiser", "narrator")
 def page():
     """The bystanders of a missed shot: the firer, his gun, the target missed and the people
     near it, closest first (``b`` ids in order; ``b<id>_throw``, ``b<id>_firer_throw``...)."""
-    people_form = _stray_shot_people_form(request.args, strict=False)
+    people_form = STRAY.read(request.args, strict=False)
     recorded = None
     if request.args.get("ruling"):
         recorded = ruling_in(get_chronicle(), request.args.get("ruling"))
-    context = _stray_context(people_form, recorded=recorded, outcome=_stray_outcome(None, recorded))
-    return render("stray_shot/page.html", "stray_shot/page.html", **context)
+    context = STRAY.context(people_form, recorded=recorded, outcome=_stray_outcome(None, recorded))
+    return render(STRAY.page, STRAY.page, **context)
 
 
 @bp.route("/combat/bystanders", methods=["POST"])
@@ -139,15 +128,11 @@ def page_post():
     form = request.form
     step = (form.get("step") or "resolve").strip()
     chronicle = get_chronicle()
-    try:
-        people_form = _stray_shot_people_form(form)
-    except ServiceError as exc:
-        people_form = _stray_shot_people_form(form, strict=False)
-        return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
-                        **_stray_context(people_form, error=exc))
+    people_form, refusal = STRAY.posted(form)
+    if refusal is not None:
+        return refusal
     if step.startswith(UNDO_STEP):  # the recorded shot taken back: the firer, the target and the bystanders stay
-        return undo_from_board(step, lambda **said: _stray_context(people_form, **said), "stray_shot/page.html",
-                               "stray_shot/_form.html", whole_form=True)
+        return STRAY.undo(step, people_form)
     if step not in ("resolve", "retest", "record"):
         blocked = {}
         if people_form.picks.get("target"):
@@ -155,15 +140,13 @@ def page_post():
         if people_form.picks.get("firer"):
             blocked[people_form.picks["firer"]] = _("{name} fired the shot and cannot be a bystander to it.")
         try:
-            shown = edit(people_form, chronicle, step, STRAY_PICKS, blocked, add_limit=False)
+            shown = STRAY.edit(people_form, chronicle, step, blocked)
         except ServiceError as exc:
-            return respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
-                            **_stray_context(people_form, error=exc))
+            return STRAY.draw(people_form, status=exc.status, error=exc)
         url = url_for("stray_shot.page", **people_form.query())
         if not is_partial() and not shown.get("add_results") and not any(k.endswith("_results") for k in shown):
             return redirect(url, code=303)
-        return respond("stray_shot/page.html", "stray_shot/_form.html", url=url,
-                        **_stray_context(people_form, shown=shown))
+        return STRAY.draw(people_form, url=url, shown=shown)
     rng = current_app.config["RANDOM_SOURCE"]()
     if step == "resolve":
         people_form.tests = {}
@@ -188,28 +171,20 @@ def page_post():
             except ServiceError:
                 firing = None
             if firing is not None:
-                context = _stray_context(people_form, tap=firing, preview=firing, outcome=_stray_outcome(firing, None), error=exc,
-                                         kept=kept_retest_choices(form))
-                return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status,
-                                              **context), whole_form=True)
-        row = error_row(exc, people_form, "bystanders")
-        context = _stray_context(people_form, error=exc, error_row=row, error_at=error_at(exc, row, STRAY_PLACES))
-        return shown_at(respond("stray_shot/page.html", "stray_shot/_form.html", status=exc.status, **context),
-                         context["error_at"])
+                return STRAY.show_result(people_form, status=exc.status, tap=firing, preview=firing,
+                                         outcome=_stray_outcome(firing, None), error=exc, kept=kept_retest_choices(form))
+        return STRAY.refused(people_form, exc)
     if result.record is None:
         for row in people_form.rows:  # random signs were drawn once: kept for the rest of this shot
             drawn = result.throws.get(str(row["id"]), {})
             row.update({k: v for k, v in drawn.items() if k in ("throw", "firer_throw")})
         if "firer" in result.throws:
             people_form.fields["firer_throw"] = result.throws["firer"]["throw"]
-        context = _stray_context(people_form, tap=result, preview=result, outcome=_stray_outcome(result, None))
-        return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", **context),
-                               whole_form=True)
+        return STRAY.show_result(people_form, tap=result, preview=result, outcome=_stray_outcome(result, None))
     people_form.clear_round(("firer_throw",), ("throw", "firer_throw"))
     url = url_for("stray_shot.page", **people_form.query(ruling=result.record.id))
     if not is_partial():  # the no-JS browser lands on the result, not at the top of the form
         return redirect(url_for("stray_shot.page", _anchor="combat-result", **people_form.query(ruling=result.record.id)),
                         code=303)
-    context = _stray_context(people_form, tap=result, recorded=result.record, outcome=_stray_outcome(None, result.record))
-    return result_in_view(respond("stray_shot/page.html", "stray_shot/_form.html", url=url, **context),
-                           whole_form=True)
+    return STRAY.show_result(people_form, url=url, tap=result, recorded=result.record,
+                             outcome=_stray_outcome(None, result.record))
