@@ -51,10 +51,13 @@ class Phrase(str):
             return phrase
         stored, english = {}, {}
         for key, value in params.items():
-            if isinstance(value, Phrase):
-                stored[key], english[key] = value.data_, str.__str__(value)
-            elif type(value) is str:
+            kind = type(value)
+            if kind is str:
                 stored[key] = english[key] = value
+            elif kind is Phrase:
+                stored[key], english[key] = value.data_, str.__str__(value)
+            elif kind is int:
+                stored[key], english[key] = value, str(value)
             else:
                 stored[key], english[key] = _data(value), _english_value(value)
         phrase = str.__new__(cls, template % english)
@@ -65,8 +68,13 @@ class Phrase(str):
     def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":
         """``one`` or ``many`` (each with a ``%(n)s`` placeholder for ``count``) as the reader's language
         chooses for ``count`` (its plural rule)."""
-        data = {"msg": one, "plural": many, "n": count, "params": {key: _data(value) for key, value in params.items()}}
-        return cls(data, _english(one if count == 1 else many, {"n": count, **params}))
+        if params:
+            data = {"msg": one, "plural": many, "n": count, "params": {key: _data(value) for key, value in params.items()}}
+            return cls(data, _english(one if count == 1 else many, {"n": count, **params}))
+        # The usual case ("2 Traits"), made in one step: the count alone fills the template.
+        phrase = str.__new__(cls, (one if count == 1 else many) % {"n": _english_value(count)})
+        phrase.data_ = {"msg": one, "plural": many, "n": count, "params": {}}
+        return phrase
 
     @classmethod
     def term(cls, word: str) -> "Phrase":

@@ -40,6 +40,7 @@ from larp.rules.challenge import (
     random_throw,
 )
 from larp.rules.explain import N_, Phrase, RulesError, Step, both, damage_list
+from larp.rules.health import HealthTrack
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
@@ -211,6 +212,13 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     Raises:
         RulesError: a side who cannot act, or a setup the rules refuse, naming the field.
     """
+    return _build(one, scene, settings)[0]
+
+
+def _build(one: OneOnOne, scene: Scene, settings: ChronicleSettings
+           ) -> tuple[Challenge, dict[Outcome, HealthTrack]]:
+    """:func:`build_challenge`, with each side's track before the ruling (:func:`person_track`, read
+    once for the whole ruling)."""
     if one.category is not Category.PHYSICAL:
         for key, value in (("action", one.action), ("defender_action", one.defender_action)):
             if ACTIONS.get(value, {}).get("attack"):
@@ -220,8 +228,10 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     sides = [(Outcome.CHALLENGER, one.challenger)]
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))
+    tracks = {}
     for key, side in sides:
-        check_can_act(side.person, person_track(side.person, settings), key.value, side.choice.ignore_wounds)
+        tracks[key] = person_track(side.person, settings)
+        check_can_act(side.person, tracks[key], key.value, side.choice.ignore_wounds)
     c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
     d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
     calls = list(one.negative_calls)
@@ -247,7 +257,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         bid = filled_bid(side, one.category, required.get(key))
         if bid != con.bid:
             challenge = replace(challenge, **{attr: replace(con, bid=bid)})
-    return challenge
+    return challenge, tracks
 
 
 def _at_range(one: OneOnOne, scene: Scene) -> bool:
@@ -349,7 +359,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     """
     scene = scene or Scene()
     settings = settings or ChronicleSettings.defaults()
-    challenge = build_challenge(one, scene, settings)
+    challenge, start = _build(one, scene, settings)
     calls, recorded = tests_from_data(one.tests, challenge, rng)
     relenting = challenge.challenger.relent or (challenge.defender is not None and challenge.defender.relent)
     if not calls and not relenting:
@@ -369,7 +379,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         sides[Outcome.DEFENDER] = one.defender
     tally = Tally()
     for key, side in sides.items():
-        tally.person(side.name, person_track(side.person, settings))
+        tally.person(side.name, start[key])
     cons = {Outcome.CHALLENGER: challenge.challenger, Outcome.DEFENDER: challenge.defender}
     tally.challenge(ruling, {k: s.name for k, s in sides.items()},
                     {k: (cons[k].category or challenge.category).value for k in sides})
@@ -385,7 +395,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         by = Outcome.DEFENDER if dealt.target is Outcome.CHALLENGER else Outcome.CHALLENGER
         attacker, target = sides[by], sides[dealt.target]
         action = challenge.action if by is Outcome.CHALLENGER else challenge.defender_action
-        body = body_of(target.person, scene, settings)
+        body = body_of(target.person, scene, settings, start[dealt.target])
         armor_left = tally.armor.get(target.name, (body.armor, body.armor_left))[1]
         hit, track, left = land_hit(attacker.name, attack_of(attacker, action, scene), target.name, body,
                                     tally.tracks[target.name], armor_left, settings, rng)
