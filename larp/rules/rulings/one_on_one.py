@@ -232,8 +232,9 @@ def _build(one: OneOnOne, scene: Scene, settings: ChronicleSettings
     for key, side in sides:
         tracks[key] = person_track(side.person, settings)
         check_can_act(side.person, tracks[key], key.value, side.choice.ignore_wounds)
-    c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
-    d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
+    c = contestant_for(one.challenger, one.category, scene, settings, "challenger_", tracks[Outcome.CHALLENGER])
+    d = (contestant_for(one.defender, one.category, scene, settings, "defender_", tracks[Outcome.DEFENDER])
+         if one.defender else None)
     calls = list(one.negative_calls)
     if one.kind is Kind.CONTESTED and one.defender is not None:
         for by, side, target in ((Outcome.CHALLENGER, one.challenger, one.defender),
