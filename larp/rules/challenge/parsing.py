@@ -365,3 +365,7 @@ def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
             **throws,
         ))
     return tuple(calls)
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["challenge_from_dict", "challenge_to_dict", "contestant_from_dict", "test_calls_from_list"]
