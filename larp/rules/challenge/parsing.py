@@ -80,7 +80,7 @@ def refuse_unknown(data: Mapping[str, Any], allowed: Any, where: str = "", sep: 
     Raises:
         RulesError: naming the first unknown key (``<where><sep><key>``).
     """
-    unknown = sorted(set(data) - set(allowed))
+    unknown = sorted(set(data).difference(allowed))
     if unknown:
         raise RulesError(Phrase.message(N_("Unknown field %(name)s."), name=repr(unknown[0])),
                          field=f"{where}{sep}{unknown[0]}" if where else unknown[0])
