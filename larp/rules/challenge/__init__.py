@@ -67,7 +67,7 @@ from larp.rules.challenge.options import *  # noqa: F403
 from larp.rules.challenge.outcome import *  # noqa: F403
 from larp.rules.challenge.engine import *  # noqa: F403
 from larp.rules.challenge.parsing import *  # noqa: F403
-from larp.rules.challenge import engine, options, outcome, parsing, ruling, script, state, types  # noqa: E402
+from larp.rules.challenge import engine, options, outcome, parsing, ruling, script, state, types
 
 __all__ = [*types.__all__, *script.__all__, *ruling.__all__, *state.__all__, *options.__all__, *outcome.__all__,
            *engine.__all__, *parsing.__all__]
