@@ -384,8 +384,9 @@ class DamageRuling:
         steps = steps[:-1]
         for index, (kind, levels) in enumerate(parts):
             ruling = apply_damage(track, kind, levels, who, settings,
-                                  stake=self.stake and index == len(parts) - 1, killing_blow=killing_blow)
-            steps.extend(ruling.steps[1:])
+                                  stake=self.stake and index == len(parts) - 1, killing_blow=killing_blow,
+                                  opening=False)
+            steps.extend(ruling.steps)
             marked += ruling.marked
             overflow += ruling.overflow
             track = ruling.track

@@ -43,6 +43,11 @@ class Phrase(str):
     @classmethod
     def message(cls, template: str, **params: Any) -> "Phrase":
         """``template`` (marked with :func:`N_`) filled with ``params``."""
+        return cls._filled(template, params)
+
+    @classmethod
+    def _filled(cls, template: str, params: Mapping[str, Any]) -> "Phrase":
+        """:meth:`message` with the parameters as one mapping (an :class:`Explanation` passes on its own)."""
         # Made here rather than through __new__, in one pass over the parameters (each one's data and its
         # English): a ruling writes about fifty phrases (issue 29 item 6, a light ruling).
         if not params:
@@ -51,10 +56,13 @@ class Phrase(str):
             return phrase
         stored, english = {}, {}
         for key, value in params.items():
-            if isinstance(value, Phrase):
-                stored[key], english[key] = value.data_, str.__str__(value)
-            elif type(value) is str:
+            kind = type(value)
+            if kind is str:
                 stored[key] = english[key] = value
+            elif kind is Phrase:
+                stored[key], english[key] = value.data_, str.__str__(value)
+            elif kind is int:
+                stored[key], english[key] = value, str(value)
             else:
                 stored[key], english[key] = _data(value), _english_value(value)
         phrase = str.__new__(cls, template % english)
@@ -65,15 +73,21 @@ class Phrase(str):
     def counted(cls, count: int, one: str, many: str, **params: Any) -> "Phrase":
         """``one`` or ``many`` (each with a ``%(n)s`` placeholder for ``count``) as the reader's language
         chooses for ``count`` (its plural rule)."""
-        data = {"msg": one, "plural": many, "n": count, "params": {key: _data(value) for key, value in params.items()}}
-        return cls(data, _english(one if count == 1 else many, {"n": count, **params}))
+        if params:
+            data = {"msg": one, "plural": many, "n": count, "params": {key: _data(value) for key, value in params.items()}}
+            return cls(data, _english(one if count == 1 else many, {"n": count, **params}))
+        # The usual case ("2 Traits"), made in one step: the count alone fills the template.
+        phrase = str.__new__(cls, (one if count == 1 else many) % {"n": _english_value(count)})
+        phrase.data_ = {"msg": one, "plural": many, "n": count, "params": {}}
+        return phrase
 
     @classmethod
     def term(cls, word: str) -> "Phrase":
         """A game word as the core and the tables spell it ("lethal", "Wounded", "Social"), said with the
         glossary's word in the reader's language (unknown words as written)."""
-        phrase = str.__new__(cls, str(word))  # as ENGLISH says a term: the word as written
-        phrase.data_ = {"term": phrase.__str__()}
+        word = word if type(word) is str else str(word)
+        phrase = str.__new__(cls, word)  # as ENGLISH says a term: the word as written
+        phrase.data_ = {"term": word}
         return phrase
 
     @classmethod
@@ -242,9 +256,11 @@ class Explanation:
         template and its parameters for the reader's language (issue 36 item 1).
         """
         if params:
-            text = Phrase.message(text, **params)
-        said = text.data() if isinstance(text, Phrase) else None
-        self._steps.append(Step(str(text), rule, setting, said))
+            text = Phrase._filled(text, params)
+        if isinstance(text, Phrase):
+            self._steps.append(Step(str.__str__(text), rule, setting, text.data_))
+        else:
+            self._steps.append(Step(str(text), rule, setting, None))
 
     def extend(self, steps: Iterable[Step]) -> None:
         """Append steps produced by another rule function."""

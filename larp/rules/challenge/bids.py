@@ -40,7 +40,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import N_, Phrase, RulesError, traits
+from larp.rules.explain import N_, Explanation, Phrase, RulesError, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
@@ -76,7 +76,8 @@ def place_bids(challenge: Challenge, settings: ChronicleSettings, rng: RandomSou
         challenge: the script; its tests are played by the later phases.
         settings: the chronicle's settings.
         rng: the random source for the narrator's throws left out of the tests.
-        bids_only: stop once the Traits each side must bid are known (no bid is checked).
+        bids_only: stop once the Traits each side must bid are known (no bid is checked, no step
+            is written: the explanation is the full opening's).
 
     Returns:
         The state before the first test.
@@ -87,8 +88,9 @@ def place_bids(challenge: Challenge, settings: ChronicleSettings, rng: RandomSou
             Traits bid, a Trait lost earlier, both sides relenting...).
     """
     _check_script(challenge)
-    state = ChallengeState(challenge, settings, rng)
-    _header(state)
+    state = ChallengeState(challenge, settings, rng, steps=_Unwritten() if bids_only else Explanation())
+    if not bids_only:
+        _header(state)
     state.sides[Outcome.CHALLENGER] = _contestant(state, Outcome.CHALLENGER, challenge.challenger)
     if challenge.defender is not None:
         state.sides[Outcome.DEFENDER] = _contestant(state, Outcome.DEFENDER, challenge.defender)
@@ -109,6 +111,17 @@ def place_bids(challenge: Challenge, settings: ChronicleSettings, rng: RandomSou
         tie_standing(state, side)
     _relent(state)
     return state
+
+
+class _Unwritten(Explanation):
+    """The explanation of an opening that only counts the bids (``bids_only``): nobody reads it, so
+    no sentence is made (a stateless ruling opens its challenge twice, issue 29 item 6)."""
+
+    def add(self, text: str, rule: str, setting: str | None = None, **params: object) -> None:
+        """Write nothing."""
+
+    def extend(self, steps: object) -> None:
+        """Write nothing."""
 
 
 def _check_script(ch: Challenge) -> None:

@@ -270,3 +270,8 @@ def bids_required(challenge: Challenge, settings: ChronicleSettings | None = Non
     """
     state = place_bids(challenge, settings or ChronicleSettings.defaults(), None, bids_only=True)
     return {side.key: side.required for side in state.characters()}
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["allowed_throws", "bids_required", "challenge_options", "play_challenge", "play_script", "resolve_challenge",
+           "rule_challenge"]

@@ -66,3 +66,7 @@ def open_options(state: ChallengeState) -> ChallengeOptions:
                                narrator=True))
     current = None if state.auto_winner is not None else state.result
     return ChallengeOptions(current, done, state.forced_due, tuple(out))
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["open_options"]

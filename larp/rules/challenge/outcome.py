@@ -215,3 +215,7 @@ def _pre_empts(state: ChallengeState, side: SideState, other: SideState) -> bool
     if opp.weapon is None:
         return False
     return bool({t.lower() for t in opp.weapon.negative_traits} & {"clumsy", "heavy", "slow"})
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["rule_outcome"]

@@ -80,7 +80,7 @@ def refuse_unknown(data: Mapping[str, Any], allowed: Any, where: str = "", sep: 
     Raises:
         RulesError: naming the first unknown key (``<where><sep><key>``).
     """
-    unknown = sorted(set(data) - set(allowed))
+    unknown = sorted(set(data).difference(allowed))
     if unknown:
         raise RulesError(Phrase.message(N_("Unknown field %(name)s."), name=repr(unknown[0])),
                          field=f"{where}{sep}{unknown[0]}" if where else unknown[0])
@@ -365,3 +365,7 @@ def test_calls_from_list(data: Any, where: str) -> tuple[TestCall, ...]:
             **throws,
         ))
     return tuple(calls)
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["challenge_from_dict", "challenge_to_dict", "contestant_from_dict", "test_calls_from_list"]

@@ -247,3 +247,6 @@ class ChallengeOptions:
             "sides": {s.side.value: s.to_dict() for s in self.sides},
         }
 
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["ChallengeOptions", "ChallengeRuling", "DamageDealt", "SideOptions", "Spent", "TestRecord", "TraitsLost"]

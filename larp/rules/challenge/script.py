@@ -294,3 +294,6 @@ class Challenge:
     sense: str = ""
     at_range: bool = False
 
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["ACTIONS", "Challenge", "Contestant", "Modifier", "NegativeCall", "TestCall", "Weapon"]

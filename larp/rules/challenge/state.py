@@ -164,3 +164,7 @@ class ChallengeState:
         """The script may end here: a test was made (or the challenge was decided before it) and
         no forced darkness retest is due (002 "Darkness")."""
         return self.forced_due is None and self.decided is not None
+
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["ChallengeState", "SideState"]

@@ -256,3 +256,11 @@ def source_key(category: str, name: str) -> str:
     ``"ability:Brawl"``, ``"merit:Lucky"`` (Dark Epics' categories, met-reference 2.2)."""
     return category if category == "willpower" else ("might" if category == "power" else f"{category}:{name}")
 
+
+#: What :mod:`larp.rules.challenge` re-exports from this module.
+__all__ = ["BASIC_THROWS", "BEATS", "POTENCE_TRAIT", "R_BID", "R_BOMB", "R_BONUS", "R_CAP", "R_COMBAT", "R_DARK",
+           "R_DARK_DE", "R_ENDURANCE", "R_FLEETNESS", "R_HEALTH", "R_INTENSITY", "R_MIGHT", "R_MOVE", "R_NEGATIVE",
+           "R_OFF_HAND", "R_OUTCOME", "R_OVERBID", "R_PUISSANCE", "R_RELENT", "R_RETEST", "R_RETEST_DE", "R_STATIC",
+           "R_ONE_PER_TURN", "R_SPEED", "R_SPEED_DE", "R_SURPRISE", "R_TEST", "R_TIES", "R_VIRTUE", "R_WOUNDS_OLD",
+           "SIDES", "Call", "Category", "Health", "Kind", "Lead", "Outcome", "Power", "RandomSource", "Throw",
+           "compare_throws", "parse_source", "parse_throw", "random_throw"]

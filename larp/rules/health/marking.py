@@ -133,7 +133,7 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
 
 def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "The character",
                  settings: ChronicleSettings | None = None, *, stake: bool = False,
-                 killing_blow: bool = False) -> HealthRuling:
+                 killing_blow: bool = False, opening: bool = True) -> HealthRuling:
     """Mark ``levels`` health levels of ``damage_type`` on ``track``, one level at a time.
 
     ``levels`` is the damage the character takes, after soak, halving, armor
@@ -167,6 +167,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             paralysed until it is removed (000 "Stake Through Heart").
         killing_blow: the attacker declared a killing blow and won the Physical
             Challenge (only read under ``dark_epics_killing_blow``).
+        opening: the steps open with where the character stands and what he takes; ``False`` for a
+            caller that has said it already (:meth:`larp.rules.damage.DamageRuling.apply_to`).
 
     Returns:
         A :class:`HealthRuling` with the new track, its condition and staked flag.
@@ -292,9 +294,11 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         else:
             steps.add(N_("A stake paralyses only vampires; %(name)s simply takes the wound."),
                       '000 "Stake Through Heart"', name=who)
-    opening = Phrase.message(N_("%(name)s is %(where)s and takes %(levels)s of %(kind)s damage."), name=who,
-                             where=_where(track), levels=levels_of(levels), kind=Phrase.term(damage_type))
-    first = Step(str(opening), _APPLYING, said=opening.data())
+    if not opening:
+        return HealthRuling(new, steps.steps(), changed, overflow)
+    said = Phrase.message(N_("%(name)s is %(where)s and takes %(levels)s of %(kind)s damage."), name=who,
+                          where=_where(track), levels=levels_of(levels), kind=Phrase.term(damage_type))
+    first = Step(str(said), _APPLYING, said=said.data())
     return HealthRuling(new, (first,) + steps.steps(), changed, overflow)
 
 

@@ -40,6 +40,7 @@ from larp.rules.challenge import (
     random_throw,
 )
 from larp.rules.explain import N_, Phrase, RulesError, Step, both, damage_list
+from larp.rules.health import HealthTrack
 from larp.rules.hits import Hit, armor_key, damage_as_dealt, land_hit
 from larp.rules.rulings.consequences import Consequences, Tally
 from larp.rules.rulings.retest_fit import suitable_abilities, with_suitable
@@ -148,6 +149,11 @@ def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource 
     """
     calls, recorded = [], []
     for index, item in enumerate(raw):
+        read = _read_already(item)
+        if read is not None:  # the stateless API's reader made it: nothing to read again, nothing drawn
+            calls.append(read)
+            recorded.append(_recorded(read, []))
+            continue
         where = f"tests[{index}]"
         if isinstance(item, TestCall):
             item = {"call": item.call.value, "by": item.by.value if item.by else None,
@@ -191,14 +197,32 @@ def tests_from_data(raw: Sequence[Any], challenge: Challenge, rng: RandomSource 
                               trait=str(item.get("trait") or "").strip(), **throws)
         calls.append(call_value)
         earlier = [s for s in (item.get("random") or []) if s in ("challenger", "defender")]
-        recorded.append({
-            "call": call.value, "by": by.value if by else None,
-            "challenger_throw": call_value.challenger_throw.value if call_value.challenger_throw else None,
-            "defender_throw": call_value.defender_throw.value if call_value.defender_throw else None,
-            "random": sorted(set(earlier) | set(drawn)),
-            "source": call_value.source, "cancel": call_value.cancel, "trait": call_value.trait,
-        })
+        recorded.append(_recorded(call_value, sorted(set(earlier) | set(drawn))))
     return tuple(calls), tuple(recorded)
+
+
+def _read_already(item: Any) -> TestCall | None:
+    """``item`` itself when it is a :class:`TestCall` that reading it again would give back unchanged (a
+    known call, no side or one of the two, each throw given or left out, texts trimmed), else ``None``."""
+    if not isinstance(item, TestCall) or type(item.call) is not Call or not (item.by is None or item.by in SIDES):
+        return None
+    for throw in (item.challenger_throw, item.defender_throw):
+        if throw is not None and type(throw) is not Throw:
+            return None
+    for text in (item.source, item.cancel, item.trait):
+        if type(text) is not str or text != text.strip():
+            return None
+    return item
+
+
+def _recorded(call: TestCall, drawn: list[str]) -> dict[str, Any]:
+    """The test as the record keeps it, ``random`` naming the sides whose throw was drawn."""
+    return {
+        "call": call.call.value, "by": call.by.value if call.by else None,
+        "challenger_throw": call.challenger_throw.value if call.challenger_throw else None,
+        "defender_throw": call.defender_throw.value if call.defender_throw else None,
+        "random": drawn, "source": call.source, "cancel": call.cancel, "trait": call.trait,
+    }
 
 
 def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) -> Challenge:
@@ -211,6 +235,13 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     Raises:
         RulesError: a side who cannot act, or a setup the rules refuse, naming the field.
     """
+    return _build(one, scene, settings)[0]
+
+
+def _build(one: OneOnOne, scene: Scene, settings: ChronicleSettings
+           ) -> tuple[Challenge, dict[Outcome, HealthTrack]]:
+    """:func:`build_challenge`, with each side's track before the ruling (:func:`person_track`, read
+    once for the whole ruling)."""
     if one.category is not Category.PHYSICAL:
         for key, value in (("action", one.action), ("defender_action", one.defender_action)):
             if ACTIONS.get(value, {}).get("attack"):
@@ -220,10 +251,13 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
     sides = [(Outcome.CHALLENGER, one.challenger)]
     if one.defender is not None:
         sides.append((Outcome.DEFENDER, one.defender))
+    tracks = {}
     for key, side in sides:
-        check_can_act(side.person, person_track(side.person, settings), key.value, side.choice.ignore_wounds)
-    c = contestant_for(one.challenger, one.category, scene, settings, "challenger_")
-    d = contestant_for(one.defender, one.category, scene, settings, "defender_") if one.defender else None
+        tracks[key] = person_track(side.person, settings)
+        check_can_act(side.person, tracks[key], key.value, side.choice.ignore_wounds)
+    c = contestant_for(one.challenger, one.category, scene, settings, "challenger_", tracks[Outcome.CHALLENGER])
+    d = (contestant_for(one.defender, one.category, scene, settings, "defender_", tracks[Outcome.DEFENDER])
+         if one.defender else None)
     calls = list(one.negative_calls)
     if one.kind is Kind.CONTESTED and one.defender is not None:
         for by, side, target in ((Outcome.CHALLENGER, one.challenger, one.defender),
@@ -247,7 +281,7 @@ def build_challenge(one: OneOnOne, scene: Scene, settings: ChronicleSettings) ->
         bid = filled_bid(side, one.category, required.get(key))
         if bid != con.bid:
             challenge = replace(challenge, **{attr: replace(con, bid=bid)})
-    return challenge
+    return challenge, tracks
 
 
 def _at_range(one: OneOnOne, scene: Scene) -> bool:
@@ -349,7 +383,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
     """
     scene = scene or Scene()
     settings = settings or ChronicleSettings.defaults()
-    challenge = build_challenge(one, scene, settings)
+    challenge, start = _build(one, scene, settings)
     calls, recorded = tests_from_data(one.tests, challenge, rng)
     relenting = challenge.challenger.relent or (challenge.defender is not None and challenge.defender.relent)
     if not calls and not relenting:
@@ -369,7 +403,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         sides[Outcome.DEFENDER] = one.defender
     tally = Tally()
     for key, side in sides.items():
-        tally.person(side.name, person_track(side.person, settings))
+        tally.person(side.name, start[key])
     cons = {Outcome.CHALLENGER: challenge.challenger, Outcome.DEFENDER: challenge.defender}
     tally.challenge(ruling, {k: s.name for k, s in sides.items()},
                     {k: (cons[k].category or challenge.category).value for k in sides})
@@ -385,7 +419,7 @@ def rule_one_on_one(one: OneOnOne, scene: Scene | None = None, settings: Chronic
         by = Outcome.DEFENDER if dealt.target is Outcome.CHALLENGER else Outcome.CHALLENGER
         attacker, target = sides[by], sides[dealt.target]
         action = challenge.action if by is Outcome.CHALLENGER else challenge.defender_action
-        body = body_of(target.person, scene, settings)
+        body = body_of(target.person, scene, settings, start[dealt.target])
         armor_left = tally.armor.get(target.name, (body.armor, body.armor_left))[1]
         hit, track, left = land_hit(attacker.name, attack_of(attacker, action, scene), target.name, body,
                                     tally.tracks[target.name], armor_left, settings, rng)

@@ -430,14 +430,15 @@ def weapon_card_for(side: Side, scene: Scene, field: str) -> Weapon | None:
 
 
 def contestant_for(side: Side, category: Category, scene: Scene, settings: ChronicleSettings,
-                   prefix: str) -> Contestant:
+                   prefix: str, track: HealthTrack | None = None) -> Contestant:
     """The side as the challenge engine sees it (:class:`~larp.rules.challenge.Contestant`).
 
     His Traits left in the bid's category (names when known), the challenge powers he
     holds (:func:`challenge_powers`), the lead (:func:`lead_for`), cover (the scene) and
     specialisation bonus Traits, the weapon card, his wound level from the track (Mettle
     included), Ability levels, Willpower and Merits left, his generation (vampires), and
-    the darkness the scene puts on him with his active sight powers (002 "Darkness").
+    the darkness the scene puts on him with his active sight powers (002 "Darkness"). ``track``: his
+    track (:func:`person_track`) when the caller has already read it.
 
     Raises:
         RulesError: naming ``prefix`` + the field: an unknown weapon; Blindfighting to
@@ -460,7 +461,7 @@ def contestant_for(side: Side, category: Category, scene: Scene, settings: Chron
             raise RulesError(Phrase.message(N_("%(name)s has no Blindfighting to expend."), name=person.name),
                              field=prefix + "waive_darkness")
     level, source = scene.darkness_for(person.name)
-    track = person_track(person, settings)
+    track = person_track(person, settings) if track is None else track
     return Contestant(
         name=person.name,
         traits=person.traits_left(cat.value),

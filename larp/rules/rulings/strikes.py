@@ -6,6 +6,7 @@ and the scene, as the one-on-one, the combat board, the stray shot and damage by
 
 from __future__ import annotations
 
+from larp.rules.health import HealthTrack
 from larp.rules.hits import Attack, Body
 from larp.rules.rulings.people import Person, Side, carried_weapon, person_track
 from larp.rules.scene import Scene, best_armor
@@ -29,10 +30,10 @@ def attack_of(side: Side, action: str, scene: Scene) -> Attack:
                   staking_tests=tuple(choice.staking_tests), full_auto=choice.full_auto and action == "weapon")
 
 
-def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
-    """What damage does to him: his kind, Fortitude, live track, and the armor that counts
-    (the scene's choice for this ruling, else what the sheet says he wears; armor does not
-    stack, met-reference 3.7).
+def body_of(person: Person, scene: Scene, settings: ChronicleSettings, track: HealthTrack | None = None) -> Body:
+    """What damage does to him: his kind, Fortitude, live track (``track`` when the caller has already
+    read it with :func:`~larp.rules.rulings.people.person_track`), and the armor that counts (the scene's
+    choice for this ruling, else what the sheet says he wears; armor does not stack, met-reference 3.7).
 
     Raises:
         RulesError: an unknown armor, or an impossible number of levels left.
@@ -41,4 +42,5 @@ def body_of(person: Person, scene: Scene, settings: ChronicleSettings) -> Body:
     piece = best_armor(person.armor if worn is None else worn)
     return Body(creature=person.creature, fortitude=person.discipline("Fortitude"),
                 armor=(piece.piece or piece.armor) if piece else None,
-                armor_left=piece.levels_left() if piece else None, track=person_track(person, settings))
+                armor_left=piece.levels_left() if piece else None,
+                track=person_track(person, settings) if track is None else track)
