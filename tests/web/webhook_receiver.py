@@ -71,10 +71,16 @@ class Receiver:
                     receiver.requests.append(received)
                     script = receiver._scripts[path]
                     reply = script.popleft() if script else receiver.default
+                done = False
                 try:
                     if reply.hang:
                         time.sleep(reply.hang)
                     data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
+                    # No longer in flight once the answer is on its way: the sender may send the next delivery
+                    # the moment it reads it, before this thread runs again (a loaded machine counted two).
+                    with receiver._lock:
+                        receiver._in_flight[path] -= 1
+                        done = True
                     self.send_response(reply.status)
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
@@ -86,8 +92,9 @@ class Receiver:
                 except OSError:
                     pass  # the sender gave up (a timeout): nothing more to say
                 finally:
-                    with receiver._lock:
-                        receiver._in_flight[path] -= 1
+                    if not done:
+                        with receiver._lock:
+                            receiver._in_flight[path] -= 1
 
             def log_message(self, *args):  # quiet
                 pass
