@@ -357,7 +357,8 @@ def test_each_marking_says_which_level_it_marked():
     """Issue 30 (oddities); LotNR Health (met-reference 4.1, T9: "2nd Healthy, then 2nd Bruised"): two hits of one
     bashing level read as two marks, not as "Healthy" then "Bruised" with nothing between: the first marks the
     first Healthy level and leaves her still Healthy, the second marks the second and leaves her Bruised; three
-    lethal then mark the first to the third Bruised levels."""
+    lethal then go before the bashing, and the marks run to the third Bruised level (new user 10: the boxes newly
+    filled hold the bashing moved down, so the step says how far the marks run, not that the lethal is there)."""
     first = apply_damage(new_track(), "bashing", 1, "Dana")
     assert first.steps[-1].text == ("Dana takes 1 level of bashing damage: the first Healthy level is marked; "
                                     "Dana is still Healthy.")
@@ -365,7 +366,8 @@ def test_each_marking_says_which_level_it_marked():
     assert second.steps[-1].text == ("Dana takes 1 level of bashing damage: the second Healthy level is marked; "
                                      "Dana is now Bruised.")
     third = apply_damage(second.track, "lethal", 3, "Dana")
-    assert third.steps[-1].text.endswith("the first to the third Bruised levels are marked; Dana is now Wounded.")
+    assert third.steps[-1].text.endswith("3 levels of lethal damage: the marks now run to the third Bruised level; Dana is "
+                                         "now Wounded.")
 
 
 def test_a_worse_wound_says_it_goes_before_the_lighter_marks():
@@ -381,7 +383,7 @@ def test_a_worse_wound_says_it_goes_before_the_lighter_marks():
     texts = [step.text for step in ruling.steps]
     assert ("The lethal damage is marked before the bashing already on the track, which moves down to the next "
             "boxes.") in texts
-    assert texts[-1].startswith("Vivienne takes 2 levels of lethal damage: the first to the second Bruised levels")
+    assert texts[-1].startswith("Vivienne takes 2 levels of lethal damage: the marks now run to the second Bruised level")
     plain = apply_damage(HealthTrack(levels=track.levels, lethal=1, creature="vampire"), "bashing", 1, "Vivienne",
                          ChronicleSettings())
     assert not any("marked before" in step.text for step in plain.steps)  # a lighter wound goes after: nothing to say

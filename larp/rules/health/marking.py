@@ -278,6 +278,9 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             steps.add(N_("The %(kind)s damage is marked before the %(lighter)s already on the track, which moves "
                          "down to the next boxes."), _APPLYING, kind=Phrase.term(kind),
                       lighter=both([Phrase.term(light) for light in lighter]))
+            # The box newly filled holds a lighter mark moved down, not the new wound (new user 10: "the first
+            # Wounded level is marked" beside a lethal mark on the second Bruised box): say how far the marks run.
+            marked = Phrase.message(N_("the marks now run to %(box)s"), box=_box(new, min(new.marked, len(new.levels)) - 1))
         if new.state() == track.state():
             steps.add(N_("%(taken)s: %(marked)s; %(name)s is still %(where)s."), _APPLYING, taken=summary,
                       marked=marked, name=who, where=_where(new))
