@@ -159,3 +159,20 @@ def test_undo_without_javascript_puts_the_choices_back_too(client, auth, dbconn)
     assert 'id="ruling-now" tabindex="-1" autofocus' in body
     assert re.search(r'name="challenger_bid" value="Shrewd"[^>]*checked', body)
     assert re.search(r'name="challenger_throw" value="rock"[^>]*checked', body)
+
+
+def test_the_chips_of_characters_recently_in_play_do_not_claim_a_scene_when_none_is_open(client, auth, dbconn):
+    """A new user read "In no scene: rulings are recorded without a turn" above "Already in this scene:": with no
+    scene open the chips say "Recently in play:"; once the narrator opens a scene, "Already in this scene:"."""
+    auth.login()
+    kon = Character.get(Character.name == "Konrad Vale")
+    viv = Character.get(Character.name == "Vivienne Ashcombe")
+    client.get(f"/c/{kon.card_token}")  # Konrad's card scanned: one tap away in the pickers
+    page = client.get(f"/challenge?challenger={viv.id}").get_data(as_text=True)
+    assert "Recently in play:" in page and "Already in this scene:" not in page
+    board = client.get("/combat").get_data(as_text=True)
+    assert "Recently in play:" in board and "Already in this scene:" not in board
+    assert client.post("/scenes", data={"name": "The Elysium"}).status_code == 303
+    page = client.get(f"/challenge?challenger={viv.id}").get_data(as_text=True)
+    assert "Already in this scene:" in page and "Recently in play:" not in page
+    assert "Already in this scene:" in client.get("/combat").get_data(as_text=True)
