@@ -182,7 +182,10 @@ class PeopleForm:
             return ""
 
         for name in picks:
-            people_form.picks[name] = _id(values.get(name))
+            picked = _id(values.get(name))
+            # One character is one party: a hand-made or stale address naming him twice (the firer as the target)
+            # leaves the later pick open, as the pickers never offer him twice (new user 10).
+            people_form.picks[name] = None if picked in people_form.picks.values() else picked
             people_form.queries[name] = (values.get(f"{name}_q") or "").strip()
         scene_keys = {key for key in text if key in SCENE_TEXT}
         for key in text:
@@ -190,7 +193,7 @@ class PeopleForm:
             people_form.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
         for key in flags:
             people_form.fields[key] = "on" if yes(values, key) else ""
-        seen = set()
+        seen = {cid for cid in people_form.picks.values() if cid is not None}  # the target is no attacker of his own
         for raw in _getlist(values, prefix):
             cid = _id(raw)
             if cid is None or cid in seen:

@@ -515,3 +515,16 @@ def test_an_attacker_added_at_range_comes_with_his_gun(client, auth, cast, dbcon
     assert not re.search(rf'name="a{ruth[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', near, re.S)
     bare = post(client, {"step": "add:ranged", "target": konrad[0], "add_q": lys[1]}, htmx=True).get_data(as_text=True)
     assert not re.search(rf'name="a{lys[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', bare, re.S)
+
+
+def test_a_hand_made_address_cannot_set_a_character_against_himself(client, auth, cast, dbconn):
+    """A new user typed /combat?target=K&a=K and /combat/bystanders?firer=T&target=T: the pickers never offer one
+    character twice, and such an address leaves him once (the target, the firer), not as his own attacker."""
+    auth.login()
+    konrad, teodor = cast["Konrad"], cast["Teodor"]
+    board = client.get(f"/combat?target={konrad[0]}&a={konrad[0]}").get_data(as_text=True)
+    assert 'class="attacker-row' not in board and "Konrad Vale against Konrad Vale" not in board
+    board = client.get(f"/combat?target={konrad[0]}&a={konrad[0]}").get_data(as_text=True)
+    assert re.findall(r'name="(?:target|a)" value="(\d+)"', board) == [str(konrad[0])]
+    stray = client.get(f"/combat/bystanders?firer={teodor[0]}&target={teodor[0]}").get_data(as_text=True)
+    assert re.findall(r'name="(?:firer|target)" value="(\d+)"', stray) == [str(teodor[0])]
