@@ -183,9 +183,11 @@ class PeopleForm:
 
         for name in picks:
             picked = _id(values.get(name))
-            # One character is one party: a hand-made or stale address naming him twice (the firer as the target)
-            # leaves the later pick open, as the pickers never offer him twice (new user 10).
-            people_form.picks[name] = None if picked in people_form.picks.values() else picked
+            # One character is one party: an address naming him twice (hand-made or stale: the firer as the target)
+            # leaves the later pick open, as the pickers never offer him twice (new user 10); a form so sent is
+            # refused with its reason by the screen's own check.
+            twice = not strict and picked in people_form.picks.values()
+            people_form.picks[name] = None if twice else picked
             people_form.queries[name] = (values.get(f"{name}_q") or "").strip()
         scene_keys = {key for key in text if key in SCENE_TEXT}
         for key in text:
@@ -193,7 +195,8 @@ class PeopleForm:
             people_form.fields[key] = checked(key, base, (values.get(key) or "").strip(), False)
         for key in flags:
             people_form.fields[key] = "on" if yes(values, key) else ""
-        seen = {cid for cid in people_form.picks.values() if cid is not None}  # the target is no attacker of his own
+        # An address's target is no attacker of his own (a form naming him both is refused, with its reason).
+        seen = set() if strict else {cid for cid in people_form.picks.values() if cid is not None}
         for raw in _getlist(values, prefix):
             cid = _id(raw)
             if cid is None or cid in seen:
