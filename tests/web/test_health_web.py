@@ -402,3 +402,19 @@ def test_the_drain_that_kills_counts_the_victims_own_extra_levels(client, auth, 
     assert kills() == before + 1
     MeritFlaw.create(character=marcus, kind="merit", key="huge_size", name="Huge Size", cost=4)
     assert kills() == before + 2
+
+
+def test_a_drain_shown_on_the_drinkers_page_points_to_the_victims(client, auth, dbconn):
+    """New user 10: the drain's result and its steps ("Ruth Calder takes 1 level of lethal damage") sat above the
+    drinker's own, clean track. The result says the victim's wounds are on the victim's page, with the link, and
+    that the track below is the drinker's."""
+    auth.login()
+    konrad, ruth = char("Konrad Vale"), char("Ruth Calder")
+    client.post(f"/characters/{konrad.id}/act", data={"action": "blood", "blood": "3"})
+    panel = client.post(f"/characters/{konrad.id}/feed-on", data={"victim": ruth.id, "blood": "1"},
+                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert (f"The victim's wounds and blood are on <a href=\"/characters/{ruth.id}\">the victim's page</a>; the track "
+            "below is Konrad Vale's.") in panel.replace("&#39;", "'")
+    damaged = client.post(f"/characters/{konrad.id}/damage", data={"damage_type": "bashing", "levels": "1"},
+                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "victim-elsewhere" not in damaged
