@@ -15,17 +15,8 @@ from typing import Any, Callable, Mapping, NamedTuple
 from larp.services import ServiceError
 from larp.web.board_outcome import board_outcome, live_steps
 from larp.web.rulings import undo_from_board
-from larp.web.people_form import (
-    SCENE_TEXT,
-    PeopleForm,
-    base_context,
-    edit,
-    error_at,
-    error_row,
-    respond,
-    result_in_view,
-    shown_at,
-)
+from larp.web.people_form import SCENE_TEXT, PeopleForm, base_context, edit, error_row
+from larp.web.screen_answer import error_at, respond, result_in_view, shown_at
 
 
 class Fields(NamedTuple):
@@ -48,7 +39,7 @@ class BoardScreen:
             form holds (the target's, the firer's); ``rows``: each listed person's (``a`` attackers, ``b``
             bystanders).
         list_key: the ruling's list a refusal's field names (``attackers[2].bid``); ``places``: where a refusal
-            is shown (:func:`larp.web.people_form.error_at`).
+            is shown (:func:`larp.web.screen_answer.error_at`).
         kind: the kind of ruling it records; ``parts`` and ``part_name``: the ruling's list of parts (``pairs``,
             ``bystanders``) and the field that names each (:func:`larp.web.board_outcome.board_outcome`).
         add_limit: adding people stops at the rules' limit (five a range on the combat board).

@@ -35,11 +35,10 @@ from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import roster, roster_step
 from larp.web.rulings import UNDO_STEP
+from larp.web.screen_answer import BOARD_PLACES, shown_at
 from larp.web.people_form import (
-    BOARD_PLACES,
     kept_retest_choices,
     retests_chosen,
-    shown_at,
     ROW_FLAGS,
     ROW_TEXT,
     TARGET_FLAGS,

@@ -14,7 +14,7 @@ from larp.services.history import SCREEN_UNDO_KINDS, UNDO_WINDOW_SECONDS, find_r
 from larp.services.records import ruling_for_token
 from larp.services.stored_scenes import scene_of_ruling
 from larp.web.auth import role_required
-from larp.web.people_form import respond, result_in_view
+from larp.web.screen_answer import respond, result_in_view
 
 bp = Blueprint("rulings", __name__)
 
@@ -98,7 +98,7 @@ def undo_from_board(step: str, context: Callable[..., dict[str, Any]], full: str
     "undo:<ruling id>"): the ruling undone as the history page would, everyone as before it
     (:func:`larp.services.history.undo_own_recent`), and the screen drawn again by ``context`` (the board's
     context maker, given ``undone``: the undo's record, or ``undo_error``: why not) in ``full`` or ``partial``,
-    the answer in view (:func:`larp.web.people_form.result_in_view`). A refusal (404 no such ruling, 403
+    the answer in view (:func:`larp.web.screen_answer.result_in_view`). A refusal (404 no such ruling, 403
     another narrator's, 409 too late or no longer the last change of someone in it) is said where the result
     was, with its status; nothing is changed then."""
     try:

@@ -29,8 +29,8 @@ from larp.services.mass_challenge import FighterRequest
 from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.rulings import UNDO_STEP
+from larp.web.screen_answer import STRAY_PLACES
 from larp.web.people_form import (
-    STRAY_PLACES,
     kept_retest_choices,
     retests_chosen,
     BYSTANDER_FLAGS,
