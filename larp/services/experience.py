@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from larp.db import as_id, db
+from larp.i18n import format_number
 from larp.models import Character, Chronicle, ExperienceEntry, GameSession, User
 from larp.rules import experience as experience_rules
 from larp.rules.explain import N_, Phrase, phrase_step
@@ -39,12 +40,22 @@ class ExperienceLog:
         return self.earned - self.unspent
 
     def shown(self, entry: ExperienceEntry) -> str:
-        """How a line's points read on the sheet (``+0.5``, ``unspent set to 3``...)."""
-        return experience_rules.shown(entry.kind, entry.amount)
+        """How a line's points read on the sheet (``+0.5``, ``unspent set to 3``...); an earned or spent line's
+        number in the reader's way (``+0,5`` in Portuguese and Spanish)."""
+        return shown_points(entry.kind, entry.amount)
 
     def points(self, amount: Decimal) -> str:
-        """A total as a person writes it (``12.5``, ``3``)."""
-        return experience_rules.points_text(amount)
+        """A total as the reader writes it (``12.5`` in English, ``12,5`` in Portuguese and Spanish; ``3``)."""
+        return format_number(Decimal(amount))
+
+
+def shown_points(kind: str, amount: Decimal | int) -> str:
+    """A log line's points as the sheet shows them (:func:`larp.rules.experience.shown`), an earned or spent line's
+    number in the reader's way (``+0,5`` in Portuguese and Spanish)."""
+    if kind in ("earned", "spent"):
+        sign = "+" if (kind == "earned") == (amount >= 0) else "−"
+        return sign + format_number(abs(Decimal(amount)))
+    return experience_rules.shown(kind, amount)
 
 
 def experience_log(character: Character) -> ExperienceLog:

@@ -22,7 +22,6 @@ from larp.catalogues import ability_catalogue, merits_flaws, sheet_lists, trait_
 from larp.htmx import is_partial
 from larp.i18n import said_if_phrase
 from larp.models import Character, GameSession
-from larp.rules import experience as experience_rules
 from larp.rules.damage import ARMOR_COVERS, WEAPON_SPECIALS, armory
 from larp.rules.health import DAMAGE_TYPES, extra_levels
 from larp.rules.numbers import NumberError, whole_number
@@ -30,7 +29,7 @@ from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
-from larp.services.experience import experience_log, record_experience
+from larp.services.experience import experience_log, record_experience, shown_points
 from larp.services.sheets import (
     NARRATOR_FIELDS,
     NEW_VAMPIRE_GENERATION,
@@ -160,8 +159,9 @@ def edit(character_id: int):
 
 
 def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]], status: int = 200,
-            keep: dict[str, str] | None = None):
-    """The whole editor page; ``contexts`` replaces the sections that were just posted."""
+            keep: dict[str, str] | None = None, xp_form: Any = None, xp_error: ServiceError | None = None):
+    """The whole editor page; ``contexts`` replaces the sections that were just posted; ``xp_form`` and
+    ``xp_error``: an experience line refused, kept as typed with its reason in the Experience section."""
     # Each section is rendered on its own (as htmx swaps it) and the page puts them together.
     sections = {name: Markup(render_template("sheets/_section.html", keep=keep or {},
                                              **(contexts.get(name) or _section_context(character, name))))
@@ -170,7 +170,7 @@ def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]]
                            titles=TITLES, log=experience_log(character), rulings=adjudications(character),
                            game_sessions=list(GameSession.select().where(GameSession.chronicle == chronicle)
                                               .order_by(GameSession.number.desc())),
-                           request_token=_token()), status
+                           request_token=_token(), xp_form=xp_form or {}, xp_error=xp_error), status
 
 
 def _character(character_id: int) -> Character:
@@ -252,11 +252,12 @@ def experience(character_id: int):
                                   request.form.get("amount"), request.form.get("what", ""),
                                   request.form.get("game_session"), past_unspent=bool(request.form.get("past_unspent")))
     except ServiceError as exc:
-        flash(gettext("Nothing was logged: %(reason)s", reason=said_if_phrase(exc.message)))
-        return _editor(chronicle, character, {}, exc.status)
+        # Said in the Experience section, with the line as typed (a new user typed a refused spend again into a
+        # form that had come back empty and set to "Earned", and logged it as earned).
+        return _editor(chronicle, character, {}, exc.status, xp_form=request.form, xp_error=exc)
     # Said inside the Experience section, above the new line, where the redirect to #experience lands
     # (the page's top, where other messages show, is out of view there).
-    flash(gettext("Logged: %(points)s (%(what)s).", points=experience_rules.shown(entry.kind, entry.amount),
+    flash(gettext("Logged: %(points)s (%(what)s).", points=shown_points(entry.kind, entry.amount),
                   what=entry.what), "experience")
     return redirect(url_for("sheets.edit", character_id=character.id) + "#experience", code=303)
 

@@ -11,9 +11,8 @@ from flask import Blueprint, abort, flash, g, redirect, request, url_for
 from flask_babel import gettext
 
 from larp.htmx import render
-from larp.i18n import N_, said_as
+from larp.i18n import N_, format_number, said_as
 from larp.models import Character
-from larp.rules.experience import points_text
 from larp.rules.experience_purchase import KINDS, RITUAL_TIERS
 from larp.services import ServiceError
 from larp.services import spend_requests as spends
@@ -44,7 +43,7 @@ def _queue_page(status: int = 200, error: ServiceError | None = None, done: str 
     chronicle = get_chronicle()
     return render("spends/queue.html", "spends/_queue.html", status=status, chronicle=chronicle,
                   waiting=spends.queue(chronicle), answered=spends.recent_answers(chronicle), error=error,
-                  done=done, form=form or {}, points=points_text, labels=spends.STATE_LABELS)
+                  done=done, form=form or {}, points=format_number, labels=spends.STATE_LABELS)
 
 
 @bp.route("/spends")
@@ -108,9 +107,9 @@ def section_context(character: Character, form: Any = None, priced: Any = None,
     """What ``templates/players/_spend_section.html`` shows for ``character``: his unspent total,
     his requests, the kinds of purchase, a price shown before sending, the answer to the last tap."""
     log = experience_log(character)
-    return {"character": character, "unspent": points_text(log.unspent), "earned": points_text(log.earned),
+    return {"character": character, "unspent": format_number(log.unspent), "earned": format_number(log.earned),
             "requests": spends.requests_of(character), "kinds": KINDS, "ritual_tiers": RITUAL_TIERS,
-            "form": form or {}, "priced": priced, "error": error, "done": done, "points": points_text,
+            "form": form or {}, "priced": priced, "error": error, "done": done, "points": format_number,
             "labels": spends.STATE_LABELS, "suggestions": spends.suggestions(get_chronicle(), character)}
 
 
@@ -163,7 +162,7 @@ def ask(character_id: int):
         return _section(character, exc.status, form={**wanted, "note": request.form.get("note", "")}, error=exc)
     message = gettext("Asked: %(what)s, %(points)s experience. An organiser answers it.",
                       what=said_as(spend.what, spend.what_said),
-                      points=points_text(spend.cost))
+                      points=format_number(spend.cost))
     if request.headers.get("HX-Request"):
         return _section(character, done=message)
     flash(message)

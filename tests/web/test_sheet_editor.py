@@ -323,6 +323,12 @@ def test_a_spend_past_the_unspent_points_is_refused_unless_ticked(organiser, dbc
     page = refused.get_data(as_text=True)
     assert refused.status_code == 422
     assert "Lys Moreau has 3 experience unspent: spending 50 would leave -47." in page
+    # Said in the Experience section, with the line kept as typed (a new user typed it again into a form that
+    # had come back empty and set to "Earned", and logged a spend as earned).
+    section = page[page.index('id="experience"'):page.index('id="keep"')]
+    assert 'class="error-box" role="alert" id="experience-refused"' in section and "would leave -47" in section
+    assert re.search(r'name="kind" value="spent"\s+checked', section)
+    assert 'name="amount"' in section and 'value="50"' in section and 'value="Dominate 5"' in section
     assert [e.kind for e in ExperienceEntry.select().where(ExperienceEntry.character == lys.id)] == ["earned"]
     assert organiser.post(f"/characters/{lys.id}/experience", data={**spend, "past_unspent": "on"}).status_code == 303
     assert "-47 left" in organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)
@@ -352,3 +358,16 @@ def test_a_new_vampire_is_13th_by_default_and_full_when_its_ratings_are_filled_i
     assert response.status_code == 303
     spent = Character.get_by_id(bare.id)
     assert (spent.blood_current, spent.willpower_permanent, spent.willpower_current) == (5, 5, 2)
+
+
+def test_experience_totals_are_written_the_readers_way(organiser, dbconn):
+    """A new user saw "4.5 … 11.5" in the totals of a Portuguese page whose record said "0,5": the totals and the
+    log's lines are written as the reader writes numbers."""
+    lys = Character.get(Character.name == "Lys Moreau")
+    assert organiser.post(f"/characters/{lys.id}/experience", headers={"Accept-Language": "pt-BR"},
+                          data={"kind": "earned", "amount": "4.5", "what": "Game session 4"}).status_code == 303
+    page = organiser.get(f"/characters/{lys.id}/edit", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    section = page[page.index('id="experience"'):page.index('id="keep"')]
+    assert "4,5" in section and "+4,5" in section and "4.5" not in section
+    english = organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)
+    assert "+4.5" in english[english.index('id="experience"'):]
