@@ -28,7 +28,7 @@ from flask_babel import gettext
 
 from larp.catalogues import merit_flaw, merits_flaws
 from larp.db import as_id, db
-from larp.i18n import N_
+from larp.i18n import N_, said_as
 from larp.models import Character, Chronicle, ExperienceEntry, Ruling, SpendRequest, User, utcnow
 from larp.rules.experience import points_text
 from larp.rules.experience_costs import cost_table
@@ -430,7 +430,8 @@ def player_notices(character: Character, most: int = 5) -> list[tuple[str, str]]
     for spend in requests_of(character):
         if spend.state == "withdrawn":
             continue
-        text = f"{spend.what}: {gettext(STATE_LABELS[spend.state]).lower()}" + (f" ({spend.answer})" if spend.answer else "")
+        what = said_as(spend.what, spend.what_said)  # in the reader's language, as his page says it
+        text = f"{what}: {gettext(STATE_LABELS[spend.state]).lower()}" + (f" ({spend.answer})" if spend.answer else "")
         out.append((text, NOTICE_OF_STATE[spend.state]))
     return out[:most]
 

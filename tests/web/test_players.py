@@ -364,6 +364,8 @@ def test_the_players_page_and_card_show_his_requests_and_organisers_see_the_queu
     assert "2 waiting" not in page  # the organisers' count is not the player's
     card = client.get(f"/c/{mine.card_token}").get_data(as_text=True)
     assert "Raise Dominate to 3" in card and 'class="badge"' in card
+    # The count is of every notice, and the text the newest (a new user read "2 requests" beside one).
+    assert "1 request or answer on your sheet; the newest: Raise Dominate to 3" in card
     AuthActions(client).logout()
     anonymous = client.get(f"/c/{mine.card_token}").get_data(as_text=True)
     assert "Raise Dominate" not in anonymous  # the card page without login stays as it is
