@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Blueprint, abort, g, jsonify, render_template, url_for
+from flask import Blueprint, abort, flash, g, jsonify, redirect, render_template, url_for
 from flask_babel import gettext
 
 from larp.models import Ruling, RulingCharacter, utcnow
+from larp.i18n import said_if_phrase
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.history import SCREEN_UNDO_KINDS, UNDO_WINDOW_SECONDS, find_rulings, undo_own_recent
@@ -38,7 +39,26 @@ def show(ruling_id: int):
         abort(404, gettext("There is no such ruling in this chronicle."))
     participants = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
     return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants,
-                           scene=scene_of_ruling(ruling))
+                           scene=scene_of_ruling(ruling), undo_seconds=UNDO_WINDOW_SECONDS)
+
+
+@bp.route("/rulings/<int:ruling_id>/undo", methods=["POST"])
+@role_required("organiser", "narrator")
+def undo(ruling_id: int):
+    """Undo a challenge, fight or stray shot from its own page while the screen's Undo would still take it
+    (:data:`UNDO_WINDOW_SECONDS` after it was recorded; the narrator who recorded it, or an organiser): a
+    narrator whose phone reloaded the screen, or who looked at a sheet meanwhile, still has it (new user 11).
+    Everyone is as before it (:func:`larp.services.history.undo_own_recent`); a refusal (404, 403 another
+    narrator's, 409 too late or no longer the last change of someone in it) is said on the page, nothing
+    changed."""
+    chronicle = get_chronicle()
+    try:
+        undone = undo_own_recent(chronicle, g.user, ruling_id, utcnow())
+    except ServiceError as exc:
+        flash(said_if_phrase(exc.message), "error")
+        return redirect(url_for("rulings.show", ruling_id=ruling_id), code=303)
+    flash(gettext("Ruling #%(id)s undone as #%(undo)s: everyone is as before it.", id=ruling_id, undo=undone.id))
+    return redirect(url_for("rulings.show", ruling_id=ruling_id), code=303)
 
 
 @bp.route("/rulings/by-token/<token>")

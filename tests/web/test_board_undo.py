@@ -201,3 +201,30 @@ def test_the_spanish_undo_button_keeps_the_number_with_its_sign(client, auth, ca
     client.post("/account/language", data={"language": "pt_BR"})
     page = client.get(recorded.headers["Location"]).get_data(as_text=True)
     assert f"nº\u00a0{ruling.id}</button>" in page
+
+
+def test_a_fight_is_undone_from_its_own_page_within_the_window(app, client, auth, cast, dbconn):
+    """New user 11: Undo was only on the screen's answer; a reload or a look at a sheet lost it. The ruling's own
+    page (/rulings/<id>) offers it to the narrator who recorded it while the window is open; another narrator is
+    told who may undo it and his post is refused; once undone, everyone is as before and no Undo is offered."""
+    from tests.support import AuthActions
+
+    auth.login("nar1")
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    before = health([konrad[0], viv[0]])
+    post(client, {**board_fields(konrad[0], [viv[0]], throws={viv[0]: "paper"}), "step": "record"})
+    ruling = Ruling.get()
+    page = client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    assert f'action="/rulings/{ruling.id}/undo"' in page and f"Undo ruling #{ruling.id}" in page
+    other = app.test_client()
+    AuthActions(other).login("nar2")
+    theirs = other.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    assert f'action="/rulings/{ruling.id}/undo"' not in theirs and "who recorded it, or an organiser" in theirs
+    refused = other.post(f"/rulings/{ruling.id}/undo")
+    assert refused.status_code == 303 and Ruling.get_by_id(ruling.id).undone_at is None
+    assert "ask an organiser" in other.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    done = client.post(f"/rulings/{ruling.id}/undo")
+    assert done.status_code == 303 and Ruling.get_by_id(ruling.id).undone_at is not None
+    assert [h[:4] for h in health([konrad[0], viv[0]])] == [h[:4] for h in before]
+    after = client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
+    assert "everyone is as before it" in after and f'action="/rulings/{ruling.id}/undo"' not in after
