@@ -69,8 +69,10 @@ def consume_login_link(token: str) -> User:
             message for all three, so it reveals nothing).
     """
     refusal = ServiceError(
+        # Read by a player as much as by an organiser: no server command here (the README gives
+        # `larp login-link` to whoever runs the server; new user 11).
         Phrase.message(N_("This login link is not valid: it was already used or has expired. Ask an organiser for "
-                          "a new one (Users page), or run `larp login-link` on the server.")),
+                          "a new one.")),
         status=404,
     )
     with db.atomic():
