@@ -436,6 +436,15 @@ def player_notices(character: Character, most: int = 5) -> list[tuple[str, str]]
     return out[:most]
 
 
+def waiting_cost(character: Character) -> tuple[int, Decimal]:
+    """How many of ``character``'s requests wait for an organiser, and the experience they ask for in all (the
+    sheet editor says so beside the unspent points, so a spend logged there does not take what a waiting request
+    counts on)."""
+    waiting = list(SpendRequest.select(SpendRequest.cost).where((SpendRequest.character == character.id)
+                                                                & (SpendRequest.state == "asked")))
+    return len(waiting), sum((Decimal(str(w.cost)) for w in waiting), Decimal(0))
+
+
 def requests_of(character: Character) -> list[SpendRequest]:
     """``character``'s requests, newest first (his page)."""
     return list(SpendRequest.select().where(SpendRequest.character == character)

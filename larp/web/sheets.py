@@ -30,6 +30,7 @@ from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
 from larp.services.sheet_store import sheet_of
 from larp.services.experience import experience_log, record_experience, shown_points
+from larp.services.spend_requests import waiting_cost
 from larp.services.sheets import (
     NARRATOR_FIELDS,
     NEW_VAMPIRE_GENERATION,
@@ -170,7 +171,8 @@ def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]]
                            titles=TITLES, log=experience_log(character), rulings=adjudications(character),
                            game_sessions=list(GameSession.select().where(GameSession.chronicle == chronicle)
                                               .order_by(GameSession.number.desc())),
-                           request_token=_token(), xp_form=xp_form or {}, xp_error=xp_error), status
+                           request_token=_token(), xp_form=xp_form or {}, xp_error=xp_error,
+                           waiting=waiting_cost(character)), status
 
 
 def _character(character_id: int) -> Character:

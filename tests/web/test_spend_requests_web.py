@@ -187,3 +187,16 @@ def test_an_approval_undone_in_history_reads_in_the_readers_language(app, client
     portuguese = client.get(f"/my/characters/{cid}/spend", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
     assert f"Aprovação desfeita no Histórico (decisão nº\u00a0{approved.ruling_id})." in portuguese
     assert "Approval undone" not in portuguese
+
+
+def test_the_sheet_editor_says_what_waiting_requests_ask_for(app, client, auth):
+    """New user 11: the organiser logged a spend on the sheet editor while a player's request for the same points
+    waited, and the approval was then refused. The editor's Experience section says how much waiting requests ask
+    for, with the way to the queue; with none waiting it says nothing."""
+    cid = vivienne(app)
+    auth.login("boss", "organiser")
+    assert "experience-waiting" not in client.get(f"/characters/{cid}/edit").get_data(as_text=True)
+    client.post(f"/my/characters/{cid}/spend", data=RAPIDITY)
+    page = client.get(f"/characters/{cid}/edit").get_data(as_text=True)
+    assert "6 of it is asked for in 1 waiting request: approve or refuse it before spending it here." in page
+    assert 'href="/spends"' in page[page.index('id="experience-waiting"'):]
