@@ -333,6 +333,8 @@ def edit(people_form: PeopleForm, chronicle, step: str, pickers: tuple[str, ...]
                                 field=f"{name}_q")
             people_form.picks[name] = character.id
             people_form.queries[name] = ""
+            if name == "firer" and not people_form.fields.get("firer_weapon"):  # the stray shot: his gun, if he has one
+                people_form.fields["firer_weapon"] = weapon_for_range(character, True)
             shown["focus_add"] = True
         return shown
     if kind == "clear" and arg in pickers:

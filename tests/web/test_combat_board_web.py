@@ -515,6 +515,9 @@ def test_an_attacker_added_at_range_comes_with_his_gun(client, auth, cast, dbcon
     assert not re.search(rf'name="a{ruth[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', near, re.S)
     bare = post(client, {"step": "add:ranged", "target": konrad[0], "add_q": lys[1]}, htmx=True).get_data(as_text=True)
     assert not re.search(rf'name="a{lys[0]}_weapon"[^>]*>.*?<option value="[a-z_]+" selected', bare, re.S)
+    # The stray-shot screen: the firer picked comes with his gun too.
+    firer = spost(client, {"step": f"set:firer:{ruth[0]}"}, htmx=True).get_data(as_text=True)
+    assert re.search(r'name="firer_weapon"[^>]*>.*?<option value="pistol"\s+selected', firer, re.S)
 
 
 def test_a_hand_made_address_cannot_set_a_character_against_himself(client, auth, cast, dbconn):
