@@ -172,6 +172,7 @@ def _editor(chronicle, character: Character, contexts: dict[str, dict[str, Any]]
                            game_sessions=list(GameSession.select().where(GameSession.chronicle == chronicle)
                                               .order_by(GameSession.number.desc())),
                            request_token=_token(), xp_form=xp_form or {}, xp_error=xp_error,
+                           xp_reason=said_if_phrase(xp_error.message) if xp_error else "",
                            waiting=waiting_cost(character)), status
 
 
