@@ -28,7 +28,7 @@ history (:func:`running_totals`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -129,15 +129,16 @@ class Line:
     amount: Decimal
 
 
-def shown(kind: str, amount: Decimal | int) -> str:
+def shown(kind: str, amount: Decimal | int, number: Callable[[Decimal], str] = points_text) -> str:
     """How the log shows a line's points: ``+2``, ``−0.5``, ``−1 lost``, ``+2 refunded``, ``earned set to
-    12``, ``unspent set to 3``, ``comment`` (with its points when it has any)."""
-    points = points_text(abs(Decimal(amount)))
+    12``, ``unspent set to 3``, ``comment`` (with its points when it has any). ``number`` writes each number
+    (default :func:`points_text`; a screen passes the reader's way, ``0,5``)."""
+    points = number(abs(Decimal(amount)))
     plus, minus = ("+", "−") if amount >= 0 else ("−", "+")
     return {"earned": f"{plus}{points}", "spent": f"{minus}{points}", "lost": f"{minus}{points} lost",
-            "refunded": f"{plus}{points} refunded", "set_earned": f"earned set to {points_text(amount)}",
-            "set_unspent": f"unspent set to {points_text(amount)}"}.get(
-        kind, "comment" if not amount else f"comment ({points_text(amount)})")
+            "refunded": f"{plus}{points} refunded", "set_earned": f"earned set to {number(Decimal(amount))}",
+            "set_unspent": f"unspent set to {number(Decimal(amount))}"}.get(
+        kind, "comment" if not amount else f"comment ({number(Decimal(amount))})")
 
 
 def check_line(kind: Any, amount: Any, reason: Any, *, text: bool = True) -> tuple[str, Decimal, str]:

@@ -50,12 +50,9 @@ class ExperienceLog:
 
 
 def shown_points(kind: str, amount: Decimal | int) -> str:
-    """A log line's points as the sheet shows them (:func:`larp.rules.experience.shown`), an earned or spent line's
-    number in the reader's way (``+0,5`` in Portuguese and Spanish)."""
-    if kind in ("earned", "spent"):
-        sign = "+" if (kind == "earned") == (amount >= 0) else "−"
-        return sign + format_number(abs(Decimal(amount)))
-    return experience_rules.shown(kind, amount)
+    """A log line's points as the sheet shows them (:func:`larp.rules.experience.shown`), its numbers in the
+    reader's way (``+0,5`` in Portuguese and Spanish)."""
+    return experience_rules.shown(kind, amount, number=format_number)
 
 
 def experience_log(character: Character) -> ExperienceLog:
@@ -103,8 +100,8 @@ def record_experience(chronicle: Chronicle, user: User | None, character_id: Any
                 raise ServiceError(Phrase.message(N_(
                     "%(name)s has %(unspent)s experience unspent: spending %(points)s would leave %(after)s. Tick "
                     "“Spend past what is left” to log it anyway."), name=character.name,
-                    unspent=experience_rules.points_text(unspent), points=experience_rules.points_text(points),
-                    after=experience_rules.points_text(unspent - points)), field="amount")
+                    unspent=experience_rules.points_said(unspent), points=experience_rules.points_said(points),
+                    after=experience_rules.points_said(unspent - points)), field="amount")
         if game_session_number in (None, ""):
             session = open_game_session(chronicle)
         else:

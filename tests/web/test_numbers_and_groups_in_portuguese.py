@@ -89,3 +89,7 @@ def test_the_experience_refusal_gives_its_examples_the_portuguese_way(organiser)
     logged = organiser.post(f"/characters/{character.id}/experience", headers=PT, data={
         "kind": "earned", "amount": "0,5", "what": "Meio ponto"})
     assert logged.status_code == 303  # as it says: 0,5 is read
+    # A spend past what is left says its numbers the Portuguese way too.
+    over = _text_of(organiser.post(f"/characters/{character.id}/experience", headers=PT, data={
+        "kind": "spent", "amount": "2", "what": "Briga"}).get_data(as_text=True))
+    assert "0,5 de experiência não gasta: gastar 2 deixaria -1,5" in over, over[over.find("Nada foi"):][:300]
