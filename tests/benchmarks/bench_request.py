@@ -20,7 +20,9 @@ process, so that is its CPU per request) and as requests a second, and the ratio
    goal at most 2x;
 2. a stateless ruling (``POST /api/v1/challenges/rule``, met-reference T5, the session cookie) against
    our bare route taking the same body and answering as many bytes (``POST /bench/bare``): goal at most
-   1.15x;
+   1.15x. Beside it, the floor under that goal: a route that reads the body as the API does and answers
+   the ruling's own answer, kept from one call (``POST /bench/answer``: serialized and compressed as the
+   ruling's is, no ruling made), against the same bare route;
 3. the player's live poll that finds nothing changed (``GET /c/<token>/live?v=...`` as htmx sends it,
    no cookie, answered 204) against a plain route answering 204 (``GET /plain/204``): goal at most 2x.
    waitress closes the connection after every 204 (it does after any answer without a length; an
@@ -82,7 +84,7 @@ USER_AGENT = ("Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like G
 def serve(instance: Path, port: int, database_url: str | None, phones: int) -> None:
     """Build the app as ``larp serve`` does, grow the chronicle, print what the client needs, serve."""
     import waitress
-    from flask import Flask, request
+    from flask import Flask, jsonify, request
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
     from larp import create_app
@@ -94,9 +96,11 @@ def serve(instance: Path, port: int, database_url: str | None, phones: int) -> N
     app = create_app(create_database=True, database_pool=WAITRESS_THREADS)
     app.extensions["larp.wal_keeper"] = keep_wal_index(app.config["DATABASE_URL"])
     from larp.csrf import csrf
+    from larp.web.api import json_body as api_body
     from larp.web.auth import login_required
 
     payload = bytearray()
+    answer: dict = {}
 
     @app.route("/bench/bare", methods=["GET", "POST"])
     @csrf.exempt
@@ -107,6 +111,15 @@ def serve(instance: Path, port: int, database_url: str | None, phones: int) -> N
             request.get_json(silent=True)
             return app.response_class(bytes(payload), mimetype="application/json")
         return "ok"
+
+    @app.route("/bench/answer", methods=["POST"])
+    @csrf.exempt
+    @login_required
+    def answer_only():
+        """The floor under the ruling: reads the body as the API does and answers the ruling's own JSON
+        answer (kept from one call), serialized and compressed as the ruling's is, with no ruling made."""
+        api_body()
+        return jsonify(answer)
 
     plain = Flask("plain")
 
@@ -122,8 +135,10 @@ def serve(instance: Path, port: int, database_url: str | None, phones: int) -> N
         info = prepare(app, phones)
     client = app.test_client()
     client.set_cookie("session", info["cookie"])
-    size = len(client.post("/api/v1/challenges/rule", json=T5).data)
+    ruled = client.post("/api/v1/challenges/rule", json=T5)
+    size = len(ruled.data)
     payload.extend(b"x" * size)
+    answer.update(ruled.get_json())
     info["ruling_bytes"] = size
     info["pid"] = os.getpid()
     print("READY " + json.dumps(info), flush=True)
@@ -686,6 +701,7 @@ def run(label: str, url: str | None, args) -> None:
             "bare": (request_bytes("GET", "/bench/bare", port, browser), 200),
             "bare POST": (request_bytes("POST", "/bench/bare", port, api, body), 200),
             "ruling": (request_bytes("POST", "/api/v1/challenges/rule", port, api, body), 200),
+            "answer": (request_bytes("POST", "/bench/answer", port, api, body), 200),
             "plain 204": (request_bytes("GET", "/plain/204", port, phone), 204),
             "live 204": (request_bytes("GET", live, port, phone), 204),
         }
@@ -717,6 +733,9 @@ def run(label: str, url: str | None, args) -> None:
             print(f"  {text:<46} {by_cpu:5.2f}x CPU  {by_wall:5.2f}x wall  goal <= {goal:g}x  "
                   f"{'ok' if max(by_cpu, by_wall) <= goal else 'OVER'}")
         print(f"  (stateless ruling / bare GET: {ratio(cpu_per, 'ruling', 'bare'):.2f}x CPU)")
+        print(f"  (the floor under the ruling goal: the ruling's answer alone, no ruling made / bare POST: "
+              f"{ratio(cpu_per, 'answer', 'bare POST'):.2f}x CPU; the ruling / that answer alone: "
+              f"{ratio(cpu_per, 'ruling', 'answer'):.2f}x CPU)")
 
         night = game_night(port, info["pid"], cookie, info["characters"][:args.phones], args.night)
         print(f"Game night: {args.phones} phones polling every {POLL_SECONDS:g} s for {night['seconds']:.0f} s "
