@@ -131,7 +131,6 @@ def open_game_session_api():
     """Close the open game session and open the next (:func:`larp.services.sessions.close_and_open`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"date", "closing"})
     closing = inputs.whole(data, "closing", low=1, json=True)
     new, refreshed = close_and_open(get_chronicle(), g.user, _date(data, "date"), closing=closing)
     ruling = Ruling.select().where((Ruling.game_session == new) & (Ruling.kind == "session")).order_by(Ruling.id).first()
@@ -155,7 +154,6 @@ def torpor_api(character_id: int):
     """Record a torpor (:func:`larp.services.torpor.record_torpor`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"cause", "on"})
     record = record_torpor(get_chronicle(), g.user, character_id, _text(data, "cause", ""),
                            _date(data, "on", date.today()))
     return _recorded(record, character_id)
@@ -179,7 +177,6 @@ def wake_api(character_id: int):
     """Try to wake a torpid vampire (:func:`larp.services.torpor.attempt_wake`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"first_night", "last_night", "player_throw", "narrator_throw", "dice"})
     first = _date(data, "first_night")
     dice = inputs.dice(data, "dice", json=True)
     record = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
@@ -203,7 +200,6 @@ def feed_api(character_id: int):
     """Record blood given to a vampire (:func:`larp.services.torpor.feed_character`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"blood"})
     blood = inputs.whole(data, "blood", low=1, high=50, required=True, json=True)
     return _recorded(feed_character(get_chronicle(), g.user, character_id, blood, date.today()), character_id)
 
@@ -224,7 +220,6 @@ def healing_nights_api(character_id: int):
     """Heal over the nights between game sessions (:func:`larp.services.downtime.apply_healing_nights`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"levels", "medical_care"})
     care = inputs.flag(data, "medical_care", default=None)
     levels = inputs.whole(data, "levels", low=1, high=50, json=True)
     return _recorded(apply_healing_nights(get_chronicle(), g.user, character_id, levels, care), character_id)
@@ -242,7 +237,6 @@ def treated_api(character_id: int):
     """Tick or untick a mortal's treatment (:func:`larp.services.downtime.set_treated`)."""
     organisers_only()
     data = json_body()
-    _only(data, {"treated"})
     treated = inputs.flag(data, "treated", required=True)
     return _recorded(set_treated(get_chronicle(), g.user, character_id, treated), character_id)
 

@@ -14,7 +14,6 @@ from larp.rules.explain import N_, Phrase
 from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.stored_scenes import create_scene, next_turn, open_scenes
-from larp.web import inputs
 from larp.web.api import SCHEMAS, json_body
 from larp.web.api_routes import api_route, json_request
 from larp.web.api_responses import BOOL, INT, STR, ref, shape
@@ -27,8 +26,6 @@ def scene_payload(scene: StoredScene) -> dict[str, Any]:
     """A scene as the API gives it: id, name, turn, and its game session's number."""
     return {"id": scene.id, "name": scene.name, "turn": scene.turn, "game_session": scene.game_session.number}
 
-
-_only = inputs.only
 
 
 @api_route("get", "/scenes", {
@@ -58,7 +55,6 @@ def list_scenes_api():
 def open_scene_api():
     """Open a scene (:func:`larp.services.stored_scenes.create_scene`)."""
     data = json_body()
-    _only(data, {"name"})
     return jsonify(scene=scene_payload(create_scene(get_chronicle(), data.get("name")))), 201
 
 
@@ -79,7 +75,6 @@ def open_scene_api():
 def next_turn_api(scene_id: int):
     """Next turn (:func:`larp.services.stored_scenes.next_turn`)."""
     data = json_body()
-    _only(data, {"turn"})
     scene, moved = next_turn(get_chronicle(), scene_id, data.get("turn"))
     return jsonify(scene=scene_payload(scene), advanced=moved)
 
@@ -121,7 +116,6 @@ def turn_order_api():
     from larp.rules.order import Participant, order_of_actions
 
     data = json_body()
-    _only(data, {"participants"})
     raw = data.get("participants")
     if not isinstance(raw, list) or not raw or len(raw) > 50:
         raise ServiceError(Phrase.message(N_("Give the people acting this turn: a list "

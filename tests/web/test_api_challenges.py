@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from larp.models import AbilitySpend, Character, Ruling, TraitLoss
@@ -155,6 +157,28 @@ def test_every_endpoint_refuses_an_unknown_field(client, auth, path):
     response = client.post(path, json={"no_such_field": 1})
     assert response.status_code == 422
     assert response.get_json()["field"] == "no_such_field"
+
+
+def test_every_documented_body_is_checked_for_unknown_fields_before_its_view(client, auth):
+    """Issue 29 item 4: a body's fields are checked once, by the API's guard, against the operation's
+    documented schema: every operation whose body is a closed object refuses a field it does not know with
+    a 422 naming it, before its view runs (the path's ids need not exist: nothing is looked up)."""
+    auth.login("organiser")
+    doc = client.get("/api/v1/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    checked = []
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            schema = (operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+                      .get("schema", {}))
+            schema = schemas[schema["$ref"].rsplit("/", 1)[-1]] if "$ref" in schema else schema
+            if not schema.get("properties") or schema.get("additionalProperties", False) is not False:
+                continue
+            url = "/api/v1" + re.sub(r"\{[^}]+\}", "1", path)
+            response = client.open(url, method=method.upper(), json={"no_such_field": 1})
+            assert (response.status_code, response.get_json()["field"]) == (422, "no_such_field"), (method, path)
+            checked.append((method, path))
+    assert len(checked) >= 40  # every stateful and stateless operation with a body
 
 
 def test_a_due_forced_retest_keeps_the_answers_shape(client, auth):

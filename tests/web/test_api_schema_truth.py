@@ -148,7 +148,10 @@ BODIES.update({
                               {"kind": "static", "category": "mental", "difficulty": 5, "challenger": {"bid": "Clever"},
                                "tests": [{"call": "test", "challenger_throw": "rock", "defender_throw": "paper"}]}],
     ("/characters", "post"): [{"name": "Schema Truth", "creature": "mortal"}],
-    ("/characters/{character_id}/damage", "post"): [{"damage_type": "lethal", "levels": 1}],
+    ("/characters/{character_id}/damage", "post"): [{"damage_type": "lethal", "levels": 1}, {  # the tests asked for
+        "damage_type": "aggravated", "levels": 1, "resistance": True, "resistance_player": "rock",
+        "resistance_narrator": "paper", "resilience": True, "resilience_player": "rock", "resilience_narrator": "paper",
+        "armor": "chain", "armor_left": 1}],
     ("/characters/{character_id}/heal", "post"): [{"kind": "bashing", "levels": 1}],
     ("/characters/{character_id}/blood", "post"): [{"blood": 1, "reason": "rising"}],
     ("/characters/{character_id}/destroy", "post"): [{"means": "beheading"}],
