@@ -5,24 +5,10 @@ from __future__ import annotations
 
 import re
 
-import peewee
 import pytest
 
 from larp.models import Character
-
-
-@pytest.fixture
-def statements(monkeypatch):
-    """Every SQL statement peewee sends, in order."""
-    seen: list[str] = []
-    real = peewee.Database.execute_sql
-
-    def counting(self, sql, params=None, *args, **kwargs):
-        seen.append(sql)
-        return real(self, sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(peewee.Database, "execute_sql", counting)
-    return seen
+from tests.web.test_one_call_per_tap import statements  # noqa: F401 - every SQL statement sent, in order
 
 
 def _session_reads(seen: list[str]) -> int:
