@@ -357,8 +357,16 @@ def reader_speaker():
         return ENGLISH
     # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
     # not fill them itself (it would with no arguments), so the raw translations are asked for.
+    locale = _reader_locale()
     return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=lambda word: _term_or_message(word, term),
-                   number=_core_number, day=lambda iso: format_day(date.fromisoformat(iso)))
+                   number=_core_number, day=lambda iso: format_day(date.fromisoformat(iso)),
+                   contractions=CONTRACTIONS.get(locale.language if locale is not None else "", {}))
+
+
+#: A preposition and an article as each language joins them, for the narrator's name inside a ruling's sentence
+#: ("contra 8 do narrador", "gana al narrador": :func:`larp.rules.explain._narrator_placed`).
+CONTRACTIONS = {"pt": {"de o": "do", "a o": "ao", "em o": "no", "por o": "pelo"},
+                "es": {"de el": "del", "a el": "al"}}
 
 
 def _term_or_message(word: str, term) -> str:

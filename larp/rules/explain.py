@@ -10,6 +10,7 @@ steps.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable
@@ -20,6 +21,45 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's name for it
     translating it: the core stays pure and English; the edge says it in the reader's language
     (issue 36 item 1). Babel's extraction finds ``N_`` by default."""
     return message
+
+
+#: The side of a static challenge or simple test that is no character (LotNR Static Challenges): the name the
+#: core gives it and stores in a phrase's parameters. A phrase says it "The narrator" where a sentence starts
+#: with it and "the narrator" inside one (:func:`_narrator_placed`), in every language.
+NARRATOR = "The narrator"
+#: The narrator's name inside a sentence: a message of its own, so each language says it.
+NARRATOR_INSIDE = N_("the narrator")
+
+
+#: A placeholder with the word before it, if any ("de %(other)s").
+_PLACEHOLDER = re.compile(r"(\w+ )?%\((\w+)\)s")
+
+
+def _narrator_placed(template: str, keys: Iterable[str], start: str, inside: str,
+                     contractions: Mapping[str, str]) -> str:
+    """``template`` with each ``%(key)s`` of ``keys`` (parameters naming :data:`NARRATOR`) written out: ``start``
+    where a sentence starts with it (the template's start, or after ". ", "! ", "? "), else ``inside``
+    ("Paper beats Rock: the narrator wins the test."). ``contractions`` joins the word before it with ``inside``'s
+    first word as the language does ("de o" -> "do" in Portuguese, "de el" -> "del" in Spanish)."""
+    keys = frozenset(keys)
+    first, _, rest = inside.partition(" ")
+
+    def placed(match: re.Match) -> str:
+        word, key = match.group(1), match.group(2)
+        if key not in keys:
+            return match.group(0)
+        before = template[:match.start()].rstrip()
+        if not word and (not before or before.endswith((".", "!", "?"))):
+            return start.replace("%", "%%")
+        if not word:
+            return inside.replace("%", "%%")
+        joined = contractions.get(f"{word[:-1].lower()} {first.lower()}")
+        if joined is None:
+            return word + inside.replace("%", "%%")
+        joined = joined[:1].upper() + joined[1:] if word[:1].isupper() else joined
+        return (f"{joined} {rest}" if rest else joined).replace("%", "%%")
+
+    return _PLACEHOLDER.sub(placed, template)
 
 
 class Phrase(str):
@@ -54,18 +94,21 @@ class Phrase(str):
             phrase = str.__new__(cls, template)
             phrase.data_ = {"msg": template, "params": {}}
             return phrase
-        stored, english = {}, {}
+        stored, english, narrator = {}, {}, None
         for key, value in params.items():
             kind = type(value)
             if kind is str:
                 stored[key] = english[key] = value
+                if value == NARRATOR:
+                    narrator = (narrator or []) + [key]
             elif kind is Phrase:
                 stored[key], english[key] = value.data_, str.__str__(value)
             elif kind is int:
                 stored[key], english[key] = value, str(value)
             else:
                 stored[key], english[key] = _data(value), _english_value(value)
-        phrase = str.__new__(cls, template % english)
+        said = _narrator_placed(template, narrator, NARRATOR, NARRATOR_INSIDE, {}) if narrator else template
+        phrase = str.__new__(cls, said % english)
         phrase.data_ = {"msg": template, "params": stored}
         return phrase
 
@@ -106,6 +149,9 @@ def _english(template: str, params: Mapping[str, Any]) -> str:
     by its own English, already made: not said again from its data)."""
     if not params:
         return template
+    narrator = [key for key, value in params.items() if value == NARRATOR]
+    if narrator:
+        template = _narrator_placed(template, narrator, NARRATOR, NARRATOR_INSIDE, {})
     return template % {key: _english_value(value) for key, value in params.items()}
 
 
@@ -140,6 +186,8 @@ class Speaker:
         term: a game word -> the glossary's word.
         number: a number -> as the language writes it.
         day: a calendar day's ISO text -> as the language writes it (ISO unless told).
+        contractions: a word and the next as the language joins them ("de o" -> "do"), for the narrator's
+            name inside a sentence (:func:`_narrator_placed`); none in English.
     """
 
     gettext: Callable[[str], str]
@@ -147,6 +195,7 @@ class Speaker:
     term: Callable[[str], str]
     number: Callable[[int | float], str]
     day: Callable[[str], str] = field(default=lambda iso: iso)
+    contractions: Mapping[str, str] = field(default_factory=dict)
 
 
 #: English, the core's own language: every phrase as written.
@@ -165,13 +214,18 @@ def say(data: Mapping[str, Any], speaker: Speaker = ENGLISH) -> str:
         return speaker.term(data["term"])
     if "day" in data:
         return speaker.day(str(data["day"]))
-    params = {key: _said(value, speaker) for key, value in data.get("params", {}).items()}
+    given = data.get("params", {})
+    params = {key: _said(value, speaker) for key, value in given.items()}
     if "plural" in data:
         params.setdefault("n", speaker.number(data["n"]))
-        text = speaker.ngettext(data["msg"], data["plural"], data["n"]) % params
+        template = speaker.ngettext(data["msg"], data["plural"], data["n"])
     else:
         template = speaker.gettext(data["msg"])
-        text = template % params if params else template
+    narrator = [key for key, value in given.items() if value == NARRATOR]
+    if narrator:  # "The narrator" starting a sentence, "the narrator" inside one (LotNR Static Challenges)
+        template = _narrator_placed(template, narrator, speaker.gettext(NARRATOR), speaker.gettext(NARRATOR_INSIDE),
+                                    speaker.contractions)
+    text = template % params if params else template
     return text.rstrip(data["trim"]) if "trim" in data else text
 
 

@@ -298,11 +298,17 @@ def card_token_in(text: str) -> str | None:
     return text.upper() if _TOKEN.fullmatch(text) else None
 
 
-def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
+#: A game session argument not given: the function reads the open one itself.
+UNREAD: Any = object()
+
+
+def find_arrival(chronicle: Chronicle, text: str, limit: int = 8, session: GameSession | None = UNREAD) -> Found:
     """Who the desk's text names: a scanned card (its address or token: always that one character, a
     scan always checks in), a card code typed whole, or the letters of a name (the only match is the
     one; several are offered one tap each, at most ``limit``, with ``more`` when others match too, and
     ``checked_in`` naming those already checked in tonight). Retired characters are not offered.
+    ``session``: the open game session (``None``: none is open) when the caller has read it already, so
+    that a search reads it once (the desk's form needs it too); else it is read here when needed.
 
     Raises:
         ServiceError: 404 a card that opens no character of this chronicle (unknown, revoked, another
@@ -322,7 +328,10 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8) -> Found:
             return Found(by_code, [by_code], "code")
     candidates = find_characters(chronicle, text, limit=limit + 1) if (text or "").strip() else []
     more, candidates = len(candidates) > limit, candidates[:limit]
-    session = open_game_session(chronicle) if len(candidates) > 1 else None
+    if len(candidates) <= 1:
+        session = None
+    elif session is UNREAD:
+        session = open_game_session(chronicle)
     checked_in = set() if session is None else {row.character_id for row in CheckIn.select(CheckIn.character).where(
         (CheckIn.game_session == session) & CheckIn.character.in_([c.id for c in candidates]))}
     return Found(candidates[0] if len(candidates) == 1 else None, candidates, "name", checked_in, more)
@@ -361,10 +370,11 @@ class Roster:
         return Tonight(len(self.here), len(self.here) + len(self.missing))
 
 
-def roster_fingerprint(chronicle: Chronicle) -> str:
+def roster_fingerprint(chronicle: Chronicle, session: GameSession | None = UNREAD) -> str:
     """What changes whenever the roster does (a game session opened, a check-in, an undo): the open game
-    session and its latest door ruling, in two indexed queries. Two desks poll it every few seconds."""
-    session = open_game_session(chronicle)
+    session and its latest door ruling, in two indexed queries (one when the caller gives ``session``, the
+    open game session or ``None``, read already). Two desks poll it every few seconds."""
+    session = open_game_session(chronicle) if session is UNREAD else session
     if session is None:
         return "closed"
     latest = (Ruling.select(fn.MAX(Ruling.id)).where((Ruling.game_session == session)
@@ -383,10 +393,11 @@ def _clan(character: Character) -> str:
     return NOT_A_CLAN.get(character.creature, character.creature.capitalize() + "s")
 
 
-def tonight_roster(chronicle: Chronicle) -> Roster:
-    """The roster of the open game session (empty lists when none is open)."""
-    fingerprint = roster_fingerprint(chronicle)
-    session = open_game_session(chronicle)
+def tonight_roster(chronicle: Chronicle, session: GameSession | None = UNREAD) -> Roster:
+    """The roster of the open game session (empty lists when none is open); ``session``: that game session
+    (``None``: none is open) when the caller has read it already, else it is read here."""
+    session = open_game_session(chronicle) if session is UNREAD else session
+    fingerprint = roster_fingerprint(chronicle, session=session)
     if session is None:
         return Roster(None, [], [], [], [], fingerprint)
     rows = list(CheckIn.select(CheckIn, Character).join(Character)

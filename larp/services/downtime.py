@@ -106,7 +106,7 @@ def apply_aggravated_healing(chronicle: Chronicle, user: User | None, character_
                                               levels=Phrase.counted(best.levels, "%(n)s aggravated level",
                                                                     "%(n)s aggravated levels"),
                                               session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
-                                                                     number=session.number, date=session.date.isoformat()),
+                                                                     number=session.number, date=Phrase.day(session.date)),
                                               words=Phrase(step.said) if step.said else step.text), field="levels")
         if plan.levels == 0:
             raise ServiceError(Phrase.message(N_("%(name)s can heal no aggravated damage now: %(words)s"),

@@ -112,17 +112,17 @@ def close_and_open(chronicle: Chronicle, organiser: User | None, next_date: date
             raise ServiceError(Phrase.message(N_("Game session %(number)s was already closed; %(session)s is open. "
                                                  "Nothing was changed."), number=closing,
                                               session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
-                                                                     number=current.number, date=current.date.isoformat()))
+                                                                     number=current.number, date=Phrase.day(current.date)))
                                if current else Phrase.message(N_("Game session %(number)s was already closed. Nothing "
                                                                  "was changed."), number=closing),
                                field="session", status=409)
         if last is not None and next_date < last.date:
             raise ServiceError(Phrase.message(N_("The next game session cannot be dated %(date)s, before the last one "
                                                  "(%(session)s). Choose %(earliest)s or later."),
-                                              date=next_date.isoformat(),
+                                              date=Phrase.day(next_date),
                                               session=Phrase.message(N_("Game session %(number)s (%(date)s)"),
-                                                                     number=last.number, date=last.date.isoformat()),
-                                              earliest=last.date.isoformat()), field="date")
+                                                                     number=last.number, date=Phrase.day(last.date)),
+                                              earliest=Phrase.day(last.date)), field="date")
         # Scene extras last one game session (README, "From an empty install"): they go as it closes,
         # recorded in it, before anyone is refreshed for the next.
         extras = delete_scene_extras(chronicle, organiser) if current is not None else []

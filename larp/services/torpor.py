@@ -56,7 +56,7 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
                                              "voluntary.")), field="cause")
     if on > date.today():
         raise ServiceError(Phrase.message(N_("A torpor is recorded once it has begun: %(date)s has not come "
-                                             "yet."), date=on.isoformat()),
+                                             "yet."), date=Phrase.day(on)),
                            field="on")
     with db.atomic():
         game_session = current_game_session(chronicle)
@@ -72,7 +72,7 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         existing = open_torpor(character)
         if existing is not None:
             raise ServiceError(Phrase.message(N_("%(name)s's torpor is already recorded (since %(date)s)."),
-                                              name=character.name, date=existing.started_on.isoformat()),
+                                              name=character.name, date=Phrase.day(existing.started_on)),
                                field="character", status=409)
         if character.condition == "torpor" and cause == "voluntary":
             raise ServiceError(Phrase.message(N_("%(name)s is already in torpor from damage: record it as wounds."),
@@ -191,7 +191,7 @@ class Waking(SingleShot):
         if last_night > (self.today or date.today()):
             raise ServiceError(Phrase.message(N_("An attempt to wake is recorded after the night: %(date)s "
                                                  "has not come yet."),
-                                              date=last_night.isoformat()), field="last_night")
+                                              date=Phrase.day(last_night)), field="last_night")
         if last_night < first_night:
             raise ServiceError(Phrase.message(N_("The last night comes before the first.")), field="last_night")
         if (last_night - first_night).days >= MAX_NIGHTS:
@@ -237,7 +237,7 @@ class Waking(SingleShot):
                 continue
             if night.isoformat() in tried:
                 raise ServiceError(Phrase.message(N_("%(name)s already tried to wake on the night of %(date)s."),
-                                                  name=character.name, date=night.isoformat()),
+                                                  name=character.name, date=Phrase.day(night)),
                                    field="first_night", status=409)
             if several and blood < 1:
                 break

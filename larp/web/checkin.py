@@ -18,11 +18,11 @@ from markupsafe import Markup
 
 from larp.htmx import is_partial
 from larp.i18n import said_if_phrase
-from larp.models import Character
+from larp.models import Character, GameSession
 from larp.services import ServiceError
 from larp.services.checkins import (CheckInResult, Found, attendance_amount_of, award_now, check_in, checked_in_at,
                                     door_decision, find_arrival, standing, recent_attendance, roster_fingerprint,
-                                    sessions_attended, tonight_counts, tonight_roster, undo_check_in)
+                                    sessions_attended, tonight_counts, tonight_roster, undo_check_in, UNREAD)
 from larp.services.chronicles import get_chronicle, open_game_session
 from larp.services.records import AlreadyRecorded
 from larp.web.auth import role_required
@@ -41,12 +41,16 @@ ROSTER_POLL_SECONDS = 3
 
 
 def _desk(status: int = 200, result: CheckInResult | None = None, error: ServiceError | None = None,
-          query: str = "", candidates: list | None = None, undone: bool = False, found: Found | None = None):
+          query: str = "", candidates: list | None = None, undone: bool = False, found: Found | None = None,
+          session: GameSession | None = UNREAD):
     """The desk: the whole page, or (htmx) its work area: result, the search form, the candidates (with
-    ``found``: which of them are checked in already, and whether more names match)."""
+    ``found``: which of them are checked in already, and whether more names match). ``session``: the open
+    game session when the request has read it already (it is read once a request)."""
     chronicle = get_chronicle()
-    context = dict(chronicle=chronicle, session=open_game_session(chronicle), result=result, error=error,
-                   query=query, candidates=candidates or [], undone=undone, roster=tonight_roster(chronicle),
+    session = open_game_session(chronicle) if session is UNREAD else session
+    context = dict(chronicle=chronicle, session=session, result=result, error=error,
+                   query=query, candidates=candidates or [], undone=undone,
+                   roster=tonight_roster(chronicle, session=session),
                    poll=ROSTER_POLL_SECONDS, found=found)
     if context["session"] is not None and result is None:
         context["counts"] = tonight_counts(chronicle, context["session"])
@@ -70,17 +74,18 @@ def find():
     a card's address or token, a card code, or the letters of a name."""
     chronicle = get_chronicle()
     query = (request.args.get("q") or "").strip()
+    session = open_game_session(chronicle)  # once: who is checked in, and the form's game session
     try:
-        found = find_arrival(chronicle, query)
+        found = find_arrival(chronicle, query, session=session)
     except ServiceError as exc:
         if is_partial():
             return render_template("checkin/_candidates.html", candidates=[], error=exc, query=query,
-                                   session=open_game_session(chronicle))
-        return _desk(exc.status, error=exc, query=query)
+                                   session=session)
+        return _desk(exc.status, error=exc, query=query, session=session)
     if is_partial():
         return render_template("checkin/_candidates.html", candidates=found.candidates, error=None, query=query,
-                               session=open_game_session(chronicle), how=found.how, found=found)
-    return _desk(query=query, candidates=found.candidates, found=found)
+                               session=session, how=found.how, found=found)
+    return _desk(query=query, candidates=found.candidates, found=found, session=session)
 
 
 def _answer(result: CheckInResult | None, error: ServiceError | None, query: str = "", candidates=None,
@@ -166,10 +171,11 @@ def roster():
     indexed queries)."""
     chronicle = get_chronicle()
     seen = request.args.get("v")
-    if seen and is_partial() and seen == roster_fingerprint(chronicle):
+    session = open_game_session(chronicle)  # once a poll: the fingerprint, the roster and the page
+    if seen and is_partial() and seen == roster_fingerprint(chronicle, session=session):
         return "", 204
-    context = dict(chronicle=chronicle, roster=tonight_roster(chronicle), poll=ROSTER_POLL_SECONDS,
-                   session=open_game_session(chronicle))
+    context = dict(chronicle=chronicle, roster=tonight_roster(chronicle, session=session), poll=ROSTER_POLL_SECONDS,
+                   session=session)
     if is_partial():
         return render_template("checkin/_roster.html", **context)
     return render_template("checkin/roster.html", **context)

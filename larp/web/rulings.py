@@ -39,7 +39,62 @@ def show(ruling_id: int):
         abort(404, gettext("There is no such ruling in this chronicle."))
     participants = list(RulingCharacter.select().where(RulingCharacter.ruling == ruling))
     return render_template("rulings/show.html", chronicle=chronicle, ruling=ruling, participants=participants,
-                           scene=scene_of_ruling(ruling), undo_seconds=UNDO_WINDOW_SECONDS)
+                           scene=scene_of_ruling(ruling), undo_seconds=UNDO_WINDOW_SECONDS,
+                           board=board_of_ruling(ruling, {link.character_id for link in participants}))
+
+
+def _person(value: Any) -> tuple[int | None, str]:
+    """A person of a ruling's stored inputs (``{"id", "name"}``) as his id and name."""
+    value = value if isinstance(value, dict) else {}
+    return (value.get("id") if isinstance(value.get("id"), int) else None), str(value.get("name") or "")
+
+
+def board_of_ruling(ruling: Ruling, present: set[int]) -> dict[str, Any] | None:
+    """The way back from a fight's ruling to the screen that made it (new user 10): for a mass challenge the
+    combat board, for a stray shot the stray-shot screen, drawn again from the ruling's stored inputs with
+    the same people (the target and the attackers with their range and weapon; the firer, his gun, the
+    target missed and the bystanders, closest first) and the recorded ruling shown (``ruling``), its result in
+    view. ``present``: the ids of the characters still in the chronicle and in the ruling (a deleted
+    character's link is gone with him).
+
+    Returns ``None`` for any other kind of ruling, else ``{"screen": "combat" | "stray", "url": the address or
+    None, "gone": names no longer in the chronicle}``: ``url`` is ``None`` when the person the screen is built
+    around (the target; the firer or the target missed) is gone, since the screen cannot stand without him;
+    someone else gone is left off the screen and named. Reads nothing: the stored inputs and ``present``."""
+    inputs = ruling.inputs if isinstance(ruling.inputs, dict) else {}
+    if ruling.kind == "mass_combat":
+        screen, keys, list_key, prefix, endpoint = "combat", ("target",), "attackers", "a", "combat_board.board"
+    elif ruling.kind == "firing_into_group":
+        screen, keys, list_key, prefix, endpoint = "stray", ("firer", "target"), "bystanders", "b", "stray_shot.page"
+    else:
+        return None
+    gone: list[str] = []
+    query: dict[str, Any] = {}
+    for key in keys:
+        cid, name = _person(inputs.get(key))
+        if cid in present:
+            query[key] = cid
+        else:
+            gone.append(name)
+    rows = []
+    for row in inputs.get(list_key) or []:
+        cid, name = _person(row)
+        if cid not in present:
+            gone.append(name)
+            continue
+        rows.append(cid)
+        if screen == "combat":
+            for field in ("range", "weapon"):
+                if row.get(field):
+                    query[f"a{cid}_{field}"] = row[field]
+    query[prefix] = rows
+    if screen == "combat" and inputs.get("counter") == "weapon" and (inputs.get("target") or {}).get("weapon"):
+        query.update(target_counter="weapon", target_weapon=inputs["target"]["weapon"])
+    if screen == "stray" and inputs.get("weapon"):
+        query["firer_weapon"] = inputs["weapon"]
+    whole = all(key in query for key in keys)
+    url = url_for(endpoint, ruling=ruling.id, _anchor="combat-result", **query) if whole else None
+    return {"screen": screen, "url": url, "gone": [name for name in gone if name]}
 
 
 @bp.route("/rulings/<int:ruling_id>/undo", methods=["POST"])

@@ -503,11 +503,8 @@ def test_an_attacker_added_at_range_comes_with_his_gun(client, auth, cast, dbcon
     """met-reference 3.7: a ranged attack needs a ranged weapon. Ruth carries a pistol on her sheet: added at
     range she comes with it chosen (no "choose the ranged weapon" refusal first); added hand to hand she
     comes bare-handed; Lys, who carries nothing, comes bare-handed at range and the board asks for the weapon."""
-    from larp.models import Equipment
-
     auth.login()
-    konrad, ruth, lys = cast["Konrad"], cast["Ruth"], cast["Lys"]
-    Equipment.create(character=ruth[0], kind="weapon", key="pistol", name="Pistol")
+    konrad, ruth, lys = cast["Konrad"], cast["Ruth"], cast["Lys"]  # the demo's Ruth carries her pistol (s7)
     body = post(client, {"step": "add:ranged", "target": konrad[0], "add_q": ruth[1]}, htmx=True).get_data(as_text=True)
     assert re.search(rf'name="a{ruth[0]}_weapon"[^>]*>.*?<option value="pistol" selected', body, re.S)
     near = post(client, {"step": "add:hand_to_hand", "target": konrad[0], "add_q": ruth[1]}, htmx=True).get_data(

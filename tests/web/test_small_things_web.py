@@ -69,9 +69,9 @@ def test_rulings_are_shown_in_the_chronicles_time_zone_and_stored_in_utc(client,
     Ruling.update(created_at=datetime(2026, 7, 1, 19, 5)).where(Ruling.id == ruling.id).execute()
 
     listed = client.get("/rulings").get_data(as_text=True)
-    assert f"#{ruling.id} · 01 Jul 21:05" in listed
+    assert f"#{ruling.id} · 2026-07-01 21:05" in listed  # one date-and-time shape on every organiser page (s7)
     shown = client.get(f"/rulings/{ruling.id}").get_data(as_text=True)
-    assert re.search(rf"Recorded as ruling #{ruling.id}, 21:05[,.]", shown), shown
+    assert re.search(rf"Recorded as ruling #{ruling.id}, 2026-07-01 21:05[,.]", shown), shown  # its day too (s7)
     assert "UTC" not in shown
     history = client.get(f"/characters/{viv.id}/history").get_data(as_text=True)
     assert "2026-07-01 21:05" in history

@@ -40,7 +40,7 @@ from larp.rules.challenge.types import (
     other_side,
 )
 from larp.rules.darkness import DarknessLevel, DarknessSource, ability_named, darkness_effect
-from larp.rules.explain import N_, Explanation, Phrase, RulesError, traits
+from larp.rules.explain import N_, NARRATOR, Explanation, Phrase, RulesError, traits
 from larp.rules.health import DAMAGE_TYPES
 from larp.rules.senses import sense_named
 from larp.rules.settings import ChronicleSettings
@@ -95,7 +95,7 @@ def place_bids(challenge: Challenge, settings: ChronicleSettings, rng: RandomSou
     if challenge.defender is not None:
         state.sides[Outcome.DEFENDER] = _contestant(state, Outcome.DEFENDER, challenge.defender)
     else:
-        state.sides[Outcome.DEFENDER] = SideState(Outcome.DEFENDER, None, "The narrator", challenge.category,
+        state.sides[Outcome.DEFENDER] = SideState(Outcome.DEFENDER, None, NARRATOR, challenge.category,
                                                   required=0, total=challenge.difficulty or 0)
     _announcements(state)
     for side in state.characters():
