@@ -132,11 +132,3 @@ def characters_named(chronicle: Chronicle, wanted: Sequence[str]) -> list[Charac
 
 #: The download's type: the bytes are Windows-1252, as the file's declaration says.
 CONTENT_TYPE = "application/xml; charset=windows-1252"
-
-
-def file_name(text: str, suffix: str = ".gex") -> str:
-    """A download's file name from a character's or chronicle's name (letters and digits, dashes)."""
-    slug = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in text.lower()).strip("-")
-    while "--" in slug:
-        slug = slug.replace("--", "-")
-    return (slug or "characters") + suffix

@@ -8,7 +8,7 @@ import json
 from datetime import date
 from typing import Callable
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from peewee import fn
 
@@ -19,6 +19,7 @@ from larp.services import ServiceError
 from larp.services.memberships import (add_member, create_chronicle, delete_chronicle, members_by_chronicle, staff_role,
                                        rename_chronicle, set_archived)
 from larp.web.auth import login_required
+from larp.web.downloads import attachment, file_slug
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -117,9 +118,8 @@ def export(chronicle_id: int):
     from larp.services.transfer import export_chronicle
 
     chronicle = _chronicle(chronicle_id)
-    name = "".join(ch if ch.isalnum() else "-" for ch in chronicle.name.lower()).strip("-")
-    return Response(json.dumps(export_chronicle(chronicle), ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-{date.today().isoformat()}.json"'})
+    return attachment(json.dumps(export_chronicle(chronicle), ensure_ascii=False, indent=1),
+                      f"{file_slug(chronicle.name)}-{date.today().isoformat()}.json", mimetype="application/json")
 
 
 @bp.route("/chronicles/<int:chronicle_id>/delete", methods=["POST"])

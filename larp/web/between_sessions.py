@@ -8,7 +8,6 @@ from datetime import date
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     flash,
     g,
@@ -35,6 +34,7 @@ from larp.services.transfer import export_chronicle
 from larp.web import inputs
 from larp.web.auth import role_required
 from larp.web.characters import character_or_refusal
+from larp.web.downloads import attachment, file_slug
 
 bp = Blueprint("between_sessions", __name__)
 
@@ -175,9 +175,8 @@ def export():
     """Download the whole chronicle as a JSON file (users are not in it)."""
     chronicle = get_chronicle()
     data = export_chronicle(chronicle)
-    name = "".join(ch if ch.isalnum() else "-" for ch in chronicle.name.lower()).strip("-")
-    return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-{date.today().isoformat()}.json"'})
+    return attachment(json.dumps(data, ensure_ascii=False, indent=1),
+                      f"{file_slug(chronicle.name)}-{date.today().isoformat()}.json", mimetype="application/json")
 
 
 @bp.route("/board/export.gex")
@@ -185,11 +184,10 @@ def export():
 def export_grapevine_file():
     """Download every character of the chronicle (the retired ones as Grapevine's "Inactive") as a
     Grapevine 3 exchange file (issue 20; :func:`larp.services.grapevine_export.export_grapevine`)."""
-    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine, file_name
+    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine
 
     chronicle = get_chronicle()
-    return Response(export_grapevine(chronicle), content_type=CONTENT_TYPE,
-                    headers={"Content-Disposition": f'attachment; filename="{file_name(chronicle.name)}"'})
+    return attachment(export_grapevine(chronicle), file_slug(chronicle.name, "characters") + ".gex", content_type=CONTENT_TYPE)
 
 
 @bp.route("/board/grapevine")

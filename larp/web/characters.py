@@ -17,6 +17,7 @@ from larp.services.chronicles import chronicle_settings, get_chronicle, open_gam
 from larp.services.live import seen_in_chronicle
 from larp.services.victims import drains_that_kill, feeding_victims
 from larp.web.auth import role_required
+from larp.web.downloads import attachment, file_slug
 
 bp = Blueprint("characters", __name__)
 
@@ -69,16 +70,14 @@ def by_code():
 def export_grapevine_file(character_id: int):
     """Download one character as a Grapevine 3 exchange file (issue 20): his sheet, experience log,
     condition as Grapevine's status and what an import kept unused. Unknown character: 404."""
-    from flask import Response
-
-    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine, file_name
+    from larp.services.grapevine_export import CONTENT_TYPE, export_grapevine
 
     chronicle = get_chronicle()
     character, refusal = character_or_refusal(chronicle, character_id)
     if refusal:
         return refusal
-    return Response(export_grapevine(chronicle, [character]), content_type=CONTENT_TYPE,
-                    headers={"Content-Disposition": f'attachment; filename="{file_name(character.name)}"'})
+    return attachment(export_grapevine(chronicle, [character]), file_slug(character.name, "characters") + ".gex",
+                      content_type=CONTENT_TYPE)
 
 
 def character_or_refusal(chronicle, character_id: int):

@@ -330,3 +330,41 @@ def test_an_administrator_in_no_chronicle_is_told_where_he_stands(app, client, t
     assert "in no chronicle yet · administrator" in account
     made = client.post(f"/admin/chronicles/{two['b']}/appoint", data={"username": "newbie", "role": "organiser"})
     assert "newbie is now an organiser of Nights of Brookhaven" in made.get_data(as_text=True)
+
+
+def _saved_as(response) -> str:
+    """The file name a browser saves ``response`` as (RFC 6266: ``filename*`` wins), after checking the header
+    is Latin-1, the only thing the server can write (waitress: a 500 otherwise)."""
+    from werkzeug.http import parse_options_header
+
+    header = response.headers["Content-Disposition"]
+    header.encode("latin-1")
+    assert re.search(r"(^|; )filename=[\x21-\x7e]+", header)  # the plain name, for a browser without RFC 6266
+    kind, options = parse_options_header(header)  # werkzeug reads filename* as the browser does
+    assert kind == "attachment"
+    return options["filename"]
+
+
+@pytest.mark.parametrize("name", ["Ночи Москвы", "東京の夜", "Noites de São Paulo 🦇 «Ж»"])
+def test_a_chronicle_named_in_any_script_downloads(app, client, two, name):
+    """New user 12: a chronicle whose name is outside Latin-1 downloaded as a 500 (the file name was written raw
+    into the header). Every download (the admin's and the organiser's JSON, the Grapevine files) now says its name
+    as RFC 6266's UTF-8 ``filename*`` beside an ASCII ``filename``, and the file itself is whole."""
+    auth = AuthActions(client)
+    auth.login("admin", "organiser", PASSWORD)
+    assert client.post("/admin/chronicles", data={"name": name}).status_code == 303
+    with db.connection_context():
+        chronicle = Chronicle.get(Chronicle.name == name)
+        new_character(chronicle, None, {"name": "Ана Смирнова"})
+        character = Character.get(Character.chronicle == chronicle)
+    today = date.today().isoformat()
+    slug = {"Ночи Москвы": "ночи-москвы", "東京の夜": "東京の夜", "Noites de São Paulo 🦇 «Ж»": "noites-de-são-paulo-ж"}[name]
+    admin = client.get(f"/admin/chronicles/{chronicle.id}/export")
+    assert admin.status_code == 200 and admin.get_json()["chronicle"]["name"] == name
+    assert _saved_as(admin) == f"{slug}-{today}.json"
+    board = client.get(f"/chronicles/{chronicle.id}/board/export")
+    assert board.status_code == 200 and _saved_as(board) == _saved_as(admin)
+    everyone = client.get(f"/chronicles/{chronicle.id}/board/export.gex")
+    assert everyone.status_code == 200 and _saved_as(everyone) == f"{slug}.gex"
+    one = client.get(f"/chronicles/{chronicle.id}/characters/{character.id}/grapevine.gex")
+    assert one.status_code == 200 and _saved_as(one) == "ана-смирнова.gex"

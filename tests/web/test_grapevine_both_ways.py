@@ -331,7 +331,7 @@ def test_export_from_the_cli_the_character_page_and_the_board(client, auth, runn
     before = client.get(f"/characters/{character.id}/grapevine").get_data(as_text=True)
     assert f'/characters/{character.id}/grapevine.gex' in before
     download = client.get(f"/characters/{character.id}/grapevine.gex")
-    assert download.status_code == 200 and 'filename="anna.gex"' in download.headers["Content-Disposition"]
+    assert download.status_code == 200 and download.headers["Content-Disposition"] == "attachment; filename=anna.gex"
     assert download.data == target.read_bytes()
     assert client.get("/characters/999999/grapevine.gex").status_code == 404
     assert "/board/grapevine" in client.get("/board").get_data(as_text=True)

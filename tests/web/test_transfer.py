@@ -187,7 +187,7 @@ def test_board_download_is_the_export(busy, client):
     response = client.get("/board/export")
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
-    assert response.headers["Content-Disposition"].endswith((f'-{before.isoformat()}.json"', f'-{today().isoformat()}.json"'))
+    assert response.headers["Content-Disposition"].endswith((f'-{before.isoformat()}.json', f'-{today().isoformat()}.json'))
     data = response.get_json(force=True)
     assert data["format"] == "larp-chronicle" and len(data["characters"]) == 10
 
