@@ -438,3 +438,37 @@ def test_dimmed_controls_keep_contrast(served, browser):
     resolve.scroll_into_view_if_needed()
     shoot_view(page, "screens-resolve-dimmed-phone-390")
     context.close()
+
+
+TEXT_COLOURS = """(selector) => {
+  const solid = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+    if (c && c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; } return 'rgb(17, 18, 20)'; };
+  return [...document.querySelectorAll(selector)].filter((el) => el.offsetParent !== null && el.innerText.trim())
+    .map((el) => ({text: el.innerText.trim().slice(0, 40), fg: getComputedStyle(el).color, bg: solid(el)}));
+}"""
+
+
+def test_a_chosen_chip_and_a_condition_badge_keep_contrast(served, browser):
+    """New user 12 (developers' guide: contrast of at least 4.5:1 in the dark): the sheet editor's chosen
+    Earned/Spent chip was light on amber (1.76:1) and the character list's TORPOR / FINAL DEATH badge grey on red
+    (2.03:1), each a list's or a line form's rule winning over the chip's and the badge's own colours. The badge
+    is measured as the list draws it for a character in torpor or Final Death (put in a row of the real list)."""
+    context = browser.new_context(viewport=SIZES["phone-390"], color_scheme="dark")
+    page = context.new_page()
+    page.goto(served.login_link())
+    page.goto(f"{served.base_url}/characters")
+    page.evaluate("""() => { const row = document.querySelector('#character-rows li a');
+        for (const c of ['torpor', 'final_death']) { const b = document.createElement('span');
+          b.className = 'condition-banner condition-' + c; b.textContent = c; row.appendChild(b); } }""")
+    badges = page.evaluate(TEXT_COLOURS, ".character-rows .condition-banner")
+    assert len(badges) == 2
+    poor = [(b["text"], round(contrast(b["fg"], b["bg"]), 2)) for b in badges if contrast(b["fg"], b["bg"]) < 4.5]
+    assert poor == [], poor
+    edit = page.locator("#character-rows li a").first.get_attribute("href") + "/edit"
+    page.goto(served.base_url + edit)
+    for kind in ("Spent", "Earned"):
+        page.locator("#experience .chip", has_text=kind).click()
+        chips = page.evaluate(TEXT_COLOURS, "#experience .chip")
+        poor = [(c["text"], round(contrast(c["fg"], c["bg"]), 2)) for c in chips if contrast(c["fg"], c["bg"]) < 4.5]
+        assert poor == [], (kind, poor)
+    context.close()
