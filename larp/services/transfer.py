@@ -303,7 +303,7 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
     its place; restoring a backup, or starting over), or, untold, ``into`` (default: the install's
     only chronicle) when that one is the untouched demo or an unused empty chronicle
     (:func:`replaceable`). A chronicle replaced keeps its members, with their roles
-    (:func:`larp.services.chronicles.move_members`).
+    and its id: its pages keep their addresses.
 
     Card codes are unique within a chronicle only, so they never clash with another chronicle's.
     Card tokens open their character from any chronicle, so they are unique on the install: an
@@ -329,7 +329,6 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
     from larp.db import lock_name
     from larp.services.characters import new_card_token
     from larp.services.import_checks import check_character, check_experience
-    from larp.services.chronicles import move_members
     from larp.services.sheet_store import scalar_fields, write_sheet_rows
 
     check_format(data)
@@ -360,11 +359,17 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
                                       "only an administrator of the install makes chronicles. Ask one to import "
                                       "it, or tick Replace to put it in this chronicle's place."),
                                    name=name), field="file", status=403)
+            members: list[tuple[int, str]] = []
             if target is not None:
                 notes.append(f"Replaced {'the demo chronicle' if target.is_demo else 'the chronicle'} “{target.name}”"
-                             " (its members keep their roles).")
-                # The file's name may be the replaced chronicle's own: it steps aside until deleted, below.
-                Chronicle.update(name=f"(being replaced by an import) {target.id}").where(Chronicle.id == target.id).execute()
+                             " (its members keep their roles, and its pages their addresses).")
+                # The chronicle replaced goes first, its members and who had it open kept aside: the file takes
+                # its place under its id, so every open page and bookmark of it (/chronicles/<id>/...) still
+                # leads to it (new user 12: they were a bare Not Found mid-game).
+                members = list(Membership.select(Membership.user, Membership.role)
+                               .where(Membership.chronicle == target.id).tuples())
+                opened = [u for (u,) in User.select(User.id).where(User.current_chronicle == target.id).tuples()]
+                target.delete_instance(recursive=True)
             tokens = [c.state["card_token"] for c in checked if c.state["card_token"]]
             taken = {t for batch in peewee.chunked(tokens, 500) for (t,) in Character.select(Character.card_token)
                      .where(Character.card_token.in_(batch)
@@ -384,10 +389,12 @@ def import_chronicle(data: dict[str, Any], replace: Chronicle | str | None = Non
 
             created = _in("created_at", info.get("created_at"))
             chronicle = Chronicle.create(name=name, archived_at=_in("archived_at", info.get("archived_at")),
-                                         **({"created_at": created} if created else {}))
+                                         **({"created_at": created} if created else {}),
+                                         **({"id": target.id} if target is not None else {}))
             if target is not None:
-                move_members(target, chronicle)
-                target.delete_instance(recursive=True)
+                for member, role in members:
+                    Membership.create(user=member, chronicle=chronicle.id, role=role)
+                User.update(current_chronicle=chronicle.id).where(User.id.in_(opened)).execute()
             else:
                 chosen = organisers if organisers is not None else list(
                     User.select().where(User.is_admin & User.active).order_by(User.username))

@@ -131,7 +131,7 @@ def test_larp_import_replaces_the_untouched_demo_and_the_app_shows_the_imported_
     path.write_text(json.dumps(source_export))
     result = other.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output
-    assert "Replaced the demo chronicle “Nights of Ashford (demo)” (its members keep their roles)" in result.output
+    assert "Replaced the demo chronicle “Nights of Ashford (demo)” (its members keep their roles, and its pages their addresses)" in result.output
     with db.connection_context():
         assert [c.name for c in Chronicle.select()] == ["Ashes of Prague"]
         assert role_in(User.get(User.username == "boss"), get_chronicle()) == "organiser"
@@ -181,7 +181,7 @@ def test_the_organise_page_imports_over_the_demo_and_only_an_administrator_makes
     """Issues 14 and 22: the upload on the Organise page replaces the untouched demo (its organiser
     kept); a file named as a chronicle here is refused (409); a file that would make a new chronicle
     is refused to a plain organiser (403) and made for an administrator, who organises it; "replace"
-    ticked with the name typed puts the file in this chronicle's place, its members kept."""
+    ticked with the name typed puts the file in this chronicle's place, its members and its address kept."""
     from io import BytesIO
 
     from larp.models import User
@@ -214,10 +214,14 @@ def test_the_organise_page_imports_over_the_demo_and_only_an_administrator_makes
     refused = upload("Ashes of Brno")
     assert refused.status_code == 403 and "only an administrator" in refused.get_data(as_text=True)
     assert upload(replace="yes", confirm_name="wrong").status_code == 422
-    assert upload(replace="yes", confirm_name="Ashes of Prague").status_code == 303
+    replaced = upload(replace="yes", confirm_name="Ashes of Prague")
+    assert replaced.status_code == 303 and replaced.headers["Location"].endswith(f"/chronicles/{prague.id}/organise")
     with db.connection_context():
         assert Ruling.select().where(Ruling.kind == "damage").count() == 0  # the file's state, not the played one
-        assert Chronicle.select().count() == 1
+        assert [c.id for c in Chronicle.select()] == [prague.id]  # its address kept (new user 12)
+    for page in ("challenge", "board", "characters", "rulings"):  # a tablet left open on it goes on
+        assert client.get(f"/chronicles/{prague.id}/{page}").status_code == 200, page
+    with db.connection_context():
         User.update(is_admin=True).where(User.username == "boss").execute()
     assert boss_in("Ashes of Prague") == "organiser"
     made = upload("Ashes of Brno")
