@@ -149,4 +149,4 @@ def write_experience_line(chronicle: Chronicle, user: User | None, character: Ch
                            outcome={EDITION_KEY: next_edition(character)})
     raise_edition([character.id])  # the printed sheet's experience totals change (issue 34)
     return ExperienceEntry.create(character=character, game_session=session, ruling=record, user=user, kind=kind,
-                                  amount=points, what=text)
+                                  amount=points, what=text, what_said=what.data() if isinstance(what, Phrase) else None)

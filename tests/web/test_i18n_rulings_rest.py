@@ -166,6 +166,10 @@ def test_a_check_in_its_undo_and_the_attendance_experience_read_in_portuguese(ap
     summary, steps = read_in_portuguese(client, earned, r"\b(earned|experience|for|attending|game|session)\b")
     assert summary == "Konrad Vale ganhou 1 de experiência: presença na sessão de jogo 1", summary
     assert steps == ["Konrad Vale ganhou 1 de experiência por comparecer à sessão de jogo 1."], steps
+    # The log's line too, on the sheet editor (new user 12 saw "+1 attending game session 1" in Portuguese: the
+    # line's phrase was never stored, so it could only be said as written).
+    editor = client.get(f"/characters/{konrad}/edit", headers=PT).get_data(as_text=True)
+    assert "presença na sessão de jogo 1" in editor and "attending game session" not in editor
 
 
 def test_the_rest_leaves_no_english_bare_in_the_pseudo_locale(pseudo_app):  # noqa: F811 - the fixture
