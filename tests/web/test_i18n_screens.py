@@ -489,3 +489,20 @@ def test_the_delete_page_leaves_no_english_bare(pseudo_app):
     assert_main_translated(client.get(f"/characters/{kon.id}/delete", headers=PSEUDO_HEADERS), allowed)
     record_a_challenge(client, viv.id, kon.id)
     assert_main_translated(client.get(f"/characters/{kon.id}/delete", headers=PSEUDO_HEADERS), allowed)
+
+
+def test_an_empty_list_says_none_in_its_gender(client, auth, dbconn):
+    """New user 12: a character with no Ability read "Habilidades: Ninguno" in Spanish (Habilidad is feminine;
+    one "None" served every list). Each list now has its own: Traits "Ninguno"/"Nenhuma" (Rasgo, Característica),
+    Abilities and Disciplines "Ninguna"/"Nenhuma"."""
+    from larp.services.chronicles import get_chronicle
+    from larp.services.sheets import new_character
+
+    auth.login("boss", "organiser")
+    with client.application.test_request_context():
+        character, _ = new_character(get_chronicle(), None, {"name": "Nadie Todavía"})
+    for language, word in (("es", "Ninguna"), ("pt-BR", "Nenhuma")):
+        page = client.get(f"/characters/{character.id}", headers={"Accept-Language": language}).get_data(as_text=True)
+        abilities = re.search(r">(Habilidades)<.*?</ul>", page, re.S).group(0)
+        disciplines = re.search(r">(Disciplinas)<.*?</ul>", page, re.S).group(0)
+        assert f'class="hint">{word}<' in abilities and f'class="hint">{word}<' in disciplines, language
