@@ -55,20 +55,22 @@ class DoorDecision:
 def at_the_door(arrival: Arrival) -> DoorDecision:
     """Whether ``arrival`` may be checked in tonight, and what the roster marks him with.
 
-    Refused: a retired character ("X is retired: restore him first"), a scene extra, a character in
+    Refused (a phrase, said in the reader's language): a retired character ("X is retired"), a scene extra, a character in
     Final Death or dead. Allowed with the mark "in torpor": a character in torpor. Anyone else (active,
     unconscious): allowed.
     """
     if arrival.retired:
-        return DoorDecision(f"{arrival.name} is retired (the player left): restore him on his sheet first if "
-                            "his player is back.")
+        return DoorDecision(Phrase.message(N_("%(name)s is retired (the player left): restore the character on the sheet "
+                                              "first if the player is back."), name=arrival.name))
     if arrival.scene_extra:
-        return DoorDecision(f"{arrival.name} is a scene extra, made for one scene: extras are not checked in.")
+        return DoorDecision(Phrase.message(N_("%(name)s is a scene extra, made for one scene: extras are not checked "
+                                              "in."), name=arrival.name))
     if arrival.condition == "final_death":
-        return DoorDecision(f"{arrival.name} has met Final Death: he cannot play tonight. Check in his player's "
-                            "new character.")
+        return DoorDecision(Phrase.message(N_("%(name)s has met Final Death and cannot play tonight: check in the "
+                                              "player's new character."), name=arrival.name))
     if arrival.condition == "dead":
-        return DoorDecision(f"{arrival.name} is dead: he cannot play tonight. Check in his player's new character.")
+        return DoorDecision(Phrase.message(N_("%(name)s is dead and cannot play tonight: check in the player's new "
+                                              "character."), name=arrival.name))
     if arrival.condition == "torpor":
         return DoorDecision(None, ("in torpor",))
     return DoorDecision(None)

@@ -122,6 +122,12 @@ def test_every_refusal_says_why(desk, app):
         refused = desk_post(desk, character=str(char(name).id))
         assert refused.status_code == 409
         assert words in refused.get_data(as_text=True), name
+    # In the reader's language, and of no one's gender (new user 12: "he cannot play tonight", in English only).
+    portuguese = desk.post("/checkin", data={"session": "1", "character": str(char("Teodor Brandt").id)},
+                           headers={"HX-Request": "true", "HX-Target": "desk-work", "Accept-Language": "pt-BR"})
+    assert portuguese.status_code == 409
+    assert ("Teodor Brandt encontrou a Morte Final e não pode jogar esta noite: credencie o novo personagem do "
+            "jogador.") in portuguese.get_data(as_text=True)
     with db.connection_context():
         assert CheckIn.select().count() == 0
     torpid = desk_post(desk, character=str(char("Pim Halloran").id))
