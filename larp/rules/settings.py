@@ -20,6 +20,7 @@ A definition looks like::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -33,6 +34,10 @@ from larp.rules.numbers import decimal_number, whole_number
 from larp.tables import TableError, data_file_names, load_toml
 
 SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date", "timezone")
+
+
+#: A number written in digits (a sign, a decimal point or comma): refused only for its length.
+_DIGITS = re.compile(r"[+-]?[0-9]+([.,][0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,10 @@ class SettingDef:
             else:
                 value = str(raw).strip()
         except (TypeError, ValueError):
+            if self.type in ("int", "float") and self.maximum is not None and _DIGITS.fullmatch(str(raw).strip()):
+                # digits, but too many of them (new user 12: twenty 9s were "not a whole number")
+                raise RulesError(Phrase.message(N_("%(label)s must be at most %(high)s."), label=self.label,
+                                                high=float(self.maximum)), field=self.key) from None
             not_a = {"int": N_("%(label)s: %(shown)s is not a whole number."),
                      "float": N_("%(label)s: %(shown)s is not a number."),
                      "bool": N_("%(label)s: %(shown)s is not a yes or no."),

@@ -58,6 +58,19 @@ def test_not_a_number_is_refused_not_a_server_error(client, auth, dbconn):
     assert ChronicleSetting.select().count() == 0
 
 
+def test_a_number_too_long_is_said_too_large_not_not_a_number(client, auth, dbconn):
+    """New user 12: twenty digits in a setting said "'99999999999999999999' is not a whole number". A number
+    written in digits is refused for its size: "must be at most" its maximum (720 hours; an overbid ratio 10)."""
+    auth.login("boss", "organiser")
+    response = client.post("/settings", data={"between_game_actions_cutoff_hours": "9" * 20})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422 and "must be at most 720" in body and "is not a whole number" not in body
+    response = client.post("/settings", data={"overbid_ratio": "9" * 30})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422 and "must be at most 10" in body and "is not a number" not in body
+    assert ChronicleSetting.select().count() == 0
+
+
 def test_a_decimal_comma_is_read_as_the_decimal_point(client, auth, dbconn):
     """A chronicle writing Portuguese or Spanish types the overbid ratio as "1,5": stored as 1.5."""
     auth.login("boss", "organiser")
