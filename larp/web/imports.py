@@ -24,6 +24,10 @@ def upload():
     upload_file = request.files.get("file")
     data = upload_file.read() if upload_file else b""
     filename = (upload_file.filename if upload_file else "") or "upload.gex"
+    if upload_file and upload_file.filename and not data:  # chosen, but nothing in it (new user 12)
+        error = ServiceError(gettext("The file “%(name)s” is empty: nothing to import. Choose the Grapevine file "
+                                     "again, or save it again from Grapevine.", name=upload_file.filename), field="file")
+        return render_template("imports/upload.html", chronicle=chronicle, error=error), error.status
     try:
         token, preview = stash_upload(chronicle, g.user, filename, data, bool(request.form.get("include_contact")),
                                       current_app.config["GRAPEVINE_MAX_BYTES"])

@@ -65,7 +65,7 @@ def test_untick_characters_to_leave_them_out(client, auth, dbconn):
     [
         ("value_for_everything.bin.gex", None, "save it again as XML"),
         ("broken.gex", (GRAPEVINE / "vampires_camarilla.gex").read_bytes()[:5000], "line"),
-        ("empty.gex", b"", "Choose a Grapevine file"),
+        ("empty.gex", b"", "The file “empty.gex” is empty: nothing to import"),  # new user 12: it was "Choose a file"
         ("other.xml", b"<?xml version='1.0'?><chronicle/>", "not a Grapevine file"),
     ],
 )
