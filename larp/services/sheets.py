@@ -45,7 +45,7 @@ from larp.services.sheet_store import (create_character, current_after, refuse_d
                                       update_character)
 from larp.sheet import CharacterSheet
 from larp.sheet_entries import CATEGORIES
-from larp.sheet_checks import FIELD_LABELS, SheetError
+from larp.sheet_checks import FIELD_LABELS, TEXT_LIMITS, SheetError
 from larp.tables import generation_row
 
 #: Ruling kinds written here. ``created``, ``retire``, ``restore`` and ``deleted`` are not
@@ -405,6 +405,12 @@ def copy_character(chronicle: Chronicle, user: User | None, character_id: Any, n
     if not base:
         raise ServiceError(Phrase.message(N_("Give the copies a name (“Thug” makes Thug 1, Thug 2...).")), field="name")
     names = [base] if count == 1 else [f"{base} {i}" for i in range(1, count + 1)]
+    longest, most = max(names, key=len), TEXT_LIMITS["name"]
+    if len(base) <= most < len(longest):  # the number added makes it too long (new user 12: "not 122" for 119 typed)
+        raise ServiceError(Phrase.message(N_("With its number the last copy's name, “%(name)s”, would be %(length)s "
+                                             "characters, and a name holds at most %(most)s: shorten the name to "
+                                             "%(room)s characters."), name=longest, length=len(longest), most=most,
+                                          room=most - (len(longest) - len(base))), field="name")
     with db.atomic():
         refuse_if_recorded(request_token)
         original = get_character(chronicle, character_id)

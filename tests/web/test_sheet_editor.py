@@ -225,6 +225,20 @@ def test_five_copies_named_thug_1_to_5_are_scene_extras_removed_together(organis
     assert [p.character_id for p in RulingCharacter.select().where(RulingCharacter.ruling == shared)] == [viv.id]
 
 
+def test_copies_whose_number_makes_the_name_too_long_say_how_long_the_name_may_be(organiser, dbconn):
+    """New user 12: 30 copies of a 119-character name were refused "at most 120 characters, not 122", counting
+    the " 30" nobody typed. The refusal says the numbered name is too long and how short to make it; nothing made."""
+    original = Character.get(Character.name == "Konrad Vale")
+    before = Character.select().count()
+    response = organiser.post(f"/characters/{original.id}/copy", data={"name": "T" * 119, "count": "30"})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "would be 122 characters, and a name holds at most 120: shorten the name to 117 characters." in body
+    assert Character.select().count() == before
+    assert organiser.post(f"/characters/{original.id}/copy", data={"name": "T" * 117, "count": "30"}).status_code == 303
+    assert Character.select().count() == before + 30
+
+
 def test_retire_hides_everywhere_but_the_record_and_restore_brings_back(organiser, dbconn):
     """Issue 14: retired (the player left): hidden from pickers, the board and the card sheet, kept in
     the record and history, can be restored."""
