@@ -167,3 +167,16 @@ def test_a_soak_die_equal_to_the_difficulty_is_a_success():
     assert (roll.successes, roll.net) == (2, 2)
     ruled = soak_damage(3, "lethal", Defender(stamina=4, fortitude=1), dice=[6, 6, 5, 2, 3])
     assert (ruled.past_soak, ruled.levels) == (1, 1)
+
+
+def test_a_mortal_soaks_lethal_damage_with_his_armor_alone():
+    """000 "Armor" ("armor protects against bashing, lethal and aggravated damage from teeth and claws") and
+    000 "Soak" (a human soaks no lethal damage with Stamina): a mortal (Stamina 2) in a Class Three vest shot for
+    4 lethal soaks with the vest's 3 dice alone, rolls 6, 7, 2 and takes 2 levels on his track; without the vest
+    he takes all 4; the vest never soaks a burn, which is lethal to him (000 "Armor": not against fire)."""
+    vested = Defender("mortal", stamina=2, armor="class_three")
+    ruling = soak_damage(4, "lethal", vested, dice=[6, 7, 2], who="Guard")
+    assert (ruling.pool, ruling.levels) == (3, 2)
+    assert ruling.apply_to(new_track("mortal"), who="Guard").track.lethal == 2
+    assert soak_damage(4, "lethal", Defender("mortal", stamina=2), who="Guard").levels == 4
+    assert soak_pool(vested, "lethal", source="fire")[0] == 0
