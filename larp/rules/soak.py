@@ -257,13 +257,14 @@ class SoakRuling:
 
     def apply_to(self, track: HealthTrack, settings: ChronicleSettings | None = None,
                  who: str = "The character") -> HealthRuling:
-        """Mark the levels on ``track`` (:func:`larp.rules.health.apply_damage`), with the stake.
+        """Mark the levels on ``track`` (:func:`larp.rules.health.apply_damage`), with the stake, by the
+        tabletop's rule for damage below Incapacitated (000; setting ``below_incapacitated_model``).
 
         Raises:
             RulesError: as :func:`larp.rules.health.apply_damage`.
         """
         ruling = apply_damage(track, self.damage_type or "bashing", self.levels if self.damage_type else 0,
-                              who, settings, stake=self.staked)
+                              who, settings, stake=self.staked, game="tabletop")
         return HealthRuling(ruling.track, self.steps + ruling.steps, ruling.marked, ruling.overflow)
 
     def to_dict(self) -> dict[str, Any]:
