@@ -307,3 +307,26 @@ def test_the_stateless_body_fortitude_gives_endurance():
     result = rule_one_on_one(one, scene, SETTINGS)
     assert result.ruling.outcome is Outcome.DRAW
     assert result.consequences.of("Ann").lost_in("physical") == ("Brawny",)
+
+
+def test_endurance_lets_an_incapacitated_vampire_fight_with_the_bruised_penalty():
+    """met-reference 3.5 (LotNR Endurance): "No wound penalties beyond Bruised until torpor or Final Death. When
+    Wounded or Incapacitated you just take the Bruised penalty" (as :func:`larp.rules.fortitude.endurance_level`
+    says). Anna, Incapacitated (7 lethal) with Fortitude 1, 9 Physical, ties Ben (8): she is not refused, risks one
+    Trait, counts 9 - 1 = 8 against 8, a draw, and both lose their bid. Without Endurance she is refused (LotNR
+    Health: no challenges until a level is healed)."""
+    traits = ("Brawny", "Quick", "Tough", "Wiry", "Agile", "Nimble", "Steady", "Robust", "Lithe")
+
+    def tie(anna):
+        return rule_one_on_one(OneOnOne(Category.PHYSICAL, Side(anna, Choice(bid=("Brawny",))),
+                                        Side(person("Ben", traits[:8]), Choice(bid=("Quick",))),
+                                        tests=(first("rock", "rock"),)), Scene(), SETTINGS)
+
+    result = tie(person("Anna", traits, lethal=7, disciplines={"Fortitude": 1}))
+    assert result.ruling.outcome is Outcome.DRAW
+    assert result.consequences.of("Anna").lost_in("physical") == ("Brawny",)
+    assert result.consequences.of("Ben").lost_in("physical") == ("Quick",)
+    assert any("Incapacitated but has Endurance" in s.text for s in result.steps)
+    with pytest.raises(RulesError) as err:
+        tie(person("Anna", traits, lethal=7))
+    assert err.value.field == "challenger"

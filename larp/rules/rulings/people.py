@@ -315,7 +315,8 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
 
     Raises:
         RulesError: naming ``field`` (a phrase): unconscious, in torpor, dead or Incapacitated (no challenges
-            until a level is healed, LotNR Health, met-reference 4.1; unless he spends Willpower), staked and
+            until a level is healed, LotNR Health, met-reference 4.1; unless he spends Willpower, is in frenzy,
+            or has Endurance, which leaves him only the Bruised penalty, met-reference 3.5), staked and
             paralysed (000 "Stake Through Heart"), or no Willpower left to spend.
     """
     if ignore_wounds and person.willpower < 1:
@@ -326,7 +327,8 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
                   "final_death": N_("has met Final Death")}.get(track.condition, track.condition)
         raise RulesError(Phrase.message(N_("%(name)s %(reason)s and cannot take part in a challenge."),
                                         name=person.name, reason=Phrase.message(reason)), field=field)
-    if not ignore_wounds and person.frenzy != "frenzy" and (person.health is Health.INCAPACITATED
+    if not ignore_wounds and person.frenzy != "frenzy" and not person.holds("endurance") and (
+            person.health is Health.INCAPACITATED
                               or (person.health is None and track.marked >= track.size - 1)):
         raise RulesError(Phrase.message(N_("%(name)s is Incapacitated: no challenges until one level is healed, unless he "
                                            "spends a Willpower Trait to ignore his wounds for this turn (%(cited)s)."),
