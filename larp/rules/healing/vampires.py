@@ -146,7 +146,7 @@ def _blood_per_turn(blood_per_turn: int) -> None:
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
     turns = ceil(blood / blood_per_turn) if blood else 0
     if turns:
-        steps.add(N_("At %(rate)s a turn, %(blood)s take %(turns)s."), "LotNR generation table (met-reference 5.1)",
+        steps.add(N_("At %(rate)s a turn, spending %(blood)s takes %(turns)s."), "LotNR generation table (met-reference 5.1)",
                   rate=blood_points(blood_per_turn), blood=blood_points(blood), turns=turns_of(turns))
     if settings["heal_action"] == "full_turn":
         if turns:
