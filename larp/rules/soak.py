@@ -149,15 +149,17 @@ def soak_pool(defender: Defender, damage_type: str, source: str = "other",
     worn = armor(defender.armor, "tabletop") if defender.armor else None
     extra = [armor(key, "tabletop", kind) for key, kind in ((defender.helmet, "helmet"), (defender.shield, "shield"))
              if key]
+    # A mortal's burn is lethal to him (001 "Aggravated Damage") but still fire: armor never stops fire (000 "Armor").
+    shields = row.armor and source not in ("fire", "sunlight")
     for piece in ([worn] if worn is not None else []) + extra:
-        if row.armor:
+        if shields:
             dice += piece.rating
             parts.append(Phrase.message(N_("%(what)s %(n)s"), what=Phrase.term(piece.name), n=piece.rating))
         else:
             steps.add(N_("%(armor)s does not protect against fire or sunlight."), '000 "Armor"',
                       armor=Phrase.term(piece.name))
     kind_said = Phrase.term(damage_type)
-    if not row.pool and not ((worn is not None or extra) and row.armor and dice):
+    if not row.pool and not ((worn is not None or extra) and shields and dice):
         steps.add(N_("%(kind)s damage cannot be soaked by a mortal.") if row_name == "mortal" else
                   N_("%(kind)s damage cannot be soaked by a vampire."), _TABLE, kind=Phrase.term(damage_type.capitalize()))
         return 0, steps.steps()
@@ -255,13 +257,14 @@ class SoakRuling:
 
     def apply_to(self, track: HealthTrack, settings: ChronicleSettings | None = None,
                  who: str = "The character") -> HealthRuling:
-        """Mark the levels on ``track`` (:func:`larp.rules.health.apply_damage`), with the stake.
+        """Mark the levels on ``track`` (:func:`larp.rules.health.apply_damage`), with the stake, by the
+        tabletop's rule for damage below Incapacitated (000; setting ``below_incapacitated_model``).
 
         Raises:
             RulesError: as :func:`larp.rules.health.apply_damage`.
         """
         ruling = apply_damage(track, self.damage_type or "bashing", self.levels if self.damage_type else 0,
-                              who, settings, stake=self.staked)
+                              who, settings, stake=self.staked, game="tabletop")
         return HealthRuling(ruling.track, self.steps + ruling.steps, ruling.marked, ruling.overflow)
 
     def to_dict(self) -> dict[str, Any]:

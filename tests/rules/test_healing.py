@@ -372,3 +372,23 @@ def test_the_first_kind_to_heal_is_the_first_marked_in_the_healing_order():
     assert first_to_heal(HealthTrack(LEVELS, lethal=2, bashing=1, aggravated=1)) == "bashing"
     assert first_to_heal(HealthTrack(LEVELS, aggravated=1)) == "aggravated"
     assert first_to_heal(HealthTrack(LEVELS)) == "bashing"
+
+
+def test_aggravated_healing_follows_each_games_source_by_default():
+    """000 "Aggravated Damage" at the tabletop ("only with a full day of rest and the expenditure of five blood
+    points ... an additional five blood points and one Willpower point per extra aggravated health level"), seed
+    002 in the live game (three blood points and one Willpower, one level a night). Through the one healing ruling
+    (``rule_healing``, what the screens and the API call), a vampire with 2 aggravated levels, 12 blood points and
+    3 Willpower: at the tabletop he heals both in one day's rest for 10 blood points and 1 Willpower; live he
+    heals one for 3 and 1, and two are refused; a chronicle that chose seed 002 for both keeps it at the table."""
+    from larp.rules.rulings import Person, rule_healing
+
+    burned = Person(name="Dracos", aggravated=2, blood=12, blood_max=15, willpower=3)
+    table = rule_healing(burned, "aggravated", 2, DEFAULT, "tabletop").consequences.of("Dracos")
+    assert (table.track.aggravated, table.blood, table.willpower) == (0, -10, 1)
+    live = rule_healing(burned, "aggravated", 1, DEFAULT, "live").consequences.of("Dracos")
+    assert (live.track.aggravated, live.blood, live.willpower) == (1, -3, 1)
+    with pytest.raises(RulesError):
+        rule_healing(burned, "aggravated", 2, DEFAULT, "live")
+    with pytest.raises(RulesError):
+        rule_healing(burned, "aggravated", 2, agg_model("house_002"), "tabletop")

@@ -260,3 +260,69 @@ def test_no_might_at_range_whatever_the_card():
         rule_one_on_one(one, Scene(range=RangeBand.FAR))
     assert "beyond reach" in err.value.message
     assert rule_one_on_one(one, Scene(range=RangeBand.HAND_TO_HAND)).ruling.outcome is Outcome.CHALLENGER
+
+
+
+NINE = ("Brawny", "Quick", "Tough", "Wiry", "Agile", "Nimble", "Steady", "Robust", "Lithe")
+
+
+def _tie_against_ben(anna: Person):
+    """Anna bids Brawny against Ben (the first 8 of NINE, bidding Quick); both throw Rock."""
+    return rule_one_on_one(OneOnOne(Category.PHYSICAL, Side(anna, Choice(bid=("Brawny",))),
+                                    Side(person("Ben", NINE[:8]), Choice(bid=("Quick",))),
+                                    tests=(first("rock", "rock"),)), Scene(), SETTINGS)
+
+
+def test_a_discipline_level_holds_the_powers_below_it_endurance():
+    """met-reference T11 and 3.5 (LotNR Endurance, Fortitude 1): a Wounded vampire with Endurance takes only the
+    Bruised penalty. Anna, 9 Physical and Fortitude 1 given by its level (no power named, as the stateless API's
+    body gives it), Wounded, ties Ben (8): she risks one Trait, counts 9 - 1 = 8 against 8, a draw, and both lose
+    their bid (002 "Ties"). Before, only a named "endurance" counted: she risked two Traits and lost the tie."""
+    result = _tie_against_ben(person("Anna", NINE, lethal=5, disciplines={"Fortitude": 1}))
+    assert result.ruling.outcome is Outcome.DRAW
+    assert result.consequences.of("Anna").lost_in("physical") == ("Brawny",)
+    assert result.consequences.of("Ben").lost_in("physical") == ("Quick",)
+    assert result.consequences.of("Ben").track is None
+
+
+def test_a_discipline_level_holds_the_powers_below_it_puissance():
+    """LotNR Puissance (met-reference 3.4, T11, 8.2 #18): Potence 5 holds Puissance, which wins ties in tests of
+    strength; a Wounded side with it compares Traits. Anna (Potence 5 by level, 9 Physical, Wounded) ties Ben (8):
+    9 against 8, she wins; her blow is 1 + 1 (Puissance) bashing, halved for the vampire Ben: 1 level on his
+    track, and he loses Quick. Before, her Potence gave Puissance's damage but not its ties: Ben won."""
+    result = _tie_against_ben(person("Anna", NINE, lethal=5, disciplines={"Potence": 5}))
+    assert result.ruling.outcome is Outcome.CHALLENGER
+    ben = result.consequences.of("Ben")
+    assert ben.lost_in("physical") == ("Quick",) and ben.track.bashing == 1
+    assert result.consequences.of("Anna").empty
+
+
+def test_the_stateless_body_fortitude_gives_endurance():
+    """The stateless reader (the API's ``body.fortitude``) reaches the same rule: a Wounded side with Fortitude 1
+    counts as Bruised (LotNR Endurance, met-reference 3.5), bids one Trait and draws 8 against 8."""
+    from larp.rules.rulings.parsing import one_on_one_from_dict
+
+    data = {"category": "physical", "tests": [first("rock", "rock")],
+            "challenger": {"name": "Ann", "traits": 9, "bid": ["Brawny"],
+                           "body": {"creature": "vampire", "fortitude": 1, "lethal": 5}},
+            "defender": {"name": "Bo", "traits": 8, "bid": ["Quick"]}}
+    one, scene = one_on_one_from_dict(data)
+    result = rule_one_on_one(one, scene, SETTINGS)
+    assert result.ruling.outcome is Outcome.DRAW
+    assert result.consequences.of("Ann").lost_in("physical") == ("Brawny",)
+
+
+def test_endurance_lets_an_incapacitated_vampire_fight_with_the_bruised_penalty():
+    """met-reference 3.5 (LotNR Endurance): "No wound penalties beyond Bruised until torpor or Final Death. When
+    Wounded or Incapacitated you just take the Bruised penalty" (as :func:`larp.rules.fortitude.endurance_level`
+    says). Anna, Incapacitated (7 lethal) with Fortitude 1, 9 Physical, ties Ben (8): she is not refused, risks one
+    Trait, counts 9 - 1 = 8 against 8, a draw, and both lose their bid. Without Endurance she is refused (LotNR
+    Health: no challenges until a level is healed)."""
+    result = _tie_against_ben(person("Anna", NINE, lethal=7, disciplines={"Fortitude": 1}))
+    assert result.ruling.outcome is Outcome.DRAW
+    assert result.consequences.of("Anna").lost_in("physical") == ("Brawny",)
+    assert result.consequences.of("Ben").lost_in("physical") == ("Quick",)
+    assert any("Incapacitated but has Endurance" in s.text for s in result.steps)
+    with pytest.raises(RulesError) as err:
+        _tie_against_ben(person("Anna", NINE, lethal=7))
+    assert err.value.field == "challenger"

@@ -167,3 +167,42 @@ def test_a_soak_die_equal_to_the_difficulty_is_a_success():
     assert (roll.successes, roll.net) == (2, 2)
     ruled = soak_damage(3, "lethal", Defender(stamina=4, fortitude=1), dice=[6, 6, 5, 2, 3])
     assert (ruled.past_soak, ruled.levels) == (1, 1)
+
+
+def test_a_mortal_soaks_lethal_damage_with_his_armor_alone():
+    """000 "Armor" ("armor protects against bashing, lethal and aggravated damage from teeth and claws") and
+    000 "Soak" (a human soaks no lethal damage with Stamina): a mortal (Stamina 2) in a Class Three vest shot for
+    4 lethal soaks with the vest's 3 dice alone, rolls 6, 7, 2 and takes 2 levels on his track; without the vest
+    he takes all 4; the vest never soaks a burn, which is lethal to him (000 "Armor": not against fire)."""
+    vested = Defender("mortal", stamina=2, armor="class_three")
+    ruling = soak_damage(4, "lethal", vested, dice=[6, 7, 2], who="Guard")
+    assert (ruling.pool, ruling.levels) == (3, 2)
+    assert ruling.apply_to(new_track("mortal"), who="Guard").track.lethal == 2
+    assert soak_damage(4, "lethal", Defender("mortal", stamina=2), who="Guard").levels == 4
+    assert soak_pool(vested, "lethal", source="fire")[0] == 0
+
+
+def test_below_incapacitated_at_the_tabletop_follows_000_and_the_live_game_002():
+    """000 "Bashing Damage" ("If your character falls to Incapacitated due to bashing (or lethal) damage, then
+    takes another level of bashing (or lethal) damage, she enters torpor") and 000 "Aggravated Damage" ("a
+    vampire who loses his last health level due to aggravated damage meets Final Death"), against seed 002 in the
+    live game (bashing below Incapacitated: unconscious; aggravated: torpor). The default of
+    ``below_incapacitated_model`` keeps each game's source, as ``firearms_against_vampires`` does:
+    - Incapacitated (7 lethal), 4 bashing at the tabletop, Stamina 1 rolls a 2: halved to 2, torpor;
+    - Wounded (6 lethal), 2 aggravated at the tabletop with no Fortitude: Final Death;
+    - the same tracks in the live game (``apply_damage``'s default): unconscious, then torpor;
+    - a chronicle that chose seed 002 for both games keeps it at the tabletop too."""
+    from dataclasses import replace
+
+    from larp.rules.health import apply_damage
+
+    incapacitated, wounded = replace(new_track(), lethal=7), replace(new_track(), lethal=6)
+    beaten = soak_damage(4, "bashing", Defender("vampire", stamina=1), dice=[2], who="Dracos")
+    assert beaten.levels == 2 and beaten.apply_to(incapacitated, who="Dracos").track.condition == "torpor"
+    burned = soak_damage(2, "aggravated", Defender("vampire", stamina=3), who="Dracos")
+    assert burned.levels == 2 and burned.apply_to(wounded, who="Dracos").track.condition == "final_death"
+    assert apply_damage(incapacitated, "bashing", 2, "Dracos").track.condition == "unconscious"
+    assert apply_damage(wounded, "aggravated", 2, "Dracos").track.condition == "torpor"
+    house = ChronicleSettings.from_overrides({"below_incapacitated_model": "house_002"})
+    assert beaten.apply_to(incapacitated, house, who="Dracos").track.condition == "unconscious"
+    assert burned.apply_to(wounded, house, who="Dracos").track.condition == "torpor"

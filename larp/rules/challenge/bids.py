@@ -303,7 +303,7 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
                                                "type (bashing, lethal, aggravated) and at least 1 level."),
                                             name=name, name2=w.name), field=f"{p}_weapon")
     _check_traits_held(con, name, p, category)
-    if con.health is Health.INCAPACITATED:
+    if con.health is Health.INCAPACITATED and Power.ENDURANCE not in con.powers:
         raise RulesError(Phrase.message(N_("%(name)s is Incapacitated and takes part in no challenge until a health "
                                            "level is healed (LotNR Health, met-reference 4.1)."), name=name),
                          field=f"{p}_health")
@@ -323,6 +323,11 @@ def _contestant(state: ChallengeState, key: Outcome, con: Contestant) -> SideSta
         health = Health.BRUISED
         state.steps.add(N_("%(name)s is Wounded but has Endurance: only the Bruised penalty applies."), R_ENDURANCE,
                         name=name)
+    elif health is Health.INCAPACITATED and Power.ENDURANCE in con.powers:
+        # met-reference 3.5: "When Wounded or Incapacitated you just take the Bruised penalty"
+        health = Health.BRUISED
+        state.steps.add(N_("%(name)s is Incapacitated but has Endurance: only the Bruised penalty applies."),
+                        R_ENDURANCE, name=name)
     return SideState(key, con, name, category, health=health)
 
 

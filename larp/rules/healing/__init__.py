@@ -42,6 +42,8 @@ from larp.rules.healing.vampires import (
     AggravatedCost,
     BloodSwallowed,
     HealingRuling,
+    agg_heal_reading,
+    agg_model,
     aggravated_healing_cost,
     first_to_heal,
     heal_aggravated,
@@ -53,7 +55,7 @@ from larp.rules.healing.vampires import (
 
 __all__ = [
     "AGG_MODELS", "HEALING_ORDER", "LEVELS_PER_BLOOD", "TABLETOP_PER_BLOOD", "AggravatedCost", "AggravatedPlan", "BloodSwallowed", "HealingRuling",
-    "LevelHealing", "MortalHealing", "aggravated_healing_cost", "first_to_heal", "heal_aggravated", "heal_automatically",
+    "LevelHealing", "MortalHealing", "agg_heal_reading", "agg_model", "aggravated_healing_cost", "first_to_heal", "heal_aggravated", "heal_automatically",
     "heal_mortal_over", "heal_with_blood", "mark_aggravated_blood", "mortal_healing_table", "mortal_healing_time",
     "plan_aggravated_healing", "swallow_blood",
 ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from larp.rules.explain import N_, Explanation, Phrase, RulesError, Step, plural, blood_points, blood_traits
 from larp.rules.health import HealthTrack
-from larp.rules.healing.vampires import AGG_MODELS, _check_vampire_can_spend, _helpless, aggravated_levels, rests_of
+from larp.rules.healing.vampires import _check_vampire_can_spend, agg_model, _helpless, aggravated_levels, rests_of
 from larp.rules.settings import ChronicleSettings
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def plan_aggravated_healing(track: HealthTrack, nights: int, blood_available: in
     if _helpless(track) and track.bashing + track.lethal:
         raise RulesError(Phrase.message(N_("%(who)s heals automatically in the order bashing, lethal, aggravated: "
                                            "heal the bashing and lethal damage first."), who=who), field="damage_type")
-    model = AGG_MODELS[settings["agg_heal_model"]]
+    model = agg_model(settings)  # between game sessions: the live game's model
     credit = marked if model.get("instalments") else 0
     blood_available += credit  # Blood Traits already marked pay first (they were spent earlier)
     wanted = track.aggravated if levels is None else min(levels, track.aggravated)

@@ -42,6 +42,28 @@ AGG_MODELS: dict[str, dict[str, Any]] = {
 }
 
 
+def agg_heal_reading(settings: ChronicleSettings, game: str = "live") -> str:
+    """The aggravated healing model in force for ``game`` ("live" or "tabletop"): the setting
+    ``agg_heal_model``; its default ``by_profile`` keeps seed 002's rule in the live game ("house_002")
+    and 000's at the tabletop ("tabletop": a day's rest and 5 blood points, each extra level that day
+    5 more and 1 Willpower), as the tabletop already heals bashing and lethal at its own rate.
+
+    Raises:
+        RulesError: an unknown game.
+    """
+    if game not in ("live", "tabletop"):
+        raise RulesError(Phrase.message(N_("The game is live or tabletop.")), field="game")
+    value = settings["agg_heal_model"]
+    if value == "by_profile":
+        return "tabletop" if game == "tabletop" else "house_002"
+    return value
+
+
+def agg_model(settings: ChronicleSettings, game: str = "live") -> dict[str, Any]:
+    """The :data:`AGG_MODELS` entry in force for ``game`` (:func:`agg_heal_reading`)."""
+    return AGG_MODELS[agg_heal_reading(settings, game)]
+
+
 def aggravated_levels(count: int) -> Phrase:
     """"1 aggravated level", "3 aggravated levels", in the reader's language at the edge."""
     return Phrase.counted(count, "%(n)s aggravated level", "%(n)s aggravated levels")
@@ -124,7 +146,7 @@ def _blood_per_turn(blood_per_turn: int) -> None:
 def _timing(blood: int, blood_per_turn: int, settings: ChronicleSettings, steps: Explanation) -> tuple[int, int]:
     turns = ceil(blood / blood_per_turn) if blood else 0
     if turns:
-        steps.add(N_("At %(rate)s a turn, %(blood)s take %(turns)s."), "LotNR generation table (met-reference 5.1)",
+        steps.add(N_("At %(rate)s a turn, spending %(blood)s takes %(turns)s."), "LotNR generation table (met-reference 5.1)",
                   rate=blood_points(blood_per_turn), blood=blood_points(blood), turns=turns_of(turns))
     if settings["heal_action"] == "full_turn":
         if turns:
@@ -280,11 +302,13 @@ def _agg_cost_one_rest(levels: int, model: dict[str, Any]) -> tuple[int, int]:
     return model["blood"] * levels, model["first_wp"] + model["extra_wp"] * (levels - 1)
 
 
-def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = None) -> AggravatedCost:
+def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = None,
+                            game: str = "live") -> AggravatedCost:
     """The blood, Willpower and rests to heal ``levels`` of aggravated damage as fast as allowed.
 
-    ``agg_heal_model`` (met-reference 5.1, T19):
-    - "house_002" (default): 3 blood points and 1 Willpower a level, one level a night.
+    ``agg_heal_model`` (met-reference 5.1, T19), read for ``game`` (:func:`agg_heal_reading`: by
+    default "house_002" in the live game, "tabletop" at the tabletop):
+    - "house_002": 3 blood points and 1 Willpower a level, one level a night.
     - "lotnr_ch3": 3 blood points a level; one level a day, or more in the same
       rest for 1 Willpower each extra level.
     - "tabletop": a day's rest and 5 blood points; each extra level that day
@@ -296,7 +320,7 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
     settings = settings or ChronicleSettings.defaults()
     if isinstance(levels, bool) or not isinstance(levels, int) or levels < 1:
         raise RulesError(Phrase.message(N_("Heal at least one level.")), field="levels")
-    model = AGG_MODELS[settings["agg_heal_model"]]
+    model = agg_model(settings, game)
     if model["per_rest"] is None:
         blood, willpower = _agg_cost_one_rest(levels, model)
         rests = 1
@@ -311,7 +335,8 @@ def aggravated_healing_cost(levels: int, settings: ChronicleSettings | None = No
 
 
 def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willpower_available: int,
-                    settings: ChronicleSettings | None = None, who: str = "The vampire") -> HealingRuling:
+                    settings: ChronicleSettings | None = None, who: str = "The vampire",
+                    game: str = "live") -> HealingRuling:
     """Heal ``levels`` of aggravated damage in one rest (one night under seed 002).
 
     Rules: ``agg_heal_model`` (see :func:`aggravated_healing_cost`); an
@@ -322,6 +347,7 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
         levels: aggravated levels to heal in this rest.
         blood_available: blood points in the pool.
         willpower_available: temporary Willpower Traits left.
+        game: "live" or "tabletop": whose model holds by default (:func:`agg_heal_reading`).
 
     Raises:
         RulesError: a destroyed, non-vampire, torpid or staked character; more
@@ -335,7 +361,7 @@ def heal_aggravated(track: HealthTrack, levels: int, blood_available: int, willp
     if levels > track.aggravated:
         raise RulesError(Phrase.message(N_("%(name)s has only %(levels)s of aggravated damage."), name=who,
                                         levels=levels_of(track.aggravated)), field="levels")
-    model = AGG_MODELS[settings["agg_heal_model"]]
+    model = agg_model(settings, game)
     if model["per_rest"] is not None and levels > model["per_rest"]:
         raise RulesError(Phrase.message(N_("Aggravated damage heals only %(value)s level a %(value2)s."),
                                         value=model['per_rest'], value2=model['rest']), field="levels")
@@ -382,7 +408,7 @@ def mark_aggravated_blood(track: HealthTrack, levels: int, blood_available: int,
             aggravated damage, or every level already fully paid; no blood.
     """
     settings = settings or ChronicleSettings.defaults()
-    model = AGG_MODELS[settings["agg_heal_model"]]
+    model = agg_model(settings)
     if not model.get("instalments"):
         raise RulesError(Phrase.message(N_("Blood is put toward an aggravated wound in instalments only under the "
                                            "LotNR \"Blood\" reading (agg_heal_model = lotnr_instalments).")),

@@ -83,14 +83,36 @@ def _refuse_destroyed(track: HealthTrack, who: str) -> None:
         raise RulesError(Phrase.message(N_("%(name)s is dead; nothing changes the track of the dead."), name=who), field="track")
 
 
+GAMES = ("live", "tabletop")
+
+
+def below_incapacitated_reading(settings: ChronicleSettings, game: str = "live") -> str:
+    """The reading of damage below Incapacitated in force for ``game`` ("live" or "tabletop"): the setting
+    ``below_incapacitated_model``; its default ``by_profile`` keeps seed 002's rule in the live game
+    ("house_002") and 000's at the tabletop ("tabletop": 000 "Bashing Damage", "Lethal Damage", "Final
+    Death"), as ``firearms_against_vampires`` does for bullets.
+
+    Raises:
+        RulesError: an unknown game.
+    """
+    if game not in GAMES:
+        raise RulesError(Phrase.message(N_("The game is live or tabletop.")), field="game")
+    value = settings["below_incapacitated_model"]
+    if value == "by_profile":
+        return "tabletop" if game == "tabletop" else "house_002"
+    return value
+
+
 def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleSettings,
-                                 who: str, steps: Explanation, incapacitated_before: bool = False) -> str:
+                                 who: str, steps: Explanation, incapacitated_before: bool = False,
+                                 game: str = "live") -> str:
     """The condition of a vampire whom a level of ``kind`` puts (again) below Incapacitated.
 
     ``incapacitated_before``: the vampire was already at Incapacitated before
-    this attack (not brought there by its earlier levels).
+    this attack (not brought there by its earlier levels). ``game``: the live game or the
+    tabletop (:func:`below_incapacitated_reading`).
     """
-    model = settings["below_incapacitated_model"]
+    model = below_incapacitated_reading(settings, game)
     if kind == "bashing":
         if model == "tabletop":
             steps.add(N_("Bashing damage past Incapacitated: %(name)s enters torpor."),
@@ -133,7 +155,7 @@ def _below_incapacitated_vampire(kind: str, condition: str, settings: ChronicleS
 
 def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "The character",
                  settings: ChronicleSettings | None = None, *, stake: bool = False,
-                 killing_blow: bool = False, opening: bool = True) -> HealthRuling:
+                 killing_blow: bool = False, opening: bool = True, game: str = "live") -> HealthRuling:
     """Mark ``levels`` health levels of ``damage_type`` on ``track``, one level at a time.
 
     ``levels`` is the damage the character takes, after soak, halving, armor
@@ -148,7 +170,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
           "Mortal's Healing Times"); a wound with no bashing mark left to X
           over, or any lethal wound, kills them (000 "Health": mortals have no torpor).
         - A vampire put below Incapacitated: by the chronicle setting
-          ``below_incapacitated_model`` (seed 002 by default: bashing leaves him
+          ``below_incapacitated_model`` for ``game`` (by default seed 002 in the live game
+          and 000 at the tabletop; seed 002: bashing leaves him
           unconscious for a scene or an hour, lethal or aggravated sends him into
           torpor, aggravated damage once in torpor is Final Death; LotNR and
           000 make aggravated damage at Incapacitated Final Death; 000 sends
@@ -169,6 +192,8 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
             Challenge (only read under ``dark_epics_killing_blow``).
         opening: the steps open with where the character stands and what he takes; ``False`` for a
             caller that has said it already (:meth:`larp.rules.damage.DamageRuling.apply_to`).
+        game: "live" (default) or "tabletop": whose rule for damage below Incapacitated holds
+            (:func:`below_incapacitated_reading`).
 
     Returns:
         A :class:`HealthRuling` with the new track, its condition and staked flag.
@@ -236,7 +261,7 @@ def apply_damage(track: HealthTrack, damage_type: str, levels: int, who: str = "
         if track.is_vampire:
             if condition != "torpor":
                 condition = _below_incapacitated_vampire(kind, condition, settings, who, steps,
-                                                         incapacitated_before=track.marked >= size - 1)
+                                                         incapacitated_before=track.marked >= size - 1, game=game)
             else:
                 steps.add(N_("%(name)s is in torpor; further %(kind)s damage does not destroy %(name)s "
                              "(destruction is a narrator action)."), '002 "Damage and Healing"', name=who,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from larp.rules.blood import call_for_blood
 from larp.rules.explain import N_, Phrase, RulesError, blood_points, blood_traits, damage_list, plural
 from larp.rules.healing import (
-    AGG_MODELS,
+    agg_model,
     heal_aggravated,
     heal_automatically,
     heal_with_blood,
@@ -83,11 +83,11 @@ def rule_healing(person: Person, kind: str, levels: int = 1, settings: Chronicle
                             "track": call.track.to_dict(), "blood_loss_torpor": call.blood_loss_torpor})
     if kind == "automatic":
         result = heal_automatically(track, person.blood, per_turn, settings, person.name, per_blood=rate)
-    elif kind == "aggravated" and AGG_MODELS[settings["agg_heal_model"]].get("instalments"):
+    elif kind == "aggravated" and agg_model(settings, game).get("instalments"):
         result = mark_aggravated_blood(track, levels, person.blood, person.agg_marked, settings, person.name)
         tally.agg_marked(person.name, result.agg_marked)
     elif kind == "aggravated":
-        result = heal_aggravated(track, levels, person.blood, person.willpower, settings, person.name)
+        result = heal_aggravated(track, levels, person.blood, person.willpower, settings, person.name, game)
     else:
         result = heal_with_blood(track, kind, levels, person.blood, per_turn, settings, person.name, per_blood=rate)
     if result.blood_spent:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Mapping
 
 from larp.rules.calls import SideCalls
@@ -39,7 +40,7 @@ from larp.rules.hits import weapon_card
 from larp.rules.scene import Scene, SideScene, Worn
 from larp.rules.settings import ChronicleSettings
 from larp.rules.simple_test import SimpleTest
-from larp.tables import trait_leads
+from larp.tables import discipline_table, trait_leads
 
 R_HEALTH = "LotNR Health (met-reference 4.1)"
 R_STAKE = '000 "Stake Through Heart"'
@@ -58,6 +59,22 @@ CHALLENGE_POWERS: dict[str, Power] = {
 
 #: Celerity's Rapidity: the Bomb in speed challenges needs Celerity 3 active this turn (LotNR Celerity).
 RAPIDITY_LEVEL = 3
+
+
+@lru_cache(maxsize=256)
+def powers_of_levels(disciplines: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    """The powers, lower case, that Discipline levels hold: a level holds its power and every power
+    below it, because LotNR orders each Discipline's powers Basic, Basic, Intermediate, Intermediate,
+    Advanced and they are learned in that order (``data/disciplines.toml``; met-reference 3.3-3.5).
+    ``disciplines``: (Discipline name, highest level held) pairs; a name not in the table holds
+    nothing by level (paths of Thaumaturgy and Necromancy are named power by power)."""
+    by_name = {name.lower(): row for (name, path), row in discipline_table().items() if not path}
+    held: set[str] = set()
+    for name, level in disciplines:
+        row = by_name.get(name.lower())
+        if row is not None:
+            held.update(power.lower() for power, at in row.levels.items() if at <= level)
+    return frozenset(held)
 
 
 @dataclass(frozen=True)
@@ -173,8 +190,11 @@ class Person:
         return next((level for key, level in self.disciplines.items() if key.lower() == name.lower()), 0)
 
     def holds(self, power: str) -> bool:
-        """Whether he holds the power ``power`` (any case)."""
-        return power.lower() in self.powers
+        """Whether he holds the power ``power`` (any case): named among his powers, or implied by his
+        level in its Discipline (:func:`powers_of_levels`: Potence 5 holds Puissance, Fortitude 1
+        Endurance, as Fortitude 2 already held Mettle)."""
+        low = power.lower()
+        return low in self.powers or low in powers_of_levels(tuple(sorted(self.disciplines.items())))
 
     @property
     def mettle(self) -> bool:
@@ -295,7 +315,8 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
 
     Raises:
         RulesError: naming ``field`` (a phrase): unconscious, in torpor, dead or Incapacitated (no challenges
-            until a level is healed, LotNR Health, met-reference 4.1; unless he spends Willpower), staked and
+            until a level is healed, LotNR Health, met-reference 4.1; unless he spends Willpower, is in frenzy,
+            or has Endurance, which leaves him only the Bruised penalty, met-reference 3.5), staked and
             paralysed (000 "Stake Through Heart"), or no Willpower left to spend.
     """
     if ignore_wounds and person.willpower < 1:
@@ -306,7 +327,8 @@ def check_can_act(person: Person, track: HealthTrack, field: str, ignore_wounds:
                   "final_death": N_("has met Final Death")}.get(track.condition, track.condition)
         raise RulesError(Phrase.message(N_("%(name)s %(reason)s and cannot take part in a challenge."),
                                         name=person.name, reason=Phrase.message(reason)), field=field)
-    if not ignore_wounds and person.frenzy != "frenzy" and (person.health is Health.INCAPACITATED
+    if not ignore_wounds and person.frenzy != "frenzy" and not person.holds("endurance") and (
+            person.health is Health.INCAPACITATED
                               or (person.health is None and track.marked >= track.size - 1)):
         raise RulesError(Phrase.message(N_("%(name)s is Incapacitated: no challenges until one level is healed, unless he "
                                            "spends a Willpower Trait to ignore his wounds for this turn (%(cited)s)."),
@@ -375,7 +397,7 @@ def challenge_powers(person: Person, celerity: int | None) -> frozenset[Power]:
     """The powers that change his challenges (met-reference 3.3-3.5). Rapidity's Bomb
     needs Celerity active this turn (``celerity`` at least 3; ``None``: the powers held count
     as active)."""
-    powers = {CHALLENGE_POWERS[p] for p in person.powers if p in CHALLENGE_POWERS}
+    powers = {power for name, power in CHALLENGE_POWERS.items() if person.holds(name)}
     if celerity is not None and celerity < RAPIDITY_LEVEL:
         powers.discard(Power.RAPIDITY)
     return frozenset(powers)

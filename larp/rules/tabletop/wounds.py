@@ -245,7 +245,7 @@ def knock_down(who: Fighter, track: HealthTrack, m: Maneuver, avoid_roll: str, r
     if rise.botch:
         steps.add(Phrase.message(N_("A botch: %(name)s lands hard and takes an automatic level of bashing damage."),
                                  name=who.name), '003 "Knockdown"', setting="tabletop_botch")
-        health = apply_damage(track, "bashing", 1, who.name, settings)
+        health = apply_damage(track, "bashing", 1, who.name, settings, game="tabletop")
         steps.extend(marking_details(health.steps[1:], who.name))
         steps.add(damage_line(who.name, health.track), R_HEALTH)
         return health.track
