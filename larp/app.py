@@ -15,8 +15,8 @@ from larp import config as larp_config
 from larp.csrf import csrf
 from larp.change_stamp import change_stamp
 from larp.db import MAX_ID, db, prepare_database, sqlite_path
-from larp.htmx import htmx, landing
-from larp.i18n import init_i18n
+from larp.htmx import htmx, is_partial, landing
+from larp.i18n import N_, init_i18n
 from larp.paths import resource_dir
 from larp.table_check import load_all_tables
 from larp.wire import init_wire
@@ -185,7 +185,7 @@ class BoundedIntConverter(IntegerConverter):
 
 def _register_database_hooks(app: Flask) -> None:
     @app.before_request
-    def _refuse_unstorable_text() -> None:
+    def _refuse_unstorable_text():
         # A form or query value no database takes even to compare with (a NUL: PostgreSQL refuses
         # the whole query) is refused here, once, naming the field, before any view reads it.
         from larp.models import unstorable_reason
@@ -196,7 +196,10 @@ def _register_database_hooks(app: Flask) -> None:
             for key, value in source.items(multi=True):
                 why = unstorable_reason(key) or unstorable_reason(value)
                 if why:
+                    if is_partial() and source is request.form:
+                        return _unstorable_in_place(key)
                     abort(400, description=f"The field “{key[:40]}” {why}: type it again without it.")
+        return None
 
     @app.before_request
     def _connect() -> None:
@@ -210,6 +213,31 @@ def _register_database_hooks(app: Flask) -> None:
     def _close(exc: BaseException | None) -> None:
         if not g.get("_db_was_open", True) and not db.is_closed():
             db.close()
+
+
+#: The refusal of a form's text no database takes, said at the top of the form (``%(field)s``: the label).
+UNSTORABLE_IN_FORM = N_("%(field)s: the text holds something invisible that cannot be stored (a paste can "
+                        "bring it). Type it again without it.")
+
+
+def _unstorable_in_place(key: str):
+    """An htmx form holding text no database takes (new-user test 12, finding 9): refused where the
+    user is, as every other bad value is. The form is not replaced (what was typed stays): the
+    message goes in at the top of the form that sent it (``HX-Retarget: closest form``, relative to
+    the requesting element, htmx 2), with the status 422 the app's htmx configuration swaps, and
+    app.js names the field as the page labels it (``data-field``: the input's name) and marks it."""
+    from flask import make_response, render_template
+    from flask_babel import gettext
+    from markupsafe import Markup, escape
+
+    # The sentence is translated whole, the label's slot kept as markup for app.js to fill.
+    label = Markup('<q class="field-label">%s</q>') % gettext("this box")
+    message = Markup(escape(gettext(UNSTORABLE_IN_FORM))) % {"field": label}
+    response = make_response(render_template("errors/_unstorable.html", field=key[:200], message=message), 422)
+    response.headers["HX-Retarget"] = "closest form"
+    response.headers["HX-Reswap"] = "afterbegin"
+    response.headers["Vary"] = "HX-Request"
+    return response
 
 
 #: The request bodies werkzeug reads a form from (``request.form`` is empty for every other one).

@@ -24,6 +24,7 @@ where the words come from:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 from functools import lru_cache
 from io import BytesIO
@@ -39,6 +40,7 @@ from flask import Flask, current_app, g, has_app_context, has_request_context, r
 from flask_babel import Babel, Domain, get_locale, gettext, refresh
 from jinja2 import pass_context
 
+from larp.bidi import needs_isolation
 from larp.rules.explain import Phrase
 from larp.pseudo_locale import PseudoTranslations, pseudo  # noqa: F401 - pseudo: importable from here too
 
@@ -353,14 +355,16 @@ def reader_speaker():
     from larp.rules.explain import ENGLISH, Speaker
     from larp.web.terms import term
 
+    from larp.bidi import isolated
+
     if not _reads_translated():
-        return ENGLISH
+        return replace(ENGLISH, text=isolated)  # a right-to-left name isolated (new-user test 12, finding 4)
     # The core's templates hold %(name)s placeholders that the core fills: Flask-Babel's gettext must
     # not fill them itself (it would with no arguments), so the raw translations are asked for.
     locale = _reader_locale()
     return Speaker(gettext=_raw_gettext, ngettext=_raw_ngettext, term=lambda word: _term_or_message(word, term),
                    number=_core_number, day=lambda iso: format_day(date.fromisoformat(iso)),
-                   contractions=CONTRACTIONS.get(locale.language if locale is not None else "", {}))
+                   contractions=CONTRACTIONS.get(locale.language if locale is not None else "", {}), text=isolated)
 
 
 #: A preposition and an article as each language joins them, for the narrator's name inside a ruling's sentence
@@ -422,7 +426,9 @@ def said(text: object, data: dict | None = None) -> str:
     from larp.rules.explain import say
 
     if data:
-        if text and _reads_english():  # the stored English is the phrase said in English: nothing to look up
+        if text and _reads_english() and not needs_isolation(str(text)):
+            # The stored English is the phrase said in English: nothing to look up, unless a name in it is
+            # to be isolated for bidirectional text (larp.bidi: right-to-left letters).
             return str(text)
         try:
             return say(data, reader_speaker())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from larp.bidi import direction_controls_in
 from larp.catalogues import merit_flaw, sheet_lists
 from larp.rules.explain import RulesError
 from larp.rules.numbers import NumberError, whole_number
@@ -34,6 +35,14 @@ def gettext(message: str, **params) -> str:
     from flask_babel import gettext as translate
 
     return translate(message, **params)
+
+
+def direction_refusal(label: str, codes: list[str]) -> str:
+    """The refusal of a name holding direction controls (:mod:`larp.bidi`), in the reader's language:
+    ``label`` the field as the page names it, ``codes`` the controls ("U+202E")."""
+    return gettext("%(label)s holds an invisible direction control (%(codes)s) that turns the text around it "
+                   "(what is shown would not be what is stored): type it again without it.",
+                   label=label, codes=", ".join(codes))
 
 
 #: Longest text per field, in characters (the database's column sizes).
@@ -117,7 +126,8 @@ class _Reader:
     def fail(self, where: str, message: str) -> None:
         self.errors.append((where, message))
 
-    def text(self, value: Any, where: str, limit: int, label: str, required: bool = False) -> str:
+    def text(self, value: Any, where: str, limit: int, label: str, required: bool = False,
+             name: bool = False) -> str:
         if value is None:
             value = ""
         if not isinstance(value, (str, int)) or isinstance(value, bool):
@@ -127,6 +137,9 @@ class _Reader:
         if any(ord(ch) < 32 and ch not in "\n\r\t" for ch in text):
             self.fail(where, f"{label} holds a control character.")
             return ""
+        if name and direction_controls_in(text):  # new-user test 12, finding 4: larp.bidi
+            self.fail(where, direction_refusal(gettext(label), direction_controls_in(text)))
+            return text
         if required and not text:
             self.fail(where, gettext("%(label)s cannot be empty.", label=gettext(label)))
         elif len(text) > limit:
@@ -220,7 +233,7 @@ def read_sheet(cls: type, data: Any):
         raise SheetError([("sheet", "A character sheet must be a table of fields.")])
     r = _Reader(dict(data))
     d = r.data
-    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], N_("The name"), required=True)
+    name = r.text(d.get("name"), "name", TEXT_LIMITS["name"], N_("The name"), required=True, name=True)
     creature = str(d.get("creature") or "vampire").strip().lower() if isinstance(d.get("creature", ""), str) else ""
     if creature not in CREATURES:
         r.fail("creature", f"Unknown creature type {d.get('creature')!r}: vampire, ghoul or mortal.")
@@ -228,7 +241,7 @@ def read_sheet(cls: type, data: Any):
     sheet = cls(name=name or "?", creature=creature)
     for key, limit in TEXT_LIMITS.items():
         if key != "name" and key in d:
-            setattr(sheet, key, r.text(d[key], key, limit, FIELD_LABELS[key]))
+            setattr(sheet, key, r.text(d[key], key, limit, FIELD_LABELS[key], name=key == "player_name"))
     if not sheet.morality_name:
         sheet.morality_name = "Humanity"
     generation = d.get("generation")

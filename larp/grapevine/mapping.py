@@ -33,6 +33,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
+from larp.bidi import without_direction_controls
 from larp.catalogues import sheet_lists
 from decimal import Decimal
 
@@ -115,7 +116,10 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
     with the reason when its reading breaks: one bad record never stops the file). ``order`` is the
     file's day/month order (:func:`larp.grapevine.dates.date_order`)."""
     order = order or DateOrder()
-    name = (element.get("name") or "").strip()
+    # Direction controls would turn the text around a name wherever it is shown (larp.bidi): taken out,
+    # with a note, rather than refusing the whole file (new-user test 12, finding 4).
+    name, turned = without_direction_controls((element.get("name") or "").strip())
+    name = name.strip()
     creature = CREATURE_LABELS.get(element.tag, element.tag)
     modified = parse_grapevine_date(element.get("lastmodified") or "", order)
     meta = {
@@ -133,6 +137,8 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
         record = Record(element, CharacterSheet(name=name or "(no name)"), spellings or Spellings(), order=order)
         if not name:
             record.problems.append(Phrase.message(N_("The record has no name; imported as '(no name)'.")))
+        if turned:
+            record.problems.append(_direction_note(N_("The name"), turned))
         if element.get("lastmodified") and modified is None:
             record.problems.append(Phrase.message(N_("Last-modified date %(date)s not understood."),
                                                   date=repr(element.get("lastmodified"))))
@@ -171,6 +177,13 @@ def read_record(element: ET.Element, players: dict[str, str], include_contact: b
     )
 
 
+def _direction_note(label: str, count: int) -> Phrase:
+    """The import's note that ``count`` direction controls were taken out of the field ``label`` (:mod:`larp.bidi`)."""
+    return Phrase.counted(count, "%(label)s: %(n)s invisible direction control taken out (it would turn the text "
+                          "around the name).", "%(label)s: %(n)s invisible direction controls taken out (they would "
+                          "turn the text around the name).", label=Phrase.message(label))
+
+
 def _tidy(kept: dict[str, Any]) -> dict[str, Any]:
     """The kept data in the documented order of keys (:data:`larp.grapevine.kept.KEYS`), empty parts left out."""
     from larp.grapevine.kept import KEYS
@@ -184,9 +197,13 @@ def _tidy(kept: dict[str, Any]) -> dict[str, Any]:
 
 def _read_identity(record: Record, players: dict[str, str], include_contact: bool) -> None:
     element, sheet = record.element, record.sheet
-    sheet.player_name = record.text("player")
+    player = record.text("player")
+    sheet.player_name, turned = without_direction_controls(player)
+    sheet.player_name = sheet.player_name.strip()
+    if turned:
+        record.problems.append(_direction_note(N_("Player"), turned))
     if include_contact and sheet.player_name:
-        sheet.player_contact = players.get(sheet.player_name, "")
+        sheet.player_contact = players.get(player, "")
     sheet.sect = record.text("sect")
     sheet.title = record.text("title")
     sheet.nature = record.text("nature")

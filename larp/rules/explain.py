@@ -188,6 +188,8 @@ class Speaker:
         day: a calendar day's ISO text -> as the language writes it (ISO unless told).
         contractions: a word and the next as the language joins them ("de o" -> "do"), for the narrator's
             name inside a sentence (:func:`_narrator_placed`); none in English.
+        text: a text given as written (a name) -> as it is put inside the sentence (the edge isolates a
+            right-to-left name for bidirectional text: :func:`larp.bidi.isolated`); as it is by default.
     """
 
     gettext: Callable[[str], str]
@@ -196,6 +198,7 @@ class Speaker:
     number: Callable[[int | float], str]
     day: Callable[[str], str] = field(default=lambda iso: iso)
     contractions: Mapping[str, str] = field(default_factory=dict)
+    text: Callable[[str], str] = field(default=lambda given: given)
 
 
 #: English, the core's own language: every phrase as written.
@@ -244,7 +247,7 @@ def _said(value: Any, speaker: Speaker) -> str:
         return ", ".join(_said(item, speaker) for item in value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return speaker.number(value)
-    return str(value)
+    return speaker.text(str(value))
 
 
 @dataclass(frozen=True)

@@ -101,3 +101,20 @@ def refuse_name_taken(query, other_than: int | None, refusal: Phrase, field: str
         query = query.where(query.model.id != other_than)
     if query.exists():
         raise ServiceError(refusal, field=field, status=409)
+
+
+def refuse_direction_controls(name: str, label: Phrase, field: str = "name") -> None:
+    """Refuse a name holding a direction control that would turn the text around it (:mod:`larp.bidi`,
+    new-user test 12 finding 4): ``label`` names the field as the page does.
+
+    Raises:
+        ServiceError: 422 naming ``field`` and the controls found ("U+202E").
+    """
+    from larp.bidi import direction_controls_in
+
+    codes = direction_controls_in(name or "")
+    if codes:
+        raise ServiceError(Phrase.message(N_("%(label)s holds an invisible direction control (%(codes)s) that turns "
+                                             "the text around it (what is shown would not be what is stored): type "
+                                             "it again without it."), label=label, codes=", ".join(codes)),
+                           field=field)

@@ -12,7 +12,7 @@ from werkzeug.security import check_password_hash
 from larp.db import as_id, db, lock_name
 from larp.models import ApiToken, Chronicle, LoginLink, User, utcnow
 from larp.rules.explain import N_, Phrase
-from larp.services import ServiceError
+from larp.services import ServiceError, refuse_direction_controls
 from larp.services.passwords import hash_password
 
 FIRST_ORGANISER = "organiser"
@@ -161,6 +161,7 @@ def create_user(username: str, display_name: str, role: str, password: str | Non
                                              "or underscores.")), field="username")
     if role not in User.ROLES:
         raise ServiceError(Phrase.message(N_("The role is organiser, narrator or player.")), field="role")
+    refuse_direction_controls(display_name or "", Phrase.message(N_("Name shown")), field="display_name")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(gettext("Use at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), field="password")
     with db.atomic():

@@ -15,7 +15,7 @@ import peewee
 from larp.db import db, lock_name
 from larp.models import Chronicle, Membership, User, utcnow
 from larp.rules.explain import N_, Phrase
-from larp.services import ServiceError
+from larp.services import ServiceError, refuse_direction_controls
 from larp.services.chronicles import lock_chronicle, open_first_game_session
 
 #: A role's rank: a token or an appointment may not be above what its maker holds. A player
@@ -202,6 +202,7 @@ def _checked_name(name: str, keep: Chronicle | None = None) -> str:
         raise ServiceError(Phrase.message(N_("Give the chronicle a name.")), field="name")
     if len(text) > 120:
         raise ServiceError(Phrase.message(N_("A chronicle's name has at most 120 characters.")), field="name")
+    refuse_direction_controls(text, Phrase.message(N_("Chronicle name")))
     clash = Chronicle.select().where(Chronicle.name == text)
     if keep is not None:
         clash = clash.where(Chronicle.id != keep.id)

@@ -91,16 +91,19 @@ class Change:
 class StaleForm(ServiceError):
     """The form showed values another screen has changed since: nothing was saved.
 
-    ``changes`` says what changed meanwhile (what the form showed → what is stored now).
+    ``changes`` says what changed meanwhile (what the form showed → what is stored now);
+    ``current``, the whole stored sheet as read under the write lock (:meth:`CharacterSheet.to_dict`),
+    on which the form shown again is rebuilt (:func:`larp.services.sheet_merge.rebase_form`).
     """
 
-    def __init__(self, name: str, changes: list[Change]):
+    def __init__(self, name: str, changes: list[Change], current: Mapping[str, Any] | None = None):
         listed = "; ".join(c.text() for c in changes)
         super().__init__(Phrase.message(N_("%(name)s was changed on another screen since this form was opened "
                                            "(%(listed)s). Nothing was saved: your entries are kept below; look at "
                                            "the change and save again."), name=name, listed=listed),
                          field=changes[0].field.split(".")[0] if changes else None, status=409)
         self.changes = changes
+        self.current = dict(current or {})
 
 
 # ---------------------------------------------------------------- describing changes
@@ -307,10 +310,15 @@ def edit_character(chronicle: Chronicle, user: User | None, character_id: Any, d
                                               version=character.version), field="version",
                                status=409)
         if seen:
+            # Check-then-write made safe: ``_lock`` holds the character's row (PostgreSQL FOR UPDATE;
+            # SQLite's BEGIN IMMEDIATE serialises writers) from this comparison to the write below, so
+            # no other save lands between them. The refusal carries the sheet read here, and the form
+            # shown again is rebuilt on it (the other screen's change kept, this one's on top) with
+            # ``seen`` set to it: saving that form passes this same check, under the lock again.
             shown = {k: v for k, v in seen.items() if k in current}
             changed = describe_changes(shown, current, [k for k in shown if shown[k] != current[k]])
             if changed:
-                raise StaleForm(character.name, changed)
+                raise StaleForm(character.name, changed, current)
         merged = _merge(current, data)
         # Tonight's Willpower and blood stay as they are, within the new maxima.
         willpower, blood = merged.pop("willpower_current", None), merged.pop("blood_current", None)

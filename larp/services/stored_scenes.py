@@ -33,7 +33,7 @@ from larp.models import Character, Chronicle, GameSession, Ruling, SceneRuling, 
 from larp.rules.explain import N_, Phrase, RulesError, Step
 from larp.rules.settings import ChronicleSettings
 from larp.rules.turns import check_one_challenge_per_turn
-from larp.services import ServiceError
+from larp.services import ServiceError, refuse_direction_controls
 from larp.services.chronicles import current_game_session, open_game_session
 
 #: The longest scene name (``StoredScene.name``).
@@ -63,6 +63,7 @@ def create_scene(chronicle: Chronicle, name: Any) -> StoredScene:
     if len(text) > LONGEST_NAME:
         raise ServiceError(Phrase.message(N_("A scene's name has at most %(LONGEST_NAME)s characters."),
                                           LONGEST_NAME=LONGEST_NAME), field="name")
+    refuse_direction_controls(text, Phrase.message(N_("Where it happens")))
     with db.atomic():
         game_session = current_game_session(chronicle)
         # Check-then-write on the name: the unique index (game session, name) refuses the second of two

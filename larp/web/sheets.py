@@ -28,14 +28,18 @@ from larp.rules.numbers import NumberError, whole_number
 from larp.services import ServiceError, read_json
 from larp.services.characters import get_character
 from larp.services.chronicles import chronicle_settings, get_chronicle
+from larp.services.sheet_merge import Rebased, rebase_form
 from larp.services.sheet_store import sheet_of
+from larp.services import sheet_words as words
 from larp.services.experience import experience_log, record_experience, shown_points
 from larp.services.spend_requests import waiting_cost
 from larp.services.sheets import (
     NARRATOR_FIELDS,
     NEW_VAMPIRE_GENERATION,
+    Change,
     StaleForm,
     adjudications,
+    describe_changes,
     copy_character,
     delete_character,
     edit_character,
@@ -45,7 +49,7 @@ from larp.services.sheets import (
     retire_character,
 )
 from larp.sheet_entries import CATEGORIES, CREATURES, TABLETOP_ATTRIBUTES, WEAPON_KINDS
-from larp.sheet_checks import SheetError, generations
+from larp.sheet_checks import FIELD_LABELS, SheetError, generations
 from larp.tables import discipline_table, generation_row
 from larp.web.auth import role_required
 from larp.web.sheet_forms import SECTIONS, TITLES, XP_SECTIONS, read_section
@@ -99,6 +103,18 @@ def _section_context(character: Character, section: str, draft: dict[str, Any] |
     """What one section's template needs: the values to show (``draft``: the stored sheet, or what
     was typed when a save was refused), the errors by input path, the stale changes, the token."""
     stored = sheet_of(character).to_dict()
+    collided: list = []
+    rebased = False
+    if isinstance(error, StaleForm) and error.current:
+        # Refused as stale: the form is rebuilt on the sheet the refusal read (under the write lock),
+        # with this screen's edit on top where it does not collide, and ``seen`` is that sheet, so
+        # "Save again" keeps the other screen's change (new-user test 12, finding 2).
+        stored = error.current
+        if draft is not None:
+            seen_before = _posted_seen()
+            merged = rebase_form(seen_before, {k: v for k, v in draft.items() if k in SECTIONS[section]}, stored)
+            draft, collided = merged.data, _collisions(merged)
+            rebased = True
     shown = dict(stored)
     if draft is not None:
         shown.update(draft)
@@ -112,10 +128,30 @@ def _section_context(character: Character, section: str, draft: dict[str, Any] |
     return dict(character=character, section=section, title=TITLES[section], sheet=shown, errors=errors,
                 suggested=suggested,
                 error=error, stale=error.changes if isinstance(error, StaleForm) else [], saved=saved,
+                collided=collided, rebased=rebased,
                 seen=json.dumps({k: stored.get(k) for k in SECTIONS[section]
                                  if g.user.role == "organiser" or k in NARRATOR_FIELDS}, sort_keys=True),
                 request_token=token or _token(), may_edit=_may(section), xp=section in XP_SECTIONS,
                 generation_row=row, narrator_only=g.user.role != "organiser", **_catalogues())
+
+
+def _posted_seen() -> dict[str, Any]:
+    """The ``seen`` values the refused form posted (what it showed), or nothing when unreadable."""
+    try:
+        seen = read_json(request.form.get("seen") or "{}", "seen", label="seen", status=422)
+    except ServiceError:
+        return {}
+    return seen if isinstance(seen, dict) else {}
+
+
+def _collisions(rebased: Rebased) -> list[Change]:
+    """Where both screens changed the same entry: the stored value (in the form) → this screen's
+    (not in the form), as :func:`describe_changes` words them."""
+    try:
+        return describe_changes({k: rebased.data[k] for k in rebased.collisions}, rebased.yours,
+                                rebased.collisions)
+    except (KeyError, TypeError, ValueError):  # a value typed past what the words can say: name the field
+        return [Change(k, words.field_label(k, FIELD_LABELS.get(k)), "", "") for k in rebased.collisions]
 
 
 @bp.route("/characters/new", methods=["GET", "POST"])

@@ -205,4 +205,28 @@
     var active = document.activeElement;
     if (next && !next.value && (!active || active === document.body)) { next.focus(); }
   });
+  // A form's text the server cannot store (a NUL from a paste: new-user test 12, finding 9) is refused at the top of
+  // the form that sent it, the form left as typed (larp.app._unstorable_in_place): name the field as the page
+  // labels it, mark it, put the keyboard there, and keep one such message (the newest) per form.
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    var form = evt.detail && evt.detail.target;
+    if (!form || !form.querySelectorAll) { return; }
+    var notes = form.querySelectorAll(".unstorable-refusal");
+    if (!notes.length) { return; }
+    for (var i = 1; i < notes.length; i++) { notes[i].remove(); }
+    var note = notes[0];
+    var input = null;
+    Array.prototype.forEach.call(form.elements || [], function (el) {
+      if (!input && el.name === note.getAttribute("data-field")) { input = el; }
+    });
+    if (!input) { return; }
+    var label = input.labels && input.labels.length ? input.labels[0].cloneNode(true) : null;
+    if (label) { Array.prototype.forEach.call(label.querySelectorAll("input, select, textarea, .hint, .field-error"), function (el) { el.remove(); }); }
+    var words = ((label && label.textContent) || input.getAttribute("aria-label") || "").replace(/\s+/g, " ").trim();
+    var slot = note.querySelector(".field-label");
+    if (words && slot) { slot.textContent = words.slice(0, 80); }
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", note.id);
+    input.focus();
+  });
 })();

@@ -167,6 +167,27 @@ def test_a_nul_in_any_form_or_query_value_is_a_400_naming_the_field(organiser, d
     assert state() == before
 
 
+def test_a_nul_in_an_htmx_part_form_is_refused_inside_that_form_keeping_it(organiser, dbconn):
+    """New-user test 12, finding 9: a NUL pasted into "Another physical adjective" replaced the whole
+    Traits part with a bare "Bad Request" naming ``custom.traits.physical``. An htmx form gets a 422
+    whose message goes in at the top of the form that sent it (the form, with what was typed, is not
+    replaced), in words, with the input it is about for app.js to name by its label; nothing is saved."""
+    character = a_character()
+    before = state()
+    response = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true",
+                              "HX-Target": "traits"}, data={"custom.traits.physical": "Zé\x00null"})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert response.headers["HX-Retarget"] == "closest form" and response.headers["HX-Reswap"] == "afterbegin"
+    assert 'data-field="custom.traits.physical"' in body and 'class="field-label"' in body
+    assert "something invisible that cannot be stored" in body and "Type it again without it." in body
+    assert "Bad Request" not in body and "<form" not in body and 'id="traits"' not in body
+    assert state() == before
+    # A plain (no-JavaScript) post, and a query value, still get the readable 400 page.
+    assert organiser.post(f"/characters/{character.id}/sheet/traits",
+                          data={"custom.traits.physical": "Zé\x00null"}).status_code == 400
+
+
 def test_a_nul_or_a_lone_surrogate_in_a_json_body_is_a_422_naming_the_place(organiser, dbconn):
     """Issue 19 item 8: the same in the JSON API (a lone surrogate cannot even be encoded for the database)."""
     before = state()

@@ -110,7 +110,7 @@ def test_an_edit_is_in_the_history_and_can_be_undone(organiser, dbconn):
 
 def test_a_stale_form_shows_what_changed_keeps_what_was_typed_and_saves_nothing(organiser, dbconn):
     """Issue 14 bad input: another organiser changed a field this form showed: the form says what
-    changed, keeps what was typed, and nothing is saved (checked inside the write transaction)."""
+    changed, says what was typed where both changed it, and nothing is saved (checked inside the write transaction)."""
     character = create(organiser)
     page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
     old_seen = seen_of(page, "identity")
@@ -122,7 +122,9 @@ def test_a_stale_form_shows_what_changed_keeps_what_was_typed_and_saves_nothing(
     body = response.get_data(as_text=True)
     assert response.status_code == 409
     assert "Changed on another screen" in body and "Clan: — → now Gangrel" in body
-    assert 'name="clan" value="Toreador"' in body  # what was typed is kept
+    # Both changed the clan: the form holds the stored one and says what was typed (finding 2 of
+    # new-user test 12: saving the form must not silently put back the old clan over the other screen's).
+    assert 'name="clan" value="Gangrel"' in body and "now Gangrel, yours Toreador" in body
     stored = Character.get_by_id(character.id)
     assert stored.clan == "Gangrel" and stored.version == version
     # A form that showed other fields only is not stale: the notes save.
@@ -385,3 +387,64 @@ def test_experience_totals_are_written_the_readers_way(organiser, dbconn):
     assert "4,5" in section and "+4,5" in section and "4.5" not in section
     english = organiser.get(f"/characters/{lys.id}/edit").get_data(as_text=True)
     assert "+4.5" in english[english.index('id="experience"'):]
+
+
+def test_save_again_after_a_stale_traits_tap_keeps_both_screens_traits(organiser, dbconn):
+    """New-user test 12, finding 2: tabs A and B open the Traits of one character; A taps Tough, B
+    (from the same, now stale, page) taps Steady and is refused. The form under the warning holds
+    Tough AND Steady, and "Save traits" from it stores both: the other screen's Trait is not lost."""
+    character = create(organiser)
+    save(organiser, character, "traits", {"pick": "traits.physical:Lithe"})
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    stale_seen = seen_of(page, "traits")
+    lithe = {"traits.physical.0.name": "Lithe", "traits.physical.0.count": "1"}
+    a = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
+                       data={**lithe, "pick": "traits.physical:Tough", "seen": stale_seen})
+    assert a.status_code == 200
+    b = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
+                       data={**lithe, "pick": "traits.physical:Steady", "seen": stale_seen})
+    body = b.get_data(as_text=True)
+    assert b.status_code == 409 and "Changed on another screen" in body
+    assert "saving again keeps both" in body
+    shown = dict(re.findall(r'name="traits\.physical\.(\d+)\.name" value="([^"]*)"', body))
+    assert sorted(shown.values()) == ["Lithe", "Steady", "Tough"]
+    assert [(t.name, t.count) for t in sheet_of(Character.get_by_id(character.id)).traits["physical"]] == [
+        ("Lithe", 1), ("Tough", 1)]  # the refusal saved nothing
+    # "Save traits" posts the form as shown, with its own ``seen``.
+    again = {f"traits.physical.{i}.{k}": v for i, name in shown.items()
+             for k, v in (("name", name), ("count", "1"))}
+    response = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
+                              data={**again, "seen": seen_of(body.replace('id="traits-title"', ''), "traits")})
+    assert response.status_code == 200, response.get_data(as_text=True)[:600]
+    stored = sorted((t.name, t.count) for t in sheet_of(Character.get_by_id(character.id)).traits["physical"])
+    assert stored == [("Lithe", 1), ("Steady", 1), ("Tough", 1)]
+
+
+def test_save_again_after_a_stale_identity_keeps_both_and_names_the_collision(organiser, dbconn):
+    """New-user test 12, finding 2 (Identity): A sets the clan and the sect, B (same stale page) sets
+    the title and another clan. B's form holds A's clan (stored), A's sect and B's title, and says
+    B's clan is not in it; saving it again stores A's clan and sect and B's title."""
+    character = create(organiser)
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    stale_seen = seen_of(page, "identity")
+    form = {k: v for k, v in re.findall(r'<input[^>]*name="([a-z_.A-Z-]+)"[^>]*value="([^"]*)"',
+                                         page.split('id="identity"', 1)[1].split("</section>", 1)[0])
+            if k not in ("csrf_token", "request_token", "seen", "save")}
+    form.update(creature="vampire", morality_name="Humanity")
+    a = organiser.post(f"/characters/{character.id}/sheet/identity",
+                       data={**form, "clan": "Gangrel", "sect": "Camarilla", "seen": stale_seen})
+    assert a.status_code == 303
+    b = organiser.post(f"/characters/{character.id}/sheet/identity", headers={"HX-Request": "true"},
+                       data={**form, "clan": "Toreador", "title": "Harpy", "seen": stale_seen})
+    body = b.get_data(as_text=True)
+    assert b.status_code == 409
+    assert 'name="clan" value="Gangrel"' in body and 'name="title" value="Harpy"' in body
+    assert 'name="sect" value="Camarilla"' in body
+    assert "yours is not in it" in body and "now Gangrel, yours Toreador" in body
+    kept = {k: v for k, v in re.findall(r'<input[^>]*name="([a-z_.A-Z-]+)"[^>]*value="([^"]*)"', body)
+            if k not in ("csrf_token", "request_token", "seen", "save")}
+    response = organiser.post(f"/characters/{character.id}/sheet/identity", data={
+        **form, **kept, "seen": seen_of(body, "identity")})
+    assert response.status_code == 303, response.get_data(as_text=True)[:600]
+    stored = Character.get_by_id(character.id)
+    assert (stored.clan, stored.sect, stored.title) == ("Gangrel", "Camarilla", "Harpy")
