@@ -256,6 +256,11 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
     """Characters for the text typed in an add box: several card codes at once, or one name.
 
     Returns the matches and whether the text was a list of codes (then every one is added).
+
+    Raises:
+        EditError: 404 some of several card codes open a character and the others none (and the text is no
+            name): nothing is added, and the message names only the codes that match no one (new-user test 12),
+            the box keeping the good ones as typed.
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
     if 1 < len(tokens) <= 2 * MAX_PER_RANGE:  # more codes than a board can take are not looked up one by one
@@ -263,6 +268,16 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
                                        & (Character.short_code == normalise_code(t))) for t in tokens]
         if all(found):
             return found, True
+        if any(found):
+            by_name = find_characters(chronicle, text, tonight=True)
+            if by_name:
+                return by_name, False
+            bad = [t for t, c in zip(tokens, found) if c is None]
+            raise EditError(Phrase.message(N_("No character has the card code %(codes)s: nothing was added. Fix it or "
+                                              "take it out; the other codes are kept in the box.") if len(bad) == 1
+                                           else N_("No character has the card codes %(codes)s: nothing was added. Fix "
+                                                   "them or take them out; the other codes are kept in the box."),
+                                           codes=", ".join(f"“{t}”" for t in bad)), field="add_q", status=404)
     return find_characters(chronicle, text, tonight=True), False
 
 
