@@ -304,9 +304,10 @@ UNREAD: Any = object()
 
 def find_arrival(chronicle: Chronicle, text: str, limit: int = 8, session: GameSession | None = UNREAD) -> Found:
     """Who the desk's text names: a scanned card (its address or token: always that one character, a
-    scan always checks in), a card code typed whole, or the letters of a name (the only match is the
-    one; several are offered one tap each, at most ``limit``, with ``more`` when others match too, and
-    ``checked_in`` naming those already checked in tonight). Retired characters are not offered.
+    scan always checks in), a card code typed whole, or the letters of a name or of his player's name, accents
+    and case aside (:func:`larp.services.characters.find_characters`; its matches are offered one tap each, even
+    one alone: the desk shows him before checking him in, at most ``limit``, with ``more`` when others match
+    too, and ``checked_in`` naming those already checked in tonight). Retired characters are not offered.
     ``session``: the open game session (``None``: none is open) when the caller has read it already, so
     that a search reads it once (the desk's form needs it too); else it is read here when needed.
 
@@ -328,7 +329,7 @@ def find_arrival(chronicle: Chronicle, text: str, limit: int = 8, session: GameS
             return Found(by_code, [by_code], "code")
     candidates = find_characters(chronicle, text, limit=limit + 1) if (text or "").strip() else []
     more, candidates = len(candidates) > limit, candidates[:limit]
-    if len(candidates) <= 1:
+    if not candidates:
         session = None
     elif session is UNREAD:
         session = open_game_session(chronicle)

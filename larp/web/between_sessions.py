@@ -27,6 +27,7 @@ from larp.services import ServiceError
 from larp.services.chronicles import get_chronicle
 from larp.services.downtime import apply_healing_nights, build_between_sessions, set_treated
 from larp.services.history import timeline, undo_ruling
+from larp.services.records import ruling_in
 from larp.services.sessions import close_and_open, extras_removed_opening
 from larp.services.sheets import scene_extras
 from larp.services.torpor import attempt_wake, feed_character, record_torpor
@@ -51,7 +52,11 @@ def _page(error: ServiceError | None = None, target: str = ""):
     chronicle = get_chronicle()
     board = build_between_sessions(chronicle)
     status = error.status if error else 200
+    # The waking just tried (``woke``: its ruling), shown with its steps and their sources at the top of the
+    # board (new-user test 12, finding 8), as every other ruling shows its reasoning.
+    woke = ruling_in(chronicle, request.args.get("woke")) if error is None else None
     return render_template("between_sessions/page.html", chronicle=chronicle, board=board, error=error, target=target,
+                           woke=woke if woke is not None and woke.kind == "wake" else None,
                            causes=TORPOR_CAUSES, today=date.today(), form=request.form,
                            extras=scene_extras(chronicle),
                            in_force=lambda key: Phrase.term(board.settings.label(key))), status  # said as the reader reads
@@ -132,16 +137,21 @@ def _dice(name: str) -> list[int] | None:
 @bp.route("/board/characters/<int:character_id>/wake", methods=["POST"])
 @role_required("organiser")
 def wake(character_id: int):
-    """Try to wake a torpid vampire on a night, or each night of a range while blood lasts."""
-    def tried():
+    """Try to wake a torpid vampire on a night, or each night of a range while blood lasts (000 "Torpor";
+    :func:`larp.services.torpor.attempt_wake`). 303 back to the board with the ruling's steps and their sources
+    in view at the top of the board (``woke``, ``#wake-result``) and the link to its record; a refusal is
+    shown on the character's line, nothing changed."""
+    try:
         first = _date("first_night")
         last = _date("last_night", first)
-        return attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
-                            first_night=first, last_night=last,
-                            player_throw=request.form.get("player_throw", "random"),
-                            narrator_throw=request.form.get("narrator_throw", "random"),
-                            dice=_dice("dice"))
-    return _record(f"char-{character_id}", tried)
+        ruling = attempt_wake(get_chronicle(), g.user, character_id, current_app.config["RANDOM_SOURCE"](),
+                              first_night=first, last_night=last,
+                              player_throw=request.form.get("player_throw", "random"),
+                              narrator_throw=request.form.get("narrator_throw", "random"),
+                              dice=_dice("dice"))
+    except ServiceError as exc:
+        return _page(exc, f"char-{character_id}")
+    return redirect(url_for("between_sessions.page", woke=ruling.id) + "#wake-result", code=303)
 
 
 @bp.route("/board/characters/<int:character_id>/feed", methods=["POST"])

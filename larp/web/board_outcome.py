@@ -57,4 +57,26 @@ def board_outcome(data: dict[str, Any], steps: Iterable[Any], key: str, name: st
         armor = [step_text(s) for s in hit_steps
                  if "armor" in s.get("rule", "").lower() or "Armor-Piercing" in s.get("text", "")]
         hits.append(dict(hit, steps=hit_steps, armor_steps=armor))
-    return {**data, key: parts, "hits": hits, "by_name": {p[name]: p for p in parts}}
+    return {**data, key: parts, "hits": hits, "by_name": {p[name]: p for p in parts},
+            "forced": forced_retests(parts, name, data.get("steps", []), said)}
+
+
+#: Where the forced retest of total darkness is ruled (seed 002 "Darkness").
+DARKNESS_RULE = '002 "Darkness"'
+
+
+def forced_retests(parts: list[dict[str, Any]], name: str, steps: Iterable[dict[str, Any]],
+                   said: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tests (a missed shot's bystanders) or pairs (a mass challenge's) whose forced darkness retest is due
+    (seed 002 "Darkness": the winner in total darkness must retest), as the rules core says it: each part whose
+    ``options.forced_retest`` names the side that must retest (``challenger``: the firer or the attacker;
+    ``defender``: the bystander or the target), with ``part`` its name and ``steps`` the ruling's own steps
+    about it (the core's words and rule). Empty when none is due: the screen then offers Record as it stands."""
+    out = []
+    for part in parts:
+        by = (part.get("options") or {}).get("forced_retest")
+        if not by or part.get("outcome"):
+            continue
+        mine = [s for s in steps if s.get("rule") == DARKNESS_RULE and part[name] in s.get("text", "")]
+        out.append({"part": part[name], "by": by, "steps": _with_said(mine, said)})
+    return out

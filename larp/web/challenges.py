@@ -41,7 +41,7 @@ from larp.web.auth import login_required, role_required
 from larp.web.tap_settings import remember_settings
 from larp.web.scene_memory import recent, remember
 from larp.web.submissions import shown_where_it_was_recorded
-from larp.web.people_form import sense_choices
+from larp.web.people_form import able_to_act, sense_choices
 from larp.web.stored_scenes import current_scene
 
 bp = Blueprint("challenges", __name__)
@@ -189,6 +189,9 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     near = recent(exclude=picked)
     in_scene = {c.id: c for c in Character.select().where(
         (Character.chronicle == chronicle) & Character.id.in_(near) & Character.retired_at.is_null())} if near else {}
+    # Those the core's condition rules refuse (torpor, Final Death...) are left out of the chips and said in one
+    # line (new-user test 12, finding 7).
+    able, left_out = able_to_act([in_scene[i] for i in near if i in in_scene], game_session, settings)
     ready = all(info.get("state") and not info.get("cannot_act") for info in chosen)
     watched = {key: value for info in chosen if info.get("state")
                for key, value in ((info["name"], info["state"].character.id),
@@ -222,7 +225,7 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
         "form": values,
         "keep_form": keep_form,
         # The characters already in this scene, one tap away in the pickers (issue 18).
-        "in_scene": [in_scene[i] for i in near if i in in_scene],
+        "in_scene": able, "in_scene_left_out": left_out,
         "undone": undone,
         "undo_open": ruling is not None and ruling.undone_at is None and ruling.kind == "challenge"
         and (utcnow() - ruling.created_at).total_seconds() < 60,

@@ -108,8 +108,8 @@ def check_in_post():
     """Check a character in for the open game session.
 
     Form: ``character`` (an id: the candidate tapped, or the card page's button) or ``q`` (the desk's
-    text: a scanned card's address or token checks in at once, a whole card code too, and a name that
-    only one character has; several names answer with the candidates); ``how`` ("card" from a card
+    text: a scanned card's address or token checks in at once, a whole card code too; a name answers with
+    its candidates, one "Check in" button each, even when only one character has it); ``how`` ("card" from a card
     page); ``session`` (the game session number the desk showed). Refusals (retired, scene extra, Final
     Death, no game session open, a stale desk) answer 409 with the reason where the desk looks; the
     same form again says he is checked in, as checking in twice does.
@@ -128,7 +128,9 @@ def check_in_post():
             found = find_arrival(chronicle, query)
         except ServiceError as exc:
             return _answer(None, exc, query)
-        if found.character is None:
+        # A name typed is shown with its Check-in button, even when it is the only match (new-user test 12): only a
+        # card's address or token, or a whole card code (the scanner's path), checks in at once.
+        if found.character is None or found.how == "name":
             if not found.candidates:
                 return _answer(None, ServiceError(gettext("No character matches “%(query)s”.", query=query),
                                                   field="q", status=404), query)

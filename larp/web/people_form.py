@@ -256,6 +256,11 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
     """Characters for the text typed in an add box: several card codes at once, or one name.
 
     Returns the matches and whether the text was a list of codes (then every one is added).
+
+    Raises:
+        EditError: 404 some of several card codes open a character and the others none (and the text is no
+            name): nothing is added, and the message names only the codes that match no one (new-user test 12),
+            the box keeping the good ones as typed.
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
     if 1 < len(tokens) <= 2 * MAX_PER_RANGE:  # more codes than a board can take are not looked up one by one
@@ -263,6 +268,16 @@ def _matches(chronicle, text: str) -> tuple[list[Character], bool]:
                                        & (Character.short_code == normalise_code(t))) for t in tokens]
         if all(found):
             return found, True
+        if any(found):
+            by_name = find_characters(chronicle, text, tonight=True)
+            if by_name:
+                return by_name, False
+            bad = [t for t, c in zip(tokens, found) if c is None]
+            raise EditError(Phrase.message(N_("No character has the card code %(codes)s: nothing was added. Fix it or "
+                                              "take it out; the other codes are kept in the box.") if len(bad) == 1
+                                           else N_("No character has the card codes %(codes)s: nothing was added. Fix "
+                                                   "them or take them out; the other codes are kept in the box."),
+                                           codes=", ".join(f"“{t}”" for t in bad)), field="add_q", status=404)
     return find_characters(chronicle, text, tonight=True), False
 
 
@@ -420,6 +435,24 @@ def cannot_act(state, field: str) -> str | None:
     return None
 
 
+def able_to_act(characters: list[Character], game_session, settings) -> tuple[list[Character], list[dict[str, str]]]:
+    """``characters`` split into those who can take part in a fight and those who cannot, each of the latter as
+    ``{"name", "why"}`` (the rules core's own check and words, :func:`cannot_act`: unconscious, in torpor, Final
+    Death, Incapacitated, staked; LotNR Health, met-reference 4.1; 000 "Stake Through Heart"), their states read
+    in one query (:func:`larp.services.characters.character_states`; none when there is no one)."""
+    if not characters:
+        return [], []
+    states = character_states(characters, game_session, settings)
+    able, left_out = [], []
+    for character in characters:
+        why = cannot_act(states[character.id], "in_scene")
+        if why:
+            left_out.append({"name": character.name, "why": why})
+        else:
+            able.append(character)
+    return able, left_out
+
+
 #: The core's words for what active Celerity adds (larp.rules.order.celerity_note), for the catalogues.
 CELERITY_WORDS = (N_("extra actions"), N_("speed Bomb"))
 
@@ -499,9 +532,12 @@ def base_context(people_form: PeopleForm, tap: Any = None, **extra: Any) -> dict
     near = {c.id: c for c in Character.select().where(
         (Character.chronicle == chronicle) & Character.id.in_(in_scene) & Character.retired_at.is_null())} \
         if in_scene else {}
+    able, left_out = able_to_act([near[i] for i in in_scene if i in near], game_session, settings)
     return {
-        # The characters already in this scene, one tap away in the pickers (issue 18).
-        "in_scene": [near[i] for i in in_scene if i in near],
+        # The characters already in this scene who can take part, one tap away in the pickers (issue 18); those
+        # the core's condition rules refuse (torpor, Final Death...) left out, and said in one line
+        # (new-user test 12, finding 7).
+        "in_scene": able, "in_scene_left_out": left_out,
         "chronicle": chronicle, "game_session": game_session, "people_form": people_form, "picks": picks, "rows": rows,
         "extras": extras, "throws": THROWS, "ranges": RANGES, "counters": COUNTERS,
         "melee_weapons": {k: w for k, w in weapons.items() if w.melee},

@@ -124,7 +124,8 @@ def page():
 @role_required("organiser", "narrator")
 def page_post():
     """Edit the list (``add``, ``pick:<id>``, ``up:<id>``, ``down:<id>``, ``remove:<id>``, the
-    pickers) or resolve the stray shot (``resolve``, ``retest``, ``record``)."""
+    pickers) or resolve the stray shot (``resolve``, ``retest``, ``record``, or ``retest_record``: the chosen
+    retests made and the shot recorded as they leave it, one tap, as on the combat board)."""
     form = request.form
     step = (form.get("step") or "resolve").strip()
     chronicle = get_chronicle()
@@ -133,7 +134,7 @@ def page_post():
         return refusal
     if step.startswith(UNDO_STEP):  # the recorded shot taken back: the firer, the target and the bystanders stay
         return STRAY.undo(step, people_form)
-    if step not in ("resolve", "retest", "record"):
+    if step not in ("resolve", "retest", "record", "retest_record"):
         blocked = {}
         if people_form.picks.get("target"):
             blocked[people_form.picks["target"]] = _("{name} is the target, not a bystander.")
@@ -152,18 +153,18 @@ def page_post():
         people_form.tests = {}
     retests_read = False
     try:
-        if step == "retest":
+        if step in ("retest", "retest_record"):
             retests_chosen(form, people_form, ("f_throw", "b_throw"))
         retests_read = True
         # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
         result = adjudicate_firing_into_groups(chronicle, g.user, _firing_into_groups_request(people_form), rng,
-                                               record="always" if step == "record" else "settled",
+                                               record="always" if step in ("record", "retest_record") else "settled",
                                                request_token=form.get("request_token"))
     except ServiceError as exc:
         again = shown_where_it_was_recorded(exc)
         if again is not None:
             return again
-        if step == "retest" and not retests_read and (exc.field or "").startswith("r"):
+        if step in ("retest", "retest_record") and not retests_read and (exc.field or "").startswith("r"):
             # "Make the retests" without a retest or its signs: the result so far stays, the choices ticked
             # again and the message under the retests; nothing is written (as on the combat board).
             try:

@@ -51,7 +51,8 @@ def test_organiser_reads_the_board_and_wakes_a_vampire(served, browser):
     last_night = pim.get_by_label("Last night")
     last_night.fill(pim.get_by_label("First night").input_value())
     pim.get_by_role("button", name="Try to wake").click()
-    expect(page.locator(".flash")).to_contain_text("Pim Halloran rises from torpor")
+    expect(page.locator("#wake-result .ruling-summary")).to_contain_text("Pim Halloran rises from torpor")
+    expect(page.locator("#wake-result .steps li").first).to_be_in_viewport()
     expect(page.locator("#torpor")).not_to_contain_text("Pim Halloran")
     shoot(page, "board-after-wake")
 

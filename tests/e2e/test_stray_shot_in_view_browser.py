@@ -61,3 +61,37 @@ def test_the_stray_shot_message_and_result_are_in_view(served, browser):
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shoot(page, "stray-shot-result-820")
     context.close()
+
+
+def test_a_forced_darkness_retest_is_said_first_and_in_view(served, browser):
+    """New-user test 12, finding 3, at 820 px (his tablet) and 390 px: Ruth's pistol misses Vivienne in total
+    darkness, Pim (Scissors), Aldous (Rock), Sister Agathe (Paper) near her, Ruth Rock against each. The result
+    in view says first that Ruth must retest against Pim; no "Record as it stands"; the forced retest's signs
+    tapped, "Make the retests and record" records the hit on Pim."""
+    ruth, viv, pim, aldous, agathe = ids(served, "Ruth Calder", "Vivienne Ashcombe", "Pim Halloran",
+                                         "Aldous Whitmore", "Sister Agathe")
+    signs = {pim: "scissors", aldous: "rock", agathe: "paper"}
+    query = [("firer", ruth), ("target", viv), ("firer_weapon", "pistol"), ("darkness", "total")]
+    query += [("b", b) for b in signs] + [(f"b{b}_throw", s) for b, s in signs.items()]
+    query += [(f"b{b}_firer_throw", "rock") for b in signs]
+    context = browser.new_context(viewport=TABLET, color_scheme="dark")
+    page = context.new_page()
+    page.goto(served.login_link())
+    for viewport in (TABLET, PHONE):
+        page.set_viewport_size(viewport)
+        page.goto(f"{served.base_url}/combat/bystanders?{urlencode(query)}")
+        page.get_by_role("button", name="Resolve the stray shot").click()
+        due = page.locator("#forced-due")
+        expect(due).to_contain_text("Ruth Calder must retest against Pim Halloran")
+        assert in_view(page, due.locator("h3"), viewport)
+        result = page.locator("#combat-result")
+        assert result.get_by_role("button", name="Record as it stands").count() == 0
+        expect(result.get_by_role("button", name="Make the retests and record")).to_be_visible()
+        expect(page.locator(f"#row-{pim} .badge")).to_have_text("Forced retest due")
+        shoot(page, f"stray-shot-forced-retest-{viewport['width']}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.locator(f"#row-{pim} .retest-throws .sign-of-challenger label:has(input[value=rock])").click()
+    page.locator(f"#row-{pim} .retest-throws .sign-of-defender label:has(input[value=scissors])").click()
+    page.get_by_role("button", name="Make the retests and record").click()
+    expect(page.locator("#combat-result .ruling-summary")).to_contain_text("Ruth Calder's stray round hits Pim Halloran")
+    context.close()

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date, timedelta
 
+import re
+
 import pytest
 
 from larp.models import AbilitySpend, Character, GameSession, Ruling, RulingCharacter, Torpor, TraitLoss
@@ -452,3 +454,21 @@ def test_a_torpor_cannot_begin_in_the_future(client, auth, downtime):
                                                   "on": (today() + timedelta(days=90)).isoformat()})
     assert response.status_code == 422 and "has not come yet" in response.get_data(as_text=True)
     assert db_snapshot() == before
+
+
+def test_waking_shows_its_steps_with_their_sources_and_the_record(client, auth, downtime):
+    """New-user test 12, finding 8: after Try to wake, the board shows the ruling's steps with their sources (the
+    rulings' steps partial) and the link to the record, at the top of the board (``#wake-result``)."""
+    auth.login("boss", "organiser")
+    pim = char("Pim Halloran")
+    response = client.post(f"/board/characters/{pim.id}/wake", data={
+        "first_night": today().isoformat(), "player_throw": "rock", "narrator_throw": "scissors"})
+    assert response.status_code == 303 and response.headers["Location"].endswith("#wake-result")
+    ruling = Ruling.get(Ruling.kind == "wake")
+    body = client.get(response.headers["Location"]).get_data(as_text=True)
+    shown = body[body.index('id="wake-result"'):]
+    shown = shown[:shown.index("</article>")]
+    steps = re.findall(r'<li><span class="step-text">(.*?)</span> <cite class="rule">(.*?)</cite>', shown, re.S)
+    assert len(steps) == len(ruling.steps) >= 2 and all(rule for _text, rule in steps)
+    assert f'href="/rulings/{ruling.id}"' in shown and "Open the record" in shown
+    assert "Pim Halloran" in shown

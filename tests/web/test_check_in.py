@@ -32,6 +32,15 @@ def desk_post(client, **form):
                        headers={"HX-Request": "true", "HX-Target": "desk-work"})
 
 
+def by_name(client, text: str):
+    """A name typed at the desk and Enter: the one character it names is SHOWN with his Check-in button, not
+    checked in (new-user test 12); the tap on that button checks him in (how "name")."""
+    shown = desk_post(client, q=text)
+    ids = re.findall(r'name="character" value="(\d+)"', shown.get_data(as_text=True))
+    assert len(ids) == 1 and not said(shown), (ids, said(shown))
+    return desk_post(client, character=ids[0], how="name")
+
+
 def said(response) -> str:
     """The desk's answer line, without its markup."""
     page = response.get_data(as_text=True)
@@ -60,7 +69,7 @@ def test_scan_check_in_roster_close_and_attendance_once(desk, app):
     assert answer.status_code == 200
     assert re.fullmatch(rf"Konrad Vale checked in, \d\d:\d\d \(1 of {EXPECTED} tonight\)", said(answer)), said(answer)
     assert answer.headers.get("HX-Trigger") == "larp-door"  # this desk's roster refreshes at once
-    second = desk_post(desk, q="Ines")  # the only name with "Ines": checked in by name
+    second = by_name(desk, "Ines")  # the only name with "Ines": checked in by name
     assert said(second).startswith("Ines Castellano checked in") and f"(2 of {EXPECTED} tonight)" in said(second)
     again = desk_post(desk, character=str(konrad.id))
     assert "Konrad Vale is already checked in" in said(again) and "nothing changed" in said(again)
@@ -96,12 +105,12 @@ def test_attendance_setting_zero_gives_nothing_and_half_points_are_exact(desk, a
     """Issue 32 item 4: the setting ``attendance_experience`` (0 switches it off; 0.5 is half a point)."""
     from larp.services.chronicles import set_setting
 
-    desk_post(desk, q="Konrad")
+    by_name(desk, "Konrad")
     with app.test_request_context(), db.connection_context():
         set_setting(get_chronicle(), "attendance_experience", "0.5")
     desk.post("/checkin/award", data={})
     assert [line.amount for line in attendance_lines()] == [Decimal("0.5")]
-    desk_post(desk, q="Ines")
+    by_name(desk, "Ines")
     with app.test_request_context(), db.connection_context():
         set_setting(get_chronicle(), "attendance_experience", "0")
     desk.post("/board/next-session", data={"date": (date.today() + timedelta(days=14)).isoformat(),
@@ -200,7 +209,10 @@ def test_the_desk_is_for_staff_and_works_without_javascript(client, auth):
     auth.login("nara", "narrator")
     page = client.get("/checkin").get_data(as_text=True)
     assert 'id="desk-q"' in page and "Game session 1" in page
-    plain = client.post("/checkin", data={"q": "Konrad"})
+    shown = client.post("/checkin", data={"q": "Konrad"}).get_data(as_text=True)  # a name: shown, not checked in
+    assert "Check in Konrad Vale" in shown and "checked in," not in shown
+    konrad = re.search(r'name="character" value="(\d+)"', shown).group(1)
+    plain = client.post("/checkin", data={"character": konrad, "how": "name", "session": "1"})
     text = plain.get_data(as_text=True)
     assert plain.status_code == 200 and "<html" in text and "Konrad Vale</strong> checked in" in text
     assert 'id="desk-result"' in text and "autofocus" in text.split('id="desk-result"')[1][:200]
@@ -245,7 +257,7 @@ def test_two_desks_see_each_other(app, auth, client):
     seen = re.search(r'/checkin/roster\?v=([^"&]+)', first).group(1)
     poll = {"HX-Request": "true"}
     assert client.get(f"/checkin/roster?v={seen}", headers=poll).status_code == 204
-    desk_post(other, q="Konrad")
+    by_name(other, "Konrad")
     changed = client.get(f"/checkin/roster?v={seen}", headers=poll)
     assert changed.status_code == 200 and "Konrad Vale" in changed.get_data(as_text=True)
     assert f"1 of {EXPECTED}" in changed.get_data(as_text=True)
@@ -355,8 +367,8 @@ def test_a_check_in_committed_while_ours_waits_is_the_no_op(app):
 def test_the_board_and_the_character_page_say_who_attended(desk):
     """Issue 32 item 6: the board's attendance panel lists who attended each game session and gives the
     attendance experience at once ("award now"); a character's page lists the sessions he attended."""
-    desk_post(desk, q="Konrad")
-    desk_post(desk, q="Ines")
+    by_name(desk, "Konrad")
+    by_name(desk, "Ines")
     board = desk.get("/board").get_data(as_text=True)
     panel = board.split('id="attendance"')[1]
     assert "2 attended" in panel and "Ines Castellano, Konrad Vale" in panel and "Award now" in panel
@@ -387,8 +399,8 @@ def test_pickers_prefer_tonight(desk, app):
     begins_first = sorted((n for n, _ in before), key=lambda n: (
         0 if n.lower().startswith("a") else 1 if " a" in n.lower() else 2, n))
     assert [n for n, _ in before] == begins_first and not any(m for _, m in before)
-    desk_post(desk, q="Teodor")
-    desk_post(desk, q="Ruth")
+    by_name(desk, "Teodor")
+    by_name(desk, "Ruth")
     challenge = picked(desk.get("/challenge/search?side=challenger&challenger_q=a",
                                 headers={"HX-Request": "true"}).get_data(as_text=True))
     assert challenge[:2] == [("Ruth Calder", False), ("Teodor Brandt", False)]
@@ -416,8 +428,8 @@ def test_a_check_in_is_sent_to_the_webhooks_that_want_it(desk, app):
     with app.test_request_context(), db.connection_context():
         create_webhook(get_chronicle(), None, {"name": "Door", "url": "https://discord.com/api/webhooks/1/abc",
                                                "events": ["check_in"]})
-    desk_post(desk, q="Konrad")
-    desk_post(desk, q="Konrad")
+    by_name(desk, "Konrad")
+    desk_post(desk, character=str(char("Konrad Vale").id))
     with db.connection_context():
         events = list(WebhookEvent.select().where(WebhookEvent.kind == "check_in"))
         assert len(events) == 1 and events[0].payload["character"]["name"] == "Konrad Vale"
@@ -460,3 +472,34 @@ def test_an_empty_desk_field_says_what_was_missing(desk):
     assert "Nothing was scanned or typed: scan a card" in answer.get_data(as_text=True)
     with db.connection_context():
         assert CheckIn.select().count() == 0
+
+
+def test_the_desk_finds_a_name_accents_and_case_aside_and_by_the_players_name(desk):
+    """New-user test 12, finding 10: "avila" and "ÁVILA" find "Beatriz d́Ávila" (a combining accent on the d
+    too), and her player's name "Ana Lúcia" (typed "ana lucia") finds her; none of them checks her in."""
+    with db.connection_context():
+        Character.update(name="Beatriz d\u0301\u00c1vila", player_name="Ana L\u00facia").where(
+            Character.name == "Lys Moreau").execute()
+        beatriz = Character.get(Character.player_name == "Ana L\u00facia")
+    for typed in ("avila", "\u00c1VILA", "d\u00e1vila", "ana lucia", "Ana L\u00facia"):
+        shown = desk_post(desk, q=typed)
+        page = shown.get_data(as_text=True)
+        assert f'name="character" value="{beatriz.id}"' in page, typed
+        assert not said(shown), typed  # shown with his button, not checked in
+    with db.connection_context():
+        assert CheckIn.select().count() == 0
+
+
+def test_a_unique_name_prefix_and_enter_shows_him_but_a_code_checks_in_at_once(desk):
+    """New-user test 12, finding 10: "gunthar w" (here "konrad v") names one character: Enter SHOWS him with his
+    Check-in button and records nothing; his card code typed whole checks him in at once (the scanner's path)."""
+    konrad = char("Konrad Vale")
+    shown = desk_post(desk, q="konrad v")
+    page = shown.get_data(as_text=True)
+    assert shown.status_code == 200 and "Check in Konrad Vale" in page and not said(shown)
+    with db.connection_context():
+        assert CheckIn.select().count() == 0
+    coded = desk_post(desk, q=konrad.short_code.lower())
+    assert said(coded).startswith("Konrad Vale checked in")
+    with db.connection_context():
+        assert CheckIn.get().how == "code"

@@ -528,3 +528,25 @@ def test_a_hand_made_address_cannot_set_a_character_against_himself(client, auth
     assert re.findall(r'name="(?:target|a)" value="(\d+)"', board) == [str(konrad[0])]
     stray = client.get(f"/combat/bystanders?firer={teodor[0]}&target={teodor[0]}").get_data(as_text=True)
     assert re.findall(r'name="(?:firer|target)" value="(\d+)"', stray) == [str(teodor[0])]
+
+
+def test_several_card_codes_with_one_wrong_name_only_the_bad_code(client, auth, cast, dbconn):
+    """New-user test 12, finding 10: on the stray-shot screen "Q8QYPA u8xut5 XEKF6S ZZZZZZ" (three good codes,
+    one wrong) is refused naming only “ZZZZZZ”, nothing added, and the good codes stay in the box as typed."""
+    auth.login()
+    ruth, konrad, lys, pim, aldous = cast["Ruth"], cast["Konrad"], cast["Lys"], cast["Pim"], cast["Aldous"]
+    typed = f"{lys[1]} {pim[1].lower()} {aldous[1]} ZZZZZZ"
+    before = snapshot()
+    response = spost(client, {"firer": ruth[0], "target": konrad[0], "firer_weapon": "pistol", "add_q": typed,
+                              "step": "add:near"}, htmx=True)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 404
+    assert "No character has the card code “ZZZZZZ”: nothing was added." in html.unescape(body)
+    assert lys[1] not in re.search(r'<p class="field-error" role="alert">(.*?)</p>', body, re.S).group(1)
+    assert re.findall(r'<input type="hidden" name="b" value="(\d+)">', body) == []
+    assert f'value="{html.escape(typed)}"' in body or f'value="{typed}"' in body
+    assert snapshot() == before
+    fixed = spost(client, {"firer": ruth[0], "target": konrad[0], "firer_weapon": "pistol",
+                           "add_q": typed.replace(" ZZZZZZ", ""), "step": "add:near"}, htmx=True)
+    assert re.findall(r'<input type="hidden" name="b" value="(\d+)">', fixed.get_data(as_text=True)) == [
+        str(lys[0]), str(pim[0]), str(aldous[0])]

@@ -240,6 +240,8 @@ class _Mass(_Pairs):
                 first[i] = (options, ruling)
                 if ruling is None:
                     self.pending.append(a.side.name)
+                    self.steps.add(N_("In %(name)s's pair, the winner is in total darkness: the forced retest is due."),
+                                   '002 "Darkness"', name=a.side.name)
                     continue
                 tier_lost += sum(1 for t in ruling.lost_by(Outcome.DEFENDER) if t != POTENCE_TRAIT)
                 if ruling.outcome is Outcome.CHALLENGER:
