@@ -186,7 +186,9 @@ def _screen_context(values, error: ServiceError | None = None, ruling: Ruling | 
     _told_if_both_sides(sides, kind)
     chosen = [sides["challenger"]] + ([sides["defender"]] if kind == "contested" else [])
     picked = [info["state"].character.id for info in sides.values() if info.get("state")]
-    near = recent(exclude=picked)
+    # The chips of those recently in play show only beside a side still to pick: with every side picked (a tap
+    # on a challenge under way) they are not read at all (issue 29: at most 12 statements a tap).
+    near = recent(exclude=picked) if any(not info.get("state") for info in chosen) else []
     in_scene = {c.id: c for c in Character.select().where(
         (Character.chronicle == chronicle) & Character.id.in_(near) & Character.retired_at.is_null())} if near else {}
     # Those the core's condition rules refuse (torpor, Final Death...) are left out of the chips and said in one
