@@ -15,8 +15,9 @@ from typing import Any, Callable, Mapping, NamedTuple
 from larp.services import ServiceError
 from larp.web.board_outcome import board_outcome, live_steps
 from larp.web.rulings import undo_from_board
-from larp.web.people_form import SCENE_TEXT, PeopleForm, base_context, edit, error_row
+from larp.web.people_form import SCENE_TEXT, PeopleForm, base_context, edit, error_row, retests_chosen
 from larp.web.screen_answer import error_at, respond, result_in_view, shown_at
+from larp.web.submissions import shown_where_it_was_recorded
 
 
 class Fields(NamedTuple):
@@ -97,6 +98,32 @@ class BoardScreen:
         row = error_row(exc, people_form, self.list_key)
         at = error_at(exc, row, self.places)
         return shown_at(self.draw(people_form, status=exc.status, error=exc, error_row=row, error_at=at), at)
+
+    def adjudicated(self, step: str, people_form: PeopleForm, picks: Mapping[str, Any], throws: tuple[str, str],
+                    adjudicate: Callable[[str], Any], incomplete: Callable[[ServiceError], Any]) -> tuple[Any, Any]:
+        """One tap's ruling (issue 29: one service call a tap): the retests chosen in ``picks`` read into
+        ``people_form`` (``throws``: the two sides' sign fields), then ``adjudicate(record)`` with ``record``
+        "always" for a Record tap (``step`` "record" or "retest_record") and "settled" otherwise.
+
+        Returns:
+            ``(result, None)``, or ``(None, answer)`` when it is refused: the page of the ruling a repeated tap
+            already recorded, ``incomplete(exc)`` for "Make the retests" tapped without a retest or its signs
+            (nothing is written), else the form drawn again with the refusal beside its field (:meth:`refused`).
+        """
+        retests = step in ("retest", "retest_record")
+        retests_read = False
+        try:
+            if retests:
+                retests_chosen(picks, people_form, throws)
+            retests_read = True
+            return adjudicate("always" if step in ("record", "retest_record") else "settled"), None
+        except ServiceError as exc:
+            again = shown_where_it_was_recorded(exc)
+            if again is not None:
+                return None, again
+            if retests and not retests_read and (exc.field or "").startswith("r"):
+                return None, incomplete(exc)
+            return None, self.refused(people_form, exc)
 
     def show_result(self, people_form: PeopleForm, status: int = 200, url: str | None = None, **extra: Any):
         """The ruling (so far, or recorded) in view: the part a ruling redraws, at the top of the viewport."""

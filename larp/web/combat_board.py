@@ -30,7 +30,6 @@ from larp.services.mass_challenge import (
     adjudicate_mass_challenge,
     preview_mass_challenge,
 )
-from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.scene_memory import remember, remember_board
 from larp.web.roster import roster, roster_step
@@ -38,7 +37,6 @@ from larp.web.rulings import UNDO_STEP
 from larp.web.screen_answer import BOARD_PLACES, shown_at
 from larp.web.people_form import (
     kept_retest_choices,
-    retests_chosen,
     ROW_FLAGS,
     ROW_TEXT,
     TARGET_FLAGS,
@@ -148,22 +146,14 @@ def board_post():
     rng = current_app.config["RANDOM_SOURCE"]()
     if step == "resolve":  # a fresh start: the retests and choices of an earlier try are dropped
         people_form.tests, people_form.injures = {}, ""
-    retests_read = False
-    try:
-        if step in ("retest", "retest_record"):
-            retests_chosen(_retest_picks(form), people_form, ("a_throw", "d_throw"))
-        retests_read = True
-        # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
-        result = adjudicate_mass_challenge(chronicle, g.user, _mass_request(people_form), rng,
-                                           record="always" if step in ("record", "retest_record") else "settled",
-                                           request_token=form.get("request_token"))
-    except ServiceError as exc:
-        again = shown_where_it_was_recorded(exc)
-        if again is not None:
-            return again
-        if step in ("retest", "retest_record") and not retests_read and (exc.field or "").startswith("r"):
-            return _retests_incomplete(people_form, exc, rng)
-        return BOARD.refused(people_form, exc)
+    # One service call a tap (issue 29): resolve, and record when nothing is left to decide.
+    result, refusal = BOARD.adjudicated(
+        step, people_form, _retest_picks(form), ("a_throw", "d_throw"),
+        lambda record: adjudicate_mass_challenge(chronicle, g.user, _mass_request(people_form), rng, record=record,
+                                                 request_token=form.get("request_token")),
+        lambda exc: _retests_incomplete(people_form, exc, rng))
+    if refusal is not None:
+        return refusal
     if result.record is None:
         _keep_drawn(people_form, result.throws, result)
         return BOARD.show_result(people_form, tap=result, preview=result, outcome=BOARD.outcome(result, None))

@@ -26,13 +26,11 @@ from larp.services.firing_into_groups import (
     preview_firing_into_groups,
 )
 from larp.services.mass_challenge import FighterRequest
-from larp.web.submissions import shown_where_it_was_recorded
 from larp.web.auth import role_required
 from larp.web.rulings import UNDO_STEP
 from larp.web.screen_answer import STRAY_PLACES
 from larp.web.people_form import (
     kept_retest_choices,
-    retests_chosen,
     BYSTANDER_FLAGS,
     BYSTANDER_TEXT,
     FIRER_FLAGS,
@@ -151,30 +149,24 @@ def page_post():
     rng = current_app.config["RANDOM_SOURCE"]()
     if step == "resolve":
         people_form.tests = {}
-    retests_read = False
-    try:
-        if step in ("retest", "retest_record"):
-            retests_chosen(form, people_form, ("f_throw", "b_throw"))
-        retests_read = True
-        # One service call a tap (issue 29): resolve and retest record when nothing is left to decide.
-        result = adjudicate_firing_into_groups(chronicle, g.user, _firing_into_groups_request(people_form), rng,
-                                               record="always" if step in ("record", "retest_record") else "settled",
-                                               request_token=form.get("request_token"))
-    except ServiceError as exc:
-        again = shown_where_it_was_recorded(exc)
-        if again is not None:
-            return again
-        if step in ("retest", "retest_record") and not retests_read and (exc.field or "").startswith("r"):
-            # "Make the retests" without a retest or its signs: the result so far stays, the choices ticked
-            # again and the message under the retests; nothing is written (as on the combat board).
-            try:
-                firing = preview_firing_into_groups(chronicle, _firing_into_groups_request(people_form), rng)
-            except ServiceError:
-                firing = None
-            if firing is not None:
-                return STRAY.show_result(people_form, status=exc.status, tap=firing, preview=firing,
-                                         outcome=_stray_outcome(firing, None), error=exc, kept=kept_retest_choices(form))
-        return STRAY.refused(people_form, exc)
+    def retests_incomplete(exc: ServiceError):
+        """"Make the retests" without a retest or its signs: the result so far stays, the choices ticked again
+        and the message under the retests; nothing is written (as on the combat board)."""
+        try:
+            firing = preview_firing_into_groups(chronicle, _firing_into_groups_request(people_form), rng)
+        except ServiceError:
+            return STRAY.refused(people_form, exc)
+        return STRAY.show_result(people_form, status=exc.status, tap=firing, preview=firing,
+                                 outcome=_stray_outcome(firing, None), error=exc, kept=kept_retest_choices(form))
+
+    # One service call a tap (issue 29): resolve, and record when nothing is left to decide.
+    result, refusal = STRAY.adjudicated(
+        step, people_form, form, ("f_throw", "b_throw"),
+        lambda record: adjudicate_firing_into_groups(chronicle, g.user, _firing_into_groups_request(people_form), rng,
+                                                     record=record, request_token=form.get("request_token")),
+        retests_incomplete)
+    if refusal is not None:
+        return refusal
     if result.record is None:
         for row in people_form.rows:  # random signs were drawn once: kept for the rest of this shot
             drawn = result.throws.get(str(row["id"]), {})
