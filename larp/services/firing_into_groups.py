@@ -180,7 +180,8 @@ def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, r
 
     Args:
         record: "settled" (record when no one may retest and no forced retest is due), "always" (record the
-            shot as it stands), "never" (a preview).
+            shot as it stands), "unless_forced" (as it stands, unless a forced retest is due: then the shot so
+            far), "never" (a preview).
 
     Raises:
         ServiceError: 404 unknown character; 409 no open game session to record in, a forced darkness retest
@@ -199,7 +200,8 @@ def adjudicate_firing_into_groups(chronicle: Chronicle, narrator: User | None, r
 
     return one_tap(chronicle, record, request_token, rule, lambda firing: not firing.needs_decision,
                    lambda firing, game_session, settings: _record(chronicle, narrator, asked[0], firing, game_session,
-                                                                  settings, request_token))
+                                                                  settings, request_token),
+                   forced=lambda firing: bool(firing.ruling.pending))
 
 
 def _with_signs(request: FiringIntoGroupsRequest, firing: StoredFiringIntoGroups) -> FiringIntoGroupsRequest:

@@ -247,7 +247,8 @@ def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, reque
 
     Args:
         record: "settled" (record when no pair may retest, no forced retest is due and the target has no
-            choice of whom he injures), "always" (record the fight as it stands), "never" (a preview).
+            choice of whom he injures), "always" (record the fight as it stands), "unless_forced" (as it
+            stands, unless a forced retest is due: then the fight so far), "never" (a preview).
 
     Raises:
         ServiceError: 404 unknown character; 409 no open game session to record in, a lead Trait already
@@ -275,7 +276,7 @@ def adjudicate_mass_challenge(chronicle: Chronicle, narrator: User | None, reque
     return one_tap(chronicle, record, request_token, rule, lambda board: not board.needs_decision,
                    lambda board, game_session, settings: _record(chronicle, narrator, asked[0], board, game_session,
                                                                  settings, request_token),
-                   told_at_resolve)
+                   told_at_resolve, forced=lambda board: bool(board.ruling.pending))
 
 
 def _keep_signs(asked: list[MassRequest], drawn: set[int], board: StoredMassChallenge) -> None:

@@ -38,8 +38,10 @@ from larp.services.records import game_session_unless_recorded
 T = TypeVar("T")
 
 #: When a tap records its ruling: when nothing is left for the narrator to decide ("settled": the screens'
-#: resolve, call and retest taps), as it stands ("always": the record tap, the stored API), or never (a preview).
-RECORD_WHEN = ("settled", "always", "never")
+#: resolve, call and retest taps), as it stands ("always": the record tap, the stored API), as it stands unless a
+#: forced darkness retest is due ("unless_forced": "Make the retests and record", whose retest may bring the next
+#: forced retest, which must be made first, 002 "Darkness"), or never (a preview).
+RECORD_WHEN = ("settled", "always", "unless_forced", "never")
 #: What a tap needs of the open game session: one to record in (refused at the write, "to_record"), one
 #: before anything else is checked ("first": a ruling between game sessions), or none ("optional").
 GAME_SESSION = ("to_record", "first", "optional")
@@ -49,19 +51,21 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
             rule: Callable[[GameSession | None, ChronicleSettings], T], settled: Callable[[T], bool],
             write: Callable[[T, GameSession, ChronicleSettings], None],
             pending: Callable[[T, GameSession | None, ChronicleSettings], None] | None = None,
-            game_session_needed: str = "to_record") -> T:
+            game_session_needed: str = "to_record", forced: Callable[[T], bool] | None = None) -> T:
     """Run one tap: ``rule`` (load once, call the rules core once) inside one transaction, then ``write``
     (record and apply) when ``record`` says so, else ``pending`` (a check told before anyone throws for
     nothing, such as the one challenge a turn, met-reference 3.1) and the ruling so far.
 
     Args:
-        record: "settled" (write when ``settled(result)``), "always" (write as it stands), "never" (a preview).
+        record: "settled" (write when ``settled(result)``), "always" (write as it stands), "unless_forced" (write
+            as it stands unless ``forced(result)``: a forced retest is due), "never" (a preview).
         request_token: the form's one-time token or the API's key (``None``: the one the request declared).
         rule: ``(game_session or None, settings) -> result``; raises :class:`larp.services.ServiceError`.
         settled: no decision is left in ``result``.
         write: ``(result, game_session, settings)``: records the ruling and writes its consequences.
         pending: ``(result, game_session or None, settings)``: checks made when nothing is written.
         game_session_needed: one of :data:`GAME_SESSION`.
+        forced: whether a forced retest is due in ``result`` (for "unless_forced"; default: never).
 
     Raises:
         ValueError: an unknown ``record`` or ``game_session_needed``.
@@ -78,7 +82,8 @@ def one_tap(chronicle: Chronicle, record: str, request_token: str | None,
             if game_session is None and game_session_needed == "first":
                 current_game_session(chronicle)  # raises its 409
             result = rule(game_session, settings)
-            if record == "never" or (record == "settled" and not settled(result)):
+            if (record == "never" or (record == "settled" and not settled(result))
+                    or (record == "unless_forced" and forced is not None and forced(result))):
                 if pending is not None:
                     pending(result, game_session, settings)
                 return result

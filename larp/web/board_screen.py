@@ -103,7 +103,8 @@ class BoardScreen:
                     adjudicate: Callable[[str], Any], incomplete: Callable[[ServiceError], Any]) -> tuple[Any, Any]:
         """One tap's ruling (issue 29: one service call a tap): the retests chosen in ``picks`` read into
         ``people_form`` (``throws``: the two sides' sign fields), then ``adjudicate(record)`` with ``record``
-        "always" for a Record tap (``step`` "record" or "retest_record") and "settled" otherwise.
+        "always" for "Record as it stands" (``step`` "record"), "unless_forced" for "Make the retests and record"
+        (a retest that brings the next forced darkness retest shows it, 002 "Darkness"), "settled" otherwise.
 
         Returns:
             ``(result, None)``, or ``(None, answer)`` when it is refused: the page of the ruling a repeated tap
@@ -116,7 +117,7 @@ class BoardScreen:
             if retests:
                 retests_chosen(picks, people_form, throws)
             retests_read = True
-            return adjudicate("always" if step in ("record", "retest_record") else "settled"), None
+            return adjudicate({"record": "always", "retest_record": "unless_forced"}.get(step, "settled")), None
         except ServiceError as exc:
             again = shown_where_it_was_recorded(exc)
             if again is not None:

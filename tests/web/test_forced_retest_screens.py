@@ -89,3 +89,30 @@ def test_the_combat_board_in_total_darkness_says_the_forced_retest_first(client,
     pair = pair[:pair.index("</div>")]
     assert "Forced retest due" in pair
     assert f'name="r{viv}_retest" value=""' not in body
+
+
+def test_make_the_retests_and_record_shows_the_next_forced_retest_instead_of_refusing(client, auth, cast):
+    """New user 13: "Make the retests and record" was refused ("the forced darkness retest ... is due") when the
+    retest made brought the next one, and the retest panel went with the refusal. The report's shot: Ruth wins
+    against Pim in the dark, and her forced retest is lost (Rock against Paper): Pim, in the dark too, now won,
+    so his own forced retest is due (002 "Darkness": each success in total darkness is retested once). The tap
+    shows it, with its choice ticked, and records nothing; the next tap makes it and records."""
+    auth.login()
+    pim, aldous, agathe = cast["Pim"], cast["Aldous"], cast["Agathe"]
+    data = stray_fields(cast["Ruth"], cast["Vivienne"], [pim, aldous, agathe], darkness="total",
+                        **{f"b{pim}_throw": "scissors", f"b{aldous}_throw": "rock", f"b{agathe}_throw": "paper"})
+    body = spost(client, {**data, "step": "resolve"}, htmx=True).get_data(as_text=True)
+    retest = {**data, "tests_json": json.dumps(in_progress(body)), f"r{pim}_source": "challenger|forced",
+              f"r{pim}_f_throw": "rock", f"r{pim}_b_throw": "paper"}
+    answer = spost(client, {**retest, "step": "retest_record"}, htmx=True)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and Ruling.select().count() == 0
+    result = _result(body)
+    assert "Not recorded" not in result
+    assert "<strong>Pim Halloran</strong> must retest against Ruth Calder" in result
+    assert f'name="r{pim}_source" value="defender|forced" checked' in _row(body, pim)
+    again = {**data, "tests_json": json.dumps(in_progress(body)), f"r{pim}_source": "defender|forced",
+             f"r{pim}_f_throw": "rock", f"r{pim}_b_throw": "scissors"}
+    body = spost(client, {**again, "step": "retest_record"}, htmx=True).get_data(as_text=True)
+    assert "Recorded as ruling" in body and Ruling.select().count() == 1
+    assert Ruling.get().summary == "Ruth Calder's stray round hits Pim Halloran."
