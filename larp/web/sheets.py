@@ -14,7 +14,7 @@ import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
@@ -53,6 +53,7 @@ from larp.sheet_checks import FIELD_LABELS, SheetError, generations
 from larp.tables import discipline_table, generation_row
 from larp.web.auth import role_required
 from larp.web.sheet_forms import SECTIONS, TITLES, XP_SECTIONS, read_section
+from larp.web.screen_answer import shown_at
 
 bp = Blueprint("sheets", __name__)
 
@@ -244,8 +245,9 @@ def save_section(character_id: int, section: str):
     except (ServiceError, SheetError) as exc:
         status = exc.status if isinstance(exc, ServiceError) else 422
         context = _section_context(Character.get_by_id(character.id), section, draft=data, error=exc, token=token)
-        if is_partial():
-            return render_template("sheets/_section.html", keep=_kept_choices(), **context), status
+        if is_partial():  # the refusal heads the part: scrolled to, wherever the tap was (new user 13)
+            return shown_at(make_response(render_template("sheets/_section.html", keep=_kept_choices(), **context),
+                                          status), section)
         return _editor(chronicle, Character.get_by_id(character.id), {section: context}, status, keep=_kept_choices())
     if record:
         saved = gettext("Saved: %(what)s", what=record.summary.split(': ', 1)[-1])
@@ -256,8 +258,11 @@ def save_section(character_id: int, section: str):
     if form.added and record:
         saved = gettext("Added %(what)s.", what=form.added) + " " + saved
     if is_partial():
-        return render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
-                               keep=_kept_choices())
+        answer = make_response(render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
+                                               keep=_kept_choices()))
+        # A Save button's "Saved" line heads the part: scrolled to (new user 13). A Trait chip's tap stays where
+        # the narrator taps the next one.
+        return shown_at(answer, section) if request.form.get("save") else answer
     flash(saved)
     return redirect(url_for("sheets.edit", character_id=character.id, **_kept_choices()) + f"#{section}", code=303)
 

@@ -400,11 +400,13 @@ def test_save_again_after_a_stale_traits_tap_keeps_both_screens_traits(organiser
     lithe = {"traits.physical.0.name": "Lithe", "traits.physical.0.count": "1"}
     a = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
                        data={**lithe, "pick": "traits.physical:Tough", "seen": stale_seen})
-    assert a.status_code == 200
+    assert a.status_code == 200 and "HX-Reswap" not in a.headers  # a chip's tap stays where it was tapped
     b = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
                        data={**lithe, "pick": "traits.physical:Steady", "seen": stale_seen})
     body = b.get_data(as_text=True)
     assert b.status_code == 409 and "Changed on another screen" in body
+    # The refusal heads the part, scrolled to wherever the tap was (new user 13: 1,660 px above the phone's view).
+    assert b.headers["HX-Reswap"] == "outerHTML show:#traits:top"
     assert "saving again keeps both" in body
     shown = dict(re.findall(r'name="traits\.physical\.(\d+)\.name" value="([^"]*)"', body))
     assert sorted(shown.values()) == ["Lithe", "Steady", "Tough"]
@@ -414,8 +416,10 @@ def test_save_again_after_a_stale_traits_tap_keeps_both_screens_traits(organiser
     again = {f"traits.physical.{i}.{k}": v for i, name in shown.items()
              for k, v in (("name", name), ("count", "1"))}
     response = organiser.post(f"/characters/{character.id}/sheet/traits", headers={"HX-Request": "true"},
-                              data={**again, "seen": seen_of(body.replace('id="traits-title"', ''), "traits")})
+                              data={**again, "save": "1",
+                                    "seen": seen_of(body.replace('id="traits-title"', ''), "traits")})
     assert response.status_code == 200, response.get_data(as_text=True)[:600]
+    assert response.headers["HX-Reswap"] == "outerHTML show:#traits:top"  # its "Saved" line in view
     stored = sorted((t.name, t.count) for t in sheet_of(Character.get_by_id(character.id)).traits["physical"])
     assert stored == [("Lithe", 1), ("Steady", 1), ("Tough", 1)]
 
