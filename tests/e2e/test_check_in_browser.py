@@ -66,3 +66,22 @@ def test_a_desk_checks_in_five_by_scan_and_by_name_at_390px(served, browser):
         .map(e => e.outerHTML.slice(0, 80))""")
     assert small == [], small  # every target of the desk at least 44 px tall
     assert errors == [], errors
+
+
+def test_a_right_to_left_name_keeps_its_spaces_in_a_button(served, browser):
+    """New user 13: "Undo:אביגיל כהןis not here". A button is a flex box, so a name isolated in ``<bdi>`` became an
+    item of its own and the spaces around it were dropped. The desk's buttons hold their words in one span
+    (templates/checkin); the pickers' "not checked in" mark keeps its own gap. Drawn with the app's own styles."""
+    page = browser.new_context(viewport=PHONE, color_scheme="dark").new_page()
+    page.goto(served.login_link())
+    page.goto(f"{served.base_url}/checkin")
+    said = page.evaluate("""() => {
+        const button = document.createElement('button'); button.className = 'secondary';
+        button.innerHTML = '<span>Undo: <bdi>אביגיל כהן</bdi> is not here</span>';
+        const chip = document.createElement('button'); chip.className = 'chip';
+        chip.innerHTML = 'Marcus Hale <span class="not-here">not checked in</span>';
+        document.querySelector('main').append(button, chip);
+        return [button.innerText, parseFloat(getComputedStyle(chip.querySelector('.not-here')).marginInlineStart)];
+    }""")
+    assert said[0] == "Undo: אביגיל כהן is not here"
+    assert said[1] > 0

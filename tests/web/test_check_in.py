@@ -74,8 +74,8 @@ def test_scan_check_in_roster_close_and_attendance_once(desk, app):
     again = desk_post(desk, character=str(konrad.id))
     assert "Konrad Vale is already checked in" in said(again) and "nothing changed" in said(again)
     first = answer.get_data(as_text=True)
-    assert "is not here</button>" in first  # a fresh check-in can be undone from its answer...
-    assert "is not here</button>" not in again.get_data(as_text=True)  # ...a second scan offers no Undo of it
+    assert "is not here</span></button>" in first  # a fresh check-in can be undone from its answer...
+    assert "is not here</span></button>" not in again.get_data(as_text=True)  # ...a second scan offers no Undo of it
     with db.connection_context():
         assert CheckIn.select().count() == 2
         rows = {c.character.name: c for c in CheckIn.select()}
@@ -456,7 +456,7 @@ def test_the_desk_lists_names_that_begin_first_says_who_is_in_and_when_more_matc
     first, then names with a word that does, then the rest; a character checked in already is said so,
     with no button; past eight, the desk says more match."""
     page = desk.get("/checkin/find?q=a", headers={"HX-Request": "true"}).get_data(as_text=True)
-    buttons = re.findall(r"Check in ([^<]+?) <small>", page)
+    buttons = re.findall(r"Check in ([^<]+?)</span> <small>", page)
     assert buttons[:3] == ["Aldous Whitmore", "Sister Agathe", "Vivienne Ashcombe"]
     assert buttons[3:] == sorted(buttons[3:]) and "Ines Castellano" in buttons[3:]
     assert page.count('<li>') == 8 and "More characters match “a”: type more of the name." in page
