@@ -92,6 +92,10 @@ def board_of_ruling(ruling: Ruling, present: set[int]) -> dict[str, Any] | None:
         query.update(target_counter="weapon", target_weapon=inputs["target"]["weapon"])
     if screen == "stray" and inputs.get("weapon"):
         query["firer_weapon"] = inputs["weapon"]
+    scene = inputs.get("scene") if isinstance(inputs.get("scene"), dict) else {}
+    for key in ("darkness", "range", "sense"):  # the scene it was fought in (new user 13: the dark was lost)
+        if scene.get(key) and scene[key] != "none":
+            query[key] = scene[key]
     whole = all(key in query for key in keys)
     url = url_for(endpoint, ruling=ruling.id, _anchor="combat-result", **query) if whole else None
     return {"screen": screen, "url": url, "gone": [name for name in gone if name]}

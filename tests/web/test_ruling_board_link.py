@@ -95,3 +95,22 @@ def test_someone_deleted_is_left_off_and_without_the_target_there_is_no_link(cli
     other = Ruling.create(chronicle=ruling.chronicle, kind="challenge", summary="A challenge", inputs={
         "challenger": {"id": cast["Ruth"][0], "name": "Ruth Calder"}})
     assert "Show on the" not in client.get(f"/rulings/{other.id}").get_data(as_text=True)
+
+
+def test_a_fight_in_the_dark_reopens_in_the_dark(client, auth, cast):
+    """New user 13: a fight recorded in partial darkness reopened from the record in the light. The link carries
+    the scene it was fought in (its darkness), so the board shows it as it was."""
+    auth.login()
+    konrad, viv = cast["Konrad"], cast["Vivienne"]
+    assert client.post("/combat", data={"target": konrad[0], "a": [viv[0]], "darkness": "partial", "step": "record",
+                                        "target_throw": "rock", f"a{viv[0]}_throw": "paper"}).status_code == 303
+    ruling = Ruling.get(Ruling.kind == "mass_combat")
+    url = _board_link(client.get(f"/rulings/{ruling.id}").get_data(as_text=True), "Show on the combat board")
+    assert parse_qs(urlsplit(url).query)["darkness"] == ["partial"]
+    board = client.get(url).get_data(as_text=True)
+    assert re.search(r'name="darkness" value="partial"[^>]*checked', board)
+    _fight(client, cast)  # a fight in the light says nothing of darkness
+    light = Ruling.select().where(Ruling.kind == "mass_combat").order_by(Ruling.id.desc()).get()
+    assert light.inputs["scene"]["darkness"] == "none"
+    url = _board_link(client.get(f"/rulings/{light.id}").get_data(as_text=True), "Show on the combat board")
+    assert "darkness" not in parse_qs(urlsplit(url).query)
