@@ -259,7 +259,8 @@ def save_section(character_id: int, section: str):
         saved = gettext("Added %(what)s.", what=form.added) + " " + saved
     if is_partial():
         answer = make_response(render_template("sheets/_section.html", **_section_context(character, section, saved=saved),
-                                               keep=_kept_choices()))
+                                               keep=_kept_choices())
+                               + (render_template("sheets/_head.html", character=character, oob=True) if record else ""))
         # A Save button's "Saved" line heads the part: scrolled to (new user 13). A Trait chip's tap stays where
         # the narrator taps the next one.
         return shown_at(answer, section) if request.form.get("save") else answer

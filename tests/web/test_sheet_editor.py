@@ -452,3 +452,25 @@ def test_save_again_after_a_stale_identity_keeps_both_and_names_the_collision(or
     assert response.status_code == 303, response.get_data(as_text=True)[:600]
     stored = Character.get_by_id(character.id)
     assert (stored.clan, stored.sect, stored.title) == ("Gangrel", "Camarilla", "Harpy")
+
+
+def test_a_saved_part_brings_the_heading_up_to_date(organiser, dbconn):
+    """New user 13: after saving the clan Gangrel the editor's heading still said "Toreador · sheet edition 4" until
+    a reload. A part saved sends the heading again (htmx out of band), with the clan and the edition as stored; a
+    refusal, which changes nothing, does not."""
+    character = create(organiser, clan="Toreador")
+    page = organiser.get(f"/characters/{character.id}/edit").get_data(as_text=True)
+    form = {k: v for k, v in re.findall(r'<input[^>]*name="([a-z_.A-Z-]+)"[^>]*value="([^"]*)"',
+                                        page.split('id="identity"', 1)[1].split("</section>", 1)[0])
+            if k not in ("csrf_token", "request_token", "seen", "save")}
+    form.update(creature="vampire", morality_name="Humanity")
+    answer = save(organiser, character, "identity", {**form, "clan": "Gangrel", "save": "1"}, htmx=True)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    head = body[body.index('id="sheet-head"') - 30:]
+    head = head[:head.index("</div>")]
+    stored = Character.get_by_id(character.id)
+    assert 'hx-swap-oob="true"' in head and "Gangrel" in head and "Toreador" not in head
+    assert f"sheet edition {stored.sheet_edition}" in head and stored.clan == "Gangrel"
+    refused = save(organiser, character, "identity", {**form, "name": "", "save": "1"}, htmx=True)
+    assert refused.status_code == 422 and 'id="sheet-head"' not in refused.get_data(as_text=True)
