@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import Any, Sequence
 
 from larp.db import db
-from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, User
+from larp.models import Character, Chronicle, GameSession, Ruling, RulingCharacter, Torpor, User
 from larp.rules.challenge import RandomSource, Throw, parse_throw
 from larp.rules.explain import N_, Phrase, RulesError, plural
 from larp.rules.settings import ChronicleSettings
@@ -97,9 +97,14 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         return record
 
 
-def _tried_nights(character: Character) -> set[str]:
+def _tried_nights(character: Character, torpor: Torpor | None = None) -> set[str]:
+    """The nights ``character`` already tried to wake on, in ``torpor`` (the attempts recorded after the ruling
+    that began it; new user 13: a night tried in an earlier torpor, since ended, refused a new one's attempt),
+    or in any torpor when it has no ruling (an import's)."""
     rows = (Ruling.select(Ruling.inputs).join(RulingCharacter)
             .where((RulingCharacter.character == character) & (Ruling.kind == "wake") & Ruling.undone_at.is_null()))
+    if torpor is not None and torpor.ruling_id is not None:
+        rows = rows.where(Ruling.id > torpor.ruling_id)
     nights: set[str] = set()
     for ruling in rows:
         nights.update(ruling.inputs.get("nights", []))
@@ -221,7 +226,7 @@ class Waking(SingleShot):
             raise ServiceError(Phrase.message(N_("%(name)s's torpor start is not recorded: record it first, so the "
                                                  "tool knows when he may wake."),
                                               name=character.name), field="character", status=409)
-        tried = _tried_nights(character)
+        tried = _tried_nights(character, torpor)
         # The Awakening roll rolls the Humanity or Path dots; without them, twice the MET Traits (met-reference T25).
         awakening_dice, converted = morality_dots(character.morality_rating, tabletop_morality(character))
         track = state.health

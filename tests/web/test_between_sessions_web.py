@@ -472,3 +472,24 @@ def test_waking_shows_its_steps_with_their_sources_and_the_record(client, auth, 
     assert len(steps) == len(ruling.steps) >= 2 and all(rule for _text, rule in steps)
     assert f'href="/rulings/{ruling.id}"' in shown and "Open the record" in shown
     assert "Pim Halloran" in shown
+
+
+def test_a_new_torpor_may_try_to_wake_on_a_night_tried_in_the_last_one(client, auth, downtime):
+    """New user 13: Pim rises (his attempt tonight), goes into torpor again (dated long ago, so he may try to
+    wake now), and the board offers "Try to wake"; the attempt was refused, "already tried to wake on the night
+    of ...", for the night tried in the torpor that had ended. A night counts as tried only within the torpor it
+    was tried in (met-reference 5.2: one attempt a night), so the new torpor's attempt is made; a second attempt
+    on that night in the same torpor is still refused."""
+    auth.login("boss", "organiser")
+    pim = char("Pim Halloran")
+    night = {"first_night": today().isoformat(), "player_throw": "rock", "narrator_throw": "scissors"}
+    losing = {**night, "player_throw": "scissors", "narrator_throw": "rock"}
+    assert client.post(f"/board/characters/{pim.id}/wake", data=night).status_code == 303
+    assert char("Pim Halloran").condition == "active"
+    client.post("/board/torpor", data={"character": pim.id, "cause": "wounds", "on": "2000-01-01"})
+    assert char("Pim Halloran").condition == "torpor"
+    answer = client.post(f"/board/characters/{pim.id}/wake", data=losing)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[-3000:]
+    assert Ruling.select().where(Ruling.kind == "wake").count() == 2 and char("Pim Halloran").condition == "torpor"
+    again = client.post(f"/board/characters/{pim.id}/wake", data=night)
+    assert again.status_code == 409 and "already tried to wake on the night of" in again.get_data(as_text=True)
