@@ -286,6 +286,10 @@ def test_two_scans_make_a_challenge_and_the_scene_stays_one_tap_away(served, bro
     expect(page.locator("#ruling .recorded-line")).to_be_visible()
     with htmx_settled(page):
         page.get_by_role("link", name="New challenge, same scene").click()
+    # The new challenge is drawn (the first settle may be another swap's, such as a poll's, under load): only
+    # then is its settings disclosure the one to open.
+    expect(page.locator("#ruling .recorded-line")).to_have_count(0)
+    expect(page.locator("#side-challenger .in-scene")).to_be_visible()
     open_settings(page)
     expect(page.get_by_role("button", name="Social")).to_have_attribute("aria-pressed", "true")
     in_scene = page.locator("#side-challenger .in-scene")
