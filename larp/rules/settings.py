@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from larp.rules.explain import N_, Phrase, RulesError
-from larp.rules.numbers import decimal_number, whole_number
+from larp.rules.numbers import MAX_DIGITS, decimal_number, whole_number
 from larp.tables import TableError, data_file_names, load_toml
 
 SETTING_TYPES = ("bool", "int", "float", "choice", "text", "url", "date", "timezone")
@@ -112,7 +112,9 @@ class SettingDef:
             else:
                 value = str(raw).strip()
         except (TypeError, ValueError):
-            if self.type in ("int", "float") and self.maximum is not None and _DIGITS.fullmatch(str(raw).strip()):
+            text = str(raw).strip()
+            if (self.type in ("int", "float") and self.maximum is not None and _DIGITS.fullmatch(text)
+                    and sum(ch.isdigit() for ch in text) > MAX_DIGITS):
                 # digits, but too many of them (new user 12: twenty 9s were "not a whole number")
                 raise RulesError(Phrase.message(N_("%(label)s must be at most %(high)s."), label=self.label,
                                                 high=float(self.maximum)), field=self.key) from None
