@@ -75,13 +75,18 @@ def _stray_outcome(firing, recorded: Ruling | None) -> dict[str, Any] | None:
 
 #: The rules core's note on a bystander the round did not reach (larp.rules.firing_into_groups.engine).
 ROUND_STOPPED = "the round stopped in "
+#: ...and its end when the round waits on a forced darkness retest in that bystander's test.
+FORCED_DUE = "'s test (the forced retest is due)"
 
 
 def _bystander_note(note: str) -> str:
     """Why a bystander was not tested when the round stopped in someone before him, in the reader's language
     (empty for the other notes: glossary terms the screen says with the ``term`` filter)."""
     if note.startswith(ROUND_STOPPED):
-        return _("the round stopped in %(name)s", name=note[len(ROUND_STOPPED):])
+        stopped = note[len(ROUND_STOPPED):]
+        if stopped.endswith(FORCED_DUE):  # the round waits on a forced darkness retest (new user 14: said in English)
+            return _("the round waits for the forced retest in %(name)s's test", name=stopped[:-len(FORCED_DUE)])
+        return _("the round stopped in %(name)s", name=stopped)
     return ""
 
 

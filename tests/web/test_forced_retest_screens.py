@@ -116,3 +116,18 @@ def test_make_the_retests_and_record_shows_the_next_forced_retest_instead_of_ref
     body = spost(client, {**again, "step": "retest_record"}, htmx=True).get_data(as_text=True)
     assert "Recorded as ruling" in body and Ruling.select().count() == 1
     assert Ruling.get().summary == "Ruth Calder's stray round hits Pim Halloran."
+
+
+def test_the_bystanders_the_round_waits_to_reach_are_said_in_the_readers_language(client, auth, cast):
+    """New user 14: behind a forced retest due, the next bystanders' cards read "Sem teste a bala parou em Pim
+    Halloran's test (the forced retest is due)" in Portuguese. The note is said whole, in the reader's words."""
+    auth.login()
+    pim, aldous, agathe = cast["Pim"], cast["Aldous"], cast["Agathe"]
+    data = stray_fields(cast["Ruth"], cast["Vivienne"], [pim, aldous, agathe], darkness="total",
+                        **{f"b{pim}_throw": "scissors", f"b{aldous}_throw": "rock", f"b{agathe}_throw": "paper"})
+    for language, said in (("pt-BR", "a bala espera o reteste forçado no teste de Pim Halloran"),
+                           ("en", "the round waits for the forced retest in Pim Halloran&#39;s test")):
+        body = client.post("/combat/bystanders", data={**data, "step": "resolve"},
+                           headers={"HX-Request": "true", "Accept-Language": language}).get_data(as_text=True)
+        assert said in _row(body, aldous), language
+        assert "(the forced retest is due)" not in body, language
