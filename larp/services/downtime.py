@@ -33,7 +33,7 @@ from larp.services.chronicles import chronicle_settings, current_game_session, o
 from larp.services.consequences import store_state
 from larp.services.records import record_ruling
 from larp.services.sessions import latest_game_session, nights_before, previous_game_session
-from larp.services.torpor import MAX_NIGHTS
+from larp.services.torpor import MAX_NIGHTS, wake_attempts
 from larp.services.torpor_records import as_record, open_torpor
 
 #: Days suggested between two game sessions on the board's form (a fortnight).
@@ -308,9 +308,7 @@ def _torpor_line(character: Character, session: GameSession, settings: Chronicle
         until = f"game session {torpor.wake_session}"
     else:
         until = torpor.wake_on.isoformat() if torpor.wake_on else "?"
-    tried = (Ruling.select().join(RulingCharacter)
-             .where((RulingCharacter.character == character) & (Ruling.kind == "wake") & Ruling.undone_at.is_null()
-                    & (Ruling.created_at >= torpor.created_at)).count())
+    tried = wake_attempts(character, torpor).count()
     if torpor.wake_session is None and is_retired(torpor.wake_on, settings):
         status = "retired"
     elif can_try_to_wake(record, session.date, session.number):

@@ -97,14 +97,18 @@ def record_torpor(chronicle: Chronicle, user: User | None, character_id: Any, ca
         return record
 
 
-def _tried_nights(character: Character, torpor: Torpor | None = None) -> set[str]:
-    """The nights ``character`` already tried to wake on, in ``torpor`` (the attempts recorded after the ruling
-    that began it; new user 13: a night tried in an earlier torpor, since ended, refused a new one's attempt),
-    or in any torpor when it has no ruling (an import's)."""
-    rows = (Ruling.select(Ruling.inputs).join(RulingCharacter)
-            .where((RulingCharacter.character == character) & (Ruling.kind == "wake") & Ruling.undone_at.is_null()))
-    if torpor is not None and torpor.ruling_id is not None:
-        rows = rows.where(Ruling.id > torpor.ruling_id)
+def wake_attempts(character: Character, torpor: Torpor):
+    """The query of ``character``'s wake rulings (not undone) in ``torpor``: those recorded since it began. A
+    night tried in an earlier torpor, since ended, is not tried in this one (new user 13). The board counts them
+    and :func:`attempt_wake` refuses a night tried twice, both from here."""
+    return (Ruling.select().join(RulingCharacter)
+            .where((RulingCharacter.character == character) & (Ruling.kind == "wake") & Ruling.undone_at.is_null()
+                   & (Ruling.created_at >= torpor.created_at)))
+
+
+def _tried_nights(character: Character, torpor: Torpor) -> set[str]:
+    """The nights ``character`` already tried to wake on in ``torpor`` (:func:`wake_attempts`)."""
+    rows = wake_attempts(character, torpor)
     nights: set[str] = set()
     for ruling in rows:
         nights.update(ruling.inputs.get("nights", []))
